@@ -1,0 +1,21 @@
+/* spanscope-core.h: the public API of libspanscope-core-1
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#define SPANSCOPE_CORE_INSIDE
+
+#include "sps-version-macros.h"
+#include "sps-types.h"
+#include "sps-string-pool.h"
+#include "sps-progress.h"
+#include "sps-trace-builder.h"
+#include "sps-trace.h"
+#include "sps-importer.h"
+#include "sps-exporter.h"
+#include "sps-plugin-engine.h"
+#include "sps-core-enums.h"
+
+#undef SPANSCOPE_CORE_INSIDE

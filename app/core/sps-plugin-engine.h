@@ -1,0 +1,48 @@
+/* sps-plugin-engine.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined (SPANSCOPE_CORE_INSIDE) && !defined (SPANSCOPE_CORE_COMPILATION)
+# error "Only <spanscope-core.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+#include "sps-exporter.h"
+#include "sps-importer.h"
+
+G_BEGIN_DECLS
+
+#define SPS_TYPE_PLUGIN_ENGINE (sps_plugin_engine_get_type ())
+
+SPS_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (SpsPluginEngine, sps_plugin_engine, SPS, PLUGIN_ENGINE, GObject)
+
+SPS_AVAILABLE_IN_ALL
+SpsPluginEngine *sps_plugin_engine_new               (void);
+SPS_AVAILABLE_IN_ALL
+SpsPluginEngine *sps_plugin_engine_get_default       (void);
+SPS_AVAILABLE_IN_ALL
+void             sps_plugin_engine_add_search_path   (SpsPluginEngine *self,
+                                                      const char      *dir);
+SPS_AVAILABLE_IN_ALL
+void             sps_plugin_engine_load_all          (SpsPluginEngine *self);
+SPS_AVAILABLE_IN_ALL
+char           **sps_plugin_engine_list_plugins      (SpsPluginEngine *self);
+SPS_AVAILABLE_IN_ALL
+gboolean         sps_plugin_engine_is_loaded         (SpsPluginEngine *self,
+                                                      const char      *module_name);
+SPS_AVAILABLE_IN_ALL
+const GPtrArray *sps_plugin_engine_get_problems      (SpsPluginEngine *self);
+SPS_AVAILABLE_IN_ALL
+GPtrArray       *sps_plugin_engine_create_importers  (SpsPluginEngine *self);
+SPS_AVAILABLE_IN_ALL
+SpsExporter     *sps_plugin_engine_create_exporter   (SpsPluginEngine *self,
+                                                      const char      *name);
+SPS_AVAILABLE_IN_ALL
+GPtrArray       *sps_plugin_engine_create_exporters  (SpsPluginEngine *self);
+
+G_END_DECLS

@@ -1,0 +1,2 @@
+/* placeholder: replaced by its owner */
+typedef int sps_placeholder_t;

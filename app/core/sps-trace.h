@@ -1,0 +1,288 @@
+/* sps-trace.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined (SPANSCOPE_CORE_INSIDE) && !defined (SPANSCOPE_CORE_COMPILATION)
+# error "Only <spanscope-core.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "sps-progress.h"
+#include "sps-string-pool.h"
+#include "sps-types.h"
+
+G_BEGIN_DECLS
+
+#define SPS_TYPE_TRACE (sps_trace_get_type ())
+
+SPS_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (SpsTrace, sps_trace, SPS, TRACE, GObject)
+
+/* Read-only views of the columnar tables. Every pointer stays valid for the
+ * life of the trace; row i of a table is element i of each of its columns.
+ * String columns hold ids into sps_trace_get_strings(). */
+
+typedef struct
+{
+  guint         n_rows;
+  const gint64 *pid;
+  const guint32 *name;
+  const gint32 *sort_index;      /* G_MAXINT32 when none was given */
+  const guint32 *labels;
+} SpsProcessTable;
+
+typedef struct
+{
+  guint          n_rows;
+  const guint32 *process;
+  const gint64  *tid;
+  const guint32 *name;
+  const gint32  *sort_index;     /* G_MAXINT32 when none was given */
+} SpsThreadTable;
+
+typedef struct
+{
+  guint          n_rows;
+  const guint8  *kind;           /* SpsTrackKind */
+  const guint32 *process;        /* SPS_NO_INDEX for the global track */
+  const guint32 *thread;         /* SPS_NO_INDEX unless a thread track */
+  const guint32 *name;           /* counter name, async lane name… */
+  const guint32 *series;         /* counter series name, else 0 */
+  const guint32 *first_row;      /* first row in the track's table */
+  const guint32 *n_rows_in_track;
+  const guint16 *max_depth;      /* slice tracks: deepest depth + 1 */
+} SpsTrackTable;
+
+/* Slices are sorted by (track, ts) with ties in input order, so a track's
+ * slices are the contiguous rows [first_row, first_row + n_rows_in_track). */
+typedef struct
+{
+  guint             n_rows;
+  const SpsTime    *ts;
+  const SpsTime    *dur;
+  const SpsTime    *self_time;
+  const guint32    *name;
+  const guint32    *category;
+  const guint32    *track;
+  const guint32    *parent;      /* SPS_NO_INDEX for a root */
+  const guint16    *depth;
+  const guint16    *flags;       /* SpsSliceFlags */
+  const SpsArgsRef *args;
+} SpsSliceTable;
+
+/* Instants are sorted by (track, ts). */
+typedef struct
+{
+  guint             n_rows;
+  const SpsTime    *ts;
+  const guint32    *name;
+  const guint32    *category;
+  const guint32    *track;
+  const guint8     *kind;        /* SpsInstantKind */
+  const SpsArgsRef *args;
+} SpsInstantTable;
+
+/* Counter values are sorted by (track, ts). */
+typedef struct
+{
+  guint          n_rows;
+  const SpsTime *ts;
+  const double  *value;
+  const guint32 *track;
+} SpsCounterTable;
+
+typedef struct
+{
+  guint          n_rows;
+  const guint32 *from_slice;
+  const guint32 *to_slice;
+  const guint64 *key;
+  const guint32 *name;
+  const guint32 *category;
+} SpsFlowTable;
+
+/* Samples are sorted by (track, ts). */
+typedef struct
+{
+  guint          n_rows;
+  const SpsTime *ts;
+  const guint32 *track;
+  const guint32 *thread;
+  const guint32 *name;           /* the event's name */
+  const guint32 *callsite;       /* leaf callsite, SPS_NO_INDEX if none */
+  const guint32 *raw_stack_ref;  /* the raw `sf` as written, string id */
+  const double  *weight;         /* raw weight; NAN when absent */
+  const guint8  *weight_unit;    /* SpsWeightUnit */
+  const guint8  *flags;          /* SpsSampleFlags */
+} SpsSampleTable;
+
+typedef struct
+{
+  guint          n_rows;
+  const guint32 *parent;         /* SPS_NO_INDEX for a root */
+  const guint32 *frame;
+  const guint16 *depth;
+} SpsCallsiteTable;
+
+typedef struct
+{
+  guint          n_rows;
+  const guint32 *name;
+  const guint32 *category;
+  const guint32 *module;
+  const guint64 *address;
+} SpsFrameTable;
+
+typedef struct
+{
+  guint             n_rows;
+  const SpsTime    *ts;
+  const guint8     *phase;       /* SpsObjectPhase */
+  const guint32    *process;
+  const guint64    *key;
+  const guint32    *name;
+  const SpsArgsRef *args;
+} SpsObjectTable;
+
+/**
+ * SpsSliceFunc:
+ * @trace: the trace
+ * @slice: index of a slice in the slice table
+ * @user_data: closure data
+ *
+ * Returns: %FALSE to stop the iteration
+ */
+typedef gboolean (*SpsSliceFunc) (SpsTrace *trace,
+                                  guint     slice,
+                                  gpointer  user_data);
+
+SPS_AVAILABLE_IN_ALL
+SpsStringPool          *sps_trace_get_strings          (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const char             *sps_trace_get_string           (SpsTrace      *self,
+                                                        guint32        id);
+SPS_AVAILABLE_IN_ALL
+const char             *sps_trace_get_format           (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const char             *sps_trace_get_display_time_unit (SpsTrace     *self);
+SPS_AVAILABLE_IN_ALL
+SpsTime                 sps_trace_get_start_time       (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+SpsTime                 sps_trace_get_end_time         (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+guint64                 sps_trace_get_events_read      (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+guint64                 sps_trace_get_metadata_events  (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const GError           *sps_trace_get_load_error       (SpsTrace      *self);
+
+SPS_AVAILABLE_IN_ALL
+guint                   sps_trace_get_n_warnings       (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const char             *sps_trace_get_warning          (SpsTrace      *self,
+                                                        guint          i,
+                                                        guint64       *count,
+                                                        const char   **first_message);
+SPS_AVAILABLE_IN_ALL
+guint64                 sps_trace_count_warning        (SpsTrace      *self,
+                                                        const char    *name);
+
+SPS_AVAILABLE_IN_ALL
+const SpsProcessTable  *sps_trace_get_processes        (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const SpsThreadTable   *sps_trace_get_threads          (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const SpsTrackTable    *sps_trace_get_tracks           (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const SpsSliceTable    *sps_trace_get_slices           (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const SpsInstantTable  *sps_trace_get_instants         (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const SpsCounterTable  *sps_trace_get_counters         (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const SpsFlowTable     *sps_trace_get_flows            (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const SpsSampleTable   *sps_trace_get_samples          (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const SpsCallsiteTable *sps_trace_get_callsites        (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const SpsFrameTable    *sps_trace_get_frames           (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const SpsObjectTable   *sps_trace_get_objects          (SpsTrace      *self);
+
+SPS_AVAILABLE_IN_ALL
+guint                   sps_trace_count_slices         (SpsTrace      *self,
+                                                        SpsTrackKind   kind);
+
+SPS_AVAILABLE_IN_ALL
+const char             *sps_trace_get_args_json        (SpsTrace      *self,
+                                                        SpsArgsRef     ref,
+                                                        gsize         *len);
+SPS_AVAILABLE_IN_ALL
+JsonNode               *sps_trace_parse_args           (SpsTrace      *self,
+                                                        SpsArgsRef     ref,
+                                                        GError       **error);
+SPS_AVAILABLE_IN_ALL
+guint                   sps_trace_get_n_metadata       (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const char             *sps_trace_get_metadata         (SpsTrace      *self,
+                                                        guint          i,
+                                                        SpsArgsRef    *value);
+
+SPS_AVAILABLE_IN_ALL
+void                    sps_trace_foreach_slice_in_range (SpsTrace    *self,
+                                                        guint          track,
+                                                        SpsTime        start,
+                                                        SpsTime        end,
+                                                        SpsSliceFunc   func,
+                                                        gpointer       user_data);
+
+SPS_AVAILABLE_IN_ALL
+gsize                   sps_trace_get_memory_size      (SpsTrace      *self);
+
+/* Loading with the plugin engine's importers */
+
+/**
+ * SpsLoadFlags:
+ * @SPS_LOAD_FLAGS_NONE: fail on an import error
+ * @SPS_LOAD_FLAGS_KEEP_PARTIAL: on an import error (not a cancellation),
+ *   finish what was read and return it; the error is then available from
+ *   sps_trace_get_load_error()
+ *
+ * Flags for sps_trace_load_async().
+ */
+typedef enum /*< flags >*/
+{
+  SPS_LOAD_FLAGS_NONE         = 0,
+  SPS_LOAD_FLAGS_KEEP_PARTIAL = 1 << 0,
+} SpsLoadFlags;
+
+typedef struct _SpsPluginEngine SpsPluginEngine;
+
+SPS_AVAILABLE_IN_ALL
+void                    sps_trace_load_async           (GFile               *file,
+                                                        SpsPluginEngine     *engine,
+                                                        GVariant            *options,
+                                                        SpsLoadFlags         flags,
+                                                        SpsProgress         *progress,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+SPS_AVAILABLE_IN_ALL
+SpsTrace               *sps_trace_load_finish          (GAsyncResult        *result,
+                                                        GError             **error);
+SPS_AVAILABLE_IN_ALL
+SpsTrace               *sps_trace_load                 (GFile               *file,
+                                                        SpsPluginEngine     *engine,
+                                                        GVariant            *options,
+                                                        SpsLoadFlags         flags,
+                                                        SpsProgress         *progress,
+                                                        GCancellable        *cancellable,
+                                                        GError             **error);
+
+G_END_DECLS

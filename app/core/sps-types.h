@@ -1,0 +1,260 @@
+/* sps-types.h: basic types shared by the whole trace model
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined (SPANSCOPE_CORE_INSIDE) && !defined (SPANSCOPE_CORE_COMPILATION)
+# error "Only <spanscope-core.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+
+#include "sps-version-macros.h"
+
+G_BEGIN_DECLS
+
+/**
+ * SpsTime:
+ *
+ * A point in time or a duration, in nanoseconds. Timestamps are kept as the
+ * producer wrote them (converted to ns), so they may be negative.
+ */
+typedef gint64 SpsTime;
+
+#define SPS_TIME_MIN G_MININT64
+#define SPS_TIME_MAX G_MAXINT64
+
+/**
+ * SPS_NO_INDEX:
+ *
+ * The value of a row reference (parent slice, thread, callsite…) that
+ * refers to nothing.
+ */
+#define SPS_NO_INDEX G_MAXUINT32
+
+/**
+ * SpsArgsRef:
+ *
+ * A reference to the raw arguments of an event, as JSON text, without a
+ * copy. 0 means "no arguments". Bit 63 selects the store: 0 is the trace's
+ * source bytes (the mapped input file), 1 is the builder's own arena (for
+ * importers whose input is not JSON). Bits 0–39 are the byte offset,
+ * bits 40–62 the length; a length of %SPS_ARGS_REF_LENGTH_UNKNOWN means the
+ * text is longer than the field holds and its end is found by scanning the
+ * balanced JSON value from the offset.
+ */
+typedef guint64 SpsArgsRef;
+
+#define SPS_ARGS_REF_NONE            ((SpsArgsRef) 0)
+#define SPS_ARGS_REF_OFFSET_BITS     40
+#define SPS_ARGS_REF_LENGTH_BITS     23
+#define SPS_ARGS_REF_OFFSET_MASK     ((G_GUINT64_CONSTANT (1) << SPS_ARGS_REF_OFFSET_BITS) - 1)
+#define SPS_ARGS_REF_LENGTH_UNKNOWN  ((G_GUINT64_CONSTANT (1) << SPS_ARGS_REF_LENGTH_BITS) - 1)
+#define SPS_ARGS_REF_ARENA_BIT       (G_GUINT64_CONSTANT (1) << 63)
+
+#ifndef __GI_SCANNER__
+static inline SpsArgsRef
+sps_args_ref_new (gboolean in_arena,
+                  guint64  offset,
+                  guint64  length)
+{
+  if (length == 0 || offset > SPS_ARGS_REF_OFFSET_MASK)
+    return SPS_ARGS_REF_NONE;
+  if (length > SPS_ARGS_REF_LENGTH_UNKNOWN)
+    length = SPS_ARGS_REF_LENGTH_UNKNOWN;
+  return (in_arena ? SPS_ARGS_REF_ARENA_BIT : 0) |
+         (length << SPS_ARGS_REF_OFFSET_BITS) |
+         offset;
+}
+#endif
+
+/**
+ * SpsTrackKind:
+ * @SPS_TRACK_THREAD_SLICES: measured slices (X, B/E) of one thread
+ * @SPS_TRACK_THREAD_SAMPLED_SLICES: sampled spans (category token
+ *   `sampleEvent`) of one thread, kept apart from measured slices
+ * @SPS_TRACK_ASYNC: one lane of async slices of a process
+ * @SPS_TRACK_COUNTER: one series of a counter of a process
+ * @SPS_TRACK_THREAD_INSTANTS: instants of one thread
+ * @SPS_TRACK_PROCESS_INSTANTS: process-scoped instants
+ * @SPS_TRACK_GLOBAL_INSTANTS: trace-wide instants (one track)
+ * @SPS_TRACK_THREAD_SAMPLES: stack samples of one thread
+ *
+ * What a track holds.
+ */
+typedef enum
+{
+  SPS_TRACK_THREAD_SLICES,
+  SPS_TRACK_THREAD_SAMPLED_SLICES,
+  SPS_TRACK_ASYNC,
+  SPS_TRACK_COUNTER,
+  SPS_TRACK_THREAD_INSTANTS,
+  SPS_TRACK_PROCESS_INSTANTS,
+  SPS_TRACK_GLOBAL_INSTANTS,
+  SPS_TRACK_THREAD_SAMPLES,
+} SpsTrackKind;
+
+/**
+ * SpsSliceFlags:
+ * @SPS_SLICE_NONE: a measured slice
+ * @SPS_SLICE_SAMPLED: a sampled span: its interval is an estimate of CPU
+ *   time and its original sample count is unknown
+ * @SPS_SLICE_UNFINISHED: a B with no matching E; its end is the end of the
+ *   trace
+ * @SPS_SLICE_ASYNC: an async slice (b/e, S/F)
+ * @SPS_SLICE_UNMATCHED_END: an async end with no begin, kept as a zero
+ *   length error slice
+ *
+ * Flags of a slice.
+ */
+typedef enum /*< flags >*/
+{
+  SPS_SLICE_NONE           = 0,
+  SPS_SLICE_SAMPLED        = 1 << 0,
+  SPS_SLICE_UNFINISHED     = 1 << 1,
+  SPS_SLICE_ASYNC          = 1 << 2,
+  SPS_SLICE_UNMATCHED_END  = 1 << 3,
+} SpsSliceFlags;
+
+/**
+ * SpsInstantScope:
+ * @SPS_INSTANT_SCOPE_THREAD: on a thread
+ * @SPS_INSTANT_SCOPE_PROCESS: spans its process
+ * @SPS_INSTANT_SCOPE_GLOBAL: spans the whole trace
+ *
+ * The scope of an instant event.
+ */
+typedef enum
+{
+  SPS_INSTANT_SCOPE_THREAD,
+  SPS_INSTANT_SCOPE_PROCESS,
+  SPS_INSTANT_SCOPE_GLOBAL,
+} SpsInstantScope;
+
+/**
+ * SpsInstantKind:
+ * @SPS_INSTANT_KIND_INSTANT: an instant event (i, I)
+ * @SPS_INSTANT_KIND_MARK: a mark (R)
+ * @SPS_INSTANT_KIND_ASYNC: a nestable async instant (n)
+ *
+ * Where an instant came from.
+ */
+typedef enum
+{
+  SPS_INSTANT_KIND_INSTANT,
+  SPS_INSTANT_KIND_MARK,
+  SPS_INSTANT_KIND_ASYNC,
+} SpsInstantKind;
+
+/**
+ * SpsFlowPhase:
+ * @SPS_FLOW_START: the flow leaves here (s, flow_out)
+ * @SPS_FLOW_STEP: an intermediate point (t, flow_in + flow_out)
+ * @SPS_FLOW_END: the flow arrives here (f, flow_in)
+ *
+ * The role of one point of a flow.
+ */
+typedef enum
+{
+  SPS_FLOW_START,
+  SPS_FLOW_STEP,
+  SPS_FLOW_END,
+} SpsFlowPhase;
+
+/**
+ * SpsFlowBind:
+ * @SPS_FLOW_BIND_ENCLOSING: the deepest slice of the thread that encloses
+ *   the point's time
+ * @SPS_FLOW_BIND_NEXT: the first slice of the thread that begins at or after
+ *   the point's time
+ * @SPS_FLOW_BIND_SLICE: a given slice (flow v2, `bind_id` on the slice)
+ *
+ * How a flow point finds its slice.
+ */
+typedef enum
+{
+  SPS_FLOW_BIND_ENCLOSING,
+  SPS_FLOW_BIND_NEXT,
+  SPS_FLOW_BIND_SLICE,
+} SpsFlowBind;
+
+/**
+ * SpsAsyncPhase:
+ * @SPS_ASYNC_BEGIN: nestable begin (b)
+ * @SPS_ASYNC_END: nestable end (e)
+ * @SPS_ASYNC_LEGACY_START: legacy start (S)
+ * @SPS_ASYNC_LEGACY_STEP_INTO: legacy step into (T)
+ * @SPS_ASYNC_LEGACY_STEP_PAST: legacy step past (p)
+ * @SPS_ASYNC_LEGACY_FINISH: legacy finish (F)
+ *
+ * The phase of an async event. Nestable instants (n) are instants.
+ */
+typedef enum
+{
+  SPS_ASYNC_BEGIN,
+  SPS_ASYNC_END,
+  SPS_ASYNC_LEGACY_START,
+  SPS_ASYNC_LEGACY_STEP_INTO,
+  SPS_ASYNC_LEGACY_STEP_PAST,
+  SPS_ASYNC_LEGACY_FINISH,
+} SpsAsyncPhase;
+
+/**
+ * SpsObjectPhase:
+ * @SPS_OBJECT_CREATED: N
+ * @SPS_OBJECT_SNAPSHOT: O
+ * @SPS_OBJECT_DESTROYED: D
+ *
+ * The phase of an object event.
+ */
+typedef enum
+{
+  SPS_OBJECT_CREATED,
+  SPS_OBJECT_SNAPSHOT,
+  SPS_OBJECT_DESTROYED,
+} SpsObjectPhase;
+
+/**
+ * SpsWeightUnit:
+ * @SPS_WEIGHT_UNIT_NONE: the weight (if any) has no time unit: no CPU
+ *   estimate
+ * @SPS_WEIGHT_UNIT_NS: nanoseconds
+ * @SPS_WEIGHT_UNIT_US: microseconds
+ * @SPS_WEIGHT_UNIT_MS: milliseconds
+ * @SPS_WEIGHT_UNIT_S: seconds
+ *
+ * The unit of a sample's weight.
+ */
+typedef enum
+{
+  SPS_WEIGHT_UNIT_NONE,
+  SPS_WEIGHT_UNIT_NS,
+  SPS_WEIGHT_UNIT_US,
+  SPS_WEIGHT_UNIT_MS,
+  SPS_WEIGHT_UNIT_S,
+} SpsWeightUnit;
+
+/**
+ * SpsSampleFlags:
+ * @SPS_SAMPLE_NONE: a resolved sample
+ * @SPS_SAMPLE_UNRESOLVED: the stack could not be resolved (missing frame,
+ *   invalid frame, missing ancestor, cycle); the sample's callsite is a
+ *   single frame named after the event
+ * @SPS_SAMPLE_HAS_WEIGHT: the raw weight is present
+ * @SPS_SAMPLE_TRUNCATED: the stack was cut by a depth cap and not repaired
+ * @SPS_SAMPLE_REPAIRED: missing root frames were restored
+ *
+ * Flags of a sample.
+ */
+typedef enum /*< flags >*/
+{
+  SPS_SAMPLE_NONE       = 0,
+  SPS_SAMPLE_UNRESOLVED = 1 << 0,
+  SPS_SAMPLE_HAS_WEIGHT = 1 << 1,
+  SPS_SAMPLE_TRUNCATED  = 1 << 2,
+  SPS_SAMPLE_REPAIRED   = 1 << 3,
+} SpsSampleFlags;
+
+G_END_DECLS
