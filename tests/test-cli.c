@@ -1,3 +1,586 @@
-/* placeholder */
-#include <stdio.h>
-int main (void) { puts ("1..0 # SKIP placeholder"); return 0; }
+/* test-cli.c: runs the real spanscope-cli (its path is in SPANSCOPE_CLI)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "test-cli"
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include <spanscope-core.h>
+
+static const char *cli_path;
+static char *scratch_dir;
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+/* Runs spanscope-cli with the NULL-terminated arguments. */
+static void
+run_cli (Run        *run,
+         const char *first_arg,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *arg;
+  va_list args;
+
+  g_ptr_array_add (argv, (gpointer) cli_path);
+  va_start (args, first_arg);
+  for (arg = first_arg; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char * const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               &error);
+  g_assert_no_error (error);
+
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (g_subprocess_get_if_exited (process));
+  run->status = g_subprocess_get_exit_status (process);
+
+  g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", run->status, run->out, run->err);
+}
+
+static char *
+fixture_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
+}
+
+static char *
+write_scratch_file (const char *name,
+                    const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (scratch_dir, name, NULL);
+
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+
+  return path;
+}
+
+/* Parses `info --json` output; checks it is one object. */
+static JsonObject *
+parse_info (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonNode *root;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+
+  root = json_parser_get_root (parser);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
+
+  return json_object_ref (json_node_get_object (root));
+}
+
+static JsonObject *
+info_json (const char *path,
+           gboolean    ns)
+{
+  g_auto(Run) run = { 0 };
+
+  if (ns)
+    run_cli (&run, "info", "--json", "--ns", path, NULL);
+  else
+    run_cli (&run, "info", "--json", path, NULL);
+
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.err, ==, "");
+
+  return parse_info (run.out);
+}
+
+static const char * const info_keys[] = {
+  "format", "events_read", "processes", "threads", "slices",
+  "sampled_slices", "async_slices", "instants", "counter_tracks",
+  "counter_values", "flows", "samples", "objects", "metadata",
+  "start_ns", "end_ns", "warnings",
+};
+
+static void
+assert_info_keys (JsonObject *info)
+{
+  g_autoptr(GList) members = json_object_get_members (info);
+  guint i = 0;
+
+  /* Exactly these keys, in this order. */
+  for (const GList *l = members; l != NULL; l = l->next, i++)
+    {
+      g_assert_cmpuint (i, <, G_N_ELEMENTS (info_keys));
+      g_assert_cmpstr (l->data, ==, info_keys[i]);
+    }
+  g_assert_cmpuint (i, ==, G_N_ELEMENTS (info_keys));
+
+  /* Counts are integers. */
+  for (i = 1; i < G_N_ELEMENTS (info_keys) - 1; i++)
+    {
+      JsonNode *node = json_object_get_member (info, info_keys[i]);
+
+      g_assert_true (JSON_NODE_HOLDS_VALUE (node));
+      g_assert_cmpint (json_node_get_value_type (node), ==, G_TYPE_INT64);
+    }
+}
+
+static void
+test_cli_usage_no_command (void)
+{
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_cmpstr (run.out, ==, "");
+  g_assert_nonnull (strstr (run.err, "Usage:"));
+}
+
+static void
+test_cli_usage_unknown_command (void)
+{
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, "frobnicate", "x.json", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "unknown command “frobnicate”"));
+  g_assert_nonnull (strstr (run.err, "Usage:"));
+}
+
+static void
+test_cli_usage_bad_option (void)
+{
+  g_autofree char *path = fixture_path ("cli-small.json");
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, "info", "--bogus", path, NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_cmpstr (run.out, ==, "");
+  g_assert_nonnull (strstr (run.err, "--bogus"));
+  g_assert_nonnull (strstr (run.err, "--json"));
+}
+
+static void
+test_cli_usage_missing_file (void)
+{
+  g_autofree char *path = fixture_path ("cli-small.json");
+  g_auto(Run) none = { 0 };
+  g_auto(Run) two = { 0 };
+  g_auto(Run) convert = { 0 };
+
+  run_cli (&none, "info", "--json", NULL);
+  g_assert_cmpint (none.status, ==, 2);
+  g_assert_nonnull (strstr (none.err, "missing FILE"));
+
+  run_cli (&two, "info", path, path, NULL);
+  g_assert_cmpint (two.status, ==, 2);
+
+  run_cli (&convert, "convert", "--format", "chrome-json", "-o", "out.json", NULL);
+  g_assert_cmpint (convert.status, ==, 2);
+  g_assert_nonnull (strstr (convert.err, "missing FILE"));
+}
+
+static void
+test_cli_version (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *expected = g_strdup_printf ("spanscope-cli %s\n", PACKAGE_VERSION);
+
+  run_cli (&run, "--version", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, expected);
+}
+
+static void
+test_cli_help (void)
+{
+  g_auto(Run) top = { 0 };
+  g_auto(Run) info = { 0 };
+  g_auto(Run) convert = { 0 };
+
+  run_cli (&top, "--help", NULL);
+  g_assert_cmpint (top.status, ==, 0);
+  g_assert_nonnull (strstr (top.out, "spanscope-cli info"));
+
+  run_cli (&info, "info", "--help", NULL);
+  g_assert_cmpint (info.status, ==, 0);
+  g_assert_nonnull (strstr (info.out, "--json"));
+  g_assert_nonnull (strstr (info.out, "--ns"));
+
+  run_cli (&convert, "convert", "--help", NULL);
+  g_assert_cmpint (convert.status, ==, 0);
+  g_assert_nonnull (strstr (convert.out, "--format"));
+  g_assert_nonnull (strstr (convert.out, "--output"));
+}
+
+/* tests/fixtures/cli-small.json, counted by hand (ts in µs):
+ *
+ *   events_read     22: every element of traceEvents, {} included
+ *   processes        1: pid 1
+ *   threads          2: (1, 1) and (1, 2)
+ *   slices           3: X main, B/E inner, X job
+ *   sampled_slices   1: X hot (category sampleEvent)
+ *   async_slices     1: b/e fetch
+ *   instants         3: i tick, R mark, n progress
+ *   counter_tracks   2: mem/heap, mem/stack
+ *   counter_values   4: two C events with two series each
+ *   flows            1: s at 115 (in inner) → f at 140 (bp e, in job)
+ *   samples          1: P
+ *   objects          3: N, O, D
+ *   metadata         2: process_name, thread_name
+ *   start_ns    100000: X main and C at 100 µs
+ *   end_ns      160000: X job ends at 130 + 30 µs
+ *   warnings: unmatched_end 1 (the E at 145 on tid 2, where no B is open)
+ */
+static void
+test_cli_info_json (void)
+{
+  g_autofree char *path = fixture_path ("cli-small.json");
+  g_autoptr(JsonObject) info = info_json (path, FALSE);
+  JsonObject *warnings;
+
+  assert_info_keys (info);
+
+  g_assert_cmpstr (json_object_get_string_member (info, "format"), ==, "chrome-json");
+  g_assert_cmpint (json_object_get_int_member (info, "events_read"), ==, 22);
+  g_assert_cmpint (json_object_get_int_member (info, "processes"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (info, "threads"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (info, "slices"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (info, "sampled_slices"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (info, "async_slices"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (info, "instants"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (info, "counter_tracks"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (info, "counter_values"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (info, "flows"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (info, "samples"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (info, "objects"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (info, "metadata"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (info, "start_ns"), ==, 100000);
+  g_assert_cmpint (json_object_get_int_member (info, "end_ns"), ==, 160000);
+
+  warnings = json_object_get_object_member (info, "warnings");
+  g_assert_nonnull (warnings);
+  g_assert_cmpuint (json_object_get_size (warnings), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (warnings, "unmatched_end"), ==, 1);
+}
+
+static void
+test_cli_info_ns (void)
+{
+  g_autofree char *path = fixture_path ("cli-small.json");
+  g_autoptr(JsonObject) info = info_json (path, TRUE);
+
+  /* With --ns the same numbers are nanoseconds. */
+  g_assert_cmpint (json_object_get_int_member (info, "start_ns"), ==, 100);
+  g_assert_cmpint (json_object_get_int_member (info, "end_ns"), ==, 160);
+  g_assert_cmpint (json_object_get_int_member (info, "slices"), ==, 3);
+}
+
+static void
+test_cli_info_table (void)
+{
+  g_autofree char *path = fixture_path ("cli-small.json");
+  g_autoptr(GRegex) slices = g_regex_new ("^Slices +3$", G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr(GRegex) events = g_regex_new ("^Events read +22$", G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr(GRegex) warning = g_regex_new ("^  unmatched_end +1  .+$", G_REGEX_MULTILINE, 0, NULL);
+  g_auto(Run) run = { 0 };
+  g_auto(GStrv) lines = NULL;
+  gsize width = 0;
+
+  run_cli (&run, "info", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.err, ==, "");
+
+  g_assert_true (g_str_has_prefix (run.out, "File"));
+  g_assert_true (g_regex_match (slices, run.out, 0, NULL));
+  g_assert_true (g_regex_match (events, run.out, 0, NULL));
+  g_assert_true (g_regex_match (warning, run.out, 0, NULL));
+  g_assert_nonnull (strstr (run.out, "chrome-json"));
+  g_assert_nonnull (strstr (run.out, "60.000 us"));
+
+  /* The counts are right-aligned in one column. */
+  lines = g_strsplit (run.out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (!g_str_has_prefix (lines[i], "Events read") &&
+          !g_str_has_prefix (lines[i], "Slices") &&
+          !g_str_has_prefix (lines[i], "End (ns)"))
+        continue;
+
+      if (width == 0)
+        width = strlen (lines[i]);
+      g_assert_cmpuint (strlen (lines[i]), ==, width);
+    }
+  g_assert_cmpuint (width, >, 0);
+}
+
+static void
+test_cli_info_not_found (void)
+{
+  g_autofree char *path = g_build_filename (scratch_dir, "does-not-exist.json", NULL);
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, "info", "--json", path, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.out, ==, "");
+  g_assert_nonnull (strstr (run.err, path));
+}
+
+static void
+test_cli_info_unknown_format (void)
+{
+  g_autofree char *path = write_scratch_file ("notes.txt", "Just some notes, not a trace.\n");
+  g_autofree char *expected = g_strdup_printf ("%s: not a trace format Spanscope can read", path);
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, "info", path, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.out, ==, "");
+  g_assert_nonnull (strstr (run.err, expected));
+}
+
+static void
+test_cli_info_malformed (void)
+{
+  /* A missing comma between two members of an event, on line 3. */
+  g_autofree char *path = write_scratch_file ("malformed.json",
+                                              "{\"traceEvents\": [\n"
+                                              "  {\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n"
+                                              "  {\"ph\": \"X\" \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 1}\n"
+                                              "]}\n");
+  g_autofree char *escaped = g_regex_escape_string (path, -1);
+  g_autofree char *pattern = g_strdup_printf ("^spanscope-cli info: %s:3:[0-9]+ \\(byte [0-9]+\\): .+$",
+                                              escaped);
+  g_autoptr(GRegex) regex = g_regex_new (pattern, G_REGEX_MULTILINE, 0, NULL);
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, "info", "--json", path, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.out, ==, "");
+  g_assert_true (g_regex_match (regex, run.err, 0, NULL));
+}
+
+static void
+test_cli_info_keep_partial (void)
+{
+  g_autofree char *path = write_scratch_file ("partial.json",
+                                              "{\"traceEvents\": [\n"
+                                              "  {\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n"
+                                              "  {\"ph\": \"X\" \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 1}\n"
+                                              "]}\n");
+  g_autofree char *where = g_strdup_printf ("spanscope-cli info: %s:3:", path);
+  g_autoptr(JsonObject) info = NULL;
+  g_auto(Run) json = { 0 };
+  g_auto(Run) table = { 0 };
+
+  /* The event before the error is shown, the error is still reported and
+   * the input is still bad. */
+  run_cli (&json, "info", "--json", "--keep-partial", path, NULL);
+  g_assert_cmpint (json.status, ==, 1);
+  g_assert_true (g_str_has_prefix (json.err, where));
+  info = parse_info (json.out);
+  assert_info_keys (info);
+  g_assert_cmpint (json_object_get_int_member (info, "slices"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (info, "start_ns"), ==, 1000);
+  g_assert_cmpint (json_object_get_int_member (info, "end_ns"), ==, 2000);
+
+  run_cli (&table, "info", "--keep-partial", path, NULL);
+  g_assert_cmpint (table.status, ==, 1);
+  g_assert_nonnull (strstr (table.out, "Load error"));
+  g_assert_true (g_str_has_prefix (table.err, where));
+}
+
+static void
+test_cli_info_truncated (void)
+{
+  /* Cut inside the third event: the two complete ones are kept. */
+  g_autofree char *path = write_scratch_file ("truncated.json",
+                                              "[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n"
+                                              " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 3, \"dur\": 1},\n"
+                                              " {\"ph\": \"X\", \"name\": \"c\", \"pid\": 1, \"ti");
+  g_autoptr(JsonObject) info = info_json (path, FALSE);
+  g_autoptr(GList) names = NULL;
+  gboolean truncated = FALSE;
+
+  assert_info_keys (info);
+  g_assert_cmpint (json_object_get_int_member (info, "slices"), ==, 2);
+
+  names = json_object_get_members (json_object_get_object_member (info, "warnings"));
+  for (const GList *l = names; l != NULL; l = l->next)
+    truncated |= strstr (l->data, "truncated") != NULL;
+  g_assert_true (truncated);
+}
+
+static void
+test_cli_convert_round_trip (void)
+{
+  static const char * const compared[] = {
+    "slices", "sampled_slices", "async_slices", "instants", "counter_tracks",
+    "counter_values", "flows", "samples",
+  };
+  g_autofree char *input = fixture_path ("cli-small.json");
+  g_autofree char *output = g_build_filename (scratch_dir, "round-trip.json", NULL);
+  g_autoptr(JsonObject) before = NULL;
+  g_autoptr(JsonObject) after = NULL;
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, "convert", input, "--format", "chrome-json", "-o", output, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "");
+  g_assert_cmpstr (run.err, ==, "");
+
+  before = info_json (input, FALSE);
+  after = info_json (output, FALSE);
+
+  g_assert_cmpstr (json_object_get_string_member (after, "format"), ==, "chrome-json");
+  for (guint i = 0; i < G_N_ELEMENTS (compared); i++)
+    {
+      g_test_message ("%s", compared[i]);
+      g_assert_cmpint (json_object_get_int_member (after, compared[i]), ==,
+                       json_object_get_int_member (before, compared[i]));
+    }
+
+  g_remove (output);
+}
+
+static void
+test_cli_convert_unknown_format (void)
+{
+  g_autofree char *input = fixture_path ("cli-small.json");
+  g_autofree char *output = g_build_filename (scratch_dir, "never-written.json", NULL);
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, "convert", input, "--format", "no-such-format", "-o", output, NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "unknown format “no-such-format”"));
+  g_assert_nonnull (strstr (run.err, "available: "));
+  g_assert_nonnull (strstr (run.err, "chrome-json"));
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_cli_convert_missing_options (void)
+{
+  g_autofree char *input = fixture_path ("cli-small.json");
+  g_auto(Run) no_output = { 0 };
+  g_auto(Run) no_format = { 0 };
+
+  run_cli (&no_output, "convert", input, "--format", "chrome-json", NULL);
+  g_assert_cmpint (no_output.status, ==, 2);
+  g_assert_nonnull (strstr (no_output.err, "missing -o OUT"));
+
+  run_cli (&no_format, "convert", input, "-o", "out.json", NULL);
+  g_assert_cmpint (no_format.status, ==, 2);
+  g_assert_nonnull (strstr (no_format.err, "missing --format FORMAT"));
+}
+
+static void
+test_cli_convert_bad_input_keeps_output (void)
+{
+  g_autofree char *input = write_scratch_file ("convert-notes.txt", "not a trace\n");
+  g_autofree char *output = write_scratch_file ("existing.json", "[]\n");
+  g_autofree char *contents = NULL;
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, "convert", input, "--format", "chrome-json", "-o", output, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "not a trace format Spanscope can read"));
+
+  /* The existing output is untouched. */
+  g_assert_true (g_file_get_contents (output, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "[]\n");
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && (dir = g_dir_open (path, 0, NULL)))
+    {
+      while ((name = g_dir_read_name (dir)))
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          remove_tree (child);
+        }
+    }
+
+  g_remove (path);
+}
+
+static void
+test_cli_skipped (void)
+{
+  g_test_skip ("SPANSCOPE_CLI is not set; run the tests with meson test");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  cli_path = g_getenv ("SPANSCOPE_CLI");
+  if (cli_path == NULL)
+    {
+      g_test_add_func ("/cli/skipped", test_cli_skipped);
+      return g_test_run ();
+    }
+
+  scratch_dir = g_dir_make_tmp ("spanscope-test-cli-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/cli/usage/no-command", test_cli_usage_no_command);
+  g_test_add_func ("/cli/usage/unknown-command", test_cli_usage_unknown_command);
+  g_test_add_func ("/cli/usage/bad-option", test_cli_usage_bad_option);
+  g_test_add_func ("/cli/usage/missing-file", test_cli_usage_missing_file);
+  g_test_add_func ("/cli/version", test_cli_version);
+  g_test_add_func ("/cli/help", test_cli_help);
+  g_test_add_func ("/cli/info/json", test_cli_info_json);
+  g_test_add_func ("/cli/info/ns", test_cli_info_ns);
+  g_test_add_func ("/cli/info/table", test_cli_info_table);
+  g_test_add_func ("/cli/info/not-found", test_cli_info_not_found);
+  g_test_add_func ("/cli/info/unknown-format", test_cli_info_unknown_format);
+  g_test_add_func ("/cli/info/malformed", test_cli_info_malformed);
+  g_test_add_func ("/cli/info/keep-partial", test_cli_info_keep_partial);
+  g_test_add_func ("/cli/info/truncated", test_cli_info_truncated);
+  g_test_add_func ("/cli/convert/round-trip", test_cli_convert_round_trip);
+  g_test_add_func ("/cli/convert/unknown-format", test_cli_convert_unknown_format);
+  g_test_add_func ("/cli/convert/missing-options", test_cli_convert_missing_options);
+  g_test_add_func ("/cli/convert/bad-input-keeps-output", test_cli_convert_bad_input_keeps_output);
+
+  ret = g_test_run ();
+
+  remove_tree (scratch_dir);
+  g_clear_pointer (&scratch_dir, g_free);
+
+  return ret;
+}

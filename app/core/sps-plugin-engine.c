@@ -1,2 +1,891 @@
-/* placeholder: replaced by its owner */
-typedef int sps_placeholder_t;
+/* sps-plugin-engine.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-plugin-engine"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <libpeas/peas.h>
+
+#include "sps-plugin-engine.h"
+
+/**
+ * SpsPluginEngine:
+ *
+ * Finds, loads and instantiates Spanscope plugins.
+ *
+ * This is the only file that talks to libpeas, so that moving to libpeas 2
+ * stays a local change. Plugins are shared modules, each in its own folder
+ * with its `.plugin` keyfile; a search directory is scanned together with
+ * one level of subfolders.
+ *
+ * Search paths, highest precedence first:
+ *
+ * 1. every directory of the `SPANSCOPE_PLUGIN_PATH` environment variable,
+ *    in order (colon-separated);
+ * 2. the installed plugin directory (`$libdir/spanscope/plugins`);
+ * 3. the user's plugins, `$XDG_DATA_HOME/spanscope/plugins`;
+ * 4. directories added with [method@PluginEngine.add_search_path], in the
+ *    order they were added.
+ *
+ * When two directories provide a plugin with the same module name, the one
+ * with the higher precedence is used and the other is ignored. libpeas
+ * keeps the first module of a name it sees, so the environment directories
+ * are handed to it first: that way an uninstalled build (and the test
+ * suite) runs its freshly built plugins even when an older copy is
+ * installed, while a stray copy in the user's data directory cannot shadow
+ * an installed plugin.
+ *
+ * A broken plugin never stops the others: a `.plugin` file that cannot be
+ * parsed, a missing shared module, a module without `peas_register_types`
+ * or any other failure to load is recorded as a human-readable problem
+ * (see [method@PluginEngine.get_problems]) and the plugin is skipped.
+ * libpeas reports such failures with g_warning(); while the engine calls
+ * into libpeas it captures those warnings into the problem list instead of
+ * printing them (and keeps them from being fatal in test programs).
+ *
+ * The engine serialises its own use of libpeas with a mutex, so its
+ * methods may be called from any thread.
+ */
+
+typedef enum
+{
+  PLUGIN_PENDING,
+  PLUGIN_LOADED,
+  PLUGIN_BROKEN,
+} PluginState;
+
+typedef struct
+{
+  char        *module_name;
+  char        *plugin_file;
+  PluginState  state;
+} PluginEntry;
+
+typedef struct
+{
+  char *module_dir;
+  char *data_dir;
+} SearchPath;
+
+struct _SpsPluginEngine
+{
+  GObject     parent_instance;
+
+  GMutex      mutex;
+  PeasEngine *peas;
+
+  /* SearchPath*, by precedence; the first n_scanned were given to libpeas */
+  GPtrArray  *search_paths;
+  guint       n_scanned;
+
+  /* PluginEntry*, by precedence, one per module name */
+  GPtrArray  *plugins;
+  GHashTable *plugins_by_name;
+
+  /* Human-readable "PATH: what" strings */
+  GPtrArray  *problems;
+};
+
+G_DEFINE_FINAL_TYPE (SpsPluginEngine, sps_plugin_engine, G_TYPE_OBJECT)
+
+#define PEAS_LOG_DOMAIN "libpeas"
+
+static void
+plugin_entry_free (gpointer data)
+{
+  PluginEntry *entry = data;
+
+  g_free (entry->module_name);
+  g_free (entry->plugin_file);
+  g_free (entry);
+}
+
+static void
+search_path_free (gpointer data)
+{
+  SearchPath *sp = data;
+
+  g_free (sp->module_dir);
+  g_free (sp->data_dir);
+  g_free (sp);
+}
+
+/* Capturing libpeas's warnings.
+ *
+ * libpeas 1.x reports every broken plugin with g_warning() in its own log
+ * domain. A handler for that domain turns them into problems. The handler
+ * alone is not enough in programs that made warnings fatal (every GTest
+ * program does): GLib aborts after the handler returns. So for the short
+ * time we call into libpeas, warnings and criticals are taken out of the
+ * always-fatal mask. That mask is process-wide state, hence one global lock
+ * around every capture. */
+
+static GMutex capture_lock;
+
+/* Plugin file → why its module failed to load (see load_entry()) */
+static GMutex load_failures_lock;
+static GHashTable *load_failures;
+
+typedef struct
+{
+  GPtrArray      *messages;
+  guint           handler_id;
+  GLogLevelFlags  old_always_fatal;
+} LogCapture;
+
+static void
+capture_log_func (const char     *log_domain,
+                  GLogLevelFlags  log_level,
+                  const char     *message,
+                  gpointer        user_data)
+{
+  GPtrArray *messages = user_data;
+
+  g_assert (messages != NULL);
+  g_assert (message != NULL);
+
+  g_ptr_array_add (messages, g_strdup (message));
+}
+
+static void
+log_capture_begin (LogCapture *capture)
+{
+  g_assert (capture != NULL);
+
+  g_mutex_lock (&capture_lock);
+
+  capture->messages = g_ptr_array_new_with_free_func (g_free);
+  /* Setting the mask is the only way to read it. */
+  capture->old_always_fatal = g_log_set_always_fatal (G_LOG_FATAL_MASK);
+  g_log_set_always_fatal (capture->old_always_fatal &
+                          ~(G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE));
+  capture->handler_id = g_log_set_handler (PEAS_LOG_DOMAIN,
+                                           (G_LOG_LEVEL_CRITICAL |
+                                            G_LOG_LEVEL_WARNING |
+                                            G_LOG_LEVEL_MESSAGE |
+                                            G_LOG_FLAG_FATAL |
+                                            G_LOG_FLAG_RECURSION),
+                                           capture_log_func,
+                                           capture->messages);
+}
+
+/* Returns the captured messages. */
+static GPtrArray *
+log_capture_end (LogCapture *capture)
+{
+  g_assert (capture != NULL);
+
+  g_log_remove_handler (PEAS_LOG_DOMAIN, capture->handler_id);
+  g_log_set_always_fatal (capture->old_always_fatal);
+
+  g_mutex_unlock (&capture_lock);
+
+  return g_steal_pointer (&capture->messages);
+}
+
+static void
+sps_plugin_engine_add_problem (SpsPluginEngine *self,
+                               const char      *path,
+                               const char      *format,
+                               ...) G_GNUC_PRINTF (3, 4);
+
+static void
+sps_plugin_engine_add_problem (SpsPluginEngine *self,
+                               const char      *path,
+                               const char      *format,
+                               ...)
+{
+  g_autofree char *what = NULL;
+  va_list args;
+
+  g_assert (SPS_IS_PLUGIN_ENGINE (self));
+  g_assert (path != NULL);
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_debug ("%s: %s", path, what);
+  g_ptr_array_add (self->problems, g_strdup_printf ("%s: %s", path, what));
+}
+
+static void
+sps_plugin_engine_insert_search_path (SpsPluginEngine *self,
+                                      const char      *module_dir,
+                                      const char      *data_dir)
+{
+  g_autofree char *canonical = NULL;
+  SearchPath *sp;
+
+  g_assert (SPS_IS_PLUGIN_ENGINE (self));
+  g_assert (module_dir != NULL);
+
+  if (module_dir[0] == '\0')
+    return;
+
+  canonical = g_canonicalize_filename (module_dir, NULL);
+
+  for (guint i = 0; i < self->search_paths->len; i++)
+    {
+      const SearchPath *other = g_ptr_array_index (self->search_paths, i);
+
+      if (g_str_equal (other->module_dir, canonical))
+        return;
+    }
+
+  sp = g_new0 (SearchPath, 1);
+  sp->module_dir = g_steal_pointer (&canonical);
+  sp->data_dir = g_strdup (data_dir != NULL ? data_dir : sp->module_dir);
+  g_ptr_array_add (self->search_paths, sp);
+}
+
+/* Checks what libpeas needs from a .plugin file, so a broken one is
+ * reported with its own path and a precise reason. Returns the module
+ * name, or NULL after recording a problem. */
+static char *
+sps_plugin_engine_check_plugin_file (SpsPluginEngine *self,
+                                     const char      *path)
+{
+  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *module_name = NULL;
+  g_autofree char *name = NULL;
+
+  g_assert (SPS_IS_PLUGIN_ENGINE (self));
+  g_assert (path != NULL);
+
+  if (!g_key_file_load_from_file (keyfile, path, G_KEY_FILE_NONE, &error))
+    {
+      sps_plugin_engine_add_problem (self, path, "not a valid plugin file: %s", error->message);
+      return NULL;
+    }
+
+  if (!g_key_file_has_group (keyfile, "Plugin"))
+    {
+      sps_plugin_engine_add_problem (self, path, "not a valid plugin file: no [Plugin] group");
+      return NULL;
+    }
+
+  module_name = g_key_file_get_string (keyfile, "Plugin", "Module", NULL);
+  if (module_name == NULL || module_name[0] == '\0')
+    {
+      sps_plugin_engine_add_problem (self, path, "not a valid plugin file: no Module key in [Plugin]");
+      return NULL;
+    }
+
+  name = g_key_file_get_locale_string (keyfile, "Plugin", "Name", NULL, NULL);
+  if (name == NULL)
+    {
+      sps_plugin_engine_add_problem (self, path, "not a valid plugin file: no Name key in [Plugin]");
+      return NULL;
+    }
+
+  return g_steal_pointer (&module_name);
+}
+
+static void
+sps_plugin_engine_consider_plugin_file (SpsPluginEngine *self,
+                                        const char      *path,
+                                        GPtrArray       *rejected)
+{
+  g_autofree char *module_name = NULL;
+  PluginEntry *entry;
+
+  g_assert (SPS_IS_PLUGIN_ENGINE (self));
+  g_assert (path != NULL);
+  g_assert (rejected != NULL);
+
+  if (!(module_name = sps_plugin_engine_check_plugin_file (self, path)))
+    {
+      g_ptr_array_add (rejected, g_strdup (path));
+      return;
+    }
+
+  if ((entry = g_hash_table_lookup (self->plugins_by_name, module_name)))
+    {
+      g_debug ("%s: ignored, module “%s” is already provided by %s",
+               path, module_name, entry->plugin_file);
+      return;
+    }
+
+  entry = g_new0 (PluginEntry, 1);
+  entry->module_name = g_steal_pointer (&module_name);
+  entry->plugin_file = g_strdup (path);
+  entry->state = PLUGIN_PENDING;
+  g_ptr_array_add (self->plugins, entry);
+  g_hash_table_insert (self->plugins_by_name, entry->module_name, entry);
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  const char * const *sa = a;
+  const char * const *sb = b;
+
+  return strcmp (*sa, *sb);
+}
+
+/* The names in @dir, sorted so that scanning is reproducible. */
+static GPtrArray *
+list_dir_sorted (const char  *dir,
+                 GError     **error)
+{
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+  const char *name;
+
+  g_assert (dir != NULL);
+
+  if (!(d = g_dir_open (dir, 0, error)))
+    return NULL;
+
+  names = g_ptr_array_new_with_free_func (g_free);
+  while ((name = g_dir_read_name (d)))
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_strings);
+
+  return g_steal_pointer (&names);
+}
+
+/* Mirrors libpeas's scan: *.plugin in the directory and in each of its
+ * subfolders (one level). */
+static void
+sps_plugin_engine_scan_dir (SpsPluginEngine *self,
+                            const char      *dir,
+                            guint            depth,
+                            GPtrArray       *rejected)
+{
+  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert (SPS_IS_PLUGIN_ENGINE (self));
+  g_assert (dir != NULL);
+
+  if (!(names = list_dir_sorted (dir, &error)))
+    {
+      /* A missing directory is normal: not every install has user plugins. */
+      if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) &&
+          !g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR))
+        sps_plugin_engine_add_problem (self, dir, "cannot read the folder: %s", error->message);
+      return;
+    }
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          if (depth > 0)
+            sps_plugin_engine_scan_dir (self, path, depth - 1, rejected);
+        }
+      else if (g_str_has_suffix (name, ".plugin"))
+        {
+          sps_plugin_engine_consider_plugin_file (self, path, rejected);
+        }
+    }
+}
+
+/* Whether @message names one of the files in @paths. */
+static gboolean
+message_mentions_any (const char *message,
+                      GPtrArray  *paths)
+{
+  g_assert (message != NULL);
+  g_assert (paths != NULL);
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      if (strstr (message, g_ptr_array_index (paths, i)) != NULL)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Called with the mutex held. */
+static void
+sps_plugin_engine_scan_pending_paths (SpsPluginEngine *self)
+{
+  g_assert (SPS_IS_PLUGIN_ENGINE (self));
+
+  for (; self->n_scanned < self->search_paths->len; self->n_scanned++)
+    {
+      const SearchPath *sp = g_ptr_array_index (self->search_paths, self->n_scanned);
+      g_autoptr(GPtrArray) rejected = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) messages = NULL;
+      LogCapture capture;
+
+      sps_plugin_engine_scan_dir (self, sp->module_dir, 1, rejected);
+
+      log_capture_begin (&capture);
+      peas_engine_add_search_path (self->peas, sp->module_dir, sp->data_dir);
+      messages = log_capture_end (&capture);
+
+      /* What libpeas says about files already reported is redundant;
+       * anything else is a problem our own checks did not foresee. */
+      for (guint i = 0; i < messages->len; i++)
+        {
+          const char *message = g_ptr_array_index (messages, i);
+
+          if (!message_mentions_any (message, rejected))
+            sps_plugin_engine_add_problem (self, sp->module_dir, "%s", message);
+        }
+    }
+}
+
+/* Called with the mutex held. */
+static PeasPluginInfo *
+sps_plugin_engine_get_loaded_info (SpsPluginEngine   *self,
+                                   const PluginEntry *entry)
+{
+  g_assert (SPS_IS_PLUGIN_ENGINE (self));
+  g_assert (entry != NULL);
+
+  if (entry->state != PLUGIN_LOADED)
+    return NULL;
+
+  return peas_engine_get_plugin_info (self->peas, entry->module_name);
+}
+
+/* Called with the mutex held. */
+static void
+sps_plugin_engine_load_entry (SpsPluginEngine *self,
+                              PluginEntry     *entry)
+{
+  g_autoptr(GPtrArray) messages = NULL;
+  g_autoptr(GString) reason = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *redundant = NULL;
+  const char *cached;
+  PeasPluginInfo *info;
+  LogCapture capture;
+  gboolean loaded;
+
+  g_assert (SPS_IS_PLUGIN_ENGINE (self));
+  g_assert (entry != NULL);
+  g_assert (entry->state == PLUGIN_PENDING);
+
+  if (!(info = peas_engine_get_plugin_info (self->peas, entry->module_name)))
+    {
+      entry->state = PLUGIN_BROKEN;
+      sps_plugin_engine_add_problem (self, entry->plugin_file,
+                                     "plugin “%s” was rejected by the plugin loader",
+                                     entry->module_name);
+      return;
+    }
+
+  if (peas_plugin_info_is_loaded (info))
+    {
+      entry->state = PLUGIN_LOADED;
+      return;
+    }
+
+  log_capture_begin (&capture);
+  loaded = peas_engine_load_plugin (self->peas, info) && peas_plugin_info_is_loaded (info);
+  messages = log_capture_end (&capture);
+
+  if (loaded)
+    {
+      entry->state = PLUGIN_LOADED;
+      for (guint i = 0; i < messages->len; i++)
+        g_debug ("%s: %s", entry->plugin_file, (const char *)g_ptr_array_index (messages, i));
+      return;
+    }
+
+  entry->state = PLUGIN_BROKEN;
+
+  /* libpeas says what failed, then that the plugin failed; keep the first. */
+  redundant = g_strdup_printf ("Error loading plugin '%s'", entry->module_name);
+  reason = g_string_new (NULL);
+  for (guint i = 0; i < messages->len; i++)
+    {
+      const char *message = g_ptr_array_index (messages, i);
+
+      if (g_str_equal (message, redundant))
+        continue;
+      if (reason->len > 0)
+        g_string_append (reason, "; ");
+      g_string_append (reason, message);
+    }
+
+  /* libpeas's C loader is shared by all engines and tries a module once
+   * per process: later engines only learn that it failed, so remember why. */
+  g_mutex_lock (&load_failures_lock);
+  if (load_failures == NULL)
+    load_failures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (reason->len > 0)
+    g_hash_table_replace (load_failures, g_strdup (entry->plugin_file), g_strdup (reason->str));
+  else if ((cached = g_hash_table_lookup (load_failures, entry->plugin_file)))
+    g_string_append (reason, cached);
+  g_mutex_unlock (&load_failures_lock);
+
+  if (reason->len == 0)
+    {
+      if (!peas_plugin_info_is_available (info, &error) && error != NULL)
+        g_string_append (reason, error->message);
+      else
+        g_string_append (reason, "unknown error");
+    }
+
+  sps_plugin_engine_add_problem (self, entry->plugin_file,
+                                 "plugin “%s” could not be loaded: %s",
+                                 entry->module_name, reason->str);
+}
+
+static void
+sps_plugin_engine_finalize (GObject *object)
+{
+  SpsPluginEngine *self = (SpsPluginEngine *)object;
+
+  g_clear_object (&self->peas);
+  g_clear_pointer (&self->plugins_by_name, g_hash_table_unref);
+  g_clear_pointer (&self->plugins, g_ptr_array_unref);
+  g_clear_pointer (&self->search_paths, g_ptr_array_unref);
+  g_clear_pointer (&self->problems, g_ptr_array_unref);
+  g_mutex_clear (&self->mutex);
+
+  G_OBJECT_CLASS (sps_plugin_engine_parent_class)->finalize (object);
+}
+
+static void
+sps_plugin_engine_class_init (SpsPluginEngineClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = sps_plugin_engine_finalize;
+}
+
+static void
+sps_plugin_engine_init (SpsPluginEngine *self)
+{
+  const char *env;
+  g_autofree char *user_dir = NULL;
+
+  g_mutex_init (&self->mutex);
+  self->search_paths = g_ptr_array_new_with_free_func (search_path_free);
+  self->plugins = g_ptr_array_new_with_free_func (plugin_entry_free);
+  self->plugins_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  self->problems = g_ptr_array_new_with_free_func (g_free);
+
+  self->peas = peas_engine_new ();
+
+  /* Cheap: the loader itself is only opened when a plugin asks for it. */
+  peas_engine_enable_loader (self->peas, "python3");
+
+  /* See the precedence rules in the type's documentation. */
+  if ((env = g_getenv ("SPANSCOPE_PLUGIN_PATH")))
+    {
+      g_auto(GStrv) dirs = g_strsplit (env, G_SEARCHPATH_SEPARATOR_S, -1);
+
+      for (guint i = 0; dirs[i] != NULL; i++)
+        sps_plugin_engine_insert_search_path (self, dirs[i], NULL);
+    }
+
+  sps_plugin_engine_insert_search_path (self, SPS_PLUGIN_DIR, SPS_PLUGIN_DATA_DIR);
+
+  user_dir = g_build_filename (g_get_user_data_dir (), "spanscope", "plugins", NULL);
+  sps_plugin_engine_insert_search_path (self, user_dir, NULL);
+}
+
+/**
+ * sps_plugin_engine_new:
+ *
+ * Creates an engine with the default search paths (read from the
+ * environment now). Nothing is scanned or loaded before
+ * [method@PluginEngine.load_all].
+ *
+ * Returns: (transfer full): a new #SpsPluginEngine
+ */
+SpsPluginEngine *
+sps_plugin_engine_new (void)
+{
+  return g_object_new (SPS_TYPE_PLUGIN_ENGINE, NULL);
+}
+
+/**
+ * sps_plugin_engine_get_default:
+ *
+ * Gets the process-wide engine, created with every plugin loaded on first
+ * use.
+ *
+ * Returns: (transfer none): the default #SpsPluginEngine
+ */
+SpsPluginEngine *
+sps_plugin_engine_get_default (void)
+{
+  static SpsPluginEngine *default_engine;
+
+  if (g_once_init_enter (&default_engine))
+    {
+      SpsPluginEngine *engine = sps_plugin_engine_new ();
+
+      sps_plugin_engine_load_all (engine);
+      g_once_init_leave (&default_engine, engine);
+    }
+
+  return default_engine;
+}
+
+/**
+ * sps_plugin_engine_add_search_path:
+ * @self: a #SpsPluginEngine
+ * @dir: a directory holding plugin folders
+ *
+ * Adds @dir after the existing search paths, so its plugins do not
+ * replace plugins of the same module name found earlier. It is scanned by
+ * the next [method@PluginEngine.load_all].
+ */
+void
+sps_plugin_engine_add_search_path (SpsPluginEngine *self,
+                                   const char      *dir)
+{
+  g_return_if_fail (SPS_IS_PLUGIN_ENGINE (self));
+  g_return_if_fail (dir != NULL);
+
+  g_mutex_lock (&self->mutex);
+  sps_plugin_engine_insert_search_path (self, dir, NULL);
+  g_mutex_unlock (&self->mutex);
+}
+
+/**
+ * sps_plugin_engine_load_all:
+ * @self: a #SpsPluginEngine
+ *
+ * Scans the search paths not scanned yet and loads every plugin found
+ * that is not loaded yet. Broken plugins are skipped and recorded in
+ * [method@PluginEngine.get_problems]; this never fails. Calling it again
+ * only picks up new search paths.
+ */
+void
+sps_plugin_engine_load_all (SpsPluginEngine *self)
+{
+  g_return_if_fail (SPS_IS_PLUGIN_ENGINE (self));
+
+  g_mutex_lock (&self->mutex);
+
+  sps_plugin_engine_scan_pending_paths (self);
+
+  for (guint i = 0; i < self->plugins->len; i++)
+    {
+      PluginEntry *entry = g_ptr_array_index (self->plugins, i);
+
+      if (entry->state == PLUGIN_PENDING)
+        sps_plugin_engine_load_entry (self, entry);
+    }
+
+  g_mutex_unlock (&self->mutex);
+}
+
+/**
+ * sps_plugin_engine_list_plugins:
+ * @self: a #SpsPluginEngine
+ *
+ * Lists the module names of the plugins found so far with a valid
+ * `.plugin` file, loaded or not, by precedence.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): module names
+ */
+char **
+sps_plugin_engine_list_plugins (SpsPluginEngine *self)
+{
+  GStrvBuilder *builder;
+  char **names;
+
+  g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), NULL);
+
+  builder = g_strv_builder_new ();
+
+  g_mutex_lock (&self->mutex);
+  for (guint i = 0; i < self->plugins->len; i++)
+    {
+      const PluginEntry *entry = g_ptr_array_index (self->plugins, i);
+
+      g_strv_builder_add (builder, entry->module_name);
+    }
+  g_mutex_unlock (&self->mutex);
+
+  names = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+
+  return names;
+}
+
+/**
+ * sps_plugin_engine_is_loaded:
+ * @self: a #SpsPluginEngine
+ * @module_name: the `Module` of a plugin
+ *
+ * Returns: %TRUE if that plugin is loaded
+ */
+gboolean
+sps_plugin_engine_is_loaded (SpsPluginEngine *self,
+                             const char      *module_name)
+{
+  const PluginEntry *entry;
+  gboolean ret;
+
+  g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), FALSE);
+  g_return_val_if_fail (module_name != NULL, FALSE);
+
+  g_mutex_lock (&self->mutex);
+  entry = g_hash_table_lookup (self->plugins_by_name, module_name);
+  ret = entry != NULL && entry->state == PLUGIN_LOADED;
+  g_mutex_unlock (&self->mutex);
+
+  return ret;
+}
+
+/**
+ * sps_plugin_engine_get_problems:
+ * @self: a #SpsPluginEngine
+ *
+ * Gets what went wrong while scanning and loading, one human-readable
+ * string per problem, `PATH: what`, where PATH is the `.plugin` file (or
+ * the search directory when no file is to blame). The array grows when
+ * [method@PluginEngine.load_all] runs; do not hold it across such a call
+ * on another thread.
+ *
+ * Returns: (transfer none) (element-type utf8): the problems
+ */
+const GPtrArray *
+sps_plugin_engine_get_problems (SpsPluginEngine *self)
+{
+  g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), NULL);
+
+  return self->problems;
+}
+
+/* Called with the mutex held. */
+static GPtrArray *
+sps_plugin_engine_create_extensions_locked (SpsPluginEngine *self,
+                                            GType            type)
+{
+  g_autoptr(GPtrArray) ret = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_assert (SPS_IS_PLUGIN_ENGINE (self));
+
+  for (guint i = 0; i < self->plugins->len; i++)
+    {
+      const PluginEntry *entry = g_ptr_array_index (self->plugins, i);
+      g_autoptr(GPtrArray) messages = NULL;
+      PeasPluginInfo *info;
+      PeasExtension *extension;
+      LogCapture capture;
+
+      if (!(info = sps_plugin_engine_get_loaded_info (self, entry)))
+        continue;
+
+      if (!peas_engine_provides_extension (self->peas, info, type))
+        continue;
+
+      log_capture_begin (&capture);
+      extension = peas_engine_create_extension (self->peas, info, type, NULL);
+      messages = log_capture_end (&capture);
+
+      for (guint j = 0; j < messages->len; j++)
+        sps_plugin_engine_add_problem (self, entry->plugin_file, "%s",
+                                       (const char *)g_ptr_array_index (messages, j));
+
+      if (extension == NULL)
+        continue;
+
+      if (!G_TYPE_CHECK_INSTANCE_TYPE (extension, type))
+        {
+          sps_plugin_engine_add_problem (self, entry->plugin_file,
+                                         "plugin “%s” made a %s that is not a %s",
+                                         entry->module_name,
+                                         G_OBJECT_TYPE_NAME (extension),
+                                         g_type_name (type));
+          g_object_unref (extension);
+          continue;
+        }
+
+      g_ptr_array_add (ret, extension);
+    }
+
+  return g_steal_pointer (&ret);
+}
+
+/**
+ * sps_plugin_engine_create_importers:
+ * @self: a #SpsPluginEngine
+ *
+ * Creates one new importer for every loaded plugin that provides one, by
+ * plugin precedence.
+ *
+ * Returns: (transfer full) (element-type SpsImporter): new importers
+ */
+GPtrArray *
+sps_plugin_engine_create_importers (SpsPluginEngine *self)
+{
+  GPtrArray *ret;
+
+  g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), NULL);
+
+  g_mutex_lock (&self->mutex);
+  ret = sps_plugin_engine_create_extensions_locked (self, SPS_TYPE_IMPORTER);
+  g_mutex_unlock (&self->mutex);
+
+  return ret;
+}
+
+/**
+ * sps_plugin_engine_create_exporters:
+ * @self: a #SpsPluginEngine
+ *
+ * Creates one new exporter for every loaded plugin that provides one, by
+ * plugin precedence.
+ *
+ * Returns: (transfer full) (element-type SpsExporter): new exporters
+ */
+GPtrArray *
+sps_plugin_engine_create_exporters (SpsPluginEngine *self)
+{
+  GPtrArray *ret;
+
+  g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), NULL);
+
+  g_mutex_lock (&self->mutex);
+  ret = sps_plugin_engine_create_extensions_locked (self, SPS_TYPE_EXPORTER);
+  g_mutex_unlock (&self->mutex);
+
+  return ret;
+}
+
+/**
+ * sps_plugin_engine_create_exporter:
+ * @self: a #SpsPluginEngine
+ * @name: a format name, as given by sps_exporter_get_name()
+ *
+ * Returns: (transfer full) (nullable): a new exporter for @name, or %NULL
+ *   when no loaded plugin writes that format
+ */
+SpsExporter *
+sps_plugin_engine_create_exporter (SpsPluginEngine *self,
+                                   const char      *name)
+{
+  g_autoptr(GPtrArray) exporters = NULL;
+
+  g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  exporters = sps_plugin_engine_create_exporters (self);
+
+  for (guint i = 0; i < exporters->len; i++)
+    {
+      SpsExporter *exporter = g_ptr_array_index (exporters, i);
+
+      if (g_str_equal (sps_exporter_get_name (exporter), name))
+        return g_object_ref (exporter);
+    }
+
+  return NULL;
+}

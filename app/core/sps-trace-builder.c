@@ -1,2 +1,1569 @@
-/* placeholder: replaced by its owner */
-typedef int sps_placeholder_t;
+/* sps-trace-builder.c: append-only columns an importer writes to
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-trace-builder"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sps-trace-builder.h"
+#include "sps-trace-private.h"
+
+/**
+ * SpsTraceBuilder:
+ *
+ * The write side of a trace. An importer, on one worker thread, appends
+ * events as they come: every add_*() call stores a row in struct-of-arrays
+ * columns, with no sorting, no pairing and no per-event hashing (only
+ * processes, threads, counter series, frames and callsites are looked up,
+ * and importers cache those). sps_trace_builder_finish() then sorts,
+ * pairs and indexes everything into an immutable #SpsTrace.
+ */
+
+G_DEFINE_FINAL_TYPE (SpsTraceBuilder, sps_trace_builder, G_TYPE_OBJECT)
+
+#define MIN_ROWS 256
+
+/* Growth doubles: large columns are mmapped by malloc, so realloc moves
+ * them with mremap and the untouched tail costs no resident memory. */
+static guint
+next_capacity (guint capacity)
+{
+  if (capacity >= G_MAXUINT32 / 2)
+    g_error ("Trace builder table is full");
+
+  return capacity < MIN_ROWS ? MIN_ROWS : capacity * 2;
+}
+
+static inline guint32
+mix64 (guint64 x)
+{
+  x ^= x >> 30;
+  x *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  x ^= x >> 27;
+  x *= G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  x ^= x >> 31;
+  return (guint32) x;
+}
+
+static inline guint32
+hash_pair (guint64 a,
+           guint64 b)
+{
+  return mix64 (a * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) ^ b);
+}
+
+/* Key hashes, shared by the probes and by the rebuilds of the indexes */
+
+static inline guint32
+thread_key_hash (guint32 process,
+                 gint64  tid)
+{
+  return hash_pair (process, (guint64) tid);
+}
+
+static inline guint32
+counter_key_hash (guint32 process,
+                  guint32 name,
+                  guint32 series)
+{
+  return hash_pair (((guint64) process << 32) | name, series);
+}
+
+static inline guint32
+frame_key_hash (guint32 name,
+                guint32 category,
+                guint32 module,
+                guint64 address)
+{
+  return hash_pair (((guint64) name << 32) | category,
+                    mix64 (((guint64) module << 32) ^ address) ^ address);
+}
+
+/* Row indexes: the slot array is rebuilt from the key columns when it gets
+ * half full, so a table's hash function takes a row. */
+
+typedef guint32 (*RowHashFunc) (SpsTraceBuilder *self,
+                                guint32          row);
+
+static guint32
+process_row_hash (SpsTraceBuilder *self,
+                  guint32          row)
+{
+  return mix64 ((guint64) self->process_pid[row]);
+}
+
+static guint32
+thread_row_hash (SpsTraceBuilder *self,
+                 guint32          row)
+{
+  return thread_key_hash (self->thread_process[row], self->thread_tid[row]);
+}
+
+static guint32
+counter_row_hash (SpsTraceBuilder *self,
+                  guint32          row)
+{
+  return counter_key_hash (self->counter_process[row], self->counter_name[row],
+                           self->counter_series[row]);
+}
+
+static guint32
+frame_row_hash (SpsTraceBuilder *self,
+                guint32          row)
+{
+  return frame_key_hash (self->frame_name[row], self->frame_category[row],
+                         self->frame_module[row], self->frame_address[row]);
+}
+
+static guint32
+callsite_row_hash (SpsTraceBuilder *self,
+                   guint32          row)
+{
+  return hash_pair (self->callsite_parent[row], self->callsite_frame[row]);
+}
+
+static void
+row_index_clear (SpsRowIndex *index)
+{
+  g_clear_pointer (&index->slots, g_free);
+  index->n_slots = 0;
+}
+
+/* Inserts @row in the empty slot @slot found by the caller's probe, then
+ * grows the table when @n_rows reaches half of it. */
+static void
+row_index_insert (SpsTraceBuilder *self,
+                  SpsRowIndex     *index,
+                  guint            slot,
+                  guint32          row,
+                  guint            n_rows,
+                  RowHashFunc      hash)
+{
+  guint n_slots;
+  guint mask;
+
+  g_assert (index->slots[slot] == 0);
+
+  index->slots[slot] = row + 1;
+  if ((gsize) n_rows * 2 <= index->n_slots)
+    return;
+
+  n_slots = index->n_slots * 2;
+  mask = n_slots - 1;
+  g_free (index->slots);
+  index->slots = g_new0 (guint32, n_slots);
+  index->n_slots = n_slots;
+
+  for (guint32 r = 0; r < n_rows; r++)
+    {
+      guint i = hash (self, r) & mask;
+
+      while (index->slots[i] != 0)
+        i = (i + 1) & mask;
+      index->slots[i] = r + 1;
+    }
+}
+
+static void
+row_index_init (SpsRowIndex *index)
+{
+  index->n_slots = 64;
+  index->slots = g_new0 (guint32, index->n_slots);
+}
+
+/* Probes for @hash; returns the slot that holds a row equal to the key (as
+ * told by @equal on each candidate) or the empty slot where it belongs. */
+#define ROW_INDEX_PROBE(index, hash, row_var, equal, slot_out)             \
+  G_STMT_START {                                                           \
+    guint _mask = (index)->n_slots - 1;                                    \
+    guint _i = (hash) & _mask;                                             \
+    for (;;)                                                               \
+      {                                                                    \
+        guint32 _s = (index)->slots[_i];                                   \
+        if (_s == 0)                                                       \
+          break;                                                           \
+        row_var = _s - 1;                                                  \
+        if (equal)                                                         \
+          break;                                                           \
+        _i = (_i + 1) & _mask;                                             \
+      }                                                                    \
+    slot_out = _i;                                                         \
+  } G_STMT_END
+
+static void
+sps_trace_builder_finalize (GObject *object)
+{
+  SpsTraceBuilder *self = (SpsTraceBuilder *)object;
+
+  _sps_trace_builder_free_records (self);
+
+  g_clear_pointer (&self->strings, sps_string_pool_unref);
+  g_clear_pointer (&self->source, g_bytes_unref);
+  g_clear_pointer (&self->arena, g_byte_array_unref);
+  g_clear_pointer (&self->format, g_free);
+  g_clear_pointer (&self->display_time_unit, g_free);
+  g_clear_pointer (&self->warning_index, g_hash_table_unref);
+  g_clear_pointer (&self->warning_names, g_ptr_array_unref);
+  g_clear_pointer (&self->warning_counts, g_array_unref);
+  g_clear_pointer (&self->warning_messages, g_ptr_array_unref);
+  g_clear_pointer (&self->metadata_keys, g_array_unref);
+  g_clear_pointer (&self->metadata_values, g_array_unref);
+
+  G_OBJECT_CLASS (sps_trace_builder_parent_class)->finalize (object);
+}
+
+static void
+sps_trace_builder_class_init (SpsTraceBuilderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = sps_trace_builder_finalize;
+}
+
+static void
+sps_trace_builder_init (SpsTraceBuilder *self)
+{
+  self->strings = sps_string_pool_new ();
+  self->arena = g_byte_array_new ();
+  self->warning_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->warning_names = g_ptr_array_new_with_free_func (g_free);
+  self->warning_counts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->warning_messages = g_ptr_array_new_with_free_func (g_free);
+  self->metadata_keys = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->metadata_values = g_array_new (FALSE, FALSE, sizeof (SpsArgsRef));
+
+  row_index_init (&self->process_index);
+  row_index_init (&self->thread_index);
+  row_index_init (&self->counter_index);
+  row_index_init (&self->frame_index);
+  row_index_init (&self->callsite_index);
+}
+
+/* Frees every row table (finish() does this as soon as it has consumed
+ * them, so a builder kept alive after finish costs nothing). */
+void
+_sps_trace_builder_free_records (SpsTraceBuilder *self)
+{
+  g_assert (SPS_IS_TRACE_BUILDER (self));
+
+  g_clear_pointer (&self->process_pid, g_free);
+  g_clear_pointer (&self->process_name, g_free);
+  g_clear_pointer (&self->process_sort_index, g_free);
+  g_clear_pointer (&self->process_labels, g_free);
+  row_index_clear (&self->process_index);
+  self->n_processes = self->processes_capacity = 0;
+
+  g_clear_pointer (&self->thread_process, g_free);
+  g_clear_pointer (&self->thread_tid, g_free);
+  g_clear_pointer (&self->thread_name, g_free);
+  g_clear_pointer (&self->thread_sort_index, g_free);
+  row_index_clear (&self->thread_index);
+  self->n_threads = self->threads_capacity = 0;
+
+  g_clear_pointer (&self->slice_ts, g_free);
+  g_clear_pointer (&self->slice_dur, g_free);
+  g_clear_pointer (&self->slice_name, g_free);
+  g_clear_pointer (&self->slice_category, g_free);
+  g_clear_pointer (&self->slice_thread, g_free);
+  g_clear_pointer (&self->slice_args, g_free);
+  g_clear_pointer (&self->slice_flags, g_free);
+  g_clear_pointer (&self->slice_kind, g_free);
+  self->n_slice_records = self->slice_records_capacity = 0;
+  self->n_begin_end_records = 0;
+
+  g_clear_pointer (&self->async_ts, g_free);
+  g_clear_pointer (&self->async_key, g_free);
+  g_clear_pointer (&self->async_process, g_free);
+  g_clear_pointer (&self->async_name, g_free);
+  g_clear_pointer (&self->async_category, g_free);
+  g_clear_pointer (&self->async_args, g_free);
+  g_clear_pointer (&self->async_phase, g_free);
+  self->n_async = self->async_capacity = 0;
+
+  g_clear_pointer (&self->instant_ts, g_free);
+  g_clear_pointer (&self->instant_name, g_free);
+  g_clear_pointer (&self->instant_category, g_free);
+  g_clear_pointer (&self->instant_owner, g_free);
+  g_clear_pointer (&self->instant_args, g_free);
+  g_clear_pointer (&self->instant_kind, g_free);
+  g_clear_pointer (&self->instant_scope, g_free);
+  self->n_instants = self->instants_capacity = 0;
+
+  g_clear_pointer (&self->counter_process, g_free);
+  g_clear_pointer (&self->counter_name, g_free);
+  g_clear_pointer (&self->counter_series, g_free);
+  row_index_clear (&self->counter_index);
+  self->n_counters = self->counters_capacity = 0;
+
+  g_clear_pointer (&self->value_counter, g_free);
+  g_clear_pointer (&self->value_ts, g_free);
+  g_clear_pointer (&self->value_value, g_free);
+  self->n_counter_values = self->counter_values_capacity = 0;
+
+  g_clear_pointer (&self->flow_key, g_free);
+  g_clear_pointer (&self->flow_ts, g_free);
+  g_clear_pointer (&self->flow_thread, g_free);
+  g_clear_pointer (&self->flow_handle, g_free);
+  g_clear_pointer (&self->flow_name, g_free);
+  g_clear_pointer (&self->flow_category, g_free);
+  g_clear_pointer (&self->flow_phase, g_free);
+  g_clear_pointer (&self->flow_bind, g_free);
+  self->n_flow_points = self->flow_points_capacity = 0;
+
+  g_clear_pointer (&self->object_ts, g_free);
+  g_clear_pointer (&self->object_key, g_free);
+  g_clear_pointer (&self->object_process, g_free);
+  g_clear_pointer (&self->object_name, g_free);
+  g_clear_pointer (&self->object_args, g_free);
+  g_clear_pointer (&self->object_phase, g_free);
+  self->n_objects = self->objects_capacity = 0;
+
+  g_clear_pointer (&self->frame_name, g_free);
+  g_clear_pointer (&self->frame_category, g_free);
+  g_clear_pointer (&self->frame_module, g_free);
+  g_clear_pointer (&self->frame_address, g_free);
+  row_index_clear (&self->frame_index);
+  self->n_frames = self->frames_capacity = 0;
+
+  g_clear_pointer (&self->callsite_parent, g_free);
+  g_clear_pointer (&self->callsite_frame, g_free);
+  g_clear_pointer (&self->callsite_depth, g_free);
+  row_index_clear (&self->callsite_index);
+  self->n_callsites = self->callsites_capacity = 0;
+
+  g_clear_pointer (&self->sample_ts, g_free);
+  g_clear_pointer (&self->sample_thread, g_free);
+  g_clear_pointer (&self->sample_name, g_free);
+  g_clear_pointer (&self->sample_callsite, g_free);
+  g_clear_pointer (&self->sample_raw_stack_ref, g_free);
+  g_clear_pointer (&self->sample_weight, g_free);
+  g_clear_pointer (&self->sample_weight_unit, g_free);
+  g_clear_pointer (&self->sample_flags, g_free);
+  self->n_samples = self->samples_capacity = 0;
+}
+
+static void
+grow_slice_records (SpsTraceBuilder *self)
+{
+  guint cap = next_capacity (self->slice_records_capacity);
+
+  self->slice_ts = g_renew (SpsTime, self->slice_ts, cap);
+  self->slice_dur = g_renew (SpsTime, self->slice_dur, cap);
+  self->slice_name = g_renew (guint32, self->slice_name, cap);
+  self->slice_category = g_renew (guint32, self->slice_category, cap);
+  self->slice_thread = g_renew (guint32, self->slice_thread, cap);
+  self->slice_args = g_renew (SpsArgsRef, self->slice_args, cap);
+  self->slice_flags = g_renew (guint16, self->slice_flags, cap);
+  self->slice_kind = g_renew (guint8, self->slice_kind, cap);
+  self->slice_records_capacity = cap;
+}
+
+static inline guint32
+append_slice_record (SpsTraceBuilder    *self,
+                     SpsSliceRecordKind  kind,
+                     guint32             thread,
+                     SpsTime             ts,
+                     SpsTime             dur,
+                     guint32             name,
+                     guint32             category,
+                     SpsArgsRef          args,
+                     guint16             flags)
+{
+  guint32 row;
+
+  if G_UNLIKELY (self->n_slice_records == self->slice_records_capacity)
+    grow_slice_records (self);
+
+  row = self->n_slice_records++;
+  self->slice_ts[row] = ts;
+  self->slice_dur[row] = dur;
+  self->slice_name[row] = name;
+  self->slice_category[row] = category;
+  self->slice_thread[row] = thread;
+  self->slice_args[row] = args;
+  self->slice_flags[row] = flags;
+  self->slice_kind[row] = kind;
+
+  return row;
+}
+
+/* finish() appends the async slices it builds to the same rows. */
+guint32
+_sps_trace_builder_append_slice_record (SpsTraceBuilder    *self,
+                                        SpsSliceRecordKind  kind,
+                                        guint32             thread,
+                                        SpsTime             ts,
+                                        SpsTime             dur,
+                                        guint32             name,
+                                        guint32             category,
+                                        SpsArgsRef          args,
+                                        guint16             flags)
+{
+  g_assert (SPS_IS_TRACE_BUILDER (self));
+
+  return append_slice_record (self, kind, thread, ts, dur, name, category, args, flags);
+}
+
+static void
+grow_async (SpsTraceBuilder *self)
+{
+  guint cap = next_capacity (self->async_capacity);
+
+  self->async_ts = g_renew (SpsTime, self->async_ts, cap);
+  self->async_key = g_renew (guint64, self->async_key, cap);
+  self->async_process = g_renew (guint32, self->async_process, cap);
+  self->async_name = g_renew (guint32, self->async_name, cap);
+  self->async_category = g_renew (guint32, self->async_category, cap);
+  self->async_args = g_renew (SpsArgsRef, self->async_args, cap);
+  self->async_phase = g_renew (guint8, self->async_phase, cap);
+  self->async_capacity = cap;
+}
+
+static void
+grow_instants (SpsTraceBuilder *self)
+{
+  guint cap = next_capacity (self->instants_capacity);
+
+  self->instant_ts = g_renew (SpsTime, self->instant_ts, cap);
+  self->instant_name = g_renew (guint32, self->instant_name, cap);
+  self->instant_category = g_renew (guint32, self->instant_category, cap);
+  self->instant_owner = g_renew (guint32, self->instant_owner, cap);
+  self->instant_args = g_renew (SpsArgsRef, self->instant_args, cap);
+  self->instant_kind = g_renew (guint8, self->instant_kind, cap);
+  self->instant_scope = g_renew (guint8, self->instant_scope, cap);
+  self->instants_capacity = cap;
+}
+
+static void
+grow_counters (SpsTraceBuilder *self)
+{
+  guint cap = next_capacity (self->counters_capacity);
+
+  self->counter_process = g_renew (guint32, self->counter_process, cap);
+  self->counter_name = g_renew (guint32, self->counter_name, cap);
+  self->counter_series = g_renew (guint32, self->counter_series, cap);
+  self->counters_capacity = cap;
+}
+
+static void
+grow_counter_values (SpsTraceBuilder *self)
+{
+  guint cap = next_capacity (self->counter_values_capacity);
+
+  self->value_counter = g_renew (guint32, self->value_counter, cap);
+  self->value_ts = g_renew (SpsTime, self->value_ts, cap);
+  self->value_value = g_renew (double, self->value_value, cap);
+  self->counter_values_capacity = cap;
+}
+
+static void
+grow_flow_points (SpsTraceBuilder *self)
+{
+  guint cap = next_capacity (self->flow_points_capacity);
+
+  self->flow_key = g_renew (guint64, self->flow_key, cap);
+  self->flow_ts = g_renew (SpsTime, self->flow_ts, cap);
+  self->flow_thread = g_renew (guint32, self->flow_thread, cap);
+  self->flow_handle = g_renew (guint32, self->flow_handle, cap);
+  self->flow_name = g_renew (guint32, self->flow_name, cap);
+  self->flow_category = g_renew (guint32, self->flow_category, cap);
+  self->flow_phase = g_renew (guint8, self->flow_phase, cap);
+  self->flow_bind = g_renew (guint8, self->flow_bind, cap);
+  self->flow_points_capacity = cap;
+}
+
+static void
+grow_objects (SpsTraceBuilder *self)
+{
+  guint cap = next_capacity (self->objects_capacity);
+
+  self->object_ts = g_renew (SpsTime, self->object_ts, cap);
+  self->object_key = g_renew (guint64, self->object_key, cap);
+  self->object_process = g_renew (guint32, self->object_process, cap);
+  self->object_name = g_renew (guint32, self->object_name, cap);
+  self->object_args = g_renew (SpsArgsRef, self->object_args, cap);
+  self->object_phase = g_renew (guint8, self->object_phase, cap);
+  self->objects_capacity = cap;
+}
+
+static void
+grow_frames (SpsTraceBuilder *self)
+{
+  guint cap = next_capacity (self->frames_capacity);
+
+  self->frame_name = g_renew (guint32, self->frame_name, cap);
+  self->frame_category = g_renew (guint32, self->frame_category, cap);
+  self->frame_module = g_renew (guint32, self->frame_module, cap);
+  self->frame_address = g_renew (guint64, self->frame_address, cap);
+  self->frames_capacity = cap;
+}
+
+static void
+grow_callsites (SpsTraceBuilder *self)
+{
+  guint cap = next_capacity (self->callsites_capacity);
+
+  self->callsite_parent = g_renew (guint32, self->callsite_parent, cap);
+  self->callsite_frame = g_renew (guint32, self->callsite_frame, cap);
+  self->callsite_depth = g_renew (guint16, self->callsite_depth, cap);
+  self->callsites_capacity = cap;
+}
+
+static void
+grow_samples (SpsTraceBuilder *self)
+{
+  guint cap = next_capacity (self->samples_capacity);
+
+  self->sample_ts = g_renew (SpsTime, self->sample_ts, cap);
+  self->sample_thread = g_renew (guint32, self->sample_thread, cap);
+  self->sample_name = g_renew (guint32, self->sample_name, cap);
+  self->sample_callsite = g_renew (guint32, self->sample_callsite, cap);
+  self->sample_raw_stack_ref = g_renew (guint32, self->sample_raw_stack_ref, cap);
+  self->sample_weight = g_renew (double, self->sample_weight, cap);
+  self->sample_weight_unit = g_renew (guint8, self->sample_weight_unit, cap);
+  self->sample_flags = g_renew (guint8, self->sample_flags, cap);
+  self->samples_capacity = cap;
+}
+
+void
+_sps_trace_builder_warn_count (SpsTraceBuilder *self,
+                               const char      *name,
+                               guint64          count,
+                               const char      *message)
+{
+  guint index;
+
+  g_assert (SPS_IS_TRACE_BUILDER (self));
+  g_assert (name != NULL);
+
+  if (count == 0)
+    return;
+
+  index = GPOINTER_TO_UINT (g_hash_table_lookup (self->warning_index, name));
+  if (index == 0)
+    {
+      char *key = g_strdup (name);
+
+      g_ptr_array_add (self->warning_names, key);
+      g_array_append_val (self->warning_counts, count);
+      g_ptr_array_add (self->warning_messages, g_strdup (message));
+      g_hash_table_insert (self->warning_index, key,
+                           GUINT_TO_POINTER (self->warning_names->len));
+      return;
+    }
+
+  g_array_index (self->warning_counts, guint64, index - 1) += count;
+  if (g_ptr_array_index (self->warning_messages, index - 1) == NULL && message != NULL)
+    g_ptr_array_index (self->warning_messages, index - 1) = g_strdup (message);
+}
+
+/**
+ * sps_trace_builder_new:
+ *
+ * Returns: (transfer full): a new, empty #SpsTraceBuilder
+ */
+SpsTraceBuilder *
+sps_trace_builder_new (void)
+{
+  return g_object_new (SPS_TYPE_TRACE_BUILDER, NULL);
+}
+
+/**
+ * sps_trace_builder_set_source:
+ * @self: a #SpsTraceBuilder
+ * @source: (nullable): the bytes that args references without the arena
+ *   bit point into (usually the mapped input file)
+ *
+ * The trace keeps a reference to @source for its whole life.
+ */
+void
+sps_trace_builder_set_source (SpsTraceBuilder *self,
+                              GBytes          *source)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+
+  if (source != NULL)
+    g_bytes_ref (source);
+  g_clear_pointer (&self->source, g_bytes_unref);
+  self->source = source;
+}
+
+/**
+ * sps_trace_builder_get_source:
+ * @self: a #SpsTraceBuilder
+ *
+ * Returns: (transfer none) (nullable): the source bytes
+ */
+GBytes *
+sps_trace_builder_get_source (SpsTraceBuilder *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), NULL);
+
+  return self->source;
+}
+
+/**
+ * sps_trace_builder_set_format:
+ * @self: a #SpsTraceBuilder
+ * @format: (nullable): the name of the input format, e.g. "chrome-json"
+ */
+void
+sps_trace_builder_set_format (SpsTraceBuilder *self,
+                              const char      *format)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+
+  g_free (self->format);
+  self->format = g_strdup (format);
+}
+
+/**
+ * sps_trace_builder_set_display_time_unit:
+ * @self: a #SpsTraceBuilder
+ * @unit: (nullable): the unit the producer asked times to be shown in
+ *   ("ms", "ns"…); it does not change stored times
+ */
+void
+sps_trace_builder_set_display_time_unit (SpsTraceBuilder *self,
+                                         const char      *unit)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+
+  g_free (self->display_time_unit);
+  self->display_time_unit = g_strdup (unit);
+}
+
+/**
+ * sps_trace_builder_get_strings:
+ * @self: a #SpsTraceBuilder
+ *
+ * Returns: (transfer none): the string pool every string id refers to
+ */
+SpsStringPool *
+sps_trace_builder_get_strings (SpsTraceBuilder *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), NULL);
+
+  return self->strings;
+}
+
+/**
+ * sps_trace_builder_intern:
+ * @self: a #SpsTraceBuilder
+ * @str: (array length=len): bytes of a string
+ * @len: length in bytes, or -1 if @str is NUL-terminated
+ *
+ * Returns: the string's id in sps_trace_builder_get_strings()
+ */
+guint32
+sps_trace_builder_intern (SpsTraceBuilder *self,
+                          const char      *str,
+                          gssize           len)
+{
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), 0);
+
+  return sps_string_pool_intern (self->strings, str, len);
+}
+
+/**
+ * sps_trace_builder_add_args_text:
+ * @self: a #SpsTraceBuilder
+ * @json: (array length=len): JSON text of an args value
+ * @len: length in bytes, or -1 if @json is NUL-terminated
+ *
+ * Copies args text into the builder's own arena, for importers whose
+ * input is not JSON text that could be referenced in place.
+ *
+ * Returns: a reference with the arena bit set, or %SPS_ARGS_REF_NONE for
+ *   empty text
+ */
+SpsArgsRef
+sps_trace_builder_add_args_text (SpsTraceBuilder *self,
+                                 const char      *json,
+                                 gssize           len)
+{
+  guint64 offset;
+
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_ARGS_REF_NONE);
+  g_return_val_if_fail (!self->finished, SPS_ARGS_REF_NONE);
+  g_return_val_if_fail (json != NULL || len == 0, SPS_ARGS_REF_NONE);
+
+  if (len < 0)
+    len = strlen (json);
+  if (len == 0)
+    return SPS_ARGS_REF_NONE;
+
+  offset = self->arena->len;
+  if (offset > SPS_ARGS_REF_OFFSET_MASK || (gsize) len > G_MAXUINT - offset)
+    {
+      _sps_trace_builder_warn_count (self, "args_arena_full", 1,
+                                     "The args arena is full; further args are dropped");
+      return SPS_ARGS_REF_NONE;
+    }
+
+  g_byte_array_append (self->arena, (const guint8 *) json, len);
+
+  return sps_args_ref_new (TRUE, offset, len);
+}
+
+/**
+ * sps_trace_builder_add_events_read:
+ * @self: a #SpsTraceBuilder
+ * @n: how many more input events were read
+ */
+void
+sps_trace_builder_add_events_read (SpsTraceBuilder *self,
+                                   guint64          n)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+
+  self->events_read += n;
+}
+
+/**
+ * sps_trace_builder_add_metadata_events:
+ * @self: a #SpsTraceBuilder
+ * @n: how many more metadata events (Chrome "M") were read
+ */
+void
+sps_trace_builder_add_metadata_events (SpsTraceBuilder *self,
+                                       guint64          n)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+
+  self->metadata_events += n;
+}
+
+/**
+ * sps_trace_builder_warn:
+ * @self: a #SpsTraceBuilder
+ * @name: a snake_case warning name, e.g. "unmatched_end"
+ * @format: (nullable): printf format of a message; only the first message
+ *   of each name is kept
+ * @...: arguments for @format
+ *
+ * Counts one occurrence of the warning @name. The message is only
+ * formatted the first time, so warning about every bad event stays cheap.
+ */
+void
+sps_trace_builder_warn (SpsTraceBuilder *self,
+                        const char      *name,
+                        const char      *format,
+                        ...)
+{
+  guint index;
+
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (name != NULL);
+
+  index = GPOINTER_TO_UINT (g_hash_table_lookup (self->warning_index, name));
+  if (index != 0 && g_ptr_array_index (self->warning_messages, index - 1) != NULL)
+    {
+      g_array_index (self->warning_counts, guint64, index - 1) += 1;
+    }
+  else
+    {
+      g_autofree char *message = NULL;
+
+      if (format != NULL)
+        {
+          va_list args;
+
+          va_start (args, format);
+          message = g_strdup_vprintf (format, args);
+          va_end (args);
+        }
+
+      _sps_trace_builder_warn_count (self, name, 1, message);
+    }
+}
+
+/**
+ * sps_trace_builder_add_metadata:
+ * @self: a #SpsTraceBuilder
+ * @key: the key (e.g. a top-level key of the input)
+ * @value: the value as JSON text
+ *
+ * Adds a trace-level metadata entry; keys keep their order and may repeat.
+ */
+void
+sps_trace_builder_add_metadata (SpsTraceBuilder *self,
+                                const char      *key,
+                                SpsArgsRef       value)
+{
+  guint32 id;
+
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (key != NULL);
+
+  id = sps_string_pool_intern (self->strings, key, -1);
+  g_array_append_val (self->metadata_keys, id);
+  g_array_append_val (self->metadata_values, value);
+}
+
+/**
+ * sps_trace_builder_ensure_process:
+ * @self: a #SpsTraceBuilder
+ * @pid: the process id as written in the input
+ *
+ * Returns: the index of the process with @pid, added if needed
+ */
+guint32
+sps_trace_builder_ensure_process (SpsTraceBuilder *self,
+                                  gint64           pid)
+{
+  guint32 row = 0;
+  guint slot;
+
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
+  g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+
+  ROW_INDEX_PROBE (&self->process_index, mix64 ((guint64) pid), row,
+                   self->process_pid[row] == pid, slot);
+  if (self->process_index.slots[slot] != 0)
+    return row;
+
+  if (self->n_processes == self->processes_capacity)
+    {
+      guint cap = next_capacity (self->processes_capacity);
+
+      self->process_pid = g_renew (gint64, self->process_pid, cap);
+      self->process_name = g_renew (guint32, self->process_name, cap);
+      self->process_sort_index = g_renew (gint32, self->process_sort_index, cap);
+      self->process_labels = g_renew (guint32, self->process_labels, cap);
+      self->processes_capacity = cap;
+    }
+
+  row = self->n_processes++;
+  self->process_pid[row] = pid;
+  self->process_name[row] = 0;
+  self->process_sort_index[row] = G_MAXINT32;
+  self->process_labels[row] = 0;
+  row_index_insert (self, &self->process_index, slot, row, self->n_processes, process_row_hash);
+
+  return row;
+}
+
+/**
+ * sps_trace_builder_set_process_name:
+ * @self: a #SpsTraceBuilder
+ * @process: a process index
+ * @name: a string id
+ */
+void
+sps_trace_builder_set_process_name (SpsTraceBuilder *self,
+                                    guint32          process,
+                                    guint32          name)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (process < self->n_processes);
+
+  self->process_name[process] = name;
+}
+
+/**
+ * sps_trace_builder_set_process_sort_index:
+ * @self: a #SpsTraceBuilder
+ * @process: a process index
+ * @sort_index: where the producer wants the process shown
+ */
+void
+sps_trace_builder_set_process_sort_index (SpsTraceBuilder *self,
+                                          guint32          process,
+                                          gint32           sort_index)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (process < self->n_processes);
+
+  self->process_sort_index[process] = sort_index;
+}
+
+/**
+ * sps_trace_builder_set_process_labels:
+ * @self: a #SpsTraceBuilder
+ * @process: a process index
+ * @labels: a string id
+ */
+void
+sps_trace_builder_set_process_labels (SpsTraceBuilder *self,
+                                      guint32          process,
+                                      guint32          labels)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (process < self->n_processes);
+
+  self->process_labels[process] = labels;
+}
+
+/**
+ * sps_trace_builder_ensure_thread:
+ * @self: a #SpsTraceBuilder
+ * @process: a process index
+ * @tid: the thread id as written in the input
+ *
+ * Returns: the index of the thread (@process, @tid), added if needed
+ */
+guint32
+sps_trace_builder_ensure_thread (SpsTraceBuilder *self,
+                                 guint32          process,
+                                 gint64           tid)
+{
+  guint32 row = 0;
+  guint slot;
+
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
+  g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  g_return_val_if_fail (process < self->n_processes, SPS_NO_INDEX);
+
+  ROW_INDEX_PROBE (&self->thread_index, thread_key_hash (process, tid), row,
+                   self->thread_process[row] == process && self->thread_tid[row] == tid,
+                   slot);
+  if (self->thread_index.slots[slot] != 0)
+    return row;
+
+  if (self->n_threads == self->threads_capacity)
+    {
+      guint cap = next_capacity (self->threads_capacity);
+
+      self->thread_process = g_renew (guint32, self->thread_process, cap);
+      self->thread_tid = g_renew (gint64, self->thread_tid, cap);
+      self->thread_name = g_renew (guint32, self->thread_name, cap);
+      self->thread_sort_index = g_renew (gint32, self->thread_sort_index, cap);
+      self->threads_capacity = cap;
+    }
+
+  row = self->n_threads++;
+  self->thread_process[row] = process;
+  self->thread_tid[row] = tid;
+  self->thread_name[row] = 0;
+  self->thread_sort_index[row] = G_MAXINT32;
+  row_index_insert (self, &self->thread_index, slot, row, self->n_threads, thread_row_hash);
+
+  return row;
+}
+
+/**
+ * sps_trace_builder_set_thread_name:
+ * @self: a #SpsTraceBuilder
+ * @thread: a thread index
+ * @name: a string id
+ */
+void
+sps_trace_builder_set_thread_name (SpsTraceBuilder *self,
+                                   guint32          thread,
+                                   guint32          name)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (thread < self->n_threads);
+
+  self->thread_name[thread] = name;
+}
+
+/**
+ * sps_trace_builder_set_thread_sort_index:
+ * @self: a #SpsTraceBuilder
+ * @thread: a thread index
+ * @sort_index: where the producer wants the thread shown
+ */
+void
+sps_trace_builder_set_thread_sort_index (SpsTraceBuilder *self,
+                                         guint32          thread,
+                                         gint32           sort_index)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (thread < self->n_threads);
+
+  self->thread_sort_index[thread] = sort_index;
+}
+
+/**
+ * sps_trace_builder_add_complete:
+ * @self: a #SpsTraceBuilder
+ * @thread: a thread index
+ * @ts: start time
+ * @dur: duration; a negative one becomes 0 (warning "negative_duration")
+ * @name: a string id
+ * @category: a string id
+ * @args: the event's args
+ * @flags: %SPS_SLICE_SAMPLED for a sampled span; other flags are ignored
+ *
+ * Adds a complete slice (Chrome "X").
+ *
+ * Returns: the slice's handle, for flow points bound to it
+ */
+guint32
+sps_trace_builder_add_complete (SpsTraceBuilder *self,
+                                guint32          thread,
+                                SpsTime          ts,
+                                SpsTime          dur,
+                                guint32          name,
+                                guint32          category,
+                                SpsArgsRef       args,
+                                SpsSliceFlags    flags)
+{
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
+  g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
+
+  if G_UNLIKELY (dur < 0)
+    {
+      sps_trace_builder_warn (self, "negative_duration",
+                              "A complete event has a negative duration (%" G_GINT64_FORMAT " ns); it is made 0",
+                              dur);
+      dur = 0;
+    }
+  /* Saturate so that ts + dur never overflows anywhere later. */
+  if G_UNLIKELY (ts > 0 && dur > G_MAXINT64 - ts)
+    dur = G_MAXINT64 - ts;
+
+  return append_slice_record (self, SPS_SLICE_RECORD_COMPLETE, thread, ts, dur,
+                              name, category, args, flags & SPS_SLICE_SAMPLED);
+}
+
+/**
+ * sps_trace_builder_add_begin:
+ * @self: a #SpsTraceBuilder
+ * @thread: a thread index
+ * @ts: start time
+ * @name: a string id
+ * @category: a string id
+ * @args: the event's args
+ * @flags: %SPS_SLICE_SAMPLED for a sampled span; other flags are ignored
+ *
+ * Adds a begin (Chrome "B"). finish() pairs it with the end that closes it
+ * on the same thread; the slice keeps these args (or the end's when the
+ * begin has none).
+ *
+ * Returns: the handle of the slice this begin opens
+ */
+guint32
+sps_trace_builder_add_begin (SpsTraceBuilder *self,
+                             guint32          thread,
+                             SpsTime          ts,
+                             guint32          name,
+                             guint32          category,
+                             SpsArgsRef       args,
+                             SpsSliceFlags    flags)
+{
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
+  g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
+
+  self->n_begin_end_records++;
+
+  return append_slice_record (self, SPS_SLICE_RECORD_BEGIN, thread, ts, 0,
+                              name, category, args, flags & SPS_SLICE_SAMPLED);
+}
+
+/**
+ * sps_trace_builder_add_end:
+ * @self: a #SpsTraceBuilder
+ * @thread: a thread index
+ * @ts: end time
+ * @args: the event's args
+ * @flags: %SPS_SLICE_SAMPLED to close a sampled span
+ *
+ * Adds an end (Chrome "E"); it closes the innermost open begin of the
+ * thread with the same sampled-ness.
+ */
+void
+sps_trace_builder_add_end (SpsTraceBuilder *self,
+                           guint32          thread,
+                           SpsTime          ts,
+                           SpsArgsRef       args,
+                           SpsSliceFlags    flags)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (thread < self->n_threads);
+
+  self->n_begin_end_records++;
+
+  append_slice_record (self, SPS_SLICE_RECORD_END, thread, ts, 0,
+                       0, 0, args, flags & SPS_SLICE_SAMPLED);
+}
+
+/**
+ * sps_trace_builder_add_async:
+ * @self: a #SpsTraceBuilder
+ * @phase: the phase
+ * @process: the process index the event was written in
+ * @key: identity of the async tree (the importer folds category, id and
+ *   scope into it; for legacy S/T/p/F events the name too)
+ * @ts: time
+ * @name: a string id; for a legacy step, the step's name
+ * @category: a string id
+ * @args: the event's args
+ *
+ * Adds an async event. A tree lives on an async lane of the process of
+ * its first begin.
+ *
+ * Returns: a handle (with %SPS_ASYNC_HANDLE_BIT set) for flow points bound
+ *   to the slice this event opens, closes or cuts
+ */
+guint32
+sps_trace_builder_add_async (SpsTraceBuilder *self,
+                             SpsAsyncPhase    phase,
+                             guint32          process,
+                             guint64          key,
+                             SpsTime          ts,
+                             guint32          name,
+                             guint32          category,
+                             SpsArgsRef       args)
+{
+  guint32 row;
+
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
+  g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  g_return_val_if_fail (process < self->n_processes, SPS_NO_INDEX);
+  g_return_val_if_fail (phase <= SPS_ASYNC_LEGACY_FINISH, SPS_NO_INDEX);
+
+  if G_UNLIKELY (self->n_async == self->async_capacity)
+    grow_async (self);
+
+  row = self->n_async++;
+  self->async_ts[row] = ts;
+  self->async_key[row] = key;
+  self->async_process[row] = process;
+  self->async_name[row] = name;
+  self->async_category[row] = category;
+  self->async_args[row] = args;
+  self->async_phase[row] = phase;
+
+  return row | SPS_ASYNC_HANDLE_BIT;
+}
+
+/**
+ * sps_trace_builder_add_instant:
+ * @self: a #SpsTraceBuilder
+ * @kind: where the instant came from
+ * @scope: thread, process or global
+ * @process: the process index (used for the process scope)
+ * @thread: the thread index (used for the thread scope)
+ * @ts: time
+ * @name: a string id
+ * @category: a string id
+ * @args: the event's args
+ */
+void
+sps_trace_builder_add_instant (SpsTraceBuilder *self,
+                               SpsInstantKind   kind,
+                               SpsInstantScope  scope,
+                               guint32          process,
+                               guint32          thread,
+                               SpsTime          ts,
+                               guint32          name,
+                               guint32          category,
+                               SpsArgsRef       args)
+{
+  guint32 owner = SPS_NO_INDEX;
+  guint32 row;
+
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (kind <= SPS_INSTANT_KIND_ASYNC);
+
+  switch (scope)
+    {
+    case SPS_INSTANT_SCOPE_THREAD:
+      g_return_if_fail (thread < self->n_threads);
+      owner = thread;
+      break;
+
+    case SPS_INSTANT_SCOPE_PROCESS:
+      g_return_if_fail (process < self->n_processes);
+      owner = process;
+      break;
+
+    case SPS_INSTANT_SCOPE_GLOBAL:
+      break;
+
+    default:
+      g_return_if_reached ();
+    }
+
+  if G_UNLIKELY (self->n_instants == self->instants_capacity)
+    grow_instants (self);
+
+  row = self->n_instants++;
+  self->instant_ts[row] = ts;
+  self->instant_name[row] = name;
+  self->instant_category[row] = category;
+  self->instant_owner[row] = owner;
+  self->instant_args[row] = args;
+  self->instant_kind[row] = kind;
+  self->instant_scope[row] = scope;
+}
+
+/**
+ * sps_trace_builder_ensure_counter_track:
+ * @self: a #SpsTraceBuilder
+ * @process: a process index
+ * @name: the counter's name (string id)
+ * @series: the series' name (string id)
+ *
+ * Every (process, name, series) becomes one counter track in the trace,
+ * even if no value is added to it.
+ *
+ * Returns: the counter's id for sps_trace_builder_add_counter_value()
+ */
+guint32
+sps_trace_builder_ensure_counter_track (SpsTraceBuilder *self,
+                                        guint32          process,
+                                        guint32          name,
+                                        guint32          series)
+{
+  guint32 row = 0;
+  guint slot;
+
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
+  g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  g_return_val_if_fail (process < self->n_processes, SPS_NO_INDEX);
+
+  ROW_INDEX_PROBE (&self->counter_index, counter_key_hash (process, name, series), row,
+                   self->counter_process[row] == process &&
+                   self->counter_name[row] == name &&
+                   self->counter_series[row] == series,
+                   slot);
+  if (self->counter_index.slots[slot] != 0)
+    return row;
+
+  if (self->n_counters == self->counters_capacity)
+    grow_counters (self);
+
+  row = self->n_counters++;
+  self->counter_process[row] = process;
+  self->counter_name[row] = name;
+  self->counter_series[row] = series;
+  row_index_insert (self, &self->counter_index, slot, row, self->n_counters, counter_row_hash);
+
+  return row;
+}
+
+/**
+ * sps_trace_builder_add_counter_value:
+ * @self: a #SpsTraceBuilder
+ * @counter_track: an id from sps_trace_builder_ensure_counter_track()
+ * @ts: time
+ * @value: the value from @ts on
+ */
+void
+sps_trace_builder_add_counter_value (SpsTraceBuilder *self,
+                                     guint32          counter_track,
+                                     SpsTime          ts,
+                                     double           value)
+{
+  guint32 row;
+
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (counter_track < self->n_counters);
+
+  if G_UNLIKELY (self->n_counter_values == self->counter_values_capacity)
+    grow_counter_values (self);
+
+  row = self->n_counter_values++;
+  self->value_counter[row] = counter_track;
+  self->value_ts[row] = ts;
+  self->value_value[row] = value;
+}
+
+/**
+ * sps_trace_builder_add_flow_point:
+ * @self: a #SpsTraceBuilder
+ * @key: the flow's identity (id and category, folded by the importer)
+ * @phase: start, step or end
+ * @bind: how the point finds its slice
+ * @thread: the thread index (for %SPS_FLOW_BIND_ENCLOSING and
+ *   %SPS_FLOW_BIND_NEXT)
+ * @ts: time
+ * @slice_handle: a handle from add_complete(), add_begin() or add_async()
+ *   (for %SPS_FLOW_BIND_SLICE)
+ * @name: a string id
+ * @category: a string id
+ *
+ * finish() chains the points of each key in time order into arrows
+ * between the slices they bind to.
+ */
+void
+sps_trace_builder_add_flow_point (SpsTraceBuilder *self,
+                                  guint64          key,
+                                  SpsFlowPhase     phase,
+                                  SpsFlowBind      bind,
+                                  guint32          thread,
+                                  SpsTime          ts,
+                                  guint32          slice_handle,
+                                  guint32          name,
+                                  guint32          category)
+{
+  guint32 row;
+
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (phase <= SPS_FLOW_END);
+  g_return_if_fail (bind <= SPS_FLOW_BIND_SLICE);
+  g_return_if_fail (bind == SPS_FLOW_BIND_SLICE || thread < self->n_threads);
+
+  if G_UNLIKELY (self->n_flow_points == self->flow_points_capacity)
+    grow_flow_points (self);
+
+  row = self->n_flow_points++;
+  self->flow_key[row] = key;
+  self->flow_ts[row] = ts;
+  self->flow_thread[row] = thread;
+  self->flow_handle[row] = slice_handle;
+  self->flow_name[row] = name;
+  self->flow_category[row] = category;
+  self->flow_phase[row] = phase;
+  self->flow_bind[row] = bind;
+}
+
+/**
+ * sps_trace_builder_add_object_event:
+ * @self: a #SpsTraceBuilder
+ * @phase: created, snapshot or destroyed
+ * @process: a process index
+ * @key: the object's identity
+ * @ts: time
+ * @name: a string id
+ * @args: the event's args (a snapshot's content)
+ */
+void
+sps_trace_builder_add_object_event (SpsTraceBuilder *self,
+                                    SpsObjectPhase   phase,
+                                    guint32          process,
+                                    guint64          key,
+                                    SpsTime          ts,
+                                    guint32          name,
+                                    SpsArgsRef       args)
+{
+  guint32 row;
+
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (phase <= SPS_OBJECT_DESTROYED);
+  g_return_if_fail (process < self->n_processes);
+
+  if G_UNLIKELY (self->n_objects == self->objects_capacity)
+    grow_objects (self);
+
+  row = self->n_objects++;
+  self->object_ts[row] = ts;
+  self->object_key[row] = key;
+  self->object_process[row] = process;
+  self->object_name[row] = name;
+  self->object_args[row] = args;
+  self->object_phase[row] = phase;
+}
+
+/**
+ * sps_trace_builder_intern_frame:
+ * @self: a #SpsTraceBuilder
+ * @name: a string id
+ * @category: a string id
+ * @module: a string id
+ * @address: the frame's address, 0 if unknown
+ *
+ * Returns: the frame's index; equal frames share one index
+ */
+guint32
+sps_trace_builder_intern_frame (SpsTraceBuilder *self,
+                                guint32          name,
+                                guint32          category,
+                                guint32          module,
+                                guint64          address)
+{
+  guint32 row = 0;
+  guint slot;
+
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
+  g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+
+  ROW_INDEX_PROBE (&self->frame_index, frame_key_hash (name, category, module, address), row,
+                   self->frame_name[row] == name &&
+                   self->frame_category[row] == category &&
+                   self->frame_module[row] == module &&
+                   self->frame_address[row] == address,
+                   slot);
+  if (self->frame_index.slots[slot] != 0)
+    return row;
+
+  if (self->n_frames == self->frames_capacity)
+    grow_frames (self);
+
+  row = self->n_frames++;
+  self->frame_name[row] = name;
+  self->frame_category[row] = category;
+  self->frame_module[row] = module;
+  self->frame_address[row] = address;
+  row_index_insert (self, &self->frame_index, slot, row, self->n_frames, frame_row_hash);
+
+  return row;
+}
+
+/**
+ * sps_trace_builder_intern_callsite:
+ * @self: a #SpsTraceBuilder
+ * @parent: the caller's callsite, or %SPS_NO_INDEX for a root frame
+ * @frame: a frame index
+ *
+ * Callsites form a prefix tree shared by every stack: the same
+ * (@parent, @frame) always gives the same callsite.
+ *
+ * Returns: the callsite's index
+ */
+guint32
+sps_trace_builder_intern_callsite (SpsTraceBuilder *self,
+                                   guint32          parent,
+                                   guint32          frame)
+{
+  guint32 row = 0;
+  guint slot;
+
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
+  g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  g_return_val_if_fail (parent == SPS_NO_INDEX || parent < self->n_callsites, SPS_NO_INDEX);
+  g_return_val_if_fail (frame < self->n_frames, SPS_NO_INDEX);
+
+  ROW_INDEX_PROBE (&self->callsite_index, hash_pair (parent, frame), row,
+                   self->callsite_parent[row] == parent &&
+                   self->callsite_frame[row] == frame,
+                   slot);
+  if (self->callsite_index.slots[slot] != 0)
+    return row;
+
+  if (self->n_callsites == self->callsites_capacity)
+    grow_callsites (self);
+
+  row = self->n_callsites++;
+  self->callsite_parent[row] = parent;
+  self->callsite_frame[row] = frame;
+  if (parent == SPS_NO_INDEX)
+    self->callsite_depth[row] = 0;
+  else if (self->callsite_depth[parent] >= SPS_MAX_DEPTH)
+    self->callsite_depth[row] = SPS_MAX_DEPTH;
+  else
+    self->callsite_depth[row] = self->callsite_depth[parent] + 1;
+  row_index_insert (self, &self->callsite_index, slot, row, self->n_callsites, callsite_row_hash);
+
+  return row;
+}
+
+/**
+ * sps_trace_builder_add_sample:
+ * @self: a #SpsTraceBuilder
+ * @thread: a thread index
+ * @ts: time
+ * @name: the event's name (string id)
+ * @callsite: the leaf callsite, or %SPS_NO_INDEX if not known yet
+ * @raw_stack_ref: the stack reference as written (string id)
+ * @weight: the raw weight, NAN when absent
+ * @weight_unit: the unit of @weight
+ * @flags: sample flags
+ *
+ * Returns: the sample's index in the builder, for
+ *   sps_trace_builder_set_sample_callsite()
+ */
+guint32
+sps_trace_builder_add_sample (SpsTraceBuilder *self,
+                              guint32          thread,
+                              SpsTime          ts,
+                              guint32          name,
+                              guint32          callsite,
+                              guint32          raw_stack_ref,
+                              double           weight,
+                              SpsWeightUnit    weight_unit,
+                              SpsSampleFlags   flags)
+{
+  guint32 row;
+
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
+  g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
+  g_return_val_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites, SPS_NO_INDEX);
+  g_return_val_if_fail (weight_unit <= SPS_WEIGHT_UNIT_S, SPS_NO_INDEX);
+
+  if G_UNLIKELY (self->n_samples == self->samples_capacity)
+    grow_samples (self);
+
+  row = self->n_samples++;
+  self->sample_ts[row] = ts;
+  self->sample_thread[row] = thread;
+  self->sample_name[row] = name;
+  self->sample_callsite[row] = callsite;
+  self->sample_raw_stack_ref[row] = raw_stack_ref;
+  self->sample_weight[row] = weight;
+  self->sample_weight_unit[row] = weight_unit;
+  self->sample_flags[row] = flags;
+
+  return row;
+}
+
+/**
+ * sps_trace_builder_set_sample_callsite:
+ * @self: a #SpsTraceBuilder
+ * @sample: an index from sps_trace_builder_add_sample()
+ * @callsite: the leaf callsite, or %SPS_NO_INDEX
+ * @flags: flags to add to the sample's (e.g. %SPS_SAMPLE_UNRESOLVED)
+ *
+ * Resolves a sample's stack after the whole input was read (stack frames
+ * may come after the samples that use them).
+ */
+void
+sps_trace_builder_set_sample_callsite (SpsTraceBuilder *self,
+                                       guint32          sample,
+                                       guint32          callsite,
+                                       SpsSampleFlags   flags)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (sample < self->n_samples);
+  g_return_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites);
+
+  self->sample_callsite[sample] = callsite;
+  self->sample_flags[sample] |= flags;
+}
+
+/**
+ * sps_trace_builder_get_n_samples:
+ * @self: a #SpsTraceBuilder
+ *
+ * Returns: the number of samples added so far
+ */
+guint
+sps_trace_builder_get_n_samples (SpsTraceBuilder *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), 0);
+
+  return self->n_samples;
+}
+
+/**
+ * sps_trace_builder_get_sample_ref:
+ * @self: a #SpsTraceBuilder
+ * @sample: an index from sps_trace_builder_add_sample()
+ * @name: (out) (optional): the sample's name
+ * @raw_stack_ref: (out) (optional): the sample's raw stack reference
+ */
+void
+sps_trace_builder_get_sample_ref (SpsTraceBuilder *self,
+                                  guint32          sample,
+                                  guint32         *name,
+                                  guint32         *raw_stack_ref)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (sample < self->n_samples);
+
+  if (name != NULL)
+    *name = self->sample_name[sample];
+  if (raw_stack_ref != NULL)
+    *raw_stack_ref = self->sample_raw_stack_ref[sample];
+}

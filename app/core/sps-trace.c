@@ -1,2 +1,914 @@
-/* placeholder: replaced by its owner */
-typedef int sps_placeholder_t;
+/* sps-trace.c: the immutable trace: tables, args and range queries
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-trace"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sps-trace.h"
+#include "sps-trace-private.h"
+
+/**
+ * SpsTrace:
+ *
+ * A finished trace: columnar tables (see sps-trace.h) made by
+ * sps_trace_builder_finish(). Nothing in it changes after that, so any
+ * thread may read it without locking.
+ */
+
+G_DEFINE_FINAL_TYPE (SpsTrace, sps_trace, G_TYPE_OBJECT)
+
+/* The views hold const pointers to the columns the trace owns. */
+#define FREE_COLUMN(column) g_free ((gpointer) (column))
+
+static void
+sps_trace_finalize (GObject *object)
+{
+  SpsTrace *self = (SpsTrace *)object;
+
+  g_clear_pointer (&self->strings, sps_string_pool_unref);
+  g_clear_pointer (&self->source, g_bytes_unref);
+  g_clear_pointer (&self->arena, g_bytes_unref);
+  g_clear_pointer (&self->format, g_free);
+  g_clear_pointer (&self->display_time_unit, g_free);
+  g_clear_error (&self->load_error);
+
+  for (guint i = 0; i < self->n_warnings; i++)
+    {
+      g_free (self->warning_names[i]);
+      g_free (self->warning_messages[i]);
+    }
+  g_free (self->warning_names);
+  g_free (self->warning_counts);
+  g_free (self->warning_messages);
+
+  g_free (self->metadata_keys);
+  g_free (self->metadata_values);
+
+  FREE_COLUMN (self->processes.pid);
+  FREE_COLUMN (self->processes.name);
+  FREE_COLUMN (self->processes.sort_index);
+  FREE_COLUMN (self->processes.labels);
+
+  FREE_COLUMN (self->threads.process);
+  FREE_COLUMN (self->threads.tid);
+  FREE_COLUMN (self->threads.name);
+  FREE_COLUMN (self->threads.sort_index);
+
+  FREE_COLUMN (self->tracks.kind);
+  FREE_COLUMN (self->tracks.process);
+  FREE_COLUMN (self->tracks.thread);
+  FREE_COLUMN (self->tracks.name);
+  FREE_COLUMN (self->tracks.series);
+  FREE_COLUMN (self->tracks.first_row);
+  FREE_COLUMN (self->tracks.n_rows_in_track);
+  FREE_COLUMN (self->tracks.max_depth);
+
+  FREE_COLUMN (self->slices.ts);
+  FREE_COLUMN (self->slices.dur);
+  FREE_COLUMN (self->slices.self_time);
+  FREE_COLUMN (self->slices.name);
+  FREE_COLUMN (self->slices.category);
+  FREE_COLUMN (self->slices.track);
+  FREE_COLUMN (self->slices.parent);
+  FREE_COLUMN (self->slices.depth);
+  FREE_COLUMN (self->slices.flags);
+  FREE_COLUMN (self->slices.args);
+
+  FREE_COLUMN (self->instants.ts);
+  FREE_COLUMN (self->instants.name);
+  FREE_COLUMN (self->instants.category);
+  FREE_COLUMN (self->instants.track);
+  FREE_COLUMN (self->instants.kind);
+  FREE_COLUMN (self->instants.args);
+
+  FREE_COLUMN (self->counters.ts);
+  FREE_COLUMN (self->counters.value);
+  FREE_COLUMN (self->counters.track);
+
+  FREE_COLUMN (self->flows.from_slice);
+  FREE_COLUMN (self->flows.to_slice);
+  FREE_COLUMN (self->flows.key);
+  FREE_COLUMN (self->flows.name);
+  FREE_COLUMN (self->flows.category);
+
+  FREE_COLUMN (self->samples.ts);
+  FREE_COLUMN (self->samples.track);
+  FREE_COLUMN (self->samples.thread);
+  FREE_COLUMN (self->samples.name);
+  FREE_COLUMN (self->samples.callsite);
+  FREE_COLUMN (self->samples.raw_stack_ref);
+  FREE_COLUMN (self->samples.weight);
+  FREE_COLUMN (self->samples.weight_unit);
+  FREE_COLUMN (self->samples.flags);
+
+  FREE_COLUMN (self->callsites.parent);
+  FREE_COLUMN (self->callsites.frame);
+  FREE_COLUMN (self->callsites.depth);
+
+  FREE_COLUMN (self->frames.name);
+  FREE_COLUMN (self->frames.category);
+  FREE_COLUMN (self->frames.module);
+  FREE_COLUMN (self->frames.address);
+
+  FREE_COLUMN (self->objects.ts);
+  FREE_COLUMN (self->objects.phase);
+  FREE_COLUMN (self->objects.process);
+  FREE_COLUMN (self->objects.key);
+  FREE_COLUMN (self->objects.name);
+  FREE_COLUMN (self->objects.args);
+
+  g_free (self->track_first_block);
+  g_free (self->block_tree);
+
+  G_OBJECT_CLASS (sps_trace_parent_class)->finalize (object);
+}
+
+static void
+sps_trace_class_init (SpsTraceClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = sps_trace_finalize;
+}
+
+static void
+sps_trace_init (SpsTrace *self)
+{
+}
+
+void
+_sps_trace_set_load_error (SpsTrace     *self,
+                           const GError *error)
+{
+  g_assert (SPS_IS_TRACE (self));
+
+  g_clear_error (&self->load_error);
+  if (error != NULL)
+    self->load_error = g_error_copy (error);
+}
+
+/**
+ * sps_trace_get_strings:
+ * @self: a #SpsTrace
+ *
+ * Returns: (transfer none): the pool every string column refers to
+ */
+SpsStringPool *
+sps_trace_get_strings (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return self->strings;
+}
+
+/**
+ * sps_trace_get_string:
+ * @self: a #SpsTrace
+ * @id: a string id from one of the tables
+ *
+ * Returns: (transfer none): the NUL-terminated string (it may contain NUL
+ *   bytes of its own; use sps_string_pool_get() for its length)
+ */
+const char *
+sps_trace_get_string (SpsTrace *self,
+                      guint32   id)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return sps_string_pool_get (self->strings, id, NULL);
+}
+
+/**
+ * sps_trace_get_format:
+ * @self: a #SpsTrace
+ *
+ * Returns: (nullable): the input format the importer named, or %NULL
+ */
+const char *
+sps_trace_get_format (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return self->format;
+}
+
+/**
+ * sps_trace_get_display_time_unit:
+ * @self: a #SpsTrace
+ *
+ * Returns: (nullable): the unit the producer wanted times shown in, or
+ *   %NULL if it said nothing
+ */
+const char *
+sps_trace_get_display_time_unit (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return self->display_time_unit;
+}
+
+/**
+ * sps_trace_get_start_time:
+ * @self: a #SpsTrace
+ *
+ * Returns: the earliest time of anything stored, 0 for an empty trace
+ */
+SpsTime
+sps_trace_get_start_time (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), 0);
+
+  return self->start_time;
+}
+
+/**
+ * sps_trace_get_end_time:
+ * @self: a #SpsTrace
+ *
+ * Returns: the latest end of anything stored, 0 for an empty trace;
+ *   unfinished slices end here
+ */
+SpsTime
+sps_trace_get_end_time (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), 0);
+
+  return self->end_time;
+}
+
+/**
+ * sps_trace_get_events_read:
+ * @self: a #SpsTrace
+ *
+ * Returns: how many input events the importer read
+ */
+guint64
+sps_trace_get_events_read (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), 0);
+
+  return self->events_read;
+}
+
+/**
+ * sps_trace_get_metadata_events:
+ * @self: a #SpsTrace
+ *
+ * Returns: how many metadata events the importer read
+ */
+guint64
+sps_trace_get_metadata_events (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), 0);
+
+  return self->metadata_events;
+}
+
+/**
+ * sps_trace_get_load_error:
+ * @self: a #SpsTrace
+ *
+ * Returns: (nullable) (transfer none): the import error of a trace loaded
+ *   with %SPS_LOAD_FLAGS_KEEP_PARTIAL, or %NULL
+ */
+const GError *
+sps_trace_get_load_error (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return self->load_error;
+}
+
+/**
+ * sps_trace_get_n_warnings:
+ * @self: a #SpsTrace
+ *
+ * Returns: the number of distinct warning names
+ */
+guint
+sps_trace_get_n_warnings (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), 0);
+
+  return self->n_warnings;
+}
+
+/**
+ * sps_trace_get_warning:
+ * @self: a #SpsTrace
+ * @i: an index below sps_trace_get_n_warnings(); warnings are sorted by
+ *   name
+ * @count: (out) (optional): how many times it was counted
+ * @first_message: (out) (optional) (nullable) (transfer none): the first
+ *   message given for it
+ *
+ * Returns: (transfer none): the warning's name
+ */
+const char *
+sps_trace_get_warning (SpsTrace     *self,
+                       guint         i,
+                       guint64      *count,
+                       const char  **first_message)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (i < self->n_warnings, NULL);
+
+  if (count != NULL)
+    *count = self->warning_counts[i];
+  if (first_message != NULL)
+    *first_message = self->warning_messages[i];
+
+  return self->warning_names[i];
+}
+
+/**
+ * sps_trace_count_warning:
+ * @self: a #SpsTrace
+ * @name: a warning name
+ *
+ * Returns: how many times @name was counted, 0 if never
+ */
+guint64
+sps_trace_count_warning (SpsTrace   *self,
+                         const char *name)
+{
+  guint lo = 0;
+  guint hi;
+
+  g_return_val_if_fail (SPS_IS_TRACE (self), 0);
+  g_return_val_if_fail (name != NULL, 0);
+
+  hi = self->n_warnings;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      int cmp = strcmp (self->warning_names[mid], name);
+
+      if (cmp == 0)
+        return self->warning_counts[mid];
+      if (cmp < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return 0;
+}
+
+/**
+ * sps_trace_get_processes:
+ * @self: a #SpsTrace
+ *
+ * Returns: (transfer none): the process table
+ */
+const SpsProcessTable *
+sps_trace_get_processes (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return &self->processes;
+}
+
+/**
+ * sps_trace_get_threads:
+ * @self: a #SpsTrace
+ *
+ * Returns: (transfer none): the thread table
+ */
+const SpsThreadTable *
+sps_trace_get_threads (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return &self->threads;
+}
+
+/**
+ * sps_trace_get_tracks:
+ * @self: a #SpsTrace
+ *
+ * Tracks are grouped by process (in process order): for each thread its
+ * slice, sampled slice, instant and sample tracks (those that have rows),
+ * then the process's async lanes, process instants and counter series;
+ * the global instant track comes last.
+ *
+ * Returns: (transfer none): the track table
+ */
+const SpsTrackTable *
+sps_trace_get_tracks (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return &self->tracks;
+}
+
+/**
+ * sps_trace_get_slices:
+ * @self: a #SpsTrace
+ *
+ * Returns: (transfer none): the slice table
+ */
+const SpsSliceTable *
+sps_trace_get_slices (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return &self->slices;
+}
+
+/**
+ * sps_trace_get_instants:
+ * @self: a #SpsTrace
+ *
+ * Returns: (transfer none): the instant table
+ */
+const SpsInstantTable *
+sps_trace_get_instants (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return &self->instants;
+}
+
+/**
+ * sps_trace_get_counters:
+ * @self: a #SpsTrace
+ *
+ * Returns: (transfer none): the counter value table
+ */
+const SpsCounterTable *
+sps_trace_get_counters (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return &self->counters;
+}
+
+/**
+ * sps_trace_get_flows:
+ * @self: a #SpsTrace
+ *
+ * Returns: (transfer none): the flow arrow table, sorted by key then time
+ */
+const SpsFlowTable *
+sps_trace_get_flows (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return &self->flows;
+}
+
+/**
+ * sps_trace_get_samples:
+ * @self: a #SpsTrace
+ *
+ * Returns: (transfer none): the sample table
+ */
+const SpsSampleTable *
+sps_trace_get_samples (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return &self->samples;
+}
+
+/**
+ * sps_trace_get_callsites:
+ * @self: a #SpsTrace
+ *
+ * Returns: (transfer none): the callsite prefix tree
+ */
+const SpsCallsiteTable *
+sps_trace_get_callsites (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return &self->callsites;
+}
+
+/**
+ * sps_trace_get_frames:
+ * @self: a #SpsTrace
+ *
+ * Returns: (transfer none): the frame table
+ */
+const SpsFrameTable *
+sps_trace_get_frames (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return &self->frames;
+}
+
+/**
+ * sps_trace_get_objects:
+ * @self: a #SpsTrace
+ *
+ * Returns: (transfer none): the object event table, sorted by time
+ */
+const SpsObjectTable *
+sps_trace_get_objects (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return &self->objects;
+}
+
+/**
+ * sps_trace_count_slices:
+ * @self: a #SpsTrace
+ * @kind: a slice track kind
+ *
+ * Counts the completed slices on tracks of @kind: those without
+ * %SPS_SLICE_UNFINISHED, %SPS_SLICE_UNMATCHED_END or %SPS_SLICE_STEP, i.e.
+ * X events and matched begin/end pairs.
+ *
+ * Returns: the count; 0 for kinds that hold no slices
+ */
+guint
+sps_trace_count_slices (SpsTrace     *self,
+                        SpsTrackKind  kind)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), 0);
+
+  if ((guint) kind >= SPS_N_TRACK_KINDS)
+    return 0;
+
+  return self->slice_counts[kind];
+}
+
+/* Length of the JSON value at @text (at most @size bytes), aware of
+ * strings and escapes; 0 if it does not end within @size. */
+static gsize
+scan_json_value (const char *text,
+                 gsize       size)
+{
+  gsize i = 0;
+
+  while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+    i++;
+  if (i == size)
+    return 0;
+
+  if (text[i] == '{' || text[i] == '[' || text[i] == '"')
+    {
+      gboolean in_string = FALSE;
+      gsize depth = 0;
+
+      for (; i < size; i++)
+        {
+          char c = text[i];
+
+          if (in_string)
+            {
+              if (c == '\\')
+                i++;
+              else if (c == '"')
+                {
+                  in_string = FALSE;
+                  if (depth == 0)
+                    return i + 1;
+                }
+            }
+          else if (c == '"')
+            in_string = TRUE;
+          else if (c == '{' || c == '[')
+            depth++;
+          else if (c == '}' || c == ']')
+            {
+              if (depth == 0)
+                return 0;
+              if (--depth == 0)
+                return i + 1;
+            }
+        }
+
+      return 0;
+    }
+
+  /* A number, true, false or null: up to the next delimiter. */
+  while (i < size &&
+         text[i] != ',' && text[i] != '}' && text[i] != ']' &&
+         text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r')
+    i++;
+
+  return i;
+}
+
+/**
+ * sps_trace_get_args_json:
+ * @self: a #SpsTrace
+ * @ref: an args reference from one of the tables
+ * @len: (out): the length of the text in bytes
+ *
+ * Finds the JSON text of some args without copying it. The text is not
+ * NUL-terminated.
+ *
+ * Returns: (nullable) (transfer none): the text, or %NULL for
+ *   %SPS_ARGS_REF_NONE or a reference outside its store
+ */
+const char *
+sps_trace_get_args_json (SpsTrace   *self,
+                         SpsArgsRef  ref,
+                         gsize      *len)
+{
+  GBytes *store;
+  const char *data;
+  gsize size = 0;
+  guint64 offset;
+  guint64 length;
+
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (len != NULL, NULL);
+
+  *len = 0;
+
+  if (ref == SPS_ARGS_REF_NONE)
+    return NULL;
+
+  store = (ref & SPS_ARGS_REF_ARENA_BIT) != 0 ? self->arena : self->source;
+  if (store == NULL)
+    return NULL;
+
+  data = g_bytes_get_data (store, &size);
+  offset = ref & SPS_ARGS_REF_OFFSET_MASK;
+  length = (ref >> SPS_ARGS_REF_OFFSET_BITS) & SPS_ARGS_REF_LENGTH_UNKNOWN;
+
+  if (offset >= size)
+    return NULL;
+
+  if (length == SPS_ARGS_REF_LENGTH_UNKNOWN)
+    length = scan_json_value (data + offset, size - offset);
+  else if (length > size - offset)
+    return NULL;
+
+  if (length == 0)
+    return NULL;
+
+  *len = length;
+
+  return data + offset;
+}
+
+/**
+ * sps_trace_parse_args:
+ * @self: a #SpsTrace
+ * @ref: an args reference from one of the tables
+ * @error: return location for a #GError
+ *
+ * Parses args with json-glib, on demand (the trace keeps only the text).
+ *
+ * Returns: (transfer full) (nullable): the parsed value; %NULL without an
+ *   error for %SPS_ARGS_REF_NONE, %NULL with @error set if the text is
+ *   missing or not valid JSON
+ */
+JsonNode *
+sps_trace_parse_args (SpsTrace    *self,
+                      SpsArgsRef   ref,
+                      GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  const char *text;
+  JsonNode *root;
+  gsize len;
+
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (ref == SPS_ARGS_REF_NONE)
+    return NULL;
+
+  text = sps_trace_get_args_json (self, ref, &len);
+  if (text == NULL || len > G_MAXSSIZE)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "The args text is outside the trace's data");
+      return NULL;
+    }
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, text, len, error))
+    return NULL;
+
+  root = json_parser_steal_root (parser);
+  if (root == NULL)
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         "The args text is empty");
+
+  return root;
+}
+
+/**
+ * sps_trace_get_n_metadata:
+ * @self: a #SpsTrace
+ *
+ * Returns: the number of trace-level metadata entries
+ */
+guint
+sps_trace_get_n_metadata (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), 0);
+
+  return self->n_metadata;
+}
+
+/**
+ * sps_trace_get_metadata:
+ * @self: a #SpsTrace
+ * @i: an index below sps_trace_get_n_metadata()
+ * @value: (out) (optional): the value as an args reference
+ *
+ * Returns: (transfer none): the key of entry @i, in input order
+ */
+const char *
+sps_trace_get_metadata (SpsTrace   *self,
+                        guint       i,
+                        SpsArgsRef *value)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (i < self->n_metadata, NULL);
+
+  if (value != NULL)
+    *value = self->metadata_values[i];
+
+  return sps_string_pool_get (self->strings, self->metadata_keys[i], NULL);
+}
+
+typedef struct
+{
+  SpsTrace     *self;
+  SpsTime       start;
+  SpsTime       end;
+  guint32       first_row;       /* of the track */
+  guint32       first_block;     /* of the track */
+  guint32       row_end;         /* first row with ts >= end */
+  SpsSliceFunc  func;
+  gpointer      user_data;
+  gboolean      stopped;
+} RangeQuery;
+
+static void
+scan_block (RangeQuery *q,
+            guint       block)
+{
+  const SpsSliceTable *slices = &q->self->slices;
+  guint32 row = q->first_row + (block - q->first_block) * SPS_SLICE_BLOCK_SIZE;
+  guint32 last = MIN (row + SPS_SLICE_BLOCK_SIZE, q->row_end);
+
+  for (; row < last; row++)
+    {
+      SpsTime ts = slices->ts[row];
+      SpsTime dur = slices->dur[row];
+      gboolean hit = dur > 0 ? ts + dur > q->start : ts >= q->start;
+
+      if (hit && !q->func (q->self, row, q->user_data))
+        {
+          q->stopped = TRUE;
+          return;
+        }
+    }
+}
+
+/* Visits, in order, the blocks in [lo, hi) whose max end reaches start:
+ * a subtree whose max is below start is skipped whole, so the cost is
+ * O(log N) per block that holds a hit (plus the one partial block at the
+ * end of the range). */
+static void
+visit_blocks (RangeQuery *q,
+              guint       node,
+              guint       node_lo,
+              guint       node_size,
+              guint       lo,
+              guint       hi)
+{
+  if (q->stopped || node_lo >= hi || node_lo + node_size <= lo)
+    return;
+  if (q->self->block_tree[node] < q->start)
+    return;
+
+  if (node_size == 1)
+    {
+      scan_block (q, node_lo);
+      return;
+    }
+
+  visit_blocks (q, 2 * node, node_lo, node_size / 2, lo, hi);
+  visit_blocks (q, 2 * node + 1, node_lo + node_size / 2, node_size / 2, lo, hi);
+}
+
+/**
+ * sps_trace_foreach_slice_in_range:
+ * @self: a #SpsTrace
+ * @track: a slice track (thread slices, sampled slices or async lane)
+ * @start: start of the window
+ * @end: end of the window
+ * @func: (scope call): called for each slice; returns %FALSE to stop
+ * @user_data: data for @func
+ *
+ * Calls @func, in table order, for every slice of @track that overlaps
+ * [@start, @end): ts < @end and ts + dur > @start; a zero-length slice
+ * when @start ≤ ts < @end. Costs O(log N + K) through the block index.
+ */
+void
+sps_trace_foreach_slice_in_range (SpsTrace     *self,
+                                  guint         track,
+                                  SpsTime       start,
+                                  SpsTime       end,
+                                  SpsSliceFunc  func,
+                                  gpointer      user_data)
+{
+  RangeQuery q;
+  guint32 first;
+  guint32 n;
+  guint32 lo;
+  guint32 hi;
+  guint8 kind;
+
+  g_return_if_fail (SPS_IS_TRACE (self));
+  g_return_if_fail (track < self->tracks.n_rows);
+  g_return_if_fail (func != NULL);
+
+  kind = self->tracks.kind[track];
+  if (kind != SPS_TRACK_THREAD_SLICES &&
+      kind != SPS_TRACK_THREAD_SAMPLED_SLICES &&
+      kind != SPS_TRACK_ASYNC)
+    return;
+
+  first = self->tracks.first_row[track];
+  n = self->tracks.n_rows_in_track[track];
+
+  /* Rows that start before end: [first, hi) */
+  lo = first;
+  hi = first + n;
+  while (lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+
+      if (self->slices.ts[mid] < end)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == first)
+    return;
+
+  q.self = self;
+  q.start = start;
+  q.end = end;
+  q.first_row = first;
+  q.first_block = self->track_first_block[track];
+  q.row_end = lo;
+  q.func = func;
+  q.user_data = user_data;
+  q.stopped = FALSE;
+
+  visit_blocks (&q, 1, 0, self->n_block_leaves,
+                q.first_block,
+                q.first_block + (lo - 1 - first) / SPS_SLICE_BLOCK_SIZE + 1);
+}
+
+/**
+ * sps_trace_get_memory_size:
+ * @self: a #SpsTrace
+ *
+ * Returns: the bytes held by the trace's tables, indexes, string pool and
+ *   own args arena (not the mapped input)
+ */
+gsize
+sps_trace_get_memory_size (SpsTrace *self)
+{
+  gsize size = sizeof *self;
+
+  g_return_val_if_fail (SPS_IS_TRACE (self), 0);
+
+  size += sps_string_pool_get_memory_size (self->strings);
+  if (self->arena != NULL)
+    size += g_bytes_get_size (self->arena);
+
+  size += (gsize) self->processes.n_rows * (sizeof (gint64) + sizeof (guint32) * 2 + sizeof (gint32));
+  size += (gsize) self->threads.n_rows * (sizeof (gint64) + sizeof (guint32) * 2 + sizeof (gint32));
+  size += (gsize) self->tracks.n_rows * (sizeof (guint8) + sizeof (guint32) * 6 + sizeof (guint16));
+  size += (gsize) self->slices.n_rows * (sizeof (SpsTime) * 3 + sizeof (guint32) * 4 +
+                                         sizeof (guint16) * 2 + sizeof (SpsArgsRef));
+  size += (gsize) self->instants.n_rows * (sizeof (SpsTime) + sizeof (guint32) * 3 +
+                                           sizeof (guint8) + sizeof (SpsArgsRef));
+  size += (gsize) self->counters.n_rows * (sizeof (SpsTime) + sizeof (double) + sizeof (guint32));
+  size += (gsize) self->flows.n_rows * (sizeof (guint32) * 4 + sizeof (guint64));
+  size += (gsize) self->samples.n_rows * (sizeof (SpsTime) + sizeof (guint32) * 5 +
+                                          sizeof (double) + sizeof (guint8) * 2);
+  size += (gsize) self->callsites.n_rows * (sizeof (guint32) * 2 + sizeof (guint16));
+  size += (gsize) self->frames.n_rows * (sizeof (guint32) * 3 + sizeof (guint64));
+  size += (gsize) self->objects.n_rows * (sizeof (SpsTime) + sizeof (guint8) + sizeof (guint32) * 2 +
+                                          sizeof (guint64) + sizeof (SpsArgsRef));
+  size += (gsize) self->n_metadata * (sizeof (guint32) + sizeof (SpsArgsRef));
+
+  size += ((gsize) self->tracks.n_rows + 1) * sizeof (guint32);
+  size += (gsize) self->n_block_leaves * 2 * sizeof (SpsTime);
+
+  return size;
+}

@@ -106,6 +106,8 @@ typedef enum
  * @SPS_SLICE_ASYNC: an async slice (b/e, S/F)
  * @SPS_SLICE_UNMATCHED_END: an async end with no begin, kept as a zero
  *   length error slice
+ * @SPS_SLICE_STEP: a sub-slice of a legacy async slice (S/F) cut by its
+ *   steps (T, p); not a begin/end pair of its own
  *
  * Flags of a slice.
  */
@@ -116,6 +118,7 @@ typedef enum /*< flags >*/
   SPS_SLICE_UNFINISHED     = 1 << 1,
   SPS_SLICE_ASYNC          = 1 << 2,
   SPS_SLICE_UNMATCHED_END  = 1 << 3,
+  SPS_SLICE_STEP           = 1 << 4,
 } SpsSliceFlags;
 
 /**

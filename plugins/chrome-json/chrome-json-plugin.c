@@ -1,2 +1,29 @@
-/* placeholder: replaced by its owner */
-typedef int sps_placeholder_t;
+/* chrome-json-plugin.c: registers the Chrome JSON importer and exporter
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-chrome-json"
+
+#include "config.h"
+
+#include <libpeas/peas.h>
+#include <spanscope-core.h>
+
+#include "sps-chrome-exporter.h"
+#include "sps-chrome-importer.h"
+
+G_MODULE_EXPORT void peas_register_types (PeasObjectModule *module);
+
+G_MODULE_EXPORT void
+peas_register_types (PeasObjectModule *module)
+{
+  g_return_if_fail (PEAS_IS_OBJECT_MODULE (module));
+
+  peas_object_module_register_extension_type (module,
+                                              SPS_TYPE_IMPORTER,
+                                              SPS_TYPE_CHROME_IMPORTER);
+  peas_object_module_register_extension_type (module,
+                                              SPS_TYPE_EXPORTER,
+                                              SPS_TYPE_CHROME_EXPORTER);
+}

@@ -1,0 +1,255 @@
+/* sps-trace-private.h: the builder and trace internals shared by
+ * sps-trace-builder.c, sps-trace-finish.c and sps-trace.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "sps-trace-builder.h"
+#include "sps-trace.h"
+
+G_BEGIN_DECLS
+
+/* Deepest depth a slice or callsite gets, so that max_depth (depth + 1)
+ * still fits its guint16 column. */
+#define SPS_MAX_DEPTH             (G_MAXUINT16 - 1)
+
+/* Slices per block of the range index. */
+#define SPS_SLICE_BLOCK_SIZE      256
+
+/* Handles of async records carry this bit so that a flow point bound with
+ * %SPS_FLOW_BIND_SLICE can name an async slice too. */
+#define SPS_ASYNC_HANDLE_BIT      (1u << 31)
+
+#define SPS_N_TRACK_KINDS         (SPS_TRACK_THREAD_SAMPLES + 1)
+
+/* What a row of the builder's slice records holds. */
+typedef enum
+{
+  SPS_SLICE_RECORD_COMPLETE,
+  SPS_SLICE_RECORD_BEGIN,
+  SPS_SLICE_RECORD_END,
+  SPS_SLICE_RECORD_ASYNC,     /* appended by finish() from async records */
+} SpsSliceRecordKind;
+
+/* Open-addressing index over the rows of a table: a slot holds row + 1,
+ * 0 is empty. Each table compares its own key columns. */
+typedef struct
+{
+  guint32 *slots;
+  guint    n_slots;
+} SpsRowIndex;
+
+struct _SpsTraceBuilder
+{
+  GObject           parent_instance;
+
+  SpsStringPool    *strings;
+  GBytes           *source;
+  GByteArray       *arena;
+  char             *format;
+  char             *display_time_unit;
+  guint64           events_read;
+  guint64           metadata_events;
+  gboolean          finished;
+
+  /* Warnings: name → position + 1 in the arrays */
+  GHashTable       *warning_index;
+  GPtrArray        *warning_names;
+  GArray           *warning_counts;     /* guint64 */
+  GPtrArray        *warning_messages;
+
+  GArray           *metadata_keys;      /* guint32 */
+  GArray           *metadata_values;    /* SpsArgsRef */
+
+  /* Processes */
+  guint             n_processes;
+  guint             processes_capacity;
+  gint64           *process_pid;
+  guint32          *process_name;
+  gint32           *process_sort_index;
+  guint32          *process_labels;
+  SpsRowIndex       process_index;
+
+  /* Threads */
+  guint             n_threads;
+  guint             threads_capacity;
+  guint32          *thread_process;
+  gint64           *thread_tid;
+  guint32          *thread_name;
+  gint32           *thread_sort_index;
+  SpsRowIndex       thread_index;
+
+  /* X, B and E records (and, during finish, async slices) */
+  guint             n_slice_records;
+  guint             slice_records_capacity;
+  guint             n_begin_end_records;
+  SpsTime          *slice_ts;
+  SpsTime          *slice_dur;
+  guint32          *slice_name;
+  guint32          *slice_category;
+  guint32          *slice_thread;       /* becomes the track in finish */
+  SpsArgsRef       *slice_args;
+  guint16          *slice_flags;
+  guint8           *slice_kind;         /* SpsSliceRecordKind */
+
+  /* Async records */
+  guint             n_async;
+  guint             async_capacity;
+  SpsTime          *async_ts;
+  guint64          *async_key;
+  guint32          *async_process;
+  guint32          *async_name;
+  guint32          *async_category;
+  SpsArgsRef       *async_args;
+  guint8           *async_phase;        /* SpsAsyncPhase */
+
+  /* Instants; owner is a thread or a process depending on the scope */
+  guint             n_instants;
+  guint             instants_capacity;
+  SpsTime          *instant_ts;
+  guint32          *instant_name;
+  guint32          *instant_category;
+  guint32          *instant_owner;
+  SpsArgsRef       *instant_args;
+  guint8           *instant_kind;       /* SpsInstantKind */
+  guint8           *instant_scope;      /* SpsInstantScope */
+
+  /* Counter series */
+  guint             n_counters;
+  guint             counters_capacity;
+  guint32          *counter_process;
+  guint32          *counter_name;
+  guint32          *counter_series;
+  SpsRowIndex       counter_index;
+
+  /* Counter values */
+  guint             n_counter_values;
+  guint             counter_values_capacity;
+  guint32          *value_counter;
+  SpsTime          *value_ts;
+  double           *value_value;
+
+  /* Flow points */
+  guint             n_flow_points;
+  guint             flow_points_capacity;
+  guint64          *flow_key;
+  SpsTime          *flow_ts;
+  guint32          *flow_thread;
+  guint32          *flow_handle;
+  guint32          *flow_name;
+  guint32          *flow_category;
+  guint8           *flow_phase;         /* SpsFlowPhase */
+  guint8           *flow_bind;          /* SpsFlowBind */
+
+  /* Object events */
+  guint             n_objects;
+  guint             objects_capacity;
+  SpsTime          *object_ts;
+  guint64          *object_key;
+  guint32          *object_process;
+  guint32          *object_name;
+  SpsArgsRef       *object_args;
+  guint8           *object_phase;       /* SpsObjectPhase */
+
+  /* Frames */
+  guint             n_frames;
+  guint             frames_capacity;
+  guint32          *frame_name;
+  guint32          *frame_category;
+  guint32          *frame_module;
+  guint64          *frame_address;
+  SpsRowIndex       frame_index;
+
+  /* Callsites */
+  guint             n_callsites;
+  guint             callsites_capacity;
+  guint32          *callsite_parent;
+  guint32          *callsite_frame;
+  guint16          *callsite_depth;
+  SpsRowIndex       callsite_index;
+
+  /* Samples */
+  guint             n_samples;
+  guint             samples_capacity;
+  SpsTime          *sample_ts;
+  guint32          *sample_thread;
+  guint32          *sample_name;
+  guint32          *sample_callsite;
+  guint32          *sample_raw_stack_ref;
+  double           *sample_weight;
+  guint8           *sample_weight_unit; /* SpsWeightUnit */
+  guint8           *sample_flags;       /* SpsSampleFlags */
+};
+
+struct _SpsTrace
+{
+  GObject           parent_instance;
+
+  SpsStringPool    *strings;
+  GBytes           *source;
+  GBytes           *arena;
+  char             *format;
+  char             *display_time_unit;
+  SpsTime           start_time;
+  SpsTime           end_time;
+  guint64           events_read;
+  guint64           metadata_events;
+  GError           *load_error;
+
+  /* Sorted by name */
+  guint             n_warnings;
+  char            **warning_names;
+  guint64          *warning_counts;
+  char            **warning_messages;
+
+  guint             n_metadata;
+  guint32          *metadata_keys;
+  SpsArgsRef       *metadata_values;
+
+  /* Completed slices (no UNFINISHED, UNMATCHED_END or STEP) per track kind */
+  guint             slice_counts[SPS_N_TRACK_KINDS];
+
+  /* The tables own their columns (freed in finalize). */
+  SpsProcessTable   processes;
+  SpsThreadTable    threads;
+  SpsTrackTable     tracks;
+  SpsSliceTable     slices;
+  SpsInstantTable   instants;
+  SpsCounterTable   counters;
+  SpsFlowTable      flows;
+  SpsSampleTable    samples;
+  SpsCallsiteTable  callsites;
+  SpsFrameTable     frames;
+  SpsObjectTable    objects;
+
+  /* Block index: blocks of SPS_SLICE_BLOCK_SIZE consecutive slices of a
+   * track; track t's are track_first_block[t] … track_first_block[t + 1]
+   * − 1 (n_tracks + 1 entries). block_tree is a perfect binary max-tree
+   * over the blocks' max end times: node 1 is the root, block b's leaf is
+   * block_tree[n_block_leaves + b], padding is SPS_TIME_MIN. */
+  guint32          *track_first_block;
+  SpsTime          *block_tree;
+  guint             n_block_leaves;
+};
+
+void     _sps_trace_builder_warn_count    (SpsTraceBuilder *self,
+                                           const char      *name,
+                                           guint64          count,
+                                           const char      *message);
+void     _sps_trace_builder_free_records  (SpsTraceBuilder *self);
+guint32  _sps_trace_builder_append_slice_record (SpsTraceBuilder    *self,
+                                                 SpsSliceRecordKind  kind,
+                                                 guint32             thread,
+                                                 SpsTime             ts,
+                                                 SpsTime             dur,
+                                                 guint32             name,
+                                                 guint32             category,
+                                                 SpsArgsRef          args,
+                                                 guint16             flags);
+
+void     _sps_trace_set_load_error        (SpsTrace        *self,
+                                           const GError    *error);
+
+G_END_DECLS

@@ -1,0 +1,60 @@
+/* sps-timeline.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined (SPANSCOPE_GTK_INSIDE) && !defined (SPANSCOPE_GTK_COMPILATION)
+# error "Only <spanscope-gtk.h> can be included directly."
+#endif
+
+#include <gtk/gtk.h>
+
+#include "sps-gtk-version-macros.h"
+#include "sps-session.h"
+
+G_BEGIN_DECLS
+
+#define SPS_TYPE_TIMELINE (sps_timeline_get_type ())
+
+SPS_GTK_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (SpsTimeline, sps_timeline, SPS, TIMELINE, GtkWidget)
+
+/* The GSK-drawn timeline of one session: label gutter, tracks, flows,
+ * selection and range overlays. Implements GtkScrollable (vertical).
+ * Widget actions (install on the class, usable from tests and key
+ * bindings): "timeline.zoom-in", "timeline.zoom-out", "timeline.pan-left",
+ * "timeline.pan-right", "timeline.scroll-up", "timeline.scroll-down",
+ * "timeline.fit", "timeline.select-parent", "timeline.select-child",
+ * "timeline.select-prev", "timeline.select-next", "timeline.clear",
+ * "timeline.select" (u: slice index), "timeline.toggle-process"
+ * (u: process index). */
+
+SPS_GTK_AVAILABLE_IN_ALL
+GtkWidget  *sps_timeline_new                (SpsSession  *session);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsSession *sps_timeline_get_session        (SpsTimeline *self);
+SPS_GTK_AVAILABLE_IN_ALL
+int         sps_timeline_get_gutter_width   (SpsTimeline *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_timeline_set_gutter_width   (SpsTimeline *self,
+                                             int          width);
+SPS_GTK_AVAILABLE_IN_ALL
+int         sps_timeline_get_track_height   (SpsTimeline *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_timeline_set_track_height   (SpsTimeline *self,
+                                             int          height);
+/* Where a slice is drawn, in widget coordinates; FALSE when not visible. */
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_timeline_get_slice_area     (SpsTimeline     *self,
+                                             guint            slice,
+                                             graphene_rect_t *area);
+/* Builds the render node of the whole widget for @width × @height without
+ * a display (benchmarks and tests of node building). */
+SPS_GTK_AVAILABLE_IN_ALL
+GskRenderNode *sps_timeline_build_node      (SpsTimeline *self,
+                                             int          width,
+                                             int          height);
+
+G_END_DECLS

@@ -1,0 +1,25 @@
+/* sps-chrome-gzip.h: gzip input (detected by magic, decompressed with GIO)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <spanscope-core.h>
+
+G_BEGIN_DECLS
+
+gboolean  sps_chrome_gzip_has_magic (const guint8 *data,
+                                     gsize         len);
+gsize     sps_chrome_gunzip_head    (const guint8 *data,
+                                     gsize         len,
+                                     char         *out,
+                                     gsize         out_size);
+GBytes   *sps_chrome_gunzip         (const guint8 *data,
+                                     gsize         len,
+                                     SpsProgress  *progress,
+                                     gboolean     *truncated,
+                                     gsize        *error_offset,
+                                     GError      **error);
+
+G_END_DECLS

@@ -1,0 +1,29 @@
+/* sps-chrome-stack-frames.h: the `stackFrames` dictionary and its resolver
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <spanscope-core.h>
+
+G_BEGIN_DECLS
+
+typedef struct _SpsChromeStackFrames SpsChromeStackFrames;
+
+SpsChromeStackFrames *sps_chrome_stack_frames_new     (void);
+void                  sps_chrome_stack_frames_free    (SpsChromeStackFrames *self);
+void                  sps_chrome_stack_frames_define  (SpsChromeStackFrames *self,
+                                                       guint32               id,
+                                                       gboolean              valid,
+                                                       guint32               name,
+                                                       guint32               category,
+                                                       gboolean              has_parent,
+                                                       guint32               parent);
+guint32               sps_chrome_stack_frames_resolve (SpsChromeStackFrames *self,
+                                                       SpsTraceBuilder      *builder,
+                                                       guint32               id);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsChromeStackFrames, sps_chrome_stack_frames_free)
+
+G_END_DECLS

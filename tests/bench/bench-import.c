@@ -1,0 +1,293 @@
+/* bench-import.c: measures a full import (parse + finish) of a trace
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Usage: bench-import [--json-glib SMALL-FILE] FILE
+ *
+ * Loads FILE through the real plugin engine (SPANSCOPE_PLUGIN_PATH) with
+ * sps_trace_load() and prints its size, its event count, the wall time of
+ * the import, MB/s and events/s, the peak RSS of the process and the
+ * anonymous memory the loaded trace holds per event. In the same run it
+ * measures two baselines so that figures can be read as ratios on any
+ * machine: a memchr scan of the mapped file (an upper bound: touching every
+ * byte once) and, with --json-glib, json-glib's DOM parser on SMALL-FILE
+ * (the import path the streaming importer replaces). The json-glib baseline
+ * runs last, after the trace is freed, so it does not change the peak RSS
+ * reported for the import.
+ */
+
+#define G_LOG_DOMAIN "sps-bench-import"
+
+#include "config.h"
+
+#include <string.h>
+#include <sys/resource.h>
+#ifdef __GLIBC__
+# include <malloc.h>
+#endif
+
+#include <json-glib/json-glib.h>
+#include <spanscope-core.h>
+
+#define MB (1000.0 * 1000.0)
+
+/* Reads a "Key:   1234 kB" line of /proc/self/status, in bytes; 0 when
+ * the file or the key is missing (not Linux). */
+static guint64
+proc_status_bytes (const char *key)
+{
+  g_autofree char *status = NULL;
+  gsize key_len = strlen (key);
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+
+  for (line = status; line != NULL && *line != '\0';)
+    {
+      const char *next = strchr (line, '\n');
+
+      if (strncmp (line, key, key_len) == 0 && line[key_len] == ':')
+        return g_ascii_strtoull (line + key_len + 1, NULL, 10) * 1024;
+      line = next != NULL ? next + 1 : NULL;
+    }
+
+  return 0;
+}
+
+static guint64
+peak_rss_bytes (void)
+{
+  struct rusage usage;
+  guint64 hwm = proc_status_bytes ("VmHWM");
+
+  if (hwm != 0)
+    return hwm;
+  if (getrusage (RUSAGE_SELF, &usage) == 0)
+    return (guint64) usage.ru_maxrss * 1024;
+  return 0;
+}
+
+static double
+cpu_seconds (void)
+{
+  struct rusage usage;
+
+  if (getrusage (RUSAGE_SELF, &usage) != 0)
+    return 0;
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+static void
+release_free_memory (void)
+{
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
+}
+
+/* The upper bound: one pass of memchr over the mapped file, counting the
+ * '{' bytes (every event has at least one). */
+static gboolean
+scan_baseline (const char *path,
+               double     *seconds,
+               guint64    *braces,
+               GError    **error)
+{
+  g_autoptr(GMappedFile) mapped = NULL;
+  const char *p;
+  const char *end;
+  gint64 start;
+  guint64 n = 0;
+
+  mapped = g_mapped_file_new (path, FALSE, error);
+  if (mapped == NULL)
+    return FALSE;
+
+  start = g_get_monotonic_time ();
+  p = g_mapped_file_get_contents (mapped);
+  end = p + g_mapped_file_get_length (mapped);
+  while (p != NULL && p < end)
+    {
+      p = memchr (p, '{', end - p);
+      if (p == NULL)
+        break;
+      n++;
+      p++;
+    }
+  *seconds = (g_get_monotonic_time () - start) / 1e6;
+  *braces = n;
+
+  return TRUE;
+}
+
+static gboolean
+json_glib_baseline (const char *path,
+                    double     *mb_per_s,
+                    GError    **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInfo) info = NULL;
+  guint64 size;
+  gint64 anon_before;
+  gint64 anon_after;
+  gint64 start;
+  double seconds;
+
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE,
+                            NULL, error);
+  if (info == NULL)
+    return FALSE;
+  size = g_file_info_get_size (info);
+
+  release_free_memory ();
+  anon_before = (gint64) proc_status_bytes ("RssAnon");
+  parser = json_parser_new_immutable ();
+  start = g_get_monotonic_time ();
+  if (!json_parser_load_from_mapped_file (parser, path, error))
+    return FALSE;
+  seconds = (g_get_monotonic_time () - start) / 1e6;
+  anon_after = (gint64) proc_status_bytes ("RssAnon");
+
+  *mb_per_s = size / MB / seconds;
+  g_print ("json-glib DOM  %s: %.1f MB in %.2f s = %.1f MB/s, DOM %.0f MB (%.1fx the file)\n",
+           path, size / MB, seconds, *mb_per_s,
+           (anon_after - anon_before) / MB, (double) (anon_after - anon_before) / size);
+
+  return TRUE;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *json_glib_file = NULL;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  SpsPluginEngine *engine;
+  const GOptionEntry entries[] = {
+    { "json-glib", 0, 0, G_OPTION_ARG_FILENAME, &json_glib_file,
+      "Also time json-glib's DOM parser on this (smaller) file", "FILE" },
+    { NULL }
+  };
+  const char *path;
+  guint64 size;
+  guint64 events;
+  guint64 braces = 0;
+  gint64 anon_before;
+  gint64 anon_after;
+  gint64 anon_trimmed;
+  guint64 peak;
+  double json_glib_mbps = 0;
+  gsize model_bytes;
+  double scan_seconds = 0;
+  double seconds;
+  double cpu;
+  gint64 start;
+
+  context = g_option_context_new ("FILE");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2)
+    {
+      g_printerr ("usage: bench-import [--json-glib SMALL-FILE] FILE\n");
+      return 2;
+    }
+  path = argv[1];
+
+  file = g_file_new_for_path (path);
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE,
+                            NULL, &error);
+  if (info == NULL)
+    {
+      g_printerr ("bench-import: %s\n", error->message);
+      return 1;
+    }
+  size = g_file_info_get_size (info);
+
+  /* The default engine loads every plugin on first use: before anything
+   * is timed or measured. */
+  engine = sps_plugin_engine_get_default ();
+
+  /* The scan also brings the file into the page cache, so the import is
+   * timed on a warm cache, like the scan it is compared with. */
+  if (!scan_baseline (path, &scan_seconds, &braces, &error))
+    {
+      g_printerr ("bench-import: %s\n", error->message);
+      return 1;
+    }
+
+  release_free_memory ();
+  anon_before = (gint64) proc_status_bytes ("RssAnon");
+  cpu = cpu_seconds ();
+  start = g_get_monotonic_time ();
+  trace = sps_trace_load (file, engine, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+  seconds = (g_get_monotonic_time () - start) / 1e6;
+  cpu = cpu_seconds () - cpu;
+  if (trace == NULL)
+    {
+      g_printerr ("bench-import: %s: %s\n", path, error->message);
+      return 1;
+    }
+  anon_after = (gint64) proc_status_bytes ("RssAnon");
+  peak = peak_rss_bytes ();
+  release_free_memory ();
+  anon_trimmed = (gint64) proc_status_bytes ("RssAnon");
+  events = sps_trace_get_events_read (trace);
+  model_bytes = sps_trace_get_memory_size (trace);
+
+  g_print ("file           %s\n", path);
+  g_print ("size           %.1f MB\n", size / MB);
+  g_print ("events         %" G_GUINT64_FORMAT " (%.0f bytes/event)\n",
+           events, events > 0 ? (double) size / events : 0.0);
+  g_print ("slices         %u measured, %u async; %u instants, %u counter values, %u flows, %u samples\n",
+           sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES),
+           sps_trace_count_slices (trace, SPS_TRACK_ASYNC),
+           sps_trace_get_instants (trace)->n_rows,
+           sps_trace_get_counters (trace)->n_rows,
+           sps_trace_get_flows (trace)->n_rows,
+           sps_trace_get_samples (trace)->n_rows);
+  g_print ("memchr scan    %.3f s = %.0f MB/s (%" G_GUINT64_FORMAT " '{')\n",
+           scan_seconds, size / MB / scan_seconds, braces);
+  g_print ("import         %.3f s = %.1f MB/s, %.2f M events/s (parse + finish)\n",
+           seconds, size / MB / seconds, events / 1e6 / seconds);
+  /* Wall time depends on what else runs on the machine; CPU time much
+   * less, so it is printed too. */
+  g_print ("import CPU     %.3f s on %.2f cores = %.0f MB per CPU-second\n",
+           cpu, cpu / seconds, size / MB / cpu);
+  g_print ("import/memchr  %.3f of the scan's speed\n", scan_seconds / seconds);
+  g_print ("peak RSS       %.0f MB (%.2fx the file; the file mapping counts while it is resident)\n",
+           peak / MB, (double) peak / size);
+  /* Every page of the mapping is resident once the parse has read it, so
+   * the peak beyond the file's size estimates the peak of anonymous
+   * memory: the builder's records and finish()'s work arrays. */
+  if (events > 0 && peak > size)
+    g_print ("peak - file    %.0f MB = %.1f bytes/event (estimated peak of anonymous memory)\n",
+             (peak - size) / MB, (double) (peak - size) / events);
+  if (events > 0)
+    {
+      g_print ("anon memory    %.1f MB after load = %.1f bytes/event (%.1f after malloc_trim)\n",
+               (anon_after - anon_before) / MB, (double) (anon_after - anon_before) / events,
+               (double) (anon_trimmed - anon_before) / events);
+      g_print ("model size     %.1f MB = %.1f bytes/event (sps_trace_get_memory_size)\n",
+               model_bytes / MB, (double) model_bytes / events);
+    }
+
+  g_clear_object (&trace);
+
+  if (json_glib_file != NULL)
+    {
+      if (!json_glib_baseline (json_glib_file, &json_glib_mbps, &error))
+        {
+          g_printerr ("bench-import: %s: %s\n", json_glib_file, error->message);
+          return 1;
+        }
+      g_print ("import/json-glib %.1fx json-glib's speed\n", size / MB / seconds / json_glib_mbps);
+    }
+
+  return 0;
+}

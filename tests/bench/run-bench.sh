@@ -1,0 +1,36 @@
+#!/bin/sh
+# run-bench.sh GEN-TRACE BENCH-IMPORT DIR
+#
+# Generates the benchmark traces into DIR (once; again when gen-trace is
+# newer than a file) and runs bench-import on the 1e6 and 5e6 event files.
+# The json-glib baseline runs on the 2e5 event file: json-glib builds a
+# whole DOM (about 15× the file in RAM), which is the point of the
+# comparison but too slow and too large to repeat on the big files.
+set -eu
+
+gen=$1
+bench=$2
+dir=$3
+
+generate() {
+  file="$dir/bench-$1.json"
+  if [ ! -s "$file" ] || [ "$gen" -nt "$file" ]; then
+    echo "generating $file"
+    "$gen" "$1" "$file.tmp"
+    mv "$file.tmp" "$file"
+  fi
+}
+
+for n in 200000 1000000 5000000; do
+  generate "$n"
+done
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+echo
+
+"$bench" "$dir/bench-1000000.json"
+echo
+"$bench" --json-glib "$dir/bench-200000.json" "$dir/bench-5000000.json"
+echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
