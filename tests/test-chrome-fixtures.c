@@ -86,6 +86,58 @@ typedef struct
   SpsTime end_ns;
 } Info;
 
+/* The counts `spanscope-cli info --json` prints, in its key order, as
+ * fields of both Info and Expectation */
+#define INFO_FIELD(field) \
+  { #field, G_STRUCT_OFFSET (Info, field), G_STRUCT_OFFSET (Expectation, field), \
+    sizeof ((Info *) NULL)->field }
+
+static const struct
+{
+  const char *key;
+  gsize       info_offset;
+  gsize       expected_offset;
+  gsize       size;           /* 4: guint; 8: guint64 or SpsTime */
+} info_fields[] = {
+  INFO_FIELD (events_read), INFO_FIELD (processes), INFO_FIELD (threads),
+  INFO_FIELD (slices), INFO_FIELD (sampled_slices), INFO_FIELD (async_slices),
+  INFO_FIELD (instants), INFO_FIELD (counter_tracks), INFO_FIELD (counter_values),
+  INFO_FIELD (flows), INFO_FIELD (samples), INFO_FIELD (objects), INFO_FIELD (metadata),
+  INFO_FIELD (start_ns), INFO_FIELD (end_ns),
+};
+
+/* Field @i of an Info or an Expectation, at @offset in it */
+static gint64
+info_field_value (gconstpointer owner,
+                  gsize         offset,
+                  guint         i)
+{
+  const char *p = (const char *) owner + offset;
+
+  if (info_fields[i].size == sizeof (guint))
+    {
+      guint value;
+
+      memcpy (&value, p, sizeof value);
+      return value;
+    }
+  else
+    {
+      gint64 value;
+
+      g_assert_cmpuint (info_fields[i].size, ==, sizeof value);
+      memcpy (&value, p, sizeof value);
+      return value;
+    }
+}
+
+static gint64
+expected_value (const Expectation *expected,
+                guint              i)
+{
+  return info_field_value (expected, info_fields[i].expected_offset, i);
+}
+
 /* Helpers */
 
 static char *
@@ -230,21 +282,12 @@ static void
 assert_info (const Info        *info,
              const Expectation *expected)
 {
-  g_assert_cmpuint (info->events_read, ==, expected->events_read);
-  g_assert_cmpuint (info->processes, ==, expected->processes);
-  g_assert_cmpuint (info->threads, ==, expected->threads);
-  g_assert_cmpuint (info->slices, ==, expected->slices);
-  g_assert_cmpuint (info->sampled_slices, ==, expected->sampled_slices);
-  g_assert_cmpuint (info->async_slices, ==, expected->async_slices);
-  g_assert_cmpuint (info->instants, ==, expected->instants);
-  g_assert_cmpuint (info->counter_tracks, ==, expected->counter_tracks);
-  g_assert_cmpuint (info->counter_values, ==, expected->counter_values);
-  g_assert_cmpuint (info->flows, ==, expected->flows);
-  g_assert_cmpuint (info->samples, ==, expected->samples);
-  g_assert_cmpuint (info->objects, ==, expected->objects);
-  g_assert_cmpuint (info->metadata, ==, expected->metadata);
-  g_assert_cmpint (info->start_ns, ==, expected->start_ns);
-  g_assert_cmpint (info->end_ns, ==, expected->end_ns);
+  for (guint i = 0; i < G_N_ELEMENTS (info_fields); i++)
+    {
+      g_test_message ("%s", info_fields[i].key);
+      g_assert_cmpint (info_field_value (info, info_fields[i].info_offset, i), ==,
+                       expected_value (expected, i));
+    }
 }
 
 static guint
@@ -1362,13 +1405,6 @@ test_counts (gconstpointer data)
     expected->spot_check (trace);
 }
 
-static const char * const info_keys[] = {
-  "format", "events_read", "processes", "threads", "slices",
-  "sampled_slices", "async_slices", "instants", "counter_tracks",
-  "counter_values", "flows", "samples", "objects", "metadata",
-  "start_ns", "end_ns", "warnings",
-};
-
 /* The same figures through `spanscope-cli info --json`, key order
  * included. */
 static void
@@ -1415,28 +1451,18 @@ test_cli_info (gconstpointer data)
   g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
   object = json_node_get_object (json_parser_get_root (parser));
 
-  /* json-glib keeps members in file order */
+  /* json-glib keeps members in file order: "format", the counts,
+   * "warnings" */
   members = json_object_get_members (object);
-  g_assert_cmpuint (g_list_length (members), ==, G_N_ELEMENTS (info_keys));
-  for (const GList *l = members; l != NULL; l = l->next, i++)
-    g_assert_cmpstr (l->data, ==, info_keys[i]);
+  g_assert_cmpuint (g_list_length (members), ==, G_N_ELEMENTS (info_fields) + 2);
+  g_assert_cmpstr (g_list_nth_data (members, 0), ==, "format");
+  for (i = 0; i < G_N_ELEMENTS (info_fields); i++)
+    g_assert_cmpstr (g_list_nth_data (members, i + 1), ==, info_fields[i].key);
+  g_assert_cmpstr (g_list_nth_data (members, i + 1), ==, "warnings");
 
   g_assert_cmpstr (json_object_get_string_member (object, "format"), ==, "chrome-json");
-  g_assert_cmpint (json_object_get_int_member (object, "events_read"), ==, (gint64) expected->events_read);
-  g_assert_cmpint (json_object_get_int_member (object, "processes"), ==, expected->processes);
-  g_assert_cmpint (json_object_get_int_member (object, "threads"), ==, expected->threads);
-  g_assert_cmpint (json_object_get_int_member (object, "slices"), ==, expected->slices);
-  g_assert_cmpint (json_object_get_int_member (object, "sampled_slices"), ==, expected->sampled_slices);
-  g_assert_cmpint (json_object_get_int_member (object, "async_slices"), ==, expected->async_slices);
-  g_assert_cmpint (json_object_get_int_member (object, "instants"), ==, expected->instants);
-  g_assert_cmpint (json_object_get_int_member (object, "counter_tracks"), ==, expected->counter_tracks);
-  g_assert_cmpint (json_object_get_int_member (object, "counter_values"), ==, expected->counter_values);
-  g_assert_cmpint (json_object_get_int_member (object, "flows"), ==, expected->flows);
-  g_assert_cmpint (json_object_get_int_member (object, "samples"), ==, expected->samples);
-  g_assert_cmpint (json_object_get_int_member (object, "objects"), ==, expected->objects);
-  g_assert_cmpint (json_object_get_int_member (object, "metadata"), ==, (gint64) expected->metadata);
-  g_assert_cmpint (json_object_get_int_member (object, "start_ns"), ==, expected->start_ns);
-  g_assert_cmpint (json_object_get_int_member (object, "end_ns"), ==, expected->end_ns);
+  for (i = 0; i < G_N_ELEMENTS (info_fields); i++)
+    g_assert_cmpint (json_object_get_int_member (object, info_fields[i].key), ==, expected_value (expected, i));
 
   warnings = json_object_get_object_member (object, "warnings");
   g_assert_nonnull (warnings);

@@ -99,20 +99,30 @@ str (SpsTrace *trace,
   return sps_trace_get_string (trace, id);
 }
 
+/* The first row whose name column holds @name */
+static guint
+row_named (SpsTrace      *trace,
+           const guint32 *names,
+           guint          n_rows,
+           const char    *name)
+{
+  for (guint i = 0; i < n_rows; i++)
+    {
+      if (g_str_equal (str (trace, names[i]), name))
+        return i;
+    }
+  g_test_message ("no row named %s", name);
+  g_assert_not_reached ();
+  return G_MAXUINT;
+}
+
 static guint
 slice_named (SpsTrace   *trace,
              const char *name)
 {
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
 
-  for (guint i = 0; i < slices->n_rows; i++)
-    {
-      if (g_str_equal (str (trace, slices->name[i]), name))
-        return i;
-    }
-  g_test_message ("no slice named %s", name);
-  g_assert_not_reached ();
-  return G_MAXUINT;
+  return row_named (trace, slices->name, slices->n_rows, name);
 }
 
 static guint
@@ -121,14 +131,7 @@ instant_named (SpsTrace   *trace,
 {
   const SpsInstantTable *instants = sps_trace_get_instants (trace);
 
-  for (guint i = 0; i < instants->n_rows; i++)
-    {
-      if (g_str_equal (str (trace, instants->name[i]), name))
-        return i;
-    }
-  g_test_message ("no instant named %s", name);
-  g_assert_not_reached ();
-  return G_MAXUINT;
+  return row_named (trace, instants->name, instants->n_rows, name);
 }
 
 static guint
@@ -245,6 +248,43 @@ remove_temp (const char *path)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
+/* Loads @len bytes from a temporary file @name, removed again once read;
+ * *@path_out (optional) receives the path that messages name. */
+static SpsTrace *
+load_temp (const char  *name,
+           const void  *data,
+           gsize        len,
+           char       **path_out,
+           GError     **error)
+{
+  g_autofree char *path = write_temp (name, data, len);
+  SpsTrace *trace = load_path (path, NULL, SPS_LOAD_FLAGS_NONE, error);
+
+  remove_temp (path);
+  if (path_out != NULL)
+    *path_out = g_steal_pointer (&path);
+  return trace;
+}
+
+/* Loads @text twice from one temporary file: with one scanning thread and
+ * with two. */
+static void
+load_both_ways (const GString  *text,
+                SpsTrace      **sequential,
+                SpsTrace      **parallel)
+{
+  g_autoptr(GVariant) one = options_new (NULL, 1);
+  g_autoptr(GVariant) two = options_new (NULL, 2);
+  g_autofree char *path = write_temp ("both.json", text->str, text->len);
+  g_autoptr(GError) error = NULL;
+
+  *sequential = load_path (path, one, SPS_LOAD_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  *parallel = load_path (path, two, SPS_LOAD_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  remove_temp (path);
+}
+
 static GBytes *
 read_fixture (const char *name)
 {
@@ -259,10 +299,11 @@ read_fixture (const char *name)
 }
 
 static GBytes *
-gzip_bytes (const void *data,
-            gsize       len)
+gzip_bytes_at_level (const void *data,
+                     gsize       len,
+                     int         level)
 {
-  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, level);
   g_autoptr(GByteArray) out = g_byte_array_new ();
   gsize in_pos = 0;
 
@@ -285,6 +326,13 @@ gzip_bytes (const void *data,
         break;
     }
   return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+static GBytes *
+gzip_bytes (const void *data,
+            gsize       len)
+{
+  return gzip_bytes_at_level (data, len, 6);
 }
 
 /* Phases */
@@ -789,6 +837,7 @@ assert_phase_x (SpsTrace *trace)
   assert_slice (trace, "inner", 110500, 20250, 1, "outer");
   assert_slice (trace, "neg", -33000000, 1000000, 0, NULL);
   assert_json (trace, sps_trace_get_slices (trace)->args[slice_named (trace, "outer")], "{\"a\":1}");
+  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
 }
 
 static void
@@ -796,16 +845,13 @@ test_gzip_single (void)
 {
   g_autoptr(GBytes) plain = read_fixture ("chrome-phase-x.json");
   g_autoptr(GBytes) packed = gzip_bytes (g_bytes_get_data (plain, NULL), g_bytes_get_size (plain));
-  /* Detected by magic, not by name */
-  g_autofree char *path = write_temp ("phase-x.trace", g_bytes_get_data (packed, NULL),
-                                      g_bytes_get_size (packed));
   g_autoptr(GError) error = NULL;
-  g_autoptr(SpsTrace) trace = load_path (path, NULL, SPS_LOAD_FLAGS_NONE, &error);
+  /* Detected by magic, not by name */
+  g_autoptr(SpsTrace) trace = load_temp ("phase-x.trace", g_bytes_get_data (packed, NULL),
+                                         g_bytes_get_size (packed), NULL, &error);
 
   g_assert_no_error (error);
   assert_phase_x (trace);
-  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
-  remove_temp (path);
 }
 
 static void
@@ -815,7 +861,6 @@ test_gzip_members (void)
   const char *data = g_bytes_get_data (plain, NULL);
   gsize len = g_bytes_get_size (plain);
   g_autoptr(GByteArray) joined = g_byte_array_new ();
-  g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(SpsTrace) trace = NULL;
 
@@ -828,12 +873,9 @@ test_gzip_members (void)
 
       g_byte_array_append (joined, g_bytes_get_data (member, NULL), (guint) g_bytes_get_size (member));
     }
-  path = write_temp ("members.json.gz", joined->data, joined->len);
-  trace = load_path (path, NULL, SPS_LOAD_FLAGS_NONE, &error);
+  trace = load_temp ("members.json.gz", joined->data, joined->len, NULL, &error);
   g_assert_no_error (error);
   assert_phase_x (trace);
-  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
-  remove_temp (path);
 }
 
 static void
@@ -841,18 +883,43 @@ test_gzip_truncated (void)
 {
   g_autoptr(GBytes) plain = read_fixture ("chrome-phase-x.json");
   g_autoptr(GBytes) packed = gzip_bytes (g_bytes_get_data (plain, NULL), g_bytes_get_size (plain));
-  g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(SpsTrace) trace = NULL;
 
   /* Keep the compressed bytes up to the middle: the text ends inside an
    * event, which is dropped, and the file is still usable */
-  path = write_temp ("cut.json.gz", g_bytes_get_data (packed, NULL), g_bytes_get_size (packed) / 2);
-  trace = load_path (path, NULL, SPS_LOAD_FLAGS_NONE, &error);
+  trace = load_temp ("cut.json.gz", g_bytes_get_data (packed, NULL), g_bytes_get_size (packed) / 2,
+                     NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (sps_trace_count_warning (trace, "truncated"), ==, 1);
   g_assert_cmpuint (sps_trace_get_events_read (trace), <, 5);
-  remove_temp (path);
+}
+
+static void
+test_gzip_cut_between_events (void)
+{
+  static const char text[] =
+    "[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1},\n"
+    "{\"ph\":\"X\",\"name\":\"b\",\"ts\":2,\"dur\":1,\"pid\":1,\"tid\":1},\n"
+    "{\"ph\":\"X\",\"name\":\"c\",\"ts\":3,\"dur\":1,\"pid\":1,\"tid\":1}]\n";
+  /* Level 0 stores the text as is, after the 10-byte gzip header and a
+   * 5-byte block header: cut there, the text ends right after b's "},\n" */
+  g_autoptr(GBytes) packed = gzip_bytes_at_level (text, strlen (text), 0);
+  const guint8 *data = g_bytes_get_data (packed, NULL);
+  gsize keep = (gsize) (strstr (text, "{\"ph\":\"X\",\"name\":\"c\"") - text);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  const char *message = NULL;
+
+  g_assert_cmpmem (data + 15, keep, text, keep);
+  trace = load_temp ("cut-between.json.gz", data, 15 + keep, NULL, &error);
+  g_assert_no_error (error);
+
+  /* Nothing in the text says it was cut, but the compressed data does */
+  g_assert_cmpuint (sps_trace_get_events_read (trace), ==, 2);
+  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 1);
+  g_assert_cmpstr (sps_trace_get_warning (trace, 0, NULL, &message), ==, "truncated");
+  g_assert_true (g_str_has_suffix (message, "the compressed data ends early; every complete event was kept"));
 }
 
 static void
@@ -868,13 +935,11 @@ test_gzip_corrupt (void)
 
   /* A bad stored-block header: 0xff is not a valid deflate block type */
   memset (bytes + 10, 0xff, len - 18);
-  path = write_temp ("corrupt.json.gz", bytes, len);
-  trace = load_path (path, NULL, SPS_LOAD_FLAGS_NONE, &error);
+  trace = load_temp ("corrupt.json.gz", bytes, len, &path, &error);
   g_assert_null (trace);
   g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED);
   g_assert_true (g_str_has_prefix (error->message, path));
   g_assert_nonnull (strstr (error->message, "corrupt gzip data"));
-  remove_temp (path);
 }
 
 /* Time */
@@ -995,14 +1060,33 @@ test_time_ns_option (void)
 
 /* Messy but valid files */
 
+/* The two X events "a" (1–2 µs) and "b" (2–3 µs) of the messy fixtures,
+ * read without a warning */
+static void
+assert_slices_a_b (SpsTrace *trace)
+{
+  g_assert_cmpuint (sps_trace_get_events_read (trace), ==, 2);
+  assert_slice (trace, "a", 1000, 1000, 0, NULL);
+  assert_slice (trace, "b", 2000, 1000, 0, NULL);
+  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
+}
+
 static void
 test_messy_missing_bracket (void)
 {
   g_autoptr(SpsTrace) trace = load_fixture ("chrome-missing-bracket.json");
 
-  g_assert_cmpuint (sps_trace_get_events_read (trace), ==, 2);
-  assert_slice (trace, "a", 1000, 1000, 0, NULL);
-  assert_slice (trace, "b", 2000, 1000, 0, NULL);
+  assert_slices_a_b (trace);
+}
+
+/* What was read without a single warning */
+static void
+assert_clean (SpsTrace *trace,
+              guint64   events_read,
+              guint     slices)
+{
+  g_assert_cmpuint (sps_trace_get_events_read (trace), ==, events_read);
+  g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES), ==, slices);
   g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
 }
 
@@ -1011,9 +1095,7 @@ test_messy_trailing_comma_eof (void)
 {
   g_autoptr(SpsTrace) trace = load_fixture ("chrome-trailing-comma-eof.json");
 
-  g_assert_cmpuint (sps_trace_get_events_read (trace), ==, 2);
-  g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES), ==, 2);
-  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
+  assert_clean (trace, 2, 2);
 }
 
 static void
@@ -1021,13 +1103,10 @@ test_messy_trailing_commas (void)
 {
   g_autoptr(SpsTrace) trace = load_fixture ("chrome-trailing-commas.json");
 
-  g_assert_cmpuint (sps_trace_get_events_read (trace), ==, 2);
-  assert_slice (trace, "a", 1000, 1000, 0, NULL);
-  assert_slice (trace, "b", 2000, 1000, 0, NULL);
+  assert_slices_a_b (trace);
   assert_json (trace, sps_trace_get_slices (trace)->args[slice_named (trace, "b")],
                "{\"x\":[1,2,],}");
   g_assert_cmpstr (sps_trace_get_display_time_unit (trace), ==, "ms");
-  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
 }
 
 static void
@@ -1036,9 +1115,7 @@ test_messy_empty_events (void)
   g_autoptr(SpsTrace) trace = load_fixture ("chrome-empty-events.json");
 
   /* {} events count as read and are skipped without a warning */
-  g_assert_cmpuint (sps_trace_get_events_read (trace), ==, 4);
-  g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES), ==, 1);
-  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
+  assert_clean (trace, 4, 1);
 }
 
 static void
@@ -1078,6 +1155,27 @@ test_messy_bad_strings (void)
   /* \u0000, the raw 0xff byte and the lone surrogate; args are not
    * decoded, so the 0xfe there is not counted */
   g_assert_cmpuint (sps_trace_count_warning (trace, "invalid_utf8"), ==, 3);
+}
+
+static void
+test_messy_bad_text_values (void)
+{
+  /* A raw 0xff byte in a counter's id, which names its track, and in a
+   * top-level key, which names a metadata entry */
+  static const char text[] =
+    "{\"traceEvents\":[{\"ph\":\"C\",\"name\":\"mem\",\"id\":\"a\xff" "b\",\"pid\":1,\"ts\":1,"
+    "\"args\":{\"v\":1}}],\"k\xff\":1}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = load_temp ("bad-text.json", text, strlen (text), NULL, &error);
+  const SpsTrackTable *tracks;
+
+  g_assert_no_error (error);
+  tracks = sps_trace_get_tracks (trace);
+  g_assert_cmpuint (tracks->n_rows, ==, 1);
+  g_assert_cmpstr (str (trace, tracks->name[0]), ==, "mem[a\xef\xbf\xbd" "b]");
+  g_assert_cmpuint (sps_trace_get_n_metadata (trace), ==, 1);
+  g_assert_cmpstr (sps_trace_get_metadata (trace, 0, NULL), ==, "k\xef\xbf\xbd");
+  g_assert_cmpuint (sps_trace_count_warning (trace, "invalid_utf8"), ==, 2);
 }
 
 static void
@@ -1173,7 +1271,6 @@ static void
 test_error_deep_but_legal (void)
 {
   g_autoptr(GString) text = g_string_new ("[{\"name\":\"d\",\"ph\":\"X\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1,\"args\":{\"v\":");
-  g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(SpsTrace) trace = NULL;
 
@@ -1184,11 +1281,9 @@ test_error_deep_but_legal (void)
     g_string_append_c (text, ']');
   g_string_append (text, "}}]");
 
-  path = write_temp ("deep.json", text->str, text->len);
-  trace = load_path (path, NULL, SPS_LOAD_FLAGS_NONE, &error);
+  trace = load_temp ("deep.json", text->str, text->len, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES), ==, 1);
-  remove_temp (path);
 }
 
 static void
@@ -1496,12 +1591,8 @@ static void
 test_parallel_import (void)
 {
   g_autoptr(GString) text = g_string_new ("{\"traceEvents\":[\n");
-  g_autoptr(GVariant) one = options_new (NULL, 1);
-  g_autoptr(GVariant) two = options_new (NULL, 2);
   g_autoptr(SpsTrace) a = NULL;
   g_autoptr(SpsTrace) b = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
   const SpsSliceTable *sa, *sb;
   const SpsCounterTable *ca, *cb;
 
@@ -1520,11 +1611,7 @@ test_parallel_import (void)
     }
   g_string_append (text, "{}],\"stackFrames\":{\"1\":{\"name\":\"x\"}}}\n");
 
-  path = write_temp ("big.json", text->str, text->len);
-  a = load_path (path, one, SPS_LOAD_FLAGS_NONE, &error);
-  g_assert_no_error (error);
-  b = load_path (path, two, SPS_LOAD_FLAGS_NONE, &error);
-  g_assert_no_error (error);
+  load_both_ways (text, &a, &b);
 
   g_assert_cmpuint (sps_trace_get_events_read (a), ==, sps_trace_get_events_read (b));
   g_assert_cmpuint (sps_trace_get_events_read (a), >, 50000);
@@ -1542,19 +1629,14 @@ test_parallel_import (void)
   g_assert_cmpmem (ca->value, ca->n_rows * sizeof (double), cb->value, cb->n_rows * sizeof (double));
   g_assert_cmpuint (sps_trace_get_n_warnings (a), ==, 0);
   g_assert_cmpuint (sps_trace_get_n_warnings (b), ==, 0);
-  remove_temp (path);
 }
 
 static void
 test_parallel_tiny_events (void)
 {
   g_autoptr(GString) text = g_string_new ("[");
-  g_autoptr(GVariant) one = options_new (NULL, 1);
-  g_autoptr(GVariant) two = options_new (NULL, 2);
   g_autoptr(SpsTrace) a = NULL;
   g_autoptr(SpsTrace) b = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
 
   /* 3 bytes per event: chunks reach their record cap and the reader
    * falls back to re-scanning on the calling thread */
@@ -1562,16 +1644,11 @@ test_parallel_tiny_events (void)
     g_string_append (text, "{},");
   g_string_append (text, "{\"name\":\"last\",\"ph\":\"X\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1}]");
 
-  path = write_temp ("tiny.json", text->str, text->len);
-  a = load_path (path, one, SPS_LOAD_FLAGS_NONE, &error);
-  g_assert_no_error (error);
-  b = load_path (path, two, SPS_LOAD_FLAGS_NONE, &error);
-  g_assert_no_error (error);
+  load_both_ways (text, &a, &b);
   g_assert_cmpuint (sps_trace_get_events_read (a), ==, 3000001);
   g_assert_cmpuint (sps_trace_get_events_read (b), ==, 3000001);
   g_assert_cmpuint (sps_trace_count_slices (b, SPS_TRACK_THREAD_SLICES), ==, 1);
   g_assert_cmpuint (sps_trace_get_n_warnings (b), ==, 0);
-  remove_temp (path);
 }
 
 int
@@ -1596,6 +1673,7 @@ main (int   argc,
   g_test_add_func ("/plugins/chrome-json/gzip/single", test_gzip_single);
   g_test_add_func ("/plugins/chrome-json/gzip/members", test_gzip_members);
   g_test_add_func ("/plugins/chrome-json/gzip/truncated", test_gzip_truncated);
+  g_test_add_func ("/plugins/chrome-json/gzip/cut-between-events", test_gzip_cut_between_events);
   g_test_add_func ("/plugins/chrome-json/gzip/corrupt", test_gzip_corrupt);
   g_test_add_func ("/plugins/chrome-json/time/exact", test_time_exact);
   g_test_add_func ("/plugins/chrome-json/time/fast-path", test_time_fast_path);
@@ -1606,6 +1684,7 @@ main (int   argc,
   g_test_add_func ("/plugins/chrome-json/messy/empty-events", test_messy_empty_events);
   g_test_add_func ("/plugins/chrome-json/messy/string-numbers", test_messy_string_numbers);
   g_test_add_func ("/plugins/chrome-json/messy/bad-strings", test_messy_bad_strings);
+  g_test_add_func ("/plugins/chrome-json/messy/bad-text-values", test_messy_bad_text_values);
   g_test_add_func ("/plugins/chrome-json/messy/unknown-phase", test_messy_unknown_phase);
   g_test_add_func ("/plugins/chrome-json/truncated/object", test_truncated_object);
   g_test_add_func ("/plugins/chrome-json/truncated/array", test_truncated_array);

@@ -338,6 +338,25 @@ test_cli_info_table (void)
 }
 
 static void
+test_cli_info_table_extreme_times (void)
+{
+  /* The earliest and the latest time that fit: the duration between them
+   * does not fit a signed 64-bit count of nanoseconds */
+  g_autofree char *path = write_scratch_file ("extreme.json",
+                                              "[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1,"
+                                              " \"ts\": -9223372036854775, \"dur\": 0},\n"
+                                              " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1,"
+                                              " \"ts\": 9223372036854775, \"dur\": 0}]\n");
+  g_autoptr(GRegex) duration = g_regex_new ("^Duration +18446744073\\.710 s$", G_REGEX_MULTILINE, 0, NULL);
+  g_auto(Run) run = { 0 };
+
+  /* 2 × 9223372036854775000 ns = 18446744073.70955 s */
+  run_cli (&run, "info", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_regex_match (duration, run.out, 0, NULL));
+}
+
+static void
 test_cli_info_not_found (void)
 {
   g_autofree char *path = g_build_filename (scratch_dir, "does-not-exist.json", NULL);
@@ -362,15 +381,17 @@ test_cli_info_unknown_format (void)
   g_assert_nonnull (strstr (run.err, expected));
 }
 
+/* A missing comma between two members of an event, on line 3 */
+#define MALFORMED_TRACE \
+  "{\"traceEvents\": [\n" \
+  "  {\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n" \
+  "  {\"ph\": \"X\" \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 1}\n" \
+  "]}\n"
+
 static void
 test_cli_info_malformed (void)
 {
-  /* A missing comma between two members of an event, on line 3. */
-  g_autofree char *path = write_scratch_file ("malformed.json",
-                                              "{\"traceEvents\": [\n"
-                                              "  {\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n"
-                                              "  {\"ph\": \"X\" \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 1}\n"
-                                              "]}\n");
+  g_autofree char *path = write_scratch_file ("malformed.json", MALFORMED_TRACE);
   g_autofree char *escaped = g_regex_escape_string (path, -1);
   g_autofree char *pattern = g_strdup_printf ("^spanscope-cli info: %s:3:[0-9]+ \\(byte [0-9]+\\): .+$",
                                               escaped);
@@ -386,11 +407,7 @@ test_cli_info_malformed (void)
 static void
 test_cli_info_keep_partial (void)
 {
-  g_autofree char *path = write_scratch_file ("partial.json",
-                                              "{\"traceEvents\": [\n"
-                                              "  {\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n"
-                                              "  {\"ph\": \"X\" \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 1}\n"
-                                              "]}\n");
+  g_autofree char *path = write_scratch_file ("partial.json", MALFORMED_TRACE);
   g_autofree char *where = g_strdup_printf ("spanscope-cli info: %s:3:", path);
   g_autoptr(JsonObject) info = NULL;
   g_auto(Run) json = { 0 };
@@ -515,6 +532,21 @@ test_cli_convert_bad_input_keeps_output (void)
 }
 
 static void
+test_cli_convert_unwritable_output (void)
+{
+  g_autofree char *input = fixture_path ("cli-small.json");
+  g_autofree char *output = g_build_filename (scratch_dir, "no-such-dir", "out.json", NULL);
+  g_auto(Run) run = { 0 };
+
+  /* A write that fails is bad input too, and says why */
+  run_cli (&run, "convert", input, "--format", "chrome-json", "-o", output, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.out, ==, "");
+  g_assert_true (g_str_has_prefix (run.err, "spanscope-cli convert: "));
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+}
+
+static void
 remove_tree (const char *path)
 {
   g_autoptr(GDir) dir = NULL;
@@ -567,6 +599,7 @@ main (int   argc,
   g_test_add_func ("/cli/info/json", test_cli_info_json);
   g_test_add_func ("/cli/info/ns", test_cli_info_ns);
   g_test_add_func ("/cli/info/table", test_cli_info_table);
+  g_test_add_func ("/cli/info/table-extreme-times", test_cli_info_table_extreme_times);
   g_test_add_func ("/cli/info/not-found", test_cli_info_not_found);
   g_test_add_func ("/cli/info/unknown-format", test_cli_info_unknown_format);
   g_test_add_func ("/cli/info/malformed", test_cli_info_malformed);
@@ -576,6 +609,7 @@ main (int   argc,
   g_test_add_func ("/cli/convert/unknown-format", test_cli_convert_unknown_format);
   g_test_add_func ("/cli/convert/missing-options", test_cli_convert_missing_options);
   g_test_add_func ("/cli/convert/bad-input-keeps-output", test_cli_convert_bad_input_keeps_output);
+  g_test_add_func ("/cli/convert/unwritable-output", test_cli_convert_unwritable_output);
 
   ret = g_test_run ();
 

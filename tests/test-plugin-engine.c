@@ -367,7 +367,8 @@ on_progress_changed (SpsProgress *progress,
     g_cancellable_cancel (state->cancel_when_paused);
 }
 
-/* Runs sps_trace_load_async() on the default main context. */
+/* Runs sps_trace_load_async() on the default main context; @state
+ * records what @progress (if any) reports meanwhile. */
 static SpsTrace *
 load_async (GFile         *file,
             SpsLoadFlags   flags,
@@ -377,6 +378,10 @@ load_async (GFile         *file,
             GError       **error)
 {
   SpsTrace *trace;
+  gulong changed_id = 0;
+
+  if (progress != NULL)
+    changed_id = g_signal_connect (progress, "changed", G_CALLBACK (on_progress_changed), state);
 
   sps_trace_load_async (file, engine, NULL, flags, progress, cancellable, load_cb, state);
 
@@ -391,6 +396,22 @@ load_async (GFile         *file,
   while (g_main_context_iteration (NULL, FALSE))
     ;
 
+  if (progress != NULL)
+    g_clear_signal_handler (&changed_id, progress);
+
+  return trace;
+}
+
+/* Loads @file with the shared engine, which must succeed. */
+static SpsTrace *
+load_ok (GFile        *file,
+         SpsLoadFlags  flags)
+{
+  g_autoptr(GError) error = NULL;
+  SpsTrace *trace = sps_trace_load (file, engine, NULL, flags, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
   return trace;
 }
 
@@ -404,13 +425,10 @@ test_load_best_probe (void)
                                             "300 0 gamma\n"
                                             "200 10 beta\n");
   g_autoptr(SpsTrace) trace = NULL;
-  g_autoptr(GError) error = NULL;
   const SpsSliceTable *slices;
 
   /* Both "lines" (100) and "decoy" (10) claim the file. */
-  trace = sps_trace_load (file, engine, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
+  trace = load_ok (file, SPS_LOAD_FLAGS_NONE);
 
   g_assert_cmpstr (sps_trace_get_format (trace), ==, "spslines");
   g_assert_null (sps_trace_get_load_error (trace));
@@ -429,20 +447,34 @@ test_load_best_probe (void)
   g_assert_cmpint (slices->dur[1], ==, 10);
 }
 
+/* Loads @file with the shared engine, which must fail with @domain and
+ * @code, and with @message unless it is NULL. */
+static void
+assert_load_fails (GFile        *file,
+                   SpsLoadFlags  flags,
+                   GQuark        domain,
+                   int           code,
+                   const char   *message)
+{
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+
+  trace = sps_trace_load (file, engine, NULL, flags, NULL, NULL, &error);
+  g_assert_error (error, domain, code);
+  if (message != NULL)
+    g_assert_cmpstr (error->message, ==, message);
+  g_assert_null (trace);
+}
+
 static void
 test_load_lower_score_chosen (void)
 {
   g_autoptr(GFile) file = write_trace_file ("decoy.txt", "SPSX not lines\n");
   g_autofree char *expected = g_strdup_printf ("%s (byte 0): the decoy importer reads nothing",
                                                g_file_peek_path (file));
-  g_autoptr(SpsTrace) trace = NULL;
-  g_autoptr(GError) error = NULL;
 
   /* Only the decoy claims it, and its error reaches the caller as is. */
-  trace = sps_trace_load (file, engine, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNSUPPORTED);
-  g_assert_cmpstr (error->message, ==, expected);
-  g_assert_null (trace);
+  assert_load_fails (file, SPS_LOAD_FLAGS_NONE, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNSUPPORTED, expected);
 }
 
 static void
@@ -452,18 +484,10 @@ test_load_unknown_format (void)
   g_autoptr(GFile) empty = write_trace_file ("empty.txt", "");
   g_autofree char *expected = g_strdup_printf ("%s: not a trace format Spanscope can read",
                                                g_file_peek_path (text));
-  g_autoptr(SpsTrace) trace = NULL;
-  g_autoptr(GError) error = NULL;
 
-  trace = sps_trace_load (text, engine, NULL, SPS_LOAD_FLAGS_KEEP_PARTIAL, NULL, NULL, &error);
-  g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNKNOWN_FORMAT);
-  g_assert_cmpstr (error->message, ==, expected);
-  g_assert_null (trace);
-  g_clear_error (&error);
-
-  trace = sps_trace_load (empty, engine, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNKNOWN_FORMAT);
-  g_assert_null (trace);
+  assert_load_fails (text, SPS_LOAD_FLAGS_KEEP_PARTIAL,
+                     SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNKNOWN_FORMAT, expected);
+  assert_load_fails (empty, SPS_LOAD_FLAGS_NONE, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNKNOWN_FORMAT, NULL);
 }
 
 static void
@@ -471,46 +495,33 @@ test_load_not_found (void)
 {
   g_autofree char *path = g_build_filename (scratch_dir, "no-such-file.lines", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(SpsTrace) trace = NULL;
-  g_autoptr(GError) error = NULL;
 
-  trace = sps_trace_load (file, engine, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
-  g_assert_null (trace);
+  assert_load_fails (file, SPS_LOAD_FLAGS_NONE, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, NULL);
 }
 
 /* Line 3 starts at byte 9 + 6 = 15; its second field at byte 17. */
 #define MALFORMED_LINES "SPSLINES\n1 2 a\n3 x b\n4 1 c\n"
+#define MALFORMED_LINES_ERROR "%s:3:3 (byte 17): expected a duration that is an integer >= 0"
 
 static void
 test_load_malformed (void)
 {
   g_autoptr(GFile) file = write_trace_file ("malformed.lines", MALFORMED_LINES);
-  g_autofree char *expected = g_strdup_printf ("%s:3:3 (byte 17): expected a duration that is an integer >= 0",
-                                               g_file_peek_path (file));
-  g_autoptr(SpsTrace) trace = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = g_strdup_printf (MALFORMED_LINES_ERROR, g_file_peek_path (file));
 
-  trace = sps_trace_load (file, engine, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED);
-  g_assert_cmpstr (error->message, ==, expected);
-  g_assert_null (trace);
+  assert_load_fails (file, SPS_LOAD_FLAGS_NONE, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED, expected);
 }
 
 static void
 test_load_keep_partial (void)
 {
   g_autoptr(GFile) file = write_trace_file ("partial.lines", MALFORMED_LINES);
-  g_autofree char *expected = g_strdup_printf ("%s:3:3 (byte 17): expected a duration that is an integer >= 0",
-                                               g_file_peek_path (file));
+  g_autofree char *expected = g_strdup_printf (MALFORMED_LINES_ERROR, g_file_peek_path (file));
   g_autoptr(SpsTrace) trace = NULL;
-  g_autoptr(GError) error = NULL;
   const GError *load_error;
 
   /* What was read before the error is kept, and the error with it. */
-  trace = sps_trace_load (file, engine, NULL, SPS_LOAD_FLAGS_KEEP_PARTIAL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
+  trace = load_ok (file, SPS_LOAD_FLAGS_KEEP_PARTIAL);
   g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES), ==, 1);
   g_assert_cmpuint (sps_trace_get_events_read (trace), ==, 1);
 
@@ -534,7 +545,6 @@ test_load_async_progress (void)
   LoadState state;
 
   load_state_init (&state);
-  g_signal_connect (progress, "changed", G_CALLBACK (on_progress_changed), &state);
 
   trace = load_async (file, SPS_LOAD_FLAGS_NONE, progress, NULL, &state, &error);
   g_assert_no_error (error);
@@ -553,7 +563,6 @@ test_load_async_progress (void)
   g_assert_cmpstr (g_ptr_array_index (state.messages, state.messages->len - 1), ==, "Loaded");
   g_assert_cmpfloat (sps_progress_get_fraction (progress), ==, 1.0);
 
-  g_signal_handlers_disconnect_by_data (progress, &state);
   load_state_clear (&state);
 }
 
@@ -567,7 +576,6 @@ test_load_async_failure (void)
   LoadState state;
 
   load_state_init (&state);
-  g_signal_connect (progress, "changed", G_CALLBACK (on_progress_changed), &state);
 
   trace = load_async (file, SPS_LOAD_FLAGS_NONE, progress, NULL, &state, &error);
   g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNKNOWN_FORMAT);
@@ -577,7 +585,6 @@ test_load_async_failure (void)
   g_assert_cmpuint (state.messages->len, >=, 1);
   g_assert_cmpstr (g_ptr_array_index (state.messages, state.messages->len - 1), ==, "Failed");
 
-  g_signal_handlers_disconnect_by_data (progress, &state);
   load_state_clear (&state);
 }
 
@@ -631,7 +638,6 @@ test_load_cancel_during (void)
        * (not the progress's own) is cancelled from the main thread. */
       load_state_init (&state);
       state.cancel_when_paused = cancellable;
-      g_signal_connect (progress, "changed", G_CALLBACK (on_progress_changed), &state);
 
       trace = load_async (file, flags[i], progress, cancellable, &state, &error);
       g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -640,7 +646,6 @@ test_load_cancel_during (void)
       g_assert_cmpint (sps_progress_get_phase (progress), ==, SPS_PROGRESS_PHASE_DONE);
       g_assert_cmpstr (g_ptr_array_index (state.messages, state.messages->len - 1), ==, "Cancelled");
 
-      g_signal_handlers_disconnect_by_data (progress, &state);
       load_state_clear (&state);
     }
 }
@@ -709,6 +714,234 @@ test_export_round_trip (void)
   g_assert_cmpstr (text, ==, "SPSLINES\n10 40 a\n20 5 b\n30 5 c\n");
 }
 
+/* The contract the wrappers of sps-importer.c and sps-exporter.c keep
+ * whatever an implementation does: TestAddin breaks it as told (and
+ * probes too high); TestBareAddin implements no method at all. */
+
+typedef enum
+{
+  BEHAVE_FAIL_SILENTLY,        /* FALSE without an error */
+  BEHAVE_SUCCEED_WITH_ERROR,   /* TRUE with an error set */
+} Behaviour;
+
+struct _TestAddin
+{
+  GObject   parent_instance;
+  Behaviour behaviour;
+  guint     n_calls;
+  gboolean  had_progress;
+};
+
+#define TEST_TYPE_ADDIN (test_addin_get_type ())
+G_DECLARE_FINAL_TYPE (TestAddin, test_addin, TEST, ADDIN, GObject)
+
+static gboolean
+test_addin_run (TestAddin    *self,
+                SpsProgress  *progress,
+                GError      **error)
+{
+  self->n_calls++;
+  self->had_progress = SPS_IS_PROGRESS (progress);
+
+  if (self->behaviour == BEHAVE_SUCCEED_WITH_ERROR)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT, "half done");
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+static guint
+test_addin_probe (SpsImporter *importer,
+                  GFile       *file,
+                  GBytes      *head)
+{
+  return 250;
+}
+
+static gboolean
+test_addin_load (SpsImporter      *importer,
+                 GFile            *file,
+                 GVariant         *options,
+                 SpsTraceBuilder  *builder,
+                 SpsProgress      *progress,
+                 GError          **error)
+{
+  return test_addin_run (TEST_ADDIN (importer), progress, error);
+}
+
+static gboolean
+test_addin_write (SpsExporter    *exporter,
+                  SpsTrace       *trace,
+                  GOutputStream  *stream,
+                  SpsProgress    *progress,
+                  GError        **error)
+{
+  return test_addin_run (TEST_ADDIN (exporter), progress, error);
+}
+
+static void
+test_addin_importer_init (SpsImporterInterface *iface)
+{
+  iface->probe = test_addin_probe;
+  iface->load = test_addin_load;
+}
+
+static void
+test_addin_exporter_init (SpsExporterInterface *iface)
+{
+  iface->write = test_addin_write;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestAddin, test_addin, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SPS_TYPE_IMPORTER, test_addin_importer_init)
+                               G_IMPLEMENT_INTERFACE (SPS_TYPE_EXPORTER, test_addin_exporter_init))
+
+static void
+test_addin_class_init (TestAddinClass *klass)
+{
+}
+
+static void
+test_addin_init (TestAddin *self)
+{
+}
+
+struct _TestBareAddin
+{
+  GObject parent_instance;
+};
+
+#define TEST_TYPE_BARE_ADDIN (test_bare_addin_get_type ())
+G_DECLARE_FINAL_TYPE (TestBareAddin, test_bare_addin, TEST, BARE_ADDIN, GObject)
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestBareAddin, test_bare_addin, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SPS_TYPE_IMPORTER, NULL)
+                               G_IMPLEMENT_INTERFACE (SPS_TYPE_EXPORTER, NULL))
+
+static void
+test_bare_addin_class_init (TestBareAddinClass *klass)
+{
+}
+
+static void
+test_bare_addin_init (TestBareAddin *self)
+{
+}
+
+/* Runs @addin as an importer (a load into a new builder) or as an
+ * exporter (a write of an empty trace to memory). */
+static gboolean
+run_addin (gpointer      addin,
+           gboolean      as_importer,
+           SpsProgress  *progress,
+           GError      **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path ("/nonexistent/contract.trace");
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GOutputStream) stream = NULL;
+
+  if (as_importer)
+    return sps_importer_load (addin, file, NULL, builder, progress, error);
+
+  trace = sps_trace_builder_finish (builder, NULL, NULL);
+  stream = g_memory_output_stream_new_resizable ();
+  return sps_exporter_write (addin, trace, stream, progress, error);
+}
+
+static const char *
+kind_name (gboolean as_importer)
+{
+  return as_importer ? "importer" : "exporter";
+}
+
+static void
+test_contract_defaults (void)
+{
+  g_autoptr(TestBareAddin) bare = g_object_new (TEST_TYPE_BARE_ADDIN, NULL);
+  g_autoptr(TestAddin) addin = g_object_new (TEST_TYPE_ADDIN, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path ("/nonexistent/contract.trace");
+  g_autoptr(GBytes) head = g_bytes_new_static ("SPS", 3);
+
+  /* Without get_name the type name serves; without probe nothing is
+   * claimed; a probe above 100 counts as 100. */
+  g_assert_cmpstr (sps_importer_get_name (SPS_IMPORTER (bare)), ==, "TestBareAddin");
+  g_assert_cmpstr (sps_exporter_get_name (SPS_EXPORTER (bare)), ==, "TestBareAddin");
+  g_assert_cmpuint (sps_importer_probe (SPS_IMPORTER (bare), file, head), ==, 0);
+  g_assert_cmpuint (sps_importer_probe (SPS_IMPORTER (addin), file, head), ==, 100);
+
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *expected = g_strdup_printf (k ? "The TestBareAddin importer cannot load files"
+                                                     : "The TestBareAddin exporter cannot write traces");
+
+      g_assert_false (run_addin (bare, k, NULL, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+      g_assert_cmpstr (error->message, ==, expected);
+    }
+}
+
+static void
+test_contract_silent_failure (void)
+{
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(TestAddin) addin = g_object_new (TEST_TYPE_ADDIN, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *expected = g_strdup_printf ("The TestAddin %s failed without giving a reason",
+                                                   kind_name (k));
+
+      /* A failure gets a reason; without a progress of the caller's the
+       * implementation gets one of its own. */
+      addin->behaviour = BEHAVE_FAIL_SILENTLY;
+      g_assert_false (run_addin (addin, k, NULL, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+      g_assert_cmpstr (error->message, ==, expected);
+      g_assert_cmpuint (addin->n_calls, ==, 1);
+      g_assert_true (addin->had_progress);
+    }
+}
+
+static void
+test_contract_error_with_success (void)
+{
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(TestAddin) addin = g_object_new (TEST_TYPE_ADDIN, NULL);
+      g_autoptr(SpsProgress) progress = sps_progress_new (NULL);
+      g_autoptr(GError) error = NULL;
+
+      /* An error set with a success value is a failure */
+      addin->behaviour = BEHAVE_SUCCEED_WITH_ERROR;
+      g_test_message ("%s", kind_name (k));
+      g_assert_false (run_addin (addin, k, progress, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT);
+      g_assert_cmpstr (error->message, ==, "half done");
+      g_assert_cmpuint (addin->n_calls, ==, 1);
+    }
+}
+
+static void
+test_contract_cancelled (void)
+{
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(TestAddin) addin = g_object_new (TEST_TYPE_ADDIN, NULL);
+      g_autoptr(SpsProgress) progress = sps_progress_new (NULL);
+      g_autoptr(GError) error = NULL;
+
+      /* A cancelled operation does not start */
+      sps_progress_cancel (progress);
+      g_test_message ("%s", kind_name (k));
+      g_assert_false (run_addin (addin, k, progress, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_cmpuint (addin->n_calls, ==, 0);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -750,6 +983,10 @@ main (int   argc,
   g_test_add_func ("/core/load/sync-in-thread", test_load_sync_in_thread);
   g_test_add_func ("/core/load/default-engine", test_load_default_engine);
   g_test_add_func ("/core/export/round-trip", test_export_round_trip);
+  g_test_add_func ("/core/addin-contract/defaults", test_contract_defaults);
+  g_test_add_func ("/core/addin-contract/silent-failure", test_contract_silent_failure);
+  g_test_add_func ("/core/addin-contract/error-with-success", test_contract_error_with_success);
+  g_test_add_func ("/core/addin-contract/cancelled", test_contract_cancelled);
 
   ret = g_test_run ();
 

@@ -1275,6 +1275,61 @@ test_args (Fixture       *fixture,
   g_assert_cmpuint (value, ==, first);
 }
 
+/* References the args text cannot serve: every one gives NULL (and an
+ * error from the parser) instead of reading outside its store. */
+static void
+test_args_edges (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  /* 15 bytes: an object, three spaces, an array that never closes */
+  static const char text[] = "{\"a\":1}   [1,2 ";
+  g_autoptr(GBytes) source = g_bytes_new_static (text, strlen (text));
+  SpsArgsRef past_end = sps_args_ref_new (FALSE, 10, 10);
+  SpsArgsRef blank = sps_args_ref_new (FALSE, 7, 3);
+  SpsArgsRef unclosed = sps_args_ref_new (FALSE, 10, SPS_ARGS_REF_LENGTH_UNKNOWN);
+  SpsArgsRef number = sps_args_ref_new (FALSE, 5, SPS_ARGS_REF_LENGTH_UNKNOWN);
+  SpsArgsRef empty_arena = sps_args_ref_new (TRUE, 0, 1);
+  g_autoptr(SpsTraceBuilder) no_source = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsTrace) bare = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *json;
+  gsize len;
+
+  sps_trace_builder_set_source (fixture->builder, source);
+  trace = finish (fixture);
+  bare = sps_trace_builder_finish (no_source, NULL, NULL);
+
+  /* 10 bytes from offset 10 run past the 15 of the source */
+  g_assert_null (sps_trace_get_args_json (trace, past_end, &len));
+  g_assert_cmpuint (len, ==, 0);
+  /* An unknown length is scanned for; the array never ends */
+  g_assert_null (sps_trace_get_args_json (trace, unclosed, &len));
+  g_assert_null (sps_trace_parse_args (trace, unclosed, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+  /* A number ends at the '}' after it */
+  json = sps_trace_get_args_json (trace, number, &len);
+  g_assert_cmpmem (json, len, "1", 1);
+  node = sps_trace_parse_args (trace, number, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (json_node_get_int (node), ==, 1);
+  /* Text with no JSON value in it */
+  json = sps_trace_get_args_json (trace, blank, &len);
+  g_assert_cmpmem (json, len, "   ", 3);
+  g_assert_null (sps_trace_parse_args (trace, blank, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+  /* Nothing was added to the arena */
+  g_assert_null (sps_trace_get_args_json (trace, empty_arena, &len));
+  /* A trace without source bytes */
+  g_assert_null (sps_trace_get_args_json (bare, sps_args_ref_new (FALSE, 0, 7), &len));
+
+  /* Kinds past the last have no slices */
+  g_assert_cmpuint (sps_trace_count_slices (trace, (SpsTrackKind) 99), ==, 0);
+}
+
 static void
 test_warnings_and_counters (Fixture       *fixture,
                             gconstpointer  data)
@@ -1520,6 +1575,7 @@ main (int   argc,
   TEST ("/core/builder/progress", test_progress);
   TEST ("/core/builder/finished", test_finished_builder);
   TEST ("/core/builder/args", test_args);
+  TEST ("/core/builder/args/edges", test_args_edges);
   TEST ("/core/builder/warnings", test_warnings_and_counters);
   g_test_add_func ("/core/builder/processes-threads", test_processes_and_threads);
   TEST ("/core/builder/memory-size", test_memory_size);

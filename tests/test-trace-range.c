@@ -87,6 +87,20 @@ check_window (SpsTrace *trace,
   g_array_unref (collect.rows);
 }
 
+/* The definition puts @n slices in the window, and the query agrees. */
+static void
+assert_window (SpsTrace *trace,
+               guint     track,
+               SpsTime   start,
+               SpsTime   end,
+               guint     n)
+{
+  g_autoptr(GArray) rows = brute_force (trace, track, start, end);
+
+  g_assert_cmpuint (rows->len, ==, n);
+  check_window (trace, track, start, end);
+}
+
 /* Nested slices inside [start, end): gaps, zero-length slices, children
  * that touch their parent's edges. */
 static void
@@ -376,34 +390,18 @@ test_zero_length (void)
   g_autoptr(SpsTrace) trace = NULL;
   guint32 process = sps_trace_builder_ensure_process (b, 1);
   guint32 thread = sps_trace_builder_ensure_thread (b, process, 1);
-  g_autoptr(GArray) rows = NULL;
 
   sps_trace_builder_add_complete (b, thread, 10, 0, 0, 0, SPS_ARGS_REF_NONE, 0);
   sps_trace_builder_add_complete (b, thread, 20, 10, 0, 0, SPS_ARGS_REF_NONE, 0);
   trace = sps_trace_builder_finish (b, NULL, NULL);
 
   /* A zero-length slice is in [start, end) when start <= ts < end */
-  rows = brute_force (trace, 0, 10, 11);
-  g_assert_cmpuint (rows->len, ==, 1);
-  g_clear_pointer (&rows, g_array_unref);
-  rows = brute_force (trace, 0, 0, 10);
-  g_assert_cmpuint (rows->len, ==, 0);
-  g_clear_pointer (&rows, g_array_unref);
+  assert_window (trace, 0, 10, 11, 1);
+  assert_window (trace, 0, 0, 10, 0);
   /* A slice ending at start is out; one starting at end is out */
-  rows = brute_force (trace, 0, 30, 40);
-  g_assert_cmpuint (rows->len, ==, 0);
-  g_clear_pointer (&rows, g_array_unref);
-  rows = brute_force (trace, 0, 11, 20);
-  g_assert_cmpuint (rows->len, ==, 0);
-  g_clear_pointer (&rows, g_array_unref);
-  rows = brute_force (trace, 0, 29, 29);
-  g_assert_cmpuint (rows->len, ==, 1);
-
-  check_window (trace, 0, 10, 11);
-  check_window (trace, 0, 0, 10);
-  check_window (trace, 0, 30, 40);
-  check_window (trace, 0, 11, 20);
-  check_window (trace, 0, 29, 29);
+  assert_window (trace, 0, 30, 40, 0);
+  assert_window (trace, 0, 11, 20, 0);
+  assert_window (trace, 0, 29, 29, 1);
   check_window (trace, 0, 10, 10);
 }
 

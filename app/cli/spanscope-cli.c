@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include <spanscope-core.h>
 
 /* Exit statuses: 0 success, 1 bad input (unreadable, unknown or malformed
@@ -19,17 +21,21 @@
 #define EXIT_BAD_INPUT  1
 #define EXIT_USAGE      2
 
+/* Translated where it is printed. */
 static const char usage_text[] =
-  "Usage:\n"
-  "  spanscope-cli info [--json] [--ns] FILE\n"
-  "  spanscope-cli convert FILE --format FORMAT -o OUT [--ns]\n"
-  "  spanscope-cli --version\n"
-  "\n"
-  "Commands:\n"
-  "  info       Print what a trace holds\n"
-  "  convert    Write a trace in another format\n"
-  "\n"
-  "Run “spanscope-cli COMMAND --help” for the options of a command.\n";
+  /* Translators: keep the program, command and option names (spanscope-cli,
+   * info, convert, --json…) and the column of the command descriptions;
+   * FILE, FORMAT, OUT and COMMAND may be translated, as everywhere else. */
+  N_("Usage:\n"
+     "  spanscope-cli info [--json] [--ns] FILE\n"
+     "  spanscope-cli convert FILE --format FORMAT -o OUT [--ns]\n"
+     "  spanscope-cli --version\n"
+     "\n"
+     "Commands:\n"
+     "  info       Print what a trace holds\n"
+     "  convert    Write a trace in another format\n"
+     "\n"
+     "Run “spanscope-cli COMMAND --help” for the options of a command.\n");
 
 typedef struct
 {
@@ -58,6 +64,34 @@ typedef struct
   const char *first_message;
 } Warning;
 
+/* The counts in the order both outputs show them; the order of the JSON
+ * keys is part of the output's contract. The JSON keys stay as they are,
+ * the labels of the table are translated where they are printed. */
+static const struct
+{
+  const char *key;
+  const char *label;
+  gsize       offset;
+} count_fields[] = {
+  { "events_read", N_("Events read"), G_STRUCT_OFFSET (Counts, events_read) },
+  { "processes", N_("Processes"), G_STRUCT_OFFSET (Counts, processes) },
+  { "threads", N_("Threads"), G_STRUCT_OFFSET (Counts, threads) },
+  { "slices", N_("Slices"), G_STRUCT_OFFSET (Counts, slices) },
+  { "sampled_slices", N_("Sampled slices"), G_STRUCT_OFFSET (Counts, sampled_slices) },
+  { "async_slices", N_("Async slices"), G_STRUCT_OFFSET (Counts, async_slices) },
+  { "instants", N_("Instants"), G_STRUCT_OFFSET (Counts, instants) },
+  { "counter_tracks", N_("Counter tracks"), G_STRUCT_OFFSET (Counts, counter_tracks) },
+  { "counter_values", N_("Counter values"), G_STRUCT_OFFSET (Counts, counter_values) },
+  { "flows", N_("Flows"), G_STRUCT_OFFSET (Counts, flows) },
+  { "samples", N_("Samples"), G_STRUCT_OFFSET (Counts, samples) },
+  { "objects", N_("Objects"), G_STRUCT_OFFSET (Counts, objects) },
+  { "metadata", N_("Metadata events"), G_STRUCT_OFFSET (Counts, metadata) },
+  { "start_ns", N_("Start (ns)"), G_STRUCT_OFFSET (Counts, start_ns) },
+  { "end_ns", N_("End (ns)"), G_STRUCT_OFFSET (Counts, end_ns) },
+};
+
+#define COUNT_VALUE(counts, i) G_STRUCT_MEMBER (gint64, (counts), count_fields[i].offset)
+
 static void
 print_usage_error (GOptionContext *context,
                    const char     *format,
@@ -85,7 +119,7 @@ print_usage_error (GOptionContext *context,
     }
   else
     {
-      fputs (usage_text, stderr);
+      fputs (_(usage_text), stderr);
     }
 }
 
@@ -96,14 +130,24 @@ print_plugin_notes (SpsPluginEngine *engine)
   g_auto(GStrv) plugins = sps_plugin_engine_list_plugins (engine);
 
   if (plugins[0] == NULL)
-    fprintf (stderr,
-             "%s: note: no plugins were found (installed in %s, or in "
-             "SPANSCOPE_PLUGIN_PATH)\n",
-             g_get_prgname (), SPS_PLUGIN_DIR);
+    {
+      /* Translators: %s is a folder; SPANSCOPE_PLUGIN_PATH is an
+       * environment variable */
+      g_autofree char *note = g_strdup_printf (_("note: no plugins were found (installed in %s, or in "
+                                                 "SPANSCOPE_PLUGIN_PATH)"),
+                                               SPS_PLUGIN_DIR);
+
+      fprintf (stderr, "%s: %s\n", g_get_prgname (), note);
+    }
 
   for (guint i = 0; i < problems->len; i++)
-    fprintf (stderr, "%s: note: plugin problem: %s\n",
-             g_get_prgname (), (const char *)g_ptr_array_index (problems, i));
+    {
+      /* Translators: %s is a problem with a plugin, “PATH: what” */
+      g_autofree char *note = g_strdup_printf (_("note: plugin problem: %s"),
+                                               (const char *)g_ptr_array_index (problems, i));
+
+      fprintf (stderr, "%s: %s\n", g_get_prgname (), note);
+    }
 }
 
 static SpsTrace *
@@ -222,25 +266,11 @@ print_json (SpsTrace *trace)
 
   collect_counts (trace, &counts);
 
-  /* The key order is part of the output's contract. */
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "format");
   json_builder_add_string_value (builder, counts.format != NULL ? counts.format : "");
-  add_int_member (builder, "events_read", counts.events_read);
-  add_int_member (builder, "processes", counts.processes);
-  add_int_member (builder, "threads", counts.threads);
-  add_int_member (builder, "slices", counts.slices);
-  add_int_member (builder, "sampled_slices", counts.sampled_slices);
-  add_int_member (builder, "async_slices", counts.async_slices);
-  add_int_member (builder, "instants", counts.instants);
-  add_int_member (builder, "counter_tracks", counts.counter_tracks);
-  add_int_member (builder, "counter_values", counts.counter_values);
-  add_int_member (builder, "flows", counts.flows);
-  add_int_member (builder, "samples", counts.samples);
-  add_int_member (builder, "objects", counts.objects);
-  add_int_member (builder, "metadata", counts.metadata);
-  add_int_member (builder, "start_ns", counts.start_ns);
-  add_int_member (builder, "end_ns", counts.end_ns);
+  for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
+    add_int_member (builder, count_fields[i].key, COUNT_VALUE (&counts, i));
   json_builder_set_member_name (builder, "warnings");
   json_builder_begin_object (builder);
   for (guint i = 0; i < warnings->len; i++)
@@ -262,18 +292,33 @@ print_json (SpsTrace *trace)
 }
 
 static char *
-format_duration (gint64 ns)
+format_duration (guint64 ns)
 {
   /* Shown with the largest unit that keeps at least one integer digit. */
-  if (ns < 0)
-    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
   if (ns < 1000)
-    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " ns", ns);
   if (ns < 1000000)
     return g_strdup_printf ("%.3f us", ns / 1e3);
   if (ns < 1000000000)
     return g_strdup_printf ("%.3f ms", ns / 1e6);
   return g_strdup_printf ("%.3f s", ns / 1e9);
+}
+
+/* The width of @text in columns: translated labels hold non-ASCII
+ * letters, and printf pads by bytes. */
+static int
+text_width (const char *text)
+{
+  return (int) g_utf8_strlen (text, -1);
+}
+
+/* One row of the table: @label padded to @width columns, then @value. */
+static void
+print_row (int         width,
+           const char *label,
+           const char *value)
+{
+  printf ("%s%*s%s\n", label, MAX (0, width - text_width (label)), "", value);
 }
 
 static void
@@ -283,52 +328,23 @@ print_table (const char *path,
   g_autoptr(GArray) warnings = collect_warnings (trace);
   const GError *load_error = sps_trace_get_load_error (trace);
   g_autofree char *duration = NULL;
-  Counts counts;
-  struct {
-    const char *label;
-    gint64      value;
-  } rows[] = {
-    { "Events read", 0 },
-    { "Processes", 0 },
-    { "Threads", 0 },
-    { "Slices", 0 },
-    { "Sampled slices", 0 },
-    { "Async slices", 0 },
-    { "Instants", 0 },
-    { "Counter tracks", 0 },
-    { "Counter values", 0 },
-    { "Flows", 0 },
-    { "Samples", 0 },
-    { "Objects", 0 },
-    { "Metadata events", 0 },
-    { "Start (ns)", 0 },
-    { "End (ns)", 0 },
+  const char *labels[] = {
+    _("File"), _("Format"), _("Duration"), _("Warnings"), _("Load error"),
   };
+  Counts counts;
   int label_width = 0;
   int number_width = 0;
 
   collect_counts (trace, &counts);
-  rows[0].value = counts.events_read;
-  rows[1].value = counts.processes;
-  rows[2].value = counts.threads;
-  rows[3].value = counts.slices;
-  rows[4].value = counts.sampled_slices;
-  rows[5].value = counts.async_slices;
-  rows[6].value = counts.instants;
-  rows[7].value = counts.counter_tracks;
-  rows[8].value = counts.counter_values;
-  rows[9].value = counts.flows;
-  rows[10].value = counts.samples;
-  rows[11].value = counts.objects;
-  rows[12].value = counts.metadata;
-  rows[13].value = counts.start_ns;
-  rows[14].value = counts.end_ns;
 
-  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    label_width = MAX (label_width, text_width (labels[i]));
+
+  for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
     {
-      g_autofree char *digits = g_strdup_printf ("%" G_GINT64_FORMAT, rows[i].value);
+      g_autofree char *digits = g_strdup_printf ("%" G_GINT64_FORMAT, COUNT_VALUE (&counts, i));
 
-      label_width = MAX (label_width, (int) strlen (rows[i].label));
+      label_width = MAX (label_width, text_width (_(count_fields[i].label)));
       number_width = MAX (number_width, (int) strlen (digits));
     }
 
@@ -341,22 +357,31 @@ print_table (const char *path,
 
   label_width += 2;
 
-  printf ("%-*s%s\n", label_width, "File", path);
-  printf ("%-*s%s\n", label_width, "Format", counts.format != NULL ? counts.format : "");
+  print_row (label_width, _("File"), path);
+  print_row (label_width, _("Format"), counts.format != NULL ? counts.format : "");
 
-  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
-    printf ("%-*s%*" G_GINT64_FORMAT "\n", label_width, rows[i].label, number_width, rows[i].value);
+  for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
+    {
+      g_autofree char *number = g_strdup_printf ("%*" G_GINT64_FORMAT,
+                                                 number_width, COUNT_VALUE (&counts, i));
 
-  duration = format_duration (counts.end_ns - counts.start_ns);
-  printf ("%-*s%s\n", label_width, "Duration", duration);
+      print_row (label_width, _(count_fields[i].label), number);
+    }
+
+  /* Unsigned: end − start of extreme times does not fit a gint64. */
+  duration = format_duration ((guint64) counts.end_ns - (guint64) counts.start_ns);
+  print_row (label_width, _("Duration"), duration);
 
   if (warnings->len == 0)
     {
-      printf ("%-*s%s\n", label_width, "Warnings", "none");
+      /* Translators: the value of “Warnings” in the table when there are none */
+      const char *none = C_("warnings", "none");
+
+      print_row (label_width, _("Warnings"), none);
     }
   else
     {
-      printf ("Warnings\n");
+      printf ("%s\n", _("Warnings"));
       for (guint i = 0; i < warnings->len; i++)
         {
           const Warning *w = &g_array_index (warnings, Warning, i);
@@ -369,12 +394,56 @@ print_table (const char *path,
 
   /* Only with --keep-partial: what is shown above was read before this. */
   if (load_error != NULL)
-    printf ("%-*s%s\n", label_width, "Load error", load_error->message);
+    print_row (label_width, _("Load error"), load_error->message);
+}
+
+/* The option context of the command @name, which takes one FILE. */
+static GOptionContext *
+new_file_command (const char         *name,
+                  const char         *summary,
+                  const GOptionEntry *entries)
+{
+  g_autofree char *prgname = g_strconcat ("spanscope-cli ", name, NULL);
+  GOptionContext *context;
+
+  /* The parameter string, the summary and the entries' texts are
+   * translated by the context when it prints them. */
+  g_set_prgname (prgname);
+  context = g_option_context_new (N_("FILE"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, summary);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  return context;
+}
+
+/* Parses the options of a command that takes one FILE. Returns the
+ * remaining arguments (the command, then FILE), or NULL after printing a
+ * usage error. */
+static char **
+parse_file_command (GOptionContext  *context,
+                    char           **argv)
+{
+  g_auto(GStrv) args = g_strdupv (argv);
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse_strv (context, &args, &error))
+    {
+      print_usage_error (context, "%s", error->message);
+      return NULL;
+    }
+
+  if (g_strv_length (args) != 2)
+    {
+      print_usage_error (context, "%s", args[1] == NULL ? _("missing FILE") : _("expected one FILE"));
+      return NULL;
+    }
+
+  return g_steal_pointer (&args);
 }
 
 static int
-cmd_info (int    argc,
-          char **argv)
+cmd_info (char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(SpsTrace) trace = NULL;
@@ -385,35 +454,18 @@ cmd_info (int    argc,
   gboolean keep_partial = FALSE;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
-      "Print the counts as a JSON object", NULL },
+      N_("Print the counts as a JSON object"), NULL },
     { "ns", 0, 0, G_OPTION_ARG_NONE, &ns,
-      "Read timestamps and durations as nanoseconds instead of microseconds", NULL },
+      N_("Read timestamps and durations as nanoseconds instead of microseconds"), NULL },
     { "keep-partial", 0, 0, G_OPTION_ARG_NONE, &keep_partial,
-      "On an error, still print what was read before it (the exit status stays 1)", NULL },
+      N_("On an error, still print what was read before it (the exit status stays 1)"), NULL },
     { NULL }
   };
 
-  g_set_prgname ("spanscope-cli info");
+  context = new_file_command ("info", N_("Print what a trace holds."), entries);
 
-  context = g_option_context_new ("FILE");
-  g_option_context_set_summary (context, "Print what a trace holds.");
-  g_option_context_add_main_entries (context, entries, NULL);
-
-  args = g_new0 (char *, argc + 1);
-  for (int i = 0; i < argc; i++)
-    args[i] = g_strdup (argv[i]);
-
-  if (!g_option_context_parse_strv (context, &args, &error))
-    {
-      print_usage_error (context, "%s", error->message);
-      return EXIT_USAGE;
-    }
-
-  if (g_strv_length (args) != 2)
-    {
-      print_usage_error (context, "%s", args[1] == NULL ? "missing FILE" : "expected one FILE");
-      return EXIT_USAGE;
-    }
+  if (!(args = parse_file_command (context, argv)))
+    return EXIT_USAGE;
 
   trace = load_trace (args[1], ns,
                       keep_partial ? SPS_LOAD_FLAGS_KEEP_PARTIAL : SPS_LOAD_FLAGS_NONE,
@@ -446,7 +498,8 @@ list_exporter_names (SpsPluginEngine *engine)
     }
 
   if (names->len == 0)
-    g_string_append (names, "none");
+    /* Translators: the list of formats that can be written, when it is empty */
+    g_string_append (names, C_("formats", "none"));
 
   return g_string_free (g_steal_pointer (&names), FALSE);
 }
@@ -481,8 +534,7 @@ write_trace (SpsExporter  *exporter,
 }
 
 static int
-cmd_convert (int    argc,
-             char **argv)
+cmd_convert (char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(SpsExporter) exporter = NULL;
@@ -496,45 +548,30 @@ cmd_convert (int    argc,
   gboolean ns = FALSE;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
-      "The format to write (required), e.g. chrome-json", "FORMAT" },
+      N_("The format to write (required), e.g. chrome-json"), N_("FORMAT") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      "The file to write (required); replaced only once complete", "OUT" },
+      N_("The file to write (required); replaced only once complete"), N_("OUT") },
     { "ns", 0, 0, G_OPTION_ARG_NONE, &ns,
-      "Read timestamps and durations as nanoseconds instead of microseconds", NULL },
+      N_("Read timestamps and durations as nanoseconds instead of microseconds"), NULL },
     { NULL }
   };
 
-  g_set_prgname ("spanscope-cli convert");
+  context = new_file_command ("convert", N_("Write a trace in another format."), entries);
 
-  context = g_option_context_new ("FILE");
-  g_option_context_set_summary (context, "Write a trace in another format.");
-  g_option_context_add_main_entries (context, entries, NULL);
-
-  args = g_new0 (char *, argc + 1);
-  for (int i = 0; i < argc; i++)
-    args[i] = g_strdup (argv[i]);
-
-  if (!g_option_context_parse_strv (context, &args, &error))
-    {
-      print_usage_error (context, "%s", error->message);
-      return EXIT_USAGE;
-    }
-
-  if (g_strv_length (args) != 2)
-    {
-      print_usage_error (context, "%s", args[1] == NULL ? "missing FILE" : "expected one FILE");
-      return EXIT_USAGE;
-    }
+  if (!(args = parse_file_command (context, argv)))
+    return EXIT_USAGE;
 
   if (format == NULL)
     {
-      print_usage_error (context, "missing --format FORMAT");
+      /* Translators: FORMAT as in the help of the command */
+      print_usage_error (context, "%s", _("missing --format FORMAT"));
       return EXIT_USAGE;
     }
 
   if (output == NULL)
     {
-      print_usage_error (context, "missing -o OUT");
+      /* Translators: OUT as in the help of the command */
+      print_usage_error (context, "%s", _("missing -o OUT"));
       return EXIT_USAGE;
     }
 
@@ -544,7 +581,8 @@ cmd_convert (int    argc,
     {
       g_autofree char *names = list_exporter_names (engine);
 
-      print_usage_error (context, "unknown format “%s” (available: %s)", format, names);
+      /* Translators: a format name, then a list of them */
+      print_usage_error (context, _("unknown format “%s” (available: %s)"), format, names);
       print_plugin_notes (engine);
       return EXIT_USAGE;
     }
@@ -567,14 +605,26 @@ int
 main (int    argc,
       char **argv)
 {
+  const char *localedir;
   const char *command;
 
   setlocale (LC_ALL, "");
+
+  /* An uninstalled build (and the test suite) points this at build/po. */
+  localedir = g_getenv ("SPANSCOPE_LOCALEDIR");
+  if (localedir == NULL || localedir[0] == '\0')
+    localedir = LOCALEDIR;
+
+  bindtextdomain (GETTEXT_PACKAGE, localedir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
   g_set_prgname ("spanscope-cli");
 
   if (argc < 2)
     {
-      print_usage_error (NULL, "missing COMMAND");
+      /* Translators: COMMAND as in the usage text */
+      print_usage_error (NULL, "%s", _("missing COMMAND"));
       return EXIT_USAGE;
     }
 
@@ -589,16 +639,16 @@ main (int    argc,
   if (g_str_equal (command, "--help") || g_str_equal (command, "-h") ||
       g_str_equal (command, "help"))
     {
-      fputs (usage_text, stdout);
+      fputs (_(usage_text), stdout);
       return EXIT_OK;
     }
 
   if (g_str_equal (command, "info"))
-    return cmd_info (argc - 1, argv + 1);
+    return cmd_info (argv + 1);
 
   if (g_str_equal (command, "convert"))
-    return cmd_convert (argc - 1, argv + 1);
+    return cmd_convert (argv + 1);
 
-  print_usage_error (NULL, "unknown command “%s”", command);
+  print_usage_error (NULL, _("unknown command “%s”"), command);
   return EXIT_USAGE;
 }

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "sps-exporter.h"
 
 /**
@@ -92,7 +94,8 @@ sps_exporter_write (SpsExporter    *self,
   if (iface->write == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   "The %s exporter cannot write traces",
+                   /* Translators: %s is the name of a trace format, e.g. chrome-json */
+                   _("The %s exporter cannot write traces"),
                    sps_exporter_get_name (self));
       return FALSE;
     }
@@ -107,7 +110,8 @@ sps_exporter_write (SpsExporter    *self,
 
   if (!ret)
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                 "The %s exporter failed without giving a reason",
+                 /* Translators: %s is the name of a trace format, e.g. chrome-json */
+                 _("The %s exporter failed without giving a reason"),
                  sps_exporter_get_name (self));
 
   return ret;

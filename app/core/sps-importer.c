@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "sps-importer.h"
 
 /**
@@ -137,7 +139,8 @@ sps_importer_load (SpsImporter      *self,
   if (iface->load == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   "The %s importer cannot load files",
+                   /* Translators: %s is the name of a trace format, e.g. chrome-json */
+                   _("The %s importer cannot load files"),
                    sps_importer_get_name (self));
       return FALSE;
     }
@@ -154,7 +157,8 @@ sps_importer_load (SpsImporter      *self,
 
   if (!ret)
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                 "The %s importer failed without giving a reason",
+                 /* Translators: %s is the name of a trace format, e.g. chrome-json */
+                 _("The %s importer failed without giving a reason"),
                  sps_importer_get_name (self));
 
   return ret;

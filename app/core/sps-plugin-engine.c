@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include <libpeas/peas.h>
 
 #include "sps-plugin-engine.h"
@@ -261,27 +263,35 @@ sps_plugin_engine_check_plugin_file (SpsPluginEngine *self,
 
   if (!g_key_file_load_from_file (keyfile, path, G_KEY_FILE_NONE, &error))
     {
-      sps_plugin_engine_add_problem (self, path, "not a valid plugin file: %s", error->message);
+      sps_plugin_engine_add_problem (self, path,
+                                     /* Translators: %s says what is wrong */
+                                     _("not a valid plugin file: %s"), error->message);
       return NULL;
     }
 
   if (!g_key_file_has_group (keyfile, "Plugin"))
     {
-      sps_plugin_engine_add_problem (self, path, "not a valid plugin file: no [Plugin] group");
+      sps_plugin_engine_add_problem (self, path,
+                                     /* Translators: [Plugin] is a group of the file; keep it */
+                                     "%s", _("not a valid plugin file: no [Plugin] group"));
       return NULL;
     }
 
   module_name = g_key_file_get_string (keyfile, "Plugin", "Module", NULL);
   if (module_name == NULL || module_name[0] == '\0')
     {
-      sps_plugin_engine_add_problem (self, path, "not a valid plugin file: no Module key in [Plugin]");
+      sps_plugin_engine_add_problem (self, path,
+                                     /* Translators: Module and [Plugin] are a key and group of the file; keep them */
+                                     "%s", _("not a valid plugin file: no Module key in [Plugin]"));
       return NULL;
     }
 
   name = g_key_file_get_locale_string (keyfile, "Plugin", "Name", NULL, NULL);
   if (name == NULL)
     {
-      sps_plugin_engine_add_problem (self, path, "not a valid plugin file: no Name key in [Plugin]");
+      sps_plugin_engine_add_problem (self, path,
+                                     /* Translators: Name and [Plugin] are a key and group of the file; keep them */
+                                     "%s", _("not a valid plugin file: no Name key in [Plugin]"));
       return NULL;
     }
 
@@ -372,7 +382,9 @@ sps_plugin_engine_scan_dir (SpsPluginEngine *self,
       /* A missing directory is normal: not every install has user plugins. */
       if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) &&
           !g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR))
-        sps_plugin_engine_add_problem (self, dir, "cannot read the folder: %s", error->message);
+        sps_plugin_engine_add_problem (self, dir,
+                                       /* Translators: %s says why */
+                                       _("cannot read the folder: %s"), error->message);
       return;
     }
 
@@ -477,7 +489,8 @@ sps_plugin_engine_load_entry (SpsPluginEngine *self,
     {
       entry->state = PLUGIN_BROKEN;
       sps_plugin_engine_add_problem (self, entry->plugin_file,
-                                     "plugin “%s” was rejected by the plugin loader",
+                                     /* Translators: %s is the module name of a plugin */
+                                     _("plugin “%s” was rejected by the plugin loader"),
                                      entry->module_name);
       return;
     }
@@ -532,11 +545,13 @@ sps_plugin_engine_load_entry (SpsPluginEngine *self,
       if (!peas_plugin_info_is_available (info, &error) && error != NULL)
         g_string_append (reason, error->message);
       else
-        g_string_append (reason, "unknown error");
+        g_string_append (reason, _("unknown error"));
     }
 
   sps_plugin_engine_add_problem (self, entry->plugin_file,
-                                 "plugin “%s” could not be loaded: %s",
+                                 /* Translators: the first %s is the module name of a
+                                  * plugin, the second says why */
+                                 _("plugin “%s” could not be loaded: %s"),
                                  entry->module_name, reason->str);
 }
 
@@ -800,7 +815,9 @@ sps_plugin_engine_create_extensions_locked (SpsPluginEngine *self,
       if (!G_TYPE_CHECK_INSTANCE_TYPE (extension, type))
         {
           sps_plugin_engine_add_problem (self, entry->plugin_file,
-                                         "plugin “%s” made a %s that is not a %s",
+                                         /* Translators: the module name of a plugin, then
+                                          * the names of two types (e.g. GObject, SpsImporter) */
+                                         _("plugin “%s” made a %s that is not a %s"),
                                          entry->module_name,
                                          G_OBJECT_TYPE_NAME (extension),
                                          g_type_name (type));
@@ -855,6 +872,34 @@ sps_plugin_engine_create_exporters (SpsPluginEngine *self)
 
   g_mutex_lock (&self->mutex);
   ret = sps_plugin_engine_create_extensions_locked (self, SPS_TYPE_EXPORTER);
+  g_mutex_unlock (&self->mutex);
+
+  return ret;
+}
+
+/**
+ * sps_plugin_engine_create_extensions:
+ * @self: a #SpsPluginEngine
+ * @iface: an interface type, such as `SPS_TYPE_VIEW` of libspanscope-gtk
+ *
+ * Creates one new extension of @iface for every loaded plugin that
+ * provides one, by plugin precedence. This is how the libraries built on
+ * top of the core (which the engine cannot know) instantiate their own
+ * extension points.
+ *
+ * Returns: (transfer full) (element-type GObject): new extensions
+ */
+GPtrArray *
+sps_plugin_engine_create_extensions (SpsPluginEngine *self,
+                                     GType            iface)
+{
+  GPtrArray *ret;
+
+  g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), NULL);
+  g_return_val_if_fail (G_TYPE_IS_INTERFACE (iface), NULL);
+
+  g_mutex_lock (&self->mutex);
+  ret = sps_plugin_engine_create_extensions_locked (self, iface);
   g_mutex_unlock (&self->mutex);
 
   return ret;

@@ -44,5 +44,8 @@ SpsExporter     *sps_plugin_engine_create_exporter   (SpsPluginEngine *self,
                                                       const char      *name);
 SPS_AVAILABLE_IN_ALL
 GPtrArray       *sps_plugin_engine_create_exporters  (SpsPluginEngine *self);
+SPS_AVAILABLE_IN_ALL
+GPtrArray       *sps_plugin_engine_create_extensions (SpsPluginEngine *self,
+                                                      GType            iface);
 
 G_END_DECLS

@@ -7,7 +7,10 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
+
+#include <glib/gi18n-lib.h>
 
 #include "sps-trace-builder.h"
 #include "sps-trace-private.h"
@@ -36,6 +39,191 @@ next_capacity (guint capacity)
     g_error ("Trace builder table is full");
 
   return capacity < MIN_ROWS ? MIN_ROWS : capacity * 2;
+}
+
+/* A column pointer of a table's owner, read and written by offset (with
+ * memcpy: the field is declared as a pointer to the element type). */
+static inline gpointer
+column_get (gconstpointer owner,
+            gsize         offset)
+{
+  gpointer column;
+
+  memcpy (&column, (const char *) owner + offset, sizeof column);
+  return column;
+}
+
+static inline void
+column_set (gpointer owner,
+            gsize    offset,
+            gpointer column)
+{
+  memcpy ((char *) owner + offset, &column, sizeof column);
+}
+
+static inline guint *
+table_count (gpointer owner,
+             gsize    offset)
+{
+  return (guint *) (gpointer) ((char *) owner + offset);
+}
+
+#define FOREACH_COLUMN(column, layout) \
+  for (const SpsColumn *column = (layout)->columns; \
+       column < (layout)->columns + SPS_MAX_COLUMNS && column->element_size != 0; \
+       column++)
+
+/* Grows every column of the table to the next capacity. */
+void
+_sps_table_grow (gpointer              owner,
+                 const SpsTableLayout *layout)
+{
+  guint *capacity;
+  guint cap;
+
+  g_assert (owner != NULL);
+  g_assert (layout != NULL && layout->capacity != 0);
+
+  capacity = table_count (owner, layout->capacity);
+  cap = next_capacity (*capacity);
+  FOREACH_COLUMN (column, layout)
+    column_set (owner, column->offset,
+                g_realloc_n (column_get (owner, column->offset), cap, column->element_size));
+  *capacity = cap;
+}
+
+/* Frees every column of the table and empties it. */
+void
+_sps_table_free (gpointer              owner,
+                 const SpsTableLayout *layout)
+{
+  g_assert (owner != NULL);
+  g_assert (layout != NULL);
+
+  FOREACH_COLUMN (column, layout)
+    {
+      g_free (column_get (owner, column->offset));
+      column_set (owner, column->offset, NULL);
+    }
+  *table_count (owner, layout->n_rows) = 0;
+  if (layout->capacity != 0)
+    *table_count (owner, layout->capacity) = 0;
+}
+
+/* The bytes the table's rows take, all columns together. */
+gsize
+_sps_table_get_memory_size (gconstpointer         owner,
+                            const SpsTableLayout *layout)
+{
+  gsize row_size = 0;
+  guint n_rows;
+
+  g_assert (owner != NULL);
+  g_assert (layout != NULL);
+
+  memcpy (&n_rows, (const char *) owner + layout->n_rows, sizeof n_rows);
+  FOREACH_COLUMN (column, layout)
+    row_size += column->element_size;
+
+  return (gsize) n_rows * row_size;
+}
+
+#define BUILDER_TABLE(n_rows, capacity) \
+  G_STRUCT_OFFSET (SpsTraceBuilder, n_rows), G_STRUCT_OFFSET (SpsTraceBuilder, capacity)
+#define COLUMN(field) SPS_COLUMN (SpsTraceBuilder, field)
+
+static const SpsTableLayout process_table = {
+  BUILDER_TABLE (n_processes, processes_capacity),
+  { COLUMN (process_pid), COLUMN (process_name), COLUMN (process_sort_index),
+    COLUMN (process_labels) },
+};
+
+static const SpsTableLayout thread_table = {
+  BUILDER_TABLE (n_threads, threads_capacity),
+  { COLUMN (thread_process), COLUMN (thread_tid), COLUMN (thread_name),
+    COLUMN (thread_sort_index) },
+};
+
+static const SpsTableLayout slice_record_table = {
+  BUILDER_TABLE (n_slice_records, slice_records_capacity),
+  { COLUMN (slice_ts), COLUMN (slice_dur), COLUMN (slice_name), COLUMN (slice_category),
+    COLUMN (slice_thread), COLUMN (slice_args), COLUMN (slice_flags), COLUMN (slice_kind) },
+};
+
+static const SpsTableLayout async_table = {
+  BUILDER_TABLE (n_async, async_capacity),
+  { COLUMN (async_ts), COLUMN (async_key), COLUMN (async_process), COLUMN (async_name),
+    COLUMN (async_category), COLUMN (async_args), COLUMN (async_phase) },
+};
+
+static const SpsTableLayout instant_table = {
+  BUILDER_TABLE (n_instants, instants_capacity),
+  { COLUMN (instant_ts), COLUMN (instant_name), COLUMN (instant_category),
+    COLUMN (instant_owner), COLUMN (instant_args), COLUMN (instant_kind),
+    COLUMN (instant_scope) },
+};
+
+static const SpsTableLayout counter_table = {
+  BUILDER_TABLE (n_counters, counters_capacity),
+  { COLUMN (counter_process), COLUMN (counter_name), COLUMN (counter_series) },
+};
+
+static const SpsTableLayout counter_value_table = {
+  BUILDER_TABLE (n_counter_values, counter_values_capacity),
+  { COLUMN (value_counter), COLUMN (value_ts), COLUMN (value_value) },
+};
+
+static const SpsTableLayout flow_point_table = {
+  BUILDER_TABLE (n_flow_points, flow_points_capacity),
+  { COLUMN (flow_key), COLUMN (flow_ts), COLUMN (flow_thread), COLUMN (flow_handle),
+    COLUMN (flow_name), COLUMN (flow_category), COLUMN (flow_phase), COLUMN (flow_bind) },
+};
+
+static const SpsTableLayout object_table = {
+  BUILDER_TABLE (n_objects, objects_capacity),
+  { COLUMN (object_ts), COLUMN (object_key), COLUMN (object_process), COLUMN (object_name),
+    COLUMN (object_args), COLUMN (object_phase) },
+};
+
+static const SpsTableLayout frame_table = {
+  BUILDER_TABLE (n_frames, frames_capacity),
+  { COLUMN (frame_name), COLUMN (frame_category), COLUMN (frame_module),
+    COLUMN (frame_address) },
+};
+
+static const SpsTableLayout callsite_table = {
+  BUILDER_TABLE (n_callsites, callsites_capacity),
+  { COLUMN (callsite_parent), COLUMN (callsite_frame), COLUMN (callsite_depth) },
+};
+
+static const SpsTableLayout sample_table = {
+  BUILDER_TABLE (n_samples, samples_capacity),
+  { COLUMN (sample_ts), COLUMN (sample_thread), COLUMN (sample_name),
+    COLUMN (sample_callsite), COLUMN (sample_raw_stack_ref), COLUMN (sample_weight),
+    COLUMN (sample_weight_unit), COLUMN (sample_flags) },
+};
+
+#undef COLUMN
+#undef BUILDER_TABLE
+
+static const SpsTableLayout * const builder_tables[] = {
+  &process_table, &thread_table, &slice_record_table, &async_table, &instant_table,
+  &counter_table, &counter_value_table, &flow_point_table, &object_table, &frame_table,
+  &callsite_table, &sample_table,
+};
+
+/* The index of a new last row of @layout's table, whose columns are
+ * grown first when they are full. */
+static inline guint32
+append_row (SpsTraceBuilder      *self,
+            const SpsTableLayout *layout)
+{
+  guint *n_rows = table_count (self, layout->n_rows);
+
+  if G_UNLIKELY (*n_rows == *table_count (self, layout->capacity))
+    _sps_table_grow (self, layout);
+
+  return (*n_rows)++;
 }
 
 static inline guint32
@@ -250,116 +438,15 @@ _sps_trace_builder_free_records (SpsTraceBuilder *self)
 {
   g_assert (SPS_IS_TRACE_BUILDER (self));
 
-  g_clear_pointer (&self->process_pid, g_free);
-  g_clear_pointer (&self->process_name, g_free);
-  g_clear_pointer (&self->process_sort_index, g_free);
-  g_clear_pointer (&self->process_labels, g_free);
-  row_index_clear (&self->process_index);
-  self->n_processes = self->processes_capacity = 0;
-
-  g_clear_pointer (&self->thread_process, g_free);
-  g_clear_pointer (&self->thread_tid, g_free);
-  g_clear_pointer (&self->thread_name, g_free);
-  g_clear_pointer (&self->thread_sort_index, g_free);
-  row_index_clear (&self->thread_index);
-  self->n_threads = self->threads_capacity = 0;
-
-  g_clear_pointer (&self->slice_ts, g_free);
-  g_clear_pointer (&self->slice_dur, g_free);
-  g_clear_pointer (&self->slice_name, g_free);
-  g_clear_pointer (&self->slice_category, g_free);
-  g_clear_pointer (&self->slice_thread, g_free);
-  g_clear_pointer (&self->slice_args, g_free);
-  g_clear_pointer (&self->slice_flags, g_free);
-  g_clear_pointer (&self->slice_kind, g_free);
-  self->n_slice_records = self->slice_records_capacity = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (builder_tables); i++)
+    _sps_table_free (self, builder_tables[i]);
   self->n_begin_end_records = 0;
 
-  g_clear_pointer (&self->async_ts, g_free);
-  g_clear_pointer (&self->async_key, g_free);
-  g_clear_pointer (&self->async_process, g_free);
-  g_clear_pointer (&self->async_name, g_free);
-  g_clear_pointer (&self->async_category, g_free);
-  g_clear_pointer (&self->async_args, g_free);
-  g_clear_pointer (&self->async_phase, g_free);
-  self->n_async = self->async_capacity = 0;
-
-  g_clear_pointer (&self->instant_ts, g_free);
-  g_clear_pointer (&self->instant_name, g_free);
-  g_clear_pointer (&self->instant_category, g_free);
-  g_clear_pointer (&self->instant_owner, g_free);
-  g_clear_pointer (&self->instant_args, g_free);
-  g_clear_pointer (&self->instant_kind, g_free);
-  g_clear_pointer (&self->instant_scope, g_free);
-  self->n_instants = self->instants_capacity = 0;
-
-  g_clear_pointer (&self->counter_process, g_free);
-  g_clear_pointer (&self->counter_name, g_free);
-  g_clear_pointer (&self->counter_series, g_free);
+  row_index_clear (&self->process_index);
+  row_index_clear (&self->thread_index);
   row_index_clear (&self->counter_index);
-  self->n_counters = self->counters_capacity = 0;
-
-  g_clear_pointer (&self->value_counter, g_free);
-  g_clear_pointer (&self->value_ts, g_free);
-  g_clear_pointer (&self->value_value, g_free);
-  self->n_counter_values = self->counter_values_capacity = 0;
-
-  g_clear_pointer (&self->flow_key, g_free);
-  g_clear_pointer (&self->flow_ts, g_free);
-  g_clear_pointer (&self->flow_thread, g_free);
-  g_clear_pointer (&self->flow_handle, g_free);
-  g_clear_pointer (&self->flow_name, g_free);
-  g_clear_pointer (&self->flow_category, g_free);
-  g_clear_pointer (&self->flow_phase, g_free);
-  g_clear_pointer (&self->flow_bind, g_free);
-  self->n_flow_points = self->flow_points_capacity = 0;
-
-  g_clear_pointer (&self->object_ts, g_free);
-  g_clear_pointer (&self->object_key, g_free);
-  g_clear_pointer (&self->object_process, g_free);
-  g_clear_pointer (&self->object_name, g_free);
-  g_clear_pointer (&self->object_args, g_free);
-  g_clear_pointer (&self->object_phase, g_free);
-  self->n_objects = self->objects_capacity = 0;
-
-  g_clear_pointer (&self->frame_name, g_free);
-  g_clear_pointer (&self->frame_category, g_free);
-  g_clear_pointer (&self->frame_module, g_free);
-  g_clear_pointer (&self->frame_address, g_free);
   row_index_clear (&self->frame_index);
-  self->n_frames = self->frames_capacity = 0;
-
-  g_clear_pointer (&self->callsite_parent, g_free);
-  g_clear_pointer (&self->callsite_frame, g_free);
-  g_clear_pointer (&self->callsite_depth, g_free);
   row_index_clear (&self->callsite_index);
-  self->n_callsites = self->callsites_capacity = 0;
-
-  g_clear_pointer (&self->sample_ts, g_free);
-  g_clear_pointer (&self->sample_thread, g_free);
-  g_clear_pointer (&self->sample_name, g_free);
-  g_clear_pointer (&self->sample_callsite, g_free);
-  g_clear_pointer (&self->sample_raw_stack_ref, g_free);
-  g_clear_pointer (&self->sample_weight, g_free);
-  g_clear_pointer (&self->sample_weight_unit, g_free);
-  g_clear_pointer (&self->sample_flags, g_free);
-  self->n_samples = self->samples_capacity = 0;
-}
-
-static void
-grow_slice_records (SpsTraceBuilder *self)
-{
-  guint cap = next_capacity (self->slice_records_capacity);
-
-  self->slice_ts = g_renew (SpsTime, self->slice_ts, cap);
-  self->slice_dur = g_renew (SpsTime, self->slice_dur, cap);
-  self->slice_name = g_renew (guint32, self->slice_name, cap);
-  self->slice_category = g_renew (guint32, self->slice_category, cap);
-  self->slice_thread = g_renew (guint32, self->slice_thread, cap);
-  self->slice_args = g_renew (SpsArgsRef, self->slice_args, cap);
-  self->slice_flags = g_renew (guint16, self->slice_flags, cap);
-  self->slice_kind = g_renew (guint8, self->slice_kind, cap);
-  self->slice_records_capacity = cap;
 }
 
 static inline guint32
@@ -375,10 +462,7 @@ append_slice_record (SpsTraceBuilder    *self,
 {
   guint32 row;
 
-  if G_UNLIKELY (self->n_slice_records == self->slice_records_capacity)
-    grow_slice_records (self);
-
-  row = self->n_slice_records++;
+  row = append_row (self, &slice_record_table);
   self->slice_ts[row] = ts;
   self->slice_dur[row] = dur;
   self->slice_name[row] = name;
@@ -406,127 +490,6 @@ _sps_trace_builder_append_slice_record (SpsTraceBuilder    *self,
   g_assert (SPS_IS_TRACE_BUILDER (self));
 
   return append_slice_record (self, kind, thread, ts, dur, name, category, args, flags);
-}
-
-static void
-grow_async (SpsTraceBuilder *self)
-{
-  guint cap = next_capacity (self->async_capacity);
-
-  self->async_ts = g_renew (SpsTime, self->async_ts, cap);
-  self->async_key = g_renew (guint64, self->async_key, cap);
-  self->async_process = g_renew (guint32, self->async_process, cap);
-  self->async_name = g_renew (guint32, self->async_name, cap);
-  self->async_category = g_renew (guint32, self->async_category, cap);
-  self->async_args = g_renew (SpsArgsRef, self->async_args, cap);
-  self->async_phase = g_renew (guint8, self->async_phase, cap);
-  self->async_capacity = cap;
-}
-
-static void
-grow_instants (SpsTraceBuilder *self)
-{
-  guint cap = next_capacity (self->instants_capacity);
-
-  self->instant_ts = g_renew (SpsTime, self->instant_ts, cap);
-  self->instant_name = g_renew (guint32, self->instant_name, cap);
-  self->instant_category = g_renew (guint32, self->instant_category, cap);
-  self->instant_owner = g_renew (guint32, self->instant_owner, cap);
-  self->instant_args = g_renew (SpsArgsRef, self->instant_args, cap);
-  self->instant_kind = g_renew (guint8, self->instant_kind, cap);
-  self->instant_scope = g_renew (guint8, self->instant_scope, cap);
-  self->instants_capacity = cap;
-}
-
-static void
-grow_counters (SpsTraceBuilder *self)
-{
-  guint cap = next_capacity (self->counters_capacity);
-
-  self->counter_process = g_renew (guint32, self->counter_process, cap);
-  self->counter_name = g_renew (guint32, self->counter_name, cap);
-  self->counter_series = g_renew (guint32, self->counter_series, cap);
-  self->counters_capacity = cap;
-}
-
-static void
-grow_counter_values (SpsTraceBuilder *self)
-{
-  guint cap = next_capacity (self->counter_values_capacity);
-
-  self->value_counter = g_renew (guint32, self->value_counter, cap);
-  self->value_ts = g_renew (SpsTime, self->value_ts, cap);
-  self->value_value = g_renew (double, self->value_value, cap);
-  self->counter_values_capacity = cap;
-}
-
-static void
-grow_flow_points (SpsTraceBuilder *self)
-{
-  guint cap = next_capacity (self->flow_points_capacity);
-
-  self->flow_key = g_renew (guint64, self->flow_key, cap);
-  self->flow_ts = g_renew (SpsTime, self->flow_ts, cap);
-  self->flow_thread = g_renew (guint32, self->flow_thread, cap);
-  self->flow_handle = g_renew (guint32, self->flow_handle, cap);
-  self->flow_name = g_renew (guint32, self->flow_name, cap);
-  self->flow_category = g_renew (guint32, self->flow_category, cap);
-  self->flow_phase = g_renew (guint8, self->flow_phase, cap);
-  self->flow_bind = g_renew (guint8, self->flow_bind, cap);
-  self->flow_points_capacity = cap;
-}
-
-static void
-grow_objects (SpsTraceBuilder *self)
-{
-  guint cap = next_capacity (self->objects_capacity);
-
-  self->object_ts = g_renew (SpsTime, self->object_ts, cap);
-  self->object_key = g_renew (guint64, self->object_key, cap);
-  self->object_process = g_renew (guint32, self->object_process, cap);
-  self->object_name = g_renew (guint32, self->object_name, cap);
-  self->object_args = g_renew (SpsArgsRef, self->object_args, cap);
-  self->object_phase = g_renew (guint8, self->object_phase, cap);
-  self->objects_capacity = cap;
-}
-
-static void
-grow_frames (SpsTraceBuilder *self)
-{
-  guint cap = next_capacity (self->frames_capacity);
-
-  self->frame_name = g_renew (guint32, self->frame_name, cap);
-  self->frame_category = g_renew (guint32, self->frame_category, cap);
-  self->frame_module = g_renew (guint32, self->frame_module, cap);
-  self->frame_address = g_renew (guint64, self->frame_address, cap);
-  self->frames_capacity = cap;
-}
-
-static void
-grow_callsites (SpsTraceBuilder *self)
-{
-  guint cap = next_capacity (self->callsites_capacity);
-
-  self->callsite_parent = g_renew (guint32, self->callsite_parent, cap);
-  self->callsite_frame = g_renew (guint32, self->callsite_frame, cap);
-  self->callsite_depth = g_renew (guint16, self->callsite_depth, cap);
-  self->callsites_capacity = cap;
-}
-
-static void
-grow_samples (SpsTraceBuilder *self)
-{
-  guint cap = next_capacity (self->samples_capacity);
-
-  self->sample_ts = g_renew (SpsTime, self->sample_ts, cap);
-  self->sample_thread = g_renew (guint32, self->sample_thread, cap);
-  self->sample_name = g_renew (guint32, self->sample_name, cap);
-  self->sample_callsite = g_renew (guint32, self->sample_callsite, cap);
-  self->sample_raw_stack_ref = g_renew (guint32, self->sample_raw_stack_ref, cap);
-  self->sample_weight = g_renew (double, self->sample_weight, cap);
-  self->sample_weight_unit = g_renew (guint8, self->sample_weight_unit, cap);
-  self->sample_flags = g_renew (guint8, self->sample_flags, cap);
-  self->samples_capacity = cap;
 }
 
 void
@@ -704,7 +667,7 @@ sps_trace_builder_add_args_text (SpsTraceBuilder *self,
   if (offset > SPS_ARGS_REF_OFFSET_MASK || (gsize) len > G_MAXUINT - offset)
     {
       _sps_trace_builder_warn_count (self, "args_arena_full", 1,
-                                     "The args arena is full; further args are dropped");
+                                     _("The args arena is full; further args are dropped"));
       return SPS_ARGS_REF_NONE;
     }
 
@@ -751,6 +714,11 @@ sps_trace_builder_add_metadata_events (SpsTraceBuilder *self,
  *
  * Counts one occurrence of the warning @name. The message is only
  * formatted the first time, so warning about every bad event stays cheap.
+ *
+ * For the same reason @format is translated here, in the Spanscope
+ * gettext domain, when it is formatted: mark a literal format with N_()
+ * rather than _(). A format that has no translation there (one already
+ * translated by the caller, say) is used as it is.
  */
 void
 sps_trace_builder_warn (SpsTraceBuilder *self,
@@ -776,8 +744,10 @@ sps_trace_builder_warn (SpsTraceBuilder *self,
         {
           va_list args;
 
+          /* (An empty msgid would look up the catalogue's header.) */
           va_start (args, format);
-          message = g_strdup_vprintf (format, args);
+          message = g_strdup_vprintf (format[0] != '\0' ? g_dgettext (GETTEXT_PACKAGE, format) : format,
+                                      args);
           va_end (args);
         }
 
@@ -831,18 +801,7 @@ sps_trace_builder_ensure_process (SpsTraceBuilder *self,
   if (self->process_index.slots[slot] != 0)
     return row;
 
-  if (self->n_processes == self->processes_capacity)
-    {
-      guint cap = next_capacity (self->processes_capacity);
-
-      self->process_pid = g_renew (gint64, self->process_pid, cap);
-      self->process_name = g_renew (guint32, self->process_name, cap);
-      self->process_sort_index = g_renew (gint32, self->process_sort_index, cap);
-      self->process_labels = g_renew (guint32, self->process_labels, cap);
-      self->processes_capacity = cap;
-    }
-
-  row = self->n_processes++;
+  row = append_row (self, &process_table);
   self->process_pid[row] = pid;
   self->process_name[row] = 0;
   self->process_sort_index[row] = G_MAXINT32;
@@ -929,18 +888,7 @@ sps_trace_builder_ensure_thread (SpsTraceBuilder *self,
   if (self->thread_index.slots[slot] != 0)
     return row;
 
-  if (self->n_threads == self->threads_capacity)
-    {
-      guint cap = next_capacity (self->threads_capacity);
-
-      self->thread_process = g_renew (guint32, self->thread_process, cap);
-      self->thread_tid = g_renew (gint64, self->thread_tid, cap);
-      self->thread_name = g_renew (guint32, self->thread_name, cap);
-      self->thread_sort_index = g_renew (gint32, self->thread_sort_index, cap);
-      self->threads_capacity = cap;
-    }
-
-  row = self->n_threads++;
+  row = append_row (self, &thread_table);
   self->thread_process[row] = process;
   self->thread_tid[row] = tid;
   self->thread_name[row] = 0;
@@ -1016,7 +964,8 @@ sps_trace_builder_add_complete (SpsTraceBuilder *self,
   if G_UNLIKELY (dur < 0)
     {
       sps_trace_builder_warn (self, "negative_duration",
-                              "A complete event has a negative duration (%" G_GINT64_FORMAT " ns); it is made 0",
+                              /* Translators: %<PRId64> is a duration in nanoseconds */
+                              N_("A complete event has a negative duration (%" PRId64 " ns); it is made 0"),
                               dur);
       dur = 0;
     }
@@ -1126,10 +1075,7 @@ sps_trace_builder_add_async (SpsTraceBuilder *self,
   g_return_val_if_fail (process < self->n_processes, SPS_NO_INDEX);
   g_return_val_if_fail (phase <= SPS_ASYNC_LEGACY_FINISH, SPS_NO_INDEX);
 
-  if G_UNLIKELY (self->n_async == self->async_capacity)
-    grow_async (self);
-
-  row = self->n_async++;
+  row = append_row (self, &async_table);
   self->async_ts[row] = ts;
   self->async_key[row] = key;
   self->async_process[row] = process;
@@ -1190,10 +1136,7 @@ sps_trace_builder_add_instant (SpsTraceBuilder *self,
       g_return_if_reached ();
     }
 
-  if G_UNLIKELY (self->n_instants == self->instants_capacity)
-    grow_instants (self);
-
-  row = self->n_instants++;
+  row = append_row (self, &instant_table);
   self->instant_ts[row] = ts;
   self->instant_name[row] = name;
   self->instant_category[row] = category;
@@ -1236,10 +1179,7 @@ sps_trace_builder_ensure_counter_track (SpsTraceBuilder *self,
   if (self->counter_index.slots[slot] != 0)
     return row;
 
-  if (self->n_counters == self->counters_capacity)
-    grow_counters (self);
-
-  row = self->n_counters++;
+  row = append_row (self, &counter_table);
   self->counter_process[row] = process;
   self->counter_name[row] = name;
   self->counter_series[row] = series;
@@ -1267,10 +1207,7 @@ sps_trace_builder_add_counter_value (SpsTraceBuilder *self,
   g_return_if_fail (!self->finished);
   g_return_if_fail (counter_track < self->n_counters);
 
-  if G_UNLIKELY (self->n_counter_values == self->counter_values_capacity)
-    grow_counter_values (self);
-
-  row = self->n_counter_values++;
+  row = append_row (self, &counter_value_table);
   self->value_counter[row] = counter_track;
   self->value_ts[row] = ts;
   self->value_value[row] = value;
@@ -1312,10 +1249,7 @@ sps_trace_builder_add_flow_point (SpsTraceBuilder *self,
   g_return_if_fail (bind <= SPS_FLOW_BIND_SLICE);
   g_return_if_fail (bind == SPS_FLOW_BIND_SLICE || thread < self->n_threads);
 
-  if G_UNLIKELY (self->n_flow_points == self->flow_points_capacity)
-    grow_flow_points (self);
-
-  row = self->n_flow_points++;
+  row = append_row (self, &flow_point_table);
   self->flow_key[row] = key;
   self->flow_ts[row] = ts;
   self->flow_thread[row] = thread;
@@ -1352,10 +1286,7 @@ sps_trace_builder_add_object_event (SpsTraceBuilder *self,
   g_return_if_fail (phase <= SPS_OBJECT_DESTROYED);
   g_return_if_fail (process < self->n_processes);
 
-  if G_UNLIKELY (self->n_objects == self->objects_capacity)
-    grow_objects (self);
-
-  row = self->n_objects++;
+  row = append_row (self, &object_table);
   self->object_ts[row] = ts;
   self->object_key[row] = key;
   self->object_process[row] = process;
@@ -1396,10 +1327,7 @@ sps_trace_builder_intern_frame (SpsTraceBuilder *self,
   if (self->frame_index.slots[slot] != 0)
     return row;
 
-  if (self->n_frames == self->frames_capacity)
-    grow_frames (self);
-
-  row = self->n_frames++;
+  row = append_row (self, &frame_table);
   self->frame_name[row] = name;
   self->frame_category[row] = category;
   self->frame_module[row] = module;
@@ -1440,10 +1368,7 @@ sps_trace_builder_intern_callsite (SpsTraceBuilder *self,
   if (self->callsite_index.slots[slot] != 0)
     return row;
 
-  if (self->n_callsites == self->callsites_capacity)
-    grow_callsites (self);
-
-  row = self->n_callsites++;
+  row = append_row (self, &callsite_table);
   self->callsite_parent[row] = parent;
   self->callsite_frame[row] = frame;
   if (parent == SPS_NO_INDEX)
@@ -1491,10 +1416,7 @@ sps_trace_builder_add_sample (SpsTraceBuilder *self,
   g_return_val_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites, SPS_NO_INDEX);
   g_return_val_if_fail (weight_unit <= SPS_WEIGHT_UNIT_S, SPS_NO_INDEX);
 
-  if G_UNLIKELY (self->n_samples == self->samples_capacity)
-    grow_samples (self);
-
-  row = self->n_samples++;
+  row = append_row (self, &sample_table);
   self->sample_ts[row] = ts;
   self->sample_thread[row] = thread;
   self->sample_name[row] = name;

@@ -7,7 +7,10 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
+
+#include <glib/gi18n-lib.h>
 
 #include "sps-trace-builder.h"
 #include "sps-trace-private.h"
@@ -42,9 +45,9 @@ typedef struct
 
 typedef struct
 {
-  SpsTime end;
+  SpsTime key;
   guint32 lane;
-} LaneEnd;
+} LaneHeapItem;
 
 typedef struct
 {
@@ -91,6 +94,20 @@ typedef struct
 } Finish;
 
 typedef void (*FinishPass) (Finish *f);
+
+static const SpsTableLayout async_slice_table = {
+  G_STRUCT_OFFSET (Finish, n_async_slices), G_STRUCT_OFFSET (Finish, async_slices_capacity),
+  { SPS_COLUMN (Finish, async_slice_process), SPS_COLUMN (Finish, async_slice_parent),
+    SPS_COLUMN (Finish, async_slice_depth) },
+};
+
+static const SpsTableLayout track_table = {
+  G_STRUCT_OFFSET (Finish, n_tracks), G_STRUCT_OFFSET (Finish, tracks_capacity),
+  { SPS_COLUMN (Finish, track_kind), SPS_COLUMN (Finish, track_process),
+    SPS_COLUMN (Finish, track_thread), SPS_COLUMN (Finish, track_name),
+    SPS_COLUMN (Finish, track_series), SPS_COLUMN (Finish, track_first_row),
+    SPS_COLUMN (Finish, track_n_rows), SPS_COLUMN (Finish, track_max_depth) },
+};
 
 static inline guint64
 time_key (SpsTime t)
@@ -778,8 +795,9 @@ pair_begin_end (Finish *f)
       else if (*slot == SPS_NO_INDEX)
         {
           sps_trace_builder_warn (b, "unmatched_end",
-                                  "An end at %" G_GINT64_FORMAT " ns on thread %" G_GINT64_FORMAT
-                                  " closes nothing; it is dropped",
+                                  /* Translators: a time in nanoseconds, then a thread id */
+                                  N_("An end at %" PRId64 " ns on thread %" PRId64
+                                     " closes nothing; it is dropped"),
                                   b->slice_ts[r], b->thread_tid[t]);
         }
       else
@@ -804,8 +822,9 @@ pair_begin_end (Finish *f)
           b->slice_flags[open] |= SPS_SLICE_UNFINISHED;
           g_array_append_val (f->unfinished, open);
           sps_trace_builder_warn (b, "unmatched_begin",
-                                  "A begin at %" G_GINT64_FORMAT " ns on thread %" G_GINT64_FORMAT
-                                  " is never closed; it lasts to the end of the trace",
+                                  /* Translators: a time in nanoseconds, then a thread id */
+                                  N_("A begin at %" PRId64 " ns on thread %" PRId64
+                                     " is never closed; it lasts to the end of the trace"),
                                   b->slice_ts[open], b->thread_tid[s / 2]);
         }
     }
@@ -832,7 +851,7 @@ new_async_slice (Finish     *f,
       if (f->async_slice_depth[parent] >= SPS_MAX_DEPTH)
         {
           sps_trace_builder_warn (b, "max_depth_exceeded",
-                                  "Async slices nest deeper than %u levels; deeper ones are kept at the last level",
+                                  N_("Async slices nest deeper than %u levels; deeper ones are kept at the last level"),
                                   (guint) SPS_MAX_DEPTH);
           parent = f->async_slice_parent[parent];
           depth = SPS_MAX_DEPTH;
@@ -842,14 +861,7 @@ new_async_slice (Finish     *f,
     }
 
   if (f->n_async_slices == f->async_slices_capacity)
-    {
-      guint cap = MAX (256, f->async_slices_capacity * 2);
-
-      f->async_slice_process = g_renew (guint32, f->async_slice_process, cap);
-      f->async_slice_parent = g_renew (guint32, f->async_slice_parent, cap);
-      f->async_slice_depth = g_renew (guint16, f->async_slice_depth, cap);
-      f->async_slices_capacity = cap;
-    }
+    _sps_table_grow (f, &async_slice_table);
 
   a = f->n_async_slices++;
   /* The whole tree lives in the process of its root. */
@@ -963,7 +975,8 @@ add_async_record (Finish  *f,
         if (k == 0)
           {
             sps_trace_builder_warn (b, "unmatched_async_end",
-                                    "An async end at %" G_GINT64_FORMAT " ns closes nothing",
+                                    /* Translators: %<PRId64> is a time in nanoseconds */
+                                    N_("An async end at %" PRId64 " ns closes nothing"),
                                     ts);
             a = new_async_slice (f, record, top, ts, name, category, args, SPS_SLICE_UNMATCHED_END);
             break;
@@ -978,7 +991,8 @@ add_async_record (Finish  *f,
             b->slice_flags[async_row (f, abandoned)] |= SPS_SLICE_UNFINISHED;
             close_async_slice (f, abandoned, ts);
             sps_trace_builder_warn (b, "unmatched_async_begin",
-                                    "An async begin at %" G_GINT64_FORMAT " ns is never closed",
+                                    /* Translators: %<PRId64> is a time in nanoseconds */
+                                    N_("An async begin at %" PRId64 " ns is never closed"),
                                     b->slice_ts[async_row (f, abandoned)]);
           }
 
@@ -1010,7 +1024,8 @@ add_async_record (Finish  *f,
         if (legacy->len == 0)
           {
             sps_trace_builder_warn (b, "unmatched_async_step",
-                                    "An async step at %" G_GINT64_FORMAT " ns has no start; it is dropped",
+                                    /* Translators: %<PRId64> is a time in nanoseconds */
+                                    N_("An async step at %" PRId64 " ns has no start; it is dropped"),
                                     ts);
             break;
           }
@@ -1052,7 +1067,8 @@ add_async_record (Finish  *f,
         if (legacy->len == 0)
           {
             sps_trace_builder_warn (b, "unmatched_async_end",
-                                    "An async finish at %" G_GINT64_FORMAT " ns closes nothing",
+                                    /* Translators: %<PRId64> is a time in nanoseconds */
+                                    N_("An async finish at %" PRId64 " ns closes nothing"),
                                     ts);
             a = new_async_slice (f, record, SPS_NO_INDEX, ts, name, category, args,
                                  SPS_SLICE_UNMATCHED_END);
@@ -1094,7 +1110,8 @@ leave_key_open (Finish *f,
 
       leave_async_unfinished (f, a);
       sps_trace_builder_warn (b, "unmatched_async_begin",
-                              "An async begin at %" G_GINT64_FORMAT " ns is never closed",
+                              /* Translators: %<PRId64> is a time in nanoseconds */
+                              N_("An async begin at %" PRId64 " ns is never closed"),
                               b->slice_ts[async_row (f, a)]);
     }
 
@@ -1109,7 +1126,8 @@ leave_key_open (Finish *f,
                          open->prev_into ? open->prev_args : SPS_ARGS_REF_NONE,
                          TRUE);
       sps_trace_builder_warn (b, "unmatched_async_begin",
-                              "An async start at %" G_GINT64_FORMAT " ns is never finished",
+                              /* Translators: %<PRId64> is a time in nanoseconds */
+                              N_("An async start at %" PRId64 " ns is never finished"),
                               b->slice_ts[async_row (f, open->slice)]);
     }
 
@@ -1146,6 +1164,20 @@ pair_async (Finish *f)
     }
 }
 
+/* Widens [*start, *end] to the times of a table of points. */
+static void
+extend_range (const SpsTime *ts,
+              guint          n,
+              SpsTime       *start,
+              SpsTime       *end)
+{
+  for (guint r = 0; r < n; r++)
+    {
+      *start = MIN (*start, ts[r]);
+      *end = MAX (*end, ts[r]);
+    }
+}
+
 static void
 time_range (Finish *f)
 {
@@ -1162,29 +1194,10 @@ time_range (Finish *f)
       end = MAX (end, b->slice_ts[r] + b->slice_dur[r]);
     }
 
-  for (guint r = 0; r < b->n_instants; r++)
-    {
-      start = MIN (start, b->instant_ts[r]);
-      end = MAX (end, b->instant_ts[r]);
-    }
-
-  for (guint r = 0; r < b->n_counter_values; r++)
-    {
-      start = MIN (start, b->value_ts[r]);
-      end = MAX (end, b->value_ts[r]);
-    }
-
-  for (guint r = 0; r < b->n_samples; r++)
-    {
-      start = MIN (start, b->sample_ts[r]);
-      end = MAX (end, b->sample_ts[r]);
-    }
-
-  for (guint r = 0; r < b->n_objects; r++)
-    {
-      start = MIN (start, b->object_ts[r]);
-      end = MAX (end, b->object_ts[r]);
-    }
+  extend_range (b->instant_ts, b->n_instants, &start, &end);
+  extend_range (b->value_ts, b->n_counter_values, &start, &end);
+  extend_range (b->sample_ts, b->n_samples, &start, &end);
+  extend_range (b->object_ts, b->n_objects, &start, &end);
 
   if (start > end)
     start = end = 0;
@@ -1210,30 +1223,31 @@ close_unfinished (Finish *f)
   f->unfinished = g_array_new (FALSE, FALSE, sizeof (guint32));
 }
 
-/* Binary heaps for lane packing */
+/* Binary min-heaps of lanes for lane packing: the busy lanes keyed by
+ * the time they are free again, the free lanes keyed by their number. */
 
 static void
-lane_ends_push (GArray  *heap,
-                SpsTime  end,
+lane_heap_push (GArray  *heap,
+                SpsTime  key,
                 guint32  lane)
 {
-  LaneEnd item = { end, lane };
-  LaneEnd *h;
+  LaneHeapItem item = { key, lane };
+  LaneHeapItem *h;
   guint i;
 
   g_array_append_val (heap, item);
-  h = (LaneEnd *) (gpointer) heap->data;
-  for (i = heap->len - 1; i > 0 && h[(i - 1) / 2].end > item.end; i = (i - 1) / 2)
+  h = (LaneHeapItem *) (gpointer) heap->data;
+  for (i = heap->len - 1; i > 0 && h[(i - 1) / 2].key > item.key; i = (i - 1) / 2)
     h[i] = h[(i - 1) / 2];
   h[i] = item;
 }
 
 static guint32
-lane_ends_pop (GArray *heap)
+lane_heap_pop (GArray *heap)
 {
-  LaneEnd *h = (LaneEnd *) (gpointer) heap->data;
+  LaneHeapItem *h = (LaneHeapItem *) (gpointer) heap->data;
   guint32 lane = h[0].lane;
-  LaneEnd last = h[heap->len - 1];
+  LaneHeapItem last = h[heap->len - 1];
   guint n = heap->len - 1;
   guint i = 0;
 
@@ -1243,52 +1257,9 @@ lane_ends_pop (GArray *heap)
 
       if (c >= n)
         break;
-      if (c + 1 < n && h[c + 1].end < h[c].end)
+      if (c + 1 < n && h[c + 1].key < h[c].key)
         c++;
-      if (h[c].end >= last.end)
-        break;
-      h[i] = h[c];
-      i = c;
-    }
-  if (n > 0)
-    h[i] = last;
-  g_array_set_size (heap, n);
-
-  return lane;
-}
-
-static void
-free_lanes_push (GArray  *heap,
-                 guint32  lane)
-{
-  guint32 *h;
-  guint i;
-
-  g_array_append_val (heap, lane);
-  h = (guint32 *) (gpointer) heap->data;
-  for (i = heap->len - 1; i > 0 && h[(i - 1) / 2] > lane; i = (i - 1) / 2)
-    h[i] = h[(i - 1) / 2];
-  h[i] = lane;
-}
-
-static guint32
-free_lanes_pop (GArray *heap)
-{
-  guint32 *h = (guint32 *) (gpointer) heap->data;
-  guint32 lane = h[0];
-  guint32 last = h[heap->len - 1];
-  guint n = heap->len - 1;
-  guint i = 0;
-
-  for (;;)
-    {
-      guint c = 2 * i + 1;
-
-      if (c >= n)
-        break;
-      if (c + 1 < n && h[c + 1] < h[c])
-        c++;
-      if (h[c] >= last)
+      if (h[c].key >= last.key)
         break;
       h[i] = h[c];
       i = c;
@@ -1347,8 +1318,8 @@ pack_async_lanes (Finish *f)
   g_clear_pointer (&root_process, g_free);
 
   f->async_slice_lane = g_new (guint32, n);
-  busy = g_array_new (FALSE, FALSE, sizeof (LaneEnd));
-  free_lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  busy = g_array_new (FALSE, FALSE, sizeof (LaneHeapItem));
+  free_lanes = g_array_new (FALSE, FALSE, sizeof (LaneHeapItem));
 
   for (guint p = 0; p < b->n_processes; p++)
     {
@@ -1362,11 +1333,15 @@ pack_async_lanes (Finish *f)
           guint32 a = order[i];
           guint32 lane;
 
-          while (busy->len > 0 && g_array_index (busy, LaneEnd, 0).end <= ts[a])
-            free_lanes_push (free_lanes, lane_ends_pop (busy));
+          while (busy->len > 0 && g_array_index (busy, LaneHeapItem, 0).key <= ts[a])
+            {
+              guint32 freed = lane_heap_pop (busy);
 
-          lane = free_lanes->len > 0 ? free_lanes_pop (free_lanes) : n_lanes++;
-          lane_ends_push (busy, tree_end[a], lane);
+              lane_heap_push (free_lanes, freed, freed);
+            }
+
+          lane = free_lanes->len > 0 ? lane_heap_pop (free_lanes) : n_lanes++;
+          lane_heap_push (busy, tree_end[a], lane);
           f->async_slice_lane[a] = lane;
         }
 
@@ -1409,19 +1384,7 @@ add_track (Finish       *f,
   guint32 t;
 
   if (f->n_tracks == f->tracks_capacity)
-    {
-      guint cap = MAX (64, f->tracks_capacity * 2);
-
-      f->track_kind = g_renew (guint8, f->track_kind, cap);
-      f->track_process = g_renew (guint32, f->track_process, cap);
-      f->track_thread = g_renew (guint32, f->track_thread, cap);
-      f->track_name = g_renew (guint32, f->track_name, cap);
-      f->track_series = g_renew (guint32, f->track_series, cap);
-      f->track_first_row = g_renew (guint32, f->track_first_row, cap);
-      f->track_n_rows = g_renew (guint32, f->track_n_rows, cap);
-      f->track_max_depth = g_renew (guint16, f->track_max_depth, cap);
-      f->tracks_capacity = cap;
-    }
+    _sps_table_grow (f, &track_table);
 
   t = f->n_tracks++;
   f->track_kind[t] = kind;
@@ -1627,7 +1590,8 @@ nest_slices (Finish  *f,
                   if (s_ts < stack_end[sp - 1])
                     {
                       sps_trace_builder_warn (f->builder, "overlapping_slice",
-                                              "A slice at %" G_GINT64_FORMAT " ns ends after the slice it starts in",
+                                              /* Translators: %<PRId64> is a time in nanoseconds */
+                                              N_("A slice at %" PRId64 " ns ends after the slice it starts in"),
                                               s_ts);
                       p = stack[sp - 1];
                       break;
@@ -1640,7 +1604,7 @@ nest_slices (Finish  *f,
                   if (depth[p] >= SPS_MAX_DEPTH)
                     {
                       sps_trace_builder_warn (f->builder, "max_depth_exceeded",
-                                              "Slices nest deeper than %u levels; deeper ones are kept at the last level",
+                                              N_("Slices nest deeper than %u levels; deeper ones are kept at the last level"),
                                               (guint) SPS_MAX_DEPTH);
                       p = parent[p];
                       d = SPS_MAX_DEPTH;
@@ -1966,8 +1930,9 @@ build_flows (Finish *f)
       if (phase != SPS_FLOW_START && !open)
         {
           sps_trace_builder_warn (b, "flow_without_start",
-                                  "A flow point at %" G_GINT64_FORMAT " ns (id %" G_GUINT64_FORMAT
-                                  ") has no start before it; it is dropped",
+                                  /* Translators: a time in nanoseconds, then the id of a flow */
+                                  N_("A flow point at %" PRId64 " ns (id %" PRIu64
+                                     ") has no start before it; it is dropped"),
                                   b->flow_ts[point], b->flow_key[point]);
           continue;
         }
@@ -1985,8 +1950,9 @@ build_flows (Finish *f)
       if (slice == SPS_NO_INDEX)
         {
           sps_trace_builder_warn (b, "unbound_flow_point",
-                                  "A flow point at %" G_GINT64_FORMAT " ns (id %" G_GUINT64_FORMAT
-                                  ") binds to no slice; it is dropped",
+                                  /* Translators: a time in nanoseconds, then the id of a flow */
+                                  N_("A flow point at %" PRId64 " ns (id %" PRIu64
+                                     ") binds to no slice; it is dropped"),
                                   b->flow_ts[point], b->flow_key[point]);
         }
       else
@@ -2021,17 +1987,40 @@ build_flows (Finish *f)
   g_clear_pointer (&f->async_record_slice, g_free);
 }
 
+/* Orders a table whose every row has a track (@row_track, freed here) by
+ * (track, ts): fills @position, records the rows of the tracks of
+ * @kinds, tells through @identity whether no row moves, and returns the
+ * table's new track column. */
+static guint32 *
+place_on_tracks (Finish        *f,
+                 guint32       *row_track,
+                 const SpsTime *ts,
+                 guint          n,
+                 guint          kinds,
+                 guint32       *position,
+                 gboolean      *identity)
+{
+  g_autofree guint32 *start = g_new (guint32, f->n_tracks + 1);
+  guint n_placed;
+
+  n_placed = place_rows (row_track, ts, NULL, n, f->n_tracks, start, position);
+  g_free (row_track);
+  g_assert (n_placed == n);
+  *identity = is_identity (position, n, n);
+  set_track_rows (f, start, kinds);
+
+  return track_column (start, f->n_tracks, n);
+}
+
 static void
 build_instants (Finish *f)
 {
   SpsTraceBuilder *b = f->builder;
   SpsInstantTable *instants = &f->trace->instants;
   guint n = b->n_instants;
-  g_autofree guint32 *track = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *start = g_new (guint32, f->n_tracks + 1);
+  guint32 *track = g_new (guint32, MAX (n, 1));
   g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
   gboolean identity;
-  guint n_placed;
 
   for (guint r = 0; r < n; r++)
     {
@@ -2051,20 +2040,17 @@ build_instants (Finish *f)
         }
     }
 
-  n_placed = place_rows (track, b->instant_ts, NULL, n, f->n_tracks, start, position);
-  g_assert (n_placed == n);
-  identity = is_identity (position, n, n);
-  set_track_rows (f, start, (1u << SPS_TRACK_THREAD_INSTANTS) |
-                            (1u << SPS_TRACK_PROCESS_INSTANTS) |
-                            (1u << SPS_TRACK_GLOBAL_INSTANTS));
-
+  instants->track = place_on_tracks (f, track, b->instant_ts, n,
+                                     (1u << SPS_TRACK_THREAD_INSTANTS) |
+                                     (1u << SPS_TRACK_PROCESS_INSTANTS) |
+                                     (1u << SPS_TRACK_GLOBAL_INSTANTS),
+                                     position, &identity);
   instants->n_rows = n;
   instants->ts = SCATTER_COLUMN (b->instant_ts, position, n, n, identity);
   instants->name = SCATTER_COLUMN (b->instant_name, position, n, n, identity);
   instants->category = SCATTER_COLUMN (b->instant_category, position, n, n, identity);
   instants->kind = SCATTER_COLUMN (b->instant_kind, position, n, n, identity);
   instants->args = SCATTER_COLUMN (b->instant_args, position, n, n, identity);
-  instants->track = track_column (start, f->n_tracks, n);
 }
 
 static void
@@ -2073,22 +2059,18 @@ build_counters (Finish *f)
   SpsTraceBuilder *b = f->builder;
   SpsCounterTable *counters = &f->trace->counters;
   guint n = b->n_counter_values;
-  g_autofree guint32 *track = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *start = g_new (guint32, f->n_tracks + 1);
+  guint32 *track = g_new (guint32, MAX (n, 1));
   g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
   gboolean identity;
 
   for (guint r = 0; r < n; r++)
     track[r] = f->counter_track[b->value_counter[r]];
 
-  place_rows (track, b->value_ts, NULL, n, f->n_tracks, start, position);
-  identity = is_identity (position, n, n);
-  set_track_rows (f, start, 1u << SPS_TRACK_COUNTER);
-
+  counters->track = place_on_tracks (f, track, b->value_ts, n, 1u << SPS_TRACK_COUNTER,
+                                     position, &identity);
   counters->n_rows = n;
   counters->ts = SCATTER_COLUMN (b->value_ts, position, n, n, identity);
   counters->value = SCATTER_COLUMN (b->value_value, position, n, n, identity);
-  counters->track = track_column (start, f->n_tracks, n);
 }
 
 static void
@@ -2097,18 +2079,15 @@ build_samples (Finish *f)
   SpsTraceBuilder *b = f->builder;
   SpsSampleTable *samples = &f->trace->samples;
   guint n = b->n_samples;
-  g_autofree guint32 *track = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *start = g_new (guint32, f->n_tracks + 1);
+  guint32 *track = g_new (guint32, MAX (n, 1));
   g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
   gboolean identity;
 
   for (guint r = 0; r < n; r++)
     track[r] = f->thread_samples_track[b->sample_thread[r]];
 
-  place_rows (track, b->sample_ts, NULL, n, f->n_tracks, start, position);
-  identity = is_identity (position, n, n);
-  set_track_rows (f, start, 1u << SPS_TRACK_THREAD_SAMPLES);
-
+  samples->track = place_on_tracks (f, track, b->sample_ts, n, 1u << SPS_TRACK_THREAD_SAMPLES,
+                                    position, &identity);
   samples->n_rows = n;
   samples->ts = SCATTER_COLUMN (b->sample_ts, position, n, n, identity);
   samples->thread = SCATTER_COLUMN (b->sample_thread, position, n, n, identity);
@@ -2118,7 +2097,6 @@ build_samples (Finish *f)
   samples->weight = SCATTER_COLUMN (b->sample_weight, position, n, n, identity);
   samples->weight_unit = SCATTER_COLUMN (b->sample_weight_unit, position, n, n, identity);
   samples->flags = SCATTER_COLUMN (b->sample_flags, position, n, n, identity);
-  samples->track = track_column (start, f->n_tracks, n);
 }
 
 static void
@@ -2226,21 +2204,12 @@ move_metadata_and_warnings (Finish *f)
 static void
 finish_clear (Finish *f)
 {
+  _sps_table_free (f, &async_slice_table);
+  _sps_table_free (f, &track_table);
   g_clear_pointer (&f->unfinished, g_array_unref);
-  g_clear_pointer (&f->async_slice_process, g_free);
-  g_clear_pointer (&f->async_slice_parent, g_free);
-  g_clear_pointer (&f->async_slice_depth, g_free);
   g_clear_pointer (&f->async_slice_lane, g_free);
   g_clear_pointer (&f->async_record_slice, g_free);
   g_clear_pointer (&f->process_n_lanes, g_free);
-  g_clear_pointer (&f->track_kind, g_free);
-  g_clear_pointer (&f->track_process, g_free);
-  g_clear_pointer (&f->track_thread, g_free);
-  g_clear_pointer (&f->track_name, g_free);
-  g_clear_pointer (&f->track_series, g_free);
-  g_clear_pointer (&f->track_first_row, g_free);
-  g_clear_pointer (&f->track_n_rows, g_free);
-  g_clear_pointer (&f->track_max_depth, g_free);
   g_clear_pointer (&f->thread_slices_track, g_free);
   g_clear_pointer (&f->thread_sampled_track, g_free);
   g_clear_pointer (&f->thread_instants_track, g_free);
@@ -2313,7 +2282,7 @@ sps_trace_builder_finish (SpsTraceBuilder  *self,
 
   if (progress != NULL)
     {
-      sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_INDEXING, "Indexing");
+      sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_INDEXING, _("Indexing"));
       sps_progress_set_fraction (progress, 0.0);
     }
 
@@ -2322,7 +2291,7 @@ sps_trace_builder_finish (SpsTraceBuilder  *self,
       if (progress != NULL && sps_progress_is_cancelled (progress))
         {
           g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                               "Indexing was cancelled");
+                               _("Indexing was cancelled"));
           finish_clear (&f);
           _sps_trace_builder_free_records (self);
           return NULL;

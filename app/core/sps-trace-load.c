@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "sps-importer.h"
 #include "sps-plugin-engine.h"
 #include "sps-trace-builder.h"
@@ -54,18 +56,6 @@ cancel_progress (GCancellable *cancellable,
   g_assert (SPS_IS_PROGRESS (progress));
 
   sps_progress_cancel (progress);
-}
-
-/* The one place that reaches into the model's private API: a trace kept
- * with SPS_LOAD_FLAGS_KEEP_PARTIAL remembers why it is partial. */
-static void
-sps_trace_load_attach_error (SpsTrace     *trace,
-                             const GError *error)
-{
-  g_assert (SPS_IS_TRACE (trace));
-  g_assert (error != NULL);
-
-  _sps_trace_set_load_error (trace, error);
 }
 
 static GBytes *
@@ -144,7 +134,7 @@ sps_trace_load_run (LoadData  *data,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
-  sps_progress_set_phase (data->progress, SPS_PROGRESS_PHASE_READING, "Detecting the format");
+  sps_progress_set_phase (data->progress, SPS_PROGRESS_PHASE_READING, _("Detecting the format"));
 
   if (!(head = read_head (data->file, cancellable, error)))
     return NULL;
@@ -153,7 +143,7 @@ sps_trace_load_run (LoadData  *data,
     {
       display_name = g_file_get_parse_name (data->file);
       g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNKNOWN_FORMAT,
-                   "%s: not a trace format Spanscope can read", display_name);
+                   "%s: %s", display_name, _("not a trace format Spanscope can read"));
       return NULL;
     }
 
@@ -183,13 +173,15 @@ sps_trace_load_run (LoadData  *data,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
-  sps_progress_set_phase (data->progress, SPS_PROGRESS_PHASE_INDEXING, "Indexing");
+  sps_progress_set_phase (data->progress, SPS_PROGRESS_PHASE_INDEXING, _("Indexing"));
 
   if (!(trace = sps_trace_builder_finish (builder, data->progress, error)))
     return NULL;
 
+  /* A trace kept with SPS_LOAD_FLAGS_KEEP_PARTIAL remembers why it is
+   * partial. */
   if (import_error != NULL)
-    sps_trace_load_attach_error (trace, import_error);
+    _sps_trace_set_load_error (trace, import_error);
 
   return trace;
 }
@@ -211,7 +203,7 @@ sps_trace_load_worker (GTask        *task,
 
   if (trace != NULL)
     {
-      sps_progress_set_phase (data->progress, SPS_PROGRESS_PHASE_DONE, "Loaded");
+      sps_progress_set_phase (data->progress, SPS_PROGRESS_PHASE_DONE, _("Loaded"));
       g_task_return_pointer (task, trace, g_object_unref);
     }
   else
@@ -219,7 +211,7 @@ sps_trace_load_worker (GTask        *task,
       g_assert (error != NULL);
 
       sps_progress_set_phase (data->progress, SPS_PROGRESS_PHASE_DONE,
-                              is_cancelled (data->progress, error) ? "Cancelled" : "Failed");
+                              is_cancelled (data->progress, error) ? _("Cancelled") : _("Failed"));
       g_task_return_error (task, g_steal_pointer (&error));
     }
 }

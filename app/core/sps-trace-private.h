@@ -33,6 +33,27 @@ typedef enum
   SPS_SLICE_RECORD_ASYNC,     /* appended by finish() from async records */
 } SpsSliceRecordKind;
 
+/* A struct-of-arrays table, described once as offsets into the struct
+ * that owns it, so that growing, freeing and measuring it go through one
+ * list of its columns and none can be forgotten. */
+#define SPS_MAX_COLUMNS           10
+
+typedef struct
+{
+  gsize offset;               /* of the column's pointer in the owner */
+  gsize element_size;
+} SpsColumn;
+
+typedef struct
+{
+  gsize     n_rows;           /* offset of the owner's guint row count */
+  gsize     capacity;         /* offset of its guint capacity; 0: none */
+  SpsColumn columns[SPS_MAX_COLUMNS];  /* up to the first of size 0 */
+} SpsTableLayout;
+
+#define SPS_COLUMN(Owner, field) \
+  { G_STRUCT_OFFSET (Owner, field), sizeof *((Owner *) NULL)->field }
+
 /* Open-addressing index over the rows of a table: a slot holds row + 1,
  * 0 is empty. Each table compares its own key columns. */
 typedef struct
@@ -233,6 +254,13 @@ struct _SpsTrace
   SpsTime          *block_tree;
   guint             n_block_leaves;
 };
+
+void     _sps_table_grow                  (gpointer              owner,
+                                           const SpsTableLayout *layout);
+void     _sps_table_free                  (gpointer              owner,
+                                           const SpsTableLayout *layout);
+gsize    _sps_table_get_memory_size       (gconstpointer         owner,
+                                           const SpsTableLayout *layout);
 
 void     _sps_trace_builder_warn_count    (SpsTraceBuilder *self,
                                            const char      *name,

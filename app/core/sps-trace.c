@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "sps-trace.h"
 #include "sps-trace-private.h"
 
@@ -22,8 +24,72 @@
 
 G_DEFINE_FINAL_TYPE (SpsTrace, sps_trace, G_TYPE_OBJECT)
 
-/* The views hold const pointers to the columns the trace owns. */
-#define FREE_COLUMN(column) g_free ((gpointer) (column))
+#define TRACE_TABLE(table) G_STRUCT_OFFSET (SpsTrace, table.n_rows), 0
+#define COLUMN(table, field) SPS_COLUMN (SpsTrace, table.field)
+
+/* The tables own their columns; these lists free and measure them. */
+static const SpsTableLayout trace_tables[] = {
+  {
+    TRACE_TABLE (processes),
+    { COLUMN (processes, pid), COLUMN (processes, name), COLUMN (processes, sort_index),
+      COLUMN (processes, labels) },
+  },
+  {
+    TRACE_TABLE (threads),
+    { COLUMN (threads, process), COLUMN (threads, tid), COLUMN (threads, name),
+      COLUMN (threads, sort_index) },
+  },
+  {
+    TRACE_TABLE (tracks),
+    { COLUMN (tracks, kind), COLUMN (tracks, process), COLUMN (tracks, thread),
+      COLUMN (tracks, name), COLUMN (tracks, series), COLUMN (tracks, first_row),
+      COLUMN (tracks, n_rows_in_track), COLUMN (tracks, max_depth) },
+  },
+  {
+    TRACE_TABLE (slices),
+    { COLUMN (slices, ts), COLUMN (slices, dur), COLUMN (slices, self_time),
+      COLUMN (slices, name), COLUMN (slices, category), COLUMN (slices, track),
+      COLUMN (slices, parent), COLUMN (slices, depth), COLUMN (slices, flags),
+      COLUMN (slices, args) },
+  },
+  {
+    TRACE_TABLE (instants),
+    { COLUMN (instants, ts), COLUMN (instants, name), COLUMN (instants, category),
+      COLUMN (instants, track), COLUMN (instants, kind), COLUMN (instants, args) },
+  },
+  {
+    TRACE_TABLE (counters),
+    { COLUMN (counters, ts), COLUMN (counters, value), COLUMN (counters, track) },
+  },
+  {
+    TRACE_TABLE (flows),
+    { COLUMN (flows, from_slice), COLUMN (flows, to_slice), COLUMN (flows, key),
+      COLUMN (flows, name), COLUMN (flows, category) },
+  },
+  {
+    TRACE_TABLE (samples),
+    { COLUMN (samples, ts), COLUMN (samples, track), COLUMN (samples, thread),
+      COLUMN (samples, name), COLUMN (samples, callsite), COLUMN (samples, raw_stack_ref),
+      COLUMN (samples, weight), COLUMN (samples, weight_unit), COLUMN (samples, flags) },
+  },
+  {
+    TRACE_TABLE (callsites),
+    { COLUMN (callsites, parent), COLUMN (callsites, frame), COLUMN (callsites, depth) },
+  },
+  {
+    TRACE_TABLE (frames),
+    { COLUMN (frames, name), COLUMN (frames, category), COLUMN (frames, module),
+      COLUMN (frames, address) },
+  },
+  {
+    TRACE_TABLE (objects),
+    { COLUMN (objects, ts), COLUMN (objects, phase), COLUMN (objects, process),
+      COLUMN (objects, key), COLUMN (objects, name), COLUMN (objects, args) },
+  },
+};
+
+#undef COLUMN
+#undef TRACE_TABLE
 
 static void
 sps_trace_finalize (GObject *object)
@@ -49,78 +115,8 @@ sps_trace_finalize (GObject *object)
   g_free (self->metadata_keys);
   g_free (self->metadata_values);
 
-  FREE_COLUMN (self->processes.pid);
-  FREE_COLUMN (self->processes.name);
-  FREE_COLUMN (self->processes.sort_index);
-  FREE_COLUMN (self->processes.labels);
-
-  FREE_COLUMN (self->threads.process);
-  FREE_COLUMN (self->threads.tid);
-  FREE_COLUMN (self->threads.name);
-  FREE_COLUMN (self->threads.sort_index);
-
-  FREE_COLUMN (self->tracks.kind);
-  FREE_COLUMN (self->tracks.process);
-  FREE_COLUMN (self->tracks.thread);
-  FREE_COLUMN (self->tracks.name);
-  FREE_COLUMN (self->tracks.series);
-  FREE_COLUMN (self->tracks.first_row);
-  FREE_COLUMN (self->tracks.n_rows_in_track);
-  FREE_COLUMN (self->tracks.max_depth);
-
-  FREE_COLUMN (self->slices.ts);
-  FREE_COLUMN (self->slices.dur);
-  FREE_COLUMN (self->slices.self_time);
-  FREE_COLUMN (self->slices.name);
-  FREE_COLUMN (self->slices.category);
-  FREE_COLUMN (self->slices.track);
-  FREE_COLUMN (self->slices.parent);
-  FREE_COLUMN (self->slices.depth);
-  FREE_COLUMN (self->slices.flags);
-  FREE_COLUMN (self->slices.args);
-
-  FREE_COLUMN (self->instants.ts);
-  FREE_COLUMN (self->instants.name);
-  FREE_COLUMN (self->instants.category);
-  FREE_COLUMN (self->instants.track);
-  FREE_COLUMN (self->instants.kind);
-  FREE_COLUMN (self->instants.args);
-
-  FREE_COLUMN (self->counters.ts);
-  FREE_COLUMN (self->counters.value);
-  FREE_COLUMN (self->counters.track);
-
-  FREE_COLUMN (self->flows.from_slice);
-  FREE_COLUMN (self->flows.to_slice);
-  FREE_COLUMN (self->flows.key);
-  FREE_COLUMN (self->flows.name);
-  FREE_COLUMN (self->flows.category);
-
-  FREE_COLUMN (self->samples.ts);
-  FREE_COLUMN (self->samples.track);
-  FREE_COLUMN (self->samples.thread);
-  FREE_COLUMN (self->samples.name);
-  FREE_COLUMN (self->samples.callsite);
-  FREE_COLUMN (self->samples.raw_stack_ref);
-  FREE_COLUMN (self->samples.weight);
-  FREE_COLUMN (self->samples.weight_unit);
-  FREE_COLUMN (self->samples.flags);
-
-  FREE_COLUMN (self->callsites.parent);
-  FREE_COLUMN (self->callsites.frame);
-  FREE_COLUMN (self->callsites.depth);
-
-  FREE_COLUMN (self->frames.name);
-  FREE_COLUMN (self->frames.category);
-  FREE_COLUMN (self->frames.module);
-  FREE_COLUMN (self->frames.address);
-
-  FREE_COLUMN (self->objects.ts);
-  FREE_COLUMN (self->objects.phase);
-  FREE_COLUMN (self->objects.process);
-  FREE_COLUMN (self->objects.key);
-  FREE_COLUMN (self->objects.name);
-  FREE_COLUMN (self->objects.args);
+  for (guint i = 0; i < G_N_ELEMENTS (trace_tables); i++)
+    _sps_table_free (self, &trace_tables[i]);
 
   g_free (self->track_first_block);
   g_free (self->block_tree);
@@ -687,7 +683,7 @@ sps_trace_parse_args (SpsTrace    *self,
   if (text == NULL || len > G_MAXSSIZE)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           "The args text is outside the trace's data");
+                           _("The args text is outside the trace’s data"));
       return NULL;
     }
 
@@ -698,7 +694,7 @@ sps_trace_parse_args (SpsTrace    *self,
   root = json_parser_steal_root (parser);
   if (root == NULL)
     g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                         "The args text is empty");
+                         _("The args text is empty"));
 
   return root;
 }
@@ -890,21 +886,8 @@ sps_trace_get_memory_size (SpsTrace *self)
   if (self->arena != NULL)
     size += g_bytes_get_size (self->arena);
 
-  size += (gsize) self->processes.n_rows * (sizeof (gint64) + sizeof (guint32) * 2 + sizeof (gint32));
-  size += (gsize) self->threads.n_rows * (sizeof (gint64) + sizeof (guint32) * 2 + sizeof (gint32));
-  size += (gsize) self->tracks.n_rows * (sizeof (guint8) + sizeof (guint32) * 6 + sizeof (guint16));
-  size += (gsize) self->slices.n_rows * (sizeof (SpsTime) * 3 + sizeof (guint32) * 4 +
-                                         sizeof (guint16) * 2 + sizeof (SpsArgsRef));
-  size += (gsize) self->instants.n_rows * (sizeof (SpsTime) + sizeof (guint32) * 3 +
-                                           sizeof (guint8) + sizeof (SpsArgsRef));
-  size += (gsize) self->counters.n_rows * (sizeof (SpsTime) + sizeof (double) + sizeof (guint32));
-  size += (gsize) self->flows.n_rows * (sizeof (guint32) * 4 + sizeof (guint64));
-  size += (gsize) self->samples.n_rows * (sizeof (SpsTime) + sizeof (guint32) * 5 +
-                                          sizeof (double) + sizeof (guint8) * 2);
-  size += (gsize) self->callsites.n_rows * (sizeof (guint32) * 2 + sizeof (guint16));
-  size += (gsize) self->frames.n_rows * (sizeof (guint32) * 3 + sizeof (guint64));
-  size += (gsize) self->objects.n_rows * (sizeof (SpsTime) + sizeof (guint8) + sizeof (guint32) * 2 +
-                                          sizeof (guint64) + sizeof (SpsArgsRef));
+  for (guint i = 0; i < G_N_ELEMENTS (trace_tables); i++)
+    size += _sps_table_get_memory_size (self, &trace_tables[i]);
   size += (gsize) self->n_metadata * (sizeof (guint32) + sizeof (SpsArgsRef));
 
   size += ((gsize) self->tracks.n_rows + 1) * sizeof (guint32);

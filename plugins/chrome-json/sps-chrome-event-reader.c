@@ -149,19 +149,12 @@ scan_chunk (Reader  *self,
 
   for (;;)
     {
+      gboolean full = slot->events->len == MAX_CHUNK_EVENTS;
       SpsChromeEvent *ev;
 
-      if G_UNLIKELY (slot->events->len == MAX_CHUNK_EVENTS)
-        {
-          /* Stop at the start of the next element */
-          slot->scanner.limit = sps_chrome_scanner_get_offset (&slot->scanner);
-          g_array_set_size (slot->events, slot->events->len + 1);
-          ev = &g_array_index (slot->events, SpsChromeEvent, slot->events->len - 1);
-          r = sps_chrome_scanner_next_event (&slot->scanner, ev);
-          g_array_set_size (slot->events, slot->events->len - 1);
-          g_assert (r != SPS_CHROME_SCAN_OK);
-          break;
-        }
+      /* A full chunk stops at the start of the next element. */
+      if G_UNLIKELY (full)
+        slot->scanner.limit = sps_chrome_scanner_get_offset (&slot->scanner);
 
       g_array_set_size (slot->events, slot->events->len + 1);
       ev = &g_array_index (slot->events, SpsChromeEvent, slot->events->len - 1);
@@ -171,6 +164,7 @@ scan_chunk (Reader  *self,
           g_array_set_size (slot->events, slot->events->len - 1);
           break;
         }
+      g_assert (!full);
     }
   slot->result = r;
 }
@@ -205,20 +199,27 @@ scan_claimed (Reader  *self,
   g_cond_broadcast (&self->cond);
 }
 
+/* Scans the next chunk the window allows, or else waits for a change.
+ * Called locked. */
+static void
+scan_or_wait (Reader *self)
+{
+  guint64 i;
+
+  if (claim (self, &i))
+    scan_claimed (self, i);
+  else
+    g_cond_wait (&self->cond, &self->mutex);
+}
+
 static gpointer
 worker_main (gpointer data)
 {
   Reader *self = data;
-  guint64 i;
 
   g_mutex_lock (&self->mutex);
   while (!self->stop)
-    {
-      if (claim (self, &i))
-        scan_claimed (self, i);
-      else
-        g_cond_wait (&self->cond, &self->mutex);
-    }
+    scan_or_wait (self);
   g_mutex_unlock (&self->mutex);
 
   return NULL;
@@ -230,16 +231,10 @@ wait_chunk (Reader  *self,
             guint64  i)
 {
   Slot *slot = &self->slots[i % WINDOW];
-  guint64 j;
 
   g_mutex_lock (&self->mutex);
   while (slot->index != i || slot->state != SLOT_DONE)
-    {
-      if (claim (self, &j))
-        scan_claimed (self, j);
-      else
-        g_cond_wait (&self->cond, &self->mutex);
-    }
+    scan_or_wait (self);
   g_mutex_unlock (&self->mutex);
 
   return slot;

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "sps-chrome-exporter.h"
+#include "sps-chrome-interner.h"
 
 /* The output is produced in a small buffer that is written out whenever it
  * grows past this size, so exporting a multi-gigabyte trace never holds
@@ -202,36 +203,22 @@ static void
 append_escaped_char (GString *out,
                      guchar   c)
 {
+  /* The characters with a short escape, and the letter of each */
+  static const char shorts[] = "\"\\\n\r\t\b\f";
+  static const char letters[] = "\"\\nrtbf";
   static const char hex[] = "0123456789abcdef";
+  const char *hit = c != '\0' ? strchr (shorts, c) : NULL;
 
-  switch (c)
+  if (hit != NULL)
     {
-    case '"':
-      out_append_literal (out, "\\\"");
-      break;
-    case '\\':
-      out_append_literal (out, "\\\\");
-      break;
-    case '\n':
-      out_append_literal (out, "\\n");
-      break;
-    case '\r':
-      out_append_literal (out, "\\r");
-      break;
-    case '\t':
-      out_append_literal (out, "\\t");
-      break;
-    case '\b':
-      out_append_literal (out, "\\b");
-      break;
-    case '\f':
-      out_append_literal (out, "\\f");
-      break;
-    default:
+      g_string_append_c (out, '\\');
+      g_string_append_c (out, letters[hit - shorts]);
+    }
+  else
+    {
       out_append_literal (out, "\\u00");
       g_string_append_c (out, hex[c >> 4]);
       g_string_append_c (out, hex[c & 0xf]);
-      break;
     }
 }
 
@@ -543,6 +530,23 @@ append_args (Writer     *w,
   append_json_value (w->buf, json, len);
 }
 
+/* Opens an event of a flow or async tree: its category is part of the
+ * tree's identity, so it is written even when empty. */
+static void
+begin_id_event (Writer  *w,
+                char     phase,
+                guint32  name,
+                guint32  category,
+                guint64  id)
+{
+  begin_event (w, phase);
+  append_name (w, name);
+  append_key (w, "cat");
+  append_string_id (w, category);
+  append_key (w, "id");
+  append_uint64 (w->buf, id);
+}
+
 static gboolean
 flush (Writer  *w,
        GError **error)
@@ -583,6 +587,58 @@ advance (Writer  *w,
 
 /* Metadata: names, sort indexes and labels */
 
+/* Opens an M event @name about @thread, or about @process when @thread is
+ * SPS_NO_INDEX, up to the value of its one argument @arg. */
+static void
+begin_metadata (Writer     *w,
+                const char *name,
+                guint32     process,
+                guint32     thread,
+                const char *arg)
+{
+  begin_event (w, 'M');
+  append_key (w, "name");
+  append_json_string (w->buf, name, strlen (name));
+  if (thread != SPS_NO_INDEX)
+    append_thread (w, thread);
+  else
+    append_process (w, process);
+  append_key (w, "args");
+  g_string_append_c (w->buf, '{');
+  append_json_string (w->buf, arg, strlen (arg));
+  g_string_append_c (w->buf, ':');
+}
+
+static gboolean
+write_metadata_string (Writer      *w,
+                       const char  *name,
+                       guint32      process,
+                       guint32      thread,
+                       const char  *arg,
+                       guint32      value,
+                       GError     **error)
+{
+  begin_metadata (w, name, process, thread, arg);
+  append_string_id (w, value);
+  g_string_append_c (w->buf, '}');
+  return end_event (w, error);
+}
+
+static gboolean
+write_metadata_int (Writer      *w,
+                    const char  *name,
+                    guint32      process,
+                    guint32      thread,
+                    const char  *arg,
+                    gint64       value,
+                    GError     **error)
+{
+  begin_metadata (w, name, process, thread, arg);
+  append_int64 (w->buf, value);
+  g_string_append_c (w->buf, '}');
+  return end_event (w, error);
+}
+
 static gboolean
 write_process_metadata (Writer  *w,
                         GError **error)
@@ -618,76 +674,29 @@ write_process_metadata (Writer  *w,
 
   for (guint i = 0; i < processes->n_rows; i++)
     {
-      if (processes->name[i] != 0 ||
-          (!process_used[i] && processes->sort_index[i] == G_MAXINT32 && processes->labels[i] == 0))
-        {
-          begin_event (w, 'M');
-          append_key (w, "name");
-          out_append_literal (w->buf, "\"process_name\"");
-          append_process (w, i);
-          append_key (w, "args");
-          out_append_literal (w->buf, "{\"name\":");
-          append_string_id (w, processes->name[i]);
-          g_string_append_c (w->buf, '}');
-          if (!end_event (w, error))
-            return FALSE;
-        }
-      if (processes->sort_index[i] != G_MAXINT32)
-        {
-          begin_event (w, 'M');
-          append_key (w, "name");
-          out_append_literal (w->buf, "\"process_sort_index\"");
-          append_process (w, i);
-          append_key (w, "args");
-          out_append_literal (w->buf, "{\"sort_index\":");
-          append_int64 (w->buf, processes->sort_index[i]);
-          g_string_append_c (w->buf, '}');
-          if (!end_event (w, error))
-            return FALSE;
-        }
-      if (processes->labels[i] != 0)
-        {
-          begin_event (w, 'M');
-          append_key (w, "name");
-          out_append_literal (w->buf, "\"process_labels\"");
-          append_process (w, i);
-          append_key (w, "args");
-          out_append_literal (w->buf, "{\"labels\":");
-          append_string_id (w, processes->labels[i]);
-          g_string_append_c (w->buf, '}');
-          if (!end_event (w, error))
-            return FALSE;
-        }
+      if ((processes->name[i] != 0 ||
+           (!process_used[i] && processes->sort_index[i] == G_MAXINT32 && processes->labels[i] == 0)) &&
+          !write_metadata_string (w, "process_name", i, SPS_NO_INDEX, "name", processes->name[i], error))
+        return FALSE;
+      if (processes->sort_index[i] != G_MAXINT32 &&
+          !write_metadata_int (w, "process_sort_index", i, SPS_NO_INDEX, "sort_index",
+                               processes->sort_index[i], error))
+        return FALSE;
+      if (processes->labels[i] != 0 &&
+          !write_metadata_string (w, "process_labels", i, SPS_NO_INDEX, "labels",
+                                  processes->labels[i], error))
+        return FALSE;
     }
 
   for (guint i = 0; i < threads->n_rows; i++)
     {
-      if (threads->name[i] != 0 || (!thread_used[i] && threads->sort_index[i] == G_MAXINT32))
-        {
-          begin_event (w, 'M');
-          append_key (w, "name");
-          out_append_literal (w->buf, "\"thread_name\"");
-          append_thread (w, i);
-          append_key (w, "args");
-          out_append_literal (w->buf, "{\"name\":");
-          append_string_id (w, threads->name[i]);
-          g_string_append_c (w->buf, '}');
-          if (!end_event (w, error))
-            return FALSE;
-        }
-      if (threads->sort_index[i] != G_MAXINT32)
-        {
-          begin_event (w, 'M');
-          append_key (w, "name");
-          out_append_literal (w->buf, "\"thread_sort_index\"");
-          append_thread (w, i);
-          append_key (w, "args");
-          out_append_literal (w->buf, "{\"sort_index\":");
-          append_int64 (w->buf, threads->sort_index[i]);
-          g_string_append_c (w->buf, '}');
-          if (!end_event (w, error))
-            return FALSE;
-        }
+      if ((threads->name[i] != 0 || (!thread_used[i] && threads->sort_index[i] == G_MAXINT32)) &&
+          !write_metadata_string (w, "thread_name", SPS_NO_INDEX, i, "name", threads->name[i], error))
+        return FALSE;
+      if (threads->sort_index[i] != G_MAXINT32 &&
+          !write_metadata_int (w, "thread_sort_index", SPS_NO_INDEX, i, "sort_index",
+                               threads->sort_index[i], error))
+        return FALSE;
     }
 
   return TRUE;
@@ -961,12 +970,7 @@ write_flow_point (Writer  *w,
                   guint32  thread,
                   SpsTime  ts)
 {
-  begin_event (w, phase);
-  append_name (w, name);
-  append_key (w, "cat");
-  append_string_id (w, category);
-  append_key (w, "id");
-  append_uint64 (w->buf, id);
+  begin_id_event (w, phase, name, category, id);
   append_thread (w, thread);
   append_ts (w, "ts", ts);
   out_append_literal (w->buf, ",\"bp\":\"e\"");
@@ -1008,34 +1012,6 @@ write_flows (Writer          *w,
 /* Thread slices: measured (X, or B for an unfinished one) and sampled spans
  * (the same, with the `sampleEvent` category token the importer keys on). */
 
-static gboolean
-category_has_token (const char *category,
-                    gsize       len,
-                    const char *token)
-{
-  gsize token_len = strlen (token);
-  gsize i = 0;
-
-  while (i < len)
-    {
-      gsize start;
-      gsize stop;
-
-      while (i < len && (category[i] == ',' || category[i] == ' '))
-        i++;
-      start = i;
-      while (i < len && category[i] != ',')
-        i++;
-      stop = i;
-      while (stop > start && category[stop - 1] == ' ')
-        stop--;
-      if (stop - start == token_len && memcmp (category + start, token, token_len) == 0)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
 static void
 append_sampled_category (Writer  *w,
                          guint32  category)
@@ -1048,7 +1024,7 @@ append_sampled_category (Writer  *w,
     len = 0;
 
   append_key (w, "cat");
-  if (len > 0 && category_has_token (str, len, "sampleEvent"))
+  if (len > 0 && sps_chrome_has_token (str, len, "sampleEvent"))
     {
       append_json_string (w->buf, str, len);
       return;
@@ -1132,13 +1108,7 @@ write_async_point (Writer           *w,
   const SpsSliceTable *slices = w->slices;
   guint row = point->row;
 
-  begin_event (w, point->is_end ? 'e' : 'b');
-  append_name (w, slices->name[row]);
-  /* The category is part of an async tree's identity: always written. */
-  append_key (w, "cat");
-  append_string_id (w, slices->category[row]);
-  append_key (w, "id");
-  append_uint64 (w->buf, id);
+  begin_id_event (w, point->is_end ? 'e' : 'b', slices->name[row], slices->category[row], id);
   append_process (w, process);
   append_ts (w, "ts", point->is_end ? slices->ts[row] + slices->dur[row] : slices->ts[row]);
   if (!point->is_end)
@@ -1155,6 +1125,19 @@ write_async_point (Writer           *w,
  * last one does. A step's args (which hold its "step" name) are the
  * sub-slice's own. */
 static void
+begin_legacy_event (Writer  *w,
+                    char     phase,
+                    guint32  process,
+                    guint64  id,
+                    guint    root,
+                    SpsTime  ts)
+{
+  begin_id_event (w, phase, w->slices->name[root], w->slices->category[root], id);
+  append_process (w, process);
+  append_ts (w, "ts", ts);
+}
+
+static void
 write_legacy_step (Writer  *w,
                    char     phase,
                    guint32  process,
@@ -1167,14 +1150,7 @@ write_legacy_step (Writer  *w,
   const char *json = NULL;
   gsize len = 0;
 
-  begin_event (w, phase);
-  append_name (w, slices->name[root]);
-  append_key (w, "cat");
-  append_string_id (w, slices->category[root]);
-  append_key (w, "id");
-  append_uint64 (w->buf, id);
-  append_process (w, process);
-  append_ts (w, "ts", ts);
+  begin_legacy_event (w, phase, process, id, root, ts);
   if (slices->args[step] != SPS_ARGS_REF_NONE)
     json = sps_trace_get_args_json (w->trace, slices->args[step], &len);
   append_key (w, "args");
@@ -1235,14 +1211,7 @@ write_legacy_async (Writer         *w,
 
   into = slices->name[g_array_index (steps, guint32, 0)] == slices->name[root_row];
 
-  begin_event (w, 'S');
-  append_name (w, slices->name[root_row]);
-  append_key (w, "cat");
-  append_string_id (w, slices->category[root_row]);
-  append_key (w, "id");
-  append_uint64 (w->buf, id);
-  append_process (w, process);
-  append_ts (w, "ts", slices->ts[root_row]);
+  begin_legacy_event (w, 'S', process, id, root_row, slices->ts[root_row]);
   append_args (w, slices->args[root_row]);
   if (!end_event (w, error))
     return FALSE;
@@ -1263,14 +1232,7 @@ write_legacy_async (Writer         *w,
   if ((slices->flags[root_row] & SPS_SLICE_UNFINISHED) != 0)
     return TRUE;
 
-  begin_event (w, 'F');
-  append_name (w, slices->name[root_row]);
-  append_key (w, "cat");
-  append_string_id (w, slices->category[root_row]);
-  append_key (w, "id");
-  append_uint64 (w->buf, id);
-  append_process (w, process);
-  append_ts (w, "ts", slices->ts[root_row] + slices->dur[root_row]);
+  begin_legacy_event (w, 'F', process, id, root_row, slices->ts[root_row] + slices->dur[root_row]);
   return end_event (w, error);
 }
 
@@ -1467,17 +1429,14 @@ write_instants (Writer  *w,
           break;
         }
 
-      begin_event (w, phase);
-      append_name (w, instants->name[i]);
       if (phase == 'n')
         {
-          append_key (w, "cat");
-          append_string_id (w, instants->category[i]);
-          append_key (w, "id");
-          append_uint64 (w->buf, n_slices + 1 + i);
+          begin_id_event (w, phase, instants->name[i], instants->category[i], n_slices + 1 + i);
         }
       else
         {
+          begin_event (w, phase);
+          append_name (w, instants->name[i]);
           append_category (w, instants->category[i]);
         }
 
@@ -1496,9 +1455,7 @@ write_instants (Writer  *w,
       if (phase != 'n')
         {
           append_key (w, "s");
-          g_string_append_c (w->buf, '"');
-          g_string_append (w->buf, scope);
-          g_string_append_c (w->buf, '"');
+          append_json_string (w->buf, scope, strlen (scope));
         }
       append_args (w, instants->args[i]);
       if (!end_event (w, error) || !advance (w, error))
@@ -1623,9 +1580,7 @@ write_samples (Writer  *w,
           if (unit != NULL)
             {
               append_key (w, "weightUnit");
-              g_string_append_c (w->buf, '"');
-              g_string_append (w->buf, unit);
-              g_string_append_c (w->buf, '"');
+              append_json_string (w->buf, unit, strlen (unit));
             }
         }
       if (!end_event (w, error) || !advance (w, error))

@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "sps-chrome-gzip.h"
 
 /* Output produced per converter call, so that progress and cancellation
@@ -122,7 +124,11 @@ sps_chrome_gunzip (const guint8 *data,
     }
 
   decompressor = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-  while (in_pos < len)
+
+  /* Until the last member finishes: a cut stream is consumed to its last
+   * byte without complaint, and only the call after that, with no input
+   * left, reports it (G_IO_ERROR_PARTIAL_INPUT). */
+  for (;;)
     {
       g_autoptr(GError) local_error = NULL;
       gsize bytes_read = 0;
@@ -134,7 +140,7 @@ sps_chrome_gunzip (const guint8 *data,
           if (sps_progress_is_cancelled (progress))
             {
               g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                   "Loading was cancelled");
+                                   _("Loading was cancelled"));
               return NULL;
             }
           sps_progress_set_fraction (progress, (double) in_pos / (double) len);
@@ -149,7 +155,8 @@ sps_chrome_gunzip (const guint8 *data,
             {
               *error_offset = in_pos;
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
-                           "the decompressed data (more than %" G_GSIZE_FORMAT " bytes) does not fit in memory",
+                           /* Translators: %zu is a size in bytes */
+                           _("the decompressed data (more than %zu bytes) does not fit in memory"),
                            capacity);
               return NULL;
             }

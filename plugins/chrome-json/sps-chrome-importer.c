@@ -25,6 +25,8 @@
 # include <sys/mman.h>
 #endif
 
+#include <glib/gi18n-lib.h>
+
 #include "sps-chrome-event-reader.h"
 #include "sps-chrome-gzip.h"
 #include "sps-chrome-importer.h"
@@ -119,6 +121,15 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (SpsChromeImporter, sps_chrome_importer, G_TYPE_OB
 
 /* Locations and messages */
 
+/* How messages name @file: its path, or its URI when it has none. */
+static char *
+dup_display_name (GFile *file)
+{
+  const char *path = g_file_peek_path (file);
+
+  return path != NULL ? g_strdup (path) : g_file_get_parse_name (file);
+}
+
 /* "FILE:LINE:COLUMN (byte OFFSET)". Lines are counted only here, from
  * where the previous call stopped, since reports come in file order. */
 static char *
@@ -157,7 +168,8 @@ loader_where (Loader *self,
 }
 
 /* Counts warning @name; the first one of each name gets a message that
- * says where. */
+ * says where. @format is translated only then (callers mark it with N_()),
+ * after the location, which keeps the same shape in every language. */
 static void loader_warn (Loader     *self,
                          const char *name,
                          gsize       offset,
@@ -184,7 +196,7 @@ loader_warn (Loader     *self,
 
   where = loader_where (self, offset);
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  message = g_strdup_vprintf (g_dgettext (GETTEXT_PACKAGE, format), args);
   va_end (args);
   sps_trace_builder_warn (self->builder, name, "%s: %s", where, message);
 }
@@ -233,6 +245,15 @@ printable_phase (char  ph,
 
 /* Strings */
 
+/* Counts a string the interner had to repair, where it was written. */
+static void
+loader_warn_replaced (Loader               *self,
+                      const SpsChromeValue *value)
+{
+  loader_warn (self, "invalid_utf8", offset_of (self, value->ptr),
+               N_("a string holds invalid UTF-8 or \\u0000; replaced with U+FFFD"));
+}
+
 static inline guint32
 loader_intern (Loader               *self,
                const SpsChromeValue *value,
@@ -241,8 +262,7 @@ loader_intern (Loader               *self,
   guint32 id = sps_chrome_interner_intern (self->interner, value, flags);
 
   if G_UNLIKELY (*flags & SPS_CHROME_STRING_REPLACED)
-    loader_warn (self, "invalid_utf8", offset_of (self, value->ptr),
-                 "a string holds invalid UTF-8 or \\u0000; replaced with U+FFFD");
+    loader_warn_replaced (self, value);
   return id;
 }
 
@@ -261,8 +281,7 @@ loader_intern_event_string (Loader               *self,
   id = sps_chrome_interner_intern_hashed (self->interner, value->ptr, value->len,
                                           value->escaped, hash, flags);
   if G_UNLIKELY (*flags & SPS_CHROME_STRING_REPLACED)
-    loader_warn (self, "invalid_utf8", offset_of (self, value->ptr),
-                 "a string holds invalid UTF-8 or \\u0000; replaced with U+FFFD");
+    loader_warn_replaced (self, value);
   return id;
 }
 
@@ -275,15 +294,17 @@ loader_intern_simple (Loader               *self,
   return loader_intern (self, value, &flags);
 }
 
-/* Appends the decoded text of a string (or the text of a number). */
+/* Appends the decoded text of a string (or the text of a number); as for
+ * interned strings, invalid UTF-8 and \u0000 are replaced and counted. */
 static void
-append_value_text (GString              *out,
-                   const SpsChromeValue *value)
+loader_append_text (Loader               *self,
+                    GString              *out,
+                    const SpsChromeValue *value)
 {
-  if (value->type == SPS_CHROME_VALUE_STRING && value->escaped)
-    sps_chrome_decode_string (value->ptr, value->len, out);
-  else
+  if (value->type != SPS_CHROME_VALUE_STRING)
     g_string_append_len (out, value->ptr, (gssize) value->len);
+  else if (sps_chrome_decode_string (value->ptr, value->len, out))
+    loader_warn_replaced (self, value);
 }
 
 static inline gboolean
@@ -566,13 +587,13 @@ loader_bind_flow (Loader               *self,
     return;
   if (!is_text (&ev->bind_id))
     {
-      loader_warn (self, "invalid_bind_id", ev->offset, "bind_id is neither a string nor a number");
+      loader_warn (self, "invalid_bind_id", ev->offset, N_("bind_id is neither a string nor a number"));
       return;
     }
   if (!in && !out)
     {
       loader_warn (self, "flow_without_direction", ev->offset,
-                   "bind_id without flow_in or flow_out");
+                   N_("bind_id without flow_in or flow_out"));
       return;
     }
   if (handle == SPS_NO_INDEX)
@@ -617,7 +638,7 @@ loader_instant (Loader               *self,
         scope = SPS_INSTANT_SCOPE_PROCESS;
       else if (!sps_chrome_value_equals (&ev->s, "t"))
         loader_warn (self, "unknown_instant_scope", ev->offset,
-                     "instant scope \"s\" is not \"t\", \"p\" or \"g\"; using the thread");
+                     N_("instant scope \"s\" is not \"t\", \"p\" or \"g\"; using the thread"));
     }
 
   if (scope == SPS_INSTANT_SCOPE_THREAD)
@@ -650,7 +671,7 @@ loader_counter (Loader               *self,
       g_string_truncate (self->scratch, 0);
       g_string_append_len (self->scratch, text, (gssize) len);
       g_string_append_c (self->scratch, '[');
-      append_value_text (self->scratch, &ev->id);
+      loader_append_text (self, self->scratch, &ev->id);
       g_string_append_c (self->scratch, ']');
       counter_name = sps_string_pool_intern (self->strings, self->scratch->str,
                                              (gssize) self->scratch->len);
@@ -658,7 +679,7 @@ loader_counter (Loader               *self,
 
   if ((ev->fields & SPS_CHROME_FIELD_ARGS) == 0 || ev->args.type != SPS_CHROME_VALUE_OBJECT)
     {
-      loader_warn (self, "counter_without_values", ev->offset, "a counter event has no args object");
+      loader_warn (self, "counter_without_values", ev->offset, N_("a counter event has no args object"));
       return;
     }
 
@@ -678,15 +699,15 @@ loader_counter (Loader               *self,
         }
       else if (value.type == SPS_CHROME_VALUE_STRING)
         loader_warn (self, "counter_string_value", offset_of (self, value.ptr) - 1,
-                     "a counter value is a string that is not a number; skipped");
+                     N_("a counter value is a string that is not a number; skipped"));
       else
         loader_warn (self, "counter_invalid_value", offset_of (self, value.ptr),
-                     "a counter value is not a number; skipped");
+                     N_("a counter value is not a number; skipped"));
     }
   object_iter_clear (&iter);
 
   if (n_series == 0)
-    loader_warn (self, "counter_without_values", ev->offset, "a counter event has no values");
+    loader_warn (self, "counter_without_values", ev->offset, N_("a counter event has no values"));
 }
 
 static void
@@ -702,7 +723,7 @@ loader_flow (Loader               *self,
 
   if (loader_event_id (self, ev, &id) == ID_NONE)
     {
-      loader_warn (self, "flow_without_id", ev->offset, "a flow event has no id; skipped");
+      loader_warn (self, "flow_without_id", ev->offset, N_("a flow event has no id; skipped"));
       return;
     }
 
@@ -781,7 +802,7 @@ loader_metadata (Loader               *self,
   if (!(ev->fields & SPS_CHROME_FIELD_ARGS) || !object_lookup (self, &ev->args, arg, &value))
     {
       loader_warn (self, "invalid_metadata", ev->offset,
-                   "a metadata event has no args.%s", arg);
+                   N_("a metadata event has no args.%s"), arg);
       return;
     }
 
@@ -793,7 +814,7 @@ loader_metadata (Loader               *self,
       if (value.type != SPS_CHROME_VALUE_STRING)
         {
           loader_warn (self, "invalid_metadata", ev->offset,
-                       "args.%s of a metadata event is not a string", arg);
+                       N_("args.%s of a metadata event is not a string"), arg);
           return;
         }
       if (kind == PROCESS_NAME)
@@ -815,7 +836,7 @@ loader_metadata (Loader               *self,
         if (!value_to_sort_index (&value, &sort_index))
           {
             loader_warn (self, "invalid_metadata", ev->offset,
-                         "args.sort_index of a metadata event is not a number");
+                         N_("args.sort_index of a metadata event is not a number"));
             return;
           }
         if (kind == PROCESS_SORT)
@@ -850,7 +871,7 @@ loader_async (Loader               *self,
   scope = loader_event_id (self, ev, &id);
   if (scope == ID_NONE)
     loader_warn (self, "async_without_id", ev->offset,
-                 "an async event has no id; it is keyed by its category only");
+                 N_("an async event has no id; it is keyed by its category only"));
 
   switch (ev->ph)
     {
@@ -913,7 +934,7 @@ loader_object (Loader               *self,
   scope = loader_event_id (self, ev, &id);
   if (scope == ID_NONE)
     loader_warn (self, "object_without_id", ev->offset,
-                 "an object event has no id; it is keyed by its name only");
+                 N_("an object event has no id; it is keyed by its name only"));
 
   phase = ev->ph == 'N' ? SPS_OBJECT_CREATED :
           ev->ph == 'O' ? SPS_OBJECT_SNAPSHOT : SPS_OBJECT_DESTROYED;
@@ -1056,7 +1077,7 @@ loader_dispatch (Loader               *self,
 
   if G_UNLIKELY (!ev->is_object)
     {
-      loader_warn (self, "invalid_event", ev->offset, "an element of the event array is not an object");
+      loader_warn (self, "invalid_event", ev->offset, N_("an element of the event array is not an object"));
       return;
     }
 
@@ -1066,7 +1087,7 @@ loader_dispatch (Loader               *self,
     {
       /* `{}` separates or ends event lists in some producers */
       if (ev->n_members > 0)
-        loader_warn (self, "missing_phase", ev->offset, "an event has no \"ph\"; skipped");
+        loader_warn (self, "missing_phase", ev->offset, N_("an event has no \"ph\"; skipped"));
       return;
     }
 
@@ -1079,9 +1100,9 @@ loader_dispatch (Loader               *self,
   if G_UNLIKELY (ev->ts_state != SPS_CHROME_TIME_OK)
     {
       if (ev->ts_state == SPS_CHROME_TIME_NONE)
-        loader_warn (self, "missing_timestamp", ev->offset, "an event has no \"ts\"; skipped");
+        loader_warn (self, "missing_timestamp", ev->offset, N_("an event has no \"ts\"; skipped"));
       else
-        loader_warn (self, "invalid_timestamp", ev->offset, "\"ts\" is not a number; event skipped");
+        loader_warn (self, "invalid_timestamp", ev->offset, N_("\"ts\" is not a number; event skipped"));
       return;
     }
 
@@ -1101,9 +1122,9 @@ loader_dispatch (Loader               *self,
         if G_LIKELY (ev->dur_state == SPS_CHROME_TIME_OK)
           dur = ev->dur;
         else if (ev->dur_state == SPS_CHROME_TIME_NONE)
-          loader_warn (self, "missing_duration", ev->offset, "a complete event has no \"dur\"; using 0");
+          loader_warn (self, "missing_duration", ev->offset, N_("a complete event has no \"dur\"; using 0"));
         else
-          loader_warn (self, "invalid_duration", ev->offset, "\"dur\" is not a number; using 0");
+          loader_warn (self, "invalid_duration", ev->offset, N_("\"dur\" is not a number; using 0"));
 
         thread = loader_event_thread (self, ev);
         handle = sps_trace_builder_add_complete (self->builder, thread, ev->ts, dur, name, category,
@@ -1177,12 +1198,12 @@ loader_dispatch (Loader               *self,
     case ')':
     case '=':
       /* Memory dumps, clock syncs, contexts and id links: known, not shown */
-      loader_warn (self, "unsupported_phase", ev->offset, "phase %s is not imported",
+      loader_warn (self, "unsupported_phase", ev->offset, N_("phase %s is not imported"),
                    printable_phase (ev->ph, buf));
       break;
 
     default:
-      loader_warn (self, "unknown_phase", ev->offset, "unknown phase %s; event skipped",
+      loader_warn (self, "unknown_phase", ev->offset, N_("unknown phase %s; event skipped"),
                    printable_phase (ev->ph, buf));
       break;
     }
@@ -1280,8 +1301,10 @@ loader_resolve_samples (Loader *self)
                                                  loader_single_frame (self, name),
                                                  SPS_SAMPLE_UNRESOLVED);
           sps_trace_builder_warn (self->builder, "unresolved_stack",
-                                  "%s: the stack of a sample (sf \"%s\") cannot be resolved "
-                                  "(missing or invalid frame, missing ancestor or cycle)",
+                                  /* Translators: the file name, then the stack frame id;
+                                   * keep “%s: ” first */
+                                  N_("%s: the stack of a sample (sf \"%s\") cannot be resolved "
+                                     "(missing or invalid frame, missing ancestor or cycle)"),
                                   self->display_name,
                                   sps_string_pool_get (self->strings, raw, NULL));
         }
@@ -1324,7 +1347,7 @@ loader_read_events (Loader           *self,
   r = sps_chrome_read_events (scanner, self->n_threads, loader_on_event, loader_on_tick, self);
   if (r == SPS_CHROME_SCAN_STOPPED)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Loading was cancelled");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Loading was cancelled"));
       return SPS_CHROME_SCAN_ERROR;
     }
   if (r == SPS_CHROME_SCAN_ERROR)
@@ -1348,7 +1371,7 @@ loader_add_metadata_value (Loader               *self,
     }
 
   g_string_truncate (self->scratch, 0);
-  append_value_text (self->scratch, key);
+  loader_append_text (self, self->scratch, key);
   sps_trace_builder_add_metadata (self->builder, self->scratch->str,
                                   sps_args_ref_new (FALSE, offset_of (self, start), len));
 }
@@ -1359,14 +1382,15 @@ loader_warn_truncated (Loader           *self,
 {
   if (scanner->eof_inside)
     loader_warn (self, "truncated", sps_chrome_scanner_get_offset (scanner),
-                 "the file ends (at byte %" G_GSIZE_FORMAT ") inside the value that starts here; "
-                 "the complete events before it were kept", self->len);
+                 /* Translators: %zu is the size of the file in bytes */
+                 N_("the file ends (at byte %zu) inside the value that starts here; "
+                    "the complete events before it were kept"), self->len);
   else if (self->gzip_truncated)
     loader_warn (self, "truncated", self->len,
-                 "the compressed data ends early; every complete event was kept");
+                 N_("the compressed data ends early; every complete event was kept"));
   else
     loader_warn (self, "truncated", self->len,
-                 "the file ends before the trace is closed; every event was kept");
+                 N_("the file ends before the trace is closed; every event was kept"));
 }
 
 static gboolean
@@ -1384,7 +1408,7 @@ loader_run (Loader  *self,
   if (r == SPS_CHROME_SCAN_EOF)
     {
       loader_fail (self, error, SPS_IMPORT_ERROR_MALFORMED, sps_chrome_scanner_get_offset (&scanner),
-                   "the file holds no JSON");
+                   _("the file holds no JSON"));
       goto out;
     }
   if (r == SPS_CHROME_SCAN_ERROR)
@@ -1436,7 +1460,7 @@ loader_run (Loader  *self,
               if ((r = sps_chrome_scanner_read_value (&scanner, &value)) != SPS_CHROME_SCAN_OK)
                 break;
               loader_warn (self, "invalid_trace_events", offset_of (self, value.ptr),
-                           "traceEvents is not an array; ignored");
+                           N_("traceEvents is not an array; ignored"));
             }
           else if (sps_chrome_value_equals (&key, "stackFrames") &&
                    sps_chrome_scanner_peek (&scanner) == '{')
@@ -1451,7 +1475,7 @@ loader_run (Loader  *self,
               if (value.type == SPS_CHROME_VALUE_STRING)
                 {
                   g_string_truncate (self->scratch, 0);
-                  append_value_text (self->scratch, &value);
+                  loader_append_text (self, self->scratch, &value);
                   sps_trace_builder_set_display_time_unit (self->builder, self->scratch->str);
                 }
             }
@@ -1496,8 +1520,6 @@ loader_init (Loader          *self,
              SpsProgress     *progress,
              gboolean         ns)
 {
-  const char *path = g_file_peek_path (file);
-
   memset (self, 0, sizeof *self);
   self->builder = builder;
   self->strings = sps_trace_builder_get_strings (builder);
@@ -1505,7 +1527,7 @@ loader_init (Loader          *self,
   self->interner = sps_chrome_interner_new (self->strings);
   self->frames = sps_chrome_stack_frames_new ();
   self->scratch = g_string_new (NULL);
-  self->display_name = path != NULL ? g_strdup (path) : g_file_get_parse_name (file);
+  self->display_name = dup_display_name (file);
   self->ns = ns;
   /* This thread and one worker scan chunks, and this thread also feeds
    * the builder in order; more workers would only wait for it. */
@@ -1689,7 +1711,7 @@ sps_chrome_importer_load (SpsImporter      *importer,
     }
 
   if (progress != NULL)
-    sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_READING, "Reading the file");
+    sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_READING, _("Reading the file"));
 
   if (!(mapped = map_file (file, error)))
     return FALSE;
@@ -1703,8 +1725,7 @@ sps_chrome_importer_load (SpsImporter      *importer,
       text = sps_chrome_gunzip (data, len, progress, &gzip_truncated, &error_offset, &local_error);
       if (text == NULL)
         {
-          const char *path = g_file_peek_path (file);
-          g_autofree char *name = path != NULL ? g_strdup (path) : g_file_get_parse_name (file);
+          g_autofree char *name = dup_display_name (file);
 
           if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             g_propagate_error (error, g_steal_pointer (&local_error));
@@ -1713,9 +1734,15 @@ sps_chrome_importer_load (SpsImporter      *importer,
                          "%s (byte %" G_GSIZE_FORMAT "): %s",
                          name, error_offset, local_error->message);
           else
-            g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED,
-                         "%s (byte %" G_GSIZE_FORMAT "): corrupt gzip data: %s",
-                         name, error_offset, local_error->message);
+            {
+              /* Translators: %s says what is wrong with the data */
+              g_autofree char *what = g_strdup_printf (_("corrupt gzip data: %s"),
+                                                       local_error->message);
+
+              g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED,
+                           "%s (byte %" G_GSIZE_FORMAT "): %s",
+                           name, error_offset, what);
+            }
           return FALSE;
         }
     }
@@ -1737,7 +1764,7 @@ sps_chrome_importer_load (SpsImporter      *importer,
   loader.gzip_truncated = gzip_truncated;
 
   if (progress != NULL)
-    sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_PARSING, "Reading events");
+    sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_PARSING, _("Reading events"));
 
   ret = loader_run (&loader, error);
 
@@ -1766,15 +1793,4 @@ sps_chrome_importer_class_init (SpsChromeImporterClass *klass)
 static void
 sps_chrome_importer_init (SpsChromeImporter *self)
 {
-}
-
-/**
- * sps_chrome_importer_new:
- *
- * Returns: (transfer full): a new Chrome JSON importer
- */
-SpsChromeImporter *
-sps_chrome_importer_new (void)
-{
-  return g_object_new (SPS_TYPE_CHROME_IMPORTER, NULL);
 }

@@ -13,6 +13,4 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SpsChromeImporter, sps_chrome_importer, SPS, CHROME_IMPORTER, GObject)
 
-SpsChromeImporter *sps_chrome_importer_new (void);
-
 G_END_DECLS

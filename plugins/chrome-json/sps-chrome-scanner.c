@@ -22,6 +22,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #ifdef __SSE2__
 # include <emmintrin.h>
 #endif
@@ -118,9 +120,9 @@ fail_unexpected (SpsChromeScanner *self,
   g_autofree char *message = NULL;
 
   if (g_ascii_isprint (*at))
-    message = g_strdup_printf ("unexpected character '%c'", *at);
+    message = g_strdup_printf (_("unexpected character '%c'"), *at);
   else
-    message = g_strdup_printf ("unexpected byte 0x%02x", (guchar) *at);
+    message = g_strdup_printf (_("unexpected byte 0x%02x"), (guchar) *at);
   return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, at, message);
 }
 
@@ -132,9 +134,11 @@ fail_separator (SpsChromeScanner *self,
   g_autofree char *message = NULL;
 
   if (g_ascii_isprint (*at))
-    message = g_strdup_printf ("expected ',' or '%c' but found '%c'", close, *at);
+    /* Translators: the first %c is ] or }, the second the character found */
+    message = g_strdup_printf (_("expected ',' or '%c' but found '%c'"), close, *at);
   else
-    message = g_strdup_printf ("expected ',' or '%c' but found byte 0x%02x", close, (guchar) *at);
+    /* Translators: %c is ] or } */
+    message = g_strdup_printf (_("expected ',' or '%c' but found byte 0x%02x"), close, (guchar) *at);
   return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, at, message);
 }
 
@@ -142,7 +146,7 @@ static const char *
 fail_depth (SpsChromeScanner *self,
             const char       *at)
 {
-  return fail_error (self, SPS_IMPORT_ERROR_TOO_LARGE, at, "nesting deeper than 1000 levels");
+  return fail_error (self, SPS_IMPORT_ERROR_TOO_LARGE, at, _("nesting deeper than 1000 levels"));
 }
 
 /* Reads a string whose opening quote is at @p. Returns the position after
@@ -164,11 +168,11 @@ lex_string (SpsChromeScanner *self,
   if G_UNLIKELY (q == NULL)
     {
       if (limit < self->end)
-        return fail_error (self, SPS_IMPORT_ERROR_TOO_LARGE, p, "string longer than 256 MiB");
+        return fail_error (self, SPS_IMPORT_ERROR_TOO_LARGE, p, _("string longer than 256 MiB"));
       return fail_eof (self);
     }
   if G_UNLIKELY ((gsize) (q - start) > SPS_CHROME_MAX_STRING)
-    return fail_error (self, SPS_IMPORT_ERROR_TOO_LARGE, p, "string longer than 256 MiB");
+    return fail_error (self, SPS_IMPORT_ERROR_TOO_LARGE, p, _("string longer than 256 MiB"));
 
   value->ptr = start;
   value->len = (guint32) (q - start);
@@ -194,8 +198,8 @@ lex_number (SpsChromeScanner *self,
   if G_UNLIKELY (!IS_DIGIT (*q))
     {
       if (*q == 'I')
-        return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, "-Infinity is not a valid JSON number");
-      return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, "invalid number");
+        return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, _("-Infinity is not a valid JSON number"));
+      return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, _("invalid number"));
     }
   while (q < end && IS_DIGIT (*q))
     q++;
@@ -205,7 +209,7 @@ lex_number (SpsChromeScanner *self,
       if (q >= end)
         return fail_eof (self);
       if G_UNLIKELY (!IS_DIGIT (*q))
-        return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, q, "invalid number: expected a digit after '.'");
+        return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, q, _("invalid number: expected a digit after '.'"));
       while (q < end && IS_DIGIT (*q))
         q++;
     }
@@ -217,12 +221,12 @@ lex_number (SpsChromeScanner *self,
       if (q >= end)
         return fail_eof (self);
       if G_UNLIKELY (!IS_DIGIT (*q))
-        return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, q, "invalid number: expected a digit in the exponent");
+        return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, q, _("invalid number: expected a digit in the exponent"));
       while (q < end && IS_DIGIT (*q))
         q++;
     }
   if G_UNLIKELY (q - p > 4096)
-    return fail_error (self, SPS_IMPORT_ERROR_TOO_LARGE, p, "number longer than 4096 characters");
+    return fail_error (self, SPS_IMPORT_ERROR_TOO_LARGE, p, _("number longer than 4096 characters"));
 
   value->ptr = p;
   value->len = (guint32) (q - p);
@@ -266,9 +270,9 @@ lex_literal (SpsChromeScanner *self,
     }
 
   if (*p == 'N')
-    return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, "NaN is not a valid JSON value");
+    return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, _("NaN is not a valid JSON value"));
   if (*p == 'I')
-    return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, "Infinity is not a valid JSON value");
+    return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, _("Infinity is not a valid JSON value"));
   return fail_unexpected (self, p);
 }
 
@@ -361,14 +365,14 @@ skip_container (SpsChromeScanner *self,
 
     member_key:
       if G_UNLIKELY (*p != '"')
-        return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, "expected a string key");
+        return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, _("expected a string key"));
       if ((p = lex_string (self, p, &scratch)) == NULL)
         return NULL;
       p = skip_ws (p, end);
       if (p >= end)
         return fail_eof (self);
       if G_UNLIKELY (*p != ':')
-        return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, "expected ':' after a key");
+        return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, _("expected ':' after a key"));
       p = skip_ws (p + 1, end);
       if (p >= end)
         return fail_eof (self);
@@ -394,7 +398,7 @@ lex_value (SpsChromeScanner *self,
       if ((after = skip_container (self, p, depth)) == NULL)
         return NULL;
       if G_UNLIKELY (after - p > G_MAXUINT32)
-        return fail_error (self, SPS_IMPORT_ERROR_TOO_LARGE, p, "value larger than 4 GiB");
+        return fail_error (self, SPS_IMPORT_ERROR_TOO_LARGE, p, _("value larger than 4 GiB"));
       value->ptr = p;
       value->len = (guint32) (after - p);
       value->type = *p == '{' ? SPS_CHROME_VALUE_OBJECT : SPS_CHROME_VALUE_ARRAY;
@@ -501,7 +505,7 @@ sps_chrome_scanner_begin_document (SpsChromeScanner *self,
   if (*open_char != '[' && *open_char != '{')
     {
       fail_error (self, SPS_IMPORT_ERROR_MALFORMED, self->p,
-                  "expected '[' or '{' at the start of a trace");
+                  _("expected '[' or '{' at the start of a trace"));
       return SPS_CHROME_SCAN_ERROR;
     }
   return sps_chrome_scanner_enter (self, *open_char);
@@ -521,7 +525,7 @@ sps_chrome_scanner_enter (SpsChromeScanner *self,
           return SPS_CHROME_SCAN_EOF;
         }
       fail_error (self, SPS_IMPORT_ERROR_MALFORMED, self->p,
-                  open_char == '[' ? "expected an array" : "expected an object");
+                  open_char == '[' ? _("expected an array") : _("expected an object"));
       return SPS_CHROME_SCAN_ERROR;
     }
   if (self->depth + 1 > SPS_CHROME_MAX_DEPTH)
@@ -537,11 +541,14 @@ sps_chrome_scanner_enter (SpsChromeScanner *self,
   return SPS_CHROME_SCAN_OK;
 }
 
-/* Moves to the next element of the array the cursor is in: on OK the
- * cursor is at the first byte of the element, which the caller must
- * consume (read_value, next_event…). END consumes the ']'. */
-SpsChromeScanResult
-sps_chrome_scanner_next_element (SpsChromeScanner *self)
+/* Moves past the separator before the next element or member of the
+ * container at the cursor, which @close closes: on OK, *@at is the first
+ * byte of that element or member (the cursor has not moved); END
+ * consumes @close. */
+G_ALWAYS_INLINE static inline SpsChromeScanResult
+to_next_item (SpsChromeScanner  *self,
+              char               close,
+              const char       **at)
 {
   const char *end = self->end;
   const char *p = skip_ws (self->p, end);
@@ -556,19 +563,39 @@ sps_chrome_scanner_next_element (SpsChromeScanner *self)
           if (p >= end)
             goto eof;
         }
-      else if (*p != ']')
+      else if (*p != close)
         {
           self->p = p;
-          fail_separator (self, p, ']');
+          fail_separator (self, p, close);
           return SPS_CHROME_SCAN_ERROR;
         }
     }
-  if G_UNLIKELY (*p == ']')
+  if G_UNLIKELY (*p == close)
     {
       self->p = p + 1;
       self->depth--;
       return SPS_CHROME_SCAN_END;
     }
+  *at = p;
+  return SPS_CHROME_SCAN_OK;
+
+eof:
+  self->p = p;
+  self->eof_inside = FALSE;
+  return SPS_CHROME_SCAN_EOF;
+}
+
+/* Moves to the next element of the array the cursor is in: on OK the
+ * cursor is at the first byte of the element, which the caller must
+ * consume (read_value, next_event…). END consumes the ']'. */
+SpsChromeScanResult
+sps_chrome_scanner_next_element (SpsChromeScanner *self)
+{
+  const char *p = NULL;
+  SpsChromeScanResult r;
+
+  if ((r = to_next_item (self, ']', &p)) != SPS_CHROME_SCAN_OK)
+    return r;
   if G_UNLIKELY ((gsize) (p - self->base) >= self->limit)
     {
       self->p = p;
@@ -577,11 +604,6 @@ sps_chrome_scanner_next_element (SpsChromeScanner *self)
   self->after_value |= AFTER_VALUE_BIT (self->depth);
   self->p = p;
   return SPS_CHROME_SCAN_OK;
-
-eof:
-  self->p = p;
-  self->eof_inside = FALSE;
-  return SPS_CHROME_SCAN_EOF;
 }
 
 /* Puts the cursor at @element, the first byte of an element of the array
@@ -605,36 +627,16 @@ sps_chrome_scanner_next_member (SpsChromeScanner *self,
                                 SpsChromeValue   *key)
 {
   const char *end = self->end;
-  const char *p = skip_ws (self->p, end);
+  const char *p = NULL;
   const char *q;
+  SpsChromeScanResult r;
 
-  if (p >= end)
-    goto eof;
-  if (self->after_value & AFTER_VALUE_BIT (self->depth))
-    {
-      if (*p == ',')
-        {
-          p = skip_ws (p + 1, end);
-          if (p >= end)
-            goto eof;
-        }
-      else if (*p != '}')
-        {
-          self->p = p;
-          fail_separator (self, p, '}');
-          return SPS_CHROME_SCAN_ERROR;
-        }
-    }
-  if (*p == '}')
-    {
-      self->p = p + 1;
-      self->depth--;
-      return SPS_CHROME_SCAN_END;
-    }
+  if ((r = to_next_item (self, '}', &p)) != SPS_CHROME_SCAN_OK)
+    return r;
   if (*p != '"')
     {
       self->p = p;
-      fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, "expected a string key");
+      fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, _("expected a string key"));
       return SPS_CHROME_SCAN_ERROR;
     }
   if ((q = lex_string (self, p, key)) == NULL)
@@ -648,7 +650,7 @@ sps_chrome_scanner_next_member (SpsChromeScanner *self,
   if (*p != ':')
     {
       self->p = p;
-      fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, "expected ':' after a key");
+      fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, _("expected ':' after a key"));
       return SPS_CHROME_SCAN_ERROR;
     }
   p = skip_ws (p + 1, end);
@@ -660,11 +662,6 @@ sps_chrome_scanner_next_member (SpsChromeScanner *self,
   self->after_value |= AFTER_VALUE_BIT (self->depth);
   self->p = p;
   return SPS_CHROME_SCAN_OK;
-
-eof:
-  self->p = p;
-  self->eof_inside = FALSE;
-  return SPS_CHROME_SCAN_EOF;
 }
 
 /* Reads (or skips, for objects and arrays) the value at the cursor. */
@@ -699,7 +696,7 @@ sps_chrome_scanner_finish_document (SpsChromeScanner *self)
   self->p = p;
   if (p < self->end)
     {
-      fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, "unexpected data after the end of the trace");
+      fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, _("unexpected data after the end of the trace"));
       return SPS_CHROME_SCAN_ERROR;
     }
   return SPS_CHROME_SCAN_OK;
@@ -823,7 +820,7 @@ lex_time (SpsChromeScanner *self,
 
         case SPS_CHROME_NUMBER_OVERFLOW:
           return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p,
-                             "time value out of range (does not fit 64-bit nanoseconds)");
+                             _("time value out of range (does not fit 64-bit nanoseconds)"));
 
         case SPS_CHROME_NUMBER_INVALID:
         default:
@@ -1108,7 +1105,7 @@ sps_chrome_scanner_next_event (SpsChromeScanner *self,
 
       if G_UNLIKELY (*p != '"')
         {
-          fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, "expected a string key");
+          fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, _("expected a string key"));
           goto fail;
         }
       event->n_members++;
@@ -1146,7 +1143,7 @@ sps_chrome_scanner_next_event (SpsChromeScanner *self,
             goto eof;
           if G_UNLIKELY (*p != ':')
             {
-              fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, "expected ':' after a key");
+              fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p, _("expected ':' after a key"));
               goto fail;
             }
           p++;

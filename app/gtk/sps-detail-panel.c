@@ -1,0 +1,1165 @@
+/* sps-detail-panel.c: what the selected slice is, its children and args
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-detail-panel"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "sps-detail-item-private.h"
+#include "sps-detail-panel.h"
+#include "sps-session-private.h"
+#include "sps-time-format.h"
+
+/* Digits after the decimal point for the times shown: 1.235 ms. */
+#define TIME_PRECISION 3
+
+/* The call stack opens on the slice's children when there are at most
+ * this many; a slice with more (a run loop with a million tasks) stays
+ * closed until the user asks, since the tree list holds a node per row. */
+#define CALL_STACK_AUTOEXPAND_LIMIT 5000
+
+/* Argument trees with at most this many JSON nodes open fully expanded;
+ * bigger ones open at their first level so a huge array costs nothing
+ * until the user asks for it. */
+#define ARGS_AUTOEXPAND_LIMIT 200
+
+/**
+ * SpsDetailPanel:
+ *
+ * The bottom-dock panel for the session's selected slice. On the left a
+ * summary: name, category, start (from the start of the trace), duration,
+ * self time, thread and process; on the right three tabs:
+ *
+ * - "Call stack": the slice and its descendants as a tree, with wall,
+ *   self and child time per node (children are listed when a node is
+ *   expanded, so a slice with a huge subtree costs nothing up front);
+ * - "Children": the direct children grouped by name, with count, total,
+ *   average, min and max, and a bar coloured from cool to hot by the
+ *   group's share of the largest total;
+ * - "Arguments": the slice's args, parsed with json-glib only when the
+ *   slice is shown, as a tree of keys and values.
+ *
+ * Widgets that tests look up carry names: "name-value", "category-value",
+ * "start-value", "duration-value", "self-time-value", "thread-value",
+ * "process-value", "note-label", "call-stack-view", "children-view",
+ * "arguments-view", "empty-label". The list rows are objects with
+ * read-only properties ("name", "value", "slice", "wall", "self", "child",
+ * "count", "total", "average", "min", "max", "fraction").
+ */
+struct _SpsDetailPanel
+{
+  GtkWidget      parent_instance;
+
+  SpsSession    *session;
+
+  GtkWidget     *stack;
+  GtkLabel      *name_value;
+  GtkLabel      *category_value;
+  GtkLabel      *start_value;
+  GtkLabel      *duration_value;
+  GtkLabel      *self_time_value;
+  GtkWidget     *thread_key;
+  GtkLabel      *thread_value;
+  GtkLabel      *process_value;
+  GtkLabel      *note_label;
+
+  GtkColumnView *call_stack_view;
+  GtkColumnView *children_view;
+  GtkWidget     *children_stack;
+  GtkColumnView *args_view;
+  GtkWidget     *args_stack;
+  GtkLabel      *args_message;
+};
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  N_PROPS
+};
+
+/* Which number a numeric cell shows. */
+typedef enum {
+  FIELD_WALL,
+  FIELD_SELF,
+  FIELD_CHILD,
+  FIELD_COUNT,
+  FIELD_AVERAGE,
+  FIELD_MIN,
+  FIELD_MAX,
+} Field;
+
+G_DEFINE_FINAL_TYPE (SpsDetailPanel, sps_detail_panel, GTK_TYPE_WIDGET)
+
+static GParamSpec *properties[N_PROPS];
+
+/* Direct children of @slice in time order, through the bounded sibling
+ * search of the session. */
+static GArray *
+collect_children (SpsTrace *trace,
+                  guint     slice)
+{
+  GArray *children = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint c = _sps_slice_first_child (trace, slice);
+       c != SPS_NO_INDEX;
+       c = _sps_slice_next_sibling (trace, c))
+    g_array_append_val (children, c);
+
+  return children;
+}
+
+static const char *
+slice_name (SpsTrace *trace,
+            guint     slice)
+{
+  const char *name = sps_trace_get_string (trace, sps_trace_get_slices (trace)->name[slice]);
+
+  return name != NULL && *name != '\0' ? name : _("(unnamed)");
+}
+
+static SpsDetailItem *
+call_item_new (SpsTrace *trace,
+               guint     slice)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+
+  return _sps_detail_item_new_call (slice_name (trace, slice), slice,
+                                    slices->dur[slice], slices->self_time[slice]);
+}
+
+static GListModel *
+create_call_children (gpointer item,
+                      gpointer user_data)
+{
+  SpsTrace *trace = user_data;
+  guint slice = _sps_detail_item_get_slice (item);
+  g_autoptr(GArray) children = NULL;
+  GListStore *store;
+
+  g_assert (SPS_IS_DETAIL_ITEM (item));
+  g_assert (SPS_IS_TRACE (trace));
+
+  if (_sps_slice_first_child (trace, slice) == SPS_NO_INDEX)
+    return NULL;
+
+  children = collect_children (trace, slice);
+  store = g_list_store_new (SPS_TYPE_DETAIL_ITEM);
+  for (guint i = 0; i < children->len; i++)
+    {
+      g_autoptr(SpsDetailItem) child = call_item_new (trace, g_array_index (children, guint, i));
+
+      g_list_store_append (store, child);
+    }
+
+  return G_LIST_MODEL (store);
+}
+
+static GListModel *
+create_arg_children (gpointer item,
+                     gpointer user_data)
+{
+  JsonNode *node;
+  GListStore *store;
+
+  g_assert (SPS_IS_DETAIL_ITEM (item));
+
+  node = _sps_detail_item_get_node (item);
+  if (node == NULL)
+    return NULL;
+
+  store = g_list_store_new (SPS_TYPE_DETAIL_ITEM);
+
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObjectIter iter;
+      const char *key;
+      JsonNode *member;
+
+      json_object_iter_init_ordered (&iter, json_node_get_object (node));
+      while (json_object_iter_next_ordered (&iter, &key, &member))
+        {
+          g_autoptr(SpsDetailItem) child = _sps_detail_item_new_arg (key, member);
+
+          g_list_store_append (store, child);
+        }
+    }
+  else
+    {
+      JsonArray *array = json_node_get_array (node);
+      guint n = json_array_get_length (array);
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *key = g_strdup_printf ("[%u]", i);
+          g_autoptr(SpsDetailItem) child = _sps_detail_item_new_arg (key, json_array_get_element (array, i));
+
+          g_list_store_append (store, child);
+        }
+    }
+
+  if (g_list_model_get_n_items (G_LIST_MODEL (store)) == 0)
+    {
+      g_object_unref (store);
+      return NULL;
+    }
+
+  return G_LIST_MODEL (store);
+}
+
+/* Whether @node has at most *budget nodes (objects, arrays and values),
+ * spending the budget as it goes so that neither the work nor the
+ * recursion depth exceed the limit, whatever the shape of the args. */
+static gboolean
+json_fits_budget (JsonNode *node,
+                  guint    *budget)
+{
+  if (*budget == 0)
+    return FALSE;
+  (*budget)--;
+
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObjectIter iter;
+      JsonNode *member;
+
+      json_object_iter_init (&iter, json_node_get_object (node));
+      while (json_object_iter_next (&iter, NULL, &member))
+        if (!json_fits_budget (member, budget))
+          return FALSE;
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+      guint len = json_array_get_length (array);
+
+      for (guint i = 0; i < len; i++)
+        if (!json_fits_budget (json_array_get_element (array, i), budget))
+          return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Cells */
+
+static SpsDetailItem *
+dup_list_item_item (GtkListItem *list_item)
+{
+  gpointer item = gtk_list_item_get_item (list_item);
+
+  if (item == NULL)
+    return NULL;
+  if (GTK_IS_TREE_LIST_ROW (item))
+    return gtk_tree_list_row_get_item (item);
+
+  return g_object_ref (item);
+}
+
+static GtkWidget *
+cell_label_new (float xalign)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), xalign);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+
+  return label;
+}
+
+static void
+setup_tree_name (GtkSignalListItemFactory *factory,
+                 GtkListItem              *list_item,
+                 gpointer                  user_data)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), cell_label_new (0.0f));
+  gtk_list_item_set_child (list_item, expander);
+}
+
+static void
+bind_tree_name (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                gpointer                  user_data)
+{
+  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  g_autoptr(SpsDetailItem) item = gtk_tree_list_row_get_item (row);
+  GtkWidget *label = gtk_tree_expander_get_child (expander);
+
+  gtk_tree_expander_set_list_row (expander, row);
+  gtk_label_set_text (GTK_LABEL (label), _sps_detail_item_get_name (item));
+  gtk_widget_set_tooltip_text (label, _sps_detail_item_get_name (item));
+}
+
+static void
+unbind_tree_name (GtkSignalListItemFactory *factory,
+                  GtkListItem              *list_item,
+                  gpointer                  user_data)
+{
+  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
+
+  gtk_tree_expander_set_list_row (expander, NULL);
+}
+
+static void
+setup_text (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            gpointer                  user_data)
+{
+  gtk_list_item_set_child (list_item, cell_label_new (0.0f));
+}
+
+static void
+bind_name (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           gpointer                  user_data)
+{
+  g_autoptr(SpsDetailItem) item = dup_list_item_item (list_item);
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+
+  gtk_label_set_text (GTK_LABEL (label), _sps_detail_item_get_name (item));
+  gtk_widget_set_tooltip_text (label, _sps_detail_item_get_name (item));
+}
+
+static void
+bind_value (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            gpointer                  user_data)
+{
+  g_autoptr(SpsDetailItem) item = dup_list_item_item (list_item);
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+  const char *value = _sps_detail_item_get_value (item);
+
+  gtk_label_set_text (GTK_LABEL (label), value);
+  gtk_widget_set_tooltip_text (label, value);
+
+  /* Object and array summaries are not values: show them dimmed. */
+  if (_sps_detail_item_get_node (item) != NULL)
+    gtk_widget_add_css_class (label, "dim-label");
+  else
+    gtk_widget_remove_css_class (label, "dim-label");
+}
+
+static void
+setup_number (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  GtkWidget *label = cell_label_new (1.0f);
+
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (list_item, label);
+}
+
+static char *
+format_field (SpsDetailItem *item,
+              Field          field)
+{
+  switch (field)
+    {
+    case FIELD_WALL:
+      return sps_time_format_duration (_sps_detail_item_get_wall (item), TIME_PRECISION);
+    case FIELD_SELF:
+      return sps_time_format_duration (_sps_detail_item_get_self (item), TIME_PRECISION);
+    case FIELD_CHILD:
+      return sps_time_format_duration (_sps_detail_item_get_wall (item) - _sps_detail_item_get_self (item),
+                                       TIME_PRECISION);
+    case FIELD_COUNT:
+      return g_strdup_printf ("%u", _sps_detail_item_get_count (item));
+    case FIELD_AVERAGE:
+      return sps_time_format_duration (_sps_detail_item_get_average (item), TIME_PRECISION);
+    case FIELD_MIN:
+      return sps_time_format_duration (_sps_detail_item_get_min (item), TIME_PRECISION);
+    case FIELD_MAX:
+      return sps_time_format_duration (_sps_detail_item_get_max (item), TIME_PRECISION);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+bind_number (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             gpointer                  user_data)
+{
+  g_autoptr(SpsDetailItem) item = dup_list_item_item (list_item);
+  g_autofree char *text = format_field (item, GPOINTER_TO_INT (user_data));
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
+}
+
+/* The heat bar: a track the width of the cell, filled by the group's
+ * share of the largest total, coloured from yellow (small) to red. */
+static void
+draw_heat_bar (GtkDrawingArea *area,
+               cairo_t        *cr,
+               int             width,
+               int             height,
+               gpointer        user_data)
+{
+  SpsDetailItem *item = user_data;
+  double fraction = _sps_detail_item_get_fraction (item);
+  double bar_height = MIN (height, 8);
+  double y = (height - bar_height) / 2;
+  float r, g, b;
+
+  gtk_hsv_to_rgb ((float) ((1.0 - fraction) * 50.0 / 360.0), 0.85f, 0.95f, &r, &g, &b);
+
+  cairo_set_source_rgba (cr, 0.5, 0.5, 0.5, 0.18);
+  cairo_rectangle (cr, 0, y, width, bar_height);
+  cairo_fill (cr);
+
+  cairo_set_source_rgb (cr, r, g, b);
+  cairo_rectangle (cr, 0, y, MAX (1.0, fraction * width), bar_height);
+  cairo_fill (cr);
+}
+
+static void
+setup_total (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             gpointer                  user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *bar = gtk_drawing_area_new ();
+  GtkWidget *label = cell_label_new (1.0f);
+
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (bar), 72);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (bar), 12);
+  gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_widget_set_hexpand (label, TRUE);
+
+  gtk_box_append (GTK_BOX (box), bar);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_list_item_set_child (list_item, box);
+}
+
+static void
+bind_total (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            gpointer                  user_data)
+{
+  SpsDetailItem *item = dup_list_item_item (list_item);
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *bar = gtk_widget_get_first_child (box);
+  GtkWidget *label = gtk_widget_get_next_sibling (bar);
+  g_autofree char *text = sps_time_format_duration (_sps_detail_item_get_total (item), TIME_PRECISION);
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+  /* The bar keeps the item until it is unbound or rebound. */
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (bar), draw_heat_bar, item, g_object_unref);
+}
+
+static void
+unbind_total (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (gtk_widget_get_first_child (box)), NULL, NULL, NULL);
+}
+
+static void
+append_column (GtkColumnView *view,
+               const char    *title,
+               gboolean       expand,
+               int            fixed_width,
+               GCallback      setup,
+               GCallback      bind,
+               GCallback      unbind,
+               gpointer       user_data)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *column;
+
+  g_signal_connect (factory, "setup", setup, user_data);
+  g_signal_connect (factory, "bind", bind, user_data);
+  if (unbind != NULL)
+    g_signal_connect (factory, "unbind", unbind, user_data);
+
+  column = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_expand (column, expand);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  gtk_column_view_column_set_fixed_width (column, fixed_width);
+  gtk_column_view_append_column (view, column);
+  g_object_unref (column);
+}
+
+static GtkColumnView *
+column_view_new (const char *name)
+{
+  GtkWidget *view = gtk_column_view_new (NULL);
+
+  gtk_widget_set_name (view, name);
+  gtk_column_view_set_show_column_separators (GTK_COLUMN_VIEW (view), FALSE);
+  gtk_column_view_set_reorderable (GTK_COLUMN_VIEW (view), FALSE);
+  gtk_widget_add_css_class (view, "data-table");
+
+  return GTK_COLUMN_VIEW (view);
+}
+
+static GtkWidget *
+scrolled (GtkWidget *child)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), child);
+  gtk_widget_set_vexpand (scroller, TRUE);
+  gtk_widget_set_hexpand (scroller, TRUE);
+
+  return scroller;
+}
+
+static GtkWidget *
+placeholder_label_new (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
+  gtk_widget_set_margin_start (label, 12);
+  gtk_widget_set_margin_end (label, 12);
+
+  return label;
+}
+
+/* Filling in */
+
+/* Shows @model (or nothing) in @view. GTK 4.8's list views crash when
+ * their model is set back to NULL, so "nothing" is an empty list. */
+static void
+set_model (GtkColumnView *view,
+           GListModel    *model)
+{
+  g_autoptr(GListModel) empty = NULL;
+  GtkSingleSelection *selection;
+
+  if (model == NULL)
+    model = empty = G_LIST_MODEL (g_list_store_new (SPS_TYPE_DETAIL_ITEM));
+
+  selection = gtk_single_selection_new (g_object_ref (model));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+
+  gtk_column_view_set_model (view, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
+}
+
+static void
+show_call_stack (SpsDetailPanel *self,
+                 SpsTrace       *trace,
+                 guint           slice,
+                 guint           n_children)
+{
+  g_autoptr(GListStore) root = g_list_store_new (SPS_TYPE_DETAIL_ITEM);
+  g_autoptr(SpsDetailItem) item = call_item_new (trace, slice);
+  g_autoptr(GtkTreeListRow) row = NULL;
+  g_autoptr(GtkTreeListModel) tree = NULL;
+
+  g_list_store_append (root, item);
+  tree = gtk_tree_list_model_new (G_LIST_MODEL (g_steal_pointer (&root)), FALSE, FALSE,
+                                  create_call_children, g_object_ref (trace), g_object_unref);
+  set_model (self->call_stack_view, G_LIST_MODEL (tree));
+
+  /* The slice itself opens on its children. */
+  row = gtk_tree_list_model_get_row (tree, 0);
+  if (row != NULL && n_children <= CALL_STACK_AUTOEXPAND_LIMIT)
+    gtk_tree_list_row_set_expanded (row, TRUE);
+}
+
+typedef struct
+{
+  guint32 name;
+  guint   count;
+  SpsTime total;
+  SpsTime min;
+  SpsTime max;
+} Group;
+
+static int
+compare_groups (gconstpointer a,
+                gconstpointer b)
+{
+  const Group *ga = *(const Group * const *) a;
+  const Group *gb = *(const Group * const *) b;
+
+  if (ga->total != gb->total)
+    return ga->total > gb->total ? -1 : 1;
+  if (ga->count != gb->count)
+    return ga->count > gb->count ? -1 : 1;
+  return ga->name < gb->name ? -1 : ga->name > gb->name;
+}
+
+static void
+show_children (SpsDetailPanel *self,
+               SpsTrace       *trace,
+               GArray         *children)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  g_autoptr(GHashTable) by_name = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GPtrArray) groups = g_ptr_array_new ();
+  g_autoptr(GListStore) store = g_list_store_new (SPS_TYPE_DETAIL_ITEM);
+  SpsTime largest = 0;
+
+  for (guint i = 0; i < children->len; i++)
+    {
+      guint c = g_array_index (children, guint, i);
+      guint32 name = slices->name[c];
+      SpsTime dur = slices->dur[c];
+      Group *group = g_hash_table_lookup (by_name, GUINT_TO_POINTER (name));
+
+      if (group == NULL)
+        {
+          group = g_new0 (Group, 1);
+          group->name = name;
+          group->min = dur;
+          group->max = dur;
+          g_hash_table_insert (by_name, GUINT_TO_POINTER (name), group);
+          g_ptr_array_add (groups, group);
+        }
+
+      group->count++;
+      group->total += dur;
+      group->min = MIN (group->min, dur);
+      group->max = MAX (group->max, dur);
+    }
+
+  g_ptr_array_sort (groups, compare_groups);
+
+  for (guint i = 0; i < groups->len; i++)
+    largest = MAX (largest, ((Group *) g_ptr_array_index (groups, i))->total);
+
+  for (guint i = 0; i < groups->len; i++)
+    {
+      const Group *group = g_ptr_array_index (groups, i);
+      const char *name = sps_trace_get_string (trace, group->name);
+      g_autoptr(SpsDetailItem) item = NULL;
+
+      item = _sps_detail_item_new_group (name != NULL && *name != '\0' ? name : _("(unnamed)"),
+                                         group->count, group->total, group->min, group->max,
+                                         largest > 0 ? (double) group->total / (double) largest : 0.0);
+      g_list_store_append (store, item);
+    }
+
+  set_model (self->children_view, G_LIST_MODEL (store));
+  gtk_stack_set_visible_child_name (GTK_STACK (self->children_stack),
+                                    groups->len > 0 ? "list" : "empty");
+}
+
+static void
+show_args (SpsDetailPanel *self,
+           SpsTrace       *trace,
+           guint           slice)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GListModel) top = NULL;
+  g_autoptr(SpsDetailItem) holder = NULL;
+  g_autoptr(GtkTreeListModel) tree = NULL;
+  guint budget;
+
+  set_model (self->args_view, NULL);
+
+  root = sps_trace_parse_args (trace, slices->args[slice], &error);
+  if (root == NULL)
+    {
+      if (error != NULL)
+        {
+          g_autofree char *message = g_strdup_printf (_("The arguments could not be read: %s"), error->message);
+
+          gtk_label_set_text (self->args_message, message);
+        }
+      else
+        gtk_label_set_text (self->args_message, _("No arguments"));
+
+      gtk_stack_set_visible_child_name (GTK_STACK (self->args_stack), "empty");
+      return;
+    }
+
+  /* The top level of an object or array is the list itself; anything
+   * else is shown as a single "args" row. */
+  holder = _sps_detail_item_new_arg ("args", root);
+  if (JSON_NODE_HOLDS_OBJECT (root) || JSON_NODE_HOLDS_ARRAY (root))
+    top = create_arg_children (holder, NULL);
+  else
+    {
+      GListStore *store = g_list_store_new (SPS_TYPE_DETAIL_ITEM);
+
+      g_list_store_append (store, holder);
+      top = G_LIST_MODEL (store);
+    }
+
+  if (top == NULL)
+    {
+      gtk_label_set_text (self->args_message, _("No arguments"));
+      gtk_stack_set_visible_child_name (GTK_STACK (self->args_stack), "empty");
+      return;
+    }
+
+  budget = ARGS_AUTOEXPAND_LIMIT;
+  tree = gtk_tree_list_model_new (g_steal_pointer (&top), FALSE,
+                                  json_fits_budget (root, &budget),
+                                  create_arg_children, NULL, NULL);
+  set_model (self->args_view, G_LIST_MODEL (tree));
+  gtk_stack_set_visible_child_name (GTK_STACK (self->args_stack), "list");
+}
+
+static char *
+format_time_field (SpsTime  time,
+                   gboolean estimate)
+{
+  g_autofree char *text = sps_time_format_duration (time, TIME_PRECISION);
+
+  if (!estimate)
+    return g_steal_pointer (&text);
+
+  /* TRANSLATORS: a duration of a sampled span, e.g. "1.5 ms (estimated)" */
+  return g_strdup_printf (_("%s (estimated)"), text);
+}
+
+static void
+show_summary (SpsDetailPanel *self,
+              SpsTrace       *trace,
+              guint           slice)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  const SpsThreadTable *threads = sps_trace_get_threads (trace);
+  const SpsProcessTable *processes = sps_trace_get_processes (trace);
+  guint32 track = slices->track[slice];
+  guint32 thread = tracks->thread[track];
+  guint32 process = tracks->process[track];
+  guint flags = slices->flags[slice];
+  gboolean estimate = (flags & SPS_SLICE_SAMPLED) != 0;
+  const char *category = sps_trace_get_string (trace, slices->category[slice]);
+  g_autofree char *start = NULL;
+  g_autofree char *duration = NULL;
+  g_autofree char *self_time = NULL;
+  GString *note = g_string_new (NULL);
+
+  gtk_label_set_text (self->name_value, slice_name (trace, slice));
+  gtk_label_set_text (self->category_value,
+                      category != NULL && *category != '\0' ? category : "—");
+
+  start = sps_time_format_duration (slices->ts[slice] - sps_trace_get_start_time (trace), TIME_PRECISION);
+  duration = format_time_field (slices->dur[slice], estimate);
+  self_time = format_time_field (slices->self_time[slice], estimate);
+  gtk_label_set_text (self->start_value, start);
+  gtk_label_set_text (self->duration_value, duration);
+  gtk_label_set_text (self->self_time_value, self_time);
+
+  if (thread != SPS_NO_INDEX)
+    {
+      const char *name = sps_trace_get_string (trace, threads->name[thread]);
+      g_autofree char *tid = g_strdup_printf ("%" G_GINT64_FORMAT, threads->tid[thread]);
+      g_autofree char *text = NULL;
+
+      if (name != NULL && *name != '\0')
+        /* TRANSLATORS: a thread's name and its id, e.g. "Main (tid 42)" */
+        text = g_strdup_printf (_("%s (tid %s)"), name, tid);
+      else
+        /* TRANSLATORS: a thread without a name, by its id */
+        text = g_strdup_printf (_("Thread %s"), tid);
+
+      gtk_label_set_text (self->thread_value, text);
+    }
+  gtk_widget_set_visible (self->thread_key, thread != SPS_NO_INDEX);
+  gtk_widget_set_visible (GTK_WIDGET (self->thread_value), thread != SPS_NO_INDEX);
+
+  if (process != SPS_NO_INDEX)
+    {
+      const char *name = sps_trace_get_string (trace, processes->name[process]);
+      g_autofree char *pid = g_strdup_printf ("%" G_GINT64_FORMAT, processes->pid[process]);
+      g_autofree char *text = NULL;
+
+      if (name != NULL && *name != '\0')
+        /* TRANSLATORS: a process's name and its id, e.g. "Browser (pid 7)" */
+        text = g_strdup_printf (_("%s (pid %s)"), name, pid);
+      else
+        /* TRANSLATORS: a process without a name, by its id */
+        text = g_strdup_printf (_("Process %s"), pid);
+
+      gtk_label_set_text (self->process_value, text);
+    }
+  else
+    gtk_label_set_text (self->process_value, "—");
+
+  if (estimate)
+    g_string_append (note, _("A sampled span: its times are estimated from stack samples."));
+  if ((flags & SPS_SLICE_UNFINISHED) != 0)
+    {
+      if (note->len > 0)
+        g_string_append_c (note, '\n');
+      g_string_append (note, _("This slice had not ended when the trace ended."));
+    }
+  gtk_label_set_text (self->note_label, note->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->note_label), note->len > 0);
+  g_string_free (note, TRUE);
+}
+
+static void
+sps_detail_panel_update (SpsDetailPanel *self)
+{
+  g_autoptr(GArray) children = NULL;
+  guint slice = SPS_NO_INDEX;
+  SpsTrace *trace = NULL;
+
+  g_assert (SPS_IS_DETAIL_PANEL (self));
+
+  if (self->session != NULL)
+    {
+      slice = sps_session_get_selected_slice (self->session);
+      trace = sps_session_get_trace (self->session);
+    }
+
+  if (slice == SPS_NO_INDEX)
+    {
+      /* Drop the models so nothing of the old slice stays alive. */
+      set_model (self->call_stack_view, NULL);
+      set_model (self->children_view, NULL);
+      set_model (self->args_view, NULL);
+      gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "empty");
+      return;
+    }
+
+  show_summary (self, trace, slice);
+  children = collect_children (trace, slice);
+
+  show_call_stack (self, trace, slice, children->len);
+  show_children (self, trace, children);
+  show_args (self, trace, slice);
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "slice");
+}
+
+static void
+on_selected_slice_changed (SpsDetailPanel *self,
+                           GParamSpec     *pspec,
+                           SpsSession     *session)
+{
+  g_assert (SPS_IS_DETAIL_PANEL (self));
+  g_assert (SPS_IS_SESSION (session));
+
+  sps_detail_panel_update (self);
+}
+
+/* Building the widgets */
+
+static GtkLabel *
+add_field (GtkGrid    *grid,
+           int         row,
+           const char *key,
+           const char *name,
+           GtkWidget **key_out)
+{
+  GtkWidget *key_label = gtk_label_new (key);
+  GtkWidget *value = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (key_label), 0.0f);
+  gtk_widget_set_valign (key_label, GTK_ALIGN_START);
+  gtk_widget_add_css_class (key_label, "dim-label");
+
+  gtk_widget_set_name (value, name);
+  gtk_label_set_xalign (GTK_LABEL (value), 0.0f);
+  gtk_label_set_selectable (GTK_LABEL (value), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (value), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_set_hexpand (value, TRUE);
+  gtk_widget_add_css_class (value, "numeric");
+
+  gtk_grid_attach (grid, key_label, 0, row, 1, 1);
+  gtk_grid_attach (grid, value, 1, row, 1, 1);
+
+  if (key_out != NULL)
+    *key_out = key_label;
+
+  return GTK_LABEL (value);
+}
+
+static GtkWidget *
+build_summary (SpsDetailPanel *self)
+{
+  GtkWidget *grid = gtk_grid_new ();
+  GtkWidget *name = gtk_label_new (NULL);
+  GtkWidget *note = gtk_label_new (NULL);
+
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  gtk_widget_set_margin_start (grid, 12);
+  gtk_widget_set_margin_end (grid, 12);
+  gtk_widget_set_margin_top (grid, 12);
+  gtk_widget_set_margin_bottom (grid, 12);
+
+  gtk_widget_set_name (name, "name-value");
+  gtk_widget_add_css_class (name, "heading");
+  gtk_label_set_xalign (GTK_LABEL (name), 0.0f);
+  gtk_label_set_selectable (GTK_LABEL (name), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (name), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (name), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_set_margin_bottom (name, 4);
+  gtk_grid_attach (GTK_GRID (grid), name, 0, 0, 2, 1);
+  self->name_value = GTK_LABEL (name);
+
+  self->category_value = add_field (GTK_GRID (grid), 1, _("Category"), "category-value", NULL);
+  self->start_value = add_field (GTK_GRID (grid), 2, _("Start"), "start-value", NULL);
+  self->duration_value = add_field (GTK_GRID (grid), 3, _("Duration"), "duration-value", NULL);
+  self->self_time_value = add_field (GTK_GRID (grid), 4, _("Self time"), "self-time-value", NULL);
+  self->thread_value = add_field (GTK_GRID (grid), 5, _("Thread"), "thread-value", &self->thread_key);
+  self->process_value = add_field (GTK_GRID (grid), 6, _("Process"), "process-value", NULL);
+
+  gtk_widget_set_name (note, "note-label");
+  gtk_widget_add_css_class (note, "dim-label");
+  gtk_label_set_xalign (GTK_LABEL (note), 0.0f);
+  gtk_label_set_wrap (GTK_LABEL (note), TRUE);
+  gtk_widget_set_margin_top (note, 6);
+  gtk_widget_set_visible (note, FALSE);
+  gtk_grid_attach (GTK_GRID (grid), note, 0, 7, 2, 1);
+  self->note_label = GTK_LABEL (note);
+
+  return grid;
+}
+
+static GtkWidget *
+build_call_stack_page (SpsDetailPanel *self)
+{
+  self->call_stack_view = column_view_new ("call-stack-view");
+
+  append_column (self->call_stack_view, _("Name"), TRUE, 200,
+                 G_CALLBACK (setup_tree_name), G_CALLBACK (bind_tree_name),
+                 G_CALLBACK (unbind_tree_name), NULL);
+  append_column (self->call_stack_view, _("Wall time"), FALSE, 110,
+                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
+                 GINT_TO_POINTER (FIELD_WALL));
+  append_column (self->call_stack_view, _("Self time"), FALSE, 110,
+                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
+                 GINT_TO_POINTER (FIELD_SELF));
+  append_column (self->call_stack_view, _("Child time"), FALSE, 110,
+                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
+                 GINT_TO_POINTER (FIELD_CHILD));
+
+  return scrolled (GTK_WIDGET (self->call_stack_view));
+}
+
+static GtkWidget *
+build_children_page (SpsDetailPanel *self)
+{
+  self->children_view = column_view_new ("children-view");
+
+  append_column (self->children_view, _("Name"), TRUE, 160,
+                 G_CALLBACK (setup_text), G_CALLBACK (bind_name), NULL, NULL);
+  append_column (self->children_view, _("Count"), FALSE, 64,
+                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
+                 GINT_TO_POINTER (FIELD_COUNT));
+  append_column (self->children_view, _("Total"), FALSE, 170,
+                 G_CALLBACK (setup_total), G_CALLBACK (bind_total),
+                 G_CALLBACK (unbind_total), NULL);
+  append_column (self->children_view, _("Average"), FALSE, 96,
+                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
+                 GINT_TO_POINTER (FIELD_AVERAGE));
+  append_column (self->children_view, _("Min"), FALSE, 96,
+                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
+                 GINT_TO_POINTER (FIELD_MIN));
+  append_column (self->children_view, _("Max"), FALSE, 96,
+                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
+                 GINT_TO_POINTER (FIELD_MAX));
+
+  self->children_stack = gtk_stack_new ();
+  gtk_stack_add_named (GTK_STACK (self->children_stack),
+                       scrolled (GTK_WIDGET (self->children_view)), "list");
+  gtk_stack_add_named (GTK_STACK (self->children_stack),
+                       placeholder_label_new (_("This slice has no child slices")), "empty");
+
+  return self->children_stack;
+}
+
+static GtkWidget *
+build_args_page (SpsDetailPanel *self)
+{
+  GtkWidget *message;
+
+  self->args_view = column_view_new ("arguments-view");
+
+  append_column (self->args_view, _("Key"), FALSE, 220,
+                 G_CALLBACK (setup_tree_name), G_CALLBACK (bind_tree_name),
+                 G_CALLBACK (unbind_tree_name), NULL);
+  append_column (self->args_view, _("Value"), TRUE, 200,
+                 G_CALLBACK (setup_text), G_CALLBACK (bind_value), NULL, NULL);
+
+  message = placeholder_label_new (NULL);
+  gtk_widget_set_name (message, "arguments-message");
+  gtk_label_set_selectable (GTK_LABEL (message), TRUE);
+  self->args_message = GTK_LABEL (message);
+
+  self->args_stack = gtk_stack_new ();
+  gtk_stack_add_named (GTK_STACK (self->args_stack),
+                       scrolled (GTK_WIDGET (self->args_view)), "list");
+  gtk_stack_add_named (GTK_STACK (self->args_stack), message, "empty");
+
+  return self->args_stack;
+}
+
+static void
+sps_detail_panel_constructed (GObject *object)
+{
+  SpsDetailPanel *self = (SpsDetailPanel *)object;
+
+  G_OBJECT_CLASS (sps_detail_panel_parent_class)->constructed (object);
+
+  if (self->session != NULL)
+    g_signal_connect_object (self->session, "notify::selected-slice",
+                             G_CALLBACK (on_selected_slice_changed), self,
+                             G_CONNECT_SWAPPED);
+
+  sps_detail_panel_update (self);
+}
+
+static void
+sps_detail_panel_dispose (GObject *object)
+{
+  SpsDetailPanel *self = (SpsDetailPanel *)object;
+
+  g_clear_pointer (&self->stack, gtk_widget_unparent);
+  g_clear_object (&self->session);
+
+  G_OBJECT_CLASS (sps_detail_panel_parent_class)->dispose (object);
+}
+
+static void
+sps_detail_panel_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  SpsDetailPanel *self = SPS_DETAIL_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sps_detail_panel_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  SpsDetailPanel *self = SPS_DETAIL_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      self->session = g_value_dup_object (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sps_detail_panel_class_init (SpsDetailPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = sps_detail_panel_constructed;
+  object_class->dispose = sps_detail_panel_dispose;
+  object_class->get_property = sps_detail_panel_get_property;
+  object_class->set_property = sps_detail_panel_set_property;
+
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL,
+                         SPS_TYPE_SESSION,
+                         (G_PARAM_READWRITE |
+                          G_PARAM_CONSTRUCT_ONLY |
+                          G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "spsdetailpanel");
+}
+
+static void
+sps_detail_panel_init (SpsDetailPanel *self)
+{
+  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *summary = gtk_scrolled_window_new ();
+  GtkWidget *notebook = gtk_notebook_new ();
+  GtkWidget *empty = placeholder_label_new (_("No slice selected"));
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (summary), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (summary), FALSE);
+  /* The value labels expand, which would spread to the summary and give
+   * it half the panel: it keeps a fixed width and the tabs take the rest. */
+  gtk_widget_set_size_request (summary, 300, -1);
+  gtk_widget_set_hexpand (summary, FALSE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (summary), build_summary (self));
+
+  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), build_call_stack_page (self),
+                            gtk_label_new (_("Call stack")));
+  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), build_children_page (self),
+                            gtk_label_new (_("Children")));
+  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), build_args_page (self),
+                            gtk_label_new (_("Arguments")));
+  gtk_widget_set_name (notebook, "detail-tabs");
+  gtk_notebook_set_show_border (GTK_NOTEBOOK (notebook), FALSE);
+  gtk_widget_set_hexpand (notebook, TRUE);
+
+  gtk_box_append (GTK_BOX (content), summary);
+  gtk_box_append (GTK_BOX (content), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
+  gtk_box_append (GTK_BOX (content), notebook);
+
+  gtk_widget_set_name (empty, "empty-label");
+
+  self->stack = gtk_stack_new ();
+  gtk_widget_set_name (self->stack, "detail-stack");
+  gtk_stack_add_named (GTK_STACK (self->stack), empty, "empty");
+  gtk_stack_add_named (GTK_STACK (self->stack), content, "slice");
+  gtk_widget_set_parent (self->stack, GTK_WIDGET (self));
+}
+
+/**
+ * sps_detail_panel_new:
+ * @session: the session whose selected slice to show
+ *
+ * Returns: (transfer floating): a new #SpsDetailPanel
+ */
+GtkWidget *
+sps_detail_panel_new (SpsSession *session)
+{
+  g_return_val_if_fail (SPS_IS_SESSION (session), NULL);
+
+  return g_object_new (SPS_TYPE_DETAIL_PANEL,
+                       "session", session,
+                       NULL);
+}
+
+/**
+ * sps_detail_panel_get_session:
+ * @self: a #SpsDetailPanel
+ *
+ * Returns: (transfer none): the session
+ */
+SpsSession *
+sps_detail_panel_get_session (SpsDetailPanel *self)
+{
+  g_return_val_if_fail (SPS_IS_DETAIL_PANEL (self), NULL);
+
+  return self->session;
+}

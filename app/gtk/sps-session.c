@@ -1,0 +1,1256 @@
+/* sps-session.c: the interaction state of one trace window
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-session"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sps-session.h"
+#include "sps-session-private.h"
+
+/* The narrowest visible window. Below 10 ns nothing a trace records can be
+ * told apart (Chrome timestamps are µs; even ns traces rarely resolve
+ * less), and a floor keeps zoom-in from reaching a zero span. Traces
+ * shorter than that are shown inside a 10 ns window around their centre. */
+#define MIN_SPAN 10
+
+/* How far past each end of the trace the window may go, in 1/n of the
+ * trace's span: a little room so the first and last slices are not glued
+ * to the edges when panning. */
+#define OVERSCROLL_DIVISOR 20
+
+/* The margin fit() leaves on each side of a selected slice, in 1/n of its
+ * duration. */
+#define FIT_MARGIN_DIVISOR 10
+
+/**
+ * SpsSession:
+ *
+ * The interaction state shared by every view of one trace: the visible
+ * window, the selected and hovered slices, the time range selection,
+ * collapsed processes and display toggles. It is not a widget, so the
+ * viewport rules (clamping, zoom around an anchor, fit) and the keyboard
+ * navigation of the slice tree are tested without a display.
+ *
+ * The visible window is kept inside [trace start − 5 %, trace end + 5 %]
+ * of the trace's span and is never narrower than 10 ns (a trace shorter
+ * than that gets a 10 ns window around its centre).
+ */
+struct _SpsSession
+{
+  GObject   parent_instance;
+
+  SpsTrace *trace;
+
+  /* Where the visible window may go: the trace plus the overscroll. */
+  SpsTime   bound_start;
+  SpsTime   bound_end;
+
+  SpsTime   visible_start;
+  SpsTime   visible_end;
+
+  guint     selected_slice;
+  guint     hovered_slice;
+
+  SpsTime   range_start;
+  SpsTime   range_end;
+
+  guint8   *collapsed;          /* one per process */
+  guint     n_processes;
+
+  guint     has_range : 1;
+  guint     show_flows : 1;
+};
+
+enum {
+  PROP_0,
+  PROP_TRACE,
+  PROP_VISIBLE_START,
+  PROP_VISIBLE_END,
+  PROP_SELECTED_SLICE,
+  PROP_HOVERED_SLICE,
+  PROP_HAS_RANGE,
+  PROP_RANGE_START,
+  PROP_RANGE_END,
+  PROP_SHOW_FLOWS,
+  N_PROPS
+};
+
+enum {
+  LAYOUT_CHANGED,
+  N_SIGNALS
+};
+
+G_DEFINE_FINAL_TYPE (SpsSession, sps_session, G_TYPE_OBJECT)
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+/* Time arithmetic that saturates instead of overflowing: timestamps are
+ * whatever the producer wrote, so they can sit near the ends of gint64. */
+
+static SpsTime
+time_add (SpsTime a,
+          SpsTime b)
+{
+  if (b > 0 && a > G_MAXINT64 - b)
+    return G_MAXINT64;
+  if (b < 0 && a < G_MININT64 - b)
+    return G_MININT64;
+  return a + b;
+}
+
+static SpsTime
+time_sub (SpsTime a,
+          SpsTime b)
+{
+  if (b < 0 && a > G_MAXINT64 + b)
+    return G_MAXINT64;
+  if (b > 0 && a < G_MININT64 + b)
+    return G_MININT64;
+  return a - b;
+}
+
+/* b - a for b >= a; the difference always fits in 64 unsigned bits. */
+static guint64
+span_of (SpsTime a,
+         SpsTime b)
+{
+  g_assert (b >= a);
+
+  return (guint64) b - (guint64) a;
+}
+
+static SpsTime
+time_add_span (SpsTime a,
+               guint64 span)
+{
+  guint64 room = (guint64) G_MAXINT64 - (guint64) a;
+
+  if (span > room)
+    return G_MAXINT64;
+  return (SpsTime) ((guint64) a + span);
+}
+
+static SpsTime
+time_sub_span (SpsTime a,
+               guint64 span)
+{
+  guint64 room = (guint64) a - (guint64) G_MININT64;
+
+  if (span > room)
+    return G_MININT64;
+  return (SpsTime) ((guint64) a - span);
+}
+
+static void
+compute_bounds (SpsSession *self)
+{
+  SpsTime start = sps_trace_get_start_time (self->trace);
+  SpsTime end = sps_trace_get_end_time (self->trace);
+  guint64 span;
+  guint64 margin;
+
+  if (end < start)
+    end = start;
+
+  span = span_of (start, end);
+  margin = span / OVERSCROLL_DIVISOR;
+
+  self->bound_start = time_sub_span (start, margin);
+  self->bound_end = time_add_span (end, margin);
+
+  if (span_of (self->bound_start, self->bound_end) < MIN_SPAN)
+    {
+      SpsTime centre = time_add_span (start, span / 2);
+
+      self->bound_start = time_sub_span (centre, MIN_SPAN / 2);
+      self->bound_end = time_add_span (self->bound_start, MIN_SPAN);
+    }
+}
+
+/* Brings the window of @span ns from *start inside the bounds: at least
+ * MIN_SPAN wide (grown around its centre), at most the bounds, and
+ * shifted (keeping its width) when it sticks out. The window is a start
+ * and a span, not two ends, so saturating arithmetic near the ends of
+ * gint64 never changes its width. */
+static void
+clamp_window (SpsSession *self,
+              SpsTime    *start,
+              guint64    *span)
+{
+  guint64 max_span = span_of (self->bound_start, self->bound_end);
+  SpsTime latest_start;
+
+  if (*span >= max_span)
+    {
+      *start = self->bound_start;
+      *span = max_span;
+      return;
+    }
+
+  if (*span < MIN_SPAN)
+    {
+      SpsTime centre = time_add_span (*start, *span / 2);
+
+      *start = time_sub_span (centre, MIN_SPAN / 2);
+      *span = MIN_SPAN;
+    }
+
+  latest_start = time_sub_span (self->bound_end, *span);
+  if (*start < self->bound_start)
+    *start = self->bound_start;
+  else if (*start > latest_start)
+    *start = latest_start;
+}
+
+static void
+apply_window (SpsSession *self,
+              SpsTime     start,
+              guint64     span)
+{
+  SpsTime end;
+
+  clamp_window (self, &start, &span);
+  end = time_add_span (start, span);
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  if (self->visible_start != start)
+    {
+      self->visible_start = start;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_START]);
+    }
+
+  if (self->visible_end != end)
+    {
+      self->visible_end = end;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_END]);
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* A window of the current width centred on @time (then clamped). */
+static void
+centre_on (SpsSession *self,
+           SpsTime     time)
+{
+  guint64 span = span_of (self->visible_start, self->visible_end);
+
+  apply_window (self, time_sub_span (time, span / 2), span);
+}
+
+static void
+fit_slice (SpsSession *self,
+           guint       slice)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
+  SpsTime ts = slices->ts[slice];
+  SpsTime dur = MAX (slices->dur[slice], 0);
+  SpsTime margin = dur / FIT_MARGIN_DIVISOR;
+  SpsTime start = time_sub (ts, margin);
+
+  apply_window (self, start, span_of (start, time_add (time_add (ts, dur), margin)));
+}
+
+/* After keyboard navigation: bring the new selection into view. A slice
+ * that fits in the window is centred at the current zoom; one wider than
+ * the window is left alone if part of it shows (W on a wide parent must
+ * not zoom out), and fitted otherwise. */
+static void
+reveal_slice (SpsSession *self,
+              guint       slice)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
+  SpsTime ts = slices->ts[slice];
+  SpsTime end = time_add (ts, MAX (slices->dur[slice], 0));
+
+  if (ts >= self->visible_start && end <= self->visible_end)
+    return;
+
+  if (span_of (ts, end) <= span_of (self->visible_start, self->visible_end))
+    centre_on (self, time_add_span (ts, span_of (ts, end) / 2));
+  else if (!(ts < self->visible_end && end > self->visible_start))
+    fit_slice (self, slice);
+}
+
+static void
+select_and_reveal (SpsSession *self,
+                   guint       slice)
+{
+  sps_session_set_selected_slice (self, slice);
+  reveal_slice (self, slice);
+}
+
+/* Navigation of the slice tree.
+ *
+ * Slices are sorted by (track, ts), longer first among equal times, so a
+ * parent comes before its children. On thread tracks nesting comes from
+ * containment: every slice after S that starts before S ends (or at its
+ * end with zero duration) descends from S, so a subtree is a contiguous
+ * run after its root, sorted by time. That gives the bounded costs:
+ * the first descendant is a child, the next sibling is the first slice
+ * at S's depth from the end of S on (a binary search), and walking back
+ * from S lands in the previous sibling's subtree, whose root is a few
+ * parent links away. Async lanes hold whole async trees one after
+ * another, but siblings inside a tree may overlap in time, so there the
+ * search walks the slice's tree instead. */
+
+typedef struct
+{
+  const SpsSliceTable *slices;
+  guint32              first;    /* the track's rows */
+  guint32              end;
+  gboolean             nested;   /* containment nesting (not async) */
+} TrackRows;
+
+static void
+track_rows_init (TrackRows *rows,
+                 SpsTrace  *trace,
+                 guint      slice)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  guint32 track;
+
+  rows->slices = sps_trace_get_slices (trace);
+  track = rows->slices->track[slice];
+  rows->first = tracks->first_row[track];
+  rows->end = rows->first + tracks->n_rows_in_track[track];
+  rows->nested = tracks->kind[track] != SPS_TRACK_ASYNC;
+}
+
+/* The ancestor of @slice at @depth (itself when already there), or
+ * SPS_NO_INDEX when the parent links end first. */
+static guint
+ancestor_at_depth (const SpsSliceTable *slices,
+                   guint                slice,
+                   guint16              depth)
+{
+  while (slice != SPS_NO_INDEX && slices->depth[slice] > depth)
+    slice = slices->parent[slice];
+
+  return slice;
+}
+
+/* The first row in [lo, hi) whose ts is >= @key (hi if none). */
+static guint32
+lower_bound_ts (const SpsSliceTable *slices,
+                guint32              lo,
+                guint32              hi,
+                SpsTime              key)
+{
+  while (lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+
+      if (slices->ts[mid] < key)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+guint
+_sps_slice_first_child (SpsTrace *trace,
+                        guint     slice)
+{
+  TrackRows rows;
+  guint16 depth;
+
+  g_assert (SPS_IS_TRACE (trace));
+  g_assert (slice < sps_trace_get_slices (trace)->n_rows);
+
+  track_rows_init (&rows, trace, slice);
+  depth = rows.slices->depth[slice];
+
+  for (guint32 i = slice + 1; i < rows.end; i++)
+    {
+      if (rows.slices->parent[i] == slice)
+        return i;
+
+      /* On a thread track the first descendant is a child, so anything
+       * else means no children; an async tree ends at the next root. */
+      if (rows.nested || rows.slices->depth[i] <= depth || rows.slices->depth[i] == 0)
+        break;
+    }
+
+  return SPS_NO_INDEX;
+}
+
+guint
+_sps_slice_next_sibling (SpsTrace *trace,
+                         guint     slice)
+{
+  TrackRows rows;
+  guint32 parent;
+  guint16 depth;
+  guint32 i = slice + 1;
+
+  g_assert (SPS_IS_TRACE (trace));
+  g_assert (slice < sps_trace_get_slices (trace)->n_rows);
+
+  track_rows_init (&rows, trace, slice);
+  parent = rows.slices->parent[slice];
+  depth = rows.slices->depth[slice];
+
+  if (rows.nested)
+    {
+      SpsTime end = time_add (rows.slices->ts[slice], MAX (rows.slices->dur[slice], 0));
+
+      i = lower_bound_ts (rows.slices, i, rows.end, end);
+    }
+
+  for (; i < rows.end; i++)
+    {
+      guint16 d = rows.slices->depth[i];
+      guint a;
+
+      if (d < depth)
+        {
+          /* Shallower: past the parent on a thread track; on an async
+           * lane only a new tree ends the search. */
+          if (rows.nested || d == 0)
+            break;
+          continue;
+        }
+
+      a = ancestor_at_depth (rows.slices, i, depth);
+      if (a == SPS_NO_INDEX || a == slice)
+        continue;   /* inside the slice's own subtree */
+
+      if (rows.slices->parent[a] == parent && a > slice)
+        return a;
+
+      if (rows.nested)
+        break;
+    }
+
+  return SPS_NO_INDEX;
+}
+
+guint
+_sps_slice_prev_sibling (SpsTrace *trace,
+                         guint     slice)
+{
+  TrackRows rows;
+  guint32 parent;
+  guint16 depth;
+  guint32 i = slice;
+
+  g_assert (SPS_IS_TRACE (trace));
+  g_assert (slice < sps_trace_get_slices (trace)->n_rows);
+
+  track_rows_init (&rows, trace, slice);
+  parent = rows.slices->parent[slice];
+  depth = rows.slices->depth[slice];
+
+  while (i > rows.first)
+    {
+      guint a;
+
+      i--;
+
+      /* Earlier siblings come after the parent. */
+      if (i == parent)
+        break;
+
+      if (rows.slices->depth[i] < depth)
+        {
+          if (rows.nested)
+            break;
+          continue;
+        }
+
+      a = ancestor_at_depth (rows.slices, i, depth);
+      if (a == SPS_NO_INDEX)
+        continue;
+
+      if (rows.slices->parent[a] == parent)
+        return a;
+
+      if (rows.nested)
+        break;
+    }
+
+  return SPS_NO_INDEX;
+}
+
+static void
+sps_session_constructed (GObject *object)
+{
+  SpsSession *self = (SpsSession *)object;
+
+  G_OBJECT_CLASS (sps_session_parent_class)->constructed (object);
+
+  g_assert (SPS_IS_TRACE (self->trace));
+
+  self->n_processes = sps_trace_get_processes (self->trace)->n_rows;
+  self->collapsed = g_new0 (guint8, MAX (self->n_processes, 1));
+
+  compute_bounds (self);
+  self->visible_start = self->bound_start;
+  self->visible_end = self->bound_end;
+  sps_session_fit_trace (self);
+}
+
+static void
+sps_session_dispose (GObject *object)
+{
+  SpsSession *self = (SpsSession *)object;
+
+  g_clear_object (&self->trace);
+
+  G_OBJECT_CLASS (sps_session_parent_class)->dispose (object);
+}
+
+static void
+sps_session_finalize (GObject *object)
+{
+  SpsSession *self = (SpsSession *)object;
+
+  g_clear_pointer (&self->collapsed, g_free);
+
+  G_OBJECT_CLASS (sps_session_parent_class)->finalize (object);
+}
+
+static void
+sps_session_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  SpsSession *self = SPS_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_TRACE:
+      g_value_set_object (value, self->trace);
+      break;
+
+    case PROP_VISIBLE_START:
+      g_value_set_int64 (value, self->visible_start);
+      break;
+
+    case PROP_VISIBLE_END:
+      g_value_set_int64 (value, self->visible_end);
+      break;
+
+    case PROP_SELECTED_SLICE:
+      g_value_set_uint (value, self->selected_slice);
+      break;
+
+    case PROP_HOVERED_SLICE:
+      g_value_set_uint (value, self->hovered_slice);
+      break;
+
+    case PROP_HAS_RANGE:
+      g_value_set_boolean (value, self->has_range);
+      break;
+
+    case PROP_RANGE_START:
+      g_value_set_int64 (value, self->range_start);
+      break;
+
+    case PROP_RANGE_END:
+      g_value_set_int64 (value, self->range_end);
+      break;
+
+    case PROP_SHOW_FLOWS:
+      g_value_set_boolean (value, self->show_flows);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sps_session_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  SpsSession *self = SPS_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_TRACE:
+      self->trace = g_value_dup_object (value);
+      break;
+
+    case PROP_SELECTED_SLICE:
+      sps_session_set_selected_slice (self, g_value_get_uint (value));
+      break;
+
+    case PROP_HOVERED_SLICE:
+      sps_session_set_hovered_slice (self, g_value_get_uint (value));
+      break;
+
+    case PROP_SHOW_FLOWS:
+      sps_session_set_show_flows (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sps_session_class_init (SpsSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->constructed = sps_session_constructed;
+  object_class->dispose = sps_session_dispose;
+  object_class->finalize = sps_session_finalize;
+  object_class->get_property = sps_session_get_property;
+  object_class->set_property = sps_session_set_property;
+
+  properties[PROP_TRACE] =
+    g_param_spec_object ("trace", NULL, NULL,
+                         SPS_TYPE_TRACE,
+                         (G_PARAM_READWRITE |
+                          G_PARAM_CONSTRUCT_ONLY |
+                          G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_VISIBLE_START] =
+    g_param_spec_int64 ("visible-start", NULL, NULL,
+                        G_MININT64, G_MAXINT64, 0,
+                        (G_PARAM_READABLE |
+                         G_PARAM_EXPLICIT_NOTIFY |
+                         G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_VISIBLE_END] =
+    g_param_spec_int64 ("visible-end", NULL, NULL,
+                        G_MININT64, G_MAXINT64, 0,
+                        (G_PARAM_READABLE |
+                         G_PARAM_EXPLICIT_NOTIFY |
+                         G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SELECTED_SLICE] =
+    g_param_spec_uint ("selected-slice", NULL, NULL,
+                       0, G_MAXUINT32, SPS_NO_INDEX,
+                       (G_PARAM_READWRITE |
+                        G_PARAM_EXPLICIT_NOTIFY |
+                        G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_HOVERED_SLICE] =
+    g_param_spec_uint ("hovered-slice", NULL, NULL,
+                       0, G_MAXUINT32, SPS_NO_INDEX,
+                       (G_PARAM_READWRITE |
+                        G_PARAM_EXPLICIT_NOTIFY |
+                        G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_HAS_RANGE] =
+    g_param_spec_boolean ("has-range", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE |
+                           G_PARAM_EXPLICIT_NOTIFY |
+                           G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_RANGE_START] =
+    g_param_spec_int64 ("range-start", NULL, NULL,
+                        G_MININT64, G_MAXINT64, 0,
+                        (G_PARAM_READABLE |
+                         G_PARAM_EXPLICIT_NOTIFY |
+                         G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_RANGE_END] =
+    g_param_spec_int64 ("range-end", NULL, NULL,
+                        G_MININT64, G_MAXINT64, 0,
+                        (G_PARAM_READABLE |
+                         G_PARAM_EXPLICIT_NOTIFY |
+                         G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SHOW_FLOWS] =
+    g_param_spec_boolean ("show-flows", NULL, NULL,
+                          TRUE,
+                          (G_PARAM_READWRITE |
+                           G_PARAM_EXPLICIT_NOTIFY |
+                           G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * SpsSession::layout-changed:
+   * @self: the session
+   *
+   * The set of visible rows changed (a process was collapsed or
+   * expanded); views rebuild their row layout.
+   */
+  signals[LAYOUT_CHANGED] =
+    g_signal_new ("layout-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 0);
+}
+
+static void
+sps_session_init (SpsSession *self)
+{
+  self->selected_slice = SPS_NO_INDEX;
+  self->hovered_slice = SPS_NO_INDEX;
+  self->show_flows = TRUE;
+}
+
+/**
+ * sps_session_new:
+ * @trace: a finished trace
+ *
+ * Creates the interaction state for @trace, showing the whole trace.
+ *
+ * Returns: (transfer full): a new #SpsSession
+ */
+SpsSession *
+sps_session_new (SpsTrace *trace)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (trace), NULL);
+
+  return g_object_new (SPS_TYPE_SESSION,
+                       "trace", trace,
+                       NULL);
+}
+
+/**
+ * sps_session_get_trace:
+ * @self: a #SpsSession
+ *
+ * Returns: (transfer none): the trace
+ */
+SpsTrace *
+sps_session_get_trace (SpsSession *self)
+{
+  g_return_val_if_fail (SPS_IS_SESSION (self), NULL);
+
+  return self->trace;
+}
+
+/**
+ * sps_session_get_visible_start:
+ * @self: a #SpsSession
+ *
+ * Returns: the start of the visible window, in ns
+ */
+SpsTime
+sps_session_get_visible_start (SpsSession *self)
+{
+  g_return_val_if_fail (SPS_IS_SESSION (self), 0);
+
+  return self->visible_start;
+}
+
+/**
+ * sps_session_get_visible_end:
+ * @self: a #SpsSession
+ *
+ * Returns: the end of the visible window, in ns (always after the start)
+ */
+SpsTime
+sps_session_get_visible_end (SpsSession *self)
+{
+  g_return_val_if_fail (SPS_IS_SESSION (self), 0);
+
+  return self->visible_end;
+}
+
+/**
+ * sps_session_set_visible:
+ * @self: a #SpsSession
+ * @start: the wanted start, in ns
+ * @end: the wanted end, in ns; after @start
+ *
+ * Shows [@start, @end], clamped: at least 10 ns wide (grown around its
+ * centre), at most the trace plus 5 % of its span on each side, and
+ * shifted inside those bounds when it sticks out.
+ */
+void
+sps_session_set_visible (SpsSession *self,
+                         SpsTime     start,
+                         SpsTime     end)
+{
+  g_return_if_fail (SPS_IS_SESSION (self));
+  g_return_if_fail (start < end);
+
+  apply_window (self, start, span_of (start, end));
+}
+
+/**
+ * sps_session_zoom:
+ * @self: a #SpsSession
+ * @factor: how much to magnify: 2 halves the visible span, 0.5 doubles it
+ * @anchor: the time that stays at the same place on screen, in ns
+ *
+ * Zooms around @anchor: the new span is the old one divided by @factor
+ * (then limited to 10 ns … the bounds), and @anchor keeps its relative
+ * position in the window, unless the clamping has to shift the window.
+ */
+void
+sps_session_zoom (SpsSession *self,
+                  double      factor,
+                  SpsTime     anchor)
+{
+  guint64 span;
+  guint64 max_span;
+  guint64 new_span;
+  double wanted;
+  double offset;
+  SpsTime start;
+
+  g_return_if_fail (SPS_IS_SESSION (self));
+  g_return_if_fail (factor > 0 && isfinite (factor));
+
+  span = span_of (self->visible_start, self->visible_end);
+  max_span = span_of (self->bound_start, self->bound_end);
+  wanted = (double) span / factor;
+
+  if (wanted >= (double) max_span)
+    new_span = max_span;
+  else if (wanted <= MIN_SPAN)
+    new_span = MIN_SPAN;
+  else
+    new_span = (guint64) llround (wanted);
+
+  /* The anchor's distance to the start scales with the span. */
+  offset = (double) time_sub (anchor, self->visible_start) * ((double) new_span / (double) span);
+  start = time_sub (anchor, (SpsTime) llround (offset));
+
+  apply_window (self, start, new_span);
+}
+
+/**
+ * sps_session_pan:
+ * @self: a #SpsSession
+ * @delta: how far to move the window, in ns (negative: earlier)
+ *
+ * Moves the window by @delta, keeping its span, and stops at the bounds.
+ */
+void
+sps_session_pan (SpsSession *self,
+                 SpsTime     delta)
+{
+  guint64 span;
+  SpsTime start;
+
+  g_return_if_fail (SPS_IS_SESSION (self));
+
+  span = span_of (self->visible_start, self->visible_end);
+  start = time_add (self->visible_start, delta);
+
+  apply_window (self, start, span);
+}
+
+/**
+ * sps_session_fit:
+ * @self: a #SpsSession
+ *
+ * Fits the selected slice (with 10 % of its duration as margin on each
+ * side), or else the range selection, or else the whole trace.
+ */
+void
+sps_session_fit (SpsSession *self)
+{
+  g_return_if_fail (SPS_IS_SESSION (self));
+
+  if (self->selected_slice != SPS_NO_INDEX)
+    fit_slice (self, self->selected_slice);
+  else if (self->has_range)
+    apply_window (self, self->range_start, span_of (self->range_start, self->range_end));
+  else
+    sps_session_fit_trace (self);
+}
+
+/**
+ * sps_session_fit_trace:
+ * @self: a #SpsSession
+ *
+ * Shows the whole trace, from its first to its last timestamp.
+ */
+void
+sps_session_fit_trace (SpsSession *self)
+{
+  SpsTime start;
+  SpsTime end;
+
+  g_return_if_fail (SPS_IS_SESSION (self));
+
+  start = sps_trace_get_start_time (self->trace);
+  end = sps_trace_get_end_time (self->trace);
+
+  apply_window (self, start, span_of (start, MAX (start, end)));
+}
+
+/**
+ * sps_session_go_to_time:
+ * @self: a #SpsSession
+ * @time: a time in ns
+ *
+ * Centres the window on @time, keeping the zoom. Near the ends of the
+ * trace the clamping may leave @time off-centre.
+ */
+void
+sps_session_go_to_time (SpsSession *self,
+                        SpsTime     time)
+{
+  g_return_if_fail (SPS_IS_SESSION (self));
+
+  centre_on (self, time);
+}
+
+/**
+ * sps_session_get_selected_slice:
+ * @self: a #SpsSession
+ *
+ * Returns: the selected slice index, or %SPS_NO_INDEX
+ */
+guint
+sps_session_get_selected_slice (SpsSession *self)
+{
+  g_return_val_if_fail (SPS_IS_SESSION (self), SPS_NO_INDEX);
+
+  return self->selected_slice;
+}
+
+/**
+ * sps_session_set_selected_slice:
+ * @self: a #SpsSession
+ * @slice: a slice index, or %SPS_NO_INDEX to clear
+ *
+ * Selects @slice. The window does not move (see the select_ functions
+ * for navigation that reveals its target).
+ */
+void
+sps_session_set_selected_slice (SpsSession *self,
+                                guint       slice)
+{
+  g_return_if_fail (SPS_IS_SESSION (self));
+  g_return_if_fail (slice == SPS_NO_INDEX || slice < sps_trace_get_slices (self->trace)->n_rows);
+
+  if (self->selected_slice == slice)
+    return;
+
+  self->selected_slice = slice;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_SLICE]);
+}
+
+/**
+ * sps_session_select_parent:
+ * @self: a #SpsSession
+ *
+ * Selects the parent of the selected slice and brings it into view.
+ *
+ * Returns: %TRUE if it moved; %FALSE (selection unchanged) when nothing
+ *   is selected or the selection is a root
+ */
+gboolean
+sps_session_select_parent (SpsSession *self)
+{
+  guint parent;
+
+  g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
+
+  if (self->selected_slice == SPS_NO_INDEX)
+    return FALSE;
+
+  parent = sps_trace_get_slices (self->trace)->parent[self->selected_slice];
+  if (parent == SPS_NO_INDEX)
+    return FALSE;
+
+  select_and_reveal (self, parent);
+
+  return TRUE;
+}
+
+/**
+ * sps_session_select_first_child:
+ * @self: a #SpsSession
+ *
+ * Selects the first child of the selected slice (the earliest; the first
+ * in table order after it whose parent it is) and brings it into view.
+ *
+ * Returns: %TRUE if it moved; %FALSE (selection unchanged) when nothing
+ *   is selected or the selection has no children
+ */
+gboolean
+sps_session_select_first_child (SpsSession *self)
+{
+  guint child;
+
+  g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
+
+  if (self->selected_slice == SPS_NO_INDEX)
+    return FALSE;
+
+  child = _sps_slice_first_child (self->trace, self->selected_slice);
+  if (child == SPS_NO_INDEX)
+    return FALSE;
+
+  select_and_reveal (self, child);
+
+  return TRUE;
+}
+
+/**
+ * sps_session_select_sibling:
+ * @self: a #SpsSession
+ * @direction: -1 for the previous sibling, 1 for the next
+ *
+ * Selects the previous or next slice of the same track with the same
+ * parent (roots of a track are siblings), and brings it into view.
+ *
+ * Returns: %TRUE if it moved; %FALSE (selection unchanged) when nothing
+ *   is selected or there is no sibling that way
+ */
+gboolean
+sps_session_select_sibling (SpsSession *self,
+                            int         direction)
+{
+  guint sibling;
+
+  g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (direction != 0, FALSE);
+
+  if (self->selected_slice == SPS_NO_INDEX)
+    return FALSE;
+
+  if (direction < 0)
+    sibling = _sps_slice_prev_sibling (self->trace, self->selected_slice);
+  else
+    sibling = _sps_slice_next_sibling (self->trace, self->selected_slice);
+
+  if (sibling == SPS_NO_INDEX)
+    return FALSE;
+
+  select_and_reveal (self, sibling);
+
+  return TRUE;
+}
+
+/**
+ * sps_session_get_hovered_slice:
+ * @self: a #SpsSession
+ *
+ * Returns: the slice under the pointer, or %SPS_NO_INDEX
+ */
+guint
+sps_session_get_hovered_slice (SpsSession *self)
+{
+  g_return_val_if_fail (SPS_IS_SESSION (self), SPS_NO_INDEX);
+
+  return self->hovered_slice;
+}
+
+/**
+ * sps_session_set_hovered_slice:
+ * @self: a #SpsSession
+ * @slice: a slice index, or %SPS_NO_INDEX
+ *
+ * Sets the slice under the pointer.
+ */
+void
+sps_session_set_hovered_slice (SpsSession *self,
+                               guint       slice)
+{
+  g_return_if_fail (SPS_IS_SESSION (self));
+  g_return_if_fail (slice == SPS_NO_INDEX || slice < sps_trace_get_slices (self->trace)->n_rows);
+
+  if (self->hovered_slice == slice)
+    return;
+
+  self->hovered_slice = slice;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVERED_SLICE]);
+}
+
+/**
+ * sps_session_get_range:
+ * @self: a #SpsSession
+ * @start: (out) (optional): the start of the range, in ns
+ * @end: (out) (optional): the end of the range, in ns
+ *
+ * Gets the time range selection. Without one, @start and @end are set
+ * to 0.
+ *
+ * Returns: %TRUE if a range is selected
+ */
+gboolean
+sps_session_get_range (SpsSession *self,
+                       SpsTime    *start,
+                       SpsTime    *end)
+{
+  g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
+
+  if (start != NULL)
+    *start = self->has_range ? self->range_start : 0;
+  if (end != NULL)
+    *end = self->has_range ? self->range_end : 0;
+
+  return self->has_range;
+}
+
+/**
+ * sps_session_set_range:
+ * @self: a #SpsSession
+ * @start: one end of the range, in ns
+ * @end: the other end, in ns
+ *
+ * Selects the time range between @start and @end, in either order (a
+ * drag may go right to left).
+ */
+void
+sps_session_set_range (SpsSession *self,
+                       SpsTime     start,
+                       SpsTime     end)
+{
+  g_return_if_fail (SPS_IS_SESSION (self));
+
+  if (end < start)
+    {
+      SpsTime tmp = start;
+
+      start = end;
+      end = tmp;
+    }
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  if (self->range_start != start)
+    {
+      self->range_start = start;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RANGE_START]);
+    }
+
+  if (self->range_end != end)
+    {
+      self->range_end = end;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RANGE_END]);
+    }
+
+  if (!self->has_range)
+    {
+      self->has_range = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_RANGE]);
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * sps_session_clear_range:
+ * @self: a #SpsSession
+ *
+ * Removes the time range selection. "range-start" and "range-end" keep
+ * their last values; they only mean something while "has-range" is set.
+ */
+void
+sps_session_clear_range (SpsSession *self)
+{
+  g_return_if_fail (SPS_IS_SESSION (self));
+
+  if (!self->has_range)
+    return;
+
+  self->has_range = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_RANGE]);
+}
+
+/**
+ * sps_session_clear:
+ * @self: a #SpsSession
+ *
+ * What Escape does: clears the selected slice and the range selection.
+ * The window, hover and collapsed processes stay.
+ */
+void
+sps_session_clear (SpsSession *self)
+{
+  g_return_if_fail (SPS_IS_SESSION (self));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  sps_session_set_selected_slice (self, SPS_NO_INDEX);
+  sps_session_clear_range (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * sps_session_get_show_flows:
+ * @self: a #SpsSession
+ *
+ * Returns: whether flow arrows are drawn
+ */
+gboolean
+sps_session_get_show_flows (SpsSession *self)
+{
+  g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
+
+  return self->show_flows;
+}
+
+/**
+ * sps_session_set_show_flows:
+ * @self: a #SpsSession
+ * @show_flows: whether to draw flow arrows
+ */
+void
+sps_session_set_show_flows (SpsSession *self,
+                            gboolean    show_flows)
+{
+  g_return_if_fail (SPS_IS_SESSION (self));
+
+  show_flows = !!show_flows;
+  if (self->show_flows == (guint) show_flows)
+    return;
+
+  self->show_flows = show_flows;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_FLOWS]);
+}
+
+/**
+ * sps_session_get_process_collapsed:
+ * @self: a #SpsSession
+ * @process: a process index
+ *
+ * Returns: whether @process is collapsed
+ */
+gboolean
+sps_session_get_process_collapsed (SpsSession *self,
+                                   guint       process)
+{
+  g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (process < self->n_processes, FALSE);
+
+  return self->collapsed[process] != 0;
+}
+
+/**
+ * sps_session_set_process_collapsed:
+ * @self: a #SpsSession
+ * @process: a process index
+ * @collapsed: whether to collapse it
+ *
+ * Collapses or expands @process; emits #SpsSession::layout-changed when
+ * that changes something.
+ */
+void
+sps_session_set_process_collapsed (SpsSession *self,
+                                   guint       process,
+                                   gboolean    collapsed)
+{
+  g_return_if_fail (SPS_IS_SESSION (self));
+  g_return_if_fail (process < self->n_processes);
+
+  collapsed = !!collapsed;
+  if (self->collapsed[process] == (guint8) collapsed)
+    return;
+
+  self->collapsed[process] = collapsed;
+  g_signal_emit (self, signals[LAYOUT_CHANGED], 0);
+}

@@ -1,0 +1,133 @@
+/* sps-timeline-lod-private.h: level-of-detail summaries for the timeline
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <spanscope-core.h>
+
+#include "sps-gtk-version-macros.h"
+
+G_BEGIN_DECLS
+
+/* Level k summarises a lane for drawing at about 2^k ns per pixel. */
+#define SPS_LOD_N_LEVELS 63
+
+typedef struct _SpsTimelineLod SpsTimelineLod;
+
+/* One thing to draw in a lane: a slice of its own (count 1), or a run of
+ * merged slices, each shorter than the level's resolution, in which no
+ * gap is as long as the resolution. */
+typedef struct
+{
+  SpsTime start;
+  SpsTime end;
+  guint32 slice;     /* the slice, or the longest slice of the run */
+  guint32 count;     /* slices in the run; 1 for a slice of its own */
+  guint32 name;      /* the name of @slice */
+} SpsLodRun;
+
+/* Counter values summarised in buckets of 2^level ns, aligned to
+ * multiples of 2^level: only non-empty buckets exist. */
+typedef struct
+{
+  SpsTime ts;        /* time of the first value in the bucket */
+  double  min;
+  double  max;
+  double  last;      /* the value the bucket ends with */
+  guint32 count;     /* values in the bucket */
+} SpsLodBucket;
+
+typedef struct
+{
+  /*< private >*/
+  gconstpointer  lane;
+  gconstpointer  level;
+  const SpsTime *ts;
+  const SpsTime *dur;
+  const guint32 *name;
+  const double  *value;
+  guint          pos;
+  guint          run;
+  guint          end_pos;
+  SpsTime        start;
+  SpsTime        end;
+} SpsLodIter;
+
+/* Exported (but not installed) for the tests and the frame benchmark. */
+SPS_GTK_AVAILABLE_IN_ALL
+SpsTimelineLod *_sps_timeline_lod_new                 (SpsTrace       *trace);
+SPS_GTK_AVAILABLE_IN_ALL
+void            _sps_timeline_lod_free                (SpsTimelineLod *self);
+SPS_GTK_AVAILABLE_IN_ALL
+guint           _sps_timeline_lod_level_for_resolution (double         ns_per_pixel);
+SPS_GTK_AVAILABLE_IN_ALL
+gsize           _sps_timeline_lod_get_memory_size     (SpsTimelineLod *self);
+
+SPS_GTK_AVAILABLE_IN_ALL
+guint           _sps_timeline_lod_get_n_runs          (SpsTimelineLod *self,
+                                                       guint           track,
+                                                       guint           depth,
+                                                       guint           level);
+SPS_GTK_AVAILABLE_IN_ALL
+void            _sps_timeline_lod_runs_init           (SpsTimelineLod *self,
+                                                       SpsLodIter     *iter,
+                                                       guint           track,
+                                                       guint           depth,
+                                                       guint           level,
+                                                       SpsTime         start,
+                                                       SpsTime         end);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean        _sps_timeline_lod_runs_next           (SpsLodIter     *iter,
+                                                       SpsLodRun      *run);
+SPS_GTK_AVAILABLE_IN_ALL
+guint           _sps_timeline_lod_runs_next_n         (SpsLodIter     *iter,
+                                                       SpsLodRun      *runs,
+                                                       guint           n_runs);
+SPS_GTK_AVAILABLE_IN_ALL
+guint           _sps_timeline_lod_slice_at            (SpsTimelineLod *self,
+                                                       guint           track,
+                                                       guint           depth,
+                                                       SpsTime         time,
+                                                       SpsTime         tolerance);
+
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean        _sps_timeline_lod_get_counter_range   (SpsTimelineLod *self,
+                                                       guint           track,
+                                                       double         *min,
+                                                       double         *max);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean        _sps_timeline_lod_get_counter_value   (SpsTimelineLod *self,
+                                                       guint           track,
+                                                       SpsTime         time,
+                                                       double         *value);
+SPS_GTK_AVAILABLE_IN_ALL
+guint           _sps_timeline_lod_get_n_buckets       (SpsTimelineLod *self,
+                                                       guint           track,
+                                                       guint           level);
+SPS_GTK_AVAILABLE_IN_ALL
+void            _sps_timeline_lod_buckets_init        (SpsTimelineLod *self,
+                                                       SpsLodIter     *iter,
+                                                       guint           track,
+                                                       guint           level,
+                                                       SpsTime         start,
+                                                       SpsTime         end);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean        _sps_timeline_lod_buckets_next        (SpsLodIter     *iter,
+                                                       SpsLodBucket   *bucket);
+
+SPS_GTK_AVAILABLE_IN_ALL
+guint           _sps_timeline_lod_lower_bound         (const SpsTime  *ts,
+                                                       guint           first,
+                                                       guint           n,
+                                                       SpsTime         time);
+SPS_GTK_AVAILABLE_IN_ALL
+guint           _sps_timeline_lod_gallop              (const SpsTime  *ts,
+                                                       guint           from,
+                                                       guint           end,
+                                                       SpsTime         time);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsTimelineLod, _sps_timeline_lod_free)
+
+G_END_DECLS

@@ -1,0 +1,1231 @@
+/* sps-timeline-lod.c: level-of-detail summaries for the timeline
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-timeline-lod"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sps-timeline-lod-private.h"
+
+/*
+ * Why: a frame must cost time in proportion to the pixels on screen, not to
+ * the events in the trace. A lane (one depth of one slice track) is kept,
+ * for each level k, as a list of items in time order: slices of at least
+ * 2^k ns stay on their own; consecutive shorter ones are merged into runs
+ * as long as no gap between them reaches 2^k ns. Drawn at a level whose
+ * 2^k ns are one to two pixels, every item on its own is at least a pixel
+ * wide and runs are more than a pixel apart, so a window of P pixels holds
+ * O(P) items whatever the number of slices. Counters get the same
+ * treatment as min/max buckets of 2^k ns.
+ *
+ * Levels are built lazily, on the first query at that level, from the
+ * nearest finer level already built (merging is transitive, so the result
+ * is the same as from the slices); a level with as many items as its source
+ * is its source, so unchanged levels cost nothing. Everything here is used
+ * from the main thread only.
+ */
+
+/* At most this many candidates are looked at by a hit test. */
+#define MAX_HIT_CANDIDATES 64
+
+/* A merged run of a level. A level is the lane's slices in time order
+ * with some consecutive ranges of them replaced by runs: only the runs
+ * are stored, so a level costs memory in proportion to what it merges,
+ * and runs carry what drawing needs without reaching into the slice
+ * table. */
+typedef struct
+{
+  SpsTime start;
+  SpsTime end;
+  guint32 first;            /* position of its first slice in the lane */
+  guint32 last;             /* position after its last slice */
+  guint32 slice;            /* the longest slice */
+  guint32 name;             /* its name */
+} RunRecord;
+
+typedef struct
+{
+  guint      n_items;       /* runs plus slices on their own */
+  guint      n_runs;
+  RunRecord *runs;          /* in time order */
+} SliceLevel;
+
+typedef struct
+{
+  const guint32 *slices;    /* the lane's slices in time order */
+  guint          n_slices;
+  SpsTime       *max_end;   /* running maximum of the slices' ends; NULL
+                             * when the ends never decrease (the usual
+                             * case) */
+  SliceLevel     base;      /* no runs */
+  SliceLevel    *levels[SPS_LOD_N_LEVELS];
+  guint64        owned;     /* bit k: levels[k] was allocated for k */
+} SliceLane;
+
+typedef struct
+{
+  guint      n_lanes;
+  SliceLane *lanes;         /* NULL until the track is first queried */
+  guint32   *slices;        /* the track's slices grouped by depth */
+} SliceTrack;
+
+typedef struct
+{
+  guint         n;
+  SpsLodBucket *buckets;    /* NULL: one value per bucket, read raw */
+} CounterLevel;
+
+typedef struct
+{
+  gboolean      range_known;
+  gboolean      has_range;
+  double        min;
+  double        max;
+  CounterLevel  base;
+  CounterLevel *levels[SPS_LOD_N_LEVELS];
+  guint64       owned;
+} CounterTrack;
+
+struct _SpsTimelineLod
+{
+  SpsTrace             *trace;
+  const SpsTrackTable  *tracks;
+  const SpsSliceTable  *slices;
+  const SpsCounterTable *counters;
+  SliceTrack           *slice_tracks;
+  CounterTrack         *counter_tracks;
+  gsize                 memory;
+};
+
+static inline SpsTime
+floor_shift (SpsTime value,
+             guint   shift)
+{
+  /* Floor division by 2^shift without relying on the implementation's
+   * shift of negative numbers. */
+  if (value >= 0)
+    return value >> shift;
+  return -((-(value + 1)) >> shift) - 1;
+}
+
+static inline gboolean
+is_slice_track (guint8 kind)
+{
+  return kind == SPS_TRACK_THREAD_SLICES ||
+         kind == SPS_TRACK_THREAD_SAMPLED_SLICES ||
+         kind == SPS_TRACK_ASYNC;
+}
+
+/* Walks the items of a level from a position of the lane. */
+typedef struct
+{
+  const SliceLane  *lane;
+  const SliceLevel *level;
+  const SpsTime    *ts;
+  const SpsTime    *dur;
+  const guint32    *name;
+  guint             pos;
+  guint             run;
+} Walker;
+
+static inline gboolean
+walker_next (Walker    *w,
+             SpsLodRun *out,
+             guint     *first,
+             guint     *last)
+{
+  if (w->pos >= w->lane->n_slices)
+    return FALSE;
+
+  if (w->run < w->level->n_runs && w->level->runs[w->run].first == w->pos)
+    {
+      const RunRecord *r = &w->level->runs[w->run++];
+
+      out->start = r->start;
+      out->end = r->end;
+      out->slice = r->slice;
+      out->count = r->last - r->first;
+      out->name = r->name;
+      *first = r->first;
+      *last = r->last;
+      w->pos = r->last;
+    }
+  else
+    {
+      guint32 slice = w->lane->slices[w->pos];
+
+      out->start = w->ts[slice];
+      out->end = w->ts[slice] + w->dur[slice];
+      out->slice = slice;
+      out->count = 1;
+      out->name = w->name[slice];
+      *first = w->pos;
+      *last = w->pos + 1;
+      w->pos++;
+    }
+
+  return TRUE;
+}
+
+static inline SpsTime
+lane_search_key (const SliceLane *lane,
+                 const SpsTime   *ts,
+                 const SpsTime   *dur,
+                 guint            i)
+{
+  guint32 slice;
+
+  if (lane->max_end != NULL)
+    return lane->max_end[i];
+
+  slice = lane->slices[i];
+  return ts[slice] + dur[slice];
+}
+
+/* The first position whose slice ends (or whose slices so far end) at or
+ * after @time. */
+static guint
+lane_search (const SliceLane *lane,
+             const SpsTime   *ts,
+             const SpsTime   *dur,
+             SpsTime          time)
+{
+  guint lo = 0;
+  guint hi = lane->n_slices;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (lane_search_key (lane, ts, dur, mid) < time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+static void
+walker_init (SpsTimelineLod   *self,
+             Walker           *w,
+             const SliceLane  *lane,
+             const SliceLevel *level,
+             guint             pos)
+{
+  guint lo = 0;
+  guint hi = level->n_runs;
+
+  w->lane = lane;
+  w->level = level;
+  w->ts = self->slices->ts;
+  w->dur = self->slices->dur;
+  w->name = self->slices->name;
+
+  /* The first run that ends after @pos; start at it if it holds @pos. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (level->runs[mid].last <= pos)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  w->run = lo;
+  w->pos = lo < level->n_runs && level->runs[lo].first <= pos ? level->runs[lo].first : pos;
+}
+
+static void
+level_free (SliceLevel *level)
+{
+  g_free (level->runs);
+  g_free (level);
+}
+
+static SliceTrack *
+ensure_slice_track (SpsTimelineLod *self,
+                    guint           track)
+{
+  SliceTrack *st = &self->slice_tracks[track];
+  const SpsTime *ts = self->slices->ts;
+  const SpsTime *dur = self->slices->dur;
+  guint32 first;
+  guint n;
+  const guint16 *depth;
+  g_autofree guint *offset = NULL;
+
+  g_assert (track < self->tracks->n_rows);
+  g_assert (is_slice_track (self->tracks->kind[track]));
+
+  if (st->lanes != NULL || st->n_lanes == 0)
+    return st;
+
+  first = self->tracks->first_row[track];
+  n = self->tracks->n_rows_in_track[track];
+  depth = self->slices->depth;
+
+  st->lanes = g_new0 (SliceLane, st->n_lanes);
+  st->slices = g_new (guint32, MAX (n, 1));
+  offset = g_new0 (guint, st->n_lanes + 1);
+
+  for (guint i = 0; i < n; i++)
+    offset[depth[first + i] + 1]++;
+  for (guint d = 0; d < st->n_lanes; d++)
+    offset[d + 1] += offset[d];
+
+  for (guint d = 0; d < st->n_lanes; d++)
+    {
+      st->lanes[d].slices = st->slices + offset[d];
+      st->lanes[d].n_slices = offset[d + 1] - offset[d];
+      st->lanes[d].base.n_items = st->lanes[d].n_slices;
+    }
+
+  /* The track's rows are in time order, so each depth's are too. */
+  for (guint i = 0; i < n; i++)
+    st->slices[offset[depth[first + i]]++] = first + i;
+
+  self->memory += st->n_lanes * sizeof (SliceLane) + n * sizeof (guint32);
+
+  /* Overlaps at one depth only happen in async lanes and beyond the
+   * depth cap; there the running maximum keeps the search correct. */
+  for (guint d = 0; d < st->n_lanes; d++)
+    {
+      SliceLane *lane = &st->lanes[d];
+      SpsTime previous = SPS_TIME_MIN;
+      gboolean monotonic = TRUE;
+
+      for (guint i = 0; i < lane->n_slices && monotonic; i++)
+        {
+          SpsTime end = ts[lane->slices[i]] + dur[lane->slices[i]];
+
+          monotonic = end >= previous;
+          previous = end;
+        }
+
+      if (monotonic)
+        continue;
+
+      lane->max_end = g_new (SpsTime, lane->n_slices);
+      previous = SPS_TIME_MIN;
+      for (guint i = 0; i < lane->n_slices; i++)
+        {
+          previous = MAX (previous, ts[lane->slices[i]] + dur[lane->slices[i]]);
+          lane->max_end[i] = previous;
+        }
+      self->memory += lane->n_slices * sizeof (SpsTime);
+    }
+
+  return st;
+}
+
+/* Merges the items of @source for level @k: see the comment at the top. */
+static SliceLevel *
+build_slice_level (SpsTimelineLod   *self,
+                   const SliceLane  *lane,
+                   const SliceLevel *source,
+                   guint             k)
+{
+  const SpsTime *dur = self->slices->dur;
+  SpsTime threshold = (SpsTime) 1 << k;
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (RunRecord));
+  RunRecord pending = { 0, };
+  gboolean has_pending = FALSE;
+  guint n_items = 0;
+  SliceLevel *level;
+  Walker w;
+  SpsLodRun item;
+  guint first, last;
+
+#define FLUSH_PENDING()                                                   \
+  G_STMT_START {                                                          \
+    if (has_pending)                                                      \
+      {                                                                   \
+        if (pending.last - pending.first > 1)                             \
+          g_array_append_val (runs, pending);                             \
+        n_items++;                                                        \
+        has_pending = FALSE;                                              \
+      }                                                                   \
+  } G_STMT_END
+
+  walker_init (self, &w, lane, source, 0);
+  while (walker_next (&w, &item, &first, &last))
+    {
+      if (item.count == 1 && item.end - item.start >= threshold)
+        {
+          FLUSH_PENDING ();
+          n_items++;
+          continue;
+        }
+
+      if (has_pending && item.start - pending.end < threshold)
+        {
+          pending.end = MAX (pending.end, item.end);
+          pending.last = last;
+          if (dur[item.slice] > dur[pending.slice])
+            {
+              pending.slice = item.slice;
+              pending.name = item.name;
+            }
+        }
+      else
+        {
+          FLUSH_PENDING ();
+          pending.start = item.start;
+          pending.end = item.end;
+          pending.first = first;
+          pending.last = last;
+          pending.slice = item.slice;
+          pending.name = item.name;
+          has_pending = TRUE;
+        }
+    }
+
+  FLUSH_PENDING ();
+
+#undef FLUSH_PENDING
+
+  if (n_items == source->n_items)
+    return NULL;
+
+  level = g_new0 (SliceLevel, 1);
+  level->n_items = n_items;
+  level->n_runs = runs->len;
+  level->runs = (RunRecord *) (gpointer) g_array_free (g_steal_pointer (&runs), FALSE);
+
+  self->memory += sizeof (SliceLevel) + level->n_runs * sizeof (RunRecord);
+
+  return level;
+}
+
+static const SliceLevel *
+ensure_slice_level (SpsTimelineLod  *self,
+                    guint            track,
+                    guint            depth,
+                    guint            k,
+                    const SliceLane **lane_out)
+{
+  SliceTrack *st = ensure_slice_track (self, track);
+  SliceLane *lane;
+  const SliceLevel *source;
+  SliceLevel *level;
+
+  if (depth >= st->n_lanes)
+    return NULL;
+
+  lane = &st->lanes[depth];
+  *lane_out = lane;
+
+  if (lane->levels[k] != NULL)
+    return lane->levels[k];
+
+  source = &lane->base;
+  for (guint j = k; j > 0; j--)
+    if (lane->levels[j - 1] != NULL)
+      {
+        source = lane->levels[j - 1];
+        break;
+      }
+
+  level = build_slice_level (self, lane, source, k);
+  if (level != NULL)
+    {
+      lane->levels[k] = level;
+      lane->owned |= G_GUINT64_CONSTANT (1) << k;
+    }
+  else
+    {
+      /* Nothing merged: the same items as the source. */
+      lane->levels[k] = (SliceLevel *) source;
+    }
+
+  return lane->levels[k];
+}
+
+static void
+slice_track_clear (SliceTrack *st)
+{
+  if (st->lanes != NULL)
+    {
+      for (guint d = 0; d < st->n_lanes; d++)
+        {
+          SliceLane *lane = &st->lanes[d];
+
+          for (guint k = 0; k < SPS_LOD_N_LEVELS; k++)
+            if ((lane->owned & (G_GUINT64_CONSTANT (1) << k)) != 0)
+              level_free (lane->levels[k]);
+          g_clear_pointer (&lane->max_end, g_free);
+        }
+      g_clear_pointer (&st->lanes, g_free);
+    }
+  g_clear_pointer (&st->slices, g_free);
+}
+
+static void
+counter_track_clear (CounterTrack *ct)
+{
+  for (guint k = 0; k < SPS_LOD_N_LEVELS; k++)
+    if ((ct->owned & (G_GUINT64_CONSTANT (1) << k)) != 0)
+      {
+        g_free (ct->levels[k]->buckets);
+        g_free (ct->levels[k]);
+      }
+  ct->owned = 0;
+}
+
+/**
+ * _sps_timeline_lod_new:
+ * @trace: a finished trace
+ *
+ * Creates the (empty) summaries of @trace; they are built on first use.
+ *
+ * Returns: (transfer full): the summaries; free with _sps_timeline_lod_free()
+ */
+SpsTimelineLod *
+_sps_timeline_lod_new (SpsTrace *trace)
+{
+  SpsTimelineLod *self;
+  guint n_tracks;
+
+  g_return_val_if_fail (SPS_IS_TRACE (trace), NULL);
+
+  self = g_new0 (SpsTimelineLod, 1);
+  self->trace = g_object_ref (trace);
+  self->tracks = sps_trace_get_tracks (trace);
+  self->slices = sps_trace_get_slices (trace);
+  self->counters = sps_trace_get_counters (trace);
+
+  n_tracks = self->tracks->n_rows;
+  self->slice_tracks = g_new0 (SliceTrack, MAX (n_tracks, 1));
+  self->counter_tracks = g_new0 (CounterTrack, MAX (n_tracks, 1));
+
+  for (guint t = 0; t < n_tracks; t++)
+    {
+      if (is_slice_track (self->tracks->kind[t]))
+        self->slice_tracks[t].n_lanes = self->tracks->max_depth[t];
+      else if (self->tracks->kind[t] == SPS_TRACK_COUNTER)
+        self->counter_tracks[t].base.n = self->tracks->n_rows_in_track[t];
+    }
+
+  self->memory = sizeof *self + MAX (n_tracks, 1) * (sizeof (SliceTrack) + sizeof (CounterTrack));
+
+  return self;
+}
+
+/**
+ * _sps_timeline_lod_free:
+ * @self: summaries
+ *
+ * Frees @self and everything built in it.
+ */
+void
+_sps_timeline_lod_free (SpsTimelineLod *self)
+{
+  if (self == NULL)
+    return;
+
+  for (guint t = 0; t < self->tracks->n_rows; t++)
+    {
+      slice_track_clear (&self->slice_tracks[t]);
+      counter_track_clear (&self->counter_tracks[t]);
+    }
+
+  g_free (self->slice_tracks);
+  g_free (self->counter_tracks);
+  g_clear_object (&self->trace);
+  g_free (self);
+}
+
+/**
+ * _sps_timeline_lod_level_for_resolution:
+ * @ns_per_pixel: the scale of the view
+ *
+ * Returns: the level to draw with at @ns_per_pixel: floor (log2), clamped
+ *   to the levels that exist
+ */
+guint
+_sps_timeline_lod_level_for_resolution (double ns_per_pixel)
+{
+  int exponent;
+
+  if (!(ns_per_pixel >= 2.0))
+    return 0;
+
+  frexp (ns_per_pixel, &exponent);
+
+  return MIN ((guint) (exponent - 1), SPS_LOD_N_LEVELS - 1);
+}
+
+/**
+ * _sps_timeline_lod_get_memory_size:
+ * @self: summaries
+ *
+ * Returns: the bytes of what has been built so far
+ */
+gsize
+_sps_timeline_lod_get_memory_size (SpsTimelineLod *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->memory;
+}
+
+/**
+ * _sps_timeline_lod_get_n_runs:
+ * @self: summaries
+ * @track: a slice track
+ * @depth: a depth of it
+ * @level: a level below %SPS_LOD_N_LEVELS
+ *
+ * Returns: how many items (slices on their own and merged runs) the lane
+ *   has at @level
+ */
+guint
+_sps_timeline_lod_get_n_runs (SpsTimelineLod *self,
+                              guint           track,
+                              guint           depth,
+                              guint           level)
+{
+  const SliceLevel *l;
+  const SliceLane *lane;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (track < self->tracks->n_rows, 0);
+  g_return_val_if_fail (level < SPS_LOD_N_LEVELS, 0);
+
+  if (!is_slice_track (self->tracks->kind[track]))
+    return 0;
+
+  l = ensure_slice_level (self, track, depth, level, &lane);
+
+  return l != NULL ? l->n_items : 0;
+}
+
+/**
+ * _sps_timeline_lod_runs_init:
+ * @self: summaries
+ * @iter: (out caller-allocates): an iterator
+ * @track: a slice track
+ * @depth: a depth of it
+ * @level: a level below %SPS_LOD_N_LEVELS
+ * @start: start of the window, ns
+ * @end: end of the window, ns (exclusive)
+ *
+ * Prepares @iter to return, in time order, the items of the lane at
+ * @level that intersect [@start, @end): those with start < @end and
+ * end > @start, plus zero-length ones at a time in the window. Builds
+ * the level first if needed.
+ */
+void
+_sps_timeline_lod_runs_init (SpsTimelineLod *self,
+                             SpsLodIter     *iter,
+                             guint           track,
+                             guint           depth,
+                             guint           level,
+                             SpsTime         start,
+                             SpsTime         end)
+{
+  const SliceLevel *l = NULL;
+  const SliceLane *lane = NULL;
+  Walker w;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (iter != NULL);
+
+  memset (iter, 0, sizeof *iter);
+
+  g_return_if_fail (track < self->tracks->n_rows);
+  g_return_if_fail (level < SPS_LOD_N_LEVELS);
+
+  if (is_slice_track (self->tracks->kind[track]))
+    l = ensure_slice_level (self, track, depth, level, &lane);
+
+  if (l == NULL || start >= end)
+    return;
+
+  /* Items before the first slice that reaches @start end before it:
+   * a run's end is the greatest of its slices'. */
+  walker_init (self, &w, lane, l,
+               lane_search (lane, self->slices->ts, self->slices->dur, start));
+
+  iter->lane = lane;
+  iter->level = l;
+  iter->ts = w.ts;
+  iter->dur = w.dur;
+  iter->name = w.name;
+  iter->pos = w.pos;
+  iter->run = w.run;
+  iter->start = start;
+  iter->end = end;
+}
+
+/**
+ * _sps_timeline_lod_runs_next:
+ * @iter: an iterator set up by _sps_timeline_lod_runs_init()
+ * @run: (out): the next item
+ *
+ * Returns: %FALSE when there are no more items
+ */
+gboolean
+_sps_timeline_lod_runs_next (SpsLodIter *iter,
+                             SpsLodRun  *run)
+{
+  Walker w;
+  guint first, last;
+
+  g_return_val_if_fail (iter != NULL, FALSE);
+  g_return_val_if_fail (run != NULL, FALSE);
+
+  if (iter->level == NULL)
+    return FALSE;
+
+  w.lane = iter->lane;
+  w.level = iter->level;
+  w.ts = iter->ts;
+  w.dur = iter->dur;
+  w.name = iter->name;
+  w.pos = iter->pos;
+  w.run = iter->run;
+
+  while (walker_next (&w, run, &first, &last))
+    {
+      if (run->start >= iter->end)
+        break;
+
+      if (run->end > iter->start || (run->end == run->start && run->start >= iter->start))
+        {
+          iter->pos = w.pos;
+          iter->run = w.run;
+          return TRUE;
+        }
+    }
+
+  iter->level = NULL;
+
+  return FALSE;
+}
+
+/**
+ * _sps_timeline_lod_runs_next_n:
+ * @iter: an iterator set up by _sps_timeline_lod_runs_init()
+ * @runs: (out caller-allocates) (array length=n_runs): where to store items
+ * @n_runs: room in @runs
+ *
+ * Like _sps_timeline_lod_runs_next() for up to @n_runs items at once,
+ * which saves a call per item in drawing loops.
+ *
+ * Returns: how many items were stored; 0 at the end
+ */
+guint
+_sps_timeline_lod_runs_next_n (SpsLodIter *iter,
+                               SpsLodRun  *runs,
+                               guint       n_runs)
+{
+  Walker w;
+  guint first, last;
+  guint n = 0;
+
+  g_return_val_if_fail (iter != NULL, 0);
+  g_return_val_if_fail (runs != NULL || n_runs == 0, 0);
+
+  if (iter->level == NULL)
+    return 0;
+
+  w.lane = iter->lane;
+  w.level = iter->level;
+  w.ts = iter->ts;
+  w.dur = iter->dur;
+  w.name = iter->name;
+  w.pos = iter->pos;
+  w.run = iter->run;
+
+  while (n < n_runs && walker_next (&w, &runs[n], &first, &last))
+    {
+      if (runs[n].start >= iter->end)
+        {
+          iter->level = NULL;
+          return n;
+        }
+
+      if (runs[n].end > iter->start || (runs[n].end == runs[n].start && runs[n].start >= iter->start))
+        n++;
+    }
+
+  iter->pos = w.pos;
+  iter->run = w.run;
+  if (n < n_runs)
+    iter->level = NULL;
+
+  return n;
+}
+
+/**
+ * _sps_timeline_lod_slice_at:
+ * @self: summaries
+ * @track: a slice track
+ * @depth: a depth of it
+ * @time: where the pointer is, ns
+ * @tolerance: how far (ns) a slice may be and still count
+ *
+ * Hit test: the slice of the lane that contains @time, else the nearest
+ * one within @tolerance.
+ *
+ * Returns: a slice index or %SPS_NO_INDEX
+ */
+guint
+_sps_timeline_lod_slice_at (SpsTimelineLod *self,
+                            guint           track,
+                            guint           depth,
+                            SpsTime         time,
+                            SpsTime         tolerance)
+{
+  SliceTrack *st;
+  const SliceLane *lane;
+  const SpsTime *ts;
+  const SpsTime *dur;
+  guint best = SPS_NO_INDEX;
+  SpsTime best_distance = SPS_TIME_MAX;
+
+  g_return_val_if_fail (self != NULL, SPS_NO_INDEX);
+  g_return_val_if_fail (track < self->tracks->n_rows, SPS_NO_INDEX);
+
+  if (!is_slice_track (self->tracks->kind[track]))
+    return SPS_NO_INDEX;
+
+  st = ensure_slice_track (self, track);
+  if (depth >= st->n_lanes)
+    return SPS_NO_INDEX;
+
+  lane = &st->lanes[depth];
+  ts = self->slices->ts;
+  dur = self->slices->dur;
+  tolerance = MAX (tolerance, 0);
+
+  for (guint i = lane_search (lane, ts, dur, time - tolerance), seen = 0;
+       i < lane->n_slices && seen < MAX_HIT_CANDIDATES;
+       i++, seen++)
+    {
+      guint32 slice = lane->slices[i];
+      SpsTime s = ts[slice];
+      SpsTime e = s + dur[slice];
+      SpsTime distance;
+
+      if (s > time + tolerance)
+        break;
+
+      if (time >= s && (time < e || s == e))
+        return slice;
+
+      distance = time < s ? s - time : time - e;
+      if (distance <= tolerance && distance < best_distance)
+        {
+          best = slice;
+          best_distance = distance;
+        }
+    }
+
+  return best;
+}
+
+/* Counters */
+
+static CounterTrack *
+get_counter_track (SpsTimelineLod *self,
+                   guint           track)
+{
+  g_assert (track < self->tracks->n_rows);
+
+  if (self->tracks->kind[track] != SPS_TRACK_COUNTER)
+    return NULL;
+
+  return &self->counter_tracks[track];
+}
+
+static inline void
+counter_level_get (const CounterLevel *level,
+                   const SpsTime      *ts,
+                   const double       *value,
+                   guint               first,
+                   guint               i,
+                   SpsLodBucket       *bucket)
+{
+  if (level->buckets != NULL)
+    {
+      *bucket = level->buckets[i];
+    }
+  else
+    {
+      bucket->ts = ts[first + i];
+      bucket->min = value[first + i];
+      bucket->max = value[first + i];
+      bucket->last = value[first + i];
+      bucket->count = 1;
+    }
+}
+
+static const CounterLevel *
+ensure_counter_level (SpsTimelineLod *self,
+                      guint           track,
+                      guint           k)
+{
+  CounterTrack *ct = get_counter_track (self, track);
+  const CounterLevel *source;
+  const SpsTime *ts = self->counters->ts;
+  const double *value = self->counters->value;
+  guint first = self->tracks->first_row[track];
+  g_autoptr(GArray) buckets = NULL;
+  CounterLevel *level;
+  SpsLodBucket pending = { 0, 0, 0, 0, 0 };
+  SpsTime pending_id = 0;
+  gboolean has_pending = FALSE;
+
+  if (ct == NULL)
+    return NULL;
+  if (ct->levels[k] != NULL)
+    return ct->levels[k];
+
+  source = &ct->base;
+  for (guint j = k; j > 0; j--)
+    if (ct->levels[j - 1] != NULL)
+      {
+        source = ct->levels[j - 1];
+        break;
+      }
+
+  buckets = g_array_new (FALSE, FALSE, sizeof (SpsLodBucket));
+
+  for (guint i = 0; i < source->n; i++)
+    {
+      SpsLodBucket b;
+      SpsTime id;
+
+      counter_level_get (source, ts, value, first, i, &b);
+      id = floor_shift (b.ts, k);
+
+      if (has_pending && id == pending_id)
+        {
+          /* NaN never wins a comparison, so it only shows if alone. */
+          if (b.min < pending.min || isnan (pending.min))
+            pending.min = b.min;
+          if (b.max > pending.max || isnan (pending.max))
+            pending.max = b.max;
+          pending.last = b.last;
+          pending.count += b.count;
+        }
+      else
+        {
+          if (has_pending)
+            g_array_append_val (buckets, pending);
+          pending = b;
+          pending_id = id;
+          has_pending = TRUE;
+        }
+    }
+  if (has_pending)
+    g_array_append_val (buckets, pending);
+
+  if (buckets->len == source->n)
+    {
+      ct->levels[k] = (CounterLevel *) source;
+      return source;
+    }
+
+  level = g_new0 (CounterLevel, 1);
+  level->n = buckets->len;
+  level->buckets = (SpsLodBucket *) (gpointer) g_array_free (g_steal_pointer (&buckets), FALSE);
+  ct->levels[k] = level;
+  ct->owned |= G_GUINT64_CONSTANT (1) << k;
+  self->memory += sizeof (CounterLevel) + level->n * sizeof (SpsLodBucket);
+
+  return level;
+}
+
+/**
+ * _sps_timeline_lod_get_counter_range:
+ * @self: summaries
+ * @track: a counter track
+ * @min: (out): the least value
+ * @max: (out): the greatest value
+ *
+ * Returns: %FALSE when the track has no (non-NaN) value
+ */
+gboolean
+_sps_timeline_lod_get_counter_range (SpsTimelineLod *self,
+                                     guint           track,
+                                     double         *min,
+                                     double         *max)
+{
+  CounterTrack *ct;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (track < self->tracks->n_rows, FALSE);
+  g_return_val_if_fail (min != NULL && max != NULL, FALSE);
+
+  ct = get_counter_track (self, track);
+  if (ct == NULL)
+    return FALSE;
+
+  if (!ct->range_known)
+    {
+      guint first = self->tracks->first_row[track];
+      const double *value = self->counters->value;
+
+      for (guint i = 0; i < ct->base.n; i++)
+        {
+          double v = value[first + i];
+
+          if (isnan (v))
+            continue;
+          if (!ct->has_range)
+            {
+              ct->min = ct->max = v;
+              ct->has_range = TRUE;
+            }
+          ct->min = MIN (ct->min, v);
+          ct->max = MAX (ct->max, v);
+        }
+      ct->range_known = TRUE;
+    }
+
+  *min = ct->min;
+  *max = ct->max;
+
+  return ct->has_range;
+}
+
+/**
+ * _sps_timeline_lod_lower_bound:
+ * @ts: a time column
+ * @first: first row of the range
+ * @n: rows in the range, sorted by time
+ * @time: a time
+ *
+ * Returns: the first row in [@first, @first + @n) at or after @time, or
+ *   @first + @n
+ */
+guint
+_sps_timeline_lod_lower_bound (const SpsTime *ts,
+                               guint          first,
+                               guint          n,
+                               SpsTime        time)
+{
+  guint lo = first;
+  guint hi = first + n;
+
+  g_return_val_if_fail (ts != NULL || n == 0, first);
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (ts[mid] < time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+/**
+ * _sps_timeline_lod_gallop:
+ * @ts: a time column
+ * @from: first row to look at
+ * @end: row after the last one, the rows from @from sorted by time
+ * @time: a time
+ *
+ * The same as _sps_timeline_lod_lower_bound() over [@from, @end), by an
+ * exponential search from @from: O(log d) for an answer d rows away,
+ * which is what stepping from pixel to pixel through dense points needs.
+ *
+ * Returns: the first row in [@from, @end) at or after @time, or @end
+ */
+guint
+_sps_timeline_lod_gallop (const SpsTime *ts,
+                          guint          from,
+                          guint          end,
+                          SpsTime        time)
+{
+  guint step = 1;
+  guint lo = from;
+  guint hi;
+
+  g_return_val_if_fail (ts != NULL || from >= end, from);
+
+  if (from >= end || ts[from] >= time)
+    return from;
+
+  /* ts[lo] < time: double the step until it overshoots */
+  hi = lo + 1;
+  while (hi < end && ts[hi] < time)
+    {
+      lo = hi;
+      step *= 2;
+      hi = end - lo > step ? lo + step : end;
+    }
+
+  return _sps_timeline_lod_lower_bound (ts, lo + 1, MIN (hi, end) - (lo + 1), time);
+}
+
+/**
+ * _sps_timeline_lod_get_counter_value:
+ * @self: summaries
+ * @track: a counter track
+ * @time: a time
+ * @value: (out): the value of the step function at @time
+ *
+ * Returns: %FALSE before the first value of the track
+ */
+gboolean
+_sps_timeline_lod_get_counter_value (SpsTimelineLod *self,
+                                     guint           track,
+                                     SpsTime         time,
+                                     double         *value)
+{
+  CounterTrack *ct;
+  guint first;
+  guint i;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (track < self->tracks->n_rows, FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  ct = get_counter_track (self, track);
+  if (ct == NULL || ct->base.n == 0)
+    return FALSE;
+
+  /* The last value at or before @time: one before the first after it. */
+  first = self->tracks->first_row[track];
+  i = _sps_timeline_lod_lower_bound (self->counters->ts, first, ct->base.n,
+                                     time == SPS_TIME_MAX ? time : time + 1);
+  if (i == first)
+    return FALSE;
+
+  *value = self->counters->value[i - 1];
+
+  return TRUE;
+}
+
+/**
+ * _sps_timeline_lod_get_n_buckets:
+ * @self: summaries
+ * @track: a counter track
+ * @level: a level below %SPS_LOD_N_LEVELS
+ *
+ * Returns: the non-empty buckets of 2^@level ns of the track
+ */
+guint
+_sps_timeline_lod_get_n_buckets (SpsTimelineLod *self,
+                                 guint           track,
+                                 guint           level)
+{
+  const CounterLevel *l;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (track < self->tracks->n_rows, 0);
+  g_return_val_if_fail (level < SPS_LOD_N_LEVELS, 0);
+
+  l = ensure_counter_level (self, track, level);
+
+  return l != NULL ? l->n : 0;
+}
+
+/**
+ * _sps_timeline_lod_buckets_init:
+ * @self: summaries
+ * @iter: (out caller-allocates): an iterator
+ * @track: a counter track
+ * @level: a level below %SPS_LOD_N_LEVELS
+ * @start: start of the window, ns
+ * @end: end of the window, ns (exclusive)
+ *
+ * Prepares @iter to return, in time order, the buckets of 2^@level ns that
+ * intersect [@start, @end). The bucket holding @start may begin with
+ * values before @start; the value in force at @start comes from
+ * _sps_timeline_lod_get_counter_value().
+ */
+void
+_sps_timeline_lod_buckets_init (SpsTimelineLod *self,
+                                SpsLodIter     *iter,
+                                guint           track,
+                                guint           level,
+                                SpsTime         start,
+                                SpsTime         end)
+{
+  const CounterLevel *l;
+  SpsTime bucket_start;
+  guint first;
+  guint lo;
+  guint hi;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (iter != NULL);
+
+  memset (iter, 0, sizeof *iter);
+
+  g_return_if_fail (track < self->tracks->n_rows);
+  g_return_if_fail (level < SPS_LOD_N_LEVELS);
+
+  l = ensure_counter_level (self, track, level);
+  if (l == NULL || start >= end)
+    return;
+
+  first = self->tracks->first_row[track];
+  bucket_start = floor_shift (start, level) * ((SpsTime) 1 << level);
+
+  lo = 0;
+  hi = l->n;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      SpsTime t = l->buckets != NULL ? l->buckets[mid].ts : self->counters->ts[first + mid];
+
+      if (t < bucket_start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  iter->level = l;
+  iter->ts = self->counters->ts + first;
+  iter->value = self->counters->value + first;
+  iter->pos = lo;
+  iter->end_pos = l->n;
+  iter->start = start;
+  iter->end = end;
+}
+
+/**
+ * _sps_timeline_lod_buckets_next:
+ * @iter: an iterator set up by _sps_timeline_lod_buckets_init()
+ * @bucket: (out): the next bucket
+ *
+ * Returns: %FALSE when there are no more buckets
+ */
+gboolean
+_sps_timeline_lod_buckets_next (SpsLodIter   *iter,
+                                SpsLodBucket *bucket)
+{
+  g_return_val_if_fail (iter != NULL, FALSE);
+  g_return_val_if_fail (bucket != NULL, FALSE);
+
+  if (iter->level == NULL || iter->pos >= iter->end_pos)
+    return FALSE;
+
+  counter_level_get (iter->level, iter->ts, iter->value, 0, iter->pos, bucket);
+  if (bucket->ts >= iter->end)
+    {
+      iter->pos = iter->end_pos;
+      return FALSE;
+    }
+
+  iter->pos++;
+
+  return TRUE;
+}

@@ -1,0 +1,20 @@
+/* sps-timeline-private.h: what tests and benchmarks see of the timeline
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "sps-timeline.h"
+#include "sps-timeline-layout-private.h"
+#include "sps-timeline-lod-private.h"
+
+G_BEGIN_DECLS
+
+/* Exported (but not installed) for the tests and the frame benchmark. */
+SPS_GTK_AVAILABLE_IN_ALL
+SpsTimelineLod    *_sps_timeline_get_lod    (SpsTimeline *self);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsTimelineLayout *_sps_timeline_get_layout (SpsTimeline *self);
+
+G_END_DECLS

@@ -1,0 +1,133 @@
+/* sps-view.c: the extension point for panels in the trace window
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-view"
+
+#include "config.h"
+
+#include "sps-view.h"
+
+/**
+ * SpsView:
+ *
+ * A view adds a panel to every trace window. Plugins implement it and
+ * register the implementation with
+ * `peas_object_module_register_extension_type (module, SPS_TYPE_VIEW, …)`;
+ * the window creates one instance per window, asks for its title, icon and
+ * preferred dock area, and calls [method@View.create_panel] once with the
+ * window's [class@Session]. The panel follows the session by itself
+ * (notify::selected-slice, notify::visible-start, …).
+ *
+ * get_title() and create_panel() are required; get_icon_name() defaults to
+ * %NULL and get_area() to %SPS_VIEW_AREA_BOTTOM.
+ */
+
+G_DEFINE_INTERFACE (SpsView, sps_view, G_TYPE_OBJECT)
+
+static const char *
+sps_view_real_get_icon_name (SpsView *self)
+{
+  return NULL;
+}
+
+static SpsViewArea
+sps_view_real_get_area (SpsView *self)
+{
+  return SPS_VIEW_AREA_BOTTOM;
+}
+
+static void
+sps_view_default_init (SpsViewInterface *iface)
+{
+  iface->get_icon_name = sps_view_real_get_icon_name;
+  iface->get_area = sps_view_real_get_area;
+}
+
+/**
+ * sps_view_get_title:
+ * @self: a #SpsView
+ *
+ * Returns: (transfer none): the translated title of the panel's tab
+ */
+const char *
+sps_view_get_title (SpsView *self)
+{
+  SpsViewInterface *iface;
+
+  g_return_val_if_fail (SPS_IS_VIEW (self), NULL);
+
+  iface = SPS_VIEW_GET_IFACE (self);
+  g_return_val_if_fail (iface->get_title != NULL, NULL);
+
+  return iface->get_title (self);
+}
+
+/**
+ * sps_view_get_icon_name:
+ * @self: a #SpsView
+ *
+ * Returns: (transfer none) (nullable): a symbolic icon name, or %NULL
+ */
+const char *
+sps_view_get_icon_name (SpsView *self)
+{
+  SpsViewInterface *iface;
+
+  g_return_val_if_fail (SPS_IS_VIEW (self), NULL);
+
+  iface = SPS_VIEW_GET_IFACE (self);
+  if (iface->get_icon_name == NULL)
+    return NULL;
+
+  return iface->get_icon_name (self);
+}
+
+/**
+ * sps_view_get_area:
+ * @self: a #SpsView
+ *
+ * Returns: the dock area the panel prefers
+ */
+SpsViewArea
+sps_view_get_area (SpsView *self)
+{
+  SpsViewInterface *iface;
+
+  g_return_val_if_fail (SPS_IS_VIEW (self), SPS_VIEW_AREA_BOTTOM);
+
+  iface = SPS_VIEW_GET_IFACE (self);
+  if (iface->get_area == NULL)
+    return SPS_VIEW_AREA_BOTTOM;
+
+  return iface->get_area (self);
+}
+
+/**
+ * sps_view_create_panel:
+ * @self: a #SpsView
+ * @session: the window's session
+ *
+ * Creates the panel widget showing @session. Called once per window.
+ *
+ * Returns: (transfer floating): the panel
+ */
+GtkWidget *
+sps_view_create_panel (SpsView    *self,
+                       SpsSession *session)
+{
+  SpsViewInterface *iface;
+  GtkWidget *panel;
+
+  g_return_val_if_fail (SPS_IS_VIEW (self), NULL);
+  g_return_val_if_fail (SPS_IS_SESSION (session), NULL);
+
+  iface = SPS_VIEW_GET_IFACE (self);
+  g_return_val_if_fail (iface->create_panel != NULL, NULL);
+
+  panel = iface->create_panel (self, session);
+  g_return_val_if_fail (GTK_IS_WIDGET (panel), NULL);
+
+  return panel;
+}

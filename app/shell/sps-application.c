@@ -1,0 +1,904 @@
+/* sps-application.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-application"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "sps-application.h"
+#include "sps-screenshot.h"
+#include "sps-window.h"
+
+/**
+ * SpsApplication:
+ *
+ * The `spanscope` application: one #SpsWindow per trace file, the
+ * settings that apply to every window (theme, font scale, key bindings),
+ * the recent files, and the headless `--screenshot` mode used by tests and
+ * documentation.
+ */
+
+typedef enum
+{
+  THEME_SYSTEM,
+  THEME_LIGHT,
+  THEME_DARK,
+} Theme;
+
+struct _SpsApplication
+{
+  GtkApplication  parent_instance;
+
+  GSettings      *settings;
+  GSettings      *keybindings;
+  GtkCssProvider *font_provider;
+
+  /* --screenshot mode */
+  char           *screenshot_path;
+  int             screenshot_width;
+  int             screenshot_height;
+  gboolean        screenshot_has_range;
+  SpsTime         screenshot_range_start;
+  SpsTime         screenshot_range_end;
+  SpsWindow      *screenshot_window;
+  gulong          screenshot_state_id;
+  gulong          screenshot_paint_id;
+  guint           screenshot_timeout_id;
+  GdkFrameClock  *screenshot_clock;
+  guint           screenshot_resizes;
+
+  int             exit_status;
+};
+
+G_DEFINE_FINAL_TYPE (SpsApplication, sps_application, GTK_TYPE_APPLICATION)
+
+/* Settings key (in the keybindings schema) → the action it triggers. */
+static const struct {
+  const char *key;
+  const char *action;
+} keybindings[] = {
+  { "zoom-in", "win.zoom-in" },
+  { "zoom-out", "win.zoom-out" },
+  { "pan-left", "win.pan-left" },
+  { "pan-right", "win.pan-right" },
+  { "scroll-up", "win.scroll-up" },
+  { "scroll-down", "win.scroll-down" },
+  { "select-parent", "win.select-parent" },
+  { "select-child", "win.select-child" },
+  { "select-prev", "win.select-prev" },
+  { "select-next", "win.select-next" },
+  { "fit", "win.fit" },
+  { "go-to-time", "win.go-to-time" },
+  { "clear", "win.clear" },
+  { "open", "win.open" },
+  { "search", "win.search" },
+};
+
+/* How long a screenshot may wait for its trace to load and draw. */
+#define SCREENSHOT_TIMEOUT_SECONDS 120
+
+static const GOptionEntry option_entries[] = {
+  { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Render the window showing FILE to a PNG image and quit"), N_("OUT.png") },
+  { "size", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Size of the screenshot (default 1280x800)"), N_("WIDTHxHEIGHT") },
+  { "range", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Time range of the screenshot, from the start of the trace (e.g. 10ms..20ms)"), N_("START..END") },
+  { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Print the version and quit"), NULL },
+  { NULL }
+};
+
+static SpsWindow *
+sps_application_find_window (SpsApplication *self,
+                             GFile          *file)
+{
+  g_assert (SPS_IS_APPLICATION (self));
+  g_assert (G_IS_FILE (file));
+
+  for (const GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    {
+      GFile *shown;
+
+      if (!SPS_IS_WINDOW (l->data))
+        continue;
+
+      shown = sps_window_get_file (l->data);
+      if (sps_window_get_state (l->data) == SPS_WINDOW_STATE_LOADED &&
+          shown != NULL && g_file_equal (shown, file))
+        return l->data;
+    }
+
+  return NULL;
+}
+
+static gboolean
+window_is_unused (GtkWindow *window)
+{
+  return SPS_IS_WINDOW (window) &&
+         (sps_window_get_state (SPS_WINDOW (window)) == SPS_WINDOW_STATE_EMPTY ||
+          sps_window_get_state (SPS_WINDOW (window)) == SPS_WINDOW_STATE_FAILED);
+}
+
+/* Settings applied to every window */
+
+static void
+sps_application_apply_theme (SpsApplication *self)
+{
+  GtkSettings *gtk_settings;
+  Theme theme;
+
+  g_assert (SPS_IS_APPLICATION (self));
+
+  if (!(gtk_settings = gtk_settings_get_default ()))
+    return;
+
+  theme = g_settings_get_enum (self->settings, "theme");
+
+  if (theme == THEME_SYSTEM)
+    gtk_settings_reset_property (gtk_settings, "gtk-application-prefer-dark-theme");
+  else
+    g_object_set (gtk_settings,
+                  "gtk-application-prefer-dark-theme", theme == THEME_DARK,
+                  NULL);
+}
+
+static void
+sps_application_apply_font_scale (SpsApplication *self)
+{
+  g_autofree char *css = NULL;
+  double scale;
+
+  g_assert (SPS_IS_APPLICATION (self));
+
+  scale = g_settings_get_double (self->settings, "font-scale");
+
+  /* Percentages relative to the theme's font, so every label and the
+   * timeline's text (which uses the widget's Pango context) follow.
+   * Integral percent: no locale-dependent decimal separator in CSS. */
+  css = g_strdup_printf ("window.sps-window { font-size: %d%%; }",
+                         (int) CLAMP (scale * 100.0 + 0.5, 10.0, 1000.0));
+  gtk_css_provider_load_from_data (self->font_provider, css, -1);
+}
+
+static void
+sps_application_apply_keybinding (SpsApplication *self,
+                                  const char     *key)
+{
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_auto(GStrv) accels = NULL;
+  g_auto(GStrv) valid = NULL;
+
+  g_assert (SPS_IS_APPLICATION (self));
+  g_assert (key != NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (keybindings); i++)
+    {
+      if (!g_str_equal (keybindings[i].key, key))
+        continue;
+
+      accels = g_settings_get_strv (self->keybindings, key);
+      builder = g_strv_builder_new ();
+
+      for (guint j = 0; accels[j] != NULL; j++)
+        {
+          guint keyval;
+          GdkModifierType mods;
+
+          if (gtk_accelerator_parse (accels[j], &keyval, &mods) && keyval != 0)
+            g_strv_builder_add (builder, accels[j]);
+          else
+            g_warning ("Ignoring the key binding “%s” of “%s”: not an accelerator",
+                       accels[j], key);
+        }
+
+      valid = g_strv_builder_end (builder);
+      gtk_application_set_accels_for_action (GTK_APPLICATION (self),
+                                             keybindings[i].action,
+                                             (const char * const *) valid);
+      return;
+    }
+}
+
+static void
+on_keybinding_changed (SpsApplication *self,
+                       const char     *key,
+                       GSettings      *settings)
+{
+  g_assert (SPS_IS_APPLICATION (self));
+
+  sps_application_apply_keybinding (self, key);
+}
+
+static void
+sps_application_update_recent_menu (SpsApplication *self)
+{
+  g_auto(GStrv) uris = NULL;
+  GMenu *section;
+
+  g_assert (SPS_IS_APPLICATION (self));
+
+  if (!(section = gtk_application_get_menu_by_id (GTK_APPLICATION (self), "recent-files-section")))
+    return;
+
+  g_menu_remove_all (section);
+  uris = g_settings_get_strv (self->settings, "recent-files");
+
+  for (guint i = 0; uris[i] != NULL && i < SPS_APPLICATION_MAX_RECENT; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_uri (uris[i]);
+      g_autoptr(GMenuItem) item = NULL;
+      g_autofree char *basename = g_file_get_basename (file);
+      g_autofree char *display = g_filename_display_name (basename);
+      g_auto(GStrv) parts = NULL;
+      g_autofree char *label = NULL;
+
+      /* Menu labels take mnemonics: a file name's "_" must stay literal. */
+      parts = g_strsplit (display, "_", -1);
+      label = g_strjoinv ("__", parts);
+
+      item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target_value (item, "app.open-recent",
+                                               g_variant_new_string (uris[i]));
+      g_menu_append_item (section, item);
+    }
+
+  if (uris[0] == NULL)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No Recent Traces"), "app.no-recent");
+
+      g_menu_append_item (section, item);
+    }
+}
+
+/* Actions */
+
+static void
+action_quit (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  SpsApplication *self = user_data;
+
+  g_assert (SPS_IS_APPLICATION (self));
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL;)
+    {
+      GtkWindow *window = l->data;
+
+      l = l->next;
+      gtk_window_destroy (window);
+    }
+}
+
+static void
+action_about (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  SpsApplication *self = user_data;
+  const char *developers[] = { _("The Spanscope developers"), NULL };
+
+  g_assert (SPS_IS_APPLICATION (self));
+
+  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                         "program-name", _("Spanscope"),
+                         "logo-icon-name", APP_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Explore traces of what programs did, and when"),
+                         "license-type", GTK_LICENSE_LGPL_2_1,
+                         "authors", developers,
+                         /* Translators: your names, one per line */
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+action_open_recent (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  SpsApplication *self = user_data;
+  g_autoptr(GFile) file = NULL;
+
+  g_assert (SPS_IS_APPLICATION (self));
+  g_assert (g_variant_is_of_type (param, G_VARIANT_TYPE_STRING));
+
+  file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+  sps_application_open_file (self, file, gtk_application_get_active_window (GTK_APPLICATION (self)));
+}
+
+static const GActionEntry app_actions[] = {
+  { "quit", action_quit },
+  { "about", action_about },
+  { "open-recent", action_open_recent, "s" },
+  /* Always disabled: the placeholder of an empty recent-files menu. */
+  { "no-recent", NULL },
+};
+
+/* --screenshot */
+
+static void
+sps_application_screenshot_finish (SpsApplication *self,
+                                   int             exit_status)
+{
+  g_assert (SPS_IS_APPLICATION (self));
+
+  g_clear_handle_id (&self->screenshot_timeout_id, g_source_remove);
+  if (self->screenshot_clock != NULL)
+    g_clear_signal_handler (&self->screenshot_paint_id, self->screenshot_clock);
+  g_clear_object (&self->screenshot_clock);
+  if (self->screenshot_window != NULL)
+    {
+      g_clear_signal_handler (&self->screenshot_state_id, self->screenshot_window);
+      gtk_window_destroy (GTK_WINDOW (self->screenshot_window));
+      g_clear_weak_pointer (&self->screenshot_window);
+    }
+
+  self->exit_status = exit_status;
+  g_application_quit (G_APPLICATION (self));
+}
+
+static gboolean
+sps_application_screenshot_take (gpointer user_data)
+{
+  SpsApplication *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert (SPS_IS_APPLICATION (self));
+
+  if (self->screenshot_window == NULL)
+    return G_SOURCE_REMOVE;
+
+  if (!sps_screenshot_save (GTK_WIDGET (self->screenshot_window), self->screenshot_path, &error))
+    {
+      g_printerr ("spanscope: %s\n", error->message);
+      sps_application_screenshot_finish (self, 1);
+    }
+  else
+    {
+      sps_application_screenshot_finish (self, 0);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The first frame painted after the trace page got its final size: the
+ * layout is complete, so what is rendered now is what a user would see. */
+static void
+on_screenshot_after_paint (SpsApplication *self,
+                           GdkFrameClock  *clock)
+{
+  GtkWidget *window;
+  SpsTimeline *timeline;
+  int default_width;
+  int default_height;
+  int width;
+  int height;
+
+  g_assert (SPS_IS_APPLICATION (self));
+
+  if (self->screenshot_window == NULL ||
+      !(timeline = sps_window_get_timeline (self->screenshot_window)) ||
+      !gtk_widget_get_mapped (GTK_WIDGET (timeline)) ||
+      gtk_widget_get_width (GTK_WIDGET (timeline)) <= 0)
+    return;
+
+  /* The default size includes what the window manager side of the
+   * client-side decorations takes (resize borders, shadows); the image
+   * must be the requested size of the window itself, so correct once
+   * the difference is known and wait for the next frame. */
+  window = GTK_WIDGET (self->screenshot_window);
+  width = gtk_widget_get_width (window);
+  height = gtk_widget_get_height (window);
+
+  if ((width != self->screenshot_width || height != self->screenshot_height) &&
+      self->screenshot_resizes++ < 3)
+    {
+      gtk_window_get_default_size (GTK_WINDOW (window), &default_width, &default_height);
+      gtk_window_set_default_size (GTK_WINDOW (window),
+                                   default_width + self->screenshot_width - width,
+                                   default_height + self->screenshot_height - height);
+      return;
+    }
+
+  g_clear_signal_handler (&self->screenshot_paint_id, clock);
+  g_idle_add_full (G_PRIORITY_HIGH_IDLE, sps_application_screenshot_take, self, NULL);
+}
+
+static void
+on_screenshot_state (SpsApplication *self,
+                     GParamSpec     *pspec,
+                     SpsWindow      *window)
+{
+  g_assert (SPS_IS_APPLICATION (self));
+  g_assert (SPS_IS_WINDOW (window));
+
+  switch (sps_window_get_state (window))
+    {
+    case SPS_WINDOW_STATE_LOADING:
+      break;
+
+    case SPS_WINDOW_STATE_FAILED:
+      g_printerr ("spanscope: %s\n", sps_window_get_error_message (window));
+      sps_application_screenshot_finish (self, 1);
+      break;
+
+    case SPS_WINDOW_STATE_EMPTY:
+      g_printerr ("spanscope: %s\n", _("Loading was cancelled"));
+      sps_application_screenshot_finish (self, 1);
+      break;
+
+    case SPS_WINDOW_STATE_LOADED:
+      if (self->screenshot_has_range)
+        {
+          SpsSession *session = sps_window_get_session (window);
+          SpsTime start = sps_trace_get_start_time (sps_session_get_trace (session));
+
+          sps_session_set_visible (session,
+                                   start + self->screenshot_range_start,
+                                   start + self->screenshot_range_end);
+        }
+
+      self->screenshot_clock = g_object_ref (gtk_widget_get_frame_clock (GTK_WIDGET (window)));
+      self->screenshot_paint_id =
+        g_signal_connect_object (self->screenshot_clock, "after-paint",
+                                 G_CALLBACK (on_screenshot_after_paint),
+                                 self, G_CONNECT_SWAPPED);
+      gtk_widget_queue_draw (GTK_WIDGET (window));
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+on_screenshot_timeout (gpointer user_data)
+{
+  SpsApplication *self = user_data;
+
+  g_assert (SPS_IS_APPLICATION (self));
+
+  self->screenshot_timeout_id = 0;
+  g_printerr ("spanscope: %s\n", _("The trace did not load and draw in time"));
+  sps_application_screenshot_finish (self, 1);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+sps_application_screenshot (SpsApplication *self,
+                            GFile          *file)
+{
+  SpsWindow *window;
+
+  g_assert (SPS_IS_APPLICATION (self));
+  g_assert (G_IS_FILE (file));
+
+  /* What is drawn must not depend on how far an animation has got. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  window = sps_window_new (self);
+  gtk_window_set_default_size (GTK_WINDOW (window),
+                               self->screenshot_width,
+                               self->screenshot_height);
+  g_set_weak_pointer (&self->screenshot_window, window);
+
+  self->screenshot_state_id =
+    g_signal_connect_object (window, "notify::state",
+                             G_CALLBACK (on_screenshot_state),
+                             self, G_CONNECT_SWAPPED);
+  self->screenshot_timeout_id =
+    g_timeout_add_seconds (SCREENSHOT_TIMEOUT_SECONDS, on_screenshot_timeout, self);
+
+  gtk_window_present (GTK_WINDOW (window));
+  sps_window_load (window, file);
+}
+
+static gboolean
+parse_size (const char  *text,
+            int         *width,
+            int         *height,
+            GError     **error)
+{
+  guint64 w;
+  guint64 h;
+  g_auto(GStrv) parts = g_strsplit (text, "x", 0);
+
+  if (g_strv_length (parts) != 2 ||
+      !g_ascii_string_to_unsigned (parts[0], 10, 16, 16384, &w, NULL) ||
+      !g_ascii_string_to_unsigned (parts[1], 10, 16, 16384, &h, NULL))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("“%s” is not a size like 1280x800 (16 to 16384 pixels each way)"), text);
+      return FALSE;
+    }
+
+  *width = (int) w;
+  *height = (int) h;
+
+  return TRUE;
+}
+
+static gboolean
+parse_range (const char  *text,
+             SpsTime     *start,
+             SpsTime     *end,
+             GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *first = NULL;
+  const char *dots;
+
+  if (!(dots = strstr (text, "..")))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("“%s” is not a range like 10ms..20ms"), text);
+      return FALSE;
+    }
+
+  first = g_strndup (text, dots - text);
+
+  if (!sps_time_parse (first, start, &local_error) ||
+      !sps_time_parse (dots + 2, end, &local_error))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("“%s” is not a range like 10ms..20ms: %s"), text, local_error->message);
+      return FALSE;
+    }
+
+  if (*end <= *start)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("The range “%s” ends before it starts"), text);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* GApplication */
+
+static int
+sps_application_handle_local_options (GApplication *app,
+                                      GVariantDict *options)
+{
+  SpsApplication *self = SPS_APPLICATION (app);
+  g_autoptr(GError) error = NULL;
+  const char *size = NULL;
+  const char *range = NULL;
+
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("spanscope %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+
+  g_variant_dict_lookup (options, "screenshot", "^&ay", &self->screenshot_path);
+  self->screenshot_path = g_strdup (self->screenshot_path);
+
+  if (g_variant_dict_lookup (options, "size", "&s", &size) &&
+      !parse_size (size, &self->screenshot_width, &self->screenshot_height, &error))
+    goto failed;
+
+  if (g_variant_dict_lookup (options, "range", "&s", &range))
+    {
+      if (!parse_range (range, &self->screenshot_range_start, &self->screenshot_range_end, &error))
+        goto failed;
+      self->screenshot_has_range = TRUE;
+    }
+
+  if ((size != NULL || range != NULL) && self->screenshot_path == NULL)
+    {
+      g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                           _("--size and --range only apply to --screenshot"));
+      goto failed;
+    }
+
+  /* A screenshot is a one-off process: never hand the file to a running
+   * instance, which would open a window there instead. */
+  if (self->screenshot_path != NULL)
+    g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+
+  return G_APPLICATION_CLASS (sps_application_parent_class)->handle_local_options (app, options);
+
+failed:
+  g_printerr ("spanscope: %s\n", error->message);
+  return 2;
+}
+
+static void
+sps_application_startup (GApplication *app)
+{
+  SpsApplication *self = SPS_APPLICATION (app);
+  g_autoptr(GtkCssProvider) style_provider = NULL;
+  g_autoptr(GAction) theme_action = NULL;
+  g_autoptr(GAction) flows_action = NULL;
+  GAction *action;
+  GdkDisplay *display;
+
+  G_APPLICATION_CLASS (sps_application_parent_class)->startup (app);
+
+  self->settings = g_settings_new (APP_ID);
+  self->keybindings = g_settings_get_child (self->settings, "keybindings");
+
+  display = gdk_display_get_default ();
+
+  style_provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (style_provider, "/io/github/spanscope/Spanscope/style.css");
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (style_provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+
+  self->font_provider = gtk_css_provider_new ();
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (self->font_provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  sps_application_apply_font_scale (self);
+  g_signal_connect_object (self->settings, "changed::font-scale",
+                           G_CALLBACK (sps_application_apply_font_scale),
+                           self, G_CONNECT_SWAPPED);
+
+  sps_application_apply_theme (self);
+  g_signal_connect_object (self->settings, "changed::theme",
+                           G_CALLBACK (sps_application_apply_theme),
+                           self, G_CONNECT_SWAPPED);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
+                                   G_N_ELEMENTS (app_actions), self);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "no-recent");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), FALSE);
+
+  /* Stateful actions that read and write the settings directly, so the
+   * menu's check and radio items always show the stored values. */
+  theme_action = g_settings_create_action (self->settings, "theme");
+  g_action_map_add_action (G_ACTION_MAP (self), theme_action);
+  flows_action = g_settings_create_action (self->settings, "show-flows");
+  g_action_map_add_action (G_ACTION_MAP (self), flows_action);
+
+  for (guint i = 0; i < G_N_ELEMENTS (keybindings); i++)
+    sps_application_apply_keybinding (self, keybindings[i].key);
+  g_signal_connect_object (self->keybindings, "changed",
+                           G_CALLBACK (on_keybinding_changed),
+                           self, G_CONNECT_SWAPPED);
+
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.close",
+                                         (const char *[]) { "<Control>w", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit",
+                                         (const char *[]) { "<Control>q", NULL });
+
+  sps_application_update_recent_menu (self);
+  g_signal_connect_object (self->settings, "changed::recent-files",
+                           G_CALLBACK (sps_application_update_recent_menu),
+                           self, G_CONNECT_SWAPPED);
+}
+
+static void
+sps_application_activate (GApplication *app)
+{
+  SpsApplication *self = SPS_APPLICATION (app);
+  GtkWindow *window;
+
+  if (self->screenshot_path != NULL)
+    {
+      g_printerr ("spanscope: %s\n", _("--screenshot needs exactly one trace file"));
+      self->exit_status = 2;
+      return;
+    }
+
+  if (!(window = gtk_application_get_active_window (GTK_APPLICATION (self))))
+    window = GTK_WINDOW (sps_window_new (self));
+
+  gtk_window_present (window);
+}
+
+static void
+sps_application_open (GApplication  *app,
+                      GFile        **files,
+                      int            n_files,
+                      const char    *hint)
+{
+  SpsApplication *self = SPS_APPLICATION (app);
+
+  if (self->screenshot_path != NULL)
+    {
+      if (n_files != 1)
+        {
+          g_printerr ("spanscope: %s\n", _("--screenshot needs exactly one trace file"));
+          self->exit_status = 2;
+          return;
+        }
+
+      sps_application_screenshot (self, files[0]);
+      return;
+    }
+
+  for (int i = 0; i < n_files; i++)
+    sps_application_open_file (self, files[i], NULL);
+}
+
+static void
+sps_application_dispose (GObject *object)
+{
+  SpsApplication *self = SPS_APPLICATION (object);
+
+  g_clear_handle_id (&self->screenshot_timeout_id, g_source_remove);
+  if (self->screenshot_clock != NULL)
+    g_clear_signal_handler (&self->screenshot_paint_id, self->screenshot_clock);
+  g_clear_object (&self->screenshot_clock);
+  g_clear_weak_pointer (&self->screenshot_window);
+
+  g_clear_object (&self->keybindings);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->font_provider);
+
+  G_OBJECT_CLASS (sps_application_parent_class)->dispose (object);
+}
+
+static void
+sps_application_finalize (GObject *object)
+{
+  SpsApplication *self = SPS_APPLICATION (object);
+
+  g_clear_pointer (&self->screenshot_path, g_free);
+
+  G_OBJECT_CLASS (sps_application_parent_class)->finalize (object);
+}
+
+static void
+sps_application_class_init (SpsApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = sps_application_dispose;
+  object_class->finalize = sps_application_finalize;
+
+  app_class->handle_local_options = sps_application_handle_local_options;
+  app_class->startup = sps_application_startup;
+  app_class->activate = sps_application_activate;
+  app_class->open = sps_application_open;
+}
+
+static void
+sps_application_init (SpsApplication *self)
+{
+  self->screenshot_width = 1280;
+  self->screenshot_height = 800;
+
+  g_application_add_main_option_entries (G_APPLICATION (self), option_entries);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Open traces (Chrome JSON) and explore them on a timeline."));
+}
+
+/**
+ * sps_application_new:
+ *
+ * Returns: (transfer full): the application
+ */
+SpsApplication *
+sps_application_new (void)
+{
+  return g_object_new (SPS_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/spanscope/Spanscope",
+                       NULL);
+}
+
+/**
+ * sps_application_get_settings:
+ * @self: a #SpsApplication
+ *
+ * Returns: (transfer none): the application's settings (after startup)
+ */
+GSettings *
+sps_application_get_settings (SpsApplication *self)
+{
+  g_return_val_if_fail (SPS_IS_APPLICATION (self), NULL);
+
+  return self->settings;
+}
+
+/**
+ * sps_application_open_file:
+ * @self: a #SpsApplication
+ * @file: a trace file
+ * @preferred: (nullable): the window the request came from
+ *
+ * Shows @file: the window that already shows it is raised; otherwise it
+ * is loaded into @preferred (or the active window) if that window has no
+ * trace yet, or into a new window, one window per trace.
+ */
+void
+sps_application_open_file (SpsApplication *self,
+                           GFile          *file,
+                           GtkWindow      *preferred)
+{
+  GtkWindow *window;
+
+  g_return_if_fail (SPS_IS_APPLICATION (self));
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (preferred == NULL || GTK_IS_WINDOW (preferred));
+
+  if ((window = GTK_WINDOW (sps_application_find_window (self, file))))
+    {
+      gtk_window_present (window);
+      return;
+    }
+
+  if (preferred == NULL)
+    preferred = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (preferred != NULL && window_is_unused (preferred))
+    window = preferred;
+  else
+    window = GTK_WINDOW (sps_window_new (self));
+
+  sps_window_load (SPS_WINDOW (window), file);
+  gtk_window_present (window);
+}
+
+/**
+ * sps_application_add_recent:
+ * @self: a #SpsApplication
+ * @file: a trace that was opened
+ *
+ * Puts @file first in the recent files, in the settings (for the menu and
+ * the welcome page) and in the desktop's recent files.
+ */
+void
+sps_application_add_recent (SpsApplication *self,
+                            GFile          *file)
+{
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_autofree char *uri = NULL;
+  g_auto(GStrv) old = NULL;
+  g_auto(GStrv) uris = NULL;
+  guint n = 1;
+
+  g_return_if_fail (SPS_IS_APPLICATION (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  uri = g_file_get_uri (file);
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+
+  if (self->settings == NULL)
+    return;
+
+  builder = g_strv_builder_new ();
+  g_strv_builder_add (builder, uri);
+
+  old = g_settings_get_strv (self->settings, "recent-files");
+  for (guint i = 0; old[i] != NULL && n < SPS_APPLICATION_MAX_RECENT; i++)
+    {
+      if (g_str_equal (old[i], uri))
+        continue;
+      g_strv_builder_add (builder, old[i]);
+      n++;
+    }
+
+  uris = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "recent-files", (const char * const *) uris);
+}
+
+/**
+ * sps_application_get_exit_status:
+ * @self: a #SpsApplication
+ *
+ * Returns: what the process should exit with after g_application_run():
+ *   non-zero when `--screenshot` failed
+ */
+int
+sps_application_get_exit_status (SpsApplication *self)
+{
+  g_return_val_if_fail (SPS_IS_APPLICATION (self), 1);
+
+  return self->exit_status;
+}

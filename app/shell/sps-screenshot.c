@@ -1,0 +1,106 @@
+/* sps-screenshot.c: rendering a realized widget to an image
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-screenshot"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "sps-screenshot.h"
+
+/**
+ * sps_screenshot_render:
+ * @widget: a realized widget, usually a window
+ * @error: return location for a #GError
+ *
+ * Draws @widget as it is allocated now into a texture, with the renderer
+ * of its native surface, so the result looks like the screen does
+ * (GTK 4.8 has no gtk_widget_snapshot(): a widget paintable stands in).
+ *
+ * Returns: (transfer full): the texture, of the widget's size, or %NULL
+ *   with @error set when the widget has nothing to draw yet
+ */
+GdkTexture *
+sps_screenshot_render (GtkWidget  *widget,
+                       GError    **error)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  GtkSnapshot *snapshot;
+  GskRenderer *renderer;
+  GtkNative *native;
+  int width;
+  int height;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  native = gtk_widget_get_native (widget);
+
+  if (native == NULL || !gtk_widget_get_realized (GTK_WIDGET (native)) ||
+      width <= 0 || height <= 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                           _("The window is not shown yet"));
+      return NULL;
+    }
+
+  renderer = gtk_native_get_renderer (native);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+
+  if (node == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                           _("The window has drawn nothing yet"));
+      return NULL;
+    }
+
+  return gsk_renderer_render_texture (renderer, node,
+                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+/**
+ * sps_screenshot_save:
+ * @widget: a realized widget, usually a window
+ * @path: where to write the PNG file
+ * @error: return location for a #GError
+ *
+ * Renders @widget with sps_screenshot_render() and writes it to @path as
+ * a PNG image.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+sps_screenshot_save (GtkWidget   *widget,
+                     const char  *path,
+                     GError     **error)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!(texture = sps_screenshot_render (widget, error)))
+    return FALSE;
+
+  /* gdk_texture_save_to_png() gives no reason; the usual one is a path
+   * that cannot be written. */
+  if (!gdk_texture_save_to_png (texture, path))
+    {
+      g_autofree char *display = g_filename_display_name (path);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _("Could not write the image “%s”"), display);
+      return FALSE;
+    }
+
+  return TRUE;
+}

@@ -1,0 +1,1415 @@
+/* sps-window.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-window"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "sps-go-to-time.h"
+#include "sps-shell-enums.h"
+#include "sps-window.h"
+
+/**
+ * SpsWindow:
+ *
+ * One trace window: the welcome page while nothing is open, the progress
+ * of a load, the error of a failed one, or the trace itself (the timeline
+ * above a dock of panels: the detail panel and one per view plugin).
+ *
+ * Loading never blocks the window: the trace is read on a worker thread
+ * by sps_trace_load_async() and its #SpsProgress drives the progress page.
+ * Cancelling waits for the loader to stop, then shows what the window
+ * showed before.
+ *
+ * The timeline's commands are window actions ("win.zoom-in", …) that
+ * forward to the timeline's widget actions, so the application can bind
+ * them to the accelerators kept in the settings. They are disabled while
+ * a text entry, a menu or a docked panel has the focus, so that typing
+ * "ms" into "Go to Time" does not select a child slice.
+ */
+
+struct _SpsWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+
+  SpsWindowState        state;
+  /* The shown trace's file, or the file that failed to load. */
+  GFile                *file;
+  SpsSession           *session;
+  GtkWidget            *timeline;
+  GPtrArray            *views;
+  char                 *error_message;
+
+  /* The load in flight, if any. Callbacks of loads that were superseded
+   * carry an older serial and are ignored. */
+  GFile                *loading_file;
+  GCancellable         *cancellable;
+  SpsProgress          *progress;
+  gulong                progress_changed_id;
+  guint                 load_serial;
+  SpsWindowState        previous_state;
+
+  GtkFileChooserNative *file_chooser;
+
+  /* Search: which string ids match the current text. */
+  char                 *search_text;
+  guint8               *search_matches;
+  guint                 search_n_strings;
+
+  gboolean              editing;
+  gboolean              focus_elsewhere;
+  gboolean              disposed;
+  gboolean              dock_placed;
+
+  /* Template children */
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
+  GtkMenuButton        *primary_menu_button;
+  GtkMenuButton        *go_to_time_button;
+  SpsGoToTime          *go_to_time;
+  GtkToggleButton      *search_button;
+  GtkSearchBar         *search_bar;
+  GtkSearchEntry       *search_entry;
+  GtkLabel             *search_status;
+  GtkStack             *stack;
+  GtkWidget            *recent_box;
+  GtkListBox           *recent_list;
+  GtkLabel             *loading_title;
+  GtkLabel             *phase_label;
+  GtkProgressBar       *progress_bar;
+  GtkButton            *cancel_button;
+  GtkLabel             *error_title;
+  GtkLabel             *error_message_label;
+  GtkButton            *open_another_button;
+  GtkPaned             *dock_paned;
+  GtkScrolledWindow    *timeline_scroller;
+  GtkNotebook          *side_notebook;
+  GtkNotebook          *bottom_notebook;
+};
+
+G_DEFINE_FINAL_TYPE (SpsWindow, sps_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_STATE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Height of the bottom dock when a trace is first shown. */
+#define DOCK_MIN_HEIGHT 180
+#define DOCK_MAX_HEIGHT 360
+
+typedef struct
+{
+  SpsWindow *self;
+  GFile     *file;
+  guint      serial;
+} LoadOp;
+
+static void
+load_op_free (LoadOp *op)
+{
+  g_clear_object (&op->self);
+  g_clear_object (&op->file);
+  g_free (op);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadOp, load_op_free)
+
+/* Window actions that act on a shown trace; each forwards to the
+ * timeline's widget action of the same name. */
+static const char * const timeline_actions[] = {
+  "zoom-in",
+  "zoom-out",
+  "pan-left",
+  "pan-right",
+  "scroll-up",
+  "scroll-down",
+  "fit",
+  "select-parent",
+  "select-child",
+  "select-prev",
+  "select-next",
+  "clear",
+};
+
+static SpsApplication *
+sps_window_get_application (SpsWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  return SPS_IS_APPLICATION (app) ? SPS_APPLICATION (app) : NULL;
+}
+
+static void
+sps_window_set_action_enabled (SpsWindow  *self,
+                               const char *name,
+                               gboolean    enabled)
+{
+  GAction *action;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  if ((action = g_action_map_lookup_action (G_ACTION_MAP (self), name)))
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+static void
+sps_window_update_actions (SpsWindow *self)
+{
+  gboolean loaded;
+  gboolean keys;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  loaded = self->state == SPS_WINDOW_STATE_LOADED && self->timeline != NULL;
+
+  keys = loaded && !self->editing && !self->focus_elsewhere;
+
+  for (guint i = 0; i < G_N_ELEMENTS (timeline_actions); i++)
+    sps_window_set_action_enabled (self, timeline_actions[i], keys);
+
+  /* These two actions are only the key bindings: the header bar buttons
+   * open the popover and the search bar directly, whatever has the focus. */
+  sps_window_set_action_enabled (self, "go-to-time", keys);
+  sps_window_set_action_enabled (self, "search", loaded && !self->editing);
+
+  sps_window_set_action_enabled (self, "cancel-load", self->state == SPS_WINDOW_STATE_LOADING &&
+                                                      !g_cancellable_is_cancelled (self->cancellable));
+  sps_window_set_action_enabled (self, "reload", self->file != NULL &&
+                                                 self->state != SPS_WINDOW_STATE_LOADING);
+
+  /* Commands without a trace have nothing to act on: hide them. */
+  gtk_widget_set_visible (GTK_WIDGET (self->go_to_time_button), loaded);
+  gtk_widget_set_visible (GTK_WIDGET (self->search_button), loaded);
+}
+
+static void
+sps_window_update_title (SpsWindow *self)
+{
+  g_autofree char *title = NULL;
+  g_autofree char *subtitle = NULL;
+  GFile *file = NULL;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  if (self->state == SPS_WINDOW_STATE_LOADING)
+    file = self->loading_file;
+  else if (self->state != SPS_WINDOW_STATE_EMPTY)
+    file = self->file;
+
+  if (file != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (file);
+      g_autofree char *basename = g_file_get_basename (file);
+
+      title = g_filename_display_name (basename);
+      if (parent != NULL)
+        subtitle = g_file_get_parse_name (parent);
+    }
+  else
+    {
+      title = g_strdup (_("Spanscope"));
+    }
+
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  gtk_label_set_text (self->title_label, title);
+  gtk_label_set_text (self->subtitle_label, subtitle != NULL ? subtitle : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle != NULL);
+}
+
+static void
+sps_window_set_state (SpsWindow      *self,
+                      SpsWindowState  state)
+{
+  static const char * const pages[] = {
+    [SPS_WINDOW_STATE_EMPTY] = "welcome",
+    [SPS_WINDOW_STATE_LOADING] = "loading",
+    [SPS_WINDOW_STATE_LOADED] = "trace",
+    [SPS_WINDOW_STATE_FAILED] = "error",
+  };
+
+  g_assert (SPS_IS_WINDOW (self));
+  g_assert (state < G_N_ELEMENTS (pages));
+
+  gtk_stack_set_visible_child_name (self->stack, pages[state]);
+
+  if (state != SPS_WINDOW_STATE_LOADED)
+    gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+
+  if (self->state != state)
+    {
+      self->state = state;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+    }
+
+  sps_window_update_title (self);
+  sps_window_update_actions (self);
+}
+
+/* The timeline's single-key bindings ("s", "Up", "Escape"…) are window
+ * accelerators, which GTK runs before the focused widget sees the key.
+ * They must not take keys from a text entry, a menu or a panel with its
+ * own keyboard navigation, so they are disabled while one has the focus
+ * (a disabled action lets the key through). */
+static void
+on_focus_widget_changed (SpsWindow  *self,
+                         GParamSpec *pspec,
+                         gpointer    unused)
+{
+  GtkWidget *focus;
+  gboolean editing;
+  gboolean elsewhere;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  /* Disposing the template moves the focus too. */
+  if (self->disposed)
+    return;
+
+  focus = gtk_root_get_focus (GTK_ROOT (self));
+  editing = focus != NULL && GTK_IS_EDITABLE (focus);
+  elsewhere = focus != NULL &&
+              (gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL ||
+               gtk_widget_is_ancestor (focus, GTK_WIDGET (self->bottom_notebook)) ||
+               gtk_widget_is_ancestor (focus, GTK_WIDGET (self->side_notebook)));
+
+  if (editing != self->editing || elsewhere != self->focus_elsewhere)
+    {
+      self->editing = editing;
+      self->focus_elsewhere = elsewhere;
+      sps_window_update_actions (self);
+    }
+}
+
+/* Trace widgets */
+
+static void
+sps_window_clear_search (SpsWindow *self)
+{
+  g_assert (SPS_IS_WINDOW (self));
+
+  g_clear_pointer (&self->search_text, g_free);
+  g_clear_pointer (&self->search_matches, g_free);
+  self->search_n_strings = 0;
+}
+
+static void
+sps_window_remove_pages (GtkNotebook *notebook)
+{
+  g_assert (GTK_IS_NOTEBOOK (notebook));
+
+  while (gtk_notebook_get_n_pages (notebook) > 0)
+    gtk_notebook_remove_page (notebook, -1);
+}
+
+static void
+sps_window_clear_trace (SpsWindow *self)
+{
+  g_assert (SPS_IS_WINDOW (self));
+
+  if (self->session != NULL)
+    g_settings_unbind (self->session, "show-flows");
+  if (self->timeline != NULL)
+    {
+      g_settings_unbind (self->timeline, "track-height");
+      g_settings_unbind (self->timeline, "gutter-width");
+    }
+
+  if (self->bottom_notebook != NULL)
+    sps_window_remove_pages (self->bottom_notebook);
+  if (self->side_notebook != NULL)
+    sps_window_remove_pages (self->side_notebook);
+  if (self->timeline_scroller != NULL)
+    gtk_scrolled_window_set_child (self->timeline_scroller, NULL);
+
+  if (self->go_to_time != NULL)
+    sps_go_to_time_set_session (self->go_to_time, NULL);
+
+  self->timeline = NULL;
+  g_clear_pointer (&self->views, g_ptr_array_unref);
+  g_clear_object (&self->session);
+  sps_window_clear_search (self);
+}
+
+static void
+sps_window_add_panel (SpsWindow   *self,
+                      GtkNotebook *notebook,
+                      GtkWidget   *panel,
+                      const char  *title,
+                      const char  *icon_name)
+{
+  GtkWidget *tab;
+  GtkWidget *label;
+
+  g_assert (SPS_IS_WINDOW (self));
+  g_assert (GTK_IS_NOTEBOOK (notebook));
+  g_assert (GTK_IS_WIDGET (panel));
+
+  tab = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  if (icon_name != NULL)
+    gtk_box_append (GTK_BOX (tab), gtk_image_new_from_icon_name (icon_name));
+  label = gtk_label_new (title);
+  gtk_box_append (GTK_BOX (tab), label);
+
+  gtk_notebook_append_page (notebook, panel, tab);
+  gtk_notebook_set_tab_reorderable (notebook, panel, TRUE);
+}
+
+static void
+sps_window_add_view (SpsWindow *self,
+                     SpsView   *view)
+{
+  GtkNotebook *notebook;
+  GtkWidget *panel;
+
+  g_assert (SPS_IS_WINDOW (self));
+  g_assert (SPS_IS_VIEW (view));
+
+  if (!(panel = sps_view_create_panel (view, self->session)))
+    {
+      g_debug ("%s made no panel", G_OBJECT_TYPE_NAME (view));
+      return;
+    }
+
+  notebook = sps_view_get_area (view) == SPS_VIEW_AREA_SIDE ? self->side_notebook
+                                                             : self->bottom_notebook;
+  sps_window_add_panel (self, notebook, panel,
+                        sps_view_get_title (view),
+                        sps_view_get_icon_name (view));
+  g_ptr_array_add (self->views, g_object_ref (view));
+}
+
+static void
+sps_window_show_trace (SpsWindow *self,
+                       SpsTrace  *trace)
+{
+  g_autoptr(GPtrArray) plugin_views = NULL;
+  g_autoptr(SpsView) detail_view = NULL;
+
+  g_assert (SPS_IS_WINDOW (self));
+  g_assert (SPS_IS_TRACE (trace));
+
+  sps_window_clear_trace (self);
+
+  self->session = sps_session_new (trace);
+  self->timeline = sps_timeline_new (self->session);
+  self->views = g_ptr_array_new_with_free_func (g_object_unref);
+
+  gtk_scrolled_window_set_child (self->timeline_scroller, self->timeline);
+  gtk_widget_set_focusable (self->timeline, TRUE);
+
+  /* Almost a third of the height for the dock, until the user moves the
+   * splitter: the panels' natural heights are too small to read. */
+  if (!self->dock_placed)
+    {
+      int height = gtk_widget_get_height (GTK_WIDGET (self->stack));
+      int unused_width;
+
+      if (height <= 0)
+        gtk_window_get_default_size (GTK_WINDOW (self), &unused_width, &height);
+
+      if (height > 0)
+        {
+          gtk_paned_set_position (self->dock_paned,
+                                  height - CLAMP (height * 30 / 100, DOCK_MIN_HEIGHT, DOCK_MAX_HEIGHT));
+          self->dock_placed = TRUE;
+        }
+    }
+
+  g_settings_bind (self->settings, "show-flows", self->session, "show-flows", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "track-height", self->timeline, "track-height", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "gutter-width", self->timeline, "gutter-width", G_SETTINGS_BIND_DEFAULT);
+
+  /* The built-in view first, then the plugins' in plugin precedence. */
+  detail_view = sps_detail_view_new ();
+  sps_window_add_view (self, detail_view);
+
+  plugin_views = sps_plugin_engine_create_extensions (sps_plugin_engine_get_default (), SPS_TYPE_VIEW);
+  for (guint i = 0; i < plugin_views->len; i++)
+    sps_window_add_view (self, g_ptr_array_index (plugin_views, i));
+
+  gtk_widget_set_visible (GTK_WIDGET (self->side_notebook),
+                          gtk_notebook_get_n_pages (self->side_notebook) > 0);
+  gtk_notebook_set_show_tabs (self->bottom_notebook,
+                              gtk_notebook_get_n_pages (self->bottom_notebook) > 1);
+
+  sps_go_to_time_set_session (self->go_to_time, self->session);
+}
+
+/* Loading */
+
+static const char *
+phase_title (SpsProgressPhase phase)
+{
+  switch (phase)
+    {
+    case SPS_PROGRESS_PHASE_NONE:
+    case SPS_PROGRESS_PHASE_READING:
+      return _("Reading file");
+
+    case SPS_PROGRESS_PHASE_PARSING:
+      return _("Parsing events");
+
+    case SPS_PROGRESS_PHASE_INDEXING:
+      return _("Building indexes");
+
+    case SPS_PROGRESS_PHASE_DONE:
+      return _("Finishing");
+
+    default:
+      g_return_val_if_reached ("");
+    }
+}
+
+static void
+on_progress_changed (SpsWindow   *self,
+                     SpsProgress *progress)
+{
+  g_assert (SPS_IS_WINDOW (self));
+  g_assert (SPS_IS_PROGRESS (progress));
+
+  if (progress != self->progress || g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  gtk_label_set_text (self->phase_label, phase_title (sps_progress_get_phase (progress)));
+  gtk_progress_bar_set_fraction (self->progress_bar,
+                                 CLAMP (sps_progress_get_fraction (progress), 0.0, 1.0));
+}
+
+static void
+sps_window_release_load (SpsWindow *self)
+{
+  g_assert (SPS_IS_WINDOW (self));
+
+  g_clear_signal_handler (&self->progress_changed_id, self->progress);
+  g_clear_object (&self->progress);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->loading_file);
+}
+
+static void
+sps_window_load_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(LoadOp) op = user_data;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  SpsWindow *self = op->self;
+  SpsApplication *app;
+
+  g_assert (SPS_IS_WINDOW (self));
+  g_assert (G_IS_ASYNC_RESULT (result));
+
+  trace = sps_trace_load_finish (result, &error);
+
+  /* Held for the load so that quitting waits for the worker thread. */
+  if ((app = sps_window_get_application (self)))
+    g_application_release (G_APPLICATION (app));
+
+  if (self->disposed || op->serial != self->load_serial)
+    return;
+
+  sps_window_release_load (self);
+
+  if (trace == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      sps_window_set_state (self, self->previous_state);
+      return;
+    }
+
+  g_set_object (&self->file, op->file);
+
+  if (trace == NULL)
+    {
+      g_autofree char *basename = g_file_get_basename (op->file);
+      g_autofree char *display = g_filename_display_name (basename);
+      g_autofree char *title = NULL;
+
+      sps_window_clear_trace (self);
+
+      g_free (self->error_message);
+      self->error_message = g_strdup (error->message);
+
+      /* Translators: %s is a file name */
+      title = g_strdup_printf (_("Could Not Open “%s”"), display);
+      gtk_label_set_text (self->error_title, title);
+      gtk_label_set_text (self->error_message_label, error->message);
+
+      g_debug ("Loading failed: %s", error->message);
+      sps_window_set_state (self, SPS_WINDOW_STATE_FAILED);
+
+      /* Not the selectable message: focusing it selects it all (and
+       * the page switch may have done so already). */
+      gtk_widget_grab_focus (GTK_WIDGET (self->open_another_button));
+      gtk_label_select_region (self->error_message_label, 0, 0);
+      return;
+    }
+
+  g_clear_pointer (&self->error_message, g_free);
+  sps_window_show_trace (self, trace);
+
+  if ((app = sps_window_get_application (self)))
+    sps_application_add_recent (app, op->file);
+
+  sps_window_set_state (self, SPS_WINDOW_STATE_LOADED);
+  gtk_widget_grab_focus (self->timeline);
+}
+
+/* Actions */
+
+static void
+sps_window_open_response (SpsWindow            *self,
+                          int                   response,
+                          GtkFileChooserNative *native)
+{
+  g_autoptr(GListModel) files = NULL;
+  SpsApplication *app;
+
+  g_assert (SPS_IS_WINDOW (self));
+  g_assert (GTK_IS_FILE_CHOOSER_NATIVE (native));
+
+  if (response == GTK_RESPONSE_ACCEPT &&
+      (app = sps_window_get_application (self)))
+    {
+      files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (native));
+
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        {
+          g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+          sps_application_open_file (app, file, GTK_WINDOW (self));
+        }
+    }
+
+  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (native));
+  if (self->file_chooser == native)
+    g_clear_object (&self->file_chooser);
+}
+
+static void
+add_filter (GtkFileChooser *chooser,
+            const char     *name,
+            const char     *pattern,
+            ...)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  va_list args;
+
+  gtk_file_filter_set_name (filter, name);
+
+  va_start (args, pattern);
+  for (const char *p = pattern; p != NULL; p = va_arg (args, const char *))
+    gtk_file_filter_add_pattern (filter, p);
+  va_end (args);
+
+  gtk_file_chooser_add_filter (chooser, filter);
+}
+
+static void
+action_open (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  SpsWindow *self = user_data;
+  GtkFileChooser *chooser;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  if (self->file_chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->file_chooser));
+      return;
+    }
+
+  self->file_chooser = gtk_file_chooser_native_new (_("Open a Trace"),
+                                                    GTK_WINDOW (self),
+                                                    GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                    _("_Open"),
+                                                    _("_Cancel"));
+  chooser = GTK_FILE_CHOOSER (self->file_chooser);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->file_chooser), TRUE);
+  gtk_file_chooser_set_select_multiple (chooser, TRUE);
+
+  add_filter (chooser, _("All Supported Traces"),
+              "*.json", "*.json.gz", "*.nettrace", "*.diagsession", "*.etrace", NULL);
+  add_filter (chooser, _("Chrome JSON Traces"), "*.json", "*.json.gz", NULL);
+  add_filter (chooser, _("EventPipe Traces"), "*.nettrace", NULL);
+  add_filter (chooser, _("Visual Studio Diagnostic Sessions"), "*.diagsession", NULL);
+  add_filter (chooser, _("Embedded Captures"), "*.etrace", NULL);
+  add_filter (chooser, _("All Files"), "*", NULL);
+
+  if (self->file != NULL)
+    {
+      g_autoptr(GFile) folder = g_file_get_parent (self->file);
+
+      if (folder != NULL)
+        gtk_file_chooser_set_current_folder (chooser, folder, NULL);
+    }
+
+  g_signal_connect_object (self->file_chooser, "response",
+                           G_CALLBACK (sps_window_open_response),
+                           self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->file_chooser));
+}
+
+static void
+action_close (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  gtk_window_close (GTK_WINDOW (user_data));
+}
+
+static void
+action_reload (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       user_data)
+{
+  SpsWindow *self = user_data;
+  g_autoptr(GFile) file = NULL;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  if (self->file != NULL)
+    {
+      file = g_object_ref (self->file);
+      sps_window_load (self, file);
+    }
+}
+
+static void
+action_cancel_load (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  sps_window_cancel_load (SPS_WINDOW (user_data));
+}
+
+static void
+action_go_to_time (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  SpsWindow *self = user_data;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  gtk_menu_button_popup (self->go_to_time_button);
+}
+
+static void
+action_search (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       user_data)
+{
+  SpsWindow *self = user_data;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static void
+action_timeline (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       user_data)
+{
+  SpsWindow *self = user_data;
+  g_autofree char *name = NULL;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  if (self->timeline == NULL)
+    return;
+
+  name = g_strconcat ("timeline.", g_action_get_name (G_ACTION (action)), NULL);
+  if (!gtk_widget_activate_action (self->timeline, name, NULL))
+    g_debug ("The timeline has no action %s", name);
+}
+
+/* Search */
+
+static void
+sps_window_compute_matches (SpsWindow  *self,
+                            const char *text)
+{
+  g_autofree char *needle = NULL;
+  SpsStringPool *strings;
+
+  g_assert (SPS_IS_WINDOW (self));
+  g_assert (self->session != NULL);
+
+  if (self->search_matches != NULL && g_strcmp0 (self->search_text, text) == 0)
+    return;
+
+  sps_window_clear_search (self);
+
+  strings = sps_trace_get_strings (sps_session_get_trace (self->session));
+  needle = g_utf8_casefold (text, -1);
+
+  self->search_text = g_strdup (text);
+  self->search_n_strings = sps_string_pool_get_size (strings);
+  self->search_matches = g_new0 (guint8, MAX (self->search_n_strings, 1));
+
+  /* Strings are far fewer than slices: match each name once. */
+  for (guint32 id = 1; id < self->search_n_strings; id++)
+    {
+      gsize len = 0;
+      const char *str = sps_string_pool_get (strings, id, &len);
+      g_autofree char *folded = NULL;
+
+      /* Names come from the trace and need not be valid UTF-8. */
+      if (!g_utf8_validate_len (str, len, NULL))
+        continue;
+
+      folded = g_utf8_casefold (str, len);
+
+      self->search_matches[id] = strstr (folded, needle) != NULL;
+    }
+}
+
+static void
+sps_window_search (SpsWindow *self,
+                   int        direction)
+{
+  const SpsSliceTable *slices;
+  const char *text;
+  guint selected;
+  guint n_matches = 0;
+  guint first = SPS_NO_INDEX;
+  guint last = SPS_NO_INDEX;
+  guint before = SPS_NO_INDEX;
+  guint after = SPS_NO_INDEX;
+  guint found;
+
+  g_assert (SPS_IS_WINDOW (self));
+  g_assert (direction == 0 || direction == 1 || direction == -1);
+
+  if (self->session == NULL)
+    return;
+
+  text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  if (text[0] == '\0')
+    {
+      gtk_label_set_text (self->search_status, "");
+      return;
+    }
+
+  sps_window_compute_matches (self, text);
+
+  slices = sps_trace_get_slices (sps_session_get_trace (self->session));
+  selected = sps_session_get_selected_slice (self->session);
+
+  /* One pass counts the matches and finds the neighbours of the selected
+   * slice; stepping past either end wraps around. */
+  for (guint i = 0; i < slices->n_rows; i++)
+    {
+      guint32 name = slices->name[i];
+
+      if (name >= self->search_n_strings || !self->search_matches[name])
+        continue;
+
+      n_matches++;
+
+      if (first == SPS_NO_INDEX)
+        first = i;
+      last = i;
+
+      if (selected != SPS_NO_INDEX && i < selected)
+        before = i;
+      if (selected != SPS_NO_INDEX && i > selected && after == SPS_NO_INDEX)
+        after = i;
+    }
+
+  if (direction > 0 && selected != SPS_NO_INDEX)
+    found = after != SPS_NO_INDEX ? after : first;
+  else if (direction < 0 && selected != SPS_NO_INDEX)
+    found = before != SPS_NO_INDEX ? before : last;
+  else if (direction < 0)
+    found = last;
+  else
+    found = first;
+
+  if (found == SPS_NO_INDEX)
+    {
+      g_autofree char *message = NULL;
+
+      message = g_strdup_printf (_("No slice matches “%s”"), text);
+      gtk_label_set_text (self->search_status, message);
+      gtk_widget_add_css_class (GTK_WIDGET (self->search_entry), "error");
+    }
+  else
+    {
+      g_autofree char *message = NULL;
+      SpsTime visible_start = sps_session_get_visible_start (self->session);
+      SpsTime visible_end = sps_session_get_visible_end (self->session);
+
+      message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u slice matches", "%u slices match", n_matches),
+                                 n_matches);
+      gtk_label_set_text (self->search_status, message);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->search_entry), "error");
+
+      sps_session_set_selected_slice (self->session, found);
+
+      if (slices->ts[found] >= visible_end || slices->ts[found] + slices->dur[found] <= visible_start)
+        sps_session_go_to_time (self->session, slices->ts[found] + slices->dur[found] / 2);
+    }
+}
+
+static void
+on_search_changed (SpsWindow      *self,
+                   GtkSearchEntry *entry)
+{
+  g_assert (SPS_IS_WINDOW (self));
+
+  sps_window_search (self, 0);
+}
+
+static void
+on_search_next (SpsWindow      *self,
+                GtkSearchEntry *entry)
+{
+  g_assert (SPS_IS_WINDOW (self));
+
+  sps_window_search (self, 1);
+}
+
+static void
+on_search_previous (SpsWindow      *self,
+                    GtkSearchEntry *entry)
+{
+  g_assert (SPS_IS_WINDOW (self));
+
+  sps_window_search (self, -1);
+}
+
+static void
+on_search_mode_changed (SpsWindow  *self,
+                        GParamSpec *pspec,
+                        GtkSearchBar *bar)
+{
+  g_assert (SPS_IS_WINDOW (self));
+
+  if (!gtk_search_bar_get_search_mode (bar))
+    {
+      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+      gtk_label_set_text (self->search_status, "");
+      gtk_widget_remove_css_class (GTK_WIDGET (self->search_entry), "error");
+      if (self->timeline != NULL)
+        gtk_widget_grab_focus (self->timeline);
+    }
+}
+
+/* Recent files and drag and drop */
+
+static void
+on_recent_row_activated (SpsWindow     *self,
+                         GtkListBoxRow *row,
+                         GtkListBox    *list)
+{
+  const char *uri;
+  g_autoptr(GFile) file = NULL;
+  SpsApplication *app;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  uri = g_object_get_data (G_OBJECT (row), "uri");
+  if (uri == NULL || !(app = sps_window_get_application (self)))
+    return;
+
+  file = g_file_new_for_uri (uri);
+  sps_application_open_file (app, file, GTK_WINDOW (self));
+}
+
+static GtkWidget *
+create_recent_row (const char *uri)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (uri);
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autofree char *basename = g_file_get_basename (file);
+  g_autofree char *name = g_filename_display_name (basename);
+  g_autofree char *folder = parent != NULL ? g_file_get_parse_name (parent) : g_strdup ("");
+  GtkWidget *row;
+  GtkWidget *box;
+  GtkWidget *label;
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+
+  label = gtk_label_new (name);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_box_append (GTK_BOX (box), label);
+
+  label = gtk_label_new (folder);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_add_css_class (label, "caption");
+  gtk_box_append (GTK_BOX (box), label);
+
+  row = gtk_list_box_row_new ();
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_widget_set_tooltip_text (row, uri);
+  g_object_set_data_full (G_OBJECT (row), "uri", g_strdup (uri), g_free);
+
+  return row;
+}
+
+static void
+sps_window_update_recent (SpsWindow *self)
+{
+  g_auto(GStrv) uris = NULL;
+  GtkWidget *child;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))))
+    gtk_list_box_remove (self->recent_list, child);
+
+  uris = g_settings_get_strv (self->settings, "recent-files");
+
+  for (guint i = 0; uris[i] != NULL && i < SPS_APPLICATION_MAX_RECENT; i++)
+    gtk_list_box_append (self->recent_list, create_recent_row (uris[i]));
+
+  gtk_widget_set_visible (self->recent_box, uris[0] != NULL);
+}
+
+static gboolean
+on_drop (SpsWindow     *self,
+         const GValue  *value,
+         double         x,
+         double         y,
+         GtkDropTarget *target)
+{
+  SpsApplication *app;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  if (!(app = sps_window_get_application (self)))
+    return FALSE;
+
+  if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    {
+      GSList *files = g_value_get_boxed (value);
+
+      if (files == NULL)
+        return FALSE;
+
+      for (const GSList *l = files; l != NULL; l = l->next)
+        sps_application_open_file (app, l->data, GTK_WINDOW (self));
+
+      return TRUE;
+    }
+
+  if (G_VALUE_HOLDS (value, G_TYPE_FILE) && g_value_get_object (value) != NULL)
+    {
+      sps_application_open_file (app, g_value_get_object (value), GTK_WINDOW (self));
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* GObject */
+
+static const GActionEntry win_actions[] = {
+  { "open", action_open },
+  { "close", action_close },
+  { "reload", action_reload },
+  { "cancel-load", action_cancel_load },
+  { "go-to-time", action_go_to_time },
+  { "search", action_search },
+};
+
+/* The menu is shared by every window; the application fills its
+ * recent-files section. The application is set after construction. */
+static void
+on_application_changed (SpsWindow  *self,
+                        GParamSpec *pspec,
+                        gpointer    unused)
+{
+  GtkApplication *app;
+  GMenu *menu = NULL;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  if ((app = gtk_window_get_application (GTK_WINDOW (self))))
+    menu = gtk_application_get_menu_by_id (app, "primary-menu");
+
+  gtk_menu_button_set_menu_model (self->primary_menu_button, G_MENU_MODEL (menu));
+}
+
+static gboolean
+sps_window_close_request (GtkWindow *window)
+{
+  SpsWindow *self = SPS_WINDOW (window);
+  int width;
+  int height;
+
+  if (!gtk_window_is_maximized (window))
+    {
+      gtk_window_get_default_size (window, &width, &height);
+      if (width > 0 && height > 0)
+        {
+          g_settings_set_int (self->settings, "window-width", width);
+          g_settings_set_int (self->settings, "window-height", height);
+        }
+    }
+
+  return GTK_WINDOW_CLASS (sps_window_parent_class)->close_request (window);
+}
+
+static void
+sps_window_dispose (GObject *object)
+{
+  SpsWindow *self = SPS_WINDOW (object);
+
+  self->disposed = TRUE;
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  sps_window_release_load (self);
+
+  if (self->file_chooser != NULL)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->file_chooser));
+      g_clear_object (&self->file_chooser);
+    }
+
+  sps_window_clear_trace (self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SPS_TYPE_WINDOW);
+
+  G_OBJECT_CLASS (sps_window_parent_class)->dispose (object);
+}
+
+static void
+sps_window_finalize (GObject *object)
+{
+  SpsWindow *self = SPS_WINDOW (object);
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->file);
+  g_clear_pointer (&self->error_message, g_free);
+
+  G_OBJECT_CLASS (sps_window_parent_class)->finalize (object);
+}
+
+static void
+sps_window_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  SpsWindow *self = SPS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sps_window_class_init (SpsWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = sps_window_dispose;
+  object_class->finalize = sps_window_finalize;
+  object_class->get_property = sps_window_get_property;
+
+  window_class->close_request = sps_window_close_request;
+
+  /**
+   * SpsWindow:state:
+   *
+   * What the window shows; see #SpsWindowState.
+   */
+  properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL,
+                       SPS_TYPE_WINDOW_STATE,
+                       SPS_WINDOW_STATE_EMPTY,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (SPS_TYPE_GO_TO_TIME);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/spanscope/Spanscope/sps-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, primary_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, go_to_time_button);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, go_to_time);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, search_button);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, search_status);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, recent_box);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, loading_title);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, phase_label);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, error_title);
+  gtk_widget_class_bind_template_child_full (widget_class, "error_message", FALSE,
+                                             G_STRUCT_OFFSET (SpsWindow, error_message_label));
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, open_another_button);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, dock_paned);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, timeline_scroller);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, side_notebook);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, bottom_notebook);
+}
+
+static void
+sps_window_init (SpsWindow *self)
+{
+  GtkDropTarget *drop_target;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_add_css_class (GTK_WIDGET (self), "sps-window");
+
+  self->settings = g_settings_new (APP_ID);
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
+                                   G_N_ELEMENTS (win_actions), self);
+
+  for (guint i = 0; i < G_N_ELEMENTS (timeline_actions); i++)
+    {
+      g_autoptr(GSimpleAction) simple = g_simple_action_new (timeline_actions[i], NULL);
+
+      g_signal_connect_object (simple, "activate", G_CALLBACK (action_timeline), self, 0);
+      g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (simple));
+    }
+
+  g_object_bind_property (self->search_button, "active",
+                          self->search_bar, "search-mode-enabled",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
+
+  g_signal_connect_object (self->search_entry, "search-changed",
+                           G_CALLBACK (on_search_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "activate",
+                           G_CALLBACK (on_search_next), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "next-match",
+                           G_CALLBACK (on_search_next), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "previous-match",
+                           G_CALLBACK (on_search_previous), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_bar, "notify::search-mode-enabled",
+                           G_CALLBACK (on_search_mode_changed), self, G_CONNECT_SWAPPED);
+
+  g_signal_connect_object (self->recent_list, "row-activated",
+                           G_CALLBACK (on_recent_row_activated), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::recent-files",
+                           G_CALLBACK (sps_window_update_recent), self, G_CONNECT_SWAPPED);
+  sps_window_update_recent (self);
+
+  g_signal_connect (self, "notify::focus-widget", G_CALLBACK (on_focus_widget_changed), NULL);
+  g_signal_connect (self, "notify::application", G_CALLBACK (on_application_changed), NULL);
+
+  drop_target = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
+  gtk_drop_target_set_gtypes (drop_target, (GType[2]) { GDK_TYPE_FILE_LIST, G_TYPE_FILE }, 2);
+  g_signal_connect_object (drop_target, "drop", G_CALLBACK (on_drop), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop_target));
+
+  self->state = SPS_WINDOW_STATE_EMPTY;
+  self->previous_state = SPS_WINDOW_STATE_EMPTY;
+  sps_window_set_state (self, SPS_WINDOW_STATE_EMPTY);
+}
+
+/**
+ * sps_window_new:
+ * @application: the application
+ *
+ * Returns: (transfer full): a new, empty window showing the welcome page
+ */
+SpsWindow *
+sps_window_new (SpsApplication *application)
+{
+  g_return_val_if_fail (SPS_IS_APPLICATION (application), NULL);
+
+  return g_object_new (SPS_TYPE_WINDOW,
+                       "application", application,
+                       NULL);
+}
+
+/**
+ * sps_window_load:
+ * @self: a #SpsWindow
+ * @file: the trace to open
+ *
+ * Starts loading @file on a worker thread and shows its progress. When it
+ * is loaded, the window shows it (and it joins the recent files); when it
+ * fails, the window shows the error. A load already running is cancelled.
+ */
+void
+sps_window_load (SpsWindow *self,
+                 GFile     *file)
+{
+  g_autofree char *basename = NULL;
+  g_autofree char *display = NULL;
+  g_autofree char *title = NULL;
+  SpsApplication *app;
+  LoadOp *op;
+
+  g_return_if_fail (SPS_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  if (self->state == SPS_WINDOW_STATE_LOADING)
+    {
+      /* Superseded: its callback will see an old serial. */
+      g_cancellable_cancel (self->cancellable);
+      sps_window_release_load (self);
+    }
+  else
+    {
+      self->previous_state = self->state;
+    }
+
+  self->load_serial++;
+  self->loading_file = g_object_ref (file);
+  self->cancellable = g_cancellable_new ();
+  self->progress = sps_progress_new (self->cancellable);
+  self->progress_changed_id =
+    g_signal_connect_object (self->progress, "changed",
+                             G_CALLBACK (on_progress_changed),
+                             self, G_CONNECT_SWAPPED);
+
+  basename = g_file_get_basename (file);
+  display = g_filename_display_name (basename);
+  /* Translators: %s is a file name */
+  title = g_strdup_printf (_("Opening “%s”"), display);
+  gtk_label_set_text (self->loading_title, title);
+  gtk_label_set_text (self->phase_label, phase_title (SPS_PROGRESS_PHASE_READING));
+  gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
+
+  op = g_new0 (LoadOp, 1);
+  op->self = g_object_ref (self);
+  op->file = g_object_ref (file);
+  op->serial = self->load_serial;
+
+  if ((app = sps_window_get_application (self)))
+    g_application_hold (G_APPLICATION (app));
+
+  sps_trace_load_async (file, NULL, NULL, SPS_LOAD_FLAGS_NONE,
+                        self->progress, self->cancellable,
+                        sps_window_load_cb, op);
+
+  sps_window_set_state (self, SPS_WINDOW_STATE_LOADING);
+  gtk_widget_grab_focus (GTK_WIDGET (self->cancel_button));
+}
+
+/**
+ * sps_window_cancel_load:
+ * @self: a #SpsWindow
+ *
+ * Stops the running load, if any. The window goes back to what it showed
+ * before as soon as the loader has stopped.
+ */
+void
+sps_window_cancel_load (SpsWindow *self)
+{
+  g_return_if_fail (SPS_IS_WINDOW (self));
+
+  if (self->state != SPS_WINDOW_STATE_LOADING || g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  g_cancellable_cancel (self->cancellable);
+
+  gtk_label_set_text (self->phase_label, _("Cancelling…"));
+  sps_window_update_actions (self);
+}
+
+/**
+ * sps_window_get_state:
+ * @self: a #SpsWindow
+ *
+ * Returns: what the window shows
+ */
+SpsWindowState
+sps_window_get_state (SpsWindow *self)
+{
+  g_return_val_if_fail (SPS_IS_WINDOW (self), SPS_WINDOW_STATE_EMPTY);
+
+  return self->state;
+}
+
+/**
+ * sps_window_get_file:
+ * @self: a #SpsWindow
+ *
+ * Returns: (transfer none) (nullable): the file of the trace shown, or of
+ *   the trace that failed to load
+ */
+GFile *
+sps_window_get_file (SpsWindow *self)
+{
+  g_return_val_if_fail (SPS_IS_WINDOW (self), NULL);
+
+  return self->file;
+}
+
+/**
+ * sps_window_get_session:
+ * @self: a #SpsWindow
+ *
+ * Returns: (transfer none) (nullable): the session of the trace shown
+ */
+SpsSession *
+sps_window_get_session (SpsWindow *self)
+{
+  g_return_val_if_fail (SPS_IS_WINDOW (self), NULL);
+
+  return self->session;
+}
+
+/**
+ * sps_window_get_timeline:
+ * @self: a #SpsWindow
+ *
+ * Returns: (transfer none) (nullable): the timeline of the trace shown
+ */
+SpsTimeline *
+sps_window_get_timeline (SpsWindow *self)
+{
+  g_return_val_if_fail (SPS_IS_WINDOW (self), NULL);
+
+  return self->timeline != NULL ? SPS_TIMELINE (self->timeline) : NULL;
+}
+
+/**
+ * sps_window_get_error_message:
+ * @self: a #SpsWindow
+ *
+ * Returns: (nullable): the message of the failed load shown, or %NULL
+ */
+const char *
+sps_window_get_error_message (SpsWindow *self)
+{
+  g_return_val_if_fail (SPS_IS_WINDOW (self), NULL);
+
+  return self->state == SPS_WINDOW_STATE_FAILED ? self->error_message : NULL;
+}

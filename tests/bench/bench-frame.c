@@ -1,0 +1,317 @@
+/* bench-frame.c: time to build the timeline's render nodes
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Usage: bench-frame [--frames N] [--gen-trace GEN-TRACE] TRACE.json
+ *
+ * Loads TRACE.json (generating it first with GEN-TRACE when it is missing
+ * or older than GEN-TRACE: the file name must then be bench-N.json, N the
+ * number of events) and times sps_timeline_build_node() for a 1920×1080
+ * view at full zoom-out, 1 ms, 10 µs and 100 ns per pixel. Each frame
+ * moves the window a little (GTK would skip an unchanged frame, and the
+ * timeline would serve it from its cache), so every frame builds every
+ * visible lane again. The first frame of each zoom, which also builds the
+ * level-of-detail summaries it needs, is reported on its own; then the
+ * median and 95th percentile over N frames (default 50). Needs a display
+ * (run under xvfb-run); the renderer is not involved.
+ */
+
+#define G_LOG_DOMAIN "sps-bench-frame"
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <glib/gstdio.h>
+#include <spanscope-gtk.h>
+
+#include "sps-timeline-private.h"
+
+#define WIDTH  1920
+#define HEIGHT 1080
+
+typedef struct
+{
+  const char *name;
+  double      ns_per_px;     /* 0: the whole trace */
+} Zoom;
+
+static const Zoom zooms[] = {
+  { "full zoom-out", 0 },
+  { "1 ms/px", 1e6 },
+  { "10 µs/px", 1e4 },
+  { "100 ns/px", 100 },
+};
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static guint
+count_nodes (GskRenderNode *node)
+{
+  guint n = 1;
+
+  if (node == NULL)
+    return 0;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_nodes (gsk_container_node_get_child (node, i));
+      break;
+    case GSK_TRANSFORM_NODE:
+      n += count_nodes (gsk_transform_node_get_child (node));
+      break;
+    case GSK_CLIP_NODE:
+      n += count_nodes (gsk_clip_node_get_child (node));
+      break;
+    case GSK_REPEAT_NODE:
+      n += count_nodes (gsk_repeat_node_get_child (node));
+      break;
+    default:
+      break;
+    }
+
+  return n;
+}
+
+/* Generates @path with @gen when it is missing or older than @gen. */
+static gboolean
+ensure_trace (const char  *gen,
+              const char  *path,
+              GError     **error)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
+  GStatBuf gen_stat, file_stat;
+  guint64 n_events = 0;
+  const char *argv[4];
+  int status = 0;
+
+  if (g_stat (path, &file_stat) == 0 && file_stat.st_size > 0 &&
+      (g_stat (gen, &gen_stat) != 0 || gen_stat.st_mtime <= file_stat.st_mtime))
+    return TRUE;
+
+  if (sscanf (base, "bench-%" G_GUINT64_FORMAT ".json", &n_events) != 1 || n_events == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "%s: name it bench-N.json to have it generated", path);
+      return FALSE;
+    }
+
+  g_print ("generating %s\n", path);
+  argv[0] = gen;
+  argv[1] = g_strdup_printf ("%" G_GUINT64_FORMAT, n_events);
+  argv[2] = tmp;
+  argv[3] = NULL;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, error))
+    {
+      g_free ((char *) argv[1]);
+      return FALSE;
+    }
+  g_free ((char *) argv[1]);
+
+  if (!g_spawn_check_wait_status (status, error))
+    return FALSE;
+
+  if (g_rename (tmp, path) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   "%s: %s", path, g_strerror (saved));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static double
+now_ms (void)
+{
+  return g_get_monotonic_time () / 1000.0;
+}
+
+/* CPU time of this thread: what a frame costs whatever else the machine
+ * runs (the wall time is what is reported against the target). */
+static double
+cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autofree char *gen = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsSession) session = NULL;
+  GtkWidget *timeline;
+  int n_frames = 50;
+  int only = -1;
+  double medians[G_N_ELEMENTS (zooms)];
+  double p95s[G_N_ELEMENTS (zooms)];
+  double cpu_medians[G_N_ELEMENTS (zooms)];
+  double slowest_cpu = 0, fastest_cpu = G_MAXDOUBLE;
+  double slowest = 0, fastest = G_MAXDOUBLE;
+  double slowest_p95 = 0, fastest_p95 = G_MAXDOUBLE;
+  double t0;
+  SpsTime trace_start, trace_end;
+  int track_width;
+  const GOptionEntry entries[] = {
+    { "frames", 'n', 0, G_OPTION_ARG_INT, &n_frames, "Frames per zoom", "N" },
+    { "gen-trace", 'g', 0, G_OPTION_ARG_FILENAME, &gen, "Generator of missing traces", "GEN-TRACE" },
+    { "zoom", 'z', 0, G_OPTION_ARG_INT, &only, "Only this zoom (0-3), for profiling", "Z" },
+    { NULL }
+  };
+
+  context = g_option_context_new ("TRACE.json");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 || n_frames < 1)
+    {
+      g_printerr ("%s\n", error != NULL ? error->message : "usage: bench-frame [--frames N] [--gen-trace GEN] TRACE.json");
+      return 2;
+    }
+
+  if (gen != NULL && !ensure_trace (gen, argv[1], &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+
+  gtk_init ();
+
+  g_print ("machine: %u cores, GTK %u.%u.%u\n", g_get_num_processors (),
+           gtk_get_major_version (), gtk_get_minor_version (), gtk_get_micro_version ());
+
+  file = g_file_new_for_commandline_arg (argv[1]);
+  t0 = now_ms ();
+  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+  if (trace == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+  g_print ("%s: %u slices, %u tracks, loaded in %.0f ms\n", argv[1],
+           sps_trace_get_slices (trace)->n_rows, sps_trace_get_tracks (trace)->n_rows, now_ms () - t0);
+
+  session = sps_session_new (trace);
+  timeline = g_object_ref_sink (sps_timeline_new (session));
+  track_width = WIDTH - sps_timeline_get_gutter_width (SPS_TIMELINE (timeline));
+  trace_start = sps_trace_get_start_time (trace);
+  trace_end = sps_trace_get_end_time (trace);
+
+  /* Style, fonts and the gutter labels: what any first frame pays. */
+  t0 = now_ms ();
+  sps_session_fit_trace (session);
+  gsk_render_node_unref (sps_timeline_build_node (SPS_TIMELINE (timeline), 1, 1));
+  g_print ("widget set-up: %.1f ms\n\n", now_ms () - t0);
+
+  g_print ("%-14s %10s %12s %10s %10s %10s %10s %8s\n",
+           "zoom", "ns/px", "first (LOD)", "median", "p95", "max", "cpu med.", "nodes");
+
+  for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
+    {
+      g_autofree double *times = g_new (double, n_frames);
+      g_autofree double *cpu_times = g_new (double, n_frames);
+      double c0;
+      double ns_per_px = zooms[z].ns_per_px;
+      SpsTime span;
+      SpsTime centre = trace_start + (trace_end - trace_start) / 2;
+      SpsTime start;
+      double first;
+      guint nodes = 0;
+      GskRenderNode *node;
+
+      if (only >= 0 && (guint) only != z)
+        {
+          medians[z] = p95s[z] = cpu_medians[z] = 1;
+          continue;
+        }
+
+      if (ns_per_px == 0)
+        {
+          sps_session_fit_trace (session);
+          span = sps_session_get_visible_end (session) - sps_session_get_visible_start (session);
+          ns_per_px = (double) span / track_width;
+        }
+      else
+        {
+          span = (SpsTime) (ns_per_px * track_width);
+        }
+
+      start = centre - span / 2;
+      sps_session_set_visible (session, start, start + span);
+
+      t0 = now_ms ();
+      node = sps_timeline_build_node (SPS_TIMELINE (timeline), WIDTH, HEIGHT);
+      first = now_ms () - t0;
+      g_clear_pointer (&node, gsk_render_node_unref);
+
+      for (int f = 0; f < n_frames; f++)
+        {
+          /* A few pixels further each frame, back and forth. */
+          SpsTime offset = (SpsTime) (((f % 10) - 5) * 3 * ns_per_px) + f;
+
+          sps_session_set_visible (session, start + offset, start + offset + span);
+
+          t0 = now_ms ();
+          c0 = cpu_ms ();
+          node = sps_timeline_build_node (SPS_TIMELINE (timeline), WIDTH, HEIGHT);
+          cpu_times[f] = cpu_ms () - c0;
+          times[f] = now_ms () - t0;
+
+          if (f == 0)
+            nodes = count_nodes (node);
+          g_clear_pointer (&node, gsk_render_node_unref);
+        }
+
+      qsort (times, n_frames, sizeof (double), compare_doubles);
+      qsort (cpu_times, n_frames, sizeof (double), compare_doubles);
+      cpu_medians[z] = cpu_times[n_frames / 2];
+      medians[z] = times[n_frames / 2];
+      p95s[z] = times[MIN (n_frames - 1, (int) (n_frames * 0.95))];
+      slowest = MAX (slowest, medians[z]);
+      slowest_cpu = MAX (slowest_cpu, cpu_medians[z]);
+      fastest_cpu = MIN (fastest_cpu, cpu_medians[z]);
+      fastest = MIN (fastest, medians[z]);
+      slowest_p95 = MAX (slowest_p95, p95s[z]);
+      fastest_p95 = MIN (fastest_p95, p95s[z]);
+
+      g_print ("%-14s %10.4g %9.2f ms %7.2f ms %7.2f ms %7.2f ms %7.2f ms %8u\n",
+               zooms[z].name, ns_per_px, first, medians[z], p95s[z], times[n_frames - 1],
+               cpu_medians[z], nodes);
+    }
+
+  g_print ("\nslowest/fastest zoom: %.2f (medians), %.2f (p95), %.2f (CPU time medians)\n",
+           slowest / fastest, slowest_p95 / fastest_p95, slowest_cpu / fastest_cpu);
+  g_print ("level-of-detail memory: %.1f MiB\n",
+           _sps_timeline_lod_get_memory_size (_sps_timeline_get_lod (SPS_TIMELINE (timeline))) / (1024.0 * 1024.0));
+  g_print ("target <= 4 ms per frame at every zoom (p95): %s (slowest p95 %.2f ms)\n",
+           slowest_p95 <= 4.0 ? "met" : "NOT met", slowest_p95);
+  g_print ("target slowest/fastest <= 2 (medians): %s (%.2f)\n",
+           slowest / fastest <= 2.0 ? "met" : "NOT met", slowest / fastest);
+
+  g_object_unref (timeline);
+
+  return 0;
+}

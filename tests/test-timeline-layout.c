@@ -1,0 +1,314 @@
+/* test-timeline-layout.c: the rows of the timeline
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include <spanscope-core.h>
+
+#include "sps-timeline-layout-private.h"
+
+typedef struct
+{
+  SpsTrace *trace;
+  guint32   process[5];     /* pids 10, 20, 30, 40, 50 */
+  guint32   thread[4];      /* tids 1, 2, 3, 4 of pid 10 */
+  guint32   other_thread[3];/* the threads of pids 20, 30, 40 */
+} Fixture;
+
+static guint32
+intern (SpsTraceBuilder *builder,
+        const char      *str)
+{
+  return sps_trace_builder_intern (builder, str, -1);
+}
+
+/* pid 10 (sort index 5): tid 2 (sort index 1) with three nested slices, a
+ * sampled span and an instant; tid 1 (sort index 2) with a slice and a
+ * sample; tid 3 (no sort index) with a slice; tid 4 with nothing. Then an
+ * async slice, a process instant and a counter. pid 20 (sort index 5),
+ * pid 30 (none) and pid 40 (-1) have one slice each; pid 50 only a name.
+ * One global instant. */
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  static const gint64 pids[] = { 10, 20, 30, 40, 50 };
+  guint32 counter;
+
+  for (guint i = 0; i < G_N_ELEMENTS (pids); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("proc%" G_GINT64_FORMAT, pids[i]);
+
+      fixture->process[i] = sps_trace_builder_ensure_process (b, pids[i]);
+      sps_trace_builder_set_process_name (b, fixture->process[i], intern (b, name));
+    }
+  sps_trace_builder_set_process_sort_index (b, fixture->process[0], 5);
+  sps_trace_builder_set_process_sort_index (b, fixture->process[1], 5);
+  sps_trace_builder_set_process_sort_index (b, fixture->process[3], -1);
+
+  for (guint i = 0; i < 4; i++)
+    fixture->thread[i] = sps_trace_builder_ensure_thread (b, fixture->process[0], i + 1);
+  sps_trace_builder_set_thread_sort_index (b, fixture->thread[0], 2);
+  sps_trace_builder_set_thread_sort_index (b, fixture->thread[1], 1);
+
+  sps_trace_builder_add_complete (b, fixture->thread[1], 0, 100, intern (b, "a"), 0, 0, SPS_SLICE_NONE);
+  sps_trace_builder_add_complete (b, fixture->thread[1], 10, 50, intern (b, "b"), 0, 0, SPS_SLICE_NONE);
+  sps_trace_builder_add_complete (b, fixture->thread[1], 20, 10, intern (b, "c"), 0, 0, SPS_SLICE_NONE);
+  sps_trace_builder_add_complete (b, fixture->thread[1], 0, 40, intern (b, "s"), 0, 0, SPS_SLICE_SAMPLED);
+  sps_trace_builder_add_instant (b, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD,
+                                 fixture->process[0], fixture->thread[1], 5, intern (b, "i"), 0, 0);
+  sps_trace_builder_add_complete (b, fixture->thread[0], 0, 30, intern (b, "d"), 0, 0, SPS_SLICE_NONE);
+  sps_trace_builder_add_sample (b, fixture->thread[0], 7, intern (b, "sample"), SPS_NO_INDEX, 0,
+                                NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_UNRESOLVED);
+  sps_trace_builder_add_complete (b, fixture->thread[2], 0, 30, intern (b, "e"), 0, 0, SPS_SLICE_NONE);
+
+  sps_trace_builder_add_async (b, SPS_ASYNC_BEGIN, fixture->process[0], 1, 10, intern (b, "op"), 0, 0);
+  sps_trace_builder_add_async (b, SPS_ASYNC_END, fixture->process[0], 1, 90, intern (b, "op"), 0, 0);
+  sps_trace_builder_add_instant (b, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_PROCESS,
+                                 fixture->process[0], SPS_NO_INDEX, 15, intern (b, "pi"), 0, 0);
+  counter = sps_trace_builder_ensure_counter_track (b, fixture->process[0], intern (b, "mem"), 0);
+  sps_trace_builder_add_counter_value (b, counter, 0, 1.0);
+  sps_trace_builder_add_instant (b, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_GLOBAL,
+                                 SPS_NO_INDEX, SPS_NO_INDEX, 50, intern (b, "g"), 0, 0);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      fixture->other_thread[i] = sps_trace_builder_ensure_thread (b, fixture->process[i + 1], 100 + i);
+      sps_trace_builder_add_complete (b, fixture->other_thread[i], 0, 10, intern (b, "x"), 0, 0, SPS_SLICE_NONE);
+    }
+
+  fixture->trace = sps_trace_builder_finish (b, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_clear_object (&fixture->trace);
+}
+
+typedef struct
+{
+  SpsTimelineRowKind kind;
+  guint8             flags;
+  guint16            depth;
+  guint32            process;
+  guint32            thread;
+  SpsTrackKind       track_kind;
+  int                y;
+  int                height;
+} ExpectedRow;
+
+#define NONE SPS_NO_INDEX
+
+static void
+check_rows (Fixture           *fixture,
+            SpsTimelineLayout *layout,
+            const ExpectedRow *expected,
+            guint              n_expected,
+            int                height)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (fixture->trace);
+
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, n_expected);
+  g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, height);
+
+  for (guint i = 0; i < n_expected; i++)
+    {
+      const SpsTimelineRow *row = _sps_timeline_layout_get_row (layout, i);
+
+      g_test_message ("row %u", i);
+      g_assert_cmpint (row->kind, ==, expected[i].kind);
+      g_assert_cmpint (row->flags, ==, expected[i].flags);
+      g_assert_cmpint (row->depth, ==, expected[i].depth);
+      g_assert_cmpuint (row->process, ==, expected[i].process);
+      g_assert_cmpuint (row->thread, ==, expected[i].thread);
+      g_assert_cmpint (row->y, ==, expected[i].y);
+      g_assert_cmpint (row->height, ==, expected[i].height);
+      if (row->kind == SPS_TIMELINE_ROW_PROCESS)
+        {
+          g_assert_cmpuint (row->track, ==, SPS_NO_INDEX);
+        }
+      else
+        {
+          g_assert_cmpuint (row->track, <, tracks->n_rows);
+          g_assert_cmpint (tracks->kind[row->track], ==, expected[i].track_kind);
+          g_assert_cmpuint (tracks->process[row->track], ==, row->process);
+          g_assert_cmpuint (tracks->thread[row->track], ==, row->thread);
+        }
+    }
+}
+
+static void
+test_rows (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace);
+  guint32 *p = fixture->process;
+  guint32 *t = fixture->thread;
+  guint32 *o = fixture->other_thread;
+  const guint8 F = SPS_TIMELINE_ROW_FIRST;
+  /* Order: pid 40 (-1), 10 and 20 (5, by pid), 30 (none); pid 50 has
+   * nothing to show. In pid 10: tid 2, tid 1, tid 3; tid 4 is empty. */
+  const ExpectedRow expected[] = {
+    { SPS_TIMELINE_ROW_INSTANTS, F, 0, NONE, NONE, SPS_TRACK_GLOBAL_INSTANTS, 0, 20 },
+    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[3], NONE, 0, 20, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[3], o[2], SPS_TRACK_THREAD_SLICES, 44, 20 },
+    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[0], NONE, 0, 64, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[0], t[1], SPS_TRACK_THREAD_SLICES, 88, 20 },
+    { SPS_TIMELINE_ROW_SLICES, 0, 1, p[0], t[1], SPS_TRACK_THREAD_SLICES, 108, 20 },
+    { SPS_TIMELINE_ROW_SLICES, 0, 2, p[0], t[1], SPS_TRACK_THREAD_SLICES, 128, 20 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[0], t[1], SPS_TRACK_THREAD_SAMPLED_SLICES, 148, 20 },
+    { SPS_TIMELINE_ROW_INSTANTS, F, 0, p[0], t[1], SPS_TRACK_THREAD_INSTANTS, 168, 20 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[0], t[0], SPS_TRACK_THREAD_SLICES, 188, 20 },
+    { SPS_TIMELINE_ROW_SAMPLES, F, 0, p[0], t[0], SPS_TRACK_THREAD_SAMPLES, 208, 20 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[0], t[2], SPS_TRACK_THREAD_SLICES, 228, 20 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[0], NONE, SPS_TRACK_ASYNC, 248, 20 },
+    { SPS_TIMELINE_ROW_INSTANTS, F, 0, p[0], NONE, SPS_TRACK_PROCESS_INSTANTS, 268, 20 },
+    { SPS_TIMELINE_ROW_COUNTER, F, 0, p[0], NONE, SPS_TRACK_COUNTER, 288, 40 },
+    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[1], NONE, 0, 328, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[1], o[0], SPS_TRACK_THREAD_SLICES, 352, 20 },
+    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[2], NONE, 0, 372, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[2], o[1], SPS_TRACK_THREAD_SLICES, 396, 20 },
+  };
+
+  check_rows (fixture, layout, expected, G_N_ELEMENTS (expected), 416);
+
+  g_assert_cmpuint (_sps_timeline_layout_find_process_row (layout, p[0]), ==, 3);
+  g_assert_cmpuint (_sps_timeline_layout_find_process_row (layout, p[2]), ==, 17);
+  g_assert_cmpuint (_sps_timeline_layout_find_process_row (layout, p[4]), ==, SPS_NO_INDEX);
+}
+
+static guint
+find_slice (SpsTrace   *trace,
+            const char *name)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+
+  for (guint i = 0; i < slices->n_rows; i++)
+    if (g_strcmp0 (sps_trace_get_string (trace, slices->name[i]), name) == 0)
+      return i;
+
+  g_assert_not_reached ();
+  return SPS_NO_INDEX;
+}
+
+static void
+test_collapse (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace);
+  guint32 *p = fixture->process;
+  guint32 *o = fixture->other_thread;
+  const guint8 F = SPS_TIMELINE_ROW_FIRST;
+  const guint8 C = SPS_TIMELINE_ROW_COLLAPSED;
+  const ExpectedRow expected[] = {
+    { SPS_TIMELINE_ROW_INSTANTS, F, 0, NONE, NONE, SPS_TRACK_GLOBAL_INSTANTS, 0, 20 },
+    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[3], NONE, 0, 20, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[3], o[2], SPS_TRACK_THREAD_SLICES, 44, 20 },
+    { SPS_TIMELINE_ROW_PROCESS, F | C, 0, p[0], NONE, 0, 64, 24 },
+    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[1], NONE, 0, 88, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[1], o[0], SPS_TRACK_THREAD_SLICES, 112, 20 },
+    { SPS_TIMELINE_ROW_PROCESS, F | C, 0, p[2], NONE, 0, 132, 24 },
+  };
+
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "c")), ==, 6);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "s")), ==, 7);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "op")), ==, 12);
+
+  g_assert_true (_sps_timeline_layout_set_process_collapsed (layout, p[0], TRUE));
+  g_assert_false (_sps_timeline_layout_set_process_collapsed (layout, p[0], TRUE));
+  g_assert_true (_sps_timeline_layout_set_process_collapsed (layout, p[2], TRUE));
+  g_assert_true (_sps_timeline_layout_get_process_collapsed (layout, p[0]));
+  g_assert_false (_sps_timeline_layout_get_process_collapsed (layout, p[1]));
+
+  check_rows (fixture, layout, expected, G_N_ELEMENTS (expected), 156);
+
+  /* Hidden slices have no row; the others moved. */
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "c")), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "op")), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_find_process_row (layout, p[1]), ==, 4);
+
+  g_assert_true (_sps_timeline_layout_set_process_collapsed (layout, p[0], FALSE));
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 18);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "c")), ==, 6);
+}
+
+static void
+test_hit (Fixture       *fixture,
+          gconstpointer  data)
+{
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace);
+  const SpsTrackTable *tracks = sps_trace_get_tracks (fixture->trace);
+  guint b = find_slice (fixture->trace, "b");
+  const SpsTimelineRow *row;
+
+  g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, -1), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, 0), ==, 0);
+  g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, 19), ==, 0);
+  g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, 20), ==, 1);
+  g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, 108), ==, 5);
+  g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, 227), ==, 10);
+  g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, 228), ==, 11);
+  g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, 327), ==, 14);
+  g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, 415), ==, 18);
+  g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, 416), ==, SPS_NO_INDEX);
+
+  /* slice → row → the slice's track and depth */
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, b), ==, 5);
+  row = _sps_timeline_layout_get_row (layout, 5);
+  g_assert_cmpuint (row->track, ==, sps_trace_get_slices (fixture->trace)->track[b]);
+  g_assert_cmpuint (row->depth, ==, 1);
+  g_assert_cmpuint (_sps_timeline_layout_find_track_row (layout, row->track, 2), ==, 6);
+  g_assert_cmpuint (_sps_timeline_layout_find_track_row (layout, row->track, 3), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (tracks->max_depth[row->track], ==, 3);
+
+  /* Taller rows move everything. */
+  _sps_timeline_layout_set_heights (layout, 30, 32);
+  g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 30 + 4 * 32 + 30 * 13 + 60);
+  row = _sps_timeline_layout_get_row (layout, 5);
+  g_assert_cmpint (row->y, ==, 30 + 32 + 30 + 32 + 30);
+  g_assert_cmpint (row->height, ==, 30);
+  g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, row->y + 29), ==, 5);
+  g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, row->y + 30), ==, 6);
+}
+
+static void
+test_empty (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsTimelineLayout) layout = NULL;
+
+  sps_trace_builder_ensure_process (builder, 1);
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+
+  layout = _sps_timeline_layout_new (trace);
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 0);
+  g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 0);
+  g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, 0), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_find_process_row (layout, 0), ==, SPS_NO_INDEX);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/gtk/timeline-layout/rows", Fixture, NULL, fixture_set_up, test_rows, fixture_tear_down);
+  g_test_add ("/gtk/timeline-layout/collapse", Fixture, NULL, fixture_set_up, test_collapse, fixture_tear_down);
+  g_test_add ("/gtk/timeline-layout/hit", Fixture, NULL, fixture_set_up, test_hit, fixture_tear_down);
+  g_test_add_func ("/gtk/timeline-layout/empty", test_empty);
+
+  return g_test_run ();
+}

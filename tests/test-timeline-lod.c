@@ -1,0 +1,560 @@
+/* test-timeline-lod.c: level-of-detail summaries of the timeline
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include <spanscope-core.h>
+
+#include "sps-timeline-lod-private.h"
+
+/* Fixed seed: every run checks the same random lanes. */
+static GRand *rng;
+
+static guint
+find_track (SpsTrace     *trace,
+            SpsTrackKind  kind,
+            guint         nth)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+
+  for (guint t = 0; t < tracks->n_rows; t++)
+    if (tracks->kind[t] == kind && nth-- == 0)
+      return t;
+
+  g_assert_not_reached ();
+  return SPS_NO_INDEX;
+}
+
+static guint
+find_slice (SpsTrace   *trace,
+            const char *name)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+
+  for (guint i = 0; i < slices->n_rows; i++)
+    if (g_strcmp0 (sps_trace_get_string (trace, slices->name[i]), name) == 0)
+      return i;
+
+  g_assert_not_reached ();
+  return SPS_NO_INDEX;
+}
+
+static void
+add_slice (SpsTraceBuilder *builder,
+           guint32          thread,
+           const char      *name,
+           SpsTime          ts,
+           SpsTime          dur)
+{
+  sps_trace_builder_add_complete (builder, thread, ts, dur,
+                                  sps_trace_builder_intern (builder, name, -1),
+                                  0, SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+}
+
+/* Thread 1, depth 0: A [0,100] B [100,102] C [103,104] D [110,113]
+ * E [200,250] F [260,261]; depth 1: G [10,15] H [20,25] inside A.
+ * Thread 2: Z, zero length at 50. Counters: "c" at 0, 1, 2, 9, 16 and
+ * "neg" at -5, -3, -1. */
+static SpsTrace *
+build_small_trace (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (builder, 1);
+  guint32 t1 = sps_trace_builder_ensure_thread (builder, process, 1);
+  guint32 t2 = sps_trace_builder_ensure_thread (builder, process, 2);
+  guint32 counter;
+  guint32 negative;
+  SpsTrace *trace;
+
+  add_slice (builder, t1, "A", 0, 100);
+  add_slice (builder, t1, "G", 10, 5);
+  add_slice (builder, t1, "H", 20, 5);
+  add_slice (builder, t1, "B", 100, 2);
+  add_slice (builder, t1, "C", 103, 1);
+  add_slice (builder, t1, "D", 110, 3);
+  add_slice (builder, t1, "E", 200, 50);
+  add_slice (builder, t1, "F", 260, 1);
+  add_slice (builder, t2, "Z", 50, 0);
+
+  counter = sps_trace_builder_ensure_counter_track (builder, process,
+                                                    sps_trace_builder_intern (builder, "c", -1), 0);
+  sps_trace_builder_add_counter_value (builder, counter, 0, 1.0);
+  sps_trace_builder_add_counter_value (builder, counter, 1, 5.0);
+  sps_trace_builder_add_counter_value (builder, counter, 2, 3.0);
+  sps_trace_builder_add_counter_value (builder, counter, 9, -2.0);
+  sps_trace_builder_add_counter_value (builder, counter, 16, 4.0);
+
+  negative = sps_trace_builder_ensure_counter_track (builder, process,
+                                                     sps_trace_builder_intern (builder, "neg", -1), 0);
+  sps_trace_builder_add_counter_value (builder, negative, -5, 7.0);
+  sps_trace_builder_add_counter_value (builder, negative, -3, 8.0);
+  sps_trace_builder_add_counter_value (builder, negative, -1, 9.0);
+
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+
+  return trace;
+}
+
+typedef struct
+{
+  SpsTime start;
+  SpsTime end;
+  const char *slice;
+  guint32 count;
+} Expected;
+
+static void
+check_runs (SpsTrace       *trace,
+            SpsTimelineLod *lod,
+            guint           track,
+            guint           depth,
+            guint           level,
+            SpsTime         start,
+            SpsTime         end,
+            const Expected *expected,
+            guint           n_expected)
+{
+  SpsLodIter iter;
+  SpsLodRun run;
+  guint n = 0;
+
+  _sps_timeline_lod_runs_init (lod, &iter, track, depth, level, start, end);
+  while (_sps_timeline_lod_runs_next (&iter, &run))
+    {
+      g_assert_cmpuint (n, <, n_expected);
+      g_assert_cmpint (run.start, ==, expected[n].start);
+      g_assert_cmpint (run.end, ==, expected[n].end);
+      g_assert_cmpuint (run.slice, ==, find_slice (trace, expected[n].slice));
+      g_assert_cmpuint (run.count, ==, expected[n].count);
+      g_assert_cmpuint (run.name, ==, sps_trace_get_slices (trace)->name[run.slice]);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, n_expected);
+}
+
+static void
+test_level_for_resolution (void)
+{
+  g_assert_cmpuint (_sps_timeline_lod_level_for_resolution (0.25), ==, 0);
+  g_assert_cmpuint (_sps_timeline_lod_level_for_resolution (1.0), ==, 0);
+  g_assert_cmpuint (_sps_timeline_lod_level_for_resolution (1.99), ==, 0);
+  g_assert_cmpuint (_sps_timeline_lod_level_for_resolution (2.0), ==, 1);
+  g_assert_cmpuint (_sps_timeline_lod_level_for_resolution (3.0), ==, 1);
+  g_assert_cmpuint (_sps_timeline_lod_level_for_resolution (4.0), ==, 2);
+  g_assert_cmpuint (_sps_timeline_lod_level_for_resolution (1000.0), ==, 9);
+  g_assert_cmpuint (_sps_timeline_lod_level_for_resolution (1024.0), ==, 10);
+  g_assert_cmpuint (_sps_timeline_lod_level_for_resolution (1e30), ==, SPS_LOD_N_LEVELS - 1);
+  g_assert_cmpuint (_sps_timeline_lod_level_for_resolution (NAN), ==, 0);
+}
+
+static void
+test_levels (void)
+{
+  g_autoptr(SpsTrace) trace = build_small_trace ();
+  g_autoptr(SpsTimelineLod) lod = _sps_timeline_lod_new (trace);
+  guint track = find_track (trace, SPS_TRACK_THREAD_SLICES, 0);
+  static const Expected level0[] = {
+    { 0, 100, "A", 1 }, { 100, 102, "B", 1 }, { 103, 104, "C", 1 },
+    { 110, 113, "D", 1 }, { 200, 250, "E", 1 }, { 260, 261, "F", 1 },
+  };
+  /* 4 ns: B and C (gap 1) merge, D is 6 ns away; E is long. */
+  static const Expected level2[] = {
+    { 0, 100, "A", 1 }, { 100, 104, "B", 2 }, { 110, 113, "D", 1 },
+    { 200, 250, "E", 1 }, { 260, 261, "F", 1 },
+  };
+  /* 8 ns: D joins (gap 6); D is the longest of the three. */
+  static const Expected level3[] = {
+    { 0, 100, "A", 1 }, { 100, 113, "D", 3 }, { 200, 250, "E", 1 },
+    { 260, 261, "F", 1 },
+  };
+  /* 64 ns: E is short now and F joins it (gap 10); B..D stay apart from
+   * E (gap 87). */
+  static const Expected level6[] = {
+    { 0, 100, "A", 1 }, { 100, 113, "D", 3 }, { 200, 261, "E", 2 },
+  };
+  /* 128 ns: all of it, A the longest. */
+  static const Expected level7[] = {
+    { 0, 261, "A", 6 },
+  };
+  static const Expected depth1_level2[] = {
+    { 10, 15, "G", 1 }, { 20, 25, "H", 1 },
+  };
+  static const Expected depth1_level3[] = {
+    { 10, 25, "G", 2 },
+  };
+
+  /* Built out of order on purpose: each level comes from the nearest
+   * finer one built so far. */
+  check_runs (trace, lod, track, 0, 6, SPS_TIME_MIN, SPS_TIME_MAX, level6, G_N_ELEMENTS (level6));
+  check_runs (trace, lod, track, 0, 2, SPS_TIME_MIN, SPS_TIME_MAX, level2, G_N_ELEMENTS (level2));
+  check_runs (trace, lod, track, 0, 7, SPS_TIME_MIN, SPS_TIME_MAX, level7, G_N_ELEMENTS (level7));
+  check_runs (trace, lod, track, 0, 0, SPS_TIME_MIN, SPS_TIME_MAX, level0, G_N_ELEMENTS (level0));
+  check_runs (trace, lod, track, 0, 3, SPS_TIME_MIN, SPS_TIME_MAX, level3, G_N_ELEMENTS (level3));
+  /* 2 ns: B is long enough (2), C (1) is alone: nothing merges. */
+  check_runs (trace, lod, track, 0, 1, SPS_TIME_MIN, SPS_TIME_MAX, level0, G_N_ELEMENTS (level0));
+  /* 16 and 32 ns are like 8 ns. */
+  check_runs (trace, lod, track, 0, 4, SPS_TIME_MIN, SPS_TIME_MAX, level3, G_N_ELEMENTS (level3));
+  check_runs (trace, lod, track, 0, 5, SPS_TIME_MIN, SPS_TIME_MAX, level3, G_N_ELEMENTS (level3));
+  check_runs (trace, lod, track, 0, 40, SPS_TIME_MIN, SPS_TIME_MAX, level7, G_N_ELEMENTS (level7));
+
+  g_assert_cmpuint (_sps_timeline_lod_get_n_runs (lod, track, 0, 0), ==, 6);
+  g_assert_cmpuint (_sps_timeline_lod_get_n_runs (lod, track, 0, 2), ==, 5);
+  g_assert_cmpuint (_sps_timeline_lod_get_n_runs (lod, track, 0, 3), ==, 4);
+  g_assert_cmpuint (_sps_timeline_lod_get_n_runs (lod, track, 0, 6), ==, 3);
+  g_assert_cmpuint (_sps_timeline_lod_get_n_runs (lod, track, 0, 7), ==, 1);
+
+  check_runs (trace, lod, track, 1, 2, SPS_TIME_MIN, SPS_TIME_MAX, depth1_level2, G_N_ELEMENTS (depth1_level2));
+  check_runs (trace, lod, track, 1, 3, SPS_TIME_MIN, SPS_TIME_MAX, depth1_level3, G_N_ELEMENTS (depth1_level3));
+  /* No depth 2 */
+  g_assert_cmpuint (_sps_timeline_lod_get_n_runs (lod, track, 2, 0), ==, 0);
+  check_runs (trace, lod, track, 2, 0, SPS_TIME_MIN, SPS_TIME_MAX, NULL, 0);
+}
+
+static void
+test_windows (void)
+{
+  g_autoptr(SpsTrace) trace = build_small_trace ();
+  g_autoptr(SpsTimelineLod) lod = _sps_timeline_lod_new (trace);
+  guint track = find_track (trace, SPS_TRACK_THREAD_SLICES, 0);
+  guint other = find_track (trace, SPS_TRACK_THREAD_SLICES, 1);
+  static const Expected run_and_e[] = { { 100, 113, "D", 3 }, { 200, 250, "E", 1 } };
+  static const Expected run_only[] = { { 100, 113, "D", 3 } };
+  static const Expected a_only[] = { { 0, 100, "A", 1 } };
+  static const Expected c_d[] = { { 103, 104, "C", 1 }, { 110, 113, "D", 1 } };
+  static const Expected zero[] = { { 50, 50, "Z", 1 } };
+
+  check_runs (trace, lod, track, 0, 3, 105, 205, run_and_e, G_N_ELEMENTS (run_and_e));
+  /* Half-open: A ends at 100 and E starts at 200. */
+  check_runs (trace, lod, track, 0, 3, 100, 200, run_only, G_N_ELEMENTS (run_only));
+  check_runs (trace, lod, track, 0, 3, 99, 100, a_only, G_N_ELEMENTS (a_only));
+  check_runs (trace, lod, track, 0, 0, 103, 111, c_d, G_N_ELEMENTS (c_d));
+  check_runs (trace, lod, track, 0, 0, 104, 110, NULL, 0);
+  check_runs (trace, lod, track, 0, 0, 300, 400, NULL, 0);
+  check_runs (trace, lod, track, 0, 0, -50, 0, NULL, 0);
+  check_runs (trace, lod, track, 0, 0, 50, 50, NULL, 0);
+
+  /* A zero-length slice is in a window that contains its time. */
+  check_runs (trace, lod, other, 0, 0, 50, 60, zero, 1);
+  check_runs (trace, lod, other, 0, 0, 0, 51, zero, 1);
+  check_runs (trace, lod, other, 0, 0, 40, 50, NULL, 0);
+  check_runs (trace, lod, other, 0, 0, 51, 60, NULL, 0);
+}
+
+static void
+test_slice_at (void)
+{
+  g_autoptr(SpsTrace) trace = build_small_trace ();
+  g_autoptr(SpsTimelineLod) lod = _sps_timeline_lod_new (trace);
+  guint track = find_track (trace, SPS_TRACK_THREAD_SLICES, 0);
+  guint other = find_track (trace, SPS_TRACK_THREAD_SLICES, 1);
+
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 50, 0), ==, find_slice (trace, "A"));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 0, 0), ==, find_slice (trace, "A"));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 100, 0), ==, find_slice (trace, "B"));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 1, 12, 0), ==, find_slice (trace, "G"));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 1, 17, 0), ==, SPS_NO_INDEX);
+  /* Nearest within the tolerance: C ends 2 before 106, D starts 4 after. */
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 106, 3), ==, find_slice (trace, "C"));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 108, 3), ==, find_slice (trace, "D"));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 106, 1), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 1000, 100), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 3, 50, 0), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, other, 0, 50, 0), ==, find_slice (trace, "Z"));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, other, 0, 52, 2), ==, find_slice (trace, "Z"));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, other, 0, 53, 2), ==, SPS_NO_INDEX);
+}
+
+typedef struct
+{
+  SpsTime ts;
+  double  min;
+  double  max;
+  double  last;
+  guint   count;
+} ExpectedBucket;
+
+static void
+check_buckets (SpsTimelineLod       *lod,
+               guint                 track,
+               guint                 level,
+               SpsTime               start,
+               SpsTime               end,
+               const ExpectedBucket *expected,
+               guint                 n_expected)
+{
+  SpsLodIter iter;
+  SpsLodBucket bucket;
+  guint n = 0;
+
+  _sps_timeline_lod_buckets_init (lod, &iter, track, level, start, end);
+  while (_sps_timeline_lod_buckets_next (&iter, &bucket))
+    {
+      g_assert_cmpuint (n, <, n_expected);
+      g_assert_cmpint (bucket.ts, ==, expected[n].ts);
+      g_assert_cmpfloat (bucket.min, ==, expected[n].min);
+      g_assert_cmpfloat (bucket.max, ==, expected[n].max);
+      g_assert_cmpfloat (bucket.last, ==, expected[n].last);
+      g_assert_cmpuint (bucket.count, ==, expected[n].count);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, n_expected);
+}
+
+static void
+test_counters (void)
+{
+  g_autoptr(SpsTrace) trace = build_small_trace ();
+  g_autoptr(SpsTimelineLod) lod = _sps_timeline_lod_new (trace);
+  guint track = find_track (trace, SPS_TRACK_COUNTER, 0);
+  guint negative = find_track (trace, SPS_TRACK_COUNTER, 1);
+  guint slices = find_track (trace, SPS_TRACK_THREAD_SLICES, 0);
+  static const ExpectedBucket raw[] = {
+    { 0, 1, 1, 1, 1 }, { 1, 5, 5, 5, 1 }, { 2, 3, 3, 3, 1 }, { 9, -2, -2, -2, 1 }, { 16, 4, 4, 4, 1 },
+  };
+  /* Buckets of 4 ns: [0,4) holds 0, 1, 2; [8,12) 9; [16,20) 16. */
+  static const ExpectedBucket level2[] = {
+    { 0, 1, 5, 3, 3 }, { 9, -2, -2, -2, 1 }, { 16, 4, 4, 4, 1 },
+  };
+  static const ExpectedBucket level4[] = {
+    { 0, -2, 5, -2, 4 }, { 16, 4, 4, 4, 1 },
+  };
+  static const ExpectedBucket level5[] = {
+    { 0, -2, 5, 4, 5 },
+  };
+  /* Negative times: -5 is in [-8,-4), -3 and -1 in [-4,0). */
+  static const ExpectedBucket negative2[] = {
+    { -5, 7, 7, 7, 1 }, { -3, 8, 9, 9, 2 },
+  };
+  double min = 0, max = 0, value = 0;
+
+  check_buckets (lod, track, 4, SPS_TIME_MIN, SPS_TIME_MAX, level4, G_N_ELEMENTS (level4));
+  check_buckets (lod, track, 0, SPS_TIME_MIN, SPS_TIME_MAX, raw, G_N_ELEMENTS (raw));
+  check_buckets (lod, track, 2, SPS_TIME_MIN, SPS_TIME_MAX, level2, G_N_ELEMENTS (level2));
+  check_buckets (lod, track, 5, SPS_TIME_MIN, SPS_TIME_MAX, level5, G_N_ELEMENTS (level5));
+  check_buckets (lod, track, 3, SPS_TIME_MIN, SPS_TIME_MAX, level2, G_N_ELEMENTS (level2));
+  check_buckets (lod, negative, 2, SPS_TIME_MIN, SPS_TIME_MAX, negative2, G_N_ELEMENTS (negative2));
+
+  g_assert_cmpuint (_sps_timeline_lod_get_n_buckets (lod, track, 0), ==, 5);
+  g_assert_cmpuint (_sps_timeline_lod_get_n_buckets (lod, track, 2), ==, 3);
+  g_assert_cmpuint (_sps_timeline_lod_get_n_buckets (lod, track, 4), ==, 2);
+  g_assert_cmpuint (_sps_timeline_lod_get_n_buckets (lod, slices, 2), ==, 0);
+
+  /* Windows: the bucket holding the start comes too. */
+  check_buckets (lod, track, 2, 8, 16, &level2[1], 1);
+  check_buckets (lod, track, 2, 1, 10, level2, 2);
+  check_buckets (lod, track, 2, 17, 100, &level2[2], 1);
+  check_buckets (lod, track, 2, 20, 100, NULL, 0);
+  check_buckets (lod, track, 0, 3, 9, NULL, 0);
+  check_buckets (lod, negative, 2, -4, 0, &negative2[1], 1);
+
+  g_assert_true (_sps_timeline_lod_get_counter_range (lod, track, &min, &max));
+  g_assert_cmpfloat (min, ==, -2.0);
+  g_assert_cmpfloat (max, ==, 5.0);
+  g_assert_true (_sps_timeline_lod_get_counter_range (lod, negative, &min, &max));
+  g_assert_cmpfloat (min, ==, 7.0);
+  g_assert_cmpfloat (max, ==, 9.0);
+  g_assert_false (_sps_timeline_lod_get_counter_range (lod, slices, &min, &max));
+
+  g_assert_false (_sps_timeline_lod_get_counter_value (lod, track, -1, &value));
+  g_assert_true (_sps_timeline_lod_get_counter_value (lod, track, 0, &value));
+  g_assert_cmpfloat (value, ==, 1.0);
+  g_assert_true (_sps_timeline_lod_get_counter_value (lod, track, 1, &value));
+  g_assert_cmpfloat (value, ==, 5.0);
+  g_assert_true (_sps_timeline_lod_get_counter_value (lod, track, 8, &value));
+  g_assert_cmpfloat (value, ==, 3.0);
+  g_assert_true (_sps_timeline_lod_get_counter_value (lod, track, 9, &value));
+  g_assert_cmpfloat (value, ==, -2.0);
+  g_assert_true (_sps_timeline_lod_get_counter_value (lod, track, SPS_TIME_MAX, &value));
+  g_assert_cmpfloat (value, ==, 4.0);
+}
+
+/* The definition, straight from the slices of one lane: slices of at
+ * least 2^level ns alone, consecutive shorter ones merged while the gaps
+ * stay under 2^level. */
+static GArray *
+reference_runs (SpsTrace *trace,
+                guint     track,
+                guint     level)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  GArray *runs = g_array_new (FALSE, FALSE, sizeof (SpsLodRun));
+  SpsTime threshold = (SpsTime) 1 << level;
+  guint first = tracks->first_row[track];
+  SpsLodRun *last = NULL;
+  gboolean last_is_small = FALSE;
+
+  for (guint i = first; i < first + tracks->n_rows_in_track[track]; i++)
+    {
+      SpsLodRun run = { slices->ts[i], slices->ts[i] + slices->dur[i], i, 1 };
+      gboolean small = slices->dur[i] < threshold;
+
+      g_assert_cmpuint (slices->depth[i], ==, 0);
+
+      if (small && last_is_small && run.start - last->end < threshold)
+        {
+          last->end = MAX (last->end, run.end);
+          if (slices->dur[i] > slices->dur[last->slice])
+            last->slice = i;
+          last->count++;
+          continue;
+        }
+
+      g_array_append_val (runs, run);
+      last = &g_array_index (runs, SpsLodRun, runs->len - 1);
+      last_is_small = small;
+    }
+
+  return runs;
+}
+
+static void
+check_random_window (SpsTimelineLod *lod,
+                     guint           track,
+                     guint           level,
+                     GArray         *reference,
+                     SpsTime         start,
+                     SpsTime         end)
+{
+  SpsLodIter iter;
+  SpsLodRun run;
+  guint j = 0;
+
+  _sps_timeline_lod_runs_init (lod, &iter, track, 0, level, start, end);
+  for (guint i = 0; i < reference->len; i++)
+    {
+      const SpsLodRun *r = &g_array_index (reference, SpsLodRun, i);
+      gboolean hit = r->start < end && (r->end > start || (r->start == r->end && r->start >= start));
+
+      if (!hit)
+        continue;
+
+      g_assert_true (_sps_timeline_lod_runs_next (&iter, &run));
+      g_assert_cmpint (run.start, ==, r->start);
+      g_assert_cmpint (run.end, ==, r->end);
+      g_assert_cmpuint (run.slice, ==, r->slice);
+      g_assert_cmpuint (run.count, ==, r->count);
+      j++;
+    }
+  g_assert_false (_sps_timeline_lod_runs_next (&iter, &run));
+}
+
+/* Random lanes with slices from 0 to 5000 ns and gaps from 0 to 3000 ns:
+ * every level and a hundred windows agree with the definition, whatever
+ * order the levels are built in. */
+static void
+test_random_lanes (void)
+{
+  for (guint round = 0; round < 8; round++)
+    {
+      g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+      g_autoptr(SpsTrace) trace = NULL;
+      g_autoptr(SpsTimelineLod) lod = NULL;
+      g_autoptr(GError) error = NULL;
+      guint32 process = sps_trace_builder_ensure_process (builder, 1);
+      guint32 thread = sps_trace_builder_ensure_thread (builder, process, 1);
+      guint32 name = sps_trace_builder_intern (builder, "x", -1);
+      SpsTime t = g_rand_int_range (rng, -10000, 10000);
+      SpsTime previous_start = 0;
+      SpsTime previous_end = 0;
+      guint n = g_rand_int_range (rng, 1, 3000);
+      guint levels[16];
+      guint track;
+
+      for (guint i = 0; i < n; i++)
+        {
+          SpsTime dur = g_rand_boolean (rng) ? g_rand_int_range (rng, 0, 8) : g_rand_int_range (rng, 0, 5000);
+          SpsTime gap = g_rand_boolean (rng) ? g_rand_int_range (rng, 0, 4) : g_rand_int_range (rng, 0, 3000);
+
+          /* A zero-length slice touching another one would nest in it:
+           * keep the lane flat. */
+          if (i > 0 && t == previous_end && (dur == 0 || previous_end == previous_start))
+            t++;
+
+          sps_trace_builder_add_complete (builder, thread, t, dur, name, 0,
+                                          SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+          previous_start = t;
+          previous_end = t + dur;
+          t = previous_end + gap;
+        }
+
+      trace = sps_trace_builder_finish (builder, NULL, &error);
+      g_assert_no_error (error);
+      lod = _sps_timeline_lod_new (trace);
+      track = find_track (trace, SPS_TRACK_THREAD_SLICES, 0);
+
+      for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
+        levels[i] = g_rand_int_range (rng, 0, 20);
+
+      for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
+        {
+          g_autoptr(GArray) reference = reference_runs (trace, track, levels[i]);
+          SpsTime lo = sps_trace_get_start_time (trace) - 100;
+          SpsTime hi = sps_trace_get_end_time (trace) + 100;
+
+          g_assert_cmpuint (_sps_timeline_lod_get_n_runs (lod, track, 0, levels[i]), ==, reference->len);
+          check_random_window (lod, track, levels[i], reference, SPS_TIME_MIN, SPS_TIME_MAX);
+
+          for (guint w = 0; w < 100; w++)
+            {
+              SpsTime a = lo + (SpsTime) (g_rand_double (rng) * (double) (hi - lo));
+              SpsTime b = a + (SpsTime) (g_rand_double (rng) * (double) (hi - lo) / 8);
+
+              check_random_window (lod, track, levels[i], reference, a, b);
+            }
+        }
+
+      g_assert_cmpuint (_sps_timeline_lod_get_memory_size (lod), >, 0);
+    }
+}
+
+static void
+test_search (void)
+{
+  static const SpsTime ts[] = { -5, 0, 0, 3, 7, 7, 7, 12, 40, 41 };
+  guint n = G_N_ELEMENTS (ts);
+
+  g_assert_cmpuint (_sps_timeline_lod_lower_bound (ts, 0, n, -10), ==, 0);
+  g_assert_cmpuint (_sps_timeline_lod_lower_bound (ts, 0, n, 0), ==, 1);
+  g_assert_cmpuint (_sps_timeline_lod_lower_bound (ts, 0, n, 7), ==, 4);
+  g_assert_cmpuint (_sps_timeline_lod_lower_bound (ts, 0, n, 8), ==, 7);
+  g_assert_cmpuint (_sps_timeline_lod_lower_bound (ts, 0, n, 42), ==, 10);
+  g_assert_cmpuint (_sps_timeline_lod_lower_bound (ts, 2, 3, 7), ==, 4);
+  g_assert_cmpuint (_sps_timeline_lod_lower_bound (ts, 2, 2, 7), ==, 4);
+
+  /* Galloping from any row gives what the binary search gives there. */
+  for (guint from = 0; from <= n; from++)
+    for (SpsTime t = -6; t <= 42; t++)
+      g_assert_cmpuint (_sps_timeline_lod_gallop (ts, from, n, t), ==,
+                        _sps_timeline_lod_lower_bound (ts, from, n - from, t));
+  g_assert_cmpuint (_sps_timeline_lod_gallop (ts, 1, 6, 12), ==, 6);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  rng = g_rand_new_with_seed (20240131);
+
+  g_test_add_func ("/gtk/timeline-lod/level-for-resolution", test_level_for_resolution);
+  g_test_add_func ("/gtk/timeline-lod/slices/levels", test_levels);
+  g_test_add_func ("/gtk/timeline-lod/slices/windows", test_windows);
+  g_test_add_func ("/gtk/timeline-lod/slices/hit", test_slice_at);
+  g_test_add_func ("/gtk/timeline-lod/slices/random", test_random_lanes);
+  g_test_add_func ("/gtk/timeline-lod/counters", test_counters);
+  g_test_add_func ("/gtk/timeline-lod/search", test_search);
+
+  ret = g_test_run ();
+  g_rand_free (rng);
+
+  return ret;
+}

@@ -1,0 +1,575 @@
+/* test-ui-timeline.c: the timeline widget under a display
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <spanscope-gtk.h>
+
+#include "sps-palette-private.h"
+#include "sps-time-ruler-private.h"
+#include "sps-timeline-private.h"
+
+#define WIDTH  800
+#define HEIGHT 400
+
+typedef struct
+{
+  SpsTrace    *trace;
+  SpsSession  *session;
+  GtkWidget   *window;
+  GtkWidget   *timeline;
+} Fixture;
+
+/* tests/fixtures/chrome-phase-x.json: pid 1 tid 10 has outer [100, 150] µs
+ * with inner [110.5, 130.75] µs in it and leaf [115, 120] µs in that;
+ * tid 11 has "other", zero length at 0.5 ns; pid 2 has "neg" at -33 ms. */
+static SpsTrace *
+load_fixture (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  SpsTrace *trace;
+
+  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  return trace;
+}
+
+static void
+present (Fixture  *fixture,
+         SpsTrace *trace)
+{
+  GtkWidget *scroller;
+
+  fixture->trace = trace;
+  fixture->session = sps_session_new (trace);
+  fixture->window = gtk_window_new ();
+  scroller = gtk_scrolled_window_new ();
+  fixture->timeline = sps_timeline_new (fixture->session);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), fixture->timeline);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_EXTERNAL);
+  gtk_window_set_child (GTK_WINDOW (fixture->window), scroller);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), WIDTH, HEIGHT);
+  /* No title bar: the timeline gets the whole window. */
+  gtk_window_set_decorated (GTK_WINDOW (fixture->window), FALSE);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  gtk_test_widget_wait_for_draw (fixture->window);
+
+  g_assert_cmpint (gtk_widget_get_width (fixture->timeline), ==, WIDTH);
+  g_assert_cmpint (gtk_widget_get_height (fixture->timeline), ==, HEIGHT);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  present (fixture, load_fixture ("chrome-phase-x.json"));
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  if (fixture->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (g_steal_pointer (&fixture->window)));
+  g_clear_object (&fixture->session);
+  g_clear_object (&fixture->trace);
+}
+
+/* round() of a positive value, without libm */
+static double
+round_px (double x)
+{
+  return (double) (gint64) (x + 0.5);
+}
+
+static guint
+find_slice (SpsTrace   *trace,
+            const char *name)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+
+  for (guint i = 0; i < slices->n_rows; i++)
+    if (g_strcmp0 (sps_trace_get_string (trace, slices->name[i]), name) == 0)
+      return i;
+
+  g_assert_not_reached ();
+  return SPS_NO_INDEX;
+}
+
+static guint
+find_process (SpsTrace *trace,
+              gint64    pid)
+{
+  const SpsProcessTable *processes = sps_trace_get_processes (trace);
+
+  for (guint i = 0; i < processes->n_rows; i++)
+    if (processes->pid[i] == pid)
+      return i;
+
+  g_assert_not_reached ();
+  return SPS_NO_INDEX;
+}
+
+static void
+wait_for_draw (Fixture *fixture)
+{
+  gtk_widget_queue_draw (fixture->timeline);
+  gtk_test_widget_wait_for_draw (fixture->window);
+}
+
+static void
+check_visible (Fixture *fixture,
+               SpsTime  start,
+               SpsTime  end)
+{
+  g_assert_cmpint (sps_session_get_visible_start (fixture->session), ==, start);
+  g_assert_cmpint (sps_session_get_visible_end (fixture->session), ==, end);
+}
+
+static void
+test_zoom_pan (Fixture       *fixture,
+               gconstpointer  data)
+{
+  sps_session_set_visible (fixture->session, 0, 150000);
+  check_visible (fixture, 0, 150000);
+
+  /* Keys zoom by 1.5 around the middle when the pointer is elsewhere. */
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.zoom-in", NULL));
+  check_visible (fixture, 25000, 125000);
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.zoom-out", NULL));
+  check_visible (fixture, 0, 150000);
+
+  /* Panning moves by 15 % of the window. */
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.pan-right", NULL));
+  check_visible (fixture, 22500, 172500);
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.pan-left", NULL));
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.pan-left", NULL));
+  check_visible (fixture, -22500, 127500);
+
+  /* Fit, without a selection or a range: the whole trace. */
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.fit", NULL));
+  check_visible (fixture, sps_trace_get_start_time (fixture->trace), sps_trace_get_end_time (fixture->trace));
+
+  g_assert_false (gtk_widget_activate_action (fixture->timeline, "timeline.no-such-action", NULL));
+}
+
+static void
+test_select (Fixture       *fixture,
+             gconstpointer  data)
+{
+  SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
+  guint outer = find_slice (fixture->trace, "outer");
+  guint inner = find_slice (fixture->trace, "inner");
+  guint leaf = find_slice (fixture->trace, "leaf");
+  int gutter = sps_timeline_get_gutter_width (timeline);
+  double npp;
+  graphene_rect_t area;
+  graphene_rect_t outer_area;
+
+  sps_session_set_visible (fixture->session, 100000, 150000);
+  wait_for_draw (fixture);
+
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.select", "u", inner));
+  g_assert_cmpuint (sps_session_get_selected_slice (fixture->session), ==, inner);
+
+  /* inner is [110.5, 130.75] µs of a 50 µs window over 600 px: from
+   * 126 px to 369 px, less the pixel between neighbours. */
+  npp = 50000.0 / (WIDTH - gutter);
+  g_assert_true (sps_timeline_get_slice_area (timeline, inner, &area));
+  g_assert_cmpfloat_with_epsilon (area.origin.x, gutter + round_px (10500 / npp), 0.01);
+  g_assert_cmpfloat_with_epsilon (area.origin.x + area.size.width, gutter + round_px (30750 / npp) - 1, 0.01);
+
+  /* One lane below outer's */
+  g_assert_true (sps_timeline_get_slice_area (timeline, outer, &outer_area));
+  g_assert_cmpfloat (area.origin.y, >, outer_area.origin.y);
+  g_assert_cmpfloat (area.size.height, ==, outer_area.size.height);
+  g_assert_cmpfloat_with_epsilon (outer_area.origin.x, gutter, 0.01);
+  g_assert_cmpfloat_with_epsilon (outer_area.origin.x + outer_area.size.width, WIDTH - 1, 0.01);
+
+  /* W/S/A/D */
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.select-parent", NULL));
+  g_assert_cmpuint (sps_session_get_selected_slice (fixture->session), ==, outer);
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.select-child", NULL));
+  g_assert_cmpuint (sps_session_get_selected_slice (fixture->session), ==, inner);
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.select-child", NULL));
+  g_assert_cmpuint (sps_session_get_selected_slice (fixture->session), ==, leaf);
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.clear", NULL));
+  g_assert_cmpuint (sps_session_get_selected_slice (fixture->session), ==, SPS_NO_INDEX);
+
+  /* Selecting a slice out of the window centres the window on it. */
+  g_assert_false (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "neg"), &area));
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.select", "u",
+                                             find_slice (fixture->trace, "neg")));
+  check_visible (fixture, -32500000 - 25000, -32500000 + 25000);
+  g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "neg"), &area));
+}
+
+static guint32
+pixel_at (GdkTexture *texture,
+          int         x,
+          int         y)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guint32 *pixels = g_new (guint32, (gsize) width * height);
+
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x, <, width);
+  g_assert_cmpint (y, <, height);
+
+  /* GDK_MEMORY_DEFAULT: 0xAARRGGBB in native byte order */
+  gdk_texture_download (texture, (guchar *) pixels, width * sizeof (guint32));
+
+  return pixels[(gsize) y * width + x];
+}
+
+static GdkTexture *
+render (Fixture *fixture)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  GtkSnapshot *snapshot;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (fixture->timeline));
+
+  /* The paintable takes its image from the widget as it is drawn now. */
+  wait_for_draw (fixture);
+  paintable = gtk_widget_paintable_new (fixture->timeline);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), WIDTH, HEIGHT);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, WIDTH, HEIGHT));
+}
+
+static guint32
+rgb_of (const GdkRGBA *rgba)
+{
+  return ((guint32) (rgba->red * 255 + .5f) << 16) |
+         ((guint32) (rgba->green * 255 + .5f) << 8) |
+         (guint32) (rgba->blue * 255 + .5f);
+}
+
+static void
+check_slice_color (Fixture    *fixture,
+                   const char *name,
+                   gboolean    dark)
+{
+  g_autoptr(GdkTexture) texture = render (fixture);
+  guint slice = find_slice (fixture->trace, name);
+  graphene_rect_t area;
+  guint32 pixel;
+  int x, y;
+
+  g_assert_true (sps_timeline_get_slice_area (SPS_TIMELINE (fixture->timeline), slice, &area));
+
+  /* Right of the middle: clear of the label, which starts at the left. */
+  x = (int) (area.origin.x + area.size.width * 0.75);
+  y = (int) (area.origin.y + area.size.height / 2);
+  pixel = pixel_at (texture, x, y);
+
+  g_test_message ("%s at %d,%d: %08x", name, x, y, pixel);
+  g_assert_cmphex (pixel >> 24, ==, 0xff);
+  g_assert_cmphex (pixel & 0xffffff, ==, rgb_of (_sps_palette_color_for_name (name, dark)));
+}
+
+static void
+test_pixels (Fixture       *fixture,
+             gconstpointer  data)
+{
+  GtkSettings *settings = gtk_widget_get_settings (fixture->timeline);
+  g_autoptr(GdkTexture) texture = NULL;
+  graphene_rect_t area;
+
+  sps_session_set_visible (fixture->session, 100000, 150000);
+  sps_session_set_selected_slice (fixture->session, SPS_NO_INDEX);
+  check_slice_color (fixture, "outer", FALSE);
+  check_slice_color (fixture, "inner", FALSE);
+  check_slice_color (fixture, "leaf", FALSE);
+
+  /* The gutter is not the tracks: left of the splitter is no slice
+   * colour. */
+  texture = render (fixture);
+  g_assert_true (sps_timeline_get_slice_area (SPS_TIMELINE (fixture->timeline),
+                                              find_slice (fixture->trace, "outer"), &area));
+  g_assert_cmphex (pixel_at (texture, 10, (int) (area.origin.y + area.size.height / 2)) & 0xffffff, !=,
+                   rgb_of (_sps_palette_color_for_name ("outer", FALSE)));
+
+  /* Dark theme: the dark palette */
+  g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
+  check_slice_color (fixture, "outer", TRUE);
+  check_slice_color (fixture, "leaf", TRUE);
+  g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+  check_slice_color (fixture, "outer", FALSE);
+}
+
+static void
+test_collapse (Fixture       *fixture,
+               gconstpointer  data)
+{
+  SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
+  SpsTimelineLayout *layout = _sps_timeline_get_layout (timeline);
+  guint process = find_process (fixture->trace, 1);
+  guint inner = find_slice (fixture->trace, "inner");
+  guint rows;
+  graphene_rect_t area;
+
+  sps_session_set_visible (fixture->session, 100000, 150000);
+  wait_for_draw (fixture);
+
+  /* pid 1 (3 lanes of tid 10, 1 of tid 11) then pid 2 (1 lane) */
+  rows = _sps_timeline_layout_get_n_rows (layout);
+  g_assert_cmpuint (rows, ==, 1 + 3 + 1 + 1 + 1);
+  g_assert_true (sps_timeline_get_slice_area (timeline, inner, &area));
+
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.toggle-process", "u", process));
+  g_assert_true (sps_session_get_process_collapsed (fixture->session, process));
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 1 + 1 + 1);
+  wait_for_draw (fixture);
+  g_assert_false (sps_timeline_get_slice_area (timeline, inner, &area));
+
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.toggle-process", "u", process));
+  g_assert_false (sps_session_get_process_collapsed (fixture->session, process));
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, rows);
+  g_assert_true (sps_timeline_get_slice_area (timeline, inner, &area));
+}
+
+static GtkEventController *
+find_controller (GtkWidget *widget,
+                 GType      type)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
+        return controller;
+    }
+
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* Controllers' signals run the handlers' logic (PLATFORM.md §5). */
+static void
+test_pointer (Fixture       *fixture,
+              gconstpointer  data)
+{
+  SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
+  GtkEventController *drag = find_controller (fixture->timeline, GTK_TYPE_GESTURE_DRAG);
+  GtkEventController *click = find_controller (fixture->timeline, GTK_TYPE_GESTURE_CLICK);
+  int gutter = sps_timeline_get_gutter_width (timeline);
+  guint process = find_process (fixture->trace, 1);
+  SpsTime start, end;
+  graphene_rect_t area;
+  const SpsTimelineRow *row;
+
+  sps_session_set_visible (fixture->session, 100000, 160000);
+  wait_for_draw (fixture);
+
+  /* Dragging on the ruler from 100 px to 400 px into the tracks: a range
+   * of 300 px of 100 ns. */
+  g_signal_emit_by_name (drag, "drag-begin", (double) gutter + 100, 5.0);
+  g_signal_emit_by_name (drag, "drag-update", 300.0, 2.0);
+  g_signal_emit_by_name (drag, "drag-end", 300.0, 2.0);
+  g_assert_true (sps_session_get_range (fixture->session, &start, &end));
+  g_assert_cmpint (start, ==, 110000);
+  g_assert_cmpint (end, ==, 140000);
+
+  /* A click on a slice selects it... */
+  g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "leaf"), &area));
+  g_signal_emit_by_name (click, "released", 1, (double) area.origin.x + 2, (double) area.origin.y + 2);
+  g_assert_cmpuint (sps_session_get_selected_slice (fixture->session), ==, find_slice (fixture->trace, "leaf"));
+
+  /* ...one on nothing clears the selection... */
+  g_signal_emit_by_name (click, "released", 1, (double) WIDTH - 5, (double) HEIGHT - 5);
+  g_assert_cmpuint (sps_session_get_selected_slice (fixture->session), ==, SPS_NO_INDEX);
+
+  /* ...and one on a process header (just above its first lane, where
+   * outer is) collapses it. */
+  row = _sps_timeline_layout_get_row (_sps_timeline_get_layout (timeline),
+                                      _sps_timeline_layout_find_process_row (_sps_timeline_get_layout (timeline),
+                                                                             process));
+  g_assert_cmpint (row->kind, ==, SPS_TIMELINE_ROW_PROCESS);
+  g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "outer"), &area));
+  g_signal_emit_by_name (click, "released", 1, 20.0, (double) area.origin.y - 4);
+  g_assert_true (sps_session_get_process_collapsed (fixture->session, process));
+}
+
+/* 40 threads of one slice each: taller than the window. */
+static SpsTrace *
+build_tall_trace (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (builder, 1);
+  SpsTrace *trace;
+
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("slice%u", i);
+      guint32 thread = sps_trace_builder_ensure_thread (builder, process, i + 1);
+
+      sps_trace_builder_add_complete (builder, thread, i * 1000, 5000,
+                                      sps_trace_builder_intern (builder, name, -1),
+                                      0, SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+    }
+
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+
+  return trace;
+}
+
+static void
+test_scroll (void)
+{
+  Fixture fixture = { 0, };
+  GtkAdjustment *vadjustment;
+  graphene_rect_t area;
+  guint last;
+
+  present (&fixture, build_tall_trace ());
+  vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (fixture.timeline));
+
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadjustment), ==,
+                     _sps_timeline_layout_get_height (_sps_timeline_get_layout (SPS_TIMELINE (fixture.timeline))));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadjustment), >, gtk_adjustment_get_page_size (vadjustment));
+
+  g_assert_true (gtk_widget_activate_action (fixture.timeline, "timeline.scroll-down", NULL));
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), >, 0);
+  g_assert_true (gtk_widget_activate_action (fixture.timeline, "timeline.scroll-up", NULL));
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+
+  /* Selecting the last thread's slice scrolls down to it. */
+  last = find_slice (fixture.trace, "slice39");
+  wait_for_draw (&fixture);
+  g_assert_false (sps_timeline_get_slice_area (SPS_TIMELINE (fixture.timeline), last, &area));
+  g_assert_true (gtk_widget_activate_action (fixture.timeline, "timeline.select", "u", last));
+  wait_for_draw (&fixture);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), >, 0);
+  g_assert_true (sps_timeline_get_slice_area (SPS_TIMELINE (fixture.timeline), last, &area));
+  g_assert_cmpfloat (area.origin.y + area.size.height, <=, HEIGHT);
+
+  fixture_tear_down (&fixture, NULL);
+}
+
+static void
+test_build_node (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GskRenderNode) node = NULL;
+  graphene_rect_t bounds;
+
+  node = sps_timeline_build_node (SPS_TIMELINE (fixture->timeline), 1920, 1080);
+  g_assert_nonnull (node);
+  gsk_render_node_get_bounds (node, &bounds);
+  g_assert_cmpfloat (bounds.origin.x, ==, 0);
+  g_assert_cmpfloat (bounds.origin.y, ==, 0);
+  g_assert_cmpfloat (bounds.size.width, ==, 1920);
+  g_assert_cmpfloat (bounds.size.height, ==, 1080);
+
+  g_assert_null (sps_timeline_build_node (SPS_TIMELINE (fixture->timeline), 0, 100));
+}
+
+static void
+test_properties (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
+  int gutter = 0, height = 0;
+
+  g_assert_true (sps_timeline_get_session (timeline) == fixture->session);
+
+  sps_timeline_set_gutter_width (timeline, 250);
+  sps_timeline_set_track_height (timeline, 30);
+  g_object_get (timeline, "gutter-width", &gutter, "track-height", &height, NULL);
+  g_assert_cmpint (gutter, ==, 250);
+  g_assert_cmpint (height, ==, 30);
+
+  /* Clamped to the GSettings ranges' limits */
+  sps_timeline_set_gutter_width (timeline, 10);
+  g_assert_cmpint (sps_timeline_get_gutter_width (timeline), ==, 80);
+
+  /* Taller lanes: the layout follows. */
+  wait_for_draw (fixture);
+  g_assert_cmpint (_sps_timeline_layout_get_row (_sps_timeline_get_layout (timeline), 1)->height, ==, 30);
+}
+
+/* For windows from 10 ns to 100 s wide and anywhere in time, the tick
+ * step leaves room for every label shown between the ends, plus a gap. */
+static void
+test_ruler (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (fixture->timeline, NULL);
+  g_autoptr(SpsTimeRulerCache) cache = _sps_time_ruler_cache_new ();
+  static const SpsTime spans[] = { 10, 999, 12345, 1000000, 7777777, 250000000, 100000000000 };
+  static const SpsTime starts[] = { 0, 1, -4999999, 123456789, 999999999, 98765432101 };
+  guint checked = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (spans); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (starts); j++)
+      for (double width = 150; width <= 2000; width *= 2.3)
+        {
+          SpsTimeRulerScale scale;
+          SpsTime tick;
+          double step_px;
+
+          _sps_time_ruler_scale_init (&scale, cache, layout, 0, starts[j], starts[j] + spans[i], width);
+          step_px = (double) scale.step / scale.ns_per_pixel;
+          tick = _sps_time_ruler_first_tick (&scale);
+          g_assert_cmpint (tick, >=, starts[j]);
+          g_assert_cmpint (tick - scale.step, <, starts[j]);
+          g_assert_cmpint (tick % scale.step, ==, 0);
+
+          for (; tick < scale.end; tick += scale.step)
+            {
+              g_autofree char *text = _sps_time_ruler_format_tick (&scale, tick);
+              int text_width = 0;
+
+              pango_layout_set_text (layout, text, -1);
+              pango_layout_get_pixel_size (layout, &text_width, NULL);
+              /* label, its padding and some space before the next tick */
+              g_assert_cmpfloat (text_width + 8, <, step_px);
+              checked++;
+            }
+        }
+
+  g_assert_cmpuint (checked, >, 100);
+
+  /* Labels say enough digits to tell ticks apart. */
+  g_assert_cmpuint (_sps_time_ruler_precision (12340000, 2000), ==, 3);
+  g_assert_cmpuint (_sps_time_ruler_precision (800000, 200000), ==, 0);
+  g_assert_cmpuint (_sps_time_ruler_precision (1200000, 200000), ==, 1);
+  g_assert_cmpuint (_sps_time_ruler_precision (0, 5), ==, 0);
+  g_assert_cmpuint (_sps_time_ruler_precision (-2500, 500), ==, 1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/ui/timeline/zoom-pan", Fixture, NULL, fixture_set_up, test_zoom_pan, fixture_tear_down);
+  g_test_add ("/ui/timeline/select", Fixture, NULL, fixture_set_up, test_select, fixture_tear_down);
+  g_test_add ("/ui/timeline/pixels", Fixture, NULL, fixture_set_up, test_pixels, fixture_tear_down);
+  g_test_add ("/ui/timeline/collapse", Fixture, NULL, fixture_set_up, test_collapse, fixture_tear_down);
+  g_test_add ("/ui/timeline/pointer", Fixture, NULL, fixture_set_up, test_pointer, fixture_tear_down);
+  g_test_add ("/ui/timeline/build-node", Fixture, NULL, fixture_set_up, test_build_node, fixture_tear_down);
+  g_test_add ("/ui/timeline/properties", Fixture, NULL, fixture_set_up, test_properties, fixture_tear_down);
+  g_test_add ("/ui/timeline/ruler", Fixture, NULL, fixture_set_up, test_ruler, fixture_tear_down);
+  g_test_add_func ("/ui/timeline/scroll", test_scroll);
+
+  return g_test_run ();
+}
