@@ -514,6 +514,110 @@ test_random_lanes (void)
     }
 }
 
+/* Instants of thread 1 at 0, 1, 2, 9 and 16 ns (and a slice, which is no
+ * point); samples of thread 2 at -5, -3, -1 and 4 ns. */
+static SpsTrace *
+build_point_trace (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (builder, 1);
+  guint32 t1 = sps_trace_builder_ensure_thread (builder, process, 1);
+  guint32 t2 = sps_trace_builder_ensure_thread (builder, process, 2);
+  static const SpsTime instants[] = { 0, 1, 2, 9, 16 };
+  static const SpsTime samples[] = { -5, -3, -1, 4 };
+  SpsTrace *trace;
+
+  for (guint i = 0; i < G_N_ELEMENTS (instants); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("i%u", i);
+
+      sps_trace_builder_add_instant (builder, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD,
+                                     process, t1, instants[i], sps_trace_builder_intern (builder, name, -1),
+                                     0, SPS_ARGS_REF_NONE);
+    }
+
+  add_slice (builder, t1, "s", 0, 5);
+
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    sps_trace_builder_add_sample (builder, t2, samples[i], 0, SPS_NO_INDEX, 0, NAN,
+                                  SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
+
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+
+  return trace;
+}
+
+static void
+check_points (SpsTimelineLod *lod,
+              guint           track,
+              guint           level,
+              SpsTime         start,
+              SpsTime         end,
+              const guint32  *expected,
+              guint           n_expected)
+{
+  SpsLodIter iter;
+  guint32 points[2];
+  guint n;
+  guint seen = 0;
+
+  /* Two at a time: the walk resumes where it stopped. */
+  _sps_timeline_lod_points_init (lod, &iter, track, level, start, end);
+  while ((n = _sps_timeline_lod_points_next_n (&iter, points, G_N_ELEMENTS (points))) > 0)
+    for (guint i = 0; i < n; i++)
+      {
+        g_assert_cmpuint (seen, <, n_expected);
+        g_assert_cmpuint (points[i], ==, expected[seen]);
+        seen++;
+      }
+  g_assert_cmpuint (seen, ==, n_expected);
+  g_assert_cmpuint (_sps_timeline_lod_points_next_n (&iter, points, G_N_ELEMENTS (points)), ==, 0);
+}
+
+static void
+test_points (void)
+{
+  g_autoptr(SpsTrace) trace = build_point_trace ();
+  g_autoptr(SpsTimelineLod) lod = _sps_timeline_lod_new (trace);
+  guint instants = find_track (trace, SPS_TRACK_THREAD_INSTANTS, 0);
+  guint samples = find_track (trace, SPS_TRACK_THREAD_SAMPLES, 0);
+  /* Positions in the track of the first point of each bucket */
+  static const guint32 raw[] = { 0, 1, 2, 3, 4 };
+  static const guint32 level2[] = { 0, 3, 4 };    /* [0,4) [8,12) [16,20) */
+  static const guint32 level4[] = { 0, 4 };       /* [0,16) [16,32) */
+  static const guint32 level5[] = { 0 };
+  static const guint32 samples2[] = { 0, 1, 3 };  /* [-8,-4) [-4,0) [4,8) */
+
+  /* Levels built coarse first, then finer: each from the finest below. */
+  check_points (lod, instants, 4, SPS_TIME_MIN, SPS_TIME_MAX, level4, G_N_ELEMENTS (level4));
+  check_points (lod, instants, 0, SPS_TIME_MIN, SPS_TIME_MAX, raw, G_N_ELEMENTS (raw));
+  check_points (lod, instants, 2, SPS_TIME_MIN, SPS_TIME_MAX, level2, G_N_ELEMENTS (level2));
+  check_points (lod, instants, 3, SPS_TIME_MIN, SPS_TIME_MAX, level2, G_N_ELEMENTS (level2));
+  check_points (lod, instants, 5, SPS_TIME_MIN, SPS_TIME_MAX, level5, G_N_ELEMENTS (level5));
+  check_points (lod, samples, 2, SPS_TIME_MIN, SPS_TIME_MAX, samples2, G_N_ELEMENTS (samples2));
+
+  g_assert_cmpuint (_sps_timeline_lod_get_n_points (lod, instants, 0), ==, 5);
+  g_assert_cmpuint (_sps_timeline_lod_get_n_points (lod, instants, 2), ==, 3);
+  g_assert_cmpuint (_sps_timeline_lod_get_n_points (lod, instants, 4), ==, 2);
+  g_assert_cmpuint (_sps_timeline_lod_get_n_points (lod, samples, 2), ==, 3);
+  g_assert_cmpuint (_sps_timeline_lod_get_n_points (lod, find_track (trace, SPS_TRACK_THREAD_SLICES, 0), 2), ==, 0);
+
+  /* Windows: the bucket the window starts in gives its first point in the
+   * window, not its own first point. */
+  check_points (lod, instants, 2, 1, 10, (const guint32[]) { 1, 3 }, 2);
+  check_points (lod, instants, 2, 2, 9, (const guint32[]) { 2 }, 1);
+  check_points (lod, instants, 2, 3, 9, NULL, 0);
+  check_points (lod, instants, 2, 9, 100, &level2[1], 2);
+  check_points (lod, instants, 2, 17, 100, NULL, 0);
+  check_points (lod, instants, 4, 1, 17, (const guint32[]) { 1, 4 }, 2);
+  check_points (lod, instants, 0, 2, 16, (const guint32[]) { 2, 3 }, 2);
+  check_points (lod, instants, 0, 5, 5, NULL, 0);
+  check_points (lod, samples, 2, -2, 5, (const guint32[]) { 2, 3 }, 2);
+  check_points (lod, samples, 2, -4, 0, (const guint32[]) { 1 }, 1);
+}
+
 static void
 test_search (void)
 {
@@ -551,6 +655,7 @@ main (int   argc,
   g_test_add_func ("/gtk/timeline-lod/slices/hit", test_slice_at);
   g_test_add_func ("/gtk/timeline-lod/slices/random", test_random_lanes);
   g_test_add_func ("/gtk/timeline-lod/counters", test_counters);
+  g_test_add_func ("/gtk/timeline-lod/points", test_points);
   g_test_add_func ("/gtk/timeline-lod/search", test_search);
 
   ret = g_test_run ();

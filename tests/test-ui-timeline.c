@@ -384,6 +384,14 @@ test_pointer (Fixture       *fixture,
   g_assert_cmpint (start, ==, 110000);
   g_assert_cmpint (end, ==, 140000);
 
+  /* Dragging the splitter resizes the gutter. */
+  g_signal_emit_by_name (drag, "drag-begin", (double) gutter + 2, 100.0);
+  g_signal_emit_by_name (drag, "drag-update", 48.0, 3.0);
+  g_signal_emit_by_name (drag, "drag-end", 48.0, 3.0);
+  g_assert_cmpint (sps_timeline_get_gutter_width (timeline), ==, gutter + 48);
+  sps_timeline_set_gutter_width (timeline, gutter);
+  wait_for_draw (fixture);
+
   /* A click on a slice selects it... */
   g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "leaf"), &area));
   g_signal_emit_by_name (click, "released", 1, (double) area.origin.x + 2, (double) area.origin.y + 2);
@@ -402,6 +410,170 @@ test_pointer (Fixture       *fixture,
   g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "outer"), &area));
   g_signal_emit_by_name (click, "released", 1, 20.0, (double) area.origin.y - 4);
   g_assert_true (sps_session_get_process_collapsed (fixture->session, process));
+}
+
+/* Shift+drag in the tracks selects a range, Ctrl+drag and the middle
+ * button pan; a plain drag in the tracks does neither (a click selects).
+ * Emitted signals have no event to read the button and modifiers from,
+ * so the drag starts with what the "drag-begin" handler would pass. */
+static void
+test_drag_modifiers (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
+  GtkEventController *drag = find_controller (fixture->timeline, GTK_TYPE_GESTURE_DRAG);
+  int gutter = sps_timeline_get_gutter_width (timeline);
+  SpsTime start, end;
+
+  /* 60 µs over 600 px: 100 ns per pixel */
+  g_assert_cmpint (WIDTH - gutter, ==, 600);
+  sps_session_set_visible (fixture->session, 100000, 160000);
+  wait_for_draw (fixture);
+
+  /* Shift, from 100 px into the tracks (below the ruler) to 400 px */
+  g_assert_true (_sps_timeline_drag_begin (timeline, gutter + 100, 150, GDK_BUTTON_PRIMARY, GDK_SHIFT_MASK));
+  g_signal_emit_by_name (drag, "drag-update", 300.0, 2.0);
+  g_signal_emit_by_name (drag, "drag-end", 300.0, 2.0);
+  g_assert_true (sps_session_get_range (fixture->session, &start, &end));
+  g_assert_cmpint (start, ==, 110000);
+  g_assert_cmpint (end, ==, 140000);
+  check_visible (fixture, 100000, 160000);
+
+  /* Right to left gives the same kind of range. */
+  g_assert_true (_sps_timeline_drag_begin (timeline, gutter + 500, 150, GDK_BUTTON_PRIMARY, GDK_SHIFT_MASK));
+  g_signal_emit_by_name (drag, "drag-update", -50.0, 0.0);
+  g_signal_emit_by_name (drag, "drag-end", -50.0, 0.0);
+  g_assert_true (sps_session_get_range (fixture->session, &start, &end));
+  g_assert_cmpint (start, ==, 145000);
+  g_assert_cmpint (end, ==, 150000);
+  sps_session_clear_range (fixture->session);
+
+  /* Without Shift, a drag in the tracks is not the timeline's: nothing
+   * moves, nothing is selected. */
+  g_assert_false (_sps_timeline_drag_begin (timeline, gutter + 100, 150, GDK_BUTTON_PRIMARY, 0));
+  g_signal_emit_by_name (drag, "drag-update", 300.0, 2.0);
+  g_signal_emit_by_name (drag, "drag-end", 300.0, 2.0);
+  g_assert_false (sps_session_get_range (fixture->session, NULL, NULL));
+  check_visible (fixture, 100000, 160000);
+
+  /* Ctrl: dragging the contents 50 px left shows 5 µs later. */
+  g_assert_true (_sps_timeline_drag_begin (timeline, gutter + 300, 150, GDK_BUTTON_PRIMARY, GDK_CONTROL_MASK));
+  g_signal_emit_by_name (drag, "drag-update", -20.0, 0.0);
+  check_visible (fixture, 102000, 162000);
+  /* Offsets are from the start of the drag, not cumulative. */
+  g_signal_emit_by_name (drag, "drag-update", -50.0, 0.0);
+  g_signal_emit_by_name (drag, "drag-end", -50.0, 0.0);
+  check_visible (fixture, 105000, 165000);
+  g_assert_false (sps_session_get_range (fixture->session, NULL, NULL));
+
+  /* The middle button pans without a modifier, over the gutter too. */
+  g_assert_true (_sps_timeline_drag_begin (timeline, 50, 150, GDK_BUTTON_MIDDLE, 0));
+  g_signal_emit_by_name (drag, "drag-update", 120.0, 0.0);
+  g_signal_emit_by_name (drag, "drag-end", 120.0, 0.0);
+  check_visible (fixture, 93000, 153000);
+
+  /* Ctrl over the gutter is no pan; Shift on the ruler is a range. */
+  g_assert_false (_sps_timeline_drag_begin (timeline, 50, 150, GDK_BUTTON_PRIMARY, GDK_CONTROL_MASK));
+  g_signal_emit_by_name (drag, "drag-end", 0.0, 0.0);
+  check_visible (fixture, 93000, 153000);
+}
+
+/* Entering says nothing about what the user points at (a window that
+ * appears under a resting pointer); moving does. */
+static void
+test_hover (Fixture       *fixture,
+            gconstpointer  data)
+{
+  SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
+  GtkEventController *motion = find_controller (fixture->timeline, GTK_TYPE_EVENT_CONTROLLER_MOTION);
+  guint leaf = find_slice (fixture->trace, "leaf");
+  graphene_rect_t area;
+  double x, y;
+
+  sps_session_set_visible (fixture->session, 100000, 160000);
+  wait_for_draw (fixture);
+  g_assert_true (sps_timeline_get_slice_area (timeline, leaf, &area));
+  x = area.origin.x + area.size.width / 2;
+  y = area.origin.y + area.size.height / 2;
+
+  g_signal_emit_by_name (motion, "enter", x, y);
+  g_assert_cmpuint (sps_session_get_hovered_slice (fixture->session), ==, SPS_NO_INDEX);
+
+  g_signal_emit_by_name (motion, "motion", x, y);
+  g_assert_cmpuint (sps_session_get_hovered_slice (fixture->session), ==, leaf);
+
+  g_signal_emit_by_name (motion, "leave");
+  g_assert_cmpuint (sps_session_get_hovered_slice (fixture->session), ==, SPS_NO_INDEX);
+}
+
+/* The keys are the application's, rebindable in its settings: the widget
+ * binds none itself (one would keep a default working after it was
+ * rebound), only its actions. */
+static void
+test_no_key_bindings (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (fixture->timeline);
+  guint n_shortcuts = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      g_assert_false (GTK_IS_EVENT_CONTROLLER_KEY (controller));
+      if (GTK_IS_SHORTCUT_CONTROLLER (controller))
+        n_shortcuts += g_list_model_get_n_items (G_LIST_MODEL (controller));
+    }
+  g_assert_cmpuint (n_shortcuts, ==, 0);
+
+  sps_session_set_visible (fixture->session, 0, 150000);
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.zoom-in", NULL));
+  check_visible (fixture, 25000, 125000);
+}
+
+/* A collapsed process keeps a strip of where its threads are busy. */
+static void
+test_collapsed_summary (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
+  SpsTimelineLayout *layout = _sps_timeline_get_layout (timeline);
+  int gutter = sps_timeline_get_gutter_width (timeline);
+  guint process = find_process (fixture->trace, 1);
+  const SpsTimelineRow *header;
+  g_autoptr(GdkTexture) expanded = NULL;
+  g_autoptr(GdkTexture) collapsed = NULL;
+  graphene_rect_t area;
+  int busy_x, idle_x, y;
+  guint32 busy, idle;
+
+  /* 70 µs over 600 px; outer, tid 10's only top slice, is [100, 150] µs:
+   * from 85.7 px to 514.3 px. */
+  sps_session_set_visible (fixture->session, 90000, 160000);
+  wait_for_draw (fixture);
+  g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "outer"), &area));
+  header = _sps_timeline_layout_get_row (layout, _sps_timeline_layout_find_process_row (layout, process));
+  /* The header is the row just above outer's lane. */
+  y = (int) area.origin.y - 1 - header->height / 2;
+  busy_x = gutter + 300;
+  idle_x = gutter + 40;
+  expanded = render (fixture);
+
+  sps_session_set_process_collapsed (fixture->session, process, TRUE);
+  collapsed = render (fixture);
+  busy = pixel_at (collapsed, busy_x, y);
+  idle = pixel_at (collapsed, idle_x, y);
+
+  /* Expanded, the header is empty; collapsed, it is darker where outer
+   * is, and only there (the tracks area starts at the gutter). */
+  g_assert_cmphex (pixel_at (expanded, busy_x, y), ==, pixel_at (expanded, idle_x, y));
+  g_assert_cmphex (idle, ==, pixel_at (expanded, idle_x, y));
+  g_assert_cmphex (busy, !=, idle);
+  g_assert_cmpuint (busy & 0xff, <, idle & 0xff);
+  g_assert_cmphex (pixel_at (collapsed, gutter + 90, y), ==, busy);
+  g_assert_cmphex (pixel_at (collapsed, gutter + 511, y), ==, busy);
+  g_assert_cmphex (pixel_at (collapsed, gutter + 520, y), ==, idle);
+  g_assert_cmphex (pixel_at (collapsed, gutter + 80, y), ==, idle);
 }
 
 /* 40 threads of one slice each: taller than the window. */
@@ -566,6 +738,12 @@ main (int   argc,
   g_test_add ("/ui/timeline/pixels", Fixture, NULL, fixture_set_up, test_pixels, fixture_tear_down);
   g_test_add ("/ui/timeline/collapse", Fixture, NULL, fixture_set_up, test_collapse, fixture_tear_down);
   g_test_add ("/ui/timeline/pointer", Fixture, NULL, fixture_set_up, test_pointer, fixture_tear_down);
+  g_test_add ("/ui/timeline/drag-modifiers", Fixture, NULL, fixture_set_up, test_drag_modifiers, fixture_tear_down);
+  g_test_add ("/ui/timeline/hover", Fixture, NULL, fixture_set_up, test_hover, fixture_tear_down);
+  g_test_add ("/ui/timeline/no-key-bindings", Fixture, NULL, fixture_set_up, test_no_key_bindings,
+              fixture_tear_down);
+  g_test_add ("/ui/timeline/collapsed-summary", Fixture, NULL, fixture_set_up, test_collapsed_summary,
+              fixture_tear_down);
   g_test_add ("/ui/timeline/build-node", Fixture, NULL, fixture_set_up, test_build_node, fixture_tear_down);
   g_test_add ("/ui/timeline/properties", Fixture, NULL, fixture_set_up, test_properties, fixture_tear_down);
   g_test_add ("/ui/timeline/ruler", Fixture, NULL, fixture_set_up, test_ruler, fixture_tear_down);

@@ -29,7 +29,9 @@ typedef struct
 } SpsLodRun;
 
 /* Counter values summarised in buckets of 2^level ns, aligned to
- * multiples of 2^level: only non-empty buckets exist. */
+ * multiples of 2^level: only non-empty buckets exist. (Instants and
+ * samples are summarised the same way, by the first point of each
+ * bucket: see _sps_timeline_lod_points_init().) */
 typedef struct
 {
   SpsTime ts;        /* time of the first value in the bucket */
@@ -116,6 +118,22 @@ void            _sps_timeline_lod_buckets_init        (SpsTimelineLod *self,
 SPS_GTK_AVAILABLE_IN_ALL
 gboolean        _sps_timeline_lod_buckets_next        (SpsLodIter     *iter,
                                                        SpsLodBucket   *bucket);
+
+SPS_GTK_AVAILABLE_IN_ALL
+guint           _sps_timeline_lod_get_n_points        (SpsTimelineLod *self,
+                                                       guint           track,
+                                                       guint           level);
+SPS_GTK_AVAILABLE_IN_ALL
+void            _sps_timeline_lod_points_init         (SpsTimelineLod *self,
+                                                       SpsLodIter     *iter,
+                                                       guint           track,
+                                                       guint           level,
+                                                       SpsTime         start,
+                                                       SpsTime         end);
+SPS_GTK_AVAILABLE_IN_ALL
+guint           _sps_timeline_lod_points_next_n       (SpsLodIter     *iter,
+                                                       guint32        *points,
+                                                       guint           n_points);
 
 SPS_GTK_AVAILABLE_IN_ALL
 guint           _sps_timeline_lod_lower_bound         (const SpsTime  *ts,

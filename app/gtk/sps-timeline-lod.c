@@ -21,7 +21,9 @@
  * 2^k ns are one to two pixels, every item on its own is at least a pixel
  * wide and runs are more than a pixel apart, so a window of P pixels holds
  * O(P) items whatever the number of slices. Counters get the same
- * treatment as min/max buckets of 2^k ns.
+ * treatment as min/max buckets of 2^k ns, and point tracks (instants and
+ * stack samples) keep the first point of each non-empty bucket of 2^k ns,
+ * so drawing a mark per pixel reads at most a few points per pixel.
  *
  * Levels are built lazily, on the first query at that level, from the
  * nearest finer level already built (merging is transitive, so the result
@@ -37,7 +39,13 @@
  * with some consecutive ranges of them replaced by runs: only the runs
  * are stored, so a level costs memory in proportion to what it merges,
  * and runs carry what drawing needs without reaching into the slice
- * table. */
+ * table. A level with few items compared to its lane (the coarse levels
+ * a zoomed-out view draws) stores its slices of their own as records of
+ * one slice too: walking it then reads one array in order instead of
+ * three columns of the slice table at scattered rows, which is what a
+ * frame showing thousands of items would otherwise wait for. */
+#define MATERIALIZE_RATIO 4
+
 typedef struct
 {
   SpsTime start;
@@ -51,8 +59,8 @@ typedef struct
 typedef struct
 {
   guint      n_items;       /* runs plus slices on their own */
-  guint      n_runs;
-  RunRecord *runs;          /* in time order */
+  guint      n_runs;        /* n_items when materialised */
+  RunRecord *runs;          /* in time order; all items when materialised */
 } SliceLevel;
 
 typedef struct
@@ -91,6 +99,21 @@ typedef struct
   guint64       owned;
 } CounterTrack;
 
+/* A level of a point track: the position in the track of the first
+ * point of each non-empty bucket. */
+typedef struct
+{
+  guint    n;
+  guint32 *first;           /* NULL: every point in a bucket of its own */
+} PointLevel;
+
+typedef struct
+{
+  PointLevel  base;
+  PointLevel *levels[SPS_LOD_N_LEVELS];
+  guint64     owned;
+} PointTrack;
+
 struct _SpsTimelineLod
 {
   SpsTrace             *trace;
@@ -99,6 +122,7 @@ struct _SpsTimelineLod
   const SpsCounterTable *counters;
   SliceTrack           *slice_tracks;
   CounterTrack         *counter_tracks;
+  PointTrack           *point_tracks;
   gsize                 memory;
 };
 
@@ -119,6 +143,15 @@ is_slice_track (guint8 kind)
   return kind == SPS_TRACK_THREAD_SLICES ||
          kind == SPS_TRACK_THREAD_SAMPLED_SLICES ||
          kind == SPS_TRACK_ASYNC;
+}
+
+static inline gboolean
+is_point_track (guint8 kind)
+{
+  return kind == SPS_TRACK_THREAD_INSTANTS ||
+         kind == SPS_TRACK_PROCESS_INSTANTS ||
+         kind == SPS_TRACK_GLOBAL_INSTANTS ||
+         kind == SPS_TRACK_THREAD_SAMPLES;
 }
 
 /* Walks the items of a level from a position of the lane. */
@@ -325,6 +358,37 @@ ensure_slice_track (SpsTimelineLod *self,
   return st;
 }
 
+/* Replaces the runs of @level by all its items, runs and slices alike. */
+static void
+materialize_level (SpsTimelineLod  *self,
+                   const SliceLane *lane,
+                   SliceLevel      *level)
+{
+  RunRecord *items = g_new (RunRecord, level->n_items);
+  guint n = 0;
+  Walker w;
+  SpsLodRun item;
+  guint first, last;
+
+  walker_init (self, &w, lane, level, 0);
+  while (walker_next (&w, &item, &first, &last))
+    {
+      g_assert (n < level->n_items);
+      items[n].start = item.start;
+      items[n].end = item.end;
+      items[n].first = first;
+      items[n].last = last;
+      items[n].slice = item.slice;
+      items[n].name = item.name;
+      n++;
+    }
+  g_assert (n == level->n_items);
+
+  g_free (level->runs);
+  level->runs = items;
+  level->n_runs = n;
+}
+
 /* Merges the items of @source for level @k: see the comment at the top. */
 static SliceLevel *
 build_slice_level (SpsTimelineLod   *self,
@@ -398,6 +462,9 @@ build_slice_level (SpsTimelineLod   *self,
   level->n_items = n_items;
   level->n_runs = runs->len;
   level->runs = (RunRecord *) (gpointer) g_array_free (g_steal_pointer (&runs), FALSE);
+
+  if (n_items > level->n_runs && (gsize) n_items * MATERIALIZE_RATIO <= lane->n_slices)
+    materialize_level (self, lane, level);
 
   self->memory += sizeof (SliceLevel) + level->n_runs * sizeof (RunRecord);
 
@@ -479,6 +546,18 @@ counter_track_clear (CounterTrack *ct)
   ct->owned = 0;
 }
 
+static void
+point_track_clear (PointTrack *pt)
+{
+  for (guint k = 0; k < SPS_LOD_N_LEVELS; k++)
+    if ((pt->owned & (G_GUINT64_CONSTANT (1) << k)) != 0)
+      {
+        g_free (pt->levels[k]->first);
+        g_free (pt->levels[k]);
+      }
+  pt->owned = 0;
+}
+
 /**
  * _sps_timeline_lod_new:
  * @trace: a finished trace
@@ -504,6 +583,7 @@ _sps_timeline_lod_new (SpsTrace *trace)
   n_tracks = self->tracks->n_rows;
   self->slice_tracks = g_new0 (SliceTrack, MAX (n_tracks, 1));
   self->counter_tracks = g_new0 (CounterTrack, MAX (n_tracks, 1));
+  self->point_tracks = g_new0 (PointTrack, MAX (n_tracks, 1));
 
   for (guint t = 0; t < n_tracks; t++)
     {
@@ -511,9 +591,12 @@ _sps_timeline_lod_new (SpsTrace *trace)
         self->slice_tracks[t].n_lanes = self->tracks->max_depth[t];
       else if (self->tracks->kind[t] == SPS_TRACK_COUNTER)
         self->counter_tracks[t].base.n = self->tracks->n_rows_in_track[t];
+      else if (is_point_track (self->tracks->kind[t]))
+        self->point_tracks[t].base.n = self->tracks->n_rows_in_track[t];
     }
 
-  self->memory = sizeof *self + MAX (n_tracks, 1) * (sizeof (SliceTrack) + sizeof (CounterTrack));
+  self->memory = sizeof *self + MAX (n_tracks, 1) * (sizeof (SliceTrack) + sizeof (CounterTrack) +
+                                                     sizeof (PointTrack));
 
   return self;
 }
@@ -534,10 +617,12 @@ _sps_timeline_lod_free (SpsTimelineLod *self)
     {
       slice_track_clear (&self->slice_tracks[t]);
       counter_track_clear (&self->counter_tracks[t]);
+      point_track_clear (&self->point_tracks[t]);
     }
 
   g_free (self->slice_tracks);
   g_free (self->counter_tracks);
+  g_free (self->point_tracks);
   g_clear_object (&self->trace);
   g_free (self);
 }
@@ -650,9 +735,39 @@ _sps_timeline_lod_runs_init (SpsTimelineLod *self,
     return;
 
   /* Items before the first slice that reaches @start end before it:
-   * a run's end is the greatest of its slices'. */
-  walker_init (self, &w, lane, l,
-               lane_search (lane, self->slices->ts, self->slices->dur, start));
+   * a run's end is the greatest of its slices'. A materialised level is
+   * searched instead of the lane when the ends never decrease: the item
+   * holding that slice is the first item to reach @start, and the few
+   * items of a coarse level are in cache, unlike the slices of a long
+   * lane. */
+  if (l->n_runs == l->n_items && l->n_items > 0 && lane->max_end == NULL)
+    {
+      guint lo = 0;
+      guint hi = l->n_runs;
+
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (l->runs[mid].end < start)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+
+      w.lane = lane;
+      w.level = l;
+      w.ts = self->slices->ts;
+      w.dur = self->slices->dur;
+      w.name = self->slices->name;
+      w.run = lo;
+      w.pos = lo < l->n_runs ? l->runs[lo].first : lane->n_slices;
+    }
+  else
+    {
+      walker_init (self, &w, lane, l,
+                   lane_search (lane, self->slices->ts, self->slices->dur, start));
+    }
 
   iter->lane = lane;
   iter->level = l;
@@ -1228,4 +1343,240 @@ _sps_timeline_lod_buckets_next (SpsLodIter   *iter,
   iter->pos++;
 
   return TRUE;
+}
+
+/* Points */
+
+/* The time column of a point track's table, from its first row. */
+static const SpsTime *
+point_track_ts (SpsTimelineLod *self,
+                guint           track)
+{
+  guint first = self->tracks->first_row[track];
+
+  if (self->tracks->kind[track] == SPS_TRACK_THREAD_SAMPLES)
+    return sps_trace_get_samples (self->trace)->ts + first;
+
+  return sps_trace_get_instants (self->trace)->ts + first;
+}
+
+static inline guint
+point_level_get (const PointLevel *level,
+                 guint             i)
+{
+  return level->first != NULL ? level->first[i] : i;
+}
+
+static const PointLevel *
+ensure_point_level (SpsTimelineLod *self,
+                    guint           track,
+                    guint           k)
+{
+  PointTrack *pt;
+  const PointLevel *source;
+  const SpsTime *ts;
+  g_autoptr(GArray) first = NULL;
+  PointLevel *level;
+  SpsTime pending_id = 0;
+
+  g_assert (track < self->tracks->n_rows);
+
+  if (!is_point_track (self->tracks->kind[track]))
+    return NULL;
+
+  pt = &self->point_tracks[track];
+  if (pt->levels[k] != NULL)
+    return pt->levels[k];
+
+  source = &pt->base;
+  for (guint j = k; j > 0; j--)
+    if (pt->levels[j - 1] != NULL)
+      {
+        source = pt->levels[j - 1];
+        break;
+      }
+
+  /* The first point of a bucket of 2^k ns is the first point of the
+   * first of its buckets of a finer level. */
+  ts = point_track_ts (self, track);
+  first = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint i = 0; i < source->n; i++)
+    {
+      guint32 pos = point_level_get (source, i);
+      SpsTime id = floor_shift (ts[pos], k);
+
+      if (first->len == 0 || id != pending_id)
+        {
+          g_array_append_val (first, pos);
+          pending_id = id;
+        }
+    }
+
+  if (first->len == source->n)
+    {
+      pt->levels[k] = (PointLevel *) source;
+      return source;
+    }
+
+  level = g_new0 (PointLevel, 1);
+  level->n = first->len;
+  level->first = (guint32 *) (gpointer) g_array_free (g_steal_pointer (&first), FALSE);
+  pt->levels[k] = level;
+  pt->owned |= G_GUINT64_CONSTANT (1) << k;
+  self->memory += sizeof (PointLevel) + level->n * sizeof (guint32);
+
+  return level;
+}
+
+/**
+ * _sps_timeline_lod_get_n_points:
+ * @self: summaries
+ * @track: an instant or sample track
+ * @level: a level below %SPS_LOD_N_LEVELS
+ *
+ * Returns: the non-empty buckets of 2^@level ns of the track
+ */
+guint
+_sps_timeline_lod_get_n_points (SpsTimelineLod *self,
+                                guint           track,
+                                guint           level)
+{
+  const PointLevel *l;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (track < self->tracks->n_rows, 0);
+  g_return_val_if_fail (level < SPS_LOD_N_LEVELS, 0);
+
+  l = ensure_point_level (self, track, level);
+
+  return l != NULL ? l->n : 0;
+}
+
+/**
+ * _sps_timeline_lod_points_init:
+ * @self: summaries
+ * @iter: (out caller-allocates): an iterator
+ * @track: an instant or sample track
+ * @level: a level below %SPS_LOD_N_LEVELS
+ * @start: start of the window, ns
+ * @end: end of the window, ns (exclusive)
+ *
+ * Prepares @iter to return, in time order, the first point of each
+ * non-empty bucket of 2^@level ns that has a point in [@start, @end):
+ * in the bucket holding @start, the first point at or after @start.
+ */
+void
+_sps_timeline_lod_points_init (SpsTimelineLod *self,
+                               SpsLodIter     *iter,
+                               guint           track,
+                               guint           level,
+                               SpsTime         start,
+                               SpsTime         end)
+{
+  const PointLevel *l;
+  const SpsTime *ts;
+  guint n;
+  guint raw;
+  guint lo;
+  guint hi;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (iter != NULL);
+
+  memset (iter, 0, sizeof *iter);
+
+  g_return_if_fail (track < self->tracks->n_rows);
+  g_return_if_fail (level < SPS_LOD_N_LEVELS);
+
+  l = ensure_point_level (self, track, level);
+  if (l == NULL || start >= end)
+    return;
+
+  ts = point_track_ts (self, track);
+  n = self->tracks->n_rows_in_track[track];
+
+  /* The first point in the window, and the first bucket after the one
+   * that holds it: the walk returns that point for its bucket (the
+   * bucket's own first point may be before the window), then the first
+   * points of the buckets that follow. */
+  raw = _sps_timeline_lod_lower_bound (ts, 0, n, start);
+  if (raw >= n)
+    return;
+
+  lo = 0;
+  hi = l->n;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (point_level_get (l, mid) <= raw)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  iter->level = l;
+  iter->ts = ts;
+  iter->run = raw;
+  iter->pos = lo;
+  iter->end_pos = l->n;
+  iter->start = start;
+  iter->end = end;
+}
+
+/**
+ * _sps_timeline_lod_points_next_n:
+ * @iter: an iterator set up by _sps_timeline_lod_points_init()
+ * @points: (out caller-allocates) (array length=n_points): where to store
+ *   the positions of the points in their track (add the track's first row
+ *   for rows of the instant or sample table)
+ * @n_points: room in @points
+ *
+ * Returns: how many positions were stored; 0 at the end
+ */
+guint
+_sps_timeline_lod_points_next_n (SpsLodIter *iter,
+                                 guint32    *points,
+                                 guint       n_points)
+{
+  const PointLevel *l;
+  guint n = 0;
+
+  g_return_val_if_fail (iter != NULL, 0);
+  g_return_val_if_fail (points != NULL || n_points == 0, 0);
+
+  if (iter->level == NULL)
+    return 0;
+
+  l = iter->level;
+
+  while (n < n_points)
+    {
+      guint32 pos;
+
+      if (iter->run != G_MAXUINT)
+        {
+          pos = iter->run;
+          iter->run = G_MAXUINT;
+        }
+      else if (iter->pos < iter->end_pos)
+        {
+          pos = point_level_get (l, iter->pos++);
+        }
+      else
+        {
+          iter->level = NULL;
+          break;
+        }
+
+      if (iter->ts[pos] >= iter->end)
+        {
+          iter->level = NULL;
+          break;
+        }
+
+      points[n++] = pos;
+    }
+
+  return n;
 }

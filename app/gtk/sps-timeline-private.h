@@ -16,5 +16,11 @@ SPS_GTK_AVAILABLE_IN_ALL
 SpsTimelineLod    *_sps_timeline_get_lod    (SpsTimeline *self);
 SPS_GTK_AVAILABLE_IN_ALL
 SpsTimelineLayout *_sps_timeline_get_layout (SpsTimeline *self);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean           _sps_timeline_drag_begin (SpsTimeline     *self,
+                                             double           x,
+                                             double           y,
+                                             guint            button,
+                                             GdkModifierType  state);
 
 G_END_DECLS

@@ -100,6 +100,7 @@ typedef struct
   guint32  line_pixel[SPS_PALETTE_SIZE];
   guint32  area_pixel[SPS_PALETTE_SIZE];
   guint32  dim_pixel;
+  guint32  summary_pixel;  /* activity of a collapsed process */
   gboolean dark;
 } Style;
 
@@ -161,6 +162,7 @@ struct _SpsTimeline
   guint              metrics_valid : 1;
   guint              selecting_from_click : 1;
   guint              pointer_inside : 1;
+  guint              resting : 1;       /* not moved since it entered */
 
   int                gutter_width;
   int                track_height;
@@ -177,7 +179,7 @@ struct _SpsTimeline
 
   Style              style;
   guint              style_serial;
-  GdkTexture        *diamonds[SPS_PALETTE_SIZE];
+  guint32           *diamonds[SPS_PALETTE_SIZE];  /* pixels of the marks */
   GskRenderNode     *hatch_tiles[SPS_PALETTE_SIZE];
   GPtrArray         *row_nodes;       /* scratch lists of nodes */
   GPtrArray         *overlay_nodes;
@@ -208,6 +210,8 @@ struct _SpsTimeline
   /* Pointer and drags */
   double             pointer_x;
   double             pointer_y;
+  double             rest_x;          /* where it entered, in the window */
+  double             rest_y;
   DragMode           drag_mode;
   double             drag_x;
   double             drag_y;
@@ -354,10 +358,12 @@ update_style (SpsTimeline *self)
       s->area_pixel[i] = pixel_from_rgba (&s->area[i]);
     }
   s->dim_pixel = pixel_from_rgba (&s->dim);
+  line = mix (&s->panel, &s->fg, s->dark ? 0.4f : 0.32f);
+  s->summary_pixel = pixel_from_rgba (&line);
 
   for (guint i = 0; i < SPS_PALETTE_SIZE; i++)
     {
-      g_clear_object (&self->diamonds[i]);
+      g_clear_pointer (&self->diamonds[i], g_free);
       g_clear_pointer (&self->hatch_tiles[i], gsk_render_node_unref);
     }
 
@@ -652,6 +658,23 @@ canvas_init (Canvas *canvas,
   canvas->pixels = g_malloc0_n ((gsize) canvas->width * canvas->height, sizeof (guint32));
 }
 
+/* Pixels past the end of a strip, so that short runs can be written in
+ * one go of this many pixels. */
+#define STRIP_SLACK 8
+
+/* A canvas one device pixel high, stretched over its row by the texture
+ * node, of @width logical pixels at @scale device pixels each. */
+static void
+canvas_init_strip (Canvas *canvas,
+                   int     width,
+                   int     scale)
+{
+  canvas->scale = MAX (scale, 1);
+  canvas->width = MAX (width, 1) * canvas->scale;
+  canvas->height = 1;
+  canvas->pixels = g_malloc0_n ((gsize) canvas->width + STRIP_SLACK, sizeof (guint32));
+}
+
 /* Fills [x0, x1) × [y0, y1), in logical pixels, clipped. */
 static void
 canvas_fill (Canvas  *canvas,
@@ -736,21 +759,28 @@ draw_level (const Geometry *g)
 
 typedef struct
 {
-  SpsTimeline    *self;
-  const Geometry *g;
-  Canvas          strip;
-  gboolean        drawn;
-  GPtrArray      *overlay;
-  float           y;
-  float           height;
-  gboolean        labels;
-  float           text_y;
+  SpsTimeline         *self;
+  const Geometry      *g;
+  const SpsSliceTable *slices;
+  Canvas               strip;
+  gboolean             drawn;
+  GPtrArray           *overlay;
+  float                y;
+  float                height;
+  gboolean             labels;
+  float                text_y;
+  /* Whether the lane holds sampled spans; the flags of other slices are
+   * only read for those that reach the end of the trace (where the
+   * unfinished ones end), so that drawing a slice reads nothing from the
+   * slice table. */
+  gboolean             sampled;
+  SpsTime              trace_end;
   /* The pending run of sub-pixel items, in px */
-  gboolean        pending;
-  double          px0;
-  double          px1;
-  guint32         dominant_name;
-  SpsTime         dominant_length;
+  gboolean             pending;
+  double               px0;
+  double               px1;
+  guint32              dominant_name;
+  SpsTime              dominant_length;
 } LaneDraw;
 
 /* floor() for x >= -1, without a libm call in the inner loops */
@@ -760,18 +790,39 @@ floor_px (double x)
   return (int) (x + 1.0) - 1;
 }
 
-/* Fills columns [@left, @right) of a one-pixel-high strip. */
+/* floor (x + 0.5) for x >= -2.5, the same */
+static inline int
+round_px (double x)
+{
+  return (int) (x + 2.5) - 2;
+}
+
+/* Fills columns [@left, @right) (logical pixels) of a strip. */
 static inline void
 strip_fill (Canvas  *strip,
             int      left,
             int      right,
             guint32  pixel)
 {
-  left = MAX (left, 0) * strip->scale;
-  right = MIN (right * strip->scale, strip->width);
+  guint32 *p;
+  int n;
 
-  for (int x = left; x < right; x++)
-    strip->pixels[x] = pixel;
+  left = CLAMP (left, 0, strip->width) * strip->scale;
+  left = MIN (left, strip->width);
+  right = MIN (right, strip->width) * strip->scale;
+  right = MIN (right, strip->width);
+  p = strip->pixels + left;
+  n = right - left;
+
+  /* Most runs of a zoomed-out lane are a few pixels wide: the first
+   * STRIP_SLACK pixels are written as a block (the compiler turns it into
+   * vector blends), which costs less than a loop whose end the processor
+   * cannot predict. The strip has room for it past its end. */
+  for (int i = 0; i < STRIP_SLACK; i++)
+    p[i] = i < n ? pixel : p[i];
+
+  for (int i = STRIP_SLACK; i < n; i++)
+    p[i] = pixel;
 }
 
 static void
@@ -812,19 +863,21 @@ get_hatch_tile (SpsTimeline *self,
 }
 
 static void
-draw_slice (LaneDraw *d,
-            guint32   slice,
-            double    x0,
-            double    x1)
+draw_slice (LaneDraw        *d,
+            const SpsLodRun *run,
+            double           x0,
+            double           x1)
 {
   SpsTimeline *self = d->self;
-  const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
-  float width = (float) d->g->track_width;
-  guint16 flags = slices->flags[slice];
-  guint color = name_color (self, slices->name[slice]);
-  float left = roundf ((float) CLAMP (x0, -2.0, width + 2.0));
-  float right = roundf ((float) CLAMP (x1, -2.0, width + 2.0));
-  float visible;
+  int width = d->g->track_width;
+  guint16 flags = SPS_SLICE_NONE;
+  guint color = name_color (self, run->name);
+  int left = round_px (CLAMP (x0, -2.0, width + 2.0));
+  int right = round_px (CLAMP (x1, -2.0, width + 2.0));
+  int visible;
+
+  if (d->sampled || run->end >= d->trace_end)
+    flags = d->slices->flags[run->slice];
 
   if (right - left < 1)
     right = left + 1;
@@ -833,28 +886,28 @@ draw_slice (LaneDraw *d,
     right -= 1;
 
   d->drawn = TRUE;
-  visible = MIN (right, width) - MAX (left, 0.f);
+  visible = MIN (right, width) - MAX (left, 0);
 
   if (flags & SPS_SLICE_SAMPLED)
     {
       /* Estimates: paler, and hatched when there is room */
-      strip_fill (&d->strip, (int) left, (int) right, self->style.sampled_pixel[color]);
+      strip_fill (&d->strip, left, right, self->style.sampled_pixel[color]);
       if (visible >= 6)
         g_ptr_array_add (d->overlay,
-                         gsk_repeat_node_new (&GRAPHENE_RECT_INIT (MAX (left, 0.f), d->y, visible, d->height),
+                         gsk_repeat_node_new (&GRAPHENE_RECT_INIT (MAX (left, 0), d->y, visible, d->height),
                                               get_hatch_tile (self, color),
                                               &GRAPHENE_RECT_INIT (0, 0, HATCH_TILE, HATCH_TILE)));
     }
   else
     {
-      strip_fill (&d->strip, (int) left, (int) right, self->style.fill_pixel[color]);
+      strip_fill (&d->strip, left, right, self->style.fill_pixel[color]);
     }
 
   /* An unfinished slice ends where the trace ends: a dark notch there
    * says it had not ended. */
   if ((flags & SPS_SLICE_UNFINISHED) != 0 && right - left >= 6 && x1 <= width + 1)
     {
-      float w = MIN (4.f, (right - left) / 3);
+      float w = MIN (4.f, (right - left) / 3.f);
 
       g_ptr_array_add (d->overlay,
                        gsk_color_node_new (&self->style.shadow,
@@ -863,11 +916,11 @@ draw_slice (LaneDraw *d,
 
   if (d->labels && visible >= MIN_LABEL_WIDTH)
     {
-      int available = (int) visible - 2 * LABEL_PADDING;
-      const Label *label = get_slice_label (self, slices->name[slice], available);
+      int available = visible - 2 * LABEL_PADDING;
+      const Label *label = get_slice_label (self, run->name, available);
 
       if (label->node != NULL)
-        add_translated (d->overlay, label->node, MAX (left, 0.f) + LABEL_PADDING, d->text_y);
+        add_translated (d->overlay, label->node, MAX (left, 0) + LABEL_PADDING, d->text_y);
     }
 }
 
@@ -879,7 +932,7 @@ draw_slice_lane (SpsTimeline          *self,
 {
   LaneDraw d = { 0, };
   SpsLodIter iter;
-  SpsLodRun runs[64];
+  SpsLodRun runs[128];
   guint n;
   guint level;
   double px_per_ns;
@@ -889,12 +942,15 @@ draw_slice_lane (SpsTimeline          *self,
    * list until the strip is done. */
   d.self = self;
   d.g = g;
+  d.slices = sps_trace_get_slices (self->trace);
   d.overlay = self->overlay_nodes;
   d.y = 1;
   d.height = row->height - 2;
   d.labels = self->text_height <= d.height;
   d.text_y = floorf ((row->height - self->text_height) / 2.f);
-  canvas_init (&d.strip, g->track_width, 1, g->scale);
+  d.sampled = sps_trace_get_tracks (self->trace)->kind[row->track] == SPS_TRACK_THREAD_SAMPLED_SLICES;
+  d.trace_end = sps_trace_get_end_time (self->trace);
+  canvas_init_strip (&d.strip, g->track_width, g->scale);
 
   level = draw_level (g);
   _sps_timeline_lod_runs_init (self->lod, &iter, row->track, row->depth, level, g->start, g->end);
@@ -911,13 +967,15 @@ draw_slice_lane (SpsTimeline          *self,
         if (run->count == 1 && x1 - x0 >= 1.0)
           {
             flush_merged (&d);
-            draw_slice (&d, run->slice, x0, x1);
+            draw_slice (&d, run, x0, x1);
             continue;
           }
 
         /* Narrower than a pixel, or merged already: join the pending run
          * when it touches it (within a pixel), else start a new one. The
-         * run takes the colour of its longest item. */
+         * run takes the colour of its longest item. (At the level drawn,
+         * items are further apart than a pixel, so a run is usually drawn
+         * at once, when the next item comes.) */
         if (d.pending && x0 <= d.px1 + 1.0)
           {
             d.px1 = MAX (d.px1, MIN (x1, right_edge));
@@ -1105,10 +1163,13 @@ draw_counter (SpsTimeline          *self,
   g_ptr_array_add (nodes, canvas_free_to_node (&c.canvas, &GRAPHENE_RECT_INIT (0, 0, g->track_width, row->height)));
 }
 
-/* Instants and samples: jump from pixel to pixel with a binary search,
- * so the cost is the number of marks drawn, not of points. */
+/* Instants and samples: the first point of each bucket of a pixel or two
+ * (sps-timeline-lod.c) is all that can show, so the cost is bounded by
+ * the pixels, not the points. Marks are copied into the row's canvas: a
+ * node per mark would cost more than its pixels. */
 
-static GdkTexture *
+/* The pixels of a diamond of @size px in @color, size × @scale square */
+static const guint32 *
 get_diamond (SpsTimeline *self,
              guint        color,
              int          size,
@@ -1117,14 +1178,15 @@ get_diamond (SpsTimeline *self,
   cairo_surface_t *surface;
   cairo_t *cr;
   int device = size * scale;
-  g_autoptr(GBytes) bytes = NULL;
+  int stride;
+  const guchar *data;
 
   if (self->diamonds[color] != NULL && self->diamond_size == size && self->diamond_scale == scale)
     return self->diamonds[color];
 
   if (self->diamond_size != size || self->diamond_scale != scale)
     for (guint i = 0; i < SPS_PALETTE_SIZE; i++)
-      g_clear_object (&self->diamonds[i]);
+      g_clear_pointer (&self->diamonds[i], g_free);
   self->diamond_size = size;
   self->diamond_scale = scale;
 
@@ -1143,13 +1205,37 @@ get_diamond (SpsTimeline *self,
   cairo_destroy (cr);
   cairo_surface_flush (surface);
 
-  bytes = g_bytes_new (cairo_image_surface_get_data (surface),
-                       (gsize) cairo_image_surface_get_stride (surface) * device);
-  self->diamonds[color] = gdk_memory_texture_new (device, device, GDK_MEMORY_DEFAULT, bytes,
-                                                  cairo_image_surface_get_stride (surface));
+  /* Cairo's ARGB32 is premultiplied 0xAARRGGBB in native byte order,
+   * like the canvas. */
+  stride = cairo_image_surface_get_stride (surface);
+  data = cairo_image_surface_get_data (surface);
+  self->diamonds[color] = g_new (guint32, (gsize) device * device);
+  for (int y = 0; y < device; y++)
+    memcpy (self->diamonds[color] + (gsize) y * device, data + (gsize) y * stride, device * sizeof (guint32));
   cairo_surface_destroy (surface);
 
   return self->diamonds[color];
+}
+
+/* Copies a square of @size device pixels to column @left (device pixels)
+ * of @canvas, which is as high as the square. Marks never overlap, so
+ * there is nothing to blend. */
+static void
+canvas_put_square (Canvas        *canvas,
+                   int            left,
+                   const guint32 *square,
+                   int            size)
+{
+  int from = MAX (-left, 0);
+  int to = MIN (size, canvas->width - left);
+
+  if (to <= from)
+    return;
+
+  for (int y = 0; y < MIN (size, canvas->height); y++)
+    memcpy (canvas->pixels + (gsize) y * canvas->width + left + from,
+            square + (gsize) y * size + from,
+            (gsize) (to - from) * sizeof (guint32));
 }
 
 static void
@@ -1161,27 +1247,49 @@ draw_instants (SpsTimeline          *self,
   const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
   const SpsInstantTable *instants = sps_trace_get_instants (self->trace);
   guint first = tracks->first_row[row->track];
-  guint n = tracks->n_rows_in_track[row->track];
-  guint end = first + n;
   int size = CLAMP (row->height - 8, 6, 11) | 1;
   float top = floorf ((row->height - size) / 2.f);
-  guint i = _sps_timeline_lod_lower_bound (instants->ts, first, n, g->start);
+  double px_per_ns = 1.0 / g->ns_per_px;
+  int next_x = G_MININT;
+  gboolean drawn = FALSE;
+  SpsLodIter iter;
+  guint32 points[256];
+  guint n;
+  Canvas canvas;
 
-  while (i < end && instants->ts[i] < g->end)
-    {
-      double x = floor ((double) (instants->ts[i] - g->start) / g->ns_per_px);
-      SpsTime next;
+  /* Marks are size + INSTANT_SPACING apart: buckets of up to half that
+   * keep them as close as they can be, each on its instant. */
+  _sps_timeline_lod_points_init (self->lod, &iter, row->track,
+                                 _sps_timeline_lod_level_for_resolution (g->ns_per_px * (size + INSTANT_SPACING) / 2),
+                                 g->start, g->end);
+  if ((n = _sps_timeline_lod_points_next_n (&iter, points, G_N_ELEMENTS (points))) == 0)
+    return;
 
-      g_ptr_array_add (nodes, gsk_texture_node_new (get_diamond (self, name_color (self, instants->name[i]),
-                                                                 size, g->scale),
-                                                    &GRAPHENE_RECT_INIT ((float) x - size / 2, top, size, size)));
+  canvas_init (&canvas, g->track_width, size, g->scale);
 
-      /* The next mark starts where this one ends. */
-      next = g->start + (SpsTime) ceil ((x + size + INSTANT_SPACING) * g->ns_per_px);
-      if (next <= instants->ts[i])
-        next = instants->ts[i] + 1;
-      i = _sps_timeline_lod_gallop (instants->ts, i, end, next);
-    }
+  /* A mark for the first instant of a bucket, where the mark before it
+   * has ended. */
+  do
+    for (guint i = 0; i < n; i++)
+      {
+        guint row_index = first + points[i];
+        int x = floor_px ((double) (instants->ts[row_index] - g->start) * px_per_ns);
+
+        if (x < next_x)
+          continue;
+
+        canvas_put_square (&canvas, (x - size / 2) * canvas.scale,
+                           get_diamond (self, name_color (self, instants->name[row_index]), size, canvas.scale),
+                           size * canvas.scale);
+        drawn = TRUE;
+        next_x = x + size + INSTANT_SPACING;
+      }
+  while ((n = _sps_timeline_lod_points_next_n (&iter, points, G_N_ELEMENTS (points))) > 0);
+
+  if (drawn)
+    g_ptr_array_add (nodes, canvas_free_to_node (&canvas, &GRAPHENE_RECT_INIT (0, top, g->track_width, size)));
+  else
+    canvas_clear (&canvas);
 }
 
 static void
@@ -1191,32 +1299,90 @@ draw_samples (SpsTimeline          *self,
               const SpsTimelineRow *row)
 {
   const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
-  const SpsSampleTable *samples = sps_trace_get_samples (self->trace);
-  guint first = tracks->first_row[row->track];
-  guint n = tracks->n_rows_in_track[row->track];
-  guint end = first + n;
-  guint i = _sps_timeline_lod_lower_bound (samples->ts, first, n, g->start);
+  const SpsTime *ts = sps_trace_get_samples (self->trace)->ts + tracks->first_row[row->track];
+  SpsLodIter iter;
+  guint32 points[256];
+  guint n;
   Canvas strip;
   gboolean drawn = FALSE;
+  double px_per_ns = 1.0 / g->ns_per_px;
+  int next_x = G_MININT;
 
-  canvas_init (&strip, g->track_width, 1, g->scale);
+  canvas_init_strip (&strip, g->track_width, g->scale);
 
-  while (i < end && samples->ts[i] < g->end)
-    {
-      double x = floor ((double) (samples->ts[i] - g->start) / g->ns_per_px);
-      SpsTime next;
+  /* A tick per sample, at least 2 px apart: the first sample of each
+   * bucket of a pixel or two is all that can show. */
+  _sps_timeline_lod_points_init (self->lod, &iter, row->track, draw_level (g), g->start, g->end);
+  while ((n = _sps_timeline_lod_points_next_n (&iter, points, G_N_ELEMENTS (points))) > 0)
+    for (guint i = 0; i < n; i++)
+      {
+        int x = (int) ((double) (ts[points[i]] - g->start) * px_per_ns);
 
-      strip_fill (&strip, (int) x, (int) x + 1, self->style.dim_pixel);
-      drawn = TRUE;
+        if (x < next_x)
+          continue;
 
-      next = g->start + (SpsTime) ceil ((x + 2) * g->ns_per_px);
-      if (next <= samples->ts[i])
-        next = samples->ts[i] + 1;
-      i = _sps_timeline_lod_gallop (samples->ts, i, end, next);
-    }
+        strip_fill (&strip, x, x + 1, self->style.dim_pixel);
+        drawn = TRUE;
+        next_x = x + 2;
+      }
 
   if (drawn)
     g_ptr_array_add (nodes, canvas_free_to_node (&strip, &GRAPHENE_RECT_INIT (0, 3, g->track_width, row->height - 6)));
+  else
+    canvas_clear (&strip);
+}
+
+/* A collapsed process: where any of its threads is busy, that is the
+ * merged coverage of their outermost slices, in one strip. Each thread
+ * costs what its top lane costs to draw, so the summary stays O(pixels)
+ * per thread. */
+static void
+draw_process_summary (SpsTimeline          *self,
+                      GPtrArray            *nodes,
+                      const Geometry       *g,
+                      const SpsTimelineRow *row)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
+  double px_per_ns = 1.0 / g->ns_per_px;
+  guint level = draw_level (g);
+  gboolean drawn = FALSE;
+  float bar = MAX (row->height - 2 * 7, 4);
+  Canvas strip;
+
+  canvas_init_strip (&strip, g->track_width, g->scale);
+
+  for (guint t = 0; t < tracks->n_rows; t++)
+    {
+      SpsLodIter iter;
+      SpsLodRun runs[128];
+      guint n;
+      int covered = G_MININT;   /* the strip is filled up to here */
+
+      if (tracks->process[t] != row->process ||
+          (tracks->kind[t] != SPS_TRACK_THREAD_SLICES && tracks->kind[t] != SPS_TRACK_THREAD_SAMPLED_SLICES))
+        continue;
+
+      _sps_timeline_lod_runs_init (self->lod, &iter, t, 0, level, g->start, g->end);
+      while ((n = _sps_timeline_lod_runs_next_n (&iter, runs, G_N_ELEMENTS (runs))) > 0)
+        for (guint i = 0; i < n; i++)
+          {
+            double x0 = MAX ((double) (runs[i].start - g->start) * px_per_ns, -1.0);
+            double x1 = MIN ((double) (runs[i].end - g->start) * px_per_ns, g->track_width + 1.0);
+            int left = MAX (floor_px (x0), covered);
+            int right = MAX (floor_px (x0) + 1, -floor_px (-x1));
+
+            if (right > left)
+              {
+                strip_fill (&strip, left, right, self->style.summary_pixel);
+                covered = right;
+                drawn = TRUE;
+              }
+          }
+    }
+
+  if (drawn)
+    g_ptr_array_add (nodes, canvas_free_to_node (&strip, &GRAPHENE_RECT_INIT (0, floorf ((row->height - bar) / 2),
+                                                                              g->track_width, bar)));
   else
     canvas_clear (&strip);
 }
@@ -1253,6 +1419,9 @@ get_row_node (SpsTimeline          *self,
       draw_samples (self, self->row_nodes, g, row);
       break;
     case SPS_TIMELINE_ROW_PROCESS:
+      if (row->flags & SPS_TIMELINE_ROW_COLLAPSED)
+        draw_process_summary (self, self->row_nodes, g, row);
+      break;
     default:
       break;
     }
@@ -2002,7 +2171,8 @@ draw (SpsTimeline *self,
           const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, i);
           GskRenderNode *node;
 
-          if (row->kind == SPS_TIMELINE_ROW_PROCESS)
+          /* Headers are drawn above; a collapsed one shows its activity. */
+          if (row->kind == SPS_TIMELINE_ROW_PROCESS && !(row->flags & SPS_TIMELINE_ROW_COLLAPSED))
             continue;
 
           node = get_row_node (self, i, row, &g);
@@ -2471,22 +2641,85 @@ update_hover (SpsTimeline *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* The pointer crossing into the widget says where it is but not that the
+ * user points at anything: a window that appears under a resting pointer
+ * (or a headless screenshot, whose pointer rests in the middle of the
+ * screen) would show a hovered slice nobody chose. So hover waits for
+ * the pointer to move: GDK also sends motion events when the layout
+ * changes under a resting pointer, which are told apart by the pointer's
+ * position in the window, unchanged since it entered. */
+static gboolean
+get_window_position (GtkEventController *controller,
+                     double             *x,
+                     double             *y)
+{
+  GdkEvent *event = gtk_event_controller_get_current_event (controller);
+
+  return event != NULL && gdk_event_get_position (event, x, y);
+}
+
+/* The same when entering: GTK also makes up crossings, without an event,
+ * when a widget appears under the pointer; then the pointer is asked. */
+static gboolean
+get_entry_position (SpsTimeline        *self,
+                    GtkEventController *controller,
+                    double             *x,
+                    double             *y)
+{
+  GtkNative *native;
+  GdkSurface *surface;
+  GdkDevice *pointer;
+
+  if (gtk_event_controller_get_current_event (controller) != NULL)
+    return get_window_position (controller, x, y);
+
+  native = gtk_widget_get_native (GTK_WIDGET (self));
+  surface = native != NULL ? gtk_native_get_surface (native) : NULL;
+  if (surface == NULL)
+    return FALSE;
+
+  pointer = gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_surface_get_display (surface)));
+
+  return pointer != NULL && gdk_surface_get_device_position (surface, pointer, x, y, NULL);
+}
+
 static void
 motion_cb (SpsTimeline              *self,
            double                    x,
            double                    y,
            GtkEventControllerMotion *motion)
 {
+  double wx, wy;
+
   self->pointer_x = x;
   self->pointer_y = y;
+
+  if (self->resting &&
+      get_window_position (GTK_EVENT_CONTROLLER (motion), &wx, &wy) &&
+      wx == self->rest_x && wy == self->rest_y)
+    return;
+
+  self->resting = FALSE;
   self->pointer_inside = TRUE;
   update_hover (self);
+}
+
+static void
+enter_cb (SpsTimeline              *self,
+          double                    x,
+          double                    y,
+          GtkEventControllerMotion *motion)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+  self->resting = get_entry_position (self, GTK_EVENT_CONTROLLER (motion), &self->rest_x, &self->rest_y);
 }
 
 static void
 leave_cb (SpsTimeline              *self,
           GtkEventControllerMotion *motion)
 {
+  self->resting = FALSE;
   self->pointer_inside = FALSE;
   update_hover (self);
 }
@@ -2536,36 +2769,9 @@ drag_begin_cb (SpsTimeline    *self,
 {
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
   guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
-  Geometry g;
 
-  if (self->session == NULL)
-    return;
-
-  get_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)), &g);
-
-  self->drag_x = x;
-  self->drag_y = y;
-  self->drag_moved = FALSE;
-  self->drag_start = g.start;
-  self->drag_end = g.end;
-  self->drag_gutter = self->gutter_width;
-  self->drag_scroll = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
-
-  if (button == GDK_BUTTON_MIDDLE)
-    self->drag_mode = DRAG_PAN;
-  else if (in_splitter (self, x))
-    self->drag_mode = DRAG_GUTTER;
-  else if (x >= g.gutter && (y < g.ruler_height || (state & GDK_SHIFT_MASK) != 0))
-    self->drag_mode = DRAG_RANGE;
-  else if (x >= g.gutter && (state & GDK_CONTROL_MASK) != 0)
-    self->drag_mode = DRAG_PAN;
-  else
-    self->drag_mode = DRAG_NONE;
-
-  if (self->drag_mode != DRAG_NONE)
+  if (_sps_timeline_drag_begin (self, x, y, button, state))
     gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
-
-  gtk_widget_grab_focus (GTK_WIDGET (self));
 }
 
 static void
@@ -2905,7 +3111,7 @@ sps_timeline_dispose (GObject *object)
   g_clear_object (&self->session);
   for (guint i = 0; i < SPS_PALETTE_SIZE; i++)
     {
-      g_clear_object (&self->diamonds[i]);
+      g_clear_pointer (&self->diamonds[i], g_free);
       g_clear_pointer (&self->hatch_tiles[i], gsk_render_node_unref);
     }
 
@@ -3022,15 +3228,6 @@ sps_timeline_set_property (GObject      *object,
 }
 
 static void
-add_binding (GtkWidgetClass  *widget_class,
-             guint            keyval,
-             GdkModifierType  mods,
-             const char      *action)
-{
-  gtk_widget_class_add_binding_action (widget_class, keyval, mods, action, NULL);
-}
-
-static void
 sps_timeline_class_init (SpsTimelineClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -3100,21 +3297,10 @@ sps_timeline_class_init (SpsTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.select", "u", action_select);
   gtk_widget_class_install_action (widget_class, "timeline.toggle-process", "u", action_toggle_process);
 
-  add_binding (widget_class, GDK_KEY_equal, 0, "timeline.zoom-in");
-  add_binding (widget_class, GDK_KEY_plus, 0, "timeline.zoom-in");
-  add_binding (widget_class, GDK_KEY_KP_Add, 0, "timeline.zoom-in");
-  add_binding (widget_class, GDK_KEY_minus, 0, "timeline.zoom-out");
-  add_binding (widget_class, GDK_KEY_KP_Subtract, 0, "timeline.zoom-out");
-  add_binding (widget_class, GDK_KEY_Left, 0, "timeline.pan-left");
-  add_binding (widget_class, GDK_KEY_Right, 0, "timeline.pan-right");
-  add_binding (widget_class, GDK_KEY_Up, 0, "timeline.scroll-up");
-  add_binding (widget_class, GDK_KEY_Down, 0, "timeline.scroll-down");
-  add_binding (widget_class, GDK_KEY_w, 0, "timeline.select-parent");
-  add_binding (widget_class, GDK_KEY_s, 0, "timeline.select-child");
-  add_binding (widget_class, GDK_KEY_a, 0, "timeline.select-prev");
-  add_binding (widget_class, GDK_KEY_d, 0, "timeline.select-next");
-  add_binding (widget_class, GDK_KEY_f, 0, "timeline.fit");
-  add_binding (widget_class, GDK_KEY_Escape, 0, "timeline.clear");
+  /* No key bindings of its own: the keys are the application's
+   * accelerators, read from the settings so that users can rebind them
+   * (app/shell), and a binding here would keep a default key working
+   * after it was rebound. */
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
 }
@@ -3141,7 +3327,7 @@ sps_timeline_init (SpsTimeline *self)
   gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
 
   controller = gtk_event_controller_motion_new ();
-  g_signal_connect_swapped (controller, "enter", G_CALLBACK (motion_cb), self);
+  g_signal_connect_swapped (controller, "enter", G_CALLBACK (enter_cb), self);
   g_signal_connect_swapped (controller, "motion", G_CALLBACK (motion_cb), self);
   g_signal_connect_swapped (controller, "leave", G_CALLBACK (leave_cb), self);
   gtk_widget_add_controller (widget, controller);
@@ -3344,4 +3530,61 @@ _sps_timeline_get_layout (SpsTimeline *self)
   g_return_val_if_fail (SPS_IS_TIMELINE (self), NULL);
 
   return self->layout;
+}
+
+/**
+ * _sps_timeline_drag_begin:
+ * @self: a #SpsTimeline
+ * @x: where the drag starts, in widget coordinates
+ * @y: where the drag starts, in widget coordinates
+ * @button: the button pressed
+ * @state: the modifiers held
+ *
+ * Starts a drag of the timeline's drag gesture: the middle button, or
+ * the primary one with Control in the tracks, pans; Shift in the tracks,
+ * or any button on the ruler, selects a time range; the splitter resizes
+ * the gutter. The gesture's "drag-begin" handler reads @button and
+ * @state from the event; tests, whose emitted signals have no event,
+ * call this and then emit "drag-update" and "drag-end".
+ *
+ * Returns: %TRUE when the drag is one of those (the gesture claims it)
+ */
+gboolean
+_sps_timeline_drag_begin (SpsTimeline     *self,
+                          double           x,
+                          double           y,
+                          guint            button,
+                          GdkModifierType  state)
+{
+  Geometry g;
+
+  g_return_val_if_fail (SPS_IS_TIMELINE (self), FALSE);
+
+  if (self->session == NULL)
+    return FALSE;
+
+  get_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)), &g);
+
+  self->drag_x = x;
+  self->drag_y = y;
+  self->drag_moved = FALSE;
+  self->drag_start = g.start;
+  self->drag_end = g.end;
+  self->drag_gutter = self->gutter_width;
+  self->drag_scroll = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+
+  if (button == GDK_BUTTON_MIDDLE)
+    self->drag_mode = DRAG_PAN;
+  else if (in_splitter (self, x))
+    self->drag_mode = DRAG_GUTTER;
+  else if (x >= g.gutter && (y < g.ruler_height || (state & GDK_SHIFT_MASK) != 0))
+    self->drag_mode = DRAG_RANGE;
+  else if (x >= g.gutter && (state & GDK_CONTROL_MASK) != 0)
+    self->drag_mode = DRAG_PAN;
+  else
+    self->drag_mode = DRAG_NONE;
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+
+  return self->drag_mode != DRAG_NONE;
 }

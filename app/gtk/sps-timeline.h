@@ -23,8 +23,9 @@ G_DECLARE_FINAL_TYPE (SpsTimeline, sps_timeline, SPS, TIMELINE, GtkWidget)
 
 /* The GSK-drawn timeline of one session: label gutter, tracks, flows,
  * selection and range overlays. Implements GtkScrollable (vertical).
- * Widget actions (install on the class, usable from tests and key
- * bindings): "timeline.zoom-in", "timeline.zoom-out", "timeline.pan-left",
+ * Widget actions (installed on the class; the widget binds no keys
+ * itself: the application maps its rebindable accelerators to them):
+ * "timeline.zoom-in", "timeline.zoom-out", "timeline.pan-left",
  * "timeline.pan-right", "timeline.scroll-up", "timeline.scroll-down",
  * "timeline.fit", "timeline.select-parent", "timeline.select-child",
  * "timeline.select-prev", "timeline.select-next", "timeline.clear",

@@ -356,6 +356,11 @@ sps_application_screenshot_take (gpointer user_data)
   if (self->screenshot_window == NULL)
     return G_SOURCE_REMOVE;
 
+  /* Nobody points at anything in a picture (a headless display's pointer
+   * rests in the middle of the screen). */
+  if (sps_window_get_session (self->screenshot_window) != NULL)
+    sps_session_set_hovered_slice (sps_window_get_session (self->screenshot_window), SPS_NO_INDEX);
+
   if (!sps_screenshot_save (GTK_WIDGET (self->screenshot_window), self->screenshot_path, &error))
     {
       g_printerr ("spanscope: %s\n", error->message);
