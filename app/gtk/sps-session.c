@@ -279,12 +279,65 @@ reveal_slice (SpsSession *self,
     fit_slice (self, slice);
 }
 
+/* Shared by the setters of the slice-valued properties (selected,
+ * hovered): stores @slice in @field and notifies @prop_id on change. */
+static void
+set_slice_property (SpsSession *self,
+                    guint      *field,
+                    guint       slice,
+                    guint       prop_id)
+{
+  g_assert (SPS_IS_SESSION (self));
+  g_assert (prop_id < N_PROPS);
+
+  if (*field == slice)
+    return;
+
+  *field = slice;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+}
+
 static void
 select_and_reveal (SpsSession *self,
                    guint       slice)
 {
   sps_session_set_selected_slice (self, slice);
   reveal_slice (self, slice);
+}
+
+/* A step from one slice to a related one in the slice tree, or
+ * SPS_NO_INDEX when there is none. */
+typedef guint (*SliceStep) (SpsTrace *trace,
+                            guint     slice);
+
+static guint
+slice_parent (SpsTrace *trace,
+              guint     slice)
+{
+  return sps_trace_get_slices (trace)->parent[slice];
+}
+
+/* Shared by the select_ navigation: moves the selection one @step from
+ * where it is and reveals it; nothing changes when there is no selection
+ * or the step leads nowhere. */
+static gboolean
+select_related (SpsSession *self,
+                SliceStep   step)
+{
+  guint target;
+
+  g_assert (SPS_IS_SESSION (self));
+
+  if (self->selected_slice == SPS_NO_INDEX)
+    return FALSE;
+
+  target = step (self->trace, self->selected_slice);
+  if (target == SPS_NO_INDEX)
+    return FALSE;
+
+  select_and_reveal (self, target);
+
+  return TRUE;
 }
 
 /* Navigation of the slice tree.
@@ -935,11 +988,7 @@ sps_session_set_selected_slice (SpsSession *self,
   g_return_if_fail (SPS_IS_SESSION (self));
   g_return_if_fail (slice == SPS_NO_INDEX || slice < sps_trace_get_slices (self->trace)->n_rows);
 
-  if (self->selected_slice == slice)
-    return;
-
-  self->selected_slice = slice;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_SLICE]);
+  set_slice_property (self, &self->selected_slice, slice, PROP_SELECTED_SLICE);
 }
 
 /**
@@ -954,20 +1003,9 @@ sps_session_set_selected_slice (SpsSession *self,
 gboolean
 sps_session_select_parent (SpsSession *self)
 {
-  guint parent;
-
   g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
 
-  if (self->selected_slice == SPS_NO_INDEX)
-    return FALSE;
-
-  parent = sps_trace_get_slices (self->trace)->parent[self->selected_slice];
-  if (parent == SPS_NO_INDEX)
-    return FALSE;
-
-  select_and_reveal (self, parent);
-
-  return TRUE;
+  return select_related (self, slice_parent);
 }
 
 /**
@@ -983,20 +1021,9 @@ sps_session_select_parent (SpsSession *self)
 gboolean
 sps_session_select_first_child (SpsSession *self)
 {
-  guint child;
-
   g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
 
-  if (self->selected_slice == SPS_NO_INDEX)
-    return FALSE;
-
-  child = _sps_slice_first_child (self->trace, self->selected_slice);
-  if (child == SPS_NO_INDEX)
-    return FALSE;
-
-  select_and_reveal (self, child);
-
-  return TRUE;
+  return select_related (self, _sps_slice_first_child);
 }
 
 /**
@@ -1014,25 +1041,11 @@ gboolean
 sps_session_select_sibling (SpsSession *self,
                             int         direction)
 {
-  guint sibling;
-
   g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
   g_return_val_if_fail (direction != 0, FALSE);
 
-  if (self->selected_slice == SPS_NO_INDEX)
-    return FALSE;
-
-  if (direction < 0)
-    sibling = _sps_slice_prev_sibling (self->trace, self->selected_slice);
-  else
-    sibling = _sps_slice_next_sibling (self->trace, self->selected_slice);
-
-  if (sibling == SPS_NO_INDEX)
-    return FALSE;
-
-  select_and_reveal (self, sibling);
-
-  return TRUE;
+  return select_related (self, direction < 0 ? _sps_slice_prev_sibling
+                                             : _sps_slice_next_sibling);
 }
 
 /**
@@ -1063,11 +1076,7 @@ sps_session_set_hovered_slice (SpsSession *self,
   g_return_if_fail (SPS_IS_SESSION (self));
   g_return_if_fail (slice == SPS_NO_INDEX || slice < sps_trace_get_slices (self->trace)->n_rows);
 
-  if (self->hovered_slice == slice)
-    return;
-
-  self->hovered_slice = slice;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVERED_SLICE]);
+  set_slice_property (self, &self->hovered_slice, slice, PROP_HOVERED_SLICE);
 }
 
 /**
