@@ -54,6 +54,19 @@ typedef guint64 SpsArgsRef;
 #define SPS_ARGS_REF_LENGTH_UNKNOWN  ((G_GUINT64_CONSTANT (1) << SPS_ARGS_REF_LENGTH_BITS) - 1)
 #define SPS_ARGS_REF_ARENA_BIT       (G_GUINT64_CONSTANT (1) << 63)
 
+/**
+ * sps_args_ref_new:
+ * @in_arena: %TRUE when the text is in the builder's arena, %FALSE when it is
+ *   in the trace's source bytes
+ * @offset: byte offset of the JSON text
+ * @length: its length in bytes; longer than the field holds is stored as
+ *   %SPS_ARGS_REF_LENGTH_UNKNOWN
+ *
+ * Packs a reference to argument text. An empty text or an offset beyond
+ * 2^40 gives %SPS_ARGS_REF_NONE.
+ *
+ * Returns: the reference
+ */
 #ifndef __GI_SCANNER__
 static inline SpsArgsRef
 sps_args_ref_new (gboolean in_arena,
