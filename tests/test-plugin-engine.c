@@ -704,7 +704,7 @@ test_export_round_trip (void)
   trace = sps_trace_load (file, engine, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
   g_assert_no_error (error);
 
-  g_assert_true (sps_exporter_write (exporter, trace, stream, NULL, &error));
+  g_assert_true (sps_exporter_write (exporter, trace, NULL, stream, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (g_output_stream_write_all (stream, "", 1, NULL, NULL, &error));
   g_output_stream_close (stream, NULL, &error);
@@ -774,6 +774,7 @@ test_addin_load (SpsImporter      *importer,
 static gboolean
 test_addin_write (SpsExporter    *exporter,
                   SpsTrace       *trace,
+                  GVariant       *options,
                   GOutputStream  *stream,
                   SpsProgress    *progress,
                   GError        **error)
@@ -848,7 +849,7 @@ run_addin (gpointer      addin,
 
   trace = sps_trace_builder_finish (builder, NULL, NULL);
   stream = g_memory_output_stream_new_resizable ();
-  return sps_exporter_write (addin, trace, stream, progress, error);
+  return sps_exporter_write (addin, trace, NULL, stream, progress, error);
 }
 
 static const char *

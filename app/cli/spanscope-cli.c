@@ -13,592 +13,58 @@
 
 #include <glib/gi18n.h>
 
-#include <spanscope-core.h>
+#include "sps-cli.h"
 
-/* Exit statuses: 0 success, 1 bad input (unreadable, unknown or malformed
- * file, failed write), 2 usage error. */
-#define EXIT_OK         0
-#define EXIT_BAD_INPUT  1
-#define EXIT_USAGE      2
-
-/* Translated where it is printed. */
-static const char usage_text[] =
-  /* Translators: keep the program, command and option names (spanscope-cli,
-   * info, convert, --json…) and the column of the command descriptions;
-   * FILE, FORMAT, OUT and COMMAND may be translated, as everywhere else. */
-  N_("Usage:\n"
-     "  spanscope-cli info [--json] [--ns] FILE\n"
-     "  spanscope-cli convert FILE --format FORMAT -o OUT [--ns]\n"
-     "  spanscope-cli --version\n"
-     "\n"
-     "Commands:\n"
-     "  info       Print what a trace holds\n"
-     "  convert    Write a trace in another format\n"
-     "\n"
-     "Run “spanscope-cli COMMAND --help” for the options of a command.\n");
-
-typedef struct
-{
-  const char *format;
-  gint64      events_read;
-  gint64      processes;
-  gint64      threads;
-  gint64      slices;
-  gint64      sampled_slices;
-  gint64      async_slices;
-  gint64      instants;
-  gint64      counter_tracks;
-  gint64      counter_values;
-  gint64      flows;
-  gint64      samples;
-  gint64      objects;
-  gint64      metadata;
-  gint64      start_ns;
-  gint64      end_ns;
-} Counts;
-
-typedef struct
-{
-  const char *name;
-  guint64     count;
-  const char *first_message;
-} Warning;
-
-/* The counts in the order both outputs show them; the order of the JSON
- * keys is part of the output's contract. The JSON keys stay as they are,
- * the labels of the table are translated where they are printed. */
+/* One line per command; each command lives in sps-cli-NAME.c. The
+ * synopsis follows “spanscope-cli NAME ” in the usage text. */
 static const struct
 {
-  const char *key;
-  const char *label;
-  gsize       offset;
-} count_fields[] = {
-  { "events_read", N_("Events read"), G_STRUCT_OFFSET (Counts, events_read) },
-  { "processes", N_("Processes"), G_STRUCT_OFFSET (Counts, processes) },
-  { "threads", N_("Threads"), G_STRUCT_OFFSET (Counts, threads) },
-  { "slices", N_("Slices"), G_STRUCT_OFFSET (Counts, slices) },
-  { "sampled_slices", N_("Sampled slices"), G_STRUCT_OFFSET (Counts, sampled_slices) },
-  { "async_slices", N_("Async slices"), G_STRUCT_OFFSET (Counts, async_slices) },
-  { "instants", N_("Instants"), G_STRUCT_OFFSET (Counts, instants) },
-  { "counter_tracks", N_("Counter tracks"), G_STRUCT_OFFSET (Counts, counter_tracks) },
-  { "counter_values", N_("Counter values"), G_STRUCT_OFFSET (Counts, counter_values) },
-  { "flows", N_("Flows"), G_STRUCT_OFFSET (Counts, flows) },
-  { "samples", N_("Samples"), G_STRUCT_OFFSET (Counts, samples) },
-  { "objects", N_("Objects"), G_STRUCT_OFFSET (Counts, objects) },
-  { "metadata", N_("Metadata events"), G_STRUCT_OFFSET (Counts, metadata) },
-  { "start_ns", N_("Start (ns)"), G_STRUCT_OFFSET (Counts, start_ns) },
-  { "end_ns", N_("End (ns)"), G_STRUCT_OFFSET (Counts, end_ns) },
+  const char        *name;
+  const char        *synopsis;
+  const char        *summary;
+  SpsCliCommandFunc  func;
+} commands[] = {
+  /* Translators: the arguments of a command in the usage text: keep the
+   * option names (--json…); FILE, FORMAT, OUT may be translated. */
+  { "info", N_("[--json] [--ns] FILE"), N_("Print what a trace holds"), sps_cli_info },
+  { "convert", N_("FILE --format FORMAT -o OUT [--ns]"), N_("Write a trace in another format"), sps_cli_convert },
 };
 
-#define COUNT_VALUE(counts, i) G_STRUCT_MEMBER (gint64, (counts), count_fields[i].offset)
-
-static void
-print_usage_error (GOptionContext *context,
-                   const char     *format,
-                   ...) G_GNUC_PRINTF (2, 3);
-
-static void
-print_usage_error (GOptionContext *context,
-                   const char     *format,
-                   ...)
+/**
+ * sps_cli_get_usage:
+ *
+ * Returns: the translated usage text, built from the command table
+ */
+const char *
+sps_cli_get_usage (void)
 {
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  fprintf (stderr, "%s: %s\n\n", g_get_prgname (), message);
-
-  if (context != NULL)
-    {
-      g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
-
-      fputs (help, stderr);
-    }
-  else
-    {
-      fputs (_(usage_text), stderr);
-    }
-}
-
-static void
-print_plugin_notes (SpsPluginEngine *engine)
-{
-  const GPtrArray *problems = sps_plugin_engine_get_problems (engine);
-  g_auto(GStrv) plugins = sps_plugin_engine_list_plugins (engine);
-
-  if (plugins[0] == NULL)
-    {
-      /* Translators: %s is a folder; SPANSCOPE_PLUGIN_PATH is an
-       * environment variable */
-      g_autofree char *note = g_strdup_printf (_("note: no plugins were found (installed in %s, or in "
-                                                 "SPANSCOPE_PLUGIN_PATH)"),
-                                               SPS_PLUGIN_DIR);
-
-      fprintf (stderr, "%s: %s\n", g_get_prgname (), note);
-    }
-
-  for (guint i = 0; i < problems->len; i++)
-    {
-      /* Translators: %s is a problem with a plugin, “PATH: what” */
-      g_autofree char *note = g_strdup_printf (_("note: plugin problem: %s"),
-                                               (const char *)g_ptr_array_index (problems, i));
-
-      fprintf (stderr, "%s: %s\n", g_get_prgname (), note);
-    }
-}
-
-static SpsTrace *
-load_trace (const char    *path,
-            gboolean       ns,
-            SpsLoadFlags   flags,
-            GError       **error)
-{
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
-  g_autoptr(GVariant) options = NULL;
-
-  if (ns)
-    {
-      GVariantDict dict;
-
-      g_variant_dict_init (&dict, NULL);
-      g_variant_dict_insert (&dict, "timestamp-unit", "s", "ns");
-      options = g_variant_ref_sink (g_variant_dict_end (&dict));
-    }
-
-  return sps_trace_load (file, sps_plugin_engine_get_default (), options, flags,
-                         NULL, NULL, error);
-}
-
-static int
-report_load_error (const GError *error)
-{
-  fprintf (stderr, "%s: %s\n", g_get_prgname (), error->message);
-
-  if (g_error_matches (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNKNOWN_FORMAT))
-    print_plugin_notes (sps_plugin_engine_get_default ());
-
-  return EXIT_BAD_INPUT;
-}
-
-static void
-collect_counts (SpsTrace *trace,
-                Counts   *counts)
-{
-  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
-
-  memset (counts, 0, sizeof *counts);
-
-  counts->format = sps_trace_get_format (trace);
-  counts->events_read = (gint64) sps_trace_get_events_read (trace);
-  counts->processes = sps_trace_get_processes (trace)->n_rows;
-  counts->threads = sps_trace_get_threads (trace)->n_rows;
-  counts->slices = sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES);
-  counts->sampled_slices = sps_trace_count_slices (trace, SPS_TRACK_THREAD_SAMPLED_SLICES);
-  counts->async_slices = sps_trace_count_slices (trace, SPS_TRACK_ASYNC);
-  counts->instants = sps_trace_get_instants (trace)->n_rows;
-  counts->counter_values = sps_trace_get_counters (trace)->n_rows;
-  counts->flows = sps_trace_get_flows (trace)->n_rows;
-  counts->samples = sps_trace_get_samples (trace)->n_rows;
-  counts->objects = sps_trace_get_objects (trace)->n_rows;
-  counts->metadata = (gint64) sps_trace_get_metadata_events (trace);
-  counts->start_ns = sps_trace_get_start_time (trace);
-  counts->end_ns = sps_trace_get_end_time (trace);
-
-  for (guint i = 0; i < tracks->n_rows; i++)
-    {
-      if (tracks->kind[i] == SPS_TRACK_COUNTER)
-        counts->counter_tracks++;
-    }
-}
-
-static int
-compare_warnings (gconstpointer a,
-                  gconstpointer b)
-{
-  const Warning *wa = a;
-  const Warning *wb = b;
-
-  return strcmp (wa->name, wb->name);
-}
-
-/* Warnings with a non-zero count, sorted by name. */
-static GArray *
-collect_warnings (SpsTrace *trace)
-{
-  GArray *warnings = g_array_new (FALSE, FALSE, sizeof (Warning));
-  guint n = sps_trace_get_n_warnings (trace);
-
-  for (guint i = 0; i < n; i++)
-    {
-      Warning w = { 0 };
-
-      w.name = sps_trace_get_warning (trace, i, &w.count, &w.first_message);
-      if (w.name != NULL && w.count > 0)
-        g_array_append_val (warnings, w);
-    }
-
-  g_array_sort (warnings, compare_warnings);
-
-  return warnings;
-}
-
-static void
-add_int_member (JsonBuilder *builder,
-                const char  *name,
-                gint64       value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_int_value (builder, value);
-}
-
-static void
-print_json (SpsTrace *trace)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GArray) warnings = collect_warnings (trace);
-  g_autofree char *text = NULL;
-  Counts counts;
-
-  collect_counts (trace, &counts);
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "format");
-  json_builder_add_string_value (builder, counts.format != NULL ? counts.format : "");
-  for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
-    add_int_member (builder, count_fields[i].key, COUNT_VALUE (&counts, i));
-  json_builder_set_member_name (builder, "warnings");
-  json_builder_begin_object (builder);
-  for (guint i = 0; i < warnings->len; i++)
-    {
-      const Warning *w = &g_array_index (warnings, Warning, i);
-
-      add_int_member (builder, w->name, (gint64) w->count);
-    }
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  text = json_generator_to_data (generator, NULL);
-
-  printf ("%s\n", text);
-}
-
-static char *
-format_duration (guint64 ns)
-{
-  /* Shown with the largest unit that keeps at least one integer digit. */
-  if (ns < 1000)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " ns", ns);
-  if (ns < 1000000)
-    return g_strdup_printf ("%.3f us", ns / 1e3);
-  if (ns < 1000000000)
-    return g_strdup_printf ("%.3f ms", ns / 1e6);
-  return g_strdup_printf ("%.3f s", ns / 1e9);
-}
-
-/* The width of @text in columns: translated labels hold non-ASCII
- * letters, and printf pads by bytes. */
-static int
-text_width (const char *text)
-{
-  return (int) g_utf8_strlen (text, -1);
-}
-
-/* One row of the table: @label padded to @width columns, then @value. */
-static void
-print_row (int         width,
-           const char *label,
-           const char *value)
-{
-  printf ("%s%*s%s\n", label, MAX (0, width - text_width (label)), "", value);
-}
-
-static void
-print_table (const char *path,
-             SpsTrace   *trace)
-{
-  g_autoptr(GArray) warnings = collect_warnings (trace);
-  const GError *load_error = sps_trace_get_load_error (trace);
-  g_autofree char *duration = NULL;
-  const char *labels[] = {
-    _("File"), _("Format"), _("Duration"), _("Warnings"), _("Load error"),
-  };
-  Counts counts;
-  int label_width = 0;
-  int number_width = 0;
-
-  collect_counts (trace, &counts);
-
-  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
-    label_width = MAX (label_width, text_width (labels[i]));
-
-  for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
-    {
-      g_autofree char *digits = g_strdup_printf ("%" G_GINT64_FORMAT, COUNT_VALUE (&counts, i));
-
-      label_width = MAX (label_width, text_width (_(count_fields[i].label)));
-      number_width = MAX (number_width, (int) strlen (digits));
-    }
-
-  for (guint i = 0; i < warnings->len; i++)
-    {
-      const Warning *w = &g_array_index (warnings, Warning, i);
-
-      label_width = MAX (label_width, (int) strlen (w->name) + 2);
-    }
-
-  label_width += 2;
-
-  print_row (label_width, _("File"), path);
-  print_row (label_width, _("Format"), counts.format != NULL ? counts.format : "");
-
-  for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
-    {
-      g_autofree char *number = g_strdup_printf ("%*" G_GINT64_FORMAT,
-                                                 number_width, COUNT_VALUE (&counts, i));
-
-      print_row (label_width, _(count_fields[i].label), number);
-    }
-
-  /* Unsigned: end − start of extreme times does not fit a gint64. */
-  duration = format_duration ((guint64) counts.end_ns - (guint64) counts.start_ns);
-  print_row (label_width, _("Duration"), duration);
-
-  if (warnings->len == 0)
-    {
-      /* Translators: the value of “Warnings” in the table when there are none */
-      const char *none = C_("warnings", "none");
-
-      print_row (label_width, _("Warnings"), none);
-    }
-  else
-    {
-      printf ("%s\n", _("Warnings"));
-      for (guint i = 0; i < warnings->len; i++)
-        {
-          const Warning *w = &g_array_index (warnings, Warning, i);
-
-          printf ("  %-*s%*" G_GUINT64_FORMAT "  %s\n",
-                  label_width - 2, w->name, number_width, w->count,
-                  w->first_message != NULL ? w->first_message : "");
-        }
-    }
-
-  /* Only with --keep-partial: what is shown above was read before this. */
-  if (load_error != NULL)
-    print_row (label_width, _("Load error"), load_error->message);
-}
-
-/* The option context of the command @name, which takes one FILE. */
-static GOptionContext *
-new_file_command (const char         *name,
-                  const char         *summary,
-                  const GOptionEntry *entries)
-{
-  g_autofree char *prgname = g_strconcat ("spanscope-cli ", name, NULL);
-  GOptionContext *context;
-
-  /* The parameter string, the summary and the entries' texts are
-   * translated by the context when it prints them. */
-  g_set_prgname (prgname);
-  context = g_option_context_new (N_("FILE"));
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  g_option_context_set_summary (context, summary);
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-
-  return context;
-}
-
-/* Parses the options of a command that takes one FILE. Returns the
- * remaining arguments (the command, then FILE), or NULL after printing a
- * usage error. */
-static char **
-parse_file_command (GOptionContext  *context,
-                    char           **argv)
-{
-  g_auto(GStrv) args = g_strdupv (argv);
-  g_autoptr(GError) error = NULL;
-
-  if (!g_option_context_parse_strv (context, &args, &error))
-    {
-      print_usage_error (context, "%s", error->message);
-      return NULL;
-    }
-
-  if (g_strv_length (args) != 2)
-    {
-      print_usage_error (context, "%s", args[1] == NULL ? _("missing FILE") : _("expected one FILE"));
-      return NULL;
-    }
-
-  return g_steal_pointer (&args);
-}
-
-static int
-cmd_info (char **argv)
-{
-  g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(SpsTrace) trace = NULL;
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) args = NULL;
-  gboolean json = FALSE;
-  gboolean ns = FALSE;
-  gboolean keep_partial = FALSE;
-  const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
-      N_("Print the counts as a JSON object"), NULL },
-    { "ns", 0, 0, G_OPTION_ARG_NONE, &ns,
-      N_("Read timestamps and durations as nanoseconds instead of microseconds"), NULL },
-    { "keep-partial", 0, 0, G_OPTION_ARG_NONE, &keep_partial,
-      N_("On an error, still print what was read before it (the exit status stays 1)"), NULL },
-    { NULL }
-  };
-
-  context = new_file_command ("info", N_("Print what a trace holds."), entries);
-
-  if (!(args = parse_file_command (context, argv)))
-    return EXIT_USAGE;
-
-  trace = load_trace (args[1], ns,
-                      keep_partial ? SPS_LOAD_FLAGS_KEEP_PARTIAL : SPS_LOAD_FLAGS_NONE,
-                      &error);
-  if (trace == NULL)
-    return report_load_error (error);
-
-  if (json)
-    print_json (trace);
-  else
-    print_table (args[1], trace);
-
-  if (sps_trace_get_load_error (trace) != NULL)
-    return report_load_error (sps_trace_get_load_error (trace));
-
-  return EXIT_OK;
-}
-
-static char *
-list_exporter_names (SpsPluginEngine *engine)
-{
-  g_autoptr(GPtrArray) exporters = sps_plugin_engine_create_exporters (engine);
-  g_autoptr(GString) names = g_string_new (NULL);
-
-  for (guint i = 0; i < exporters->len; i++)
-    {
-      if (names->len > 0)
-        g_string_append (names, ", ");
-      g_string_append (names, sps_exporter_get_name (g_ptr_array_index (exporters, i)));
-    }
-
-  if (names->len == 0)
-    /* Translators: the list of formats that can be written, when it is empty */
-    g_string_append (names, C_("formats", "none"));
-
-  return g_string_free (g_steal_pointer (&names), FALSE);
-}
-
-/* Writes to a temporary file renamed over @file only once everything was
- * written, so a failed conversion never leaves a half-written output. */
-static gboolean
-write_trace (SpsExporter  *exporter,
-             SpsTrace     *trace,
-             GFile        *file,
-             GError      **error)
-{
-  g_autoptr(GFileOutputStream) out = NULL;
-  g_autoptr(GOutputStream) buffered = NULL;
-
-  if (!(out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error)))
-    return FALSE;
-
-  buffered = g_buffered_output_stream_new_sized (G_OUTPUT_STREAM (out), 1 << 20);
-
-  if (!sps_exporter_write (exporter, trace, buffered, NULL, error))
-    {
-      g_autoptr(GCancellable) cancelled = g_cancellable_new ();
-
-      /* Closing with a cancelled cancellable drops the temporary file. */
-      g_cancellable_cancel (cancelled);
-      g_output_stream_close (buffered, cancelled, NULL);
-      return FALSE;
-    }
-
-  return g_output_stream_close (buffered, NULL, error);
-}
-
-static int
-cmd_convert (char **argv)
-{
-  g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(SpsExporter) exporter = NULL;
-  g_autoptr(SpsTrace) trace = NULL;
-  g_autoptr(GFile) output_file = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *format = NULL;
-  g_autofree char *output = NULL;
-  g_auto(GStrv) args = NULL;
-  SpsPluginEngine *engine;
-  gboolean ns = FALSE;
-  const GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
-      N_("The format to write (required), e.g. chrome-json"), N_("FORMAT") },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      N_("The file to write (required); replaced only once complete"), N_("OUT") },
-    { "ns", 0, 0, G_OPTION_ARG_NONE, &ns,
-      N_("Read timestamps and durations as nanoseconds instead of microseconds"), NULL },
-    { NULL }
-  };
-
-  context = new_file_command ("convert", N_("Write a trace in another format."), entries);
-
-  if (!(args = parse_file_command (context, argv)))
-    return EXIT_USAGE;
-
-  if (format == NULL)
-    {
-      /* Translators: FORMAT as in the help of the command */
-      print_usage_error (context, "%s", _("missing --format FORMAT"));
-      return EXIT_USAGE;
-    }
-
-  if (output == NULL)
-    {
-      /* Translators: OUT as in the help of the command */
-      print_usage_error (context, "%s", _("missing -o OUT"));
-      return EXIT_USAGE;
-    }
-
-  engine = sps_plugin_engine_get_default ();
-
-  if (!(exporter = sps_plugin_engine_create_exporter (engine, format)))
-    {
-      g_autofree char *names = list_exporter_names (engine);
-
-      /* Translators: a format name, then a list of them */
-      print_usage_error (context, _("unknown format “%s” (available: %s)"), format, names);
-      print_plugin_notes (engine);
-      return EXIT_USAGE;
-    }
-
-  if (!(trace = load_trace (args[1], ns, SPS_LOAD_FLAGS_NONE, &error)))
-    return report_load_error (error);
-
-  output_file = g_file_new_for_commandline_arg (output);
-
-  if (!write_trace (exporter, trace, output_file, &error))
-    {
-      fprintf (stderr, "%s: %s\n", g_get_prgname (), error->message);
-      return EXIT_BAD_INPUT;
-    }
-
-  return EXIT_OK;
+  static char *usage;
+  GString *text;
+  int width = 0;
+
+  if (usage != NULL)
+    return usage;
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    width = MAX (width, (int) strlen (commands[i].name));
+
+  text = g_string_new (_("Usage:"));
+  g_string_append_c (text, '\n');
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    g_string_append_printf (text, "  spanscope-cli %s %s\n", commands[i].name, _(commands[i].synopsis));
+  g_string_append (text, "  spanscope-cli --version\n\n");
+  g_string_append (text, _("Commands:"));
+  g_string_append_c (text, '\n');
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    g_string_append_printf (text, "  %-*s  %s\n", width, commands[i].name, _(commands[i].summary));
+  g_string_append_c (text, '\n');
+  /* Translators: COMMAND may be translated; keep the program and option names */
+  g_string_append (text, _("Run “spanscope-cli COMMAND --help” for the options of a command."));
+  g_string_append_c (text, '\n');
+
+  usage = g_string_free (text, FALSE);
+
+  return usage;
 }
 
 int
@@ -624,8 +90,8 @@ main (int    argc,
   if (argc < 2)
     {
       /* Translators: COMMAND as in the usage text */
-      print_usage_error (NULL, "%s", _("missing COMMAND"));
-      return EXIT_USAGE;
+      sps_cli_print_usage_error (NULL, "%s", _("missing COMMAND"));
+      return SPS_CLI_EXIT_USAGE;
     }
 
   command = argv[1];
@@ -633,22 +99,22 @@ main (int    argc,
   if (g_str_equal (command, "--version") || g_str_equal (command, "-V"))
     {
       printf ("spanscope-cli %s\n", PACKAGE_VERSION);
-      return EXIT_OK;
+      return SPS_CLI_EXIT_OK;
     }
 
   if (g_str_equal (command, "--help") || g_str_equal (command, "-h") ||
       g_str_equal (command, "help"))
     {
-      fputs (_(usage_text), stdout);
-      return EXIT_OK;
+      fputs (sps_cli_get_usage (), stdout);
+      return SPS_CLI_EXIT_OK;
     }
 
-  if (g_str_equal (command, "info"))
-    return cmd_info (argv + 1);
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      if (g_str_equal (command, commands[i].name))
+        return commands[i].func (argv + 1);
+    }
 
-  if (g_str_equal (command, "convert"))
-    return cmd_convert (argv + 1);
-
-  print_usage_error (NULL, _("unknown command “%s”"), command);
-  return EXIT_USAGE;
+  sps_cli_print_usage_error (NULL, _("unknown command “%s”"), command);
+  return SPS_CLI_EXIT_USAGE;
 }

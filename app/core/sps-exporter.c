@@ -53,9 +53,34 @@ sps_exporter_get_name (SpsExporter *self)
 }
 
 /**
+ * sps_exporter_get_suffix:
+ * @self: a #SpsExporter
+ *
+ * The usual file name suffix of the format, with its leading dot, so that
+ * a tool can derive an output name from the input's (`in.nettrace` →
+ * `in.speedscope.json`).
+ *
+ * Returns: (transfer none) (nullable): the suffix, or %NULL when the
+ *   format has none
+ */
+const char *
+sps_exporter_get_suffix (SpsExporter *self)
+{
+  SpsExporterInterface *iface;
+
+  g_return_val_if_fail (SPS_IS_EXPORTER (self), NULL);
+
+  iface = SPS_EXPORTER_GET_IFACE (self);
+
+  return iface->get_suffix != NULL ? iface->get_suffix (self) : NULL;
+}
+
+/**
  * sps_exporter_write:
  * @self: a #SpsExporter
  * @trace: a finished trace
+ * @options: (nullable): exporter options as an `a{sv}` dictionary (for
+ *   example `thread`, `tree`); a floating reference is sunk
  * @stream: where to write
  * @progress: (nullable): where to report progress and find cancellation;
  *   a private one is used when %NULL, so implementations always get one
@@ -69,6 +94,7 @@ sps_exporter_get_name (SpsExporter *self)
 gboolean
 sps_exporter_write (SpsExporter    *self,
                     SpsTrace       *trace,
+                    GVariant       *options,
                     GOutputStream  *stream,
                     SpsProgress    *progress,
                     GError        **error)
@@ -76,16 +102,22 @@ sps_exporter_write (SpsExporter    *self,
   SpsExporterInterface *iface;
   g_autoptr(SpsProgress) own_progress = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(GVariant) own_options = NULL;
   gboolean ret;
 
   g_return_val_if_fail (SPS_IS_EXPORTER (self), FALSE);
   g_return_val_if_fail (SPS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (options == NULL || g_variant_is_of_type (options, G_VARIANT_TYPE_VARDICT), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
   g_return_val_if_fail (progress == NULL || SPS_IS_PROGRESS (progress), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (progress == NULL)
     progress = own_progress = sps_progress_new (NULL);
+
+  if (options == NULL)
+    options = g_variant_new ("a{sv}", NULL);
+  own_options = g_variant_ref_sink (options);
 
   if (g_cancellable_set_error_if_cancelled (sps_progress_get_cancellable (progress), error))
     return FALSE;
@@ -100,7 +132,7 @@ sps_exporter_write (SpsExporter    *self,
       return FALSE;
     }
 
-  ret = iface->write (self, trace, stream, progress, &local_error);
+  ret = iface->write (self, trace, own_options, stream, progress, &local_error);
 
   if (local_error != NULL)
     {

@@ -1757,9 +1757,16 @@ sps_chrome_exporter_get_name (SpsExporter *exporter)
   return "chrome-json";
 }
 
+static const char *
+sps_chrome_exporter_get_suffix (SpsExporter *exporter)
+{
+  return ".trace.json";
+}
+
 static gboolean
 sps_chrome_exporter_write (SpsExporter    *exporter,
                            SpsTrace       *trace,
+                           GVariant       *options,
                            GOutputStream  *stream,
                            SpsProgress    *progress,
                            GError        **error)
@@ -1806,6 +1813,7 @@ static void
 sps_chrome_exporter_iface_init (SpsExporterInterface *iface)
 {
   iface->get_name = sps_chrome_exporter_get_name;
+  iface->get_suffix = sps_chrome_exporter_get_suffix;
   iface->write = sps_chrome_exporter_write;
 }
 

@@ -222,6 +222,7 @@ sps_test_lines_importer_load (SpsImporter      *importer,
 static gboolean
 sps_test_lines_exporter_write (SpsExporter    *exporter,
                                SpsTrace       *trace,
+                               GVariant       *options,
                                GOutputStream  *stream,
                                SpsProgress    *progress,
                                GError        **error)

@@ -1,0 +1,326 @@
+/* sps-cli-info.c: `spanscope-cli info`, what a trace holds
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "spanscope-cli"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "sps-cli.h"
+
+typedef struct
+{
+  const char *format;
+  gint64      events_read;
+  gint64      processes;
+  gint64      threads;
+  gint64      slices;
+  gint64      sampled_slices;
+  gint64      async_slices;
+  gint64      instants;
+  gint64      counter_tracks;
+  gint64      counter_values;
+  gint64      flows;
+  gint64      samples;
+  gint64      objects;
+  gint64      metadata;
+  gint64      start_ns;
+  gint64      end_ns;
+} Counts;
+
+typedef struct
+{
+  const char *name;
+  guint64     count;
+  const char *first_message;
+} Warning;
+
+/* The counts in the order both outputs show them; the order of the JSON
+ * keys is part of the output's contract. The JSON keys stay as they are,
+ * the labels of the table are translated where they are printed. */
+static const struct
+{
+  const char *key;
+  const char *label;
+  gsize       offset;
+} count_fields[] = {
+  { "events_read", N_("Events read"), G_STRUCT_OFFSET (Counts, events_read) },
+  { "processes", N_("Processes"), G_STRUCT_OFFSET (Counts, processes) },
+  { "threads", N_("Threads"), G_STRUCT_OFFSET (Counts, threads) },
+  { "slices", N_("Slices"), G_STRUCT_OFFSET (Counts, slices) },
+  { "sampled_slices", N_("Sampled slices"), G_STRUCT_OFFSET (Counts, sampled_slices) },
+  { "async_slices", N_("Async slices"), G_STRUCT_OFFSET (Counts, async_slices) },
+  { "instants", N_("Instants"), G_STRUCT_OFFSET (Counts, instants) },
+  { "counter_tracks", N_("Counter tracks"), G_STRUCT_OFFSET (Counts, counter_tracks) },
+  { "counter_values", N_("Counter values"), G_STRUCT_OFFSET (Counts, counter_values) },
+  { "flows", N_("Flows"), G_STRUCT_OFFSET (Counts, flows) },
+  { "samples", N_("Samples"), G_STRUCT_OFFSET (Counts, samples) },
+  { "objects", N_("Objects"), G_STRUCT_OFFSET (Counts, objects) },
+  { "metadata", N_("Metadata events"), G_STRUCT_OFFSET (Counts, metadata) },
+  { "start_ns", N_("Start (ns)"), G_STRUCT_OFFSET (Counts, start_ns) },
+  { "end_ns", N_("End (ns)"), G_STRUCT_OFFSET (Counts, end_ns) },
+};
+
+#define COUNT_VALUE(counts, i) G_STRUCT_MEMBER (gint64, (counts), count_fields[i].offset)
+
+static void
+collect_counts (SpsTrace *trace,
+                Counts   *counts)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+
+  memset (counts, 0, sizeof *counts);
+
+  counts->format = sps_trace_get_format (trace);
+  counts->events_read = (gint64) sps_trace_get_events_read (trace);
+  counts->processes = sps_trace_get_processes (trace)->n_rows;
+  counts->threads = sps_trace_get_threads (trace)->n_rows;
+  counts->slices = sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES);
+  counts->sampled_slices = sps_trace_count_slices (trace, SPS_TRACK_THREAD_SAMPLED_SLICES);
+  counts->async_slices = sps_trace_count_slices (trace, SPS_TRACK_ASYNC);
+  counts->instants = sps_trace_get_instants (trace)->n_rows;
+  counts->counter_values = sps_trace_get_counters (trace)->n_rows;
+  counts->flows = sps_trace_get_flows (trace)->n_rows;
+  counts->samples = sps_trace_get_samples (trace)->n_rows;
+  counts->objects = sps_trace_get_objects (trace)->n_rows;
+  counts->metadata = (gint64) sps_trace_get_metadata_events (trace);
+  counts->start_ns = sps_trace_get_start_time (trace);
+  counts->end_ns = sps_trace_get_end_time (trace);
+
+  for (guint i = 0; i < tracks->n_rows; i++)
+    {
+      if (tracks->kind[i] == SPS_TRACK_COUNTER)
+        counts->counter_tracks++;
+    }
+}
+
+static int
+compare_warnings (gconstpointer a,
+                  gconstpointer b)
+{
+  const Warning *wa = a;
+  const Warning *wb = b;
+
+  return strcmp (wa->name, wb->name);
+}
+
+/* Warnings with a non-zero count, sorted by name. */
+static GArray *
+collect_warnings (SpsTrace *trace)
+{
+  GArray *warnings = g_array_new (FALSE, FALSE, sizeof (Warning));
+  guint n = sps_trace_get_n_warnings (trace);
+
+  for (guint i = 0; i < n; i++)
+    {
+      Warning w = { 0 };
+
+      w.name = sps_trace_get_warning (trace, i, &w.count, &w.first_message);
+      if (w.name != NULL && w.count > 0)
+        g_array_append_val (warnings, w);
+    }
+
+  g_array_sort (warnings, compare_warnings);
+
+  return warnings;
+}
+
+static void
+add_int_member (JsonBuilder *builder,
+                const char  *name,
+                gint64       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
+}
+
+static void
+print_json (SpsTrace *trace)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GArray) warnings = collect_warnings (trace);
+  g_autofree char *text = NULL;
+  Counts counts;
+
+  collect_counts (trace, &counts);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "format");
+  json_builder_add_string_value (builder, counts.format != NULL ? counts.format : "");
+  for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
+    add_int_member (builder, count_fields[i].key, COUNT_VALUE (&counts, i));
+  json_builder_set_member_name (builder, "warnings");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < warnings->len; i++)
+    {
+      const Warning *w = &g_array_index (warnings, Warning, i);
+
+      add_int_member (builder, w->name, (gint64) w->count);
+    }
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  text = json_generator_to_data (generator, NULL);
+
+  printf ("%s\n", text);
+}
+
+static char *
+format_duration (guint64 ns)
+{
+  /* Shown with the largest unit that keeps at least one integer digit. */
+  if (ns < 1000)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " ns", ns);
+  if (ns < 1000000)
+    return g_strdup_printf ("%.3f us", ns / 1e3);
+  if (ns < 1000000000)
+    return g_strdup_printf ("%.3f ms", ns / 1e6);
+  return g_strdup_printf ("%.3f s", ns / 1e9);
+}
+
+/* The width of @text in columns: translated labels hold non-ASCII
+ * letters, and printf pads by bytes. */
+static int
+text_width (const char *text)
+{
+  return (int) g_utf8_strlen (text, -1);
+}
+
+/* One row of the table: @label padded to @width columns, then @value. */
+static void
+print_row (int         width,
+           const char *label,
+           const char *value)
+{
+  printf ("%s%*s%s\n", label, MAX (0, width - text_width (label)), "", value);
+}
+
+static void
+print_table (const char *path,
+             SpsTrace   *trace)
+{
+  g_autoptr(GArray) warnings = collect_warnings (trace);
+  const GError *load_error = sps_trace_get_load_error (trace);
+  g_autofree char *duration = NULL;
+  const char *labels[] = {
+    _("File"), _("Format"), _("Duration"), _("Warnings"), _("Load error"),
+  };
+  Counts counts;
+  int label_width = 0;
+  int number_width = 0;
+
+  collect_counts (trace, &counts);
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    label_width = MAX (label_width, text_width (labels[i]));
+
+  for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
+    {
+      g_autofree char *digits = g_strdup_printf ("%" G_GINT64_FORMAT, COUNT_VALUE (&counts, i));
+
+      label_width = MAX (label_width, text_width (_(count_fields[i].label)));
+      number_width = MAX (number_width, (int) strlen (digits));
+    }
+
+  for (guint i = 0; i < warnings->len; i++)
+    {
+      const Warning *w = &g_array_index (warnings, Warning, i);
+
+      label_width = MAX (label_width, (int) strlen (w->name) + 2);
+    }
+
+  label_width += 2;
+
+  print_row (label_width, _("File"), path);
+  print_row (label_width, _("Format"), counts.format != NULL ? counts.format : "");
+
+  for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
+    {
+      g_autofree char *number = g_strdup_printf ("%*" G_GINT64_FORMAT,
+                                                 number_width, COUNT_VALUE (&counts, i));
+
+      print_row (label_width, _(count_fields[i].label), number);
+    }
+
+  /* Unsigned: end − start of extreme times does not fit a gint64. */
+  duration = format_duration ((guint64) counts.end_ns - (guint64) counts.start_ns);
+  print_row (label_width, _("Duration"), duration);
+
+  if (warnings->len == 0)
+    {
+      /* Translators: the value of “Warnings” in the table when there are none */
+      const char *none = C_("warnings", "none");
+
+      print_row (label_width, _("Warnings"), none);
+    }
+  else
+    {
+      printf ("%s\n", _("Warnings"));
+      for (guint i = 0; i < warnings->len; i++)
+        {
+          const Warning *w = &g_array_index (warnings, Warning, i);
+
+          printf ("  %-*s%*" G_GUINT64_FORMAT "  %s\n",
+                  label_width - 2, w->name, number_width, w->count,
+                  w->first_message != NULL ? w->first_message : "");
+        }
+    }
+
+  /* Only with --keep-partial: what is shown above was read before this. */
+  if (load_error != NULL)
+    print_row (label_width, _("Load error"), load_error->message);
+}
+
+int
+sps_cli_info (char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) args = NULL;
+  gboolean json = FALSE;
+  gboolean ns = FALSE;
+  gboolean keep_partial = FALSE;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      N_("Print the counts as a JSON object"), NULL },
+    { "ns", 0, 0, G_OPTION_ARG_NONE, &ns,
+      N_("Read timestamps and durations as nanoseconds instead of microseconds"), NULL },
+    { "keep-partial", 0, 0, G_OPTION_ARG_NONE, &keep_partial,
+      N_("On an error, still print what was read before it (the exit status stays 1)"), NULL },
+    { NULL }
+  };
+
+  context = sps_cli_new_file_command ("info", N_("Print what a trace holds."), entries);
+
+  if (!(args = sps_cli_parse_file_command (context, argv)))
+    return SPS_CLI_EXIT_USAGE;
+
+  trace = sps_cli_load_trace (args[1], ns,
+                      keep_partial ? SPS_LOAD_FLAGS_KEEP_PARTIAL : SPS_LOAD_FLAGS_NONE,
+                      &error);
+  if (trace == NULL)
+    return sps_cli_report_load_error (error);
+
+  if (json)
+    print_json (trace);
+  else
+    print_table (args[1], trace);
+
+  if (sps_trace_get_load_error (trace) != NULL)
+    return sps_cli_report_load_error (sps_trace_get_load_error (trace));
+
+  return SPS_CLI_EXIT_OK;
+}

@@ -1,0 +1,45 @@
+/* sps-cli.h: what the commands of spanscope-cli share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <spanscope-core.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses: 0 success, 1 bad input (unreadable, unknown or malformed
+ * file, failed write), 2 usage error. */
+#define SPS_CLI_EXIT_OK         0
+#define SPS_CLI_EXIT_BAD_INPUT  1
+#define SPS_CLI_EXIT_USAGE      2
+
+/* A command: @argv starts with the command's name. */
+typedef int (*SpsCliCommandFunc) (char **argv);
+
+void            sps_cli_print_usage_error   (GOptionContext      *context,
+                                             const char          *format,
+                                             ...) G_GNUC_PRINTF (2, 3);
+void            sps_cli_print_plugin_notes  (SpsPluginEngine     *engine);
+SpsTrace       *sps_cli_load_trace          (const char          *path,
+                                             gboolean             ns,
+                                             SpsLoadFlags         flags,
+                                             GError             **error);
+int             sps_cli_report_load_error   (const GError        *error);
+GOptionContext *sps_cli_new_file_command    (const char          *name,
+                                             const char          *summary,
+                                             const GOptionEntry  *entries);
+char          **sps_cli_parse_file_command  (GOptionContext      *context,
+                                             char               **argv);
+gboolean        sps_cli_write_file          (SpsExporter         *exporter,
+                                             SpsTrace            *trace,
+                                             GVariant            *options,
+                                             GFile               *file,
+                                             GError             **error);
+const char     *sps_cli_get_usage           (void);
+
+int             sps_cli_info                (char               **argv);
+int             sps_cli_convert             (char               **argv);
+
+G_END_DECLS
