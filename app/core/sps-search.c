@@ -654,7 +654,8 @@ SpsSearchResult *
 sps_search_run_finish (GAsyncResult  *result,
                        GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (G_IS_TASK (result), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, g_task_get_source_object (G_TASK (result))), NULL);
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sps_search_run_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
