@@ -1734,6 +1734,10 @@ flow_point_y (SpsTimeline    *self,
   guint index = _sps_timeline_layout_find_slice_row (self->layout, slice);
   const SpsTimelineRow *row;
 
+  /* A filtered-out end: no arrow (a collapsed one points at its header). */
+  if (!sps_session_is_slice_visible (self->session, slice))
+    return FALSE;
+
   if (index == SPS_NO_INDEX)
     {
       guint32 process = tracks->process[slices->track[slice]];
