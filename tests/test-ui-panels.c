@@ -17,6 +17,7 @@
 
 #include "sps-application.h"
 #include "sps-filter-panel.h"
+#include "sps-instance-browser.h"
 #include "sps-search-panel.h"
 #include "sps-timeline-layout-private.h"
 #include "sps-timeline-private.h"
@@ -179,6 +180,9 @@ maybe_save (SpsWindow  *window,
 
   if (dir == NULL)
     return;
+
+  spin (100);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
 
   width = gtk_widget_get_width (GTK_WIDGET (window));
   height = gtk_widget_get_height (GTK_WIDGET (window));
@@ -404,6 +408,97 @@ test_filter_panel (void)
   close_window (window);
 }
 
+static guint
+slice_named_at (SpsTrace   *trace,
+                const char *name,
+                SpsTime     ts)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+
+  for (guint i = 0; i < slices->n_rows; i++)
+    if (slices->ts[i] == ts && g_str_equal (sps_trace_get_string (trace, slices->name[i]), name))
+      return i;
+  g_assert_not_reached ();
+}
+
+static SpsTime
+selected_ts (SpsSession *session)
+{
+  guint slice = sps_session_get_selected_slice (session);
+
+  g_assert_cmpuint (slice, !=, SPS_NO_INDEX);
+  return sps_trace_get_slices (sps_session_get_trace (session))->ts[slice];
+}
+
+/* Selecting the first Huffman::encode lists its 8 instances (5.2 ms each,
+ * every 9.8 ms from 1154 ms, read from the JSON); next/previous walk
+ * them in time order and wrap; a sampled span's name shows its estimate
+ * apart. */
+static void
+test_instance_browser (void)
+{
+  SpsWindow *window = open_demo ();
+  SpsSession *session = sps_window_get_session (window);
+  SpsTrace *trace = sps_session_get_trace (session);
+  GtkWidget *browser = find_descendant (GTK_WIDGET (window), SPS_TYPE_INSTANCE_BROWSER);
+  SpsResultTable *table;
+  g_autofree char *start = NULL;
+  g_autofree char *duration = NULL;
+
+  g_assert_nonnull (browser);
+  show_page (browser);
+  g_assert_nonnull (find_label (browser, "No slice selected"));
+
+  sps_session_set_selected_slice (session, slice_named_at (trace, "Huffman::encode", 1154000000));
+  g_assert_cmpuint (sps_instance_browser_get_n_instances (SPS_INSTANCE_BROWSER (browser)), ==, 8);
+  g_assert_nonnull (find_label (browser, "Huffman::encode"));
+  g_assert_nonnull (find_label (browser, "8 measured instances · min 5.2 ms · max 5.2 ms · avg 5.2 ms"));
+  g_assert_nonnull (find_label (browser, "1 of 8"));
+  g_assert_false (gtk_widget_get_visible (find_named (browser, "instance-estimates")));
+
+  table = SPS_RESULT_TABLE (find_named (browser, "instance-table"));
+  spin (50);
+  g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 8);
+  /* Times from the start of the trace (1000 ms): 154 ms, 5.2 ms long. */
+  start = sps_result_table_dup_cell_text (table, 0, 0);
+  duration = sps_result_table_dup_cell_text (table, 0, 1);
+  g_assert_cmpstr (start, ==, "154");
+  g_assert_cmpstr (duration, ==, "5.2");
+  maybe_save (window, "instances.png");
+
+  g_signal_emit_by_name (find_named (browser, "instance-next"), "clicked");
+  g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1163800000));
+  g_assert_nonnull (find_label (browser, "2 of 8"));
+  /* The list stays: same name. */
+  g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 8);
+
+  g_signal_emit_by_name (find_named (browser, "instance-previous"), "clicked");
+  g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1154000000));
+  /* Before the first: the last, at 1222.6 ms. */
+  g_assert_true (sps_instance_browser_step (SPS_INSTANCE_BROWSER (browser), -1));
+  g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1222600000));
+  g_assert_nonnull (find_label (browser, "8 of 8"));
+  g_assert_true (sps_instance_browser_step (SPS_INSTANCE_BROWSER (browser), 1));
+  g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1154000000));
+
+  /* A sampled span: no measured statistic, an estimate apart. */
+  sps_session_set_selected_slice (session, slice_named_at (trace, "lumen::encoder::run", 1150000000));
+  g_assert_cmpuint (sps_instance_browser_get_n_instances (SPS_INSTANCE_BROWSER (browser)), ==, 1);
+  g_assert_nonnull (find_label (browser, "No measured instance"));
+  g_assert_true (gtk_widget_get_visible (find_named (browser, "instance-estimates")));
+  g_assert_nonnull (find_label (browser, "1 sampled span · avg 78 ms (estimate)"));
+
+  /* Filters apply: hiding the encoder thread hides every instance. */
+  sps_session_set_selected_slice (session, slice_named_at (trace, "Huffman::encode", 1154000000));
+  sps_session_set_thread_hidden (session, thread_of_tid (trace, 4107), TRUE);
+  g_assert_cmpuint (sps_instance_browser_get_n_instances (SPS_INSTANCE_BROWSER (browser)), ==, 0);
+  g_assert_nonnull (find_label (browser, "No measured instance"));
+  sps_session_show_all (session);
+  g_assert_cmpuint (sps_instance_browser_get_n_instances (SPS_INSTANCE_BROWSER (browser)), ==, 8);
+
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -420,6 +515,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/panels/search", test_search_panel);
   g_test_add_func ("/ui/panels/filters", test_filter_panel);
+  g_test_add_func ("/ui/panels/instances", test_instance_browser);
 
   return g_test_run ();
 }

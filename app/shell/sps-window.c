@@ -12,6 +12,7 @@
 #include "sps-go-to-time.h"
 #include "sps-search-panel.h"
 #include "sps-filter-panel.h"
+#include "sps-instance-browser.h"
 #include "sps-shell-enums.h"
 #include "sps-window.h"
 
@@ -422,6 +423,8 @@ sps_window_show_trace (SpsWindow *self,
                         _("Search"), "system-search-symbolic");
   sps_window_add_panel (self, self->bottom_notebook, sps_filter_panel_new (self->session),
                         _("Filters"), "view-list-symbolic");
+  sps_window_add_panel (self, self->bottom_notebook, sps_instance_browser_new (self->session),
+                        _("Instances"), "view-continuous-symbolic");
 
   plugin_views = sps_plugin_engine_create_extensions (sps_plugin_engine_get_default (), SPS_TYPE_VIEW);
   for (guint i = 0; i < plugin_views->len; i++)
