@@ -228,7 +228,10 @@ test_search_panel (void)
   SpsSearchResult *result;
   int name_column;
   guint huffman_row = G_MAXUINT;
+  g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.search");
 
+  /* Ctrl+F comes from the keybindings schema, like every window action. */
+  g_assert_true (g_strv_contains ((const char * const *) accels, "<Control>f"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search", NULL));
   panel = find_descendant (GTK_WIDGET (window), SPS_TYPE_SEARCH_PANEL);
   g_assert_nonnull (panel);
