@@ -47,6 +47,14 @@
 #define INSTANT_SPACING      3
 /* Size of the tile that hatches sampled spans */
 #define HATCH_TILE           6
+/* Slice lanes are drawn in tiles of this many px, aligned to a pixel grid
+ * that starts at the trace's start, so that panning redraws only the
+ * tiles that come into view. */
+#define LANE_TILE            256
+/* Tiles only from this zoom out: the window then snaps to the pixel grid
+ * with an error under 1/128 px, invisible next to what is drawn without
+ * tiles (selection, flows). Nearer in, a window holds few slices anyway. */
+#define MIN_TILED_NS_PER_PX  64.0
 
 /**
  * SpsTimeline:
@@ -104,6 +112,29 @@ typedef struct
   gboolean dark;
 } Style;
 
+/* Where a label may go: a slice of its own wide enough for one, in px of
+ * the pixel grid of its tile (see LANE_TILE). */
+typedef struct
+{
+  double  x0;
+  double  x1;
+  guint32 name;
+  guint32 slice;
+} LabelSpot;
+
+/* One tile of a slice lane: columns [index × LANE_TILE, (index + 1) ×
+ * LANE_TILE) of the pixel grid. Labels are not part of it: a slice that
+ * spans tiles gets one label at the left of its visible part, so they are
+ * placed per frame from the spots. */
+typedef struct
+{
+  gint64         index;
+  guint32       *pixels;   /* its columns of the lane's strip; NULL: empty */
+  GskRenderNode *marks;    /* hatching and notches, in the tile's
+                            * coordinates; NULL when none */
+  GArray        *spots;    /* LabelSpot, in time order */
+} LaneTile;
+
 typedef struct
 {
   GskRenderNode *node;     /* NULL for an empty row */
@@ -114,6 +145,12 @@ typedef struct
   int            height;
   int            scale;
   guint          serial;
+  /* Tiles of a slice lane, for one zoom (tile_ns_per_px) */
+  GArray        *tiles;    /* LaneTile */
+  double         tile_ns_per_px;
+  int            tile_height;
+  int            tile_scale;
+  guint          tile_serial;
 } RowCache;
 
 typedef struct
@@ -135,6 +172,11 @@ typedef struct
   SpsTime start;
   SpsTime end;
   double  ns_per_px;
+  /* Slice lanes in tiles: the window starts on the pixel grid of the
+   * trace (origin_px columns from its start at ns_per_px). */
+  gboolean tiled;
+  SpsTime  origin;
+  gint64   origin_px;
 } Geometry;
 
 typedef struct
@@ -162,6 +204,7 @@ struct _SpsTimeline
   guint              metrics_valid : 1;
   guint              selecting_from_click : 1;
   guint              pointer_inside : 1;
+  guint              tiles_disabled : 1;  /* tests compare with and without */
   guint              resting : 1;       /* not moved since it entered */
 
   int                gutter_width;
@@ -371,13 +414,28 @@ update_style (SpsTimeline *self)
 }
 
 static void
+lane_tile_clear (gpointer data)
+{
+  LaneTile *tile = data;
+
+  g_clear_pointer (&tile->pixels, g_free);
+  g_clear_pointer (&tile->marks, gsk_render_node_unref);
+  g_clear_pointer (&tile->spots, g_array_unref);
+}
+
+static void
+row_cache_clear (RowCache *cache)
+{
+  g_clear_pointer (&cache->node, gsk_render_node_unref);
+  g_clear_pointer (&cache->tiles, g_array_unref);
+  cache->valid = FALSE;
+}
+
+static void
 invalidate_row_cache (SpsTimeline *self)
 {
   for (guint i = 0; i < self->n_row_cache; i++)
-    {
-      g_clear_pointer (&self->row_cache[i].node, gsk_render_node_unref);
-      self->row_cache[i].valid = FALSE;
-    }
+    row_cache_clear (&self->row_cache[i]);
 }
 
 static void
@@ -509,6 +567,19 @@ get_geometry (SpsTimeline *self,
     }
   g->end = MAX (g->end, g->start + 1);
   g->ns_per_px = (double) (g->end - g->start) / g->track_width;
+
+  g->origin = self->trace != NULL ? sps_trace_get_start_time (self->trace) : 0;
+  g->tiled = g->ns_per_px >= MIN_TILED_NS_PER_PX;
+  g->origin_px = 0;
+  if (g->tiled)
+    {
+      SpsTime span = g->end - g->start;
+
+      /* Onto the pixel grid, less than half a pixel away */
+      g->origin_px = llround ((double) (g->start - g->origin) / g->ns_per_px);
+      g->start = g->origin + llround ((double) g->origin_px * g->ns_per_px);
+      g->end = g->start + span;
+    }
 }
 
 static inline double
@@ -725,6 +796,13 @@ add_translated (GPtrArray     *nodes,
 {
   GskTransform *transform = gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (x, y));
 
+  /* No offset is no transform at all (NULL) */
+  if (transform == NULL)
+    {
+      g_ptr_array_add (nodes, gsk_render_node_ref (node));
+      return;
+    }
+
   g_ptr_array_add (nodes, gsk_transform_node_new (node, transform));
   gsk_transform_unref (transform);
 }
@@ -762,6 +840,13 @@ typedef struct
   SpsTimeline         *self;
   const Geometry      *g;
   const SpsSliceTable *slices;
+  /* What is drawn: the window (base = its start, base_px = 0) or a tile
+   * (base = the trace's origin, base_px = the tile's first column) */
+  int                  width;
+  SpsTime              base;
+  double               base_px;
+  double               grid_px;  /* column 0 on the trace's pixel grid */
+  GArray              *spots;    /* a tile's LabelSpots; NULL: labels now */
   Canvas               strip;
   gboolean             drawn;
   GPtrArray           *overlay;
@@ -869,7 +954,7 @@ draw_slice (LaneDraw        *d,
             double           x1)
 {
   SpsTimeline *self = d->self;
-  int width = d->g->track_width;
+  int width = d->width;
   guint16 flags = SPS_SLICE_NONE;
   guint color = name_color (self, run->name);
   int left = round_px (CLAMP (x0, -2.0, width + 2.0));
@@ -896,7 +981,10 @@ draw_slice (LaneDraw        *d,
         g_ptr_array_add (d->overlay,
                          gsk_repeat_node_new (&GRAPHENE_RECT_INIT (MAX (left, 0), d->y, visible, d->height),
                                               get_hatch_tile (self, color),
-                                              &GRAPHENE_RECT_INIT (0, 0, HATCH_TILE, HATCH_TILE)));
+                                              /* In phase with the pixel grid, so
+                                               * the dots move with the slice */
+                                              &GRAPHENE_RECT_INIT (-(float) fmod (d->grid_px, HATCH_TILE), 0,
+                                                                   HATCH_TILE, HATCH_TILE)));
     }
   else
     {
@@ -914,7 +1002,13 @@ draw_slice (LaneDraw        *d,
                                            &GRAPHENE_RECT_INIT (right - w, d->y, w, d->height)));
     }
 
-  if (d->labels && visible >= MIN_LABEL_WIDTH)
+  if (d->labels && d->spots != NULL && right - left >= MIN_LABEL_WIDTH)
+    {
+      LabelSpot spot = { x0 + d->base_px, x1 + d->base_px, run->name, run->slice };
+
+      g_array_append_val (d->spots, spot);
+    }
+  else if (d->labels && d->spots == NULL && visible >= MIN_LABEL_WIDTH)
     {
       int available = visible - 2 * LABEL_PADDING;
       const Label *label = get_slice_label (self, run->name, available);
@@ -924,50 +1018,34 @@ draw_slice (LaneDraw        *d,
     }
 }
 
+/* Draws the items of a slice lane in [@t0, @t1) into a strip @d->width px
+ * wide whose column 0 is @d->base_px px after @d->base. */
 static void
-draw_slice_lane (SpsTimeline          *self,
-                 GPtrArray            *nodes,
-                 const Geometry       *g,
-                 const SpsTimelineRow *row)
+draw_lane_items (LaneDraw             *d,
+                 const SpsTimelineRow *row,
+                 SpsTime               t0,
+                 SpsTime               t1)
 {
-  LaneDraw d = { 0, };
+  SpsTimeline *self = d->self;
   SpsLodIter iter;
   SpsLodRun runs[128];
   guint n;
-  guint level;
-  double px_per_ns;
-  double right_edge;
+  double px_per_ns = 1.0 / d->g->ns_per_px;
+  double right_edge = d->width + 1.0;
 
-  /* Labels and marks go on top of the strip, so they wait in their own
-   * list until the strip is done. */
-  d.self = self;
-  d.g = g;
-  d.slices = sps_trace_get_slices (self->trace);
-  d.overlay = self->overlay_nodes;
-  d.y = 1;
-  d.height = row->height - 2;
-  d.labels = self->text_height <= d.height;
-  d.text_y = floorf ((row->height - self->text_height) / 2.f);
-  d.sampled = sps_trace_get_tracks (self->trace)->kind[row->track] == SPS_TRACK_THREAD_SAMPLED_SLICES;
-  d.trace_end = sps_trace_get_end_time (self->trace);
-  canvas_init_strip (&d.strip, g->track_width, g->scale);
-
-  level = draw_level (g);
-  _sps_timeline_lod_runs_init (self->lod, &iter, row->track, row->depth, level, g->start, g->end);
-  px_per_ns = 1.0 / g->ns_per_px;
-  right_edge = g->track_width + 1.0;
+  _sps_timeline_lod_runs_init (self->lod, &iter, row->track, row->depth, draw_level (d->g), t0, t1);
 
   while ((n = _sps_timeline_lod_runs_next_n (&iter, runs, G_N_ELEMENTS (runs))) > 0)
     for (guint i = 0; i < n; i++)
       {
         const SpsLodRun *run = &runs[i];
-        double x0 = (double) (run->start - g->start) * px_per_ns;
-        double x1 = (double) (run->end - g->start) * px_per_ns;
+        double x0 = (double) (run->start - d->base) * px_per_ns - d->base_px;
+        double x1 = (double) (run->end - d->base) * px_per_ns - d->base_px;
 
         if (run->count == 1 && x1 - x0 >= 1.0)
           {
-            flush_merged (&d);
-            draw_slice (&d, run, x0, x1);
+            flush_merged (d);
+            draw_slice (d, run, x0, x1);
             continue;
           }
 
@@ -976,39 +1054,268 @@ draw_slice_lane (SpsTimeline          *self,
          * run takes the colour of its longest item. (At the level drawn,
          * items are further apart than a pixel, so a run is usually drawn
          * at once, when the next item comes.) */
-        if (d.pending && x0 <= d.px1 + 1.0)
+        if (d->pending && x0 <= d->px1 + 1.0)
           {
-            d.px1 = MAX (d.px1, MIN (x1, right_edge));
-            if (run->end - run->start > d.dominant_length)
+            d->px1 = MAX (d->px1, MIN (x1, right_edge));
+            if (run->end - run->start > d->dominant_length)
               {
-                d.dominant_name = run->name;
-                d.dominant_length = run->end - run->start;
+                d->dominant_name = run->name;
+                d->dominant_length = run->end - run->start;
               }
           }
         else
           {
-            flush_merged (&d);
-            d.pending = TRUE;
-            d.px0 = MAX (x0, -1.0);
-            d.px1 = MIN (x1, right_edge);
-            d.dominant_name = run->name;
-            d.dominant_length = run->end - run->start;
+            flush_merged (d);
+            d->pending = TRUE;
+            d->px0 = MAX (x0, -1.0);
+            d->px1 = MIN (x1, right_edge);
+            d->dominant_name = run->name;
+            d->dominant_length = run->end - run->start;
           }
       }
 
-  flush_merged (&d);
+  flush_merged (d);
+}
+
+static void
+lane_draw_init (LaneDraw             *d,
+                SpsTimeline          *self,
+                const Geometry       *g,
+                const SpsTimelineRow *row,
+                int                   width)
+{
+  /* Labels and marks go on top of the strip, so they wait in their own
+   * list until the strip is done. */
+  memset (d, 0, sizeof *d);
+  d->self = self;
+  d->g = g;
+  d->slices = sps_trace_get_slices (self->trace);
+  d->width = width;
+  d->overlay = self->overlay_nodes;
+  d->y = 1;
+  d->height = row->height - 2;
+  d->labels = self->text_height <= d->height;
+  d->text_y = floorf ((row->height - self->text_height) / 2.f);
+  d->sampled = sps_trace_get_tracks (self->trace)->kind[row->track] == SPS_TRACK_THREAD_SAMPLED_SLICES;
+  d->trace_end = sps_trace_get_end_time (self->trace);
+  canvas_init_strip (&d->strip, width, g->scale);
+}
+
+/* Appends the strip, then the overlay, to @nodes. */
+static void
+lane_draw_finish (LaneDraw  *d,
+                  GPtrArray *nodes)
+{
+  if (d->drawn)
+    g_ptr_array_add (nodes, canvas_free_to_node (&d->strip, &GRAPHENE_RECT_INIT (0, d->y, d->width, d->height)));
+  else
+    canvas_clear (&d->strip);
+
+  for (guint i = 0; i < d->overlay->len; i++)
+    g_ptr_array_add (nodes, g_ptr_array_index (d->overlay, i));
+  /* The nodes moved to @nodes, with their references. */
+  g_ptr_array_set_free_func (d->overlay, NULL);
+  g_ptr_array_set_size (d->overlay, 0);
+  g_ptr_array_set_free_func (d->overlay, (GDestroyNotify) gsk_render_node_unref);
+}
+
+/* A slice lane drawn for the window as it is. */
+static void
+draw_slice_lane (SpsTimeline          *self,
+                 GPtrArray            *nodes,
+                 const Geometry       *g,
+                 const SpsTimelineRow *row)
+{
+  LaneDraw d;
+
+  lane_draw_init (&d, self, g, row, g->track_width);
+  d.base = g->start;
+  d.grid_px = (double) g->origin_px;
+  draw_lane_items (&d, row, g->start, g->end);
+  lane_draw_finish (&d, nodes);
+}
+
+/* Builds tile @index of a slice lane: its columns of the strip, its
+ * marks, and where its labels may go. */
+static void
+build_lane_tile (SpsTimeline          *self,
+                 const Geometry       *g,
+                 const SpsTimelineRow *row,
+                 LaneTile             *tile)
+{
+  double first_px = (double) tile->index * LANE_TILE;
+  LaneDraw d;
+  SpsTime t0;
+  SpsTime t1;
+
+  lane_draw_init (&d, self, g, row, LANE_TILE);
+  d.base = g->origin;
+  d.base_px = first_px;
+  d.grid_px = first_px;
+  d.spots = tile->spots = g_array_new (FALSE, FALSE, sizeof (LabelSpot));
+
+  /* A nanosecond of margin each side: items touching the tile's edges
+   * are drawn by both tiles, each its part. */
+  t0 = g->origin + (SpsTime) floor (first_px * g->ns_per_px) - 1;
+  t1 = g->origin + (SpsTime) ceil ((first_px + LANE_TILE) * g->ns_per_px) + 1;
+  draw_lane_items (&d, row, t0, t1);
 
   if (d.drawn)
-    g_ptr_array_add (nodes, canvas_free_to_node (&d.strip, &GRAPHENE_RECT_INIT (0, d.y, g->track_width, d.height)));
+    tile->pixels = g_steal_pointer (&d.strip.pixels);
   else
     canvas_clear (&d.strip);
 
-  for (guint i = 0; i < d.overlay->len; i++)
-    g_ptr_array_add (nodes, g_ptr_array_index (d.overlay, i));
-  /* The nodes moved to @nodes, with their references. */
-  g_ptr_array_set_free_func (d.overlay, NULL);
-  g_ptr_array_set_size (d.overlay, 0);
-  g_ptr_array_set_free_func (d.overlay, (GDestroyNotify) gsk_render_node_unref);
+  tile->marks = nodes_to_node (d.overlay);
+}
+
+static LaneTile *
+get_lane_tile (SpsTimeline          *self,
+               RowCache             *cache,
+               const Geometry       *g,
+               const SpsTimelineRow *row,
+               gint64                index)
+{
+  LaneTile tile = { index, NULL, NULL, NULL };
+
+  for (guint i = 0; i < cache->tiles->len; i++)
+    {
+      LaneTile *t = &g_array_index (cache->tiles, LaneTile, i);
+
+      if (t->index == index)
+        return t;
+    }
+
+  build_lane_tile (self, g, row, &tile);
+  g_array_append_val (cache->tiles, tile);
+
+  return &g_array_index (cache->tiles, LaneTile, cache->tiles->len - 1);
+}
+
+static inline gint64
+floor_div (gint64 a,
+           gint64 b)
+{
+  return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+/* A label for @spot where its slice is visible in the window. */
+static void
+place_label (SpsTimeline     *self,
+             GPtrArray       *nodes,
+             const Geometry  *g,
+             const LabelSpot *spot,
+             float            text_y)
+{
+  int width = g->track_width;
+  double x0 = spot->x0 - (double) g->origin_px;
+  double x1 = spot->x1 - (double) g->origin_px;
+  int left = round_px (CLAMP (x0, -2.0, width + 2.0));
+  int right = round_px (CLAMP (x1, -2.0, width + 2.0));
+  int visible;
+  const Label *label;
+
+  /* As draw_slice() leaves a pixel between neighbours */
+  if (right - left >= 4)
+    right -= 1;
+  visible = MIN (right, width) - MAX (left, 0);
+  if (visible < MIN_LABEL_WIDTH)
+    return;
+
+  label = get_slice_label (self, spot->name, visible - 2 * LABEL_PADDING);
+  if (label->node != NULL)
+    add_translated (nodes, label->node, MAX (left, 0) + LABEL_PADDING, text_y);
+}
+
+/* A slice lane from the tiles under the window, building those it lacks;
+ * tiles out of sight are dropped. */
+static void
+draw_tiled_slice_lane (SpsTimeline          *self,
+                       RowCache             *cache,
+                       GPtrArray            *nodes,
+                       const Geometry       *g,
+                       const SpsTimelineRow *row)
+{
+  gint64 first = floor_div (g->origin_px, LANE_TILE);
+  gint64 last = floor_div (g->origin_px + g->track_width - 1, LANE_TILE);
+  float text_y = floorf ((row->height - self->text_height) / 2.f);
+  gboolean labels = self->text_height <= row->height - 2;
+  guint32 last_labelled = SPS_NO_INDEX;
+  gboolean drawn = FALSE;
+  Canvas strip;
+  guint i = 0;
+
+  if (cache->tiles == NULL ||
+      cache->tile_ns_per_px != g->ns_per_px || cache->tile_height != row->height ||
+      cache->tile_scale != g->scale || cache->tile_serial != self->style_serial)
+    {
+      g_clear_pointer (&cache->tiles, g_array_unref);
+      cache->tiles = g_array_new (FALSE, FALSE, sizeof (LaneTile));
+      g_array_set_clear_func (cache->tiles, lane_tile_clear);
+      cache->tile_ns_per_px = g->ns_per_px;
+      cache->tile_height = row->height;
+      cache->tile_scale = g->scale;
+      cache->tile_serial = self->style_serial;
+    }
+
+  /* Out of sight: a tile each side stays, for panning back and forth. */
+  while (i < cache->tiles->len)
+    {
+      const LaneTile *t = &g_array_index (cache->tiles, LaneTile, i);
+
+      if (t->index < first - 1 || t->index > last + 1)
+        g_array_remove_index_fast (cache->tiles, i);
+      else
+        i++;
+    }
+
+  /* The tiles' columns go into one strip for the window: texture nodes
+   * side by side would show seams where the renderer filters their edges. */
+  canvas_init_strip (&strip, g->track_width, g->scale);
+  for (gint64 index = first; index <= last; index++)
+    {
+      const LaneTile *tile = get_lane_tile (self, cache, g, row, index);
+      gint64 x = (index * LANE_TILE - g->origin_px) * strip.scale;
+      gint64 from = MAX (0, -x);
+      gint64 to = MIN ((gint64) LANE_TILE * strip.scale, strip.width - x);
+
+      if (tile->pixels == NULL || to <= from)
+        continue;
+      memcpy (strip.pixels + x + from, tile->pixels + from, (gsize) (to - from) * sizeof (guint32));
+      drawn = TRUE;
+    }
+
+  if (drawn)
+    g_ptr_array_add (nodes, canvas_free_to_node (&strip, &GRAPHENE_RECT_INIT (0, 1, g->track_width, row->height - 2)));
+  else
+    canvas_clear (&strip);
+
+  for (gint64 index = first; index <= last; index++)
+    {
+      const LaneTile *tile = get_lane_tile (self, cache, g, row, index);
+
+      if (tile->marks != NULL)
+        add_translated (nodes, tile->marks, (float) (index * LANE_TILE - g->origin_px), 0);
+    }
+
+  if (!labels)
+    return;
+
+  /* After the strips, so that labels are on top; a slice across tiles
+   * is a spot in each, one after the other. */
+  for (gint64 index = first; index <= last; index++)
+    {
+      const LaneTile *tile = get_lane_tile (self, cache, g, row, index);
+
+      for (guint k = 0; k < tile->spots->len; k++)
+        {
+          const LabelSpot *spot = &g_array_index (tile->spots, LabelSpot, k);
+
+          if (spot->slice == last_labelled)
+            continue;
+          last_labelled = spot->slice;
+          place_label (self, nodes, g, spot, text_y);
+        }
+    }
 }
 
 /* Counters */
@@ -1407,7 +1714,10 @@ get_row_node (SpsTimeline          *self,
   switch ((SpsTimelineRowKind) row->kind)
     {
     case SPS_TIMELINE_ROW_SLICES:
-      draw_slice_lane (self, self->row_nodes, g, row);
+      if (g->tiled && !self->tiles_disabled)
+        draw_tiled_slice_lane (self, cache, self->row_nodes, g, row);
+      else
+        draw_slice_lane (self, self->row_nodes, g, row);
       break;
     case SPS_TIMELINE_ROW_COUNTER:
       draw_counter (self, self->row_nodes, g, row);
@@ -2188,11 +2498,8 @@ draw (SpsTimeline *self,
 
       /* Rows out of sight give their nodes back. */
       for (guint i = 0; i < self->n_row_cache; i++)
-        if ((i < first || i >= last) && self->row_cache[i].valid)
-          {
-            g_clear_pointer (&self->row_cache[i].node, gsk_render_node_unref);
-            self->row_cache[i].valid = FALSE;
-          }
+        if ((i < first || i >= last) && (self->row_cache[i].valid || self->row_cache[i].tiles != NULL))
+          row_cache_clear (&self->row_cache[i]);
 
       /* Gutter labels */
       gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, g.ruler_height, MAX (g.gutter - 1, 0),
@@ -3516,6 +3823,25 @@ _sps_timeline_get_lod (SpsTimeline *self)
   g_return_val_if_fail (SPS_IS_TIMELINE (self), NULL);
 
   return self->lod;
+}
+
+/**
+ * _sps_timeline_set_tiles_enabled:
+ * @self: a #SpsTimeline
+ * @enabled: whether slice lanes are drawn in cached tiles
+ *
+ * Tiles are on by default; tests turn them off to compare the two ways of
+ * drawing a lane.
+ */
+void
+_sps_timeline_set_tiles_enabled (SpsTimeline *self,
+                                 gboolean     enabled)
+{
+  g_return_if_fail (SPS_IS_TIMELINE (self));
+
+  self->tiles_disabled = !enabled;
+  invalidate_row_cache (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /**
