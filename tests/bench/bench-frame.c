@@ -339,6 +339,7 @@ main (int   argc,
   int n_frames = 100;
   Stats stats[N_MODES][G_N_ELEMENTS (zooms)] = { { { 0, } } };
   int only = -1;
+  int only_mode = -1;
   double t0;
   SpsTime trace_start, trace_end;
   int track_width;
@@ -346,6 +347,7 @@ main (int   argc,
     { "frames", 'n', 0, G_OPTION_ARG_INT, &n_frames, "Frames per zoom", "N" },
     { "gen-trace", 'g', 0, G_OPTION_ARG_FILENAME, &gen, "Generator of missing traces", "GEN-TRACE" },
     { "zoom", 'z', 0, G_OPTION_ARG_INT, &only, "Only this zoom (0-3), for profiling", "Z" },
+    { "mode", 'm', 0, G_OPTION_ARG_INT, &only_mode, "Only these frames (0 pan, 1 zoom), for profiling", "M" },
     { NULL }
   };
 
@@ -442,6 +444,9 @@ main (int   argc,
       for (guint m = 0; m < N_MODES; m++)
         {
           Stats *st = &stats[m][z];
+
+          if (only_mode >= 0 && (guint) only_mode != m)
+            continue;
 
           sps_session_set_visible (session, start, start + span);
           node = sps_timeline_build_node (SPS_TIMELINE (timeline), WIDTH, HEIGHT);
