@@ -359,6 +359,103 @@ filter_check (GtkWidget  *panel,
   return gtk_widget_get_prev_sibling (found);
 }
 
+static guint
+slice_named_at (SpsTrace   *trace,
+                const char *name,
+                SpsTime     ts)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+
+  for (guint i = 0; i < slices->n_rows; i++)
+    if (slices->ts[i] == ts && g_str_equal (sps_trace_get_string (trace, slices->name[i]), name))
+      return i;
+  g_assert_not_reached ();
+}
+
+static GdkTexture *
+render_widget (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  GtkSnapshot *snapshot;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+
+  gtk_widget_queue_draw (widget);
+  gtk_test_widget_wait_for_draw (widget);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+
+  return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+static guint32
+pixel_at (GdkTexture *texture,
+          int         x,
+          int         y)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guint32 *pixels = g_new (guint32, (gsize) width * height);
+
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x, <, width);
+  g_assert_cmpint (y, <, height);
+
+  /* GDK_MEMORY_DEFAULT: 0xAARRGGBB in native byte order */
+  gdk_texture_download (texture, (guchar *) pixels, width * sizeof (guint32));
+  return pixels[(gsize) y * width + x];
+}
+
+/* Unchecking the "encode" category: the Huffman::encode slices are no
+ * longer drawn (their pixels become the lane's background, as in the
+ * empty start of the same lane) nor hit by a click. */
+static void
+test_filter_category_pixels (void)
+{
+  SpsWindow *window = open_demo ();
+  SpsSession *session = sps_window_get_session (window);
+  SpsTrace *trace = sps_session_get_trace (session);
+  GtkWidget *panel = find_descendant (GTK_WIDGET (window), SPS_TYPE_FILTER_PANEL);
+  GtkWidget *timeline = find_descendant (GTK_WIDGET (window), SPS_TYPE_TIMELINE);
+  guint huffman = slice_named_at (trace, "Huffman::encode", 1154000000);
+  g_autoptr(GdkTexture) before = NULL;
+  g_autoptr(GdkTexture) after = NULL;
+  graphene_rect_t area;
+  GtkWidget *check;
+  int x, y, empty_x;
+
+  show_page (panel);
+  g_assert_true (sps_timeline_get_slice_area (SPS_TIMELINE (timeline), huffman, &area));
+  x = (int) (area.origin.x + area.size.width * 0.75);
+  y = (int) (area.origin.y + area.size.height / 2);
+  /* The lane is empty for the first 100 ms of the trace. */
+  empty_x = sps_timeline_get_gutter_width (SPS_TIMELINE (timeline)) + 20;
+
+  before = render_widget (timeline);
+  g_assert_cmphex (pixel_at (before, x, y), !=, pixel_at (before, empty_x, y));
+
+  check = filter_check (panel, "encode");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), FALSE);
+  g_assert_false (sps_session_is_slice_visible (session, huffman));
+
+  after = render_widget (timeline);
+  g_assert_cmphex (pixel_at (after, x, y), ==, pixel_at (after, empty_x, y));
+  /* Elsewhere nothing changed: the main thread's ExportJob::run. */
+  g_assert_true (sps_timeline_get_slice_area (SPS_TIMELINE (timeline),
+                                              slice_named_at (trace, "ExportJob::run", 1003500000), &area));
+  g_assert_cmphex (pixel_at (after, (int) (area.origin.x + area.size.width * 0.75), (int) (area.origin.y + area.size.height / 2)),
+                   ==,
+                   pixel_at (before, (int) (area.origin.x + area.size.width * 0.75), (int) (area.origin.y + area.size.height / 2)));
+
+  close_window (window);
+}
+
 /* Unchecking thread 4107 (the encoder thread, "Encoder (4107)" in the
  * demo's thread_name metadata) removes its rows from the timeline and
  * hides its slices; "Only" on a category hides the others; Show All
@@ -409,19 +506,6 @@ test_filter_panel (void)
   g_assert_nonnull (find_label (panel, "Everything is shown"));
 
   close_window (window);
-}
-
-static guint
-slice_named_at (SpsTrace   *trace,
-                const char *name,
-                SpsTime     ts)
-{
-  const SpsSliceTable *slices = sps_trace_get_slices (trace);
-
-  for (guint i = 0; i < slices->n_rows; i++)
-    if (slices->ts[i] == ts && g_str_equal (sps_trace_get_string (trace, slices->name[i]), name))
-      return i;
-  g_assert_not_reached ();
 }
 
 static SpsTime
@@ -518,6 +602,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/panels/search", test_search_panel);
   g_test_add_func ("/ui/panels/filters", test_filter_panel);
+  g_test_add_func ("/ui/panels/filters/category-pixels", test_filter_category_pixels);
   g_test_add_func ("/ui/panels/instances", test_instance_browser);
 
   return g_test_run ();
