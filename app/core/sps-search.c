@@ -49,7 +49,9 @@ struct _SpsSearchResult
 {
   gatomicrefcount  ref_count;
   SpsTrace        *trace;
-  GArray          *matches;   /* guint32 slice indices, in table order */
+  guint32         *matches;   /* slice indices, in table order */
+  guint            n_matches;
+  guint            matches_capacity;
   GArray          *groups;    /* SpsSearchGroup, in order of first sight */
   GHashTable      *by_name;   /* name id → group index + 1 */
 };
@@ -249,7 +251,7 @@ sps_search_result_unref (SpsSearchResult *self)
     return;
 
   g_clear_object (&self->trace);
-  g_clear_pointer (&self->matches, g_array_unref);
+  g_clear_pointer (&self->matches, g_free);
   g_clear_pointer (&self->groups, g_array_unref);
   g_clear_pointer (&self->by_name, g_hash_table_unref);
   g_free (self);
@@ -280,7 +282,7 @@ sps_search_result_get_n_matches (SpsSearchResult *self)
 {
   g_return_val_if_fail (self != NULL, 0);
 
-  return self->matches->len;
+  return self->n_matches;
 }
 
 /**
@@ -298,7 +300,7 @@ sps_search_result_get_matches (SpsSearchResult *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  return (const guint32 *) (gpointer) self->matches->data;
+  return self->matches;
 }
 
 /**
@@ -393,15 +395,15 @@ sps_search_result_step (SpsSearchResult *self,
   g_return_val_if_fail (self != NULL, SPS_NO_INDEX);
   g_return_val_if_fail (direction == 1 || direction == -1, SPS_NO_INDEX);
 
-  if (self->matches->len == 0)
+  if (self->n_matches == 0)
     return SPS_NO_INDEX;
 
   slices = sps_trace_get_slices (self->trace);
   if (from_slice != SPS_NO_INDEX && from_slice >= slices->n_rows)
     from_slice = SPS_NO_INDEX;
 
-  m = (const guint32 *) (gpointer) self->matches->data;
-  for (i = 0; i < self->matches->len; i++)
+  m = self->matches;
+  for (i = 0; i < self->n_matches; i++)
     {
       guint32 s = m[i];
 
@@ -435,7 +437,6 @@ search_result_new (SpsTrace *trace)
 
   g_atomic_ref_count_init (&self->ref_count);
   self->trace = g_object_ref (trace);
-  self->matches = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->groups = g_array_new (FALSE, FALSE, sizeof (SpsSearchGroup));
   self->by_name = g_hash_table_new (NULL, NULL);
 
@@ -503,6 +504,8 @@ sps_search_run (SpsTrace       *trace,
   SpsStringPool *strings;
   const guint32 *key;
   guint n_strings;
+  guint base;
+  guint stop;
   guint i;
 
   g_return_val_if_fail (SPS_IS_TRACE (trace), NULL);
@@ -525,45 +528,63 @@ sps_search_run (SpsTrace       *trace,
   memo = g_new0 (guint8, MAX (n_strings, 1));
   group_of = g_new0 (guint32, MAX (n_strings, 1));
 
-  for (i = 0; i < slices->n_rows; i++)
+  /* In strides, so the cancellable is looked at between them and the
+   * inner loop stays tight: for a one-letter text nearly every slice
+   * matches, and this loop is then the whole cost. */
+  for (base = 0; base < slices->n_rows; base = stop)
     {
-      guint32 id = key[i];
-      SpsSearchGroup *group;
-      guint g;
+      stop = MIN (base + CANCEL_CHECK_STRIDE, slices->n_rows);
 
-      if (i % CANCEL_CHECK_STRIDE == 0
-          && g_cancellable_set_error_if_cancelled (cancellable, error))
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
 
-      if (slice_visible != NULL && slice_visible[i] == 0)
-        continue;
-      if (G_UNLIKELY (id >= n_strings))
-        continue;
-
-      if (memo[id] == MEMO_UNKNOWN)
+      for (i = base; i < stop; i++)
         {
-          gsize len;
-          const char *str = sps_string_pool_get (strings, id, &len);
+          guint32 id = key[i];
+          SpsSearchGroup *group;
+          guint8 known;
+          guint g;
 
-          memo[id] = sps_search_pattern_match (pattern, str, len)
-                     ? MEMO_MATCH : MEMO_NO_MATCH;
+          if (slice_visible != NULL && slice_visible[i] == 0)
+            continue;
+          if (G_UNLIKELY (id >= n_strings))
+            continue;
+
+          known = memo[id];
+          if (G_UNLIKELY (known == MEMO_UNKNOWN))
+            {
+              gsize len;
+              const char *str = sps_string_pool_get (strings, id, &len);
+
+              known = sps_search_pattern_match (pattern, str, len) ? MEMO_MATCH : MEMO_NO_MATCH;
+              memo[id] = known;
+            }
+          if (known == MEMO_NO_MATCH)
+            continue;
+
+          if (G_UNLIKELY (result->n_matches == result->matches_capacity))
+            {
+              result->matches_capacity = MAX (1024, result->matches_capacity * 2);
+              result->matches = g_renew (guint32, result->matches, result->matches_capacity);
+            }
+          result->matches[result->n_matches++] = i;
+
+          g = group_of[slices->name[i]];
+          if (G_UNLIKELY (g == 0))
+            g = ensure_group (result, group_of, slices->name[i]);
+          else
+            g--;
+
+          group = &g_array_index (result->groups, SpsSearchGroup, g);
+          group->count++;
+          if ((slices->flags[i] & (SPS_SLICE_SAMPLED | SPS_SLICE_UNFINISHED)) == 0)
+            {
+              group->n_measured++;
+              group->measured_total += slices->dur[i];
+            }
+          if (group->first_slice == SPS_NO_INDEX || slice_before (slices, i, group->first_slice))
+            group->first_slice = i;
         }
-      if (memo[id] == MEMO_NO_MATCH)
-        continue;
-
-      g_array_append_val (result->matches, i);
-
-      g = ensure_group (result, group_of, slices->name[i]);
-      group = &g_array_index (result->groups, SpsSearchGroup, g);
-      group->count++;
-      if ((slices->flags[i] & (SPS_SLICE_SAMPLED | SPS_SLICE_UNFINISHED)) == 0)
-        {
-          group->n_measured++;
-          group->measured_total += slices->dur[i];
-        }
-      if (group->first_slice == SPS_NO_INDEX
-          || slice_before (slices, i, group->first_slice))
-        group->first_slice = i;
     }
 
   return g_steal_pointer (&result);

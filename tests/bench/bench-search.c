@@ -12,7 +12,8 @@
  * plain way: strcasestr() of the text against every slice's name (one
  * call per slice, no memo). Reported: median and max over N runs (default
  * 7) and the ratio of our median to the baseline's. The issue's target is
- * 200 ms for 5e6 events.
+ * 200 ms for 5e6 events; the benchmark fails when a query's median is
+ * above it.
  */
 
 #define G_LOG_DOMAIN "sps-bench-search"
@@ -181,6 +182,7 @@ main (int   argc,
   g_autoptr(SpsTrace) trace = NULL;
   int n_runs = 7;
   double worst = 0;
+  double worst_median = 0;
   double worst_ratio = 0;
   double t0;
   const GOptionEntry entries[] = {
@@ -258,11 +260,15 @@ main (int   argc,
                ours_med / base_med);
 
       worst = MAX (worst, ours_max);
+      worst_median = MAX (worst_median, ours_med);
       worst_ratio = MAX (worst_ratio, ours_med / base_med);
     }
 
-  g_print ("\nslowest search: %.1f ms (target 200 ms); worst median ratio to the strcasestr baseline: %.3f×\n",
-           worst, worst_ratio);
+  g_print ("\nslowest median: %.1f ms (target 200 ms), slowest single run: %.1f ms; "
+           "worst median ratio to the strcasestr baseline: %.3f×\n",
+           worst_median, worst, worst_ratio);
 
-  return worst <= 200.0 ? 0 : 1;
+  /* The median, so that one run slowed by another process on a shared
+   * machine does not decide. */
+  return worst_median <= 200.0 ? 0 : 1;
 }
