@@ -137,6 +137,8 @@ fill_table (SpsSearchPanel *self)
           g_array_append_val (self->row_slices, group->first_slice);
         }
       sps_result_table_set_note (self->table, NULL);
+      /* Where the time went first; a header click sorts otherwise. */
+      sps_result_table_sort (self->table, 2, GTK_SORT_DESCENDING);
     }
   else
     {
