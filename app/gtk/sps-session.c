@@ -682,7 +682,8 @@ init_filters (SpsSession *self)
   GHashTableIter iter;
   gpointer key;
   gpointer value;
-  guint32 last = SPS_NO_INDEX;
+  g_autofree guint8 *seen = NULL;
+  guint n_before;
   guint i;
 
   g_assert (SPS_IS_SESSION (self));
@@ -698,13 +699,32 @@ init_filters (SpsSession *self)
   self->category_tokens = g_hash_table_new_full (NULL, NULL, NULL,
                                                  (GDestroyNotify) g_array_unref);
 
-  /* Consecutive slices mostly share a category: skip the hash lookup. */
+  /* One byte per string id says whether a category was split already,
+   * so millions of slices cost an array read each, not a hash lookup.
+   * (Ids of slice categories are below the size taken here; tokens
+   * interned while splitting come after.) */
+  n_before = sps_string_pool_get_size (strings);
+  seen = g_new0 (guint8, MAX (n_before, 1));
   for (i = 0; i < slices->n_rows; i++)
-    if (slices->category[i] != last)
-      add_category (self, strings, token_ids, last = slices->category[i]);
+    {
+      guint32 category = slices->category[i];
+
+      if (category < n_before && !seen[category])
+        {
+          seen[category] = TRUE;
+          add_category (self, strings, token_ids, category);
+        }
+    }
   for (i = 0; i < instants->n_rows; i++)
-    if (instants->category[i] != last)
-      add_category (self, strings, token_ids, last = instants->category[i]);
+    {
+      guint32 category = instants->category[i];
+
+      if (category < n_before && !seen[category])
+        {
+          seen[category] = TRUE;
+          add_category (self, strings, token_ids, category);
+        }
+    }
 
   /* Sort the tokens by text for the filter panel, then renumber. */
   g_array_sort_with_data (self->categories, compare_token_text, self->trace);
@@ -2061,12 +2081,41 @@ sps_session_dup_slice_mask (SpsSession *self)
 
   if (self->slice_mask == NULL)
     {
+      const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
+      gboolean categories_filtered = FALSE;
+
+      for (i = 0; i < self->categories->len; i++)
+        categories_filtered |= self->token_hidden[i];
+
       slices = sps_trace_get_slices (self->trace);
       mask = g_malloc (MAX (slices->n_rows, 1));
-      for (i = 0; i < slices->n_rows; i++)
-        mask[i] = self->track_visible[slices->track[i]]
-                  && (slices->category[i] >= self->n_strings
-                      || self->category_visible[slices->category[i]]);
+
+      /* A track's slices are contiguous rows: whole tracks at once, and
+       * the categories only where some are hidden. */
+      for (i = 0; i < tracks->n_rows; i++)
+        {
+          guint first;
+          guint n;
+
+          if (tracks->kind[i] != SPS_TRACK_THREAD_SLICES &&
+              tracks->kind[i] != SPS_TRACK_THREAD_SAMPLED_SLICES &&
+              tracks->kind[i] != SPS_TRACK_ASYNC)
+            continue;
+
+          first = tracks->first_row[i];
+          n = tracks->n_rows_in_track[i];
+          g_assert (first + n <= slices->n_rows);
+
+          if (!self->track_visible[i] || !categories_filtered)
+            {
+              memset (mask + first, self->track_visible[i], n);
+              continue;
+            }
+
+          for (guint r = first; r < first + n; r++)
+            mask[r] = slices->category[r] >= self->n_strings
+                      || self->category_visible[slices->category[r]];
+        }
       self->slice_mask = g_bytes_new_take (mask, MAX (slices->n_rows, 1));
     }
 
