@@ -510,6 +510,8 @@ etrace_encoder_trace_start (etrace_encoder_t *enc,
   enc->source_mask = source_mask;
   enc->flags |= ENCODER_HEADER;
   out->len = write_header_frame (enc, timestamp, buf);
+  enc->next_reemit = timestamp + enc->reemit_period;
+  enc->flags |= ENCODER_REEMIT_ARMED;
   return ETRACE_OK;
 }
 
