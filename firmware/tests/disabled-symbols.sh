@@ -1,15 +1,27 @@
 #!/bin/sh
-# disabled-symbols.sh ENABLED_EXE DISABLED_EXE
+# disabled-symbols.sh FIRMWARE_DIR CC...
 #
-# The simulate example built with ETRACE_ENABLED=0 (and -Os, like a release
-# firmware) must keep nothing of the tracing: no etrace_* symbol, no trace
-# callbacks, no name strings. The enabled build is checked too, so that the
-# test would notice if the symbol listing itself stopped working.
+# Builds examples/simulate.c twice with the host compiler and -Os, as a
+# release firmware would be built: with ETRACE_ENABLED=0 nothing of the
+# tracing may be left (no etrace_* symbol, no trace callbacks, no name
+# strings). The enabled build is checked too, so that the test would notice
+# if the symbol listing itself stopped working. The build is done here
+# rather than by meson so that sanitizer builds of the project, which keep
+# dead code alive, do not change what is measured.
 set -eu
 
-enabled=$1
-disabled=$2
+dir=$1
+shift
 NM=${NM:-nm}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+enabled=$work/simulate-enabled
+disabled=$work/simulate-disabled
+"$@" -std=c99 -pedantic -Wall -Wextra -Werror -Os -I"$dir/include" \
+  "$dir/examples/simulate.c" "$dir"/src/*.c -o "$enabled"
+"$@" -std=c99 -pedantic -Wall -Wextra -Werror -Os -I"$dir/include" -DETRACE_ENABLED=0 \
+  "$dir/examples/simulate.c" -o "$disabled"
 
 status=0
 
