@@ -506,12 +506,13 @@ etrace_encoder_trace_start (etrace_encoder_t *enc,
   if (cap < ETRACE_MAX_HEADER_FRAME_SIZE)
     return ETRACE_ERR_BUFFER;
 
-  timestamp = extend_clock (enc, timestamp);
+  /* The header is the first frame of a re-emission cycle: after it, the
+   * cycle repeats any names already registered (none at start-up) and
+   * schedules the next one. */
   enc->source_mask = source_mask;
-  enc->flags |= ENCODER_HEADER;
-  out->len = write_header_frame (enc, timestamp, buf);
-  enc->next_reemit = timestamp + enc->reemit_period;
-  enc->flags |= ENCODER_REEMIT_ARMED;
+  enc->flags |= ENCODER_HEADER | ENCODER_REEMIT_ARMED;
+  enc->cursor = CURSOR_HEADER;
+  out->len = write_reemission (enc, extend_clock (enc, timestamp), buf);
   return ETRACE_OK;
 }
 

@@ -20,12 +20,13 @@ fi
 prefix=${CC%gcc}
 SIZE=${prefix}size
 
-# SystemView claims < 2 KB of code and ~600 B of RAM. Our bounds are the
-# measured figures of this version rounded up to the next 64 bytes, so any
-# growth is noticed; both stay under SystemView's.
+# SystemView claims < 2 KB of code and ~600 B of RAM. Measured with Debian
+# 12's arm-none-eabi-gcc 12.2: 1848 B of code, 472 B of RAM, 356 B of
+# stack. The bounds leave about 4% for other compiler versions and stay
+# below SystemView's figures, so a change that loses the lead fails here.
 BOUND_CODE=1920
 BOUND_RAM=512
-BOUND_STACK=512
+BOUND_STACK=384
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

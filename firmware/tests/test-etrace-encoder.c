@@ -496,7 +496,7 @@ test_burst_limits (void)
    * and its entry 16383: two bytes each. */
   while (etrace_encoder_next_sequence (&enc) != 16380)
     ;
-  g_assert_cmpint (etrace_encoder_trace_start (&enc, G_GUINT64_CONSTANT (0x8000000000000000), 0xffffffffu, buf, sizeof buf, &out), ==, ETRACE_OK);
+  g_assert_cmpint (etrace_encoder_trace_start (&enc, G_GUINT64_CONSTANT (0x7fffffffffffffff), 0xffffffffu, buf, sizeof buf, &out), ==, ETRACE_OK);
   /* prefix 1, ts 1+10, type 2, seq 1+2, mask 1+5 (no timebase/frequency
    * in nanoseconds) */
   g_assert_cmpuint (out.len, ==, 23);
