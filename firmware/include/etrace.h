@@ -209,28 +209,6 @@ typedef struct
   uint8_t announced_;
 } etrace_encoded_t;
 
-/* Private: the encoder's state. Only the functions below touch it. The
- * dictionary is kept as parallel arrays, which saves the padding a struct
- * per entry would need: 10 bytes per entry on a 32-bit target. */
-typedef struct
-{
-  uint64_t clock;
-  uint64_t cycles;
-  uint64_t next_reemit;
-  uint64_t reemit_period;
-  uint32_t core_frequency_hz;
-  uint32_t source_mask;
-  uint16_t sequence;
-  uint16_t cursor;
-  uint8_t timebase;
-  uint8_t count;
-  uint8_t flags;
-  const char *names[ETRACE_NAME_CAPACITY];
-  float deadlines_ms[ETRACE_NAME_CAPACITY];
-  uint8_t priorities[ETRACE_NAME_CAPACITY];
-  uint8_t name_flags[ETRACE_NAME_CAPACITY];
-} etrace_encoder_t;
-
 /**
  * etrace_write_fn:
  * @user: the config's transport_user
@@ -276,6 +254,28 @@ typedef struct
 } etrace_config_t;
 
 #if ETRACE_ENABLED
+
+/* Private: the encoder's state. Only the functions below touch it. The
+ * dictionary is kept as parallel arrays, which saves the padding a struct
+ * per entry would need: 10 bytes per entry on a 32-bit target. */
+typedef struct
+{
+  uint64_t clock;
+  uint64_t cycles;
+  uint64_t next_reemit;
+  uint64_t reemit_period;
+  uint32_t core_frequency_hz;
+  uint32_t source_mask;
+  uint16_t sequence;
+  uint16_t cursor;
+  uint8_t timebase;
+  uint8_t count;
+  uint8_t flags;
+  const char *names[ETRACE_NAME_CAPACITY];
+  float deadlines_ms[ETRACE_NAME_CAPACITY];
+  uint8_t priorities[ETRACE_NAME_CAPACITY];
+  uint8_t name_flags[ETRACE_NAME_CAPACITY];
+} etrace_encoder_t;
 
 /* The recorder. Private members; use the functions below. */
 typedef struct
@@ -352,6 +352,11 @@ uint32_t        etrace_transport_failures         (const etrace_t         *trace
 #else
 # define ETRACE_INLINE_ static inline
 #endif
+
+typedef struct
+{
+  uint8_t unused_;
+} etrace_encoder_t;
 
 typedef struct
 {

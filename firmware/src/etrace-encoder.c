@@ -41,7 +41,7 @@ enum
   TYPE_TRACE_START = 5,
 };
 
-/* etrace_name_entry_t.flags */
+/* etrace_encoder_t.name_flags[] */
 enum
 {
   ENTRY_SOURCE_MASK = 0x03,
