@@ -75,10 +75,12 @@ put_varint (uint8_t  *p,
   return p;
 }
 
+/* A varint field. Only the timestamp needs 64 bits; taking the others as
+ * 32-bit values keeps every call site short on a 32-bit CPU. */
 static uint8_t *
 put_field (uint8_t  *p,
            uint8_t   tag,
-           uint64_t  value)
+           uint32_t  value)
 {
   *p++ = tag;
   return put_varint (p, value);
@@ -88,7 +90,7 @@ put_field (uint8_t  *p,
 static uint8_t *
 put_nonzero (uint8_t  *p,
              uint8_t   tag,
-             uint64_t  value)
+             uint32_t  value)
 {
   return value != 0 ? put_field (p, tag, value) : p;
 }
@@ -183,7 +185,12 @@ begin_frame (etrace_encoder_t *enc,
 {
   uint8_t *p = frame + 1;
 
-  p = put_nonzero (p, TAG_TIMESTAMP, zigzag (ticks));
+  ticks = zigzag (ticks);
+  if (ticks != 0)
+    {
+      *p++ = TAG_TIMESTAMP;
+      p = put_varint (p, ticks);
+    }
   p = put_nonzero (p, TAG_NAME_ID, name_id);
   p = put_field (p, TAG_EVENT_TYPE, type);
   p = put_nonzero (p, TAG_SEQUENCE, sequence);
