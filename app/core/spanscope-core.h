@@ -16,6 +16,7 @@
 #include "sps-importer.h"
 #include "sps-exporter.h"
 #include "sps-plugin-engine.h"
+#include "sps-search.h"
 #include "sps-flame-tree.h"
 #include "sps-core-enums.h"
 
