@@ -489,6 +489,57 @@ test_search (Fixture       *fixture,
   g_assert_cmphex (pixel_at (texture, paint_x, y), ==, rgb_of (sps_palette_get_fill_for_name ("paint", FALSE)));
 }
 
+/* The demo trace has all three trees; samples come first. The picture
+ * is for a person to look at (flamegraph-samples.png). */
+static void
+test_demo_samples (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  Fixture fixture = { 0 };
+  g_autoptr(GPtrArray) views = NULL;
+  GtkWidget *kind;
+  GtkWidget *status;
+  GtkWidget *paned;
+  GtkWidget *scroller;
+
+  fixture.trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+  fixture.session = sps_session_new (fixture.trace);
+
+  views = sps_plugin_engine_create_extensions (sps_plugin_engine_get_default (), SPS_TYPE_VIEW);
+  fixture.window = gtk_window_new ();
+  paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  scroller = gtk_scrolled_window_new ();
+  fixture.timeline = sps_timeline_new (fixture.session);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), fixture.timeline);
+  gtk_paned_set_start_child (GTK_PANED (paned), scroller);
+  for (guint i = 0; i < views->len; i++)
+    {
+      if (g_str_equal (sps_view_get_title (g_ptr_array_index (views, i)), "Flame Graph"))
+        fixture.panel = sps_view_create_panel (g_ptr_array_index (views, i), fixture.session);
+    }
+  g_assert_nonnull (fixture.panel);
+  gtk_paned_set_end_child (GTK_PANED (paned), fixture.panel);
+  gtk_paned_set_position (GTK_PANED (paned), 330);
+  gtk_window_set_child (GTK_WINDOW (fixture.window), paned);
+  gtk_window_set_default_size (GTK_WINDOW (fixture.window), WIDTH, HEIGHT);
+  gtk_window_set_decorated (GTK_WINDOW (fixture.window), FALSE);
+  gtk_window_present (GTK_WINDOW (fixture.window));
+  fixture.chart = find_named (fixture.panel, "flame-chart");
+  wait_until_built (&fixture);
+
+  kind = find_named (fixture.panel, "flame-tree-kind");
+  status = find_named (fixture.panel, "flame-status");
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (kind))), ==, 3);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (kind)), ==, 1);
+  g_assert_true (g_str_has_suffix (gtk_label_get_text (GTK_LABEL (status)), " samples"));
+  save_screenshot (&fixture, "flamegraph-samples.png");
+
+  fixture_tear_down (&fixture, NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -501,6 +552,7 @@ main (int   argc,
               fixture_tear_down);
   g_test_add ("/ui/flamegraph/scope", Fixture, NULL, fixture_set_up, test_scope, fixture_tear_down);
   g_test_add ("/ui/flamegraph/search", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
+  g_test_add_func ("/ui/flamegraph/demo-samples", test_demo_samples);
 
   return g_test_run ();
 }

@@ -207,7 +207,8 @@ sps_flamegraph_chart_snapshot (GtkWidget   *widget,
   SpsFlamegraphChart *self = SPS_FLAMEGRAPH_CHART (widget);
   gboolean searching;
   GdkRGBA root_fill = self->fg;
-  GdkRGBA border = self->fg;
+  /* The selection outline: the accent blue the timeline outlines with */
+  GdkRGBA border = self->dark ? (GdkRGBA) { 0.47f, 0.68f, 0.93f, 1.f } : (GdkRGBA) { 0.21f, 0.52f, 0.89f, 1.f };
   GdkRGBA hover = self->dark ? (GdkRGBA) { 1.f, 1.f, 1.f, 0.18f } : (GdkRGBA) { 1.f, 1.f, 1.f, 0.35f };
 
   if (self->tree == NULL)
