@@ -492,7 +492,8 @@ export_to_file (SpsFlamegraphPanel *self,
                 const char         *format,
                 GFile              *file)
 {
-  g_autoptr(GTask) task = g_task_new (self, self->cancellable, on_exported, NULL);
+  /* Not the build's cancellable: a rebuild must not stop an export */
+  g_autoptr(GTask) task = g_task_new (self, NULL, on_exported, NULL);
   guint32 thread = selected_thread (self);
   GVariantDict dict;
 
