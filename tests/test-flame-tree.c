@@ -185,6 +185,10 @@ test_samples_merged (void)
 
   sps_flame_tree_get_nodes (tree, &n_nodes);
   g_assert_cmpuint (n_nodes, ==, 3);
+  /* Pre-order numbering */
+  g_assert_true (main_node == sps_flame_tree_get_node (tree, 1));
+  g_assert_true (work == sps_flame_tree_get_node (tree, 2));
+  g_assert_cmpuint (work->parent, ==, 1);
   g_assert_cmpint (root->inclusive, ==, 3);
   g_assert_cmpint (main_node->inclusive, ==, 3);
   g_assert_cmpint (main_node->exclusive, ==, 1);
@@ -474,6 +478,9 @@ test_recursion (void)
   g_assert_cmpint (node_at (tree, "a;b;a")->inclusive, ==, 2);
   g_assert_cmpint (node_at (tree, "a;b;a")->exclusive, ==, 2);
   g_assert_cmpfloat (node_at (tree, "a;b;a")->cpu_inclusive, ==, 3e6);
+  /* Pre-order: a, a;b, a;b;a */
+  g_assert_true (node_at (tree, "a;b;a") == sps_flame_tree_get_node (tree, 3));
+  g_assert_true (node_at (tree, "a;b") == sps_flame_tree_get_node (tree, 2));
 
   /* Per function, a recursive function counts once per observation: a is
    * in 3 samples (not 5 positions), b in 2 */

@@ -3,9 +3,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * A tree is a flat pool of SpsFlameNode, node 0 being a synthetic root.
- * A node is created after its parent, so a reverse walk over the pool
- * visits children before parents: that is how inclusive sums are made.
- * (parent, name) → child goes through a small open-addressing index.
+ * While building, a node is created after its parent, so a reverse walk
+ * over the pool visits children before parents: that is how inclusive
+ * sums are made. (parent, name) → child goes through a small
+ * open-addressing index. Once built, the pool is renumbered in pre-order.
  *
  * Span trees map each slice of the scope to a node: the child named like
  * the slice under the node of its nearest visible ancestor. The clipped
@@ -462,6 +463,59 @@ compare_children (gconstpointer a,
   return na < nb ? -1 : (na > nb ? 1 : 0);
 }
 
+/* Renumbers the nodes in depth-first pre-order (siblings in name order),
+ * so that walks over the tree read the pool front to back and a node's
+ * subtree is the range that follows it. @order and @start hold the
+ * children of each node, sorted, as link_children() made them. */
+static void
+renumber_pre_order (SpsFlameTree  *self,
+                    const guint32 *order,
+                    const guint32 *start)
+{
+  guint n = self->nodes->len;
+  g_autofree guint32 *new_of = g_new (guint32, MAX (n, 1));
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const SpsFlameNode *old = (const SpsFlameNode *) (gpointer) self->nodes->data;
+  GArray *nodes;
+  guint32 root = 0;
+  guint next = 0;
+
+  g_array_append_val (stack, root);
+  while (stack->len > 0)
+    {
+      guint32 id = g_array_index (stack, guint32, stack->len - 1);
+
+      g_array_set_size (stack, stack->len - 1);
+      new_of[id] = next++;
+      for (guint32 k = start[id + 1]; k-- > start[id];)
+        g_array_append_val (stack, order[k]);
+    }
+  g_assert (next == n);
+
+  nodes = g_array_sized_new (FALSE, TRUE, sizeof (SpsFlameNode), n);
+  g_array_set_size (nodes, n);
+  for (guint i = 0; i < n; i++)
+    {
+      SpsFlameNode *to = &g_array_index (nodes, SpsFlameNode, new_of[i]);
+
+      *to = old[i];
+      if (to->parent != SPS_NO_INDEX)
+        to->parent = new_of[to->parent];
+      if (to->first_child != SPS_NO_INDEX)
+        to->first_child = new_of[to->first_child];
+      if (to->next_sibling != SPS_NO_INDEX)
+        to->next_sibling = new_of[to->next_sibling];
+    }
+  g_array_unref (self->nodes);
+  self->nodes = nodes;
+
+  for (guint r = 0; r < self->n_slice_node; r++)
+    {
+      if (self->slice_node[r] != SPS_NO_INDEX)
+        self->slice_node[r] = new_of[self->slice_node[r]];
+    }
+}
+
 /* Links every node's children, sorted by name bytes. */
 static void
 link_children (SpsFlameTree *self)
@@ -502,6 +556,8 @@ link_children (SpsFlameTree *self)
           child->next_sibling = k + 1 < count ? order[start[p] + k + 1] : SPS_NO_INDEX;
         }
     }
+
+  renumber_pre_order (self, order, start);
 }
 
 static int
@@ -516,68 +572,54 @@ compare_functions (gconstpointer a,
 
 /* Per-function sums. A node is "outermost" for its name when no ancestor
  * has the same name: only those count inclusive values and observations,
- * so recursion is counted once. */
+ * so recursion is counted once. The nodes are in pre-order, so one scan
+ * with a stack of the current path visits them; `on_path` counts each
+ * name on that path. */
 static void
 build_functions (SpsFlameTree *self)
 {
-  g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) active = g_hash_table_new (NULL, NULL);
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint32 root_child;
+  guint n_strings = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
+  g_autofree guint32 *function_of = g_new (guint32, MAX (n_strings, 1));
+  g_autofree guint32 *on_path = g_new0 (guint32, MAX (n_strings, 1));
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const SpsFlameNode *nodes = (const SpsFlameNode *) (gpointer) self->nodes->data;
 
+  memset (function_of, 0xff, sizeof (guint32) * MAX (n_strings, 1));
   self->functions = g_array_new (FALSE, TRUE, sizeof (SpsFlameFunction));
 
-  /* Depth-first walk; `active` counts the names on the current path.
-   * A stack entry node | 1 << 31 marks the exit of the node. */
-  root_child = g_array_index (self->nodes, SpsFlameNode, 0).first_child;
-  for (guint32 c = root_child; c != SPS_NO_INDEX; c = g_array_index (self->nodes, SpsFlameNode, c).next_sibling)
-    g_array_append_val (stack, c);
-
-  while (stack->len > 0)
+  for (guint i = 1; i < self->nodes->len; i++)
     {
-      guint32 entry = g_array_index (stack, guint32, stack->len - 1);
-      guint32 id = entry & ~(1u << 31);
-      const SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, id);
-      gpointer key = GUINT_TO_POINTER (n->name + 1);
-      guint on_path = GPOINTER_TO_UINT (g_hash_table_lookup (active, key));
+      const SpsFlameNode *n = &nodes[i];
       SpsFlameFunction *f;
-      gpointer pos;
-      guint32 exit_entry = id | (1u << 31);
 
-      g_array_set_size (stack, stack->len - 1);
-
-      if (entry & (1u << 31))
+      /* Leave the subtrees that ended before this node */
+      while (path->len > 0 && g_array_index (path, guint32, path->len - 1) != n->parent)
         {
-          if (on_path <= 1)
-            g_hash_table_remove (active, key);
-          else
-            g_hash_table_insert (active, key, GUINT_TO_POINTER (on_path - 1));
-          continue;
+          on_path[nodes[g_array_index (path, guint32, path->len - 1)].name]--;
+          g_array_set_size (path, path->len - 1);
         }
 
-      if (!g_hash_table_lookup_extended (index, key, NULL, &pos))
+      g_assert (n->name < n_strings);
+      if (function_of[n->name] == SPS_NO_INDEX)
         {
           SpsFlameFunction fresh = { 0 };
 
           fresh.name = n->name;
-          pos = GUINT_TO_POINTER (self->functions->len);
+          function_of[n->name] = self->functions->len;
           g_array_append_val (self->functions, fresh);
-          g_hash_table_insert (index, key, pos);
         }
-      f = &g_array_index (self->functions, SpsFlameFunction, GPOINTER_TO_UINT (pos));
+      f = &g_array_index (self->functions, SpsFlameFunction, function_of[n->name]);
       f->exclusive += n->exclusive;
       f->cpu_exclusive += n->cpu_exclusive;
-      if (on_path == 0)
+      if (on_path[n->name] == 0)
         {
           f->inclusive += n->inclusive;
           f->cpu_inclusive += n->cpu_inclusive;
           f->n_observations += self->kind == SPS_FLAME_TREE_SAMPLES ? (guint64) n->inclusive : n->n_instances;
         }
 
-      g_hash_table_insert (active, key, GUINT_TO_POINTER (on_path + 1));
-      g_array_append_val (stack, exit_entry);
-      for (guint32 c = n->first_child; c != SPS_NO_INDEX; c = g_array_index (self->nodes, SpsFlameNode, c).next_sibling)
-        g_array_append_val (stack, c);
+      on_path[n->name]++;
+      g_array_append_val (path, i);
     }
 
   g_array_sort (self->functions, compare_functions);

@@ -128,7 +128,10 @@ typedef struct
  * @n_estimated_exclusive: the same for @exclusive
  *
  * One stack position of a flame tree. Recursive frames stay separate
- * positions: `a;a` is a child of `a`.
+ * positions: `a;a` is a child of `a`. The pool is in depth-first
+ * pre-order with siblings in byte order of their names: a node's subtree
+ * is the range of nodes that follows it, and node numbers are the same
+ * for the same input.
  */
 typedef struct
 {
