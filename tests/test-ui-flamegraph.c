@@ -338,6 +338,26 @@ rgb_of (const GdkRGBA *rgba)
          (guint32) (rgba->blue * 255 + .5f);
 }
 
+/* Moves the pointer over the chart (the motion controller's signal, as
+ * GTK would emit it) and returns the chart's tooltip. */
+static char *
+hover (Fixture *fixture,
+       double   x,
+       double   y)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (fixture->chart);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_MOTION (controller))
+        g_signal_emit_by_name (controller, "motion", x, y);
+    }
+
+  return g_strdup (gtk_widget_get_tooltip_text (fixture->chart));
+}
+
 static void
 test_zoom_breadcrumbs (Fixture       *fixture,
                        gconstpointer  data)
@@ -357,6 +377,20 @@ test_zoom_breadcrumbs (Fixture       *fixture,
   g_assert_cmpuint (chart_uint (fixture, "zoom"), ==, 0);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (status)), ==, "22.07 ms");
   save_screenshot (fixture, "flamegraph-start.png");
+
+  /* Tooltips: script is 4.5 ms of 22.067 (20.4 %), 4.5 − 1.25 ms self;
+   * it sits after layout (3 ms) and paint (3 ms) from 0.4 ms on row 2 */
+  {
+    double width = gtk_widget_get_width (fixture->chart);
+    g_autofree char *tip = hover (fixture, width * (6400000.0 + 2250000.0) / 22067000.0, 2 * 20 + 10);
+
+    g_assert_cmpstr (tip, ==,
+                     "script\n"
+                     "Inclusive: 4.5 ms (20.4%)\n"
+                     "Exclusive (self): 3.25 ms\n"
+                     "Instances: 1\n"
+                     "This function in all stacks: 4.5 ms in 1 outermost call");
+  }
 
   /* Clicking a frame zooms to it */
   g_signal_emit_by_name (fixture->chart, "node-clicked", script);
@@ -456,6 +490,18 @@ test_scope (Fixture       *fixture,
   gtk_drop_down_set_selected (GTK_DROP_DOWN (kind), 1);
   wait_until_built (fixture);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (status)), ==, "1.5 ms estimated");
+  {
+    g_autofree char *tip = hover (fixture, 100, 20 + 10);
+
+    /* Estimates say so */
+    g_assert_cmpstr (tip, ==,
+                     "tick\n"
+                     "Estimated CPU time, inclusive: 1.5 ms (100.0%)\n"
+                     "Estimated CPU time, exclusive: 1.5 ms\n"
+                     "Instances: 1\n"
+                     "Sampled spans: the original sample counts are unknown\n"
+                     "This function in all stacks: 1.5 ms in 1 outermost call");
+  }
 }
 
 static void
@@ -535,6 +581,17 @@ test_demo_samples (void)
   g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (kind))), ==, 3);
   g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (kind)), ==, 1);
   g_assert_true (g_str_has_suffix (gtk_label_get_text (GTK_LABEL (status)), " samples"));
+  {
+    g_autofree char *tip = hover (&fixture, 10, 10);
+
+    /* demo.trace.json: 64 P records, 60 of them with "weight": 1,
+     * "weightUnit": "ms" (counted with a script over the JSON) */
+    g_assert_cmpstr (tip, ==,
+                     "all\n"
+                     "Samples: 64 inclusive (100.0%), 0 exclusive\n"
+                     "Estimated CPU time: 60 ms inclusive, 0 ns exclusive\n"
+                     "Time-weight coverage: 60 of 64 samples (94%)");
+  }
   save_screenshot (&fixture, "flamegraph-samples.png");
 
   fixture_tear_down (&fixture, NULL);

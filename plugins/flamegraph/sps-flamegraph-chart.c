@@ -341,13 +341,20 @@ sps_flamegraph_chart_css_changed (GtkWidget         *widget,
   gtk_widget_queue_draw (widget);
 }
 
+/* The tooltip follows the hovered frame; it is made only when that
+ * changes, not on every motion. */
 static void
 set_hovered (SpsFlamegraphChart *self,
              guint               node)
 {
+  g_autofree char *tooltip = NULL;
+
   if (self->hovered == node)
     return;
   self->hovered = node;
+  if (node != SPS_NO_INDEX && self->tree != NULL)
+    tooltip = sps_flamegraph_chart_dup_tooltip (self, node);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self), tooltip);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -378,26 +385,6 @@ on_released (GtkGestureClick    *click,
 
   if (node != SPS_NO_INDEX)
     g_signal_emit (self, signals[NODE_CLICKED], 0, node);
-}
-
-static gboolean
-on_query_tooltip (GtkWidget          *widget,
-                  int                 x,
-                  int                 y,
-                  gboolean            keyboard,
-                  GtkTooltip         *tooltip,
-                  SpsFlamegraphChart *self)
-{
-  guint node = sps_flamegraph_chart_node_at (self, x, y);
-  g_autofree char *text = NULL;
-
-  if (node == SPS_NO_INDEX)
-    return FALSE;
-
-  text = sps_flamegraph_chart_dup_tooltip (self, node);
-  gtk_tooltip_set_text (tooltip, text);
-
-  return TRUE;
 }
 
 static void
@@ -508,9 +495,6 @@ sps_flamegraph_chart_init (SpsFlamegraphChart *self)
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
   g_signal_connect (click, "released", G_CALLBACK (on_released), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
-
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
 }
 
 GtkWidget *
@@ -768,7 +752,10 @@ sps_flamegraph_chart_dup_tooltip (SpsFlamegraphChart *self,
           if (sps_flame_tree_get_kind (self->tree) == SPS_FLAME_TREE_SAMPLES)
             g_string_append_printf (text,
                                     /* Translators: over the whole graph; recursion counted once */
-                                    _("This function in all stacks: %" G_GUINT64_FORMAT " samples"),
+                                    g_dngettext (GETTEXT_PACKAGE,
+                                                 "This function in all stacks: %" G_GUINT64_FORMAT " sample",
+                                                 "This function in all stacks: %" G_GUINT64_FORMAT " samples",
+                                                 (gulong) f->n_observations),
                                     f->n_observations);
           else
             {
@@ -776,7 +763,10 @@ sps_flamegraph_chart_dup_tooltip (SpsFlamegraphChart *self,
 
               g_string_append_printf (text,
                                       /* Translators: over the whole graph; recursion counted once */
-                                      _("This function in all stacks: %s in %" G_GUINT64_FORMAT " outermost calls"),
+                                      g_dngettext (GETTEXT_PACKAGE,
+                                                   "This function in all stacks: %s in %" G_GUINT64_FORMAT " outermost call",
+                                                   "This function in all stacks: %s in %" G_GUINT64_FORMAT " outermost calls",
+                                                   (gulong) f->n_observations),
                                       total, f->n_observations);
             }
         }
