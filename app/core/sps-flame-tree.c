@@ -32,6 +32,17 @@
 /* Rows between two cancellation checks. */
 #define CHECK_STRIDE 65536
 
+/**
+ * SpsFlameTree:
+ *
+ * An immutable, reference-counted call tree of one trace: measured
+ * slices, stack samples or sampled spans, for one thread or all threads
+ * merged, optionally limited to a time range and to what a visibility
+ * predicate keeps. Build it with sps_flame_tree_build() (any thread) or
+ * sps_flame_tree_build_async() (a worker thread), then read the node pool
+ * with sps_flame_tree_get_nodes(); node 0 is the root, which holds the
+ * total. Safe to share between threads once built.
+ */
 struct _SpsFlameTree
 {
   gatomicrefcount   ref_count;
