@@ -967,6 +967,40 @@ test_filter_threads (FilterFixture *fixture,
 }
 
 static void
+test_filter_only (FilterFixture *fixture,
+                  gconstpointer  data)
+{
+  SpsSession *session = fixture->session;
+  SpsTrace *trace = fixture->trace;
+
+  /* Thread 11 alone: process 2 goes too (its idle slice). */
+  sps_session_show_only_thread (session, thread_index (trace, 11));
+  assert_visible_slices (fixture, "000110");
+  g_assert_cmpuint (fixture->filters_changed, ==, 1);
+  g_assert_cmpuint (fixture->layout_changed, ==, 1);
+  g_assert_true (sps_session_get_process_hidden (session, process_index (trace, 2)));
+  sps_session_show_only_thread (session, thread_index (trace, 11));
+  g_assert_cmpuint (fixture->filters_changed, ==, 1);
+
+  /* Process 1 alone: its threads all come back. */
+  sps_session_show_only_process (session, process_index (trace, 1));
+  assert_visible_slices (fixture, "111110");
+  g_assert_false (sps_session_get_thread_hidden (session, thread_index (trace, 10)));
+  g_assert_cmpuint (fixture->filters_changed, ==, 2);
+
+  /* Only "gpu": "gpu, benchmark" stays, "io" goes. */
+  sps_session_show_only_category (session, string_id (trace, "gpu"));
+  assert_visible_slices (fixture, "110010");
+  g_assert_true (sps_session_get_category_hidden (session, string_id (trace, "io")));
+  g_assert_cmpuint (fixture->filters_changed, ==, 3);
+  g_assert_cmpuint (fixture->layout_changed, ==, 2);
+
+  sps_session_show_all (session);
+  g_assert_false (sps_session_has_filters (session));
+  assert_visible_slices (fixture, "111111");
+}
+
+static void
 test_filter_mask (FilterFixture *fixture,
                   gconstpointer  data)
 {
@@ -1108,6 +1142,7 @@ main (int   argc,
   FILTER_TEST ("/gtk/session/filters/categories", test_filter_categories);
   FILTER_TEST ("/gtk/session/filters/threads-and-processes", test_filter_threads);
   FILTER_TEST ("/gtk/session/filters/slice-mask", test_filter_mask);
+  FILTER_TEST ("/gtk/session/filters/only-this", test_filter_only);
   FILTER_TEST ("/gtk/session/search/matches", test_search_state);
   FILTER_TEST ("/gtk/session/search/notify", test_search_notify);
   g_test_add_func ("/gtk/session/viewport/tiny-and-empty-traces", test_tiny_and_empty_traces);

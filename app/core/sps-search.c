@@ -21,6 +21,12 @@
 #define MEMO_NO_MATCH 1
 #define MEMO_MATCH    2
 
+/**
+ * SpsSearchPattern:
+ *
+ * A compiled case-insensitive substring pattern (see
+ * sps_search_pattern_new()). Immutable: share it between threads freely.
+ */
 struct _SpsSearchPattern
 {
   char     *text;       /* as given */
@@ -32,6 +38,13 @@ struct _SpsSearchPattern
 G_DEFINE_BOXED_TYPE (SpsSearchPattern, sps_search_pattern,
                      sps_search_pattern_copy, sps_search_pattern_free)
 
+/**
+ * SpsSearchResult:
+ *
+ * What sps_search_run() found: the matching slices in table order and
+ * their sums per name (#SpsSearchGroup). Immutable and reference
+ * counted, so a worker thread can hand it to the main thread.
+ */
 struct _SpsSearchResult
 {
   gatomicrefcount  ref_count;

@@ -1782,6 +1782,134 @@ sps_session_show_all (SpsSession *self)
   filters_changed (self, TRUE);
 }
 
+/* Sets every flag of @flags (n of them) to hidden except @keep, and
+ * recounts n_hidden; TRUE when anything changed. */
+static gboolean
+hide_all_but (guint8 *flags,
+              guint   n,
+              guint   keep)
+{
+  gboolean changed = FALSE;
+
+  g_assert (flags != NULL || n == 0);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint8 hidden = i != keep;
+
+      changed |= flags[i] != hidden;
+      flags[i] = hidden;
+    }
+
+  return changed;
+}
+
+static void
+recount_hidden (SpsSession *self)
+{
+  g_assert (SPS_IS_SESSION (self));
+
+  self->n_hidden = 0;
+  for (guint i = 0; i < self->n_processes; i++)
+    self->n_hidden += self->process_hidden[i];
+  for (guint i = 0; i < self->n_threads; i++)
+    self->n_hidden += self->thread_hidden[i];
+  for (guint i = 0; i < self->categories->len; i++)
+    self->n_hidden += self->token_hidden[i];
+}
+
+/**
+ * sps_session_show_only_process:
+ * @self: a #SpsSession
+ * @process: a process index
+ *
+ * Hides every other process and shows @process with all its threads
+ * (category filters stay). One #SpsSession::filters-changed.
+ */
+void
+sps_session_show_only_process (SpsSession *self,
+                               guint       process)
+{
+  const SpsThreadTable *threads;
+  gboolean changed;
+
+  g_return_if_fail (SPS_IS_SESSION (self));
+  g_return_if_fail (process < self->n_processes);
+
+  threads = sps_trace_get_threads (self->trace);
+  changed = hide_all_but (self->process_hidden, self->n_processes, process);
+  for (guint t = 0; t < self->n_threads; t++)
+    if (threads->process[t] == process && self->thread_hidden[t])
+      {
+        self->thread_hidden[t] = FALSE;
+        changed = TRUE;
+      }
+
+  if (changed)
+    {
+      recount_hidden (self);
+      filters_changed (self, TRUE);
+    }
+}
+
+/**
+ * sps_session_show_only_thread:
+ * @self: a #SpsSession
+ * @thread: a thread index
+ *
+ * Hides every other thread and every other process (with their async
+ * lanes and counters), and shows @thread and its process (category
+ * filters stay). One #SpsSession::filters-changed.
+ */
+void
+sps_session_show_only_thread (SpsSession *self,
+                              guint       thread)
+{
+  const SpsThreadTable *threads;
+  gboolean changed;
+
+  g_return_if_fail (SPS_IS_SESSION (self));
+  g_return_if_fail (thread < self->n_threads);
+
+  threads = sps_trace_get_threads (self->trace);
+  changed = hide_all_but (self->thread_hidden, self->n_threads, thread);
+  changed |= hide_all_but (self->process_hidden, self->n_processes, threads->process[thread]);
+
+  if (changed)
+    {
+      recount_hidden (self);
+      filters_changed (self, TRUE);
+    }
+}
+
+/**
+ * sps_session_show_only_category:
+ * @self: a #SpsSession
+ * @category_string_id: a token from sps_session_get_categories()
+ *
+ * Hides every other category token (threads and processes stay). Slices
+ * whose category lists this token among others stay visible. A string
+ * that is no token of this trace is ignored.
+ */
+void
+sps_session_show_only_category (SpsSession *self,
+                                guint32     category_string_id)
+{
+  guint index;
+
+  g_return_if_fail (SPS_IS_SESSION (self));
+
+  index = token_index_of (self, category_string_id);
+  if (index == SPS_NO_INDEX)
+    return;
+
+  if (hide_all_but (self->token_hidden, self->categories->len, index))
+    {
+      recount_hidden (self);
+      filters_changed (self, FALSE);
+    }
+}
+
 /**
  * sps_session_has_filters:
  * @self: a #SpsSession

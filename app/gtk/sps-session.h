@@ -150,6 +150,15 @@ void        sps_session_set_category_hidden  (SpsSession *self,
 SPS_GTK_AVAILABLE_IN_ALL
 void        sps_session_show_all             (SpsSession *self);
 SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_show_only_process    (SpsSession *self,
+                                              guint       process);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_show_only_thread     (SpsSession *self,
+                                              guint       thread);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_show_only_category   (SpsSession *self,
+                                              guint32     category_string_id);
+SPS_GTK_AVAILABLE_IN_ALL
 gboolean    sps_session_has_filters          (SpsSession *self);
 SPS_GTK_AVAILABLE_IN_ALL
 gboolean    sps_session_is_track_visible     (SpsSession *self,
