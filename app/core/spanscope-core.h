@@ -17,6 +17,7 @@
 #include "sps-exporter.h"
 #include "sps-plugin-engine.h"
 #include "sps-search.h"
+#include "sps-flame-tree.h"
 #include "sps-core-enums.h"
 
 #undef SPANSCOPE_CORE_INSIDE
