@@ -140,6 +140,28 @@ add_int_member (JsonBuilder *builder,
   json_builder_add_int_value (builder, value);
 }
 
+/* The importer's own summaries (e.g. "embedded"), each a member after
+ * "warnings"; a section whose text does not parse is left out. */
+static void
+add_info_sections (JsonBuilder *builder,
+                   SpsTrace    *trace)
+{
+  guint n = sps_trace_get_n_info_sections (trace);
+
+  for (guint i = 0; i < n; i++)
+    {
+      SpsArgsRef ref = SPS_ARGS_REF_NONE;
+      const char *name = sps_trace_get_info_section (trace, i, &ref);
+      g_autoptr(JsonNode) node = sps_trace_parse_args (trace, ref, NULL);
+
+      if (name == NULL || node == NULL)
+        continue;
+
+      json_builder_set_member_name (builder, name);
+      json_builder_add_value (builder, g_steal_pointer (&node));
+    }
+}
+
 static void
 print_json (SpsTrace *trace)
 {
@@ -166,6 +188,7 @@ print_json (SpsTrace *trace)
       add_int_member (builder, w->name, (gint64) w->count);
     }
   json_builder_end_object (builder);
+  add_info_sections (builder, trace);
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
