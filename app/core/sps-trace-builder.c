@@ -984,7 +984,9 @@ sps_trace_builder_set_thread_sort_index (SpsTraceBuilder *self,
  * @name: a string id
  * @category: a string id
  * @args: the event's args
- * @flags: %SPS_SLICE_SAMPLED for a sampled span; other flags are ignored
+ * @flags: %SPS_SLICE_SAMPLED for a sampled span, %SPS_SLICE_UNFINISHED
+ *   for one whose end is unknown and that is shown up to @ts + @dur (a span
+ *   still open when a capture stopped); other flags are ignored
  *
  * Adds a complete slice (Chrome "X").
  *
@@ -1017,7 +1019,8 @@ sps_trace_builder_add_complete (SpsTraceBuilder *self,
     dur = G_MAXINT64 - ts;
 
   return append_slice_record (self, SPS_SLICE_RECORD_COMPLETE, thread, ts, dur,
-                              name, category, args, flags & SPS_SLICE_SAMPLED);
+                              name, category, args,
+                              flags & (SPS_SLICE_SAMPLED | SPS_SLICE_UNFINISHED));
 }
 
 /**
@@ -1052,7 +1055,8 @@ sps_trace_builder_add_begin (SpsTraceBuilder *self,
   self->n_begin_end_records++;
 
   return append_slice_record (self, SPS_SLICE_RECORD_BEGIN, thread, ts, 0,
-                              name, category, args, flags & SPS_SLICE_SAMPLED);
+                              name, category, args,
+                              flags & (SPS_SLICE_SAMPLED | SPS_SLICE_UNFINISHED));
 }
 
 /**

@@ -20,6 +20,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -87,6 +88,24 @@ typedef struct
   gint64            start;
   gint64            end;
 } Build;
+
+/* Names come from the device: quote them for JSON. */
+static void
+append_json_string (GString    *out,
+                    const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const guchar *p = (const guchar *) text; *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_printf (out, "\\%c", *p);
+      else if (*p < 0x20)
+        g_string_append_printf (out, "\\u%04x", *p);
+      else
+        g_string_append_c (out, (char) *p);
+    }
+  g_string_append_c (out, '"');
+}
 
 static int
 compare_events (gconstpointer a,
@@ -426,7 +445,7 @@ emit_spans (Build *b)
       g_string_printf (args, "{\"type\":\"%s\",\"priority\":%u", isr ? "isr" : "task", name->priority);
       if (name->has_deadline)
         {
-          gint64 deadline = span->start + (gint64) ((double) name->deadline_ms * 1e6);
+          gint64 deadline = span->start + (gint64) llround ((double) name->deadline_ms * 1e6);
           gboolean missed = span->end > deadline;
 
           g_string_append_printf (args, ",\"deadline_ms\":%s,\"deadline_us\":%s,\"deadline_missed\":%s",
@@ -444,7 +463,9 @@ emit_spans (Build *b)
 
               if (b->miss_list->len > 1)
                 g_string_append_c (b->miss_list, ',');
-              g_string_append_printf (b->miss_list, "{\"name\":\"%s\",\"start_us\":", name->name);
+              g_string_append (b->miss_list, "{\"name\":");
+              append_json_string (b->miss_list, name->name);
+              g_string_append (b->miss_list, ",\"start_us\":");
               g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", span->start / 1e3));
               g_string_append (b->miss_list, ",\"end_us\":");
               g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", span->end / 1e3));
@@ -617,9 +638,10 @@ emit_summary (Build *b)
         continue;
       if (times->len > 1)
         g_string_append_c (times, ',');
+      append_json_string (times, track->text);
       g_string_append_printf (times,
-                              "\"%s\":{\"count\":%u,\"min_us\":%s,\"avg_us\":%s,\"max_us\":%s,\"jitter_us\":%s,\"deadline_misses\":%u}",
-                              track->text, track->n_spans,
+                              ":{\"count\":%u,\"min_us\":%s,\"avg_us\":%s,\"max_us\":%s,\"jitter_us\":%s,\"deadline_misses\":%u}",
+                              track->n_spans,
                               g_ascii_formatd (min, sizeof min, "%.3f", track->min_ns / 1e3),
                               g_ascii_formatd (avg, sizeof avg, "%.3f", (double) track->sum_ns / track->n_spans / 1e3),
                               g_ascii_formatd (max, sizeof max, "%.3f", track->max_ns / 1e3),

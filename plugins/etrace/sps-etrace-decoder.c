@@ -270,22 +270,11 @@ seq_track (SeqTracker *seq,
 
   if (d >= REORDER_WINDOW)
     {
-      guint64 shift = d - REORDER_WINDOW + 1;
-
-      if (shift >= 64)
-        {
-          lost = shift - (guint64) __builtin_popcountll (seq->seen);
-          seq->seen = 0;
-        }
-      else
-        {
-          guint64 mask = (G_GUINT64_CONSTANT (1) << shift) - 1;
-
-          lost = shift - (guint64) __builtin_popcountll (seq->seen & mask);
-          seq->seen >>= shift;
-        }
-      seq->next = (seq->next + shift) & (seq->modulus - 1);
-      d = REORDER_WINDOW - 1;
+      /* Too far ahead to be reordering: everything skipped is lost. */
+      lost = d - (guint64) __builtin_popcountll (seq->seen);
+      seq->seen = 0;
+      seq->next = s;
+      d = 0;
     }
 
   seq->seen |= G_GUINT64_CONSTANT (1) << d;

@@ -16,6 +16,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -145,7 +146,7 @@ write_span (GString  *out,
   append_us (out, start + slices->dur[row]);
   g_string_append_printf (out, ",%" G_GINT64_FORMAT ",", priority);
   if (has_deadline)
-    append_us (out, start + (SpsTime) (deadline_ms * 1e6));
+    append_us (out, start + (SpsTime) llround (deadline_ms * 1e6));
   g_string_append (out, ",\n");
 }
 
