@@ -35,6 +35,8 @@
  * reorder a few frames. */
 #define REORDER_WINDOW      16
 #define ARENA_SIZE          4096
+/* Devices number names 1, 2, 3…: these ids are looked up in an array */
+#define DICT_SMALL          4096
 
 typedef struct
 {
@@ -76,7 +78,8 @@ struct _SpsEtraceDecoder
   SeqTracker       seq;
   guint16          segment;
 
-  GHashTable      *dict;            /* wire id → names index + 1 */
+  GArray          *dict_small;      /* wire id → names index + 1 */
+  GHashTable      *dict;            /* the same for ids ≥ DICT_SMALL */
   GHashTable      *by_text;         /* v1: name text → names index + 1 */
 
   guint64          frames;
@@ -179,6 +182,34 @@ set_attributes (SpsEtraceName *name,
   name->priority = priority;
   name->has_deadline = has_deadline;
   name->deadline_ms = deadline_ms;
+}
+
+/* Dictionary: wire id → names index + 1, 0 when unknown */
+
+static inline guint32
+dict_get (SpsEtraceDecoder *self,
+          guint32           id)
+{
+  if (id < self->dict_small->len)
+    return g_array_index (self->dict_small, guint32, id);
+  if (id < DICT_SMALL)
+    return 0;
+  return GPOINTER_TO_UINT (g_hash_table_lookup (self->dict, GUINT_TO_POINTER (id)));
+}
+
+static void
+dict_set (SpsEtraceDecoder *self,
+          guint32           id,
+          guint32           value)
+{
+  if (id < DICT_SMALL)
+    {
+      if (id >= self->dict_small->len)
+        g_array_set_size (self->dict_small, id + 1);
+      g_array_index (self->dict_small, guint32, id) = value;
+    }
+  else
+    g_hash_table_insert (self->dict, GUINT_TO_POINTER (id), GUINT_TO_POINTER (value));
 }
 
 /* Health */
@@ -368,6 +399,7 @@ device_reset (SpsEtraceDecoder *self,
 
   self->seq.started = FALSE;
   g_hash_table_remove_all (self->dict);
+  g_array_set_size (self->dict_small, 0);
   g_hash_table_remove_all (self->by_text);
   if (self->segment < G_MAXUINT16)
     self->segment++;
@@ -408,7 +440,7 @@ handle_v2 (SpsEtraceDecoder          *self,
            const Tracing__TraceFrame *frame)
 {
   guint kind = frame->event_type;
-  gpointer found;
+  guint32 found;
 
   switch (kind)
     {
@@ -440,17 +472,14 @@ handle_v2 (SpsEtraceDecoder          *self,
                 _("a dictionary entry without an id or a name"));
           return;
         }
-      found = g_hash_table_lookup (self->dict, GUINT_TO_POINTER (frame->name_id));
-      if (found == NULL ||
-          strcmp (((SpsEtraceName *) g_ptr_array_index (self->names, GPOINTER_TO_UINT (found) - 1))->name,
-                  frame->name) != 0)
+      found = dict_get (self, frame->name_id);
+      if (found == 0 ||
+          strcmp (((SpsEtraceName *) g_ptr_array_index (self->names, found - 1))->name, frame->name) != 0)
         {
-          guint32 index = add_name (self, frame->name);
-
-          found = GUINT_TO_POINTER (index + 1);
-          g_hash_table_insert (self->dict, GUINT_TO_POINTER (frame->name_id), found);
+          found = add_name (self, frame->name) + 1;
+          dict_set (self, frame->name_id, found);
         }
-      set_attributes (g_ptr_array_index (self->names, GPOINTER_TO_UINT (found) - 1),
+      set_attributes (g_ptr_array_index (self->names, found - 1),
                       frame->source_type, frame->priority,
                       frame->has_relative_deadline_ms_case == TRACING__TRACE_FRAME__HAS_RELATIVE_DEADLINE_MS_RELATIVE_DEADLINE_MS,
                       frame->relative_deadline_ms);
@@ -461,8 +490,8 @@ handle_v2 (SpsEtraceDecoder          *self,
     case SPS_ETRACE_MARKER:
       track_sequence (self, frame->sequence);
       advance_clock (self, frame->timestamp_ticks);
-      found = frame->name_id != 0 ? g_hash_table_lookup (self->dict, GUINT_TO_POINTER (frame->name_id)) : NULL;
-      if (found == NULL)
+      found = dict_get (self, frame->name_id);
+      if (found == 0)
         {
           g_autofree char *message =
             /* Translators: %lu is a byte offset, %u a dictionary id */
@@ -473,7 +502,7 @@ handle_v2 (SpsEtraceDecoder          *self,
           note (self, SPS_ETRACE_HEALTH_UNKNOWN_NAME_EVENTS, 1, message);
           return;
         }
-      add_event (self, kind, GPOINTER_TO_UINT (found) - 1,
+      add_event (self, kind, found - 1,
                  frame->has_marker_value_case == TRACING__TRACE_FRAME__HAS_MARKER_VALUE_MARKER_VALUE,
                  frame->marker_value);
       return;
@@ -873,6 +902,7 @@ sps_etrace_decoder_new (void)
   self->arena.base.allocator_data = &self->arena;
   self->keep_events = TRUE;
   self->dict = g_hash_table_new (NULL, NULL);
+  self->dict_small = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->by_text = g_hash_table_new (g_str_hash, g_str_equal);
   self->names = g_ptr_array_new_with_free_func (name_free);
   self->events = g_array_new (FALSE, FALSE, sizeof (SpsEtraceEvent));
@@ -889,6 +919,7 @@ sps_etrace_decoder_free (SpsEtraceDecoder *self)
     return;
 
   g_hash_table_unref (self->dict);
+  g_array_unref (self->dict_small);
   g_hash_table_unref (self->by_text);
   g_ptr_array_unref (self->names);
   g_array_unref (self->events);
