@@ -16,6 +16,8 @@
 #include "sps-importer.h"
 #include "sps-exporter.h"
 #include "sps-plugin-engine.h"
+#include "sps-live-source.h"
+#include "sps-serial-source.h"
 #include "sps-core-enums.h"
 
 #undef SPANSCOPE_CORE_INSIDE
