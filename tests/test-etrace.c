@@ -740,6 +740,77 @@ test_info_json (void)
   remove_temp (input);
 }
 
+/* firmware/examples/simulate.c end to end: its trace.bin is recognised
+ * by content, holds 2 gyro_isr and 2 control_task spans, 4 markers and
+ * one deadline miss (the second control_task: 6.45 ms against 5 ms), and
+ * converts to the CSV worked out by hand from simulate.c's timetable. */
+static void
+test_simulate (void)
+{
+  const char *simulate = g_getenv ("ETRACE_SIMULATE");
+  const char *cli = g_getenv ("SPANSCOPE_CLI");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *bin = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *expected_path = g_test_build_filename (G_TEST_DIST, "data", "etrace", "simulate.csv", NULL);
+  g_autofree char *expected = NULL;
+  g_autofree char *actual = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  int status = -1;
+
+  if (simulate == NULL || cli == NULL)
+    {
+      g_test_skip ("ETRACE_SIMULATE or SPANSCOPE_CLI is not set");
+      return;
+    }
+
+  dir = g_dir_make_tmp ("test-etrace-XXXXXX", &error);
+  g_assert_no_error (error);
+  bin = g_build_filename (dir, "trace.bin", NULL);
+  csv = g_build_filename (dir, "trace.csv", NULL);
+
+  {
+    const char *argv[] = { simulate, bin, NULL };
+
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+  }
+
+  file = g_file_new_for_path (bin);
+  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (sps_trace_get_format (trace), ==, "etrace");
+
+  g_assert_cmpint (spans_of (trace, "gyro_isr"), ==, 2);
+  g_assert_cmpint (spans_of (trace, "control_task"), ==, 2);
+  g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES), ==, 4);
+  g_assert_cmpuint (sps_trace_get_instants (trace)->n_rows, ==, 4);
+  g_assert_cmpint (embedded_int (trace, "deadline_misses"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (embedded (trace), "timebase"), ==, "nanoseconds");
+  assert_health (trace, 0, 0, 0, 0, 0, 0);
+  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
+
+  {
+    const char *argv[] = { cli, "convert", bin, "--format", "etrace-csv", "-o", csv, NULL };
+
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+  }
+  g_file_get_contents (expected_path, &expected, NULL, &error);
+  g_assert_no_error (error);
+  g_file_get_contents (csv, &actual, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (actual, ==, expected);
+
+  g_unlink (bin);
+  g_unlink (csv);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -764,6 +835,7 @@ main (int   argc,
   g_test_add_func ("/etrace/decoder/chunks", test_chunks);
   g_test_add_func ("/etrace/cli/csv", test_csv);
   g_test_add_func ("/etrace/cli/info-json", test_info_json);
+  g_test_add_func ("/etrace/simulate/end-to-end", test_simulate);
 
   return g_test_run ();
 }
