@@ -28,7 +28,7 @@ static const struct
    * option names (--json…); FILE, FORMAT, OUT may be translated. */
   { "info", N_("[--json] [--ns] FILE"), N_("Print what a trace holds"), sps_cli_info },
   { "convert", N_("FILE --format FORMAT -o OUT [--ns]"), N_("Write a trace in another format"), sps_cli_convert },
-  { "capture", N_("DEVICE [--baud N] [--duration 10s] -o OUT"), N_("Record a device's trace stream"), sps_cli_capture },
+  { "capture", N_("DEVICE [--baud N] [--duration 10s] -o OUT | --list"), N_("Record a device's trace stream"), sps_cli_capture },
 };
 
 /**

@@ -21,6 +21,7 @@
 #include <glib-unix.h>
 
 #include "sps-cli.h"
+#include "sps-device-monitor.h"
 
 typedef struct
 {
@@ -123,6 +124,29 @@ print_summary (const char *path)
     }
 }
 
+/* One line per USB serial device: path, then vendor and model */
+static int
+list_devices (void)
+{
+  g_autoptr(SpsDeviceMonitor) monitor = sps_device_monitor_new ();
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (monitor));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(SpsSerialDevice) device = g_list_model_get_item (G_LIST_MODEL (monitor), i);
+      const char *vendor = sps_serial_device_get_vendor (device);
+      const char *model = sps_serial_device_get_model (device);
+
+      printf ("%s\t%s\t%s\n", sps_serial_device_get_path (device),
+              vendor != NULL ? vendor : "", model != NULL ? model : "");
+    }
+
+  if (n == 0)
+    fprintf (stderr, "%s\n", _("No USB serial devices found"));
+
+  return SPS_CLI_EXIT_OK;
+}
+
 int
 sps_cli_capture (char **argv)
 {
@@ -135,6 +159,7 @@ sps_cli_capture (char **argv)
   g_autofree char *output = NULL;
   g_autofree char *duration = NULL;
   int baud = 115200;
+  gboolean list = FALSE;
   gint64 duration_ms = 0;
   guint timeout = 0;
   guint sigint, sigterm;
@@ -147,6 +172,8 @@ sps_cli_capture (char **argv)
       N_("TIME") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("Where to write the captured stream (.etrace)"), N_("OUT") },
+    { "list", 0, 0, G_OPTION_ARG_NONE, &list,
+      N_("List the USB serial devices (path, vendor, model) and exit"), NULL },
     { NULL }
   };
 
@@ -161,6 +188,8 @@ sps_cli_capture (char **argv)
       sps_cli_print_usage_error (context, "%s", error->message);
       return SPS_CLI_EXIT_USAGE;
     }
+  if (list)
+    return list_devices ();
   if (g_strv_length (args) != 2)
     {
       sps_cli_print_usage_error (context, "%s", args[1] == NULL ? _("missing DEVICE") : _("expected one DEVICE"));
