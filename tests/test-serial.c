@@ -46,11 +46,11 @@ make_stream (guint n_frames)
   etrace_stream_name (s, 0, seq++, 2, "mark\x11\x13", 0, 0, NAN);
   for (guint i = 3; i < n_frames; i++)
     {
-      guint8 a = special[i % G_N_ELEMENTS (special)];
-      guint8 b = special[(i / 3) % G_N_ELEMENTS (special)];
+      guint32 a = special[i % G_N_ELEMENTS (special)];
+      guint32 b = special[(i / 3) % G_N_ELEMENTS (special)];
 
       if (i % 3 == 2)
-        etrace_stream_event (s, 3, a | (b << 8), seq++ % 16384, 2, (guint32) (a | (b << 8) | (a << 16) | (b << 24)));
+        etrace_stream_event (s, 3, a | (b << 8), seq++ % 16384, 2, a | (b << 8) | (a << 16) | (b << 24));
       else
         etrace_stream_event (s, i % 3 == 0 ? 1 : 2, 1 + (a | (b << 8)), seq++ % 16384, 1, -1);
     }
