@@ -389,13 +389,16 @@ make_tracks (Build *b)
   sorted = copy_tracks (b);
   g_ptr_array_sort (sorted, compare_tracks);
 
-  for (guint i = 0; i < sorted->len; i++)
+  for (guint i = 0, in_process = 0; i < sorted->len; i++)
     {
       Track *track = g_ptr_array_index (sorted, i);
 
+      /* Thread ids count 1, 2, 3… within each group, in priority order */
+      if (i > 0 && ((Track *) g_ptr_array_index (sorted, i - 1))->pid != track->pid)
+        in_process = 0;
       track->text_id = sps_trace_builder_intern (b->builder, track->text, -1);
       track->process = ensure_process (b, track->pid);
-      track->thread = sps_trace_builder_ensure_thread (b->builder, track->process, i + 1);
+      track->thread = sps_trace_builder_ensure_thread (b->builder, track->process, ++in_process);
       sps_trace_builder_set_thread_name (b->builder, track->thread, track->text_id);
       sps_trace_builder_set_thread_sort_index (b->builder, track->thread, (gint32) i);
     }
