@@ -18,6 +18,7 @@
 #include <spanscope-core.h>
 
 #include "etrace-stream.h"
+#include "tracing_v1.pb-c.h"
 #include "sps-etrace-decoder.h"
 
 #define START  1
@@ -586,6 +587,48 @@ test_v1 (void)
   assert_health (trace, 0, 0, 0, 0, 0, 0);
 }
 
+/* v1 has no stream header: a sequence number far behind is a reset */
+static void
+test_v1_reset (void)
+{
+  g_autoptr(GByteArray) s = g_byte_array_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  Tracing__V1__TraceEvent e = TRACING__V1__TRACE_EVENT__INIT;
+  guint8 buf[128];
+  const struct { guint64 ts; guint type; guint32 seq; } frames[] = {
+    { 1000, 1, 100000 }, { 2000, 2, 100001 }, { 3000, 1, 100002 },
+    /* restarted: sequence 0, clock from 0 */
+    { 500, 1, 0 }, { 700, 2, 1 },
+  };
+
+  e.name = (char *) "job";
+  e.source_type = TRACING__V1__TRACE_EVENT_SOURCE_TYPE__TASK;
+  e.priority = 1;
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      gsize len;
+
+      e.timestamp_ns = frames[i].ts;
+      e.event_type = (Tracing__V1__TraceEventType) frames[i].type;
+      e.sequence = frames[i].seq;
+      len = tracing__v1__trace_event__pack (&e, buf + 1);
+      buf[0] = (guint8) len;
+      g_byte_array_append (s, buf, len + 1);
+    }
+  trace = load_bytes (s);
+
+  /* the start at 3000 ns is cut by the reset; one span in each boot */
+  assert_health (trace, 0, 0, 0, 0, 1, 1);
+  g_assert_cmpint (spans_of (trace, "job"), ==, 2);
+  /* The cut one ends with its boot (a zero-length unfinished slice at
+   * 3000); the second boot's clock is counted from there: 3500–3700 */
+  g_assert_cmpint (sps_trace_get_slices (trace)->ts[find_slice (trace, "job", 1)], ==, 3000);
+  g_assert_cmpint (sps_trace_get_slices (trace)->dur[find_slice (trace, "job", 1)], ==, 0);
+  g_assert_cmpuint (sps_trace_get_slices (trace)->flags[find_slice (trace, "job", 1)] & SPS_SLICE_UNFINISHED, !=, 0);
+  g_assert_cmpint (sps_trace_get_slices (trace)->ts[find_slice (trace, "job", 2)], ==, 3500);
+  g_assert_cmpint (sps_trace_get_slices (trace)->dur[find_slice (trace, "job", 2)], ==, 200);
+}
+
 static void
 test_probe (void)
 {
@@ -821,6 +864,7 @@ main (int   argc,
   g_test_add_func ("/etrace/import/pair-by-time", test_pair_by_time);
   g_test_add_func ("/etrace/import/tracks-by-priority", test_tracks_by_priority);
   g_test_add_func ("/etrace/import/v1", test_v1);
+  g_test_add_func ("/etrace/import/v1-reset", test_v1_reset);
   g_test_add_func ("/etrace/import/cycles", test_cycles);
   g_test_add_func ("/etrace/health/lost-frames", test_lost_frames);
   g_test_add_func ("/etrace/health/sequence-wrap", test_sequence_wrap);

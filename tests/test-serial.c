@@ -20,6 +20,7 @@
 #include <pty.h>
 #include <termios.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -350,6 +351,54 @@ test_cli_capture (void)
   g_rmdir (dir);
 }
 
+static int
+run_cli (const char * const *args,
+         char              **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("SPANSCOPE_CLI"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                NULL, err, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+
+  return WEXITSTATUS (status);
+}
+
+/* Usage errors exit with 2, a device that cannot be opened with 1 */
+static void
+test_cli_errors (void)
+{
+  static const char * const no_output[] = { "capture", "/dev/ttyACM0", NULL };
+  static const char * const no_device[] = { "capture", "-o", "x.etrace", NULL };
+  static const char * const bad_baud[] = { "capture", "/dev/ttyACM0", "--baud", "12345", "-o", "x.etrace", NULL };
+  static const char * const bad_duration[] = { "capture", "/dev/ttyACM0", "--duration", "soon", "-o", "x.etrace", NULL };
+  static const char * const missing[] = { "capture", "/nonexistent/ttyACM9", "-o", "/nonexistent/x.etrace", NULL };
+  static const char * const list[] = { "capture", "--list", NULL };
+  g_autofree char *err = NULL;
+
+  if (g_getenv ("SPANSCOPE_CLI") == NULL)
+    {
+      g_test_skip ("SPANSCOPE_CLI is not set");
+      return;
+    }
+
+  g_assert_cmpint (run_cli (no_output, NULL), ==, 2);
+  g_assert_cmpint (run_cli (no_device, NULL), ==, 2);
+  g_assert_cmpint (run_cli (bad_baud, NULL), ==, 2);
+  g_assert_cmpint (run_cli (bad_duration, NULL), ==, 2);
+  g_assert_cmpint (run_cli (missing, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "/nonexistent/ttyACM9"));
+  g_assert_cmpint (run_cli (list, NULL), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -360,6 +409,7 @@ main (int   argc,
   g_test_add_func ("/serial/pty/stop-keeps-data", test_stop_keeps_data);
   g_test_add_func ("/serial/open-errors", test_open_errors);
   g_test_add_func ("/serial/cli/capture", test_cli_capture);
+  g_test_add_func ("/serial/cli/errors", test_cli_errors);
 
   return g_test_run ();
 }

@@ -252,11 +252,31 @@ static void
 pair_spans (Build *b)
 {
   guint n_names = b->names->len;
+  guint n_segments = sps_etrace_decoder_get_n_segments (b->decoder);
   g_autofree gint64 *open = g_new (gint64, MAX (n_names, 1));
+  g_autofree guint *segment_of = g_new0 (guint, MAX (n_names, 1));
+  g_autofree gint64 *segment_end = g_new (gint64, n_segments);
   guint32 category_marker = sps_trace_builder_intern (b->builder, "marker", -1);
 
   for (guint i = 0; i < n_names; i++)
     open[i] = -1;
+
+  /* A span still open when the device reset ends with its boot's last
+   * event, not with the trace. */
+  for (guint i = 0; i < b->events->len; i++)
+    {
+      const SpsEtraceEvent *e = &g_array_index (b->events, SpsEtraceEvent, i);
+
+      segment_of[e->name] = e->segment;
+    }
+  for (guint i = 0; i < n_segments; i++)
+    segment_end[i] = G_MININT64;
+  for (guint i = 0; i < b->events->len; i++)
+    {
+      const SpsEtraceEvent *e = &g_array_index (b->events, SpsEtraceEvent, i);
+
+      segment_end[e->segment] = MAX (segment_end[e->segment], e->time_ns);
+    }
 
   for (guint i = 0; i < b->events->len; i++)
     {
@@ -333,10 +353,11 @@ pair_spans (Build *b)
       health (b, SPS_ETRACE_HEALTH_OPEN_AT_END, open[i], 1, 0, message);
       args = g_strdup_printf ("{\"type\":\"%s\",\"priority\":%u}",
                               name->source == SPS_ETRACE_SOURCE_ISR ? "isr" : "task", name->priority);
-      /* Unfinished up to the end of the capture, as an unmatched begin
-       * would be, but without the core's own "unmatched_begin" warning
+      /* Unfinished up to the end of its boot (of the capture, mostly),
+       * as an unmatched begin would be, but without the core's own "unmatched_begin" warning
        * for the same fact. */
-      sps_trace_builder_add_complete (b->builder, track->thread, open[i], b->end - open[i], track->text_id,
+      sps_trace_builder_add_complete (b->builder, track->thread, open[i],
+                                      segment_end[segment_of[i]] - open[i], track->text_id,
                                       sps_trace_builder_intern (b->builder,
                                                                 name->source == SPS_ETRACE_SOURCE_ISR ? "isr" : "task", -1),
                                       sps_trace_builder_add_args_text (b->builder, args, -1),

@@ -558,7 +558,6 @@ handle_v1 (SpsEtraceDecoder              *self,
       device_reset (self, message);
       seq_restart (&self->seq, event->sequence);
       seq_track (&self->seq, event->sequence, &backwards);
-      self->offset_ns -= ticks;
     }
   if (lost > 0)
     {
