@@ -38,6 +38,8 @@ enum
 
 /* How many CPU load values at most per name */
 #define LOAD_WINDOWS 400
+/* The metadata lists the first misses only; all are counted and flagged */
+#define MAX_LISTED_MISSES 10000
 
 typedef struct
 {
@@ -485,17 +487,20 @@ emit_spans (Build *b)
               track->n_misses++;
               b->n_misses++;
 
-              if (b->miss_list->len > 1)
-                g_string_append_c (b->miss_list, ',');
-              g_string_append (b->miss_list, "{\"name\":");
-              append_json_string (b->miss_list, name->name);
-              g_string_append (b->miss_list, ",\"start_us\":");
-              g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", span->start / 1e3));
-              g_string_append (b->miss_list, ",\"end_us\":");
-              g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", span->end / 1e3));
-              g_string_append (b->miss_list, ",\"deadline_us\":");
-              g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", deadline / 1e3));
-              g_string_append (b->miss_list, "}");
+              if (b->n_misses <= MAX_LISTED_MISSES)
+                {
+                  if (b->miss_list->len > 1)
+                    g_string_append_c (b->miss_list, ',');
+                  g_string_append (b->miss_list, "{\"name\":");
+                  append_json_string (b->miss_list, name->name);
+                  g_string_append (b->miss_list, ",\"start_us\":");
+                  g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", span->start / 1e3));
+                  g_string_append (b->miss_list, ",\"end_us\":");
+                  g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", span->end / 1e3));
+                  g_string_append (b->miss_list, ",\"deadline_us\":");
+                  g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", deadline / 1e3));
+                  g_string_append (b->miss_list, "}");
+                }
 
               /* The visible mark: a step of the process's running count of
                * misses at the moment the span overran. */
