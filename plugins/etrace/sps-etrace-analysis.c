@@ -715,12 +715,15 @@ sps_etrace_build (SpsEtraceDecoder *decoder,
                   GError          **error)
 {
   Build b = { 0 };
-  GArray *marks = sps_etrace_decoder_get_marks (decoder);
-  GArray *events = sps_etrace_decoder_get_events (decoder);
+  GArray *marks;
+  GArray *events;
+  gboolean ret = FALSE;
 
   g_return_val_if_fail (decoder != NULL, FALSE);
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (builder), FALSE);
 
+  marks = sps_etrace_decoder_get_marks (decoder);
+  events = sps_etrace_decoder_get_events (decoder);
   b.decoder = decoder;
   b.builder = builder;
   b.names = sps_etrace_decoder_get_names (decoder);
@@ -766,6 +769,7 @@ sps_etrace_build (SpsEtraceDecoder *decoder,
   emit_load (&b);
   emit_summary (&b);
   emit_warnings (&b);
+  ret = TRUE;
 
 out:
   g_array_unref (b.events);
@@ -778,5 +782,5 @@ out:
   for (guint i = 0; i < SPS_ETRACE_N_HEALTH; i++)
     g_free (b.messages[i]);
 
-  return error == NULL || *error == NULL;
+  return ret;
 }
