@@ -24,6 +24,7 @@
 #include "sps-device-dialog.h"
 #include "sps-live-window.h"
 #include "sps-screenshot.h"
+#include "sps-window.h"
 
 static gboolean
 wake_up (gpointer data)
@@ -232,6 +233,55 @@ test_device_dialog (void)
   g_object_unref (dialog);
 }
 
+static SpsDeviceDialog *
+find_device_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (SPS_IS_DEVICE_DIALOG (window))
+        return SPS_DEVICE_DIALOG (window);
+    }
+
+  return NULL;
+}
+
+/* File ▸ Open Device… shows the dialog; choosing a port that does not
+ * exist leaves the trace window as it was (the error is a message). */
+static void
+test_open_device_action (void)
+{
+  g_autoptr(SpsApplication) app = sps_application_new ();
+  g_autoptr(GError) error = NULL;
+  SpsDeviceDialog *dialog;
+  SpsWindow *window;
+
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  window = sps_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_null (find_device_dialog ());
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "open-device", NULL);
+  dialog = find_device_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
+  g_assert_true (gtk_window_get_modal (GTK_WINDOW (dialog)));
+
+  sps_device_dialog_set_path (dialog, "/nonexistent/ttyACM9");
+  sps_device_dialog_start (dialog);
+  g_assert_null (find_device_dialog ());
+  g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_EMPTY);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -240,6 +290,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/live/window", test_live_window);
   g_test_add_func ("/ui/live/device-dialog", test_device_dialog);
+  g_test_add_func ("/ui/live/open-device-action", test_open_device_action);
 
   return g_test_run ();
 }
