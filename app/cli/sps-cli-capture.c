@@ -13,6 +13,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -108,8 +109,8 @@ print_summary (const char *path)
     return;
 
   fprintf (stderr,
-           /* Translators: %s is a format name, %lu a number of frames/events */
-           _("Format %s, %" G_GUINT64_FORMAT " frames\n"),
+           /* Translators: %s is a format name such as "etrace", then a count */
+           _("Format %s; frames read: %" PRIu64 "\n"),
            sps_trace_get_format (trace), sps_trace_get_events_read (trace));
 
   n = sps_trace_get_n_warnings (trace);

@@ -15,6 +15,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "sps-live-window.h"
@@ -87,8 +88,8 @@ update_status (SpsLiveWindow *self)
   g_string_append (status, running ? _("Capturing") : _("Stopped"));
   g_string_append (status, " · ");
   /* Translators: %lu is a number of bytes received from the device */
-  g_string_append_printf (status, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " byte",
-                                               "%" G_GUINT64_FORMAT " bytes", n_bytes), n_bytes);
+  g_string_append_printf (status, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " byte",
+                                               "%" PRIu64 " bytes", n_bytes), n_bytes);
 
   if (self->session != NULL)
     {
@@ -106,14 +107,14 @@ update_status (SpsLiveWindow *self)
 
       g_string_append (status, " · ");
       /* Translators: %lu is a number of decoded frames */
-      g_string_append_printf (status, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " frame",
-                                                   "%" G_GUINT64_FORMAT " frames", frames), frames);
+      g_string_append_printf (status, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " frame",
+                                                   "%" PRIu64 " frames", frames), frames);
       if (warnings > 0)
         {
           g_string_append (status, " · ");
           /* Translators: %lu counts problems in the stream (lost frames…) */
-          g_string_append_printf (status, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " warning",
-                                                       "%" G_GUINT64_FORMAT " warnings", warnings), warnings);
+          g_string_append_printf (status, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " warning",
+                                                       "%" PRIu64 " warnings", warnings), warnings);
         }
     }
 

@@ -18,6 +18,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -345,7 +346,7 @@ track_sequence (SpsEtraceDecoder *self,
     {
       g_autofree char *message =
         /* Translators: %lu are a count, a stream offset and a sequence number */
-        g_strdup_printf (_("byte %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " frames lost before sequence number %" G_GUINT64_FORMAT),
+        g_strdup_printf (_("byte %" PRIu64 ": %" PRIu64 " frames lost before sequence number %" PRIu64),
                          self->offset, lost, s);
 
       note (self, SPS_ETRACE_HEALTH_LOST_FRAMES, lost, message);
@@ -450,7 +451,7 @@ handle_v2 (SpsEtraceDecoder          *self,
         {
           g_autofree char *message =
             /* Translators: %lu is a byte offset in the stream */
-            g_strdup_printf (_("byte %" G_GUINT64_FORMAT ": the device restarted (its clock went backwards)"),
+            g_strdup_printf (_("byte %" PRIu64 ": the device restarted (its clock went backwards)"),
                              self->offset);
 
           device_reset (self, message);
@@ -495,7 +496,7 @@ handle_v2 (SpsEtraceDecoder          *self,
         {
           g_autofree char *message =
             /* Translators: %lu is a byte offset, %u a dictionary id */
-            g_strdup_printf (_("byte %" G_GUINT64_FORMAT ": an event with the unknown name id %u was dropped"),
+            g_strdup_printf (_("byte %" PRIu64 ": an event with the unknown name id %u was dropped"),
                              self->offset, frame->name_id);
 
           self->frames++;
@@ -511,7 +512,7 @@ handle_v2 (SpsEtraceDecoder          *self,
       {
         g_autofree char *message =
           /* Translators: %lu is a byte offset, %u the frame class found */
-          g_strdup_printf (_("byte %" G_GUINT64_FORMAT ": a frame of the unknown class %u was skipped"),
+          g_strdup_printf (_("byte %" PRIu64 ": a frame of the unknown class %u was skipped"),
                            self->offset, kind);
 
         self->frames++;
@@ -539,7 +540,7 @@ handle_v1 (SpsEtraceDecoder              *self,
     {
       g_autofree char *message =
         /* Translators: %lu is a byte offset in the stream */
-        g_strdup_printf (_("byte %" G_GUINT64_FORMAT ": an event without a name or with an unknown type was skipped"),
+        g_strdup_printf (_("byte %" PRIu64 ": an event without a name or with an unknown type was skipped"),
                          self->offset);
 
       self->frames++;
@@ -552,7 +553,7 @@ handle_v1 (SpsEtraceDecoder              *self,
     {
       g_autofree char *message =
         /* Translators: %lu is a byte offset in the stream */
-        g_strdup_printf (_("byte %" G_GUINT64_FORMAT ": the device restarted (its sequence numbers started again)"),
+        g_strdup_printf (_("byte %" PRIu64 ": the device restarted (its sequence numbers started again)"),
                          self->offset);
 
       device_reset (self, message);
@@ -562,7 +563,7 @@ handle_v1 (SpsEtraceDecoder              *self,
   if (lost > 0)
     {
       g_autofree char *message =
-        g_strdup_printf (_("byte %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " frames lost before sequence number %" G_GUINT64_FORMAT),
+        g_strdup_printf (_("byte %" PRIu64 ": %" PRIu64 " frames lost before sequence number %" PRIu64),
                          self->offset, lost, (guint64) event->sequence);
 
       note (self, SPS_ETRACE_HEALTH_LOST_FRAMES, lost, message);
@@ -748,7 +749,7 @@ lose_sync (SpsEtraceDecoder *self)
 {
   g_autofree char *message =
     /* Translators: %lu is a byte offset in the stream */
-    g_strdup_printf (_("byte %" G_GUINT64_FORMAT ": the stream is garbled; skipping to the next stream header"),
+    g_strdup_printf (_("byte %" PRIu64 ": the stream is garbled; skipping to the next stream header"),
                      self->offset);
 
   note (self, SPS_ETRACE_HEALTH_DESYNC, 1, message);
@@ -878,7 +879,7 @@ sps_etrace_decoder_finish (SpsEtraceDecoder *self)
         {
           g_autofree char *message =
             /* Translators: %lu are a byte offset and a number of bytes */
-            g_strdup_printf (_("byte %" G_GUINT64_FORMAT ": the stream ends inside a frame (%" G_GUINT64_FORMAT " bytes left over)"),
+            g_strdup_printf (_("byte %" PRIu64 ": the stream ends inside a frame (%" PRIu64 " bytes left over)"),
                              self->offset, (guint64) (self->n_pending - used));
 
           note (self, SPS_ETRACE_HEALTH_TRUNCATED_FRAME, 1, message);
