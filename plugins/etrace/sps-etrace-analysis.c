@@ -116,9 +116,10 @@ compare_events (gconstpointer a,
   const SpsEtraceEvent *ea = a;
   const SpsEtraceEvent *eb = b;
 
+  /* Equal times keep their stream order: g_array_sort() is stable */
   if (ea->time_ns != eb->time_ns)
     return ea->time_ns < eb->time_ns ? -1 : 1;
-  return ea->order < eb->order ? -1 : ea->order > eb->order;
+  return 0;
 }
 
 static void
@@ -256,7 +257,6 @@ pair_spans (Build *b)
   guint n_names = b->names->len;
   guint n_segments = sps_etrace_decoder_get_n_segments (b->decoder);
   g_autofree gint64 *open = g_new (gint64, MAX (n_names, 1));
-  g_autofree guint *segment_of = g_new0 (guint, MAX (n_names, 1));
   g_autofree gint64 *segment_end = g_new (gint64, n_segments);
   guint32 category_marker = sps_trace_builder_intern (b->builder, "marker", -1);
 
@@ -265,19 +265,15 @@ pair_spans (Build *b)
 
   /* A span still open when the device reset ends with its boot's last
    * event, not with the trace. */
-  for (guint i = 0; i < b->events->len; i++)
-    {
-      const SpsEtraceEvent *e = &g_array_index (b->events, SpsEtraceEvent, i);
-
-      segment_of[e->name] = e->segment;
-    }
   for (guint i = 0; i < n_segments; i++)
     segment_end[i] = G_MININT64;
   for (guint i = 0; i < b->events->len; i++)
     {
       const SpsEtraceEvent *e = &g_array_index (b->events, SpsEtraceEvent, i);
 
-      segment_end[e->segment] = MAX (segment_end[e->segment], e->time_ns);
+      guint segment = ((const SpsEtraceName *) g_ptr_array_index (b->names, e->name))->segment;
+
+      segment_end[segment] = MAX (segment_end[segment], e->time_ns);
     }
 
   for (guint i = 0; i < b->events->len; i++)
@@ -359,7 +355,7 @@ pair_spans (Build *b)
        * as an unmatched begin would be, but without the core's own "unmatched_begin" warning
        * for the same fact. */
       sps_trace_builder_add_complete (b->builder, track->thread, open[i],
-                                      segment_end[segment_of[i]] - open[i], track->text_id,
+                                      segment_end[name->segment] - open[i], track->text_id,
                                       sps_trace_builder_intern (b->builder,
                                                                 name->source == SPS_ETRACE_SOURCE_ISR ? "isr" : "task", -1),
                                       sps_trace_builder_add_args_text (b->builder, args, -1),
@@ -738,7 +734,7 @@ sps_etrace_build (SpsEtraceDecoder *decoder,
   for (guint i = 0; i < G_N_ELEMENTS (b.misses_track); i++)
     b.misses_track[i] = SPS_NO_INDEX;
 
-  /* Stable: equal times keep their stream order (the order field) */
+  /* Stable: equal times keep their stream order */
   b.events = g_array_sized_new (FALSE, FALSE, sizeof (SpsEtraceEvent), events->len);
   g_array_append_vals (b.events, events->data, events->len);
   g_array_sort (b.events, compare_events);

@@ -159,9 +159,16 @@ static guint32
 add_name (SpsEtraceDecoder *self,
           const char       *text)
 {
-  SpsEtraceName *name = g_new0 (SpsEtraceName, 1);
+  SpsEtraceName *name;
+
+  /* Only a hostile stream gets here: its further names stay unknown */
+  if (self->names->len >= SPS_ETRACE_MAX_NAMES - 1)
+    return G_MAXUINT32;
+
+  name = g_new0 (SpsEtraceName, 1);
 
   name->name = g_strdup (text);
+  name->segment = self->segment;
   g_ptr_array_add (self->names, name);
 
   return self->names->len - 1;
@@ -425,10 +432,8 @@ add_event (SpsEtraceDecoder *self,
     return;
 
   event.time_ns = self->last_ns;
-  event.name = name;
-  event.order = self->events->len;
   event.value = has_value ? value : 0;
-  event.segment = self->segment;
+  event.name = name;
   event.kind = kind;
   event.has_value = has_value != FALSE;
   g_array_append_val (self->events, event);
@@ -477,7 +482,11 @@ handle_v2 (SpsEtraceDecoder          *self,
       if (found == 0 ||
           strcmp (((SpsEtraceName *) g_ptr_array_index (self->names, found - 1))->name, frame->name) != 0)
         {
-          found = add_name (self, frame->name) + 1;
+          guint32 index = add_name (self, frame->name);
+
+          if (index == G_MAXUINT32)
+            return;
+          found = index + 1;
           dict_set (self, frame->name_id, found);
         }
       set_attributes (g_ptr_array_index (self->names, found - 1),
@@ -575,6 +584,11 @@ handle_v1 (SpsEtraceDecoder              *self,
   if (found == NULL)
     {
       index = add_name (self, event->name);
+      if (index == G_MAXUINT32)
+        {
+          note (self, SPS_ETRACE_HEALTH_UNKNOWN_NAME_EVENTS, 1, NULL);
+          return;
+        }
       g_hash_table_insert (self->by_text,
                            ((SpsEtraceName *) g_ptr_array_index (self->names, index))->name,
                            GUINT_TO_POINTER (index + 1));
@@ -927,6 +941,27 @@ sps_etrace_decoder_free (SpsEtraceDecoder *self)
   for (guint i = 0; i < SPS_ETRACE_N_HEALTH; i++)
     g_free (self->messages[i]);
   g_free (self);
+}
+
+/* A hint: room for the events of @n_bytes of stream (frames are at
+ * least 7 bytes), so a long capture does not grow the array by copying.
+ * Pages that are not written are not used. */
+void
+sps_etrace_decoder_reserve (SpsEtraceDecoder *self,
+                            guint64           n_bytes)
+{
+  /* At most 1 GiB up front: beyond, the array grows as usual */
+  guint64 n = MIN (n_bytes / 7, G_GUINT64_CONSTANT (1) << 26);
+
+  g_return_if_fail (self != NULL);
+
+  if (n > self->events->len)
+    {
+      guint len = self->events->len;
+
+      g_array_set_size (self->events, (guint) n);
+      g_array_set_size (self->events, len);
+    }
 }
 
 /* Without events only counts and health are kept (throughput tests). */

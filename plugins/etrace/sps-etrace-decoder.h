@@ -56,21 +56,27 @@ typedef struct
   char    *name;
   guint32  priority;
   float    deadline_ms;
+  guint16  segment;         /* boot of the device, counted from 0 */
   guint8   source;          /* SpsEtraceSource */
   gboolean has_deadline;
 } SpsEtraceName;
 
-/* One span start/end or marker, in stream order, with its absolute time. */
+/* Names of one stream at most (the index shares a word with the kind) */
+#define SPS_ETRACE_MAX_NAMES (1u << 29)
+
+/* One span start/end or marker, in stream order, with its absolute time.
+ * 16 bytes: a capture holds one per frame, and writing them is a good
+ * part of the decoding time. */
 typedef struct
 {
   gint64  time_ns;
-  guint32 name;             /* index into names */
-  guint32 order;            /* position in the stream */
   guint32 value;
-  guint16 segment;          /* boot of the device, counted from 0 */
-  guint8  kind;             /* SpsEtraceKind */
-  guint8  has_value;
+  guint32 name : 29;        /* index into names */
+  guint32 kind : 2;         /* SpsEtraceKind, SPAN_START to MARKER */
+  guint32 has_value : 1;
 } SpsEtraceEvent;
+
+G_STATIC_ASSERT (sizeof (SpsEtraceEvent) == 16);
 
 typedef struct
 {
@@ -86,6 +92,8 @@ SpsEtraceDecoder *sps_etrace_decoder_new            (void);
 void              sps_etrace_decoder_free           (SpsEtraceDecoder *self);
 void              sps_etrace_decoder_set_keep_events (SpsEtraceDecoder *self,
                                                      gboolean          keep);
+void              sps_etrace_decoder_reserve        (SpsEtraceDecoder *self,
+                                                     guint64           n_bytes);
 gsize             sps_etrace_decoder_feed           (SpsEtraceDecoder *self,
                                                      const guint8     *data,
                                                      gsize             len);

@@ -105,6 +105,7 @@ sps_etrace_importer_load (SpsImporter      *importer,
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_PARSING, _("Decoding frames"));
 
   decoder = sps_etrace_decoder_new ();
+  sps_etrace_decoder_reserve (decoder, len);
   for (gsize pos = 0; pos < len; pos += CHUNK_SIZE)
     {
       if (progress != NULL)

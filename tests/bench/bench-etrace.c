@@ -130,6 +130,8 @@ decode (const guint8 *p,
   g_autoptr(SpsEtraceDecoder) decoder = sps_etrace_decoder_new ();
   guint64 frames;
 
+  /* As the importer does with the file size */
+  sps_etrace_decoder_reserve (decoder, len);
   for (gsize pos = 0; pos < len; pos += CHUNK)
     sps_etrace_decoder_feed (decoder, p + pos, MIN (CHUNK, len - pos));
   sps_etrace_decoder_finish (decoder);
