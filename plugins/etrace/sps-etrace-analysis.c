@@ -702,7 +702,8 @@ emit_warnings (Build *b)
  * @progress: (nullable): progress and cancellation
  * @error: return location for an error (cancellation only)
  *
- * Pairs, analyses and adds everything @decoder read to @builder.
+ * Pairs, analyses and adds everything @decoder read to @builder. The
+ * decoder's events are sorted by time in place.
  */
 gboolean
 sps_etrace_build (SpsEtraceDecoder *decoder,
@@ -734,9 +735,9 @@ sps_etrace_build (SpsEtraceDecoder *decoder,
   for (guint i = 0; i < G_N_ELEMENTS (b.misses_track); i++)
     b.misses_track[i] = SPS_NO_INDEX;
 
-  /* Stable: equal times keep their stream order */
-  b.events = g_array_sized_new (FALSE, FALSE, sizeof (SpsEtraceEvent), events->len);
-  g_array_append_vals (b.events, events->data, events->len);
+  /* In place (the decoder is done): stable, so equal times keep their
+   * stream order */
+  b.events = g_array_ref (events);
   g_array_sort (b.events, compare_events);
 
   if (b.events->len > 0)
