@@ -19,8 +19,6 @@
 #include <math.h>
 #include <string.h>
 
-#include <glib/gi18n-lib.h>
-
 #include "sps-etrace-exporter.h"
 
 struct _SpsEtraceExporter
