@@ -221,6 +221,16 @@ test_device_dialog (void)
   gtk_window_present (GTK_WINDOW (dialog));
 
   g_assert_cmpuint (sps_device_dialog_get_baud (dialog), ==, 115200);
+
+  /* For a look at it: SPANSCOPE_DIALOG_SCREENSHOT=out.png */
+  if (g_getenv ("SPANSCOPE_DIALOG_SCREENSHOT") != NULL)
+    {
+      g_autoptr(GError) shot_error = NULL;
+
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (dialog));
+      sps_screenshot_save (GTK_WIDGET (dialog), g_getenv ("SPANSCOPE_DIALOG_SCREENSHOT"), &shot_error);
+      g_assert_no_error (shot_error);
+    }
   g_assert_true (G_IS_LIST_MODEL (sps_device_dialog_get_devices (dialog)));
   g_assert_cmpstr (sps_device_dialog_get_path (dialog), ==, "");
 

@@ -74,8 +74,6 @@ update (SpsDeviceDialog *self)
   const char *path = gtk_editable_get_text (GTK_EDITABLE (self->path_entry));
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->start_button), path != NULL && path[0] != '\0');
-  gtk_widget_set_visible (GTK_WIDGET (self->empty_label),
-                          g_list_model_get_n_items (G_LIST_MODEL (self->monitor)) == 0);
 }
 
 static void
@@ -185,6 +183,14 @@ sps_device_dialog_init (SpsDeviceDialog *self)
   self->list = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_widget_add_css_class (GTK_WIDGET (self->list), "boxed-list");
   gtk_list_box_bind_model (self->list, G_LIST_MODEL (self->monitor), create_row, NULL, NULL);
+  /* Shown by the list while it is empty */
+  self->empty_label = GTK_LABEL (gtk_label_new (_("No USB serial device is plugged in. Connect a board, or type the path of a port below.")));
+  gtk_label_set_wrap (self->empty_label, TRUE);
+  gtk_label_set_justify (self->empty_label, GTK_JUSTIFY_CENTER);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->empty_label), 24);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->empty_label), 24);
+  gtk_widget_add_css_class (GTK_WIDGET (self->empty_label), "dim-label");
+  gtk_list_box_set_placeholder (self->list, GTK_WIDGET (self->empty_label));
   g_signal_connect_swapped (self->list, "row-selected", G_CALLBACK (on_row_selected), self);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->list));
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
@@ -192,11 +198,6 @@ sps_device_dialog_init (SpsDeviceDialog *self)
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_box_append (GTK_BOX (box), scroller);
 
-  self->empty_label = GTK_LABEL (gtk_label_new (_("No USB serial device is plugged in. Connect a board, or type the path of a port below.")));
-  gtk_label_set_wrap (self->empty_label, TRUE);
-  gtk_label_set_xalign (self->empty_label, 0);
-  gtk_widget_add_css_class (GTK_WIDGET (self->empty_label), "dim-label");
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->empty_label));
 
   gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
@@ -219,7 +220,6 @@ sps_device_dialog_init (SpsDeviceDialog *self)
 
   gtk_window_set_child (GTK_WINDOW (self), box);
 
-  g_signal_connect_object (self->monitor, "items-changed", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
   update (self);
 }
 
