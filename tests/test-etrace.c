@@ -629,6 +629,30 @@ test_v1_reset (void)
   g_assert_cmpint (sps_trace_get_slices (trace)->dur[find_slice (trace, "job", 2)], ==, 200);
 }
 
+/* Damaged values stay harmless: huge deltas saturate the clock, a NaN or
+ * negative deadline is none */
+static void
+test_hostile_values (void)
+{
+  g_autoptr(GByteArray) s = g_byte_array_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(JsonNode) args = NULL;
+
+  etrace_stream_start (s, G_MAXINT64, 0, TRUE, 1);
+  etrace_stream_name (s, G_MAXINT64, 1, 1, "a", 2, 1, NAN);
+  etrace_stream_name (s, G_MAXINT64, 2, 2, "b", 2, 1, -5.0f);
+  etrace_stream_event (s, START, G_MAXINT64, 3, 1, NONE);
+  etrace_stream_event (s, END, G_MININT64, 4, 1, NONE);
+  etrace_stream_event (s, START, 0, 5, 2, NONE);
+  etrace_stream_event (s, END, 1, 6, 2, NONE);
+  trace = load_bytes (s);
+
+  g_assert_cmpint (spans_of (trace, "b"), ==, 1);
+  args = sps_trace_parse_args (trace, sps_trace_get_slices (trace)->args[find_slice (trace, "b", 0)], NULL);
+  g_assert_false (json_object_has_member (json_node_get_object (args), "deadline_ms"));
+  g_assert_cmpint (embedded_int (trace, "deadline_misses"), ==, 0);
+}
+
 static void
 test_probe (void)
 {
@@ -866,6 +890,7 @@ main (int   argc,
   g_test_add_func ("/etrace/import/v1", test_v1);
   g_test_add_func ("/etrace/import/v1-reset", test_v1_reset);
   g_test_add_func ("/etrace/import/cycles", test_cycles);
+  g_test_add_func ("/etrace/import/hostile-values", test_hostile_values);
   g_test_add_func ("/etrace/health/lost-frames", test_lost_frames);
   g_test_add_func ("/etrace/health/sequence-wrap", test_sequence_wrap);
   g_test_add_func ("/etrace/health/unknown-names", test_unknown_names);

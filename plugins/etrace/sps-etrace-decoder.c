@@ -188,8 +188,9 @@ set_attributes (SpsEtraceName *name,
 
   name->source = source <= SPS_ETRACE_SOURCE_TASK ? source : SPS_ETRACE_SOURCE_UNKNOWN;
   name->priority = priority;
-  name->has_deadline = has_deadline;
-  name->deadline_ms = deadline_ms;
+  /* A negative, NaN or absurd (over 30 years) deadline is no deadline */
+  name->has_deadline = has_deadline && deadline_ms >= 0 && deadline_ms <= 1e12f;
+  name->deadline_ms = name->has_deadline ? deadline_ms : 0;
 }
 
 /* Dictionary: wire id → names index + 1, 0 when unknown */
@@ -362,6 +363,16 @@ track_sequence (SpsEtraceDecoder *self,
 
 /* Time */
 
+/* Times are kept within ±2^62 ns (±146 years), so that differences of
+ * two of them never overflow, whatever a damaged stream says. */
+#define TIME_LIMIT ((G_GINT64_CONSTANT (1) << 62) - 1)
+
+static gint64
+clamp_time (gint64 ns)
+{
+  return CLAMP (ns, -TIME_LIMIT, TIME_LIMIT);
+}
+
 static gint64
 ticks_to_ns (SpsEtraceDecoder *self,
              gint64            ticks)
@@ -369,15 +380,18 @@ ticks_to_ns (SpsEtraceDecoder *self,
   gint64 f = self->core_frequency_hz;
   gint64 whole;
   gint64 rest;
+  gint64 ns;
 
   if (!self->cycles || f == 0)
-    return ticks;
+    return clamp_time (ticks);
 
-  /* Split so ticks × 10⁹ cannot overflow. */
+  /* Split so the fraction cannot overflow; the whole seconds saturate. */
   whole = ticks / f;
   rest = ticks % f;
+  if (__builtin_mul_overflow (whole, G_GINT64_CONSTANT (1000000000), &ns))
+    return whole < 0 ? -TIME_LIMIT : TIME_LIMIT;
 
-  return whole * G_GINT64_CONSTANT (1000000000) + rest * G_GINT64_CONSTANT (1000000000) / f;
+  return clamp_time (ns + rest * G_GINT64_CONSTANT (1000000000) / f);
 }
 
 static void
@@ -385,7 +399,7 @@ set_clock (SpsEtraceDecoder *self,
            gint64            ticks)
 {
   self->clock = ticks;
-  self->last_ns = ticks_to_ns (self, ticks) + self->offset_ns;
+  self->last_ns = clamp_time (ticks_to_ns (self, ticks) + self->offset_ns);
 }
 
 static void

@@ -143,7 +143,8 @@ write_span (GString  *out,
   g_string_append_c (out, ',');
   append_us (out, start + slices->dur[row]);
   g_string_append_printf (out, ",%" G_GINT64_FORMAT ",", priority);
-  if (has_deadline)
+  /* (args of other formats may say anything) */
+  if (has_deadline && deadline_ms >= 0 && deadline_ms <= 1e12)
     append_us (out, start + (SpsTime) llround (deadline_ms * 1e6));
   g_string_append (out, ",\n");
 }
