@@ -19,6 +19,7 @@
 
 #include "etrace-stream.h"
 #include "tracing_v1.pb-c.h"
+#include "sps-etrace-analysis.h"
 #include "sps-etrace-decoder.h"
 
 #define START  1
@@ -723,6 +724,68 @@ test_chunks (void)
   g_rand_free (rand);
 }
 
+/* Random bytes, and a valid stream with random bytes flipped: decoding
+ * and building never fail; whatever decodes is kept and the damage is
+ * counted. (Run under ASan/UBSan by `build-aux/dev test --sanitize`.) */
+static void
+test_garbage (void)
+{
+  GRand *rand = g_rand_new_with_seed (99);
+
+  for (guint round = 0; round < 20; round++)
+    {
+      g_autoptr(GByteArray) s = g_byte_array_new ();
+      g_autoptr(SpsEtraceDecoder) decoder = sps_etrace_decoder_new ();
+      g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+      g_autoptr(SpsTrace) trace = NULL;
+      g_autoptr(GError) error = NULL;
+      gsize pos = 0;
+
+      if (round % 2 == 0)
+        {
+          for (guint i = 0; i < 20000; i++)
+            {
+              guint8 byte = (guint8) g_rand_int_range (rand, 0, 256);
+
+              g_byte_array_append (s, &byte, 1);
+            }
+        }
+      else
+        {
+          guint32 seq = 0;
+
+          etrace_stream_start (s, 0, seq++, round % 4 == 1, 1000000);
+          etrace_stream_name (s, 0, seq++, 1, "a", 1, 3, 0.01f);
+          etrace_stream_name (s, 0, seq++, 2, "m", 0, 0, NAN);
+          for (guint i = 0; i < 2000; i++)
+            etrace_stream_event (s, 1 + i % 3, g_rand_int_range (rand, -100, 1000), seq++ % 16384,
+                                 1 + i % 2, i % 3 == 2 ? (gint64) i : -1);
+          for (guint i = 0; i < 50; i++)
+            s->data[g_rand_int_range (rand, 0, (gint32) s->len)] = (guint8) g_rand_int_range (rand, 0, 256);
+        }
+
+      while (pos < s->len)
+        {
+          gsize chunk = (gsize) g_rand_int_range (rand, 1, 700);
+          gsize n = MIN (chunk, s->len - pos);
+
+          sps_etrace_decoder_feed (decoder, s->data + pos, n);
+          pos += n;
+        }
+      sps_etrace_decoder_finish (decoder);
+
+      g_assert_true (sps_etrace_build (decoder, builder, NULL, &error));
+      g_assert_no_error (error);
+      trace = sps_trace_builder_finish (builder, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (trace);
+      if (round % 2 == 1)
+        g_assert_cmpuint (sps_trace_get_n_warnings (trace), >, 0);
+    }
+
+  g_rand_free (rand);
+}
+
 /* The CSV of the worked example, compared with a file written by hand */
 static void
 test_csv (void)
@@ -902,6 +965,7 @@ main (int   argc,
   g_test_add_func ("/etrace/analysis/cpu-load", test_cpu_load);
   g_test_add_func ("/etrace/decoder/probe", test_probe);
   g_test_add_func ("/etrace/decoder/chunks", test_chunks);
+  g_test_add_func ("/etrace/decoder/garbage", test_garbage);
   g_test_add_func ("/etrace/cli/csv", test_csv);
   g_test_add_func ("/etrace/cli/info-json", test_info_json);
   g_test_add_func ("/etrace/simulate/end-to-end", test_simulate);
