@@ -867,6 +867,19 @@ test_info_json (void)
     g_assert_cmpstr (last->prev->data, ==, "warnings");
   }
 
+  /* The table shows the section too, after the warnings */
+  {
+    const char *table_argv[] = { cli, "info", input, NULL };
+    g_autofree char *table = NULL;
+
+    g_spawn_sync (NULL, (char **) table_argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                  &table, NULL, &status, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (table, "\nembedded\n  timebase                         nanoseconds\n"
+                                     "  spans_per_name\n    gyro_isr                       1\n"));
+    g_assert_nonnull (strstr (table, "\n  open_at_end                      1\n"));
+  }
+
   remove_temp (input);
 }
 
