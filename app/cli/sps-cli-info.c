@@ -140,6 +140,28 @@ add_int_member (JsonBuilder *builder,
   json_builder_add_int_value (builder, value);
 }
 
+/* The importer's own summaries (e.g. "embedded"), each a member after
+ * "warnings"; a section whose text does not parse is left out. */
+static void
+add_info_sections (JsonBuilder *builder,
+                   SpsTrace    *trace)
+{
+  guint n = sps_trace_get_n_info_sections (trace);
+
+  for (guint i = 0; i < n; i++)
+    {
+      SpsArgsRef ref = SPS_ARGS_REF_NONE;
+      const char *name = sps_trace_get_info_section (trace, i, &ref);
+      g_autoptr(JsonNode) node = sps_trace_parse_args (trace, ref, NULL);
+
+      if (name == NULL || node == NULL)
+        continue;
+
+      json_builder_set_member_name (builder, name);
+      json_builder_add_value (builder, g_steal_pointer (&node));
+    }
+}
+
 static void
 print_json (SpsTrace *trace)
 {
@@ -166,6 +188,7 @@ print_json (SpsTrace *trace)
       add_int_member (builder, w->name, (gint64) w->count);
     }
   json_builder_end_object (builder);
+  add_info_sections (builder, trace);
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
@@ -205,6 +228,66 @@ print_row (int         width,
            const char *value)
 {
   printf ("%s%*s%s\n", label, MAX (0, width - text_width (label)), "", value);
+}
+
+/* A member's value as the table shows it: strings without quotes */
+static char *
+value_text (JsonNode *value)
+{
+  if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (value));
+
+  return json_to_string (value, FALSE);
+}
+
+/* The importer's own summaries, one "name" heading each, then one
+ * "  key  value" line per member in their order (members of a nested
+ * object indented once more). */
+static void
+print_info_sections (SpsTrace *trace)
+{
+  guint n = sps_trace_get_n_info_sections (trace);
+
+  for (guint i = 0; i < n; i++)
+    {
+      SpsArgsRef ref = SPS_ARGS_REF_NONE;
+      const char *name = sps_trace_get_info_section (trace, i, &ref);
+      g_autoptr(JsonNode) node = sps_trace_parse_args (trace, ref, NULL);
+      g_autoptr(GList) members = NULL;
+      JsonObject *object;
+
+      if (name == NULL || node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+
+      object = json_node_get_object (node);
+      members = json_object_get_members (object);
+      printf ("%s\n", name);
+
+      for (const GList *l = members; l != NULL; l = l->next)
+        {
+          JsonNode *value = json_object_get_member (object, l->data);
+
+          if (JSON_NODE_HOLDS_OBJECT (value))
+            {
+              JsonObject *inner = json_node_get_object (value);
+              g_autoptr(GList) inner_members = json_object_get_members (inner);
+
+              printf ("  %s\n", (const char *) l->data);
+              for (const GList *k = inner_members; k != NULL; k = k->next)
+                {
+                  g_autofree char *text = value_text (json_object_get_member (inner, k->data));
+
+                  printf ("    %-30s %s\n", (const char *) k->data, text);
+                }
+            }
+          else
+            {
+              g_autofree char *text = value_text (value);
+
+              printf ("  %-32s %s\n", (const char *) l->data, text);
+            }
+        }
+    }
 }
 
 static void
@@ -277,6 +360,8 @@ print_table (const char *path,
                   w->first_message != NULL ? w->first_message : "");
         }
     }
+
+  print_info_sections (trace);
 
   /* Only with --keep-partial: what is shown above was read before this. */
   if (load_error != NULL)

@@ -18,6 +18,8 @@
 #include "sps-plugin-engine.h"
 #include "sps-search.h"
 #include "sps-flame-tree.h"
+#include "sps-live-source.h"
+#include "sps-serial-source.h"
 #include "sps-core-enums.h"
 
 #undef SPANSCOPE_CORE_INSIDE

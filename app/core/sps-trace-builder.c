@@ -400,6 +400,8 @@ sps_trace_builder_finalize (GObject *object)
   g_clear_pointer (&self->warning_messages, g_ptr_array_unref);
   g_clear_pointer (&self->metadata_keys, g_array_unref);
   g_clear_pointer (&self->metadata_values, g_array_unref);
+  g_clear_pointer (&self->info_names, g_array_unref);
+  g_clear_pointer (&self->info_values, g_array_unref);
 
   G_OBJECT_CLASS (sps_trace_builder_parent_class)->finalize (object);
 }
@@ -423,6 +425,8 @@ sps_trace_builder_init (SpsTraceBuilder *self)
   self->warning_messages = g_ptr_array_new_with_free_func (g_free);
   self->metadata_keys = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->metadata_values = g_array_new (FALSE, FALSE, sizeof (SpsArgsRef));
+  self->info_names = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->info_values = g_array_new (FALSE, FALSE, sizeof (SpsArgsRef));
 
   row_index_init (&self->process_index);
   row_index_init (&self->thread_index);
@@ -780,6 +784,45 @@ sps_trace_builder_add_metadata (SpsTraceBuilder *self,
 }
 
 /**
+ * sps_trace_builder_set_info_section:
+ * @self: a #SpsTraceBuilder
+ * @name: the section name, a JSON key such as "embedded"
+ * @json: a JSON object with what the importer knows about the input
+ *   beyond the common model (figures of its own format)
+ *
+ * Attaches a format-specific summary that `spanscope-cli info --json`
+ * prints after "warnings" under @name. Setting a name again replaces it.
+ */
+void
+sps_trace_builder_set_info_section (SpsTraceBuilder *self,
+                                    const char      *name,
+                                    const char      *json)
+{
+  SpsArgsRef value;
+  guint32 id;
+
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (json != NULL);
+
+  id = sps_string_pool_intern (self->strings, name, -1);
+  value = sps_trace_builder_add_args_text (self, json, -1);
+
+  for (guint i = 0; i < self->info_names->len; i++)
+    {
+      if (g_array_index (self->info_names, guint32, i) == id)
+        {
+          g_array_index (self->info_values, SpsArgsRef, i) = value;
+          return;
+        }
+    }
+
+  g_array_append_val (self->info_names, id);
+  g_array_append_val (self->info_values, value);
+}
+
+/**
  * sps_trace_builder_ensure_process:
  * @self: a #SpsTraceBuilder
  * @pid: the process id as written in the input
@@ -941,7 +984,9 @@ sps_trace_builder_set_thread_sort_index (SpsTraceBuilder *self,
  * @name: a string id
  * @category: a string id
  * @args: the event's args
- * @flags: %SPS_SLICE_SAMPLED for a sampled span; other flags are ignored
+ * @flags: %SPS_SLICE_SAMPLED for a sampled span, %SPS_SLICE_UNFINISHED
+ *   for one whose end is unknown and that is shown up to @ts + @dur (a span
+ *   still open when a capture stopped); other flags are ignored
  *
  * Adds a complete slice (Chrome "X").
  *
@@ -974,7 +1019,8 @@ sps_trace_builder_add_complete (SpsTraceBuilder *self,
     dur = G_MAXINT64 - ts;
 
   return append_slice_record (self, SPS_SLICE_RECORD_COMPLETE, thread, ts, dur,
-                              name, category, args, flags & SPS_SLICE_SAMPLED);
+                              name, category, args,
+                              flags & (SPS_SLICE_SAMPLED | SPS_SLICE_UNFINISHED));
 }
 
 /**
@@ -1009,7 +1055,8 @@ sps_trace_builder_add_begin (SpsTraceBuilder *self,
   self->n_begin_end_records++;
 
   return append_slice_record (self, SPS_SLICE_RECORD_BEGIN, thread, ts, 0,
-                              name, category, args, flags & SPS_SLICE_SAMPLED);
+                              name, category, args,
+                              flags & (SPS_SLICE_SAMPLED | SPS_SLICE_UNFINISHED));
 }
 
 /**

@@ -64,6 +64,10 @@ SPS_AVAILABLE_IN_ALL
 void             sps_trace_builder_add_metadata         (SpsTraceBuilder  *self,
                                                          const char       *key,
                                                          SpsArgsRef        value);
+SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_set_info_section     (SpsTraceBuilder  *self,
+                                                         const char       *name,
+                                                         const char       *json);
 
 /* Processes and threads */
 SPS_AVAILABLE_IN_ALL

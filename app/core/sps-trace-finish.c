@@ -2183,6 +2183,12 @@ move_metadata_and_warnings (Finish *f)
   trace->metadata_values = (SpsArgsRef *) (gpointer) g_array_free (g_steal_pointer (&b->metadata_values),
                                                                    trace->n_metadata == 0);
 
+  trace->n_info_sections = b->info_names->len;
+  trace->info_names = (guint32 *) (gpointer) g_array_free (g_steal_pointer (&b->info_names),
+                                                           trace->n_info_sections == 0);
+  trace->info_values = (SpsArgsRef *) (gpointer) g_array_free (g_steal_pointer (&b->info_values),
+                                                               trace->n_info_sections == 0);
+
   for (guint i = 0; i < n; i++)
     sorted[i] = i;
   g_qsort_with_data (sorted, n, sizeof (guint), compare_warning_names, b->warning_names);

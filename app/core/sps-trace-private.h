@@ -84,6 +84,9 @@ struct _SpsTraceBuilder
   GArray           *metadata_keys;      /* guint32 */
   GArray           *metadata_values;    /* SpsArgsRef */
 
+  GArray           *info_names;         /* guint32 */
+  GArray           *info_values;        /* SpsArgsRef */
+
   /* Processes */
   guint             n_processes;
   guint             processes_capacity;
@@ -228,6 +231,10 @@ struct _SpsTrace
   guint             n_metadata;
   guint32          *metadata_keys;
   SpsArgsRef       *metadata_values;
+
+  guint             n_info_sections;
+  guint32          *info_names;
+  SpsArgsRef       *info_values;
 
   /* Completed slices (no UNFINISHED, UNMATCHED_END or STEP) per track kind */
   guint             slice_counts[SPS_N_TRACK_KINDS];

@@ -114,6 +114,8 @@ sps_trace_finalize (GObject *object)
 
   g_free (self->metadata_keys);
   g_free (self->metadata_values);
+  g_free (self->info_names);
+  g_free (self->info_values);
 
   for (guint i = 0; i < G_N_ELEMENTS (trace_tables); i++)
     _sps_table_free (self, &trace_tables[i]);
@@ -733,6 +735,44 @@ sps_trace_get_metadata (SpsTrace   *self,
     *value = self->metadata_values[i];
 
   return sps_string_pool_get (self->strings, self->metadata_keys[i], NULL);
+}
+
+/**
+ * sps_trace_get_n_info_sections:
+ * @self: a #SpsTrace
+ *
+ * Returns: the number of importer-specific summaries, see
+ *   sps_trace_builder_set_info_section()
+ */
+guint
+sps_trace_get_n_info_sections (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), 0);
+
+  return self->n_info_sections;
+}
+
+/**
+ * sps_trace_get_info_section:
+ * @self: a #SpsTrace
+ * @i: an index below sps_trace_get_n_info_sections()
+ * @value: (out) (optional): the section's JSON object as an args reference
+ *
+ * Returns: (transfer none): the name of section @i, in the order the
+ *   importer first set them
+ */
+const char *
+sps_trace_get_info_section (SpsTrace   *self,
+                            guint       i,
+                            SpsArgsRef *value)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (i < self->n_info_sections, NULL);
+
+  if (value != NULL)
+    *value = self->info_values[i];
+
+  return sps_string_pool_get (self->strings, self->info_names[i], NULL);
 }
 
 typedef struct

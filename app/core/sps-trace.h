@@ -233,6 +233,12 @@ SPS_AVAILABLE_IN_ALL
 const char             *sps_trace_get_metadata         (SpsTrace      *self,
                                                         guint          i,
                                                         SpsArgsRef    *value);
+SPS_AVAILABLE_IN_ALL
+guint                   sps_trace_get_n_info_sections  (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const char             *sps_trace_get_info_section     (SpsTrace      *self,
+                                                        guint          i,
+                                                        SpsArgsRef    *value);
 
 SPS_AVAILABLE_IN_ALL
 void                    sps_trace_foreach_slice_in_range (SpsTrace    *self,

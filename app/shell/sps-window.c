@@ -9,10 +9,12 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-device-dialog.h"
 #include "sps-go-to-time.h"
 #include "sps-search-panel.h"
 #include "sps-filter-panel.h"
 #include "sps-instance-browser.h"
+#include "sps-live-window.h"
 #include "sps-shell-enums.h"
 #include "sps-window.h"
 
@@ -857,6 +859,53 @@ on_drop (SpsWindow     *self,
 
 /* GObject */
 
+/* Live capture (File ▸ Open Device…): the chosen port opens in a live
+ * window of its own (sps-live-window.c); this window stays as it is. */
+static void
+sps_window_device_chosen (SpsWindow       *self,
+                          const char      *path,
+                          guint            baud,
+                          SpsDeviceDialog *dialog)
+{
+  g_autoptr(SpsSerialSource) source = sps_serial_source_new (path, baud);
+  g_autoptr(SpsLiveCapture) capture = sps_live_capture_new (SPS_LIVE_SOURCE (source));
+  g_autoptr(GError) error = NULL;
+  SpsLiveWindow *live;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  if (!sps_live_capture_start (capture, &error))
+    {
+      GtkWidget *message = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                                   "%s", _("Could Not Start the Capture"));
+
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (message), "%s", error->message);
+      g_signal_connect (message, "response", G_CALLBACK (gtk_window_destroy), NULL);
+      gtk_window_present (GTK_WINDOW (message));
+      return;
+    }
+
+  live = sps_live_window_new (gtk_window_get_application (GTK_WINDOW (self)), capture);
+  gtk_window_present (GTK_WINDOW (live));
+}
+
+static void
+action_open_device (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  SpsWindow *self = user_data;
+  SpsDeviceDialog *dialog;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  dialog = sps_device_dialog_new (GTK_WINDOW (self));
+  g_signal_connect_object (dialog, "device-chosen", G_CALLBACK (sps_window_device_chosen),
+                           self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static const GActionEntry win_actions[] = {
   { "open", action_open },
   { "close", action_close },
@@ -864,6 +913,7 @@ static const GActionEntry win_actions[] = {
   { "cancel-load", action_cancel_load },
   { "go-to-time", action_go_to_time },
   { "search", action_search },
+  { "open-device", action_open_device },
 };
 
 /* The menu is shared by every window; the application fills its

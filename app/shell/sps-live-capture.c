@@ -1,0 +1,330 @@
+/* sps-live-capture.c: the bytes of a running capture, kept and snapshotted
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every byte a live source delivers is appended, unchanged, to a
+ * temporary .etrace file. That file is the capture: the live view loads
+ * it again (on a worker thread, with the ordinary importers) to get each
+ * new generation of the trace, and saving copies it, so a saved capture
+ * reopens exactly as it was shown. "changed" is emitted at most every
+ * UPDATE_INTERVAL_MS while data arrives, so a fast device does not make
+ * the view reload for every read.
+ */
+
+#define G_LOG_DOMAIN "sps-live-capture"
+
+#include "config.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "sps-live-capture.h"
+
+#define UPDATE_INTERVAL_MS 250
+
+struct _SpsLiveCapture
+{
+  GObject        parent_instance;
+
+  SpsLiveSource *source;
+  GFile         *file;
+  int            fd;
+  guint64        n_bytes;
+  GError        *error;
+  guint          update_id;
+  gboolean       running;
+  gboolean       dirty;
+};
+
+G_DEFINE_FINAL_TYPE (SpsLiveCapture, sps_live_capture, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_RUNNING,
+  N_PROPS
+};
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static gboolean
+on_update (gpointer user_data)
+{
+  SpsLiveCapture *self = user_data;
+
+  g_assert (SPS_IS_LIVE_CAPTURE (self));
+
+  if (!self->dirty)
+    {
+      self->update_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  self->dirty = FALSE;
+  g_signal_emit (self, signals[CHANGED], 0);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_data (SpsLiveCapture *self,
+         GBytes         *bytes,
+         SpsLiveSource  *source)
+{
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  g_assert (SPS_IS_LIVE_CAPTURE (self));
+
+  while (len > 0 && self->fd >= 0)
+    {
+      gssize n = write (self->fd, data, len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          if (self->error == NULL)
+            g_set_error (&self->error, G_IO_ERROR, g_io_error_from_errno (saved),
+                         /* Translators: %s is a system error message */
+                         _("Could not keep the captured data: %s"), g_strerror (saved));
+          sps_live_source_stop (self->source);
+          return;
+        }
+      data += n;
+      len -= n;
+      self->n_bytes += n;
+    }
+
+  self->dirty = TRUE;
+  if (self->update_id == 0)
+    {
+      /* The first data shows at once, then at most every interval */
+      g_signal_emit (self, signals[CHANGED], 0);
+      self->dirty = FALSE;
+      self->update_id = g_timeout_add (UPDATE_INTERVAL_MS, on_update, self);
+    }
+}
+
+static void
+on_ended (SpsLiveCapture *self,
+          const GError   *error,
+          SpsLiveSource  *source)
+{
+  g_assert (SPS_IS_LIVE_CAPTURE (self));
+
+  if (error != NULL && self->error == NULL)
+    self->error = g_error_copy (error);
+
+  self->running = FALSE;
+  g_clear_handle_id (&self->update_id, g_source_remove);
+  self->dirty = FALSE;
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static void
+sps_live_capture_dispose (GObject *object)
+{
+  SpsLiveCapture *self = SPS_LIVE_CAPTURE (object);
+
+  g_clear_handle_id (&self->update_id, g_source_remove);
+  if (self->source != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->source, self);
+      sps_live_source_stop (self->source);
+    }
+  g_clear_object (&self->source);
+
+  G_OBJECT_CLASS (sps_live_capture_parent_class)->dispose (object);
+}
+
+static void
+sps_live_capture_finalize (GObject *object)
+{
+  SpsLiveCapture *self = SPS_LIVE_CAPTURE (object);
+
+  if (self->fd >= 0)
+    close (self->fd);
+  if (self->file != NULL)
+    g_file_delete (self->file, NULL, NULL);
+  g_clear_object (&self->file);
+  g_clear_error (&self->error);
+
+  G_OBJECT_CLASS (sps_live_capture_parent_class)->finalize (object);
+}
+
+static void
+sps_live_capture_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  SpsLiveCapture *self = SPS_LIVE_CAPTURE (object);
+
+  switch (prop_id)
+    {
+    case PROP_RUNNING:
+      g_value_set_boolean (value, self->running);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sps_live_capture_class_init (SpsLiveCaptureClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = sps_live_capture_dispose;
+  object_class->finalize = sps_live_capture_finalize;
+  object_class->get_property = sps_live_capture_get_property;
+
+  properties[PROP_RUNNING] =
+    g_param_spec_boolean ("running", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * SpsLiveCapture::changed:
+   *
+   * New bytes are in the capture file, or the capture ended.
+   */
+  signals[CHANGED] =
+    g_signal_new ("changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+}
+
+static void
+sps_live_capture_init (SpsLiveCapture *self)
+{
+  self->fd = -1;
+}
+
+SpsLiveCapture *
+sps_live_capture_new (SpsLiveSource *source)
+{
+  SpsLiveCapture *self;
+
+  g_return_val_if_fail (SPS_IS_LIVE_SOURCE (source), NULL);
+
+  self = g_object_new (SPS_TYPE_LIVE_CAPTURE, NULL);
+  self->source = g_object_ref (source);
+  g_signal_connect_swapped (source, "data", G_CALLBACK (on_data), self);
+  g_signal_connect_swapped (source, "ended", G_CALLBACK (on_ended), self);
+
+  return self;
+}
+
+SpsLiveSource *
+sps_live_capture_get_source (SpsLiveCapture *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), NULL);
+
+  return self->source;
+}
+
+/* Creates the capture file and starts the source. */
+gboolean
+sps_live_capture_start (SpsLiveCapture  *self,
+                        GError         **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), FALSE);
+  g_return_val_if_fail (self->file == NULL, FALSE);
+
+  self->fd = g_file_open_tmp ("spanscope-live-XXXXXX.etrace", &path, error);
+  if (self->fd < 0)
+    return FALSE;
+  self->file = g_file_new_for_path (path);
+
+  if (!sps_live_source_start (self->source, error))
+    return FALSE;
+
+  self->running = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+
+  return TRUE;
+}
+
+/* Stops the source; everything received stays in the capture. */
+void
+sps_live_capture_stop (SpsLiveCapture *self)
+{
+  g_return_if_fail (SPS_IS_LIVE_CAPTURE (self));
+
+  if (self->running)
+    sps_live_source_stop (self->source);
+}
+
+gboolean
+sps_live_capture_get_running (SpsLiveCapture *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), FALSE);
+
+  return self->running;
+}
+
+guint64
+sps_live_capture_get_n_bytes (SpsLiveCapture *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), 0);
+
+  return self->n_bytes;
+}
+
+/* (nullable) (transfer none): the capture file, once started */
+GFile *
+sps_live_capture_get_file (SpsLiveCapture *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), NULL);
+
+  return self->file;
+}
+
+/* (nullable): why the capture ended early */
+const GError *
+sps_live_capture_get_error (SpsLiveCapture *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), NULL);
+
+  return self->error;
+}
+
+/* Writes the raw stream received so far to @file (atomically). */
+gboolean
+sps_live_capture_save (SpsLiveCapture  *self,
+                       GFile           *file,
+                       GError         **error)
+{
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+
+  g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (self->file == NULL)
+    return g_file_replace_contents (file, "", 0, NULL, FALSE, G_FILE_CREATE_NONE, NULL, NULL, error);
+
+  if (!g_file_load_contents (self->file, NULL, &contents, &len, NULL, error))
+    return FALSE;
+
+  return g_file_replace_contents (file, contents, len, NULL, FALSE, G_FILE_CREATE_NONE, NULL, NULL, error);
+}

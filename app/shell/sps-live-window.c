@@ -1,0 +1,492 @@
+/* sps-live-window.c: a trace that grows while a device sends it
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Shows a running SpsLiveCapture: each time the capture changes, its file
+ * is loaded again on a worker thread (sps_trace_load_async(), with the
+ * ordinary importers) and the new generation of the trace replaces the
+ * shown one. With "Follow" on, the view keeps its width and slides to the
+ * newest time; off, it stays where the user put it. Stop ends the capture
+ * and keeps everything; Save writes the raw stream as an .etrace file,
+ * which reopens as the same trace.
+ */
+
+#define G_LOG_DOMAIN "sps-live-window"
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <glib/gi18n-lib.h>
+
+#include "sps-live-window.h"
+
+struct _SpsLiveWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  SpsLiveCapture       *capture;
+  SpsSession           *session;
+  GtkWidget            *timeline;
+  GCancellable         *cancellable;
+  GtkFileChooserNative *save_chooser;
+  guint                 generation;
+  gboolean              loading;
+  gboolean              pending;
+  gboolean              follow;
+
+  GtkLabel             *title_label;
+  GtkButton            *stop_button;
+  GtkButton            *save_button;
+  GtkToggleButton      *follow_button;
+  GtkStack             *stack;
+  GtkLabel             *waiting_label;
+  GtkScrolledWindow    *scroller;
+  GtkLabel             *status_label;
+};
+
+G_DEFINE_FINAL_TYPE (SpsLiveWindow, sps_live_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_FOLLOW,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void sps_live_window_reload (SpsLiveWindow *self);
+
+/* The newest time: the end of the trace, with the visible width kept */
+static void
+follow_newest (SpsLiveWindow *self)
+{
+  SpsTrace *trace;
+  SpsTime start, end, width;
+
+  if (self->session == NULL)
+    return;
+
+  trace = sps_session_get_trace (self->session);
+  start = sps_trace_get_start_time (trace);
+  end = sps_trace_get_end_time (trace);
+  width = sps_session_get_visible_end (self->session) - sps_session_get_visible_start (self->session);
+
+  if (width <= 0 || width > end - start)
+    sps_session_fit_trace (self->session);
+  else
+    sps_session_set_visible (self->session, end - width, end);
+}
+
+static void
+update_status (SpsLiveWindow *self)
+{
+  g_autoptr(GString) status = g_string_new (NULL);
+  const GError *error = sps_live_capture_get_error (self->capture);
+  gboolean running = sps_live_capture_get_running (self->capture);
+  guint64 n_bytes = sps_live_capture_get_n_bytes (self->capture);
+
+  g_string_append (status, running ? _("Capturing") : _("Stopped"));
+  g_string_append (status, " · ");
+  /* Translators: %lu is a number of bytes received from the device */
+  g_string_append_printf (status, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " byte",
+                                               "%" PRIu64 " bytes", n_bytes), n_bytes);
+
+  if (self->session != NULL)
+    {
+      SpsTrace *trace = sps_session_get_trace (self->session);
+      guint64 frames = sps_trace_get_events_read (trace);
+      guint64 warnings = 0;
+
+      for (guint i = 0; i < sps_trace_get_n_warnings (trace); i++)
+        {
+          guint64 count = 0;
+
+          sps_trace_get_warning (trace, i, &count, NULL);
+          warnings += count;
+        }
+
+      g_string_append (status, " · ");
+      /* Translators: %lu is a number of decoded frames */
+      g_string_append_printf (status, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " frame",
+                                                   "%" PRIu64 " frames", frames), frames);
+      if (warnings > 0)
+        {
+          g_string_append (status, " · ");
+          /* Translators: %lu counts problems in the stream (lost frames…) */
+          g_string_append_printf (status, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " warning",
+                                                       "%" PRIu64 " warnings", warnings), warnings);
+        }
+    }
+
+  if (error != NULL)
+    {
+      g_string_append (status, " · ");
+      g_string_append (status, error->message);
+    }
+
+  gtk_label_set_text (self->status_label, status->str);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->stop_button), running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), n_bytes > 0);
+}
+
+static void
+show_trace (SpsLiveWindow *self,
+            SpsTrace      *trace)
+{
+  g_autoptr(SpsSession) previous = g_steal_pointer (&self->session);
+
+  self->session = sps_session_new (trace);
+  self->timeline = sps_timeline_new (self->session);
+  gtk_widget_set_focusable (self->timeline, TRUE);
+  gtk_scrolled_window_set_child (self->scroller, self->timeline);
+  gtk_stack_set_visible_child_name (self->stack, "trace");
+
+  if (previous != NULL && !self->follow)
+    sps_session_set_visible (self->session,
+                             sps_session_get_visible_start (previous),
+                             sps_session_get_visible_end (previous));
+  else if (previous != NULL)
+    {
+      sps_session_set_visible (self->session,
+                               sps_session_get_visible_start (previous),
+                               sps_session_get_visible_end (previous));
+      follow_newest (self);
+    }
+  else
+    sps_session_fit_trace (self->session);
+
+  self->generation++;
+}
+
+static void
+load_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(SpsLiveWindow) self = user_data;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+
+  trace = sps_trace_load_finish (result, &error);
+  self->loading = FALSE;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  /* Not a trace yet (too few bytes to be recognised): wait for more */
+  if (trace != NULL)
+    show_trace (self, trace);
+  else
+    g_debug ("Live capture not readable yet: %s", error->message);
+
+  update_status (self);
+
+  if (self->pending)
+    sps_live_window_reload (self);
+}
+
+static void
+sps_live_window_reload (SpsLiveWindow *self)
+{
+  GFile *file = sps_live_capture_get_file (self->capture);
+
+  g_assert (SPS_IS_LIVE_WINDOW (self));
+
+  if (file == NULL || sps_live_capture_get_n_bytes (self->capture) == 0)
+    {
+      update_status (self);
+      return;
+    }
+
+  if (self->loading)
+    {
+      self->pending = TRUE;
+      return;
+    }
+
+  self->loading = TRUE;
+  self->pending = FALSE;
+  sps_trace_load_async (file, NULL, NULL, SPS_LOAD_FLAGS_KEEP_PARTIAL, NULL, self->cancellable,
+                        load_cb, g_object_ref (self));
+}
+
+static void
+on_stop_clicked (SpsLiveWindow *self)
+{
+  sps_live_capture_stop (self->capture);
+}
+
+static void
+on_save_response (SpsLiveWindow        *self,
+                  int                   response,
+                  GtkFileChooserNative *native)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      if (file != NULL && !sps_live_capture_save (self->capture, file, &error))
+        gtk_label_set_text (self->status_label, error->message);
+    }
+
+  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (native));
+  if (self->save_chooser == native)
+    g_clear_object (&self->save_chooser);
+}
+
+static void
+on_save_clicked (SpsLiveWindow *self)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  if (self->save_chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->save_chooser));
+      return;
+    }
+
+  self->save_chooser = gtk_file_chooser_native_new (_("Save the Capture"), GTK_WINDOW (self),
+                                                    GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                    _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->save_chooser), TRUE);
+  gtk_file_filter_set_name (filter, _("Embedded Captures"));
+  gtk_file_filter_add_pattern (filter, "*.etrace");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->save_chooser), filter);
+  /* Translators: the proposed file name of a saved capture */
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->save_chooser), _("capture.etrace"));
+  g_signal_connect_object (self->save_chooser, "response", G_CALLBACK (on_save_response),
+                           self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->save_chooser));
+}
+
+static void
+on_follow_toggled (SpsLiveWindow   *self,
+                   GtkToggleButton *button)
+{
+  sps_live_window_set_follow (self, gtk_toggle_button_get_active (button));
+}
+
+static void
+sps_live_window_dispose (GObject *object)
+{
+  SpsLiveWindow *self = SPS_LIVE_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->capture != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->capture, self);
+      sps_live_capture_stop (self->capture);
+    }
+  if (self->save_chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->save_chooser));
+  g_clear_object (&self->save_chooser);
+  g_clear_object (&self->capture);
+  g_clear_object (&self->session);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (sps_live_window_parent_class)->dispose (object);
+}
+
+static void
+sps_live_window_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  SpsLiveWindow *self = SPS_LIVE_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_FOLLOW:
+      g_value_set_boolean (value, self->follow);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sps_live_window_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  SpsLiveWindow *self = SPS_LIVE_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_FOLLOW:
+      sps_live_window_set_follow (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sps_live_window_class_init (SpsLiveWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = sps_live_window_dispose;
+  object_class->get_property = sps_live_window_get_property;
+  object_class->set_property = sps_live_window_set_property;
+
+  properties[PROP_FOLLOW] =
+    g_param_spec_boolean ("follow", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+sps_live_window_init (SpsLiveWindow *self)
+{
+  GtkWidget *header = gtk_header_bar_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *status_bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+  self->follow = TRUE;
+  self->cancellable = g_cancellable_new ();
+
+  self->title_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "title");
+  gtk_label_set_ellipsize (self->title_label, PANGO_ELLIPSIZE_MIDDLE);
+  gtk_header_bar_set_title_widget (GTK_HEADER_BAR (header), GTK_WIDGET (self->title_label));
+
+  self->stop_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Stop")));
+  gtk_widget_add_css_class (GTK_WIDGET (self->stop_button), "destructive-action");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button), _("Stop the capture and keep what was received"));
+  g_signal_connect_swapped (self->stop_button, "clicked", G_CALLBACK (on_stop_clicked), self);
+  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), GTK_WIDGET (self->stop_button));
+
+  self->save_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Save…")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->save_button), _("Save the raw stream as an .etrace file"));
+  g_signal_connect_swapped (self->save_button, "clicked", G_CALLBACK (on_save_clicked), self);
+  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), GTK_WIDGET (self->save_button));
+
+  self->follow_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("_Follow")));
+  gtk_toggle_button_set_active (self->follow_button, TRUE);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->follow_button), _("Keep the newest data in view"));
+  g_signal_connect_swapped (self->follow_button, "toggled", G_CALLBACK (on_follow_toggled), self);
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), GTK_WIDGET (self->follow_button));
+
+  gtk_window_set_titlebar (GTK_WINDOW (self), header);
+
+  self->stack = GTK_STACK (gtk_stack_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
+  self->waiting_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->waiting_label), "dim-label");
+  gtk_stack_add_named (self->stack, GTK_WIDGET (self->waiting_label), "waiting");
+  self->scroller = GTK_SCROLLED_WINDOW (gtk_scrolled_window_new ());
+  gtk_scrolled_window_set_policy (self->scroller, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_stack_add_named (self->stack, GTK_WIDGET (self->scroller), "trace");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->stack));
+
+  self->status_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->status_label, 0);
+  gtk_label_set_ellipsize (self->status_label, PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->status_label), TRUE);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->status_label), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->status_label), 12);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->status_label), 6);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self->status_label), 6);
+  gtk_box_append (GTK_BOX (status_bar), GTK_WIDGET (self->status_label));
+  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_box_append (GTK_BOX (box), status_bar);
+
+  gtk_window_set_child (GTK_WINDOW (self), box);
+  gtk_window_set_default_size (GTK_WINDOW (self), 1000, 600);
+}
+
+/**
+ * sps_live_window_new:
+ * @application: (nullable): the application
+ * @capture: a capture; started here if it was not yet
+ *
+ * Returns: (transfer full): a window showing @capture as it grows
+ */
+SpsLiveWindow *
+sps_live_window_new (GtkApplication *application,
+                     SpsLiveCapture *capture)
+{
+  SpsLiveWindow *self;
+  const char *name;
+  g_autofree char *title = NULL;
+  g_autofree char *waiting = NULL;
+
+  g_return_val_if_fail (application == NULL || GTK_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (capture), NULL);
+
+  self = g_object_new (SPS_TYPE_LIVE_WINDOW, "application", application, NULL);
+  self->capture = g_object_ref (capture);
+  g_signal_connect_object (capture, "changed", G_CALLBACK (sps_live_window_reload), self, G_CONNECT_SWAPPED);
+
+  name = sps_live_source_get_name (sps_live_capture_get_source (capture));
+  /* Translators: the title of a live capture window; %s is a device path */
+  title = g_strdup_printf (_("Live Capture: %s"), name);
+  gtk_label_set_text (self->title_label, title);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  /* Translators: %s is a device path */
+  waiting = g_strdup_printf (_("Waiting for data from %s…"), name);
+  gtk_label_set_text (self->waiting_label, waiting);
+
+  sps_live_window_reload (self);
+  update_status (self);
+
+  return self;
+}
+
+SpsLiveCapture *
+sps_live_window_get_capture (SpsLiveWindow *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_WINDOW (self), NULL);
+
+  return self->capture;
+}
+
+/* (nullable): the session of the newest generation shown */
+SpsSession *
+sps_live_window_get_session (SpsLiveWindow *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_WINDOW (self), NULL);
+
+  return self->session;
+}
+
+/* How many generations of the trace were shown */
+guint
+sps_live_window_get_generation (SpsLiveWindow *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_WINDOW (self), 0);
+
+  return self->generation;
+}
+
+gboolean
+sps_live_window_get_follow (SpsLiveWindow *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_WINDOW (self), FALSE);
+
+  return self->follow;
+}
+
+void
+sps_live_window_set_follow (SpsLiveWindow *self,
+                            gboolean       follow)
+{
+  g_return_if_fail (SPS_IS_LIVE_WINDOW (self));
+
+  follow = !!follow;
+  if (self->follow == follow)
+    return;
+
+  self->follow = follow;
+  gtk_toggle_button_set_active (self->follow_button, follow);
+  if (follow)
+    follow_newest (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW]);
+}

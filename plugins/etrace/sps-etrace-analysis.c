@@ -1,0 +1,783 @@
+/* sps-etrace-analysis.c: decoded events → spans, analysis, trace model
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Spans are paired by name in timestamp order (formats/embedded-trace.md
+ * §2.5): the events are stably sorted by absolute time first, because
+ * wire order is not time order. One open span per name: a second start
+ * discards the first, an end without a start is dropped, starts still
+ * open at the end stay unfinished. Everything dropped is counted and
+ * marked on the "Capture health" track.
+ *
+ * The model: a process "ISRs" and a process "Tasks" with one thread per
+ * name, highest priority first; a process "Markers" with one thread per
+ * marker name; CPU load per name and the running count of deadline misses
+ * as counters; a summary for `info --json` in the info section
+ * "embedded".
+ */
+
+#define G_LOG_DOMAIN "sps-etrace"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+
+#include "sps-etrace-analysis.h"
+
+enum
+{
+  PID_ISRS = 1,
+  PID_TASKS,
+  PID_MARKERS,
+  PID_HEALTH,
+};
+
+/* How many CPU load values at most per name */
+#define LOAD_WINDOWS 400
+/* The metadata lists the first misses only; all are counted and flagged */
+#define MAX_LISTED_MISSES 10000
+
+typedef struct
+{
+  gint64  start;
+  gint64  end;
+  guint32 name;             /* decoder names index */
+} Span;
+
+/* One track: a name string in a process */
+typedef struct
+{
+  const char *text;
+  guint32     text_id;
+  guint32     process;      /* builder process index */
+  guint32     thread;       /* builder thread index */
+  guint32     priority;
+  gint        pid;
+  guint       n_spans;
+  guint       n_misses;
+  gint64      min_ns;
+  gint64      max_ns;
+  gint64      sum_ns;
+  gint64      busy_window;  /* CPU load: window being summed */
+  guint32     load_track;
+  GArray     *busy;         /* gint64 per window */
+} Track;
+
+typedef struct
+{
+  SpsEtraceDecoder *decoder;
+  SpsTraceBuilder  *builder;
+  GPtrArray        *names;
+  GArray           *events;         /* sorted copy */
+  GArray           *spans;          /* Span */
+  GHashTable       *tracks;         /* "pid/text" → Track */
+  GPtrArray        *track_list;
+  guint32          *track_of_name;  /* decoder name → Track index, spans */
+  guint32          *marker_of_name; /* decoder name → Track index, markers */
+  guint64           health[SPS_ETRACE_N_HEALTH];
+  char             *messages[SPS_ETRACE_N_HEALTH];
+  guint32           health_process;
+  guint32           health_thread;
+  guint32           processes[PID_HEALTH + 1];
+  guint32           misses_track[PID_TASKS + 1];
+  guint             misses[PID_TASKS + 1];
+  GString          *miss_list;
+  guint             n_misses;
+  gint64            start;
+  gint64            end;
+} Build;
+
+/* Names come from the device: quote them for JSON. */
+static void
+append_json_string (GString    *out,
+                    const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const guchar *p = (const guchar *) text; *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_printf (out, "\\%c", *p);
+      else if (*p < 0x20)
+        g_string_append_printf (out, "\\u%04x", *p);
+      else
+        g_string_append_c (out, (char) *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+static int
+compare_events (gconstpointer a,
+                gconstpointer b)
+{
+  const SpsEtraceEvent *ea = a;
+  const SpsEtraceEvent *eb = b;
+
+  /* Equal times keep their stream order: g_array_sort() is stable */
+  if (ea->time_ns != eb->time_ns)
+    return ea->time_ns < eb->time_ns ? -1 : 1;
+  return 0;
+}
+
+static void
+track_free (gpointer data)
+{
+  Track *track = data;
+
+  g_clear_pointer (&track->busy, g_array_unref);
+  g_free (track);
+}
+
+/* A borrowed view (a copy of the array would share its free function) */
+static GPtrArray *
+copy_tracks (Build *b)
+{
+  GPtrArray *copy = g_ptr_array_sized_new (b->track_list->len);
+
+  for (guint i = 0; i < b->track_list->len; i++)
+    g_ptr_array_add (copy, g_ptr_array_index (b->track_list, i));
+
+  return copy;
+}
+
+static const char *
+process_label (gint pid)
+{
+  switch (pid)
+    {
+    case PID_ISRS:
+      return _("ISRs");
+    case PID_TASKS:
+      return _("Tasks");
+    case PID_MARKERS:
+      return _("Markers");
+    default:
+      return _("Capture health");
+    }
+}
+
+static guint32
+ensure_process (Build *b,
+                gint   pid)
+{
+  guint32 process;
+
+  g_assert (pid >= PID_ISRS && pid <= PID_HEALTH);
+
+  if (b->processes[pid] != SPS_NO_INDEX)
+    return b->processes[pid];
+
+  process = sps_trace_builder_ensure_process (b->builder, pid);
+  sps_trace_builder_set_process_name (b->builder, process,
+                                      sps_trace_builder_intern (b->builder, process_label (pid), -1));
+  sps_trace_builder_set_process_sort_index (b->builder, process, pid);
+  b->processes[pid] = process;
+
+  return process;
+}
+
+static gint
+pid_of_name (const SpsEtraceName *name)
+{
+  return name->source == SPS_ETRACE_SOURCE_ISR ? PID_ISRS : PID_TASKS;
+}
+
+/* The track of @name in @pid, made on first use (threads come later,
+ * once every priority is known). */
+static guint32
+ensure_track (Build               *b,
+              gint                 pid,
+              const SpsEtraceName *name)
+{
+  g_autofree char *key = g_strdup_printf ("%d/%s", pid, name->name);
+  gpointer found = g_hash_table_lookup (b->tracks, key);
+  Track *track;
+
+  if (found != NULL)
+    {
+      track = g_ptr_array_index (b->track_list, GPOINTER_TO_UINT (found) - 1);
+      track->priority = MAX (track->priority, name->priority);
+      return GPOINTER_TO_UINT (found) - 1;
+    }
+
+  track = g_new0 (Track, 1);
+  track->text = name->name;
+  track->pid = pid;
+  track->priority = name->priority;
+  track->min_ns = G_MAXINT64;
+  track->thread = SPS_NO_INDEX;
+  g_ptr_array_add (b->track_list, track);
+  g_hash_table_insert (b->tracks, g_steal_pointer (&key), GUINT_TO_POINTER (b->track_list->len));
+
+  return b->track_list->len - 1;
+}
+
+static void
+health (Build           *b,
+        SpsEtraceHealth  what,
+        gint64           time,
+        guint64          count,
+        guint64          offset,
+        const char      *message)
+{
+  g_autofree char *args = NULL;
+
+  if (count == 0)
+    return;
+
+  b->health[what] += count;
+  if (b->messages[what] == NULL && message != NULL)
+    b->messages[what] = g_strdup (message);
+
+  if (b->health_thread == SPS_NO_INDEX)
+    {
+      b->health_process = ensure_process (b, PID_HEALTH);
+      b->health_thread = sps_trace_builder_ensure_thread (b->builder, b->health_process, 1);
+      sps_trace_builder_set_thread_name (b->builder, b->health_thread,
+                                         sps_trace_builder_intern (b->builder, _("capture health"), -1));
+    }
+
+  args = g_strdup_printf ("{\"count\":%" G_GUINT64_FORMAT ",\"byte\":%" G_GUINT64_FORMAT "}",
+                          count, offset);
+  sps_trace_builder_add_instant (b->builder, SPS_INSTANT_KIND_MARK, SPS_INSTANT_SCOPE_THREAD,
+                                 b->health_process, b->health_thread, time,
+                                 sps_trace_builder_intern (b->builder, sps_etrace_health_name (what), -1),
+                                 sps_trace_builder_intern (b->builder, "capture-health", -1),
+                                 sps_trace_builder_add_args_text (b->builder, args, -1));
+}
+
+/* Pairing */
+
+static void
+pair_spans (Build *b)
+{
+  guint n_names = b->names->len;
+  guint n_segments = sps_etrace_decoder_get_n_segments (b->decoder);
+  g_autofree gint64 *open = g_new (gint64, MAX (n_names, 1));
+  g_autofree gint64 *segment_end = g_new (gint64, n_segments);
+  guint32 category_marker = sps_trace_builder_intern (b->builder, "marker", -1);
+
+  for (guint i = 0; i < n_names; i++)
+    open[i] = -1;
+
+  /* A span still open when the device reset ends with its boot's last
+   * event, not with the trace. */
+  for (guint i = 0; i < n_segments; i++)
+    segment_end[i] = G_MININT64;
+  for (guint i = 0; i < b->events->len; i++)
+    {
+      const SpsEtraceEvent *e = &g_array_index (b->events, SpsEtraceEvent, i);
+
+      guint segment = ((const SpsEtraceName *) g_ptr_array_index (b->names, e->name))->segment;
+
+      segment_end[segment] = MAX (segment_end[segment], e->time_ns);
+    }
+
+  for (guint i = 0; i < b->events->len; i++)
+    {
+      const SpsEtraceEvent *e = &g_array_index (b->events, SpsEtraceEvent, i);
+      const SpsEtraceName *name = g_ptr_array_index (b->names, e->name);
+
+      switch (e->kind)
+        {
+        case SPS_ETRACE_SPAN_START:
+          if (open[e->name] >= 0)
+            {
+              g_autofree char *message =
+                /* Translators: %s is a span name */
+                g_strdup_printf (_("“%s” started again before it ended; the earlier start was discarded"),
+                                 name->name);
+
+              health (b, SPS_ETRACE_HEALTH_DISCARDED_RESTARTS, e->time_ns, 1, 0, message);
+            }
+          open[e->name] = e->time_ns;
+          break;
+
+        case SPS_ETRACE_SPAN_END:
+          if (open[e->name] < 0)
+            {
+              g_autofree char *message =
+                /* Translators: %s is a span name */
+                g_strdup_printf (_("“%s” ended without a start; the end was dropped"), name->name);
+
+              health (b, SPS_ETRACE_HEALTH_UNMATCHED_END, e->time_ns, 1, 0, message);
+            }
+          else
+            {
+              Span span = { open[e->name], e->time_ns, e->name };
+
+              g_array_append_val (b->spans, span);
+              open[e->name] = -1;
+            }
+          break;
+
+        case SPS_ETRACE_MARKER:
+          {
+            guint32 t = b->marker_of_name[e->name];
+            const Track *track = g_ptr_array_index (b->track_list, t);
+            g_autofree char *args = NULL;
+
+            if (e->has_value)
+              args = g_strdup_printf ("{\"value\":%u}", e->value);
+            sps_trace_builder_add_instant (b->builder, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD,
+                                           track->process, track->thread, e->time_ns,
+                                           track->text_id, category_marker,
+                                           args != NULL ? sps_trace_builder_add_args_text (b->builder, args, -1)
+                                                        : SPS_ARGS_REF_NONE);
+          }
+          break;
+
+        default:
+          g_assert_not_reached ();
+        }
+    }
+
+  for (guint i = 0; i < n_names; i++)
+    {
+      const SpsEtraceName *name = g_ptr_array_index (b->names, i);
+      const Track *track;
+      g_autofree char *message = NULL;
+      g_autofree char *args = NULL;
+
+      if (open[i] < 0)
+        continue;
+
+      track = g_ptr_array_index (b->track_list, b->track_of_name[i]);
+      /* Translators: %s is a span name */
+      message = g_strdup_printf (_("“%s” was still running when the capture ended"), name->name);
+      health (b, SPS_ETRACE_HEALTH_OPEN_AT_END, open[i], 1, 0, message);
+      args = g_strdup_printf ("{\"type\":\"%s\",\"priority\":%u}",
+                              name->source == SPS_ETRACE_SOURCE_ISR ? "isr" : "task", name->priority);
+      /* Unfinished up to the end of its boot (of the capture, mostly),
+       * as an unmatched begin would be, but without the core's own "unmatched_begin" warning
+       * for the same fact. */
+      sps_trace_builder_add_complete (b->builder, track->thread, open[i],
+                                      segment_end[name->segment] - open[i], track->text_id,
+                                      sps_trace_builder_intern (b->builder,
+                                                                name->source == SPS_ETRACE_SOURCE_ISR ? "isr" : "task", -1),
+                                      sps_trace_builder_add_args_text (b->builder, args, -1),
+                                      SPS_SLICE_UNFINISHED);
+    }
+}
+
+/* Tracks and threads */
+
+static int
+compare_tracks (gconstpointer a,
+                gconstpointer b)
+{
+  const Track *ta = *(const Track **) a;
+  const Track *tb = *(const Track **) b;
+
+  if (ta->pid != tb->pid)
+    return ta->pid - tb->pid;
+  if (ta->priority != tb->priority)
+    return ta->priority > tb->priority ? -1 : 1;
+  return strcmp (ta->text, tb->text);
+}
+
+static void
+make_tracks (Build *b)
+{
+  g_autoptr(GPtrArray) sorted = NULL;
+  guint n_names = b->names->len;
+
+  b->track_of_name = g_new (guint32, MAX (n_names, 1));
+  b->marker_of_name = g_new (guint32, MAX (n_names, 1));
+  for (guint i = 0; i < n_names; i++)
+    b->track_of_name[i] = b->marker_of_name[i] = SPS_NO_INDEX;
+
+  /* Only names that occur get a track */
+  for (guint i = 0; i < b->events->len; i++)
+    {
+      const SpsEtraceEvent *e = &g_array_index (b->events, SpsEtraceEvent, i);
+      const SpsEtraceName *name = g_ptr_array_index (b->names, e->name);
+
+      if (e->kind == SPS_ETRACE_MARKER)
+        {
+          if (b->marker_of_name[e->name] == SPS_NO_INDEX)
+            b->marker_of_name[e->name] = ensure_track (b, PID_MARKERS, name);
+        }
+      else if (b->track_of_name[e->name] == SPS_NO_INDEX)
+        b->track_of_name[e->name] = ensure_track (b, pid_of_name (name), name);
+    }
+
+  sorted = copy_tracks (b);
+  g_ptr_array_sort (sorted, compare_tracks);
+
+  for (guint i = 0, in_process = 0; i < sorted->len; i++)
+    {
+      Track *track = g_ptr_array_index (sorted, i);
+
+      /* Thread ids count 1, 2, 3… within each group, in priority order */
+      if (i > 0 && ((Track *) g_ptr_array_index (sorted, i - 1))->pid != track->pid)
+        in_process = 0;
+      track->text_id = sps_trace_builder_intern (b->builder, track->text, -1);
+      track->process = ensure_process (b, track->pid);
+      track->thread = sps_trace_builder_ensure_thread (b->builder, track->process, ++in_process);
+      sps_trace_builder_set_thread_name (b->builder, track->thread, track->text_id);
+      sps_trace_builder_set_thread_sort_index (b->builder, track->thread, (gint32) i);
+    }
+}
+
+/* Spans, deadlines, response times */
+
+static int
+compare_spans (gconstpointer a,
+               gconstpointer b)
+{
+  const Span *sa = a;
+  const Span *sb = b;
+
+  if (sa->start != sb->start)
+    return sa->start < sb->start ? -1 : 1;
+  if (sa->end != sb->end)
+    return sa->end < sb->end ? -1 : 1;
+  return sa->name < sb->name ? -1 : sa->name > sb->name;
+}
+
+static void
+emit_spans (Build *b)
+{
+  g_autoptr(GString) args = g_string_new (NULL);
+  guint32 category[2];
+
+  category[0] = sps_trace_builder_intern (b->builder, "task", -1);
+  category[1] = sps_trace_builder_intern (b->builder, "isr", -1);
+
+  g_array_sort (b->spans, compare_spans);
+
+  for (guint i = 0; i < b->spans->len; i++)
+    {
+      const Span *span = &g_array_index (b->spans, Span, i);
+      const SpsEtraceName *name = g_ptr_array_index (b->names, span->name);
+      Track *track = g_ptr_array_index (b->track_list, b->track_of_name[span->name]);
+      gboolean isr = name->source == SPS_ETRACE_SOURCE_ISR;
+      gint64 dur = span->end - span->start;
+      char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+      track->n_spans++;
+      track->min_ns = MIN (track->min_ns, dur);
+      track->max_ns = MAX (track->max_ns, dur);
+      track->sum_ns += dur;
+
+      g_string_printf (args, "{\"type\":\"%s\",\"priority\":%u", isr ? "isr" : "task", name->priority);
+      if (name->has_deadline)
+        {
+          gint64 deadline = span->start + (gint64) llround ((double) name->deadline_ms * 1e6);
+          gboolean missed = span->end > deadline;
+
+          g_string_append_printf (args, ",\"deadline_ms\":%s,\"deadline_us\":%s,\"deadline_missed\":%s",
+                                  g_ascii_formatd (number, sizeof number, "%.9g", name->deadline_ms),
+                                  g_ascii_formatd (number, sizeof number, "%.3f", deadline / 1e3),
+                                  missed ? "true" : "false");
+          if (missed)
+            {
+              gint pid = track->pid;
+
+              g_string_append_printf (args, ",\"lateness_us\":%s",
+                                      g_ascii_formatd (number, sizeof number, "%.3f", (span->end - deadline) / 1e3));
+              track->n_misses++;
+              b->n_misses++;
+
+              if (b->n_misses <= MAX_LISTED_MISSES)
+                {
+                  if (b->miss_list->len > 1)
+                    g_string_append_c (b->miss_list, ',');
+                  g_string_append (b->miss_list, "{\"name\":");
+                  append_json_string (b->miss_list, name->name);
+                  g_string_append (b->miss_list, ",\"start_us\":");
+                  g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", span->start / 1e3));
+                  g_string_append (b->miss_list, ",\"end_us\":");
+                  g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", span->end / 1e3));
+                  g_string_append (b->miss_list, ",\"deadline_us\":");
+                  g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", deadline / 1e3));
+                  g_string_append (b->miss_list, "}");
+                }
+
+              /* The visible mark: a step of the process's running count of
+               * misses at the moment the span overran. */
+              if (b->misses_track[pid] == SPS_NO_INDEX)
+                {
+                  b->misses_track[pid] =
+                    sps_trace_builder_ensure_counter_track (b->builder, track->process,
+                                                            sps_trace_builder_intern (b->builder, _("Deadline misses"), -1),
+                                                            0);
+                  sps_trace_builder_add_counter_value (b->builder, b->misses_track[pid], b->start, 0);
+                }
+              b->misses[pid]++;
+              sps_trace_builder_add_counter_value (b->builder, b->misses_track[pid], deadline, b->misses[pid]);
+            }
+        }
+      g_string_append_c (args, '}');
+
+      sps_trace_builder_add_complete (b->builder, track->thread, span->start, dur, track->text_id,
+                                      category[isr], sps_trace_builder_add_args_text (b->builder, args->str, args->len),
+                                      SPS_SLICE_NONE);
+    }
+}
+
+/* CPU load: the share of each window a name's spans cover, in percent. */
+static void
+emit_load (Build *b)
+{
+  gint64 range = b->end - b->start;
+  gint64 window = 1000;
+  static const gint64 steps[] = { 1, 2, 5 };
+  guint32 series = sps_trace_builder_intern (b->builder, _("CPU %"), -1);
+  guint n_windows;
+
+  if (b->spans->len == 0 || range <= 0)
+    return;
+
+  /* A 1-2-5 window of at least 1 µs giving at most LOAD_WINDOWS values */
+  for (gint64 decade = 1000; ; decade *= 10)
+    {
+      gboolean found = FALSE;
+
+      for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+        {
+          window = decade * steps[i];
+          if (range / window < LOAD_WINDOWS)
+            {
+              found = TRUE;
+              break;
+            }
+        }
+      if (found)
+        break;
+    }
+  n_windows = (guint) (range / window) + 1;
+
+  for (guint i = 0; i < b->spans->len; i++)
+    {
+      const Span *span = &g_array_index (b->spans, Span, i);
+      Track *track = g_ptr_array_index (b->track_list, b->track_of_name[span->name]);
+      gint64 t = span->start;
+
+      if (track->busy == NULL)
+        {
+          track->busy = g_array_sized_new (FALSE, TRUE, sizeof (gint64), n_windows);
+          g_array_set_size (track->busy, n_windows);
+        }
+
+      while (t < span->end)
+        {
+          guint w = (guint) ((t - b->start) / window);
+          gint64 w_end = b->start + (gint64) (w + 1) * window;
+          gint64 until = MIN (w_end, span->end);
+
+          if (w >= n_windows)
+            break;
+          g_array_index (track->busy, gint64, w) += until - t;
+          t = until;
+        }
+    }
+
+  for (guint i = 0; i < b->track_list->len; i++)
+    {
+      Track *track = g_ptr_array_index (b->track_list, i);
+      guint32 counter;
+
+      if (track->busy == NULL)
+        continue;
+
+      counter = sps_trace_builder_ensure_counter_track (b->builder, track->process, track->text_id, series);
+      for (guint w = 0; w < n_windows; w++)
+        sps_trace_builder_add_counter_value (b->builder, counter, b->start + (gint64) w * window,
+                                             100.0 * (double) g_array_index (track->busy, gint64, w) / (double) window);
+    }
+}
+
+static int
+compare_track_names (gconstpointer a,
+                     gconstpointer b)
+{
+  const Track *ta = *(const Track **) a;
+  const Track *tb = *(const Track **) b;
+
+  return strcmp (ta->text, tb->text);
+}
+
+/* The "embedded" info section, the response times and the list of
+ * deadline misses. */
+static void
+emit_summary (Build *b)
+{
+  g_autoptr(JsonBuilder) json = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GPtrArray) sorted = copy_tracks (b);
+  g_autoptr(GString) times = g_string_new ("{");
+  g_autofree char *text = NULL;
+  static const SpsEtraceHealth counted[] = {
+    SPS_ETRACE_HEALTH_LOST_FRAMES,
+    SPS_ETRACE_HEALTH_UNKNOWN_NAME_EVENTS,
+    SPS_ETRACE_HEALTH_UNMATCHED_END,
+    SPS_ETRACE_HEALTH_DISCARDED_RESTARTS,
+    SPS_ETRACE_HEALTH_OPEN_AT_END,
+    SPS_ETRACE_HEALTH_DEVICE_RESETS,
+  };
+
+  g_ptr_array_sort (sorted, compare_track_names);
+
+  json_builder_begin_object (json);
+  json_builder_set_member_name (json, "timebase");
+  json_builder_add_string_value (json, sps_etrace_decoder_get_cycles (b->decoder, NULL) ? "cycles" : "nanoseconds");
+  json_builder_set_member_name (json, "spans_per_name");
+  json_builder_begin_object (json);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      const Track *track = g_ptr_array_index (sorted, i);
+
+      if (track->n_spans == 0)
+        continue;
+      json_builder_set_member_name (json, track->text);
+      json_builder_add_int_value (json, track->n_spans);
+    }
+  json_builder_end_object (json);
+  json_builder_set_member_name (json, "deadline_misses");
+  json_builder_add_int_value (json, b->n_misses);
+  for (guint i = 0; i < G_N_ELEMENTS (counted); i++)
+    {
+      json_builder_set_member_name (json, sps_etrace_health_name (counted[i]));
+      json_builder_add_int_value (json, (gint64) b->health[counted[i]]);
+    }
+  json_builder_end_object (json);
+
+  root = json_builder_get_root (json);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, NULL);
+  sps_trace_builder_set_info_section (b->builder, "embedded", text);
+
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      const Track *track = g_ptr_array_index (sorted, i);
+      char min[G_ASCII_DTOSTR_BUF_SIZE], avg[G_ASCII_DTOSTR_BUF_SIZE];
+      char max[G_ASCII_DTOSTR_BUF_SIZE], jitter[G_ASCII_DTOSTR_BUF_SIZE];
+
+      if (track->n_spans == 0)
+        continue;
+      if (times->len > 1)
+        g_string_append_c (times, ',');
+      append_json_string (times, track->text);
+      g_string_append_printf (times,
+                              ":{\"count\":%u,\"min_us\":%s,\"avg_us\":%s,\"max_us\":%s,\"jitter_us\":%s,\"deadline_misses\":%u}",
+                              track->n_spans,
+                              g_ascii_formatd (min, sizeof min, "%.3f", track->min_ns / 1e3),
+                              g_ascii_formatd (avg, sizeof avg, "%.3f", (double) track->sum_ns / track->n_spans / 1e3),
+                              g_ascii_formatd (max, sizeof max, "%.3f", track->max_ns / 1e3),
+                              g_ascii_formatd (jitter, sizeof jitter, "%.3f", (track->max_ns - track->min_ns) / 1e3),
+                              track->n_misses);
+    }
+  g_string_append_c (times, '}');
+  g_string_append_c (b->miss_list, ']');
+
+  sps_trace_builder_add_metadata (b->builder, "response_times",
+                                  sps_trace_builder_add_args_text (b->builder, times->str, times->len));
+  sps_trace_builder_add_metadata (b->builder, "deadline_misses",
+                                  sps_trace_builder_add_args_text (b->builder, b->miss_list->str, b->miss_list->len));
+}
+
+static void
+emit_warnings (Build *b)
+{
+  for (guint i = 0; i < SPS_ETRACE_N_HEALTH; i++)
+    {
+      const char *message = b->messages[i];
+
+      for (guint64 k = 0; k < b->health[i]; k++)
+        sps_trace_builder_warn (b->builder, sps_etrace_health_name (i),
+                                message != NULL ? "%s" : NULL, message);
+    }
+}
+
+/**
+ * sps_etrace_build:
+ * @decoder: a finished decoder
+ * @builder: where the trace goes
+ * @progress: (nullable): progress and cancellation
+ * @error: return location for an error (cancellation only)
+ *
+ * Pairs, analyses and adds everything @decoder read to @builder. The
+ * decoder's events are sorted by time in place.
+ */
+gboolean
+sps_etrace_build (SpsEtraceDecoder *decoder,
+                  SpsTraceBuilder  *builder,
+                  SpsProgress      *progress,
+                  GError          **error)
+{
+  Build b = { 0 };
+  GArray *marks;
+  GArray *events;
+  gboolean ret = FALSE;
+
+  g_return_val_if_fail (decoder != NULL, FALSE);
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (builder), FALSE);
+
+  marks = sps_etrace_decoder_get_marks (decoder);
+  events = sps_etrace_decoder_get_events (decoder);
+  b.decoder = decoder;
+  b.builder = builder;
+  b.names = sps_etrace_decoder_get_names (decoder);
+  b.tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  b.track_list = g_ptr_array_new_with_free_func (track_free);
+  b.spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  b.miss_list = g_string_new ("[");
+  b.health_thread = SPS_NO_INDEX;
+  b.health_process = SPS_NO_INDEX;
+  for (guint i = 0; i < G_N_ELEMENTS (b.processes); i++)
+    b.processes[i] = SPS_NO_INDEX;
+  for (guint i = 0; i < G_N_ELEMENTS (b.misses_track); i++)
+    b.misses_track[i] = SPS_NO_INDEX;
+
+  /* In place (the decoder is done): stable, so equal times keep their
+   * stream order */
+  b.events = g_array_ref (events);
+  g_array_sort (b.events, compare_events);
+
+  if (b.events->len > 0)
+    {
+      b.start = g_array_index (b.events, SpsEtraceEvent, 0).time_ns;
+      b.end = g_array_index (b.events, SpsEtraceEvent, b.events->len - 1).time_ns;
+    }
+
+  if (progress != NULL && sps_progress_is_cancelled (progress))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled"));
+      goto out;
+    }
+
+  for (guint i = 0; i < marks->len; i++)
+    {
+      const SpsEtraceMark *mark = &g_array_index (marks, SpsEtraceMark, i);
+
+      health (&b, mark->health, mark->time_ns, mark->count, mark->offset,
+              sps_etrace_decoder_get_first_message (decoder, mark->health));
+    }
+
+  make_tracks (&b);
+  pair_spans (&b);
+  emit_spans (&b);
+  emit_load (&b);
+  emit_summary (&b);
+  emit_warnings (&b);
+  ret = TRUE;
+
+out:
+  g_array_unref (b.events);
+  g_array_unref (b.spans);
+  g_hash_table_unref (b.tracks);
+  g_ptr_array_unref (b.track_list);
+  g_string_free (b.miss_list, TRUE);
+  g_free (b.track_of_name);
+  g_free (b.marker_of_name);
+  for (guint i = 0; i < SPS_ETRACE_N_HEALTH; i++)
+    g_free (b.messages[i]);
+
+  return ret;
+}

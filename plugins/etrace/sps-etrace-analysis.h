@@ -1,0 +1,19 @@
+/* sps-etrace-analysis.h: decoded events → spans, analysis, trace model
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <spanscope-core.h>
+
+#include "sps-etrace-decoder.h"
+
+G_BEGIN_DECLS
+
+gboolean sps_etrace_build (SpsEtraceDecoder *decoder,
+                           SpsTraceBuilder  *builder,
+                           SpsProgress      *progress,
+                           GError          **error);
+
+G_END_DECLS

@@ -1,0 +1,306 @@
+/* test-ui-live.c: the live capture window on a pseudo terminal
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A "device" (the master side of an openpty pair) sends a v2 stream in
+ * three bursts; the live window must show each burst as a new generation
+ * of the trace, follow the newest time while "Follow" is on and stay put
+ * when it is off; Stop keeps everything and Save writes the bytes that
+ * were sent, which reopen as the same trace.
+ */
+
+#define G_LOG_DOMAIN "test-ui-live"
+
+#include "config.h"
+
+#include <math.h>
+#include <pty.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <glib-unix.h>
+
+#include "etrace-stream.h"
+#include "sps-device-dialog.h"
+#include "sps-live-window.h"
+#include "sps-screenshot.h"
+#include "sps-window.h"
+
+static gboolean
+wake_up (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+typedef struct
+{
+  SpsLiveWindow *window;
+  guint          slices;
+} Wait;
+
+static gboolean
+has_slices (Wait *wait)
+{
+  SpsSession *session = sps_live_window_get_session (wait->window);
+
+  return session != NULL &&
+         sps_trace_count_slices (sps_session_get_trace (session), SPS_TRACK_THREAD_SLICES) == wait->slices;
+}
+
+static void
+wait_for_slices (SpsLiveWindow *window,
+                 guint          slices)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  guint tick = g_timeout_add (20, wake_up, NULL);
+  Wait wait = { window, slices };
+
+  while (!has_slices (&wait))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for %u slices", slices);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_source_remove (tick);
+}
+
+/* 10 runs of "task" (1 µs each, every 10 µs), the first @gap_us after
+ * the previous frame: a burst lasts 91 µs */
+static void
+burst (GByteArray *s,
+       guint32    *seq,
+       guint       gap_us)
+{
+  for (guint i = 0; i < 10; i++)
+    {
+      etrace_stream_event (s, 1, i == 0 ? (gint64) gap_us * 1000 : 9000, (*seq)++, 1, -1);
+      etrace_stream_event (s, 2, 1000, (*seq)++, 1, -1);
+    }
+}
+
+static void
+send_all (int         master,
+          GByteArray *s,
+          gsize      *sent)
+{
+  while (*sent < s->len)
+    {
+      gssize n = write (master, s->data + *sent, s->len - *sent);
+
+      g_assert_cmpint (n, >, 0);
+      *sent += n;
+    }
+}
+
+static void
+test_live_window (void)
+{
+  g_autoptr(GByteArray) stream = g_byte_array_new ();
+  g_autoptr(SpsSerialSource) source = NULL;
+  g_autoptr(SpsLiveCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) saved = NULL;
+  g_autoptr(SpsTrace) reopened = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *saved_path = NULL;
+  g_autofree char *contents = NULL;
+  SpsLiveWindow *window;
+  SpsSession *session;
+  SpsTime start, end;
+  gsize sent = 0, len = 0;
+  guint32 seq = 0;
+  char name[256];
+  int master, slave;
+
+  g_assert_cmpint (openpty (&master, &slave, name, NULL, NULL), ==, 0);
+  close (slave);
+
+  source = sps_serial_source_new (name, 115200);
+  capture = sps_live_capture_new (SPS_LIVE_SOURCE (source));
+  g_assert_true (sps_live_capture_start (capture, &error));
+  g_assert_no_error (error);
+
+  window = sps_live_window_new (NULL, capture);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (sps_live_window_get_follow (window));
+  g_assert_null (sps_live_window_get_session (window));
+
+  /* Burst 1: header, name, 10 spans from 0 µs */
+  etrace_stream_start (stream, 0, seq++, FALSE, 0);
+  etrace_stream_name (stream, 0, seq++, 1, "task", 2, 3, NAN);
+  burst (stream, &seq, 0);
+  send_all (master, stream, &sent);
+  wait_for_slices (window, 10);
+  g_assert_cmpuint (sps_live_window_get_generation (window), >=, 1);
+
+  /* Zoom in on the start, then burst 2 (100 µs later, from 191 µs to
+   * 282 µs): following, the view
+   * keeps its width and ends at the newest time */
+  session = sps_live_window_get_session (window);
+  sps_session_set_visible (session, 0, 20000);
+  burst (stream, &seq, 100);
+  send_all (master, stream, &sent);
+  wait_for_slices (window, 20);
+  session = sps_live_window_get_session (window);
+  end = sps_trace_get_end_time (sps_session_get_trace (session));
+  g_assert_cmpint (end, ==, 282000);
+  g_assert_cmpint (sps_session_get_visible_end (session), ==, end);
+  g_assert_cmpint (sps_session_get_visible_end (session) - sps_session_get_visible_start (session), ==, 20000);
+
+  /* Not following: burst 3 (582–673 µs) leaves the view where it is */
+  sps_live_window_set_follow (window, FALSE);
+  start = sps_session_get_visible_start (session);
+  burst (stream, &seq, 300);
+  send_all (master, stream, &sent);
+  wait_for_slices (window, 30);
+  session = sps_live_window_get_session (window);
+  g_assert_cmpint (sps_session_get_visible_start (session), ==, start);
+  g_assert_cmpint (sps_session_get_visible_end (session), ==, 282000);
+
+  /* For a look at it: SPANSCOPE_LIVE_SCREENSHOT=out.png */
+  if (g_getenv ("SPANSCOPE_LIVE_SCREENSHOT") != NULL)
+    {
+      g_autoptr(GError) shot_error = NULL;
+      gint64 until = g_get_monotonic_time () + 500000;
+
+      sps_live_window_set_follow (window, TRUE);
+      while (g_get_monotonic_time () < until)
+        g_main_context_iteration (NULL, FALSE);
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+      sps_screenshot_save (GTK_WIDGET (window), g_getenv ("SPANSCOPE_LIVE_SCREENSHOT"), &shot_error);
+      g_assert_no_error (shot_error);
+    }
+
+  /* Stop keeps the capture; bytes sent afterwards are not read */
+  sps_live_capture_stop (capture);
+  g_assert_false (sps_live_capture_get_running (capture));
+  g_assert_cmpuint (sps_live_capture_get_n_bytes (capture), ==, stream->len);
+
+  dir = g_dir_make_tmp ("test-ui-live-XXXXXX", &error);
+  g_assert_no_error (error);
+  saved_path = g_build_filename (dir, "capture.etrace", NULL);
+  saved = g_file_new_for_path (saved_path);
+  g_assert_true (sps_live_capture_save (capture, saved, &error));
+  g_assert_no_error (error);
+  g_file_get_contents (saved_path, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (contents, len, stream->data, stream->len);
+
+  reopened = sps_trace_load (saved, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sps_trace_count_slices (reopened, SPS_TRACK_THREAD_SLICES), ==, 30);
+  g_assert_cmpint (sps_trace_get_end_time (reopened), ==, 673000);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  close (master);
+  g_unlink (saved_path);
+  g_rmdir (dir);
+}
+
+static void
+on_chosen (SpsDeviceDialog *dialog,
+           const char      *path,
+           guint            baud,
+           gpointer         user_data)
+{
+  char **chosen = user_data;
+
+  *chosen = g_strdup_printf ("%s@%u", path, baud);
+}
+
+static void
+test_device_dialog (void)
+{
+  SpsDeviceDialog *dialog = sps_device_dialog_new (NULL);
+  g_autofree char *chosen = NULL;
+
+  g_object_ref_sink (dialog);
+  g_signal_connect (dialog, "device-chosen", G_CALLBACK (on_chosen), &chosen);
+  gtk_window_present (GTK_WINDOW (dialog));
+
+  g_assert_cmpuint (sps_device_dialog_get_baud (dialog), ==, 115200);
+
+  /* For a look at it: SPANSCOPE_DIALOG_SCREENSHOT=out.png */
+  if (g_getenv ("SPANSCOPE_DIALOG_SCREENSHOT") != NULL)
+    {
+      g_autoptr(GError) shot_error = NULL;
+
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (dialog));
+      sps_screenshot_save (GTK_WIDGET (dialog), g_getenv ("SPANSCOPE_DIALOG_SCREENSHOT"), &shot_error);
+      g_assert_no_error (shot_error);
+    }
+  g_assert_true (G_IS_LIST_MODEL (sps_device_dialog_get_devices (dialog)));
+  g_assert_cmpstr (sps_device_dialog_get_path (dialog), ==, "");
+
+  /* Start: the chosen port and speed */
+  sps_device_dialog_set_path (dialog, "/dev/ttyUSB3");
+  g_assert_cmpstr (sps_device_dialog_get_path (dialog), ==, "/dev/ttyUSB3");
+  sps_device_dialog_start (dialog);
+  g_assert_cmpstr (chosen, ==, "/dev/ttyUSB3@115200");
+
+  g_object_unref (dialog);
+}
+
+static SpsDeviceDialog *
+find_device_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (SPS_IS_DEVICE_DIALOG (window))
+        return SPS_DEVICE_DIALOG (window);
+    }
+
+  return NULL;
+}
+
+/* File ▸ Open Device… shows the dialog; choosing a port that does not
+ * exist leaves the trace window as it was (the error is a message). */
+static void
+test_open_device_action (void)
+{
+  g_autoptr(SpsApplication) app = sps_application_new ();
+  g_autoptr(GError) error = NULL;
+  SpsDeviceDialog *dialog;
+  SpsWindow *window;
+
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  window = sps_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_null (find_device_dialog ());
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "open-device", NULL);
+  dialog = find_device_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
+  g_assert_true (gtk_window_get_modal (GTK_WINDOW (dialog)));
+
+  sps_device_dialog_set_path (dialog, "/nonexistent/ttyACM9");
+  sps_device_dialog_start (dialog);
+  g_assert_null (find_device_dialog ());
+  g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_EMPTY);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/ui/live/window", test_live_window);
+  g_test_add_func ("/ui/live/device-dialog", test_device_dialog);
+  g_test_add_func ("/ui/live/open-device-action", test_open_device_action);
+
+  return g_test_run ();
+}
