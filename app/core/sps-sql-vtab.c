@@ -934,6 +934,37 @@ order_by_consumed (const TableInfo    *info,
   return TRUE;
 }
 
+/* What EXPLAIN QUERY PLAN shows after "INDEX n:" */
+static char *
+describe_plan (int plan)
+{
+  static const char * const names[N_PLAN_SLOTS] = {
+    "id=", "track_id=", "thread_id=", "name=", "ts>=", "ts<=", "end_ts>=", "end_ts<=",
+  };
+  GString *text;
+  char *str;
+
+  if (plan == 0)
+    return NULL;
+
+  text = g_string_new (NULL);
+  for (guint slot = 0; slot < N_PLAN_SLOTS; slot++)
+    {
+      if ((plan & (1 << slot)) == 0)
+        continue;
+      if (text->len > 0)
+        g_string_append_c (text, ' ');
+      if (slot == 4 && (plan & PLAN_TS_EQ) != 0)
+        g_string_append (text, "ts=");
+      else
+        g_string_append (text, names[slot]);
+    }
+
+  str = sqlite3_mprintf ("%s", text->str);
+  g_string_free (text, TRUE);
+  return str;
+}
+
 static int
 vtab_best_index (sqlite3_vtab       *base,
                  sqlite3_index_info *index)
@@ -1049,6 +1080,8 @@ vtab_best_index (sqlite3_vtab       *base,
     }
 
   index->idxNum = plan;
+  index->idxStr = describe_plan (plan);
+  index->needToFreeIdxStr = index->idxStr != NULL;
   index->estimatedRows = (sqlite3_int64) rows;
   /* A binary search or an index lookup costs a little on top of the rows */
   index->estimatedCost = rows + ((plan & ~PLAN_ID_EQ) != 0 ? 10.0 : 0.0);
