@@ -593,6 +593,23 @@ test_shared_fixtures (void)
       engine = new_engine (trace);
       g_test_message ("%s", files[i]);
       check_tables_match_model (trace, engine);
+
+      /* flow_simple, by hand: 5 X; flow 8780d402 is s (in SenderA at
+       * 3002) → t (in OtherSlice, 3200–3700) → f at 3330 without bp=e,
+       * bound to the next slice, SomeSlice at 3331: 2 arrows; 8780d403 is
+       * s in SenderB → f (bp e absent, next slice Blergh at 1001): 1 */
+      if (i == 0)
+        {
+          g_autoptr(SpsSqlResult) flows = NULL;
+          g_autofree char *dump = NULL;
+
+          g_assert_cmpint (query_int (engine, "SELECT count(*) FROM slices"), ==, 5);
+          flows = query (engine,
+                         "SELECT a.name, b.name FROM flows f JOIN slices a ON a.id = f.from_slice_id"
+                         " JOIN slices b ON b.id = f.to_slice_id ORDER BY 1");
+          dump = dump_result (flows);
+          g_assert_cmpstr (dump, ==, "OtherSlice|SomeSlice\nSenderA|OtherSlice\nSenderB|Blergh\n");
+        }
     }
 }
 
