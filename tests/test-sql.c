@@ -721,6 +721,10 @@ test_constraints_equal_full_scan (void)
     { "SELECT id FROM samples WHERE @track_id = (SELECT min(track_id) FROM samples)", "track_id=", 200 },
     { "SELECT id FROM samples WHERE @name = 'beta' AND @ts < 500000", "name= ts<=", 20 },
     { "SELECT id FROM samples WHERE @thread_id = 1", "thread_id=", 200 },
+    { "SELECT name, count(*), sum(dur) FROM slices GROUP BY @name", "by name", 4 },
+    { "SELECT name FROM slices ORDER BY @name", "by name", 1000 },
+    { "SELECT name, count(*) FROM samples GROUP BY @name", "by name", 3 },
+    { "SELECT name, max(ts) FROM instants GROUP BY @name", "by name", 4 },
     { "SELECT id FROM threads WHERE @id = 2", "id=", 1 },
     { "SELECT id FROM tracks WHERE @id = 3", "id=", 1 },
   };
@@ -756,10 +760,28 @@ test_order_by_consumed (void)
   g_assert_null (strstr (plan, "TEMP B-TREE"));
   g_clear_object (&explain);
   g_clear_pointer (&plan, g_free);
+  /* GROUP BY name and ORDER BY name stream from the name index */
+  explain = query (engine, "EXPLAIN QUERY PLAN SELECT name, count(*) FROM slices GROUP BY name");
+  plan = dump_result (explain);
+  g_assert_null (strstr (plan, "TEMP B-TREE"));
+  g_assert_nonnull (strstr (plan, "by name"));
+  g_clear_object (&explain);
+  g_clear_pointer (&plan, g_free);
   /* …but a ts order over all tracks needs one */
   explain = query (engine, "EXPLAIN QUERY PLAN SELECT * FROM slices ORDER BY ts");
   plan = dump_result (explain);
   g_assert_nonnull (strstr (plan, "TEMP B-TREE"));
+
+  /* Ties of the name order come in id order */
+  sorted = query (engine, "SELECT id, name FROM slices ORDER BY name");
+  plain = query (engine, "SELECT id, name FROM slices ORDER BY +name, +id");
+  a = dump_result (sorted);
+  b = dump_result (plain);
+  g_assert_cmpstr (a, ==, b);
+  g_clear_object (&sorted);
+  g_clear_object (&plain);
+  g_clear_pointer (&a, g_free);
+  g_clear_pointer (&b, g_free);
 
   sorted = query (engine, "SELECT id, track_id, ts FROM slices ORDER BY track_id, ts, id");
   plain = query (engine, "SELECT id, track_id, ts FROM slices ORDER BY +track_id, +ts, +id");
