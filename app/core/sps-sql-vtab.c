@@ -1728,9 +1728,7 @@ vtab_next (sqlite3_vtab_cursor *base)
   else
     cursor->row++;
   cursor_settle (cursor);
-
-  if ((cursor->visited & 0xffff) == 0 || cursor->eof)
-    report_progress (cursor);
+  report_progress (cursor);
 
   return SQLITE_OK;
 }
