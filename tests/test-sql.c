@@ -826,6 +826,12 @@ test_read_only (void)
   assert_query_fails (engine, "ALTER TABLE threads RENAME TO t2", SPS_SQL_ERROR_READ_ONLY,
                       "table threads is read-only");
   assert_query_fails (engine, "ATTACH DATABASE 'x.db' AS x", SPS_SQL_ERROR_READ_ONLY, NULL);
+  /* VACUUM INTO attaches its output file */
+  assert_query_fails (engine, "VACUUM INTO 'copy.db'", SPS_SQL_ERROR_READ_ONLY, NULL);
+  g_assert_false (g_file_test ("copy.db", G_FILE_TEST_EXISTS));
+  assert_query_fails (engine, "PRAGMA writable_schema = 1", SPS_SQL_ERROR_READ_ONLY, NULL);
+  assert_query_fails (engine, "UPDATE sqlite_schema SET sql = 'x'", SPS_SQL_ERROR_READ_ONLY,
+                      "table sqlite_master is read-only");
   /* Nothing changed */
   g_assert_cmpint (query_int (engine, "SELECT count(*) FROM slices"), ==, 5);
 
