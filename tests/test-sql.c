@@ -440,6 +440,33 @@ test_slices_spot (void)
   fetch_row = sql_row (engine, "ts, dur, category, thread_id, process_id, async", "slices", (guint) id);
   g_assert_cmpstr (fetch_row, ==, "102000|53000|net|∅|0|1");
 
+  /* The events view: slices and samples told apart by kind. By hand:
+   * main, inner, job, fetch measured; hot a converted span; one P */
+  {
+    g_autoptr(SpsSqlResult) kinds = query (engine,
+                                           "SELECT kind, count(*), sum(dur), sum(sample_count),"
+                                           " sum(estimated_cpu_time) FROM events GROUP BY kind");
+    g_autoptr(SpsSqlResult) plan = query (engine,
+                                          "EXPLAIN QUERY PLAN SELECT count(*) FROM events"
+                                          " WHERE ts >= 100000 AND ts < 140000");
+    g_autofree char *dump = dump_result (kinds);
+    g_autofree char *plan_dump = dump_result (plan);
+    const char *first;
+
+    g_assert_cmpstr (dump, ==,
+                     "measured|4|143000|∅|∅\n"
+                     "sample|1|∅|1|∅\n"
+                     "sampled_span|1|4000|∅|4000\n");
+    /* the range reaches both virtual tables */
+    first = strstr (plan_dump, "ts>= ts<=");
+    g_assert_nonnull (first);
+    g_assert_nonnull (strstr (first + 1, "ts>= ts<="));
+    /* main (100), fetch (102), inner (110), job (130) and the P at 134
+     * start in [100, 140) µs */
+    g_assert_cmpint (query_int (engine, "SELECT count(*) FROM events WHERE ts >= 100000 AND ts < 140000"),
+                     ==, 5);
+  }
+
   /* Grouping by kind keeps converted spans apart */
   g_assert_cmpint (query_int (engine, "SELECT count(*) FROM slices WHERE kind = 'sampled_span'"), ==, 1);
   g_assert_cmpint (query_int (engine, "SELECT sum(dur) FROM slices WHERE kind = 'measured'"),
@@ -823,6 +850,7 @@ test_read_only (void)
   assert_query_fails (engine, "INSERT INTO frames (id, name) VALUES (9, 'x')", SPS_SQL_ERROR_READ_ONLY,
                       "table frames is read-only");
   assert_query_fails (engine, "DROP TABLE samples", SPS_SQL_ERROR_READ_ONLY, "table samples is read-only");
+  assert_query_fails (engine, "DROP VIEW events", SPS_SQL_ERROR_READ_ONLY, "table events is read-only");
   assert_query_fails (engine, "ALTER TABLE threads RENAME TO t2", SPS_SQL_ERROR_READ_ONLY,
                       "table threads is read-only");
   assert_query_fails (engine, "ATTACH DATABASE 'x.db' AS x", SPS_SQL_ERROR_READ_ONLY, NULL);
@@ -939,8 +967,8 @@ static void
 test_describe (void)
 {
   static const char * const trace_tables[] = {
-    "callsites", "counters", "flows", "frames", "instants", "objects", "processes", "samples",
-    "slices", "threads", "tracks",
+    "callsites", "counters", "events", "flows", "frames", "instants", "objects", "processes",
+    "samples", "slices", "threads", "tracks",
   };
   g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);

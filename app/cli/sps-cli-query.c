@@ -296,7 +296,8 @@ sps_cli_query (char **argv)
   g_option_context_set_summary (context,
                                 N_("Run SQL over a trace and print the result. Tables: processes, threads, "
                                    "tracks, slices, instants, counters, flows, samples, callsites, frames, "
-                                   "objects. CSV and TSV are quoted as RFC 4180 asks."));
+                                   "objects, and the view events (slices and samples). CSV and TSV are "
+                                   "quoted as RFC 4180 asks."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!g_option_context_parse_strv (context, &args, &error))

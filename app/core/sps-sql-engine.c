@@ -18,7 +18,8 @@
  * SQL over a trace. The engine owns one SQLite connection on an in-memory
  * database whose tables are virtual tables reading the trace's columns in
  * place: `processes`, `threads`, `tracks`, `slices`, `instants`,
- * `counters`, `flows`, `samples`, `callsites`, `frames` and `objects` (see
+ * `counters`, `flows`, `samples`, `callsites`, `frames` and `objects`, and
+ * the view `events` of slices and samples together (see
  * docs/architecture.md for their columns). Nothing is copied, so creating
  * an engine costs the same for any trace size and the first query can run
  * the moment the import has finished.
@@ -90,6 +91,7 @@ authorize (void       *user_data,
     case SQLITE_DELETE:
     case SQLITE_DROP_TABLE:
     case SQLITE_DROP_VTABLE:
+    case SQLITE_DROP_VIEW:
       table = arg1;
       break;
 
@@ -657,7 +659,8 @@ sps_sql_engine_query_finish (SpsSqlEngine  *self,
 /* Tables and views of both schemas with their columns, trace tables first */
 static const char describe_sql[] =
   "SELECT s.name AS table_name,"
-  "       CASE WHEN s.sql LIKE 'CREATE VIRTUAL TABLE%' THEN 'trace' ELSE s.type END AS table_kind,"
+  "       CASE WHEN s.sql LIKE 'CREATE VIRTUAL TABLE%' OR (s.db = 'main' AND s.name = 'events')"
+  "            THEN 'trace' ELSE s.type END AS table_kind,"
   "       s.db AS schema,"
   "       p.cid AS position,"
   "       p.name AS column_name,"

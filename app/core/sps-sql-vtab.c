@@ -394,7 +394,7 @@ _sps_sql_vtab_is_trace_table (const char *name)
   for (guint i = 0; i < N_TABLES; i++)
     if (g_ascii_strcasecmp (name, tables[i].name) == 0)
       return TRUE;
-  return FALSE;
+  return g_ascii_strcasecmp (name, "events") == 0;
 }
 
 /* Counting sort of the rows by name id: two passes, no comparisons */
@@ -1820,6 +1820,19 @@ _sps_sql_vtab_register (SpsSqlVtabContext  *ctx,
   for (guint i = 0; i < N_TABLES; i++)
     g_string_append_printf (sql, "CREATE VIRTUAL TABLE main.%s USING spanscope(%s);",
                             tables[i].name, tables[i].name);
+  /* The seed's single view of observations: measured slices, converted
+   * spans and raw samples side by side, told apart by kind. SQLite pushes
+   * WHERE terms into both arms of the UNION ALL, so constraints still reach
+   * the virtual tables. */
+  g_string_append (sql,
+                   "CREATE VIEW main.events AS"
+                   " SELECT id, ts, dur, end_ts, name, category, track_id, thread_id, process_id,"
+                   " kind, self_time, sample_count, sample_weight, weight_unit,"
+                   " estimated_cpu_time, estimated_self_cpu_time, sf, args FROM main.slices"
+                   " UNION ALL"
+                   " SELECT id, ts, NULL, NULL, name, NULL, track_id, thread_id, process_id,"
+                   " kind, NULL, sample_count, sample_weight, weight_unit,"
+                   " estimated_cpu_time, estimated_self_cpu_time, sf, NULL FROM main.samples;");
   g_string_append (sql, "COMMIT;");
 
   rc = sqlite3_exec (db, sql->str, NULL, NULL, &message);
