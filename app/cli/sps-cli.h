@@ -43,5 +43,6 @@ int             sps_cli_info                (char               **argv);
 int             sps_cli_convert             (char               **argv);
 int             sps_cli_flame               (char               **argv);
 int             sps_cli_capture             (char               **argv);
+int             sps_cli_query               (char               **argv);
 
 G_END_DECLS

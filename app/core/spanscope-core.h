@@ -21,5 +21,7 @@
 #include "sps-live-source.h"
 #include "sps-serial-source.h"
 #include "sps-core-enums.h"
+#include "sps-sql.h"
+#include "sps-csv.h"
 
 #undef SPANSCOPE_CORE_INSIDE
