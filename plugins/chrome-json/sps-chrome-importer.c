@@ -19,6 +19,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 #ifdef G_OS_UNIX
@@ -162,7 +163,8 @@ loader_where (Loader *self,
     }
   self->loc_offset = offset;
 
-  return g_strdup_printf ("%s:%" G_GUINT64_FORMAT ":%" G_GSIZE_FORMAT " (byte %" G_GSIZE_FORMAT ")",
+  /* Translators: a place in a file: its name, line, column and byte offset */
+  return g_strdup_printf (_("%s:%" PRIu64 ":%zu (byte %zu)"),
                           self->display_name, self->loc_line,
                           offset - self->loc_line_start + 1, offset);
 }
@@ -1731,7 +1733,8 @@ sps_chrome_importer_load (SpsImporter      *importer,
             g_propagate_error (error, g_steal_pointer (&local_error));
           else if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NO_SPACE))
             g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_TOO_LARGE,
-                         "%s (byte %" G_GSIZE_FORMAT "): %s",
+                         /* Translators: a file name, a byte offset in it, then an error message */
+                         _("%s (byte %zu): %s"),
                          name, error_offset, local_error->message);
           else
             {
@@ -1740,7 +1743,8 @@ sps_chrome_importer_load (SpsImporter      *importer,
                                                        local_error->message);
 
               g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED,
-                           "%s (byte %" G_GSIZE_FORMAT "): %s",
+                           /* Translators: a file name, a byte offset in it, then an error message */
+                           _("%s (byte %zu): %s"),
                            name, error_offset, what);
             }
           return FALSE;

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "sps-flame-export-util.h"
 
@@ -81,7 +82,7 @@ sps_flame_export_parse_options (SpsTrace             *trace,
       if (!found)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                       _("The trace has no thread with id %" G_GINT64_FORMAT),
+                       _("The trace has no thread with id %" PRId64),
                        scope->tid);
           return FALSE;
         }

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "sps-flamegraph-chart.h"
 
@@ -678,7 +679,7 @@ sps_flamegraph_chart_dup_tooltip (SpsFlamegraphChart *self,
       g_string_append_c (text, '\n');
       g_string_append_printf (text,
                               /* Translators: sample counts, then a percentage of all samples */
-                              _("Samples: %" G_GINT64_FORMAT " inclusive (%.1f%%), %" G_GINT64_FORMAT " exclusive"),
+                              _("Samples: %" PRId64 " inclusive (%.1f%%), %" PRId64 " exclusive"),
                               n->inclusive, percent_of (n->inclusive, root->inclusive), n->exclusive);
       if (n->n_estimated_inclusive > 0)
         {
@@ -693,7 +694,7 @@ sps_flamegraph_chart_dup_tooltip (SpsFlamegraphChart *self,
               g_string_append_c (text, '\n');
               g_string_append_printf (text,
                                       /* Translators: how many of the samples carry a time weight */
-                                      _("Time-weight coverage: %" G_GUINT64_FORMAT " of %" G_GINT64_FORMAT " samples (%.0f%%)"),
+                                      _("Time-weight coverage: %" PRIu64 " of %" PRId64 " samples (%.0f%%)"),
                                       n->n_estimated_inclusive, n->inclusive,
                                       percent_of ((gint64) n->n_estimated_inclusive, n->inclusive));
             }
@@ -731,7 +732,7 @@ sps_flamegraph_chart_dup_tooltip (SpsFlamegraphChart *self,
           {
             g_string_append_c (text, '\n');
             /* Translators: how many spans were merged into this frame */
-            g_string_append_printf (text, _("Instances: %" G_GUINT64_FORMAT), n->n_instances);
+            g_string_append_printf (text, _("Instances: %" PRIu64), n->n_instances);
           }
         if (estimate)
           {
@@ -753,8 +754,8 @@ sps_flamegraph_chart_dup_tooltip (SpsFlamegraphChart *self,
             g_string_append_printf (text,
                                     /* Translators: over the whole graph; recursion counted once */
                                     g_dngettext (GETTEXT_PACKAGE,
-                                                 "This function in all stacks: %" G_GUINT64_FORMAT " sample",
-                                                 "This function in all stacks: %" G_GUINT64_FORMAT " samples",
+                                                 "This function in all stacks: %" PRIu64 " sample",
+                                                 "This function in all stacks: %" PRIu64 " samples",
                                                  (gulong) f->n_observations),
                                     f->n_observations);
           else
@@ -764,8 +765,8 @@ sps_flamegraph_chart_dup_tooltip (SpsFlamegraphChart *self,
               g_string_append_printf (text,
                                       /* Translators: over the whole graph; recursion counted once */
                                       g_dngettext (GETTEXT_PACKAGE,
-                                                   "This function in all stacks: %s in %" G_GUINT64_FORMAT " outermost call",
-                                                   "This function in all stacks: %s in %" G_GUINT64_FORMAT " outermost calls",
+                                                   "This function in all stacks: %s in %" PRIu64 " outermost call",
+                                                   "This function in all stacks: %s in %" PRIu64 " outermost calls",
                                                    (gulong) f->n_observations),
                                       total, f->n_observations);
             }

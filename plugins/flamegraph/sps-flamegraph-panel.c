@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "sps-flamegraph-chart.h"
 #include "sps-flamegraph-panel.h"
@@ -216,8 +217,8 @@ update_status (SpsFlamegraphPanel *self)
   if (root->inclusive == 0)
     text = g_strdup (_("Nothing in this scope"));
   else if (sps_flame_tree_get_kind (tree) == SPS_FLAME_TREE_SAMPLES)
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GINT64_FORMAT " sample",
-                                         "%" G_GINT64_FORMAT " samples", (gulong) root->inclusive),
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" PRId64 " sample",
+                                         "%" PRId64 " samples", (gulong) root->inclusive),
                             root->inclusive);
   else
     {
@@ -576,11 +577,11 @@ fill_thread_dropdown (SpsFlamegraphPanel *self)
 
       if (name[0] != '\0')
         /* Translators: a thread name, its thread id and process id */
-        label = g_strdup_printf (_("%s (tid %" G_GINT64_FORMAT ", pid %" G_GINT64_FORMAT ")"),
+        label = g_strdup_printf (_("%s (tid %" PRId64 ", pid %" PRId64 ")"),
                                  name, threads->tid[t], pid);
       else
         /* Translators: a thread without a name: its thread id and process id */
-        label = g_strdup_printf (_("Thread %" G_GINT64_FORMAT " (pid %" G_GINT64_FORMAT ")"),
+        label = g_strdup_printf (_("Thread %" PRId64 " (pid %" PRId64 ")"),
                                  threads->tid[t], pid);
       gtk_string_list_append (list, label);
       g_array_append_val (self->thread_rows, t);
