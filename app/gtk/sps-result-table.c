@@ -14,6 +14,7 @@
 
 #include "sps-result-row-private.h"
 #include "sps-result-table.h"
+#include "sps-time-format.h"
 
 typedef enum
 {
@@ -443,7 +444,11 @@ bind_cell (GtkSignalListItemFactory *factory,
   const Cell *cell;
 
   cell = get_cell (data->self, sps_result_row_get_index (row), data->column);
-  text = format_cell (cell);
+  if (data->self->types[data->column] == SPS_RESULT_COLUMN_DURATION &&
+      (cell->kind == CELL_INTEGER || (cell->kind == CELL_REAL && isfinite (cell->v.d))))
+    text = sps_time_format_duration (cell->kind == CELL_INTEGER ? cell->v.i : (SpsTime) llround (cell->v.d), 4);
+  else
+    text = format_cell (cell);
   if (text != NULL)
     {
       char *newline;

@@ -20,6 +20,8 @@ G_BEGIN_DECLS
  * @SPS_RESULT_COLUMN_TEXT: text; sorted by collation, left-aligned
  * @SPS_RESULT_COLUMN_INTEGER: 64-bit integers; sorted numerically, right-aligned
  * @SPS_RESULT_COLUMN_REAL: doubles; sorted numerically, right-aligned
+ * @SPS_RESULT_COLUMN_DURATION: nanoseconds (integers or doubles); shown
+ *   with a unit ("1.5 ms"), sorted numerically, exported as plain numbers
  *
  * How a column of an [class@ResultTable] sorts and aligns. Any cell may
  * still be NULL or hold a value of another type (SQLite's typing is per
@@ -31,6 +33,7 @@ typedef enum
   SPS_RESULT_COLUMN_TEXT,
   SPS_RESULT_COLUMN_INTEGER,
   SPS_RESULT_COLUMN_REAL,
+  SPS_RESULT_COLUMN_DURATION,
 } SpsResultColumnType;
 
 /**
