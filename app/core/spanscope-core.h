@@ -17,5 +17,7 @@
 #include "sps-exporter.h"
 #include "sps-plugin-engine.h"
 #include "sps-core-enums.h"
+#include "sps-sql.h"
+#include "sps-csv.h"
 
 #undef SPANSCOPE_CORE_INSIDE

@@ -1,0 +1,768 @@
+/* sps-sql-engine.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-sql"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "sps-sql-private.h"
+
+/**
+ * SpsSqlEngine:
+ *
+ * SQL over a trace. The engine owns one SQLite connection on an in-memory
+ * database whose tables are virtual tables reading the trace's columns in
+ * place: `processes`, `threads`, `tracks`, `slices`, `instants`,
+ * `counters`, `flows`, `samples`, `callsites`, `frames` and `objects` (see
+ * docs/architecture.md for their columns). Nothing is copied, so creating
+ * an engine costs the same for any trace size and the first query can run
+ * the moment the import has finished.
+ *
+ * The trace tables are read-only: a statement that writes to, drops or
+ * alters one fails with %SPS_SQL_ERROR_READ_ONLY. Tables and views of the
+ * user's own (`CREATE TEMP TABLE x AS SELECT …`) are allowed and live as
+ * long as the engine.
+ *
+ * The connection runs one query at a time: every query holds the engine's
+ * lock from its first statement to its last row, so queries started from
+ * several threads (or several sps_sql_engine_query_async() calls) run one
+ * after the other, in no promised order. Asynchronous queries run on a
+ * worker thread; cancelling the #GCancellable (or the #SpsProgress's)
+ * interrupts the running statement with sqlite3_interrupt().
+ */
+
+struct _SpsSqlEngine
+{
+  GObject            parent_instance;
+
+  SpsTrace          *trace;
+  SpsSqlVtabContext *vtab;
+  sqlite3           *db;
+  guint              max_rows;      /* atomic */
+
+  /* Guards db and everything below: one query at a time */
+  GMutex             mutex;
+  GCancellable      *cancellable;   /* of the running query */
+  SpsProgress       *progress;
+  char              *denied_table;  /* set by the authorizer */
+  gboolean           denied_attach;
+};
+
+G_DEFINE_FINAL_TYPE (SpsSqlEngine, sps_sql_engine, G_TYPE_OBJECT)
+
+G_DEFINE_QUARK (sps-sql-error-quark, sps_sql_error)
+
+enum {
+  PROP_0,
+  PROP_MAX_ROWS,
+  PROP_TRACE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* SQLite calls the progress handler every this many virtual machine steps */
+#define PROGRESS_STEPS 10000
+
+/* Keeps trace tables read-only and the database in memory. Runs while a
+ * statement is prepared, with the engine's lock held. */
+static int
+authorize (void       *user_data,
+           int         action,
+           const char *arg1,
+           const char *arg2,
+           const char *db_name,
+           const char *trigger)
+{
+  SpsSqlEngine *self = user_data;
+  const char *table = NULL;
+
+  switch (action)
+    {
+    case SQLITE_INSERT:
+    case SQLITE_UPDATE:
+    case SQLITE_DELETE:
+    case SQLITE_DROP_TABLE:
+    case SQLITE_DROP_VTABLE:
+      table = arg1;
+      break;
+
+    case SQLITE_ALTER_TABLE:
+      table = arg2;
+      break;
+
+    case SQLITE_ATTACH:
+      self->denied_attach = TRUE;
+      return SQLITE_DENY;
+
+    default:
+      return SQLITE_OK;
+    }
+
+  if (table != NULL &&
+      (db_name == NULL || g_strcmp0 (db_name, "main") == 0) &&
+      _sps_sql_vtab_is_trace_table (table))
+    {
+      g_free (self->denied_table);
+      self->denied_table = g_strdup (table);
+      return SQLITE_DENY;
+    }
+
+  return SQLITE_OK;
+}
+
+static int
+progress_handler (void *user_data)
+{
+  SpsSqlEngine *self = user_data;
+
+  if (self->cancellable != NULL && g_cancellable_is_cancelled (self->cancellable))
+    return 1;
+  if (self->progress != NULL)
+    sps_progress_set_fraction (self->progress,
+                               _sps_sql_vtab_context_get_progress (self->vtab));
+  return 0;
+}
+
+static void
+on_cancelled (GCancellable *cancellable,
+              gpointer      user_data)
+{
+  SpsSqlEngine *self = user_data;
+
+  /* Safe from any thread while the connection is open; the running query
+   * holds a reference on the engine. */
+  sqlite3_interrupt (self->db);
+}
+
+static void
+sps_sql_engine_dispose (GObject *object)
+{
+  SpsSqlEngine *self = SPS_SQL_ENGINE (object);
+
+  g_clear_pointer (&self->db, sqlite3_close_v2);
+  g_clear_pointer (&self->vtab, _sps_sql_vtab_context_free);
+  g_clear_object (&self->trace);
+
+  G_OBJECT_CLASS (sps_sql_engine_parent_class)->dispose (object);
+}
+
+static void
+sps_sql_engine_finalize (GObject *object)
+{
+  SpsSqlEngine *self = SPS_SQL_ENGINE (object);
+
+  g_free (self->denied_table);
+  g_mutex_clear (&self->mutex);
+
+  G_OBJECT_CLASS (sps_sql_engine_parent_class)->finalize (object);
+}
+
+static void
+sps_sql_engine_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  SpsSqlEngine *self = SPS_SQL_ENGINE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_ROWS:
+      g_value_set_uint (value, sps_sql_engine_get_max_rows (self));
+      break;
+
+    case PROP_TRACE:
+      g_value_set_object (value, self->trace);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sps_sql_engine_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  SpsSqlEngine *self = SPS_SQL_ENGINE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_ROWS:
+      sps_sql_engine_set_max_rows (self, g_value_get_uint (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sps_sql_engine_class_init (SpsSqlEngineClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = sps_sql_engine_dispose;
+  object_class->finalize = sps_sql_engine_finalize;
+  object_class->get_property = sps_sql_engine_get_property;
+  object_class->set_property = sps_sql_engine_set_property;
+
+  /**
+   * SpsSqlEngine:max-rows:
+   *
+   * The most rows a result holds; a query with more stops reading there
+   * and its result says it was truncated. 0 (the default) means no limit.
+   */
+  properties[PROP_MAX_ROWS] =
+    g_param_spec_uint ("max-rows", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * SpsSqlEngine:trace:
+   *
+   * The trace the tables read.
+   */
+  properties[PROP_TRACE] =
+    g_param_spec_object ("trace", NULL, NULL,
+                         SPS_TYPE_TRACE,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+sps_sql_engine_init (SpsSqlEngine *self)
+{
+  g_mutex_init (&self->mutex);
+}
+
+/**
+ * sps_sql_engine_new:
+ * @trace: a finished #SpsTrace
+ * @error: return location for a #GError
+ *
+ * Opens an in-memory SQLite database and creates the virtual tables over
+ * @trace. No row is copied: this takes well under a millisecond whatever
+ * the size of the trace. Call it from any thread.
+ *
+ * Returns: (transfer full): a new engine, or %NULL with @error set when
+ *   SQLite cannot open a database
+ */
+SpsSqlEngine *
+sps_sql_engine_new (SpsTrace  *trace,
+                    GError   **error)
+{
+  g_autoptr(SpsSqlEngine) self = NULL;
+  int rc;
+
+  g_return_val_if_fail (SPS_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (SPS_TYPE_SQL_ENGINE, NULL);
+  self->trace = g_object_ref (trace);
+  self->vtab = _sps_sql_vtab_context_new (trace);
+
+  /* The engine serialises all use of the connection itself */
+  rc = sqlite3_open_v2 (":memory:", &self->db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                        SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_MEMORY,
+                        NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, SPS_SQL_ERROR, SPS_SQL_ERROR_SQLITE,
+                   /* Translators: %s is SQLite's error message */
+                   _("Could not open the SQL database: %s"),
+                   self->db != NULL ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc));
+      return NULL;
+    }
+  sqlite3_extended_result_codes (self->db, 0);
+
+  if (!_sps_sql_vtab_register (self->vtab, self->db, error))
+    return NULL;
+
+  sqlite3_set_authorizer (self->db, authorize, self);
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * sps_sql_engine_get_trace:
+ * @self: a #SpsSqlEngine
+ *
+ * Returns: (transfer none): the trace the tables read
+ */
+SpsTrace *
+sps_sql_engine_get_trace (SpsSqlEngine *self)
+{
+  g_return_val_if_fail (SPS_IS_SQL_ENGINE (self), NULL);
+
+  return self->trace;
+}
+
+/**
+ * sps_sql_engine_get_max_rows:
+ * @self: a #SpsSqlEngine
+ *
+ * Returns: the #SpsSqlEngine:max-rows limit, 0 for none
+ */
+guint
+sps_sql_engine_get_max_rows (SpsSqlEngine *self)
+{
+  g_return_val_if_fail (SPS_IS_SQL_ENGINE (self), 0);
+
+  return g_atomic_int_get (&self->max_rows);
+}
+
+/**
+ * sps_sql_engine_set_max_rows:
+ * @self: a #SpsSqlEngine
+ * @max_rows: the most rows a result holds, 0 for no limit
+ *
+ * Sets #SpsSqlEngine:max-rows for the queries started afterwards.
+ */
+void
+sps_sql_engine_set_max_rows (SpsSqlEngine *self,
+                             guint         max_rows)
+{
+  g_return_if_fail (SPS_IS_SQL_ENGINE (self));
+
+  if ((guint) g_atomic_int_get (&self->max_rows) == max_rows)
+    return;
+  g_atomic_int_set (&self->max_rows, max_rows);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_ROWS]);
+}
+
+static void
+set_statement_error (SpsSqlEngine  *self,
+                     int            rc,
+                     gboolean       preparing,
+                     GError       **error)
+{
+  const char *message = sqlite3_errmsg (self->db);
+
+  g_assert (SPS_IS_SQL_ENGINE (self));
+
+  if (rc == SQLITE_INTERRUPT ||
+      (self->cancellable != NULL && g_cancellable_is_cancelled (self->cancellable)))
+    g_set_error_literal (error, SPS_SQL_ERROR, SPS_SQL_ERROR_INTERRUPTED,
+                         _("The query was interrupted"));
+  else if (self->denied_table != NULL)
+    g_set_error (error, SPS_SQL_ERROR, SPS_SQL_ERROR_READ_ONLY,
+                 /* Translators: %s is the name of an SQL table of the trace */
+                 _("table %s is read-only"), self->denied_table);
+  else if (self->denied_attach)
+    g_set_error_literal (error, SPS_SQL_ERROR, SPS_SQL_ERROR_READ_ONLY,
+                         _("ATTACH is not allowed: the SQL engine does not touch files"));
+  else if (g_str_has_prefix (message, "table ") && g_str_has_suffix (message, " may not be modified"))
+    {
+      /* SQLite's own check for a virtual table without xUpdate */
+      g_autofree char *table = g_strndup (message + strlen ("table "),
+                                          strlen (message) - strlen ("table ") - strlen (" may not be modified"));
+
+      g_set_error (error, SPS_SQL_ERROR, SPS_SQL_ERROR_READ_ONLY,
+                   _("table %s is read-only"), table);
+    }
+  else
+    g_set_error_literal (error, SPS_SQL_ERROR,
+                         preparing ? SPS_SQL_ERROR_SYNTAX : SPS_SQL_ERROR_SQLITE,
+                         message);
+}
+
+/* Runs every statement of @sql in order; the result is that of the last
+ * statement that returns columns (else of the last statement). */
+static SpsSqlResult *
+run_locked (SpsSqlEngine  *self,
+            const char    *sql,
+            SpsProgress   *progress,
+            GCancellable  *cancellable,
+            GError       **error)
+{
+  g_autoptr(SpsSqlResult) result = NULL;
+  const char *tail = sql;
+  guint max_rows = sps_sql_engine_get_max_rows (self);
+  gint64 start = g_get_monotonic_time ();
+
+  g_assert (SPS_IS_SQL_ENGINE (self));
+
+  while (tail != NULL && *tail != '\0')
+    {
+      g_autoptr(sqlite3_stmt) stmt = NULL;
+      g_autoptr(SpsSqlResult) current = NULL;
+      const char *next = NULL;
+      int rc;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, NULL))
+        {
+          g_set_error_literal (error, SPS_SQL_ERROR, SPS_SQL_ERROR_INTERRUPTED,
+                               _("The query was interrupted"));
+          return NULL;
+        }
+
+      g_clear_pointer (&self->denied_table, g_free);
+      self->denied_attach = FALSE;
+      rc = sqlite3_prepare_v2 (self->db, tail, -1, &stmt, &next);
+      if (rc != SQLITE_OK)
+        {
+          set_statement_error (self, rc, TRUE, error);
+          return NULL;
+        }
+      tail = next;
+      if (stmt == NULL)
+        continue;     /* whitespace or a comment */
+
+      _sps_sql_vtab_context_reset_progress (self->vtab);
+      current = _sps_sql_result_new (stmt);
+      while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+        {
+          if (max_rows > 0 && sps_sql_result_get_n_rows (current) >= max_rows)
+            {
+              _sps_sql_result_set_truncated (current, TRUE);
+              rc = SQLITE_DONE;
+              break;
+            }
+          _sps_sql_result_append_row (current, stmt);
+        }
+      if (rc != SQLITE_DONE)
+        {
+          set_statement_error (self, rc, FALSE, error);
+          return NULL;
+        }
+
+      if (result == NULL ||
+          sps_sql_result_get_n_columns (current) > 0 ||
+          sps_sql_result_get_n_columns (result) == 0)
+        g_set_object (&result, current);
+    }
+
+  if (result == NULL)
+    {
+      g_set_error_literal (error, SPS_SQL_ERROR, SPS_SQL_ERROR_EMPTY,
+                           _("The query holds no SQL statement"));
+      return NULL;
+    }
+
+  _sps_sql_result_set_elapsed_ns (result, (g_get_monotonic_time () - start) * 1000);
+  return g_steal_pointer (&result);
+}
+
+static SpsSqlResult *
+run (SpsSqlEngine  *self,
+     const char    *sql,
+     SpsProgress   *progress,
+     GCancellable  *cancellable,
+     GError       **error)
+{
+  g_autoptr(GCancellable) progress_cancellable = NULL;
+  SpsSqlResult *result;
+  gulong handler = 0;
+  gulong progress_handler_id = 0;
+
+  g_assert (SPS_IS_SQL_ENGINE (self));
+  g_assert (sql != NULL);
+
+  if (progress != NULL)
+    {
+      GCancellable *c = sps_progress_get_cancellable (progress);
+
+      progress_cancellable = c != NULL ? g_object_ref (c) : NULL;
+      if (cancellable == NULL)
+        cancellable = progress_cancellable;
+      sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_READING, _("Running the query"));
+    }
+
+  g_mutex_lock (&self->mutex);
+
+  self->cancellable = cancellable;
+  self->progress = progress;
+  sqlite3_progress_handler (self->db, PROGRESS_STEPS, progress_handler, self);
+  if (cancellable != NULL)
+    handler = g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), self, NULL);
+  if (progress_cancellable != NULL && progress_cancellable != cancellable)
+    progress_handler_id = g_cancellable_connect (progress_cancellable, G_CALLBACK (on_cancelled), self, NULL);
+
+  result = run_locked (self, sql, progress, cancellable, error);
+
+  /* Disconnecting waits for a handler running on another thread */
+  if (handler != 0)
+    g_cancellable_disconnect (cancellable, handler);
+  if (progress_handler_id != 0)
+    g_cancellable_disconnect (progress_cancellable, progress_handler_id);
+  sqlite3_progress_handler (self->db, 0, NULL, NULL);
+  self->cancellable = NULL;
+  self->progress = NULL;
+
+  g_mutex_unlock (&self->mutex);
+
+  if (progress != NULL)
+    sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_DONE, NULL);
+
+  return result;
+}
+
+/**
+ * sps_sql_engine_query:
+ * @self: a #SpsSqlEngine
+ * @sql: one or more SQL statements separated by `;`
+ * @progress: (nullable): where to report progress (its cancellable also
+ *   interrupts the query)
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Runs @sql in the calling thread, waiting for a query running on another
+ * thread to finish first. The statements run in order; the result is that
+ * of the last statement that returns columns, or of the last statement
+ * when none does (a result with no columns). Errors carry SQLite's message
+ * (%SPS_SQL_ERROR_SYNTAX, %SPS_SQL_ERROR_SQLITE), or say that a trace
+ * table is read-only or that the query was interrupted.
+ *
+ * Returns: (transfer full): the result, or %NULL with @error set
+ */
+SpsSqlResult *
+sps_sql_engine_query (SpsSqlEngine  *self,
+                      const char    *sql,
+                      SpsProgress   *progress,
+                      GCancellable  *cancellable,
+                      GError       **error)
+{
+  g_return_val_if_fail (SPS_IS_SQL_ENGINE (self), NULL);
+  g_return_val_if_fail (sql != NULL, NULL);
+  g_return_val_if_fail (progress == NULL || SPS_IS_PROGRESS (progress), NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return run (self, sql, progress, cancellable, error);
+}
+
+typedef struct
+{
+  char        *sql;
+  SpsProgress *progress;
+} QueryData;
+
+static void
+query_data_free (QueryData *data)
+{
+  g_free (data->sql);
+  g_clear_object (&data->progress);
+  g_free (data);
+}
+
+static void
+query_worker (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  SpsSqlEngine *self = source_object;
+  QueryData *data = task_data;
+  GError *error = NULL;
+  SpsSqlResult *result;
+
+  g_assert (G_IS_TASK (task));
+  g_assert (SPS_IS_SQL_ENGINE (self));
+
+  result = run (self, data->sql, data->progress, cancellable, &error);
+  if (result == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, g_object_unref);
+}
+
+/**
+ * sps_sql_engine_query_async:
+ * @self: a #SpsSqlEngine
+ * @sql: one or more SQL statements separated by `;`
+ * @progress: (nullable): where to report progress
+ * @cancellable: (nullable): a #GCancellable that interrupts the query
+ * @callback: called on the thread-default main context of the caller
+ * @user_data: data for @callback
+ *
+ * Runs @sql on a worker thread, as sps_sql_engine_query() does.
+ */
+void
+sps_sql_engine_query_async (SpsSqlEngine        *self,
+                            const char          *sql,
+                            SpsProgress         *progress,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  QueryData *data;
+
+  g_return_if_fail (SPS_IS_SQL_ENGINE (self));
+  g_return_if_fail (sql != NULL);
+  g_return_if_fail (progress == NULL || SPS_IS_PROGRESS (progress));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  data = g_new0 (QueryData, 1);
+  data->sql = g_strdup (sql);
+  data->progress = progress != NULL ? g_object_ref (progress) : NULL;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sps_sql_engine_query_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) query_data_free);
+  /* The query reports interruption itself, with its own error */
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_run_in_thread (task, query_worker);
+}
+
+/**
+ * sps_sql_engine_query_finish:
+ * @self: a #SpsSqlEngine
+ * @result: the #GAsyncResult passed to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the result, or %NULL with @error set
+ */
+SpsSqlResult *
+sps_sql_engine_query_finish (SpsSqlEngine  *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (SPS_IS_SQL_ENGINE (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sps_sql_engine_query_async ||
+                        g_task_get_source_tag (G_TASK (result)) == sps_sql_engine_describe_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Tables and views of both schemas with their columns, trace tables first */
+static const char describe_sql[] =
+  "SELECT s.name AS table_name,"
+  "       CASE WHEN s.sql LIKE 'CREATE VIRTUAL TABLE%' THEN 'trace' ELSE s.type END AS table_kind,"
+  "       s.db AS schema,"
+  "       p.cid AS position,"
+  "       p.name AS column_name,"
+  "       p.type AS column_type"
+  "  FROM (SELECT name, type, sql, 'main' AS db, 0 AS o FROM main.sqlite_schema"
+  "         WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite%'"
+  "        UNION ALL"
+  "        SELECT name, type, sql, 'temp', 1 FROM temp.sqlite_schema"
+  "         WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite%') AS s,"
+  "       pragma_table_info(s.name, s.db) AS p"
+  " ORDER BY s.o, table_kind <> 'trace', s.name, p.cid";
+
+/**
+ * sps_sql_engine_describe:
+ * @self: a #SpsSqlEngine
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Describes the schema for an inspector: one row per column of every
+ * table and view, the trace's tables first, then the user's own. The
+ * result's columns are `table_name`, `table_kind` ("trace", "table" or
+ * "view"), `schema` ("main" or "temp"), `position` (from 0),
+ * `column_name` and `column_type` (the declared type, may be empty).
+ *
+ * Returns: (transfer full): the description, or %NULL with @error set
+ */
+SpsSqlResult *
+sps_sql_engine_describe (SpsSqlEngine  *self,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  g_return_val_if_fail (SPS_IS_SQL_ENGINE (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return run (self, describe_sql, NULL, cancellable, error);
+}
+
+/**
+ * sps_sql_engine_describe_async:
+ * @self: a #SpsSqlEngine
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called on the thread-default main context of the caller
+ * @user_data: data for @callback
+ *
+ * Runs sps_sql_engine_describe() on a worker thread, so that the caller
+ * never waits for a running query.
+ */
+void
+sps_sql_engine_describe_async (SpsSqlEngine        *self,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  QueryData *data;
+
+  g_return_if_fail (SPS_IS_SQL_ENGINE (self));
+
+  data = g_new0 (QueryData, 1);
+  data->sql = g_strdup (describe_sql);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sps_sql_engine_describe_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) query_data_free);
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_run_in_thread (task, query_worker);
+}
+
+/**
+ * sps_sql_engine_describe_finish:
+ * @self: a #SpsSqlEngine
+ * @result: the #GAsyncResult passed to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the description, or %NULL with @error set
+ */
+SpsSqlResult *
+sps_sql_engine_describe_finish (SpsSqlEngine  *self,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (SPS_IS_SQL_ENGINE (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * sps_sql_engine_list_tables:
+ * @self: a #SpsSqlEngine
+ * @error: return location for a #GError
+ *
+ * Lists the names of the tables and views, the trace's first, in the
+ * order of sps_sql_engine_describe(). Waits for a running query.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the names, or %NULL
+ *   with @error set
+ */
+char **
+sps_sql_engine_list_tables (SpsSqlEngine  *self,
+                            GError       **error)
+{
+  g_autoptr(SpsSqlResult) result = NULL;
+  g_autoptr(GStrvBuilder) builder = NULL;
+  const char *last = NULL;
+
+  g_return_val_if_fail (SPS_IS_SQL_ENGINE (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  result = run (self, describe_sql, NULL, NULL, error);
+  if (result == NULL)
+    return NULL;
+
+  builder = g_strv_builder_new ();
+  for (guint row = 0; row < sps_sql_result_get_n_rows (result); row++)
+    {
+      const char *name = sps_sql_result_get_text (result, row, 0);
+
+      if (name != NULL && g_strcmp0 (name, last) != 0)
+        g_strv_builder_add (builder, name);
+      last = name;
+    }
+
+  return g_strv_builder_end (builder);
+}

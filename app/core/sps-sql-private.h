@@ -1,0 +1,40 @@
+/* sps-sql-private.h: what the SQL engine, its results and its virtual
+ * tables share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <sqlite3.h>
+
+#include "sps-sql.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SpsSqlVtabContext SpsSqlVtabContext;
+
+/* Results, filled row by row by the engine's worker */
+SpsSqlResult      *_sps_sql_result_new              (sqlite3_stmt      *stmt);
+void               _sps_sql_result_append_row       (SpsSqlResult      *self,
+                                                     sqlite3_stmt      *stmt);
+void               _sps_sql_result_set_truncated    (SpsSqlResult      *self,
+                                                     gboolean           truncated);
+void               _sps_sql_result_set_elapsed_ns   (SpsSqlResult      *self,
+                                                     gint64             elapsed_ns);
+
+/* Virtual tables: the context lives as long as the engine and holds a
+ * reference on the trace, so text handed to SQLite as SQLITE_STATIC stays
+ * valid. */
+SpsSqlVtabContext *_sps_sql_vtab_context_new        (SpsTrace          *trace);
+void               _sps_sql_vtab_context_free       (SpsSqlVtabContext *ctx);
+gboolean           _sps_sql_vtab_register           (SpsSqlVtabContext *ctx,
+                                                     sqlite3           *db,
+                                                     GError           **error);
+gboolean           _sps_sql_vtab_is_trace_table     (const char        *name);
+void               _sps_sql_vtab_context_reset_progress (SpsSqlVtabContext *ctx);
+double             _sps_sql_vtab_context_get_progress   (SpsSqlVtabContext *ctx);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
+
+G_END_DECLS
