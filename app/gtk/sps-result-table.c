@@ -519,34 +519,6 @@ on_selection_changed (SpsResultTable     *self,
 }
 
 static void
-write_field (GString    *out,
-             const char *field,
-             char        separator)
-{
-  g_assert (out != NULL);
-
-  if (field == NULL)
-    return;
-
-  /* RFC 4180: a field holding the separator, a quote or a line break is
-   * quoted, and quotes inside it are doubled. */
-  if (strchr (field, separator) == NULL && strpbrk (field, "\"\r\n") == NULL)
-    {
-      g_string_append (out, field);
-      return;
-    }
-
-  g_string_append_c (out, '"');
-  for (const char *p = field; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
-}
-
-static void
 export_response_cb (SpsResultTable       *self,
                     int                   response,
                     GtkFileChooserNative *chooser)
@@ -884,6 +856,93 @@ sps_result_table_append_row (SpsResultTable *self,
 }
 
 /**
+ * sps_result_table_set_result:
+ * @self: a table
+ * @result: a query result
+ *
+ * Replaces columns and rows with those of @result. Integer and real
+ * columns sort numerically; text, mixed and all-NULL columns by text.
+ * Blobs show as SQLite's display text.
+ */
+void
+sps_result_table_set_result (SpsResultTable *self,
+                             SpsSqlResult   *result)
+{
+  g_autofree SpsResultColumnType *types = NULL;
+  g_autofree const char **names = NULL;
+  guint n_columns;
+  guint n_rows;
+
+  g_return_if_fail (SPS_IS_RESULT_TABLE (self));
+  g_return_if_fail (SPS_IS_SQL_RESULT (result));
+
+  n_columns = sps_sql_result_get_n_columns (result);
+  n_rows = sps_sql_result_get_n_rows (result);
+  g_return_if_fail (n_rows < SPS_RESULT_ROW_PROBE_LOW);
+
+  names = g_new0 (const char *, n_columns + 1);
+  types = g_new0 (SpsResultColumnType, MAX (n_columns, 1));
+  for (guint c = 0; c < n_columns; c++)
+    {
+      names[c] = sps_sql_result_get_column_name (result, c);
+      switch (sps_sql_result_get_column_type (result, c))
+        {
+        case SPS_SQL_TYPE_INTEGER:
+          types[c] = SPS_RESULT_COLUMN_INTEGER;
+          break;
+        case SPS_SQL_TYPE_REAL:
+          types[c] = SPS_RESULT_COLUMN_REAL;
+          break;
+        case SPS_SQL_TYPE_NULL:
+        case SPS_SQL_TYPE_TEXT:
+        case SPS_SQL_TYPE_BLOB:
+        case SPS_SQL_TYPE_MIXED:
+        default:
+          types[c] = SPS_RESULT_COLUMN_TEXT;
+          break;
+        }
+    }
+  sps_result_table_set_columns (self, n_columns, names, types);
+
+  g_array_set_size (self->cells, (gsize) n_rows * n_columns);
+  for (guint r = 0; r < n_rows; r++)
+    {
+      for (guint c = 0; c < n_columns; c++)
+        {
+          Cell *cell = &g_array_index (self->cells, Cell, (gsize) r * n_columns + c);
+
+          switch (sps_sql_result_get_value_type (result, r, c))
+            {
+            case SPS_SQL_TYPE_INTEGER:
+              cell->kind = CELL_INTEGER;
+              cell->v.i = sps_sql_result_get_int64 (result, r, c);
+              break;
+            case SPS_SQL_TYPE_REAL:
+              cell->kind = CELL_REAL;
+              cell->v.d = sps_sql_result_get_double (result, r, c);
+              break;
+            case SPS_SQL_TYPE_TEXT:
+              cell->kind = CELL_TEXT;
+              cell->v.s = g_strdup (sps_sql_result_get_text (result, r, c));
+              break;
+            case SPS_SQL_TYPE_BLOB:
+            case SPS_SQL_TYPE_MIXED:
+              cell->kind = CELL_TEXT;
+              cell->v.s = sps_sql_result_dup_display_text (result, r, c);
+              break;
+            case SPS_SQL_TYPE_NULL:
+            default:
+              cell->kind = CELL_NULL;
+              break;
+            }
+        }
+      g_ptr_array_add (self->pending, sps_result_row_new (r));
+    }
+  self->n_rows = n_rows;
+  flush_pending (self);
+}
+
+/**
  * sps_result_table_clear:
  * @self: a table
  *
@@ -1149,10 +1208,10 @@ sps_result_table_export_bytes (SpsResultTable  *self,
     {
       if (c > 0)
         g_string_append_c (out, separator);
-      write_field (out, self->names[c], separator);
+      sps_csv_append_field (out, self->names[c], -1, separator);
     }
   if (self->n_columns > 0)
-    g_string_append (out, "\r\n");
+    g_string_append (out, SPS_CSV_EOL);
 
   n_items = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
   for (guint position = 0; position < n_items; position++)
@@ -1165,9 +1224,9 @@ sps_result_table_export_bytes (SpsResultTable  *self,
 
           if (c > 0)
             g_string_append_c (out, separator);
-          write_field (out, text, separator);
+          sps_csv_append_field (out, text, -1, separator);
         }
-      g_string_append (out, "\r\n");
+      g_string_append (out, SPS_CSV_EOL);
     }
 
   return g_string_free_to_bytes (g_steal_pointer (&out));

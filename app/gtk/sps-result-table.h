@@ -10,6 +10,7 @@
 #endif
 
 #include <gtk/gtk.h>
+#include <spanscope-core.h>
 
 #include "sps-gtk-version-macros.h"
 
@@ -64,6 +65,9 @@ void        sps_result_table_set_columns     (SpsResultTable            *self,
 SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_append_row      (SpsResultTable            *self,
                                               GVariant                  *row);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_result_table_set_result      (SpsResultTable            *self,
+                                              SpsSqlResult              *result);
 SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_clear           (SpsResultTable            *self);
 SPS_GTK_AVAILABLE_IN_ALL

@@ -9,7 +9,8 @@
 
 G_BEGIN_DECLS
 
-SpsSqlEngine *sps_sql_engine_cache_get       (SpsSession *session);
+SpsSqlEngine *sps_sql_engine_cache_get       (SpsSession *session,
+                                              GError    **error);
 void          sps_sql_select_slice           (SpsSession *session,
                                               guint       slice);
 guint         sps_sql_find_slice             (SpsTrace   *trace,

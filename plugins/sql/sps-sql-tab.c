@@ -186,7 +186,8 @@ query_cb (GObject      *object,
 
   if (sql_result == NULL)
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+          g_error_matches (error, SPS_SQL_ERROR, SPS_SQL_ERROR_INTERRUPTED))
         sps_result_table_set_note (self->table, _("Cancelled"));
       else
         set_error (self, error->message);
@@ -196,7 +197,7 @@ query_cb (GObject      *object,
   g_free (self->last_sql);
   self->last_sql = g_steal_pointer (&query->sql);
   sps_result_table_set_result (self->table, sql_result);
-  elapsed = sps_time_format_duration (sps_sql_result_get_elapsed (sql_result), 3);
+  elapsed = sps_time_format_duration (sps_sql_result_get_elapsed_ns (sql_result), 3);
   /* Translators: %s is a duration such as "12.5 ms" */
   note = g_strdup_printf (_("in %s"), elapsed);
   sps_result_table_set_note (self->table, note);
@@ -496,7 +497,9 @@ void
 sps_sql_tab_run (SpsSqlTab *self)
 {
   g_autoptr(GCancellable) cancellable = NULL;
+  g_autoptr(GError) error = NULL;
   g_autofree char *sql = NULL;
+  SpsSqlEngine *engine;
   Query *query;
 
   g_return_if_fail (SPS_IS_SQL_TAB (self));
@@ -507,6 +510,11 @@ sps_sql_tab_run (SpsSqlTab *self)
     return;
 
   sps_sql_tab_cancel (self);
+  if (!(engine = sps_sql_engine_cache_get (self->session, &error)))
+    {
+      set_error (self, error->message);
+      return;
+    }
   set_error (self, NULL);
   sps_result_table_set_note (self->table, _("Running…"));
 
@@ -517,8 +525,7 @@ sps_sql_tab_run (SpsSqlTab *self)
   query->self = g_object_ref (self);
   query->cancellable = g_object_ref (cancellable);
   query->sql = g_strdup (sql);
-  sps_sql_engine_query_async (sps_sql_engine_cache_get (self->session),
-                              sql, NULL, cancellable, query_cb, query);
+  sps_sql_engine_query_async (engine, sql, NULL, cancellable, query_cb, query);
 }
 
 void

@@ -1,4 +1,4 @@
-/* sql-plugin.c: registers the SQL and statistics views
+/* sql-plugin.c: registers the SQL view
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -11,7 +11,6 @@
 #include <spanscope-gtk.h>
 
 #include "sps-sql-view.h"
-#include "sps-stats-view.h"
 
 G_MODULE_EXPORT void peas_register_types (PeasObjectModule *module);
 
@@ -21,5 +20,4 @@ peas_register_types (PeasObjectModule *module)
   g_return_if_fail (PEAS_IS_OBJECT_MODULE (module));
 
   peas_object_module_register_extension_type (module, SPS_TYPE_VIEW, SPS_TYPE_SQL_VIEW);
-  peas_object_module_register_extension_type (module, SPS_TYPE_VIEW, SPS_TYPE_STATS_VIEW);
 }
