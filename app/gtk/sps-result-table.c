@@ -756,6 +756,7 @@ sps_result_table_set_columns (SpsResultTable            *self,
                               const SpsResultColumnType *types)
 {
   GListModel *columns;
+  guint first_text = G_MAXUINT;
 
   g_return_if_fail (SPS_IS_RESULT_TABLE (self));
   g_return_if_fail (n_columns == 0 || names != NULL);
@@ -777,6 +778,9 @@ sps_result_table_set_columns (SpsResultTable            *self,
   self->names = g_new0 (char *, n_columns + 1);
   self->types = g_new0 (SpsResultColumnType, MAX (n_columns, 1));
   self->collate_keys = g_new0 (GPtrArray *, MAX (n_columns, 1));
+  for (guint i = 0; i < n_columns && first_text == G_MAXUINT; i++)
+    if (types[i] == SPS_RESULT_COLUMN_TEXT)
+      first_text = i;
 
   for (guint i = 0; i < n_columns; i++)
     {
@@ -804,6 +808,10 @@ sps_result_table_set_columns (SpsResultTable            *self,
       column = gtk_column_view_column_new (self->names[i], factory);
       gtk_column_view_column_set_sorter (column, sorter);
       gtk_column_view_column_set_resizable (column, TRUE);
+      /* The first text column (a name, usually) takes the spare width,
+       * or the last column when all are numbers. */
+      if (i == first_text || (first_text == G_MAXUINT && i + 1 == n_columns))
+        gtk_column_view_column_set_expand (column, TRUE);
       g_object_unref (sorter);
       gtk_column_view_append_column (self->view, column);
     }

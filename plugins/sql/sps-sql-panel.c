@@ -412,7 +412,7 @@ static void
 sps_sql_panel_init (SpsSqlPanel *self)
 {
   GtkWidget *toolbar;
-  GtkWidget *spacer;
+  GtkWidget *end_box;
   GtkWidget *paned;
   GtkWidget *sidebar;
   GtkWidget *stack;
@@ -427,10 +427,12 @@ sps_sql_panel_init (SpsSqlPanel *self)
   self->next_number = 1;
   self->pending_page = -1;
 
+  /* The buttons sit beside the tabs, so the short bottom dock keeps its
+   * height for the editor and the rows. */
   toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_add_css_class (toolbar, "toolbar");
-  gtk_widget_set_parent (toolbar, GTK_WIDGET (self));
-
+  gtk_widget_set_margin_start (toolbar, 6);
+  gtk_widget_set_margin_end (toolbar, 6);
+  gtk_widget_set_valign (toolbar, GTK_ALIGN_CENTER);
   self->run_button = icon_button ("media-playback-start-symbolic", _("_Run"),
                                   _("Run the query (Ctrl+Enter)"), "sql.run");
   gtk_widget_add_css_class (self->run_button, "suggested-action");
@@ -441,13 +443,13 @@ sps_sql_panel_init (SpsSqlPanel *self)
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->spinner));
 
-  spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_set_hexpand (spacer, TRUE);
-  gtk_box_append (GTK_BOX (toolbar), spacer);
-
+  end_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
+  gtk_widget_set_margin_start (end_box, 6);
+  gtk_widget_set_margin_end (end_box, 6);
+  gtk_widget_set_valign (end_box, GTK_ALIGN_CENTER);
   button = icon_button ("tab-new-symbolic", NULL, _("New Query Tab (Ctrl+T)"), "sql.new-tab");
   gtk_widget_add_css_class (button, "flat");
-  gtk_box_append (GTK_BOX (toolbar), button);
+  gtk_box_append (GTK_BOX (end_box), button);
 
   self->rename_popover = GTK_POPOVER (gtk_popover_new ());
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -467,7 +469,7 @@ sps_sql_panel_init (SpsSqlPanel *self)
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (rename), GTK_WIDGET (self->rename_popover));
   gtk_widget_set_tooltip_text (rename, _("Rename the Query Tab"));
   gtk_widget_add_css_class (rename, "flat");
-  gtk_box_append (GTK_BOX (toolbar), rename);
+  gtk_box_append (GTK_BOX (end_box), rename);
 
   paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   gtk_widget_set_vexpand (paned, TRUE);
@@ -477,6 +479,8 @@ sps_sql_panel_init (SpsSqlPanel *self)
 
   self->notebook = GTK_NOTEBOOK (gtk_notebook_new ());
   gtk_notebook_set_scrollable (self->notebook, TRUE);
+  gtk_notebook_set_action_widget (self->notebook, toolbar, GTK_PACK_START);
+  gtk_notebook_set_action_widget (self->notebook, end_box, GTK_PACK_END);
   gtk_widget_set_hexpand (GTK_WIDGET (self->notebook), TRUE);
   g_signal_connect_object (self->notebook, "switch-page", G_CALLBACK (on_switch_page), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->notebook, "page-reordered", G_CALLBACK (queue_save), self, G_CONNECT_SWAPPED);

@@ -161,6 +161,7 @@ static void
 sps_sql_schema_init (SpsSqlSchema *self)
 {
   GtkTreeListModel *tree;
+  GtkSingleSelection *selection;
   GtkListItemFactory *factory;
   GtkWidget *scrolled;
 
@@ -174,8 +175,11 @@ sps_sql_schema_init (SpsSqlSchema *self)
   g_signal_connect (factory, "setup", G_CALLBACK (setup_row), self);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_row), self);
 
-  self->list = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (tree))),
-                                                 factory));
+  selection = gtk_single_selection_new (G_LIST_MODEL (tree));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+  self->list = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (selection), factory));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->list),
                                _("Double-click a table or column to insert its name"));
   g_signal_connect_object (self->list, "activate", G_CALLBACK (on_activate), self, G_CONNECT_SWAPPED);

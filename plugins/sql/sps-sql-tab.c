@@ -339,6 +339,7 @@ sps_sql_tab_init (SpsSqlTab *self)
 
   self->editor = gtk_source_view_new_with_buffer (self->buffer);
   gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->editor), TRUE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self->editor), GTK_WRAP_WORD_CHAR);
   gtk_text_view_set_left_margin (GTK_TEXT_VIEW (self->editor), 6);
   gtk_text_view_set_top_margin (GTK_TEXT_VIEW (self->editor), 4);
   gtk_source_view_set_show_line_numbers (GTK_SOURCE_VIEW (self->editor), TRUE);
