@@ -381,10 +381,6 @@ sps_sql_panel_class_init (SpsSqlPanelClass *klass)
   gtk_widget_class_install_action (widget_class, "sql.rename-tab", "s", rename_tab_action);
   gtk_widget_class_install_action (widget_class, "sql.rename-current", NULL, rename_tab_action);
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "sql.run", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "sql.run", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, GDK_CONTROL_MASK, "sql.new-tab", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "sql.close-tab", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sqlpanel");
@@ -409,8 +405,19 @@ icon_button (const char *icon_name,
 }
 
 static void
+add_shortcut (GtkEventController *controller,
+              const char         *trigger,
+              const char         *action)
+{
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string (trigger),
+                                                          gtk_named_action_new (action)));
+}
+
+static void
 sps_sql_panel_init (SpsSqlPanel *self)
 {
+  GtkEventController *shortcuts;
   GtkWidget *toolbar;
   GtkWidget *end_box;
   GtkWidget *paned;
@@ -505,6 +512,16 @@ sps_sql_panel_init (SpsSqlPanel *self)
   g_signal_connect_object (self->builder, "write-sql", G_CALLBACK (on_builder_write_sql), self, G_CONNECT_SWAPPED);
   gtk_stack_add_titled (GTK_STACK (stack), GTK_WIDGET (self->builder), "builder", _("Builder"));
   gtk_paned_set_end_child (GTK_PANED (paned), sidebar);
+
+  /* In the capture phase: the editor would otherwise take Ctrl+Enter as a
+   * new line before the panel sees it. */
+  shortcuts = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_LOCAL);
+  add_shortcut (shortcuts, "<Control>Return", "sql.run");
+  add_shortcut (shortcuts, "<Control>KP_Enter", "sql.run");
+  add_shortcut (shortcuts, "<Control>t", "sql.new-tab");
+  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
 
   g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
 }
