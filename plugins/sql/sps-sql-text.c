@@ -205,7 +205,8 @@ sps_sql_build_query (const char                *table,
  * total, self_total, average, min, max, all times in ns.
  *
  * Without a range it reads the slices' own dur and self_time. With a range
- * [start, end) every slice that overlaps it counts once, clipped to it:
+ * [start, end) every slice that overlaps it (for a positive length) counts
+ * once, clipped to it:
  * total sums the overlaps, and self_total subtracts from each overlap the
  * overlaps of the slice's children, which nest inside it. A zero-length
  * slice counts when its ts is inside the range.
@@ -250,13 +251,14 @@ sps_sql_build_statistics (SpsStatsGrouping grouping,
                           "  SELECT id, parent_id, thread_id, name, kind,\n"
                           "         min(end_ts, %" G_GINT64_FORMAT ") - max(ts, %" G_GINT64_FORMAT ") AS clip\n"
                           "  FROM slices\n"
-                          "  WHERE ts < %" G_GINT64_FORMAT " AND (end_ts > %" G_GINT64_FORMAT
+                          "  WHERE ts < %" G_GINT64_FORMAT
+                          " AND ((end_ts > %" G_GINT64_FORMAT " AND min(end_ts, %" G_GINT64_FORMAT ") > max(ts, %" G_GINT64_FORMAT "))"
                           " OR (end_ts = ts AND ts >= %" G_GINT64_FORMAT "))),\n"
                           "c AS (\n"
                           "  SELECT parent_id AS id, sum(clip) AS clip FROM r\n"
                           "  WHERE parent_id IS NOT NULL GROUP BY parent_id)\n"
                           "SELECT ",
-                          end, start, end, start, start);
+                          end, start, end, start, end, start, start);
   if (by_thread)
     g_string_append (out, thread_label);
   g_string_append (out,
