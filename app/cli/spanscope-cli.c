@@ -28,6 +28,7 @@ static const struct
    * option names (--json…); FILE, FORMAT, OUT may be translated. */
   { "info", N_("[--json] [--ns] FILE"), N_("Print what a trace holds"), sps_cli_info },
   { "convert", N_("FILE --format FORMAT -o OUT [--ns]"), N_("Write a trace in another format"), sps_cli_convert },
+  { "query", N_("FILE SQL [--format table|csv|tsv|json] [--ns]"), N_("Run SQL over a trace"), sps_cli_query },
 };
 
 /**

@@ -286,6 +286,9 @@ sps_sql_engine_new (SpsTrace  *trace,
     }
   sqlite3_extended_result_codes (self->db, 0);
 
+  /* The user's temporary tables stay in memory, like the rest */
+  sqlite3_exec (self->db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL);
+
   if (!_sps_sql_vtab_register (self->vtab, self->db, error))
     return NULL;
 

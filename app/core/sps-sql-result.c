@@ -504,8 +504,11 @@ append_cell_text (SpsSqlResult *self,
       break;
 
     case SPS_SQL_TYPE_REAL:
-      /* Shortest text that reads back as the same double */
+      /* Shortest text that reads back as the same double, with ".0" on
+       * whole numbers as SQLite writes them, so reals read as reals */
       g_string_append (out, g_ascii_dtostr (buf, sizeof buf, cell->v.d));
+      if (strpbrk (buf, ".eEn") == NULL)
+        g_string_append (out, ".0");
       break;
 
     case SPS_SQL_TYPE_TEXT:
@@ -532,7 +535,8 @@ append_cell_text (SpsSqlResult *self,
  * @column: a column index
  *
  * The cell as text for display and export: integers in decimal, reals as
- * the shortest text that reads back exactly (C locale), text as it is,
+ * the shortest text that reads back exactly (C locale; whole numbers end
+ * in ".0"), text as it is,
  * blobs as an SQL hex literal `x'…'`.
  *
  * Returns: (transfer full) (nullable): the text, %NULL for a NULL cell

@@ -179,6 +179,7 @@ typedef struct
 {
   guint32 *offsets;
   guint32 *rows;
+  guint32 *rows_by_text;    /* all rows, by name text (bytewise), then row */
 } NameIndex;
 
 struct _SpsSqlVtabContext
@@ -236,6 +237,10 @@ typedef struct
   SpsTime             ts_hi;
   SpsTime             end_lo;
   SpsTime             end_hi;
+  gboolean            check_ts;     /* the bounds above are not the widest */
+  gboolean            check_end;
+
+  guint64             columns_read; /* bit per column xColumn was asked for */
 
   guint64             visited;
 } Cursor;
@@ -256,6 +261,7 @@ enum
   PLAN_END_LO_STRICT  = 1 << 10,
   PLAN_END_HI_STRICT  = 1 << 11,
   PLAN_TS_EQ          = 1 << 12,   /* TS_LO's value bounds both ends */
+  PLAN_BY_NAME        = 1 << 13,   /* rows in name order (no argv) */
 };
 
 #define N_PLAN_SLOTS 8
@@ -352,6 +358,7 @@ _sps_sql_vtab_context_free (SpsSqlVtabContext *ctx)
     {
       g_free (ctx->name_index[i].offsets);
       g_free (ctx->name_index[i].rows);
+      g_free (ctx->name_index[i].rows_by_text);
     }
   g_clear_object (&ctx->trace);
   g_free (ctx);
@@ -418,6 +425,60 @@ get_name_index (SpsSqlVtabContext *ctx,
   g_free (fill);
 
   return index;
+}
+
+static int
+compare_name_ids (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      user_data)
+{
+  SpsStringPool *strings = user_data;
+  gsize len_a, len_b;
+  const char *str_a = sps_string_pool_get (strings, *(const guint32 *) a, &len_a);
+  const char *str_b = sps_string_pool_get (strings, *(const guint32 *) b, &len_b);
+  int cmp = memcmp (str_a, str_b, MIN (len_a, len_b));
+
+  /* SQLite's BINARY collation: bytes, then the shorter first */
+  if (cmp != 0)
+    return cmp;
+  return len_a < len_b ? -1 : len_a > len_b;
+}
+
+/* The rows in ORDER BY name order, so that GROUP BY name and ORDER BY
+ * name stream without a sorter: the name groups of the index, taken in the
+ * order of their texts. Only the names in use are sorted. */
+static const guint32 *
+get_rows_by_text (SpsSqlVtabContext *ctx,
+                  TableId            table)
+{
+  const NameIndex *index = get_name_index (ctx, table);
+  NameIndex *mutable_index = &ctx->name_index[table];
+  g_autoptr(GArray) used = NULL;
+  guint n = table_n_rows (ctx->trace, table);
+  guint pos = 0;
+
+  if (index->rows_by_text != NULL)
+    return index->rows_by_text;
+
+  used = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint32 id = 0; id < ctx->n_strings; id++)
+    if (index->offsets[id + 1] > index->offsets[id])
+      g_array_append_val (used, id);
+  g_array_sort_with_data (used, compare_name_ids, ctx->strings);
+
+  mutable_index->rows_by_text = g_new (guint32, MAX (n, 1));
+  for (guint i = 0; i < used->len; i++)
+    {
+      guint32 id = g_array_index (used, guint32, i);
+      guint32 count = index->offsets[id + 1] - index->offsets[id];
+
+      memcpy (mutable_index->rows_by_text + pos, index->rows + index->offsets[id],
+              count * sizeof (guint32));
+      pos += count;
+    }
+  g_assert (pos == n);
+
+  return mutable_index->rows_by_text;
 }
 
 /* Values */
@@ -563,7 +624,9 @@ column_slices (SpsSqlVtabContext *ctx,
 {
   const SpsSliceTable *t = &ctx->trace->slices;
   const SpsTrackTable *tracks = &ctx->trace->tracks;
-  gboolean sampled = (t->flags[row] & SPS_SLICE_SAMPLED) != 0;
+  /* Read only by the columns that need it: rows may come in any order and
+   * every column read can be a cache miss */
+#define sampled ((t->flags[row] & SPS_SLICE_SAMPLED) != 0)
 
   switch (col)
     {
@@ -602,6 +665,7 @@ column_slices (SpsSqlVtabContext *ctx,
     default:
       break;
     }
+#undef sampled
 }
 
 static void
@@ -934,6 +998,39 @@ order_by_consumed (const TableInfo    *info,
   return TRUE;
 }
 
+/* What EXPLAIN QUERY PLAN shows after "INDEX n:" */
+static char *
+describe_plan (int plan)
+{
+  static const char * const names[N_PLAN_SLOTS] = {
+    "id=", "track_id=", "thread_id=", "name=", "ts>=", "ts<=", "end_ts>=", "end_ts<=",
+  };
+  GString *text;
+  char *str;
+
+  if (plan == 0)
+    return NULL;
+  if (plan == PLAN_BY_NAME)
+    return sqlite3_mprintf ("%s", "by name");
+
+  text = g_string_new (NULL);
+  for (guint slot = 0; slot < N_PLAN_SLOTS; slot++)
+    {
+      if ((plan & (1 << slot)) == 0)
+        continue;
+      if (text->len > 0)
+        g_string_append_c (text, ' ');
+      if (slot == 4 && (plan & PLAN_TS_EQ) != 0)
+        g_string_append (text, "ts=");
+      else
+        g_string_append (text, names[slot]);
+    }
+
+  str = sqlite3_mprintf ("%s", text->str);
+  g_string_free (text, TRUE);
+  return str;
+}
+
 static int
 vtab_best_index (sqlite3_vtab       *base,
                  sqlite3_index_info *index)
@@ -1048,11 +1145,26 @@ vtab_best_index (sqlite3_vtab       *base,
       rows = MAX (rows, 1);
     }
 
+  /* ORDER BY name (and GROUP BY name, which asks for the same) streams
+   * from the name index when nothing narrower is asked for */
+  if (info->col_name >= 0 && index->nOrderBy == 1 &&
+      index->aOrderBy[0].iColumn == info->col_name && !index->aOrderBy[0].desc &&
+      (plan & (PLAN_ID_EQ | PLAN_TRACK_EQ | PLAN_THREAD_EQ | PLAN_NAME_EQ |
+               PLAN_TS_LO | PLAN_TS_HI | PLAN_END_LO | PLAN_END_HI)) == 0)
+    plan |= PLAN_BY_NAME;
+
   index->idxNum = plan;
+  index->idxStr = describe_plan (plan);
+  index->needToFreeIdxStr = index->idxStr != NULL;
   index->estimatedRows = (sqlite3_int64) rows;
   /* A binary search or an index lookup costs a little on top of the rows */
   index->estimatedCost = rows + ((plan & ~PLAN_ID_EQ) != 0 ? 10.0 : 0.0);
   index->orderByConsumed = order_by_consumed (info, index, plan);
+  /* One name, or rows in name order */
+  if (info->col_name >= 0 && index->nOrderBy == 1 &&
+      index->aOrderBy[0].iColumn == info->col_name && !index->aOrderBy[0].desc &&
+      (plan & (PLAN_NAME_EQ | PLAN_BY_NAME)) != 0)
+    index->orderByConsumed = 1;
 
   return SQLITE_OK;
 }
@@ -1088,6 +1200,8 @@ cursor_clear (Cursor *cursor)
   cursor->ts_hi = SPS_TIME_MAX;
   cursor->end_lo = SPS_TIME_MIN;
   cursor->end_hi = SPS_TIME_MAX;
+  cursor->check_ts = FALSE;
+  cursor->check_end = FALSE;
   cursor->visited = 0;
   cursor->eof = TRUE;
 }
@@ -1280,10 +1394,10 @@ cursor_row_matches (Cursor  *cursor,
     return FALSE;
 
   ts = table_ts (trace, table);
-  if (ts != NULL && (ts[row] < cursor->ts_lo || ts[row] > cursor->ts_hi))
+  if (cursor->check_ts && ts != NULL && (ts[row] < cursor->ts_lo || ts[row] > cursor->ts_hi))
     return FALSE;
 
-  if (table == TABLE_SLICES)
+  if (cursor->check_end)
     {
       SpsTime end = slice_end (&trace->slices, row);
 
@@ -1292,6 +1406,62 @@ cursor_row_matches (Cursor  *cursor,
     }
 
   return TRUE;
+}
+
+#define PREFETCH_DISTANCE 32
+
+/* GCC 12 at -O2 dropped the __builtin_prefetch calls of prefetch_row()
+ * (none left in the object file); an asm statement it has to keep */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+# define PREFETCH(p) __asm__ volatile ("prefetcht0 %0" : : "m" (*(const char *) (p)))
+#elif defined(__GNUC__)
+# define PREFETCH(p) __builtin_prefetch (p)
+#else
+# define PREFETCH(p) ((void) (p))
+#endif
+
+static inline void
+prefetch_row (Cursor  *cursor,
+              guint32  row)
+{
+  SpsTrace *trace = cursor->vtab->ctx->trace;
+
+  guint64 used = cursor->columns_read;
+
+  /* The columns the statement has read so far, and those the filters read */
+#define WANTS(col) ((used & (G_GUINT64_CONSTANT (1) << (col))) != 0)
+  switch (cursor->vtab->table)
+    {
+    case TABLE_SLICES:
+      if (cursor->check_ts || cursor->check_end || WANTS (S_TS) || WANTS (S_END_TS))
+        PREFETCH (&trace->slices.ts[row]);
+      if (cursor->check_end || WANTS (S_DUR) || WANTS (S_END_TS) || WANTS (S_ESTIMATED_CPU_TIME))
+        PREFETCH (&trace->slices.dur[row]);
+      if (WANTS (S_NAME))
+        PREFETCH (&trace->slices.name[row]);
+      if (cursor->filter_thread || WANTS (S_TRACK_ID) || WANTS (S_THREAD_ID) || WANTS (S_PROCESS_ID))
+        PREFETCH (&trace->slices.track[row]);
+      if (WANTS (S_SELF_TIME))
+        PREFETCH (&trace->slices.self_time[row]);
+      break;
+    case TABLE_INSTANTS:
+      if (cursor->check_ts || WANTS (I_TS))
+        PREFETCH (&trace->instants.ts[row]);
+      if (WANTS (I_NAME))
+        PREFETCH (&trace->instants.name[row]);
+      break;
+    case TABLE_SAMPLES:
+      if (cursor->check_ts || WANTS (SA_TS))
+        PREFETCH (&trace->samples.ts[row]);
+      if (WANTS (SA_NAME))
+        PREFETCH (&trace->samples.name[row]);
+      if (WANTS (SA_CALLSITE_ID) || WANTS (SA_FRAME))
+        PREFETCH (&trace->samples.callsite[row]);
+      break;
+    default:
+      break;
+    }
+#undef WANTS
 }
 
 /* Moves to the first matching row at or after the current position,
@@ -1307,6 +1477,11 @@ cursor_settle (Cursor *cursor)
       while (cursor->list_pos < cursor->list_len)
         {
           guint32 row = cursor->list[cursor->list_pos];
+
+          /* Rows of a list are scattered over the columns: ask for the
+           * ones a few rows ahead so that their cache misses overlap */
+          if (cursor->list_pos + PREFETCH_DISTANCE < cursor->list_len)
+            prefetch_row (cursor, cursor->list[cursor->list_pos + PREFETCH_DISTANCE]);
 
           cursor->visited++;
           if (cursor_row_matches (cursor, row))
@@ -1466,6 +1641,9 @@ vtab_filter (sqlite3_vtab_cursor  *base,
     cursor->ts_hi = MIN (cursor->ts_hi, cursor->end_hi);
   if (cursor->ts_lo > cursor->ts_hi || cursor->end_lo > cursor->end_hi)
     empty = TRUE;
+  cursor->check_ts = cursor->ts_lo != SPS_TIME_MIN || cursor->ts_hi != SPS_TIME_MAX;
+  cursor->check_end = table == TABLE_SLICES &&
+                      (cursor->end_lo != SPS_TIME_MIN || cursor->end_hi != SPS_TIME_MAX);
 
   if (empty || n_rows == 0)
     {
@@ -1473,7 +1651,13 @@ vtab_filter (sqlite3_vtab_cursor  *base,
       return SQLITE_OK;
     }
 
-  if (have_id)
+  if ((plan & PLAN_BY_NAME) != 0)
+    {
+      cursor->list = get_rows_by_text (ctx, table);
+      cursor->list_len = n_rows;
+      total = n_rows;
+    }
+  else if (have_id)
     {
       if (id < n_rows)
         add_segment (segments, SPS_NO_INDEX, id, id + 1);
@@ -1560,6 +1744,8 @@ vtab_column (sqlite3_vtab_cursor *base,
 {
   Cursor *cursor = (Cursor *) base;
   SpsSqlVtabContext *ctx = cursor->vtab->ctx;
+
+  cursor->columns_read |= G_GUINT64_CONSTANT (1) << (col & 63);
 
   switch (cursor->vtab->table)
     {
