@@ -17,6 +17,9 @@ SpsTimelineLod    *_sps_timeline_get_lod    (SpsTimeline *self);
 SPS_GTK_AVAILABLE_IN_ALL
 SpsTimelineLayout *_sps_timeline_get_layout (SpsTimeline *self);
 SPS_GTK_AVAILABLE_IN_ALL
+void               _sps_timeline_set_tiles_enabled (SpsTimeline *self,
+                                                    gboolean     enabled);
+SPS_GTK_AVAILABLE_IN_ALL
 gboolean           _sps_timeline_drag_begin (SpsTimeline     *self,
                                              double           x,
                                              double           y,

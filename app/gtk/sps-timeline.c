@@ -47,6 +47,14 @@
 #define INSTANT_SPACING      3
 /* Size of the tile that hatches sampled spans */
 #define HATCH_TILE           6
+/* Slice lanes are drawn in tiles of this many px, aligned to a pixel grid
+ * that starts at the trace's start, so that panning redraws only the
+ * tiles that come into view. */
+#define LANE_TILE            256
+/* Tiles only from this zoom out: the window then snaps to the pixel grid
+ * with an error under 1/128 px, invisible next to what is drawn without
+ * tiles (selection, flows). Nearer in, a window holds few slices anyway. */
+#define MIN_TILED_NS_PER_PX  64.0
 
 /**
  * SpsTimeline:
@@ -104,6 +112,32 @@ typedef struct
   gboolean dark;
 } Style;
 
+/* Where a label may go: a slice of its own wide enough for one, in px of
+ * the pixel grid of its tile (see LANE_TILE). */
+typedef struct
+{
+  double  x0;
+  double  x1;
+  guint32 name;
+  guint32 slice;
+} LabelSpot;
+
+/* One tile of a row: columns [index × LANE_TILE, (index + 1) ×
+ * LANE_TILE) of the pixel grid. Labels are not part of it: a slice that
+ * spans tiles gets one label at the left of its visible part, so they are
+ * placed per frame from the spots. */
+typedef struct
+{
+  gint64         index;
+  guint32       *pixels;   /* its canvas; NULL when nothing was drawn */
+  int            rows;     /* device pixel rows of the canvas */
+  float          y;        /* where the canvas goes in the row, px */
+  float          height;
+  GskRenderNode *marks;    /* hatching and notches, in the tile's
+                            * coordinates; NULL when none */
+  GArray        *spots;    /* LabelSpot, in time order; NULL: none */
+} RowTile;
+
 typedef struct
 {
   GskRenderNode *node;     /* NULL for an empty row */
@@ -114,6 +148,12 @@ typedef struct
   int            height;
   int            scale;
   guint          serial;
+  /* Tiles of a slice lane, for one zoom (tile_ns_per_px) */
+  GArray        *tiles;    /* RowTile, on the pixel grid */
+  double         tile_ns_per_px;
+  int            tile_height;
+  int            tile_scale;
+  guint          tile_serial;
 } RowCache;
 
 typedef struct
@@ -135,6 +175,11 @@ typedef struct
   SpsTime start;
   SpsTime end;
   double  ns_per_px;
+  /* Slice lanes in tiles: the window starts on the pixel grid of the
+   * trace (origin_px columns from its start at ns_per_px). */
+  gboolean tiled;
+  SpsTime  origin;
+  gint64   origin_px;
 } Geometry;
 
 typedef struct
@@ -162,6 +207,7 @@ struct _SpsTimeline
   guint              metrics_valid : 1;
   guint              selecting_from_click : 1;
   guint              pointer_inside : 1;
+  guint              tiles_disabled : 1;  /* tests compare with and without */
   guint              resting : 1;       /* not moved since it entered */
 
   int                gutter_width;
@@ -371,13 +417,28 @@ update_style (SpsTimeline *self)
 }
 
 static void
+row_tile_clear (gpointer data)
+{
+  RowTile *tile = data;
+
+  g_clear_pointer (&tile->pixels, g_free);
+  g_clear_pointer (&tile->marks, gsk_render_node_unref);
+  g_clear_pointer (&tile->spots, g_array_unref);
+}
+
+static void
+row_cache_clear (RowCache *cache)
+{
+  g_clear_pointer (&cache->node, gsk_render_node_unref);
+  g_clear_pointer (&cache->tiles, g_array_unref);
+  cache->valid = FALSE;
+}
+
+static void
 invalidate_row_cache (SpsTimeline *self)
 {
   for (guint i = 0; i < self->n_row_cache; i++)
-    {
-      g_clear_pointer (&self->row_cache[i].node, gsk_render_node_unref);
-      self->row_cache[i].valid = FALSE;
-    }
+    row_cache_clear (&self->row_cache[i]);
 }
 
 static void
@@ -509,6 +570,19 @@ get_geometry (SpsTimeline *self,
     }
   g->end = MAX (g->end, g->start + 1);
   g->ns_per_px = (double) (g->end - g->start) / g->track_width;
+
+  g->origin = self->trace != NULL ? sps_trace_get_start_time (self->trace) : 0;
+  g->tiled = g->ns_per_px >= MIN_TILED_NS_PER_PX;
+  g->origin_px = 0;
+  if (g->tiled)
+    {
+      SpsTime span = g->end - g->start;
+
+      /* Onto the pixel grid, less than half a pixel away */
+      g->origin_px = llround ((double) (g->start - g->origin) / g->ns_per_px);
+      g->start = g->origin + llround ((double) g->origin_px * g->ns_per_px);
+      g->end = g->start + span;
+    }
 }
 
 static inline double
@@ -725,6 +799,13 @@ add_translated (GPtrArray     *nodes,
 {
   GskTransform *transform = gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (x, y));
 
+  /* No offset is no transform at all (NULL) */
+  if (transform == NULL)
+    {
+      g_ptr_array_add (nodes, gsk_render_node_ref (node));
+      return;
+    }
+
   g_ptr_array_add (nodes, gsk_transform_node_new (node, transform));
   gsk_transform_unref (transform);
 }
@@ -755,6 +836,54 @@ draw_level (const Geometry *g)
   return MIN (_sps_timeline_lod_level_for_resolution (g->ns_per_px) + 1, SPS_LOD_N_LEVELS - 1);
 }
 
+/* Where a row is drawn: the window, or a tile of the trace's pixel grid
+ * (see LANE_TILE). Column 0 is @base_px px after @base; on the grid
+ * (Geometry.tiled) @base is the trace's origin and @base_px the column's
+ * place on the grid, so the window and its tiles compute every position
+ * with the same arithmetic and agree to the pixel. */
+typedef struct
+{
+  SpsTime base;
+  double  base_px;
+  int     width;
+  GArray *spots;    /* a tile's LabelSpots; NULL: labels are drawn now */
+} Area;
+
+/* What drawing a row makes: a canvas over (0, @y, width, @height) of the
+ * row; nodes on top of it go to SpsTimeline.overlay_nodes. */
+typedef struct
+{
+  Canvas   canvas;
+  gboolean drawn;
+  float    y;
+  float    height;
+} Paint;
+
+static void
+window_area (const Geometry *g,
+             Area           *a)
+{
+  a->width = g->track_width;
+  a->spots = NULL;
+  a->base = g->tiled ? g->origin : g->start;
+  a->base_px = g->tiled ? (double) g->origin_px : 0.0;
+}
+
+/* The times of the area's first column and just past its last */
+static inline SpsTime
+area_start (const Area     *a,
+            const Geometry *g)
+{
+  return a->base + (SpsTime) floor (a->base_px * g->ns_per_px);
+}
+
+static inline SpsTime
+area_end (const Area     *a,
+          const Geometry *g)
+{
+  return a->base + (SpsTime) ceil ((a->base_px + a->width) * g->ns_per_px);
+}
+
 /* Slice lanes */
 
 typedef struct
@@ -762,6 +891,7 @@ typedef struct
   SpsTimeline         *self;
   const Geometry      *g;
   const SpsSliceTable *slices;
+  const Area          *area;
   Canvas               strip;
   gboolean             drawn;
   GPtrArray           *overlay;
@@ -869,7 +999,7 @@ draw_slice (LaneDraw        *d,
             double           x1)
 {
   SpsTimeline *self = d->self;
-  int width = d->g->track_width;
+  int width = d->area->width;
   guint16 flags = SPS_SLICE_NONE;
   guint color = name_color (self, run->name);
   int left = round_px (CLAMP (x0, -2.0, width + 2.0));
@@ -896,7 +1026,10 @@ draw_slice (LaneDraw        *d,
         g_ptr_array_add (d->overlay,
                          gsk_repeat_node_new (&GRAPHENE_RECT_INIT (MAX (left, 0), d->y, visible, d->height),
                                               get_hatch_tile (self, color),
-                                              &GRAPHENE_RECT_INIT (0, 0, HATCH_TILE, HATCH_TILE)));
+                                              /* In phase with the pixel grid, so
+                                               * the dots move with the slice */
+                                              &GRAPHENE_RECT_INIT (-(float) fmod (d->area->base_px, HATCH_TILE), 0,
+                                                                   HATCH_TILE, HATCH_TILE)));
     }
   else
     {
@@ -914,7 +1047,13 @@ draw_slice (LaneDraw        *d,
                                            &GRAPHENE_RECT_INIT (right - w, d->y, w, d->height)));
     }
 
-  if (d->labels && visible >= MIN_LABEL_WIDTH)
+  if (d->labels && d->area->spots != NULL && right - left >= MIN_LABEL_WIDTH)
+    {
+      LabelSpot spot = { x0 + d->area->base_px, x1 + d->area->base_px, run->name, run->slice };
+
+      g_array_append_val (d->area->spots, spot);
+    }
+  else if (d->labels && d->area->spots == NULL && visible >= MIN_LABEL_WIDTH)
     {
       int available = visible - 2 * LABEL_PADDING;
       const Label *label = get_slice_label (self, run->name, available);
@@ -924,25 +1063,27 @@ draw_slice (LaneDraw        *d,
     }
 }
 
+/* Paints the items of a slice lane in the area. */
 static void
-draw_slice_lane (SpsTimeline          *self,
-                 GPtrArray            *nodes,
-                 const Geometry       *g,
-                 const SpsTimelineRow *row)
+paint_slice_lane (SpsTimeline          *self,
+                  const Geometry       *g,
+                  const Area           *a,
+                  const SpsTimelineRow *row,
+                  Paint                *paint)
 {
   LaneDraw d = { 0, };
   SpsLodIter iter;
   SpsLodRun runs[128];
   guint n;
-  guint level;
-  double px_per_ns;
-  double right_edge;
+  double px_per_ns = 1.0 / g->ns_per_px;
+  double right_edge = a->width + 1.0;
 
   /* Labels and marks go on top of the strip, so they wait in their own
    * list until the strip is done. */
   d.self = self;
   d.g = g;
   d.slices = sps_trace_get_slices (self->trace);
+  d.area = a;
   d.overlay = self->overlay_nodes;
   d.y = 1;
   d.height = row->height - 2;
@@ -950,19 +1091,19 @@ draw_slice_lane (SpsTimeline          *self,
   d.text_y = floorf ((row->height - self->text_height) / 2.f);
   d.sampled = sps_trace_get_tracks (self->trace)->kind[row->track] == SPS_TRACK_THREAD_SAMPLED_SLICES;
   d.trace_end = sps_trace_get_end_time (self->trace);
-  canvas_init_strip (&d.strip, g->track_width, g->scale);
+  canvas_init_strip (&d.strip, a->width, g->scale);
 
-  level = draw_level (g);
-  _sps_timeline_lod_runs_init (self->lod, &iter, row->track, row->depth, level, g->start, g->end);
-  px_per_ns = 1.0 / g->ns_per_px;
-  right_edge = g->track_width + 1.0;
+  /* A nanosecond of margin each side: items touching the edges of a
+   * tile are drawn by both tiles, each its part. */
+  _sps_timeline_lod_runs_init (self->lod, &iter, row->track, row->depth, draw_level (g),
+                               area_start (a, g) - 1, area_end (a, g) + 1);
 
   while ((n = _sps_timeline_lod_runs_next_n (&iter, runs, G_N_ELEMENTS (runs))) > 0)
     for (guint i = 0; i < n; i++)
       {
         const SpsLodRun *run = &runs[i];
-        double x0 = (double) (run->start - g->start) * px_per_ns;
-        double x1 = (double) (run->end - g->start) * px_per_ns;
+        double x0 = (double) (run->start - a->base) * px_per_ns - a->base_px;
+        double x1 = (double) (run->end - a->base) * px_per_ns - a->base_px;
 
         if (run->count == 1 && x1 - x0 >= 1.0)
           {
@@ -998,17 +1139,10 @@ draw_slice_lane (SpsTimeline          *self,
 
   flush_merged (&d);
 
-  if (d.drawn)
-    g_ptr_array_add (nodes, canvas_free_to_node (&d.strip, &GRAPHENE_RECT_INIT (0, d.y, g->track_width, d.height)));
-  else
-    canvas_clear (&d.strip);
-
-  for (guint i = 0; i < d.overlay->len; i++)
-    g_ptr_array_add (nodes, g_ptr_array_index (d.overlay, i));
-  /* The nodes moved to @nodes, with their references. */
-  g_ptr_array_set_free_func (d.overlay, NULL);
-  g_ptr_array_set_size (d.overlay, 0);
-  g_ptr_array_set_free_func (d.overlay, (GDestroyNotify) gsk_render_node_unref);
+  paint->canvas = d.strip;
+  paint->drawn = d.drawn;
+  paint->y = d.y;
+  paint->height = d.height;
 }
 
 /* Counters */
@@ -1086,10 +1220,11 @@ counter_column (CounterDraw *c,
 }
 
 static void
-draw_counter (SpsTimeline          *self,
-              GPtrArray            *nodes,
-              const Geometry       *g,
-              const SpsTimelineRow *row)
+paint_counter (SpsTimeline          *self,
+               const Geometry       *g,
+               const Area           *a,
+               const SpsTimelineRow *row,
+               Paint                *paint)
 {
   const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
   CounterDraw c = { 0, };
@@ -1103,6 +1238,8 @@ draw_counter (SpsTimeline          *self,
   double col_min = 0, col_max = 0, col_last = 0;
   double end_x;
   SpsTime trace_end = sps_trace_get_end_time (self->trace);
+  SpsTime start = area_start (a, g);
+  double px_per_ns = 1.0 / g->ns_per_px;
 
   if (!_sps_timeline_lod_get_counter_range (self->lod, row->track, &min, &max))
     return;
@@ -1116,23 +1253,28 @@ draw_counter (SpsTimeline          *self,
   c.top = 3;
   c.bottom = row->height - 2;
   c.zero = floorf (counter_y (&c, 0.0));
-  canvas_init (&c.canvas, g->track_width, row->height, g->scale);
+  canvas_init (&c.canvas, a->width, row->height, g->scale);
 
-  if (_sps_timeline_lod_get_counter_value (self->lod, row->track, g->start, &value))
+  if (_sps_timeline_lod_get_counter_value (self->lod, row->track, start, &value))
     {
       c.has_segment = TRUE;
       c.seg_x = 0;
       c.seg_value = value;
     }
 
-  _sps_timeline_lod_buckets_init (self->lod, &iter, row->track,
-                                  draw_level (g), g->start, g->end);
+  _sps_timeline_lod_buckets_init (self->lod, &iter, row->track, draw_level (g), start, area_end (a, g));
   while (_sps_timeline_lod_buckets_next (&iter, &bucket))
     {
-      double fx = (double) (bucket.ts - g->start) / g->ns_per_px;
-      int x = fx < 0 ? 0 : (int) fx;
+      double fx = (double) (bucket.ts - a->base) * px_per_ns - a->base_px;
+      int x;
 
-      if (x >= g->track_width)
+      /* A bucket that began before the area is the value in force at
+       * its start, which the segment above already holds: drawing it in
+       * column 0 would draw it twice where tiles meet. */
+      if (fx < 0)
+        continue;
+      x = (int) fx;
+      if (x >= a->width)
         break;
 
       if (x != column)
@@ -1157,10 +1299,13 @@ draw_counter (SpsTimeline          *self,
     counter_column (&c, column, col_min, col_max, col_last);
 
   /* The last value holds until the trace ends. */
-  end_x = MIN ((double) (trace_end - g->start) / g->ns_per_px, (double) g->track_width);
+  end_x = MIN ((double) (trace_end - a->base) * px_per_ns - a->base_px, (double) a->width);
   counter_segment (&c, (int) ceil (MAX (end_x, 0.0)));
 
-  g_ptr_array_add (nodes, canvas_free_to_node (&c.canvas, &GRAPHENE_RECT_INIT (0, 0, g->track_width, row->height)));
+  paint->canvas = c.canvas;
+  paint->drawn = TRUE;
+  paint->y = 0;
+  paint->height = row->height;
 }
 
 /* Instants and samples: the first point of each bucket of a pixel or two
@@ -1238,98 +1383,141 @@ canvas_put_square (Canvas        *canvas,
             (gsize) (to - from) * sizeof (guint32));
 }
 
+/* Whether the first point of bucket @bucket, at @x px, gets a mark when
+ * the first point of the bucket before is at @prev_x (@prev_bucket the
+ * bucket it is in): not when it is within @spacing px of a point of the
+ * bucket just before. The rule looks at one bucket back only, so a tile
+ * of the trace decides as the window does; with buckets at least
+ * @spacing px wide, no two marks are nearer than @spacing. */
+static inline gboolean
+point_marked (gint64 bucket,
+              int    x,
+              gint64 prev_bucket,
+              int    prev_x,
+              int    spacing)
+{
+  return prev_bucket != bucket - 1 || x - prev_x >= spacing;
+}
+
+static inline gint64
+floor_div (gint64 a,
+           gint64 b)
+{
+  return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+/* Starts @iter two buckets before the one holding the area's start: a
+ * mark of the bucket before can reach into the area, and its own
+ * decision needs the bucket before it, as seen from further left. */
 static void
-draw_instants (SpsTimeline          *self,
-               GPtrArray            *nodes,
-               const Geometry       *g,
-               const SpsTimelineRow *row)
+points_init (SpsTimeline          *self,
+             const Geometry       *g,
+             const Area           *a,
+             const SpsTimelineRow *row,
+             guint                 level,
+             SpsLodIter           *iter)
+{
+  SpsTime width = (SpsTime) 1 << level;
+  SpsTime start = area_start (a, g);
+  SpsTime from = start < G_MININT64 + 3 * width ? G_MININT64 : (floor_div (start, width) - 2) * width;
+
+  _sps_timeline_lod_points_init (self->lod, iter, row->track, level, from, area_end (a, g));
+}
+
+static void
+paint_instants (SpsTimeline          *self,
+                const Geometry       *g,
+                const Area           *a,
+                const SpsTimelineRow *row,
+                Paint                *paint)
 {
   const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
   const SpsInstantTable *instants = sps_trace_get_instants (self->trace);
   guint first = tracks->first_row[row->track];
   int size = CLAMP (row->height - 8, 6, 11) | 1;
-  float top = floorf ((row->height - size) / 2.f);
   double px_per_ns = 1.0 / g->ns_per_px;
-  int next_x = G_MININT;
-  gboolean drawn = FALSE;
+  /* Buckets at least a mark and its spacing wide */
+  guint level = MIN (_sps_timeline_lod_level_for_resolution (g->ns_per_px * (size + INSTANT_SPACING)) + 1,
+                     SPS_LOD_N_LEVELS - 1);
+  gint64 prev_bucket = G_MININT64;
+  int prev_x = 0;
   SpsLodIter iter;
   guint32 points[256];
   guint n;
-  Canvas canvas;
 
-  /* Marks are size + INSTANT_SPACING apart: buckets of up to half that
-   * keep them as close as they can be, each on its instant. */
-  _sps_timeline_lod_points_init (self->lod, &iter, row->track,
-                                 _sps_timeline_lod_level_for_resolution (g->ns_per_px * (size + INSTANT_SPACING) / 2),
-                                 g->start, g->end);
+  points_init (self, g, a, row, level, &iter);
   if ((n = _sps_timeline_lod_points_next_n (&iter, points, G_N_ELEMENTS (points))) == 0)
     return;
 
-  canvas_init (&canvas, g->track_width, size, g->scale);
+  canvas_init (&paint->canvas, a->width, size, g->scale);
+  paint->y = floorf ((row->height - size) / 2.f);
+  paint->height = size;
 
-  /* A mark for the first instant of a bucket, where the mark before it
-   * has ended. */
   do
     for (guint i = 0; i < n; i++)
       {
         guint row_index = first + points[i];
-        int x = floor_px ((double) (instants->ts[row_index] - g->start) * px_per_ns);
+        SpsTime ts = instants->ts[row_index];
+        double fx = (double) (ts - a->base) * px_per_ns - a->base_px;
+        gint64 bucket = ts >> level;
+        int x;
 
-        if (x < next_x)
-          continue;
+        /* floor, for the few px left of the area the margin reads */
+        x = fx >= -1.0 ? floor_px (fx) : (int) floor (MAX (fx, -1e6));
 
-        canvas_put_square (&canvas, (x - size / 2) * canvas.scale,
-                           get_diamond (self, name_color (self, instants->name[row_index]), size, canvas.scale),
-                           size * canvas.scale);
-        drawn = TRUE;
-        next_x = x + size + INSTANT_SPACING;
+        if (point_marked (bucket, x, prev_bucket, prev_x, size + INSTANT_SPACING))
+          {
+            canvas_put_square (&paint->canvas, (x - size / 2) * paint->canvas.scale,
+                               get_diamond (self, name_color (self, instants->name[row_index]), size,
+                                            paint->canvas.scale),
+                               size * paint->canvas.scale);
+            paint->drawn = TRUE;
+          }
+        prev_bucket = bucket;
+        prev_x = x;
       }
   while ((n = _sps_timeline_lod_points_next_n (&iter, points, G_N_ELEMENTS (points))) > 0);
-
-  if (drawn)
-    g_ptr_array_add (nodes, canvas_free_to_node (&canvas, &GRAPHENE_RECT_INIT (0, top, g->track_width, size)));
-  else
-    canvas_clear (&canvas);
 }
 
 static void
-draw_samples (SpsTimeline          *self,
-              GPtrArray            *nodes,
-              const Geometry       *g,
-              const SpsTimelineRow *row)
+paint_samples (SpsTimeline          *self,
+               const Geometry       *g,
+               const Area           *a,
+               const SpsTimelineRow *row,
+               Paint                *paint)
 {
   const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
   const SpsTime *ts = sps_trace_get_samples (self->trace)->ts + tracks->first_row[row->track];
+  double px_per_ns = 1.0 / g->ns_per_px;
+  guint level = draw_level (g);
+  gint64 prev_bucket = G_MININT64;
+  int prev_x = 0;
   SpsLodIter iter;
   guint32 points[256];
   guint n;
-  Canvas strip;
-  gboolean drawn = FALSE;
-  double px_per_ns = 1.0 / g->ns_per_px;
-  int next_x = G_MININT;
 
-  canvas_init_strip (&strip, g->track_width, g->scale);
+  canvas_init_strip (&paint->canvas, a->width, g->scale);
+  paint->y = 3;
+  paint->height = row->height - 6;
 
-  /* A tick per sample, at least 2 px apart: the first sample of each
-   * bucket of a pixel or two is all that can show. */
-  _sps_timeline_lod_points_init (self->lod, &iter, row->track, draw_level (g), g->start, g->end);
+  /* A tick per sample, 2 px apart where they crowd: the first sample of
+   * each bucket of a pixel or two is all that can show. */
+  points_init (self, g, a, row, level, &iter);
   while ((n = _sps_timeline_lod_points_next_n (&iter, points, G_N_ELEMENTS (points))) > 0)
     for (guint i = 0; i < n; i++)
       {
-        int x = (int) ((double) (ts[points[i]] - g->start) * px_per_ns);
+        double fx = (double) (ts[points[i]] - a->base) * px_per_ns - a->base_px;
+        gint64 bucket = ts[points[i]] >> level;
+        int x = fx >= -1.0 ? floor_px (fx) : -2;
 
-        if (x < next_x)
-          continue;
-
-        strip_fill (&strip, x, x + 1, self->style.dim_pixel);
-        drawn = TRUE;
-        next_x = x + 2;
+        if (point_marked (bucket, x, prev_bucket, prev_x, 2) && x >= 0)
+          {
+            strip_fill (&paint->canvas, x, x + 1, self->style.dim_pixel);
+            paint->drawn = TRUE;
+          }
+        prev_bucket = bucket;
+        prev_x = x;
       }
-
-  if (drawn)
-    g_ptr_array_add (nodes, canvas_free_to_node (&strip, &GRAPHENE_RECT_INIT (0, 3, g->track_width, row->height - 6)));
-  else
-    canvas_clear (&strip);
 }
 
 /* A collapsed process: where any of its threads is busy, that is the
@@ -1337,19 +1525,22 @@ draw_samples (SpsTimeline          *self,
  * costs what its top lane costs to draw, so the summary stays O(pixels)
  * per thread. */
 static void
-draw_process_summary (SpsTimeline          *self,
-                      GPtrArray            *nodes,
-                      const Geometry       *g,
-                      const SpsTimelineRow *row)
+paint_process_summary (SpsTimeline          *self,
+                       const Geometry       *g,
+                       const Area           *a,
+                       const SpsTimelineRow *row,
+                       Paint                *paint)
 {
   const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
   double px_per_ns = 1.0 / g->ns_per_px;
   guint level = draw_level (g);
-  gboolean drawn = FALSE;
   float bar = MAX (row->height - 2 * 7, 4);
-  Canvas strip;
+  SpsTime start = area_start (a, g) - 1;
+  SpsTime end = area_end (a, g) + 1;
 
-  canvas_init_strip (&strip, g->track_width, g->scale);
+  canvas_init_strip (&paint->canvas, a->width, g->scale);
+  paint->y = floorf ((row->height - bar) / 2);
+  paint->height = bar;
 
   for (guint t = 0; t < tracks->n_rows; t++)
     {
@@ -1362,29 +1553,247 @@ draw_process_summary (SpsTimeline          *self,
           (tracks->kind[t] != SPS_TRACK_THREAD_SLICES && tracks->kind[t] != SPS_TRACK_THREAD_SAMPLED_SLICES))
         continue;
 
-      _sps_timeline_lod_runs_init (self->lod, &iter, t, 0, level, g->start, g->end);
+      _sps_timeline_lod_runs_init (self->lod, &iter, t, 0, level, start, end);
       while ((n = _sps_timeline_lod_runs_next_n (&iter, runs, G_N_ELEMENTS (runs))) > 0)
         for (guint i = 0; i < n; i++)
           {
-            double x0 = MAX ((double) (runs[i].start - g->start) * px_per_ns, -1.0);
-            double x1 = MIN ((double) (runs[i].end - g->start) * px_per_ns, g->track_width + 1.0);
+            double x0 = MAX ((double) (runs[i].start - a->base) * px_per_ns - a->base_px, -1.0);
+            double x1 = MIN ((double) (runs[i].end - a->base) * px_per_ns - a->base_px, a->width + 1.0);
             int left = MAX (floor_px (x0), covered);
             int right = MAX (floor_px (x0) + 1, -floor_px (-x1));
 
             if (right > left)
               {
-                strip_fill (&strip, left, right, self->style.summary_pixel);
+                strip_fill (&paint->canvas, left, right, self->style.summary_pixel);
                 covered = right;
-                drawn = TRUE;
+                paint->drawn = TRUE;
               }
           }
     }
+}
 
-  if (drawn)
-    g_ptr_array_add (nodes, canvas_free_to_node (&strip, &GRAPHENE_RECT_INIT (0, floorf ((row->height - bar) / 2),
-                                                                              g->track_width, bar)));
+static void
+paint_row (SpsTimeline          *self,
+           const Geometry       *g,
+           const Area           *a,
+           const SpsTimelineRow *row,
+           Paint                *paint)
+{
+  memset (paint, 0, sizeof *paint);
+
+  switch ((SpsTimelineRowKind) row->kind)
+    {
+    case SPS_TIMELINE_ROW_SLICES:
+      paint_slice_lane (self, g, a, row, paint);
+      break;
+    case SPS_TIMELINE_ROW_COUNTER:
+      paint_counter (self, g, a, row, paint);
+      break;
+    case SPS_TIMELINE_ROW_INSTANTS:
+      paint_instants (self, g, a, row, paint);
+      break;
+    case SPS_TIMELINE_ROW_SAMPLES:
+      paint_samples (self, g, a, row, paint);
+      break;
+    case SPS_TIMELINE_ROW_PROCESS:
+      if (row->flags & SPS_TIMELINE_ROW_COLLAPSED)
+        paint_process_summary (self, g, a, row, paint);
+      break;
+    default:
+      break;
+    }
+}
+
+/* Appends the paint's canvas, then what is on top of it, to @nodes. */
+static void
+paint_to_nodes (SpsTimeline *self,
+                Paint       *paint,
+                int          width,
+                GPtrArray   *nodes)
+{
+  GPtrArray *overlay = self->overlay_nodes;
+
+  if (paint->drawn)
+    g_ptr_array_add (nodes, canvas_free_to_node (&paint->canvas,
+                                                 &GRAPHENE_RECT_INIT (0, paint->y, width, paint->height)));
   else
-    canvas_clear (&strip);
+    canvas_clear (&paint->canvas);
+
+  for (guint i = 0; i < overlay->len; i++)
+    g_ptr_array_add (nodes, g_ptr_array_index (overlay, i));
+  /* The nodes moved to @nodes, with their references. */
+  g_ptr_array_set_free_func (overlay, NULL);
+  g_ptr_array_set_size (overlay, 0);
+  g_ptr_array_set_free_func (overlay, (GDestroyNotify) gsk_render_node_unref);
+}
+
+static RowTile *
+get_row_tile (SpsTimeline          *self,
+              RowCache             *cache,
+              const Geometry       *g,
+              const SpsTimelineRow *row,
+              gint64                index)
+{
+  RowTile tile = { index, };
+  Area area = { g->origin, (double) index * LANE_TILE, LANE_TILE, NULL };
+  Paint paint;
+
+  for (guint i = 0; i < cache->tiles->len; i++)
+    {
+      RowTile *t = &g_array_index (cache->tiles, RowTile, i);
+
+      if (t->index == index)
+        return t;
+    }
+
+  if (row->kind == SPS_TIMELINE_ROW_SLICES)
+    area.spots = tile.spots = g_array_new (FALSE, FALSE, sizeof (LabelSpot));
+
+  paint_row (self, g, &area, row, &paint);
+  if (paint.drawn)
+    {
+      tile.pixels = g_steal_pointer (&paint.canvas.pixels);
+      tile.rows = paint.canvas.height;
+      tile.y = paint.y;
+      tile.height = paint.height;
+    }
+  else
+    {
+      canvas_clear (&paint.canvas);
+    }
+  tile.marks = nodes_to_node (self->overlay_nodes);
+
+  g_array_append_val (cache->tiles, tile);
+
+  return &g_array_index (cache->tiles, RowTile, cache->tiles->len - 1);
+}
+
+/* A label for @spot where its slice is visible in the window. */
+static void
+place_label (SpsTimeline     *self,
+             GPtrArray       *nodes,
+             const Geometry  *g,
+             const LabelSpot *spot,
+             float            text_y)
+{
+  int width = g->track_width;
+  double x0 = spot->x0 - (double) g->origin_px;
+  double x1 = spot->x1 - (double) g->origin_px;
+  int left = round_px (CLAMP (x0, -2.0, width + 2.0));
+  int right = round_px (CLAMP (x1, -2.0, width + 2.0));
+  int visible;
+  const Label *label;
+
+  /* As draw_slice() leaves a pixel between neighbours */
+  if (right - left >= 4)
+    right -= 1;
+  visible = MIN (right, width) - MAX (left, 0);
+  if (visible < MIN_LABEL_WIDTH)
+    return;
+
+  label = get_slice_label (self, spot->name, visible - 2 * LABEL_PADDING);
+  if (label->node != NULL)
+    add_translated (nodes, label->node, MAX (left, 0) + LABEL_PADDING, text_y);
+}
+
+/* A row put together from the tiles under the window, building those it
+ * lacks; tiles out of sight are dropped. The tiles' canvases are copied
+ * into one for the window: texture nodes side by side would show seams
+ * where the renderer filters their edges. */
+static void
+draw_tiled_row (SpsTimeline          *self,
+                RowCache             *cache,
+                GPtrArray            *nodes,
+                const Geometry       *g,
+                const SpsTimelineRow *row)
+{
+  gint64 first = floor_div (g->origin_px, LANE_TILE);
+  gint64 last = floor_div (g->origin_px + g->track_width - 1, LANE_TILE);
+  float text_y = floorf ((row->height - self->text_height) / 2.f);
+  guint32 last_labelled = SPS_NO_INDEX;
+  Canvas canvas = { NULL, };
+  float y = 0, height = 0;
+  guint i = 0;
+
+  if (cache->tiles == NULL ||
+      cache->tile_ns_per_px != g->ns_per_px || cache->tile_height != row->height ||
+      cache->tile_scale != g->scale || cache->tile_serial != self->style_serial)
+    {
+      g_clear_pointer (&cache->tiles, g_array_unref);
+      cache->tiles = g_array_new (FALSE, FALSE, sizeof (RowTile));
+      g_array_set_clear_func (cache->tiles, row_tile_clear);
+      cache->tile_ns_per_px = g->ns_per_px;
+      cache->tile_height = row->height;
+      cache->tile_scale = g->scale;
+      cache->tile_serial = self->style_serial;
+    }
+
+  /* Out of sight: a tile each side stays, for panning back and forth. */
+  while (i < cache->tiles->len)
+    {
+      const RowTile *t = &g_array_index (cache->tiles, RowTile, i);
+
+      if (t->index < first - 1 || t->index > last + 1)
+        g_array_remove_index_fast (cache->tiles, i);
+      else
+        i++;
+    }
+
+  for (gint64 index = first; index <= last; index++)
+    {
+      const RowTile *tile = get_row_tile (self, cache, g, row, index);
+      gint64 x, from, to;
+
+      if (tile->pixels == NULL)
+        continue;
+
+      /* Every tile of a row has the same canvas shape. */
+      if (canvas.pixels == NULL)
+        {
+          canvas.scale = MAX (g->scale, 1);
+          canvas.width = g->track_width * canvas.scale;
+          canvas.height = tile->rows;
+          canvas.pixels = g_malloc0_n ((gsize) canvas.width * canvas.height + STRIP_SLACK, sizeof (guint32));
+          y = tile->y;
+          height = tile->height;
+        }
+
+      x = (index * LANE_TILE - g->origin_px) * canvas.scale;
+      from = MAX (0, -x);
+      to = MIN ((gint64) LANE_TILE * canvas.scale, canvas.width - x);
+      for (int r = 0; r < canvas.height && to > from; r++)
+        memcpy (canvas.pixels + (gsize) r * canvas.width + x + from,
+                tile->pixels + (gsize) r * LANE_TILE * canvas.scale + from,
+                (gsize) (to - from) * sizeof (guint32));
+    }
+
+  if (canvas.pixels != NULL)
+    g_ptr_array_add (nodes, canvas_free_to_node (&canvas, &GRAPHENE_RECT_INIT (0, y, g->track_width, height)));
+
+  for (gint64 index = first; index <= last; index++)
+    {
+      const RowTile *tile = get_row_tile (self, cache, g, row, index);
+
+      if (tile->marks != NULL)
+        add_translated (nodes, tile->marks, (float) (index * LANE_TILE - g->origin_px), 0);
+    }
+
+  /* Labels on top; a slice across tiles is a spot in each, one after the
+   * other. */
+  for (gint64 index = first; index <= last; index++)
+    {
+      const RowTile *tile = get_row_tile (self, cache, g, row, index);
+
+      for (guint k = 0; tile->spots != NULL && k < tile->spots->len; k++)
+        {
+          const LabelSpot *spot = &g_array_index (tile->spots, LabelSpot, k);
+
+          if (spot->slice == last_labelled)
+            continue;
+          last_labelled = spot->slice;
+          place_label (self, nodes, g, spot, text_y);
+        }
+    }
 }
 
 /* The node of one row's content, at (0, 0) in the row, cached. */
@@ -1404,26 +1813,18 @@ get_row_node (SpsTimeline          *self,
 
   g_clear_pointer (&cache->node, gsk_render_node_unref);
 
-  switch ((SpsTimelineRowKind) row->kind)
+  if (g->tiled && !self->tiles_disabled)
     {
-    case SPS_TIMELINE_ROW_SLICES:
-      draw_slice_lane (self, self->row_nodes, g, row);
-      break;
-    case SPS_TIMELINE_ROW_COUNTER:
-      draw_counter (self, self->row_nodes, g, row);
-      break;
-    case SPS_TIMELINE_ROW_INSTANTS:
-      draw_instants (self, self->row_nodes, g, row);
-      break;
-    case SPS_TIMELINE_ROW_SAMPLES:
-      draw_samples (self, self->row_nodes, g, row);
-      break;
-    case SPS_TIMELINE_ROW_PROCESS:
-      if (row->flags & SPS_TIMELINE_ROW_COLLAPSED)
-        draw_process_summary (self, self->row_nodes, g, row);
-      break;
-    default:
-      break;
+      draw_tiled_row (self, cache, self->row_nodes, g, row);
+    }
+  else
+    {
+      Area area;
+      Paint paint;
+
+      window_area (g, &area);
+      paint_row (self, g, &area, row, &paint);
+      paint_to_nodes (self, &paint, area.width, self->row_nodes);
     }
 
   cache->node = nodes_to_node (self->row_nodes);
@@ -2188,11 +2589,8 @@ draw (SpsTimeline *self,
 
       /* Rows out of sight give their nodes back. */
       for (guint i = 0; i < self->n_row_cache; i++)
-        if ((i < first || i >= last) && self->row_cache[i].valid)
-          {
-            g_clear_pointer (&self->row_cache[i].node, gsk_render_node_unref);
-            self->row_cache[i].valid = FALSE;
-          }
+        if ((i < first || i >= last) && (self->row_cache[i].valid || self->row_cache[i].tiles != NULL))
+          row_cache_clear (&self->row_cache[i]);
 
       /* Gutter labels */
       gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, g.ruler_height, MAX (g.gutter - 1, 0),
@@ -3516,6 +3914,25 @@ _sps_timeline_get_lod (SpsTimeline *self)
   g_return_val_if_fail (SPS_IS_TIMELINE (self), NULL);
 
   return self->lod;
+}
+
+/**
+ * _sps_timeline_set_tiles_enabled:
+ * @self: a #SpsTimeline
+ * @enabled: whether slice lanes are drawn in cached tiles
+ *
+ * Tiles are on by default; tests turn them off to compare the two ways of
+ * drawing a lane.
+ */
+void
+_sps_timeline_set_tiles_enabled (SpsTimeline *self,
+                                 gboolean     enabled)
+{
+  g_return_if_fail (SPS_IS_TIMELINE (self));
+
+  self->tiles_disabled = !enabled;
+  invalidate_row_cache (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /**
