@@ -306,6 +306,12 @@ test_error (Fixture       *fixture,
   /* SQLite's own words reach the panel. */
   g_assert_nonnull (strstr (sps_sql_tab_get_error (tab), "no such table: nowhere"));
 
+  /* The panel keeps at most 100000 rows of a result. */
+  tab = run (fixture, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100001)"
+                      " SELECT x FROM c");
+  g_assert_null (sps_sql_tab_get_error (tab));
+  g_assert_cmpuint (sps_result_table_get_n_rows (sps_sql_tab_get_table (tab)), ==, 100000);
+
   /* Trace tables are read-only. */
   tab = run (fixture, "DELETE FROM slices");
   g_assert_nonnull (sps_sql_tab_get_error (tab));

@@ -11,6 +11,11 @@
 
 #define ENGINE_KEY "sps-sql-plugin-engine"
 
+/* A panel shows at most this many rows: enough to scroll through, and a
+ * "SELECT * FROM slices" on a large trace does not copy it all into a
+ * table. The statistics' rows are aggregates, far fewer. */
+#define MAX_ROWS 100000
+
 /* The SQL and statistics panels of one window share an engine, kept on
  * the session so it lives as long as the trace is shown; opening it only
  * registers virtual tables, so nothing is copied before the first query. */
@@ -26,6 +31,7 @@ sps_sql_engine_cache_get (SpsSession  *session,
     {
       if (!(engine = sps_sql_engine_new (sps_session_get_trace (session), error)))
         return NULL;
+      sps_sql_engine_set_max_rows (engine, MAX_ROWS);
       g_object_set_data_full (G_OBJECT (session), ENGINE_KEY, engine, g_object_unref);
     }
 

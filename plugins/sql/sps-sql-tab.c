@@ -198,8 +198,13 @@ query_cb (GObject      *object,
   self->last_sql = g_steal_pointer (&query->sql);
   sps_result_table_set_result (self->table, sql_result);
   elapsed = sps_time_format_duration (sps_sql_result_get_elapsed_ns (sql_result), 3);
-  /* Translators: %s is a duration such as "12.5 ms" */
-  note = g_strdup_printf (_("in %s"), elapsed);
+  if (sps_sql_result_get_truncated (sql_result))
+    /* Translators: %s is a duration such as "12.5 ms"; the query had more
+     * rows than the panel shows */
+    note = g_strdup_printf (_("in %s, stopped at the row limit"), elapsed);
+  else
+    /* Translators: %s is a duration such as "12.5 ms" */
+    note = g_strdup_printf (_("in %s"), elapsed);
   sps_result_table_set_note (self->table, note);
 }
 
