@@ -39,6 +39,7 @@ struct _SpsSqlTab
   SpsResultTable  *table;
 
   GCancellable    *cancellable;
+  SpsProgress     *progress;
 };
 
 enum {
@@ -85,6 +86,8 @@ set_running (SpsSqlTab *self,
   g_assert (SPS_IS_SQL_TAB (self));
 
   g_set_object (&self->cancellable, cancellable);
+  if (cancellable == NULL)
+    g_clear_object (&self->progress);
   if (was_running != (cancellable != NULL))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 }
@@ -166,6 +169,22 @@ on_row_activated (SpsSqlTab      *self,
 }
 
 static void
+on_progress (SpsSqlTab   *self,
+             GParamSpec  *pspec,
+             SpsProgress *progress)
+{
+  g_autofree char *note = NULL;
+
+  g_assert (SPS_IS_SQL_TAB (self));
+
+  if (progress != self->progress)
+    return;
+  /* Translators: a query is running; %d is how far through the rows it is */
+  note = g_strdup_printf (_("Running… %d %%"), (int) (100 * sps_progress_get_fraction (progress)));
+  sps_result_table_set_note (self->table, note);
+}
+
+static void
 query_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
@@ -217,6 +236,7 @@ sps_sql_tab_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->progress);
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
@@ -527,11 +547,15 @@ sps_sql_tab_run (SpsSqlTab *self)
   cancellable = g_cancellable_new ();
   set_running (self, cancellable);
 
+  /* The progress reports from the worker on the main thread. */
+  self->progress = sps_progress_new (cancellable);
+  g_signal_connect_object (self->progress, "notify::fraction", G_CALLBACK (on_progress), self, G_CONNECT_SWAPPED);
+
   query = g_new0 (Query, 1);
   query->self = g_object_ref (self);
   query->cancellable = g_object_ref (cancellable);
   query->sql = g_strdup (sql);
-  sps_sql_engine_query_async (engine, sql, NULL, cancellable, query_cb, query);
+  sps_sql_engine_query_async (engine, sql, self->progress, cancellable, query_cb, query);
 }
 
 void
