@@ -505,6 +505,15 @@ test_schema_and_builder (Fixture       *fixture,
   table = sps_sql_tab_get_table (tab);
   g_assert_null (sps_sql_tab_get_error (tab));
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 4);
+  /* The panel lists the tables again after each query: the choices stay. */
+  sps_sql_builder_refresh (builder);
+  {
+    g_autofree char *again = sps_sql_builder_dup_sql (builder);
+
+    g_assert_cmpstr (again, ==, sql);
+  }
+  gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (builder))), GTK_WIDGET (builder));
+  maybe_screenshot (fixture, "sql-builder");
   assert_view_row (table, 0, "job|3000|1");
   assert_view_row (table, 1, "frame|1500|2");
   assert_view_row (table, 2, "layout|500|2");
@@ -557,6 +566,7 @@ test_statistics (Fixture       *fixture,
   assert_view_row (table, 3, "Main 10|paint|Measured|1|400|300|400|400|400");
   assert_view_row (table, 4, "Worker 11|layout|Measured|1|200|200|200|200|200");
   assert_view_row (table, 5, "Main 10|tick|Sampled|1|200|200|∅|∅|∅");
+  maybe_screenshot (fixture, "statistics-by-thread");
 }
 
 static void

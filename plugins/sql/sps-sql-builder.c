@@ -381,25 +381,40 @@ sps_sql_builder_new (SpsSqlSchema *schema)
   return GTK_WIDGET (self);
 }
 
-/* Reloads the table list from the schema, keeping the chosen table if it
- * still exists. */
+/* Reloads the table list from the schema. The choices made so far stay
+ * while their table still exists: the panel refreshes after every query. */
 void
 sps_sql_builder_refresh (SpsSqlBuilder *self)
 {
   g_autofree char *current = NULL;
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_auto(GStrv) names = NULL;
+  guint n_tables;
+  gboolean same = TRUE;
 
   g_return_if_fail (SPS_IS_SQL_BUILDER (self));
 
-  current = g_strdup (selected_string (self->table));
-  for (guint i = 0; i < sps_sql_schema_get_n_tables (self->schema); i++)
-    g_strv_builder_add (builder, sps_sql_schema_get_table (self->schema, i));
+  n_tables = sps_sql_schema_get_n_tables (self->schema);
+  same = n_tables == g_list_model_get_n_items (G_LIST_MODEL (self->tables));
+  for (guint i = 0; i < n_tables; i++)
+    {
+      const char *name = sps_sql_schema_get_table (self->schema, i);
+
+      g_strv_builder_add (builder, name);
+      same = same && g_strcmp0 (name, gtk_string_list_get_string (self->tables, i)) == 0;
+    }
+  if (same)
+    return;
   names = g_strv_builder_end (builder);
 
+  current = g_strdup (selected_string (self->table));
+  g_signal_handlers_block_by_func (self->table, on_table_changed, self);
   gtk_string_list_splice (self->tables, 0, g_list_model_get_n_items (G_LIST_MODEL (self->tables)),
                           (const char * const *) names);
-  if (current == NULL || !select_string (self->table, current))
+  g_signal_handlers_unblock_by_func (self->table, on_table_changed, self);
+
+  if (current == NULL || !select_string (self->table, current) ||
+      g_strcmp0 (current, selected_string (self->table)) != 0)
     on_table_changed (self);
 }
 
