@@ -52,6 +52,7 @@ struct _SpsResultTable
   GtkLabel             *count_label;
   GtkLabel             *note_label;
   GtkFileChooserNative *chooser;
+  char                 *null_text;
 
   /* Row objects in the order they were appended; rows appended since the
    * last flush wait in @pending so a large result is spliced in at once
@@ -461,7 +462,7 @@ bind_cell (GtkSignalListItemFactory *factory,
     }
   else
     {
-      gtk_label_set_text (GTK_LABEL (label), "NULL");
+      gtk_label_set_text (GTK_LABEL (label), data->self->null_text);
       gtk_widget_add_css_class (label, "dim-label");
     }
 }
@@ -619,6 +620,7 @@ sps_result_table_finalize (GObject *object)
 
   free_columns (self);
   g_clear_pointer (&self->cells, g_array_unref);
+  g_clear_pointer (&self->null_text, g_free);
 
   G_OBJECT_CLASS (sps_result_table_parent_class)->finalize (object);
 }
@@ -670,6 +672,7 @@ sps_result_table_init (SpsResultTable *self)
   self->probe_low = sps_result_row_new (SPS_RESULT_ROW_PROBE_LOW);
   self->probe_high = sps_result_row_new (SPS_RESULT_ROW_PROBE_HIGH);
   self->last_emitted = G_MAXUINT;
+  self->null_text = g_strdup ("NULL");
 
   self->view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   gtk_column_view_set_show_column_separators (self->view, TRUE);
@@ -860,7 +863,8 @@ sps_result_table_append_row (SpsResultTable *self,
   self->n_rows++;
 
   if (self->flush_id == 0)
-    self->flush_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, flush_pending_cb, self, NULL);
+    /* Before GTK lays out and draws the next frame. */
+    self->flush_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, flush_pending_cb, self, NULL);
 }
 
 /**
@@ -1169,6 +1173,26 @@ sps_result_table_set_note (SpsResultTable *self,
 
   gtk_label_set_text (self->note_label, note != NULL ? note : "");
   gtk_widget_remove_css_class (GTK_WIDGET (self->note_label), "error");
+}
+
+/**
+ * sps_result_table_set_null_text:
+ * @self: a table
+ * @text: how NULL cells show, "NULL" by default (they export as empty
+ *   fields whatever this says)
+ *
+ * Sets the text of NULL cells, e.g. "—" where NULL means "does not
+ * apply". Takes effect for the rows shown from then on.
+ */
+void
+sps_result_table_set_null_text (SpsResultTable *self,
+                                const char     *text)
+{
+  g_return_if_fail (SPS_IS_RESULT_TABLE (self));
+  g_return_if_fail (text != NULL);
+
+  g_free (self->null_text);
+  self->null_text = g_strdup (text);
 }
 
 /**

@@ -364,6 +364,8 @@ sps_stats_panel_init (SpsStatsPanel *self)
   self->table = SPS_RESULT_TABLE (sps_result_table_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->table), TRUE);
   sps_result_table_set_placeholder (self->table, _("Computing statistics…"));
+  /* Sampled spans have no average, minimum or maximum. */
+  sps_result_table_set_null_text (self->table, "—");
   gtk_widget_set_parent (GTK_WIDGET (self->table), GTK_WIDGET (self));
 
   g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
