@@ -477,6 +477,29 @@ test_schema_and_builder (Fixture       *fixture,
   g_assert_cmpstr (sps_sql_schema_get_column_type (schema, "slices", "dur"), ==, "INTEGER");
   g_assert_cmpstr (sps_sql_schema_get_column_type (schema, "threads", "name"), ==, "TEXT");
 
+  /* Activating a table in the inspector inserts its name at the cursor. */
+  {
+    GtkWidget *list = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (schema)));
+    SpsSqlTab *current = sps_sql_panel_get_current_tab (SPS_SQL_PANEL (fixture->panel));
+    GtkTextBuffer *buffer = sps_sql_tab_get_buffer (current);
+    g_autofree char *inserted = NULL;
+    GtkTextIter end;
+    guint slices = G_MAXUINT;
+
+    g_assert_true (GTK_IS_LIST_VIEW (list));
+    for (guint i = 0; i < sps_sql_schema_get_n_tables (schema); i++)
+      if (g_str_equal (sps_sql_schema_get_table (schema, i), "slices"))
+        slices = i;
+    g_assert_cmpuint (slices, !=, G_MAXUINT);
+
+    sps_sql_tab_set_text (current, "SELECT * FROM ");
+    gtk_text_buffer_get_end_iter (buffer, &end);
+    gtk_text_buffer_place_cursor (buffer, &end);
+    g_signal_emit_by_name (list, "activate", slices);
+    inserted = sps_sql_tab_dup_text (current);
+    g_assert_cmpstr (inserted, ==, "SELECT * FROM slices");
+  }
+
   g_assert_true (sps_sql_builder_set_table (builder, "slices"));
   g_assert_false (sps_sql_builder_add_filter (builder, "no_such_column", SPS_SQL_OP_EQUAL, "1"));
   g_assert_true (sps_sql_builder_add_filter (builder, "dur", SPS_SQL_OP_GREATER_EQUAL, "200"));
