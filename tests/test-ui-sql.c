@@ -349,6 +349,37 @@ test_cancel (Fixture       *fixture,
   }
 }
 
+/* A panel closed while its query runs cancels it; the engine stays usable
+ * for the next panel of the session. */
+static void
+test_close_while_running (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(SpsSqlTab) old_tab = NULL;
+  SpsSqlTab *tab;
+
+  present (fixture, sps_sql_panel_new (fixture->session));
+  tab = sps_sql_panel_get_current_tab (SPS_SQL_PANEL (fixture->panel));
+  sps_sql_tab_set_text (tab, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000000000)"
+                             " SELECT count(*) FROM c");
+  g_assert_true (gtk_widget_activate_action (fixture->panel, "sql.run", NULL));
+  g_assert_true (sps_sql_tab_get_running (tab));
+  old_tab = g_object_ref (tab);
+
+  gtk_window_set_child (GTK_WINDOW (fixture->window), NULL);
+  g_assert_false (sps_sql_tab_get_running (old_tab));
+  g_clear_object (&old_tab);
+
+  present (fixture, sps_sql_panel_new (fixture->session));
+  tab = run (fixture, "SELECT count(*) AS n FROM slices");
+  g_assert_null (sps_sql_tab_get_error (tab));
+  {
+    g_autofree char *n = cell (sps_sql_tab_get_table (tab), 0, 0);
+
+    g_assert_cmpstr (n, ==, "8");
+  }
+}
+
 static void
 test_select_slice (Fixture       *fixture,
                    gconstpointer  data)
@@ -642,6 +673,22 @@ test_statistics_range (Fixture       *fixture,
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 5);
 }
 
+/* A statistics panel taken out of its window while it computes stops. */
+static void
+test_statistics_close_while_busy (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  g_autoptr(SpsStatsPanel) panel = NULL;
+
+  present (fixture, sps_stats_panel_new (fixture->session));
+  panel = g_object_ref (SPS_STATS_PANEL (fixture->panel));
+  sps_stats_panel_refresh (panel);
+  g_assert_true (sps_stats_panel_get_busy (panel));
+
+  gtk_window_set_child (GTK_WINDOW (fixture->window), NULL);
+  g_assert_false (sps_stats_panel_get_busy (panel));
+}
+
 /* The plugin module registers both views, docked at the bottom. */
 static void
 test_plugin_views (Fixture       *fixture,
@@ -687,11 +734,13 @@ main (int   argc,
   TEST ("/sql/panel/query-sort-export", test_query);
   TEST ("/sql/panel/error", test_error);
   TEST ("/sql/panel/cancel", test_cancel);
+  TEST ("/sql/panel/close-while-running", test_close_while_running);
   TEST ("/sql/panel/select-slice", test_select_slice);
   TEST ("/sql/panel/tabs-saved", test_tabs_saved);
   TEST ("/sql/panel/schema-builder", test_schema_and_builder);
   TEST ("/sql/statistics/whole-trace", test_statistics);
   TEST ("/sql/statistics/range", test_statistics_range);
+  TEST ("/sql/statistics/close-while-busy", test_statistics_close_while_busy);
   TEST ("/sql/plugin/views", test_plugin_views);
 
   return g_test_run ();

@@ -366,6 +366,22 @@ sps_sql_panel_dispose (GObject *object)
   G_OBJECT_CLASS (sps_sql_panel_parent_class)->dispose (object);
 }
 
+/* Leaving the window (it closes, or the panel is taken out) stops the
+ * queries: running ones hold the panel alive until they return. */
+static void
+sps_sql_panel_unroot (GtkWidget *widget)
+{
+  SpsSqlPanel *self = SPS_SQL_PANEL (widget);
+
+  for (guint i = 0; self->notebook != NULL && i < sps_sql_panel_get_n_tabs (self); i++)
+    sps_sql_tab_cancel (sps_sql_panel_get_tab (self, i));
+  g_cancellable_cancel (self->cancellable);
+  g_set_object (&self->cancellable, g_cancellable_new ());
+  self->described = FALSE;
+
+  GTK_WIDGET_CLASS (sps_sql_panel_parent_class)->unroot (widget);
+}
+
 static void
 sps_sql_panel_class_init (SpsSqlPanelClass *klass)
 {
@@ -373,6 +389,7 @@ sps_sql_panel_class_init (SpsSqlPanelClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = sps_sql_panel_dispose;
+  widget_class->unroot = sps_sql_panel_unroot;
 
   gtk_widget_class_install_action (widget_class, "sql.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "sql.cancel", NULL, cancel_action);

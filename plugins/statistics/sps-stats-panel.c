@@ -296,12 +296,31 @@ sps_stats_panel_get_property (GObject    *object,
     }
 }
 
+/* Leaving the window stops the computation (a running one holds the
+ * panel alive until it returns); mapping again recomputes. */
+static void
+sps_stats_panel_unroot (GtkWidget *widget)
+{
+  SpsStatsPanel *self = SPS_STATS_PANEL (widget);
+
+  g_clear_handle_id (&self->refresh_id, g_source_remove);
+  if (self->cancellable != NULL)
+    {
+      g_cancellable_cancel (self->cancellable);
+      set_busy (self, NULL);
+      self->dirty = TRUE;
+    }
+
+  GTK_WIDGET_CLASS (sps_stats_panel_parent_class)->unroot (widget);
+}
+
 static void
 sps_stats_panel_class_init (SpsStatsPanelClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  widget_class->unroot = sps_stats_panel_unroot;
   object_class->dispose = sps_stats_panel_dispose;
   object_class->finalize = sps_stats_panel_finalize;
   object_class->get_property = sps_stats_panel_get_property;
