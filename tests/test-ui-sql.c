@@ -118,6 +118,27 @@ stats_idle (gpointer data)
 }
 
 static gboolean
+slice_selected (gpointer data)
+{
+  return sps_session_get_selected_slice (data) != SPS_NO_INDEX;
+}
+
+static void
+assert_selected (Fixture    *fixture,
+                 const char *name,
+                 SpsTime     ts,
+                 SpsTime     dur)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (fixture->trace);
+  guint slice = sps_session_get_selected_slice (fixture->session);
+
+  g_assert_cmpuint (slice, <, slices->n_rows);
+  g_assert_cmpstr (sps_trace_get_string (fixture->trace, slices->name[slice]), ==, name);
+  g_assert_cmpint (slices->ts[slice], ==, ts);
+  g_assert_cmpint (slices->dur[slice], ==, dur);
+}
+
+static gboolean
 stats_busy (gpointer data)
 {
   return sps_stats_panel_get_busy (data);
@@ -603,6 +624,11 @@ test_statistics (Fixture       *fixture,
   assert_view_row (table, 4, "tick|Sampled|1|200|200|∅|∅|∅");
   maybe_screenshot (fixture, "statistics");
 
+  /* A row selects its longest slice: frame [0, 1000) of the two frames. */
+  g_signal_emit_by_name (table, "row-activated", sps_result_table_get_row_at (table, 1));
+  wait_until (slice_selected, fixture->session);
+  assert_selected (fixture, "frame", 0, 1000);
+
   /* Sorted by average: NULL last. */
   sps_result_table_sort (table, 5, GTK_SORT_ASCENDING);
   assert_view_row (table, 0, "layout|Measured|3|600|600|200|100|300");
@@ -621,6 +647,19 @@ test_statistics (Fixture       *fixture,
   assert_view_row (table, 4, "Worker 11|layout|Measured|1|200|200|200|200|200");
   assert_view_row (table, 5, "Main 10|tick|Sampled|1|200|200|∅|∅|∅");
   maybe_screenshot (fixture, "statistics-by-thread");
+
+  /* Per thread, the longest layout of Main is [100, 400), not the
+   * worker's. */
+  sps_session_set_selected_slice (fixture->session, SPS_NO_INDEX);
+  g_signal_emit_by_name (table, "row-activated", sps_result_table_get_row_at (table, 2));
+  wait_until (slice_selected, fixture->session);
+  assert_selected (fixture, "layout", 100, 300);
+
+  /* The sampled row leads to the sampled span. */
+  sps_session_set_selected_slice (fixture->session, SPS_NO_INDEX);
+  g_signal_emit_by_name (table, "row-activated", sps_result_table_get_row_at (table, 5));
+  wait_until (slice_selected, fixture->session);
+  assert_selected (fixture, "tick", 100, 200);
 }
 
 static void
@@ -651,6 +690,12 @@ test_statistics_range (Fixture       *fixture,
   assert_view_row (table, 2, "paint|Measured|1|350|250|350|350|350");
   assert_view_row (table, 3, "layout|Measured|2|200|200|100|100|100");
   maybe_screenshot (fixture, "statistics-range");
+
+  /* In the range, the longest layout overlapping it is the worker's
+   * [1000, 1200) (200 ns), not [100, 400) (300 ns) outside it. */
+  g_signal_emit_by_name (table, "row-activated", sps_result_table_get_row_at (table, 3));
+  wait_until (slice_selected, fixture->session);
+  assert_selected (fixture, "layout", 1000, 200);
 
   /* A range covering the trace gives the whole-trace figures. */
   sps_session_set_range (fixture->session, 0, 3000);

@@ -86,6 +86,24 @@ is_number (const char *value)
   return TRUE;
 }
 
+/* A string literal, quotes doubled. */
+void
+sps_sql_append_string (GString    *out,
+                       const char *text)
+{
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (text != NULL);
+
+  g_string_append_c (out, '\'');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '\'')
+        g_string_append_c (out, '\'');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '\'');
+}
+
 /* A number stays a number; anything else becomes a string literal. */
 void
 sps_sql_append_value (GString    *out,
@@ -95,19 +113,9 @@ sps_sql_append_value (GString    *out,
   g_return_if_fail (value != NULL);
 
   if (is_number (value))
-    {
-      g_string_append (out, value);
-      return;
-    }
-
-  g_string_append_c (out, '\'');
-  for (const char *p = value; *p != '\0'; p++)
-    {
-      if (*p == '\'')
-        g_string_append_c (out, '\'');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '\'');
+    g_string_append (out, value);
+  else
+    sps_sql_append_string (out, value);
 }
 
 static void
@@ -292,6 +300,40 @@ sps_sql_build_statistics (SpsStatsGrouping grouping,
                    "name, 'sampled_span', sc, st, ss, NULL, NULL, NULL\n"
                    "FROM g WHERE sc > 0\n"
                    "ORDER BY total DESC, name, kind");
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* The id of the longest slice of a statistics row: called @name, of the
+ * row's kind, on the thread labelled @thread (as the statistics label it)
+ * when not NULL, and overlapping the range when there is one. */
+char *
+sps_sql_build_longest_slice (const char *name,
+                             gboolean    sampled,
+                             const char *thread,
+                             gboolean    has_range,
+                             SpsTime     start,
+                             SpsTime     end)
+{
+  g_autoptr(GString) out = g_string_new ("SELECT id FROM slices AS s\nWHERE name = ");
+
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (!has_range || start <= end, NULL);
+
+  sps_sql_append_string (out, name);
+  g_string_append_printf (out, " AND kind %s 'measured'", sampled ? "<>" : "=");
+  if (thread != NULL)
+    {
+      g_string_append (out, "\n  AND (SELECT coalesce(t.name, 'Thread') || ' ' || t.tid"
+                            " FROM threads AS t WHERE t.id = s.thread_id) = ");
+      sps_sql_append_string (out, thread);
+    }
+  if (has_range)
+    g_string_append_printf (out,
+                            "\n  AND ts < %" G_GINT64_FORMAT " AND (end_ts > %" G_GINT64_FORMAT
+                            " OR (end_ts = ts AND ts >= %" G_GINT64_FORMAT "))",
+                            end, start, start);
+  g_string_append (out, "\nORDER BY dur DESC, ts\nLIMIT 1");
 
   return g_string_free (g_steal_pointer (&out), FALSE);
 }

@@ -59,6 +59,8 @@ void        sps_sql_append_identifier   (GString                   *out,
                                          const char                *name);
 void        sps_sql_append_value        (GString                   *out,
                                          const char                *value);
+void        sps_sql_append_string       (GString                   *out,
+                                         const char                *text);
 char       *sps_sql_build_query         (const char                *table,
                                          const SpsSqlFilter        *filters,
                                          guint                      n_filters,
@@ -66,6 +68,12 @@ char       *sps_sql_build_query         (const char                *table,
                                          const SpsSqlAggregateSpec *aggregates,
                                          guint                      n_aggregates);
 char       *sps_sql_build_statistics    (SpsStatsGrouping           grouping,
+                                         gboolean                   has_range,
+                                         SpsTime                    start,
+                                         SpsTime                    end);
+char       *sps_sql_build_longest_slice (const char                *name,
+                                         gboolean                   sampled,
+                                         const char                *thread,
                                          gboolean                   has_range,
                                          SpsTime                    start,
                                          SpsTime                    end);

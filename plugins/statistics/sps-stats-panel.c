@@ -32,9 +32,13 @@ struct _SpsStatsPanel
   GtkLabel       *error_label;
   SpsResultTable *table;
 
+  /* Per row of the table: whether it is the sampled spans' row. */
+  GArray         *row_sampled;
+  gboolean        shown_by_thread;
   gboolean        by_thread;
   gboolean        dirty;
   guint           refresh_id;
+  GCancellable   *find_cancellable;
 };
 
 enum {
@@ -151,10 +155,14 @@ fill_table (SpsStatsPanel *self,
   g_assert (sps_sql_result_get_n_columns (result) == n_columns);
 
   sps_result_table_set_columns (self->table, n_columns, names + skip, types + skip);
+  g_array_set_size (self->row_sampled, 0);
+  self->shown_by_thread = by_thread;
   for (guint r = 0; r < sps_sql_result_get_n_rows (result); r++)
     {
+      gboolean sampled = g_strcmp0 (sps_sql_result_get_text (result, r, kind_column), "measured") != 0;
       GVariantBuilder row;
 
+      g_array_append_val (self->row_sampled, sampled);
       g_variant_builder_init (&row, G_VARIANT_TYPE_TUPLE);
       for (guint c = 0; c < n_columns; c++)
         {
@@ -200,6 +208,68 @@ query_cb (GObject      *object,
   /* Last, so that a test waiting for "busy" sees the rows. */
   sps_result_table_get_row_at (self->table, 0);
   set_busy (self, NULL);
+}
+
+static void
+find_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(SpsStatsPanel) self = user_data;
+  g_autoptr(SpsSqlResult) sql_result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  sql_result = sps_sql_engine_query_finish (SPS_SQL_ENGINE (object), result, &error);
+  if (sql_result == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+          !g_error_matches (error, SPS_SQL_ERROR, SPS_SQL_ERROR_INTERRUPTED))
+        set_error (self, error->message);
+      return;
+    }
+  if (self->session != NULL && sps_sql_result_get_n_rows (sql_result) == 1)
+    sps_sql_select_slice (self->session, (guint) sps_sql_result_get_int64 (sql_result, 0, 0));
+}
+
+/* A row leads to the longest slice it counts, selected on the timeline. */
+static void
+on_row_activated (SpsStatsPanel  *self,
+                  guint           row,
+                  SpsResultTable *table)
+{
+  g_autofree char *thread = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *sql = NULL;
+  g_autoptr(GError) error = NULL;
+  SpsSqlEngine *engine;
+  SpsTime start = 0;
+  SpsTime end = 0;
+  gboolean has_range;
+  guint name_column;
+
+  g_assert (SPS_IS_STATS_PANEL (self));
+
+  if (row >= self->row_sampled->len)
+    return;
+  /* As the rows were computed, whatever the buttons say now. */
+  name_column = self->shown_by_thread ? 1 : 0;
+  if (self->shown_by_thread)
+    thread = sps_result_table_dup_cell_text (table, row, 0);
+  if (!(name = sps_result_table_dup_cell_text (table, row, name_column)))
+    return;
+  if (!(engine = sps_sql_engine_cache_get (self->session, &error)))
+    {
+      set_error (self, error->message);
+      return;
+    }
+
+  has_range = sps_session_get_range (self->session, &start, &end);
+  sql = sps_sql_build_longest_slice (name, g_array_index (self->row_sampled, gboolean, row),
+                                     thread, has_range, start, end);
+  if (self->find_cancellable != NULL)
+    g_cancellable_cancel (self->find_cancellable);
+  g_set_object (&self->find_cancellable, g_cancellable_new ());
+  sps_sql_engine_query_async (engine, sql, NULL, self->find_cancellable, find_cb, g_object_ref (self));
 }
 
 static gboolean
@@ -262,6 +332,9 @@ sps_stats_panel_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
 
+  if (self->find_cancellable != NULL)
+    g_cancellable_cancel (self->find_cancellable);
+  g_clear_object (&self->find_cancellable);
   g_clear_object (&self->settings);
   g_clear_object (&self->session);
 
@@ -274,6 +347,7 @@ sps_stats_panel_finalize (GObject *object)
   SpsStatsPanel *self = SPS_STATS_PANEL (object);
 
   g_clear_pointer (&self->error, g_free);
+  g_clear_pointer (&self->row_sampled, g_array_unref);
 
   G_OBJECT_CLASS (sps_stats_panel_parent_class)->finalize (object);
 }
@@ -310,6 +384,8 @@ sps_stats_panel_unroot (GtkWidget *widget)
       set_busy (self, NULL);
       self->dirty = TRUE;
     }
+  if (self->find_cancellable != NULL)
+    g_cancellable_cancel (self->find_cancellable);
 
   GTK_WIDGET_CLASS (sps_stats_panel_parent_class)->unroot (widget);
 }
@@ -343,6 +419,7 @@ sps_stats_panel_init (SpsStatsPanel *self)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
   self->dirty = TRUE;
+  self->row_sampled = g_array_new (FALSE, FALSE, sizeof (gboolean));
 
   toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   gtk_widget_add_css_class (toolbar, "toolbar");
@@ -385,6 +462,7 @@ sps_stats_panel_init (SpsStatsPanel *self)
   sps_result_table_set_placeholder (self->table, _("Computing statistics…"));
   /* Sampled spans have no average, minimum or maximum. */
   sps_result_table_set_null_text (self->table, "—");
+  g_signal_connect_object (self->table, "row-activated", G_CALLBACK (on_row_activated), self, G_CONNECT_SWAPPED);
   gtk_widget_set_parent (GTK_WIDGET (self->table), GTK_WIDGET (self));
 
   g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
