@@ -826,6 +826,12 @@ test_read_only (void)
   assert_query_fails (engine, "ALTER TABLE threads RENAME TO t2", SPS_SQL_ERROR_READ_ONLY,
                       "table threads is read-only");
   assert_query_fails (engine, "ATTACH DATABASE 'x.db' AS x", SPS_SQL_ERROR_READ_ONLY, NULL);
+  /* VACUUM INTO attaches its output file */
+  assert_query_fails (engine, "VACUUM INTO 'copy.db'", SPS_SQL_ERROR_READ_ONLY, NULL);
+  g_assert_false (g_file_test ("copy.db", G_FILE_TEST_EXISTS));
+  assert_query_fails (engine, "PRAGMA writable_schema = 1", SPS_SQL_ERROR_READ_ONLY, NULL);
+  assert_query_fails (engine, "UPDATE sqlite_schema SET sql = 'x'", SPS_SQL_ERROR_READ_ONLY,
+                      "table sqlite_master is read-only");
   /* Nothing changed */
   g_assert_cmpint (query_int (engine, "SELECT count(*) FROM slices"), ==, 5);
 
@@ -1144,6 +1150,77 @@ test_engine_is_lazy (void)
   g_assert_cmpint (query_int (engine, "SELECT count(*) FROM slices WHERE id = (SELECT count(*) FROM slices)"), ==, 0);
 }
 
+/* A trace with nothing in it: every table is empty, every plan works */
+static void
+test_empty_trace (void)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = sps_trace_builder_finish (b, NULL, NULL);
+  g_autoptr(SpsSqlEngine) engine = new_engine (trace);
+  static const char * const queries[] = {
+    "SELECT count(*) FROM slices",
+    "SELECT count(*) FROM (SELECT name, count(*) FROM slices GROUP BY name)",
+    "SELECT count(*) FROM slices WHERE name = 'x'",
+    "SELECT count(*) FROM slices WHERE ts > 5 AND end_ts < 10",
+    "SELECT count(*) FROM slices WHERE id = 0",
+    "SELECT count(*) FROM samples WHERE thread_id = 0",
+    "SELECT count(*) FROM instants WHERE track_id = 0",
+    "SELECT count(*) FROM counters",
+    "SELECT count(*) FROM processes",
+    "SELECT count(*) FROM objects",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (queries); i++)
+    g_assert_cmpint (query_int (engine, queries[i]), ==, 0);
+  check_tables_match_model (trace, engine);
+}
+
+typedef struct
+{
+  SpsSqlEngine *engine;
+  gint64        expected;
+} ThreadData;
+
+static gpointer
+query_thread (gpointer user_data)
+{
+  ThreadData *data = user_data;
+
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SpsSqlResult) result =
+        sps_sql_engine_query (data->engine, "SELECT count(*) FROM slices WHERE name = 'beta'",
+                              NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (sps_sql_result_get_int64 (result, 0, 0), ==, data->expected);
+    }
+  return NULL;
+}
+
+/* Queries from several threads take turns on the one connection */
+static void
+test_threads (void)
+{
+  g_autoptr(SpsTrace) trace = build_trace (9);
+  g_autoptr(SpsSqlEngine) engine = new_engine (trace);
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  guint32 beta = sps_string_pool_lookup (sps_trace_get_strings (trace), "beta", -1);
+  ThreadData data = { engine, 0 };
+  GThread *threads[4];
+
+  /* The expected count straight from the model's column */
+  for (guint i = 0; i < slices->n_rows; i++)
+    data.expected += slices->name[i] == beta;
+  g_assert_cmpint (data.expected, >, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("sql", query_thread, &data);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_thread_join (threads[i]);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1164,6 +1241,8 @@ main (int    argc,
   g_test_add_func ("/sql/engine/async", test_async);
   g_test_add_func ("/sql/engine/interrupt", test_interrupt);
   g_test_add_func ("/sql/engine/lazy", test_engine_is_lazy);
+  g_test_add_func ("/sql/engine/empty-trace", test_empty_trace);
+  g_test_add_func ("/sql/engine/threads", test_threads);
   g_test_add_func ("/sql/result/types", test_result_types);
   g_test_add_func ("/sql/engine/describe", test_describe);
   g_test_add_func ("/sql/csv/fields", test_csv_fields);

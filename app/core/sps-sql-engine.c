@@ -51,6 +51,7 @@ struct _SpsSqlEngine
   SpsProgress       *progress;
   char              *denied_table;  /* set by the authorizer */
   gboolean           denied_attach;
+  gboolean           denied_pragma;
 };
 
 G_DEFINE_FINAL_TYPE (SpsSqlEngine, sps_sql_engine, G_TYPE_OBJECT)
@@ -99,6 +100,15 @@ authorize (void       *user_data,
     case SQLITE_ATTACH:
       self->denied_attach = TRUE;
       return SQLITE_DENY;
+
+    case SQLITE_PRAGMA:
+      /* Writing the schema would let a statement rewrite the trace tables */
+      if (arg1 != NULL && g_ascii_strcasecmp (arg1, "writable_schema") == 0)
+        {
+          self->denied_pragma = TRUE;
+          return SQLITE_DENY;
+        }
+      return SQLITE_OK;
 
     default:
       return SQLITE_OK;
@@ -365,6 +375,9 @@ set_statement_error (SpsSqlEngine  *self,
   else if (self->denied_attach)
     g_set_error_literal (error, SPS_SQL_ERROR, SPS_SQL_ERROR_READ_ONLY,
                          _("ATTACH is not allowed: the SQL engine does not touch files"));
+  else if (self->denied_pragma)
+    g_set_error_literal (error, SPS_SQL_ERROR, SPS_SQL_ERROR_READ_ONLY,
+                         _("PRAGMA writable_schema is not allowed: the trace tables are read-only"));
   else if (g_str_has_prefix (message, "table ") && g_str_has_suffix (message, " may not be modified"))
     {
       /* SQLite's own check for a virtual table without xUpdate */
@@ -412,6 +425,7 @@ run_locked (SpsSqlEngine  *self,
 
       g_clear_pointer (&self->denied_table, g_free);
       self->denied_attach = FALSE;
+      self->denied_pragma = FALSE;
       rc = sqlite3_prepare_v2 (self->db, tail, -1, &stmt, &next);
       if (rc != SQLITE_OK)
         {

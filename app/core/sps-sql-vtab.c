@@ -536,8 +536,12 @@ static inline SpsTime
 slice_end (const SpsSliceTable *slices,
            guint32              row)
 {
-  /* As the block index computes it */
-  return slices->ts[row] + slices->dur[row];
+  SpsTime end;
+
+  /* As the block index computes it, saturated rather than wrapped */
+  if (__builtin_add_overflow (slices->ts[row], slices->dur[row], &end))
+    return slices->dur[row] > 0 ? SPS_TIME_MAX : SPS_TIME_MIN;
+  return end;
 }
 
 static void
@@ -1724,9 +1728,7 @@ vtab_next (sqlite3_vtab_cursor *base)
   else
     cursor->row++;
   cursor_settle (cursor);
-
-  if ((cursor->visited & 0xffff) == 0 || cursor->eof)
-    report_progress (cursor);
+  report_progress (cursor);
 
   return SQLITE_OK;
 }

@@ -26,7 +26,8 @@ G_BEGIN_DECLS
  * @SPS_SQL_ERROR_SQLITE: SQLite failed while running a statement; the
  *   message is SQLite's
  * @SPS_SQL_ERROR_READ_ONLY: the statement writes to, drops or alters a
- *   trace table (or attaches a database)
+ *   trace table, attaches a database (`ATTACH`, `VACUUM INTO`) or makes the
+ *   schema writable
  * @SPS_SQL_ERROR_INTERRUPTED: the query was cancelled
  * @SPS_SQL_ERROR_EMPTY: the text holds no statement
  *

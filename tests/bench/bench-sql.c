@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +254,9 @@ main (int   argc,
   double indexed_cpu[G_N_ELEMENTS (queries)];
   char *virtual_check[G_N_ELEMENTS (queries)];
   guint virtual_rows[G_N_ELEMENTS (queries)];
+
+  /* The output has non-ASCII signs (→, ×, ≤) */
+  setlocale (LC_ALL, "");
 
   context = g_option_context_new ("TRACE.json");
   g_option_context_add_main_entries (context, entries, NULL);
