@@ -19,6 +19,7 @@
 
 #include "sps-application.h"
 #include "sps-go-to-time.h"
+#include "sps-search-panel.h"
 #include "sps-window.h"
 
 /* Demo trace bounds (data/samples/demo.trace.json, read by hand:
@@ -844,6 +845,12 @@ test_window_drop (void)
   close_window (window);
 }
 
+static gboolean
+search_done (gpointer data)
+{
+  return !sps_search_panel_is_busy (data);
+}
+
 static void
 test_window_search (void)
 {
@@ -851,21 +858,29 @@ test_window_search (void)
   SpsSession *session = sps_window_get_session (window);
   SpsTrace *trace = sps_session_get_trace (session);
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  GtkWidget *panel;
   GtkWidget *entry;
   guint first;
   guint second;
 
   activate (window, "search");
-  entry = find_descendant (GTK_WIDGET (window), GTK_TYPE_SEARCH_ENTRY);
+  panel = find_descendant (GTK_WIDGET (window), SPS_TYPE_SEARCH_PANEL);
+  g_assert_nonnull (panel);
+  g_assert_true (gtk_widget_get_mapped (panel));
+  entry = find_descendant (panel, GTK_TYPE_SEARCH_ENTRY);
   g_assert_nonnull (entry);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), entry));
 
-  /* Case-insensitive substring of "Huffman::encode" (8 slices). */
+  /* Case-insensitive substring of "Huffman::encode" (8 slices). Enter
+   * before the worker answers: the first match is selected when it does. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "huffman::");
   g_signal_emit_by_name (entry, "activate");
+  wait_until (search_done, panel);
   first = sps_session_get_selected_slice (session);
   g_assert_cmpuint (first, !=, SPS_NO_INDEX);
   g_assert_cmpstr (sps_trace_get_string (trace, slices->name[first]), ==, "Huffman::encode");
-  g_assert_nonnull (find_label (GTK_WIDGET (window), "8 slices match"));
+  g_assert_nonnull (find_label (GTK_WIDGET (window), "8 slices, 1 name"));
+  g_assert_cmpstr (sps_session_get_search_text (session), ==, "huffman::");
 
   g_signal_emit_by_name (entry, "next-match");
   second = sps_session_get_selected_slice (session);
@@ -877,6 +892,7 @@ test_window_search (void)
 
   gtk_editable_set_text (GTK_EDITABLE (entry), "no such slice");
   g_signal_emit_by_name (entry, "activate");
+  wait_until (search_done, panel);
   g_assert_nonnull (find_label (GTK_WIDGET (window), "No slice matches “no such slice”"));
   g_assert_cmpuint (sps_session_get_selected_slice (session), ==, first);
 

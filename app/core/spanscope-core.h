@@ -16,6 +16,8 @@
 #include "sps-importer.h"
 #include "sps-exporter.h"
 #include "sps-plugin-engine.h"
+#include "sps-search.h"
+#include "sps-flame-tree.h"
 #include "sps-core-enums.h"
 #include "sps-sql.h"
 #include "sps-csv.h"

@@ -1077,6 +1077,9 @@ paint_slice_lane (SpsTimeline          *self,
   guint n;
   double px_per_ns = 1.0 / g->ns_per_px;
   double right_edge = a->width + 1.0;
+  /* Category filters: a run is skipped when its own (or, merged, its
+   * longest) slice is hidden. */
+  gboolean filtered = sps_session_has_filters (self->session);
 
   /* Labels and marks go on top of the strip, so they wait in their own
    * list until the strip is done. */
@@ -1104,6 +1107,9 @@ paint_slice_lane (SpsTimeline          *self,
         const SpsLodRun *run = &runs[i];
         double x0 = (double) (run->start - a->base) * px_per_ns - a->base_px;
         double x1 = (double) (run->end - a->base) * px_per_ns - a->base_px;
+
+        if (filtered && !sps_session_is_slice_visible (self->session, run->slice))
+          continue;
 
         if (run->count == 1 && x1 - x0 >= 1.0)
           {
@@ -1465,7 +1471,11 @@ paint_instants (SpsTimeline          *self,
         /* floor, for the few px left of the area the margin reads */
         x = fx >= -1.0 ? floor_px (fx) : (int) floor (MAX (fx, -1e6));
 
-        if (point_marked (bucket, x, prev_bucket, prev_x, size + INSTANT_SPACING))
+        /* A filtered-out instant is not drawn but still counts as the
+         * point before the next one, so marks do not move with filters
+         * and tiles keep agreeing. */
+        if (point_marked (bucket, x, prev_bucket, prev_x, size + INSTANT_SPACING) &&
+            sps_session_is_instant_visible (self->session, row_index))
           {
             canvas_put_square (&paint->canvas, (x - size / 2) * paint->canvas.scale,
                                get_diamond (self, name_color (self, instants->name[row_index]), size,
@@ -1550,7 +1560,8 @@ paint_process_summary (SpsTimeline          *self,
       int covered = G_MININT;   /* the strip is filled up to here */
 
       if (tracks->process[t] != row->process ||
-          (tracks->kind[t] != SPS_TRACK_THREAD_SLICES && tracks->kind[t] != SPS_TRACK_THREAD_SAMPLED_SLICES))
+          (tracks->kind[t] != SPS_TRACK_THREAD_SLICES && tracks->kind[t] != SPS_TRACK_THREAD_SAMPLED_SLICES) ||
+          !sps_session_is_track_visible (self->session, t))
         continue;
 
       _sps_timeline_lod_runs_init (self->lod, &iter, t, 0, level, start, end);
@@ -2127,6 +2138,10 @@ flow_point_y (SpsTimeline    *self,
   const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
   guint index = _sps_timeline_layout_find_slice_row (self->layout, slice);
   const SpsTimelineRow *row;
+
+  /* A filtered-out end: no arrow (a collapsed one points at its header). */
+  if (!sps_session_is_slice_visible (self->session, slice))
+    return FALSE;
 
   if (index == SPS_NO_INDEX)
     {
@@ -2914,6 +2929,14 @@ sync_collapsed (SpsTimeline *self)
   for (guint p = 0; p < n; p++)
     _sps_timeline_layout_set_process_collapsed (self->layout, p,
                                                 sps_session_get_process_collapsed (self->session, p));
+  _sps_timeline_layout_sync_filters (self->layout, self->session);
+}
+
+static void
+filters_changed (SpsTimeline *self)
+{
+  invalidate_row_cache (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -2957,6 +2980,7 @@ set_session (SpsTimeline *self,
   g_signal_connect_object (session, "notify::range-end", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::show-flows", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "layout-changed", G_CALLBACK (layout_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "filters-changed", G_CALLBACK (filters_changed), self, G_CONNECT_SWAPPED);
 
   update_selected_flows (self);
 }
@@ -2993,6 +3017,7 @@ hit_slice (SpsTimeline *self,
   Geometry g;
   const SpsTimelineRow *row;
   guint index;
+  guint slice;
 
   if (self->layout == NULL)
     return SPS_NO_INDEX;
@@ -3009,8 +3034,11 @@ hit_slice (SpsTimeline *self,
   if (row->kind != SPS_TIMELINE_ROW_SLICES)
     return SPS_NO_INDEX;
 
-  return _sps_timeline_lod_slice_at (self->lod, row->track, row->depth, x_to_time (&g, x),
-                                     (SpsTime) ceil (2 * g.ns_per_px));
+  slice = _sps_timeline_lod_slice_at (self->lod, row->track, row->depth, x_to_time (&g, x),
+                                      (SpsTime) ceil (2 * g.ns_per_px));
+  if (slice != SPS_NO_INDEX && !sps_session_is_slice_visible (self->session, slice))
+    return SPS_NO_INDEX;
+  return slice;
 }
 
 static void

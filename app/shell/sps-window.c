@@ -10,6 +10,9 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-go-to-time.h"
+#include "sps-search-panel.h"
+#include "sps-filter-panel.h"
+#include "sps-instance-browser.h"
 #include "sps-shell-enums.h"
 #include "sps-window.h"
 
@@ -57,10 +60,8 @@ struct _SpsWindow
 
   GtkFileChooserNative *file_chooser;
 
-  /* Search: which string ids match the current text. */
-  char                 *search_text;
-  guint8               *search_matches;
-  guint                 search_n_strings;
+  /* Docked panels of the shown trace (owned by the notebooks) */
+  GtkWidget            *search_panel;
 
   gboolean              editing;
   gboolean              focus_elsewhere;
@@ -73,10 +74,7 @@ struct _SpsWindow
   GtkMenuButton        *primary_menu_button;
   GtkMenuButton        *go_to_time_button;
   SpsGoToTime          *go_to_time;
-  GtkToggleButton      *search_button;
-  GtkSearchBar         *search_bar;
-  GtkSearchEntry       *search_entry;
-  GtkLabel             *search_status;
+  GtkButton            *search_button;
   GtkStack             *stack;
   GtkWidget            *recent_box;
   GtkListBox           *recent_list;
@@ -242,9 +240,6 @@ sps_window_set_state (SpsWindow      *self,
 
   gtk_stack_set_visible_child_name (self->stack, pages[state]);
 
-  if (state != SPS_WINDOW_STATE_LOADED)
-    gtk_search_bar_set_search_mode (self->search_bar, FALSE);
-
   if (self->state != state)
     {
       self->state = state;
@@ -293,16 +288,6 @@ on_focus_widget_changed (SpsWindow  *self,
 /* Trace widgets */
 
 static void
-sps_window_clear_search (SpsWindow *self)
-{
-  g_assert (SPS_IS_WINDOW (self));
-
-  g_clear_pointer (&self->search_text, g_free);
-  g_clear_pointer (&self->search_matches, g_free);
-  self->search_n_strings = 0;
-}
-
-static void
 sps_window_remove_pages (GtkNotebook *notebook)
 {
   g_assert (GTK_IS_NOTEBOOK (notebook));
@@ -337,7 +322,7 @@ sps_window_clear_trace (SpsWindow *self)
   self->timeline = NULL;
   g_clear_pointer (&self->views, g_ptr_array_unref);
   g_clear_object (&self->session);
-  sps_window_clear_search (self);
+  self->search_panel = NULL;
 }
 
 static void
@@ -432,6 +417,14 @@ sps_window_show_trace (SpsWindow *self,
   /* The built-in view first, then the plugins' in plugin precedence. */
   detail_view = sps_detail_view_new ();
   sps_window_add_view (self, detail_view);
+
+  self->search_panel = sps_search_panel_new (self->session);
+  sps_window_add_panel (self, self->bottom_notebook, self->search_panel,
+                        _("Search"), "system-search-symbolic");
+  sps_window_add_panel (self, self->bottom_notebook, sps_filter_panel_new (self->session),
+                        _("Filters"), "view-list-symbolic");
+  sps_window_add_panel (self, self->bottom_notebook, sps_instance_browser_new (self->session),
+                        _("Instances"), "view-continuous-symbolic");
 
   plugin_views = sps_plugin_engine_create_extensions (sps_plugin_engine_get_default (), SPS_TYPE_VIEW);
   for (guint i = 0; i < plugin_views->len; i++)
@@ -707,6 +700,21 @@ action_go_to_time (GSimpleAction *action,
   gtk_menu_button_popup (self->go_to_time_button);
 }
 
+/* Brings the search panel to the front with the focus in its entry (the
+ * "search" action, Ctrl+F by default, and the header bar button). */
+static void
+sps_window_show_search (SpsWindow *self)
+{
+  g_assert (SPS_IS_WINDOW (self));
+
+  if (self->search_panel == NULL)
+    return;
+
+  gtk_notebook_set_current_page (self->bottom_notebook,
+                                 gtk_notebook_page_num (self->bottom_notebook, self->search_panel));
+  sps_search_panel_focus (SPS_SEARCH_PANEL (self->search_panel));
+}
+
 static void
 action_search (GSimpleAction *action,
                GVariant      *param,
@@ -716,8 +724,7 @@ action_search (GSimpleAction *action,
 
   g_assert (SPS_IS_WINDOW (self));
 
-  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
-  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  sps_window_show_search (self);
 }
 
 static void
@@ -736,180 +743,6 @@ action_timeline (GSimpleAction *action,
   name = g_strconcat ("timeline.", g_action_get_name (G_ACTION (action)), NULL);
   if (!gtk_widget_activate_action (self->timeline, name, NULL))
     g_debug ("The timeline has no action %s", name);
-}
-
-/* Search */
-
-static void
-sps_window_compute_matches (SpsWindow  *self,
-                            const char *text)
-{
-  g_autofree char *needle = NULL;
-  SpsStringPool *strings;
-
-  g_assert (SPS_IS_WINDOW (self));
-  g_assert (self->session != NULL);
-
-  if (self->search_matches != NULL && g_strcmp0 (self->search_text, text) == 0)
-    return;
-
-  sps_window_clear_search (self);
-
-  strings = sps_trace_get_strings (sps_session_get_trace (self->session));
-  needle = g_utf8_casefold (text, -1);
-
-  self->search_text = g_strdup (text);
-  self->search_n_strings = sps_string_pool_get_size (strings);
-  self->search_matches = g_new0 (guint8, MAX (self->search_n_strings, 1));
-
-  /* Strings are far fewer than slices: match each name once. */
-  for (guint32 id = 1; id < self->search_n_strings; id++)
-    {
-      gsize len = 0;
-      const char *str = sps_string_pool_get (strings, id, &len);
-      g_autofree char *folded = NULL;
-
-      /* Names come from the trace and need not be valid UTF-8. */
-      if (!g_utf8_validate_len (str, len, NULL))
-        continue;
-
-      folded = g_utf8_casefold (str, len);
-
-      self->search_matches[id] = strstr (folded, needle) != NULL;
-    }
-}
-
-static void
-sps_window_search (SpsWindow *self,
-                   int        direction)
-{
-  const SpsSliceTable *slices;
-  const char *text;
-  guint selected;
-  guint n_matches = 0;
-  guint first = SPS_NO_INDEX;
-  guint last = SPS_NO_INDEX;
-  guint before = SPS_NO_INDEX;
-  guint after = SPS_NO_INDEX;
-  guint found;
-
-  g_assert (SPS_IS_WINDOW (self));
-  g_assert (direction == 0 || direction == 1 || direction == -1);
-
-  if (self->session == NULL)
-    return;
-
-  text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-
-  if (text[0] == '\0')
-    {
-      gtk_label_set_text (self->search_status, "");
-      return;
-    }
-
-  sps_window_compute_matches (self, text);
-
-  slices = sps_trace_get_slices (sps_session_get_trace (self->session));
-  selected = sps_session_get_selected_slice (self->session);
-
-  /* One pass counts the matches and finds the neighbours of the selected
-   * slice; stepping past either end wraps around. */
-  for (guint i = 0; i < slices->n_rows; i++)
-    {
-      guint32 name = slices->name[i];
-
-      if (name >= self->search_n_strings || !self->search_matches[name])
-        continue;
-
-      n_matches++;
-
-      if (first == SPS_NO_INDEX)
-        first = i;
-      last = i;
-
-      if (selected != SPS_NO_INDEX && i < selected)
-        before = i;
-      if (selected != SPS_NO_INDEX && i > selected && after == SPS_NO_INDEX)
-        after = i;
-    }
-
-  if (direction > 0 && selected != SPS_NO_INDEX)
-    found = after != SPS_NO_INDEX ? after : first;
-  else if (direction < 0 && selected != SPS_NO_INDEX)
-    found = before != SPS_NO_INDEX ? before : last;
-  else if (direction < 0)
-    found = last;
-  else
-    found = first;
-
-  if (found == SPS_NO_INDEX)
-    {
-      g_autofree char *message = NULL;
-
-      message = g_strdup_printf (_("No slice matches “%s”"), text);
-      gtk_label_set_text (self->search_status, message);
-      gtk_widget_add_css_class (GTK_WIDGET (self->search_entry), "error");
-    }
-  else
-    {
-      g_autofree char *message = NULL;
-      SpsTime visible_start = sps_session_get_visible_start (self->session);
-      SpsTime visible_end = sps_session_get_visible_end (self->session);
-
-      message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u slice matches", "%u slices match", n_matches),
-                                 n_matches);
-      gtk_label_set_text (self->search_status, message);
-      gtk_widget_remove_css_class (GTK_WIDGET (self->search_entry), "error");
-
-      sps_session_set_selected_slice (self->session, found);
-
-      if (slices->ts[found] >= visible_end || slices->ts[found] + slices->dur[found] <= visible_start)
-        sps_session_go_to_time (self->session, slices->ts[found] + slices->dur[found] / 2);
-    }
-}
-
-static void
-on_search_changed (SpsWindow      *self,
-                   GtkSearchEntry *entry)
-{
-  g_assert (SPS_IS_WINDOW (self));
-
-  sps_window_search (self, 0);
-}
-
-static void
-on_search_next (SpsWindow      *self,
-                GtkSearchEntry *entry)
-{
-  g_assert (SPS_IS_WINDOW (self));
-
-  sps_window_search (self, 1);
-}
-
-static void
-on_search_previous (SpsWindow      *self,
-                    GtkSearchEntry *entry)
-{
-  g_assert (SPS_IS_WINDOW (self));
-
-  sps_window_search (self, -1);
-}
-
-static void
-on_search_mode_changed (SpsWindow  *self,
-                        GParamSpec *pspec,
-                        GtkSearchBar *bar)
-{
-  g_assert (SPS_IS_WINDOW (self));
-
-  if (!gtk_search_bar_get_search_mode (bar))
-    {
-      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
-      gtk_label_set_text (self->search_status, "");
-      gtk_widget_remove_css_class (GTK_WIDGET (self->search_entry), "error");
-      if (self->timeline != NULL)
-        gtk_widget_grab_focus (self->timeline);
-    }
 }
 
 /* Recent files and drag and drop */
@@ -1160,9 +993,6 @@ sps_window_class_init (SpsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, go_to_time_button);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, go_to_time);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, search_button);
-  gtk_widget_class_bind_template_child (widget_class, SpsWindow, search_bar);
-  gtk_widget_class_bind_template_child (widget_class, SpsWindow, search_entry);
-  gtk_widget_class_bind_template_child (widget_class, SpsWindow, search_status);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, recent_box);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, recent_list);
@@ -1205,21 +1035,8 @@ sps_window_init (SpsWindow *self)
       g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (simple));
     }
 
-  g_object_bind_property (self->search_button, "active",
-                          self->search_bar, "search-mode-enabled",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
-
-  g_signal_connect_object (self->search_entry, "search-changed",
-                           G_CALLBACK (on_search_changed), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->search_entry, "activate",
-                           G_CALLBACK (on_search_next), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->search_entry, "next-match",
-                           G_CALLBACK (on_search_next), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->search_entry, "previous-match",
-                           G_CALLBACK (on_search_previous), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->search_bar, "notify::search-mode-enabled",
-                           G_CALLBACK (on_search_mode_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_button, "clicked",
+                           G_CALLBACK (sps_window_show_search), self, G_CONNECT_SWAPPED);
 
   g_signal_connect_object (self->recent_list, "row-activated",
                            G_CALLBACK (on_recent_row_activated), self, G_CONNECT_SWAPPED);
