@@ -31,7 +31,7 @@ sps_stats_view_get_title (SpsView *view)
 static const char *
 sps_stats_view_get_icon_name (SpsView *view)
 {
-  return "view-list-symbolic";
+  return "x-office-spreadsheet-symbolic";
 }
 
 static SpsViewArea
