@@ -351,6 +351,41 @@ test_many_rows (Fixture       *fixture,
   g_assert_cmpuint (sps_result_table_get_row_at (fixture->table, 1), ==, n - 2);
 }
 
+static guint
+count_labels (GtkWidget  *widget,
+              const char *text)
+{
+  guint n = GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_labels (child, text);
+  return n;
+}
+
+/* The three NULL cells (rows 1, 2, 4) show as the null text once drawn;
+ * the export still writes empty fields. */
+static void
+test_null_text (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (fixture->table));
+  g_assert_cmpuint (count_labels (GTK_WIDGET (fixture->table), "NULL"), ==, 3);
+
+  sps_result_table_set_null_text (fixture->table, "—");
+  fill (fixture->table);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (fixture->table));
+  g_assert_cmpuint (count_labels (GTK_WIDGET (fixture->table), "NULL"), ==, 0);
+  g_assert_cmpuint (count_labels (GTK_WIDGET (fixture->table), "—"), ==, 3);
+
+  bytes = sps_result_table_export_bytes (fixture->table, SPS_RESULT_FORMAT_CSV);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                   expected_csv, sizeof expected_csv - 1);
+}
+
 #define TEST(path, func) \
   g_test_add (path, Fixture, NULL, setup, func, teardown)
 
@@ -361,6 +396,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   TEST ("/result-table/cells/typed", test_cells);
+  TEST ("/result-table/cells/null-text", test_null_text);
   TEST ("/result-table/sort/numeric", test_sort_numeric);
   TEST ("/result-table/sort/text", test_sort_text);
   TEST ("/result-table/export/csv", test_export_csv);

@@ -14,6 +14,7 @@
 
 #include "sps-result-row-private.h"
 #include "sps-result-table.h"
+#include "sps-time-format.h"
 
 typedef enum
 {
@@ -51,6 +52,7 @@ struct _SpsResultTable
   GtkLabel             *count_label;
   GtkLabel             *note_label;
   GtkFileChooserNative *chooser;
+  char                 *null_text;
 
   /* Row objects in the order they were appended; rows appended since the
    * last flush wait in @pending so a large result is spliced in at once
@@ -443,7 +445,11 @@ bind_cell (GtkSignalListItemFactory *factory,
   const Cell *cell;
 
   cell = get_cell (data->self, sps_result_row_get_index (row), data->column);
-  text = format_cell (cell);
+  if (data->self->types[data->column] == SPS_RESULT_COLUMN_DURATION &&
+      (cell->kind == CELL_INTEGER || (cell->kind == CELL_REAL && isfinite (cell->v.d))))
+    text = sps_time_format_duration (cell->kind == CELL_INTEGER ? cell->v.i : (SpsTime) llround (cell->v.d), 4);
+  else
+    text = format_cell (cell);
   if (text != NULL)
     {
       char *newline;
@@ -456,7 +462,7 @@ bind_cell (GtkSignalListItemFactory *factory,
     }
   else
     {
-      gtk_label_set_text (GTK_LABEL (label), "NULL");
+      gtk_label_set_text (GTK_LABEL (label), data->self->null_text);
       gtk_widget_add_css_class (label, "dim-label");
     }
 }
@@ -511,34 +517,6 @@ on_selection_changed (SpsResultTable     *self,
   row = row_at (self, gtk_single_selection_get_selected (selection));
   if (row != G_MAXUINT && row != self->last_emitted)
     emit_row_activated (self, row);
-}
-
-static void
-write_field (GString    *out,
-             const char *field,
-             char        separator)
-{
-  g_assert (out != NULL);
-
-  if (field == NULL)
-    return;
-
-  /* RFC 4180: a field holding the separator, a quote or a line break is
-   * quoted, and quotes inside it are doubled. */
-  if (strchr (field, separator) == NULL && strpbrk (field, "\"\r\n") == NULL)
-    {
-      g_string_append (out, field);
-      return;
-    }
-
-  g_string_append_c (out, '"');
-  for (const char *p = field; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
 }
 
 static void
@@ -642,6 +620,7 @@ sps_result_table_finalize (GObject *object)
 
   free_columns (self);
   g_clear_pointer (&self->cells, g_array_unref);
+  g_clear_pointer (&self->null_text, g_free);
 
   G_OBJECT_CLASS (sps_result_table_parent_class)->finalize (object);
 }
@@ -693,6 +672,7 @@ sps_result_table_init (SpsResultTable *self)
   self->probe_low = sps_result_row_new (SPS_RESULT_ROW_PROBE_LOW);
   self->probe_high = sps_result_row_new (SPS_RESULT_ROW_PROBE_HIGH);
   self->last_emitted = G_MAXUINT;
+  self->null_text = g_strdup ("NULL");
 
   self->view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   gtk_column_view_set_show_column_separators (self->view, TRUE);
@@ -779,6 +759,7 @@ sps_result_table_set_columns (SpsResultTable            *self,
                               const SpsResultColumnType *types)
 {
   GListModel *columns;
+  guint first_text = G_MAXUINT;
 
   g_return_if_fail (SPS_IS_RESULT_TABLE (self));
   g_return_if_fail (n_columns == 0 || names != NULL);
@@ -800,6 +781,9 @@ sps_result_table_set_columns (SpsResultTable            *self,
   self->names = g_new0 (char *, n_columns + 1);
   self->types = g_new0 (SpsResultColumnType, MAX (n_columns, 1));
   self->collate_keys = g_new0 (GPtrArray *, MAX (n_columns, 1));
+  for (guint i = 0; i < n_columns && first_text == G_MAXUINT; i++)
+    if (types[i] == SPS_RESULT_COLUMN_TEXT)
+      first_text = i;
 
   for (guint i = 0; i < n_columns; i++)
     {
@@ -827,6 +811,10 @@ sps_result_table_set_columns (SpsResultTable            *self,
       column = gtk_column_view_column_new (self->names[i], factory);
       gtk_column_view_column_set_sorter (column, sorter);
       gtk_column_view_column_set_resizable (column, TRUE);
+      /* The first text column (a name, usually) takes the spare width,
+       * or the last column when all are numbers. */
+      if (i == first_text || (first_text == G_MAXUINT && i + 1 == n_columns))
+        gtk_column_view_column_set_expand (column, TRUE);
       g_object_unref (sorter);
       gtk_column_view_append_column (self->view, column);
     }
@@ -875,7 +863,95 @@ sps_result_table_append_row (SpsResultTable *self,
   self->n_rows++;
 
   if (self->flush_id == 0)
-    self->flush_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, flush_pending_cb, self, NULL);
+    /* Before GTK lays out and draws the next frame. */
+    self->flush_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, flush_pending_cb, self, NULL);
+}
+
+/**
+ * sps_result_table_set_result:
+ * @self: a table
+ * @result: a query result
+ *
+ * Replaces columns and rows with those of @result. Integer and real
+ * columns sort numerically; text, mixed and all-NULL columns by text.
+ * Blobs show as SQLite's display text.
+ */
+void
+sps_result_table_set_result (SpsResultTable *self,
+                             SpsSqlResult   *result)
+{
+  g_autofree SpsResultColumnType *types = NULL;
+  g_autofree const char **names = NULL;
+  guint n_columns;
+  guint n_rows;
+
+  g_return_if_fail (SPS_IS_RESULT_TABLE (self));
+  g_return_if_fail (SPS_IS_SQL_RESULT (result));
+
+  n_columns = sps_sql_result_get_n_columns (result);
+  n_rows = sps_sql_result_get_n_rows (result);
+  g_return_if_fail (n_rows < SPS_RESULT_ROW_PROBE_LOW);
+
+  names = g_new0 (const char *, n_columns + 1);
+  types = g_new0 (SpsResultColumnType, MAX (n_columns, 1));
+  for (guint c = 0; c < n_columns; c++)
+    {
+      names[c] = sps_sql_result_get_column_name (result, c);
+      switch (sps_sql_result_get_column_type (result, c))
+        {
+        case SPS_SQL_TYPE_INTEGER:
+          types[c] = SPS_RESULT_COLUMN_INTEGER;
+          break;
+        case SPS_SQL_TYPE_REAL:
+          types[c] = SPS_RESULT_COLUMN_REAL;
+          break;
+        case SPS_SQL_TYPE_NULL:
+        case SPS_SQL_TYPE_TEXT:
+        case SPS_SQL_TYPE_BLOB:
+        case SPS_SQL_TYPE_MIXED:
+        default:
+          types[c] = SPS_RESULT_COLUMN_TEXT;
+          break;
+        }
+    }
+  sps_result_table_set_columns (self, n_columns, names, types);
+
+  g_array_set_size (self->cells, (gsize) n_rows * n_columns);
+  for (guint r = 0; r < n_rows; r++)
+    {
+      for (guint c = 0; c < n_columns; c++)
+        {
+          Cell *cell = &g_array_index (self->cells, Cell, (gsize) r * n_columns + c);
+
+          switch (sps_sql_result_get_value_type (result, r, c))
+            {
+            case SPS_SQL_TYPE_INTEGER:
+              cell->kind = CELL_INTEGER;
+              cell->v.i = sps_sql_result_get_int64 (result, r, c);
+              break;
+            case SPS_SQL_TYPE_REAL:
+              cell->kind = CELL_REAL;
+              cell->v.d = sps_sql_result_get_double (result, r, c);
+              break;
+            case SPS_SQL_TYPE_TEXT:
+              cell->kind = CELL_TEXT;
+              cell->v.s = g_strdup (sps_sql_result_get_text (result, r, c));
+              break;
+            case SPS_SQL_TYPE_BLOB:
+            case SPS_SQL_TYPE_MIXED:
+              cell->kind = CELL_TEXT;
+              cell->v.s = sps_sql_result_dup_display_text (result, r, c);
+              break;
+            case SPS_SQL_TYPE_NULL:
+            default:
+              cell->kind = CELL_NULL;
+              break;
+            }
+        }
+      g_ptr_array_add (self->pending, sps_result_row_new (r));
+    }
+  self->n_rows = n_rows;
+  flush_pending (self);
 }
 
 /**
@@ -1100,6 +1176,26 @@ sps_result_table_set_note (SpsResultTable *self,
 }
 
 /**
+ * sps_result_table_set_null_text:
+ * @self: a table
+ * @text: how NULL cells show, "NULL" by default (they export as empty
+ *   fields whatever this says)
+ *
+ * Sets the text of NULL cells, e.g. "—" where NULL means "does not
+ * apply". Takes effect for the rows shown from then on.
+ */
+void
+sps_result_table_set_null_text (SpsResultTable *self,
+                                const char     *text)
+{
+  g_return_if_fail (SPS_IS_RESULT_TABLE (self));
+  g_return_if_fail (text != NULL);
+
+  g_free (self->null_text);
+  self->null_text = g_strdup (text);
+}
+
+/**
  * sps_result_table_set_placeholder:
  * @self: a table
  * @text: (nullable): what to show while there are no columns
@@ -1144,10 +1240,10 @@ sps_result_table_export_bytes (SpsResultTable  *self,
     {
       if (c > 0)
         g_string_append_c (out, separator);
-      write_field (out, self->names[c], separator);
+      sps_csv_append_field (out, self->names[c], -1, separator);
     }
   if (self->n_columns > 0)
-    g_string_append (out, "\r\n");
+    g_string_append (out, SPS_CSV_EOL);
 
   n_items = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
   for (guint position = 0; position < n_items; position++)
@@ -1160,9 +1256,9 @@ sps_result_table_export_bytes (SpsResultTable  *self,
 
           if (c > 0)
             g_string_append_c (out, separator);
-          write_field (out, text, separator);
+          sps_csv_append_field (out, text, -1, separator);
         }
-      g_string_append (out, "\r\n");
+      g_string_append (out, SPS_CSV_EOL);
     }
 
   return g_string_free_to_bytes (g_steal_pointer (&out));

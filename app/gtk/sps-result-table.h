@@ -10,6 +10,7 @@
 #endif
 
 #include <gtk/gtk.h>
+#include <spanscope-core.h>
 
 #include "sps-gtk-version-macros.h"
 
@@ -20,6 +21,8 @@ G_BEGIN_DECLS
  * @SPS_RESULT_COLUMN_TEXT: text; sorted by collation, left-aligned
  * @SPS_RESULT_COLUMN_INTEGER: 64-bit integers; sorted numerically, right-aligned
  * @SPS_RESULT_COLUMN_REAL: doubles; sorted numerically, right-aligned
+ * @SPS_RESULT_COLUMN_DURATION: nanoseconds (integers or doubles); shown
+ *   with a unit ("1.5 ms"), sorted numerically, exported as plain numbers
  *
  * How a column of an [class@ResultTable] sorts and aligns. Any cell may
  * still be NULL or hold a value of another type (SQLite's typing is per
@@ -31,6 +34,7 @@ typedef enum
   SPS_RESULT_COLUMN_TEXT,
   SPS_RESULT_COLUMN_INTEGER,
   SPS_RESULT_COLUMN_REAL,
+  SPS_RESULT_COLUMN_DURATION,
 } SpsResultColumnType;
 
 /**
@@ -61,6 +65,9 @@ void        sps_result_table_set_columns     (SpsResultTable            *self,
 SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_append_row      (SpsResultTable            *self,
                                               GVariant                  *row);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_result_table_set_result      (SpsResultTable            *self,
+                                              SpsSqlResult              *result);
 SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_clear           (SpsResultTable            *self);
 SPS_GTK_AVAILABLE_IN_ALL
@@ -94,6 +101,9 @@ guint       sps_result_table_get_row_at      (SpsResultTable            *self,
 SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_set_note        (SpsResultTable            *self,
                                               const char                *note);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_result_table_set_null_text   (SpsResultTable            *self,
+                                              const char                *text);
 SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_set_placeholder (SpsResultTable            *self,
                                               const char                *text);

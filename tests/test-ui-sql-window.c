@@ -1,0 +1,292 @@
+/* test-ui-sql-window.c: the SQL and statistics plugins in a real trace
+ * window, loaded through the plugin engine: run a query from the SQL tab,
+ * sort, export, and read the statistics tab of the demo trace
+ *
+ * With SPS_TEST_SCREENSHOT_DIR set, saves sql-window.png and
+ * statistics-window.png there.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "test-ui-sql-window"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <gdk/x11/gdkx.h>
+#include <spanscope-gtk.h>
+
+#include "sps-application.h"
+#include "sps-window.h"
+
+static SpsApplication *app;
+
+static gboolean
+wake_up (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+wait_until (gboolean (*done) (gpointer),
+            gpointer   data)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  guint tick = g_timeout_add (20, wake_up, NULL);
+
+  while (!done (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting");
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (tick);
+}
+
+static gboolean
+not_loading (gpointer data)
+{
+  return sps_window_get_state (data) != SPS_WINDOW_STATE_LOADING;
+}
+
+static gboolean
+has_rows (gpointer data)
+{
+  return sps_result_table_get_n_rows (data) > 0;
+}
+
+static GtkWidget *
+find_type (GtkWidget  *root,
+           const char *type_name)
+{
+  if (g_str_equal (G_OBJECT_TYPE_NAME (root), type_name))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_type (child, type_name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Shows the notebook page holding a panel of @type_name and returns it. */
+static GtkWidget *
+show_panel (SpsWindow  *window,
+            const char *type_name)
+{
+  GtkWidget *panel = find_type (GTK_WIDGET (window), type_name);
+  GtkWidget *notebook;
+
+  g_assert_nonnull (panel);
+  notebook = gtk_widget_get_ancestor (panel, GTK_TYPE_NOTEBOOK);
+  g_assert_nonnull (notebook);
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook),
+                                 gtk_notebook_page_num (GTK_NOTEBOOK (notebook), panel));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  return panel;
+}
+
+static void
+maybe_screenshot (GtkWidget  *window,
+                  const char *name)
+{
+  const char *dir = g_getenv ("SPS_TEST_SCREENSHOT_DIR");
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
+  int width;
+  int height;
+
+  if (dir == NULL)
+    return;
+
+  gtk_test_widget_wait_for_draw (window);
+  width = gtk_widget_get_width (window);
+  height = gtk_widget_get_height (window);
+  paintable = gtk_widget_paintable_new (window);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  file = g_strconcat (name, ".png", NULL);
+  path = g_build_filename (dir, file, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static SpsWindow *
+open_demo (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  SpsWindow *window = sps_window_new (app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  sps_window_load (window, file);
+  wait_until (not_loading, window);
+  g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  return window;
+}
+
+#define QUERY \
+  "SELECT name, count(*) AS n FROM slices\n" \
+  "WHERE name LIKE 'Shader::%' AND kind = 'measured'\n" \
+  "GROUP BY name ORDER BY name"
+
+/* Sends real key presses to @window through xdotool (XTEST). */
+static void
+press_keys (GtkWidget  *window,
+            const char *keys)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *xid = NULL;
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  const char *move[] = { NULL, "mousemove", "--window", NULL, "600", "700", NULL };
+  const char *key[] = { NULL, "key", keys, NULL };
+  int status = 0;
+
+  g_assert_true (GDK_IS_X11_SURFACE (gtk_native_get_surface (GTK_NATIVE (window))));
+  g_assert_nonnull (xdotool);
+  xid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (window))));
+  move[0] = key[0] = xdotool;
+  move[3] = xid;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) move, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, &error));
+  g_assert_true (g_spawn_sync (NULL, (char **) key, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, &error));
+}
+
+/* The X events named Shader::* in data/samples/demo.trace.json, counted
+ * with a JSON reader: 8 Shader::sharpen, 8 Shader::tone_map. */
+static void
+test_sql_tab (void)
+{
+  static const char expected[] =
+    "name\tn\r\n"
+    "Shader::sharpen\t8\r\n"
+    "Shader::tone_map\t8\r\n";
+  SpsWindow *window = open_demo ();
+  g_autoptr(GBytes) bytes = NULL;
+  GtkWidget *panel;
+  GtkWidget *editor;
+  SpsResultTable *table;
+
+  panel = show_panel (window, "SpsSqlPanel");
+  editor = find_type (panel, "GtkSourceView");
+  g_assert_nonnull (editor);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)), QUERY, -1);
+  table = SPS_RESULT_TABLE (find_type (panel, "SpsResultTable"));
+  g_assert_nonnull (table);
+
+  /* A real Ctrl+Enter (XTEST) in the editor runs the query rather than
+   * breaking the line. Without a pointer in the window (no window
+   * manager here) X would not give it the keyboard. */
+  gtk_widget_grab_focus (editor);
+  press_keys (GTK_WIDGET (window), "ctrl+Return");
+  wait_until (has_rows, table);
+  {
+    g_autofree char *text = NULL;
+    GtkTextIter start;
+    GtkTextIter end;
+
+    gtk_text_buffer_get_bounds (gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)), &start, &end);
+    text = gtk_text_iter_get_text (&start, &end);
+    g_assert_cmpstr (text, ==, QUERY);
+  }
+  g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 2);
+  {
+    g_autofree char *name = sps_result_table_dup_cell_text (table, 1, 0);
+    g_autofree char *n = sps_result_table_dup_cell_text (table, 1, 1);
+
+    g_assert_cmpstr (name, ==, "Shader::tone_map");
+    g_assert_cmpstr (n, ==, "8");
+  }
+  maybe_screenshot (GTK_WIDGET (window), "sql-window");
+
+  /* Name descending puts tone_map first. */
+  sps_result_table_sort (table, 0, GTK_SORT_DESCENDING);
+  g_assert_cmpuint (sps_result_table_get_row_at (table, 0), ==, 1);
+  sps_result_table_sort (table, 0, GTK_SORT_ASCENDING);
+  bytes = sps_result_table_export_bytes (table, SPS_RESULT_FORMAT_TSV);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), expected, sizeof expected - 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Dct::forward in the demo: 8 X events of 3800 µs each, so a total of
+ * 30.4 ms and an average, minimum and maximum of 3.8 ms. */
+static void
+test_statistics_tab (void)
+{
+  SpsWindow *window = open_demo ();
+  GtkWidget *panel = show_panel (window, "SpsStatsPanel");
+  SpsResultTable *table = SPS_RESULT_TABLE (find_type (panel, "SpsResultTable"));
+  gboolean found = FALSE;
+
+  g_assert_nonnull (table);
+  wait_until (has_rows, table);
+  maybe_screenshot (GTK_WIDGET (window), "statistics-window");
+
+  g_assert_cmpstr (sps_result_table_get_column_name (table, 0), ==, "Name");
+  for (guint row = 0; row < sps_result_table_get_n_rows (table); row++)
+    {
+      g_autofree char *name = sps_result_table_dup_cell_text (table, row, 0);
+      g_autofree char *kind = sps_result_table_dup_cell_text (table, row, 1);
+      g_autofree char *count = NULL;
+      g_autofree char *total = NULL;
+      g_autofree char *average = NULL;
+      g_autofree char *min = NULL;
+      g_autofree char *max = NULL;
+
+      if (g_strcmp0 (name, "Dct::forward") != 0 || g_strcmp0 (kind, "Measured") != 0)
+        continue;
+      found = TRUE;
+      count = sps_result_table_dup_cell_text (table, row, 2);
+      total = sps_result_table_dup_cell_text (table, row, 3);
+      average = sps_result_table_dup_cell_text (table, row, 5);
+      min = sps_result_table_dup_cell_text (table, row, 6);
+      max = sps_result_table_dup_cell_text (table, row, 7);
+      g_assert_cmpstr (count, ==, "8");
+      g_assert_cmpstr (total, ==, "30400000");
+      g_assert_cmpstr (average, ==, "3800000");
+      g_assert_cmpstr (min, ==, "3800000");
+      g_assert_cmpstr (max, ==, "3800000");
+    }
+  g_assert_true (found);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+
+  gtk_test_init (&argc, &argv, NULL);
+
+  app = sps_application_new ();
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("%s", error->message);
+
+  g_test_add_func ("/sql/window/sql-tab", test_sql_tab);
+  g_test_add_func ("/sql/window/statistics-tab", test_statistics_tab);
+
+  return g_test_run ();
+}
