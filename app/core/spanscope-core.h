@@ -15,6 +15,8 @@
 #include "sps-trace.h"
 #include "sps-importer.h"
 #include "sps-exporter.h"
+#include "sps-analysis.h"
+#include "sps-stack-repair.h"
 #include "sps-plugin-engine.h"
 #include "sps-core-enums.h"
 
