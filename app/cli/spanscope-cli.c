@@ -27,7 +27,8 @@ static const struct
   /* Translators: the arguments of a command in the usage text: keep the
    * option names (--json…); FILE, FORMAT, OUT may be translated. */
   { "info", N_("[--json] [--ns] FILE"), N_("Print what a trace holds"), sps_cli_info },
-  { "convert", N_("FILE --format FORMAT -o OUT [--ns]"), N_("Write a trace in another format"), sps_cli_convert },
+  { "convert", N_("FILE --format FORMAT [-o OUT] [--ns] [--first-span PATTERN] [--span-filter PATTERN] "
+                  "[--keep-unrecoverable] [--no-repair]"), N_("Write a trace in another format"), sps_cli_convert },
 };
 
 /**
