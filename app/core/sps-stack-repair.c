@@ -102,6 +102,14 @@ typedef struct
   GArray          *prev_callsites;
   GArray          *cur_frames;
 
+  /* (previous leaf, current raw leaf) → repaired leaf + 1, or 0 for
+   * unrecoverable: a hot spot repeats one stack for many samples, and the
+   * answer depends only on the two stacks */
+  guint64         *memo_keys;
+  guint32         *memo_values;
+  guint            n_memo;
+  guint            memo_capacity;
+
   guint64          n_repaired;
   guint64          n_unrecoverable;
   guint64          n_filtered_out;
@@ -185,6 +193,83 @@ best_candidate (SpsTraceBuilder *b,
   return best;
 }
 
+#define MEMO_EMPTY G_MAXUINT64
+
+static inline guint
+memo_slot (guint64 key,
+           guint   capacity)
+{
+  key ^= key >> 31;
+  key *= G_GUINT64_CONSTANT (0x7fb5d329728ea185);
+  key ^= key >> 27;
+
+  return (guint) key & (capacity - 1);
+}
+
+/* Returns TRUE and sets @value when (@prev, @cur) was seen */
+static gboolean
+memo_lookup (Repair  *r,
+             guint32  prev,
+             guint32  cur,
+             guint32 *value)
+{
+  guint64 key = (guint64) prev << 32 | cur;
+  guint slot;
+
+  if (r->memo_capacity == 0)
+    return FALSE;
+
+  for (slot = memo_slot (key, r->memo_capacity); r->memo_keys[slot] != MEMO_EMPTY;
+       slot = (slot + 1) & (r->memo_capacity - 1))
+    if (r->memo_keys[slot] == key)
+      {
+        *value = r->memo_values[slot];
+        return TRUE;
+      }
+
+  return FALSE;
+}
+
+static void
+memo_insert (Repair  *r,
+             guint32  prev,
+             guint32  cur,
+             guint32  value)
+{
+  guint64 key = (guint64) prev << 32 | cur;
+  guint slot;
+
+  if ((r->n_memo + 1) * 2 > r->memo_capacity)
+    {
+      guint64 *old_keys = r->memo_keys;
+      guint32 *old_values = r->memo_values;
+      guint old_capacity = r->memo_capacity;
+
+      r->memo_capacity = MAX (old_capacity * 2, 1024);
+      r->memo_keys = g_new (guint64, r->memo_capacity);
+      r->memo_values = g_new (guint32, r->memo_capacity);
+      memset (r->memo_keys, 0xff, r->memo_capacity * sizeof (guint64));
+      for (guint i = 0; i < old_capacity; i++)
+        if (old_keys[i] != MEMO_EMPTY)
+          {
+            for (slot = memo_slot (old_keys[i], r->memo_capacity); r->memo_keys[slot] != MEMO_EMPTY;
+                 slot = (slot + 1) & (r->memo_capacity - 1))
+              ;
+            r->memo_keys[slot] = old_keys[i];
+            r->memo_values[slot] = old_values[i];
+          }
+      g_free (old_keys);
+      g_free (old_values);
+    }
+
+  for (slot = memo_slot (key, r->memo_capacity); r->memo_keys[slot] != MEMO_EMPTY;
+       slot = (slot + 1) & (r->memo_capacity - 1))
+    ;
+  r->memo_keys[slot] = key;
+  r->memo_values[slot] = value;
+  r->n_memo++;
+}
+
 static void
 note_unrecoverable (Repair  *r,
                     guint32  row,
@@ -257,15 +342,30 @@ repair_thread (Repair        *r,
           continue;
         }
 
-      if (materialised_leaf != prev_leaf)
+      if (!memo_lookup (r, prev_leaf, leaf, &base))
         {
-          materialise (b, prev_leaf, r->prev_frames, r->prev_callsites);
-          materialised_leaf = prev_leaf;
-        }
-      materialise (b, leaf, r->cur_frames, NULL);
+          if (materialised_leaf != prev_leaf)
+            {
+              materialise (b, prev_leaf, r->prev_frames, r->prev_callsites);
+              materialised_leaf = prev_leaf;
+            }
+          materialise (b, leaf, r->cur_frames, NULL);
 
-      best = best_candidate (b, r->prev_frames, r->cur_frames);
-      if (best < 0)
+          best = best_candidate (b, r->prev_frames, r->cur_frames);
+          if (best < 0)
+            base = 0;
+          else
+            {
+              /* best > 0: position 0 would mean equal roots */
+              base = g_array_index (r->prev_callsites, guint32, best - 1);
+              for (guint k = 0; k < r->cur_frames->len; k++)
+                base = sps_trace_builder_intern_callsite (b, base, g_array_index (r->cur_frames, guint32, k));
+              base++;
+            }
+          memo_insert (r, prev_leaf, leaf, base);
+        }
+
+      if (base == 0)
         {
           note_unrecoverable (r, row, after_unrecoverable);
           after_unrecoverable = TRUE;
@@ -275,11 +375,7 @@ repair_thread (Repair        *r,
             r->remove[row] = REMOVED_UNRECOVERABLE;
           continue;
         }
-
-      /* best > 0: position 0 would mean equal roots */
-      base = g_array_index (r->prev_callsites, guint32, best - 1);
-      for (guint k = 0; k < r->cur_frames->len; k++)
-        base = sps_trace_builder_intern_callsite (b, base, g_array_index (r->cur_frames, guint32, k));
+      base--;
 
       r->callsite[row] = base;
       r->flags[row] |= SPS_SAMPLE_REPAIRED;
@@ -622,6 +718,8 @@ sps_stack_repair_run (SpsAnalysis      *analysis,
   g_clear_pointer (&r.flags, g_free);
   g_clear_pointer (&r.remove, g_free);
   g_clear_pointer (&r.root_name, g_free);
+  g_clear_pointer (&r.memo_keys, g_free);
+  g_clear_pointer (&r.memo_values, g_free);
   g_clear_pointer (&r.reports, g_array_unref);
   g_clear_pointer (&r.prev_frames, g_array_unref);
   g_clear_pointer (&r.prev_callsites, g_array_unref);

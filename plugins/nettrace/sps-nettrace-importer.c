@@ -940,6 +940,15 @@ unresolved_frame (Loader  *self,
                                          0, 0, ip);
 }
 
+#define N_RECENT 8
+
+typedef struct
+{
+  const guint64 *ips;       /* leaf first */
+  guint          len;
+  guint32       *chain;     /* callsite at each depth, root first */
+} Recent;
+
 /* Names every distinct stack's frames and gives the samples their
  * callsites. */
 static void
@@ -949,6 +958,8 @@ resolve_stacks (Loader *self)
   g_autofree guint32 *stack_callsite = g_new (guint32, MAX (n_stacks, 1));
   g_autofree guint32 *frames = NULL;
   g_autoptr(GHashTable) unresolved = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  Recent recent[N_RECENT] = { { 0, }, };
+  guint next_recent = 0;
 
   g_array_sort (self->methods, compare_methods);
   frames = g_new (guint32, MAX (self->methods->len, 1));
@@ -960,9 +971,39 @@ resolve_stacks (Loader *self)
       const guint64 *ips = &g_array_index (self->ips, guint64, g_array_index (self->stack_start, guint32, s));
       guint n = g_array_index (self->stack_len, guint32, s);
       guint32 callsite = SPS_NO_INDEX;
+      guint shared = 0;
+      guint best_slot = 0;
+      Recent *slot;
+
+      /* Stacks of one thread share their root part: start from the
+       * recent stack with the longest common root part */
+      for (guint k = 0; k < N_RECENT; k++)
+        {
+          const Recent *r = &recent[k];
+          guint common = 0;
+
+          while (common < n && common < r->len &&
+                 ips[n - 1 - common] == r->ips[r->len - 1 - common])
+            common++;
+          if (common > shared)
+            {
+              shared = common;
+              best_slot = k;
+            }
+        }
+      if (shared > 0)
+        callsite = recent[best_slot].chain[shared - 1];
+
+      slot = &recent[next_recent];
+      next_recent = (next_recent + 1) % N_RECENT;
+      slot->ips = ips;
+      slot->len = n;
+      slot->chain = g_renew (guint32, slot->chain, MAX (n, 1));
+      if (shared > 0 && slot != &recent[best_slot])
+        memcpy (slot->chain, recent[best_slot].chain, shared * sizeof (guint32));
 
       /* Leaf first in the file; the callsite tree grows from the root */
-      for (guint i = n; i > 0; i--)
+      for (guint i = n - shared; i > 0; i--)
         {
           gint m = find_method (self, ips[i - 1]);
           guint32 frame;
@@ -982,9 +1023,13 @@ resolve_stacks (Loader *self)
                 }
             }
           callsite = sps_trace_builder_intern_callsite (self->builder, callsite, frame);
+          slot->chain[n - i] = callsite;
         }
       stack_callsite[s] = callsite;
     }
+
+  for (guint k = 0; k < N_RECENT; k++)
+    g_free (recent[k].chain);
 
   for (guint i = 0; i < self->sample_stacks->len; i++)
     {
