@@ -356,10 +356,19 @@ repair_thread (Repair        *r,
             base = 0;
           else
             {
-              /* best > 0: position 0 would mean equal roots */
-              base = g_array_index (r->prev_callsites, guint32, best - 1);
-              for (guint k = 0; k < r->cur_frames->len; k++)
-                base = sps_trace_builder_intern_callsite (b, base, g_array_index (r->cur_frames, guint32, k));
+              const guint32 *pf = (const guint32 *) (gpointer) r->prev_frames->data;
+              const guint32 *pc = (const guint32 *) (gpointer) r->prev_callsites->data;
+              const guint32 *cf = (const guint32 *) (gpointer) r->cur_frames->data;
+              guint k = 0;
+
+              /* best > 0: position 0 would mean equal roots. Where the
+               * previous stack goes on with the very same frames, its
+               * callsites are the result's: no need to intern them. */
+              base = pc[best - 1];
+              while (best + k < r->prev_frames->len && k < r->cur_frames->len && pf[best + k] == cf[k])
+                base = pc[best + k++];
+              for (; k < r->cur_frames->len; k++)
+                base = sps_trace_builder_intern_callsite (b, base, cf[k]);
               base++;
             }
           memo_insert (r, prev_leaf, leaf, base);
