@@ -788,6 +788,39 @@ test_import_cut_and_unterminated (void)
   g_assert_cmpuint (sps_trace_get_samples (unterminated_trace)->n_rows, ==, 1000);
   g_assert_cmpuint (sps_trace_count_warning (unterminated_trace, "nettrace-no-end-tag"), ==, 1);
 
+  /* A block that does not start like one: an error at its byte offset;
+   * with KEEP_PARTIAL the blocks before it are kept */
+  {
+    gsize at = g_array_index (offsets, gsize, offsets->len / 3);
+    g_autofree guint8 *copy = g_memdup2 (g_bytes_get_data (whole, NULL), g_bytes_get_size (whole));
+    g_autoptr(GBytes) corrupt = NULL;
+    g_autofree char *corrupt_path = NULL;
+    g_autofree char *where = g_strdup_printf ("(byte %" G_GSIZE_FORMAT "): expected the start of a block object", at);
+    g_autoptr(GFile) corrupt_file = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SpsTrace) failed = NULL;
+    g_autoptr(SpsTrace) partial = NULL;
+
+    copy[at] = 0x7;
+    corrupt = g_bytes_new (copy, g_bytes_get_size (whole));
+    corrupt_path = write_file ("corrupt.nettrace", corrupt);
+    corrupt_file = g_file_new_for_path (corrupt_path);
+
+    failed = sps_trace_load (corrupt_file, sps_plugin_engine_get_default (), NULL, SPS_LOAD_FLAGS_NONE,
+                             NULL, NULL, &error);
+    g_assert_null (failed);
+    g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED);
+    g_assert_nonnull (strstr (error->message, where));
+    g_clear_error (&error);
+
+    partial = sps_trace_load (corrupt_file, sps_plugin_engine_get_default (), NULL,
+                              SPS_LOAD_FLAGS_KEEP_PARTIAL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (partial);
+    g_assert_nonnull (sps_trace_get_load_error (partial));
+    g_assert_cmpuint (sps_trace_get_samples (partial)->n_rows, ==, g_array_index (before, guint, offsets->len / 3));
+  }
+
   /* Cut 7 bytes into the block that starts the second half */
   block = offsets->len / 2;
   cut = g_bytes_new_from_bytes (whole, 0, g_array_index (offsets, gsize, block) + 7);
@@ -935,7 +968,7 @@ main (int    argc,
   g_test_add_func ("/nettrace/repair/disabled", test_repair_disabled);
   g_test_add_func ("/nettrace/repair/filters", test_repair_filters);
   g_test_add_func ("/nettrace/repair/match-pattern", test_repair_match_pattern);
-  g_test_add_func ("/nettrace/import/cut-and-unterminated", test_import_cut_and_unterminated);
+  g_test_add_func ("/nettrace/import/cut-unterminated-corrupt", test_import_cut_and_unterminated);
   g_test_add_func ("/nettrace/cli/convert-chromium", test_cli_convert_chromium);
   g_test_add_func ("/nettrace/cli/convert-filters", test_cli_convert_filters);
 
