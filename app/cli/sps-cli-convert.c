@@ -215,6 +215,10 @@ sps_cli_convert (char **argv)
     g_variant_dict_insert (&dict, "span-filter", "s", span_filter);
   g_variant_dict_insert (&dict, "keep-unrecoverable", "b", keep_unrecoverable);
   g_variant_dict_insert (&dict, "repair", "b", !no_repair);
+  /* A conversion writes the repaired stacks only: the raw copy of a cut
+   * stack (a chain of 100 new callsites) is the most expensive thing to
+   * build, and nothing here would read it */
+  g_variant_dict_insert (&dict, "keep-raw", "b", FALSE);
   load_options = g_variant_ref_sink (g_variant_dict_end (&dict));
 
   input_file = g_file_new_for_commandline_arg (args[1]);

@@ -42,7 +42,8 @@
  * without its `module!` prefix.
  *
  * Options (`a{sv}`): "repair" (b, default %TRUE), "depth-cap" (u, default
- * 100), "keep-unrecoverable" (b), "first-span" (s), "span-filter" (s).
+ * 100), "keep-unrecoverable" (b), "first-span" (s), "span-filter" (s),
+ * "keep-raw" (b, default %TRUE: keep the raw sample table).
  *
  * When anything changed, the samples as read are kept in the raw sample
  * table (sps_trace_get_raw_samples()) and a summary is stored under
@@ -51,7 +52,16 @@
 
 struct _SpsStackRepair
 {
-  GObject parent_instance;
+  GObject        parent_instance;
+
+  /* Deferred stacks (see sps_stack_repair_set_deferred_stacks()),
+   * borrowed for the next run */
+  guint          n_deferred_rows;
+  const guint32 *row_stack;
+  guint          n_stacks;
+  const guint32 *stack_start;
+  const guint32 *stack_len;
+  const guint32 *stack_frames;
 };
 
 static void sps_stack_repair_iface_init (SpsAnalysisInterface *iface);
@@ -81,8 +91,13 @@ typedef struct
 typedef struct
 {
   SpsTraceBuilder *b;
+  SpsStackRepair  *self;
+
+  /* Callsite of each deferred stack once interned, else SPS_NO_INDEX */
+  guint32         *deferred_callsite;
 
   guint            depth_cap;
+  gboolean         keep_raw;
   gboolean         repair;
   gboolean         keep;
   GPatternSpec    *first_span;
@@ -191,6 +206,35 @@ best_candidate (SpsTraceBuilder *b,
     }
 
   return best;
+}
+
+/* Memo keys of deferred stacks: apart from callsite indexes */
+#define DEFERRED_KEY_BIT (1u << 31)
+
+static inline guint32
+row_deferred (Repair  *r,
+              guint32  row)
+{
+  return row < r->self->n_deferred_rows ? r->self->row_stack[row] : SPS_NO_INDEX;
+}
+
+/* The callsite chain of deferred stack @stack, interned on first use */
+static guint32
+deferred_chain (Repair  *r,
+                guint32  stack)
+{
+  const guint32 *frames;
+  guint32 callsite = SPS_NO_INDEX;
+
+  if (r->deferred_callsite[stack] != SPS_NO_INDEX)
+    return r->deferred_callsite[stack];
+
+  frames = r->self->stack_frames + r->self->stack_start[stack];
+  for (guint i = 0; i < r->self->stack_len[stack]; i++)
+    callsite = sps_trace_builder_intern_callsite (r->b, callsite, frames[i]);
+  r->deferred_callsite[stack] = callsite;
+
+  return callsite;
 }
 
 #define MEMO_EMPTY G_MAXUINT64
@@ -323,33 +367,52 @@ repair_thread (Repair        *r,
     {
       guint32 row = rows[i];
       guint32 leaf = b->sample_callsite[row];
+      guint32 deferred = row_deferred (r, row);
+      guint32 key;
       guint32 root;
       guint depth;
       gint best;
       guint32 base;
 
-      if (leaf == SPS_NO_INDEX)
+      if (deferred != SPS_NO_INDEX)
+        {
+          root = frame_name (b, r->self->stack_frames[r->self->stack_start[deferred]]);
+          depth = r->self->stack_len[deferred];
+          key = deferred | DEFERRED_KEY_BIT;
+        }
+      else if (leaf != SPS_NO_INDEX)
+        {
+          root = r->root_name[leaf];
+          depth = (guint) b->callsite_depth[leaf] + 1;
+          key = leaf;
+        }
+      else
         continue;
-
-      root = r->root_name[leaf];
-      depth = (guint) b->callsite_depth[leaf] + 1;
 
       if (prev_leaf == SPS_NO_INDEX || depth != r->depth_cap || root == prev_root)
         {
+          if (deferred != SPS_NO_INDEX)
+            r->callsite[row] = leaf = deferred_chain (r, deferred);
           prev_leaf = leaf;
           prev_root = root;
           after_unrecoverable = FALSE;
           continue;
         }
 
-      if (!memo_lookup (r, prev_leaf, leaf, &base))
+      if (!memo_lookup (r, prev_leaf, key, &base))
         {
           if (materialised_leaf != prev_leaf)
             {
               materialise (b, prev_leaf, r->prev_frames, r->prev_callsites);
               materialised_leaf = prev_leaf;
             }
-          materialise (b, leaf, r->cur_frames, NULL);
+          if (deferred != SPS_NO_INDEX)
+            {
+              g_array_set_size (r->cur_frames, 0);
+              g_array_append_vals (r->cur_frames, r->self->stack_frames + r->self->stack_start[deferred], depth);
+            }
+          else
+            materialise (b, leaf, r->cur_frames, NULL);
 
           best = best_candidate (b, r->prev_frames, r->cur_frames);
           if (best < 0)
@@ -371,7 +434,7 @@ repair_thread (Repair        *r,
                 base = sps_trace_builder_intern_callsite (b, base, cf[k]);
               base++;
             }
-          memo_insert (r, prev_leaf, leaf, base);
+          memo_insert (r, prev_leaf, key, base);
         }
 
       if (base == 0)
@@ -379,7 +442,11 @@ repair_thread (Repair        *r,
           note_unrecoverable (r, row, after_unrecoverable);
           after_unrecoverable = TRUE;
           if (r->keep)
-            r->flags[row] |= SPS_SAMPLE_TRUNCATED;
+            {
+              r->flags[row] |= SPS_SAMPLE_TRUNCATED;
+              if (deferred != SPS_NO_INDEX)
+                r->callsite[row] = deferred_chain (r, deferred);
+            }
           else
             r->remove[row] = REMOVED_UNRECOVERABLE;
           continue;
@@ -630,12 +697,16 @@ sps_stack_repair_run (SpsAnalysis      *analysis,
   gboolean changed;
 
   g_assert (SPS_IS_STACK_REPAIR (analysis));
+  g_assert (SPS_STACK_REPAIR (analysis)->n_deferred_rows <= b->n_samples);
 
   r.b = b;
+  r.self = SPS_STACK_REPAIR (analysis);
   r.depth_cap = DEFAULT_DEPTH_CAP;
   r.repair = TRUE;
+  r.keep_raw = TRUE;
   if (options != NULL)
     {
+      g_variant_lookup (options, "keep-raw", "b", &r.keep_raw);
       g_variant_lookup (options, "depth-cap", "u", &r.depth_cap);
       g_variant_lookup (options, "repair", "b", &r.repair);
       g_variant_lookup (options, "keep-unrecoverable", "b", &r.keep);
@@ -662,6 +733,9 @@ sps_stack_repair_run (SpsAnalysis      *analysis,
   r.prev_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   r.prev_callsites = g_array_new (FALSE, FALSE, sizeof (guint32));
   r.cur_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  r.deferred_callsite = g_new (guint32, MAX (r.self->n_stacks, 1));
+  for (guint i = 0; i < r.self->n_stacks; i++)
+    r.deferred_callsite[i] = SPS_NO_INDEX;
 
   if (r.repair && r.depth_cap > 0)
     {
@@ -696,26 +770,37 @@ sps_stack_repair_run (SpsAnalysis      *analysis,
         filter_samples (&r);
 
       changed = r.n_repaired > 0 || r.n_unrecoverable > 0 || r.first_span != NULL || r.span_filter != NULL;
-      if (changed)
+      for (guint32 row = 0; row < b->n_samples; row++)
         {
-          for (guint32 row = 0; row < b->n_samples; row++)
-            {
-              /* The raw view shows what the input holds; the cut stacks
-               * that could not be repaired are marked as such there. */
-              guint8 raw_flags = b->sample_flags[row];
+          guint32 deferred = row_deferred (&r, row);
+          guint32 raw_callsite = b->sample_callsite[row];
+          guint8 raw_flags = b->sample_flags[row];
 
-              if (r.remove[row] == REMOVED_UNRECOVERABLE || (r.flags[row] & SPS_SAMPLE_TRUNCATED) != 0)
-                raw_flags |= SPS_SAMPLE_TRUNCATED;
-              sps_trace_builder_add_raw_sample (b, b->sample_thread[row], b->sample_ts[row],
-                                                b->sample_name[row], b->sample_callsite[row],
-                                                b->sample_raw_stack_ref[row], b->sample_weight[row],
-                                                b->sample_weight_unit[row], raw_flags);
-            }
+          /* Without a repair, or for the samples it left out, deferred
+           * stacks become callsites as read */
+          if (deferred != SPS_NO_INDEX && r.callsite[row] == SPS_NO_INDEX && !r.remove[row])
+            r.callsite[row] = deferred_chain (&r, deferred);
 
-          memcpy (b->sample_callsite, r.callsite, b->n_samples * sizeof (guint32));
-          memcpy (b->sample_flags, r.flags, b->n_samples);
-          _sps_trace_builder_remove_samples (b, r.remove);
+          if (!changed || !r.keep_raw)
+            continue;
+
+          if (deferred != SPS_NO_INDEX)
+            raw_callsite = deferred_chain (&r, deferred);
+
+          /* The raw view shows what the input holds; the cut stacks that
+           * could not be repaired are marked as such there. */
+          if (r.remove[row] == REMOVED_UNRECOVERABLE || (r.flags[row] & SPS_SAMPLE_TRUNCATED) != 0)
+            raw_flags |= SPS_SAMPLE_TRUNCATED;
+          sps_trace_builder_add_raw_sample (b, b->sample_thread[row], b->sample_ts[row],
+                                            b->sample_name[row], raw_callsite,
+                                            b->sample_raw_stack_ref[row], b->sample_weight[row],
+                                            b->sample_weight_unit[row], raw_flags);
         }
+
+      memcpy (b->sample_callsite, r.callsite, b->n_samples * sizeof (guint32));
+      memcpy (b->sample_flags, r.flags, b->n_samples);
+      if (changed)
+        _sps_trace_builder_remove_samples (b, r.remove);
 
       if (r.repair || changed)
         store_summary (&r, n_samples);
@@ -729,10 +814,13 @@ sps_stack_repair_run (SpsAnalysis      *analysis,
   g_clear_pointer (&r.root_name, g_free);
   g_clear_pointer (&r.memo_keys, g_free);
   g_clear_pointer (&r.memo_values, g_free);
+  g_clear_pointer (&r.deferred_callsite, g_free);
   g_clear_pointer (&r.reports, g_array_unref);
   g_clear_pointer (&r.prev_frames, g_array_unref);
   g_clear_pointer (&r.prev_callsites, g_array_unref);
   g_clear_pointer (&r.cur_frames, g_array_unref);
+
+  sps_stack_repair_set_deferred_stacks (r.self, 0, NULL, 0, NULL, NULL, NULL);
 
   if (progress != NULL && sps_progress_is_cancelled (progress))
     {
@@ -775,6 +863,49 @@ SpsStackRepair *
 sps_stack_repair_new (void)
 {
   return g_object_new (SPS_TYPE_STACK_REPAIR, NULL);
+}
+
+/**
+ * sps_stack_repair_set_deferred_stacks:
+ * @self: a #SpsStackRepair
+ * @n_rows: how many entries @row_stack has
+ * @row_stack: (array length=n_rows) (nullable): per sample row of the
+ *   builder, the index of its deferred stack, or %SPS_NO_INDEX for a row
+ *   whose callsite is set
+ * @n_stacks: the number of deferred stacks
+ * @stack_start: (array length=n_stacks) (nullable): where each stack's
+ *   frames start in @frames
+ * @stack_len: (array length=n_stacks) (nullable): how many frames each has
+ * @frames: (nullable): frame indexes, each stack root first
+ *
+ * Gives the next run stacks that the importer has not turned into
+ * callsites: samples of those rows have %SPS_NO_INDEX as callsite. Interning
+ * a cut stack's 100 frames costs far more than anything else in an import,
+ * and a repaired sample never needs the cut chain, so the run interns one
+ * only when a sample keeps it (not repaired, kept truncated) or when the
+ * raw sample table is kept (option "keep-raw", default %TRUE). The arrays
+ * are borrowed until the run returns; the run forgets them.
+ */
+void
+sps_stack_repair_set_deferred_stacks (SpsStackRepair *self,
+                                      guint           n_rows,
+                                      const guint32  *row_stack,
+                                      guint           n_stacks,
+                                      const guint32  *stack_start,
+                                      const guint32  *stack_len,
+                                      const guint32  *frames)
+{
+  g_return_if_fail (SPS_IS_STACK_REPAIR (self));
+  g_return_if_fail (n_rows == 0 || row_stack != NULL);
+  g_return_if_fail (n_stacks == 0 || (stack_start != NULL && stack_len != NULL && frames != NULL));
+  g_return_if_fail (n_stacks < DEFERRED_KEY_BIT);
+
+  self->n_deferred_rows = n_rows;
+  self->row_stack = row_stack;
+  self->n_stacks = n_stacks;
+  self->stack_start = stack_start;
+  self->stack_len = stack_len;
+  self->stack_frames = frames;
 }
 
 /**

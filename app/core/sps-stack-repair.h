@@ -36,6 +36,14 @@ G_DECLARE_FINAL_TYPE (SpsStackRepair, sps_stack_repair, SPS, STACK_REPAIR, GObje
 SPS_AVAILABLE_IN_ALL
 SpsStackRepair *sps_stack_repair_new            (void);
 SPS_AVAILABLE_IN_ALL
+void            sps_stack_repair_set_deferred_stacks (SpsStackRepair *self,
+                                                      guint           n_rows,
+                                                      const guint32  *row_stack,
+                                                      guint           n_stacks,
+                                                      const guint32  *stack_start,
+                                                      const guint32  *stack_len,
+                                                      const guint32  *frames);
+SPS_AVAILABLE_IN_ALL
 gboolean        sps_stack_repair_match_pattern  (const char  *pattern,
                                                  const char  *frame_name);
 SPS_AVAILABLE_IN_ALL

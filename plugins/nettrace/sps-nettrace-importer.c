@@ -37,6 +37,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (SpsNettraceImporter, sps_nettrace_importer, G_TYP
 #define MAGIC           "Nettrace"
 #define SERIALIZATION   "!FastSerialization.1"
 #define TRACE_END       102          /* offset of the first block object */
+#define DEPTH_CAP       100          /* EP_MAX_STACK_DEPTH of the runtime */
 
 #define TAG_NULL        1
 #define TAG_BEGIN_PRIV  5
@@ -106,6 +107,14 @@ typedef struct
   /* Samples added to the builder, with their distinct stack */
   guint32          first_sample;
   GArray          *sample_stacks;    /* guint32 */
+
+  /* Stacks as deep as the cap, left to the repair (frames root first) */
+  gboolean         defer_cut_stacks;
+  GArray          *deferred_frames;  /* guint32 */
+  GArray          *deferred_start;   /* guint32 */
+  GArray          *deferred_len;     /* guint32 */
+  guint32         *row_stack;        /* builder sample row → deferred stack */
+  guint            n_rows;
 
   GArray          *methods;          /* Method */
   GHashTable      *modules;          /* module id (guint64 *) → string id */
@@ -942,6 +951,28 @@ unresolved_frame (Loader  *self,
 
 #define N_RECENT 8
 
+static guint32
+resolve_ip (Loader     *self,
+            guint32    *frames,
+            GHashTable *unresolved,
+            guint64     ip)
+{
+  gint m = find_method (self, ip);
+  gpointer value;
+  guint32 frame;
+
+  if (m >= 0)
+    return method_frame (self, frames, m);
+
+  if ((value = g_hash_table_lookup (unresolved, &ip)) != NULL)
+    return GPOINTER_TO_UINT (value) - 1;
+
+  frame = unresolved_frame (self, ip);
+  g_hash_table_insert (unresolved, new_u64 (ip), GUINT_TO_POINTER (frame + 1));
+
+  return frame;
+}
+
 typedef struct
 {
   const guint64 *ips;       /* leaf first */
@@ -956,6 +987,8 @@ resolve_stacks (Loader *self)
 {
   guint n_stacks = self->stack_len->len;
   g_autofree guint32 *stack_callsite = g_new (guint32, MAX (n_stacks, 1));
+  g_autofree guint32 *stack_deferred = g_new (guint32, MAX (n_stacks, 1));
+  guint n_rows = sps_trace_builder_get_n_samples (self->builder);
   g_autofree guint32 *frames = NULL;
   g_autoptr(GHashTable) unresolved = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   Recent recent[N_RECENT] = { { 0, }, };
@@ -974,6 +1007,28 @@ resolve_stacks (Loader *self)
       guint shared = 0;
       guint best_slot = 0;
       Recent *slot;
+
+      /* A stack as deep as the cap may have been cut and be repaired:
+       * its frames go to the repair, which interns a chain only if one
+       * is needed */
+      if (self->defer_cut_stacks && n == DEPTH_CAP)
+        {
+          guint32 start = self->deferred_frames->len;
+          guint32 index = self->deferred_start->len;
+
+          for (guint i = n; i > 0; i--)
+            {
+              guint32 frame = resolve_ip (self, frames, unresolved, ips[i - 1]);
+
+              g_array_append_val (self->deferred_frames, frame);
+            }
+          g_array_append_val (self->deferred_start, start);
+          g_array_append_val (self->deferred_len, n);
+          stack_callsite[s] = SPS_NO_INDEX;
+          stack_deferred[s] = index;
+          continue;
+        }
+      stack_deferred[s] = SPS_NO_INDEX;
 
       /* Stacks of one thread share their root part: start from the
        * recent stack with the longest common root part */
@@ -1005,23 +1060,8 @@ resolve_stacks (Loader *self)
       /* Leaf first in the file; the callsite tree grows from the root */
       for (guint i = n - shared; i > 0; i--)
         {
-          gint m = find_method (self, ips[i - 1]);
-          guint32 frame;
+          guint32 frame = resolve_ip (self, frames, unresolved, ips[i - 1]);
 
-          if (m >= 0)
-            frame = method_frame (self, frames, m);
-          else
-            {
-              gpointer value;
-
-              if ((value = g_hash_table_lookup (unresolved, &ips[i - 1])) != NULL)
-                frame = GPOINTER_TO_UINT (value) - 1;
-              else
-                {
-                  frame = unresolved_frame (self, ips[i - 1]);
-                  g_hash_table_insert (unresolved, new_u64 (ips[i - 1]), GUINT_TO_POINTER (frame + 1));
-                }
-            }
           callsite = sps_trace_builder_intern_callsite (self->builder, callsite, frame);
           slot->chain[n - i] = callsite;
         }
@@ -1031,11 +1071,21 @@ resolve_stacks (Loader *self)
   for (guint k = 0; k < N_RECENT; k++)
     g_free (recent[k].chain);
 
+  if (self->defer_cut_stacks)
+    {
+      self->row_stack = g_new (guint32, MAX (n_rows, 1));
+      self->n_rows = n_rows;
+      for (guint r = 0; r < n_rows; r++)
+        self->row_stack[r] = SPS_NO_INDEX;
+    }
+
   for (guint i = 0; i < self->sample_stacks->len; i++)
     {
       guint32 stack = g_array_index (self->sample_stacks, guint32, i);
 
-      if (stack != SPS_NO_INDEX && stack_callsite[stack] != SPS_NO_INDEX)
+      if (stack != SPS_NO_INDEX && stack_deferred[stack] != SPS_NO_INDEX)
+        self->row_stack[self->first_sample + i] = stack_deferred[stack];
+      else if (stack != SPS_NO_INDEX && stack_callsite[stack] != SPS_NO_INDEX)
         sps_trace_builder_set_sample_callsite (self->builder, self->first_sample + i,
                                                stack_callsite[stack], SPS_SAMPLE_NONE);
       else
@@ -1056,6 +1106,10 @@ loader_clear (Loader *self)
   g_clear_pointer (&self->region_stacks, g_array_unref);
   g_clear_pointer (&self->sample_stacks, g_array_unref);
   g_clear_pointer (&self->methods, g_array_unref);
+  g_clear_pointer (&self->deferred_frames, g_array_unref);
+  g_clear_pointer (&self->deferred_start, g_array_unref);
+  g_clear_pointer (&self->deferred_len, g_array_unref);
+  g_clear_pointer (&self->row_stack, g_free);
   g_clear_pointer (&self->modules, g_hash_table_unref);
 }
 
@@ -1071,10 +1125,10 @@ static GVariant *
 repair_options (GVariant *options)
 {
   GVariantDict dict;
-  static const char * const keys[] = { "repair", "keep-unrecoverable", "first-span", "span-filter" };
+  static const char * const keys[] = { "repair", "keep-unrecoverable", "first-span", "span-filter", "keep-raw" };
 
   g_variant_dict_init (&dict, NULL);
-  g_variant_dict_insert (&dict, "depth-cap", "u", 100);
+  g_variant_dict_insert (&dict, "depth-cap", "u", DEPTH_CAP);
   for (guint i = 0; options != NULL && i < G_N_ELEMENTS (keys); i++)
     {
       g_autoptr(GVariant) value = g_variant_lookup_value (options, keys[i], NULL);
@@ -1188,7 +1242,14 @@ sps_nettrace_importer_load (SpsImporter      *importer,
       return FALSE;
     }
 
-  /* Even after a format error: what was read so far stays usable */
+  /* Even after a format error: what was read so far stays usable; the
+   * repair only runs on a complete read */
+  self.defer_cut_stacks = local_error == NULL && self.sample_stacks->len > 0;
+  if (self.defer_cut_stacks && options != NULL)
+    g_variant_lookup (options, "repair", "b", &self.defer_cut_stacks);
+  self.deferred_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self.deferred_start = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self.deferred_len = g_array_new (FALSE, FALSE, sizeof (guint32));
   resolve_stacks (&self);
   sps_trace_builder_add_events_read (builder, self.events);
   sps_trace_builder_add_metadata_events (builder, self.metadata_events);
@@ -1201,6 +1262,12 @@ sps_nettrace_importer_load (SpsImporter      *importer,
     {
       g_autoptr(SpsStackRepair) repair = sps_stack_repair_new ();
       g_autoptr(GVariant) repair_opts = repair_options (options);
+
+      if (self.defer_cut_stacks)
+        sps_stack_repair_set_deferred_stacks (repair, self.n_rows, self.row_stack, self.deferred_len->len,
+                                              (const guint32 *) (gpointer) self.deferred_start->data,
+                                              (const guint32 *) (gpointer) self.deferred_len->data,
+                                              (const guint32 *) (gpointer) self.deferred_frames->data);
 
       ret = sps_analysis_run (SPS_ANALYSIS (repair), builder, repair_opts, progress, &local_error);
     }
