@@ -51,7 +51,8 @@ typedef struct
   /* The open spans, root first */
   GArray                 *open_name;     /* guint32 string id */
   GArray                 *open_start;    /* SpsTime */
-  GArray                 *stack;         /* guint32 string id, scratch */
+  GArray                 *open_callsite; /* guint32 */
+  GArray                 *stack;         /* guint32 callsite, scratch */
 } Writer;
 
 static void
@@ -147,32 +148,61 @@ close_spans (Writer  *w,
                               w->pid, w->tid);
       g_array_set_size (w->open_name, d);
       g_array_set_size (w->open_start, d);
+      g_array_set_size (w->open_callsite, d);
     }
 }
 
+/* Moves the open spans to the stack of @callsite at @ts. The callsite
+ * tree gives the common part cheaply: only the frames below the first
+ * callsite the two stacks do not share are compared, by name. */
 static void
 apply_sample (Writer  *w,
               guint32  callsite,
               SpsTime  ts)
 {
   guint depth = 0;
-  guint keep = 0;
+  guint d;
+  guint keep;
+  guint32 x = callsite;
 
-  for (guint32 c = callsite; c != SPS_NO_INDEX; c = w->callsites->parent[c])
-    depth++;
-  g_array_set_size (w->stack, depth);
-  for (guint32 c = callsite; c != SPS_NO_INDEX; c = w->callsites->parent[c])
-    g_array_index (w->stack, guint32, --depth) = w->frames->name[w->callsites->frame[c]];
+  if (callsite != SPS_NO_INDEX)
+    depth = (guint) w->callsites->depth[callsite] + 1;
 
-  while (keep < w->open_name->len && keep < w->stack->len &&
-         g_array_index (w->open_name, guint32, keep) == g_array_index (w->stack, guint32, keep))
-    keep++;
+  /* The callsites of the new stack below the shared part, leaf first */
+  g_array_set_size (w->stack, 0);
+  for (d = depth; d > w->open_name->len; d--)
+    {
+      g_array_append_val (w->stack, x);
+      x = w->callsites->parent[x];
+    }
+  while (d > 0 && g_array_index (w->open_callsite, guint32, d - 1) != x)
+    {
+      g_array_append_val (w->stack, x);
+      x = w->callsites->parent[x];
+      d--;
+    }
+
+  /* Other callsites with the same frame names still continue a span */
+  keep = d;
+  while (keep < w->open_name->len && keep < depth)
+    {
+      guint32 c = g_array_index (w->stack, guint32, depth - 1 - keep);
+
+      if (g_array_index (w->open_name, guint32, keep) != w->frames->name[w->callsites->frame[c]])
+        break;
+      g_array_index (w->open_callsite, guint32, keep) = c;
+      keep++;
+    }
 
   close_spans (w, keep, ts);
-  for (guint d = keep; d < w->stack->len; d++)
+  for (d = keep; d < depth; d++)
     {
-      g_array_append_val (w->open_name, g_array_index (w->stack, guint32, d));
+      guint32 c = g_array_index (w->stack, guint32, depth - 1 - d);
+      guint32 name = w->frames->name[w->callsites->frame[c]];
+
+      g_array_append_val (w->open_name, name);
       g_array_append_val (w->open_start, ts);
+      g_array_append_val (w->open_callsite, c);
     }
 }
 
@@ -212,6 +242,7 @@ sps_chromium_exporter_write (SpsExporter    *exporter,
   g_autoptr(GArray) open_name = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) open_start = g_array_new (FALSE, FALSE, sizeof (SpsTime));
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) open_callsite = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GVariant) raw_value = NULL;
   const SpsSampleTable *samples = sps_trace_get_samples (trace);
   gboolean raw = FALSE;
@@ -241,6 +272,7 @@ sps_chromium_exporter_write (SpsExporter    *exporter,
   w.first_event = TRUE;
   w.open_name = open_name;
   w.open_start = open_start;
+  w.open_callsite = open_callsite;
   w.stack = stack;
 
   if (progress != NULL)

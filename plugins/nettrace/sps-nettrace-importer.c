@@ -951,24 +951,44 @@ unresolved_frame (Loader  *self,
 
 #define N_RECENT 8
 
-static guint32
-resolve_ip (Loader     *self,
-            guint32    *frames,
-            GHashTable *unresolved,
-            guint64     ip)
+/* A direct-mapped IP → frame cache in front of the method search: a
+ * program runs in few distinct IPs, each seen in many stacks */
+#define IP_CACHE_BITS 16
+
+typedef struct
 {
-  gint m = find_method (self, ip);
+  guint64 ip;
+  guint32 frame;
+} IpCacheEntry;
+
+static guint32
+resolve_ip (Loader       *self,
+            guint32      *frames,
+            GHashTable   *unresolved,
+            IpCacheEntry *cache,
+            guint64       ip)
+{
+  IpCacheEntry *entry = &cache[(ip * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> (64 - IP_CACHE_BITS)];
+  gint m;
   gpointer value;
   guint32 frame;
 
+  if (entry->frame != SPS_NO_INDEX && entry->ip == ip)
+    return entry->frame;
+
+  m = find_method (self, ip);
   if (m >= 0)
-    return method_frame (self, frames, m);
+    frame = method_frame (self, frames, m);
+  else if ((value = g_hash_table_lookup (unresolved, &ip)) != NULL)
+    frame = GPOINTER_TO_UINT (value) - 1;
+  else
+    {
+      frame = unresolved_frame (self, ip);
+      g_hash_table_insert (unresolved, new_u64 (ip), GUINT_TO_POINTER (frame + 1));
+    }
 
-  if ((value = g_hash_table_lookup (unresolved, &ip)) != NULL)
-    return GPOINTER_TO_UINT (value) - 1;
-
-  frame = unresolved_frame (self, ip);
-  g_hash_table_insert (unresolved, new_u64 (ip), GUINT_TO_POINTER (frame + 1));
+  entry->ip = ip;
+  entry->frame = frame;
 
   return frame;
 }
@@ -988,11 +1008,15 @@ resolve_stacks (Loader *self)
   guint n_stacks = self->stack_len->len;
   g_autofree guint32 *stack_callsite = g_new (guint32, MAX (n_stacks, 1));
   g_autofree guint32 *stack_deferred = g_new (guint32, MAX (n_stacks, 1));
+  g_autofree IpCacheEntry *cache = g_new (IpCacheEntry, 1 << IP_CACHE_BITS);
   guint n_rows = sps_trace_builder_get_n_samples (self->builder);
   g_autofree guint32 *frames = NULL;
   g_autoptr(GHashTable) unresolved = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   Recent recent[N_RECENT] = { { 0, }, };
   guint next_recent = 0;
+
+  for (guint i = 0; i < 1 << IP_CACHE_BITS; i++)
+    cache[i].frame = SPS_NO_INDEX;
 
   g_array_sort (self->methods, compare_methods);
   frames = g_new (guint32, MAX (self->methods->len, 1));
@@ -1018,7 +1042,7 @@ resolve_stacks (Loader *self)
 
           for (guint i = n; i > 0; i--)
             {
-              guint32 frame = resolve_ip (self, frames, unresolved, ips[i - 1]);
+              guint32 frame = resolve_ip (self, frames, unresolved, cache, ips[i - 1]);
 
               g_array_append_val (self->deferred_frames, frame);
             }
@@ -1060,7 +1084,7 @@ resolve_stacks (Loader *self)
       /* Leaf first in the file; the callsite tree grows from the root */
       for (guint i = n - shared; i > 0; i--)
         {
-          guint32 frame = resolve_ip (self, frames, unresolved, ips[i - 1]);
+          guint32 frame = resolve_ip (self, frames, unresolved, cache, ips[i - 1]);
 
           callsite = sps_trace_builder_intern_callsite (self->builder, callsite, frame);
           slot->chain[n - i] = callsite;
