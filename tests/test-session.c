@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <spanscope-gtk.h>
@@ -711,6 +712,373 @@ test_navigation_is_bounded (void)
   g_assert_cmpfloat (g_timer_elapsed (timer, NULL), <, 10.0);
 }
 
+/* The filter trace (times in ns; categories in quotes):
+ *
+ *   process 1  thread 10:  draw "gpu" [0,10)   bench "gpu, benchmark" [20,30)
+ *                          read "io" [40,50)
+ *              thread 11:  read "io" [0,5)     Draw "gpu" [10,12)
+ *   process 2  thread 20:  idle "" [0,100), one sample "cpu" at 5
+ *
+ * Category tokens, sorted: "", "benchmark", "gpu", "io". */
+typedef struct
+{
+  SpsTrace   *trace;
+  SpsSession *session;
+  guint       filters_changed;
+  guint       layout_changed;
+} FilterFixture;
+
+static SpsTrace *
+build_filter_trace (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  guint32 p1 = sps_trace_builder_ensure_process (builder, 1);
+  guint32 p2 = sps_trace_builder_ensure_process (builder, 2);
+  guint32 t10 = sps_trace_builder_ensure_thread (builder, p1, 10);
+  guint32 t11 = sps_trace_builder_ensure_thread (builder, p1, 11);
+  guint32 t20 = sps_trace_builder_ensure_thread (builder, p2, 20);
+  guint32 gpu = sps_trace_builder_intern (builder, "gpu", -1);
+  guint32 io = sps_trace_builder_intern (builder, "io", -1);
+
+#define X(thread, ts, dur, name, cat) \
+  sps_trace_builder_add_complete (builder, thread, ts, dur, \
+                                  sps_trace_builder_intern (builder, name, -1), \
+                                  cat, SPS_ARGS_REF_NONE, 0)
+  X (t10, 0, 10, "draw", gpu);
+  X (t10, 20, 10, "bench", sps_trace_builder_intern (builder, "gpu, benchmark", -1));
+  X (t10, 40, 10, "read", io);
+  X (t11, 0, 5, "read", io);
+  X (t11, 10, 2, "Draw", gpu);
+  X (t20, 0, 100, "idle", sps_trace_builder_intern (builder, "", -1));
+#undef X
+  sps_trace_builder_add_sample (builder, t20, 5,
+                                sps_trace_builder_intern (builder, "cpu", -1),
+                                SPS_NO_INDEX, 0, NAN, SPS_WEIGHT_UNIT_NONE, 0);
+
+  return finish (builder);
+}
+
+/* The slice called @name on the thread with @tid. */
+static guint
+find_slice (SpsTrace   *trace,
+            const char *name,
+            gint64      tid)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  const SpsThreadTable *threads = sps_trace_get_threads (trace);
+  guint i;
+
+  for (i = 0; i < slices->n_rows; i++)
+    {
+      guint32 thread = tracks->thread[slices->track[i]];
+
+      if (g_str_equal (sps_trace_get_string (trace, slices->name[i]), name)
+          && thread != NO && threads->tid[thread] == tid)
+        return i;
+    }
+  g_assert_not_reached ();
+}
+
+static guint32
+string_id (SpsTrace   *trace,
+           const char *str)
+{
+  guint32 id = sps_string_pool_lookup (sps_trace_get_strings (trace), str, -1);
+
+  g_assert_cmpuint (id, !=, NO);
+  return id;
+}
+
+static guint
+thread_index (SpsTrace *trace,
+              gint64    tid)
+{
+  const SpsThreadTable *threads = sps_trace_get_threads (trace);
+  guint i;
+
+  for (i = 0; i < threads->n_rows; i++)
+    if (threads->tid[i] == tid)
+      return i;
+  g_assert_not_reached ();
+}
+
+static guint
+process_index (SpsTrace *trace,
+               gint64    pid)
+{
+  const SpsProcessTable *processes = sps_trace_get_processes (trace);
+  guint i;
+
+  for (i = 0; i < processes->n_rows; i++)
+    if (processes->pid[i] == pid)
+      return i;
+  g_assert_not_reached ();
+}
+
+static void
+on_filters_changed (SpsSession    *session,
+                    FilterFixture *fixture)
+{
+  fixture->filters_changed++;
+}
+
+static void
+on_filter_layout_changed (SpsSession    *session,
+                          FilterFixture *fixture)
+{
+  fixture->layout_changed++;
+}
+
+static void
+filter_setup (FilterFixture *fixture,
+              gconstpointer  data)
+{
+  fixture->trace = build_filter_trace ();
+  fixture->session = sps_session_new (fixture->trace);
+  g_signal_connect (fixture->session, "filters-changed", G_CALLBACK (on_filters_changed), fixture);
+  g_signal_connect (fixture->session, "layout-changed", G_CALLBACK (on_filter_layout_changed), fixture);
+}
+
+static void
+filter_teardown (FilterFixture *fixture,
+                 gconstpointer  data)
+{
+  g_clear_object (&fixture->session);
+  g_clear_object (&fixture->trace);
+}
+
+/* Which of the six slices are visible, as a string of 0/1 in the order
+ * draw bench read(10) read(11) Draw idle. */
+static char *
+visible_slices (FilterFixture *fixture)
+{
+  static const struct { const char *name; gint64 tid; } order[] = {
+    { "draw", 10 }, { "bench", 10 }, { "read", 10 },
+    { "read", 11 }, { "Draw", 11 }, { "idle", 20 },
+  };
+  GString *out = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      guint slice = find_slice (fixture->trace, order[i].name, order[i].tid);
+
+      g_string_append_c (out, sps_session_is_slice_visible (fixture->session, slice) ? '1' : '0');
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+#define assert_visible_slices(fixture, expected) \
+  G_STMT_START { \
+    g_autofree char *got_ = visible_slices (fixture); \
+    g_assert_cmpstr (got_, ==, expected); \
+  } G_STMT_END
+
+static void
+test_filter_categories (FilterFixture *fixture,
+                        gconstpointer  data)
+{
+  SpsSession *session = fixture->session;
+  SpsTrace *trace = fixture->trace;
+  const guint32 *categories;
+  guint n = 0;
+
+  categories = sps_session_get_categories (session, &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpstr (sps_trace_get_string (trace, categories[0]), ==, "");
+  g_assert_cmpstr (sps_trace_get_string (trace, categories[1]), ==, "benchmark");
+  g_assert_cmpstr (sps_trace_get_string (trace, categories[2]), ==, "gpu");
+  g_assert_cmpstr (sps_trace_get_string (trace, categories[3]), ==, "io");
+
+  assert_visible_slices (fixture, "111111");
+  g_assert_false (sps_session_has_filters (session));
+  g_assert_null (sps_session_dup_slice_mask (session));
+
+  /* "gpu, benchmark" stays while "benchmark" is shown. */
+  sps_session_set_category_hidden (session, categories[2], TRUE);
+  g_assert_true (sps_session_get_category_hidden (session, categories[2]));
+  assert_visible_slices (fixture, "011101");
+  g_assert_cmpuint (fixture->filters_changed, ==, 1);
+  g_assert_cmpuint (fixture->layout_changed, ==, 0);
+  g_assert_false (sps_session_is_category_visible (session, string_id (trace, "gpu")));
+  g_assert_true (sps_session_is_category_visible (session, string_id (trace, "gpu, benchmark")));
+
+  /* No change, no signal. */
+  sps_session_set_category_hidden (session, categories[2], TRUE);
+  g_assert_cmpuint (fixture->filters_changed, ==, 1);
+
+  sps_session_set_category_hidden (session, categories[1], TRUE);
+  assert_visible_slices (fixture, "001101");
+  sps_session_set_category_hidden (session, categories[0], TRUE);
+  assert_visible_slices (fixture, "001100");
+  g_assert_cmpuint (fixture->filters_changed, ==, 3);
+
+  /* A string that is no token is ignored. */
+  sps_session_set_category_hidden (session, string_id (trace, "draw"), TRUE);
+  g_assert_cmpuint (fixture->filters_changed, ==, 3);
+
+  sps_session_show_all (session);
+  assert_visible_slices (fixture, "111111");
+  g_assert_false (sps_session_get_category_hidden (session, categories[2]));
+  g_assert_cmpuint (fixture->filters_changed, ==, 4);
+  sps_session_show_all (session);
+  g_assert_cmpuint (fixture->filters_changed, ==, 4);
+}
+
+static void
+test_filter_threads (FilterFixture *fixture,
+                     gconstpointer  data)
+{
+  SpsSession *session = fixture->session;
+  SpsTrace *trace = fixture->trace;
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  guint t11 = thread_index (trace, 11);
+  guint p2 = process_index (trace, 2);
+  guint i;
+
+  g_assert_true (sps_session_is_sample_visible (session, 0));
+
+  sps_session_set_thread_hidden (session, t11, TRUE);
+  g_assert_true (sps_session_get_thread_hidden (session, t11));
+  assert_visible_slices (fixture, "111001");
+  g_assert_cmpuint (fixture->layout_changed, ==, 1);
+  g_assert_cmpuint (fixture->filters_changed, ==, 1);
+  for (i = 0; i < tracks->n_rows; i++)
+    g_assert_cmpint (sps_session_is_track_visible (session, i), ==, tracks->thread[i] != t11);
+
+  sps_session_set_process_hidden (session, p2, TRUE);
+  g_assert_true (sps_session_get_process_hidden (session, p2));
+  assert_visible_slices (fixture, "111000");
+  g_assert_false (sps_session_is_sample_visible (session, 0));
+  g_assert_false (sps_session_get_thread_hidden (session, thread_index (trace, 20)));
+  g_assert_cmpuint (fixture->layout_changed, ==, 2);
+
+  /* Showing the process keeps its threads' own flags. */
+  sps_session_set_process_hidden (session, p2, FALSE);
+  assert_visible_slices (fixture, "111001");
+  g_assert_true (sps_session_is_sample_visible (session, 0));
+  g_assert_cmpuint (fixture->filters_changed, ==, 3);
+
+  sps_session_set_thread_hidden (session, t11, FALSE);
+  g_assert_false (sps_session_has_filters (session));
+  g_assert_cmpuint (fixture->layout_changed, ==, 4);
+}
+
+static void
+test_filter_mask (FilterFixture *fixture,
+                  gconstpointer  data)
+{
+  SpsSession *session = fixture->session;
+  SpsTrace *trace = fixture->trace;
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  g_autoptr(GBytes) mask = NULL;
+  g_autoptr(GBytes) again = NULL;
+  const guint8 *bytes;
+  gsize size;
+  guint i;
+
+  sps_session_set_thread_hidden (session, thread_index (trace, 10), TRUE);
+  sps_session_set_category_hidden (session, string_id (trace, "gpu"), TRUE);
+
+  mask = sps_session_dup_slice_mask (session);
+  g_assert_nonnull (mask);
+  bytes = g_bytes_get_data (mask, &size);
+  g_assert_cmpuint (size, ==, 6);
+  for (i = 0; i < slices->n_rows; i++)
+    g_assert_cmpint (!!bytes[i], ==, sps_session_is_slice_visible (session, i));
+  /* Thread 10 hidden, Draw on 11 is "gpu": read(11) and idle remain. */
+  g_assert_cmpuint (bytes[0] + bytes[1] + bytes[2] + bytes[3] + bytes[4] + bytes[5], ==, 2);
+
+  /* Cached until the next change. */
+  again = sps_session_dup_slice_mask (session);
+  g_assert_true (again == mask);
+}
+
+static void
+test_search_state (FilterFixture *fixture,
+                   gconstpointer  data)
+{
+  SpsSession *session = fixture->session;
+  SpsTrace *trace = fixture->trace;
+  guint32 draw = string_id (trace, "draw");
+  guint32 Draw = string_id (trace, "Draw");
+  guint32 bench = string_id (trace, "bench");
+
+  g_assert_null (sps_session_get_search_text (session));
+  g_assert_false (sps_session_search_matches (session, draw));
+
+  sps_session_set_search_text (session, "RaW");
+  g_assert_cmpstr (sps_session_get_search_text (session), ==, "RaW");
+  g_assert_true (sps_session_search_matches (session, draw));
+  g_assert_true (sps_session_search_matches (session, Draw));
+  g_assert_false (sps_session_search_matches (session, bench));
+  /* The memo answers the same the second time. */
+  g_assert_true (sps_session_search_matches (session, draw));
+  g_assert_false (sps_session_search_matches (session, bench));
+  g_assert_true (sps_session_slice_matches_search (session, find_slice (trace, "Draw", 11)));
+
+  /* New text, new answers: the memo is reset. */
+  sps_session_set_search_text (session, "ench");
+  g_assert_false (sps_session_search_matches (session, draw));
+  g_assert_true (sps_session_search_matches (session, bench));
+
+  /* Category mode: "GPU" is in "gpu" and "gpu, benchmark". */
+  sps_session_set_search_text (session, "GPU");
+  sps_session_set_search_in_category (session, TRUE);
+  g_assert_true (sps_session_get_search_in_category (session));
+  g_assert_true (sps_session_slice_matches_search (session, find_slice (trace, "bench", 10)));
+  g_assert_true (sps_session_slice_matches_search (session, find_slice (trace, "draw", 10)));
+  g_assert_false (sps_session_slice_matches_search (session, find_slice (trace, "read", 10)));
+  g_assert_false (sps_session_slice_matches_search (session, find_slice (trace, "idle", 20)));
+
+  /* Out-of-range ids never match. */
+  g_assert_false (sps_session_search_matches (session, G_MAXUINT32 - 1));
+
+  sps_session_set_search_text (session, "");
+  g_assert_null (sps_session_get_search_text (session));
+  g_assert_false (sps_session_search_matches (session, draw));
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+static void
+test_search_notify (FilterFixture *fixture,
+                    gconstpointer  data)
+{
+  SpsSession *session = fixture->session;
+  guint text = 0;
+  guint category = 0;
+  g_autofree char *value = NULL;
+
+  g_signal_connect (session, "notify::search-text", G_CALLBACK (count_notify), &text);
+  g_signal_connect (session, "notify::search-in-category", G_CALLBACK (count_notify), &category);
+
+  sps_session_set_search_text (session, "a");
+  sps_session_set_search_text (session, "a");
+  g_assert_cmpuint (text, ==, 1);
+  /* NULL and "" are the same: no search. */
+  sps_session_set_search_text (session, NULL);
+  sps_session_set_search_text (session, "");
+  g_assert_cmpuint (text, ==, 2);
+  g_object_set (session, "search-text", "b", NULL);
+  g_object_get (session, "search-text", &value, NULL);
+  g_assert_cmpstr (value, ==, "b");
+  g_assert_cmpuint (text, ==, 3);
+
+  sps_session_set_search_in_category (session, TRUE);
+  sps_session_set_search_in_category (session, TRUE);
+  g_object_set (session, "search-in-category", FALSE, NULL);
+  g_assert_cmpuint (category, ==, 2);
+}
+
 #define TEST(path, func) \
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
@@ -735,6 +1103,13 @@ main (int   argc,
   TEST ("/gtk/session/range", test_range);
   TEST ("/gtk/session/clear", test_clear);
   TEST ("/gtk/session/collapse", test_collapse);
+#define FILTER_TEST(path, func) \
+  g_test_add (path, FilterFixture, NULL, filter_setup, func, filter_teardown)
+  FILTER_TEST ("/gtk/session/filters/categories", test_filter_categories);
+  FILTER_TEST ("/gtk/session/filters/threads-and-processes", test_filter_threads);
+  FILTER_TEST ("/gtk/session/filters/slice-mask", test_filter_mask);
+  FILTER_TEST ("/gtk/session/search/matches", test_search_state);
+  FILTER_TEST ("/gtk/session/search/notify", test_search_notify);
   g_test_add_func ("/gtk/session/viewport/tiny-and-empty-traces", test_tiny_and_empty_traces);
   g_test_add_func ("/gtk/session/navigation/async", test_navigation_async);
   g_test_add_func ("/gtk/session/navigation/bounded", test_navigation_is_bounded);

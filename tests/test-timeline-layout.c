@@ -241,6 +241,53 @@ test_collapse (Fixture       *fixture,
   g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "c")), ==, 6);
 }
 
+/* Filters: hiding tid 2 of pid 10 and all of pid 40 removes their rows
+ * (pid 40 loses its header too); the rows below move up. Heights and
+ * positions follow test_rows() with those rows taken out. */
+static void
+test_filters (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace);
+  g_autoptr(SpsSession) session = sps_session_new (fixture->trace);
+  guint32 *p = fixture->process;
+  guint32 *t = fixture->thread;
+  guint32 *o = fixture->other_thread;
+  const guint8 F = SPS_TIMELINE_ROW_FIRST;
+  const ExpectedRow expected[] = {
+    { SPS_TIMELINE_ROW_INSTANTS, F, 0, NONE, NONE, SPS_TRACK_GLOBAL_INSTANTS, 0, 20 },
+    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[0], NONE, 0, 20, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[0], t[0], SPS_TRACK_THREAD_SLICES, 44, 20 },
+    { SPS_TIMELINE_ROW_SAMPLES, F, 0, p[0], t[0], SPS_TRACK_THREAD_SAMPLES, 64, 20 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[0], t[2], SPS_TRACK_THREAD_SLICES, 84, 20 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[0], NONE, SPS_TRACK_ASYNC, 104, 20 },
+    { SPS_TIMELINE_ROW_INSTANTS, F, 0, p[0], NONE, SPS_TRACK_PROCESS_INSTANTS, 124, 20 },
+    { SPS_TIMELINE_ROW_COUNTER, F, 0, p[0], NONE, SPS_TRACK_COUNTER, 144, 40 },
+    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[1], NONE, 0, 184, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[1], o[0], SPS_TRACK_THREAD_SLICES, 208, 20 },
+    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[2], NONE, 0, 228, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[2], o[1], SPS_TRACK_THREAD_SLICES, 252, 20 },
+  };
+
+  g_assert_false (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 19);
+
+  sps_session_set_thread_hidden (session, t[1], TRUE);
+  sps_session_set_process_hidden (session, p[3], TRUE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_false (_sps_timeline_layout_sync_filters (layout, session));
+  check_rows (fixture, layout, expected, G_N_ELEMENTS (expected), 272);
+
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "c")), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "d")), ==, 2);
+  g_assert_cmpuint (_sps_timeline_layout_find_process_row (layout, p[3]), ==, SPS_NO_INDEX);
+
+  sps_session_show_all (session);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 19);
+  g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 416);
+}
+
 static void
 test_hit (Fixture       *fixture,
           gconstpointer  data)
@@ -307,6 +354,7 @@ main (int   argc,
 
   g_test_add ("/gtk/timeline-layout/rows", Fixture, NULL, fixture_set_up, test_rows, fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/collapse", Fixture, NULL, fixture_set_up, test_collapse, fixture_tear_down);
+  g_test_add ("/gtk/timeline-layout/filters", Fixture, NULL, fixture_set_up, test_filters, fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/hit", Fixture, NULL, fixture_set_up, test_hit, fixture_tear_down);
   g_test_add_func ("/gtk/timeline-layout/empty", test_empty);
 

@@ -29,6 +29,7 @@ static const struct
   { "info", N_("[--json] [--ns] FILE"), N_("Print what a trace holds"), sps_cli_info },
   { "convert", N_("FILE --format FORMAT [-o OUT] [--ns] [--first-span PATTERN] [--span-filter PATTERN] "
                   "[--keep-unrecoverable] [--no-repair]"), N_("Write a trace in another format"), sps_cli_convert },
+  { "flame", N_("FILE [--thread TID] [--tree measured|samples|sampled] --format folded|speedscope -o OUT"), N_("Write a flame graph as folded stacks or speedscope JSON"), sps_cli_flame },
 };
 
 /**

@@ -41,5 +41,6 @@ const char     *sps_cli_get_usage           (void);
 
 int             sps_cli_info                (char               **argv);
 int             sps_cli_convert             (char               **argv);
+int             sps_cli_flame               (char               **argv);
 
 G_END_DECLS

@@ -18,6 +18,8 @@
 #include "sps-analysis.h"
 #include "sps-stack-repair.h"
 #include "sps-plugin-engine.h"
+#include "sps-search.h"
+#include "sps-flame-tree.h"
 #include "sps-core-enums.h"
 
 #undef SPANSCOPE_CORE_INSIDE

@@ -17,6 +17,8 @@
 #include "sps-detail-panel.h"
 #include "sps-detail-view.h"
 #include "sps-view.h"
+#include "sps-palette.h"
+#include "sps-result-table.h"
 #include "sps-gtk-enums.h"
 
 #undef SPANSCOPE_GTK_INSIDE

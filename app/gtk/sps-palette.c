@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include "sps-palette.h"
 #include "sps-palette-private.h"
 
 /* Sixteen hues, each in a bright and a muted variant, so that neighbours
@@ -168,4 +169,40 @@ _sps_palette_color_for_name (const char *name,
   g_return_val_if_fail (name != NULL, NULL);
 
   return _sps_palette_get_color (_sps_palette_index_for_name (name, -1), dark);
+}
+
+/**
+ * sps_palette_get_fill_for_name:
+ * @name: a slice or frame name
+ * @dark: whether the colours are for a dark theme
+ *
+ * The colour the timeline fills a slice named @name with, so that other
+ * views (the flame graph) show the same function in the same colour.
+ *
+ * Returns: (transfer none): a colour owned by the palette
+ */
+const GdkRGBA *
+sps_palette_get_fill_for_name (const char *name,
+                               gboolean    dark)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+
+  return _sps_palette_get_color (_sps_palette_index_for_name (name, -1), dark);
+}
+
+/**
+ * sps_palette_get_text_for_name:
+ * @name: a slice or frame name
+ * @dark: whether the colours are for a dark theme
+ *
+ * Returns: (transfer none): the colour of a label drawn on
+ *   sps_palette_get_fill_for_name()
+ */
+const GdkRGBA *
+sps_palette_get_text_for_name (const char *name,
+                               gboolean    dark)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+
+  return _sps_palette_get_text_color (_sps_palette_index_for_name (name, -1), dark);
 }

@@ -34,10 +34,21 @@ G_DECLARE_FINAL_TYPE (SpsSession, sps_session, SPS, SESSION, GObject)
  *   "range-start"    gint64     ns
  *   "range-end"      gint64     ns (>= range-start)
  *   "show-flows"     gboolean   draw flow arrows (default TRUE)
+ *   "search-text"    char*      the search panel's text; NULL = no search
+ *   "search-in-category" gboolean search matches categories, not names
  *
  * Signals:
  *   "layout-changed" ()         the set of visible rows changed (collapse,
  *                               filters); views rebuild their layout
+ *   "filters-changed" ()        a thread, process or category was hidden
+ *                               or shown; views recompute what they show
+ *
+ * Filters: a slice is visible when its track is (not on a hidden thread,
+ * nor in a hidden process) and at least one token of its category is
+ * shown. Chrome writes category lists such as "gpu,benchmark"; the
+ * session splits them at commas (trimming blanks) and filters per token,
+ * so hiding "gpu" keeps "gpu,benchmark" slices while "benchmark" is
+ * shown, and "only this" on "gpu" keeps them too.
  */
 
 SPS_GTK_AVAILABLE_IN_ALL
@@ -111,5 +122,68 @@ SPS_GTK_AVAILABLE_IN_ALL
 void        sps_session_set_process_collapsed (SpsSession *self,
                                               guint       process,
                                               gboolean    collapsed);
+
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_get_thread_hidden    (SpsSession *self,
+                                              guint       thread);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_thread_hidden    (SpsSession *self,
+                                              guint       thread,
+                                              gboolean    hidden);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_get_process_hidden   (SpsSession *self,
+                                              guint       process);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_process_hidden   (SpsSession *self,
+                                              guint       process,
+                                              gboolean    hidden);
+SPS_GTK_AVAILABLE_IN_ALL
+const guint32 *sps_session_get_categories    (SpsSession *self,
+                                              guint      *n_categories);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_get_category_hidden  (SpsSession *self,
+                                              guint32     category_string_id);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_category_hidden  (SpsSession *self,
+                                              guint32     category_string_id,
+                                              gboolean    hidden);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_show_all             (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_has_filters          (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_is_track_visible     (SpsSession *self,
+                                              guint       track);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_is_slice_visible     (SpsSession *self,
+                                              guint       slice);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_is_instant_visible   (SpsSession *self,
+                                              guint       instant);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_is_sample_visible    (SpsSession *self,
+                                              guint       sample);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_is_category_visible  (SpsSession *self,
+                                              guint32     category_string_id);
+SPS_GTK_AVAILABLE_IN_ALL
+GBytes     *sps_session_dup_slice_mask       (SpsSession *self);
+
+SPS_GTK_AVAILABLE_IN_ALL
+const char *sps_session_get_search_text      (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_search_text      (SpsSession *self,
+                                              const char *text);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_get_search_in_category (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_search_in_category (SpsSession *self,
+                                              gboolean    in_category);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_search_matches       (SpsSession *self,
+                                              guint32     string_id);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_slice_matches_search (SpsSession *self,
+                                              guint       slice);
 
 G_END_DECLS

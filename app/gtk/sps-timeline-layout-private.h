@@ -8,6 +8,7 @@
 #include <spanscope-core.h>
 
 #include "sps-gtk-version-macros.h"
+#include "sps-session.h"
 
 G_BEGIN_DECLS
 
@@ -53,6 +54,9 @@ SPS_GTK_AVAILABLE_IN_ALL
 gboolean              _sps_timeline_layout_set_process_collapsed (SpsTimelineLayout *self,
                                                                   guint              process,
                                                                   gboolean           collapsed);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean              _sps_timeline_layout_sync_filters          (SpsTimelineLayout *self,
+                                                                  SpsSession        *session);
 SPS_GTK_AVAILABLE_IN_ALL
 gboolean              _sps_timeline_layout_get_process_collapsed (SpsTimelineLayout *self,
                                                                   guint              process);

@@ -33,6 +33,8 @@ struct _SpsTimelineLayout
 
   guint                n_processes;
   guint8              *collapsed;        /* per process */
+  guint8              *process_hidden;   /* per process: filtered out */
+  guint8              *track_hidden;     /* per track: filtered out */
 
   /* Display order: processes[i] has tracks order[start[i]..start[i+1]) */
   guint                n_sections;
@@ -218,6 +220,9 @@ add_track_rows (SpsTimelineLayout *self,
   guint32 process = tracks->process[t];
   guint32 thread = tracks->thread[t];
 
+  if (self->track_hidden[t])
+    return;
+
   self->track_row[t] = self->rows->len;
 
   switch ((SpsTrackKind) tracks->kind[t])
@@ -272,6 +277,10 @@ rebuild_rows (SpsTimelineLayout *self)
       guint32 p = self->section_process[s];
       gboolean collapsed = self->collapsed[p];
 
+      /* A hidden process loses its header too; its rows are not found. */
+      if (self->process_hidden[p])
+        continue;
+
       self->process_row[p] = self->rows->len;
       add_row (self, SPS_TIMELINE_ROW_PROCESS,
                SPS_TIMELINE_ROW_FIRST | (collapsed ? SPS_TIMELINE_ROW_COLLAPSED : 0),
@@ -304,6 +313,8 @@ _sps_timeline_layout_new (SpsTrace *trace)
   self->tracks = sps_trace_get_tracks (trace);
   self->n_processes = sps_trace_get_processes (trace)->n_rows;
   self->collapsed = g_new0 (guint8, MAX (self->n_processes, 1));
+  self->process_hidden = g_new0 (guint8, MAX (self->n_processes, 1));
+  self->track_hidden = g_new0 (guint8, MAX (self->tracks->n_rows, 1));
   self->track_row = g_new (guint32, MAX (self->tracks->n_rows, 1));
   self->process_row = g_new (guint32, MAX (self->n_processes, 1));
   self->rows = g_array_new (FALSE, FALSE, sizeof (SpsTimelineRow));
@@ -328,6 +339,8 @@ _sps_timeline_layout_free (SpsTimelineLayout *self)
 
   g_clear_object (&self->trace);
   g_free (self->collapsed);
+  g_free (self->process_hidden);
+  g_free (self->track_hidden);
   g_free (self->section_process);
   g_free (self->section_start);
   g_free (self->order);
@@ -384,6 +397,49 @@ _sps_timeline_layout_set_process_collapsed (SpsTimelineLayout *self,
   rebuild_rows (self);
 
   return TRUE;
+}
+
+/**
+ * _sps_timeline_layout_sync_filters:
+ * @self: a layout
+ * @session: the session of the same trace
+ *
+ * Takes the thread and process filters of @session: tracks that are not
+ * visible lose their rows, hidden processes their header too. (Category
+ * filters hide slices, not rows.)
+ *
+ * Returns: %TRUE when the rows changed
+ */
+gboolean
+_sps_timeline_layout_sync_filters (SpsTimelineLayout *self,
+                                   SpsSession        *session)
+{
+  gboolean changed = FALSE;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (SPS_IS_SESSION (session), FALSE);
+  g_return_val_if_fail (sps_session_get_trace (session) == self->trace, FALSE);
+
+  for (guint p = 0; p < self->n_processes; p++)
+    {
+      guint8 hidden = sps_session_get_process_hidden (session, p);
+
+      changed |= self->process_hidden[p] != hidden;
+      self->process_hidden[p] = hidden;
+    }
+
+  for (guint t = 0; t < self->tracks->n_rows; t++)
+    {
+      guint8 hidden = !sps_session_is_track_visible (session, t);
+
+      changed |= self->track_hidden[t] != hidden;
+      self->track_hidden[t] = hidden;
+    }
+
+  if (changed)
+    rebuild_rows (self);
+
+  return changed;
 }
 
 /**

@@ -937,6 +937,9 @@ draw_slice_lane (SpsTimeline          *self,
   guint level;
   double px_per_ns;
   double right_edge;
+  /* Category filters: a run is skipped when its own (or, merged, its
+   * longest) slice is hidden. */
+  gboolean filtered = sps_session_has_filters (self->session);
 
   /* Labels and marks go on top of the strip, so they wait in their own
    * list until the strip is done. */
@@ -963,6 +966,9 @@ draw_slice_lane (SpsTimeline          *self,
         const SpsLodRun *run = &runs[i];
         double x0 = (double) (run->start - g->start) * px_per_ns;
         double x1 = (double) (run->end - g->start) * px_per_ns;
+
+        if (filtered && !sps_session_is_slice_visible (self->session, run->slice))
+          continue;
 
         if (run->count == 1 && x1 - x0 >= 1.0)
           {
@@ -1275,7 +1281,7 @@ draw_instants (SpsTimeline          *self,
         guint row_index = first + points[i];
         int x = floor_px ((double) (instants->ts[row_index] - g->start) * px_per_ns);
 
-        if (x < next_x)
+        if (x < next_x || !sps_session_is_instant_visible (self->session, row_index))
           continue;
 
         canvas_put_square (&canvas, (x - size / 2) * canvas.scale,
@@ -1359,7 +1365,8 @@ draw_process_summary (SpsTimeline          *self,
       int covered = G_MININT;   /* the strip is filled up to here */
 
       if (tracks->process[t] != row->process ||
-          (tracks->kind[t] != SPS_TRACK_THREAD_SLICES && tracks->kind[t] != SPS_TRACK_THREAD_SAMPLED_SLICES))
+          (tracks->kind[t] != SPS_TRACK_THREAD_SLICES && tracks->kind[t] != SPS_TRACK_THREAD_SAMPLED_SLICES) ||
+          !sps_session_is_track_visible (self->session, t))
         continue;
 
       _sps_timeline_lod_runs_init (self->lod, &iter, t, 0, level, g->start, g->end);
@@ -2516,6 +2523,14 @@ sync_collapsed (SpsTimeline *self)
   for (guint p = 0; p < n; p++)
     _sps_timeline_layout_set_process_collapsed (self->layout, p,
                                                 sps_session_get_process_collapsed (self->session, p));
+  _sps_timeline_layout_sync_filters (self->layout, self->session);
+}
+
+static void
+filters_changed (SpsTimeline *self)
+{
+  invalidate_row_cache (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -2559,6 +2574,7 @@ set_session (SpsTimeline *self,
   g_signal_connect_object (session, "notify::range-end", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::show-flows", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "layout-changed", G_CALLBACK (layout_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "filters-changed", G_CALLBACK (filters_changed), self, G_CONNECT_SWAPPED);
 
   update_selected_flows (self);
 }
@@ -2595,6 +2611,7 @@ hit_slice (SpsTimeline *self,
   Geometry g;
   const SpsTimelineRow *row;
   guint index;
+  guint slice;
 
   if (self->layout == NULL)
     return SPS_NO_INDEX;
@@ -2611,8 +2628,11 @@ hit_slice (SpsTimeline *self,
   if (row->kind != SPS_TIMELINE_ROW_SLICES)
     return SPS_NO_INDEX;
 
-  return _sps_timeline_lod_slice_at (self->lod, row->track, row->depth, x_to_time (&g, x),
-                                     (SpsTime) ceil (2 * g.ns_per_px));
+  slice = _sps_timeline_lod_slice_at (self->lod, row->track, row->depth, x_to_time (&g, x),
+                                      (SpsTime) ceil (2 * g.ns_per_px));
+  if (slice != SPS_NO_INDEX && !sps_session_is_slice_visible (self->session, slice))
+    return SPS_NO_INDEX;
+  return slice;
 }
 
 static void

@@ -1,0 +1,1135 @@
+/* sps-flame-tree.c: call trees for flame graphs
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A tree is a flat pool of SpsFlameNode, node 0 being a synthetic root.
+ * While building, a node is created after its parent, so a reverse walk
+ * over the pool visits children before parents: that is how inclusive
+ * sums are made. (parent, name) → child goes through a small
+ * open-addressing index. Once built, the pool is renumbered in pre-order.
+ *
+ * Span trees map each slice of the scope to a node: the child named like
+ * the slice under the node of its nearest visible ancestor. The clipped
+ * durations are added as inclusive values; exclusive = inclusive − the
+ * children's inclusive, which is the self time when nothing is clipped.
+ *
+ * The samples tree maps each callsite to a node once (a callsite is a
+ * path of frames, so its node does not depend on the sample), then counts
+ * each sample at its leaf and sums upwards.
+ */
+
+#define G_LOG_DOMAIN "sps-flame-tree"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "sps-flame-tree.h"
+
+/* Rows between two cancellation checks. */
+#define CHECK_STRIDE 65536
+
+struct _SpsFlameTree
+{
+  gatomicrefcount   ref_count;
+  SpsTrace         *trace;
+  SpsFlameTreeKind  kind;
+
+  GArray           *nodes;        /* SpsFlameNode */
+
+  /* (parent, name) → node + 1, 0 = empty */
+  guint32          *index;
+  guint             index_size;   /* a power of two */
+
+  /* Span trees: slice row → node, SPS_NO_INDEX when not in the tree */
+  guint32          *slice_node;
+  guint             n_slice_node;
+
+  GArray           *functions;    /* SpsFlameFunction, sorted by name id */
+};
+
+G_DEFINE_BOXED_TYPE (SpsFlameTree, sps_flame_tree, sps_flame_tree_ref, sps_flame_tree_unref)
+
+static const char * const kind_names[] = { "measured", "samples", "sampled" };
+
+static inline guint
+index_hash (guint32 parent,
+            guint32 name)
+{
+  guint64 key = ((guint64) parent << 32) | name;
+
+  key ^= key >> 33;
+  key *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  key ^= key >> 33;
+
+  return (guint) key;
+}
+
+static void
+index_insert (SpsFlameTree *self,
+              guint32       node)
+{
+  const SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, node);
+  guint mask = self->index_size - 1;
+  guint slot = index_hash (n->parent, n->name) & mask;
+
+  while (self->index[slot] != 0)
+    slot = (slot + 1) & mask;
+  self->index[slot] = node + 1;
+}
+
+static void
+index_grow (SpsFlameTree *self)
+{
+  g_free (self->index);
+  self->index_size = self->index_size == 0 ? 1024 : self->index_size * 2;
+  self->index = g_new0 (guint32, self->index_size);
+
+  for (guint i = 0; i < self->nodes->len; i++)
+    index_insert (self, i);
+}
+
+static guint32
+index_lookup (SpsFlameTree *self,
+              guint32       parent,
+              guint32       name)
+{
+  guint mask;
+  guint slot;
+
+  if (self->index_size == 0)
+    return SPS_NO_INDEX;
+
+  mask = self->index_size - 1;
+  slot = index_hash (parent, name) & mask;
+  while (self->index[slot] != 0)
+    {
+      const SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, self->index[slot] - 1);
+
+      if (n->parent == parent && n->name == name)
+        return self->index[slot] - 1;
+      slot = (slot + 1) & mask;
+    }
+
+  return SPS_NO_INDEX;
+}
+
+/* The child of @parent named @name, created when missing. Children are
+ * linked in creation order here and sorted by name at the end. */
+static guint32
+child_node (SpsFlameTree *self,
+            guint32       parent,
+            guint32       name)
+{
+  SpsFlameNode node = { 0 };
+  guint32 found = index_lookup (self, parent, name);
+  guint32 id;
+
+  if (found != SPS_NO_INDEX)
+    return found;
+
+  node.parent = parent;
+  node.first_child = SPS_NO_INDEX;
+  node.next_sibling = SPS_NO_INDEX;
+  node.name = name;
+  node.depth = g_array_index (self->nodes, SpsFlameNode, parent).depth + 1;
+  node.instance = SPS_NO_INDEX;
+  id = self->nodes->len;
+  g_array_append_val (self->nodes, node);
+
+  /* Keep the load under one half */
+  if ((guint64) self->nodes->len * 2 > self->index_size)
+    index_grow (self);
+  else
+    index_insert (self, id);
+
+  return id;
+}
+
+static gboolean
+check_cancelled (SpsProgress  *progress,
+                 GError      **error)
+{
+  if (progress != NULL && sps_progress_is_cancelled (progress))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                           _("Building the flame graph was cancelled"));
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Span trees */
+
+static gboolean
+track_in_scope (SpsTrace                 *trace,
+                guint                     track,
+                const SpsFlameTreeParams *params)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  guint8 want = params->kind == SPS_FLAME_TREE_MEASURED ? SPS_TRACK_THREAD_SLICES
+                                                        : SPS_TRACK_THREAD_SAMPLED_SLICES;
+
+  if (tracks->kind[track] != want)
+    return FALSE;
+
+  return params->thread == SPS_NO_INDEX || tracks->thread[track] == params->thread;
+}
+
+static gboolean
+build_spans (SpsFlameTree              *self,
+             const SpsFlameTreeParams  *params,
+             SpsProgress               *progress,
+             GError                   **error)
+{
+  SpsTrace *trace = self->trace;
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  g_autoptr(GArray) longest = g_array_new (FALSE, FALSE, sizeof (SpsTime));
+  guint64 done = 0;
+
+  self->n_slice_node = slices->n_rows;
+  self->slice_node = g_new (guint32, MAX (slices->n_rows, 1));
+  memset (self->slice_node, 0xff, sizeof (guint32) * MAX (slices->n_rows, 1));
+
+  for (guint t = 0; t < tracks->n_rows; t++)
+    {
+      guint first;
+      guint end;
+
+      if (!track_in_scope (trace, t, params))
+        continue;
+
+      first = tracks->first_row[t];
+      end = first + tracks->n_rows_in_track[t];
+
+      for (guint r = first; r < end; r++)
+        {
+          SpsTime ts = slices->ts[r];
+          SpsTime slice_end = ts + MAX (slices->dur[r], 0);
+          SpsTime value;
+          guint32 parent_node = 0;
+          guint32 node;
+          SpsFlameNode *n;
+
+          if ((++done % CHECK_STRIDE) == 0 && check_cancelled (progress, error))
+            return FALSE;
+
+          if (params->has_range)
+            {
+              SpsTime lo;
+              SpsTime hi;
+
+              /* Rows are sorted by ts: nothing later can overlap */
+              if (ts >= params->range_end)
+                break;
+              lo = MAX (ts, params->range_start);
+              hi = MIN (slice_end, params->range_end);
+              /* A zero-length slice counts when ts is inside the range */
+              if (hi < lo || (hi == lo && (ts < params->range_start || slice_end > ts)))
+                continue;
+              value = hi - lo;
+            }
+          else
+            value = slice_end - ts;
+
+          if (params->slice_visible != NULL &&
+              !params->slice_visible (trace, r, params->user_data))
+            continue;
+
+          /* The nearest ancestor in the tree: parents come before their
+           * children in the track's rows, so theirs is already known. */
+          for (guint32 p = slices->parent[r]; p != SPS_NO_INDEX; p = slices->parent[p])
+            {
+              if (p < self->n_slice_node && self->slice_node[p] != SPS_NO_INDEX)
+                {
+                  parent_node = self->slice_node[p];
+                  break;
+                }
+            }
+
+          node = child_node (self, parent_node, slices->name[r]);
+          self->slice_node[r] = node;
+
+          if (longest->len < self->nodes->len)
+            g_array_set_size (longest, self->nodes->len);
+
+          n = &g_array_index (self->nodes, SpsFlameNode, node);
+          n->inclusive += value;
+          if (n->n_instances == 0 || value > g_array_index (longest, SpsTime, node))
+            {
+              g_array_index (longest, SpsTime, node) = value;
+              n->instance = r;
+            }
+          n->n_instances++;
+        }
+    }
+
+  /* The root gets the sum of its children; exclusive = inclusive − the
+   * children's inclusive (clipping keeps children inside their parents,
+   * but guard against producers that do not). */
+  for (guint i = self->nodes->len; i-- > 1;)
+    {
+      SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, i);
+      SpsFlameNode *parent = &g_array_index (self->nodes, SpsFlameNode, n->parent);
+
+      n->exclusive += n->inclusive;
+      if (n->parent == 0)
+        parent->inclusive += n->inclusive;
+      else
+        parent->exclusive -= n->inclusive;
+    }
+  for (guint i = 1; i < self->nodes->len; i++)
+    {
+      SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, i);
+
+      if (n->exclusive < 0)
+        n->exclusive = 0;
+    }
+
+  return TRUE;
+}
+
+/* Samples tree */
+
+/* The estimated CPU time of a sample's weight in ns, or NAN when the
+ * weight is absent, negative, not finite or has no time unit. */
+static double
+sample_estimate_ns (const SpsSampleTable *samples,
+                    guint                 row)
+{
+  double weight = samples->weight[row];
+  double factor;
+
+  if ((samples->flags[row] & SPS_SAMPLE_HAS_WEIGHT) == 0 || !isfinite (weight) || weight < 0)
+    return NAN;
+
+  switch ((SpsWeightUnit) samples->weight_unit[row])
+    {
+    case SPS_WEIGHT_UNIT_NS: factor = 1.0; break;
+    case SPS_WEIGHT_UNIT_US: factor = 1e3; break;
+    case SPS_WEIGHT_UNIT_MS: factor = 1e6; break;
+    case SPS_WEIGHT_UNIT_S:  factor = 1e9; break;
+    case SPS_WEIGHT_UNIT_NONE:
+    default:
+      return NAN;
+    }
+
+  return weight * factor;
+}
+
+/* The node of @callsite, made (with its ancestors) on first use. */
+static guint32
+callsite_node (SpsFlameTree           *self,
+               const SpsCallsiteTable *callsites,
+               const SpsFrameTable    *frames,
+               guint32                *memo,
+               GArray                 *chain,
+               guint32                 callsite)
+{
+  guint32 node = 0;
+
+  g_array_set_size (chain, 0);
+  for (guint32 c = callsite; c != SPS_NO_INDEX; c = callsites->parent[c])
+    {
+      if (memo[c] != SPS_NO_INDEX)
+        {
+          node = memo[c];
+          break;
+        }
+      g_array_append_val (chain, c);
+      /* A cycle cannot come from a builder, but a caller's table could */
+      if (chain->len > callsites->n_rows)
+        break;
+    }
+
+  for (guint i = chain->len; i-- > 0;)
+    {
+      guint32 c = g_array_index (chain, guint32, i);
+      guint32 frame = callsites->frame[c];
+      guint32 name = frame < frames->n_rows ? frames->name[frame] : 0;
+
+      node = child_node (self, node, name);
+      memo[c] = node;
+    }
+
+  return node;
+}
+
+static gboolean
+build_samples (SpsFlameTree              *self,
+               const SpsFlameTreeParams  *params,
+               SpsProgress               *progress,
+               GError                   **error)
+{
+  SpsTrace *trace = self->trace;
+  const SpsSampleTable *samples = params->samples != NULL ? params->samples : sps_trace_get_samples (trace);
+  const SpsCallsiteTable *callsites = params->callsites != NULL ? params->callsites : sps_trace_get_callsites (trace);
+  const SpsFrameTable *frames = sps_trace_get_frames (trace);
+  g_autofree guint32 *memo = g_new (guint32, MAX (callsites->n_rows, 1));
+  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  memset (memo, 0xff, sizeof (guint32) * MAX (callsites->n_rows, 1));
+
+  for (guint r = 0; r < samples->n_rows; r++)
+    {
+      guint32 callsite = samples->callsite[r];
+      SpsFlameNode *n;
+      guint32 node;
+      double estimate;
+
+      if (((r + 1) % CHECK_STRIDE) == 0 && check_cancelled (progress, error))
+        return FALSE;
+
+      if (params->thread != SPS_NO_INDEX && samples->thread[r] != params->thread)
+        continue;
+      if (params->has_range &&
+          (samples->ts[r] < params->range_start || samples->ts[r] >= params->range_end))
+        continue;
+      if (params->sample_visible != NULL &&
+          !params->sample_visible (trace, r, params->user_data))
+        continue;
+
+      /* An unresolved stack is one frame named after the event */
+      if (callsite == SPS_NO_INDEX || callsite >= callsites->n_rows)
+        node = child_node (self, 0, samples->name[r]);
+      else
+        node = callsite_node (self, callsites, frames, memo, chain, callsite);
+
+      n = &g_array_index (self->nodes, SpsFlameNode, node);
+      if (n->n_instances == 0)
+        n->instance = r;
+      n->n_instances++;
+      n->exclusive++;
+      estimate = sample_estimate_ns (samples, r);
+      if (!isnan (estimate))
+        {
+          n->cpu_exclusive += estimate;
+          n->n_estimated_exclusive++;
+        }
+    }
+
+  for (guint i = 0; i < self->nodes->len; i++)
+    {
+      SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, i);
+
+      n->inclusive += n->exclusive;
+      n->cpu_inclusive += n->cpu_exclusive;
+      n->n_estimated_inclusive += n->n_estimated_exclusive;
+    }
+  for (guint i = self->nodes->len; i-- > 1;)
+    {
+      SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, i);
+      SpsFlameNode *parent = &g_array_index (self->nodes, SpsFlameNode, n->parent);
+
+      parent->inclusive += n->inclusive;
+      parent->cpu_inclusive += n->cpu_inclusive;
+      parent->n_estimated_inclusive += n->n_estimated_inclusive;
+    }
+
+  return TRUE;
+}
+
+/* Finishing */
+
+typedef struct
+{
+  SpsStringPool *strings;
+  GArray        *nodes;
+} SortContext;
+
+static int
+compare_children (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      user_data)
+{
+  const SortContext *ctx = user_data;
+  guint32 na = g_array_index (ctx->nodes, SpsFlameNode, *(const guint32 *) a).name;
+  guint32 nb = g_array_index (ctx->nodes, SpsFlameNode, *(const guint32 *) b).name;
+  gsize la;
+  gsize lb;
+  const char *sa = sps_string_pool_get (ctx->strings, na, &la);
+  const char *sb = sps_string_pool_get (ctx->strings, nb, &lb);
+  int cmp = memcmp (sa, sb, MIN (la, lb));
+
+  if (cmp != 0)
+    return cmp;
+  if (la != lb)
+    return la < lb ? -1 : 1;
+  return na < nb ? -1 : (na > nb ? 1 : 0);
+}
+
+/* Renumbers the nodes in depth-first pre-order (siblings in name order),
+ * so that walks over the tree read the pool front to back and a node's
+ * subtree is the range that follows it. @order and @start hold the
+ * children of each node, sorted, as link_children() made them. */
+static void
+renumber_pre_order (SpsFlameTree  *self,
+                    const guint32 *order,
+                    const guint32 *start)
+{
+  guint n = self->nodes->len;
+  g_autofree guint32 *new_of = g_new (guint32, MAX (n, 1));
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const SpsFlameNode *old = (const SpsFlameNode *) (gpointer) self->nodes->data;
+  GArray *nodes;
+  guint32 root = 0;
+  guint next = 0;
+
+  g_array_append_val (stack, root);
+  while (stack->len > 0)
+    {
+      guint32 id = g_array_index (stack, guint32, stack->len - 1);
+
+      g_array_set_size (stack, stack->len - 1);
+      new_of[id] = next++;
+      for (guint32 k = start[id + 1]; k-- > start[id];)
+        g_array_append_val (stack, order[k]);
+    }
+  g_assert (next == n);
+
+  nodes = g_array_sized_new (FALSE, TRUE, sizeof (SpsFlameNode), n);
+  g_array_set_size (nodes, n);
+  for (guint i = 0; i < n; i++)
+    {
+      SpsFlameNode *to = &g_array_index (nodes, SpsFlameNode, new_of[i]);
+
+      *to = old[i];
+      if (to->parent != SPS_NO_INDEX)
+        to->parent = new_of[to->parent];
+      if (to->first_child != SPS_NO_INDEX)
+        to->first_child = new_of[to->first_child];
+      if (to->next_sibling != SPS_NO_INDEX)
+        to->next_sibling = new_of[to->next_sibling];
+    }
+  g_array_unref (self->nodes);
+  self->nodes = nodes;
+
+  for (guint r = 0; r < self->n_slice_node; r++)
+    {
+      if (self->slice_node[r] != SPS_NO_INDEX)
+        self->slice_node[r] = new_of[self->slice_node[r]];
+    }
+}
+
+/* Links every node's children, sorted by name bytes. */
+static void
+link_children (SpsFlameTree *self)
+{
+  SortContext ctx = { sps_trace_get_strings (self->trace), self->nodes };
+  g_autofree guint32 *order = NULL;
+  g_autofree guint32 *start = NULL;
+  guint n = self->nodes->len;
+
+  /* Counting sort by parent, then a name sort inside each group */
+  start = g_new0 (guint32, n + 1);
+  for (guint i = 1; i < n; i++)
+    start[g_array_index (self->nodes, SpsFlameNode, i).parent + 1]++;
+  for (guint i = 0; i < n; i++)
+    start[i + 1] += start[i];
+
+  order = g_new (guint32, MAX (n, 1));
+  {
+    g_autofree guint32 *fill = g_memdup2 (start, sizeof (guint32) * (n + 1));
+
+    for (guint i = 1; i < n; i++)
+      order[fill[g_array_index (self->nodes, SpsFlameNode, i).parent]++] = i;
+  }
+
+  for (guint p = 0; p < n; p++)
+    {
+      SpsFlameNode *parent = &g_array_index (self->nodes, SpsFlameNode, p);
+      guint32 count = start[p + 1] - start[p];
+
+      if (count > 1)
+        g_qsort_with_data (order + start[p], (gint) count, sizeof (guint32), compare_children, &ctx);
+
+      parent->first_child = count > 0 ? order[start[p]] : SPS_NO_INDEX;
+      for (guint32 k = 0; k < count; k++)
+        {
+          SpsFlameNode *child = &g_array_index (self->nodes, SpsFlameNode, order[start[p] + k]);
+
+          child->next_sibling = k + 1 < count ? order[start[p] + k + 1] : SPS_NO_INDEX;
+        }
+    }
+
+  renumber_pre_order (self, order, start);
+}
+
+static int
+compare_functions (gconstpointer a,
+                   gconstpointer b)
+{
+  guint32 na = ((const SpsFlameFunction *) a)->name;
+  guint32 nb = ((const SpsFlameFunction *) b)->name;
+
+  return na < nb ? -1 : (na > nb ? 1 : 0);
+}
+
+/* Per-function sums. A node is "outermost" for its name when no ancestor
+ * has the same name: only those count inclusive values and observations,
+ * so recursion is counted once. The nodes are in pre-order, so one scan
+ * with a stack of the current path visits them; `on_path` counts each
+ * name on that path. */
+static void
+build_functions (SpsFlameTree *self)
+{
+  guint n_strings = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
+  g_autofree guint32 *function_of = g_new (guint32, MAX (n_strings, 1));
+  g_autofree guint32 *on_path = g_new0 (guint32, MAX (n_strings, 1));
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const SpsFlameNode *nodes = (const SpsFlameNode *) (gpointer) self->nodes->data;
+
+  memset (function_of, 0xff, sizeof (guint32) * MAX (n_strings, 1));
+  self->functions = g_array_new (FALSE, TRUE, sizeof (SpsFlameFunction));
+
+  for (guint i = 1; i < self->nodes->len; i++)
+    {
+      const SpsFlameNode *n = &nodes[i];
+      SpsFlameFunction *f;
+
+      /* Leave the subtrees that ended before this node */
+      while (path->len > 0 && g_array_index (path, guint32, path->len - 1) != n->parent)
+        {
+          on_path[nodes[g_array_index (path, guint32, path->len - 1)].name]--;
+          g_array_set_size (path, path->len - 1);
+        }
+
+      g_assert (n->name < n_strings);
+      if (function_of[n->name] == SPS_NO_INDEX)
+        {
+          SpsFlameFunction fresh = { 0 };
+
+          fresh.name = n->name;
+          function_of[n->name] = self->functions->len;
+          g_array_append_val (self->functions, fresh);
+        }
+      f = &g_array_index (self->functions, SpsFlameFunction, function_of[n->name]);
+      f->exclusive += n->exclusive;
+      f->cpu_exclusive += n->cpu_exclusive;
+      if (on_path[n->name] == 0)
+        {
+          f->inclusive += n->inclusive;
+          f->cpu_inclusive += n->cpu_inclusive;
+          f->n_observations += self->kind == SPS_FLAME_TREE_SAMPLES ? (guint64) n->inclusive : n->n_instances;
+        }
+
+      on_path[n->name]++;
+      g_array_append_val (path, i);
+    }
+
+  g_array_sort (self->functions, compare_functions);
+}
+
+/**
+ * sps_flame_tree_params_init:
+ * @params: (out caller-allocates): parameters to fill
+ * @kind: the tree to build
+ *
+ * Sets @params to @kind over all threads merged, no range, no
+ * predicates, the trace's own samples.
+ */
+void
+sps_flame_tree_params_init (SpsFlameTreeParams *params,
+                            SpsFlameTreeKind    kind)
+{
+  g_return_if_fail (params != NULL);
+  g_return_if_fail (kind <= SPS_FLAME_TREE_SAMPLED);
+
+  memset (params, 0, sizeof *params);
+  params->kind = kind;
+  params->thread = SPS_NO_INDEX;
+}
+
+/**
+ * sps_flame_tree_kind_from_string:
+ * @name: `measured`, `samples` or `sampled`
+ * @kind: (out): where to store the kind
+ *
+ * Returns: %TRUE when @name names a kind
+ */
+gboolean
+sps_flame_tree_kind_from_string (const char       *name,
+                                 SpsFlameTreeKind *kind)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (kind != NULL, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
+    {
+      if (g_str_equal (name, kind_names[i]))
+        {
+          *kind = (SpsFlameTreeKind) i;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+/**
+ * sps_flame_tree_kind_to_string:
+ * @kind: a kind
+ *
+ * Returns: its name as used by options and the command line
+ */
+const char *
+sps_flame_tree_kind_to_string (SpsFlameTreeKind kind)
+{
+  g_return_val_if_fail (kind <= SPS_FLAME_TREE_SAMPLED, NULL);
+
+  return kind_names[kind];
+}
+
+/**
+ * sps_flame_tree_trace_has_kind:
+ * @trace: a trace
+ * @kind: a kind
+ *
+ * Returns: %TRUE when @trace has something for a tree of @kind: samples,
+ *   measured thread slices or sampled spans
+ */
+gboolean
+sps_flame_tree_trace_has_kind (SpsTrace         *trace,
+                               SpsFlameTreeKind  kind)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (trace), FALSE);
+
+  switch (kind)
+    {
+    case SPS_FLAME_TREE_SAMPLES:
+      return sps_trace_get_samples (trace)->n_rows > 0;
+    case SPS_FLAME_TREE_MEASURED:
+      return sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES) > 0;
+    case SPS_FLAME_TREE_SAMPLED:
+      return sps_trace_count_slices (trace, SPS_TRACK_THREAD_SAMPLED_SLICES) > 0;
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+/**
+ * sps_flame_tree_get_default_kind:
+ * @trace: a trace
+ *
+ * The tree to show first: samples when the trace has some, else measured
+ * slices when it has some, else sampled spans when it has some, else
+ * measured (an empty tree).
+ *
+ * Returns: the kind
+ */
+SpsFlameTreeKind
+sps_flame_tree_get_default_kind (SpsTrace *trace)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (trace), SPS_FLAME_TREE_MEASURED);
+
+  if (sps_flame_tree_trace_has_kind (trace, SPS_FLAME_TREE_SAMPLES))
+    return SPS_FLAME_TREE_SAMPLES;
+  if (!sps_flame_tree_trace_has_kind (trace, SPS_FLAME_TREE_MEASURED) &&
+      sps_flame_tree_trace_has_kind (trace, SPS_FLAME_TREE_SAMPLED))
+    return SPS_FLAME_TREE_SAMPLED;
+
+  return SPS_FLAME_TREE_MEASURED;
+}
+
+/**
+ * sps_flame_tree_build:
+ * @trace: a trace
+ * @params: what to build
+ * @progress: (nullable): checked for cancellation
+ * @error: return location for an error
+ *
+ * Builds a tree. Safe to call on any thread while nothing modifies the
+ * trace (a loaded trace is immutable).
+ *
+ * Returns: (transfer full): the tree, or %NULL with @error set when
+ *   cancelled or when @params are invalid
+ */
+SpsFlameTree *
+sps_flame_tree_build (SpsTrace                  *trace,
+                      const SpsFlameTreeParams  *params,
+                      SpsProgress               *progress,
+                      GError                   **error)
+{
+  g_autoptr(SpsFlameTree) self = NULL;
+  SpsFlameNode root = { 0 };
+  gboolean ok;
+
+  g_return_val_if_fail (SPS_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (params != NULL, NULL);
+  g_return_val_if_fail (progress == NULL || SPS_IS_PROGRESS (progress), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (params->kind > SPS_FLAME_TREE_SAMPLED)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("Unknown flame tree kind %u"), (guint) params->kind);
+      return NULL;
+    }
+  if (params->thread != SPS_NO_INDEX && params->thread >= sps_trace_get_threads (trace)->n_rows)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("No thread row %u in the trace"), params->thread);
+      return NULL;
+    }
+  if (params->callsites != NULL && params->samples == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("A callsite table was given without its sample table"));
+      return NULL;
+    }
+
+  self = g_new0 (SpsFlameTree, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->trace = g_object_ref (trace);
+  self->kind = params->kind;
+  self->nodes = g_array_new (FALSE, TRUE, sizeof (SpsFlameNode));
+
+  root.parent = SPS_NO_INDEX;
+  root.first_child = SPS_NO_INDEX;
+  root.next_sibling = SPS_NO_INDEX;
+  root.instance = SPS_NO_INDEX;
+  g_array_append_val (self->nodes, root);
+  index_grow (self);
+
+  if (params->kind == SPS_FLAME_TREE_SAMPLES)
+    ok = build_samples (self, params, progress, error);
+  else
+    ok = build_spans (self, params, progress, error);
+
+  if (!ok)
+    return NULL;
+
+  /* The lookup index is only needed while building */
+  g_clear_pointer (&self->index, g_free);
+  self->index_size = 0;
+
+  link_children (self);
+  build_functions (self);
+
+  if (check_cancelled (progress, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+static void
+build_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  const SpsFlameTreeParams *params = task_data;
+  SpsProgress *progress = g_object_get_data (G_OBJECT (task), "sps-progress");
+  SpsTrace *trace = g_object_get_data (G_OBJECT (task), "sps-trace");
+  g_autoptr(SpsProgress) own = NULL;
+  SpsFlameTree *tree;
+  GError *error = NULL;
+
+  if (progress == NULL)
+    progress = own = sps_progress_new (cancellable);
+
+  if ((tree = sps_flame_tree_build (trace, params, progress, &error)))
+    g_task_return_pointer (task, tree, (GDestroyNotify) sps_flame_tree_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * sps_flame_tree_build_async:
+ * @trace: a trace
+ * @params: what to build; copied. Its predicates are called on a worker
+ *   thread and its user data and tables must live until @callback runs
+ * @progress: (nullable): for cancellation; when %NULL, @cancellable is used
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called on the calling thread's main context when done
+ * @user_data: data for @callback
+ *
+ * Builds a tree on a worker thread.
+ */
+void
+sps_flame_tree_build_async (SpsTrace                 *trace,
+                            const SpsFlameTreeParams *params,
+                            SpsProgress              *progress,
+                            GCancellable             *cancellable,
+                            GAsyncReadyCallback       callback,
+                            gpointer                  user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (SPS_IS_TRACE (trace));
+  g_return_if_fail (params != NULL);
+  g_return_if_fail (progress == NULL || SPS_IS_PROGRESS (progress));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sps_flame_tree_build_async);
+  g_task_set_task_data (task, g_memdup2 (params, sizeof *params), g_free);
+  g_object_set_data_full (G_OBJECT (task), "sps-trace", g_object_ref (trace), g_object_unref);
+  if (progress != NULL)
+    g_object_set_data_full (G_OBJECT (task), "sps-progress", g_object_ref (progress), g_object_unref);
+  g_task_run_in_thread (task, build_thread);
+}
+
+/**
+ * sps_flame_tree_build_finish:
+ * @result: the result given to the callback
+ * @error: return location for an error
+ *
+ * Returns: (transfer full): the tree, or %NULL with @error set
+ */
+SpsFlameTree *
+sps_flame_tree_build_finish (GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sps_flame_tree_build_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * sps_flame_tree_ref:
+ * @self: a tree
+ *
+ * Returns: (transfer full): @self
+ */
+SpsFlameTree *
+sps_flame_tree_ref (SpsFlameTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+
+  return self;
+}
+
+/**
+ * sps_flame_tree_unref:
+ * @self: (transfer full): a tree
+ *
+ * Releases a reference.
+ */
+void
+sps_flame_tree_unref (SpsFlameTree *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+
+  g_clear_object (&self->trace);
+  g_clear_pointer (&self->nodes, g_array_unref);
+  g_clear_pointer (&self->functions, g_array_unref);
+  g_free (self->index);
+  g_free (self->slice_node);
+  g_free (self);
+}
+
+/**
+ * sps_flame_tree_get_trace:
+ * @self: a tree
+ *
+ * Returns: (transfer none): the trace it was built from
+ */
+SpsTrace *
+sps_flame_tree_get_trace (SpsFlameTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->trace;
+}
+
+/**
+ * sps_flame_tree_get_kind:
+ * @self: a tree
+ *
+ * Returns: its kind
+ */
+SpsFlameTreeKind
+sps_flame_tree_get_kind (SpsFlameTree *self)
+{
+  g_return_val_if_fail (self != NULL, SPS_FLAME_TREE_MEASURED);
+
+  return self->kind;
+}
+
+/**
+ * sps_flame_tree_get_values_are_estimates:
+ * @self: a tree
+ *
+ * Returns: %TRUE for a sampled-spans tree, whose nanoseconds are
+ *   estimates of CPU time rather than measurements
+ */
+gboolean
+sps_flame_tree_get_values_are_estimates (SpsFlameTree *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->kind == SPS_FLAME_TREE_SAMPLED;
+}
+
+/**
+ * sps_flame_tree_get_nodes:
+ * @self: a tree
+ * @n_nodes: (out) (optional): the number of nodes, at least 1
+ *
+ * Returns: (array length=n_nodes) (transfer none): the node pool; node 0
+ *   is the root, whose inclusive value is the total of the tree
+ */
+const SpsFlameNode *
+sps_flame_tree_get_nodes (SpsFlameTree *self,
+                          guint        *n_nodes)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (n_nodes != NULL)
+    *n_nodes = self->nodes->len;
+
+  return (const SpsFlameNode *) (gpointer) self->nodes->data;
+}
+
+/**
+ * sps_flame_tree_get_node:
+ * @self: a tree
+ * @node: a node index
+ *
+ * Returns: (transfer none): the node
+ */
+const SpsFlameNode *
+sps_flame_tree_get_node (SpsFlameTree *self,
+                         guint         node)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (node < self->nodes->len, NULL);
+
+  return &g_array_index (self->nodes, SpsFlameNode, node);
+}
+
+/**
+ * sps_flame_tree_find_child:
+ * @self: a tree
+ * @node: a node index
+ * @name: a string id of the trace
+ *
+ * Returns: the child of @node named @name, or %SPS_NO_INDEX
+ */
+guint
+sps_flame_tree_find_child (SpsFlameTree *self,
+                           guint         node,
+                           guint32       name)
+{
+  const SpsFlameNode *n;
+
+  g_return_val_if_fail (self != NULL, SPS_NO_INDEX);
+  g_return_val_if_fail (node < self->nodes->len, SPS_NO_INDEX);
+
+  n = &g_array_index (self->nodes, SpsFlameNode, node);
+  for (guint32 c = n->first_child; c != SPS_NO_INDEX; c = g_array_index (self->nodes, SpsFlameNode, c).next_sibling)
+    {
+      if (g_array_index (self->nodes, SpsFlameNode, c).name == name)
+        return c;
+    }
+
+  return SPS_NO_INDEX;
+}
+
+/**
+ * sps_flame_tree_get_slice_node:
+ * @self: a tree
+ * @slice: a row of the slice table
+ *
+ * Returns: the node @slice was counted in, or %SPS_NO_INDEX when it is not
+ *   part of the tree (another kind, scope, range or hidden)
+ */
+guint
+sps_flame_tree_get_slice_node (SpsFlameTree *self,
+                               guint         slice)
+{
+  g_return_val_if_fail (self != NULL, SPS_NO_INDEX);
+
+  if (self->slice_node == NULL || slice >= self->n_slice_node)
+    return SPS_NO_INDEX;
+
+  return self->slice_node[slice];
+}
+
+/**
+ * sps_flame_tree_get_functions:
+ * @self: a tree
+ * @n_functions: (out) (optional): their number
+ *
+ * Returns: (array length=n_functions) (transfer none): per-function sums,
+ *   sorted by name id
+ */
+const SpsFlameFunction *
+sps_flame_tree_get_functions (SpsFlameTree *self,
+                              guint        *n_functions)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (n_functions != NULL)
+    *n_functions = self->functions->len;
+
+  return (const SpsFlameFunction *) (gpointer) self->functions->data;
+}
+
+/**
+ * sps_flame_tree_lookup_function:
+ * @self: a tree
+ * @name: a string id of the trace
+ *
+ * Returns: (nullable) (transfer none): the sums of the function @name, or
+ *   %NULL when it is not in the tree
+ */
+const SpsFlameFunction *
+sps_flame_tree_lookup_function (SpsFlameTree *self,
+                                guint32       name)
+{
+  SpsFlameFunction key = { 0 };
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  key.name = name;
+
+  return bsearch (&key, self->functions->data, self->functions->len,
+                  sizeof (SpsFlameFunction), compare_functions);
+}
+
+/**
+ * sps_flame_tree_dup_path:
+ * @self: a tree
+ * @node: a node index
+ * @separator: put between the frame names
+ *
+ * Returns: (transfer full): the frame names from the outermost one down to
+ *   @node; empty for the root
+ */
+char *
+sps_flame_tree_dup_path (SpsFlameTree *self,
+                         guint         node,
+                         const char   *separator)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  GString *path = g_string_new (NULL);
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (node < self->nodes->len, NULL);
+  g_return_val_if_fail (separator != NULL, NULL);
+
+  for (guint32 n = node; n != 0 && n != SPS_NO_INDEX; n = g_array_index (self->nodes, SpsFlameNode, n).parent)
+    g_ptr_array_add (names, (gpointer) sps_trace_get_string (self->trace, g_array_index (self->nodes, SpsFlameNode, n).name));
+
+  for (guint i = names->len; i-- > 0;)
+    {
+      g_string_append (path, g_ptr_array_index (names, i));
+      if (i > 0)
+        g_string_append (path, separator);
+    }
+
+  return g_string_free (path, FALSE);
+}

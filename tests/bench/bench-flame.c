@@ -1,0 +1,261 @@
+/* bench-flame.c: building flame trees over a 5e6-event trace
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Usage: bench-flame [--runs N] [--gen-trace GEN-TRACE] TRACE.json
+ *
+ * Loads TRACE.json (made by GEN-TRACE first when it is missing or older
+ * than the generator; the name must then be bench-N.json) and times
+ * sps_flame_tree_build() for the measured tree of all threads merged, of
+ * the busiest thread, and of the middle tenth of the trace as a range;
+ * and the samples tree when the trace has samples. The baseline, measured
+ * in the same run, is the least any per-function view must do: one pass
+ * over the same slices adding each duration into a GHashTable keyed by
+ * name. Reported: median over N runs (default 5) and the ratio to the
+ * baseline's median. The flame panel rebuilds a tree on a worker thread
+ * when its scope changes; the figure to watch is that it stays within a
+ * small factor of the baseline.
+ */
+
+#define G_LOG_DOMAIN "sps-bench-flame"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <glib/gstdio.h>
+#include <spanscope-core.h>
+
+static double
+now_ms (void)
+{
+  return g_get_monotonic_time () / 1000.0;
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static double
+median (double *values,
+        guint   n)
+{
+  qsort (values, n, sizeof (double), compare_doubles);
+  return values[n / 2];
+}
+
+/* Runs GEN N PATH when PATH is missing or older than GEN. */
+static gboolean
+ensure_trace (const char  *gen,
+              const char  *path,
+              GError     **error)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
+  g_autofree char *count = NULL;
+  GStatBuf gen_stat;
+  GStatBuf file_stat;
+  guint64 n_events = 0;
+  const char *argv[4];
+  int status = 0;
+
+  if (g_stat (path, &file_stat) == 0 && file_stat.st_size > 0 &&
+      (g_stat (gen, &gen_stat) != 0 || gen_stat.st_mtime <= file_stat.st_mtime))
+    return TRUE;
+
+  if (sscanf (base, "bench-%" G_GUINT64_FORMAT ".json", &n_events) != 1 || n_events == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s: name it bench-N.json", path);
+      return FALSE;
+    }
+
+  count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_events);
+  argv[0] = gen;
+  argv[1] = count;
+  argv[2] = tmp;
+  argv[3] = NULL;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, error) ||
+      !g_spawn_check_wait_status (status, error))
+    return FALSE;
+
+  if (g_rename (tmp, path) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot rename", path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The baseline: sum of durations per name over the scope's slices. */
+static guint
+baseline (SpsTrace                 *trace,
+          const SpsFlameTreeParams *params)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  g_autoptr(GHashTable) sums = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  for (guint t = 0; t < tracks->n_rows; t++)
+    {
+      if (tracks->kind[t] != SPS_TRACK_THREAD_SLICES ||
+          (params->thread != SPS_NO_INDEX && tracks->thread[t] != params->thread))
+        continue;
+
+      for (guint r = tracks->first_row[t]; r < tracks->first_row[t] + tracks->n_rows_in_track[t]; r++)
+        {
+          gpointer key = GUINT_TO_POINTER (slices->name[r] + 1);
+          gint64 *sum = g_hash_table_lookup (sums, key);
+          SpsTime value = slices->dur[r];
+
+          if (params->has_range)
+            {
+              SpsTime lo = MAX (slices->ts[r], params->range_start);
+              SpsTime hi = MIN (slices->ts[r] + slices->dur[r], params->range_end);
+
+              if (slices->ts[r] >= params->range_end)
+                break;
+              if (hi <= lo)
+                continue;
+              value = hi - lo;
+            }
+
+          if (sum == NULL)
+            g_hash_table_insert (sums, key, sum = g_new0 (gint64, 1));
+          *sum += value;
+        }
+    }
+
+  return g_hash_table_size (sums);
+}
+
+static guint32
+busiest_thread (SpsTrace *trace)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  guint32 best = SPS_NO_INDEX;
+  guint most = 0;
+
+  for (guint t = 0; t < tracks->n_rows; t++)
+    {
+      if (tracks->kind[t] == SPS_TRACK_THREAD_SLICES && tracks->n_rows_in_track[t] > most)
+        {
+          most = tracks->n_rows_in_track[t];
+          best = tracks->thread[t];
+        }
+    }
+
+  return best;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autofree char *gen = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  SpsFlameTreeParams cases[4];
+  const char *names[4] = { "measured, all threads", "measured, busiest thread",
+                           "measured, middle tenth", "samples, all threads" };
+  guint n_cases = 3;
+  int n_runs = 5;
+  SpsTime span;
+  double t0;
+  const GOptionEntry entries[] = {
+    { "runs", 'n', 0, G_OPTION_ARG_INT, &n_runs, "Runs per case", "N" },
+    { "gen-trace", 'g', 0, G_OPTION_ARG_FILENAME, &gen, "Generator of missing traces", "GEN-TRACE" },
+    { NULL }
+  };
+
+  context = g_option_context_new ("TRACE.json");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 || n_runs < 1)
+    {
+      g_printerr ("%s\n", error != NULL ? error->message : "usage: bench-flame [--runs N] [--gen-trace GEN] TRACE.json");
+      return 2;
+    }
+
+  if (gen != NULL && !ensure_trace (gen, argv[1], &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+
+  g_print ("machine: %u cores\n", g_get_num_processors ());
+
+  file = g_file_new_for_commandline_arg (argv[1]);
+  t0 = now_ms ();
+  if (!(trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error)))
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+  g_print ("%s: %u slices, %u samples, loaded in %.0f ms\n\n", argv[1],
+           sps_trace_get_slices (trace)->n_rows, sps_trace_get_samples (trace)->n_rows,
+           now_ms () - t0);
+
+  sps_flame_tree_params_init (&cases[0], SPS_FLAME_TREE_MEASURED);
+  sps_flame_tree_params_init (&cases[1], SPS_FLAME_TREE_MEASURED);
+  cases[1].thread = busiest_thread (trace);
+  sps_flame_tree_params_init (&cases[2], SPS_FLAME_TREE_MEASURED);
+  span = sps_trace_get_end_time (trace) - sps_trace_get_start_time (trace);
+  cases[2].has_range = TRUE;
+  cases[2].range_start = sps_trace_get_start_time (trace) + span / 20 * 9;
+  cases[2].range_end = sps_trace_get_start_time (trace) + span / 20 * 11;
+  if (sps_trace_get_samples (trace)->n_rows > 0)
+    {
+      sps_flame_tree_params_init (&cases[3], SPS_FLAME_TREE_SAMPLES);
+      n_cases = 4;
+    }
+
+  g_print ("%-26s %8s %12s %14s %8s\n", "case", "nodes", "tree med.", "per-name sums", "ratio");
+
+  for (guint c = 0; c < n_cases; c++)
+    {
+      g_autofree double *ours = g_new (double, n_runs);
+      g_autofree double *base = g_new (double, n_runs);
+      guint n_nodes = 0;
+      double ours_med;
+      double base_med;
+
+      for (int r = 0; r < n_runs; r++)
+        {
+          g_autoptr(SpsFlameTree) tree = NULL;
+
+          t0 = now_ms ();
+          tree = sps_flame_tree_build (trace, &cases[c], NULL, &error);
+          ours[r] = now_ms () - t0;
+          if (tree == NULL)
+            {
+              g_printerr ("%s\n", error->message);
+              return 1;
+            }
+          sps_flame_tree_get_nodes (tree, &n_nodes);
+
+          t0 = now_ms ();
+          if (cases[c].kind == SPS_FLAME_TREE_MEASURED)
+            baseline (trace, &cases[c]);
+          base[r] = now_ms () - t0;
+        }
+
+      ours_med = median (ours, n_runs);
+      base_med = median (base, n_runs);
+      if (cases[c].kind == SPS_FLAME_TREE_MEASURED)
+        g_print ("%-26s %8u %9.1f ms %11.1f ms %7.2f×\n", names[c], n_nodes, ours_med, base_med,
+                 base_med > 0 ? ours_med / base_med : 0.0);
+      else
+        g_print ("%-26s %8u %9.1f ms %14s %8s\n", names[c], n_nodes, ours_med, "-", "-");
+    }
+
+  return 0;
+}
