@@ -832,6 +832,14 @@ test_import_cut_and_unterminated (void)
   g_assert_cmpuint (sps_trace_count_warning (cut_trace, "nettrace-truncated"), ==, 1);
 }
 
+static int
+compare_strv_items (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      user_data)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
 static char *
 run_cli (const char * const *argv,
          int                *status,
@@ -949,6 +957,28 @@ test_cli_convert_filters (void)
   out = run_cli (empty_argv, &status, &err);
   g_assert_cmpint (status, ==, 2);
   g_assert_nonnull (strstr (err, "a pattern must not be empty"));
+
+  /* The folded format (flame-export plugin): the same stacks and counts
+   * as the expected file, whatever the line order */
+  {
+    g_autofree char *folded_path = g_build_filename (scratch_dir, "filters.folded", NULL);
+    const char *folded_argv[] = { cli, "convert", path, "--format", "folded",
+                                  "--first-span", "Cmf*.Services.*Controller.*", "--span-filter", "Cmf*", NULL };
+    g_autofree char *folded_text = NULL;
+    g_autofree char *want = read_expected ("filters-first-span-span-filter.folded");
+    g_auto(GStrv) lines = NULL;
+    g_autofree char *joined = NULL;
+
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    out = run_cli (folded_argv, &status, &err);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_true (g_file_get_contents (folded_path, &folded_text, NULL, NULL));
+    lines = g_strsplit (g_strstrip (folded_text), "\n", -1);
+    g_qsort_with_data (lines, (gint) g_strv_length (lines), sizeof (char *), compare_strv_items, NULL);
+    joined = g_strjoinv ("\n", lines);
+    g_assert_cmpstr (g_strstrip (want), ==, joined);
+  }
 }
 
 int
