@@ -1274,6 +1274,13 @@ sps_nettrace_importer_load (SpsImporter      *importer,
   self.deferred_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.deferred_start = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.deferred_len = g_array_new (FALSE, FALSE, sizeof (guint32));
+  if (progress != NULL)
+    {
+      /* Translators: progress message while method names are matched to
+       * stack addresses */
+      sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_PARSING, _("Naming frames"));
+      sps_progress_set_fraction (progress, 0.9);
+    }
   resolve_stacks (&self);
   sps_trace_builder_add_events_read (builder, self.events);
   sps_trace_builder_add_metadata_events (builder, self.metadata_events);
