@@ -766,6 +766,16 @@ sps_stack_repair_run (SpsAnalysis      *analysis,
 
   if (progress == NULL || !sps_progress_is_cancelled (progress))
     {
+      /* Deferred stacks the repair did not decide on (no repair, or rows
+       * it skipped) become callsites as read, before the filters */
+      for (guint32 row = 0; row < b->n_samples; row++)
+        {
+          guint32 deferred = row_deferred (&r, row);
+
+          if (deferred != SPS_NO_INDEX && r.callsite[row] == SPS_NO_INDEX && !r.remove[row])
+            r.callsite[row] = deferred_chain (&r, deferred);
+        }
+
       if (r.first_span != NULL || r.span_filter != NULL)
         filter_samples (&r);
 
@@ -775,11 +785,6 @@ sps_stack_repair_run (SpsAnalysis      *analysis,
           guint32 deferred = row_deferred (&r, row);
           guint32 raw_callsite = b->sample_callsite[row];
           guint8 raw_flags = b->sample_flags[row];
-
-          /* Without a repair, or for the samples it left out, deferred
-           * stacks become callsites as read */
-          if (deferred != SPS_NO_INDEX && r.callsite[row] == SPS_NO_INDEX && !r.remove[row])
-            r.callsite[row] = deferred_chain (&r, deferred);
 
           if (!changed || !r.keep_raw)
             continue;
