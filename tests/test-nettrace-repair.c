@@ -575,6 +575,40 @@ test_repair_default (gconstpointer data)
   g_assert_cmpuint (sps_trace_count_warning (trace, "nettrace-no-end-tag"), ==, 0);
 }
 
+/* The raw/repaired switch of a flame graph: the same trace built from the
+ * raw table (a sample-table override) counts the file's 33 samples, none
+ * deeper than 100 frames; the repaired table counts 28, the deepest 130
+ * (thread 101's samples 1 and 2) */
+static void
+test_repair_flame_raw_switch (void)
+{
+  g_autofree char *path = write_scenario_file (&clock_8_1e7, "flame.nettrace");
+  g_autoptr(SpsTrace) trace = load (path, NULL);
+  g_autoptr(GError) error = NULL;
+  SpsFlameTreeParams params;
+  gboolean raw;
+
+  for (raw = FALSE; raw <= TRUE; raw++)
+    {
+      SpsFlameTree *tree;
+      const SpsFlameNode *nodes;
+      guint n_nodes;
+      guint max_depth = 0;
+
+      sps_flame_tree_params_init (&params, SPS_FLAME_TREE_SAMPLES);
+      if (raw)
+        params.samples = sps_trace_get_raw_samples (trace);
+      tree = sps_flame_tree_build (trace, &params, NULL, &error);
+      g_assert_no_error (error);
+      nodes = sps_flame_tree_get_nodes (tree, &n_nodes);
+      for (guint i = 0; i < n_nodes; i++)
+        max_depth = MAX (max_depth, nodes[i].depth);
+      g_assert_cmpuint (nodes[0].inclusive, ==, raw ? 33 : 28);
+      g_assert_cmpuint (max_depth, ==, raw ? 100 : 130);
+      sps_flame_tree_unref (tree);
+    }
+}
+
 static GVariant *
 options_new (const char *first_span,
              const char *span_filter,
@@ -996,6 +1030,7 @@ main (int    argc,
   g_test_add_data_func ("/nettrace/repair/default-32bit-1ghz", &clock_4_1e9, test_repair_default);
   g_test_add_func ("/nettrace/repair/keep-unrecoverable", test_repair_keep_unrecoverable);
   g_test_add_func ("/nettrace/repair/disabled", test_repair_disabled);
+  g_test_add_func ("/nettrace/repair/flame-raw-switch", test_repair_flame_raw_switch);
   g_test_add_func ("/nettrace/repair/filters", test_repair_filters);
   g_test_add_func ("/nettrace/repair/match-pattern", test_repair_match_pattern);
   g_test_add_func ("/nettrace/import/cut-unterminated-corrupt", test_import_cut_and_unterminated);
