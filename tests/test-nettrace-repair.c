@@ -644,6 +644,43 @@ test_repair_keep_unrecoverable (void)
                    "    Thread 106 (1): 1.001s\n");
 }
 
+/* The conversion's options: the same repaired samples, no raw copy */
+static void
+test_repair_without_raw (void)
+{
+  g_autofree char *path = write_scenario_file (&clock_8_1e7, "noraw.nettrace");
+  g_autoptr(GVariant) options = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  GVariantDict dict;
+
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "keep-raw", "b", FALSE);
+  options = g_variant_ref_sink (g_variant_dict_end (&dict));
+  trace = load (path, options);
+
+  g_assert_cmpuint (sps_trace_get_samples (trace)->n_rows, ==, 28);
+  g_assert_cmpuint (sps_trace_get_raw_samples (trace)->n_rows, ==, 0);
+  check_repaired (trace, FALSE);
+}
+
+/* A cancelled load stops with G_IO_ERROR_CANCELLED */
+static void
+test_import_cancelled (void)
+{
+  g_autofree char *path = write_scenario_file (&clock_8_1e7, "cancel.nettrace");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(SpsProgress) progress = sps_progress_new (cancellable);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+
+  g_cancellable_cancel (cancellable);
+  trace = sps_trace_load (file, sps_plugin_engine_get_default (), NULL, SPS_LOAD_FLAGS_KEEP_PARTIAL,
+                          progress, cancellable, &error);
+  g_assert_null (trace);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
 static void
 test_repair_disabled (void)
 {
@@ -1030,6 +1067,8 @@ main (int    argc,
   g_test_add_data_func ("/nettrace/repair/default-32bit-1ghz", &clock_4_1e9, test_repair_default);
   g_test_add_func ("/nettrace/repair/keep-unrecoverable", test_repair_keep_unrecoverable);
   g_test_add_func ("/nettrace/repair/disabled", test_repair_disabled);
+  g_test_add_func ("/nettrace/repair/without-raw", test_repair_without_raw);
+  g_test_add_func ("/nettrace/import/cancelled", test_import_cancelled);
   g_test_add_func ("/nettrace/repair/flame-raw-switch", test_repair_flame_raw_switch);
   g_test_add_func ("/nettrace/repair/filters", test_repair_filters);
   g_test_add_func ("/nettrace/repair/match-pattern", test_repair_match_pattern);

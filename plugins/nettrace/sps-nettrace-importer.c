@@ -1234,15 +1234,19 @@ sps_nettrace_importer_load (SpsImporter      *importer,
     {
       BlockResult result;
 
-      if (progress != NULL && offset - last_report >= (1 << 20))
+      if (progress != NULL)
         {
+          /* Blocks are at most about 100 KiB: a check per block */
           if (sps_progress_is_cancelled (progress))
             {
               g_set_error_literal (&local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Loading was cancelled"));
               break;
             }
-          sps_progress_set_fraction (progress, 0.9 * (double) offset / (double) MAX (self.len, 1));
-          last_report = offset;
+          if (offset - last_report >= (1 << 20))
+            {
+              sps_progress_set_fraction (progress, 0.9 * (double) offset / (double) MAX (self.len, 1));
+              last_report = offset;
+            }
         }
 
       result = parse_block (&self, &offset, &local_error);
