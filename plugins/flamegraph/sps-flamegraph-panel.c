@@ -30,6 +30,7 @@ struct _SpsFlamegraphPanel
 
   GtkDropDown        *thread_dropdown;
   GtkDropDown        *kind_dropdown;
+  GtkToggleButton    *raw_toggle;
   GtkBox             *breadcrumbs;
   GtkLabel           *status;
   SpsFlamegraphChart *chart;
@@ -93,7 +94,8 @@ sample_visible (SpsTrace *trace,
                 gpointer  user_data)
 {
   BuildData *data = user_data;
-  guint32 track = sps_trace_get_samples (trace)->track[sample];
+  const SpsSampleTable *table = data->params.samples != NULL ? data->params.samples : sps_trace_get_samples (trace);
+  guint32 track = table->track[sample];
 
   return track >= data->n_tracks || data->track_visible[track] != 0;
 }
@@ -295,6 +297,10 @@ rebuild_now (SpsFlamegraphPanel *self)
   data->panel = g_object_ref (self);
   sps_flame_tree_params_init (&data->params, selected_kind (self));
   data->params.thread = selected_thread (self);
+  /* The stacks as read, before a repair (e.g. of .nettrace stacks cut at
+   * 100 frames) */
+  if (data->params.kind == SPS_FLAME_TREE_SAMPLES && gtk_toggle_button_get_active (self->raw_toggle))
+    data->params.samples = sps_trace_get_raw_samples (self->trace);
   if (sps_session_get_range (self->session, &start, &end))
     {
       data->params.has_range = TRUE;
@@ -738,6 +744,15 @@ sps_flamegraph_panel_init (SpsFlamegraphPanel *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->kind_dropdown), _("What the widths measure"));
   gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->kind_dropdown));
 
+  /* Translators: a toggle of the flame graph: show the stacks as read,
+   * before the repair of stacks cut at 100 frames */
+  self->raw_toggle = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label (_("Raw stacks")));
+  gtk_widget_set_name (GTK_WIDGET (self->raw_toggle), "flame-raw-stacks");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->raw_toggle),
+                               _("Show the stacks as recorded, before cut stacks were repaired"));
+  gtk_widget_set_visible (GTK_WIDGET (self->raw_toggle), FALSE);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->raw_toggle));
+
   crumbs_scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (crumbs_scroller), GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER);
   gtk_widget_set_hexpand (crumbs_scroller, TRUE);
@@ -793,6 +808,9 @@ sps_flamegraph_panel_new (SpsSession *session)
 
   g_signal_connect_swapped (self->thread_dropdown, "notify::selected", G_CALLBACK (on_scope_changed), self);
   g_signal_connect_swapped (self->kind_dropdown, "notify::selected", G_CALLBACK (on_scope_changed), self);
+  /* Only traces whose stacks were rewritten have raw ones to show */
+  gtk_widget_set_visible (GTK_WIDGET (self->raw_toggle), sps_trace_get_raw_samples (self->trace)->n_rows > 0);
+  g_signal_connect_swapped (self->raw_toggle, "toggled", G_CALLBACK (on_scope_changed), self);
 
   g_signal_connect_swapped (session, "notify::has-range", G_CALLBACK (on_scope_changed), self);
   g_signal_connect_swapped (session, "notify::range-start", G_CALLBACK (on_scope_changed), self);
