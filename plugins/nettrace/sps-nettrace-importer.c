@@ -46,6 +46,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (SpsNettraceImporter, sps_nettrace_importer, G_TYP
 #define PROVIDER_SAMPLER "Microsoft-DotNETCore-SampleProfiler"
 #define PROVIDER_RUNTIME "Microsoft-Windows-DotNETRuntime"
 #define PROVIDER_RUNDOWN "Microsoft-Windows-DotNETRuntimeRundown"
+#define PROVIDER_PIPE    "Microsoft-DotNETCore-EventPipe"
 
 typedef enum
 {
@@ -54,6 +55,8 @@ typedef enum
   EVENT_METHOD,           /* MethodLoadVerbose, MethodDCStart/EndVerbose, MethodUnloadVerbose */
   EVENT_MODULE,           /* ModuleLoad, ModuleDCStart/End */
   EVENT_DOMAIN_MODULE,    /* DomainModuleLoad, DomainModuleDCStart/End: an extra AppDomainID */
+  EVENT_PROCESS_INFO,     /* EventPipe ProcessInfo: the command line first */
+  EVENT_RUNTIME_INFO,     /* RuntimeInformationDCStart: the command line at byte 25 */
 } EventKind;
 
 typedef struct
@@ -118,6 +121,9 @@ typedef struct
 
   GArray          *methods;          /* Method */
   GHashTable      *modules;          /* module id (guint64 *) → string id */
+
+  char            *command_line;     /* from ProcessInfo, else the runtime's */
+  gboolean         command_line_from_process_info;
 
   guint32          name_managed;
   guint32          name_external;
@@ -269,6 +275,9 @@ classify (const char *provider,
   if (g_strcmp0 (provider, PROVIDER_SAMPLER) == 0 && event_id == 0)
     return EVENT_SAMPLE;
 
+  if (g_strcmp0 (provider, PROVIDER_PIPE) == 0 && event_id == 1)
+    return EVENT_PROCESS_INFO;
+
   if (g_strcmp0 (provider, PROVIDER_RUNTIME) == 0)
     {
       if (event_id == 143 || event_id == 144)
@@ -288,6 +297,8 @@ classify (const char *provider,
         return EVENT_MODULE;
       if (event_id == 151 || event_id == 152)
         return EVENT_DOMAIN_MODULE;
+      if (event_id == 187)
+        return EVENT_RUNTIME_INFO;
     }
 
   return EVENT_OTHER;
@@ -387,6 +398,73 @@ parse_module (Loader       *self,
 
   g_hash_table_insert (self->modules, new_u64 (module_id),
                        GUINT_TO_POINTER (sps_trace_builder_intern (self->builder, base, -1)));
+}
+
+static void
+parse_command_line (Loader       *self,
+                    const guint8 *p,
+                    const guint8 *end,
+                    gboolean      process_info)
+{
+  char *line;
+
+  if (self->command_line_from_process_info && !process_info)
+    return;
+  if (!process_info)
+    {
+      /* ClrInstanceID, Sku, 4 + 4 version numbers, StartupFlags, StartupMode */
+      if (end - p < 25)
+        return;
+      p += 25;
+    }
+  if (!(line = read_utf16z (&p, end)) || line[0] == '\0')
+    {
+      g_free (line);
+      return;
+    }
+  g_free (self->command_line);
+  self->command_line = line;
+  self->command_line_from_process_info = process_info;
+}
+
+/* The process's name: its command line, the program without its folder */
+static void
+name_process (Loader *self)
+{
+  g_autofree char *program = NULL;
+  g_autoptr(GString) name = NULL;
+  const char *line = self->command_line;
+  const char *rest;
+  const char *slash;
+
+  if (line == NULL)
+    return;
+  while (*line == ' ')
+    line++;
+  if (*line == '"')
+    {
+      rest = strchr (line + 1, '"');
+      program = g_strndup (line + 1, rest != NULL ? (gsize) (rest - line - 1) : strlen (line + 1));
+      rest = rest != NULL ? rest + 1 : line + strlen (line);
+    }
+  else
+    {
+      rest = strchr (line, ' ');
+      program = g_strndup (line, rest != NULL ? (gsize) (rest - line) : strlen (line));
+      rest = rest != NULL ? rest : line + strlen (line);
+    }
+  slash = MAX (strrchr (program, '/'), strrchr (program, '\\'));
+  name = g_string_new (slash != NULL ? slash + 1 : program);
+  g_string_append (name, rest);
+  if (name->len > 200)
+    g_string_truncate (name, 200);
+  g_strchomp (name->str);
+  name->len = strlen (name->str);
+  if (!g_utf8_validate (name->str, -1, NULL))
+    return;
+
+  sps_trace_builder_set_process_name (self->builder, self->process,
+                                      sps_trace_builder_intern (self->builder, name->str, (gssize) name->len));
 }
 
 static guint32
@@ -675,6 +753,12 @@ parse_event_block (Loader       *self,
               break;
             case EVENT_DOMAIN_MODULE:
               parse_module (self, payload, payload + h.payload_size, TRUE);
+              break;
+            case EVENT_PROCESS_INFO:
+              parse_command_line (self, payload, payload + h.payload_size, TRUE);
+              break;
+            case EVENT_RUNTIME_INFO:
+              parse_command_line (self, payload, payload + h.payload_size, FALSE);
               break;
             case EVENT_OTHER:
             default:
@@ -1122,6 +1206,7 @@ static void
 loader_clear (Loader *self)
 {
   g_clear_pointer (&self->display_name, g_free);
+  g_clear_pointer (&self->command_line, g_free);
   g_clear_pointer (&self->kinds, g_array_unref);
   g_clear_pointer (&self->ips, g_array_unref);
   g_clear_pointer (&self->stack_start, g_array_unref);
@@ -1286,6 +1371,7 @@ sps_nettrace_importer_load (SpsImporter      *importer,
       sps_progress_set_fraction (progress, 0.9);
     }
   resolve_stacks (&self);
+  name_process (&self);
   sps_trace_builder_add_events_read (builder, self.events);
   sps_trace_builder_add_metadata_events (builder, self.metadata_events);
 
