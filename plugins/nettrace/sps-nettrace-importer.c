@@ -427,40 +427,45 @@ parse_command_line (Loader       *self,
   self->command_line_from_process_info = process_info;
 }
 
-/* The process's name: its command line, the program without its folder */
+/* The process's name: its command line with every path reduced to its
+ * last component ("dotnet RobotCleaner.dll"); the whole line goes to the
+ * trace's metadata */
 static void
 name_process (Loader *self)
 {
-  g_autofree char *program = NULL;
-  g_autoptr(GString) name = NULL;
-  const char *line = self->command_line;
-  const char *rest;
-  const char *slash;
+  g_autoptr(GString) name = g_string_new (NULL);
+  g_autoptr(GString) json = g_string_new ("\"");
+  g_auto(GStrv) tokens = NULL;
 
-  if (line == NULL)
+  if (self->command_line == NULL || !g_utf8_validate (self->command_line, -1, NULL))
     return;
-  while (*line == ' ')
-    line++;
-  if (*line == '"')
+
+  for (const char *p = self->command_line; *p != '\0'; p++)
     {
-      rest = strchr (line + 1, '"');
-      program = g_strndup (line + 1, rest != NULL ? (gsize) (rest - line - 1) : strlen (line + 1));
-      rest = rest != NULL ? rest + 1 : line + strlen (line);
+      if (*p == '"' || *p == '\\')
+        g_string_append_c (json, '\\');
+      if ((guchar) *p < 0x20)
+        g_string_append_printf (json, "\\u%04x", (guchar) *p);
+      else
+        g_string_append_c (json, *p);
     }
-  else
+  g_string_append_c (json, '"');
+  sps_trace_builder_add_metadata (self->builder, "command-line",
+                                  sps_trace_builder_add_args_text (self->builder, json->str, (gssize) json->len));
+
+  tokens = g_strsplit (self->command_line, " ", -1);
+  for (guint i = 0; tokens[i] != NULL; i++)
     {
-      rest = strchr (line, ' ');
-      program = g_strndup (line, rest != NULL ? (gsize) (rest - line) : strlen (line));
-      rest = rest != NULL ? rest : line + strlen (line);
+      char *token = g_strstrip (g_strdelimit (tokens[i], "\"", ' '));
+      const char *slash = MAX (strrchr (token, '/'), strrchr (token, '\\'));
+
+      if (token[0] == '\0')
+        continue;
+      if (name->len > 0)
+        g_string_append_c (name, ' ');
+      g_string_append (name, slash != NULL && slash[1] != '\0' ? slash + 1 : token);
     }
-  slash = MAX (strrchr (program, '/'), strrchr (program, '\\'));
-  name = g_string_new (slash != NULL ? slash + 1 : program);
-  g_string_append (name, rest);
-  if (name->len > 200)
-    g_string_truncate (name, 200);
-  g_strchomp (name->str);
-  name->len = strlen (name->str);
-  if (!g_utf8_validate (name->str, -1, NULL))
+  if (name->len == 0 || name->len > 200)
     return;
 
   sps_trace_builder_set_process_name (self->builder, self->process,
