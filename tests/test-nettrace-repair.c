@@ -548,6 +548,9 @@ test_repair_default (gconstpointer data)
   guint n_truncated = 0;
 
   g_assert_cmpstr (sps_trace_get_format (trace), ==, "nettrace");
+  /* Named from the rundown's RuntimeInformation command line */
+  g_assert_cmpstr (sps_trace_get_string (trace, sps_trace_get_processes (trace)->name[0]), ==,
+                   "dotnet Cmf.Test.Services.dll --serve");
   g_assert_cmpuint (sps_trace_get_samples (trace)->n_rows, ==, 28);
   check_repaired (trace, FALSE);
   g_assert_cmpstr (report, ==, expected_report);

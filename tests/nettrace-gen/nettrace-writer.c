@@ -654,6 +654,24 @@ nt_writer_finish (NtWriter *self,
                  p->data, p->len);
     }
 
+  /* RuntimeInformationDCStart: ClrInstanceID, Sku, BCL and VM versions,
+   * StartupFlags, StartupMode, CommandLine, ComObjectGuid, RuntimeDllPath */
+  {
+    g_autoptr(GByteArray) p = g_byte_array_new ();
+    static const guint8 guid[16] = { 0, };
+
+    put_u16 (p, 9);
+    put_u16 (p, 2);
+    for (guint i = 0; i < 8; i++)
+      put_u16 (p, i % 4 == 0 ? 8 : 0);   /* 8.0.0.0 twice */
+    put_u32 (p, 0);
+    put_u8 (p, 0);
+    put_utf16z (p, "/usr/share/dotnet/dotnet /app/bin/Cmf.Test.Services.dll --serve");
+    g_byte_array_append (p, guid, 16);
+    put_utf16z (p, "/usr/share/dotnet/shared/Microsoft.NETCore.App/8.0.10/libcoreclr.so");
+    add_event (self, META_RUNTIME_INFO, RUNDOWN_THREAD, RUNDOWN_THREAD, empty, ticks, p->data, p->len);
+  }
+
   {
     guint16 clr = GUINT16_TO_LE (9);
 
