@@ -381,10 +381,10 @@ load (const char *path,
 }
 
 static char *
-stack_string (SpsTrace *trace,
-              guint32   callsite)
+stack_string_in (SpsTrace               *trace,
+                 const SpsCallsiteTable *callsites,
+                 guint32                 callsite)
 {
-  const SpsCallsiteTable *callsites = sps_trace_get_callsites (trace);
   const SpsFrameTable *frames = sps_trace_get_frames (trace);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   g_autoptr(GString) text = g_string_new (NULL);
@@ -399,6 +399,13 @@ stack_string (SpsTrace *trace,
     }
 
   return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static char *
+stack_string (SpsTrace *trace,
+              guint32   callsite)
+{
+  return stack_string_in (trace, sps_trace_get_callsites (trace), callsite);
 }
 
 static char *
@@ -739,9 +746,10 @@ compare_lines (gconstpointer a,
 
 /* "stack count" lines, root first, sorted: the folded format */
 static char *
-folded (SpsTrace *trace)
+folded_in (SpsTrace               *trace,
+           const SpsSampleTable   *samples,
+           const SpsCallsiteTable *callsites)
 {
-  const SpsSampleTable *samples = sps_trace_get_samples (trace);
   g_autoptr(GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GString) text = g_string_new (NULL);
@@ -750,7 +758,7 @@ folded (SpsTrace *trace)
 
   for (guint r = 0; r < samples->n_rows; r++)
     {
-      char *stack = stack_string (trace, samples->callsite[r]);
+      char *stack = stack_string_in (trace, callsites, samples->callsite[r]);
       guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, stack));
 
       g_hash_table_replace (counts, stack, GUINT_TO_POINTER (n + 1));
@@ -766,6 +774,12 @@ folded (SpsTrace *trace)
     }
 
   return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static char *
+folded (SpsTrace *trace)
+{
+  return folded_in (trace, sps_trace_get_samples (trace), sps_trace_get_callsites (trace));
 }
 
 static char *
@@ -813,6 +827,29 @@ test_repair_filters (void)
       /* The file's four samples stay in the raw table */
       g_assert_cmpuint (sps_trace_get_raw_samples (trace)->n_rows, ==, 4);
     }
+
+  /* The same filters applied to a loaded trace (the UI's way) */
+  {
+    g_autoptr(GVariant) options = options_new (NULL, NULL, FALSE, TRUE);
+    g_autoptr(SpsTrace) trace = load (path, options);
+    g_autoptr(GError) error = NULL;
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autoptr(SpsFilteredSamples) filtered = sps_filtered_samples_new (trace, NULL, cases[i].first_span,
+                                                                           cases[i].span_filter, &error);
+        g_autofree char *got = NULL;
+        g_autofree char *want = read_expected (cases[i].expected);
+
+        g_assert_no_error (error);
+        got = folded_in (trace, sps_filtered_samples_get_samples (filtered),
+                         sps_filtered_samples_get_callsites (filtered));
+        g_assert_cmpstr (got, ==, want);
+      }
+
+    g_assert_null (sps_filtered_samples_new (trace, NULL, "", NULL, &error));
+    g_assert_error (error, SPS_ANALYSIS_ERROR, SPS_ANALYSIS_ERROR_INVALID_OPTION);
+  }
 }
 
 static void

@@ -17,6 +17,7 @@
 #include "sps-exporter.h"
 #include "sps-analysis.h"
 #include "sps-stack-repair.h"
+#include "sps-filtered-samples.h"
 #include "sps-plugin-engine.h"
 #include "sps-search.h"
 #include "sps-flame-tree.h"
