@@ -143,6 +143,8 @@ test_raw_switch (void)
   GtkWidget *toggle;
   GtkWidget *status;
   GtkWidget *chart;
+  GtkWidget *first_span;
+  GtkWidget *span_filter;
   g_autoptr(GdkTexture) repaired_shot = NULL;
   g_autoptr(GdkTexture) raw_shot = NULL;
   graphene_point_t top;
@@ -199,6 +201,35 @@ test_raw_switch (void)
   y = (int) top.y + 30;
   g_assert_cmphex (pixel_at (repaired_shot, 230, y), ==, pixel_at (repaired_shot, 900, y));
   g_assert_cmphex (pixel_at (raw_shot, 230, y), !=, pixel_at (raw_shot, 900, y));
+
+  /* The span filters on the repaired stacks: only the ten deep samples
+   * have Step100; from there on 30 frames deep */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), FALSE);
+  first_span = find_named (panel, "flame-first-span");
+  span_filter = find_named (panel, "flame-span-filter");
+  g_assert_nonnull (first_span);
+  g_assert_nonnull (span_filter);
+  g_assert_true (gtk_widget_get_visible (first_span));
+  g_assert_true (gtk_widget_get_visible (span_filter));
+  gtk_editable_set_text (GTK_EDITABLE (first_span), "deep.chain.step100()");
+  g_signal_emit_by_name (first_span, "activate");
+  wait_until_built (window, panel);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (status)), "10 samples"));
+  g_clear_object (&repaired_shot);
+  repaired_shot = save_screenshot (window, "nettrace-flame-first-span.png");
+
+  /* And only the frames named Step12?: 10 samples still */
+  gtk_editable_set_text (GTK_EDITABLE (span_filter), "*Step12?()");
+  g_signal_emit_by_name (span_filter, "activate");
+  wait_until_built (window, panel);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (status)), "10 samples"));
+  g_clear_object (&raw_shot);
+  raw_shot = save_screenshot (window, "nettrace-flame-span-filter.png");
+
+  /* Rows 11 and 15 under "all": two different frames with first-span
+   * alone (30 deep), background in both with the filter (10 deep) */
+  g_assert_cmphex (pixel_at (repaired_shot, 900, y + 200), !=, pixel_at (repaired_shot, 900, y + 280));
+  g_assert_cmphex (pixel_at (raw_shot, 900, y + 200), ==, pixel_at (raw_shot, 900, y + 280));
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_remove (path);
