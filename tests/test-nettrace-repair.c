@@ -1032,6 +1032,30 @@ test_cli_convert_chromium (void)
   g_assert_cmpuint (n_threads, ==, 6);
   g_assert_true (found_main);
   g_assert_true (found_c20);
+
+  /* speedscope (flame-export plugin): one sampled profile per thread over
+   * shared frames, 28 samples in all */
+  {
+    const char *speedscope_argv[] = { cli, "convert", path, "--format", "speedscope", NULL };
+    g_autofree char *speedscope = g_build_filename (scratch_dir, "cli.speedscope.json", NULL);
+    g_autoptr(JsonParser) sparser = json_parser_new ();
+    JsonArray *profiles;
+    guint n_samples = 0;
+
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    out = run_cli (speedscope_argv, &status, &err);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_true (g_str_has_suffix (out, "Conversion complete\n"));
+    json_parser_load_from_file (sparser, speedscope, &error);
+    g_assert_no_error (error);
+    profiles = json_object_get_array_member (json_node_get_object (json_parser_get_root (sparser)), "profiles");
+    g_assert_cmpuint (json_array_get_length (profiles), ==, 6);
+    for (guint i = 0; i < json_array_get_length (profiles); i++)
+      n_samples += json_array_get_length (json_object_get_array_member (json_array_get_object_element (profiles, i),
+                                                                        "samples"));
+    g_assert_cmpuint (n_samples, ==, 28);
+  }
 }
 
 static void
