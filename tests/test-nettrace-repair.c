@@ -1036,7 +1036,8 @@ test_cli_convert_chromium (void)
   /* speedscope (flame-export plugin): one sampled profile per thread over
    * shared frames, 28 samples in all */
   {
-    const char *speedscope_argv[] = { cli, "convert", path, "--format", "speedscope", NULL };
+    /* spelt as dotnet-trace spells it */
+    const char *speedscope_argv[] = { cli, "convert", path, "--format", "Speedscope", NULL };
     g_autofree char *speedscope = g_build_filename (scratch_dir, "cli.speedscope.json", NULL);
     g_autoptr(JsonParser) sparser = json_parser_new ();
     JsonArray *profiles;

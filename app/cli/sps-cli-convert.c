@@ -177,7 +177,15 @@ sps_cli_convert (char **argv)
 
   engine = sps_plugin_engine_get_default ();
 
+  /* dotnet-trace spells its formats Chromium and Speedscope */
   if (!(exporter = sps_plugin_engine_create_exporter (engine, format)))
+    {
+      g_autofree char *lower = g_ascii_strdown (format, -1);
+
+      exporter = sps_plugin_engine_create_exporter (engine, lower);
+    }
+
+  if (exporter == NULL)
     {
       g_autofree char *names = list_exporter_names (engine);
 
