@@ -27,7 +27,8 @@ static const struct
   /* Translators: the arguments of a command in the usage text: keep the
    * option names (--json…); FILE, FORMAT, OUT may be translated. */
   { "info", N_("[--json] [--ns] FILE"), N_("Print what a trace holds"), sps_cli_info },
-  { "convert", N_("FILE --format FORMAT -o OUT [--ns]"), N_("Write a trace in another format"), sps_cli_convert },
+  { "convert", N_("FILE --format FORMAT [-o OUT] [--ns] [--first-span PATTERN] [--span-filter PATTERN] "
+                  "[--keep-unrecoverable] [--no-repair]"), N_("Write a trace in another format"), sps_cli_convert },
   { "flame", N_("FILE [--thread TID] [--tree measured|samples|sampled] --format folded|speedscope -o OUT"), N_("Write a flame graph as folded stacks or speedscope JSON"), sps_cli_flame },
   { "capture", N_("DEVICE [--baud N] [--duration 10s] -o OUT | --list"), N_("Record a device's trace stream"), sps_cli_capture },
   { "query", N_("FILE SQL [--format table|csv|tsv|json] [--ns]"), N_("Run SQL over a trace"), sps_cli_query },

@@ -203,13 +203,20 @@ static const SpsTableLayout sample_table = {
     COLUMN (sample_weight_unit), COLUMN (sample_flags) },
 };
 
+static const SpsTableLayout raw_sample_table = {
+  BUILDER_TABLE (n_raw_samples, raw_samples_capacity),
+  { COLUMN (raw_sample_ts), COLUMN (raw_sample_thread), COLUMN (raw_sample_name),
+    COLUMN (raw_sample_callsite), COLUMN (raw_sample_raw_stack_ref), COLUMN (raw_sample_weight),
+    COLUMN (raw_sample_weight_unit), COLUMN (raw_sample_flags) },
+};
+
 #undef COLUMN
 #undef BUILDER_TABLE
 
 static const SpsTableLayout * const builder_tables[] = {
   &process_table, &thread_table, &slice_record_table, &async_table, &instant_table,
   &counter_table, &counter_value_table, &flow_point_table, &object_table, &frame_table,
-  &callsite_table, &sample_table,
+  &callsite_table, &sample_table, &raw_sample_table,
 };
 
 /* The index of a new last row of @layout's table, whose columns are
@@ -1535,4 +1542,79 @@ sps_trace_builder_get_sample_ref (SpsTraceBuilder *self,
     *name = self->sample_name[sample];
   if (raw_stack_ref != NULL)
     *raw_stack_ref = self->sample_raw_stack_ref[sample];
+}
+
+/**
+ * sps_trace_builder_add_raw_sample:
+ * @self: a #SpsTraceBuilder
+ * @thread: a thread index
+ * @ts: time
+ * @name: the event's name (string id)
+ * @callsite: the leaf callsite of the stack as read, or %SPS_NO_INDEX
+ * @raw_stack_ref: the stack reference as written (string id)
+ * @weight: the raw weight, NAN when absent
+ * @weight_unit: the unit of @weight
+ * @flags: sample flags
+ *
+ * Adds a row to the raw sample table (sps_trace_get_raw_samples()): the
+ * samples as the input holds them, kept beside the rewritten ones when an
+ * analysis such as #SpsStackRepair changed stacks, so that views can show
+ * either. Importers that do not rewrite stacks never call this.
+ */
+void
+sps_trace_builder_add_raw_sample (SpsTraceBuilder *self,
+                                  guint32          thread,
+                                  SpsTime          ts,
+                                  guint32          name,
+                                  guint32          callsite,
+                                  guint32          raw_stack_ref,
+                                  double           weight,
+                                  SpsWeightUnit    weight_unit,
+                                  SpsSampleFlags   flags)
+{
+  guint32 row;
+
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (thread < self->n_threads);
+  g_return_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites);
+  g_return_if_fail (weight_unit <= SPS_WEIGHT_UNIT_S);
+
+  row = append_row (self, &raw_sample_table);
+  self->raw_sample_ts[row] = ts;
+  self->raw_sample_thread[row] = thread;
+  self->raw_sample_name[row] = name;
+  self->raw_sample_callsite[row] = callsite;
+  self->raw_sample_raw_stack_ref[row] = raw_stack_ref;
+  self->raw_sample_weight[row] = weight;
+  self->raw_sample_weight_unit[row] = weight_unit;
+  self->raw_sample_flags[row] = flags;
+}
+
+/* Drops the samples whose @remove entry is non-zero, keeping the others
+ * in order. */
+void
+_sps_trace_builder_remove_samples (SpsTraceBuilder *self,
+                                   const guint8    *remove)
+{
+  guint32 w = 0;
+
+  g_assert (SPS_IS_TRACE_BUILDER (self));
+  g_assert (!self->finished);
+
+  for (guint32 r = 0; r < self->n_samples; r++)
+    {
+      if (remove[r])
+        continue;
+      self->sample_ts[w] = self->sample_ts[r];
+      self->sample_thread[w] = self->sample_thread[r];
+      self->sample_name[w] = self->sample_name[r];
+      self->sample_callsite[w] = self->sample_callsite[r];
+      self->sample_raw_stack_ref[w] = self->sample_raw_stack_ref[r];
+      self->sample_weight[w] = self->sample_weight[r];
+      self->sample_weight_unit[w] = self->sample_weight_unit[r];
+      self->sample_flags[w] = self->sample_flags[r];
+      w++;
+    }
+  self->n_samples = w;
 }

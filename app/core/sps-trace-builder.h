@@ -215,6 +215,17 @@ void             sps_trace_builder_get_sample_ref       (SpsTraceBuilder  *self,
                                                          guint32          *raw_stack_ref);
 
 SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_add_raw_sample       (SpsTraceBuilder  *self,
+                                                         guint32           thread,
+                                                         SpsTime           ts,
+                                                         guint32           name,
+                                                         guint32           callsite,
+                                                         guint32           raw_stack_ref,
+                                                         double            weight,
+                                                         SpsWeightUnit     weight_unit,
+                                                         SpsSampleFlags    flags);
+
+SPS_AVAILABLE_IN_ALL
 SpsTrace        *sps_trace_builder_finish               (SpsTraceBuilder  *self,
                                                          SpsProgress      *progress,
                                                          GError          **error);

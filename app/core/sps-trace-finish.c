@@ -1446,6 +1446,10 @@ build_tracks (Finish *f)
 
   for (guint r = 0; r < b->n_samples; r++)
     thread_has[b->sample_thread[r]] |= HAS_SAMPLES;
+  /* A thread whose every sample was deleted by a repair keeps its (empty)
+   * sample track, so that its raw samples have one */
+  for (guint r = 0; r < b->n_raw_samples; r++)
+    thread_has[b->raw_sample_thread[r]] |= HAS_SAMPLES;
 
   /* Threads and counters grouped by process, in index order */
   threads_by_process = order_rows (thread_process, NULL, nt, np, thread_start, &n_ordered);
@@ -2099,6 +2103,39 @@ build_samples (Finish *f)
   samples->flags = SCATTER_COLUMN (b->sample_flags, position, n, n, identity);
 }
 
+/* Raw samples go on the same tracks as samples without changing the
+ * tracks' row ranges, which describe the sample table. */
+static void
+build_raw_samples (Finish *f)
+{
+  SpsTraceBuilder *b = f->builder;
+  SpsSampleTable *raw = &f->trace->raw_samples;
+  guint n = b->n_raw_samples;
+  g_autofree guint32 *track = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *start = g_new (guint32, f->n_tracks + 1);
+  gboolean identity;
+  guint n_placed;
+
+  for (guint r = 0; r < n; r++)
+    track[r] = f->thread_samples_track[b->raw_sample_thread[r]];
+
+  n_placed = place_rows (track, b->raw_sample_ts, NULL, n, f->n_tracks, start, position);
+  g_assert (n_placed == n);
+  identity = is_identity (position, n, n);
+
+  raw->n_rows = n;
+  raw->track = track_column (start, f->n_tracks, n);
+  raw->ts = SCATTER_COLUMN (b->raw_sample_ts, position, n, n, identity);
+  raw->thread = SCATTER_COLUMN (b->raw_sample_thread, position, n, n, identity);
+  raw->name = SCATTER_COLUMN (b->raw_sample_name, position, n, n, identity);
+  raw->callsite = SCATTER_COLUMN (b->raw_sample_callsite, position, n, n, identity);
+  raw->raw_stack_ref = SCATTER_COLUMN (b->raw_sample_raw_stack_ref, position, n, n, identity);
+  raw->weight = SCATTER_COLUMN (b->raw_sample_weight, position, n, n, identity);
+  raw->weight_unit = SCATTER_COLUMN (b->raw_sample_weight_unit, position, n, n, identity);
+  raw->flags = SCATTER_COLUMN (b->raw_sample_flags, position, n, n, identity);
+}
+
 static void
 build_objects_and_stacks (Finish *f)
 {
@@ -2243,6 +2280,7 @@ static const struct
   { build_instants, 0.75 },
   { build_counters, 0.80 },
   { build_samples, 0.85 },
+  { build_raw_samples, 0.855 },
   { move_tracks, 0.86 },
   { build_block_index, 0.90 },
   { build_flows, 0.95 },

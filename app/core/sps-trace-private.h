@@ -205,6 +205,19 @@ struct _SpsTraceBuilder
   double           *sample_weight;
   guint8           *sample_weight_unit; /* SpsWeightUnit */
   guint8           *sample_flags;       /* SpsSampleFlags */
+
+  /* Raw samples: the stacks as read, kept when an analysis (stack
+   * repair) rewrote the samples above */
+  guint             n_raw_samples;
+  guint             raw_samples_capacity;
+  SpsTime          *raw_sample_ts;
+  guint32          *raw_sample_thread;
+  guint32          *raw_sample_name;
+  guint32          *raw_sample_callsite;
+  guint32          *raw_sample_raw_stack_ref;
+  double           *raw_sample_weight;
+  guint8           *raw_sample_weight_unit;
+  guint8           *raw_sample_flags;
 };
 
 struct _SpsTrace
@@ -260,6 +273,10 @@ struct _SpsTrace
   guint32          *track_first_block;
   SpsTime          *block_tree;
   guint             n_block_leaves;
+
+  /* The samples as read when an analysis rewrote them (sorted like
+   * samples); empty otherwise */
+  SpsSampleTable    raw_samples;
 };
 
 void     _sps_table_grow                  (gpointer              owner,
@@ -283,6 +300,9 @@ guint32  _sps_trace_builder_append_slice_record (SpsTraceBuilder    *self,
                                                  guint32             category,
                                                  SpsArgsRef          args,
                                                  guint16             flags);
+
+void     _sps_trace_builder_remove_samples (SpsTraceBuilder *self,
+                                            const guint8    *remove);
 
 void     _sps_trace_set_load_error        (SpsTrace        *self,
                                            const GError    *error);

@@ -73,6 +73,13 @@ static const SpsTableLayout trace_tables[] = {
       COLUMN (samples, weight), COLUMN (samples, weight_unit), COLUMN (samples, flags) },
   },
   {
+    TRACE_TABLE (raw_samples),
+    { COLUMN (raw_samples, ts), COLUMN (raw_samples, track), COLUMN (raw_samples, thread),
+      COLUMN (raw_samples, name), COLUMN (raw_samples, callsite),
+      COLUMN (raw_samples, raw_stack_ref), COLUMN (raw_samples, weight),
+      COLUMN (raw_samples, weight_unit), COLUMN (raw_samples, flags) },
+  },
+  {
     TRACE_TABLE (callsites),
     { COLUMN (callsites, parent), COLUMN (callsites, frame), COLUMN (callsites, depth) },
   },
@@ -473,6 +480,28 @@ sps_trace_get_samples (SpsTrace *self)
   g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
 
   return &self->samples;
+}
+
+/**
+ * sps_trace_get_raw_samples:
+ * @self: a #SpsTrace
+ *
+ * The samples with their stacks as the input holds them, when an
+ * analysis run during the import (such as #SpsStackRepair) rewrote,
+ * flagged or deleted samples; row for row the input's samples, sorted
+ * like sps_trace_get_samples() by (track, ts), each on its thread's sample
+ * track. Views that offer a "raw stacks" switch read this table instead
+ * of the sample table.
+ *
+ * Returns: (transfer none): the raw sample table; it has no rows when
+ *   nothing was rewritten
+ */
+const SpsSampleTable *
+sps_trace_get_raw_samples (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return &self->raw_samples;
 }
 
 /**

@@ -209,6 +209,8 @@ const SpsFlowTable     *sps_trace_get_flows            (SpsTrace      *self);
 SPS_AVAILABLE_IN_ALL
 const SpsSampleTable   *sps_trace_get_samples          (SpsTrace      *self);
 SPS_AVAILABLE_IN_ALL
+const SpsSampleTable   *sps_trace_get_raw_samples      (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
 const SpsCallsiteTable *sps_trace_get_callsites        (SpsTrace      *self);
 SPS_AVAILABLE_IN_ALL
 const SpsFrameTable    *sps_trace_get_frames           (SpsTrace      *self);

@@ -31,6 +31,9 @@ struct _SpsFlamegraphPanel
 
   GtkDropDown        *thread_dropdown;
   GtkDropDown        *kind_dropdown;
+  GtkToggleButton    *raw_toggle;
+  GtkSearchEntry     *first_span_entry;
+  GtkSearchEntry     *span_filter_entry;
   GtkBox             *breadcrumbs;
   GtkLabel           *status;
   SpsFlamegraphChart *chart;
@@ -65,6 +68,7 @@ typedef struct
   guint8             *track_visible;
   guint               n_tracks;
   SpsFlameTreeParams  params;
+  SpsFilteredSamples *filtered;   /* nullable: the span filters' samples */
 } BuildData;
 
 static void
@@ -73,6 +77,7 @@ build_data_free (BuildData *data)
   g_clear_object (&data->panel);
   g_clear_pointer (&data->slice_mask, g_bytes_unref);
   g_free (data->track_visible);
+  g_clear_pointer (&data->filtered, sps_filtered_samples_free);
   g_free (data);
 }
 
@@ -94,7 +99,8 @@ sample_visible (SpsTrace *trace,
                 gpointer  user_data)
 {
   BuildData *data = user_data;
-  guint32 track = sps_trace_get_samples (trace)->track[sample];
+  const SpsSampleTable *table = data->params.samples != NULL ? data->params.samples : sps_trace_get_samples (trace);
+  guint32 track = table->track[sample];
 
   return track >= data->n_tracks || data->track_visible[track] != 0;
 }
@@ -296,6 +302,27 @@ rebuild_now (SpsFlamegraphPanel *self)
   data->panel = g_object_ref (self);
   sps_flame_tree_params_init (&data->params, selected_kind (self));
   data->params.thread = selected_thread (self);
+  /* The stacks as read, before a repair (e.g. of .nettrace stacks cut at
+   * 100 frames) */
+  if (data->params.kind == SPS_FLAME_TREE_SAMPLES && gtk_toggle_button_get_active (self->raw_toggle))
+    data->params.samples = sps_trace_get_raw_samples (self->trace);
+  /* The span filters of a stack repair (first-span, span-filter), applied
+   * to the samples shown */
+  if (data->params.kind == SPS_FLAME_TREE_SAMPLES)
+    {
+      const char *first_span = gtk_editable_get_text (GTK_EDITABLE (self->first_span_entry));
+      const char *span_filter = gtk_editable_get_text (GTK_EDITABLE (self->span_filter_entry));
+
+      if (first_span[0] != '\0' || span_filter[0] != '\0')
+        data->filtered = sps_filtered_samples_new (self->trace, data->params.samples,
+                                                   first_span[0] != '\0' ? first_span : NULL,
+                                                   span_filter[0] != '\0' ? span_filter : NULL, NULL);
+      if (data->filtered != NULL)
+        {
+          data->params.samples = sps_filtered_samples_get_samples (data->filtered);
+          data->params.callsites = sps_filtered_samples_get_callsites (data->filtered);
+        }
+    }
   if (sps_session_get_range (self->session, &start, &end))
     {
       data->params.has_range = TRUE;
@@ -739,6 +766,36 @@ sps_flamegraph_panel_init (SpsFlamegraphPanel *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->kind_dropdown), _("What the widths measure"));
   gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->kind_dropdown));
 
+  /* Translators: a toggle of the flame graph: show the stacks as read,
+   * before the repair of stacks cut at 100 frames */
+  self->raw_toggle = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label (_("Raw stacks")));
+  gtk_widget_set_name (GTK_WIDGET (self->raw_toggle), "flame-raw-stacks");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->raw_toggle),
+                               _("Show the stacks as recorded, before cut stacks were repaired"));
+  gtk_widget_set_visible (GTK_WIDGET (self->raw_toggle), FALSE);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->raw_toggle));
+
+  self->first_span_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->first_span_entry), "flame-first-span");
+  /* Translators: placeholder of a pattern entry; "span" is a stack frame */
+  g_object_set (self->first_span_entry, "placeholder-text", _("First span"), NULL);
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->first_span_entry), 14);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->first_span_entry),
+                               _("Drop the frames from the root up to the first one matching this pattern "
+                                 "(* and ?, any case, without module!); samples without a match are left out"));
+  gtk_widget_set_visible (GTK_WIDGET (self->first_span_entry), FALSE);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->first_span_entry));
+
+  self->span_filter_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->span_filter_entry), "flame-span-filter");
+  /* Translators: placeholder of a pattern entry; "span" is a stack frame */
+  g_object_set (self->span_filter_entry, "placeholder-text", _("Span filter"), NULL);
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->span_filter_entry), 14);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->span_filter_entry),
+                               _("Keep only the frames matching this pattern (* and ?, any case, without module!)"));
+  gtk_widget_set_visible (GTK_WIDGET (self->span_filter_entry), FALSE);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->span_filter_entry));
+
   crumbs_scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (crumbs_scroller), GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER);
   gtk_widget_set_hexpand (crumbs_scroller, TRUE);
@@ -794,6 +851,15 @@ sps_flamegraph_panel_new (SpsSession *session)
 
   g_signal_connect_swapped (self->thread_dropdown, "notify::selected", G_CALLBACK (on_scope_changed), self);
   g_signal_connect_swapped (self->kind_dropdown, "notify::selected", G_CALLBACK (on_scope_changed), self);
+  /* Only traces whose stacks were rewritten have raw ones to show */
+  gtk_widget_set_visible (GTK_WIDGET (self->raw_toggle), sps_trace_get_raw_samples (self->trace)->n_rows > 0);
+  g_signal_connect_swapped (self->raw_toggle, "toggled", G_CALLBACK (on_scope_changed), self);
+  gtk_widget_set_visible (GTK_WIDGET (self->first_span_entry), sps_trace_get_raw_samples (self->trace)->n_rows > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->span_filter_entry), sps_trace_get_raw_samples (self->trace)->n_rows > 0);
+  g_signal_connect_swapped (self->first_span_entry, "search-changed", G_CALLBACK (on_scope_changed), self);
+  g_signal_connect_swapped (self->first_span_entry, "activate", G_CALLBACK (on_scope_changed), self);
+  g_signal_connect_swapped (self->span_filter_entry, "search-changed", G_CALLBACK (on_scope_changed), self);
+  g_signal_connect_swapped (self->span_filter_entry, "activate", G_CALLBACK (on_scope_changed), self);
 
   g_signal_connect_swapped (session, "notify::has-range", G_CALLBACK (on_scope_changed), self);
   g_signal_connect_swapped (session, "notify::range-start", G_CALLBACK (on_scope_changed), self);
