@@ -128,26 +128,44 @@ assert_health (SpsTrace *trace,
     }
 }
 
-/* Instants on the "capture health" thread named @name, summed counts */
+/* The count of problem @name the "Capture health" counter reached: its
+ * steps are cumulative, so its last value in time */
 static gint64
 health_marks (SpsTrace   *trace,
               const char *name)
 {
-  const SpsInstantTable *instants = sps_trace_get_instants (trace);
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  const SpsCounterTable *counters = sps_trace_get_counters (trace);
   gint64 total = 0;
 
-  for (guint i = 0; i < instants->n_rows; i++)
+  for (guint t = 0; t < tracks->n_rows; t++)
     {
-      g_autoptr(JsonNode) args = NULL;
+      guint first = tracks->first_row[t];
+      guint n = tracks->n_rows_in_track[t];
 
-      if (g_strcmp0 (sps_trace_get_string (trace, instants->category[i]), "capture-health") != 0 ||
-          g_strcmp0 (sps_trace_get_string (trace, instants->name[i]), name) != 0)
+      if (tracks->kind[t] != SPS_TRACK_COUNTER ||
+          g_strcmp0 (sps_trace_get_string (trace, tracks->name[t]), name) != 0 || n == 0)
         continue;
-      args = sps_trace_parse_args (trace, instants->args[i], NULL);
-      total += json_object_get_int_member (json_node_get_object (args), "count");
+      g_assert_cmpint (total, ==, 0);
+      total = (gint64) counters->value[first + n - 1];
     }
 
   return total;
+}
+
+/* How many steps the "Capture health" counter of problem @name made */
+static guint
+health_steps (SpsTrace   *trace,
+              const char *name)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+
+  for (guint t = 0; t < tracks->n_rows; t++)
+    if (tracks->kind[t] == SPS_TRACK_COUNTER &&
+        g_strcmp0 (sps_trace_get_string (trace, tracks->name[t]), name) == 0)
+      return tracks->n_rows_in_track[t];
+
+  return 0;
 }
 
 /* The slice called @name number @nth (in time order) */
@@ -276,7 +294,10 @@ test_lost_frames (void)
 
   assert_health (trace, 98, 0, 0, 0, 0, 0);
   g_assert_cmpint (health_marks (trace, "lost_frames"), ==, 98);
-  g_assert_cmpuint (sps_trace_get_instants (trace)->n_rows, ==, 6 + 2);
+  /* The six markers; problems are counter steps, not instants, so that
+   * instants stay the firmware's markers (two steps: 95 lost, then 3) */
+  g_assert_cmpuint (sps_trace_get_instants (trace)->n_rows, ==, 6);
+  g_assert_cmpuint (health_steps (trace, "lost_frames"), ==, 2);
 }
 
 static void

@@ -81,7 +81,7 @@ typedef struct
   guint64           health[SPS_ETRACE_N_HEALTH];
   char             *messages[SPS_ETRACE_N_HEALTH];
   guint32           health_process;
-  guint32           health_thread;
+  guint32           health_tracks[SPS_ETRACE_N_HEALTH];
   guint32           processes[PID_HEALTH + 1];
   guint32           misses_track[PID_TASKS + 1];
   guint             misses[PID_TASKS + 1];
@@ -215,16 +215,18 @@ ensure_track (Build               *b,
   return b->track_list->len - 1;
 }
 
+/* A problem of the capture: counted, and a step of its counter on the
+ * "Capture health" track, so the timeline shows when problems happened and
+ * how many. Counters rather than instants: a trace's instants are the
+ * firmware's markers and nothing else (what `info` reports). Where in the
+ * file the first of each kind was is in its warning's message. */
 static void
 health (Build           *b,
         SpsEtraceHealth  what,
         gint64           time,
         guint64          count,
-        guint64          offset,
         const char      *message)
 {
-  g_autofree char *args = NULL;
-
   if (count == 0)
     return;
 
@@ -232,21 +234,17 @@ health (Build           *b,
   if (b->messages[what] == NULL && message != NULL)
     b->messages[what] = g_strdup (message);
 
-  if (b->health_thread == SPS_NO_INDEX)
+  if (b->health_tracks[what] == SPS_NO_INDEX)
     {
-      b->health_process = ensure_process (b, PID_HEALTH);
-      b->health_thread = sps_trace_builder_ensure_thread (b->builder, b->health_process, 1);
-      sps_trace_builder_set_thread_name (b->builder, b->health_thread,
-                                         sps_trace_builder_intern (b->builder, _("capture health"), -1));
+      if (b->health_process == SPS_NO_INDEX)
+        b->health_process = ensure_process (b, PID_HEALTH);
+      b->health_tracks[what] =
+        sps_trace_builder_ensure_counter_track (b->builder, b->health_process,
+                                                sps_trace_builder_intern (b->builder, sps_etrace_health_name (what), -1),
+                                                0);
     }
 
-  args = g_strdup_printf ("{\"count\":%" G_GUINT64_FORMAT ",\"byte\":%" G_GUINT64_FORMAT "}",
-                          count, offset);
-  sps_trace_builder_add_instant (b->builder, SPS_INSTANT_KIND_MARK, SPS_INSTANT_SCOPE_THREAD,
-                                 b->health_process, b->health_thread, time,
-                                 sps_trace_builder_intern (b->builder, sps_etrace_health_name (what), -1),
-                                 sps_trace_builder_intern (b->builder, "capture-health", -1),
-                                 sps_trace_builder_add_args_text (b->builder, args, -1));
+  sps_trace_builder_add_counter_value (b->builder, b->health_tracks[what], time, (double) b->health[what]);
 }
 
 /* Pairing */
@@ -291,7 +289,7 @@ pair_spans (Build *b)
                 g_strdup_printf (_("“%s” started again before it ended; the earlier start was discarded"),
                                  name->name);
 
-              health (b, SPS_ETRACE_HEALTH_DISCARDED_RESTARTS, e->time_ns, 1, 0, message);
+              health (b, SPS_ETRACE_HEALTH_DISCARDED_RESTARTS, e->time_ns, 1, message);
             }
           open[e->name] = e->time_ns;
           break;
@@ -303,7 +301,7 @@ pair_spans (Build *b)
                 /* Translators: %s is a span name */
                 g_strdup_printf (_("“%s” ended without a start; the end was dropped"), name->name);
 
-              health (b, SPS_ETRACE_HEALTH_UNMATCHED_END, e->time_ns, 1, 0, message);
+              health (b, SPS_ETRACE_HEALTH_UNMATCHED_END, e->time_ns, 1, message);
             }
           else
             {
@@ -348,7 +346,7 @@ pair_spans (Build *b)
       track = g_ptr_array_index (b->track_list, b->track_of_name[i]);
       /* Translators: %s is a span name */
       message = g_strdup_printf (_("“%s” was still running when the capture ended"), name->name);
-      health (b, SPS_ETRACE_HEALTH_OPEN_AT_END, open[i], 1, 0, message);
+      health (b, SPS_ETRACE_HEALTH_OPEN_AT_END, open[i], 1, message);
       args = g_strdup_printf ("{\"type\":\"%s\",\"priority\":%u}",
                               name->source == SPS_ETRACE_SOURCE_ISR ? "isr" : "task", name->priority);
       /* Unfinished up to the end of its boot (of the capture, mostly),
@@ -728,8 +726,9 @@ sps_etrace_build (SpsEtraceDecoder *decoder,
   b.track_list = g_ptr_array_new_with_free_func (track_free);
   b.spans = g_array_new (FALSE, FALSE, sizeof (Span));
   b.miss_list = g_string_new ("[");
-  b.health_thread = SPS_NO_INDEX;
   b.health_process = SPS_NO_INDEX;
+  for (guint i = 0; i < G_N_ELEMENTS (b.health_tracks); i++)
+    b.health_tracks[i] = SPS_NO_INDEX;
   for (guint i = 0; i < G_N_ELEMENTS (b.processes); i++)
     b.processes[i] = SPS_NO_INDEX;
   for (guint i = 0; i < G_N_ELEMENTS (b.misses_track); i++)
@@ -756,7 +755,7 @@ sps_etrace_build (SpsEtraceDecoder *decoder,
     {
       const SpsEtraceMark *mark = &g_array_index (marks, SpsEtraceMark, i);
 
-      health (&b, mark->health, mark->time_ns, mark->count, mark->offset,
+      health (&b, mark->health, mark->time_ns, mark->count,
               sps_etrace_decoder_get_first_message (decoder, mark->health));
     }
 
