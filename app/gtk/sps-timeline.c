@@ -148,7 +148,8 @@ typedef struct
   int            height;
   int            scale;
   guint          serial;
-  /* Tiles of a slice lane, for one zoom (tile_ns_per_px) */
+  double         drawn_ns_per_px;  /* the scale of the last frame */
+  /* Tiles of the row, for one zoom (tile_ns_per_px) */
   GArray        *tiles;    /* RowTile, on the pixel grid */
   double         tile_ns_per_px;
   int            tile_height;
@@ -1824,7 +1825,10 @@ get_row_node (SpsTimeline          *self,
 
   g_clear_pointer (&cache->node, gsk_render_node_unref);
 
-  if (g->tiled && !self->tiles_disabled)
+  /* Tiles pay off when the next frames show the same scale: panning.
+   * The first frame at a new scale (each frame of a wheel zoom) is drawn
+   * for the window alone, which costs half of drawing the tiles under it. */
+  if (g->tiled && !self->tiles_disabled && cache->drawn_ns_per_px == g->ns_per_px)
     {
       draw_tiled_row (self, cache, self->row_nodes, g, row);
     }
@@ -1839,6 +1843,7 @@ get_row_node (SpsTimeline          *self,
     }
 
   cache->node = nodes_to_node (self->row_nodes);
+  cache->drawn_ns_per_px = g->ns_per_px;
   cache->valid = TRUE;
   cache->start = g->start;
   cache->end = g->end;
