@@ -243,9 +243,10 @@ fill (SpsInstanceBrowser *self)
       g_autofree char *avg_text = sps_time_format_duration (sampled_total / n_sampled, PRECISION);
       g_autofree char *text = NULL;
 
-      /* Translators: sampled spans have intervals estimated from stack
-       * samples; %u is their number, %s their average duration */
       text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           /* Translators: sampled spans have intervals estimated from
+                                            * stack samples; %u is their number, %s their average
+                                            * duration */
                                            "%u sampled span · avg %s (estimate)",
                                            "%u sampled spans · avg %s (estimate)", n_sampled),
                               n_sampled, avg_text);

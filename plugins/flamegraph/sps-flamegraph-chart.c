@@ -752,8 +752,8 @@ sps_flamegraph_chart_dup_tooltip (SpsFlamegraphChart *self,
           g_string_append_c (text, '\n');
           if (sps_flame_tree_get_kind (self->tree) == SPS_FLAME_TREE_SAMPLES)
             g_string_append_printf (text,
-                                    /* Translators: over the whole graph; recursion counted once */
                                     g_dngettext (GETTEXT_PACKAGE,
+                                                 /* Translators: over the whole graph; recursion counted once */
                                                  "This function in all stacks: %" PRIu64 " sample",
                                                  "This function in all stacks: %" PRIu64 " samples",
                                                  (gulong) f->n_observations),
@@ -763,8 +763,8 @@ sps_flamegraph_chart_dup_tooltip (SpsFlamegraphChart *self,
               g_autofree char *total = sps_time_format_duration (f->inclusive, 2);
 
               g_string_append_printf (text,
-                                      /* Translators: over the whole graph; recursion counted once */
                                       g_dngettext (GETTEXT_PACKAGE,
+                                                   /* Translators: over the whole graph; recursion counted once */
                                                    "This function in all stacks: %s in %" PRIu64 " outermost call",
                                                    "This function in all stacks: %s in %" PRIu64 " outermost calls",
                                                    (gulong) f->n_observations),
