@@ -18,86 +18,7 @@
 #include <gudev/gudev.h>
 
 #include "sps-device-monitor.h"
-
-struct _SpsSerialDevice
-{
-  GObject  parent_instance;
-
-  char    *path;
-  char    *vendor;
-  char    *model;
-};
-
-G_DEFINE_FINAL_TYPE (SpsSerialDevice, sps_serial_device, G_TYPE_OBJECT)
-
-static void
-sps_serial_device_finalize (GObject *object)
-{
-  SpsSerialDevice *self = SPS_SERIAL_DEVICE (object);
-
-  g_free (self->path);
-  g_free (self->vendor);
-  g_free (self->model);
-
-  G_OBJECT_CLASS (sps_serial_device_parent_class)->finalize (object);
-}
-
-static void
-sps_serial_device_class_init (SpsSerialDeviceClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = sps_serial_device_finalize;
-}
-
-static void
-sps_serial_device_init (SpsSerialDevice *self)
-{
-}
-
-/* The device node, e.g. /dev/ttyACM0 */
-const char *
-sps_serial_device_get_path (SpsSerialDevice *self)
-{
-  g_return_val_if_fail (SPS_IS_SERIAL_DEVICE (self), NULL);
-
-  return self->path;
-}
-
-/* (nullable): the vendor's name as udev knows it */
-const char *
-sps_serial_device_get_vendor (SpsSerialDevice *self)
-{
-  g_return_val_if_fail (SPS_IS_SERIAL_DEVICE (self), NULL);
-
-  return self->vendor;
-}
-
-/* (nullable): the product's name as udev knows it */
-const char *
-sps_serial_device_get_model (SpsSerialDevice *self)
-{
-  g_return_val_if_fail (SPS_IS_SERIAL_DEVICE (self), NULL);
-
-  return self->model;
-}
-
-/* "Vendor Model (/dev/ttyACM0)", or the path alone */
-char *
-sps_serial_device_dup_label (SpsSerialDevice *self)
-{
-  g_autoptr(GString) label = g_string_new (NULL);
-
-  g_return_val_if_fail (SPS_IS_SERIAL_DEVICE (self), NULL);
-
-  if (self->vendor != NULL)
-    g_string_append (label, self->vendor);
-  if (self->model != NULL)
-    g_string_append_printf (label, "%s%s", label->len > 0 ? " " : "", self->model);
-  if (label->len == 0)
-    return g_strdup (self->path);
-  g_string_append_printf (label, " (%s)", self->path);
-
-  return g_string_free (g_steal_pointer (&label), FALSE);
-}
+#include "sps-serial-device.h"
 
 struct _SpsDeviceMonitor
 {
@@ -137,10 +58,10 @@ static int
 compare_devices (gconstpointer a,
                  gconstpointer b)
 {
-  const SpsSerialDevice *da = *(const SpsSerialDevice **) a;
-  const SpsSerialDevice *db = *(const SpsSerialDevice **) b;
+  SpsSerialDevice *da = *(SpsSerialDevice * const *) a;
+  SpsSerialDevice *db = *(SpsSerialDevice * const *) b;
 
-  return strcmp (da->path, db->path);
+  return strcmp (sps_serial_device_get_path (da), sps_serial_device_get_path (db));
 }
 
 /* @gone: (nullable): a device node being removed, left out even if udev
@@ -158,17 +79,16 @@ refresh (SpsDeviceMonitor *self,
     {
       GUdevDevice *device = l->data;
       const char *file = g_udev_device_get_device_file (device);
-      SpsSerialDevice *item;
+      g_autofree char *vendor = NULL;
+      g_autofree char *model = NULL;
 
       if (file == NULL || g_strcmp0 (file, gone) == 0 ||
           g_strcmp0 (g_udev_device_get_property (device, "ID_BUS"), "usb") != 0)
         continue;
 
-      item = g_object_new (SPS_TYPE_SERIAL_DEVICE, NULL);
-      item->path = g_strdup (file);
-      item->vendor = dup_name (device, "ID_VENDOR_FROM_DATABASE", "ID_VENDOR");
-      item->model = dup_name (device, "ID_MODEL_FROM_DATABASE", "ID_MODEL");
-      g_ptr_array_add (self->devices, item);
+      vendor = dup_name (device, "ID_VENDOR_FROM_DATABASE", "ID_VENDOR");
+      model = dup_name (device, "ID_MODEL_FROM_DATABASE", "ID_MODEL");
+      g_ptr_array_add (self->devices, sps_serial_device_new (file, vendor, model));
     }
   g_list_free_full (list, g_object_unref);
 

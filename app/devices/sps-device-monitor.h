@@ -7,16 +7,9 @@
 
 #include <gio/gio.h>
 
+#include "sps-serial-device.h"
+
 G_BEGIN_DECLS
-
-#define SPS_TYPE_SERIAL_DEVICE (sps_serial_device_get_type ())
-
-G_DECLARE_FINAL_TYPE (SpsSerialDevice, sps_serial_device, SPS, SERIAL_DEVICE, GObject)
-
-const char *sps_serial_device_get_path   (SpsSerialDevice *self);
-const char *sps_serial_device_get_vendor (SpsSerialDevice *self);
-const char *sps_serial_device_get_model  (SpsSerialDevice *self);
-char       *sps_serial_device_dup_label  (SpsSerialDevice *self);
 
 #define SPS_TYPE_DEVICE_MONITOR (sps_device_monitor_get_type ())
 
