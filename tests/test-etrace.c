@@ -22,6 +22,8 @@
 #include "sps-etrace-analysis.h"
 #include "sps-etrace-decoder.h"
 
+#include "sps-test-util.h"
+
 #define START  1
 #define END    2
 #define MARKER 3
@@ -31,16 +33,8 @@ static char *
 write_temp (GBytes     *bytes,
             const char *basename)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("test-etrace-XXXXXX", &error);
-  char *path;
-
-  g_assert_no_error (error);
-  path = g_build_filename (dir, basename, NULL);
-  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
-  g_assert_no_error (error);
-
-  return path;
+  return sps_test_write_temp ("test-etrace-XXXXXX", basename, g_bytes_get_data (bytes, NULL),
+                              g_bytes_get_size (bytes));
 }
 
 static void

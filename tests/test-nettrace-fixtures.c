@@ -13,28 +13,14 @@
 #include <glib/gstdio.h>
 #include <spanscope-core.h>
 
+#include "sps-test-util.h"
+
 static char *scratch_dir;
 
 static char *
 fixture_path (const char *name)
 {
-  const char *root = g_getenv ("SPANSCOPE_SHARED_FIXTURES");
-  g_autofree char *path = NULL;
-
-  if (root == NULL || root[0] == '\0')
-    {
-      g_test_skip ("SPANSCOPE_SHARED_FIXTURES is not set");
-      return NULL;
-    }
-
-  path = g_build_filename (root, "nettrace", name, NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip_printf ("%s is missing", path);
-      return NULL;
-    }
-
-  return g_steal_pointer (&path);
+  return sps_test_shared_fixture_path ("nettrace", name);
 }
 
 static guint32

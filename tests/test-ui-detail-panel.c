@@ -13,6 +13,8 @@
 
 #include <spanscope-gtk.h>
 
+#include "sps-test-ui.h"
+
 /* The trace (ns), process 7 "Browser", thread 42 "Main":
  *
  *   boot  [0, 400000)
@@ -96,31 +98,11 @@ build_trace (void)
   return trace;
 }
 
-static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static const char *
 label_text (Fixture    *fixture,
             const char *name)
 {
-  GtkWidget *label = find_named (fixture->panel, name);
+  GtkWidget *label = sps_test_find_named (fixture->panel, name);
 
   g_assert_nonnull (label);
   g_assert_true (GTK_IS_LABEL (label));
@@ -132,7 +114,7 @@ static GListModel *
 view_model (Fixture    *fixture,
             const char *name)
 {
-  GtkWidget *view = find_named (fixture->panel, name);
+  GtkWidget *view = sps_test_find_named (fixture->panel, name);
 
   g_assert_nonnull (view);
   g_assert_true (GTK_IS_COLUMN_VIEW (view));
@@ -208,7 +190,7 @@ static void
 test_empty_state (Fixture       *fixture,
                   gconstpointer  data)
 {
-  GtkWidget *stack = find_named (fixture->panel, "detail-stack");
+  GtkWidget *stack = sps_test_find_named (fixture->panel, "detail-stack");
 
   g_assert_true (sps_detail_panel_get_session (SPS_DETAIL_PANEL (fixture->panel)) == fixture->session);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "empty");
@@ -240,7 +222,7 @@ test_summary (Fixture       *fixture,
   g_assert_cmpstr (label_text (fixture, "self-time-value"), ==, "6.167 ms");
   g_assert_cmpstr (label_text (fixture, "thread-value"), ==, "Main (tid 42)");
   g_assert_cmpstr (label_text (fixture, "process-value"), ==, "Browser (pid 7)");
-  g_assert_false (gtk_widget_get_visible (find_named (fixture->panel, "note-label")));
+  g_assert_false (gtk_widget_get_visible (sps_test_find_named (fixture->panel, "note-label")));
 
   /* It follows the selection. */
   select_slice (fixture, GC);
@@ -265,7 +247,7 @@ test_sampled_estimates (Fixture       *fixture,
   g_assert_cmpstr (label_text (fixture, "name-value"), ==, "tick");
   g_assert_cmpstr (label_text (fixture, "duration-value"), ==, "1.5 ms (estimated)");
   g_assert_cmpstr (label_text (fixture, "self-time-value"), ==, "1.5 ms (estimated)");
-  g_assert_true (gtk_widget_get_visible (find_named (fixture->panel, "note-label")));
+  g_assert_true (gtk_widget_get_visible (sps_test_find_named (fixture->panel, "note-label")));
   g_assert_cmpstr (label_text (fixture, "note-label"), ==,
                    "A sampled span: its times are estimated from stack samples.");
 }
@@ -377,7 +359,7 @@ test_children (Fixture       *fixture,
 
   select_slice (fixture, FRAME);
   model = view_model (fixture, "children-view");
-  stack = gtk_widget_get_ancestor (gtk_widget_get_parent (find_named (fixture->panel, "children-view")),
+  stack = gtk_widget_get_ancestor (gtk_widget_get_parent (sps_test_find_named (fixture->panel, "children-view")),
                                    GTK_TYPE_STACK);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "list");
 
@@ -425,7 +407,7 @@ test_arguments (Fixture       *fixture,
 
   select_slice (fixture, FRAME);
   model = view_model (fixture, "arguments-view");
-  stack = gtk_widget_get_ancestor (gtk_widget_get_parent (find_named (fixture->panel, "arguments-view")),
+  stack = gtk_widget_get_ancestor (gtk_widget_get_parent (sps_test_find_named (fixture->panel, "arguments-view")),
                                    GTK_TYPE_STACK);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "list");
 
@@ -515,22 +497,11 @@ pixel_at (GdkTexture *texture,
           int         y,
           guint8      rgb[3])
 {
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
-  g_autofree guint8 *data = g_malloc ((gsize) width * height * 4);
-  const guint8 *p;
+  guint32 pixel = sps_test_pixel_at (texture, x, y);
 
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, width);
-  g_assert_cmpint (y, <, height);
-
-  /* GDK_MEMORY_DEFAULT: B G R A, premultiplied; bars are opaque. */
-  gdk_texture_download (texture, data, (gsize) width * 4);
-  p = data + ((gsize) y * width + x) * 4;
-  rgb[0] = p[2];
-  rgb[1] = p[1];
-  rgb[2] = p[0];
+  rgb[0] = (pixel >> 16) & 0xff;
+  rgb[1] = (pixel >> 8) & 0xff;
+  rgb[2] = pixel & 0xff;
 }
 
 static void
@@ -552,19 +523,19 @@ static void
 test_heat_bars (Fixture       *fixture,
                 gconstpointer  data)
 {
-  GtkWidget *notebook = find_named (fixture->panel, "detail-tabs");
+  GtkWidget *notebook = sps_test_find_named (fixture->panel, "detail-tabs");
   GtkWidget *view;
   g_autoptr(GPtrArray) bars = g_ptr_array_new ();
   g_autoptr(GdkTexture) texture = NULL;
   graphene_rect_t bounds[3];
-  guint8 full[3], part[3], empty_end[3];
+  guint8 full[3] = { 0 }, part[3], empty_end[3];
   guint order[3];
 
   select_slice (fixture, FRAME);
   gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), 1);
   wait_for_draw (fixture);
 
-  view = find_named (fixture->panel, "children-view");
+  view = sps_test_find_named (fixture->panel, "children-view");
   collect_drawing_areas (view, bars);
   g_assert_cmpuint (bars->len, ==, 3);
 

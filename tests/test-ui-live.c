@@ -26,11 +26,7 @@
 #include "sps-screenshot.h"
 #include "sps-window.h"
 
-static gboolean
-wake_up (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
+#include "sps-test-ui.h"
 
 typedef struct
 {
@@ -39,8 +35,9 @@ typedef struct
 } Wait;
 
 static gboolean
-has_slices (Wait *wait)
+has_slices (gpointer data)
 {
+  Wait *wait = data;
   SpsSession *session = sps_live_window_get_session (wait->window);
 
   return session != NULL &&
@@ -51,18 +48,9 @@ static void
 wait_for_slices (SpsLiveWindow *window,
                  guint          slices)
 {
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  guint tick = g_timeout_add (20, wake_up, NULL);
   Wait wait = { window, slices };
 
-  while (!has_slices (&wait))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting for %u slices", slices);
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (tick);
+  sps_test_wait_until (has_slices, &wait);
 }
 
 /* 10 runs of "task" (1 µs each, every 10 µs), the first @gap_us after

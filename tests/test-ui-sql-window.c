@@ -21,29 +21,9 @@
 #include "sps-application.h"
 #include "sps-window.h"
 
+#include "sps-test-ui.h"
+
 static SpsApplication *app;
-
-static gboolean
-wake_up (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-wait_until (gboolean (*done) (gpointer),
-            gpointer   data)
-{
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  guint tick = g_timeout_add (20, wake_up, NULL);
-
-  while (!done (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting");
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (tick);
-}
 
 static gboolean
 not_loading (gpointer data)
@@ -92,37 +72,6 @@ show_panel (SpsWindow  *window,
   return panel;
 }
 
-static void
-maybe_screenshot (GtkWidget  *window,
-                  const char *name)
-{
-  const char *dir = g_getenv ("SPS_TEST_SCREENSHOT_DIR");
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *file = NULL;
-  g_autofree char *path = NULL;
-  int width;
-  int height;
-
-  if (dir == NULL)
-    return;
-
-  gtk_test_widget_wait_for_draw (window);
-  width = gtk_widget_get_width (window);
-  height = gtk_widget_get_height (window);
-  paintable = gtk_widget_paintable_new (window);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  file = g_strconcat (name, ".png", NULL);
-  path = g_build_filename (dir, file, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-}
-
 static SpsWindow *
 open_demo (void)
 {
@@ -133,7 +82,7 @@ open_demo (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
   sps_window_load (window, file);
-  wait_until (not_loading, window);
+  sps_test_wait_until (not_loading, window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
   return window;
@@ -197,7 +146,7 @@ test_sql_tab (void)
    * manager here) X would not give it the keyboard. */
   gtk_widget_grab_focus (editor);
   press_keys (GTK_WIDGET (window), "ctrl+Return");
-  wait_until (has_rows, table);
+  sps_test_wait_until (has_rows, table);
   {
     g_autofree char *text = NULL;
     GtkTextIter start;
@@ -215,7 +164,7 @@ test_sql_tab (void)
     g_assert_cmpstr (name, ==, "Shader::tone_map");
     g_assert_cmpstr (n, ==, "8");
   }
-  maybe_screenshot (GTK_WIDGET (window), "sql-window");
+  sps_test_maybe_screenshot (GTK_WIDGET (window), "sql-window");
 
   /* Name descending puts tone_map first. */
   sps_result_table_sort (table, 0, GTK_SORT_DESCENDING);
@@ -238,8 +187,8 @@ test_statistics_tab (void)
   gboolean found = FALSE;
 
   g_assert_nonnull (table);
-  wait_until (has_rows, table);
-  maybe_screenshot (GTK_WIDGET (window), "statistics-window");
+  sps_test_wait_until (has_rows, table);
+  sps_test_maybe_screenshot (GTK_WIDGET (window), "statistics-window");
 
   g_assert_cmpstr (sps_result_table_get_column_name (table, 0), ==, "Name");
   for (guint row = 0; row < sps_result_table_get_n_rows (table); row++)

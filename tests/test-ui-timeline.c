@@ -11,6 +11,10 @@
 #include "sps-time-ruler-private.h"
 #include "sps-timeline-private.h"
 
+#include "sps-test-ui.h"
+
+#include "sps-test-util.h"
+
 #define WIDTH  800
 #define HEIGHT 400
 
@@ -21,23 +25,6 @@ typedef struct
   GtkWidget   *window;
   GtkWidget   *timeline;
 } Fixture;
-
-/* tests/fixtures/chrome-phase-x.json: pid 1 tid 10 has outer [100, 150] µs
- * with inner [110.5, 130.75] µs in it and leaf [115, 120] µs in that;
- * tid 11 has "other", zero length at 0.5 ns; pid 2 has "neg" at -33 ms. */
-static SpsTrace *
-load_fixture (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SpsTrace *trace;
-
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_no_error (error);
-
-  return trace;
-}
 
 static void
 present (Fixture  *fixture,
@@ -67,7 +54,7 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  present (fixture, load_fixture ("chrome-phase-x.json"));
+  present (fixture, sps_test_load_fixture ("chrome-phase-x.json"));
 }
 
 static void
@@ -209,51 +196,13 @@ test_select (Fixture       *fixture,
   g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "neg"), &area));
 }
 
-static guint32
-pixel_at (GdkTexture *texture,
-          int         x,
-          int         y)
-{
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
-  g_autofree guint32 *pixels = g_new (guint32, (gsize) width * height);
-
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, width);
-  g_assert_cmpint (y, <, height);
-
-  /* GDK_MEMORY_DEFAULT: 0xAARRGGBB in native byte order */
-  gdk_texture_download (texture, (guchar *) pixels, width * sizeof (guint32));
-
-  return pixels[(gsize) y * width + x];
-}
-
 static GdkTexture *
 render (Fixture *fixture)
 {
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  GtkSnapshot *snapshot;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (fixture->timeline));
-
   /* The paintable takes its image from the widget as it is drawn now. */
   wait_for_draw (fixture);
-  paintable = gtk_widget_paintable_new (fixture->timeline);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), WIDTH, HEIGHT);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
 
-  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, WIDTH, HEIGHT));
-}
-
-static guint32
-rgb_of (const GdkRGBA *rgba)
-{
-  return ((guint32) (rgba->red * 255 + .5f) << 16) |
-         ((guint32) (rgba->green * 255 + .5f) << 8) |
-         (guint32) (rgba->blue * 255 + .5f);
+  return sps_test_render (fixture->timeline, WIDTH, HEIGHT);
 }
 
 static void
@@ -272,11 +221,11 @@ check_slice_color (Fixture    *fixture,
   /* Right of the middle: clear of the label, which starts at the left. */
   x = (int) (area.origin.x + area.size.width * 0.75);
   y = (int) (area.origin.y + area.size.height / 2);
-  pixel = pixel_at (texture, x, y);
+  pixel = sps_test_pixel_at (texture, x, y);
 
   g_test_message ("%s at %d,%d: %08x", name, x, y, pixel);
   g_assert_cmphex (pixel >> 24, ==, 0xff);
-  g_assert_cmphex (pixel & 0xffffff, ==, rgb_of (_sps_palette_color_for_name (name, dark)));
+  g_assert_cmphex (pixel & 0xffffff, ==, sps_test_rgb_of (_sps_palette_color_for_name (name, dark)));
 }
 
 static void
@@ -298,8 +247,8 @@ test_pixels (Fixture       *fixture,
   texture = render (fixture);
   g_assert_true (sps_timeline_get_slice_area (SPS_TIMELINE (fixture->timeline),
                                               find_slice (fixture->trace, "outer"), &area));
-  g_assert_cmphex (pixel_at (texture, 10, (int) (area.origin.y + area.size.height / 2)) & 0xffffff, !=,
-                   rgb_of (_sps_palette_color_for_name ("outer", FALSE)));
+  g_assert_cmphex (sps_test_pixel_at (texture, 10, (int) (area.origin.y + area.size.height / 2)) & 0xffffff, !=,
+                   sps_test_rgb_of (_sps_palette_color_for_name ("outer", FALSE)));
 
   /* Dark theme: the dark palette */
   g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
@@ -561,19 +510,19 @@ test_collapsed_summary (Fixture       *fixture,
 
   sps_session_set_process_collapsed (fixture->session, process, TRUE);
   collapsed = render (fixture);
-  busy = pixel_at (collapsed, busy_x, y);
-  idle = pixel_at (collapsed, idle_x, y);
+  busy = sps_test_pixel_at (collapsed, busy_x, y);
+  idle = sps_test_pixel_at (collapsed, idle_x, y);
 
   /* Expanded, the header is empty; collapsed, it is darker where outer
    * is, and only there (the tracks area starts at the gutter). */
-  g_assert_cmphex (pixel_at (expanded, busy_x, y), ==, pixel_at (expanded, idle_x, y));
-  g_assert_cmphex (idle, ==, pixel_at (expanded, idle_x, y));
+  g_assert_cmphex (sps_test_pixel_at (expanded, busy_x, y), ==, sps_test_pixel_at (expanded, idle_x, y));
+  g_assert_cmphex (idle, ==, sps_test_pixel_at (expanded, idle_x, y));
   g_assert_cmphex (busy, !=, idle);
   g_assert_cmpuint (busy & 0xff, <, idle & 0xff);
-  g_assert_cmphex (pixel_at (collapsed, gutter + 90, y), ==, busy);
-  g_assert_cmphex (pixel_at (collapsed, gutter + 511, y), ==, busy);
-  g_assert_cmphex (pixel_at (collapsed, gutter + 520, y), ==, idle);
-  g_assert_cmphex (pixel_at (collapsed, gutter + 80, y), ==, idle);
+  g_assert_cmphex (sps_test_pixel_at (collapsed, gutter + 90, y), ==, busy);
+  g_assert_cmphex (sps_test_pixel_at (collapsed, gutter + 511, y), ==, busy);
+  g_assert_cmphex (sps_test_pixel_at (collapsed, gutter + 520, y), ==, idle);
+  g_assert_cmphex (sps_test_pixel_at (collapsed, gutter + 80, y), ==, idle);
 }
 
 /* 40 threads of one slice each: taller than the window. */

@@ -22,6 +22,10 @@
 #include "sps-search-panel.h"
 #include "sps-window.h"
 
+#include "sps-test-ui.h"
+
+#include "sps-test-util.h"
+
 /* Demo trace bounds (data/samples/demo.trace.json, read by hand:
  * the first event at ts 1000000 µs, the last one ends at 1247800 µs). */
 #define DEMO_START G_GINT64_CONSTANT (1000000000)
@@ -37,36 +41,6 @@ demo_path (void)
   return g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
 }
 
-static char *
-fixture_path (const char *name)
-{
-  return g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
-}
-
-static gboolean
-wake_up (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Iterates the main loop until @done returns TRUE, failing after 30 s. */
-static void
-wait_until (gboolean (*done) (gpointer),
-            gpointer   data)
-{
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  guint tick = g_timeout_add (20, wake_up, NULL);
-
-  while (!done (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting");
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (tick);
-}
-
 static gboolean
 not_loading (gpointer data)
 {
@@ -76,19 +50,7 @@ not_loading (gpointer data)
 static void
 wait_for_load (SpsWindow *window)
 {
-  wait_until (not_loading, window);
-}
-
-static void
-spin (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + ms * 1000;
-  guint tick = g_timeout_add (10, wake_up, NULL);
-
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (tick);
+  sps_test_wait_until (not_loading, window);
 }
 
 static SpsWindow *
@@ -122,7 +84,7 @@ static void
 close_window (SpsWindow *window)
 {
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (10);
+  sps_test_spin (10);
 }
 
 static GtkWidget *
@@ -403,7 +365,7 @@ test_screenshot_demo (void)
 static void
 test_screenshot_malformed (void)
 {
-  g_autofree char *garbage = fixture_path ("chrome-garbage.json");
+  g_autofree char *garbage = sps_test_fixture_path ("chrome-garbage.json");
   g_autofree char *dir = g_dir_make_tmp ("spanscope-shot-XXXXXX", NULL);
   g_autofree char *out = g_build_filename (dir, "out.png", NULL);
   g_autofree char *err = NULL;
@@ -535,7 +497,7 @@ test_window_actions (void)
   g_assert_nonnull (menu_button);
   popover = GTK_WIDGET (gtk_menu_button_get_popover (menu_button));
   gtk_menu_button_popup (menu_button);
-  wait_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, popover);
+  sps_test_wait_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, popover);
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), popover));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "clear"));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "scroll-up"));
@@ -621,7 +583,7 @@ test_window_go_to_time (void)
   sps_session_set_visible (session, DEMO_START, DEMO_START + 5000000);
 
   activate (window, "go-to-time");
-  wait_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, popover);
+  sps_test_wait_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, popover);
 
   /* Typing into the entry must not trigger the single-key bindings. */
   entry = find_descendant (GTK_WIDGET (popover), GTK_TYPE_TEXT);
@@ -694,7 +656,7 @@ test_window_collapse (void)
 static void
 test_window_error (void)
 {
-  g_autofree char *garbage = fixture_path ("chrome-garbage.json");
+  g_autofree char *garbage = sps_test_fixture_path ("chrome-garbage.json");
   SpsWindow *window = open_window (garbage);
   const char *message;
 
@@ -719,7 +681,7 @@ static void
 test_window_cancel (void)
 {
   g_autofree char *demo = demo_path ();
-  g_autofree char *garbage = fixture_path ("chrome-garbage.json");
+  g_autofree char *garbage = sps_test_fixture_path ("chrome-garbage.json");
   g_autoptr(GFile) demo_file = g_file_new_for_path (demo);
   SpsWindow *window = sps_window_new (app);
   g_autofree char *message = NULL;
@@ -875,7 +837,7 @@ test_window_search (void)
    * before the worker answers: the first match is selected when it does. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "huffman::");
   g_signal_emit_by_name (entry, "activate");
-  wait_until (search_done, panel);
+  sps_test_wait_until (search_done, panel);
   first = sps_session_get_selected_slice (session);
   g_assert_cmpuint (first, !=, SPS_NO_INDEX);
   g_assert_cmpstr (sps_trace_get_string (trace, slices->name[first]), ==, "Huffman::encode");
@@ -892,7 +854,7 @@ test_window_search (void)
 
   gtk_editable_set_text (GTK_EDITABLE (entry), "no such slice");
   g_signal_emit_by_name (entry, "activate");
-  wait_until (search_done, panel);
+  sps_test_wait_until (search_done, panel);
   g_assert_nonnull (find_label (GTK_WIDGET (window), "No slice matches “no such slice”"));
   g_assert_cmpuint (sps_session_get_selected_slice (session), ==, first);
 
