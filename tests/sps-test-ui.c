@@ -49,25 +49,90 @@ sps_test_spin (guint ms)
   g_source_remove (tick);
 }
 
-/* The first widget under @root (itself included) named @name. */
+/* The first widget under @root (itself included, depth first) for which
+ * @match (widget, data) holds.
+ */
 GtkWidget *
-sps_test_find_named (GtkWidget  *root,
-                     const char *name)
+sps_test_find_widget (GtkWidget  *root,
+                      gboolean  (*match) (GtkWidget *, gconstpointer),
+                      gconstpointer data)
 {
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+  if (match (root, data))
     return root;
 
   for (GtkWidget *child = gtk_widget_get_first_child (root);
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = sps_test_find_named (child, name);
+      GtkWidget *found = sps_test_find_widget (child, match, data);
 
       if (found != NULL)
         return found;
     }
 
   return NULL;
+}
+
+static gboolean
+has_name (GtkWidget     *widget,
+          gconstpointer  name)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), name) == 0;
+}
+
+static gboolean
+is_type (GtkWidget     *widget,
+         gconstpointer  type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, *(const GType *) type);
+}
+
+static gboolean
+has_type_name (GtkWidget     *widget,
+               gconstpointer  type_name)
+{
+  return g_str_equal (G_OBJECT_TYPE_NAME (widget), type_name);
+}
+
+static gboolean
+is_label (GtkWidget     *widget,
+          gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0;
+}
+
+/* The first widget under @root named @name (gtk_widget_set_name()). */
+GtkWidget *
+sps_test_find_named (GtkWidget  *root,
+                     const char *name)
+{
+  return sps_test_find_widget (root, has_name, name);
+}
+
+/* The first widget under @root that is a @type. */
+GtkWidget *
+sps_test_find_descendant (GtkWidget *root,
+                          GType      type)
+{
+  return sps_test_find_widget (root, is_type, &type);
+}
+
+/* The first widget under @root whose type is called @type_name, for types
+ * a test cannot name in C (they live in a plugin module).
+ */
+GtkWidget *
+sps_test_find_type_name (GtkWidget  *root,
+                         const char *type_name)
+{
+  return sps_test_find_widget (root, has_type_name, type_name);
+}
+
+/* The first GtkLabel under @root showing exactly @text. */
+GtkWidget *
+sps_test_find_label (GtkWidget  *root,
+                     const char *text)
+{
+  return sps_test_find_widget (root, is_label, text);
 }
 
 /* @widget as it is drawn now, @width × @height, rendered by its window's

@@ -13,8 +13,17 @@ void        sps_test_wait_until      (gboolean      (*done) (gpointer),
                                       gpointer        data);
 void        sps_test_spin            (guint           ms);
 
+GtkWidget  *sps_test_find_widget     (GtkWidget      *root,
+                                      gboolean      (*match) (GtkWidget *, gconstpointer),
+                                      gconstpointer   data);
 GtkWidget  *sps_test_find_named      (GtkWidget      *root,
                                       const char     *name);
+GtkWidget  *sps_test_find_descendant (GtkWidget      *root,
+                                      GType           type);
+GtkWidget  *sps_test_find_type_name  (GtkWidget      *root,
+                                      const char     *type_name);
+GtkWidget  *sps_test_find_label      (GtkWidget      *root,
+                                      const char     *text);
 
 GdkTexture *sps_test_render          (GtkWidget      *widget,
                                       int             width,

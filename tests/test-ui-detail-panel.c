@@ -472,18 +472,8 @@ test_arguments (Fixture       *fixture,
 static GdkTexture *
 render_window (Fixture *fixture)
 {
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (fixture->window);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (fixture->window));
-  int width = gtk_widget_get_width (fixture->window);
-  int height = gtk_widget_get_height (fixture->window);
-  GdkTexture *texture;
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  GdkTexture *texture = sps_test_render (fixture->window, gtk_widget_get_width (fixture->window),
+                                         gtk_widget_get_height (fixture->window));
 
   if (g_getenv ("SPS_TEST_DETAIL_PANEL_PNG") != NULL)
     gdk_texture_save_to_png (texture, g_getenv ("SPS_TEST_DETAIL_PANEL_PNG"));

@@ -59,46 +59,6 @@ close_window (SpsWindow *window)
   sps_test_spin (10);
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static GtkWidget *
-find_label (GtkWidget  *widget,
-            const char *text)
-{
-  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 /* Brings @panel's page of the bottom dock to the front. */
 static void
 show_page (GtkWidget *panel)
@@ -117,30 +77,15 @@ maybe_save (SpsWindow  *window,
             const char *name)
 {
   const char *dir = g_getenv ("SPS_TEST_PANELS_PNG_DIR");
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *path = NULL;
-  GtkSnapshot *snapshot;
-  int width;
-  int height;
 
   if (dir == NULL)
     return;
 
   sps_test_spin (100);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
-
-  width = gtk_widget_get_width (GTK_WIDGET (window));
-  height = gtk_widget_get_height (GTK_WIDGET (window));
-  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
   path = g_build_filename (dir, name, NULL);
-  gdk_texture_save_to_png (texture, path);
+  g_object_unref (sps_test_save_screenshot (GTK_WIDGET (window), path));
 }
 
 static gboolean
@@ -180,7 +125,7 @@ test_search_panel (void)
   /* Ctrl+F comes from the keybindings schema, like every window action. */
   g_assert_true (g_strv_contains ((const char * const *) accels, "<Control>f"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search", NULL));
-  panel = find_descendant (GTK_WIDGET (window), SPS_TYPE_SEARCH_PANEL);
+  panel = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_SEARCH_PANEL);
   g_assert_nonnull (panel);
   g_assert_true (gtk_widget_get_mapped (panel));
   entry = sps_test_find_named (panel, "search-entry");
@@ -198,7 +143,7 @@ test_search_panel (void)
   result = sps_search_panel_get_result (SPS_SEARCH_PANEL (panel));
   g_assert_nonnull (result);
   g_assert_cmpuint (sps_search_result_get_n_matches (result), ==, 20);
-  g_assert_nonnull (find_label (panel, "20 slices, 6 names"));
+  g_assert_nonnull (sps_test_find_label (panel, "20 slices, 6 names"));
   g_assert_cmpstr (sps_session_get_search_text (session), ==, "encode");
 
   table = SPS_RESULT_TABLE (sps_test_find_named (panel, "search-results"));
@@ -286,7 +231,7 @@ static gboolean
 layout_has_thread (SpsWindow *window,
                    guint      thread)
 {
-  GtkWidget *timeline = find_descendant (GTK_WIDGET (window), SPS_TYPE_TIMELINE);
+  GtkWidget *timeline = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_TIMELINE);
   SpsTimelineLayout *layout = _sps_timeline_get_layout (SPS_TIMELINE (timeline));
 
   for (guint i = 0; i < _sps_timeline_layout_get_n_rows (layout); i++)
@@ -300,7 +245,7 @@ static GtkWidget *
 filter_check (GtkWidget  *panel,
               const char *label)
 {
-  GtkWidget *found = find_label (panel, label);
+  GtkWidget *found = sps_test_find_label (panel, label);
 
   g_assert_nonnull (found);
   return gtk_widget_get_prev_sibling (found);
@@ -349,8 +294,8 @@ test_filter_category_pixels (void)
   SpsWindow *window = open_demo ();
   SpsSession *session = sps_window_get_session (window);
   SpsTrace *trace = sps_session_get_trace (session);
-  GtkWidget *panel = find_descendant (GTK_WIDGET (window), SPS_TYPE_FILTER_PANEL);
-  GtkWidget *timeline = find_descendant (GTK_WIDGET (window), SPS_TYPE_TIMELINE);
+  GtkWidget *panel = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_FILTER_PANEL);
+  GtkWidget *timeline = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_TIMELINE);
   guint huffman = slice_named_at (trace, "Huffman::encode", 1154000000);
   g_autoptr(GdkTexture) before = NULL;
   g_autoptr(GdkTexture) after = NULL;
@@ -395,7 +340,7 @@ test_filter_panel (void)
   SpsSession *session = sps_window_get_session (window);
   SpsTrace *trace = sps_session_get_trace (session);
   guint encoder = thread_of_tid (trace, 4107);
-  GtkWidget *panel = find_descendant (GTK_WIDGET (window), SPS_TYPE_FILTER_PANEL);
+  GtkWidget *panel = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_FILTER_PANEL);
   g_autofree char *label = NULL;
   GtkWidget *check;
   GtkWidget *only;
@@ -413,12 +358,12 @@ test_filter_panel (void)
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check), FALSE);
   g_assert_true (sps_session_get_thread_hidden (session, encoder));
   g_assert_false (layout_has_thread (window, encoder));
-  g_assert_nonnull (find_label (panel, "1 item hidden"));
+  g_assert_nonnull (sps_test_find_label (panel, "1 item hidden"));
   sps_test_spin (50);
   maybe_save (window, "filters.png");
 
   /* "Only" on the "gpu" category: slices of other categories go. */
-  only = gtk_widget_get_next_sibling (find_label (panel, "gpu"));
+  only = gtk_widget_get_next_sibling (sps_test_find_label (panel, "gpu"));
   g_assert_true (GTK_IS_BUTTON (only));
   g_signal_emit_by_name (only, "clicked");
   g_assert_false (sps_session_get_category_hidden (session, sps_string_pool_lookup (sps_trace_get_strings (trace), "gpu", -1)));
@@ -431,7 +376,7 @@ test_filter_panel (void)
 
   g_signal_emit_by_name (sps_test_find_named (panel, "show-all"), "clicked");
   g_assert_false (sps_session_has_filters (session));
-  g_assert_nonnull (find_label (panel, "Everything is shown"));
+  g_assert_nonnull (sps_test_find_label (panel, "Everything is shown"));
 
   close_window (window);
 }
@@ -455,20 +400,20 @@ test_instance_browser (void)
   SpsWindow *window = open_demo ();
   SpsSession *session = sps_window_get_session (window);
   SpsTrace *trace = sps_session_get_trace (session);
-  GtkWidget *browser = find_descendant (GTK_WIDGET (window), SPS_TYPE_INSTANCE_BROWSER);
+  GtkWidget *browser = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_INSTANCE_BROWSER);
   SpsResultTable *table;
   g_autofree char *start = NULL;
   g_autofree char *duration = NULL;
 
   g_assert_nonnull (browser);
   show_page (browser);
-  g_assert_nonnull (find_label (browser, "No slice selected"));
+  g_assert_nonnull (sps_test_find_label (browser, "No slice selected"));
 
   sps_session_set_selected_slice (session, slice_named_at (trace, "Huffman::encode", 1154000000));
   g_assert_cmpuint (sps_instance_browser_get_n_instances (SPS_INSTANCE_BROWSER (browser)), ==, 8);
-  g_assert_nonnull (find_label (browser, "Huffman::encode"));
-  g_assert_nonnull (find_label (browser, "8 measured instances · min 5.2 ms · max 5.2 ms · avg 5.2 ms"));
-  g_assert_nonnull (find_label (browser, "1 of 8"));
+  g_assert_nonnull (sps_test_find_label (browser, "Huffman::encode"));
+  g_assert_nonnull (sps_test_find_label (browser, "8 measured instances · min 5.2 ms · max 5.2 ms · avg 5.2 ms"));
+  g_assert_nonnull (sps_test_find_label (browser, "1 of 8"));
   g_assert_false (gtk_widget_get_visible (sps_test_find_named (browser, "instance-estimates")));
 
   table = SPS_RESULT_TABLE (sps_test_find_named (browser, "instance-table"));
@@ -483,7 +428,7 @@ test_instance_browser (void)
 
   g_signal_emit_by_name (sps_test_find_named (browser, "instance-next"), "clicked");
   g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1163800000));
-  g_assert_nonnull (find_label (browser, "2 of 8"));
+  g_assert_nonnull (sps_test_find_label (browser, "2 of 8"));
   /* The list stays: same name. */
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 8);
 
@@ -492,22 +437,22 @@ test_instance_browser (void)
   /* Before the first: the last, at 1222.6 ms. */
   g_assert_true (sps_instance_browser_step (SPS_INSTANCE_BROWSER (browser), -1));
   g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1222600000));
-  g_assert_nonnull (find_label (browser, "8 of 8"));
+  g_assert_nonnull (sps_test_find_label (browser, "8 of 8"));
   g_assert_true (sps_instance_browser_step (SPS_INSTANCE_BROWSER (browser), 1));
   g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1154000000));
 
   /* A sampled span: no measured statistic, an estimate apart. */
   sps_session_set_selected_slice (session, slice_named_at (trace, "lumen::encoder::run", 1150000000));
   g_assert_cmpuint (sps_instance_browser_get_n_instances (SPS_INSTANCE_BROWSER (browser)), ==, 1);
-  g_assert_nonnull (find_label (browser, "No measured instance"));
+  g_assert_nonnull (sps_test_find_label (browser, "No measured instance"));
   g_assert_true (gtk_widget_get_visible (sps_test_find_named (browser, "instance-estimates")));
-  g_assert_nonnull (find_label (browser, "1 sampled span · avg 78 ms (estimate)"));
+  g_assert_nonnull (sps_test_find_label (browser, "1 sampled span · avg 78 ms (estimate)"));
 
   /* Filters apply: hiding the encoder thread hides every instance. */
   sps_session_set_selected_slice (session, slice_named_at (trace, "Huffman::encode", 1154000000));
   sps_session_set_thread_hidden (session, thread_of_tid (trace, 4107), TRUE);
   g_assert_cmpuint (sps_instance_browser_get_n_instances (SPS_INSTANCE_BROWSER (browser)), ==, 0);
-  g_assert_nonnull (find_label (browser, "No measured instance"));
+  g_assert_nonnull (sps_test_find_label (browser, "No measured instance"));
   sps_session_show_all (session);
   g_assert_cmpuint (sps_instance_browser_get_n_instances (SPS_INSTANCE_BROWSER (browser)), ==, 8);
 

@@ -37,30 +37,12 @@ has_rows (gpointer data)
   return sps_result_table_get_n_rows (data) > 0;
 }
 
-static GtkWidget *
-find_type (GtkWidget  *root,
-           const char *type_name)
-{
-  if (g_str_equal (G_OBJECT_TYPE_NAME (root), type_name))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_type (child, type_name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Shows the notebook page holding a panel of @type_name and returns it. */
 static GtkWidget *
 show_panel (SpsWindow  *window,
             const char *type_name)
 {
-  GtkWidget *panel = find_type (GTK_WIDGET (window), type_name);
+  GtkWidget *panel = sps_test_find_type_name (GTK_WIDGET (window), type_name);
   GtkWidget *notebook;
 
   g_assert_nonnull (panel);
@@ -135,10 +117,10 @@ test_sql_tab (void)
   SpsResultTable *table;
 
   panel = show_panel (window, "SpsSqlPanel");
-  editor = find_type (panel, "GtkSourceView");
+  editor = sps_test_find_type_name (panel, "GtkSourceView");
   g_assert_nonnull (editor);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)), QUERY, -1);
-  table = SPS_RESULT_TABLE (find_type (panel, "SpsResultTable"));
+  table = SPS_RESULT_TABLE (sps_test_find_type_name (panel, "SpsResultTable"));
   g_assert_nonnull (table);
 
   /* A real Ctrl+Enter (XTEST) in the editor runs the query rather than
@@ -183,7 +165,7 @@ test_statistics_tab (void)
 {
   SpsWindow *window = open_demo ();
   GtkWidget *panel = show_panel (window, "SpsStatsPanel");
-  SpsResultTable *table = SPS_RESULT_TABLE (find_type (panel, "SpsResultTable"));
+  SpsResultTable *table = SPS_RESULT_TABLE (sps_test_find_type_name (panel, "SpsResultTable"));
   gboolean found = FALSE;
 
   g_assert_nonnull (table);

@@ -87,46 +87,6 @@ close_window (SpsWindow *window)
   sps_test_spin (10);
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static GtkWidget *
-find_label (GtkWidget  *widget,
-            const char *text)
-{
-  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static GtkMenuButton *
 find_main_menu_button (GtkWidget *widget)
 {
@@ -429,7 +389,7 @@ test_window_title (void)
                                          GTK_WIDGET (window)));
 
   /* The built-in detail view is docked. */
-  g_assert_nonnull (find_descendant (GTK_WIDGET (window), SPS_TYPE_DETAIL_PANEL));
+  g_assert_nonnull (sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_DETAIL_PANEL));
 
   close_window (window);
 }
@@ -484,7 +444,7 @@ test_window_actions (void)
 
   /* A panel of the dock keeps its own arrow keys: the timeline's
    * single-key bindings let them through while it has the focus. */
-  g_assert_true (focus_first (find_descendant (GTK_WIDGET (window), SPS_TYPE_DETAIL_PANEL)));
+  g_assert_true (focus_first (sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_DETAIL_PANEL)));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "scroll-down"));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "clear"));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "open"));
@@ -575,7 +535,7 @@ test_window_go_to_time (void)
   SpsTime start;
   SpsTime end;
 
-  popover = SPS_GO_TO_TIME (find_descendant (GTK_WIDGET (window), SPS_TYPE_GO_TO_TIME));
+  popover = SPS_GO_TO_TIME (sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_GO_TO_TIME));
   g_assert_nonnull (popover);
   g_assert_true (sps_go_to_time_get_session (popover) == session);
 
@@ -586,7 +546,7 @@ test_window_go_to_time (void)
   sps_test_wait_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, popover);
 
   /* Typing into the entry must not trigger the single-key bindings. */
-  entry = find_descendant (GTK_WIDGET (popover), GTK_TYPE_TEXT);
+  entry = sps_test_find_descendant (GTK_WIDGET (popover), GTK_TYPE_TEXT);
   g_assert_nonnull (entry);
   g_assert_true (gtk_widget_has_focus (entry));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "select-child"));
@@ -620,7 +580,7 @@ test_window_go_to_time (void)
   g_signal_emit_by_name (gtk_widget_get_parent (entry), "activate");
   g_assert_cmpint (sps_session_get_visible_start (session), ==, start);
   {
-    GtkWidget *label = find_descendant (GTK_WIDGET (popover), GTK_TYPE_LABEL);
+    GtkWidget *label = sps_test_find_descendant (GTK_WIDGET (popover), GTK_TYPE_LABEL);
     gboolean shown = FALSE;
 
     for (; label != NULL; label = gtk_widget_get_next_sibling (label))
@@ -669,8 +629,8 @@ test_window_error (void)
   g_assert_nonnull (strstr (message, "chrome-garbage.json:3:29"));
 
   /* It is shown in the window, not only kept. */
-  g_assert_nonnull (find_label (GTK_WIDGET (window), message));
-  g_assert_true (gtk_widget_is_drawable (find_label (GTK_WIDGET (window), message)));
+  g_assert_nonnull (sps_test_find_label (GTK_WIDGET (window), message));
+  g_assert_true (gtk_widget_is_drawable (sps_test_find_label (GTK_WIDGET (window), message)));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "zoom-in"));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "reload"));
 
@@ -760,7 +720,7 @@ test_window_recent (void)
 
   /* A new window lists it on its welcome page. */
   window = sps_window_new (app);
-  g_assert_nonnull (find_label (GTK_WIDGET (window), "demo.trace.json"));
+  g_assert_nonnull (sps_test_find_label (GTK_WIDGET (window), "demo.trace.json"));
   close_window (window);
 
   g_settings_reset (settings, "recent-files");
@@ -826,10 +786,10 @@ test_window_search (void)
   guint second;
 
   activate (window, "search");
-  panel = find_descendant (GTK_WIDGET (window), SPS_TYPE_SEARCH_PANEL);
+  panel = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_SEARCH_PANEL);
   g_assert_nonnull (panel);
   g_assert_true (gtk_widget_get_mapped (panel));
-  entry = find_descendant (panel, GTK_TYPE_SEARCH_ENTRY);
+  entry = sps_test_find_descendant (panel, GTK_TYPE_SEARCH_ENTRY);
   g_assert_nonnull (entry);
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), entry));
 
@@ -841,7 +801,7 @@ test_window_search (void)
   first = sps_session_get_selected_slice (session);
   g_assert_cmpuint (first, !=, SPS_NO_INDEX);
   g_assert_cmpstr (sps_trace_get_string (trace, slices->name[first]), ==, "Huffman::encode");
-  g_assert_nonnull (find_label (GTK_WIDGET (window), "8 slices, 1 name"));
+  g_assert_nonnull (sps_test_find_label (GTK_WIDGET (window), "8 slices, 1 name"));
   g_assert_cmpstr (sps_session_get_search_text (session), ==, "huffman::");
 
   g_signal_emit_by_name (entry, "next-match");
@@ -855,7 +815,7 @@ test_window_search (void)
   gtk_editable_set_text (GTK_EDITABLE (entry), "no such slice");
   g_signal_emit_by_name (entry, "activate");
   sps_test_wait_until (search_done, panel);
-  g_assert_nonnull (find_label (GTK_WIDGET (window), "No slice matches “no such slice”"));
+  g_assert_nonnull (sps_test_find_label (GTK_WIDGET (window), "No slice matches “no such slice”"));
   g_assert_cmpuint (sps_session_get_selected_slice (session), ==, first);
 
   close_window (window);
@@ -1084,7 +1044,7 @@ test_german_menus (void)
 
   /* So does a new window. */
   window = sps_window_new (app);
-  g_assert_nonnull (find_label (GTK_WIDGET (window), welcome_de));
+  g_assert_nonnull (sps_test_find_label (GTK_WIDGET (window), welcome_de));
   close_window (window);
 
 out:
