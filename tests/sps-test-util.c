@@ -180,3 +180,42 @@ sps_test_remove_tree (const char *path)
 
   g_remove (path);
 }
+
+/* The index of the slice named @name, the @nth (from 0) in table order;
+ * fails the test when there is none. */
+guint
+sps_test_find_slice (SpsTrace   *trace,
+                     const char *name,
+                     guint       nth)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+
+  for (guint i = 0; i < slices->n_rows; i++)
+    {
+      if (g_strcmp0 (sps_trace_get_string (trace, slices->name[i]), name) == 0 && nth-- == 0)
+        return i;
+    }
+
+  g_error ("no slice named “%s”", name);
+  return SPS_NO_INDEX;
+}
+
+/* Adds a complete slice with interned @name and @category, and @args (JSON
+ * object text) unless NULL. */
+void
+sps_test_add_complete (SpsTraceBuilder *builder,
+                       guint32          thread,
+                       SpsTime          ts,
+                       SpsTime          dur,
+                       const char      *name,
+                       const char      *category,
+                       const char      *args,
+                       SpsSliceFlags    flags)
+{
+  sps_trace_builder_add_complete (builder, thread, ts, dur,
+                                  sps_trace_builder_intern (builder, name, -1),
+                                  sps_trace_builder_intern (builder, category, -1),
+                                  args != NULL ? sps_trace_builder_add_args_text (builder, args, -1)
+                                               : SPS_ARGS_REF_NONE,
+                                  flags);
+}

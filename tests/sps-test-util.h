@@ -39,4 +39,16 @@ char     *sps_test_write_temp          (const char         *dir_template,
                                         gsize               len);
 void      sps_test_remove_tree         (const char         *path);
 
+guint     sps_test_find_slice          (SpsTrace           *trace,
+                                        const char         *name,
+                                        guint               nth);
+void      sps_test_add_complete        (SpsTraceBuilder    *builder,
+                                        guint32             thread,
+                                        SpsTime             ts,
+                                        SpsTime             dur,
+                                        const char         *name,
+                                        const char         *category,
+                                        const char         *args,
+                                        SpsSliceFlags       flags);
+
 G_END_DECLS

@@ -15,6 +15,8 @@
 
 #include "sps-test-ui.h"
 
+#include "sps-test-util.h"
+
 /* The trace (ns), process 7 "Browser", thread 42 "Main":
  *
  *   boot  [0, 400000)
@@ -45,24 +47,6 @@ typedef struct
   GtkWidget  *panel;
 } Fixture;
 
-static void
-add_x (SpsTraceBuilder *builder,
-       guint32          thread,
-       SpsTime          ts,
-       SpsTime          dur,
-       const char      *name,
-       const char      *category,
-       const char      *args,
-       SpsSliceFlags    flags)
-{
-  sps_trace_builder_add_complete (builder, thread, ts, dur,
-                                  sps_trace_builder_intern (builder, name, -1),
-                                  sps_trace_builder_intern (builder, category, -1),
-                                  args != NULL ? sps_trace_builder_add_args_text (builder, args, -1)
-                                               : SPS_ARGS_REF_NONE,
-                                  flags);
-}
-
 static SpsTrace *
 build_trace (void)
 {
@@ -76,21 +60,21 @@ build_trace (void)
   sps_trace_builder_set_process_name (builder, process, sps_trace_builder_intern (builder, "Browser", -1));
   sps_trace_builder_set_thread_name (builder, thread, sps_trace_builder_intern (builder, "Main", -1));
 
-  add_x (builder, thread, 0, 400000, "boot", "startup", NULL, 0);
-  add_x (builder, thread, 1000000, 16667000, "frame", "gfx", FRAME_ARGS, 0);
-  add_x (builder, thread, 2000000, 2000000, "layout", "gfx", "{}", 0);
-  add_x (builder, thread, 5000000, 3000000, "paint", "gfx", NULL, 0);
-  add_x (builder, thread, 9000000, 1000000, "layout", "gfx", NULL, 0);
-  add_x (builder, thread, 11000000, 4500000, "script", "js", "\"main.js\"", 0);
-  add_x (builder, thread, 12000000, 1250000, "gc", "js", NULL, 0);
-  add_x (builder, thread, 20000000, 1500000, "tick", "sampleEvent", NULL, SPS_SLICE_SAMPLED);
-  add_x (builder, thread, 30000000, 1000, "broken", "", "{not json", 0);
+  sps_test_add_complete (builder, thread, 0, 400000, "boot", "startup", NULL, 0);
+  sps_test_add_complete (builder, thread, 1000000, 16667000, "frame", "gfx", FRAME_ARGS, 0);
+  sps_test_add_complete (builder, thread, 2000000, 2000000, "layout", "gfx", "{}", 0);
+  sps_test_add_complete (builder, thread, 5000000, 3000000, "paint", "gfx", NULL, 0);
+  sps_test_add_complete (builder, thread, 9000000, 1000000, "layout", "gfx", NULL, 0);
+  sps_test_add_complete (builder, thread, 11000000, 4500000, "script", "js", "\"main.js\"", 0);
+  sps_test_add_complete (builder, thread, 12000000, 1250000, "gc", "js", NULL, 0);
+  sps_test_add_complete (builder, thread, 20000000, 1500000, "tick", "sampleEvent", NULL, SPS_SLICE_SAMPLED);
+  sps_test_add_complete (builder, thread, 30000000, 1000, "broken", "", "{not json", 0);
 
   g_string_append (huge_args, "{\"values\": [0");
   for (guint i = 1; i < 300; i++)
     g_string_append_printf (huge_args, ", %u", i);
   g_string_append (huge_args, "]}");
-  add_x (builder, thread, 40000000, 1000, "huge", "", huge_args->str, 0);
+  sps_test_add_complete (builder, thread, 40000000, 1000, "huge", "", huge_args->str, 0);
 
   trace = sps_trace_builder_finish (builder, NULL, &error);
   g_assert_no_error (error);
@@ -590,9 +574,9 @@ test_many_children (void)
   Fixture fixture = { NULL, };
   GListModel *model;
 
-  add_x (builder, thread, 0, 10 * (SpsTime) n, "loop", "", NULL, 0);
+  sps_test_add_complete (builder, thread, 0, 10 * (SpsTime) n, "loop", "", NULL, 0);
   for (guint i = 0; i < n; i++)
-    add_x (builder, thread, 10 * (SpsTime) i + 1, i % 1000 == 0 ? 7 : 5,
+    sps_test_add_complete (builder, thread, 10 * (SpsTime) i + 1, i % 1000 == 0 ? 7 : 5,
            i % 1000 == 0 ? "big" : "task", "", NULL, 0);
   trace = sps_trace_builder_finish (builder, NULL, &error);
   g_assert_no_error (error);
@@ -624,19 +608,6 @@ test_many_children (void)
   gtk_window_destroy (GTK_WINDOW (fixture.window));
 }
 
-static guint
-find_slice (SpsTrace   *trace,
-            const char *name)
-{
-  const SpsSliceTable *slices = sps_trace_get_slices (trace);
-
-  for (guint i = 0; i < slices->n_rows; i++)
-    if (g_strcmp0 (sps_trace_get_string (trace, slices->name[i]), name) == 0)
-      return i;
-
-  g_assert_not_reached ();
-}
-
 /* A Chrome JSON file through the importer: args are read from the file's
  * own bytes, names from its metadata. */
 static void
@@ -659,7 +630,7 @@ test_chrome_file (void)
   gtk_window_present (GTK_WINDOW (fixture.window));
 
   /* main [100,150) µs holds inner [110,120). */
-  sps_session_set_selected_slice (session, find_slice (trace, "main"));
+  sps_session_set_selected_slice (session, sps_test_find_slice (trace, "main", 0));
   wait_for_draw (&fixture);
   g_assert_cmpstr (label_text (&fixture, "name-value"), ==, "main");
   g_assert_cmpstr (label_text (&fixture, "category-value"), ==, "app");
@@ -678,7 +649,7 @@ test_chrome_file (void)
   assert_group (model, 0, "inner", 1, 10000, 10000, 10000, 10000, 1.0);
 
   /* A sampled span on the named thread. */
-  sps_session_set_selected_slice (session, find_slice (trace, "hot"));
+  sps_session_set_selected_slice (session, sps_test_find_slice (trace, "hot", 0));
   wait_for_draw (&fixture);
   g_assert_cmpstr (label_text (&fixture, "start-value"), ==, "50 µs");
   g_assert_cmpstr (label_text (&fixture, "duration-value"), ==, "4 µs (estimated)");

@@ -17,6 +17,8 @@
 
 #include "sps-test-ui.h"
 
+#include "sps-test-util.h"
+
 #define WIDTH  1280
 #define HEIGHT 720
 
@@ -58,10 +60,7 @@ add_x (SpsTraceBuilder *builder,
        const char      *category,
        SpsSliceFlags    flags)
 {
-  sps_trace_builder_add_complete (builder, thread, ts, dur,
-                                  sps_trace_builder_intern (builder, name, -1),
-                                  sps_trace_builder_intern (builder, category, -1),
-                                  SPS_ARGS_REF_NONE, flags);
+  sps_test_add_complete (builder, thread, ts, dur, name, category, NULL, flags);
 }
 
 static SpsTrace *

@@ -21,6 +21,8 @@
 
 #include "sps-test-ui.h"
 
+#include "sps-test-util.h"
+
 /* The trace (ns), process 1 "App":
  *
  *   thread 10 "Main"
@@ -50,10 +52,7 @@ add_x (SpsTraceBuilder *builder,
        const char      *name,
        SpsSliceFlags    flags)
 {
-  sps_trace_builder_add_complete (builder, thread, ts, dur,
-                                  sps_trace_builder_intern (builder, name, -1),
-                                  sps_trace_builder_intern (builder, "test", -1),
-                                  SPS_ARGS_REF_NONE, flags);
+  sps_test_add_complete (builder, thread, ts, dur, name, "test", NULL, flags);
 }
 
 static SpsTrace *

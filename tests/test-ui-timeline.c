@@ -75,20 +75,6 @@ round_px (double x)
 }
 
 static guint
-find_slice (SpsTrace   *trace,
-            const char *name)
-{
-  const SpsSliceTable *slices = sps_trace_get_slices (trace);
-
-  for (guint i = 0; i < slices->n_rows; i++)
-    if (g_strcmp0 (sps_trace_get_string (trace, slices->name[i]), name) == 0)
-      return i;
-
-  g_assert_not_reached ();
-  return SPS_NO_INDEX;
-}
-
-static guint
 find_process (SpsTrace *trace,
               gint64    pid)
 {
@@ -150,9 +136,9 @@ test_select (Fixture       *fixture,
              gconstpointer  data)
 {
   SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
-  guint outer = find_slice (fixture->trace, "outer");
-  guint inner = find_slice (fixture->trace, "inner");
-  guint leaf = find_slice (fixture->trace, "leaf");
+  guint outer = sps_test_find_slice (fixture->trace, "outer", 0);
+  guint inner = sps_test_find_slice (fixture->trace, "inner", 0);
+  guint leaf = sps_test_find_slice (fixture->trace, "leaf", 0);
   int gutter = sps_timeline_get_gutter_width (timeline);
   double npp;
   graphene_rect_t area;
@@ -189,11 +175,11 @@ test_select (Fixture       *fixture,
   g_assert_cmpuint (sps_session_get_selected_slice (fixture->session), ==, SPS_NO_INDEX);
 
   /* Selecting a slice out of the window centres the window on it. */
-  g_assert_false (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "neg"), &area));
+  g_assert_false (sps_timeline_get_slice_area (timeline, sps_test_find_slice (fixture->trace, "neg", 0), &area));
   g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.select", "u",
-                                             find_slice (fixture->trace, "neg")));
+                                             sps_test_find_slice (fixture->trace, "neg", 0)));
   check_visible (fixture, -32500000 - 25000, -32500000 + 25000);
-  g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "neg"), &area));
+  g_assert_true (sps_timeline_get_slice_area (timeline, sps_test_find_slice (fixture->trace, "neg", 0), &area));
 }
 
 static GdkTexture *
@@ -211,7 +197,7 @@ check_slice_color (Fixture    *fixture,
                    gboolean    dark)
 {
   g_autoptr(GdkTexture) texture = render (fixture);
-  guint slice = find_slice (fixture->trace, name);
+  guint slice = sps_test_find_slice (fixture->trace, name, 0);
   graphene_rect_t area;
   guint32 pixel;
   int x, y;
@@ -246,7 +232,7 @@ test_pixels (Fixture       *fixture,
    * colour. */
   texture = render (fixture);
   g_assert_true (sps_timeline_get_slice_area (SPS_TIMELINE (fixture->timeline),
-                                              find_slice (fixture->trace, "outer"), &area));
+                                              sps_test_find_slice (fixture->trace, "outer", 0), &area));
   g_assert_cmphex (sps_test_pixel_at (texture, 10, (int) (area.origin.y + area.size.height / 2)) & 0xffffff, !=,
                    sps_test_rgb_of (_sps_palette_color_for_name ("outer", FALSE)));
 
@@ -265,7 +251,7 @@ test_collapse (Fixture       *fixture,
   SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
   SpsTimelineLayout *layout = _sps_timeline_get_layout (timeline);
   guint process = find_process (fixture->trace, 1);
-  guint inner = find_slice (fixture->trace, "inner");
+  guint inner = sps_test_find_slice (fixture->trace, "inner", 0);
   guint rows;
   graphene_rect_t area;
 
@@ -342,9 +328,9 @@ test_pointer (Fixture       *fixture,
   wait_for_draw (fixture);
 
   /* A click on a slice selects it... */
-  g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "leaf"), &area));
+  g_assert_true (sps_timeline_get_slice_area (timeline, sps_test_find_slice (fixture->trace, "leaf", 0), &area));
   g_signal_emit_by_name (click, "released", 1, (double) area.origin.x + 2, (double) area.origin.y + 2);
-  g_assert_cmpuint (sps_session_get_selected_slice (fixture->session), ==, find_slice (fixture->trace, "leaf"));
+  g_assert_cmpuint (sps_session_get_selected_slice (fixture->session), ==, sps_test_find_slice (fixture->trace, "leaf", 0));
 
   /* ...one on nothing clears the selection... */
   g_signal_emit_by_name (click, "released", 1, (double) WIDTH - 5, (double) HEIGHT - 5);
@@ -356,7 +342,7 @@ test_pointer (Fixture       *fixture,
                                       _sps_timeline_layout_find_process_row (_sps_timeline_get_layout (timeline),
                                                                              process));
   g_assert_cmpint (row->kind, ==, SPS_TIMELINE_ROW_PROCESS);
-  g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "outer"), &area));
+  g_assert_true (sps_timeline_get_slice_area (timeline, sps_test_find_slice (fixture->trace, "outer", 0), &area));
   g_signal_emit_by_name (click, "released", 1, 20.0, (double) area.origin.y - 4);
   g_assert_true (sps_session_get_process_collapsed (fixture->session, process));
 }
@@ -435,7 +421,7 @@ test_hover (Fixture       *fixture,
 {
   SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
   GtkEventController *motion = find_controller (fixture->timeline, GTK_TYPE_EVENT_CONTROLLER_MOTION);
-  guint leaf = find_slice (fixture->trace, "leaf");
+  guint leaf = sps_test_find_slice (fixture->trace, "leaf", 0);
   graphene_rect_t area;
   double x, y;
 
@@ -500,7 +486,7 @@ test_collapsed_summary (Fixture       *fixture,
    * from 85.7 px to 514.3 px. */
   sps_session_set_visible (fixture->session, 90000, 160000);
   wait_for_draw (fixture);
-  g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "outer"), &area));
+  g_assert_true (sps_timeline_get_slice_area (timeline, sps_test_find_slice (fixture->trace, "outer", 0), &area));
   header = _sps_timeline_layout_get_row (layout, _sps_timeline_layout_find_process_row (layout, process));
   /* The header is the row just above outer's lane. */
   y = (int) area.origin.y - 1 - header->height / 2;
@@ -572,7 +558,7 @@ test_scroll (void)
   g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
 
   /* Selecting the last thread's slice scrolls down to it. */
-  last = find_slice (fixture.trace, "slice39");
+  last = sps_test_find_slice (fixture.trace, "slice39", 0);
   wait_for_draw (&fixture);
   g_assert_false (sps_timeline_get_slice_area (SPS_TIMELINE (fixture.timeline), last, &area));
   g_assert_true (gtk_widget_activate_action (fixture.timeline, "timeline.select", "u", last));
