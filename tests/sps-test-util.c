@@ -76,11 +76,10 @@ sps_test_fixture_path (const char *name)
   return g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
 }
 
-/* Loads a file of tests/fixtures through the plugin engine; it must load. */
+/* Loads @path through the plugin engine; it must load. */
 SpsTrace *
-sps_test_load_fixture (const char *name)
+sps_test_load_path (const char *path)
 {
-  g_autofree char *path = sps_test_fixture_path (name);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GError) error = NULL;
   SpsTrace *trace;
@@ -90,6 +89,15 @@ sps_test_load_fixture (const char *name)
   g_assert_nonnull (trace);
 
   return trace;
+}
+
+/* Loads a file of tests/fixtures; it must load. */
+SpsTrace *
+sps_test_load_fixture (const char *name)
+{
+  g_autofree char *path = sps_test_fixture_path (name);
+
+  return sps_test_load_path (path);
 }
 
 /* $SPANSCOPE_SHARED_FIXTURES/@subdir/@name, or NULL after g_test_skip()

@@ -26,6 +26,7 @@ void      sps_test_run_cli_va          (SpsTestRun         *run,
                                         ...) G_GNUC_NULL_TERMINATED;
 
 char     *sps_test_fixture_path        (const char         *name);
+SpsTrace *sps_test_load_path           (const char         *path);
 SpsTrace *sps_test_load_fixture        (const char         *name);
 char     *sps_test_shared_fixture_path (const char         *subdir,
                                         const char         *name);

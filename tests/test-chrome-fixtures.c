@@ -190,20 +190,6 @@ check_fixture_present (const char *file,
   return FALSE;
 }
 
-static SpsTrace *
-load_trace (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SpsTrace *trace;
-
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
-
-  return trace;
-}
-
 static const char *
 string_of (SpsTrace *trace,
            guint32   id)
@@ -1346,7 +1332,7 @@ static void
 test_open (gconstpointer data)
 {
   const char *path = data;
-  g_autoptr(SpsTrace) trace = load_trace (path);
+  g_autoptr(SpsTrace) trace = sps_test_load_path (path);
 
   /* Opening is the test; a loaded trace always has a format name */
   g_assert_cmpstr (sps_trace_get_format (trace), ==, "chrome-json");
@@ -1377,7 +1363,7 @@ test_counts (gconstpointer data)
   if (!check_fixture_present (expected->file, path))
     return;
 
-  trace = load_trace (path);
+  trace = sps_test_load_path (path);
   compute_info (trace, &info);
   assert_info (&info, expected);
   assert_warnings (trace, expected);
@@ -1564,7 +1550,7 @@ test_sampled_stacks (gconstpointer data)
 {
   const char *name = data;
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
-  g_autoptr(SpsTrace) trace = load_trace (path);
+  g_autoptr(SpsTrace) trace = sps_test_load_path (path);
 
   assert_sampled_stacks (trace);
 }
@@ -1615,8 +1601,8 @@ test_sampled_field_order (void)
 {
   g_autofree char *path1 = g_test_build_filename (G_TEST_DIST, "fixtures", "sampled_stacks.json", NULL);
   g_autofree char *path2 = g_test_build_filename (G_TEST_DIST, "fixtures", "sampled_stacks_reordered.json", NULL);
-  g_autoptr(SpsTrace) trace1 = load_trace (path1);
-  g_autoptr(SpsTrace) trace2 = load_trace (path2);
+  g_autoptr(SpsTrace) trace1 = sps_test_load_path (path1);
+  g_autoptr(SpsTrace) trace2 = sps_test_load_path (path2);
   g_autofree char *dump1 = dump_samples (trace1);
   g_autofree char *dump2 = dump_samples (trace2);
   Info info1, info2;
@@ -1647,7 +1633,7 @@ static void
 test_sampled_unresolved (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "sampled_unresolved.json", NULL);
-  g_autoptr(SpsTrace) trace = load_trace (path);
+  g_autoptr(SpsTrace) trace = sps_test_load_path (path);
   const SpsSampleTable *samples = sps_trace_get_samples (trace);
   const SpsCallsiteTable *callsites = sps_trace_get_callsites (trace);
   const ExpectedSample expected[] = {
@@ -1710,7 +1696,7 @@ static void
 test_perfview_spans (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "perfview_spans.json", NULL);
-  g_autoptr(SpsTrace) trace = load_trace (path);
+  g_autoptr(SpsTrace) trace = sps_test_load_path (path);
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
   guint outer, inner1, inner2;
   Info info;

@@ -51,12 +51,8 @@ load_bytes (GByteArray *stream)
 {
   g_autoptr(GBytes) bytes = g_bytes_new (stream->data, stream->len);
   g_autofree char *path = write_temp (bytes, "trace.bin");
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SpsTrace *trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+  SpsTrace *trace = sps_test_load_path (path);
 
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
   g_assert_cmpstr (sps_trace_get_format (trace), ==, "etrace");
   remove_temp (path);
 

@@ -389,6 +389,23 @@ test_speedscope_evented (void)
   }
 }
 
+/* Runs spanscope-cli with @args: it must succeed and leave in @output
+ * exactly tests/fixtures/flame/@expected. */
+static void
+assert_cli_output (const char * const *args,
+                   const char         *output,
+                   const char         *expected)
+{
+  g_auto(SpsTestRun) run = { 0 };
+  g_autofree char *want = read_expected (expected);
+  g_autofree char *text = NULL;
+
+  sps_test_run_cli (&run, args);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_file_get_contents (output, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, want);
+}
+
 static void
 test_cli (void)
 {
@@ -405,42 +422,24 @@ test_cli (void)
 
   /* Default tree (samples), all threads */
   {
-    g_auto(SpsTestRun) run = { 0 };
     const char *args[] = { "flame", input, "--format", "folded", "-o", output, NULL };
-    g_autofree char *expected = read_expected ("sampled_stacks.samples.folded");
-    g_autofree char *text = NULL;
 
-    sps_test_run_cli (&run, args);
-    g_assert_cmpint (run.status, ==, 0);
-    g_assert_true (g_file_get_contents (output, &text, NULL, NULL));
-    g_assert_cmpstr (text, ==, expected);
+    assert_cli_output (args, output, "sampled_stacks.samples.folded");
   }
 
   /* --thread */
   {
-    g_auto(SpsTestRun) run = { 0 };
     const char *args[] = { "flame", input, "--thread", "11", "--tree", "samples",
                            "--format", "folded", "-o", output, NULL };
-    g_autofree char *expected = read_expected ("sampled_stacks.thread11.folded");
-    g_autofree char *text = NULL;
 
-    sps_test_run_cli (&run, args);
-    g_assert_cmpint (run.status, ==, 0);
-    g_assert_true (g_file_get_contents (output, &text, NULL, NULL));
-    g_assert_cmpstr (text, ==, expected);
+    assert_cli_output (args, output, "sampled_stacks.thread11.folded");
   }
 
   /* A trace with only sampled spans defaults to that tree */
   {
-    g_auto(SpsTestRun) run = { 0 };
     const char *args[] = { "flame", spans, "--format", "folded", "-o", output, NULL };
-    g_autofree char *expected = read_expected ("perfview_spans.sampled.folded");
-    g_autofree char *text = NULL;
 
-    sps_test_run_cli (&run, args);
-    g_assert_cmpint (run.status, ==, 0);
-    g_assert_true (g_file_get_contents (output, &text, NULL, NULL));
-    g_assert_cmpstr (text, ==, expected);
+    assert_cli_output (args, output, "perfview_spans.sampled.folded");
   }
 
   /* speedscope */
@@ -512,19 +511,8 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  {
-    g_autoptr(GDir) dir = g_dir_open (scratch_dir, 0, NULL);
-    const char *name;
-
-    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *path = g_build_filename (scratch_dir, name, NULL);
-
-        g_unlink (path);
-      }
-    g_rmdir (scratch_dir);
-    g_free (scratch_dir);
-  }
+  sps_test_remove_tree (scratch_dir);
+  g_free (scratch_dir);
 
   return ret;
 }
