@@ -27,6 +27,7 @@
 #include <glib/gstdio.h>
 #include <spanscope-core.h>
 
+#include "sps-bench-trace.h"
 #include "sps-bench-util.h"
 
 /* The baseline: sum of durations per name over the scope's slices. */
@@ -97,7 +98,6 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GOptionContext) context = NULL;
   g_autofree char *gen = NULL;
-  g_autoptr(GFile) file = NULL;
   g_autoptr(SpsTrace) trace = NULL;
   SpsFlameTreeParams cases[4];
   const char *names[4] = { "measured, all threads", "measured, busiest thread",
@@ -105,6 +105,7 @@ main (int   argc,
   guint n_cases = 3;
   int n_runs = 5;
   SpsTime span;
+  double load_ms;
   double t0;
   const GOptionEntry entries[] = {
     { "runs", 'n', 0, G_OPTION_ARG_INT, &n_runs, "Runs per case", "N" },
@@ -120,24 +121,15 @@ main (int   argc,
       return 2;
     }
 
-  if (gen != NULL && !sps_bench_ensure_trace (gen, argv[1], &error))
-    {
-      g_printerr ("%s\n", error->message);
-      return 1;
-    }
-
   g_print ("machine: %u cores\n", g_get_num_processors ());
 
-  file = g_file_new_for_commandline_arg (argv[1]);
-  t0 = sps_bench_now_ms ();
-  if (!(trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error)))
+  if (!(trace = sps_bench_load_trace (gen, argv[1], &load_ms, &error)))
     {
       g_printerr ("%s\n", error->message);
       return 1;
     }
   g_print ("%s: %u slices, %u samples, loaded in %.0f ms\n\n", argv[1],
-           sps_trace_get_slices (trace)->n_rows, sps_trace_get_samples (trace)->n_rows,
-           sps_bench_now_ms () - t0);
+           sps_trace_get_slices (trace)->n_rows, sps_trace_get_samples (trace)->n_rows, load_ms);
 
   sps_flame_tree_params_init (&cases[0], SPS_FLAME_TREE_MEASURED);
   sps_flame_tree_params_init (&cases[1], SPS_FLAME_TREE_MEASURED);

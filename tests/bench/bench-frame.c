@@ -45,6 +45,7 @@
 
 #include "sps-timeline-private.h"
 
+#include "sps-bench-trace.h"
 #include "sps-bench-util.h"
 
 #define WIDTH  1920
@@ -256,7 +257,6 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GOptionContext) context = NULL;
   g_autofree char *gen = NULL;
-  g_autoptr(GFile) file = NULL;
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(SpsSession) session = NULL;
   GtkWidget *timeline;
@@ -264,6 +264,7 @@ main (int   argc,
   Stats stats[N_MODES][G_N_ELEMENTS (zooms)] = { { { 0, } } };
   int only = -1;
   int only_mode = -1;
+  double load_ms;
   double t0;
   SpsTime trace_start, trace_end;
   int track_width;
@@ -283,27 +284,18 @@ main (int   argc,
       return 2;
     }
 
-  if (gen != NULL && !sps_bench_ensure_trace (gen, argv[1], &error))
-    {
-      g_printerr ("%s\n", error->message);
-      return 1;
-    }
-
   gtk_init ();
 
   g_print ("machine: %u cores, GTK %u.%u.%u\n", g_get_num_processors (),
            gtk_get_major_version (), gtk_get_minor_version (), gtk_get_micro_version ());
 
-  file = g_file_new_for_commandline_arg (argv[1]);
-  t0 = sps_bench_now_ms ();
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  if (trace == NULL)
+  if (!(trace = sps_bench_load_trace (gen, argv[1], &load_ms, &error)))
     {
       g_printerr ("%s\n", error->message);
       return 1;
     }
   g_print ("%s: %u slices, %u tracks, loaded in %.0f ms\n", argv[1],
-           sps_trace_get_slices (trace)->n_rows, sps_trace_get_tracks (trace)->n_rows, sps_bench_now_ms () - t0);
+           sps_trace_get_slices (trace)->n_rows, sps_trace_get_tracks (trace)->n_rows, load_ms);
 
   session = sps_session_new (trace);
   timeline = g_object_ref_sink (sps_timeline_new (session));

@@ -30,6 +30,7 @@
 #include <glib/gstdio.h>
 #include <spanscope-core.h>
 
+#include "sps-bench-trace.h"
 #include "sps-bench-util.h"
 
 typedef struct
@@ -110,12 +111,12 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GOptionContext) context = NULL;
   g_autofree char *gen = NULL;
-  g_autoptr(GFile) file = NULL;
   g_autoptr(SpsTrace) trace = NULL;
   int n_runs = 7;
   double worst = 0;
   double worst_median = 0;
   double worst_ratio = 0;
+  double load_ms;
   double t0;
   const GOptionEntry entries[] = {
     { "runs", 'n', 0, G_OPTION_ARG_INT, &n_runs, "Runs per query", "N" },
@@ -131,26 +132,16 @@ main (int   argc,
       return 2;
     }
 
-  if (gen != NULL && !sps_bench_ensure_trace (gen, argv[1], &error))
-    {
-      g_printerr ("%s\n", error->message);
-      return 1;
-    }
-
   g_print ("machine: %u cores\n", g_get_num_processors ());
 
-  file = g_file_new_for_commandline_arg (argv[1]);
-  t0 = sps_bench_now_ms ();
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  if (trace == NULL)
+  if (!(trace = sps_bench_load_trace (gen, argv[1], &load_ms, &error)))
     {
       g_printerr ("%s\n", error->message);
       return 1;
     }
   g_print ("%s: %u slices, %u strings, loaded in %.0f ms\n\n", argv[1],
            sps_trace_get_slices (trace)->n_rows,
-           sps_string_pool_get_size (sps_trace_get_strings (trace)),
-           sps_bench_now_ms () - t0);
+           sps_string_pool_get_size (sps_trace_get_strings (trace)), load_ms);
 
   g_print ("%-16s %-26s %9s %12s %12s %12s %8s\n",
            "query", "text", "matches", "search med.", "search max", "strcasestr", "ratio");

@@ -36,6 +36,7 @@
 #include <glib/gstdio.h>
 #include <spanscope-core.h>
 
+#include "sps-bench-trace.h"
 #include "sps-bench-util.h"
 
 #define MB (1024.0 * 1024.0)
@@ -142,7 +143,6 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GOptionContext) context = NULL;
   g_autofree char *gen = NULL;
-  g_autoptr(GFile) file = NULL;
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(SpsSqlEngine) engine = NULL;
   g_autoptr(SpsSqlResult) result = NULL;
@@ -186,12 +186,6 @@ main (int   argc,
       return 2;
     }
 
-  if (!sps_bench_ensure_trace (gen, argv[1], &error))
-    {
-      g_printerr ("%s\n", error->message);
-      return 1;
-    }
-
   g_print ("machine: %u cores; load average before: ", g_get_num_processors ());
   {
     g_autofree char *load = NULL;
@@ -201,10 +195,7 @@ main (int   argc,
   }
   g_print ("\n");
 
-  file = g_file_new_for_commandline_arg (argv[1]);
-  t0 = sps_bench_now_ms ();
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  load_ms = sps_bench_now_ms () - t0;
+  trace = sps_bench_load_trace (gen, argv[1], &load_ms, &error);
   if (trace == NULL)
     {
       g_printerr ("%s\n", error->message);
