@@ -26,6 +26,7 @@
 #include "sps-screenshot.h"
 #include "sps-window.h"
 
+#include "sps-test-shell.h"
 #include "sps-test-ui.h"
 
 typedef struct
@@ -252,15 +253,9 @@ find_device_dialog (void)
 static void
 test_open_device_action (void)
 {
-  g_autoptr(SpsApplication) app = sps_application_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsApplication) app = sps_test_register_app ();
   SpsDeviceDialog *dialog;
   SpsWindow *window;
-
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
 
   window = sps_window_new (app);
   gtk_window_present (GTK_WINDOW (window));

@@ -23,40 +23,24 @@
 #include "sps-timeline-private.h"
 #include "sps-window.h"
 
+#include "sps-test-shell.h"
 #include "sps-test-ui.h"
 
 static SpsApplication *app;
-
-static gboolean
-loaded (gpointer data)
-{
-  return sps_window_get_state (data) != SPS_WINDOW_STATE_LOADING;
-}
 
 static SpsWindow *
 open_demo (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  SpsWindow *window = sps_window_new (app);
+  SpsWindow *window = sps_test_open_file (app, path, 1200, 800);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  sps_window_load (window, file);
-  sps_test_wait_until (loaded, window);
+  sps_test_wait_for_load (window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
   /* Past the stack's crossfade from the loading page. */
   sps_test_spin (400);
 
   return window;
-}
-
-static void
-close_window (SpsWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  sps_test_spin (10);
 }
 
 /* Brings @panel's page of the bottom dock to the front. */
@@ -212,7 +196,7 @@ test_search_panel (void)
   g_assert_cmpuint (sps_search_result_get_n_matches (sps_search_panel_get_result (SPS_SEARCH_PANEL (panel))), ==, 6);
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 6);
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static guint
@@ -326,7 +310,7 @@ test_filter_category_pixels (void)
                    ==,
                    sps_test_pixel_at (before, (int) (area.origin.x + area.size.width * 0.75), (int) (area.origin.y + area.size.height / 2)));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 /* Unchecking thread 4107 (the encoder thread, "Encoder (4107)" in the
@@ -378,7 +362,7 @@ test_filter_panel (void)
   g_assert_false (sps_session_has_filters (session));
   g_assert_nonnull (sps_test_find_label (panel, "Everything is shown"));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static SpsTime
@@ -456,22 +440,16 @@ test_instance_browser (void)
   sps_session_show_all (session);
   g_assert_cmpuint (sps_instance_browser_get_n_instances (SPS_INSTANCE_BROWSER (browser)), ==, 8);
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-
   gtk_test_init (&argc, &argv, NULL);
 
-  app = sps_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("%s", error->message);
+  app = sps_test_register_app ();
 
   g_test_add_func ("/ui/panels/search", test_search_panel);
   g_test_add_func ("/ui/panels/filters", test_filter_panel);

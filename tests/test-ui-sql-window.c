@@ -21,15 +21,10 @@
 #include "sps-application.h"
 #include "sps-window.h"
 
+#include "sps-test-shell.h"
 #include "sps-test-ui.h"
 
 static SpsApplication *app;
-
-static gboolean
-not_loading (gpointer data)
-{
-  return sps_window_get_state (data) != SPS_WINDOW_STATE_LOADING;
-}
 
 static gboolean
 has_rows (gpointer data)
@@ -58,13 +53,9 @@ static SpsWindow *
 open_demo (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  SpsWindow *window = sps_window_new (app);
+  SpsWindow *window = sps_test_open_file (app, path, 1280, 800);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  sps_window_load (window, file);
-  sps_test_wait_until (not_loading, window);
+  sps_test_wait_for_load (window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
   return window;
@@ -206,15 +197,9 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-
   gtk_test_init (&argc, &argv, NULL);
 
-  app = sps_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("%s", error->message);
+  app = sps_test_register_app ();
 
   g_test_add_func ("/sql/window/sql-tab", test_sql_tab);
   g_test_add_func ("/sql/window/statistics-tab", test_statistics_tab);

@@ -22,6 +22,7 @@
 #include "sps-search-panel.h"
 #include "sps-window.h"
 
+#include "sps-test-shell.h"
 #include "sps-test-ui.h"
 
 #include "sps-test-util.h"
@@ -41,29 +42,13 @@ demo_path (void)
   return g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
 }
 
-static gboolean
-not_loading (gpointer data)
-{
-  return sps_window_get_state (data) != SPS_WINDOW_STATE_LOADING;
-}
-
-static void
-wait_for_load (SpsWindow *window)
-{
-  sps_test_wait_until (not_loading, window);
-}
-
 static SpsWindow *
 open_window (const char *path)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  SpsWindow *window = sps_window_new (app);
+  SpsWindow *window = sps_test_open_file (app, path, 1000, 700);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
-  gtk_window_present (GTK_WINDOW (window));
-  sps_window_load (window, file);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADING);
-  wait_for_load (window);
+  sps_test_wait_for_load (window);
 
   return window;
 }
@@ -78,13 +63,6 @@ open_demo (void)
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
 
   return window;
-}
-
-static void
-close_window (SpsWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  sps_test_spin (10);
 }
 
 static GtkMenuButton *
@@ -374,7 +352,7 @@ test_window_title (void)
   gtk_window_present (GTK_WINDOW (window));
   sps_window_load (window, file);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "demo.trace.json");
-  wait_for_load (window);
+  sps_test_wait_for_load (window);
 
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "demo.trace.json");
@@ -391,7 +369,7 @@ test_window_title (void)
   /* The built-in detail view is docked. */
   g_assert_nonnull (sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_DETAIL_PANEL));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -463,7 +441,7 @@ test_window_actions (void)
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "scroll-up"));
   gtk_menu_button_popdown (menu_button);
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -521,7 +499,7 @@ test_window_keyboard_navigation (void)
   activate (window, "clear");
   g_assert_cmpuint (sps_session_get_selected_slice (session), ==, SPS_NO_INDEX);
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -591,7 +569,7 @@ test_window_go_to_time (void)
   }
   gtk_popover_popdown (GTK_POPOVER (popover));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -610,7 +588,7 @@ test_window_collapse (void)
   g_assert_true (gtk_widget_activate_action (timeline, "timeline.toggle-process", "u", 0));
   g_assert_false (sps_session_get_process_collapsed (session, 0));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -634,7 +612,7 @@ test_window_error (void)
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "zoom-in"));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "reload"));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -653,12 +631,12 @@ test_window_cancel (void)
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "cancel-load"));
   activate (window, "cancel-load");
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "cancel-load"));
-  wait_for_load (window);
+  sps_test_wait_for_load (window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_EMPTY);
   g_assert_null (sps_window_get_session (window));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Spanscope");
 
-  close_window (window);
+  sps_test_close_window (window);
 
   /* From an error back to the same error. */
   window = open_window (garbage);
@@ -667,17 +645,17 @@ test_window_cancel (void)
 
   sps_window_load (window, demo_file);
   sps_window_cancel_load (window);
-  wait_for_load (window);
+  sps_test_wait_for_load (window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_FAILED);
   g_assert_cmpstr (sps_window_get_error_message (window), ==, message);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "chrome-garbage.json");
 
   /* Without cancelling, the same window then shows the trace. */
   sps_window_load (window, demo_file);
-  wait_for_load (window);
+  sps_test_wait_for_load (window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -716,12 +694,12 @@ test_window_recent (void)
   g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
 
-  close_window (window);
+  sps_test_close_window (window);
 
   /* A new window lists it on its welcome page. */
   window = sps_window_new (app);
   g_assert_nonnull (sps_test_find_label (GTK_WIDGET (window), "demo.trace.json"));
-  close_window (window);
+  sps_test_close_window (window);
 
   g_settings_reset (settings, "recent-files");
 }
@@ -760,11 +738,11 @@ test_window_drop (void)
   g_assert_true (handled);
   /* Dropped on an empty window, it loads there. */
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADING);
-  wait_for_load (window);
+  sps_test_wait_for_load (window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
   g_assert_true (g_file_equal (sps_window_get_file (window), file));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static gboolean
@@ -818,7 +796,7 @@ test_window_search (void)
   g_assert_nonnull (sps_test_find_label (GTK_WIDGET (window), "No slice matches “no such slice”"));
   g_assert_cmpuint (sps_session_get_selected_slice (session), ==, first);
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -867,7 +845,7 @@ test_window_show_flows (void)
   g_action_group_activate_action (G_ACTION_GROUP (app), "show-flows", NULL);
   g_assert_true (sps_session_get_show_flows (session));
 
-  close_window (window);
+  sps_test_close_window (window);
   g_settings_reset (settings, "show-flows");
 }
 
@@ -908,7 +886,7 @@ test_window_settings (void)
   g_test_message ("font size %d → %d", normal, scaled);
   g_assert_cmpint (ABS (scaled - normal * 3 / 2), <=, PANGO_SCALE);
 
-  close_window (window);
+  sps_test_close_window (window);
   g_settings_reset (settings, "track-height");
   g_settings_reset (settings, "gutter-width");
   g_settings_reset (settings, "font-scale");
@@ -1045,7 +1023,7 @@ test_german_menus (void)
   /* So does a new window. */
   window = sps_window_new (app);
   g_assert_nonnull (sps_test_find_label (GTK_WIDGET (window), welcome_de));
-  close_window (window);
+  sps_test_close_window (window);
 
 out:
   if (old_language != NULL)
@@ -1114,11 +1092,7 @@ main (int   argc,
       bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
     }
 
-  app = sps_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("%s", error->message);
+  app = sps_test_register_app ();
 
   g_test_add_func ("/ui/window/screenshot/demo", test_screenshot_demo);
   g_test_add_func ("/ui/window/screenshot/malformed", test_screenshot_malformed);
