@@ -1080,7 +1080,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   const char *localedir = g_getenv ("SPANSCOPE_LOCALEDIR");
   int ret;
 
