@@ -53,9 +53,9 @@ sps_test_spin (guint ms)
  * @match (widget, data) holds.
  */
 GtkWidget *
-sps_test_find_widget (GtkWidget  *root,
-                      gboolean  (*match) (GtkWidget *, gconstpointer),
-                      gconstpointer data)
+sps_test_find_widget (GtkWidget      *root,
+                      gboolean      (*match) (GtkWidget *, gconstpointer),
+                      gconstpointer   data)
 {
   if (match (root, data))
     return root;
