@@ -121,7 +121,7 @@ statistics (SpsSqlEngine *engine,
             SpsTime       start,
             SpsTime       end)
 {
-  g_autofree char *sql = sps_sql_build_statistics (SPS_STATS_BY_NAME, TRUE, start, end);
+  g_autofree char *sql = sps_sql_build_statistics (SPS_STATS_BY_NAME, FALSE, TRUE, start, end);
   g_autofree char *ordered = g_strdup_printf ("SELECT name, count, total, self_total FROM (%s) ORDER BY name", sql);
   g_autoptr(GError) error = NULL;
   g_autoptr(SpsSqlResult) result = sps_sql_engine_query (engine, ordered, NULL, NULL, &error);

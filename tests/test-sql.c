@@ -825,6 +825,30 @@ test_args_json (void)
   g_assert_cmpstr (text, ==, "object");
 }
 
+/* slice_visible(id) follows the mask set on the engine: cli-small.json
+ * has 5 slices (ids 0–4); hiding 1 and 3 leaves 3, no mask shows all. */
+static void
+test_slice_mask (void)
+{
+  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsSqlEngine) engine = new_engine (trace);
+  static const guint8 mask_bytes[] = { 1, 0, 1, 0, 1 };
+  g_autoptr(GBytes) mask = g_bytes_new_static (mask_bytes, sizeof mask_bytes);
+
+  g_assert_cmpint (query_int (engine, "SELECT count(*) FROM slices WHERE slice_visible(id)"), ==, 5);
+
+  sps_sql_engine_set_slice_mask (engine, mask);
+  g_assert_cmpint (query_int (engine, "SELECT count(*) FROM slices WHERE slice_visible(id)"), ==, 3);
+  g_assert_cmpint (query_int (engine, "SELECT group_concat(id) = '0,2,4' FROM "
+                                      "(SELECT id FROM slices WHERE slice_visible(id) ORDER BY id)"), ==, 1);
+  /* Ids the mask does not cover are hidden; NULL stays NULL */
+  g_assert_cmpint (query_int (engine, "SELECT slice_visible(5)"), ==, 0);
+  g_assert_cmpint (query_int (engine, "SELECT slice_visible(NULL) IS NULL"), ==, 1);
+
+  sps_sql_engine_set_slice_mask (engine, NULL);
+  g_assert_cmpint (query_int (engine, "SELECT count(*) FROM slices WHERE slice_visible(id)"), ==, 5);
+}
+
 static void
 test_read_only (void)
 {
@@ -1253,6 +1277,7 @@ main (int    argc,
   g_test_add_func ("/sql/plan/order-by-consumed", test_order_by_consumed);
   g_test_add_func ("/sql/args/json", test_args_json);
   g_test_add_func ("/sql/engine/read-only", test_read_only);
+  g_test_add_func ("/sql/engine/slice-mask", test_slice_mask);
   g_test_add_func ("/sql/engine/errors", test_errors);
   g_test_add_func ("/sql/engine/async", test_async);
   g_test_add_func ("/sql/engine/interrupt", test_interrupt);

@@ -671,6 +671,52 @@ test_statistics_range (Fixture       *fixture,
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 5);
 }
 
+/* The filters of the session apply: a hidden thread counts nowhere, and
+ * showing it again brings its rows back (filters-changed recomputes). */
+static void
+test_statistics_filters (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  const SpsThreadTable *threads = sps_trace_get_threads (fixture->trace);
+  SpsStatsPanel *panel;
+  SpsResultTable *table;
+  guint worker = SPS_NO_INDEX;
+
+  for (guint i = 0; i < threads->n_rows; i++)
+    if (threads->tid[i] == 11)
+      worker = i;
+  g_assert_cmpuint (worker, !=, SPS_NO_INDEX);
+
+  present (fixture, sps_stats_panel_new (fixture->session));
+  panel = SPS_STATS_PANEL (fixture->panel);
+  wait_until (stats_idle, panel);
+  table = sps_stats_panel_get_table (panel);
+  g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 5);
+
+  /* Without Worker 11 (job [0, 3000) and its layout of 200): job is gone,
+   * layout keeps Main's two (300 + 100); ties on total go by name. */
+  sps_session_set_thread_hidden (fixture->session, worker, TRUE);
+  wait_until (stats_busy, panel);
+  wait_until (stats_idle, panel);
+  g_assert_null (sps_stats_panel_get_error (panel));
+  g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 4);
+  assert_view_row (table, 0, "frame|Measured|2|1500|800|750|500|1000");
+  assert_view_row (table, 1, "layout|Measured|2|400|400|200|100|300");
+  assert_view_row (table, 2, "paint|Measured|1|400|300|400|400|400");
+  assert_view_row (table, 3, "tick|Sampled|1|200|200|∅|∅|∅");
+
+  /* The longest layout left is Main's [100, 400). */
+  g_signal_emit_by_name (table, "row-activated", sps_result_table_get_row_at (table, 1));
+  wait_until (slice_selected, fixture->session);
+  assert_selected (fixture, "layout", 100, 300);
+
+  sps_session_show_all (fixture->session);
+  wait_until (stats_busy, panel);
+  wait_until (stats_idle, panel);
+  g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 5);
+  assert_view_row (table, 0, "job|Measured|1|3000|2800|3000|3000|3000");
+}
+
 /* A statistics panel taken out of its window while it computes stops. */
 static void
 test_statistics_close_while_busy (Fixture       *fixture,
@@ -738,6 +784,7 @@ main (int   argc,
   TEST ("/sql/panel/schema-builder", test_schema_and_builder);
   TEST ("/sql/statistics/whole-trace", test_statistics);
   TEST ("/sql/statistics/range", test_statistics_range);
+  TEST ("/sql/statistics/filters", test_statistics_filters);
   TEST ("/sql/statistics/close-while-busy", test_statistics_close_while_busy);
   TEST ("/sql/plugin/views", test_plugin_views);
 

@@ -250,8 +250,11 @@ sps_cli_capture (char **argv)
     }
 
   fprintf (stderr,
-           /* Translators: %u is a number of bytes, %s a file name */
-           _("Captured %u bytes to %s\n"), bytes->len, output);
+           g_dngettext (GETTEXT_PACKAGE,
+                        /* Translators: %u is a number of bytes, %s a file name */
+                        "Captured %u byte to %s\n",
+                        "Captured %u bytes to %s\n", bytes->len),
+           bytes->len, output);
   if (bytes->len > 0)
     print_summary (output);
 

@@ -53,6 +53,12 @@ struct _SpsSqlEngine
   char              *denied_table;  /* set by the authorizer */
   gboolean           denied_attach;
   gboolean           denied_pragma;
+  GBytes            *query_mask;    /* slice_visible() of the running query */
+
+  /* The mask the next query takes; its own lock, so that setting it never
+   * waits for a running query */
+  GMutex             mask_lock;
+  GBytes            *slice_mask;
 };
 
 G_DEFINE_FINAL_TYPE (SpsSqlEngine, sps_sql_engine, G_TYPE_OBJECT)
@@ -170,7 +176,9 @@ sps_sql_engine_finalize (GObject *object)
   SpsSqlEngine *self = SPS_SQL_ENGINE (object);
 
   g_free (self->denied_table);
+  g_clear_pointer (&self->slice_mask, g_bytes_unref);
   g_mutex_clear (&self->mutex);
+  g_mutex_clear (&self->mask_lock);
 
   G_OBJECT_CLASS (sps_sql_engine_parent_class)->finalize (object);
 }
@@ -255,6 +263,60 @@ static void
 sps_sql_engine_init (SpsSqlEngine *self)
 {
   g_mutex_init (&self->mutex);
+  g_mutex_init (&self->mask_lock);
+}
+
+/* slice_visible(id): 1 when slice @id passes the mask the running query
+ * took (or when there is none), 0 when it is hidden, NULL for NULL. */
+static void
+slice_visible_func (sqlite3_context  *context,
+                    int               argc,
+                    sqlite3_value   **argv)
+{
+  SpsSqlEngine *self = sqlite3_user_data (context);
+  const guint8 *mask;
+  sqlite3_int64 id;
+  gsize n = 0;
+
+  if (sqlite3_value_type (argv[0]) == SQLITE_NULL)
+    {
+      sqlite3_result_null (context);
+      return;
+    }
+
+  if (self->query_mask == NULL)
+    {
+      sqlite3_result_int (context, 1);
+      return;
+    }
+
+  id = sqlite3_value_int64 (argv[0]);
+  mask = g_bytes_get_data (self->query_mask, &n);
+  sqlite3_result_int (context, id >= 0 && (guint64) id < n && mask[id] != 0);
+}
+
+/**
+ * sps_sql_engine_set_slice_mask:
+ * @self: a #SpsSqlEngine
+ * @mask: (nullable): one byte per row of the slices table, nonzero for a
+ *   visible slice (what the session's filters give), or %NULL for all
+ *   visible
+ *
+ * Sets what the SQL function `slice_visible(id)` answers, so that queries
+ * can follow the viewer's filters: `SELECT … FROM slices WHERE
+ * slice_visible(id)`. A query takes the mask set when it starts; setting it
+ * never waits for a running query.
+ */
+void
+sps_sql_engine_set_slice_mask (SpsSqlEngine *self,
+                               GBytes       *mask)
+{
+  g_return_if_fail (SPS_IS_SQL_ENGINE (self));
+
+  g_mutex_lock (&self->mask_lock);
+  g_clear_pointer (&self->slice_mask, g_bytes_unref);
+  self->slice_mask = mask != NULL ? g_bytes_ref (mask) : NULL;
+  g_mutex_unlock (&self->mask_lock);
 }
 
 /**
@@ -303,6 +365,10 @@ sps_sql_engine_new (SpsTrace  *trace,
 
   if (!_sps_sql_vtab_register (self->vtab, self->db, error))
     return NULL;
+
+  /* Not deterministic: its answer follows sps_sql_engine_set_slice_mask() */
+  sqlite3_create_function_v2 (self->db, "slice_visible", 1, SQLITE_UTF8 | SQLITE_INNOCUOUS, self,
+                              slice_visible_func, NULL, NULL, NULL);
 
   sqlite3_set_authorizer (self->db, authorize, self);
 
@@ -500,6 +566,10 @@ run (SpsSqlEngine  *self,
 
   g_mutex_lock (&self->mutex);
 
+  g_mutex_lock (&self->mask_lock);
+  self->query_mask = self->slice_mask != NULL ? g_bytes_ref (self->slice_mask) : NULL;
+  g_mutex_unlock (&self->mask_lock);
+
   self->cancellable = cancellable;
   self->progress = progress;
   sqlite3_progress_handler (self->db, PROGRESS_STEPS, progress_handler, self);
@@ -518,6 +588,7 @@ run (SpsSqlEngine  *self,
   sqlite3_progress_handler (self->db, 0, NULL, NULL);
   self->cancellable = NULL;
   self->progress = NULL;
+  g_clear_pointer (&self->query_mask, g_bytes_unref);
 
   g_mutex_unlock (&self->mutex);
 

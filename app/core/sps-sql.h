@@ -143,6 +143,9 @@ SPS_AVAILABLE_IN_ALL
 void          sps_sql_engine_set_max_rows         (SpsSqlEngine        *self,
                                                    guint                max_rows);
 SPS_AVAILABLE_IN_ALL
+void          sps_sql_engine_set_slice_mask       (SpsSqlEngine        *self,
+                                                   GBytes              *mask);
+SPS_AVAILABLE_IN_ALL
 SpsSqlResult *sps_sql_engine_query                (SpsSqlEngine        *self,
                                                    const char          *sql,
                                                    SpsProgress         *progress,

@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -1056,17 +1057,27 @@ sps_stack_repair_format_report (SpsTrace *trace)
   g_ascii_formatd (percent, sizeof percent, "%.3f", 100.0 * (double) bad / (double) MAX (total, 1));
   text = g_string_new (NULL);
   if (json_object_get_boolean_member_with_default (object, "kept_unrecoverable", FALSE))
-    /* Translators: the first two are sample counts, the last a
-     * percentage with its decimals, e.g. 0.003 */
-    g_string_append_printf (text, _("%" G_GINT64_FORMAT " samples out of %" G_GINT64_FORMAT
-                                    " could not be recovered and have been kept truncated (%s%%)"),
-                            bad, total, percent);
+    g_string_append_printf (text,
+                            g_dngettext (GETTEXT_PACKAGE,
+                                         /* Translators: the first two are sample counts, the
+                                          * last a percentage with its decimals, e.g. 0.003 */
+                                         "%" PRId64 " sample out of %" PRId64
+                                         " could not be recovered and has been kept truncated (%s%%)",
+                                         "%" PRId64 " samples out of %" PRId64
+                                         " could not be recovered and have been kept truncated (%s%%)",
+                                         (gulong) bad),
+                            (int64_t) bad, (int64_t) total, percent);
   else
-    /* Translators: the first two are sample counts, the last a
-     * percentage with its decimals, e.g. 0.003 */
-    g_string_append_printf (text, _("%" G_GINT64_FORMAT " samples out of %" G_GINT64_FORMAT
-                                    " could not be recovered and have been deleted (%s%%)"),
-                            bad, total, percent);
+    g_string_append_printf (text,
+                            g_dngettext (GETTEXT_PACKAGE,
+                                         /* Translators: the first two are sample counts, the
+                                          * last a percentage with its decimals, e.g. 0.003 */
+                                         "%" PRId64 " sample out of %" PRId64
+                                         " could not be recovered and has been deleted (%s%%)",
+                                         "%" PRId64 " samples out of %" PRId64
+                                         " could not be recovered and have been deleted (%s%%)",
+                                         (gulong) bad),
+                            (int64_t) bad, (int64_t) total, percent);
   g_string_append_c (text, '\n');
 
   threads = json_object_get_array_member (object, "threads");
@@ -1077,9 +1088,9 @@ sps_stack_repair_format_report (SpsTrace *trace)
 
       /* Translators: a thread id and how many of its samples were lost,
        * followed by their times */
-      g_string_append_printf (text, _("    Thread %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT "): "),
-                              json_object_get_int_member (thread, "tid"),
-                              json_object_get_int_member (thread, "count"));
+      g_string_append_printf (text, _("    Thread %" PRId64 " (%" PRId64 "): "),
+                              (int64_t) json_object_get_int_member (thread, "tid"),
+                              (int64_t) json_object_get_int_member (thread, "count"));
       for (guint k = 0; ranges != NULL && k < json_array_get_length (ranges); k++)
         {
           JsonArray *range = json_array_get_array_element (ranges, k);

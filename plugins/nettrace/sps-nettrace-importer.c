@@ -150,7 +150,8 @@ fail (Loader          *self,
       gsize            offset,
       const char      *message)
 {
-  g_set_error (error, SPS_IMPORT_ERROR, code, "%s (byte %" G_GSIZE_FORMAT "): %s",
+  /* Translators: a file name, a byte offset in it, then what is wrong there */
+  g_set_error (error, SPS_IMPORT_ERROR, code, _("%s (byte %zu): %s"),
                self->display_name, offset, message);
   return FALSE;
 }
@@ -161,7 +162,8 @@ warn (Loader     *self,
       gsize       offset,
       const char *message)
 {
-  sps_trace_builder_warn (self->builder, name, "%s (byte %" G_GSIZE_FORMAT "): %s",
+  /* Translators: a file name, a byte offset in it, then what is wrong there */
+  sps_trace_builder_warn (self->builder, name, _("%s (byte %zu): %s"),
                           self->display_name, offset, message);
 }
 

@@ -16,6 +16,16 @@
  * table. The statistics' rows are aggregates, far fewer. */
 #define MAX_ROWS 100000
 
+/* slice_visible(id) in SQL answers with the session's filters. */
+static void
+sync_filters (SpsSqlEngine *engine,
+              SpsSession   *session)
+{
+  g_autoptr(GBytes) mask = sps_session_dup_slice_mask (session);
+
+  sps_sql_engine_set_slice_mask (engine, mask);
+}
+
 /* The SQL and statistics panels of one window share an engine, kept on
  * the session so it lives as long as the trace is shown; opening it only
  * registers virtual tables, so nothing is copied before the first query. */
@@ -32,6 +42,8 @@ sps_sql_engine_cache_get (SpsSession  *session,
       if (!(engine = sps_sql_engine_new (sps_session_get_trace (session), error)))
         return NULL;
       sps_sql_engine_set_max_rows (engine, MAX_ROWS);
+      sync_filters (engine, session);
+      g_signal_connect_object (session, "filters-changed", G_CALLBACK (sync_filters), engine, G_CONNECT_SWAPPED);
       g_object_set_data_full (G_OBJECT (session), ENGINE_KEY, engine, g_object_unref);
     }
 

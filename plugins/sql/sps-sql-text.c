@@ -229,6 +229,7 @@ sps_sql_build_query (const char                *table,
  * together as rows afterwards. */
 char *
 sps_sql_build_statistics (SpsStatsGrouping grouping,
+                          gboolean         filtered,
                           gboolean         has_range,
                           SpsTime          start,
                           SpsTime          end)
@@ -262,8 +263,8 @@ sps_sql_build_statistics (SpsStatsGrouping grouping,
                               "  FROM slices AS p\n"
                               "  WHERE ts < %1$" G_GINT64_FORMAT
                               " AND ((end_ts > %2$" G_GINT64_FORMAT " AND min(end_ts, %1$" G_GINT64_FORMAT ") > max(ts, %2$" G_GINT64_FORMAT "))"
-                              " OR (end_ts = ts AND ts >= %2$" G_GINT64_FORMAT "))),\n",
-                              end, start);
+                              " OR (end_ts = ts AND ts >= %2$" G_GINT64_FORMAT "))%3$s),\n",
+                              end, start, filtered ? " AND slice_visible(p.id)" : "");
       source = "s";
     }
 
@@ -281,9 +282,10 @@ sps_sql_build_statistics (SpsStatsGrouping grouping,
                           "    sum(kind <> 'measured') AS sc,\n"
                           "    sum(CASE WHEN kind <> 'measured' THEN dur END) AS st,\n"
                           "    sum(CASE WHEN kind <> 'measured' THEN self_time END) AS ss\n"
-                          "  FROM %s\n"
+                          "  FROM %s%s\n"
                           "  GROUP BY name%s)\n",
-                          source, by_thread ? ", thread_id" : "");
+                          source, filtered && !has_range ? " WHERE slice_visible(id)" : "",
+                          by_thread ? ", thread_id" : "");
 
   g_string_append (out, "SELECT ");
   if (by_thread)
@@ -310,6 +312,7 @@ sps_sql_build_statistics (SpsStatsGrouping grouping,
 char *
 sps_sql_build_longest_slice (const char *name,
                              gboolean    sampled,
+                             gboolean    filtered,
                              const char *thread,
                              gboolean    has_range,
                              SpsTime     start,
@@ -322,6 +325,8 @@ sps_sql_build_longest_slice (const char *name,
 
   sps_sql_append_string (out, name);
   g_string_append_printf (out, " AND kind %s 'measured'", sampled ? "<>" : "=");
+  if (filtered)
+    g_string_append (out, " AND slice_visible(id)");
   if (thread != NULL)
     {
       g_string_append (out, "\n  AND (SELECT coalesce(t.name, 'Thread') || ' ' || t.tid"

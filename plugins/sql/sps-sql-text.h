@@ -68,11 +68,13 @@ char       *sps_sql_build_query         (const char                *table,
                                          const SpsSqlAggregateSpec *aggregates,
                                          guint                      n_aggregates);
 char       *sps_sql_build_statistics    (SpsStatsGrouping           grouping,
+                                         gboolean                   filtered,
                                          gboolean                   has_range,
                                          SpsTime                    start,
                                          SpsTime                    end);
 char       *sps_sql_build_longest_slice (const char                *name,
                                          gboolean                   sampled,
+                                         gboolean                   filtered,
                                          const char                *thread,
                                          gboolean                   has_range,
                                          SpsTime                    start,

@@ -265,7 +265,7 @@ on_row_activated (SpsStatsPanel  *self,
 
   has_range = sps_session_get_range (self->session, &start, &end);
   sql = sps_sql_build_longest_slice (name, g_array_index (self->row_sampled, gboolean, row),
-                                     thread, has_range, start, end);
+                                     sps_session_has_filters (self->session), thread, has_range, start, end);
   if (self->find_cancellable != NULL)
     g_cancellable_cancel (self->find_cancellable);
   g_set_object (&self->find_cancellable, g_cancellable_new ());
@@ -488,6 +488,7 @@ sps_stats_panel_new (SpsSession *session)
     }
 
   g_signal_connect_object (session, "notify::has-range", G_CALLBACK (queue_refresh), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "filters-changed", G_CALLBACK (queue_refresh), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::range-start", G_CALLBACK (queue_refresh), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::range-end", G_CALLBACK (queue_refresh), self, G_CONNECT_SWAPPED);
   update_scope (self);
@@ -575,8 +576,9 @@ sps_stats_panel_refresh (SpsStatsPanel *self)
     }
 
   has_range = sps_session_get_range (self->session, &start, &end);
+  /* Hidden threads, processes and categories count nowhere */
   sql = sps_sql_build_statistics (self->by_thread ? SPS_STATS_BY_THREAD : SPS_STATS_BY_NAME,
-                                  has_range, start, end);
+                                  sps_session_has_filters (self->session), has_range, start, end);
 
   cancellable = g_cancellable_new ();
   set_busy (self, cancellable);
