@@ -830,7 +830,7 @@ test_args_json (void)
 static void
 test_slice_mask (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
   static const guint8 mask_bytes[] = { 1, 0, 1, 0, 1 };
   g_autoptr(GBytes) mask = g_bytes_new_static (mask_bytes, sizeof mask_bytes);

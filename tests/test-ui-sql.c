@@ -689,15 +689,15 @@ test_statistics_filters (Fixture       *fixture,
 
   present (fixture, sps_stats_panel_new (fixture->session));
   panel = SPS_STATS_PANEL (fixture->panel);
-  wait_until (stats_idle, panel);
+  sps_test_wait_until (stats_idle, panel);
   table = sps_stats_panel_get_table (panel);
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 5);
 
   /* Without Worker 11 (job [0, 3000) and its layout of 200): job is gone,
    * layout keeps Main's two (300 + 100); ties on total go by name. */
   sps_session_set_thread_hidden (fixture->session, worker, TRUE);
-  wait_until (stats_busy, panel);
-  wait_until (stats_idle, panel);
+  sps_test_wait_until (stats_busy, panel);
+  sps_test_wait_until (stats_idle, panel);
   g_assert_null (sps_stats_panel_get_error (panel));
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 4);
   assert_view_row (table, 0, "frame|Measured|2|1500|800|750|500|1000");
@@ -707,12 +707,12 @@ test_statistics_filters (Fixture       *fixture,
 
   /* The longest layout left is Main's [100, 400). */
   g_signal_emit_by_name (table, "row-activated", sps_result_table_get_row_at (table, 1));
-  wait_until (slice_selected, fixture->session);
+  sps_test_wait_until (slice_selected, fixture->session);
   assert_selected (fixture, "layout", 100, 300);
 
   sps_session_show_all (fixture->session);
-  wait_until (stats_busy, panel);
-  wait_until (stats_idle, panel);
+  sps_test_wait_until (stats_busy, panel);
+  sps_test_wait_until (stats_idle, panel);
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 5);
   assert_view_row (table, 0, "job|Measured|1|3000|2800|3000|3000|3000");
 }
