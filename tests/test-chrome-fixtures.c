@@ -33,6 +33,8 @@
 
 #include <spanscope-core.h>
 
+#include "sps-test-util.h"
+
 #define MAX_WARNINGS 4
 
 typedef struct
@@ -188,20 +190,6 @@ check_fixture_present (const char *file,
   return FALSE;
 }
 
-static SpsTrace *
-load_trace (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SpsTrace *trace;
-
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
-
-  return trace;
-}
-
 static const char *
 string_of (SpsTrace *trace,
            guint32   id)
@@ -325,27 +313,6 @@ assert_warnings (SpsTrace          *trace,
   for (guint i = 0; i < n_expected; i++)
     g_assert_cmpuint (sps_trace_count_warning (trace, expected->warnings[i].name),
                       ==, expected->warnings[i].count);
-}
-
-static guint
-find_slice (SpsTrace   *trace,
-            const char *name,
-            guint       nth)
-{
-  const SpsSliceTable *slices = sps_trace_get_slices (trace);
-
-  for (guint i = 0; i < slices->n_rows; i++)
-    {
-      if (g_strcmp0 (string_of (trace, slices->name[i]), name) == 0)
-        {
-          if (nth == 0)
-            return i;
-          nth--;
-        }
-    }
-
-  g_error ("no slice named “%s”", name);
-  return SPS_NO_INDEX;
 }
 
 static guint
@@ -571,10 +538,10 @@ static void
 spot_simple_partial (SpsTrace *trace)
 {
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
-  guint alpha = find_slice (trace, "alpha", 0);
-  guint beta = find_slice (trace, "beta", 0);
-  guint gamma = find_slice (trace, "gamma", 0);
-  guint epsilon = find_slice (trace, "epsilon", 0);
+  guint alpha = sps_test_find_slice (trace, "alpha", 0);
+  guint beta = sps_test_find_slice (trace, "beta", 0);
+  guint gamma = sps_test_find_slice (trace, "gamma", 0);
+  guint epsilon = sps_test_find_slice (trace, "epsilon", 0);
 
   /* B alpha 0 … E alpha 14 */
   assert_slice (trace, alpha, 0, 14000, 0, NULL);
@@ -599,8 +566,8 @@ spot_too_many_end_events (SpsTrace *trace)
    * E alpha 14. E closes the innermost open B whatever its name, so
    * "gamma" closes beta at 5 and "delta" closes alpha at 5; the last two
    * E find nothing open. */
-  assert_slice (trace, find_slice (trace, "alpha", 0), 0, 5000, 0, NULL);
-  assert_slice (trace, find_slice (trace, "beta", 0), 1000, 4000, 1, "alpha");
+  assert_slice (trace, sps_test_find_slice (trace, "alpha", 0), 0, 5000, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "beta", 0), 1000, 4000, 1, "alpha");
   g_assert_cmpuint (count_slices_named (trace, "gamma"), ==, 0);
   g_assert_cmpuint (count_slices_named (trace, "delta"), ==, 0);
 }
@@ -610,14 +577,14 @@ spot_empty_event (SpsTrace *trace)
 {
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
   const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
-  guint event2 = find_slice (trace, "event2", 0);
+  guint event2 = sps_test_find_slice (trace, "event2", 0);
 
   /* "pid":"13","tid":"13","ts":"456123455","dur":"2000": strings read as
    * numbers */
   assert_slice (trace, event2, G_GINT64_CONSTANT (456123455000), 2000000, 0, NULL);
   g_assert_cmpuint (tracks->thread[slices->track[event2]], ==, find_thread (trace, 13, 13));
   /* "ts":"456123453", "dur":"1000" */
-  assert_slice (trace, find_slice (trace, "event1", 0), G_GINT64_CONSTANT (456123453000), 1000000, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "event1", 0), G_GINT64_CONSTANT (456123453000), 1000000, 0, NULL);
 }
 
 static void
@@ -628,11 +595,11 @@ spot_tracecompass_log (SpsTrace *trace)
 
   /* "ts":"445191683049.142" … first E on tid 1 at "445191977985.942"
    * after createBookmarks' E at "445191975501.045" */
-  assert_slice (trace, find_slice (trace, "reopenTraceFromElement", 0),
+  assert_slice (trace, sps_test_find_slice (trace, "reopenTraceFromElement", 0),
                 G_GINT64_CONSTANT (445191683049142),
                 G_GINT64_CONSTANT (445191977985942) - G_GINT64_CONSTANT (445191683049142),
                 0, NULL);
-  assert_slice (trace, find_slice (trace, "createBookmarks", 0),
+  assert_slice (trace, sps_test_find_slice (trace, "createBookmarks", 0),
                 G_GINT64_CONSTANT (445191691275706),
                 G_GINT64_CONSTANT (445191975501045) - G_GINT64_CONSTANT (445191691275706),
                 1, "reopenTraceFromElement");
@@ -658,8 +625,8 @@ spot_simple_trace (SpsTrace *trace)
   const SpsSampleTable *samples = sps_trace_get_samples (trace);
   const SpsCounterTable *counters = sps_trace_get_counters (trace);
   g_autoptr(GArray) values = NULL;
-  guint long_x = find_slice (trace, "Long X type", 0);
-  guint long_name = find_slice (trace, "A long name that doesnt fit but is exceedingly informative", 0);
+  guint long_x = sps_test_find_slice (trace, "Long X type", 0);
+  guint long_name = sps_test_find_slice (trace, "A long name that doesnt fit but is exceedingly informative", 0);
   guint sample_c = SPS_NO_INDEX;
   guint track;
 
@@ -673,17 +640,17 @@ spot_simple_trace (SpsTrace *trace)
   /* 7 µs minus children of 1 and 3 µs */
   g_assert_cmpint (slices->self_time[long_name], ==, 3000);
   /* B "Asub with…" 827 is closed by E "Asub" 828: the innermost */
-  assert_slice (trace, find_slice (trace, "Asub with a name that wont fit", 0), 827000, 1000, 2,
+  assert_slice (trace, sps_test_find_slice (trace, "Asub with a name that wont fit", 0), 827000, 1000, 2,
                 "A long name that doesnt fit but is exceedingly informative");
   /* Two X at 818 with dur 2: the tie keeps file order, so the second
    * nests inside the first */
-  assert_slice (trace, find_slice (trace, "X1", 0), 818000, 2000, 0, NULL);
-  assert_slice (trace, find_slice (trace, "X same ts and dur as X1", 0), 818000, 2000, 1, "X1");
+  assert_slice (trace, sps_test_find_slice (trace, "X1", 0), 818000, 2000, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "X same ts and dur as X1", 0), 818000, 2000, 1, "X1");
   /* B "B/E over X", X "X", B "B/E under X" all at 860 for 10 µs, in
    * that file order */
-  assert_slice (trace, find_slice (trace, "B/E over X", 0), 860000, 10000, 0, NULL);
-  assert_slice (trace, find_slice (trace, "X", 0), 860000, 10000, 1, "B/E over X");
-  assert_slice (trace, find_slice (trace, "B/E under X", 0), 860000, 10000, 2, "X");
+  assert_slice (trace, sps_test_find_slice (trace, "B/E over X", 0), 860000, 10000, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "X", 0), 860000, 10000, 1, "B/E over X");
+  assert_slice (trace, sps_test_find_slice (trace, "B/E under X", 0), 860000, 10000, 2, "X");
 
   /* M thread_name for 22630/22631 */
   g_assert_cmpstr (string_of (trace, threads->name[find_thread (trace, 22630, 22630)]), ==, "threadA");
@@ -735,7 +702,7 @@ spot_instance_counters (SpsTrace *trace)
   g_assert_cmpfloat (counters->value[g_array_index (second, guint, 1)], ==, 0.0);
 
   /* B a 9524 … E 9560 */
-  assert_slice (trace, find_slice (trace, "a", 0), 9524000, 36000, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "a", 0), 9524000, 36000, 0, NULL);
 }
 
 static void
@@ -780,13 +747,13 @@ spot_nanoseconds (SpsTrace *trace)
   /* displayTimeUnit "ns" is display only: ts stay microseconds */
   g_assert_cmpstr (sps_trace_get_display_time_unit (trace), ==, "ns");
   /* E us1 and B us2 both at 1.1: the E comes first in the file */
-  assert_slice (trace, find_slice (trace, "us1", 0), 0, 1100, 0, NULL);
-  assert_slice (trace, find_slice (trace, "us2", 0), 1100, 200, 0, NULL);
-  assert_slice (trace, find_slice (trace, "us4", 0), 1700, 400, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "us1", 0), 0, 1100, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "us2", 0), 1100, 200, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "us4", 0), 1700, 400, 0, NULL);
   /* 3.000 … 3.011, 3.013 … 3.016 */
-  assert_slice (trace, find_slice (trace, "ns1", 0), 3000, 11, 0, NULL);
-  assert_slice (trace, find_slice (trace, "ns3", 0), 3013, 3, 0, NULL);
-  assert_slice (trace, find_slice (trace, "ns4", 0), 3017, 4, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "ns1", 0), 3000, 11, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "ns3", 0), 3013, 3, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "ns4", 0), 3017, 4, 0, NULL);
 }
 
 static gboolean
@@ -834,7 +801,7 @@ spot_flow_v2 (SpsTrace *trace)
   g_assert_true (has_flow (trace, "OtherSlice", "SomeSlice"));
   g_assert_false (has_flow (trace, "SomeSlice", "SomeOtherSlice"));
   /* B 3333 … E 4330 */
-  assert_slice (trace, find_slice (trace, "SomeOtherSlice", 0), 3333000, 997000, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "SomeOtherSlice", 0), 3333000, 997000, 0, NULL);
 }
 
 static void
@@ -843,19 +810,19 @@ spot_clang11 (SpsTrace *trace)
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
   const SpsProcessTable *processes = sps_trace_get_processes (trace);
   const SpsThreadTable *threads = sps_trace_get_threads (trace);
-  guint execute = find_slice (trace, "ExecuteCompiler", 0);
+  guint execute = sps_test_find_slice (trace, "ExecuteCompiler", 0);
 
   /* Written children first; nesting comes from containment:
    * ExecuteCompiler 11–7281 > Backend 3534–7071 > CodeGenPasses
    * 5410–7014 > OptModule 5433–6998 > OptFunction 5588–6300 > RunPass
    * 5589–6228 */
   assert_slice (trace, execute, 11000, 7270000, 0, NULL);
-  assert_slice (trace, find_slice (trace, "RunPass", 0), 5589000, 639000, 5, "OptFunction");
-  assert_slice (trace, find_slice (trace, "OptModule", 0), 5433000, 1565000, 3, "CodeGenPasses");
+  assert_slice (trace, sps_test_find_slice (trace, "RunPass", 0), 5589000, 639000, 5, "OptFunction");
+  assert_slice (trace, sps_test_find_slice (trace, "OptModule", 0), 5433000, 1565000, 3, "CodeGenPasses");
   /* 7270 − Frontend 1568 − Backend 3537 */
   g_assert_cmpint (slices->self_time[execute], ==, 2165000);
   /* "Total ExecuteCompiler" is alone on tid 43148 */
-  assert_slice (trace, find_slice (trace, "Total ExecuteCompiler", 0), 0, 7270000, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "Total ExecuteCompiler", 0), 0, 7270000, 0, NULL);
 
   g_assert_cmpstr (string_of (trace, processes->name[find_process (trace, 43147)]), ==, "clang-11");
   g_assert_cmpstr (string_of (trace, threads->name[find_thread (trace, 43147, 43147)]), ==, "clang");
@@ -870,15 +837,15 @@ spot_viztracer (SpsTrace *trace)
 
   g_assert_cmpstr (sps_trace_get_display_time_unit (trace), ==, "ns");
   /* "t (…:25)" ts 14853617516.773 dur 186.4 holds everything */
-  assert_slice (trace, find_slice (trace, "t (/home/gaogaotiantian/programs/codesnap/tests/data/vdb_basic.py:25)", 0),
+  assert_slice (trace, sps_test_find_slice (trace, "t (/home/gaogaotiantian/programs/codesnap/tests/data/vdb_basic.py:25)", 0),
                 G_GINT64_CONSTANT (14853617516773), 186400, 0, NULL);
   /* first "h (…:7)" by ts: 14853617550.373 dur 39.8, inside g (549.873,
    * 40.9) inside f (517.373, 105.5) inside t */
-  assert_slice (trace, find_slice (trace, "h (/home/gaogaotiantian/programs/codesnap/tests/data/vdb_basic.py:7)", 0),
+  assert_slice (trace, sps_test_find_slice (trace, "h (/home/gaogaotiantian/programs/codesnap/tests/data/vdb_basic.py:7)", 0),
                 G_GINT64_CONSTANT (14853617550373), 39800, 3,
                 "g (/home/gaogaotiantian/programs/codesnap/tests/data/vdb_basic.py:12)");
   /* second "h": 591.273 dur 31.4, directly inside f (ends 622.873) */
-  assert_slice (trace, find_slice (trace, "h (/home/gaogaotiantian/programs/codesnap/tests/data/vdb_basic.py:7)", 1),
+  assert_slice (trace, sps_test_find_slice (trace, "h (/home/gaogaotiantian/programs/codesnap/tests/data/vdb_basic.py:7)", 1),
                 G_GINT64_CONSTANT (14853617591273), 31400, 2,
                 "f (/home/gaogaotiantian/programs/codesnap/tests/data/vdb_basic.py:17)");
 
@@ -902,7 +869,7 @@ spot_unclosed_slices (SpsTrace *trace)
 {
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
   const SpsThreadTable *threads = sps_trace_get_threads (trace);
-  guint browser_main = find_slice (trace, "BrowserMain", 0);
+  guint browser_main = sps_test_find_slice (trace, "BrowserMain", 0);
   guint n_unfinished = 0;
 
   /* The four B never closed: BrowserMain, BrowserMain:MESSAGE_LOOP and
@@ -940,7 +907,7 @@ spot_kineto (SpsTrace *trace)
                 G_GINT64_CONSTANT (4203669603454205), 1031368, 0, NULL);
   /* "pid": "Spans" is a string: a synthetic process named after it */
   spans = find_process_named (trace, "Spans");
-  assert_slice (trace, find_slice (trace, "PyTorch Profiler (0)", 0),
+  assert_slice (trace, sps_test_find_slice (trace, "PyTorch Profiler (0)", 0),
                 G_GINT64_CONSTANT (4203669603018756), 9761878, 0, NULL);
   g_assert_cmpint (processes->sort_index[spans], ==, 536870912);
   g_assert_cmpstr (string_of (trace, processes->labels[find_process (trace, 3)]), ==, "GPU 3");
@@ -960,7 +927,7 @@ spot_bazel (SpsTrace *trace)
   g_autoptr(GArray) values = NULL;
 
   /* "Launch Blaze" "ts": -33000, "dur": 33000 */
-  assert_slice (trace, find_slice (trace, "Launch Blaze", 0), -33000000, 33000000, 0, NULL);
+  assert_slice (trace, sps_test_find_slice (trace, "Launch Blaze", 0), -33000000, 33000000, 0, NULL);
 
   /* "action count" {"action": "1.8599999999999997"} at 810939, the
    * first of 66 values, all strings */
@@ -977,7 +944,7 @@ static void
 spot_nestable_async (SpsTrace *trace)
 {
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
-  guint bar = find_slice (trace, "REQUEST_BAR", 0);
+  guint bar = sps_test_find_slice (trace, "REQUEST_BAR", 0);
 
   /* b REQUEST_BAR 10 … e REQUEST_BAR 100 (the e skips the open
    * URL_REQUEST_DELEGATE_UNMATCHED_BEGIN above it) */
@@ -986,7 +953,7 @@ spot_nestable_async (SpsTrace *trace)
   g_assert_true (slices->flags[bar] & SPS_SLICE_ASYNC);
   /* b URL_REQUEST_INNER 50 … e 60 under START_JOB 40 … 70 under
    * REQUEST_BAR */
-  g_assert_cmpuint (slices->depth[find_slice (trace, "URL_REQUEST_INNER", 0)], ==, 2);
+  g_assert_cmpuint (slices->depth[sps_test_find_slice (trace, "URL_REQUEST_INNER", 0)], ==, 2);
 }
 
 static void
@@ -1365,7 +1332,7 @@ static void
 test_open (gconstpointer data)
 {
   const char *path = data;
-  g_autoptr(SpsTrace) trace = load_trace (path);
+  g_autoptr(SpsTrace) trace = sps_test_load_path (path);
 
   /* Opening is the test; a loaded trace always has a format name */
   g_assert_cmpstr (sps_trace_get_format (trace), ==, "chrome-json");
@@ -1396,7 +1363,7 @@ test_counts (gconstpointer data)
   if (!check_fixture_present (expected->file, path))
     return;
 
-  trace = load_trace (path);
+  trace = sps_test_load_path (path);
   compute_info (trace, &info);
   assert_info (&info, expected);
   assert_warnings (trace, expected);
@@ -1583,7 +1550,7 @@ test_sampled_stacks (gconstpointer data)
 {
   const char *name = data;
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
-  g_autoptr(SpsTrace) trace = load_trace (path);
+  g_autoptr(SpsTrace) trace = sps_test_load_path (path);
 
   assert_sampled_stacks (trace);
 }
@@ -1634,8 +1601,8 @@ test_sampled_field_order (void)
 {
   g_autofree char *path1 = g_test_build_filename (G_TEST_DIST, "fixtures", "sampled_stacks.json", NULL);
   g_autofree char *path2 = g_test_build_filename (G_TEST_DIST, "fixtures", "sampled_stacks_reordered.json", NULL);
-  g_autoptr(SpsTrace) trace1 = load_trace (path1);
-  g_autoptr(SpsTrace) trace2 = load_trace (path2);
+  g_autoptr(SpsTrace) trace1 = sps_test_load_path (path1);
+  g_autoptr(SpsTrace) trace2 = sps_test_load_path (path2);
   g_autofree char *dump1 = dump_samples (trace1);
   g_autofree char *dump2 = dump_samples (trace2);
   Info info1, info2;
@@ -1666,7 +1633,7 @@ static void
 test_sampled_unresolved (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "sampled_unresolved.json", NULL);
-  g_autoptr(SpsTrace) trace = load_trace (path);
+  g_autoptr(SpsTrace) trace = sps_test_load_path (path);
   const SpsSampleTable *samples = sps_trace_get_samples (trace);
   const SpsCallsiteTable *callsites = sps_trace_get_callsites (trace);
   const ExpectedSample expected[] = {
@@ -1729,7 +1696,7 @@ static void
 test_perfview_spans (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "perfview_spans.json", NULL);
-  g_autoptr(SpsTrace) trace = load_trace (path);
+  g_autoptr(SpsTrace) trace = sps_test_load_path (path);
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
   guint outer, inner1, inner2;
   Info info;
@@ -1744,9 +1711,9 @@ test_perfview_spans (void)
 
   /* All named "Recurse": B 0, B 0, E 5, B 5, E 10, E 10. Ties keep file
    * order, so the first B is the outer frame. */
-  outer = find_slice (trace, "Recurse", 0);
-  inner1 = find_slice (trace, "Recurse", 1);
-  inner2 = find_slice (trace, "Recurse", 2);
+  outer = sps_test_find_slice (trace, "Recurse", 0);
+  inner1 = sps_test_find_slice (trace, "Recurse", 1);
+  inner2 = sps_test_find_slice (trace, "Recurse", 2);
 
   for (guint i = 0; i < slices->n_rows; i++)
     {

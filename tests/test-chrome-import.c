@@ -20,13 +20,9 @@
 #include "../plugins/chrome-json/sps-chrome-event-reader.h"
 #include "../plugins/chrome-json/sps-chrome-scanner.h"
 
-/* Helpers */
+#include "sps-test-util.h"
 
-static char *
-fixture_path (const char *name)
-{
-  return g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
-}
+/* Helpers */
 
 static GVariant *
 options_new (const char *unit,
@@ -57,7 +53,7 @@ static SpsTrace *
 load_fixture_with (const char *name,
                    GVariant   *options)
 {
-  g_autofree char *path = fixture_path (name);
+  g_autofree char *path = sps_test_fixture_path (name);
   g_autoptr(GError) error = NULL;
   SpsTrace *trace;
 
@@ -81,7 +77,7 @@ load_fixture_error (const char *name,
                     GQuark      domain,
                     int         code)
 {
-  g_autofree char *path = fixture_path (name);
+  g_autofree char *path = sps_test_fixture_path (name);
   g_autoptr(GError) error = NULL;
   g_autoptr(SpsTrace) trace = NULL;
 
@@ -228,15 +224,7 @@ write_temp (const char *name,
             const void *data,
             gsize       len)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("spanscope-chrome-XXXXXX", &error);
-  char *path;
-
-  g_assert_no_error (error);
-  path = g_build_filename (dir, name, NULL);
-  g_file_set_contents (path, data, (gssize) len, &error);
-  g_assert_no_error (error);
-  return path;
+  return sps_test_write_temp ("spanscope-chrome-XXXXXX", name, data, len);
 }
 
 static void
@@ -288,7 +276,7 @@ load_both_ways (const GString  *text,
 static GBytes *
 read_fixture (const char *name)
 {
-  g_autofree char *path = fixture_path (name);
+  g_autofree char *path = sps_test_fixture_path (name);
   g_autoptr(GError) error = NULL;
   char *data = NULL;
   gsize len = 0;
@@ -1182,7 +1170,7 @@ static void
 test_messy_unknown_phase (void)
 {
   g_autoptr(SpsTrace) trace = load_fixture ("chrome-unknown-phase.json");
-  g_autofree char *path = fixture_path ("chrome-unknown-phase.json");
+  g_autofree char *path = sps_test_fixture_path ("chrome-unknown-phase.json");
   g_autofree char *expected = g_strdup_printf ("%s:2:1 (byte 2): unknown phase 'Z'; event skipped", path);
   guint64 count;
   const char *message = NULL;
@@ -1212,7 +1200,7 @@ assert_truncated (const char *name,
                   gsize       file_size)
 {
   g_autoptr(SpsTrace) trace = load_fixture (name);
-  g_autofree char *path = fixture_path (name);
+  g_autofree char *path = sps_test_fixture_path (name);
   g_autofree char *expected = NULL;
   const char *message = NULL;
   guint64 count = 0;
@@ -1249,7 +1237,7 @@ test_error_deep_nesting (void)
 {
   g_autofree char *message = load_fixture_error ("chrome-deep-nesting.json",
                                                  SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_TOO_LARGE);
-  g_autofree char *path = fixture_path ("chrome-deep-nesting.json");
+  g_autofree char *path = sps_test_fixture_path ("chrome-deep-nesting.json");
   g_autoptr(GError) error = NULL;
   g_autoptr(SpsTrace) partial = NULL;
 

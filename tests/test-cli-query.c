@@ -15,62 +15,9 @@
 
 #include <spanscope-core.h>
 
+#include "sps-test-util.h"
+
 static const char *cli_path;
-
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* Runs spanscope-cli with the NULL-terminated arguments. */
-static void
-run_cli (Run        *run,
-         const char *first_arg,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *arg;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer) cli_path);
-  va_start (args, first_arg);
-  for (arg = first_arg; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char * const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                               &error);
-  g_assert_no_error (error);
-
-  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-
-  g_assert_true (g_subprocess_get_if_exited (process));
-  run->status = g_subprocess_get_exit_status (process);
-
-  g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", run->status, run->out, run->err);
-}
-
-static char *
-fixture_path (const char *name)
-{
-  return g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
-}
 
 #define TRACK_1_SQL "SELECT name, ts, dur, args FROM slices WHERE thread_id =" \
                     " (SELECT id FROM threads WHERE tid = 1) ORDER BY ts"
@@ -78,11 +25,11 @@ fixture_path (const char *name)
 static void
 test_table (void)
 {
-  g_autofree char *path = fixture_path ("cli-small.json");
-  g_auto(Run) run = { 0 };
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
+  g_auto(SpsTestRun) run = { 0 };
 
   /* Numbers right-aligned, text left-aligned, NULL spelled out */
-  run_cli (&run, "query", path, TRACK_1_SQL, NULL);
+  sps_test_run_cli_va (&run, "query", path, TRACK_1_SQL, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.err, ==, "");
   g_assert_cmpstr (run.out, ==,
@@ -96,10 +43,10 @@ test_table (void)
 static void
 test_csv (void)
 {
-  g_autofree char *path = fixture_path ("cli-small.json");
-  g_auto(Run) run = { 0 };
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
+  g_auto(SpsTestRun) run = { 0 };
 
-  run_cli (&run, "query", path, TRACK_1_SQL, "--format", "csv", NULL);
+  sps_test_run_cli_va (&run, "query", path, TRACK_1_SQL, "--format", "csv", NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.out, ==,
                    "name,ts,dur,args\r\n"
@@ -110,11 +57,11 @@ test_csv (void)
 static void
 test_tsv (void)
 {
-  g_autofree char *path = fixture_path ("cli-small.json");
-  g_auto(Run) run = { 0 };
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
+  g_auto(SpsTestRun) run = { 0 };
 
   /* A tab inside a field is quoted; the comma is not special in TSV */
-  run_cli (&run, "query", path,
+  sps_test_run_cli_va (&run, "query", path,
            "SELECT 'a,b' AS x, 'c' || char(9) || 'd' AS y, 'l1' || char(10) || 'l2' AS z",
            "--format", "tsv", NULL);
   g_assert_cmpint (run.status, ==, 0);
@@ -124,14 +71,14 @@ test_tsv (void)
 static void
 test_json (void)
 {
-  g_autofree char *path = fixture_path ("cli-small.json");
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
   JsonArray *rows;
   JsonObject *row;
 
-  run_cli (&run, "query", path, "SELECT name, ts, 2.5 AS r, args, NULL AS n FROM slices"
+  sps_test_run_cli_va (&run, "query", path, "SELECT name, ts, 2.5 AS r, args, NULL AS n FROM slices"
            " WHERE thread_id = (SELECT id FROM threads WHERE tid = 1) ORDER BY ts",
            "--format", "json", NULL);
   g_assert_cmpint (run.status, ==, 0);
@@ -158,11 +105,11 @@ test_json (void)
 static void
 test_ns (void)
 {
-  g_autofree char *path = fixture_path ("cli-small.json");
-  g_auto(Run) run = { 0 };
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
+  g_auto(SpsTestRun) run = { 0 };
 
   /* With --ns the file's 100 is 100 ns */
-  run_cli (&run, "query", "--ns", path, "SELECT min(ts) AS first FROM slices", "--format", "csv", NULL);
+  sps_test_run_cli_va (&run, "query", "--ns", path, "SELECT min(ts) AS first FROM slices", "--format", "csv", NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.out, ==, "first\r\n100\r\n");
 }
@@ -170,32 +117,32 @@ test_ns (void)
 static void
 test_errors (void)
 {
-  g_autofree char *path = fixture_path ("cli-small.json");
-  g_autofree char *missing = fixture_path ("no-such-file.json");
-  g_auto(Run) run = { 0 };
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
+  g_autofree char *missing = sps_test_fixture_path ("no-such-file.json");
+  g_auto(SpsTestRun) run = { 0 };
 
-  run_cli (&run, "query", path, "SELEC 1", NULL);
+  sps_test_run_cli_va (&run, "query", path, "SELEC 1", NULL);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_cmpstr (run.out, ==, "");
   g_assert_nonnull (strstr (run.err, "near \"SELEC\": syntax error"));
-  run_clear (&run);
+  sps_test_run_clear (&run);
 
-  run_cli (&run, "query", path, "DELETE FROM slices", NULL);
+  sps_test_run_cli_va (&run, "query", path, "DELETE FROM slices", NULL);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_nonnull (strstr (run.err, "table slices is read-only"));
-  run_clear (&run);
+  sps_test_run_clear (&run);
 
-  run_cli (&run, "query", path, NULL);
+  sps_test_run_cli_va (&run, "query", path, NULL);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_nonnull (strstr (run.err, "missing SQL"));
-  run_clear (&run);
+  sps_test_run_clear (&run);
 
-  run_cli (&run, "query", path, "SELECT 1", "--format", "xml", NULL);
+  sps_test_run_cli_va (&run, "query", path, "SELECT 1", "--format", "xml", NULL);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_nonnull (strstr (run.err, "xml"));
-  run_clear (&run);
+  sps_test_run_clear (&run);
 
-  run_cli (&run, "query", missing, "SELECT 1", NULL);
+  sps_test_run_cli_va (&run, "query", missing, "SELECT 1", NULL);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_cmpstr (run.out, ==, "");
 }

@@ -12,76 +12,10 @@
 
 #include <spanscope-core.h>
 
+#include "sps-test-util.h"
+
 static const char *cli_path;
 static char *scratch_dir;
-
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* Runs spanscope-cli with the NULL-terminated arguments. */
-static void
-run_cli (Run        *run,
-         const char *first_arg,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *arg;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer) cli_path);
-  va_start (args, first_arg);
-  for (arg = first_arg; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char * const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                               &error);
-  g_assert_no_error (error);
-
-  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-
-  g_assert_true (g_subprocess_get_if_exited (process));
-  run->status = g_subprocess_get_exit_status (process);
-
-  g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", run->status, run->out, run->err);
-}
-
-static char *
-fixture_path (const char *name)
-{
-  return g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
-}
-
-static char *
-write_scratch_file (const char *name,
-                    const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-  char *path = g_build_filename (scratch_dir, name, NULL);
-
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-
-  return path;
-}
 
 /* Parses `info --json` output; checks it is one object. */
 static JsonObject *
@@ -104,12 +38,12 @@ static JsonObject *
 info_json (const char *path,
            gboolean    ns)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
 
   if (ns)
-    run_cli (&run, "info", "--json", "--ns", path, NULL);
+    sps_test_run_cli_va (&run, "info", "--json", "--ns", path, NULL);
   else
-    run_cli (&run, "info", "--json", path, NULL);
+    sps_test_run_cli_va (&run, "info", "--json", path, NULL);
 
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.err, ==, "");
@@ -151,9 +85,9 @@ assert_info_keys (JsonObject *info)
 static void
 test_cli_usage_no_command (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
 
-  run_cli (&run, NULL);
+  sps_test_run_cli_va (&run, NULL);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_cmpstr (run.out, ==, "");
   g_assert_nonnull (strstr (run.err, "Usage:"));
@@ -162,9 +96,9 @@ test_cli_usage_no_command (void)
 static void
 test_cli_usage_unknown_command (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
 
-  run_cli (&run, "frobnicate", "x.json", NULL);
+  sps_test_run_cli_va (&run, "frobnicate", "x.json", NULL);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_nonnull (strstr (run.err, "unknown command “frobnicate”"));
   g_assert_nonnull (strstr (run.err, "Usage:"));
@@ -173,10 +107,10 @@ test_cli_usage_unknown_command (void)
 static void
 test_cli_usage_bad_option (void)
 {
-  g_autofree char *path = fixture_path ("cli-small.json");
-  g_auto(Run) run = { 0 };
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
+  g_auto(SpsTestRun) run = { 0 };
 
-  run_cli (&run, "info", "--bogus", path, NULL);
+  sps_test_run_cli_va (&run, "info", "--bogus", path, NULL);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_cmpstr (run.out, ==, "");
   g_assert_nonnull (strstr (run.err, "--bogus"));
@@ -186,19 +120,19 @@ test_cli_usage_bad_option (void)
 static void
 test_cli_usage_missing_file (void)
 {
-  g_autofree char *path = fixture_path ("cli-small.json");
-  g_auto(Run) none = { 0 };
-  g_auto(Run) two = { 0 };
-  g_auto(Run) convert = { 0 };
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
+  g_auto(SpsTestRun) none = { 0 };
+  g_auto(SpsTestRun) two = { 0 };
+  g_auto(SpsTestRun) convert = { 0 };
 
-  run_cli (&none, "info", "--json", NULL);
+  sps_test_run_cli_va (&none, "info", "--json", NULL);
   g_assert_cmpint (none.status, ==, 2);
   g_assert_nonnull (strstr (none.err, "missing FILE"));
 
-  run_cli (&two, "info", path, path, NULL);
+  sps_test_run_cli_va (&two, "info", path, path, NULL);
   g_assert_cmpint (two.status, ==, 2);
 
-  run_cli (&convert, "convert", "--format", "chrome-json", "-o", "out.json", NULL);
+  sps_test_run_cli_va (&convert, "convert", "--format", "chrome-json", "-o", "out.json", NULL);
   g_assert_cmpint (convert.status, ==, 2);
   g_assert_nonnull (strstr (convert.err, "missing FILE"));
 }
@@ -206,10 +140,10 @@ test_cli_usage_missing_file (void)
 static void
 test_cli_version (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
   g_autofree char *expected = g_strdup_printf ("spanscope-cli %s\n", PACKAGE_VERSION);
 
-  run_cli (&run, "--version", NULL);
+  sps_test_run_cli_va (&run, "--version", NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.out, ==, expected);
 }
@@ -217,20 +151,20 @@ test_cli_version (void)
 static void
 test_cli_help (void)
 {
-  g_auto(Run) top = { 0 };
-  g_auto(Run) info = { 0 };
-  g_auto(Run) convert = { 0 };
+  g_auto(SpsTestRun) top = { 0 };
+  g_auto(SpsTestRun) info = { 0 };
+  g_auto(SpsTestRun) convert = { 0 };
 
-  run_cli (&top, "--help", NULL);
+  sps_test_run_cli_va (&top, "--help", NULL);
   g_assert_cmpint (top.status, ==, 0);
   g_assert_nonnull (strstr (top.out, "spanscope-cli info"));
 
-  run_cli (&info, "info", "--help", NULL);
+  sps_test_run_cli_va (&info, "info", "--help", NULL);
   g_assert_cmpint (info.status, ==, 0);
   g_assert_nonnull (strstr (info.out, "--json"));
   g_assert_nonnull (strstr (info.out, "--ns"));
 
-  run_cli (&convert, "convert", "--help", NULL);
+  sps_test_run_cli_va (&convert, "convert", "--help", NULL);
   g_assert_cmpint (convert.status, ==, 0);
   g_assert_nonnull (strstr (convert.out, "--format"));
   g_assert_nonnull (strstr (convert.out, "--output"));
@@ -258,7 +192,7 @@ test_cli_help (void)
 static void
 test_cli_info_json (void)
 {
-  g_autofree char *path = fixture_path ("cli-small.json");
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
   g_autoptr(JsonObject) info = info_json (path, FALSE);
   JsonObject *warnings;
 
@@ -290,7 +224,7 @@ test_cli_info_json (void)
 static void
 test_cli_info_ns (void)
 {
-  g_autofree char *path = fixture_path ("cli-small.json");
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
   g_autoptr(JsonObject) info = info_json (path, TRUE);
 
   /* With --ns the same numbers are nanoseconds. */
@@ -302,15 +236,15 @@ test_cli_info_ns (void)
 static void
 test_cli_info_table (void)
 {
-  g_autofree char *path = fixture_path ("cli-small.json");
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
   g_autoptr(GRegex) slices = g_regex_new ("^Slices +3$", G_REGEX_MULTILINE, 0, NULL);
   g_autoptr(GRegex) events = g_regex_new ("^Events read +22$", G_REGEX_MULTILINE, 0, NULL);
   g_autoptr(GRegex) warning = g_regex_new ("^  unmatched_end +1  .+$", G_REGEX_MULTILINE, 0, NULL);
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
   g_auto(GStrv) lines = NULL;
   gsize width = 0;
 
-  run_cli (&run, "info", path, NULL);
+  sps_test_run_cli_va (&run, "info", path, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.err, ==, "");
 
@@ -342,16 +276,16 @@ test_cli_info_table_extreme_times (void)
 {
   /* The earliest and the latest time that fit: the duration between them
    * does not fit a signed 64-bit count of nanoseconds */
-  g_autofree char *path = write_scratch_file ("extreme.json",
+  g_autofree char *path = sps_test_write_file (scratch_dir, "extreme.json",
                                               "[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1,"
                                               " \"ts\": -9223372036854775, \"dur\": 0},\n"
                                               " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1,"
                                               " \"ts\": 9223372036854775, \"dur\": 0}]\n");
   g_autoptr(GRegex) duration = g_regex_new ("^Duration +18446744073\\.710 s$", G_REGEX_MULTILINE, 0, NULL);
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
 
   /* 2 × 9223372036854775000 ns = 18446744073.70955 s */
-  run_cli (&run, "info", path, NULL);
+  sps_test_run_cli_va (&run, "info", path, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_true (g_regex_match (duration, run.out, 0, NULL));
 }
@@ -360,9 +294,9 @@ static void
 test_cli_info_not_found (void)
 {
   g_autofree char *path = g_build_filename (scratch_dir, "does-not-exist.json", NULL);
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
 
-  run_cli (&run, "info", "--json", path, NULL);
+  sps_test_run_cli_va (&run, "info", "--json", path, NULL);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_cmpstr (run.out, ==, "");
   g_assert_nonnull (strstr (run.err, path));
@@ -371,11 +305,11 @@ test_cli_info_not_found (void)
 static void
 test_cli_info_unknown_format (void)
 {
-  g_autofree char *path = write_scratch_file ("notes.txt", "Just some notes, not a trace.\n");
+  g_autofree char *path = sps_test_write_file (scratch_dir, "notes.txt", "Just some notes, not a trace.\n");
   g_autofree char *expected = g_strdup_printf ("%s: not a trace format Spanscope can read", path);
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
 
-  run_cli (&run, "info", path, NULL);
+  sps_test_run_cli_va (&run, "info", path, NULL);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_cmpstr (run.out, ==, "");
   g_assert_nonnull (strstr (run.err, expected));
@@ -391,14 +325,14 @@ test_cli_info_unknown_format (void)
 static void
 test_cli_info_malformed (void)
 {
-  g_autofree char *path = write_scratch_file ("malformed.json", MALFORMED_TRACE);
+  g_autofree char *path = sps_test_write_file (scratch_dir, "malformed.json", MALFORMED_TRACE);
   g_autofree char *escaped = g_regex_escape_string (path, -1);
   g_autofree char *pattern = g_strdup_printf ("^spanscope-cli info: %s:3:[0-9]+ \\(byte [0-9]+\\): .+$",
                                               escaped);
   g_autoptr(GRegex) regex = g_regex_new (pattern, G_REGEX_MULTILINE, 0, NULL);
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
 
-  run_cli (&run, "info", "--json", path, NULL);
+  sps_test_run_cli_va (&run, "info", "--json", path, NULL);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_cmpstr (run.out, ==, "");
   g_assert_true (g_regex_match (regex, run.err, 0, NULL));
@@ -407,15 +341,15 @@ test_cli_info_malformed (void)
 static void
 test_cli_info_keep_partial (void)
 {
-  g_autofree char *path = write_scratch_file ("partial.json", MALFORMED_TRACE);
+  g_autofree char *path = sps_test_write_file (scratch_dir, "partial.json", MALFORMED_TRACE);
   g_autofree char *where = g_strdup_printf ("spanscope-cli info: %s:3:", path);
   g_autoptr(JsonObject) info = NULL;
-  g_auto(Run) json = { 0 };
-  g_auto(Run) table = { 0 };
+  g_auto(SpsTestRun) json = { 0 };
+  g_auto(SpsTestRun) table = { 0 };
 
   /* The event before the error is shown, the error is still reported and
    * the input is still bad. */
-  run_cli (&json, "info", "--json", "--keep-partial", path, NULL);
+  sps_test_run_cli_va (&json, "info", "--json", "--keep-partial", path, NULL);
   g_assert_cmpint (json.status, ==, 1);
   g_assert_true (g_str_has_prefix (json.err, where));
   info = parse_info (json.out);
@@ -424,7 +358,7 @@ test_cli_info_keep_partial (void)
   g_assert_cmpint (json_object_get_int_member (info, "start_ns"), ==, 1000);
   g_assert_cmpint (json_object_get_int_member (info, "end_ns"), ==, 2000);
 
-  run_cli (&table, "info", "--keep-partial", path, NULL);
+  sps_test_run_cli_va (&table, "info", "--keep-partial", path, NULL);
   g_assert_cmpint (table.status, ==, 1);
   g_assert_nonnull (strstr (table.out, "Load error"));
   g_assert_true (g_str_has_prefix (table.err, where));
@@ -434,7 +368,7 @@ static void
 test_cli_info_truncated (void)
 {
   /* Cut inside the third event: the two complete ones are kept. */
-  g_autofree char *path = write_scratch_file ("truncated.json",
+  g_autofree char *path = sps_test_write_file (scratch_dir, "truncated.json",
                                               "[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n"
                                               " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 3, \"dur\": 1},\n"
                                               " {\"ph\": \"X\", \"name\": \"c\", \"pid\": 1, \"ti");
@@ -458,13 +392,13 @@ test_cli_convert_round_trip (void)
     "slices", "sampled_slices", "async_slices", "instants", "counter_tracks",
     "counter_values", "flows", "samples",
   };
-  g_autofree char *input = fixture_path ("cli-small.json");
+  g_autofree char *input = sps_test_fixture_path ("cli-small.json");
   g_autofree char *output = g_build_filename (scratch_dir, "round-trip.json", NULL);
   g_autoptr(JsonObject) before = NULL;
   g_autoptr(JsonObject) after = NULL;
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
 
-  run_cli (&run, "convert", input, "--format", "chrome-json", "-o", output, NULL);
+  sps_test_run_cli_va (&run, "convert", input, "--format", "chrome-json", "-o", output, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.out, ==, "");
   g_assert_cmpstr (run.err, ==, "");
@@ -486,11 +420,11 @@ test_cli_convert_round_trip (void)
 static void
 test_cli_convert_unknown_format (void)
 {
-  g_autofree char *input = fixture_path ("cli-small.json");
+  g_autofree char *input = sps_test_fixture_path ("cli-small.json");
   g_autofree char *output = g_build_filename (scratch_dir, "never-written.json", NULL);
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
 
-  run_cli (&run, "convert", input, "--format", "no-such-format", "-o", output, NULL);
+  sps_test_run_cli_va (&run, "convert", input, "--format", "no-such-format", "-o", output, NULL);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_nonnull (strstr (run.err, "unknown format “no-such-format”"));
   g_assert_nonnull (strstr (run.err, "available: "));
@@ -502,22 +436,22 @@ static void
 test_cli_convert_missing_options (void)
 {
   g_autofree char *input = NULL;
-  g_autofree char *fixture = fixture_path ("cli-small.json");
+  g_autofree char *fixture = sps_test_fixture_path ("cli-small.json");
   g_autofree char *contents = NULL;
   g_autofree char *default_output = g_build_filename (scratch_dir, "default-name.trace.json", NULL);
-  g_auto(Run) no_output = { 0 };
-  g_auto(Run) no_format = { 0 };
+  g_auto(SpsTestRun) no_output = { 0 };
+  g_auto(SpsTestRun) no_format = { 0 };
 
   /* Without -o the output is FILE with the format's suffix in place of
    * its extension (like dotnet-trace convert), next to FILE */
   g_assert_true (g_file_get_contents (fixture, &contents, NULL, NULL));
-  input = write_scratch_file ("default-name.json", contents);
-  run_cli (&no_output, "convert", input, "--format", "chrome-json", NULL);
+  input = sps_test_write_file (scratch_dir, "default-name.json", contents);
+  sps_test_run_cli_va (&no_output, "convert", input, "--format", "chrome-json", NULL);
   g_assert_cmpint (no_output.status, ==, 0);
   g_assert_true (g_file_test (default_output, G_FILE_TEST_IS_REGULAR));
   g_remove (default_output);
 
-  run_cli (&no_format, "convert", input, "-o", "out.json", NULL);
+  sps_test_run_cli_va (&no_format, "convert", input, "-o", "out.json", NULL);
   g_assert_cmpint (no_format.status, ==, 2);
   g_assert_nonnull (strstr (no_format.err, "missing --format FORMAT"));
 }
@@ -525,12 +459,12 @@ test_cli_convert_missing_options (void)
 static void
 test_cli_convert_bad_input_keeps_output (void)
 {
-  g_autofree char *input = write_scratch_file ("convert-notes.txt", "not a trace\n");
-  g_autofree char *output = write_scratch_file ("existing.json", "[]\n");
+  g_autofree char *input = sps_test_write_file (scratch_dir, "convert-notes.txt", "not a trace\n");
+  g_autofree char *output = sps_test_write_file (scratch_dir, "existing.json", "[]\n");
   g_autofree char *contents = NULL;
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
 
-  run_cli (&run, "convert", input, "--format", "chrome-json", "-o", output, NULL);
+  sps_test_run_cli_va (&run, "convert", input, "--format", "chrome-json", "-o", output, NULL);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_nonnull (strstr (run.err, "not a trace format Spanscope can read"));
 
@@ -542,35 +476,16 @@ test_cli_convert_bad_input_keeps_output (void)
 static void
 test_cli_convert_unwritable_output (void)
 {
-  g_autofree char *input = fixture_path ("cli-small.json");
+  g_autofree char *input = sps_test_fixture_path ("cli-small.json");
   g_autofree char *output = g_build_filename (scratch_dir, "no-such-dir", "out.json", NULL);
-  g_auto(Run) run = { 0 };
+  g_auto(SpsTestRun) run = { 0 };
 
   /* A write that fails is bad input too, and says why */
-  run_cli (&run, "convert", input, "--format", "chrome-json", "-o", output, NULL);
+  sps_test_run_cli_va (&run, "convert", input, "--format", "chrome-json", "-o", output, NULL);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_cmpstr (run.out, ==, "");
   g_assert_true (g_str_has_prefix (run.err, "spanscope-cli convert: "));
   g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-
-  if (g_file_test (path, G_FILE_TEST_IS_DIR) && (dir = g_dir_open (path, 0, NULL)))
-    {
-      while ((name = g_dir_read_name (dir)))
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-    }
-
-  g_remove (path);
 }
 
 static void
@@ -621,7 +536,7 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  remove_tree (scratch_dir);
+  sps_test_remove_tree (scratch_dir);
   g_clear_pointer (&scratch_dir, g_free);
 
   return ret;

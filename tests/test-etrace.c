@@ -22,6 +22,8 @@
 #include "sps-etrace-analysis.h"
 #include "sps-etrace-decoder.h"
 
+#include "sps-test-util.h"
+
 #define START  1
 #define END    2
 #define MARKER 3
@@ -31,16 +33,8 @@ static char *
 write_temp (GBytes     *bytes,
             const char *basename)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("test-etrace-XXXXXX", &error);
-  char *path;
-
-  g_assert_no_error (error);
-  path = g_build_filename (dir, basename, NULL);
-  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
-  g_assert_no_error (error);
-
-  return path;
+  return sps_test_write_temp ("test-etrace-XXXXXX", basename, g_bytes_get_data (bytes, NULL),
+                              g_bytes_get_size (bytes));
 }
 
 static void
@@ -57,12 +51,8 @@ load_bytes (GByteArray *stream)
 {
   g_autoptr(GBytes) bytes = g_bytes_new (stream->data, stream->len);
   g_autofree char *path = write_temp (bytes, "trace.bin");
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SpsTrace *trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+  SpsTrace *trace = sps_test_load_path (path);
 
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
   g_assert_cmpstr (sps_trace_get_format (trace), ==, "etrace");
   remove_temp (path);
 
@@ -168,22 +158,6 @@ health_steps (SpsTrace   *trace,
   return 0;
 }
 
-/* The slice called @name number @nth (in time order) */
-static guint
-find_slice (SpsTrace   *trace,
-            const char *name,
-            guint       nth)
-{
-  const SpsSliceTable *slices = sps_trace_get_slices (trace);
-
-  for (guint i = 0; i < slices->n_rows; i++)
-    {
-      if (g_strcmp0 (sps_trace_get_string (trace, slices->name[i]), name) == 0 && nth-- == 0)
-        return i;
-    }
-  g_assert_not_reached ();
-}
-
 /* formats/embedded-trace.md §2.6, the bytes as listed there */
 static const guint8 worked_example[] = {
   0x07, 0x08, 0xd0, 0x0f, 0x18, 0x05, 0x60, 0x1f,
@@ -226,7 +200,7 @@ test_worked_example (void)
 
   /* One matched gyro_isr 1100–1400 ns; the second start is open */
   g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES), ==, 1);
-  gyro = find_slice (trace, "gyro_isr", 0);
+  gyro = sps_test_find_slice (trace, "gyro_isr", 0);
   g_assert_cmpint (slices->ts[gyro], ==, 1100);
   g_assert_cmpint (slices->dur[gyro], ==, 300);
   g_assert_cmpstr (sps_trace_get_string (trace, slices->category[gyro]), ==, "isr");
@@ -266,7 +240,7 @@ test_pair_by_time (void)
   trace = load_bytes (s);
 
   g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES), ==, 1);
-  a = find_slice (trace, "a", 0);
+  a = sps_test_find_slice (trace, "a", 0);
   g_assert_cmpint (sps_trace_get_slices (trace)->ts[a], ==, 100);
   g_assert_cmpint (sps_trace_get_slices (trace)->dur[a], ==, 100);
   assert_health (trace, 0, 0, 0, 0, 0, 0);
@@ -359,7 +333,7 @@ test_unmatched_and_restarts (void)
   assert_health (trace, 0, 0, 2, 1, 1, 0);
   g_assert_cmpint (spans_of (trace, "a"), ==, 1);
   g_assert_cmpint (spans_of (trace, "b"), ==, 0);
-  a = find_slice (trace, "a", 0);
+  a = sps_test_find_slice (trace, "a", 0);
   g_assert_cmpint (sps_trace_get_slices (trace)->ts[a], ==, 30);
   g_assert_cmpint (health_marks (trace, "unmatched_end"), ==, 2);
   g_assert_cmpint (health_marks (trace, "discarded_restarts"), ==, 1);
@@ -389,7 +363,7 @@ test_device_reset (void)
   assert_health (trace, 0, 1, 0, 0, 1, 1);
   g_assert_cmpint (spans_of (trace, "a"), ==, 2);
   /* The second boot follows the first on the timeline */
-  g_assert_cmpint (sps_trace_get_slices (trace)->ts[find_slice (trace, "a", 2)], >, 2000);
+  g_assert_cmpint (sps_trace_get_slices (trace)->ts[sps_test_find_slice (trace, "a", 2)], >, 2000);
 }
 
 static void
@@ -407,7 +381,7 @@ test_cycles (void)
   trace = load_bytes (s);
 
   g_assert_cmpstr (json_object_get_string_member (embedded (trace), "timebase"), ==, "cycles");
-  a = find_slice (trace, "t", 0);
+  a = sps_test_find_slice (trace, "t", 0);
   g_assert_cmpint (sps_trace_get_slices (trace)->ts[a], ==, 1000000000);
   g_assert_cmpint (sps_trace_get_slices (trace)->dur[a], ==, 2000);
   g_assert_cmpint (embedded_int (trace, "deadline_misses"), ==, 1);
@@ -435,7 +409,7 @@ test_deadline_miss (void)
   slices = sps_trace_get_slices (trace);
 
   g_assert_cmpint (embedded_int (trace, "deadline_misses"), ==, 1);
-  second = find_slice (trace, "ctl", 1);
+  second = sps_test_find_slice (trace, "ctl", 1);
   args = sps_trace_parse_args (trace, slices->args[second], NULL);
   g_assert_true (json_object_get_boolean_member (json_node_get_object (args), "deadline_missed"));
   /* ends at 121 µs, deadline 116 µs */
@@ -600,7 +574,7 @@ test_v1 (void)
   g_byte_array_append (s, end, sizeof end);
   trace = load_bytes (s);
 
-  led = find_slice (trace, "led_task", 0);
+  led = sps_test_find_slice (trace, "led_task", 0);
   g_assert_cmpint (sps_trace_get_slices (trace)->ts[led], ==, 1000000);
   g_assert_cmpint (sps_trace_get_slices (trace)->dur[led], ==, 700);
   args = sps_trace_parse_args (trace, sps_trace_get_slices (trace)->args[led], NULL);
@@ -644,11 +618,11 @@ test_v1_reset (void)
   g_assert_cmpint (spans_of (trace, "job"), ==, 2);
   /* The cut one ends with its boot (a zero-length unfinished slice at
    * 3000); the second boot's clock is counted from there: 3500–3700 */
-  g_assert_cmpint (sps_trace_get_slices (trace)->ts[find_slice (trace, "job", 1)], ==, 3000);
-  g_assert_cmpint (sps_trace_get_slices (trace)->dur[find_slice (trace, "job", 1)], ==, 0);
-  g_assert_cmpuint (sps_trace_get_slices (trace)->flags[find_slice (trace, "job", 1)] & SPS_SLICE_UNFINISHED, !=, 0);
-  g_assert_cmpint (sps_trace_get_slices (trace)->ts[find_slice (trace, "job", 2)], ==, 3500);
-  g_assert_cmpint (sps_trace_get_slices (trace)->dur[find_slice (trace, "job", 2)], ==, 200);
+  g_assert_cmpint (sps_trace_get_slices (trace)->ts[sps_test_find_slice (trace, "job", 1)], ==, 3000);
+  g_assert_cmpint (sps_trace_get_slices (trace)->dur[sps_test_find_slice (trace, "job", 1)], ==, 0);
+  g_assert_cmpuint (sps_trace_get_slices (trace)->flags[sps_test_find_slice (trace, "job", 1)] & SPS_SLICE_UNFINISHED, !=, 0);
+  g_assert_cmpint (sps_trace_get_slices (trace)->ts[sps_test_find_slice (trace, "job", 2)], ==, 3500);
+  g_assert_cmpint (sps_trace_get_slices (trace)->dur[sps_test_find_slice (trace, "job", 2)], ==, 200);
 }
 
 /* Damaged values stay harmless: huge deltas saturate the clock, a NaN or
@@ -670,7 +644,7 @@ test_hostile_values (void)
   trace = load_bytes (s);
 
   g_assert_cmpint (spans_of (trace, "b"), ==, 1);
-  args = sps_trace_parse_args (trace, sps_trace_get_slices (trace)->args[find_slice (trace, "b", 0)], NULL);
+  args = sps_trace_parse_args (trace, sps_trace_get_slices (trace)->args[sps_test_find_slice (trace, "b", 0)], NULL);
   g_assert_false (json_object_has_member (json_node_get_object (args), "deadline_ms"));
   g_assert_cmpint (embedded_int (trace, "deadline_misses"), ==, 0);
 }

@@ -16,22 +16,9 @@
 
 #include <spanscope-core.h>
 
+#include "sps-test-util.h"
+
 static char *scratch_dir;
-
-static SpsTrace *
-load_fixture (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SpsTrace *trace;
-
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
-
-  return trace;
-}
 
 static char *
 read_expected (const char *name)
@@ -99,7 +86,7 @@ assert_folded (const char *fixture,
                gint64      tid,
                const char *expected_file)
 {
-  g_autoptr(SpsTrace) trace = load_fixture (fixture);
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture (fixture);
   g_autoptr(GVariant) options = options_new (tree, tid);
   g_autoptr(GError) error = NULL;
   g_autofree char *expected = read_expected (expected_file);
@@ -152,7 +139,7 @@ test_folded_spans (void)
 static void
 test_options_errors (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("sampled_stacks.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("sampled_stacks.json");
   const char *formats[] = { "folded", "speedscope" };
 
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
@@ -269,7 +256,7 @@ sampled_stacks (JsonObject *root,
 static void
 test_speedscope_samples (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("sampled_stacks.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("sampled_stacks.json");
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *text = export ("speedscope", trace, NULL, &error);
@@ -354,8 +341,8 @@ evented_events (JsonObject *root,
 static void
 test_speedscope_evented (void)
 {
-  g_autoptr(SpsTrace) spans = load_fixture ("perfview_spans.json");
-  g_autoptr(SpsTrace) small = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) spans = sps_test_load_fixture ("perfview_spans.json");
+  g_autoptr(SpsTrace) small = sps_test_load_fixture ("cli-small.json");
   g_autoptr(GError) error = NULL;
 
   /* perfview_spans.json: Recurse 0–10 µs holding 0–5 and 5–10 */
@@ -402,45 +389,21 @@ test_speedscope_evented (void)
   }
 }
 
-/* spanscope-cli flame: the same bytes as the exporter */
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} Run;
-
+/* Runs spanscope-cli with @args: it must succeed and leave in @output
+ * exactly tests/fixtures/flame/@expected. */
 static void
-run_clear (Run *run)
+assert_cli_output (const char * const *args,
+                   const char         *output,
+                   const char         *expected)
 {
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
+  g_auto(SpsTestRun) run = { 0 };
+  g_autofree char *want = read_expected (expected);
+  g_autofree char *text = NULL;
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-run_cli (Run         *run,
-         const char **args)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("SPANSCOPE_CLI"));
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char * const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                               &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  run->status = g_subprocess_get_exit_status (process);
-  g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", run->status, run->out, run->err);
+  sps_test_run_cli (&run, args);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_file_get_contents (output, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, want);
 }
 
 static void
@@ -459,53 +422,35 @@ test_cli (void)
 
   /* Default tree (samples), all threads */
   {
-    g_auto(Run) run = { 0 };
     const char *args[] = { "flame", input, "--format", "folded", "-o", output, NULL };
-    g_autofree char *expected = read_expected ("sampled_stacks.samples.folded");
-    g_autofree char *text = NULL;
 
-    run_cli (&run, args);
-    g_assert_cmpint (run.status, ==, 0);
-    g_assert_true (g_file_get_contents (output, &text, NULL, NULL));
-    g_assert_cmpstr (text, ==, expected);
+    assert_cli_output (args, output, "sampled_stacks.samples.folded");
   }
 
   /* --thread */
   {
-    g_auto(Run) run = { 0 };
     const char *args[] = { "flame", input, "--thread", "11", "--tree", "samples",
                            "--format", "folded", "-o", output, NULL };
-    g_autofree char *expected = read_expected ("sampled_stacks.thread11.folded");
-    g_autofree char *text = NULL;
 
-    run_cli (&run, args);
-    g_assert_cmpint (run.status, ==, 0);
-    g_assert_true (g_file_get_contents (output, &text, NULL, NULL));
-    g_assert_cmpstr (text, ==, expected);
+    assert_cli_output (args, output, "sampled_stacks.thread11.folded");
   }
 
   /* A trace with only sampled spans defaults to that tree */
   {
-    g_auto(Run) run = { 0 };
     const char *args[] = { "flame", spans, "--format", "folded", "-o", output, NULL };
-    g_autofree char *expected = read_expected ("perfview_spans.sampled.folded");
-    g_autofree char *text = NULL;
 
-    run_cli (&run, args);
-    g_assert_cmpint (run.status, ==, 0);
-    g_assert_true (g_file_get_contents (output, &text, NULL, NULL));
-    g_assert_cmpstr (text, ==, expected);
+    assert_cli_output (args, output, "perfview_spans.sampled.folded");
   }
 
   /* speedscope */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(SpsTestRun) run = { 0 };
     const char *args[] = { "flame", input, "--format", "speedscope", "-o", json_out, NULL };
     g_autoptr(JsonParser) parser = json_parser_new ();
     g_autofree char *text = NULL;
     JsonObject *root;
 
-    run_cli (&run, args);
+    sps_test_run_cli (&run, args);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_true (g_file_get_contents (json_out, &text, NULL, NULL));
     root = parse_speedscope (text, parser);
@@ -522,21 +467,21 @@ test_cli (void)
 
     for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
       {
-        g_auto(Run) run = { 0 };
+        g_auto(SpsTestRun) run = { 0 };
 
-        run_cli (&run, cases[i]);
+        sps_test_run_cli (&run, cases[i]);
         g_assert_cmpint (run.status, ==, 2);
       }
   }
 
   /* A thread that is not there: bad input, exit 1, the old file kept */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(SpsTestRun) run = { 0 };
     const char *args[] = { "flame", input, "--thread", "99", "--format", "folded", "-o", output, NULL };
     g_autofree char *expected = read_expected ("perfview_spans.sampled.folded");
     g_autofree char *text = NULL;
 
-    run_cli (&run, args);
+    sps_test_run_cli (&run, args);
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, "99"));
     g_assert_true (g_file_get_contents (output, &text, NULL, NULL));
@@ -566,19 +511,8 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  {
-    g_autoptr(GDir) dir = g_dir_open (scratch_dir, 0, NULL);
-    const char *name;
-
-    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *path = g_build_filename (scratch_dir, name, NULL);
-
-        g_unlink (path);
-      }
-    g_rmdir (scratch_dir);
-    g_free (scratch_dir);
-  }
+  sps_test_remove_tree (scratch_dir);
+  g_free (scratch_dir);
 
   return ret;
 }

@@ -15,20 +15,7 @@
 
 #include <spanscope-core.h>
 
-static SpsTrace *
-load_fixture (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SpsTrace *trace;
-
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
-
-  return trace;
-}
+#include "sps-test-util.h"
 
 static guint32
 thread_row (SpsTrace *trace,
@@ -123,7 +110,7 @@ function_named (SpsFlameTree *tree,
 static void
 test_samples_thread11 (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("sampled_stacks.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("sampled_stacks.json");
   g_autoptr(SpsFlameTree) tree = build_simple (trace, SPS_FLAME_TREE_SAMPLES, 11);
   const SpsFlameNode *root = sps_flame_tree_get_node (tree, 0);
   const SpsFlameNode *main_node = node_at (tree, "main");
@@ -158,7 +145,7 @@ test_samples_thread11 (void)
 static void
 test_samples_thread12 (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("sampled_stacks.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("sampled_stacks.json");
   g_autoptr(SpsFlameTree) tree = build_simple (trace, SPS_FLAME_TREE_SAMPLES, 12);
   const SpsFlameNode *main_node = node_at (tree, "main");
   const SpsFlameNode *work = node_at (tree, "main;work");
@@ -176,7 +163,7 @@ test_samples_thread12 (void)
 static void
 test_samples_merged (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("sampled_stacks.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("sampled_stacks.json");
   g_autoptr(SpsFlameTree) tree = build_simple (trace, SPS_FLAME_TREE_SAMPLES, -1);
   const SpsFlameNode *root = sps_flame_tree_get_node (tree, 0);
   const SpsFlameNode *main_node = node_at (tree, "main");
@@ -231,8 +218,8 @@ assert_same_tree (SpsFlameTree *a,
 static void
 test_samples_field_orders (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("sampled_stacks.json");
-  g_autoptr(SpsTrace) reordered = load_fixture ("sampled_stacks_reordered.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("sampled_stacks.json");
+  g_autoptr(SpsTrace) reordered = sps_test_load_fixture ("sampled_stacks_reordered.json");
 
   for (gint64 tid = 11; tid <= 12; tid++)
     {
@@ -249,7 +236,7 @@ test_samples_field_orders (void)
 static void
 test_sampled_spans (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("perfview_spans.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("perfview_spans.json");
   g_autoptr(SpsFlameTree) tree = build_simple (trace, SPS_FLAME_TREE_SAMPLED, -1);
   g_autoptr(SpsFlameTree) samples = build_simple (trace, SPS_FLAME_TREE_SAMPLES, -1);
   g_autoptr(SpsFlameTree) measured = build_simple (trace, SPS_FLAME_TREE_MEASURED, -1);
@@ -294,7 +281,7 @@ test_sampled_spans (void)
 static void
 test_measured (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsFlameTree) tree = build_simple (trace, SPS_FLAME_TREE_MEASURED, -1);
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
   const SpsFlameNode *main_node = node_at (tree, "main");
@@ -321,9 +308,9 @@ test_measured (void)
 static void
 test_range (void)
 {
-  g_autoptr(SpsTrace) stacks = load_fixture ("sampled_stacks.json");
-  g_autoptr(SpsTrace) spans = load_fixture ("perfview_spans.json");
-  g_autoptr(SpsTrace) small = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) stacks = sps_test_load_fixture ("sampled_stacks.json");
+  g_autoptr(SpsTrace) spans = sps_test_load_fixture ("perfview_spans.json");
+  g_autoptr(SpsTrace) small = sps_test_load_fixture ("cli-small.json");
   SpsFlameTreeParams params;
 
   /* [100 µs, 10,000 µs): t11's sample at 100 and t12's at 4,000; the one
@@ -430,8 +417,8 @@ only_late_samples (SpsTrace *trace,
 static void
 test_filters (void)
 {
-  g_autoptr(SpsTrace) small = load_fixture ("cli-small.json");
-  g_autoptr(SpsTrace) stacks = load_fixture ("sampled_stacks.json");
+  g_autoptr(SpsTrace) small = sps_test_load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) stacks = sps_test_load_fixture ("sampled_stacks.json");
   SpsFlameTreeParams params;
 
   /* A hidden slice's time is its parent's self time */
@@ -464,7 +451,7 @@ test_filters (void)
 static void
 test_recursion (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("flame/recursive_samples.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("flame/recursive_samples.json");
   g_autoptr(SpsFlameTree) tree = build_simple (trace, SPS_FLAME_TREE_SAMPLES, 5);
   const SpsFlameFunction *a = function_named (tree, "a");
   const SpsFlameFunction *b = function_named (tree, "b");
@@ -501,7 +488,7 @@ test_recursion (void)
 static void
 test_unresolved (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("sampled_unresolved.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("sampled_unresolved.json");
   g_autoptr(SpsFlameTree) tree = build_simple (trace, SPS_FLAME_TREE_SAMPLES, -1);
   const SpsFlameNode *root = sps_flame_tree_get_node (tree, 0);
   const char *expected[] = { "bad-frame", "in-a-cycle", "lost-parent", "no-such-frame", "root", "second" };
@@ -534,7 +521,7 @@ test_unresolved (void)
 static void
 test_sample_override (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("sampled_stacks.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("sampled_stacks.json");
   const SpsSampleTable *samples = sps_trace_get_samples (trace);
   SpsSampleTable one = *samples;
   SpsFlameTreeParams params;
@@ -588,7 +575,7 @@ test_sample_override (void)
 static void
 test_cancelled (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("sampled_stacks.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("sampled_stacks.json");
   g_autoptr(SpsProgress) progress = sps_progress_new (NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(SpsFlameTree) tree = NULL;
@@ -617,7 +604,7 @@ on_built (GObject      *source,
 static void
 test_async (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("sampled_stacks.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("sampled_stacks.json");
   g_autoptr(SpsFlameTree) sync = build_simple (trace, SPS_FLAME_TREE_SAMPLES, -1);
   g_autoptr(SpsFlameTree) tree = NULL;
   SpsFlameTreeParams params;

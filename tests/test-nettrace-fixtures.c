@@ -13,28 +13,14 @@
 #include <glib/gstdio.h>
 #include <spanscope-core.h>
 
+#include "sps-test-util.h"
+
 static char *scratch_dir;
 
 static char *
 fixture_path (const char *name)
 {
-  const char *root = g_getenv ("SPANSCOPE_SHARED_FIXTURES");
-  g_autofree char *path = NULL;
-
-  if (root == NULL || root[0] == '\0')
-    {
-      g_test_skip ("SPANSCOPE_SHARED_FIXTURES is not set");
-      return NULL;
-    }
-
-  path = g_build_filename (root, "nettrace", name, NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip_printf ("%s is missing", path);
-      return NULL;
-    }
-
-  return g_steal_pointer (&path);
+  return sps_test_shared_fixture_path ("nettrace", name);
 }
 
 static guint32
@@ -481,19 +467,8 @@ main (int    argc,
 
   ret = g_test_run ();
 
-  {
-    g_autoptr(GDir) dir = g_dir_open (scratch_dir, 0, NULL);
-    const char *name;
-
-    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *child = g_build_filename (scratch_dir, name, NULL);
-
-        g_remove (child);
-      }
-    g_rmdir (scratch_dir);
-    g_free (scratch_dir);
-  }
+  sps_test_remove_tree (scratch_dir);
+  g_free (scratch_dir);
 
   return ret;
 }

@@ -17,6 +17,8 @@
 
 #include "nettrace-gen/nettrace-writer.h"
 
+#include "sps-test-util.h"
+
 /* Methods of the generated files, by index:
  *   0            Program.Main(class System.String[])
  *   1 … 300      Cmf.Foundation.Chain.StepNNN(int32&,class System.String)  ("C1" … "C300")
@@ -1143,19 +1145,8 @@ main (int    argc,
 
   ret = g_test_run ();
 
-  {
-    g_autoptr(GDir) dir = g_dir_open (scratch_dir, 0, NULL);
-    const char *name;
-
-    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *child = g_build_filename (scratch_dir, name, NULL);
-
-        g_remove (child);
-      }
-    g_rmdir (scratch_dir);
-    g_free (scratch_dir);
-  }
+  sps_test_remove_tree (scratch_dir);
+  g_free (scratch_dir);
 
   return ret;
 }

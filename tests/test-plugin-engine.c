@@ -13,6 +13,8 @@
 
 #include <spanscope-core.h>
 
+#include "sps-test-util.h"
+
 /* The build directory of tests/plugins, a plugin search path */
 static char *test_plugin_dir;
 /* Scratch space: trace files, extra plugin folders, XDG_DATA_HOME */
@@ -21,48 +23,11 @@ static char *user_data_dir;
 /* Shared by the load tests: SPANSCOPE_PLUGIN_PATH = test_plugin_dir */
 static SpsPluginEngine *engine;
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-
-  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      if ((dir = g_dir_open (path, 0, NULL)))
-        {
-          while ((name = g_dir_read_name (dir)))
-            {
-              g_autofree char *child = g_build_filename (path, name, NULL);
-
-              remove_tree (child);
-            }
-        }
-    }
-
-  g_remove (path);
-}
-
-static char *
-write_scratch_file (const char *relative,
-                    const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = g_build_filename (scratch_dir, relative, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-
-  return g_steal_pointer (&path);
-}
-
 static GFile *
 write_trace_file (const char *name,
                   const char *contents)
 {
-  g_autofree char *path = write_scratch_file (name, contents);
+  g_autofree char *path = sps_test_write_file (scratch_dir, name, contents);
 
   return g_file_new_for_path (path);
 }
@@ -243,7 +208,7 @@ test_engine_exporters (void)
 static void
 test_engine_precedence (void)
 {
-  g_autofree char *shadow = write_scratch_file ("shadow/lines/lines.plugin",
+  g_autofree char *shadow = sps_test_write_file (scratch_dir, "shadow/lines/lines.plugin",
                                                 "[Plugin]\n"
                                                 "Module=lines\n"
                                                 "Name=Shadowing lines\n");
@@ -276,7 +241,7 @@ test_engine_precedence (void)
   g_assert_true (sps_plugin_engine_is_loaded (added, "lines"));
   g_assert_null (find_problem (added, shadow));
 
-  remove_tree (shadow_dir);
+  sps_test_remove_tree (shadow_dir);
 }
 
 static void
@@ -302,7 +267,7 @@ test_engine_user_data_dir (void)
   g_assert_nonnull (problem);
   g_assert_nonnull (strstr (problem, "libmine.so"));
 
-  remove_tree (dir);
+  sps_test_remove_tree (dir);
 }
 
 static void
@@ -992,7 +957,7 @@ main (int   argc,
   ret = g_test_run ();
 
   g_clear_object (&engine);
-  remove_tree (scratch_dir);
+  sps_test_remove_tree (scratch_dir);
   g_clear_pointer (&scratch_dir, g_free);
   g_clear_pointer (&user_data_dir, g_free);
   g_clear_pointer (&test_plugin_dir, g_free);

@@ -12,6 +12,8 @@
 
 #include <spanscope-gtk.h>
 
+#include "sps-test-ui.h"
+
 /* The table every test starts from, in append order:
  *
  *   row  n (INTEGER)  label (TEXT)        ratio (REAL)
@@ -248,24 +250,6 @@ test_export_file (Fixture       *fixture,
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
-static GtkWidget *
-find_child_of_type (GtkWidget *widget,
-                    GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_child_of_type (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 on_row_activated (SpsResultTable *table,
                   guint           row,
@@ -281,7 +265,7 @@ test_row_activated (Fixture       *fixture,
                     gconstpointer  data)
 {
   g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint));
-  GtkWidget *view = find_child_of_type (GTK_WIDGET (fixture->table), GTK_TYPE_COLUMN_VIEW);
+  GtkWidget *view = sps_test_find_descendant (GTK_WIDGET (fixture->table), GTK_TYPE_COLUMN_VIEW);
   GtkSelectionModel *model;
 
   g_assert_nonnull (view);

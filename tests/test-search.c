@@ -14,21 +14,16 @@
 
 #include <spanscope-core.h>
 
+#include "sps-test-util.h"
+
 #define MS 1000000   /* ns */
 
 static SpsTrace *
 load_demo (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SpsTrace *trace;
 
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
-
-  return trace;
+  return sps_test_load_path (path);
 }
 
 static const SpsSearchGroup *

@@ -13,6 +13,8 @@
 
 #include <spanscope-gtk.h>
 
+#include "sps-test-util.h"
+
 #define NO SPS_NO_INDEX
 
 /* The hand-built trace (times in ns):
@@ -44,10 +46,7 @@ add_x (SpsTraceBuilder *builder,
        SpsTime          dur,
        const char      *name)
 {
-  sps_trace_builder_add_complete (builder, thread, ts, dur,
-                                  sps_trace_builder_intern (builder, name, -1),
-                                  sps_trace_builder_intern (builder, "cat", -1),
-                                  SPS_ARGS_REF_NONE, 0);
+  sps_test_add_complete (builder, thread, ts, dur, name, "cat", NULL, 0);
 }
 
 static SpsTrace *

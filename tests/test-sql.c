@@ -19,21 +19,9 @@
 
 #include <spanscope-core.h>
 
+#include "sps-test-util.h"
+
 /* Helpers */
-
-static SpsTrace *
-load_fixture (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SpsTrace *trace;
-
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
-  return trace;
-}
 
 static SpsSqlEngine *
 new_engine (SpsTrace *trace)
@@ -376,7 +364,7 @@ build_trace (guint32 seed)
 static void
 test_counts_cli_small (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
 
   g_assert_cmpint (query_int (engine, "SELECT count(*) FROM slices"), ==, 5);
@@ -398,7 +386,7 @@ test_counts_cli_small (void)
 static void
 test_slices_spot (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
   g_autofree char *main_row = NULL;
   g_autofree char *inner_row = NULL;
@@ -476,7 +464,7 @@ test_slices_spot (void)
 static void
 test_other_tables_spot (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
   g_autoptr(SpsSqlResult) result = NULL;
   g_autofree char *dump = NULL;
@@ -544,7 +532,7 @@ test_other_tables_spot (void)
 static void
 test_samples_spot (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("sampled_stacks.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("sampled_stacks.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
   g_autoptr(SpsSqlResult) result = NULL;
   g_autofree char *dump = NULL;
@@ -577,7 +565,7 @@ test_fixtures_match_model (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
     {
-      g_autoptr(SpsTrace) trace = load_fixture (fixtures[i]);
+      g_autoptr(SpsTrace) trace = sps_test_load_fixture (fixtures[i]);
       g_autoptr(SpsSqlEngine) engine = new_engine (trace);
 
       g_test_message ("%s", fixtures[i]);
@@ -821,7 +809,7 @@ test_order_by_consumed (void)
 static void
 test_args_json (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
   g_autofree char *text = NULL;
 
@@ -842,7 +830,7 @@ test_args_json (void)
 static void
 test_slice_mask (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
   static const guint8 mask_bytes[] = { 1, 0, 1, 0, 1 };
   g_autoptr(GBytes) mask = g_bytes_new_static (mask_bytes, sizeof mask_bytes);
@@ -864,7 +852,7 @@ test_slice_mask (void)
 static void
 test_read_only (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
   g_autoptr(SpsSqlResult) result = NULL;
 
@@ -906,7 +894,7 @@ test_read_only (void)
 static void
 test_errors (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
 
   assert_query_fails (engine, "SELEC 1", SPS_SQL_ERROR_SYNTAX, "near \"SELEC\": syntax error");
@@ -924,7 +912,7 @@ test_errors (void)
 static void
 test_result_types (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
   g_autoptr(SpsSqlResult) result = NULL;
   g_autofree char *text = NULL;
@@ -994,7 +982,7 @@ test_describe (void)
     "callsites", "counters", "events", "flows", "frames", "instants", "objects", "processes",
     "samples", "slices", "threads", "tracks",
   };
-  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
   g_autoptr(SpsSqlResult) result = NULL;
   g_autoptr(SpsSqlResult) created = NULL;
@@ -1073,7 +1061,7 @@ cancel_later (gpointer user_data)
 static void
 test_async (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
   g_autoptr(SpsProgress) progress = sps_progress_new (NULL);
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
@@ -1167,7 +1155,7 @@ test_csv_fields (void)
 static void
 test_csv_result (void)
 {
-  g_autoptr(SpsTrace) trace = load_fixture ("cli-small.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
   g_autoptr(SpsSqlResult) result = NULL;
   g_autoptr(GOutputStream) stream = g_memory_output_stream_new_resizable ();

@@ -11,6 +11,8 @@
 
 #include "sps-timeline-layout-private.h"
 
+#include "sps-test-util.h"
+
 typedef struct
 {
   SpsTrace *trace;
@@ -186,20 +188,6 @@ test_rows (Fixture       *fixture,
   g_assert_cmpuint (_sps_timeline_layout_find_process_row (layout, p[4]), ==, SPS_NO_INDEX);
 }
 
-static guint
-find_slice (SpsTrace   *trace,
-            const char *name)
-{
-  const SpsSliceTable *slices = sps_trace_get_slices (trace);
-
-  for (guint i = 0; i < slices->n_rows; i++)
-    if (g_strcmp0 (sps_trace_get_string (trace, slices->name[i]), name) == 0)
-      return i;
-
-  g_assert_not_reached ();
-  return SPS_NO_INDEX;
-}
-
 static void
 test_collapse (Fixture       *fixture,
                gconstpointer  data)
@@ -219,9 +207,9 @@ test_collapse (Fixture       *fixture,
     { SPS_TIMELINE_ROW_PROCESS, F | C, 0, p[2], NONE, 0, 132, 24 },
   };
 
-  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "c")), ==, 6);
-  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "s")), ==, 7);
-  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "op")), ==, 12);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "c", 0)), ==, 6);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "s", 0)), ==, 7);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "op", 0)), ==, 12);
 
   g_assert_true (_sps_timeline_layout_set_process_collapsed (layout, p[0], TRUE));
   g_assert_false (_sps_timeline_layout_set_process_collapsed (layout, p[0], TRUE));
@@ -232,13 +220,13 @@ test_collapse (Fixture       *fixture,
   check_rows (fixture, layout, expected, G_N_ELEMENTS (expected), 156);
 
   /* Hidden slices have no row; the others moved. */
-  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "c")), ==, SPS_NO_INDEX);
-  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "op")), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "c", 0)), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "op", 0)), ==, SPS_NO_INDEX);
   g_assert_cmpuint (_sps_timeline_layout_find_process_row (layout, p[1]), ==, 4);
 
   g_assert_true (_sps_timeline_layout_set_process_collapsed (layout, p[0], FALSE));
   g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 18);
-  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "c")), ==, 6);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "c", 0)), ==, 6);
 }
 
 /* Filters: hiding tid 2 of pid 10 and all of pid 40 removes their rows
@@ -278,8 +266,8 @@ test_filters (Fixture       *fixture,
   g_assert_false (_sps_timeline_layout_sync_filters (layout, session));
   check_rows (fixture, layout, expected, G_N_ELEMENTS (expected), 272);
 
-  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "c")), ==, SPS_NO_INDEX);
-  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, find_slice (fixture->trace, "d")), ==, 2);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "c", 0)), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "d", 0)), ==, 2);
   g_assert_cmpuint (_sps_timeline_layout_find_process_row (layout, p[3]), ==, SPS_NO_INDEX);
 
   sps_session_show_all (session);
@@ -294,7 +282,7 @@ test_hit (Fixture       *fixture,
 {
   g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace);
   const SpsTrackTable *tracks = sps_trace_get_tracks (fixture->trace);
-  guint b = find_slice (fixture->trace, "b");
+  guint b = sps_test_find_slice (fixture->trace, "b", 0);
   const SpsTimelineRow *row;
 
   g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, -1), ==, SPS_NO_INDEX);

@@ -11,6 +11,8 @@
 
 #include "sps-timeline-lod-private.h"
 
+#include "sps-test-util.h"
+
 /* Fixed seed: every run checks the same random lanes. */
 static GRand *rng;
 
@@ -24,20 +26,6 @@ find_track (SpsTrace     *trace,
   for (guint t = 0; t < tracks->n_rows; t++)
     if (tracks->kind[t] == kind && nth-- == 0)
       return t;
-
-  g_assert_not_reached ();
-  return SPS_NO_INDEX;
-}
-
-static guint
-find_slice (SpsTrace   *trace,
-            const char *name)
-{
-  const SpsSliceTable *slices = sps_trace_get_slices (trace);
-
-  for (guint i = 0; i < slices->n_rows; i++)
-    if (g_strcmp0 (sps_trace_get_string (trace, slices->name[i]), name) == 0)
-      return i;
 
   g_assert_not_reached ();
   return SPS_NO_INDEX;
@@ -130,7 +118,7 @@ check_runs (SpsTrace       *trace,
       g_assert_cmpuint (n, <, n_expected);
       g_assert_cmpint (run.start, ==, expected[n].start);
       g_assert_cmpint (run.end, ==, expected[n].end);
-      g_assert_cmpuint (run.slice, ==, find_slice (trace, expected[n].slice));
+      g_assert_cmpuint (run.slice, ==, sps_test_find_slice (trace, expected[n].slice, 0));
       g_assert_cmpuint (run.count, ==, expected[n].count);
       g_assert_cmpuint (run.name, ==, sps_trace_get_slices (trace)->name[run.slice]);
       n++;
@@ -254,19 +242,19 @@ test_slice_at (void)
   guint track = find_track (trace, SPS_TRACK_THREAD_SLICES, 0);
   guint other = find_track (trace, SPS_TRACK_THREAD_SLICES, 1);
 
-  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 50, 0), ==, find_slice (trace, "A"));
-  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 0, 0), ==, find_slice (trace, "A"));
-  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 100, 0), ==, find_slice (trace, "B"));
-  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 1, 12, 0), ==, find_slice (trace, "G"));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 50, 0), ==, sps_test_find_slice (trace, "A", 0));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 0, 0), ==, sps_test_find_slice (trace, "A", 0));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 100, 0), ==, sps_test_find_slice (trace, "B", 0));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 1, 12, 0), ==, sps_test_find_slice (trace, "G", 0));
   g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 1, 17, 0), ==, SPS_NO_INDEX);
   /* Nearest within the tolerance: C ends 2 before 106, D starts 4 after. */
-  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 106, 3), ==, find_slice (trace, "C"));
-  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 108, 3), ==, find_slice (trace, "D"));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 106, 3), ==, sps_test_find_slice (trace, "C", 0));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 108, 3), ==, sps_test_find_slice (trace, "D", 0));
   g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 106, 1), ==, SPS_NO_INDEX);
   g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 0, 1000, 100), ==, SPS_NO_INDEX);
   g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, track, 3, 50, 0), ==, SPS_NO_INDEX);
-  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, other, 0, 50, 0), ==, find_slice (trace, "Z"));
-  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, other, 0, 52, 2), ==, find_slice (trace, "Z"));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, other, 0, 50, 0), ==, sps_test_find_slice (trace, "Z", 0));
+  g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, other, 0, 52, 2), ==, sps_test_find_slice (trace, "Z", 0));
   g_assert_cmpuint (_sps_timeline_lod_slice_at (lod, other, 0, 53, 2), ==, SPS_NO_INDEX);
 }
 

@@ -13,6 +13,10 @@
 
 #include <spanscope-gtk.h>
 
+#include "sps-test-ui.h"
+
+#include "sps-test-util.h"
+
 /* The trace (ns), process 7 "Browser", thread 42 "Main":
  *
  *   boot  [0, 400000)
@@ -43,24 +47,6 @@ typedef struct
   GtkWidget  *panel;
 } Fixture;
 
-static void
-add_x (SpsTraceBuilder *builder,
-       guint32          thread,
-       SpsTime          ts,
-       SpsTime          dur,
-       const char      *name,
-       const char      *category,
-       const char      *args,
-       SpsSliceFlags    flags)
-{
-  sps_trace_builder_add_complete (builder, thread, ts, dur,
-                                  sps_trace_builder_intern (builder, name, -1),
-                                  sps_trace_builder_intern (builder, category, -1),
-                                  args != NULL ? sps_trace_builder_add_args_text (builder, args, -1)
-                                               : SPS_ARGS_REF_NONE,
-                                  flags);
-}
-
 static SpsTrace *
 build_trace (void)
 {
@@ -74,21 +60,21 @@ build_trace (void)
   sps_trace_builder_set_process_name (builder, process, sps_trace_builder_intern (builder, "Browser", -1));
   sps_trace_builder_set_thread_name (builder, thread, sps_trace_builder_intern (builder, "Main", -1));
 
-  add_x (builder, thread, 0, 400000, "boot", "startup", NULL, 0);
-  add_x (builder, thread, 1000000, 16667000, "frame", "gfx", FRAME_ARGS, 0);
-  add_x (builder, thread, 2000000, 2000000, "layout", "gfx", "{}", 0);
-  add_x (builder, thread, 5000000, 3000000, "paint", "gfx", NULL, 0);
-  add_x (builder, thread, 9000000, 1000000, "layout", "gfx", NULL, 0);
-  add_x (builder, thread, 11000000, 4500000, "script", "js", "\"main.js\"", 0);
-  add_x (builder, thread, 12000000, 1250000, "gc", "js", NULL, 0);
-  add_x (builder, thread, 20000000, 1500000, "tick", "sampleEvent", NULL, SPS_SLICE_SAMPLED);
-  add_x (builder, thread, 30000000, 1000, "broken", "", "{not json", 0);
+  sps_test_add_complete (builder, thread, 0, 400000, "boot", "startup", NULL, 0);
+  sps_test_add_complete (builder, thread, 1000000, 16667000, "frame", "gfx", FRAME_ARGS, 0);
+  sps_test_add_complete (builder, thread, 2000000, 2000000, "layout", "gfx", "{}", 0);
+  sps_test_add_complete (builder, thread, 5000000, 3000000, "paint", "gfx", NULL, 0);
+  sps_test_add_complete (builder, thread, 9000000, 1000000, "layout", "gfx", NULL, 0);
+  sps_test_add_complete (builder, thread, 11000000, 4500000, "script", "js", "\"main.js\"", 0);
+  sps_test_add_complete (builder, thread, 12000000, 1250000, "gc", "js", NULL, 0);
+  sps_test_add_complete (builder, thread, 20000000, 1500000, "tick", "sampleEvent", NULL, SPS_SLICE_SAMPLED);
+  sps_test_add_complete (builder, thread, 30000000, 1000, "broken", "", "{not json", 0);
 
   g_string_append (huge_args, "{\"values\": [0");
   for (guint i = 1; i < 300; i++)
     g_string_append_printf (huge_args, ", %u", i);
   g_string_append (huge_args, "]}");
-  add_x (builder, thread, 40000000, 1000, "huge", "", huge_args->str, 0);
+  sps_test_add_complete (builder, thread, 40000000, 1000, "huge", "", huge_args->str, 0);
 
   trace = sps_trace_builder_finish (builder, NULL, &error);
   g_assert_no_error (error);
@@ -96,31 +82,11 @@ build_trace (void)
   return trace;
 }
 
-static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static const char *
 label_text (Fixture    *fixture,
             const char *name)
 {
-  GtkWidget *label = find_named (fixture->panel, name);
+  GtkWidget *label = sps_test_find_named (fixture->panel, name);
 
   g_assert_nonnull (label);
   g_assert_true (GTK_IS_LABEL (label));
@@ -132,7 +98,7 @@ static GListModel *
 view_model (Fixture    *fixture,
             const char *name)
 {
-  GtkWidget *view = find_named (fixture->panel, name);
+  GtkWidget *view = sps_test_find_named (fixture->panel, name);
 
   g_assert_nonnull (view);
   g_assert_true (GTK_IS_COLUMN_VIEW (view));
@@ -208,7 +174,7 @@ static void
 test_empty_state (Fixture       *fixture,
                   gconstpointer  data)
 {
-  GtkWidget *stack = find_named (fixture->panel, "detail-stack");
+  GtkWidget *stack = sps_test_find_named (fixture->panel, "detail-stack");
 
   g_assert_true (sps_detail_panel_get_session (SPS_DETAIL_PANEL (fixture->panel)) == fixture->session);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "empty");
@@ -240,7 +206,7 @@ test_summary (Fixture       *fixture,
   g_assert_cmpstr (label_text (fixture, "self-time-value"), ==, "6.167 ms");
   g_assert_cmpstr (label_text (fixture, "thread-value"), ==, "Main (tid 42)");
   g_assert_cmpstr (label_text (fixture, "process-value"), ==, "Browser (pid 7)");
-  g_assert_false (gtk_widget_get_visible (find_named (fixture->panel, "note-label")));
+  g_assert_false (gtk_widget_get_visible (sps_test_find_named (fixture->panel, "note-label")));
 
   /* It follows the selection. */
   select_slice (fixture, GC);
@@ -265,7 +231,7 @@ test_sampled_estimates (Fixture       *fixture,
   g_assert_cmpstr (label_text (fixture, "name-value"), ==, "tick");
   g_assert_cmpstr (label_text (fixture, "duration-value"), ==, "1.5 ms (estimated)");
   g_assert_cmpstr (label_text (fixture, "self-time-value"), ==, "1.5 ms (estimated)");
-  g_assert_true (gtk_widget_get_visible (find_named (fixture->panel, "note-label")));
+  g_assert_true (gtk_widget_get_visible (sps_test_find_named (fixture->panel, "note-label")));
   g_assert_cmpstr (label_text (fixture, "note-label"), ==,
                    "A sampled span: its times are estimated from stack samples.");
 }
@@ -377,7 +343,7 @@ test_children (Fixture       *fixture,
 
   select_slice (fixture, FRAME);
   model = view_model (fixture, "children-view");
-  stack = gtk_widget_get_ancestor (gtk_widget_get_parent (find_named (fixture->panel, "children-view")),
+  stack = gtk_widget_get_ancestor (gtk_widget_get_parent (sps_test_find_named (fixture->panel, "children-view")),
                                    GTK_TYPE_STACK);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "list");
 
@@ -425,7 +391,7 @@ test_arguments (Fixture       *fixture,
 
   select_slice (fixture, FRAME);
   model = view_model (fixture, "arguments-view");
-  stack = gtk_widget_get_ancestor (gtk_widget_get_parent (find_named (fixture->panel, "arguments-view")),
+  stack = gtk_widget_get_ancestor (gtk_widget_get_parent (sps_test_find_named (fixture->panel, "arguments-view")),
                                    GTK_TYPE_STACK);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "list");
 
@@ -490,18 +456,8 @@ test_arguments (Fixture       *fixture,
 static GdkTexture *
 render_window (Fixture *fixture)
 {
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (fixture->window);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (fixture->window));
-  int width = gtk_widget_get_width (fixture->window);
-  int height = gtk_widget_get_height (fixture->window);
-  GdkTexture *texture;
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  GdkTexture *texture = sps_test_render (fixture->window, gtk_widget_get_width (fixture->window),
+                                         gtk_widget_get_height (fixture->window));
 
   if (g_getenv ("SPS_TEST_DETAIL_PANEL_PNG") != NULL)
     gdk_texture_save_to_png (texture, g_getenv ("SPS_TEST_DETAIL_PANEL_PNG"));
@@ -515,22 +471,11 @@ pixel_at (GdkTexture *texture,
           int         y,
           guint8      rgb[3])
 {
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
-  g_autofree guint8 *data = g_malloc ((gsize) width * height * 4);
-  const guint8 *p;
+  guint32 pixel = sps_test_pixel_at (texture, x, y);
 
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, width);
-  g_assert_cmpint (y, <, height);
-
-  /* GDK_MEMORY_DEFAULT: B G R A, premultiplied; bars are opaque. */
-  gdk_texture_download (texture, data, (gsize) width * 4);
-  p = data + ((gsize) y * width + x) * 4;
-  rgb[0] = p[2];
-  rgb[1] = p[1];
-  rgb[2] = p[0];
+  rgb[0] = (pixel >> 16) & 0xff;
+  rgb[1] = (pixel >> 8) & 0xff;
+  rgb[2] = pixel & 0xff;
 }
 
 static void
@@ -552,19 +497,19 @@ static void
 test_heat_bars (Fixture       *fixture,
                 gconstpointer  data)
 {
-  GtkWidget *notebook = find_named (fixture->panel, "detail-tabs");
+  GtkWidget *notebook = sps_test_find_named (fixture->panel, "detail-tabs");
   GtkWidget *view;
   g_autoptr(GPtrArray) bars = g_ptr_array_new ();
   g_autoptr(GdkTexture) texture = NULL;
   graphene_rect_t bounds[3];
-  guint8 full[3], part[3], empty_end[3];
+  guint8 full[3] = { 0 }, part[3], empty_end[3];
   guint order[3];
 
   select_slice (fixture, FRAME);
   gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), 1);
   wait_for_draw (fixture);
 
-  view = find_named (fixture->panel, "children-view");
+  view = sps_test_find_named (fixture->panel, "children-view");
   collect_drawing_areas (view, bars);
   g_assert_cmpuint (bars->len, ==, 3);
 
@@ -629,9 +574,9 @@ test_many_children (void)
   Fixture fixture = { NULL, };
   GListModel *model;
 
-  add_x (builder, thread, 0, 10 * (SpsTime) n, "loop", "", NULL, 0);
+  sps_test_add_complete (builder, thread, 0, 10 * (SpsTime) n, "loop", "", NULL, 0);
   for (guint i = 0; i < n; i++)
-    add_x (builder, thread, 10 * (SpsTime) i + 1, i % 1000 == 0 ? 7 : 5,
+    sps_test_add_complete (builder, thread, 10 * (SpsTime) i + 1, i % 1000 == 0 ? 7 : 5,
            i % 1000 == 0 ? "big" : "task", "", NULL, 0);
   trace = sps_trace_builder_finish (builder, NULL, &error);
   g_assert_no_error (error);
@@ -663,19 +608,6 @@ test_many_children (void)
   gtk_window_destroy (GTK_WINDOW (fixture.window));
 }
 
-static guint
-find_slice (SpsTrace   *trace,
-            const char *name)
-{
-  const SpsSliceTable *slices = sps_trace_get_slices (trace);
-
-  for (guint i = 0; i < slices->n_rows; i++)
-    if (g_strcmp0 (sps_trace_get_string (trace, slices->name[i]), name) == 0)
-      return i;
-
-  g_assert_not_reached ();
-}
-
 /* A Chrome JSON file through the importer: args are read from the file's
  * own bytes, names from its metadata. */
 static void
@@ -698,7 +630,7 @@ test_chrome_file (void)
   gtk_window_present (GTK_WINDOW (fixture.window));
 
   /* main [100,150) µs holds inner [110,120). */
-  sps_session_set_selected_slice (session, find_slice (trace, "main"));
+  sps_session_set_selected_slice (session, sps_test_find_slice (trace, "main", 0));
   wait_for_draw (&fixture);
   g_assert_cmpstr (label_text (&fixture, "name-value"), ==, "main");
   g_assert_cmpstr (label_text (&fixture, "category-value"), ==, "app");
@@ -717,7 +649,7 @@ test_chrome_file (void)
   assert_group (model, 0, "inner", 1, 10000, 10000, 10000, 10000, 1.0);
 
   /* A sampled span on the named thread. */
-  sps_session_set_selected_slice (session, find_slice (trace, "hot"));
+  sps_session_set_selected_slice (session, sps_test_find_slice (trace, "hot", 0));
   wait_for_draw (&fixture);
   g_assert_cmpstr (label_text (&fixture, "start-value"), ==, "50 µs");
   g_assert_cmpstr (label_text (&fixture, "duration-value"), ==, "4 µs (estimated)");

@@ -15,6 +15,10 @@
 
 #include <spanscope-gtk.h>
 
+#include "sps-test-ui.h"
+
+#include "sps-test-util.h"
+
 #define WIDTH  1280
 #define HEIGHT 720
 
@@ -56,10 +60,7 @@ add_x (SpsTraceBuilder *builder,
        const char      *category,
        SpsSliceFlags    flags)
 {
-  sps_trace_builder_add_complete (builder, thread, ts, dur,
-                                  sps_trace_builder_intern (builder, name, -1),
-                                  sps_trace_builder_intern (builder, category, -1),
-                                  SPS_ARGS_REF_NONE, flags);
+  sps_test_add_complete (builder, thread, ts, dur, name, category, NULL, flags);
 }
 
 static SpsTrace *
@@ -107,26 +108,6 @@ find_slice (SpsTrace   *trace,
         return i;
     }
   g_assert_not_reached ();
-}
-
-static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
 }
 
 static void
@@ -183,7 +164,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_set_decorated (GTK_WINDOW (fixture->window), FALSE);
   gtk_window_present (GTK_WINDOW (fixture->window));
 
-  fixture->chart = find_named (fixture->panel, "flame-chart");
+  fixture->chart = sps_test_find_named (fixture->panel, "flame-chart");
   g_assert_nonnull (fixture->chart);
   wait_until_built (fixture);
 }
@@ -247,7 +228,7 @@ chart_uint (Fixture    *fixture,
 static char *
 breadcrumbs (Fixture *fixture)
 {
-  GtkWidget *box = find_named (fixture->panel, "flame-breadcrumbs");
+  GtkWidget *box = sps_test_find_named (fixture->panel, "flame-breadcrumbs");
   GString *out = g_string_new (NULL);
 
   g_assert_nonnull (box);
@@ -267,7 +248,7 @@ static void
 click_breadcrumb (Fixture    *fixture,
                   const char *label)
 {
-  GtkWidget *box = find_named (fixture->panel, "flame-breadcrumbs");
+  GtkWidget *box = sps_test_find_named (fixture->panel, "flame-breadcrumbs");
 
   for (GtkWidget *child = gtk_widget_get_first_child (box); child != NULL; child = gtk_widget_get_next_sibling (child))
     {
@@ -281,61 +262,16 @@ click_breadcrumb (Fixture    *fixture,
   g_assert_not_reached ();
 }
 
-static GdkTexture *
-render (GtkWidget *widget,
-        int        width,
-        int        height)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GskRenderNode) node = NULL;
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-
-  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-}
-
 static void
 save_screenshot (Fixture    *fixture,
                  const char *name)
 {
-  g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
   GtkWidget *content = gtk_window_get_child (GTK_WINDOW (fixture->window));
 
   gtk_widget_queue_draw (content);
   gtk_test_widget_wait_for_draw (fixture->window);
-  texture = render (content, gtk_widget_get_width (content), gtk_widget_get_height (content));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-}
-
-static guint32
-pixel_at (GdkTexture *texture,
-          int         x,
-          int         y)
-{
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
-  g_autofree guint32 *pixels = g_new (guint32, (gsize) width * height);
-
-  g_assert_cmpint (x, <, width);
-  g_assert_cmpint (y, <, height);
-  /* GDK_MEMORY_DEFAULT: 0xAARRGGBB in native byte order */
-  gdk_texture_download (texture, (guchar *) pixels, width * sizeof (guint32));
-
-  return pixels[(gsize) y * width + x] & 0xffffff;
-}
-
-static guint32
-rgb_of (const GdkRGBA *rgba)
-{
-  return ((guint32) (rgba->red * 255 + .5f) << 16) |
-         ((guint32) (rgba->green * 255 + .5f) << 8) |
-         (guint32) (rgba->blue * 255 + .5f);
+  g_object_unref (sps_test_save_screenshot (content, path));
 }
 
 /* Moves the pointer over the chart (the motion controller's signal, as
@@ -369,7 +305,7 @@ test_zoom_breadcrumbs (Fixture       *fixture,
   g_autofree char *zoomed = NULL;
   g_autofree char *back = NULL;
   g_autofree char *home = NULL;
-  GtkWidget *status = find_named (fixture->panel, "flame-status");
+  GtkWidget *status = sps_test_find_named (fixture->panel, "flame-status");
 
   /* The trace has measured and sampled spans but no samples: measured
    * first; 22.067 ms in all */
@@ -454,9 +390,9 @@ static void
 test_scope (Fixture       *fixture,
             gconstpointer  data)
 {
-  GtkWidget *status = find_named (fixture->panel, "flame-status");
-  GtkWidget *kind = find_named (fixture->panel, "flame-tree-kind");
-  GtkWidget *thread = find_named (fixture->panel, "flame-thread");
+  GtkWidget *status = sps_test_find_named (fixture->panel, "flame-status");
+  GtkWidget *kind = sps_test_find_named (fixture->panel, "flame-tree-kind");
+  GtkWidget *thread = sps_test_find_named (fixture->panel, "flame-thread");
   const SpsThreadTable *threads = sps_trace_get_threads (fixture->trace);
   guint worker = threads->tid[0] == 43 ? 0 : 1;
 
@@ -521,18 +457,18 @@ test_search (Fixture       *fixture,
 
   sps_session_set_search_text (fixture->session, "LAYOUT");
   save_screenshot (fixture, "flamegraph-search.png");
-  texture = render (fixture->chart, width, height);
+  texture = sps_test_render (fixture->chart, width, height);
 
   /* The match keeps its colour, the rest is dimmed */
-  g_assert_cmphex (pixel_at (texture, layout_x, y), ==, rgb_of (sps_palette_get_fill_for_name ("layout", FALSE)));
-  g_assert_cmphex (pixel_at (texture, paint_x, y), !=, rgb_of (sps_palette_get_fill_for_name ("paint", FALSE)));
+  g_assert_cmphex ((sps_test_pixel_at (texture, layout_x, y) & 0xffffff), ==, sps_test_rgb_of (sps_palette_get_fill_for_name ("layout", FALSE)));
+  g_assert_cmphex ((sps_test_pixel_at (texture, paint_x, y) & 0xffffff), !=, sps_test_rgb_of (sps_palette_get_fill_for_name ("paint", FALSE)));
 
   sps_session_set_search_text (fixture->session, NULL);
   gtk_widget_queue_draw (fixture->chart);
   gtk_test_widget_wait_for_draw (fixture->window);
   g_clear_object (&texture);
-  texture = render (fixture->chart, width, height);
-  g_assert_cmphex (pixel_at (texture, paint_x, y), ==, rgb_of (sps_palette_get_fill_for_name ("paint", FALSE)));
+  texture = sps_test_render (fixture->chart, width, height);
+  g_assert_cmphex ((sps_test_pixel_at (texture, paint_x, y) & 0xffffff), ==, sps_test_rgb_of (sps_palette_get_fill_for_name ("paint", FALSE)));
 }
 
 /* The demo trace has all three trees; samples come first. The picture
@@ -573,11 +509,11 @@ test_demo_samples (void)
   gtk_window_set_default_size (GTK_WINDOW (fixture.window), WIDTH, HEIGHT);
   gtk_window_set_decorated (GTK_WINDOW (fixture.window), FALSE);
   gtk_window_present (GTK_WINDOW (fixture.window));
-  fixture.chart = find_named (fixture.panel, "flame-chart");
+  fixture.chart = sps_test_find_named (fixture.panel, "flame-chart");
   wait_until_built (&fixture);
 
-  kind = find_named (fixture.panel, "flame-tree-kind");
-  status = find_named (fixture.panel, "flame-status");
+  kind = sps_test_find_named (fixture.panel, "flame-tree-kind");
+  status = sps_test_find_named (fixture.panel, "flame-status");
   g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (kind))), ==, 3);
   g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (kind)), ==, 1);
   g_assert_true (g_str_has_suffix (gtk_label_get_text (GTK_LABEL (status)), " samples"));

@@ -26,11 +26,8 @@
 #include "sps-screenshot.h"
 #include "sps-window.h"
 
-static gboolean
-wake_up (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
+#include "sps-test-shell.h"
+#include "sps-test-ui.h"
 
 typedef struct
 {
@@ -39,8 +36,9 @@ typedef struct
 } Wait;
 
 static gboolean
-has_slices (Wait *wait)
+has_slices (gpointer data)
 {
+  Wait *wait = data;
   SpsSession *session = sps_live_window_get_session (wait->window);
 
   return session != NULL &&
@@ -51,18 +49,9 @@ static void
 wait_for_slices (SpsLiveWindow *window,
                  guint          slices)
 {
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  guint tick = g_timeout_add (20, wake_up, NULL);
   Wait wait = { window, slices };
 
-  while (!has_slices (&wait))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting for %u slices", slices);
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (tick);
+  sps_test_wait_until (has_slices, &wait);
 }
 
 /* 10 runs of "task" (1 µs each, every 10 µs), the first @gap_us after
@@ -264,15 +253,9 @@ find_device_dialog (void)
 static void
 test_open_device_action (void)
 {
-  g_autoptr(SpsApplication) app = sps_application_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsApplication) app = sps_test_register_app ();
   SpsDeviceDialog *dialog;
   SpsWindow *window;
-
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
 
   window = sps_window_new (app);
   gtk_window_present (GTK_WINDOW (window));

@@ -15,26 +15,10 @@
 
 #include "nettrace-gen/nettrace-writer.h"
 
+#include "sps-test-ui.h"
+
 #define SYNC_QPC  G_GINT64_CONSTANT (123456789000)
 #define FREQUENCY G_GINT64_CONSTANT (10000000)
-
-static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
 
 static void
 wait_until_built (GtkWidget *window,
@@ -52,42 +36,14 @@ wait_until_built (GtkWidget *window,
   gtk_test_widget_wait_for_draw (window);
 }
 
-static guint32
-pixel_at (GdkTexture *texture,
-          int         x,
-          int         y)
-{
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
-  g_autofree guint32 *pixels = g_new (guint32, (gsize) width * height);
-
-  gdk_texture_download (texture, (guchar *) pixels, (gsize) width * 4);
-
-  return pixels[(gsize) y * width + x];
-}
-
 /* Saves the window's content and returns it */
 static GdkTexture *
 save_screenshot (GtkWidget  *window,
                  const char *name)
 {
-  GtkWidget *content = gtk_window_get_child (GTK_WINDOW (window));
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (content);
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  int width = gtk_widget_get_width (content);
-  int height = gtk_widget_get_height (content);
 
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (content)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-
-  return g_steal_pointer (&texture);
+  return sps_test_save_screenshot (gtk_window_get_child (GTK_WINDOW (window)), path);
 }
 
 /* One thread, 40 samples 1 ms apart: a 60-frame stack, then ten samples
@@ -175,8 +131,8 @@ test_raw_switch (void)
   gtk_window_present (GTK_WINDOW (window));
   wait_until_built (window, panel);
 
-  toggle = find_named (panel, "flame-raw-stacks");
-  status = find_named (panel, "flame-status");
+  toggle = sps_test_find_named (panel, "flame-raw-stacks");
+  status = sps_test_find_named (panel, "flame-status");
   g_assert_nonnull (toggle);
   g_assert_nonnull (status);
   g_assert_true (gtk_widget_get_visible (toggle));
@@ -194,19 +150,19 @@ test_raw_switch (void)
    * width when repaired, two (Step030 for the 10 cut samples, a quarter of
    * the width, Main for 30) when raw. The chart draws 20-pixel rows; the
    * middle of the second one is 30 below its top. */
-  chart = find_named (panel, "flame-chart");
+  chart = sps_test_find_named (panel, "flame-chart");
   g_assert_nonnull (chart);
   g_assert_true (gtk_widget_compute_point (chart, gtk_window_get_child (GTK_WINDOW (window)),
                                            &GRAPHENE_POINT_INIT (0, 0), &top));
   y = (int) top.y + 30;
-  g_assert_cmphex (pixel_at (repaired_shot, 230, y), ==, pixel_at (repaired_shot, 900, y));
-  g_assert_cmphex (pixel_at (raw_shot, 230, y), !=, pixel_at (raw_shot, 900, y));
+  g_assert_cmphex (sps_test_pixel_at (repaired_shot, 230, y), ==, sps_test_pixel_at (repaired_shot, 900, y));
+  g_assert_cmphex (sps_test_pixel_at (raw_shot, 230, y), !=, sps_test_pixel_at (raw_shot, 900, y));
 
   /* The span filters on the repaired stacks: only the ten deep samples
    * have Step100; from there on 30 frames deep */
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), FALSE);
-  first_span = find_named (panel, "flame-first-span");
-  span_filter = find_named (panel, "flame-span-filter");
+  first_span = sps_test_find_named (panel, "flame-first-span");
+  span_filter = sps_test_find_named (panel, "flame-span-filter");
   g_assert_nonnull (first_span);
   g_assert_nonnull (span_filter);
   g_assert_true (gtk_widget_get_visible (first_span));
@@ -228,8 +184,8 @@ test_raw_switch (void)
 
   /* Rows 11 and 15 under "all": two different frames with first-span
    * alone (30 deep), background in both with the filter (10 deep) */
-  g_assert_cmphex (pixel_at (repaired_shot, 900, y + 200), !=, pixel_at (repaired_shot, 900, y + 280));
-  g_assert_cmphex (pixel_at (raw_shot, 900, y + 200), ==, pixel_at (raw_shot, 900, y + 280));
+  g_assert_cmphex (sps_test_pixel_at (repaired_shot, 900, y + 200), !=, sps_test_pixel_at (repaired_shot, 900, y + 280));
+  g_assert_cmphex (sps_test_pixel_at (raw_shot, 900, y + 200), ==, sps_test_pixel_at (raw_shot, 900, y + 280));
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_remove (path);

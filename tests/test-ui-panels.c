@@ -23,133 +23,24 @@
 #include "sps-timeline-private.h"
 #include "sps-window.h"
 
+#include "sps-test-shell.h"
+#include "sps-test-ui.h"
+
 static SpsApplication *app;
-
-static gboolean
-wake_up (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-wait_until (gboolean (*done) (gpointer),
-            gpointer   data)
-{
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  guint tick = g_timeout_add (20, wake_up, NULL);
-
-  while (!done (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting");
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (tick);
-}
-
-static void
-spin (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + ms * 1000;
-  guint tick = g_timeout_add (10, wake_up, NULL);
-
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (tick);
-}
-
-static gboolean
-loaded (gpointer data)
-{
-  return sps_window_get_state (data) != SPS_WINDOW_STATE_LOADING;
-}
 
 static SpsWindow *
 open_demo (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  SpsWindow *window = sps_window_new (app);
+  SpsWindow *window = sps_test_open_file (app, path, 1200, 800);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  sps_window_load (window, file);
-  wait_until (loaded, window);
+  sps_test_wait_for_load (window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
   /* Past the stack's crossfade from the loading page. */
-  spin (400);
+  sps_test_spin (400);
 
   return window;
-}
-
-static void
-close_window (SpsWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin (10);
-}
-
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static GtkWidget *
-find_named (GtkWidget  *widget,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static GtkWidget *
-find_label (GtkWidget  *widget,
-            const char *text)
-{
-  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
 }
 
 /* Brings @panel's page of the bottom dock to the front. */
@@ -162,7 +53,7 @@ show_page (GtkWidget *panel)
   gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook),
                                  gtk_notebook_page_num (GTK_NOTEBOOK (notebook), panel));
   gtk_test_widget_wait_for_draw (panel);
-  spin (50);
+  sps_test_spin (50);
 }
 
 static void
@@ -170,30 +61,15 @@ maybe_save (SpsWindow  *window,
             const char *name)
 {
   const char *dir = g_getenv ("SPS_TEST_PANELS_PNG_DIR");
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *path = NULL;
-  GtkSnapshot *snapshot;
-  int width;
-  int height;
 
   if (dir == NULL)
     return;
 
-  spin (100);
+  sps_test_spin (100);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
-
-  width = gtk_widget_get_width (GTK_WIDGET (window));
-  height = gtk_widget_get_height (GTK_WIDGET (window));
-  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
   path = g_build_filename (dir, name, NULL);
-  gdk_texture_save_to_png (texture, path);
+  g_object_unref (sps_test_save_screenshot (GTK_WIDGET (window), path));
 }
 
 static gboolean
@@ -233,10 +109,10 @@ test_search_panel (void)
   /* Ctrl+F comes from the keybindings schema, like every window action. */
   g_assert_true (g_strv_contains ((const char * const *) accels, "<Control>f"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search", NULL));
-  panel = find_descendant (GTK_WIDGET (window), SPS_TYPE_SEARCH_PANEL);
+  panel = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_SEARCH_PANEL);
   g_assert_nonnull (panel);
   g_assert_true (gtk_widget_get_mapped (panel));
-  entry = find_named (panel, "search-entry");
+  entry = sps_test_find_named (panel, "search-entry");
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), entry));
 
   gtk_editable_set_text (GTK_EDITABLE (entry), "ENCODE");
@@ -245,16 +121,16 @@ test_search_panel (void)
    * last one reports. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "encode");
   g_signal_emit_by_name (entry, "activate");
-  wait_until (search_done, panel);
-  spin (50);
+  sps_test_wait_until (search_done, panel);
+  sps_test_spin (50);
 
   result = sps_search_panel_get_result (SPS_SEARCH_PANEL (panel));
   g_assert_nonnull (result);
   g_assert_cmpuint (sps_search_result_get_n_matches (result), ==, 20);
-  g_assert_nonnull (find_label (panel, "20 slices, 6 names"));
+  g_assert_nonnull (sps_test_find_label (panel, "20 slices, 6 names"));
   g_assert_cmpstr (sps_session_get_search_text (session), ==, "encode");
 
-  table = SPS_RESULT_TABLE (find_named (panel, "search-results"));
+  table = SPS_RESULT_TABLE (sps_test_find_named (panel, "search-results"));
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 6);
   name_column = sps_result_table_find_column (table, "Name");
   g_assert_cmpint (name_column, ==, 0);
@@ -307,20 +183,20 @@ test_search_panel (void)
                    ==, G_GINT64_CONSTANT (1154000000));
 
   /* Every match: one row per slice. */
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (find_named (panel, "unique-by-name")), FALSE);
-  spin (50);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (sps_test_find_named (panel, "unique-by-name")), FALSE);
+  sps_test_spin (50);
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 20);
 
   /* Category mode. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "sampleevent");
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_named (panel, "search-in-category")), TRUE);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (sps_test_find_named (panel, "search-in-category")), TRUE);
   g_assert_true (sps_session_get_search_in_category (session));
-  wait_until (search_done, panel);
-  spin (50);
+  sps_test_wait_until (search_done, panel);
+  sps_test_spin (50);
   g_assert_cmpuint (sps_search_result_get_n_matches (sps_search_panel_get_result (SPS_SEARCH_PANEL (panel))), ==, 6);
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 6);
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static guint
@@ -339,7 +215,7 @@ static gboolean
 layout_has_thread (SpsWindow *window,
                    guint      thread)
 {
-  GtkWidget *timeline = find_descendant (GTK_WIDGET (window), SPS_TYPE_TIMELINE);
+  GtkWidget *timeline = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_TIMELINE);
   SpsTimelineLayout *layout = _sps_timeline_get_layout (SPS_TIMELINE (timeline));
 
   for (guint i = 0; i < _sps_timeline_layout_get_n_rows (layout); i++)
@@ -353,7 +229,7 @@ static GtkWidget *
 filter_check (GtkWidget  *panel,
               const char *label)
 {
-  GtkWidget *found = find_label (panel, label);
+  GtkWidget *found = sps_test_find_label (panel, label);
 
   g_assert_nonnull (found);
   return gtk_widget_get_prev_sibling (found);
@@ -393,25 +269,6 @@ render_widget (GtkWidget *widget)
                                       &GRAPHENE_RECT_INIT (0, 0, width, height));
 }
 
-static guint32
-pixel_at (GdkTexture *texture,
-          int         x,
-          int         y)
-{
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
-  g_autofree guint32 *pixels = g_new (guint32, (gsize) width * height);
-
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, width);
-  g_assert_cmpint (y, <, height);
-
-  /* GDK_MEMORY_DEFAULT: 0xAARRGGBB in native byte order */
-  gdk_texture_download (texture, (guchar *) pixels, width * sizeof (guint32));
-  return pixels[(gsize) y * width + x];
-}
-
 /* Unchecking the "encode" category: the Huffman::encode slices are no
  * longer drawn (their pixels become the lane's background, as in the
  * empty start of the same lane) nor hit by a click. */
@@ -421,8 +278,8 @@ test_filter_category_pixels (void)
   SpsWindow *window = open_demo ();
   SpsSession *session = sps_window_get_session (window);
   SpsTrace *trace = sps_session_get_trace (session);
-  GtkWidget *panel = find_descendant (GTK_WIDGET (window), SPS_TYPE_FILTER_PANEL);
-  GtkWidget *timeline = find_descendant (GTK_WIDGET (window), SPS_TYPE_TIMELINE);
+  GtkWidget *panel = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_FILTER_PANEL);
+  GtkWidget *timeline = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_TIMELINE);
   guint huffman = slice_named_at (trace, "Huffman::encode", 1154000000);
   g_autoptr(GdkTexture) before = NULL;
   g_autoptr(GdkTexture) after = NULL;
@@ -438,22 +295,22 @@ test_filter_category_pixels (void)
   empty_x = sps_timeline_get_gutter_width (SPS_TIMELINE (timeline)) + 20;
 
   before = render_widget (timeline);
-  g_assert_cmphex (pixel_at (before, x, y), !=, pixel_at (before, empty_x, y));
+  g_assert_cmphex (sps_test_pixel_at (before, x, y), !=, sps_test_pixel_at (before, empty_x, y));
 
   check = filter_check (panel, "encode");
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check), FALSE);
   g_assert_false (sps_session_is_slice_visible (session, huffman));
 
   after = render_widget (timeline);
-  g_assert_cmphex (pixel_at (after, x, y), ==, pixel_at (after, empty_x, y));
+  g_assert_cmphex (sps_test_pixel_at (after, x, y), ==, sps_test_pixel_at (after, empty_x, y));
   /* Elsewhere nothing changed: the main thread's ExportJob::run. */
   g_assert_true (sps_timeline_get_slice_area (SPS_TIMELINE (timeline),
                                               slice_named_at (trace, "ExportJob::run", 1003500000), &area));
-  g_assert_cmphex (pixel_at (after, (int) (area.origin.x + area.size.width * 0.75), (int) (area.origin.y + area.size.height / 2)),
+  g_assert_cmphex (sps_test_pixel_at (after, (int) (area.origin.x + area.size.width * 0.75), (int) (area.origin.y + area.size.height / 2)),
                    ==,
-                   pixel_at (before, (int) (area.origin.x + area.size.width * 0.75), (int) (area.origin.y + area.size.height / 2)));
+                   sps_test_pixel_at (before, (int) (area.origin.x + area.size.width * 0.75), (int) (area.origin.y + area.size.height / 2)));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 /* Unchecking thread 4107 (the encoder thread, "Encoder (4107)" in the
@@ -467,7 +324,7 @@ test_filter_panel (void)
   SpsSession *session = sps_window_get_session (window);
   SpsTrace *trace = sps_session_get_trace (session);
   guint encoder = thread_of_tid (trace, 4107);
-  GtkWidget *panel = find_descendant (GTK_WIDGET (window), SPS_TYPE_FILTER_PANEL);
+  GtkWidget *panel = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_FILTER_PANEL);
   g_autofree char *label = NULL;
   GtkWidget *check;
   GtkWidget *only;
@@ -485,12 +342,12 @@ test_filter_panel (void)
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check), FALSE);
   g_assert_true (sps_session_get_thread_hidden (session, encoder));
   g_assert_false (layout_has_thread (window, encoder));
-  g_assert_nonnull (find_label (panel, "1 item hidden"));
-  spin (50);
+  g_assert_nonnull (sps_test_find_label (panel, "1 item hidden"));
+  sps_test_spin (50);
   maybe_save (window, "filters.png");
 
   /* "Only" on the "gpu" category: slices of other categories go. */
-  only = gtk_widget_get_next_sibling (find_label (panel, "gpu"));
+  only = gtk_widget_get_next_sibling (sps_test_find_label (panel, "gpu"));
   g_assert_true (GTK_IS_BUTTON (only));
   g_signal_emit_by_name (only, "clicked");
   g_assert_false (sps_session_get_category_hidden (session, sps_string_pool_lookup (sps_trace_get_strings (trace), "gpu", -1)));
@@ -501,11 +358,11 @@ test_filter_panel (void)
   g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
   g_assert_true (layout_has_thread (window, encoder));
 
-  g_signal_emit_by_name (find_named (panel, "show-all"), "clicked");
+  g_signal_emit_by_name (sps_test_find_named (panel, "show-all"), "clicked");
   g_assert_false (sps_session_has_filters (session));
-  g_assert_nonnull (find_label (panel, "Everything is shown"));
+  g_assert_nonnull (sps_test_find_label (panel, "Everything is shown"));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static SpsTime
@@ -527,24 +384,24 @@ test_instance_browser (void)
   SpsWindow *window = open_demo ();
   SpsSession *session = sps_window_get_session (window);
   SpsTrace *trace = sps_session_get_trace (session);
-  GtkWidget *browser = find_descendant (GTK_WIDGET (window), SPS_TYPE_INSTANCE_BROWSER);
+  GtkWidget *browser = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_INSTANCE_BROWSER);
   SpsResultTable *table;
   g_autofree char *start = NULL;
   g_autofree char *duration = NULL;
 
   g_assert_nonnull (browser);
   show_page (browser);
-  g_assert_nonnull (find_label (browser, "No slice selected"));
+  g_assert_nonnull (sps_test_find_label (browser, "No slice selected"));
 
   sps_session_set_selected_slice (session, slice_named_at (trace, "Huffman::encode", 1154000000));
   g_assert_cmpuint (sps_instance_browser_get_n_instances (SPS_INSTANCE_BROWSER (browser)), ==, 8);
-  g_assert_nonnull (find_label (browser, "Huffman::encode"));
-  g_assert_nonnull (find_label (browser, "8 measured instances · min 5.2 ms · max 5.2 ms · avg 5.2 ms"));
-  g_assert_nonnull (find_label (browser, "1 of 8"));
-  g_assert_false (gtk_widget_get_visible (find_named (browser, "instance-estimates")));
+  g_assert_nonnull (sps_test_find_label (browser, "Huffman::encode"));
+  g_assert_nonnull (sps_test_find_label (browser, "8 measured instances · min 5.2 ms · max 5.2 ms · avg 5.2 ms"));
+  g_assert_nonnull (sps_test_find_label (browser, "1 of 8"));
+  g_assert_false (gtk_widget_get_visible (sps_test_find_named (browser, "instance-estimates")));
 
-  table = SPS_RESULT_TABLE (find_named (browser, "instance-table"));
-  spin (50);
+  table = SPS_RESULT_TABLE (sps_test_find_named (browser, "instance-table"));
+  sps_test_spin (50);
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 8);
   /* Times from the start of the trace (1000 ms): 154 ms, 5.2 ms long. */
   start = sps_result_table_dup_cell_text (table, 0, 0);
@@ -553,52 +410,46 @@ test_instance_browser (void)
   g_assert_cmpstr (duration, ==, "5.2");
   maybe_save (window, "instances.png");
 
-  g_signal_emit_by_name (find_named (browser, "instance-next"), "clicked");
+  g_signal_emit_by_name (sps_test_find_named (browser, "instance-next"), "clicked");
   g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1163800000));
-  g_assert_nonnull (find_label (browser, "2 of 8"));
+  g_assert_nonnull (sps_test_find_label (browser, "2 of 8"));
   /* The list stays: same name. */
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 8);
 
-  g_signal_emit_by_name (find_named (browser, "instance-previous"), "clicked");
+  g_signal_emit_by_name (sps_test_find_named (browser, "instance-previous"), "clicked");
   g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1154000000));
   /* Before the first: the last, at 1222.6 ms. */
   g_assert_true (sps_instance_browser_step (SPS_INSTANCE_BROWSER (browser), -1));
   g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1222600000));
-  g_assert_nonnull (find_label (browser, "8 of 8"));
+  g_assert_nonnull (sps_test_find_label (browser, "8 of 8"));
   g_assert_true (sps_instance_browser_step (SPS_INSTANCE_BROWSER (browser), 1));
   g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1154000000));
 
   /* A sampled span: no measured statistic, an estimate apart. */
   sps_session_set_selected_slice (session, slice_named_at (trace, "lumen::encoder::run", 1150000000));
   g_assert_cmpuint (sps_instance_browser_get_n_instances (SPS_INSTANCE_BROWSER (browser)), ==, 1);
-  g_assert_nonnull (find_label (browser, "No measured instance"));
-  g_assert_true (gtk_widget_get_visible (find_named (browser, "instance-estimates")));
-  g_assert_nonnull (find_label (browser, "1 sampled span · avg 78 ms (estimate)"));
+  g_assert_nonnull (sps_test_find_label (browser, "No measured instance"));
+  g_assert_true (gtk_widget_get_visible (sps_test_find_named (browser, "instance-estimates")));
+  g_assert_nonnull (sps_test_find_label (browser, "1 sampled span · avg 78 ms (estimate)"));
 
   /* Filters apply: hiding the encoder thread hides every instance. */
   sps_session_set_selected_slice (session, slice_named_at (trace, "Huffman::encode", 1154000000));
   sps_session_set_thread_hidden (session, thread_of_tid (trace, 4107), TRUE);
   g_assert_cmpuint (sps_instance_browser_get_n_instances (SPS_INSTANCE_BROWSER (browser)), ==, 0);
-  g_assert_nonnull (find_label (browser, "No measured instance"));
+  g_assert_nonnull (sps_test_find_label (browser, "No measured instance"));
   sps_session_show_all (session);
   g_assert_cmpuint (sps_instance_browser_get_n_instances (SPS_INSTANCE_BROWSER (browser)), ==, 8);
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-
   gtk_test_init (&argc, &argv, NULL);
 
-  app = sps_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("%s", error->message);
+  app = sps_test_register_app ();
 
   g_test_add_func ("/ui/panels/search", test_search_panel);
   g_test_add_func ("/ui/panels/filters", test_filter_panel);

@@ -21,35 +21,10 @@
 #include "sps-application.h"
 #include "sps-window.h"
 
+#include "sps-test-shell.h"
+#include "sps-test-ui.h"
+
 static SpsApplication *app;
-
-static gboolean
-wake_up (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-wait_until (gboolean (*done) (gpointer),
-            gpointer   data)
-{
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  guint tick = g_timeout_add (20, wake_up, NULL);
-
-  while (!done (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting");
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (tick);
-}
-
-static gboolean
-not_loading (gpointer data)
-{
-  return sps_window_get_state (data) != SPS_WINDOW_STATE_LOADING;
-}
 
 static gboolean
 has_rows (gpointer data)
@@ -57,30 +32,12 @@ has_rows (gpointer data)
   return sps_result_table_get_n_rows (data) > 0;
 }
 
-static GtkWidget *
-find_type (GtkWidget  *root,
-           const char *type_name)
-{
-  if (g_str_equal (G_OBJECT_TYPE_NAME (root), type_name))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_type (child, type_name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Shows the notebook page holding a panel of @type_name and returns it. */
 static GtkWidget *
 show_panel (SpsWindow  *window,
             const char *type_name)
 {
-  GtkWidget *panel = find_type (GTK_WIDGET (window), type_name);
+  GtkWidget *panel = sps_test_find_type_name (GTK_WIDGET (window), type_name);
   GtkWidget *notebook;
 
   g_assert_nonnull (panel);
@@ -92,48 +49,13 @@ show_panel (SpsWindow  *window,
   return panel;
 }
 
-static void
-maybe_screenshot (GtkWidget  *window,
-                  const char *name)
-{
-  const char *dir = g_getenv ("SPS_TEST_SCREENSHOT_DIR");
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *file = NULL;
-  g_autofree char *path = NULL;
-  int width;
-  int height;
-
-  if (dir == NULL)
-    return;
-
-  gtk_test_widget_wait_for_draw (window);
-  width = gtk_widget_get_width (window);
-  height = gtk_widget_get_height (window);
-  paintable = gtk_widget_paintable_new (window);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  file = g_strconcat (name, ".png", NULL);
-  path = g_build_filename (dir, file, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-}
-
 static SpsWindow *
 open_demo (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  SpsWindow *window = sps_window_new (app);
+  SpsWindow *window = sps_test_open_file (app, path, 1280, 800);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  sps_window_load (window, file);
-  wait_until (not_loading, window);
+  sps_test_wait_for_load (window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
   return window;
@@ -186,10 +108,10 @@ test_sql_tab (void)
   SpsResultTable *table;
 
   panel = show_panel (window, "SpsSqlPanel");
-  editor = find_type (panel, "GtkSourceView");
+  editor = sps_test_find_type_name (panel, "GtkSourceView");
   g_assert_nonnull (editor);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)), QUERY, -1);
-  table = SPS_RESULT_TABLE (find_type (panel, "SpsResultTable"));
+  table = SPS_RESULT_TABLE (sps_test_find_type_name (panel, "SpsResultTable"));
   g_assert_nonnull (table);
 
   /* A real Ctrl+Enter (XTEST) in the editor runs the query rather than
@@ -197,7 +119,7 @@ test_sql_tab (void)
    * manager here) X would not give it the keyboard. */
   gtk_widget_grab_focus (editor);
   press_keys (GTK_WIDGET (window), "ctrl+Return");
-  wait_until (has_rows, table);
+  sps_test_wait_until (has_rows, table);
   {
     g_autofree char *text = NULL;
     GtkTextIter start;
@@ -215,7 +137,7 @@ test_sql_tab (void)
     g_assert_cmpstr (name, ==, "Shader::tone_map");
     g_assert_cmpstr (n, ==, "8");
   }
-  maybe_screenshot (GTK_WIDGET (window), "sql-window");
+  sps_test_maybe_screenshot (GTK_WIDGET (window), "sql-window");
 
   /* Name descending puts tone_map first. */
   sps_result_table_sort (table, 0, GTK_SORT_DESCENDING);
@@ -234,12 +156,12 @@ test_statistics_tab (void)
 {
   SpsWindow *window = open_demo ();
   GtkWidget *panel = show_panel (window, "SpsStatsPanel");
-  SpsResultTable *table = SPS_RESULT_TABLE (find_type (panel, "SpsResultTable"));
+  SpsResultTable *table = SPS_RESULT_TABLE (sps_test_find_type_name (panel, "SpsResultTable"));
   gboolean found = FALSE;
 
   g_assert_nonnull (table);
-  wait_until (has_rows, table);
-  maybe_screenshot (GTK_WIDGET (window), "statistics-window");
+  sps_test_wait_until (has_rows, table);
+  sps_test_maybe_screenshot (GTK_WIDGET (window), "statistics-window");
 
   g_assert_cmpstr (sps_result_table_get_column_name (table, 0), ==, "Name");
   for (guint row = 0; row < sps_result_table_get_n_rows (table); row++)
@@ -275,15 +197,9 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-
   gtk_test_init (&argc, &argv, NULL);
 
-  app = sps_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("%s", error->message);
+  app = sps_test_register_app ();
 
   g_test_add_func ("/sql/window/sql-tab", test_sql_tab);
   g_test_add_func ("/sql/window/statistics-tab", test_statistics_tab);

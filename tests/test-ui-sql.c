@@ -19,6 +19,10 @@
 #include "sps-sql-text.h"
 #include "sps-stats-panel.h"
 
+#include "sps-test-ui.h"
+
+#include "sps-test-util.h"
+
 /* The trace (ns), process 1 "App":
  *
  *   thread 10 "Main"
@@ -48,10 +52,7 @@ add_x (SpsTraceBuilder *builder,
        const char      *name,
        SpsSliceFlags    flags)
 {
-  sps_trace_builder_add_complete (builder, thread, ts, dur,
-                                  sps_trace_builder_intern (builder, name, -1),
-                                  sps_trace_builder_intern (builder, "test", -1),
-                                  SPS_ARGS_REF_NONE, flags);
+  sps_test_add_complete (builder, thread, ts, dur, name, "test", NULL, flags);
 }
 
 static SpsTrace *
@@ -80,29 +81,6 @@ build_trace (void)
   trace = sps_trace_builder_finish (builder, NULL, &error);
   g_assert_no_error (error);
   return trace;
-}
-
-static gboolean
-wake_up (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Iterates the main loop until @done returns TRUE, failing after 30 s. */
-static void
-wait_until (gboolean (*done) (gpointer),
-            gpointer   data)
-{
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  guint tick = g_timeout_add (20, wake_up, NULL);
-
-  while (!done (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting");
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (tick);
 }
 
 static gboolean
@@ -188,32 +166,7 @@ static void
 maybe_screenshot (Fixture    *fixture,
                   const char *name)
 {
-  const char *dir = g_getenv ("SPS_TEST_SCREENSHOT_DIR");
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *file = NULL;
-  g_autofree char *path = NULL;
-  int width;
-  int height;
-
-  if (dir == NULL)
-    return;
-
-  gtk_test_widget_wait_for_draw (fixture->window);
-  width = gtk_widget_get_width (fixture->window);
-  height = gtk_widget_get_height (fixture->window);
-  paintable = gtk_widget_paintable_new (fixture->window);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (fixture->window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  file = g_strconcat (name, ".png", NULL);
-  path = g_build_filename (dir, file, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  sps_test_maybe_screenshot (fixture->window, name);
 }
 
 static SpsSqlTab *
@@ -225,7 +178,7 @@ run (Fixture    *fixture,
   sps_sql_tab_set_text (tab, sql);
   g_assert_true (gtk_widget_activate_action (fixture->panel, "sql.run", NULL));
   g_assert_true (sps_sql_tab_get_running (tab));
-  wait_until (tab_idle, tab);
+  sps_test_wait_until (tab_idle, tab);
   return tab;
 }
 
@@ -520,7 +473,7 @@ test_schema_and_builder (Fixture       *fixture,
   present (fixture, sps_sql_panel_new (fixture->session));
   schema = sps_sql_panel_get_schema (SPS_SQL_PANEL (fixture->panel));
   builder = sps_sql_panel_get_builder (SPS_SQL_PANEL (fixture->panel));
-  wait_until (schema_loaded, schema);
+  sps_test_wait_until (schema_loaded, schema);
 
   /* Trace tables come first, slices among them, with declared types. */
   columns = sps_sql_schema_dup_columns (schema, "slices");
@@ -576,7 +529,7 @@ test_schema_and_builder (Fixture       *fixture,
   text = sps_sql_tab_dup_text (tab);
   g_assert_cmpstr (text, ==, sql);
   g_assert_true (gtk_widget_activate_action (fixture->panel, "sql.run", NULL));
-  wait_until (tab_idle, tab);
+  sps_test_wait_until (tab_idle, tab);
   table = sps_sql_tab_get_table (tab);
   g_assert_null (sps_sql_tab_get_error (tab));
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 4);
@@ -604,7 +557,7 @@ test_statistics (Fixture       *fixture,
 
   present (fixture, sps_stats_panel_new (fixture->session));
   panel = SPS_STATS_PANEL (fixture->panel);
-  wait_until (stats_idle, panel);
+  sps_test_wait_until (stats_idle, panel);
   g_assert_null (sps_stats_panel_get_error (panel));
   table = sps_stats_panel_get_table (panel);
 
@@ -626,7 +579,7 @@ test_statistics (Fixture       *fixture,
 
   /* A row selects its longest slice: frame [0, 1000) of the two frames. */
   g_signal_emit_by_name (table, "row-activated", sps_result_table_get_row_at (table, 1));
-  wait_until (slice_selected, fixture->session);
+  sps_test_wait_until (slice_selected, fixture->session);
   assert_selected (fixture, "frame", 0, 1000);
 
   /* Sorted by average: NULL last. */
@@ -637,7 +590,7 @@ test_statistics (Fixture       *fixture,
   /* Per thread, ties on total by name. */
   sps_stats_panel_set_by_thread (panel, TRUE);
   sps_stats_panel_refresh (panel);
-  wait_until (stats_idle, panel);
+  sps_test_wait_until (stats_idle, panel);
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 6);
   g_assert_cmpstr (sps_result_table_get_column_name (table, 0), ==, "Thread");
   assert_view_row (table, 0, "Worker 11|job|Measured|1|3000|2800|3000|3000|3000");
@@ -652,13 +605,13 @@ test_statistics (Fixture       *fixture,
    * worker's. */
   sps_session_set_selected_slice (fixture->session, SPS_NO_INDEX);
   g_signal_emit_by_name (table, "row-activated", sps_result_table_get_row_at (table, 2));
-  wait_until (slice_selected, fixture->session);
+  sps_test_wait_until (slice_selected, fixture->session);
   assert_selected (fixture, "layout", 100, 300);
 
   /* The sampled row leads to the sampled span. */
   sps_session_set_selected_slice (fixture->session, SPS_NO_INDEX);
   g_signal_emit_by_name (table, "row-activated", sps_result_table_get_row_at (table, 5));
-  wait_until (slice_selected, fixture->session);
+  sps_test_wait_until (slice_selected, fixture->session);
   assert_selected (fixture, "tick", 100, 200);
 }
 
@@ -671,7 +624,7 @@ test_statistics_range (Fixture       *fixture,
 
   present (fixture, sps_stats_panel_new (fixture->session));
   panel = SPS_STATS_PANEL (fixture->panel);
-  wait_until (stats_idle, panel);
+  sps_test_wait_until (stats_idle, panel);
   table = sps_stats_panel_get_table (panel);
 
   /* [550, 1100) by hand: overlaps are frame 1000 - 550 = 450, paint
@@ -682,7 +635,7 @@ test_statistics_range (Fixture       *fixture,
   sps_session_set_range (fixture->session, 550, 1100);
   sps_stats_panel_refresh (panel);
   g_assert_true (sps_stats_panel_get_busy (panel));
-  wait_until (stats_idle, panel);
+  sps_test_wait_until (stats_idle, panel);
   g_assert_null (sps_stats_panel_get_error (panel));
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 4);
   assert_view_row (table, 0, "job|Measured|1|550|450|550|550|550");
@@ -694,27 +647,27 @@ test_statistics_range (Fixture       *fixture,
   /* In the range, the longest layout overlapping it is the worker's
    * [1000, 1200) (200 ns), not [100, 400) (300 ns) outside it. */
   g_signal_emit_by_name (table, "row-activated", sps_result_table_get_row_at (table, 3));
-  wait_until (slice_selected, fixture->session);
+  sps_test_wait_until (slice_selected, fixture->session);
   assert_selected (fixture, "layout", 1000, 200);
 
   /* A range covering the trace gives the whole-trace figures. */
   sps_session_set_range (fixture->session, 0, 3000);
   sps_stats_panel_refresh (panel);
-  wait_until (stats_idle, panel);
+  sps_test_wait_until (stats_idle, panel);
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 5);
   assert_view_row (table, 1, "frame|Measured|2|1500|800|750|500|1000");
   assert_view_row (table, 4, "tick|Sampled|1|200|200|∅|∅|∅");
 
   /* Changing the range recomputes on its own, once it settles. */
   sps_session_set_range (fixture->session, 550, 1100);
-  wait_until (stats_busy, panel);
-  wait_until (stats_idle, panel);
+  sps_test_wait_until (stats_busy, panel);
+  sps_test_wait_until (stats_idle, panel);
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 4);
   assert_view_row (table, 3, "layout|Measured|2|200|200|100|100|100");
 
   sps_session_clear_range (fixture->session);
-  wait_until (stats_busy, panel);
-  wait_until (stats_idle, panel);
+  sps_test_wait_until (stats_busy, panel);
+  sps_test_wait_until (stats_idle, panel);
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 5);
 }
 
@@ -736,15 +689,15 @@ test_statistics_filters (Fixture       *fixture,
 
   present (fixture, sps_stats_panel_new (fixture->session));
   panel = SPS_STATS_PANEL (fixture->panel);
-  wait_until (stats_idle, panel);
+  sps_test_wait_until (stats_idle, panel);
   table = sps_stats_panel_get_table (panel);
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 5);
 
   /* Without Worker 11 (job [0, 3000) and its layout of 200): job is gone,
    * layout keeps Main's two (300 + 100); ties on total go by name. */
   sps_session_set_thread_hidden (fixture->session, worker, TRUE);
-  wait_until (stats_busy, panel);
-  wait_until (stats_idle, panel);
+  sps_test_wait_until (stats_busy, panel);
+  sps_test_wait_until (stats_idle, panel);
   g_assert_null (sps_stats_panel_get_error (panel));
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 4);
   assert_view_row (table, 0, "frame|Measured|2|1500|800|750|500|1000");
@@ -754,12 +707,12 @@ test_statistics_filters (Fixture       *fixture,
 
   /* The longest layout left is Main's [100, 400). */
   g_signal_emit_by_name (table, "row-activated", sps_result_table_get_row_at (table, 1));
-  wait_until (slice_selected, fixture->session);
+  sps_test_wait_until (slice_selected, fixture->session);
   assert_selected (fixture, "layout", 100, 300);
 
   sps_session_show_all (fixture->session);
-  wait_until (stats_busy, panel);
-  wait_until (stats_idle, panel);
+  sps_test_wait_until (stats_busy, panel);
+  sps_test_wait_until (stats_idle, panel);
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 5);
   assert_view_row (table, 0, "job|Measured|1|3000|2800|3000|3000|3000");
 }

@@ -11,6 +11,10 @@
 #include "sps-time-ruler-private.h"
 #include "sps-timeline-private.h"
 
+#include "sps-test-ui.h"
+
+#include "sps-test-util.h"
+
 #define WIDTH  800
 #define HEIGHT 400
 
@@ -21,23 +25,6 @@ typedef struct
   GtkWidget   *window;
   GtkWidget   *timeline;
 } Fixture;
-
-/* tests/fixtures/chrome-phase-x.json: pid 1 tid 10 has outer [100, 150] µs
- * with inner [110.5, 130.75] µs in it and leaf [115, 120] µs in that;
- * tid 11 has "other", zero length at 0.5 ns; pid 2 has "neg" at -33 ms. */
-static SpsTrace *
-load_fixture (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SpsTrace *trace;
-
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_no_error (error);
-
-  return trace;
-}
 
 static void
 present (Fixture  *fixture,
@@ -67,7 +54,7 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  present (fixture, load_fixture ("chrome-phase-x.json"));
+  present (fixture, sps_test_load_fixture ("chrome-phase-x.json"));
 }
 
 static void
@@ -85,20 +72,6 @@ static double
 round_px (double x)
 {
   return (double) (gint64) (x + 0.5);
-}
-
-static guint
-find_slice (SpsTrace   *trace,
-            const char *name)
-{
-  const SpsSliceTable *slices = sps_trace_get_slices (trace);
-
-  for (guint i = 0; i < slices->n_rows; i++)
-    if (g_strcmp0 (sps_trace_get_string (trace, slices->name[i]), name) == 0)
-      return i;
-
-  g_assert_not_reached ();
-  return SPS_NO_INDEX;
 }
 
 static guint
@@ -163,9 +136,9 @@ test_select (Fixture       *fixture,
              gconstpointer  data)
 {
   SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
-  guint outer = find_slice (fixture->trace, "outer");
-  guint inner = find_slice (fixture->trace, "inner");
-  guint leaf = find_slice (fixture->trace, "leaf");
+  guint outer = sps_test_find_slice (fixture->trace, "outer", 0);
+  guint inner = sps_test_find_slice (fixture->trace, "inner", 0);
+  guint leaf = sps_test_find_slice (fixture->trace, "leaf", 0);
   int gutter = sps_timeline_get_gutter_width (timeline);
   double npp;
   graphene_rect_t area;
@@ -202,58 +175,20 @@ test_select (Fixture       *fixture,
   g_assert_cmpuint (sps_session_get_selected_slice (fixture->session), ==, SPS_NO_INDEX);
 
   /* Selecting a slice out of the window centres the window on it. */
-  g_assert_false (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "neg"), &area));
+  g_assert_false (sps_timeline_get_slice_area (timeline, sps_test_find_slice (fixture->trace, "neg", 0), &area));
   g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.select", "u",
-                                             find_slice (fixture->trace, "neg")));
+                                             sps_test_find_slice (fixture->trace, "neg", 0)));
   check_visible (fixture, -32500000 - 25000, -32500000 + 25000);
-  g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "neg"), &area));
-}
-
-static guint32
-pixel_at (GdkTexture *texture,
-          int         x,
-          int         y)
-{
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
-  g_autofree guint32 *pixels = g_new (guint32, (gsize) width * height);
-
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, width);
-  g_assert_cmpint (y, <, height);
-
-  /* GDK_MEMORY_DEFAULT: 0xAARRGGBB in native byte order */
-  gdk_texture_download (texture, (guchar *) pixels, width * sizeof (guint32));
-
-  return pixels[(gsize) y * width + x];
+  g_assert_true (sps_timeline_get_slice_area (timeline, sps_test_find_slice (fixture->trace, "neg", 0), &area));
 }
 
 static GdkTexture *
 render (Fixture *fixture)
 {
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  GtkSnapshot *snapshot;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (fixture->timeline));
-
   /* The paintable takes its image from the widget as it is drawn now. */
   wait_for_draw (fixture);
-  paintable = gtk_widget_paintable_new (fixture->timeline);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), WIDTH, HEIGHT);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
 
-  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, WIDTH, HEIGHT));
-}
-
-static guint32
-rgb_of (const GdkRGBA *rgba)
-{
-  return ((guint32) (rgba->red * 255 + .5f) << 16) |
-         ((guint32) (rgba->green * 255 + .5f) << 8) |
-         (guint32) (rgba->blue * 255 + .5f);
+  return sps_test_render (fixture->timeline, WIDTH, HEIGHT);
 }
 
 static void
@@ -262,7 +197,7 @@ check_slice_color (Fixture    *fixture,
                    gboolean    dark)
 {
   g_autoptr(GdkTexture) texture = render (fixture);
-  guint slice = find_slice (fixture->trace, name);
+  guint slice = sps_test_find_slice (fixture->trace, name, 0);
   graphene_rect_t area;
   guint32 pixel;
   int x, y;
@@ -272,11 +207,11 @@ check_slice_color (Fixture    *fixture,
   /* Right of the middle: clear of the label, which starts at the left. */
   x = (int) (area.origin.x + area.size.width * 0.75);
   y = (int) (area.origin.y + area.size.height / 2);
-  pixel = pixel_at (texture, x, y);
+  pixel = sps_test_pixel_at (texture, x, y);
 
   g_test_message ("%s at %d,%d: %08x", name, x, y, pixel);
   g_assert_cmphex (pixel >> 24, ==, 0xff);
-  g_assert_cmphex (pixel & 0xffffff, ==, rgb_of (_sps_palette_color_for_name (name, dark)));
+  g_assert_cmphex (pixel & 0xffffff, ==, sps_test_rgb_of (_sps_palette_color_for_name (name, dark)));
 }
 
 static void
@@ -297,9 +232,9 @@ test_pixels (Fixture       *fixture,
    * colour. */
   texture = render (fixture);
   g_assert_true (sps_timeline_get_slice_area (SPS_TIMELINE (fixture->timeline),
-                                              find_slice (fixture->trace, "outer"), &area));
-  g_assert_cmphex (pixel_at (texture, 10, (int) (area.origin.y + area.size.height / 2)) & 0xffffff, !=,
-                   rgb_of (_sps_palette_color_for_name ("outer", FALSE)));
+                                              sps_test_find_slice (fixture->trace, "outer", 0), &area));
+  g_assert_cmphex (sps_test_pixel_at (texture, 10, (int) (area.origin.y + area.size.height / 2)) & 0xffffff, !=,
+                   sps_test_rgb_of (_sps_palette_color_for_name ("outer", FALSE)));
 
   /* Dark theme: the dark palette */
   g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
@@ -316,7 +251,7 @@ test_collapse (Fixture       *fixture,
   SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
   SpsTimelineLayout *layout = _sps_timeline_get_layout (timeline);
   guint process = find_process (fixture->trace, 1);
-  guint inner = find_slice (fixture->trace, "inner");
+  guint inner = sps_test_find_slice (fixture->trace, "inner", 0);
   guint rows;
   graphene_rect_t area;
 
@@ -393,9 +328,9 @@ test_pointer (Fixture       *fixture,
   wait_for_draw (fixture);
 
   /* A click on a slice selects it... */
-  g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "leaf"), &area));
+  g_assert_true (sps_timeline_get_slice_area (timeline, sps_test_find_slice (fixture->trace, "leaf", 0), &area));
   g_signal_emit_by_name (click, "released", 1, (double) area.origin.x + 2, (double) area.origin.y + 2);
-  g_assert_cmpuint (sps_session_get_selected_slice (fixture->session), ==, find_slice (fixture->trace, "leaf"));
+  g_assert_cmpuint (sps_session_get_selected_slice (fixture->session), ==, sps_test_find_slice (fixture->trace, "leaf", 0));
 
   /* ...one on nothing clears the selection... */
   g_signal_emit_by_name (click, "released", 1, (double) WIDTH - 5, (double) HEIGHT - 5);
@@ -407,7 +342,7 @@ test_pointer (Fixture       *fixture,
                                       _sps_timeline_layout_find_process_row (_sps_timeline_get_layout (timeline),
                                                                              process));
   g_assert_cmpint (row->kind, ==, SPS_TIMELINE_ROW_PROCESS);
-  g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "outer"), &area));
+  g_assert_true (sps_timeline_get_slice_area (timeline, sps_test_find_slice (fixture->trace, "outer", 0), &area));
   g_signal_emit_by_name (click, "released", 1, 20.0, (double) area.origin.y - 4);
   g_assert_true (sps_session_get_process_collapsed (fixture->session, process));
 }
@@ -486,7 +421,7 @@ test_hover (Fixture       *fixture,
 {
   SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
   GtkEventController *motion = find_controller (fixture->timeline, GTK_TYPE_EVENT_CONTROLLER_MOTION);
-  guint leaf = find_slice (fixture->trace, "leaf");
+  guint leaf = sps_test_find_slice (fixture->trace, "leaf", 0);
   graphene_rect_t area;
   double x, y;
 
@@ -551,7 +486,7 @@ test_collapsed_summary (Fixture       *fixture,
    * from 85.7 px to 514.3 px. */
   sps_session_set_visible (fixture->session, 90000, 160000);
   wait_for_draw (fixture);
-  g_assert_true (sps_timeline_get_slice_area (timeline, find_slice (fixture->trace, "outer"), &area));
+  g_assert_true (sps_timeline_get_slice_area (timeline, sps_test_find_slice (fixture->trace, "outer", 0), &area));
   header = _sps_timeline_layout_get_row (layout, _sps_timeline_layout_find_process_row (layout, process));
   /* The header is the row just above outer's lane. */
   y = (int) area.origin.y - 1 - header->height / 2;
@@ -561,19 +496,19 @@ test_collapsed_summary (Fixture       *fixture,
 
   sps_session_set_process_collapsed (fixture->session, process, TRUE);
   collapsed = render (fixture);
-  busy = pixel_at (collapsed, busy_x, y);
-  idle = pixel_at (collapsed, idle_x, y);
+  busy = sps_test_pixel_at (collapsed, busy_x, y);
+  idle = sps_test_pixel_at (collapsed, idle_x, y);
 
   /* Expanded, the header is empty; collapsed, it is darker where outer
    * is, and only there (the tracks area starts at the gutter). */
-  g_assert_cmphex (pixel_at (expanded, busy_x, y), ==, pixel_at (expanded, idle_x, y));
-  g_assert_cmphex (idle, ==, pixel_at (expanded, idle_x, y));
+  g_assert_cmphex (sps_test_pixel_at (expanded, busy_x, y), ==, sps_test_pixel_at (expanded, idle_x, y));
+  g_assert_cmphex (idle, ==, sps_test_pixel_at (expanded, idle_x, y));
   g_assert_cmphex (busy, !=, idle);
   g_assert_cmpuint (busy & 0xff, <, idle & 0xff);
-  g_assert_cmphex (pixel_at (collapsed, gutter + 90, y), ==, busy);
-  g_assert_cmphex (pixel_at (collapsed, gutter + 511, y), ==, busy);
-  g_assert_cmphex (pixel_at (collapsed, gutter + 520, y), ==, idle);
-  g_assert_cmphex (pixel_at (collapsed, gutter + 80, y), ==, idle);
+  g_assert_cmphex (sps_test_pixel_at (collapsed, gutter + 90, y), ==, busy);
+  g_assert_cmphex (sps_test_pixel_at (collapsed, gutter + 511, y), ==, busy);
+  g_assert_cmphex (sps_test_pixel_at (collapsed, gutter + 520, y), ==, idle);
+  g_assert_cmphex (sps_test_pixel_at (collapsed, gutter + 80, y), ==, idle);
 }
 
 /* 40 threads of one slice each: taller than the window. */
@@ -623,7 +558,7 @@ test_scroll (void)
   g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
 
   /* Selecting the last thread's slice scrolls down to it. */
-  last = find_slice (fixture.trace, "slice39");
+  last = sps_test_find_slice (fixture.trace, "slice39", 0);
   wait_for_draw (&fixture);
   g_assert_false (sps_timeline_get_slice_area (SPS_TIMELINE (fixture.timeline), last, &area));
   g_assert_true (gtk_widget_activate_action (fixture.timeline, "timeline.select", "u", last));

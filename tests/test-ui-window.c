@@ -22,6 +22,11 @@
 #include "sps-search-panel.h"
 #include "sps-window.h"
 
+#include "sps-test-shell.h"
+#include "sps-test-ui.h"
+
+#include "sps-test-util.h"
+
 /* Demo trace bounds (data/samples/demo.trace.json, read by hand:
  * the first event at ts 1000000 µs, the last one ends at 1247800 µs). */
 #define DEMO_START G_GINT64_CONSTANT (1000000000)
@@ -37,71 +42,13 @@ demo_path (void)
   return g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
 }
 
-static char *
-fixture_path (const char *name)
-{
-  return g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
-}
-
-static gboolean
-wake_up (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Iterates the main loop until @done returns TRUE, failing after 30 s. */
-static void
-wait_until (gboolean (*done) (gpointer),
-            gpointer   data)
-{
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  guint tick = g_timeout_add (20, wake_up, NULL);
-
-  while (!done (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting");
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (tick);
-}
-
-static gboolean
-not_loading (gpointer data)
-{
-  return sps_window_get_state (data) != SPS_WINDOW_STATE_LOADING;
-}
-
-static void
-wait_for_load (SpsWindow *window)
-{
-  wait_until (not_loading, window);
-}
-
-static void
-spin (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + ms * 1000;
-  guint tick = g_timeout_add (10, wake_up, NULL);
-
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (tick);
-}
-
 static SpsWindow *
 open_window (const char *path)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  SpsWindow *window = sps_window_new (app);
+  SpsWindow *window = sps_test_open_file (app, path, 1000, 700);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
-  gtk_window_present (GTK_WINDOW (window));
-  sps_window_load (window, file);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADING);
-  wait_for_load (window);
+  sps_test_wait_for_load (window);
 
   return window;
 }
@@ -116,53 +63,6 @@ open_demo (void)
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
 
   return window;
-}
-
-static void
-close_window (SpsWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin (10);
-}
-
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static GtkWidget *
-find_label (GtkWidget  *widget,
-            const char *text)
-{
-  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
 }
 
 static GtkMenuButton *
@@ -403,7 +303,7 @@ test_screenshot_demo (void)
 static void
 test_screenshot_malformed (void)
 {
-  g_autofree char *garbage = fixture_path ("chrome-garbage.json");
+  g_autofree char *garbage = sps_test_fixture_path ("chrome-garbage.json");
   g_autofree char *dir = g_dir_make_tmp ("spanscope-shot-XXXXXX", NULL);
   g_autofree char *out = g_build_filename (dir, "out.png", NULL);
   g_autofree char *err = NULL;
@@ -452,7 +352,7 @@ test_window_title (void)
   gtk_window_present (GTK_WINDOW (window));
   sps_window_load (window, file);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "demo.trace.json");
-  wait_for_load (window);
+  sps_test_wait_for_load (window);
 
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "demo.trace.json");
@@ -467,9 +367,9 @@ test_window_title (void)
                                          GTK_WIDGET (window)));
 
   /* The built-in detail view is docked. */
-  g_assert_nonnull (find_descendant (GTK_WIDGET (window), SPS_TYPE_DETAIL_PANEL));
+  g_assert_nonnull (sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_DETAIL_PANEL));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -522,7 +422,7 @@ test_window_actions (void)
 
   /* A panel of the dock keeps its own arrow keys: the timeline's
    * single-key bindings let them through while it has the focus. */
-  g_assert_true (focus_first (find_descendant (GTK_WIDGET (window), SPS_TYPE_DETAIL_PANEL)));
+  g_assert_true (focus_first (sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_DETAIL_PANEL)));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "scroll-down"));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "clear"));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "open"));
@@ -535,13 +435,13 @@ test_window_actions (void)
   g_assert_nonnull (menu_button);
   popover = GTK_WIDGET (gtk_menu_button_get_popover (menu_button));
   gtk_menu_button_popup (menu_button);
-  wait_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, popover);
+  sps_test_wait_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, popover);
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), popover));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "clear"));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "scroll-up"));
   gtk_menu_button_popdown (menu_button);
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -599,7 +499,7 @@ test_window_keyboard_navigation (void)
   activate (window, "clear");
   g_assert_cmpuint (sps_session_get_selected_slice (session), ==, SPS_NO_INDEX);
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -613,7 +513,7 @@ test_window_go_to_time (void)
   SpsTime start;
   SpsTime end;
 
-  popover = SPS_GO_TO_TIME (find_descendant (GTK_WIDGET (window), SPS_TYPE_GO_TO_TIME));
+  popover = SPS_GO_TO_TIME (sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_GO_TO_TIME));
   g_assert_nonnull (popover);
   g_assert_true (sps_go_to_time_get_session (popover) == session);
 
@@ -621,10 +521,10 @@ test_window_go_to_time (void)
   sps_session_set_visible (session, DEMO_START, DEMO_START + 5000000);
 
   activate (window, "go-to-time");
-  wait_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, popover);
+  sps_test_wait_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, popover);
 
   /* Typing into the entry must not trigger the single-key bindings. */
-  entry = find_descendant (GTK_WIDGET (popover), GTK_TYPE_TEXT);
+  entry = sps_test_find_descendant (GTK_WIDGET (popover), GTK_TYPE_TEXT);
   g_assert_nonnull (entry);
   g_assert_true (gtk_widget_has_focus (entry));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "select-child"));
@@ -658,7 +558,7 @@ test_window_go_to_time (void)
   g_signal_emit_by_name (gtk_widget_get_parent (entry), "activate");
   g_assert_cmpint (sps_session_get_visible_start (session), ==, start);
   {
-    GtkWidget *label = find_descendant (GTK_WIDGET (popover), GTK_TYPE_LABEL);
+    GtkWidget *label = sps_test_find_descendant (GTK_WIDGET (popover), GTK_TYPE_LABEL);
     gboolean shown = FALSE;
 
     for (; label != NULL; label = gtk_widget_get_next_sibling (label))
@@ -669,7 +569,7 @@ test_window_go_to_time (void)
   }
   gtk_popover_popdown (GTK_POPOVER (popover));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -688,13 +588,13 @@ test_window_collapse (void)
   g_assert_true (gtk_widget_activate_action (timeline, "timeline.toggle-process", "u", 0));
   g_assert_false (sps_session_get_process_collapsed (session, 0));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
 test_window_error (void)
 {
-  g_autofree char *garbage = fixture_path ("chrome-garbage.json");
+  g_autofree char *garbage = sps_test_fixture_path ("chrome-garbage.json");
   SpsWindow *window = open_window (garbage);
   const char *message;
 
@@ -707,19 +607,19 @@ test_window_error (void)
   g_assert_nonnull (strstr (message, "chrome-garbage.json:3:29"));
 
   /* It is shown in the window, not only kept. */
-  g_assert_nonnull (find_label (GTK_WIDGET (window), message));
-  g_assert_true (gtk_widget_is_drawable (find_label (GTK_WIDGET (window), message)));
+  g_assert_nonnull (sps_test_find_label (GTK_WIDGET (window), message));
+  g_assert_true (gtk_widget_is_drawable (sps_test_find_label (GTK_WIDGET (window), message)));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "zoom-in"));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "reload"));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
 test_window_cancel (void)
 {
   g_autofree char *demo = demo_path ();
-  g_autofree char *garbage = fixture_path ("chrome-garbage.json");
+  g_autofree char *garbage = sps_test_fixture_path ("chrome-garbage.json");
   g_autoptr(GFile) demo_file = g_file_new_for_path (demo);
   SpsWindow *window = sps_window_new (app);
   g_autofree char *message = NULL;
@@ -731,12 +631,12 @@ test_window_cancel (void)
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "cancel-load"));
   activate (window, "cancel-load");
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "cancel-load"));
-  wait_for_load (window);
+  sps_test_wait_for_load (window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_EMPTY);
   g_assert_null (sps_window_get_session (window));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Spanscope");
 
-  close_window (window);
+  sps_test_close_window (window);
 
   /* From an error back to the same error. */
   window = open_window (garbage);
@@ -745,17 +645,17 @@ test_window_cancel (void)
 
   sps_window_load (window, demo_file);
   sps_window_cancel_load (window);
-  wait_for_load (window);
+  sps_test_wait_for_load (window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_FAILED);
   g_assert_cmpstr (sps_window_get_error_message (window), ==, message);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "chrome-garbage.json");
 
   /* Without cancelling, the same window then shows the trace. */
   sps_window_load (window, demo_file);
-  wait_for_load (window);
+  sps_test_wait_for_load (window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -794,12 +694,12 @@ test_window_recent (void)
   g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
 
-  close_window (window);
+  sps_test_close_window (window);
 
   /* A new window lists it on its welcome page. */
   window = sps_window_new (app);
-  g_assert_nonnull (find_label (GTK_WIDGET (window), "demo.trace.json"));
-  close_window (window);
+  g_assert_nonnull (sps_test_find_label (GTK_WIDGET (window), "demo.trace.json"));
+  sps_test_close_window (window);
 
   g_settings_reset (settings, "recent-files");
 }
@@ -838,11 +738,11 @@ test_window_drop (void)
   g_assert_true (handled);
   /* Dropped on an empty window, it loads there. */
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADING);
-  wait_for_load (window);
+  sps_test_wait_for_load (window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
   g_assert_true (g_file_equal (sps_window_get_file (window), file));
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static gboolean
@@ -864,10 +764,10 @@ test_window_search (void)
   guint second;
 
   activate (window, "search");
-  panel = find_descendant (GTK_WIDGET (window), SPS_TYPE_SEARCH_PANEL);
+  panel = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_SEARCH_PANEL);
   g_assert_nonnull (panel);
   g_assert_true (gtk_widget_get_mapped (panel));
-  entry = find_descendant (panel, GTK_TYPE_SEARCH_ENTRY);
+  entry = sps_test_find_descendant (panel, GTK_TYPE_SEARCH_ENTRY);
   g_assert_nonnull (entry);
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), entry));
 
@@ -875,11 +775,11 @@ test_window_search (void)
    * before the worker answers: the first match is selected when it does. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "huffman::");
   g_signal_emit_by_name (entry, "activate");
-  wait_until (search_done, panel);
+  sps_test_wait_until (search_done, panel);
   first = sps_session_get_selected_slice (session);
   g_assert_cmpuint (first, !=, SPS_NO_INDEX);
   g_assert_cmpstr (sps_trace_get_string (trace, slices->name[first]), ==, "Huffman::encode");
-  g_assert_nonnull (find_label (GTK_WIDGET (window), "8 slices, 1 name"));
+  g_assert_nonnull (sps_test_find_label (GTK_WIDGET (window), "8 slices, 1 name"));
   g_assert_cmpstr (sps_session_get_search_text (session), ==, "huffman::");
 
   g_signal_emit_by_name (entry, "next-match");
@@ -892,11 +792,11 @@ test_window_search (void)
 
   gtk_editable_set_text (GTK_EDITABLE (entry), "no such slice");
   g_signal_emit_by_name (entry, "activate");
-  wait_until (search_done, panel);
-  g_assert_nonnull (find_label (GTK_WIDGET (window), "No slice matches “no such slice”"));
+  sps_test_wait_until (search_done, panel);
+  g_assert_nonnull (sps_test_find_label (GTK_WIDGET (window), "No slice matches “no such slice”"));
   g_assert_cmpuint (sps_session_get_selected_slice (session), ==, first);
 
-  close_window (window);
+  sps_test_close_window (window);
 }
 
 static void
@@ -945,7 +845,7 @@ test_window_show_flows (void)
   g_action_group_activate_action (G_ACTION_GROUP (app), "show-flows", NULL);
   g_assert_true (sps_session_get_show_flows (session));
 
-  close_window (window);
+  sps_test_close_window (window);
   g_settings_reset (settings, "show-flows");
 }
 
@@ -986,7 +886,7 @@ test_window_settings (void)
   g_test_message ("font size %d → %d", normal, scaled);
   g_assert_cmpint (ABS (scaled - normal * 3 / 2), <=, PANGO_SCALE);
 
-  close_window (window);
+  sps_test_close_window (window);
   g_settings_reset (settings, "track-height");
   g_settings_reset (settings, "gutter-width");
   g_settings_reset (settings, "font-scale");
@@ -1122,8 +1022,8 @@ test_german_menus (void)
 
   /* So does a new window. */
   window = sps_window_new (app);
-  g_assert_nonnull (find_label (GTK_WIDGET (window), welcome_de));
-  close_window (window);
+  g_assert_nonnull (sps_test_find_label (GTK_WIDGET (window), welcome_de));
+  sps_test_close_window (window);
 
 out:
   if (old_language != NULL)
@@ -1180,7 +1080,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   const char *localedir = g_getenv ("SPANSCOPE_LOCALEDIR");
   int ret;
 
@@ -1192,11 +1091,7 @@ main (int   argc,
       bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
     }
 
-  app = sps_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("%s", error->message);
+  app = sps_test_register_app ();
 
   g_test_add_func ("/ui/window/screenshot/demo", test_screenshot_demo);
   g_test_add_func ("/ui/window/screenshot/malformed", test_screenshot_malformed);

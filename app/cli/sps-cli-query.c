@@ -143,33 +143,6 @@ print_table (SpsSqlResult  *result,
   return write_out (out, error);
 }
 
-static void
-append_json_string (GString    *out,
-                    const char *text,
-                    gsize       len)
-{
-  g_string_append_c (out, '"');
-  for (gsize i = 0; i < len; i++)
-    {
-      guchar c = (guchar) text[i];
-
-      switch (c)
-        {
-        case '"': g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        default:
-          if (c < 0x20)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_c (out, (char) c);
-        }
-    }
-  g_string_append_c (out, '"');
-}
-
 /* An array of objects, one per row, keys in column order, values typed:
  * integers and reals as JSON numbers (non-finite reals as null), text as
  * strings, blobs as SQL hex literal strings, NULL as null. */
@@ -193,7 +166,7 @@ print_json (SpsSqlResult  *result,
 
           if (col > 0)
             g_string_append (out, ", ");
-          append_json_string (out, name, strlen (name));
+          sps_json_append_string (out, name, -1);
           g_string_append (out, ": ");
 
           switch (sps_sql_result_get_value_type (result, row, col))
@@ -214,7 +187,7 @@ print_json (SpsSqlResult  *result,
             case SPS_SQL_TYPE_TEXT:
             case SPS_SQL_TYPE_BLOB:
               text = sps_sql_result_dup_display_text (result, row, col);
-              append_json_string (out, text, strlen (text));
+              sps_json_append_string (out, text, -1);
               break;
 
             case SPS_SQL_TYPE_NULL:

@@ -26,5 +26,6 @@
 #include "sps-core-enums.h"
 #include "sps-sql.h"
 #include "sps-csv.h"
+#include "sps-json.h"
 
 #undef SPANSCOPE_CORE_INSIDE

@@ -667,6 +667,35 @@ query_worker (GTask        *task,
     g_task_return_pointer (task, result, g_object_unref);
 }
 
+/* Runs @sql in a task tagged @source_tag on a worker thread: both
+ * sps_sql_engine_query_async() and sps_sql_engine_describe_async(). */
+static void
+run_in_thread (SpsSqlEngine        *self,
+               const char          *sql,
+               SpsProgress         *progress,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data,
+               gpointer             source_tag)
+{
+  g_autoptr(GTask) task = NULL;
+  QueryData *data;
+
+  g_assert (SPS_IS_SQL_ENGINE (self));
+  g_assert (sql != NULL);
+
+  data = g_new0 (QueryData, 1);
+  data->sql = g_strdup (sql);
+  data->progress = progress != NULL ? g_object_ref (progress) : NULL;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_task_data (task, data, (GDestroyNotify) query_data_free);
+  /* The query reports interruption itself, with its own error */
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_run_in_thread (task, query_worker);
+}
+
 /**
  * sps_sql_engine_query_async:
  * @self: a #SpsSqlEngine
@@ -686,24 +715,12 @@ sps_sql_engine_query_async (SpsSqlEngine        *self,
                             GAsyncReadyCallback  callback,
                             gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  QueryData *data;
-
   g_return_if_fail (SPS_IS_SQL_ENGINE (self));
   g_return_if_fail (sql != NULL);
   g_return_if_fail (progress == NULL || SPS_IS_PROGRESS (progress));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  data = g_new0 (QueryData, 1);
-  data->sql = g_strdup (sql);
-  data->progress = progress != NULL ? g_object_ref (progress) : NULL;
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sps_sql_engine_query_async);
-  g_task_set_task_data (task, data, (GDestroyNotify) query_data_free);
-  /* The query reports interruption itself, with its own error */
-  g_task_set_check_cancellable (task, FALSE);
-  g_task_run_in_thread (task, query_worker);
+  run_in_thread (self, sql, progress, cancellable, callback, user_data, sps_sql_engine_query_async);
 }
 
 /**
@@ -785,19 +802,10 @@ sps_sql_engine_describe_async (SpsSqlEngine        *self,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  QueryData *data;
-
   g_return_if_fail (SPS_IS_SQL_ENGINE (self));
 
-  data = g_new0 (QueryData, 1);
-  data->sql = g_strdup (describe_sql);
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sps_sql_engine_describe_async);
-  g_task_set_task_data (task, data, (GDestroyNotify) query_data_free);
-  g_task_set_check_cancellable (task, FALSE);
-  g_task_run_in_thread (task, query_worker);
+  run_in_thread (self, describe_sql, NULL, cancellable, callback, user_data,
+                 sps_sql_engine_describe_async);
 }
 
 /**

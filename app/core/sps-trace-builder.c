@@ -233,6 +233,36 @@ append_row (SpsTraceBuilder      *self,
   return (*n_rows)++;
 }
 
+/* A new row of the sample table or of the raw sample table: both have the
+ * same columns in the same order (sample_table, raw_sample_table). */
+static guint32
+append_sample_row (SpsTraceBuilder      *self,
+                   const SpsTableLayout *layout,
+                   SpsTime               ts,
+                   guint32               thread,
+                   guint32               name,
+                   guint32               callsite,
+                   guint32               raw_stack_ref,
+                   double                weight,
+                   SpsWeightUnit         weight_unit,
+                   SpsSampleFlags        flags)
+{
+  guint32 row = append_row (self, layout);
+
+  g_assert (layout == &sample_table || layout == &raw_sample_table);
+
+  ((SpsTime *) column_get (self, layout->columns[0].offset))[row] = ts;
+  ((guint32 *) column_get (self, layout->columns[1].offset))[row] = thread;
+  ((guint32 *) column_get (self, layout->columns[2].offset))[row] = name;
+  ((guint32 *) column_get (self, layout->columns[3].offset))[row] = callsite;
+  ((guint32 *) column_get (self, layout->columns[4].offset))[row] = raw_stack_ref;
+  ((double *) column_get (self, layout->columns[5].offset))[row] = weight;
+  ((guint8 *) column_get (self, layout->columns[6].offset))[row] = weight_unit;
+  ((guint8 *) column_get (self, layout->columns[7].offset))[row] = flags;
+
+  return row;
+}
+
 static inline guint32
 mix64 (guint64 x)
 {
@@ -1462,25 +1492,14 @@ sps_trace_builder_add_sample (SpsTraceBuilder *self,
                               SpsWeightUnit    weight_unit,
                               SpsSampleFlags   flags)
 {
-  guint32 row;
-
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
   g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
   g_return_val_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites, SPS_NO_INDEX);
   g_return_val_if_fail (weight_unit <= SPS_WEIGHT_UNIT_S, SPS_NO_INDEX);
 
-  row = append_row (self, &sample_table);
-  self->sample_ts[row] = ts;
-  self->sample_thread[row] = thread;
-  self->sample_name[row] = name;
-  self->sample_callsite[row] = callsite;
-  self->sample_raw_stack_ref[row] = raw_stack_ref;
-  self->sample_weight[row] = weight;
-  self->sample_weight_unit[row] = weight_unit;
-  self->sample_flags[row] = flags;
-
-  return row;
+  return append_sample_row (self, &sample_table, ts, thread, name, callsite, raw_stack_ref,
+                            weight, weight_unit, flags);
 }
 
 /**
@@ -1572,23 +1591,14 @@ sps_trace_builder_add_raw_sample (SpsTraceBuilder *self,
                                   SpsWeightUnit    weight_unit,
                                   SpsSampleFlags   flags)
 {
-  guint32 row;
-
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
   g_return_if_fail (thread < self->n_threads);
   g_return_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites);
   g_return_if_fail (weight_unit <= SPS_WEIGHT_UNIT_S);
 
-  row = append_row (self, &raw_sample_table);
-  self->raw_sample_ts[row] = ts;
-  self->raw_sample_thread[row] = thread;
-  self->raw_sample_name[row] = name;
-  self->raw_sample_callsite[row] = callsite;
-  self->raw_sample_raw_stack_ref[row] = raw_stack_ref;
-  self->raw_sample_weight[row] = weight;
-  self->raw_sample_weight_unit[row] = weight_unit;
-  self->raw_sample_flags[row] = flags;
+  append_sample_row (self, &raw_sample_table, ts, thread, name, callsite, raw_stack_ref,
+                     weight, weight_unit, flags);
 }
 
 /* Drops the samples whose @remove entry is non-zero, keeping the others

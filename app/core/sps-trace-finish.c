@@ -437,6 +437,31 @@ sort_rows_with_times (guint32       *rows,
     sort_equal_times_by_duration (rows, times, n, dur);
 }
 
+/* Fills @start (n_tracks + 1 entries) with where each track's rows begin
+ * when the rows are grouped by @track (rows on SPS_NO_INDEX are left out;
+ * a NULL @track puts every row on track 0). Returns the rows counted. */
+static guint
+count_track_starts (const guint32 *track,
+                    guint          n_rows,
+                    guint          n_tracks,
+                    guint32       *start)
+{
+  memset (start, 0, (n_tracks + 1) * sizeof (guint32));
+  if (track == NULL)
+    {
+      if (n_rows > 0)
+        start[1] = n_rows;
+    }
+  else
+    for (guint r = 0; r < n_rows; r++)
+      if (track[r] != SPS_NO_INDEX)
+        start[track[r] + 1]++;
+  for (guint t = 0; t < n_tracks; t++)
+    start[t + 1] += start[t];
+
+  return start[n_tracks];
+}
+
 /* Lists the rows of each track (rows on SPS_NO_INDEX are left out), in row
  * order or, with @ts, stably by time. @track_start (n_tracks + 1 entries)
  * receives where each track's rows begin. */
@@ -454,14 +479,7 @@ order_rows (const guint32 *track,
 
   g_assert (track != NULL || n_rows == 0);
 
-  memset (start, 0, (n_tracks + 1) * sizeof (guint32));
-  for (guint r = 0; r < n_rows; r++)
-    if (track[r] != SPS_NO_INDEX)
-      start[track[r] + 1]++;
-  for (guint t = 0; t < n_tracks; t++)
-    start[t + 1] += start[t];
-
-  total = start[n_tracks];
+  total = count_track_starts (track, n_rows, n_tracks, start);
   order = g_new (guint32, MAX (total, 1));
 
   /* start[t] serves as track t's write cursor, which leaves it at the
@@ -557,19 +575,7 @@ place_rows (const guint32 *track,
 
   g_assert (track != NULL || n_rows == 0 || n_tracks == 1);
 
-  memset (start, 0, (n_tracks + 1) * sizeof (guint32));
-  if (track == NULL)
-    {
-      if (n_rows > 0)
-        start[1] = n_rows;
-    }
-  else
-    for (guint r = 0; r < n_rows; r++)
-      if (track[r] != SPS_NO_INDEX)
-        start[track[r] + 1]++;
-  for (guint t = 0; t < n_tracks; t++)
-    start[t + 1] += start[t];
-  total = start[n_tracks];
+  total = count_track_starts (track, n_rows, n_tracks, start);
 
   cursor = g_new (guint32, MAX (n_tracks, 1));
   last_ts = g_new (SpsTime, MAX (n_tracks, 1));
@@ -2077,6 +2083,33 @@ build_counters (Finish *f)
   counters->value = SCATTER_COLUMN (b->value_value, position, n, n, identity);
 }
 
+/* Moves a builder's sample columns (those of its samples or of its raw
+ * samples: the same columns) into @out, in the order @position gives. */
+static void
+scatter_samples (SpsSampleTable  *out,
+                 SpsTime        **ts,
+                 guint32        **thread,
+                 guint32        **name,
+                 guint32        **callsite,
+                 guint32        **raw_stack_ref,
+                 double         **weight,
+                 guint8         **weight_unit,
+                 guint8         **flags,
+                 const guint32   *position,
+                 guint            n,
+                 gboolean         identity)
+{
+  out->n_rows = n;
+  out->ts = SCATTER_COLUMN (*ts, position, n, n, identity);
+  out->thread = SCATTER_COLUMN (*thread, position, n, n, identity);
+  out->name = SCATTER_COLUMN (*name, position, n, n, identity);
+  out->callsite = SCATTER_COLUMN (*callsite, position, n, n, identity);
+  out->raw_stack_ref = SCATTER_COLUMN (*raw_stack_ref, position, n, n, identity);
+  out->weight = SCATTER_COLUMN (*weight, position, n, n, identity);
+  out->weight_unit = SCATTER_COLUMN (*weight_unit, position, n, n, identity);
+  out->flags = SCATTER_COLUMN (*flags, position, n, n, identity);
+}
+
 static void
 build_samples (Finish *f)
 {
@@ -2092,15 +2125,9 @@ build_samples (Finish *f)
 
   samples->track = place_on_tracks (f, track, b->sample_ts, n, 1u << SPS_TRACK_THREAD_SAMPLES,
                                     position, &identity);
-  samples->n_rows = n;
-  samples->ts = SCATTER_COLUMN (b->sample_ts, position, n, n, identity);
-  samples->thread = SCATTER_COLUMN (b->sample_thread, position, n, n, identity);
-  samples->name = SCATTER_COLUMN (b->sample_name, position, n, n, identity);
-  samples->callsite = SCATTER_COLUMN (b->sample_callsite, position, n, n, identity);
-  samples->raw_stack_ref = SCATTER_COLUMN (b->sample_raw_stack_ref, position, n, n, identity);
-  samples->weight = SCATTER_COLUMN (b->sample_weight, position, n, n, identity);
-  samples->weight_unit = SCATTER_COLUMN (b->sample_weight_unit, position, n, n, identity);
-  samples->flags = SCATTER_COLUMN (b->sample_flags, position, n, n, identity);
+  scatter_samples (samples, &b->sample_ts, &b->sample_thread, &b->sample_name, &b->sample_callsite,
+                   &b->sample_raw_stack_ref, &b->sample_weight, &b->sample_weight_unit,
+                   &b->sample_flags, position, n, identity);
 }
 
 /* Raw samples go on the same tracks as samples without changing the
@@ -2124,16 +2151,10 @@ build_raw_samples (Finish *f)
   g_assert (n_placed == n);
   identity = is_identity (position, n, n);
 
-  raw->n_rows = n;
   raw->track = track_column (start, f->n_tracks, n);
-  raw->ts = SCATTER_COLUMN (b->raw_sample_ts, position, n, n, identity);
-  raw->thread = SCATTER_COLUMN (b->raw_sample_thread, position, n, n, identity);
-  raw->name = SCATTER_COLUMN (b->raw_sample_name, position, n, n, identity);
-  raw->callsite = SCATTER_COLUMN (b->raw_sample_callsite, position, n, n, identity);
-  raw->raw_stack_ref = SCATTER_COLUMN (b->raw_sample_raw_stack_ref, position, n, n, identity);
-  raw->weight = SCATTER_COLUMN (b->raw_sample_weight, position, n, n, identity);
-  raw->weight_unit = SCATTER_COLUMN (b->raw_sample_weight_unit, position, n, n, identity);
-  raw->flags = SCATTER_COLUMN (b->raw_sample_flags, position, n, n, identity);
+  scatter_samples (raw, &b->raw_sample_ts, &b->raw_sample_thread, &b->raw_sample_name,
+                   &b->raw_sample_callsite, &b->raw_sample_raw_stack_ref, &b->raw_sample_weight,
+                   &b->raw_sample_weight_unit, &b->raw_sample_flags, position, n, identity);
 }
 
 static void

@@ -91,24 +91,6 @@ typedef struct
   gint64            end;
 } Build;
 
-/* Names come from the device: quote them for JSON. */
-static void
-append_json_string (GString    *out,
-                    const char *text)
-{
-  g_string_append_c (out, '"');
-  for (const guchar *p = (const guchar *) text; *p; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_printf (out, "\\%c", *p);
-      else if (*p < 0x20)
-        g_string_append_printf (out, "\\u%04x", *p);
-      else
-        g_string_append_c (out, (char) *p);
-    }
-  g_string_append_c (out, '"');
-}
-
 static int
 compare_events (gconstpointer a,
                 gconstpointer b)
@@ -486,7 +468,7 @@ emit_spans (Build *b)
                   if (b->miss_list->len > 1)
                     g_string_append_c (b->miss_list, ',');
                   g_string_append (b->miss_list, "{\"name\":");
-                  append_json_string (b->miss_list, name->name);
+                  sps_json_append_string (b->miss_list, name->name, -1);
                   g_string_append (b->miss_list, ",\"start_us\":");
                   g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", span->start / 1e3));
                   g_string_append (b->miss_list, ",\"end_us\":");
@@ -661,7 +643,7 @@ emit_summary (Build *b)
         continue;
       if (times->len > 1)
         g_string_append_c (times, ',');
-      append_json_string (times, track->text);
+      sps_json_append_string (times, track->text, -1);
       g_string_append_printf (times,
                               ":{\"count\":%u,\"min_us\":%s,\"avg_us\":%s,\"max_us\":%s,\"jitter_us\":%s,\"deadline_misses\":%u}",
                               track->n_spans,

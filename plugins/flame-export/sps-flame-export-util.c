@@ -155,37 +155,3 @@ sps_flame_export_flush (GOutputStream  *stream,
   return TRUE;
 }
 
-/* Appends @text as a JSON string; invalid UTF-8 becomes U+FFFD. */
-void
-sps_flame_export_append_json_string (GString    *out,
-                                     const char *text)
-{
-  g_autofree char *valid = NULL;
-
-  g_assert (out != NULL);
-  g_assert (text != NULL);
-
-  if (!g_utf8_validate (text, -1, NULL))
-    text = valid = g_utf8_make_valid (text, -1);
-
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      guchar c = (guchar) *p;
-
-      switch (c)
-        {
-        case '"': g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        default:
-          if (c < 0x20)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_c (out, (char) c);
-        }
-    }
-  g_string_append_c (out, '"');
-}

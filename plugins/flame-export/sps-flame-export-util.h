@@ -38,7 +38,5 @@ gboolean sps_flame_export_flush           (GOutputStream        *stream,
                                            gboolean              force,
                                            SpsProgress          *progress,
                                            GError              **error);
-void     sps_flame_export_append_json_string (GString           *out,
-                                           const char           *text);
 
 G_END_DECLS

@@ -168,7 +168,7 @@ append_profile_name (Writer  *w,
   else
     text = g_strdup_printf ("pid %" G_GINT64_FORMAT ", tid %" G_GINT64_FORMAT,
                             pid, w->threads->tid[thread]);
-  sps_flame_export_append_json_string (w->buf, text);
+  sps_json_append_string (w->buf, text, -1);
 }
 
 static gboolean
@@ -348,7 +348,7 @@ write_file (Writer  *w,
   for (guint i = 0; i < w->frame_names->len; i++)
     {
       g_string_append (w->buf, i > 0 ? ",\n{\"name\":" : "\n{\"name\":");
-      sps_flame_export_append_json_string (w->buf, sps_trace_get_string (w->trace, g_array_index (w->frame_names, guint32, i)));
+      sps_json_append_string (w->buf, sps_trace_get_string (w->trace, g_array_index (w->frame_names, guint32, i)), -1);
       g_string_append_c (w->buf, '}');
       if (!sps_flame_export_flush (w->stream, w->buf, FALSE, w->progress, error))
         return FALSE;

@@ -55,43 +55,6 @@ typedef struct
   GArray                 *stack;         /* guint32 callsite, scratch */
 } Writer;
 
-static void
-append_json_string (GString    *out,
-                    const char *s)
-{
-  g_string_append_c (out, '"');
-  for (const char *p = s; *p != '\0'; p++)
-    {
-      guchar c = (guchar) *p;
-
-      switch (c)
-        {
-        case '"':
-          g_string_append (out, "\\\"");
-          break;
-        case '\\':
-          g_string_append (out, "\\\\");
-          break;
-        case '\n':
-          g_string_append (out, "\\n");
-          break;
-        case '\t':
-          g_string_append (out, "\\t");
-          break;
-        case '\r':
-          g_string_append (out, "\\r");
-          break;
-        default:
-          if (c < 0x20)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_c (out, (char) c);
-          break;
-        }
-    }
-  g_string_append_c (out, '"');
-}
-
 /* Nanoseconds as microseconds with three exact decimals */
 static void
 append_us (GString *out,
@@ -139,7 +102,7 @@ close_spans (Writer  *w,
 
       begin_event (w);
       g_string_append (w->out, "{\"name\":");
-      append_json_string (w->out, sps_trace_get_string (w->trace, g_array_index (w->open_name, guint32, d)));
+      sps_json_append_string (w->out, sps_trace_get_string (w->trace, g_array_index (w->open_name, guint32, d)), -1);
       g_string_append (w->out, ",\"cat\":\"sample\",\"ph\":\"X\",\"ts\":");
       append_us (w->out, start);
       g_string_append (w->out, ",\"dur\":");
@@ -226,7 +189,7 @@ write_thread_name (Writer  *w,
                           "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%" G_GINT64_FORMAT
                           ",\"tid\":%" G_GINT64_FORMAT ",\"args\":{\"name\":",
                           w->pid, w->tid);
-  append_json_string (w->out, name);
+  sps_json_append_string (w->out, name, -1);
   g_string_append (w->out, "}}");
 }
 

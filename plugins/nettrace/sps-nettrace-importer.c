@@ -436,22 +436,13 @@ static void
 name_process (Loader *self)
 {
   g_autoptr(GString) name = g_string_new (NULL);
-  g_autoptr(GString) json = g_string_new ("\"");
+  g_autoptr(GString) json = g_string_new (NULL);
   g_auto(GStrv) tokens = NULL;
 
   if (self->command_line == NULL || !g_utf8_validate (self->command_line, -1, NULL))
     return;
 
-  for (const char *p = self->command_line; *p != '\0'; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_c (json, '\\');
-      if ((guchar) *p < 0x20)
-        g_string_append_printf (json, "\\u%04x", (guchar) *p);
-      else
-        g_string_append_c (json, *p);
-    }
-  g_string_append_c (json, '"');
+  sps_json_append_string (json, self->command_line, -1);
   sps_trace_builder_add_metadata (self->builder, "command-line",
                                   sps_trace_builder_add_args_text (self->builder, json->str, (gssize) json->len));
 

@@ -27,72 +27,8 @@
 #include <glib/gstdio.h>
 #include <spanscope-core.h>
 
-static double
-now_ms (void)
-{
-  return g_get_monotonic_time () / 1000.0;
-}
-
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *values,
-        guint   n)
-{
-  qsort (values, n, sizeof (double), compare_doubles);
-  return values[n / 2];
-}
-
-/* Runs GEN N PATH when PATH is missing or older than GEN. */
-static gboolean
-ensure_trace (const char  *gen,
-              const char  *path,
-              GError     **error)
-{
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
-  g_autofree char *count = NULL;
-  GStatBuf gen_stat;
-  GStatBuf file_stat;
-  guint64 n_events = 0;
-  const char *argv[4];
-  int status = 0;
-
-  if (g_stat (path, &file_stat) == 0 && file_stat.st_size > 0 &&
-      (g_stat (gen, &gen_stat) != 0 || gen_stat.st_mtime <= file_stat.st_mtime))
-    return TRUE;
-
-  if (sscanf (base, "bench-%" G_GUINT64_FORMAT ".json", &n_events) != 1 || n_events == 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s: name it bench-N.json", path);
-      return FALSE;
-    }
-
-  count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_events);
-  argv[0] = gen;
-  argv[1] = count;
-  argv[2] = tmp;
-  argv[3] = NULL;
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, error) ||
-      !g_spawn_check_wait_status (status, error))
-    return FALSE;
-
-  if (g_rename (tmp, path) != 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot rename", path);
-      return FALSE;
-    }
-
-  return TRUE;
-}
+#include "sps-bench-trace.h"
+#include "sps-bench-util.h"
 
 /* The baseline: sum of durations per name over the scope's slices. */
 static guint
@@ -162,7 +98,6 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GOptionContext) context = NULL;
   g_autofree char *gen = NULL;
-  g_autoptr(GFile) file = NULL;
   g_autoptr(SpsTrace) trace = NULL;
   SpsFlameTreeParams cases[4];
   const char *names[4] = { "measured, all threads", "measured, busiest thread",
@@ -170,6 +105,7 @@ main (int   argc,
   guint n_cases = 3;
   int n_runs = 5;
   SpsTime span;
+  double load_ms;
   double t0;
   const GOptionEntry entries[] = {
     { "runs", 'n', 0, G_OPTION_ARG_INT, &n_runs, "Runs per case", "N" },
@@ -185,24 +121,15 @@ main (int   argc,
       return 2;
     }
 
-  if (gen != NULL && !ensure_trace (gen, argv[1], &error))
-    {
-      g_printerr ("%s\n", error->message);
-      return 1;
-    }
-
   g_print ("machine: %u cores\n", g_get_num_processors ());
 
-  file = g_file_new_for_commandline_arg (argv[1]);
-  t0 = now_ms ();
-  if (!(trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error)))
+  if (!(trace = sps_bench_load_trace (gen, argv[1], &load_ms, &error)))
     {
       g_printerr ("%s\n", error->message);
       return 1;
     }
   g_print ("%s: %u slices, %u samples, loaded in %.0f ms\n\n", argv[1],
-           sps_trace_get_slices (trace)->n_rows, sps_trace_get_samples (trace)->n_rows,
-           now_ms () - t0);
+           sps_trace_get_slices (trace)->n_rows, sps_trace_get_samples (trace)->n_rows, load_ms);
 
   sps_flame_tree_params_init (&cases[0], SPS_FLAME_TREE_MEASURED);
   sps_flame_tree_params_init (&cases[1], SPS_FLAME_TREE_MEASURED);
@@ -232,9 +159,9 @@ main (int   argc,
         {
           g_autoptr(SpsFlameTree) tree = NULL;
 
-          t0 = now_ms ();
+          t0 = sps_bench_now_ms ();
           tree = sps_flame_tree_build (trace, &cases[c], NULL, &error);
-          ours[r] = now_ms () - t0;
+          ours[r] = sps_bench_now_ms () - t0;
           if (tree == NULL)
             {
               g_printerr ("%s\n", error->message);
@@ -242,14 +169,14 @@ main (int   argc,
             }
           sps_flame_tree_get_nodes (tree, &n_nodes);
 
-          t0 = now_ms ();
+          t0 = sps_bench_now_ms ();
           if (cases[c].kind == SPS_FLAME_TREE_MEASURED)
             baseline (trace, &cases[c]);
-          base[r] = now_ms () - t0;
+          base[r] = sps_bench_now_ms () - t0;
         }
 
-      ours_med = median (ours, n_runs);
-      base_med = median (base, n_runs);
+      ours_med = sps_bench_median (ours, n_runs);
+      base_med = sps_bench_median (base, n_runs);
       if (cases[c].kind == SPS_FLAME_TREE_MEASURED)
         g_print ("%-26s %8u %9.1f ms %11.1f ms %7.2f×\n", names[c], n_nodes, ours_med, base_med,
                  base_med > 0 ? ours_med / base_med : 0.0);

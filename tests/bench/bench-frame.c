@@ -45,6 +45,9 @@
 
 #include "sps-timeline-private.h"
 
+#include "sps-bench-trace.h"
+#include "sps-bench-util.h"
+
 #define WIDTH  1920
 #define HEIGHT 1080
 /* Window positions tried per zoom when looking for the densest one */
@@ -62,16 +65,6 @@ static const Zoom zooms[] = {
   { "10 µs/px", 1e4 },
   { "100 ns/px", 100 },
 };
-
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
 
 static guint
 count_nodes (GskRenderNode *node)
@@ -183,74 +176,6 @@ densest_start (SpsTimeline *timeline,
   return best;
 }
 
-/* Generates @path with @gen when it is missing or older than @gen. */
-static gboolean
-ensure_trace (const char  *gen,
-              const char  *path,
-              GError     **error)
-{
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
-  GStatBuf gen_stat, file_stat;
-  guint64 n_events = 0;
-  const char *argv[4];
-  int status = 0;
-
-  if (g_stat (path, &file_stat) == 0 && file_stat.st_size > 0 &&
-      (g_stat (gen, &gen_stat) != 0 || gen_stat.st_mtime <= file_stat.st_mtime))
-    return TRUE;
-
-  if (sscanf (base, "bench-%" G_GUINT64_FORMAT ".json", &n_events) != 1 || n_events == 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "%s: name it bench-N.json to have it generated", path);
-      return FALSE;
-    }
-
-  g_print ("generating %s\n", path);
-  argv[0] = gen;
-  argv[1] = g_strdup_printf ("%" G_GUINT64_FORMAT, n_events);
-  argv[2] = tmp;
-  argv[3] = NULL;
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, error))
-    {
-      g_free ((char *) argv[1]);
-      return FALSE;
-    }
-  g_free ((char *) argv[1]);
-
-  if (!g_spawn_check_wait_status (status, error))
-    return FALSE;
-
-  if (g_rename (tmp, path) != 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   "%s: %s", path, g_strerror (saved));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static double
-now_ms (void)
-{
-  return g_get_monotonic_time () / 1000.0;
-}
-
-/* CPU time of this thread: what a frame costs whatever else the machine
- * runs (the wall time is what is reported against the target). */
-static double
-cpu_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}
-
 typedef struct
 {
   double median;
@@ -306,21 +231,21 @@ measure (SpsTimeline *timeline,
           sps_session_set_visible (session, start - delta, start + span + delta);
         }
 
-      t0 = now_ms ();
-      c0 = cpu_ms ();
+      t0 = sps_bench_now_ms ();
+      c0 = sps_bench_cpu_ms ();
       node = sps_timeline_build_node (timeline, WIDTH, HEIGHT);
-      cpu_times[f] = cpu_ms () - c0;
-      times[f] = now_ms () - t0;
+      cpu_times[f] = sps_bench_cpu_ms () - c0;
+      times[f] = sps_bench_now_ms () - t0;
 
       if (f == 0)
         st->nodes = count_nodes (node);
       g_clear_pointer (&node, gsk_render_node_unref);
     }
 
-  qsort (times, n_frames, sizeof (double), compare_doubles);
-  qsort (cpu_times, n_frames, sizeof (double), compare_doubles);
+  qsort (times, n_frames, sizeof (double), sps_bench_compare_doubles);
+  qsort (cpu_times, n_frames, sizeof (double), sps_bench_compare_doubles);
   st->median = times[n_frames / 2];
-  st->p95 = times[MIN (n_frames - 1, (int) (n_frames * 0.95))];
+  st->p95 = sps_bench_percentile (times, n_frames, 0.95);
   st->max = times[n_frames - 1];
   st->cpu_median = cpu_times[n_frames / 2];
 }
@@ -332,7 +257,6 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GOptionContext) context = NULL;
   g_autofree char *gen = NULL;
-  g_autoptr(GFile) file = NULL;
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(SpsSession) session = NULL;
   GtkWidget *timeline;
@@ -340,6 +264,7 @@ main (int   argc,
   Stats stats[N_MODES][G_N_ELEMENTS (zooms)] = { { { 0, } } };
   int only = -1;
   int only_mode = -1;
+  double load_ms;
   double t0;
   SpsTime trace_start, trace_end;
   int track_width;
@@ -359,27 +284,18 @@ main (int   argc,
       return 2;
     }
 
-  if (gen != NULL && !ensure_trace (gen, argv[1], &error))
-    {
-      g_printerr ("%s\n", error->message);
-      return 1;
-    }
-
   gtk_init ();
 
   g_print ("machine: %u cores, GTK %u.%u.%u\n", g_get_num_processors (),
            gtk_get_major_version (), gtk_get_minor_version (), gtk_get_micro_version ());
 
-  file = g_file_new_for_commandline_arg (argv[1]);
-  t0 = now_ms ();
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  if (trace == NULL)
+  if (!(trace = sps_bench_load_trace (gen, argv[1], &load_ms, &error)))
     {
       g_printerr ("%s\n", error->message);
       return 1;
     }
   g_print ("%s: %u slices, %u tracks, loaded in %.0f ms\n", argv[1],
-           sps_trace_get_slices (trace)->n_rows, sps_trace_get_tracks (trace)->n_rows, now_ms () - t0);
+           sps_trace_get_slices (trace)->n_rows, sps_trace_get_tracks (trace)->n_rows, load_ms);
 
   session = sps_session_new (trace);
   timeline = g_object_ref_sink (sps_timeline_new (session));
@@ -388,10 +304,10 @@ main (int   argc,
   trace_end = sps_trace_get_end_time (trace);
 
   /* Style, fonts and the gutter labels: what any first frame pays. */
-  t0 = now_ms ();
+  t0 = sps_bench_now_ms ();
   sps_session_fit_trace (session);
   gsk_render_node_unref (sps_timeline_build_node (SPS_TIMELINE (timeline), 1, 1));
-  g_print ("widget set-up: %.1f ms\n\n", now_ms () - t0);
+  g_print ("widget set-up: %.1f ms\n\n", sps_bench_now_ms () - t0);
 
   g_print ("%-14s %10s %8s %6s %12s %6s %10s %10s %10s %10s %8s\n",
            "zoom", "ns/px", "items", "lanes", "first (LOD)", "frames", "median", "p95", "max", "cpu med.", "nodes");
@@ -423,9 +339,9 @@ main (int   argc,
        * the level it searches at. */
       start = trace_start + (trace_end - trace_start - span) / 2;
       sps_session_set_visible (session, start, start + span);
-      t0 = now_ms ();
+      t0 = sps_bench_now_ms ();
       node = sps_timeline_build_node (SPS_TIMELINE (timeline), WIDTH, HEIGHT);
-      first = now_ms () - t0;
+      first = sps_bench_now_ms () - t0;
       g_clear_pointer (&node, gsk_render_node_unref);
 
       /* Fully zoomed out there is one position: the whole trace. */

@@ -29,55 +29,9 @@
 #include <json-glib/json-glib.h>
 #include <spanscope-core.h>
 
+#include "sps-bench-util.h"
+
 #define MB (1000.0 * 1000.0)
-
-/* Reads a "Key:   1234 kB" line of /proc/self/status, in bytes; 0 when
- * the file or the key is missing (not Linux). */
-static guint64
-proc_status_bytes (const char *key)
-{
-  g_autofree char *status = NULL;
-  gsize key_len = strlen (key);
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return 0;
-
-  for (line = status; line != NULL && *line != '\0';)
-    {
-      const char *next = strchr (line, '\n');
-
-      if (strncmp (line, key, key_len) == 0 && line[key_len] == ':')
-        return g_ascii_strtoull (line + key_len + 1, NULL, 10) * 1024;
-      line = next != NULL ? next + 1 : NULL;
-    }
-
-  return 0;
-}
-
-static guint64
-peak_rss_bytes (void)
-{
-  struct rusage usage;
-  guint64 hwm = proc_status_bytes ("VmHWM");
-
-  if (hwm != 0)
-    return hwm;
-  if (getrusage (RUSAGE_SELF, &usage) == 0)
-    return (guint64) usage.ru_maxrss * 1024;
-  return 0;
-}
-
-static double
-cpu_seconds (void)
-{
-  struct rusage usage;
-
-  if (getrusage (RUSAGE_SELF, &usage) != 0)
-    return 0;
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
-         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
 
 static void
 release_free_memory (void)
@@ -143,13 +97,13 @@ json_glib_baseline (const char *path,
   size = g_file_info_get_size (info);
 
   release_free_memory ();
-  anon_before = (gint64) proc_status_bytes ("RssAnon");
+  anon_before = (gint64) sps_bench_proc_status_bytes ("RssAnon");
   parser = json_parser_new_immutable ();
   start = g_get_monotonic_time ();
   if (!json_parser_load_from_mapped_file (parser, path, error))
     return FALSE;
   seconds = (g_get_monotonic_time () - start) / 1e6;
-  anon_after = (gint64) proc_status_bytes ("RssAnon");
+  anon_after = (gint64) sps_bench_proc_status_bytes ("RssAnon");
 
   *mb_per_s = size / MB / seconds;
   g_print ("json-glib DOM  %s: %.1f MB in %.2f s = %.1f MB/s, DOM %.0f MB (%.1fx the file)\n",
@@ -222,21 +176,21 @@ main (int   argc,
     }
 
   release_free_memory ();
-  anon_before = (gint64) proc_status_bytes ("RssAnon");
-  cpu = cpu_seconds ();
+  anon_before = (gint64) sps_bench_proc_status_bytes ("RssAnon");
+  cpu = sps_bench_cpu_seconds ();
   start = g_get_monotonic_time ();
   trace = sps_trace_load (file, engine, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
   seconds = (g_get_monotonic_time () - start) / 1e6;
-  cpu = cpu_seconds () - cpu;
+  cpu = sps_bench_cpu_seconds () - cpu;
   if (trace == NULL)
     {
       g_printerr ("bench-import: %s: %s\n", path, error->message);
       return 1;
     }
-  anon_after = (gint64) proc_status_bytes ("RssAnon");
-  peak = peak_rss_bytes ();
+  anon_after = (gint64) sps_bench_proc_status_bytes ("RssAnon");
+  peak = sps_bench_peak_rss_bytes ();
   release_free_memory ();
-  anon_trimmed = (gint64) proc_status_bytes ("RssAnon");
+  anon_trimmed = (gint64) sps_bench_proc_status_bytes ("RssAnon");
   events = sps_trace_get_events_read (trace);
   model_bytes = sps_trace_get_memory_size (trace);
 

@@ -24,32 +24,9 @@
 #include <glib/gstdio.h>
 #include <spanscope-core.h>
 
+#include "sps-bench-util.h"
+
 #define MB (1000.0 * 1000.0)
-
-static double
-cpu_seconds (void)
-{
-  struct rusage usage;
-
-  if (getrusage (RUSAGE_SELF, &usage) != 0)
-    return 0;
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
-         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
-static guint64
-peak_rss_bytes (void)
-{
-  g_autofree char *status = NULL;
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return 0;
-  if ((line = strstr (status, "VmHWM:")) == NULL)
-    return 0;
-
-  return g_ascii_strtoull (line + 6, NULL, 10) * 1024;
-}
 
 /* The baseline: read every byte of the file once */
 static double
@@ -138,18 +115,18 @@ main (int   argc,
     load_options = g_variant_ref_sink (g_variant_dict_end (&dict));
   }
   start = g_get_monotonic_time ();
-  cpu_start = cpu_seconds ();
+  cpu_start = sps_bench_cpu_seconds ();
   trace = sps_trace_load (file, sps_plugin_engine_get_default (), load_options, SPS_LOAD_FLAGS_NONE, NULL, NULL,
                           &error);
   g_assert_no_error (error);
   import_s = (g_get_monotonic_time () - start) / 1e6;
-  import_cpu = cpu_seconds () - cpu_start;
+  import_cpu = sps_bench_cpu_seconds () - cpu_start;
 
   exporter = sps_plugin_engine_create_exporter (sps_plugin_engine_get_default (), "chromium");
   g_assert_nonnull (exporter);
   options = g_variant_ref_sink (g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0));
   start = g_get_monotonic_time ();
-  cpu_start = cpu_seconds ();
+  cpu_start = sps_bench_cpu_seconds ();
   out = g_file_replace (out_file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
   g_assert_no_error (error);
   buffered = g_buffered_output_stream_new_sized (G_OUTPUT_STREAM (out), 1 << 20);
@@ -158,7 +135,7 @@ main (int   argc,
   g_output_stream_close (buffered, NULL, &error);
   g_assert_no_error (error);
   convert_s = (g_get_monotonic_time () - start) / 1e6;
-  convert_cpu = cpu_seconds () - cpu_start;
+  convert_cpu = sps_bench_cpu_seconds () - cpu_start;
 
   size = 0;
   {
@@ -193,7 +170,7 @@ main (int   argc,
            "by CPU time %.2f M samples/s\n",
            total_s, n_samples / total_s / 1e6, total_s / read_s,
            n_samples / (import_cpu + convert_cpu) / 1e6);
-  peak_convert = peak_rss_bytes ();
+  peak_convert = sps_bench_peak_rss_bytes ();
   g_print ("peak RSS        %.0f MB (%.0f bytes per sample)\n",
            peak_convert / MB, (double) peak_convert / (double) MAX (n_samples, 1));
 
@@ -201,15 +178,15 @@ main (int   argc,
    * switch): measured last, after the converted trace is freed */
   g_clear_object (&trace);
   start = g_get_monotonic_time ();
-  cpu_start = cpu_seconds ();
+  cpu_start = sps_bench_cpu_seconds ();
   app_trace = sps_trace_load (file, sps_plugin_engine_get_default (), NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
   g_assert_no_error (error);
   app_s = (g_get_monotonic_time () - start) / 1e6;
-  app_cpu = cpu_seconds () - cpu_start;
+  app_cpu = sps_bench_cpu_seconds () - cpu_start;
   g_print ("import+repair, raw stacks kept (the application): %.3f s (CPU %.3f s) = %.2f M samples/s, "
            "%u raw samples, peak RSS %.0f MB\n",
            app_s, app_cpu, n_samples / app_s / 1e6, sps_trace_get_raw_samples (app_trace)->n_rows,
-           peak_rss_bytes () / MB);
+           sps_bench_peak_rss_bytes () / MB);
   g_clear_object (&app_trace);
   g_remove (out_path);
 

@@ -30,6 +30,9 @@
 #include <glib/gstdio.h>
 #include <spanscope-core.h>
 
+#include "sps-bench-trace.h"
+#include "sps-bench-util.h"
+
 typedef struct
 {
   const char     *text;
@@ -46,76 +49,6 @@ static const Query queries[] = {
   { "e", SPS_SEARCH_NAME, "first keystroke" },
   { "TOPLEVEL", SPS_SEARCH_CATEGORY, "category" },
 };
-
-static gboolean
-ensure_trace (const char  *gen,
-              const char  *path,
-              GError     **error)
-{
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
-  g_autofree char *count = NULL;
-  GStatBuf gen_stat, file_stat;
-  guint64 n_events = 0;
-  const char *argv[4];
-  int status = 0;
-
-  if (g_stat (path, &file_stat) == 0 && file_stat.st_size > 0 &&
-      (g_stat (gen, &gen_stat) != 0 || gen_stat.st_mtime <= file_stat.st_mtime))
-    return TRUE;
-
-  if (sscanf (base, "bench-%" G_GUINT64_FORMAT ".json", &n_events) != 1 || n_events == 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "%s: name it bench-N.json to have it generated", path);
-      return FALSE;
-    }
-
-  g_print ("generating %s\n", path);
-  count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_events);
-  argv[0] = gen;
-  argv[1] = count;
-  argv[2] = tmp;
-  argv[3] = NULL;
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, error) ||
-      !g_spawn_check_wait_status (status, error))
-    return FALSE;
-
-  if (g_rename (tmp, path) != 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   "%s: %s", path, g_strerror (saved));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static double
-now_ms (void)
-{
-  return g_get_monotonic_time () / 1000.0;
-}
-
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *values,
-        guint   n)
-{
-  qsort (values, n, sizeof (double), compare_doubles);
-  return values[n / 2];
-}
 
 /* The baseline: one strcasestr() per slice. Returns the matches. */
 static guint
@@ -178,12 +111,12 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GOptionContext) context = NULL;
   g_autofree char *gen = NULL;
-  g_autoptr(GFile) file = NULL;
   g_autoptr(SpsTrace) trace = NULL;
   int n_runs = 7;
   double worst = 0;
   double worst_median = 0;
   double worst_ratio = 0;
+  double load_ms;
   double t0;
   const GOptionEntry entries[] = {
     { "runs", 'n', 0, G_OPTION_ARG_INT, &n_runs, "Runs per query", "N" },
@@ -199,26 +132,16 @@ main (int   argc,
       return 2;
     }
 
-  if (gen != NULL && !ensure_trace (gen, argv[1], &error))
-    {
-      g_printerr ("%s\n", error->message);
-      return 1;
-    }
-
   g_print ("machine: %u cores\n", g_get_num_processors ());
 
-  file = g_file_new_for_commandline_arg (argv[1]);
-  t0 = now_ms ();
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  if (trace == NULL)
+  if (!(trace = sps_bench_load_trace (gen, argv[1], &load_ms, &error)))
     {
       g_printerr ("%s\n", error->message);
       return 1;
     }
   g_print ("%s: %u slices, %u strings, loaded in %.0f ms\n\n", argv[1],
            sps_trace_get_slices (trace)->n_rows,
-           sps_string_pool_get_size (sps_trace_get_strings (trace)),
-           now_ms () - t0);
+           sps_string_pool_get_size (sps_trace_get_strings (trace)), load_ms);
 
   g_print ("%-16s %-26s %9s %12s %12s %12s %8s\n",
            "query", "text", "matches", "search med.", "search max", "strcasestr", "ratio");
@@ -235,13 +158,13 @@ main (int   argc,
 
       for (int r = 0; r < n_runs; r++)
         {
-          t0 = now_ms ();
+          t0 = sps_bench_now_ms ();
           n_ours = search_async (trace, queries[q].text, queries[q].field);
-          ours[r] = now_ms () - t0;
+          ours[r] = sps_bench_now_ms () - t0;
 
-          t0 = now_ms ();
+          t0 = sps_bench_now_ms ();
           n_base = baseline (trace, queries[q].text, queries[q].field);
-          base[r] = now_ms () - t0;
+          base[r] = sps_bench_now_ms () - t0;
         }
 
       /* Same answer as the baseline, or the figure means nothing. (ASCII
@@ -252,9 +175,9 @@ main (int   argc,
           return 1;
         }
 
-      ours_med = median (ours, n_runs);
+      ours_med = sps_bench_median (ours, n_runs);
       ours_max = ours[n_runs - 1];
-      base_med = median (base, n_runs);
+      base_med = sps_bench_median (base, n_runs);
       g_print ("%-16s %-26s %9u %9.1f ms %9.1f ms %9.1f ms %7.3f×\n",
                queries[q].what, queries[q].text, n_ours, ours_med, ours_max, base_med,
                ours_med / base_med);

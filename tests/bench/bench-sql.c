@@ -36,6 +36,9 @@
 #include <glib/gstdio.h>
 #include <spanscope-core.h>
 
+#include "sps-bench-trace.h"
+#include "sps-bench-util.h"
+
 #define MB (1024.0 * 1024.0)
 
 static guint64
@@ -52,77 +55,6 @@ rss_bytes (void)
   return g_ascii_strtoull (line + strlen ("VmRSS:"), NULL, 10) * 1024;
 }
 
-static double
-now_ms (void)
-{
-  return g_get_monotonic_time () / 1000.0;
-}
-
-/* CPU time of this thread, where the blocking queries run: what a query
- * costs whatever else the shared machine runs */
-static double
-cpu_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}
-
-/* Generates @path with @gen when it is missing or older than @gen. */
-static gboolean
-ensure_trace (const char  *gen,
-              const char  *path,
-              GError     **error)
-{
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
-  g_autofree char *count = NULL;
-  GStatBuf gen_stat, file_stat;
-  guint64 n_events = 0;
-  const char *argv[4];
-  int status = 0;
-
-  if (g_stat (path, &file_stat) == 0 && file_stat.st_size > 0 &&
-      (gen == NULL || g_stat (gen, &gen_stat) != 0 || gen_stat.st_mtime <= file_stat.st_mtime))
-    return TRUE;
-
-  if (gen == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: no such trace", path);
-      return FALSE;
-    }
-
-  if (sscanf (base, "bench-%" G_GUINT64_FORMAT ".json", &n_events) != 1 || n_events == 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "%s: name it bench-N.json to have it generated", path);
-      return FALSE;
-    }
-
-  g_print ("generating %s\n", path);
-  count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_events);
-  argv[0] = gen;
-  argv[1] = count;
-  argv[2] = tmp;
-  argv[3] = NULL;
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, error))
-    return FALSE;
-  if (!g_spawn_check_wait_status (status, error))
-    return FALSE;
-
-  if (g_rename (tmp, path) != 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   "%s: %s", path, g_strerror (saved));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
 static SpsSqlResult *
 run_query_cpu (SpsSqlEngine *engine,
                const char   *sql,
@@ -131,25 +63,15 @@ run_query_cpu (SpsSqlEngine *engine,
 {
   g_autoptr(GError) error = NULL;
   SpsSqlResult *result;
-  double start = now_ms ();
-  double start_cpu = cpu_ms ();
+  double start = sps_bench_now_ms ();
+  double start_cpu = sps_bench_cpu_ms ();
 
   result = sps_sql_engine_query (engine, sql, NULL, NULL, &error);
-  *ms = now_ms () - start;
-  *cpu = cpu_ms () - start_cpu;
+  *ms = sps_bench_now_ms () - start;
+  *cpu = sps_bench_cpu_ms () - start_cpu;
   if (result == NULL)
     g_error ("%s: %s", sql, error->message);
   return result;
-}
-
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
 }
 
 static SpsSqlResult *
@@ -186,10 +108,8 @@ median_ms (SpsSqlEngine *engine,
         }
     }
 
-  qsort (times, repeat, sizeof (double), compare_double);
-  qsort (cpus, repeat, sizeof (double), compare_double);
-  *median_cpu = cpus[repeat / 2];
-  return times[repeat / 2];
+  *median_cpu = sps_bench_median (cpus, repeat);
+  return sps_bench_median (times, repeat);
 }
 
 static char *
@@ -223,7 +143,6 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GOptionContext) context = NULL;
   g_autofree char *gen = NULL;
-  g_autoptr(GFile) file = NULL;
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(SpsSqlEngine) engine = NULL;
   g_autoptr(SpsSqlResult) result = NULL;
@@ -267,12 +186,6 @@ main (int   argc,
       return 2;
     }
 
-  if (!ensure_trace (gen, argv[1], &error))
-    {
-      g_printerr ("%s\n", error->message);
-      return 1;
-    }
-
   g_print ("machine: %u cores; load average before: ", g_get_num_processors ());
   {
     g_autofree char *load = NULL;
@@ -282,10 +195,7 @@ main (int   argc,
   }
   g_print ("\n");
 
-  file = g_file_new_for_commandline_arg (argv[1]);
-  t0 = now_ms ();
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  load_ms = now_ms () - t0;
+  trace = sps_bench_load_trace (gen, argv[1], &load_ms, &error);
   if (trace == NULL)
     {
       g_printerr ("%s\n", error->message);
@@ -295,9 +205,9 @@ main (int   argc,
   g_print ("trace: %s, %u slices, imported in %.0f ms\n\n", argv[1], n_slices, load_ms);
 
   /* From the end of the import to the first result */
-  t0 = now_ms ();
+  t0 = sps_bench_now_ms ();
   engine = sps_sql_engine_new (trace, &error);
-  create_ms = now_ms () - t0;
+  create_ms = sps_bench_now_ms () - t0;
   if (engine == NULL)
     g_error ("%s", error->message);
   result = run_query (engine, "SELECT id, ts, dur, name FROM slices LIMIT 1", &first_ms);

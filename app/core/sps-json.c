@@ -1,0 +1,64 @@
+/* sps-json.c: writing JSON text
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-json"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sps-json.h"
+
+/**
+ * sps_json_append_string:
+ * @out: where to append
+ * @text: the string's text
+ * @len: its length in bytes, or -1 when nul-terminated
+ *
+ * Appends @text as a JSON string, between double quotes: `"` and `\` are
+ * escaped, as are line feeds, carriage returns and tabs (`\n`, `\r`, `\t`)
+ * and the other control characters (`\u00XX`); everything else is copied.
+ * Invalid UTF-8 (and a nul byte within @len) becomes U+FFFD, so that the
+ * output is always valid JSON.
+ */
+void
+sps_json_append_string (GString    *out,
+                        const char *text,
+                        gssize      len)
+{
+  g_autofree char *valid = NULL;
+  gsize n;
+
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (text != NULL || len == 0);
+
+  n = len < 0 ? strlen (text) : (gsize) len;
+  if (!g_utf8_validate_len (text, n, NULL))
+    {
+      text = valid = g_utf8_make_valid (text, (gssize) n);
+      n = strlen (valid);
+    }
+
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < n; i++)
+    {
+      guchar c = (guchar) text[i];
+
+      switch (c)
+        {
+        case '"': g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (c < 0x20)
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_c (out, (char) c);
+        }
+    }
+  g_string_append_c (out, '"');
+}

@@ -1,0 +1,66 @@
+/* sps-test-shell.c: helpers for the UI tests of the application's windows
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-test-shell"
+
+#include "config.h"
+
+#include "sps-test-shell.h"
+#include "sps-test-ui.h"
+
+/* A registered application that is not unique, so that tests running at
+ * the same time on one session bus do not hand their windows to each
+ * other. */
+SpsApplication *
+sps_test_register_app (void)
+{
+  g_autoptr(SpsApplication) app = sps_application_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+
+  return g_steal_pointer (&app);
+}
+
+/* A new window of @app, @width × @height, shown and loading @path. */
+SpsWindow *
+sps_test_open_file (SpsApplication *app,
+                    const char     *path,
+                    int             width,
+                    int             height)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  SpsWindow *window = sps_window_new (app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  sps_window_load (window, file);
+
+  return window;
+}
+
+static gboolean
+not_loading (gpointer data)
+{
+  return sps_window_get_state (data) != SPS_WINDOW_STATE_LOADING;
+}
+
+/* Runs the main loop until @window has loaded or failed to. */
+void
+sps_test_wait_for_load (SpsWindow *window)
+{
+  sps_test_wait_until (not_loading, window);
+}
+
+/* Destroys @window and lets the main loop finish with it. */
+void
+sps_test_close_window (SpsWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  sps_test_spin (10);
+}

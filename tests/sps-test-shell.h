@@ -1,0 +1,21 @@
+/* sps-test-shell.h: helpers for the UI tests of the application's windows
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "sps-application.h"
+#include "sps-window.h"
+
+G_BEGIN_DECLS
+
+SpsApplication *sps_test_register_app  (void);
+SpsWindow      *sps_test_open_file     (SpsApplication *app,
+                                        const char     *path,
+                                        int             width,
+                                        int             height);
+void            sps_test_wait_for_load (SpsWindow      *window);
+void            sps_test_close_window  (SpsWindow      *window);
+
+G_END_DECLS

@@ -1,0 +1,229 @@
+/* sps-test-util.c: helpers shared by the test programs (no display needed)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-test-util"
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "sps-test-util.h"
+
+void
+sps_test_run_clear (SpsTestRun *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+/* Runs spanscope-cli (the path in SPANSCOPE_CLI) with the NULL-terminated
+ * @args, and fills @run with its exit status and output.
+ */
+void
+sps_test_run_cli (SpsTestRun         *run,
+                  const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("SPANSCOPE_CLI");
+
+  g_assert_nonnull (cli);
+
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char * const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               &error);
+  g_assert_no_error (error);
+
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (g_subprocess_get_if_exited (process));
+  run->status = g_subprocess_get_exit_status (process);
+
+  g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", run->status, run->out, run->err);
+}
+
+/* The same, with the arguments as a NULL-terminated list. */
+void
+sps_test_run_cli_va (SpsTestRun *run,
+                     ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  const char *arg;
+  va_list ap;
+
+  va_start (ap, run);
+  for (arg = va_arg (ap, const char *); arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  sps_test_run_cli (run, (const char * const *) args->pdata);
+}
+
+/* A file in tests/fixtures. */
+char *
+sps_test_fixture_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "fixtures", name, NULL);
+}
+
+/* Loads @path through the plugin engine; it must load. */
+SpsTrace *
+sps_test_load_path (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  SpsTrace *trace;
+
+  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+
+  return trace;
+}
+
+/* Loads a file of tests/fixtures; it must load. */
+SpsTrace *
+sps_test_load_fixture (const char *name)
+{
+  g_autofree char *path = sps_test_fixture_path (name);
+
+  return sps_test_load_path (path);
+}
+
+/* $SPANSCOPE_SHARED_FIXTURES/@subdir/@name, or NULL after g_test_skip()
+ * when the variable is unset or the file is missing.
+ */
+char *
+sps_test_shared_fixture_path (const char *subdir,
+                              const char *name)
+{
+  const char *root = g_getenv ("SPANSCOPE_SHARED_FIXTURES");
+  g_autofree char *path = NULL;
+
+  if (root == NULL || root[0] == '\0')
+    {
+      g_test_skip ("SPANSCOPE_SHARED_FIXTURES is not set");
+      return NULL;
+    }
+
+  path = g_build_filename (root, subdir, name, NULL);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip_printf ("%s is missing", path);
+      return NULL;
+    }
+
+  return g_steal_pointer (&path);
+}
+
+/* Writes @contents to @dir/@relative (making the folders on the way) and
+ * returns the path.
+ */
+char *
+sps_test_write_file (const char *dir,
+                     const char *relative,
+                     const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (dir, relative, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0700), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+
+  return g_steal_pointer (&path);
+}
+
+/* Writes @len bytes to @name in a new temporary folder named after
+ * @dir_template (g_dir_make_tmp()) and returns the path.
+ */
+char *
+sps_test_write_temp (const char *dir_template,
+                     const char *name,
+                     const void *data,
+                     gsize       len)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp (dir_template, &error);
+  char *path;
+
+  g_assert_no_error (error);
+  path = g_build_filename (dir, name, NULL);
+  g_file_set_contents (path, data, (gssize) len, &error);
+  g_assert_no_error (error);
+
+  return path;
+}
+
+/* Removes @path and, for a folder, everything in it; symbolic links are
+ * removed, never followed.
+ */
+void
+sps_test_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK)
+      && (dir = g_dir_open (path, 0, NULL)) != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          sps_test_remove_tree (child);
+        }
+    }
+
+  g_remove (path);
+}
+
+/* The index of the slice named @name, the @nth (from 0) in table order;
+ * fails the test when there is none. */
+guint
+sps_test_find_slice (SpsTrace   *trace,
+                     const char *name,
+                     guint       nth)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+
+  for (guint i = 0; i < slices->n_rows; i++)
+    {
+      if (g_strcmp0 (sps_trace_get_string (trace, slices->name[i]), name) == 0 && nth-- == 0)
+        return i;
+    }
+
+  g_error ("no slice named “%s”", name);
+  return SPS_NO_INDEX;
+}
+
+/* Adds a complete slice with interned @name and @category, and @args (JSON
+ * object text) unless NULL. */
+void
+sps_test_add_complete (SpsTraceBuilder *builder,
+                       guint32          thread,
+                       SpsTime          ts,
+                       SpsTime          dur,
+                       const char      *name,
+                       const char      *category,
+                       const char      *args,
+                       SpsSliceFlags    flags)
+{
+  sps_trace_builder_add_complete (builder, thread, ts, dur,
+                                  sps_trace_builder_intern (builder, name, -1),
+                                  sps_trace_builder_intern (builder, category, -1),
+                                  args != NULL ? sps_trace_builder_add_args_text (builder, args, -1)
+                                               : SPS_ARGS_REF_NONE,
+                                  flags);
+}

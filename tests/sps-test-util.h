@@ -1,0 +1,55 @@
+/* sps-test-util.h: helpers shared by the test programs (no display needed)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <spanscope-core.h>
+
+G_BEGIN_DECLS
+
+/* What a child process did: its exit status and everything it printed. */
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} SpsTestRun;
+
+void      sps_test_run_clear           (SpsTestRun         *run);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SpsTestRun, sps_test_run_clear)
+
+void      sps_test_run_cli             (SpsTestRun         *run,
+                                        const char * const *args);
+void      sps_test_run_cli_va          (SpsTestRun         *run,
+                                        ...) G_GNUC_NULL_TERMINATED;
+
+char     *sps_test_fixture_path        (const char         *name);
+SpsTrace *sps_test_load_path           (const char         *path);
+SpsTrace *sps_test_load_fixture        (const char         *name);
+char     *sps_test_shared_fixture_path (const char         *subdir,
+                                        const char         *name);
+
+char     *sps_test_write_file          (const char         *dir,
+                                        const char         *relative,
+                                        const char         *contents);
+char     *sps_test_write_temp          (const char         *dir_template,
+                                        const char         *name,
+                                        const void         *data,
+                                        gsize               len);
+void      sps_test_remove_tree         (const char         *path);
+
+guint     sps_test_find_slice          (SpsTrace           *trace,
+                                        const char         *name,
+                                        guint               nth);
+void      sps_test_add_complete        (SpsTraceBuilder    *builder,
+                                        guint32             thread,
+                                        SpsTime             ts,
+                                        SpsTime             dur,
+                                        const char         *name,
+                                        const char         *category,
+                                        const char         *args,
+                                        SpsSliceFlags       flags);
+
+G_END_DECLS
