@@ -24,7 +24,8 @@
 #include "sps-live-source.h"
 #include "sps-serial-source.h"
 #include "sps-core-enums.h"
-#include "sps-sql.h"
+#include "sps-sql-result.h"
+#include "sps-sql-engine.h"
 #include "sps-csv.h"
 #include "sps-json.h"
 

@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "sps-sql-engine.h"
 #include "sps-sql-private.h"
 
 /**

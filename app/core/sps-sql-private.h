@@ -8,7 +8,7 @@
 
 #include <sqlite3.h>
 
-#include "sps-sql.h"
+#include "sps-sql-engine.h"
 
 G_BEGIN_DECLS
 

@@ -11,6 +11,7 @@
 
 #include "sps-csv.h"
 #include "sps-sql-private.h"
+#include "sps-sql-result.h"
 
 /**
  * SpsSqlResult:
