@@ -574,8 +574,8 @@ compile_pattern (GVariant    *options,
 
   if (pattern[0] == '\0')
     {
-      /* Translators: %s is an option name such as first-span */
       g_set_error (error, SPS_ANALYSIS_ERROR, SPS_ANALYSIS_ERROR_INVALID_OPTION,
+                   /* Translators: %s is an option name such as first-span */
                    _("The pattern of “%s” is empty"), key);
       return NULL;
     }
