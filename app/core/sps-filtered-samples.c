@@ -9,10 +9,9 @@
 
 #include <string.h>
 
-#include <glib/gi18n-lib.h>
-
 #include "sps-analysis.h"
 #include "sps-filtered-samples.h"
+#include "sps-frame-glob-private.h"
 
 /**
  * SpsFilteredSamples:
@@ -63,19 +62,10 @@ matcher_matches (Matcher *m,
   const SpsFrameTable *frames = sps_trace_get_frames (m->trace);
 
   if (m->cache[frame] < 0)
-    {
-      const char *name = sps_trace_get_string (m->trace, frames->name[frame]);
-      const char *module = frames->module[frame] != 0 ? sps_trace_get_string (m->trace, frames->module[frame]) : NULL;
-      g_autofree char *folded = NULL;
-      gsize len;
-
-      if (name == NULL)
-        name = "";
-      if (module != NULL && (len = strlen (module)) > 0 && strncmp (name, module, len) == 0 && name[len] == '!')
-        name += len + 1;
-      folded = g_utf8_casefold (name, -1);
-      m->cache[frame] = g_pattern_spec_match_string (m->spec, folded) ? 1 : 0;
-    }
+    m->cache[frame] = _sps_frame_glob_match (m->spec,
+                                             sps_trace_get_string (m->trace, frames->name[frame]),
+                                             frames->module[frame] != 0 ?
+                                             sps_trace_get_string (m->trace, frames->module[frame]) : NULL);
 
   return m->cache[frame] == 1;
 }
@@ -87,21 +77,13 @@ matcher_init (Matcher     *m,
               const char  *option,
               GError     **error)
 {
-  g_autofree char *folded = NULL;
   guint n_frames = sps_trace_get_frames (trace)->n_rows;
 
   m->trace = trace;
   if (pattern == NULL)
     return TRUE;
-  if (pattern[0] == '\0')
-    {
-      g_set_error (error, SPS_ANALYSIS_ERROR, SPS_ANALYSIS_ERROR_INVALID_OPTION,
-                   /* Translators: %s is an option name such as first-span */
-                   _("The pattern of “%s” is empty"), option);
-      return FALSE;
-    }
-  folded = g_utf8_casefold (pattern, -1);
-  m->spec = g_pattern_spec_new (folded);
+  if (!(m->spec = _sps_frame_glob_new (pattern, option, error)))
+    return FALSE;
   m->cache = g_new (gint8, MAX (n_frames, 1));
   memset (m->cache, -1, MAX (n_frames, 1));
 

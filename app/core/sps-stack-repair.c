@@ -13,6 +13,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-frame-glob-private.h"
 #include "sps-stack-repair.h"
 #include "sps-trace-private.h"
 
@@ -468,22 +469,10 @@ frame_matches (SpsTraceBuilder *b,
                GPatternSpec    *spec,
                guint32          frame)
 {
-  const char *name = sps_string_pool_get (b->strings, b->frame_name[frame], NULL);
-  const char *module = b->frame_module[frame] != 0 ?
-                       sps_string_pool_get (b->strings, b->frame_module[frame], NULL) : NULL;
-  g_autofree char *folded = NULL;
-  gsize module_len;
-
-  if (name == NULL)
-    name = "";
-
-  if (module != NULL && (module_len = strlen (module)) > 0 &&
-      strncmp (name, module, module_len) == 0 && name[module_len] == '!')
-    name += module_len + 1;
-
-  folded = g_utf8_casefold (name, -1);
-
-  return g_pattern_spec_match_string (spec, folded);
+  return _sps_frame_glob_match (spec,
+                                sps_string_pool_get (b->strings, b->frame_name[frame], NULL),
+                                b->frame_module[frame] != 0 ?
+                                sps_string_pool_get (b->strings, b->frame_module[frame], NULL) : NULL);
 }
 
 /* -1 unknown, 0 no, 1 yes, per frame */
@@ -567,22 +556,11 @@ compile_pattern (GVariant    *options,
                  GError     **error)
 {
   g_autofree char *pattern = NULL;
-  g_autofree char *folded = NULL;
 
   if (options == NULL || !g_variant_lookup (options, key, "s", &pattern))
     return NULL;
 
-  if (pattern[0] == '\0')
-    {
-      g_set_error (error, SPS_ANALYSIS_ERROR, SPS_ANALYSIS_ERROR_INVALID_OPTION,
-                   /* Translators: %s is an option name such as first-span */
-                   _("The pattern of “%s” is empty"), key);
-      return NULL;
-    }
-
-  folded = g_utf8_casefold (pattern, -1);
-
-  return g_pattern_spec_new (folded);
+  return _sps_frame_glob_new (pattern, key, error);
 }
 
 static int
