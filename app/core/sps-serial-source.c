@@ -344,6 +344,12 @@ sps_serial_source_new (const char *path,
   return self;
 }
 
+/**
+ * sps_serial_source_get_path:
+ * @self: a #SpsSerialSource
+ *
+ * Returns: (transfer none): the device node read, e.g. `/dev/ttyACM0`
+ */
 const char *
 sps_serial_source_get_path (SpsSerialSource *self)
 {
@@ -352,6 +358,13 @@ sps_serial_source_get_path (SpsSerialSource *self)
   return self->path;
 }
 
+/**
+ * sps_serial_source_get_baud:
+ * @self: a #SpsSerialSource
+ *
+ * Returns: the line speed the port is set to, in baud (on a pseudo
+ *   terminal or a CDC-ACM device it has no effect on the transfer)
+ */
 guint
 sps_serial_source_get_baud (SpsSerialSource *self)
 {
