@@ -123,19 +123,19 @@ typedef struct
 } LabelSpot;
 
 /* One tile of a row: columns [index × LANE_TILE, (index + 1) ×
- * LANE_TILE) of the pixel grid. Labels are not part of it: a slice that
- * spans tiles gets one label at the left of its visible part, so they are
- * placed per frame from the spots. */
+ * LANE_TILE) of the pixel grid, as nodes in the tile's coordinates. A
+ * label goes at the left of the visible part of its slice, so only the
+ * labels of slices wholly inside the tile can be made with it, and only
+ * used while the whole tile is in the window; the others are placed per
+ * frame from their spots. */
 typedef struct
 {
   gint64         index;
-  guint32       *pixels;   /* its canvas; NULL when nothing was drawn */
-  int            rows;     /* device pixel rows of the canvas */
-  float          y;        /* where the canvas goes in the row, px */
-  float          height;
-  GskRenderNode *marks;    /* hatching and notches, in the tile's
-                            * coordinates; NULL when none */
-  GArray        *spots;    /* LabelSpot, in time order; NULL: none */
+  GskRenderNode *content;  /* its canvas, hatching and notches; NULL
+                            * when nothing was drawn */
+  GskRenderNode *labels;   /* the labels of @inner; NULL when none */
+  GArray        *inner;    /* LabelSpot of slices wholly inside it */
+  GArray        *crossing; /* LabelSpot of slices reaching past an edge */
 } RowTile;
 
 typedef struct
@@ -151,6 +151,16 @@ typedef struct
   double         drawn_ns_per_px;  /* the scale of the last frame */
   /* Tiles of the row, for one zoom (tile_ns_per_px) */
   GArray        *tiles;    /* RowTile, on the pixel grid */
+  /* The tiles from tiles_first to tiles_last put together, with the
+   * labels of those from whole_first to whole_last, at x = 0 for the
+   * left edge of tile tiles_first: a pan frame only moves it, until a
+   * tile comes into view. */
+  GskRenderNode *tiles_node;
+  gboolean       tiles_node_valid;
+  gint64         tiles_first;
+  gint64         tiles_last;
+  gint64         whole_first;
+  gint64         whole_last;
   double         tile_ns_per_px;
   int            tile_height;
   int            tile_scale;
@@ -189,6 +199,22 @@ typedef struct
   SpsTime tmax;
   guint32 flow;
 } FlowKey;
+
+/* The flows of a stretch of time wider than the window, so that panning
+ * moves them instead of drawing them again: each costs a row lookup, two
+ * visibility checks and a curve. */
+typedef struct
+{
+  GskRenderNode *node;      /* NULL when there is nothing to draw */
+  gboolean       valid;
+  SpsTime        start;     /* the stretch, at x = 0 of the node */
+  SpsTime        end;
+  double         ns_per_px;
+  int            scroll;
+  int            width;
+  int            height;
+  gboolean       show_all;
+} FlowCache;
 
 struct _SpsTimeline
 {
@@ -253,6 +279,7 @@ struct _SpsTimeline
   SpsTime           *flow_running_max;
   guint              n_flow_keys;
   GArray            *selected_flows;
+  FlowCache          flow_cache;
 
   /* Pointer and drags */
   double             pointer_x;
@@ -422,9 +449,10 @@ row_tile_clear (gpointer data)
 {
   RowTile *tile = data;
 
-  g_clear_pointer (&tile->pixels, g_free);
-  g_clear_pointer (&tile->marks, gsk_render_node_unref);
-  g_clear_pointer (&tile->spots, g_array_unref);
+  g_clear_pointer (&tile->content, gsk_render_node_unref);
+  g_clear_pointer (&tile->labels, gsk_render_node_unref);
+  g_clear_pointer (&tile->inner, g_array_unref);
+  g_clear_pointer (&tile->crossing, g_array_unref);
 }
 
 static void
@@ -432,14 +460,25 @@ row_cache_clear (RowCache *cache)
 {
   g_clear_pointer (&cache->node, gsk_render_node_unref);
   g_clear_pointer (&cache->tiles, g_array_unref);
+  g_clear_pointer (&cache->tiles_node, gsk_render_node_unref);
+  cache->tiles_node_valid = FALSE;
   cache->valid = FALSE;
 }
 
+static void
+invalidate_flow_cache (SpsTimeline *self)
+{
+  g_clear_pointer (&self->flow_cache.node, gsk_render_node_unref);
+  self->flow_cache.valid = FALSE;
+}
+
+/* Also the flows: what changes rows (layout, filters, style) moves them. */
 static void
 invalidate_row_cache (SpsTimeline *self)
 {
   for (guint i = 0; i < self->n_row_cache; i++)
     row_cache_clear (&self->row_cache[i]);
+  invalidate_flow_cache (self);
 }
 
 static void
@@ -1048,7 +1087,9 @@ draw_slice (LaneDraw        *d,
                                            &GRAPHENE_RECT_INIT (right - w, d->y, w, d->height)));
     }
 
-  if (d->labels && d->area->spots != NULL && right - left >= MIN_LABEL_WIDTH)
+  /* A tile keeps a spot by the slice's whole width, not by its part in
+   * the tile: the window may show more of it. place_label() decides. */
+  if (d->labels && d->area->spots != NULL && x1 - x0 >= MIN_LABEL_WIDTH - 1)
     {
       LabelSpot spot = { x0 + d->area->base_px, x1 + d->area->base_px, run->name, run->slice };
 
@@ -1639,58 +1680,18 @@ paint_to_nodes (SpsTimeline *self,
   g_ptr_array_set_free_func (overlay, (GDestroyNotify) gsk_render_node_unref);
 }
 
-static RowTile *
-get_row_tile (SpsTimeline          *self,
-              RowCache             *cache,
-              const Geometry       *g,
-              const SpsTimelineRow *row,
-              gint64                index)
+/* Where a label for @spot goes when the columns [@offset, @offset +
+ * @width) of the pixel grid are shown from x = 0: its node, and its x;
+ * NULL when the visible part of the slice is too narrow. */
+static const Label *
+spot_label (SpsTimeline     *self,
+            const LabelSpot *spot,
+            gint64           offset,
+            int              width,
+            int             *x)
 {
-  RowTile tile = { index, };
-  Area area = { g->origin, (double) index * LANE_TILE, LANE_TILE, NULL };
-  Paint paint;
-
-  for (guint i = 0; i < cache->tiles->len; i++)
-    {
-      RowTile *t = &g_array_index (cache->tiles, RowTile, i);
-
-      if (t->index == index)
-        return t;
-    }
-
-  if (row->kind == SPS_TIMELINE_ROW_SLICES)
-    area.spots = tile.spots = g_array_new (FALSE, FALSE, sizeof (LabelSpot));
-
-  paint_row (self, g, &area, row, &paint);
-  if (paint.drawn)
-    {
-      tile.pixels = g_steal_pointer (&paint.canvas.pixels);
-      tile.rows = paint.canvas.height;
-      tile.y = paint.y;
-      tile.height = paint.height;
-    }
-  else
-    {
-      canvas_clear (&paint.canvas);
-    }
-  tile.marks = nodes_to_node (self->overlay_nodes);
-
-  g_array_append_val (cache->tiles, tile);
-
-  return &g_array_index (cache->tiles, RowTile, cache->tiles->len - 1);
-}
-
-/* A label for @spot where its slice is visible in the window. */
-static void
-place_label (SpsTimeline     *self,
-             GPtrArray       *nodes,
-             const Geometry  *g,
-             const LabelSpot *spot,
-             float            text_y)
-{
-  int width = g->track_width;
-  double x0 = spot->x0 - (double) g->origin_px;
-  double x1 = spot->x1 - (double) g->origin_px;
+  double x0 = spot->x0 - (double) offset;
+  double x1 = spot->x1 - (double) offset;
   int left = round_px (CLAMP (x0, -2.0, width + 2.0));
   int right = round_px (CLAMP (x1, -2.0, width + 2.0));
   int visible;
@@ -1701,17 +1702,139 @@ place_label (SpsTimeline     *self,
     right -= 1;
   visible = MIN (right, width) - MAX (left, 0);
   if (visible < MIN_LABEL_WIDTH)
-    return;
+    return NULL;
 
   label = get_slice_label (self, spot->name, visible - 2 * LABEL_PADDING);
-  if (label->node != NULL)
-    add_translated (nodes, label->node, MAX (left, 0) + LABEL_PADDING, text_y);
+  *x = MAX (left, 0) + LABEL_PADDING;
+
+  return label->node != NULL ? label : NULL;
+}
+
+/* A label for @spot where its slice is visible in the window. */
+static void
+place_label (SpsTimeline     *self,
+             GPtrArray       *nodes,
+             const Geometry  *g,
+             const LabelSpot *spot,
+             float            text_y)
+{
+  int x;
+  const Label *label = spot_label (self, spot, g->origin_px, g->track_width, &x);
+
+  if (label != NULL)
+    add_translated (nodes, label->node, x, text_y);
+}
+
+/* Sorts the spots of a new tile: those of slices wholly inside it
+ * (their labels are made now, in the tile's coordinates: where the whole
+ * tile is in the window, the window puts them at the same place) and the
+ * others. */
+static void
+sort_tile_spots (SpsTimeline          *self,
+                 RowTile              *tile,
+                 GArray               *spots,
+                 const SpsTimelineRow *row)
+{
+  gint64 offset = tile->index * LANE_TILE;
+  float text_y = floorf ((row->height - self->text_height) / 2.f);
+  GPtrArray *nodes = self->overlay_nodes;
+
+  for (guint k = 0; k < spots->len; k++)
+    {
+      const LabelSpot *spot = &g_array_index (spots, LabelSpot, k);
+      double x0 = spot->x0 - (double) offset;
+      double x1 = spot->x1 - (double) offset;
+      gboolean inside = x0 >= -0.5 && x1 < LANE_TILE + 0.5;
+      GArray **list = inside ? &tile->inner : &tile->crossing;
+      const Label *label;
+      int x;
+
+      if (*list == NULL)
+        *list = g_array_new (FALSE, FALSE, sizeof (LabelSpot));
+      g_array_append_val (*list, *spot);
+
+      if (inside && (label = spot_label (self, spot, offset, LANE_TILE, &x)) != NULL)
+        add_translated (nodes, label->node, x, text_y);
+    }
+
+  tile->labels = nodes_to_node (nodes);
+}
+
+static RowTile *
+find_row_tile (RowCache *cache,
+               gint64    index)
+{
+  for (guint i = 0; i < cache->tiles->len; i++)
+    {
+      RowTile *t = &g_array_index (cache->tiles, RowTile, i);
+
+      if (t->index == index)
+        return t;
+    }
+
+  return NULL;
+}
+
+static RowTile *
+get_row_tile (SpsTimeline          *self,
+              RowCache             *cache,
+              const Geometry       *g,
+              const SpsTimelineRow *row,
+              gint64                index)
+{
+  RowTile tile = { index, };
+  Area area = { g->origin, (double) index * LANE_TILE, LANE_TILE, NULL };
+  g_autoptr(GArray) spots = NULL;
+  g_autoptr(GPtrArray) content = NULL;
+  RowTile *found;
+  Paint paint;
+
+  if ((found = find_row_tile (cache, index)) != NULL)
+    return found;
+
+  if (row->kind == SPS_TIMELINE_ROW_SLICES)
+    area.spots = spots = g_array_new (FALSE, FALSE, sizeof (LabelSpot));
+
+  /* Not in row_nodes: the row being put together may be there. */
+  content = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
+  paint_row (self, g, &area, row, &paint);
+  paint_to_nodes (self, &paint, LANE_TILE, content);
+  tile.content = nodes_to_node (content);
+  if (spots != NULL && spots->len > 0)
+    sort_tile_spots (self, &tile, spots, row);
+
+  g_array_append_val (cache->tiles, tile);
+
+  return &g_array_index (cache->tiles, RowTile, cache->tiles->len - 1);
+}
+
+static void
+place_spot_labels (SpsTimeline    *self,
+                   GPtrArray      *nodes,
+                   const Geometry *g,
+                   const GArray   *spots,
+                   float           text_y,
+                   guint32        *last_labelled)
+{
+  for (guint k = 0; spots != NULL && k < spots->len; k++)
+    {
+      const LabelSpot *spot = &g_array_index (spots, LabelSpot, k);
+
+      /* A slice across tiles is a spot in each, one after the other */
+      if (last_labelled != NULL)
+        {
+          if (spot->slice == *last_labelled)
+            continue;
+          *last_labelled = spot->slice;
+        }
+      place_label (self, nodes, g, spot, text_y);
+    }
 }
 
 /* A row put together from the tiles under the window, building those it
- * lacks; tiles out of sight are dropped. The tiles' canvases are copied
- * into one for the window: texture nodes side by side would show seams
- * where the renderer filters their edges. */
+ * lacks; tiles out of sight are dropped. The tiles sit side by side at
+ * whole device pixels, drawn 1:1 across, so their edges meet without a
+ * seam. */
 static void
 draw_tiled_row (SpsTimeline          *self,
                 RowCache             *cache,
@@ -1721,10 +1844,11 @@ draw_tiled_row (SpsTimeline          *self,
 {
   gint64 first = floor_div (g->origin_px, LANE_TILE);
   gint64 last = floor_div (g->origin_px + g->track_width - 1, LANE_TILE);
+  /* The tiles wholly in the window */
+  gint64 whole_first = first + (first * LANE_TILE < g->origin_px);
+  gint64 whole_last = last - ((last + 1) * LANE_TILE > g->origin_px + g->track_width);
   float text_y = floorf ((row->height - self->text_height) / 2.f);
   guint32 last_labelled = SPS_NO_INDEX;
-  Canvas canvas = { NULL, };
-  float y = 0, height = 0;
   guint i = 0;
 
   if (cache->tiles == NULL ||
@@ -1732,6 +1856,8 @@ draw_tiled_row (SpsTimeline          *self,
       cache->tile_scale != g->scale || cache->tile_serial != self->style_serial)
     {
       g_clear_pointer (&cache->tiles, g_array_unref);
+      g_clear_pointer (&cache->tiles_node, gsk_render_node_unref);
+      cache->tiles_node_valid = FALSE;
       cache->tiles = g_array_new (FALSE, FALSE, sizeof (RowTile));
       g_array_set_clear_func (cache->tiles, row_tile_clear);
       cache->tile_ns_per_px = g->ns_per_px;
@@ -1751,60 +1877,52 @@ draw_tiled_row (SpsTimeline          *self,
         i++;
     }
 
-  for (gint64 index = first; index <= last; index++)
+  if (!cache->tiles_node_valid ||
+      cache->tiles_first != first || cache->tiles_last != last ||
+      cache->whole_first != whole_first || cache->whole_last != whole_last)
     {
-      const RowTile *tile = get_row_tile (self, cache, g, row, index);
-      gint64 x, from, to;
+      g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
 
-      if (tile->pixels == NULL)
-        continue;
+      /* Every tile first: building one may move the others in the array */
+      for (gint64 index = first; index <= last; index++)
+        get_row_tile (self, cache, g, row, index);
 
-      /* Every tile of a row has the same canvas shape. */
-      if (canvas.pixels == NULL)
+      for (gint64 index = first; index <= last; index++)
         {
-          canvas.scale = MAX (g->scale, 1);
-          canvas.width = g->track_width * canvas.scale;
-          canvas.height = tile->rows;
-          canvas.pixels = g_malloc0_n ((gsize) canvas.width * canvas.height + STRIP_SLACK, sizeof (guint32));
-          y = tile->y;
-          height = tile->height;
+          const RowTile *tile = find_row_tile (cache, index);
+
+          if (tile->content != NULL)
+            add_translated (parts, tile->content, (float) ((index - first) * LANE_TILE), 0);
+        }
+      for (gint64 index = whole_first; index <= whole_last; index++)
+        {
+          const RowTile *tile = find_row_tile (cache, index);
+
+          if (tile->labels != NULL)
+            add_translated (parts, tile->labels, (float) ((index - first) * LANE_TILE), 0);
         }
 
-      x = (index * LANE_TILE - g->origin_px) * canvas.scale;
-      from = MAX (0, -x);
-      to = MIN ((gint64) LANE_TILE * canvas.scale, canvas.width - x);
-      for (int r = 0; r < canvas.height && to > from; r++)
-        memcpy (canvas.pixels + (gsize) r * canvas.width + x + from,
-                tile->pixels + (gsize) r * LANE_TILE * canvas.scale + from,
-                (gsize) (to - from) * sizeof (guint32));
+      g_clear_pointer (&cache->tiles_node, gsk_render_node_unref);
+      cache->tiles_node = nodes_to_node (parts);
+      cache->tiles_node_valid = TRUE;
+      cache->tiles_first = first;
+      cache->tiles_last = last;
+      cache->whole_first = whole_first;
+      cache->whole_last = whole_last;
     }
 
-  if (canvas.pixels != NULL)
-    g_ptr_array_add (nodes, canvas_free_to_node (&canvas, &GRAPHENE_RECT_INIT (0, y, g->track_width, height)));
+  if (cache->tiles_node != NULL)
+    add_translated (nodes, cache->tiles_node, (float) (first * LANE_TILE - g->origin_px), 0);
 
+  /* Labels that depend on where the window is: those of slices across
+   * tiles, and all those of the tiles at the window's edges. */
   for (gint64 index = first; index <= last; index++)
     {
-      const RowTile *tile = get_row_tile (self, cache, g, row, index);
+      const RowTile *tile = find_row_tile (cache, index);
 
-      if (tile->marks != NULL)
-        add_translated (nodes, tile->marks, (float) (index * LANE_TILE - g->origin_px), 0);
-    }
-
-  /* Labels on top; a slice across tiles is a spot in each, one after the
-   * other. */
-  for (gint64 index = first; index <= last; index++)
-    {
-      const RowTile *tile = get_row_tile (self, cache, g, row, index);
-
-      for (guint k = 0; tile->spots != NULL && k < tile->spots->len; k++)
-        {
-          const LabelSpot *spot = &g_array_index (tile->spots, LabelSpot, k);
-
-          if (spot->slice == last_labelled)
-            continue;
-          last_labelled = spot->slice;
-          place_label (self, nodes, g, spot, text_y);
-        }
+      if (index < whole_first || index > whole_last)
+        place_spot_labels (self, nodes, g, tile->inner, text_y, NULL);
+      place_spot_labels (self, nodes, g, tile->crossing, text_y, &last_labelled);
     }
 }
 
@@ -2117,6 +2235,7 @@ update_selected_flows (SpsTimeline *self)
   guint selected;
 
   g_array_set_size (self->selected_flows, 0);
+  invalidate_flow_cache (self);
 
   if (self->session == NULL)
     return;
@@ -2208,6 +2327,7 @@ draw_flows (SpsTimeline    *self,
                                              g->track_width, MAX (g->height - g->ruler_height, 0));
   gboolean show_all;
   guint lo = 0, hi, n_before, n_in_window = 0;
+  FlowCache *cache;
   cairo_t *cr;
 
   if (area.size.height <= 0)
@@ -2250,29 +2370,66 @@ draw_flows (SpsTimeline    *self,
         show_all = FALSE;
     }
 
-  if ((!show_all || n_in_window == 0) && self->selected_flows->len == 0)
+  show_all = show_all && n_in_window > 0;
+  if (!show_all && self->selected_flows->len == 0)
+    return;
+
+  cache = &self->flow_cache;
+  if (!cache->valid || cache->show_all != show_all || cache->ns_per_px != g->ns_per_px ||
+      cache->scroll != g->scroll || cache->width != g->track_width || cache->height != g->height ||
+      g->start < cache->start || g->end > cache->end)
+    {
+      /* Half a window more each side, for the pan frames to come; not
+       * on the first frame at a new scale: zoom frames come in series. */
+      SpsTime margin = cache->valid && cache->ns_per_px == g->ns_per_px ? (g->end - g->start) / 2 : 0;
+      Geometry wide = *g;
+      g_autoptr(GtkSnapshot) flows = gtk_snapshot_new ();
+
+      wide.start = g->start - margin;
+      wide.end = g->end + margin;
+      wide.gutter = 0;
+
+      cr = gtk_snapshot_append_cairo (flows, &GRAPHENE_RECT_INIT (0, area.origin.y,
+                                                                  (float) ((wide.end - wide.start) / g->ns_per_px),
+                                                                  area.size.height));
+      cairo_set_line_width (cr, 1.2);
+      gdk_cairo_set_source_rgba (cr, &self->style.flow);
+
+      if (show_all)
+        {
+          for (guint i = first_flow_reaching (self, wide.start);
+               i < self->n_flow_keys && self->flows_by_min[i].tmin < wide.end;
+               i++)
+            if (self->flows_by_min[i].tmax >= wide.start)
+              draw_flow (self, cr, &wide, self->flows_by_min[i].flow);
+        }
+
+      cairo_set_line_width (cr, 2.0);
+      gdk_cairo_set_source_rgba (cr, &self->style.accent);
+      for (guint i = 0; i < self->selected_flows->len; i++)
+        draw_flow (self, cr, &wide, g_array_index (self->selected_flows, guint, i));
+      cairo_destroy (cr);
+
+      g_clear_pointer (&cache->node, gsk_render_node_unref);
+      cache->node = gtk_snapshot_free_to_node (g_steal_pointer (&flows));
+      cache->valid = TRUE;
+      cache->start = wide.start;
+      cache->end = wide.end;
+      cache->ns_per_px = g->ns_per_px;
+      cache->scroll = g->scroll;
+      cache->width = g->track_width;
+      cache->height = g->height;
+      cache->show_all = show_all;
+    }
+
+  if (cache->node == NULL)
     return;
 
   gtk_snapshot_push_clip (snapshot, &area);
-  cr = gtk_snapshot_append_cairo (snapshot, &area);
-  cairo_set_line_width (cr, 1.2);
-  gdk_cairo_set_source_rgba (cr, &self->style.flow);
-
-  if (show_all)
-    {
-      for (guint i = first_flow_reaching (self, g->start);
-           i < self->n_flow_keys && self->flows_by_min[i].tmin < g->end;
-           i++)
-        if (self->flows_by_min[i].tmax >= g->start)
-          draw_flow (self, cr, g, self->flows_by_min[i].flow);
-    }
-
-  cairo_set_line_width (cr, 2.0);
-  gdk_cairo_set_source_rgba (cr, &self->style.accent);
-  for (guint i = 0; i < self->selected_flows->len; i++)
-    draw_flow (self, cr, g, g_array_index (self->selected_flows, guint, i));
-
-  cairo_destroy (cr);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) time_to_x (g, cache->start), 0));
+  gtk_snapshot_append_node (snapshot, cache->node);
+  gtk_snapshot_restore (snapshot);
   gtk_snapshot_pop (snapshot);
 }
 
@@ -3568,6 +3725,7 @@ sps_timeline_finalize (GObject *object)
   g_free (self->flow_max_sorted);
   g_free (self->flow_running_max);
   g_clear_pointer (&self->selected_flows, g_array_unref);
+  invalidate_flow_cache (self);
   g_clear_pointer (&self->row_nodes, g_ptr_array_unref);
   g_clear_pointer (&self->overlay_nodes, g_ptr_array_unref);
 

@@ -16,7 +16,7 @@
  * window would make a zoom look cheap for the wrong reason. The first
  * frame of each zoom, which also builds the level-of-detail summaries it
  * needs, is reported on its own; then two kinds of frames, N each
- * (default 100), with the median and 95th percentile:
+ * (default 400), with the median and 95th percentile:
  *
  * - pan: the window moves 8 px further each frame, as a drag does, over
  *   400 px back and forth (fully zoomed out: over the 5 % of room the
@@ -26,6 +26,11 @@
  *   instants, the ruler and the gutter are drawn again every frame.
  * - zoom: the scale changes a little each frame, as wheel zooming does:
  *   nothing drawn before can be reused, every visible lane is drawn again.
+ *
+ * Each zoom and kind of frame has a timeline of its own, and their frames
+ * are taken in turns, ROUNDS rounds of N / ROUNDS frames each: a machine
+ * that slows down for a while (a shared one does) then slows all of them
+ * alike, and the ratios between zooms, the figures that matter, hold.
  *
  * Needs a display (run under xvfb-run); the renderer is not involved.
  */
@@ -52,6 +57,8 @@
 #define HEIGHT 1080
 /* Window positions tried per zoom when looking for the densest one */
 #define CANDIDATES 64
+/* Turns the zooms take (see above) */
+#define ROUNDS 20
 
 typedef struct
 {
@@ -192,62 +199,72 @@ static const char * const mode_names[N_MODES] = { "pan", "zoom" };
 /* How far a pan frame moves the window, px */
 #define PAN_STEP 8
 
-/* Times @n_frames frames from the window [@start, @start + @span). */
-static void
-measure (SpsTimeline *timeline,
-         SpsSession  *session,
-         guint        mode,
-         SpsTime      start,
-         SpsTime      span,
-         double       ns_per_px,
-         gint64       pan_room,
-         int          n_frames,
-         Stats       *st)
+/* One zoom and kind of frame: its timeline and what was measured */
+typedef struct
 {
-  g_autofree double *times = g_new (double, n_frames);
-  g_autofree double *cpu_times = g_new (double, n_frames);
+  SpsSession  *session;
+  GtkWidget   *timeline;
+  guint        mode;
+  SpsTime      start;
+  SpsTime      span;
+  double       ns_per_px;
+  gint64       pan_room;
+  int          n_done;
+  double      *times;
+  double      *cpu_times;
+  Stats        stats;
+} Run;
 
-  for (int f = 0; f < n_frames; f++)
+/* Times frame @f of @run: its window is [start, start + span) moved or
+ * widened as the kind of frame says. */
+static void
+measure_frame (Run *run,
+               int  f)
+{
+  GskRenderNode *node;
+  double t0, c0;
+
+  if (run->mode == MODE_PAN)
     {
-      GskRenderNode *node;
-      double t0, c0;
+      /* Back and forth over pan_room px centred on the window, so that
+       * every frame moves even where the trace's bounds stop a longer
+       * pan (fully zoomed out there is 5 % of room each side). */
+      gint64 travel = (gint64) f * PAN_STEP % (2 * run->pan_room);
+      gint64 px = (travel < run->pan_room ? travel : 2 * run->pan_room - travel) - run->pan_room / 2;
+      SpsTime offset = (SpsTime) (px * run->ns_per_px);
 
-      if (mode == MODE_PAN)
-        {
-          /* Back and forth over @pan_room px centred on the window, so
-           * that every frame moves even where the trace's bounds stop a
-           * longer pan (fully zoomed out there is 5 % of room each side). */
-          gint64 travel = (gint64) f * PAN_STEP % (2 * pan_room);
-          gint64 px = (travel < pan_room ? travel : 2 * pan_room - travel) - pan_room / 2;
-          SpsTime offset = (SpsTime) (px * ns_per_px);
+      sps_session_set_visible (run->session, run->start + offset, run->start + offset + run->span);
+    }
+  else
+    {
+      /* 1 ‰ wider or narrower each frame, around the middle */
+      SpsTime delta = (SpsTime) (run->span * 0.001 * ((f % 2) + 1)) / 2;
 
-          sps_session_set_visible (session, start + offset, start + offset + span);
-        }
-      else
-        {
-          /* 1 ‰ wider or narrower each frame, around the middle */
-          SpsTime delta = (SpsTime) (span * 0.001 * ((f % 2) + 1)) / 2;
-
-          sps_session_set_visible (session, start - delta, start + span + delta);
-        }
-
-      t0 = sps_bench_now_ms ();
-      c0 = sps_bench_cpu_ms ();
-      node = sps_timeline_build_node (timeline, WIDTH, HEIGHT);
-      cpu_times[f] = sps_bench_cpu_ms () - c0;
-      times[f] = sps_bench_now_ms () - t0;
-
-      if (f == 0)
-        st->nodes = count_nodes (node);
-      g_clear_pointer (&node, gsk_render_node_unref);
+      sps_session_set_visible (run->session, run->start - delta, run->start + run->span + delta);
     }
 
-  qsort (times, n_frames, sizeof (double), sps_bench_compare_doubles);
-  qsort (cpu_times, n_frames, sizeof (double), sps_bench_compare_doubles);
-  st->median = times[n_frames / 2];
-  st->p95 = sps_bench_percentile (times, n_frames, 0.95);
-  st->max = times[n_frames - 1];
-  st->cpu_median = cpu_times[n_frames / 2];
+  t0 = sps_bench_now_ms ();
+  c0 = sps_bench_cpu_ms ();
+  node = sps_timeline_build_node (SPS_TIMELINE (run->timeline), WIDTH, HEIGHT);
+  run->cpu_times[f] = sps_bench_cpu_ms () - c0;
+  run->times[f] = sps_bench_now_ms () - t0;
+
+  if (f == 0)
+    run->stats.nodes = count_nodes (node);
+  g_clear_pointer (&node, gsk_render_node_unref);
+}
+
+static void
+finish_run (Run *run)
+{
+  int n = run->n_done;
+
+  qsort (run->times, n, sizeof (double), sps_bench_compare_doubles);
+  qsort (run->cpu_times, n, sizeof (double), sps_bench_compare_doubles);
+  run->stats.median = run->times[n / 2];
+  run->stats.p95 = sps_bench_percentile (run->times, n, 0.95);
+  run->stats.max = run->times[n - 1];
+  run->stats.cpu_median = run->cpu_times[n / 2];
 }
 
 int
@@ -260,8 +277,11 @@ main (int   argc,
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(SpsSession) session = NULL;
   GtkWidget *timeline;
-  int n_frames = 100;
-  Stats stats[N_MODES][G_N_ELEMENTS (zooms)] = { { { 0, } } };
+  int n_frames = 400;
+  Run runs[N_MODES][G_N_ELEMENTS (zooms)] = { { { 0, } } };
+  double first_ms[G_N_ELEMENTS (zooms)] = { 0, };
+  guint n_items[G_N_ELEMENTS (zooms)] = { 0, };
+  guint n_lanes[G_N_ELEMENTS (zooms)] = { 0, };
   int only = -1;
   int only_mode = -1;
   double load_ms;
@@ -309,16 +329,11 @@ main (int   argc,
   gsk_render_node_unref (sps_timeline_build_node (SPS_TIMELINE (timeline), 1, 1));
   g_print ("widget set-up: %.1f ms\n\n", sps_bench_now_ms () - t0);
 
-  g_print ("%-14s %10s %8s %6s %12s %6s %10s %10s %10s %10s %8s\n",
-           "zoom", "ns/px", "items", "lanes", "first (LOD)", "frames", "median", "p95", "max", "cpu med.", "nodes");
-
   for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
     {
       double ns_per_px = zooms[z].ns_per_px;
       SpsTime span;
       SpsTime start;
-      guint items = 0, lanes = 0;
-      double first;
       GskRenderNode *node;
 
       if (only >= 0 && (guint) only != z)
@@ -341,7 +356,7 @@ main (int   argc,
       sps_session_set_visible (session, start, start + span);
       t0 = sps_bench_now_ms ();
       node = sps_timeline_build_node (SPS_TIMELINE (timeline), WIDTH, HEIGHT);
-      first = sps_bench_now_ms () - t0;
+      first_ms[z] = sps_bench_now_ms () - t0;
       g_clear_pointer (&node, gsk_render_node_unref);
 
       /* Fully zoomed out there is one position: the whole trace. */
@@ -349,32 +364,64 @@ main (int   argc,
         {
           sps_session_fit_trace (session);
           start = sps_session_get_visible_start (session);
-          items = count_items (SPS_TIMELINE (timeline), start, start + span, track_width, &lanes);
+          n_items[z] = count_items (SPS_TIMELINE (timeline), start, start + span, track_width, &n_lanes[z]);
         }
       else
         {
           start = densest_start (SPS_TIMELINE (timeline), trace_start, trace_end, span, track_width,
-                                 &items, &lanes);
+                                 &n_items[z], &n_lanes[z]);
         }
 
       for (guint m = 0; m < N_MODES; m++)
         {
-          Stats *st = &stats[m][z];
+          Run *run = &runs[m][z];
 
           if (only_mode >= 0 && (guint) only_mode != m)
             continue;
 
-          sps_session_set_visible (session, start, start + span);
-          node = sps_timeline_build_node (SPS_TIMELINE (timeline), WIDTH, HEIGHT);
-          g_clear_pointer (&node, gsk_render_node_unref);
+          run->session = sps_session_new (trace);
+          run->timeline = g_object_ref_sink (sps_timeline_new (run->session));
+          run->mode = m;
+          run->start = start;
+          run->span = span;
+          run->ns_per_px = ns_per_px;
+          run->pan_room = zooms[z].ns_per_px == 0 ? track_width / 20 : 50 * PAN_STEP;
+          run->times = g_new (double, n_frames);
+          run->cpu_times = g_new (double, n_frames);
 
-          measure (SPS_TIMELINE (timeline), session, m, start, span, ns_per_px,
-                   zooms[z].ns_per_px == 0 ? track_width / 20 : 50 * PAN_STEP, n_frames, st);
-          g_print ("%-14s %10.4g %8u %6u %9.2f ms %6s %7.2f ms %7.2f ms %7.2f ms %7.2f ms %8u\n",
-                   m == 0 ? zooms[z].name : "", ns_per_px, items, lanes, first, mode_names[m],
-                   st->median, st->p95, st->max, st->cpu_median, st->nodes);
+          /* Its level-of-detail summaries and labels, untimed */
+          sps_session_set_visible (run->session, start, start + span);
+          gsk_render_node_unref (sps_timeline_build_node (SPS_TIMELINE (run->timeline), WIDTH, HEIGHT));
         }
     }
+
+  for (guint r = 0; r < ROUNDS; r++)
+    for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
+      for (guint m = 0; m < N_MODES; m++)
+        {
+          Run *run = &runs[m][z];
+          int until = (int) ((gint64) n_frames * (r + 1) / ROUNDS);
+
+          for (; run->timeline != NULL && run->n_done < until; run->n_done++)
+            measure_frame (run, run->n_done);
+        }
+
+  g_print ("%-14s %10s %8s %6s %12s %6s %10s %10s %10s %10s %8s\n",
+           "zoom", "ns/px", "items", "lanes", "first (LOD)", "frames", "median", "p95", "max", "cpu med.", "nodes");
+
+  for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
+    for (guint m = 0; m < N_MODES; m++)
+      {
+        Run *run = &runs[m][z];
+
+        if (run->timeline == NULL)
+          continue;
+
+        finish_run (run);
+        g_print ("%-14s %10.4g %8u %6u %9.2f ms %6s %7.2f ms %7.2f ms %7.2f ms %7.2f ms %8u\n",
+                 m == 0 ? zooms[z].name : "", run->ns_per_px, n_items[z], n_lanes[z], first_ms[z], mode_names[m],
+                 run->stats.median, run->stats.p95, run->stats.max, run->stats.cpu_median, run->stats.nodes);
+      }
 
   if (only < 0)
     {
@@ -386,12 +433,12 @@ main (int   argc,
 
           for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
             {
-              slowest = MAX (slowest, stats[m][z].median);
-              fastest = MIN (fastest, stats[m][z].median);
-              slowest_p95 = MAX (slowest_p95, stats[m][z].p95);
-              fastest_p95 = MIN (fastest_p95, stats[m][z].p95);
-              slowest_cpu = MAX (slowest_cpu, stats[m][z].cpu_median);
-              fastest_cpu = MIN (fastest_cpu, stats[m][z].cpu_median);
+              slowest = MAX (slowest, runs[m][z].stats.median);
+              fastest = MIN (fastest, runs[m][z].stats.median);
+              slowest_p95 = MAX (slowest_p95, runs[m][z].stats.p95);
+              fastest_p95 = MIN (fastest_p95, runs[m][z].stats.p95);
+              slowest_cpu = MAX (slowest_cpu, runs[m][z].stats.cpu_median);
+              fastest_cpu = MIN (fastest_cpu, runs[m][z].stats.cpu_median);
             }
 
           g_print ("%s frames: slowest/fastest zoom %.2f (medians), %.2f (p95), %.2f (CPU time medians); "
@@ -405,6 +452,14 @@ main (int   argc,
   g_print ("level-of-detail memory: %.1f MiB\n",
            _sps_timeline_lod_get_memory_size (_sps_timeline_get_lod (SPS_TIMELINE (timeline))) / (1024.0 * 1024.0));
 
+  for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
+    for (guint m = 0; m < N_MODES; m++)
+      {
+        g_clear_object (&runs[m][z].timeline);
+        g_clear_object (&runs[m][z].session);
+        g_free (runs[m][z].times);
+        g_free (runs[m][z].cpu_times);
+      }
   g_object_unref (timeline);
 
   return 0;
