@@ -28,6 +28,19 @@ typedef struct
   guint32 name;      /* the name of @slice */
 } SpsLodRun;
 
+/* An item of a level as the level stores it: a merged run, or, in the
+ * coarse levels that keep all their items (see
+ * _sps_timeline_lod_runs_records()), a slice of its own too. */
+typedef struct
+{
+  SpsTime start;
+  SpsTime end;       /* the greatest end of its slices */
+  guint32 first;     /* position of its first slice in the lane */
+  guint32 last;      /* position after its last slice */
+  guint32 slice;     /* the longest slice */
+  guint32 name;      /* its name */
+} SpsLodRecord;
+
 /* Counter values summarised in buckets of 2^level ns, aligned to
  * multiples of 2^level: only non-empty buckets exist. (Instants and
  * samples are summarised the same way, by the first point of each
@@ -87,6 +100,9 @@ SPS_GTK_AVAILABLE_IN_ALL
 guint           _sps_timeline_lod_runs_next_n         (SpsLodIter     *iter,
                                                        SpsLodRun      *runs,
                                                        guint           n_runs);
+SPS_GTK_AVAILABLE_IN_ALL
+const SpsLodRecord *_sps_timeline_lod_runs_records    (const SpsLodIter *iter,
+                                                       guint            *n_records);
 SPS_GTK_AVAILABLE_IN_ALL
 guint           _sps_timeline_lod_slice_at            (SpsTimelineLod *self,
                                                        guint           track,

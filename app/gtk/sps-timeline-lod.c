@@ -44,17 +44,9 @@
  * one slice too: walking it then reads one array in order instead of
  * three columns of the slice table at scattered rows, which is what a
  * frame showing thousands of items would otherwise wait for. */
-#define MATERIALIZE_RATIO 4
+#define MATERIALIZE_RATIO 2
 
-typedef struct
-{
-  SpsTime start;
-  SpsTime end;
-  guint32 first;            /* position of its first slice in the lane */
-  guint32 last;             /* position after its last slice */
-  guint32 slice;            /* the longest slice */
-  guint32 name;             /* its name */
-} RunRecord;
+typedef SpsLodRecord RunRecord;
 
 typedef struct
 {
@@ -878,6 +870,43 @@ _sps_timeline_lod_runs_next_n (SpsLodIter *iter,
     iter->level = NULL;
 
   return n;
+}
+
+/**
+ * _sps_timeline_lod_runs_records:
+ * @iter: an iterator set up by _sps_timeline_lod_runs_init()
+ * @n_records: (out): how many records the result holds
+ *
+ * The items @iter has left, as one array, when its level keeps every
+ * item as a record: the coarse levels a zoomed-out view draws, where a
+ * window holds thousands of items and copying each through
+ * _sps_timeline_lod_runs_next_n() costs more than drawing it.
+ *
+ * The array runs to the end of the lane: the caller stops at the first
+ * record that starts at or after the iterator's end, and skips those that
+ * end before its start (only lanes whose slices overlap, such as async
+ * ones, have them), as _sps_timeline_lod_runs_next() would.
+ *
+ * Returns: (nullable) (array length=n_records): the records, or %NULL when
+ *   the level is walked slice by slice (then use the iterator)
+ */
+const SpsLodRecord *
+_sps_timeline_lod_runs_records (const SpsLodIter *iter,
+                                guint            *n_records)
+{
+  const SliceLevel *l;
+
+  g_return_val_if_fail (iter != NULL, NULL);
+  g_return_val_if_fail (n_records != NULL, NULL);
+
+  *n_records = 0;
+  l = iter->level;
+  if (l == NULL || l->n_runs != l->n_items || iter->run > l->n_runs)
+    return NULL;
+
+  *n_records = l->n_runs - iter->run;
+
+  return l->runs + iter->run;
 }
 
 /**

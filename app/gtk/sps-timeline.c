@@ -967,6 +967,10 @@ round_px (double x)
   return (int) (x + 2.5) - 2;
 }
 
+/* Four pixels at once (GCC and Clang vector extensions; plain code where
+ * the processor has no vectors) */
+typedef gint32 StripVec __attribute__ ((vector_size (16)));
+
 /* Fills columns [@left, @right) (logical pixels) of a strip. */
 static inline void
 strip_fill (Canvas  *strip,
@@ -985,11 +989,27 @@ strip_fill (Canvas  *strip,
   n = right - left;
 
   /* Most runs of a zoomed-out lane are a few pixels wide: the first
-   * STRIP_SLACK pixels are written as a block (the compiler turns it into
-   * vector blends), which costs less than a loop whose end the processor
-   * cannot predict. The strip has room for it past its end. */
-  for (int i = 0; i < STRIP_SLACK; i++)
-    p[i] = i < n ? pixel : p[i];
+   * STRIP_SLACK pixels are written as two blends of four, which costs
+   * less than a loop whose end the processor cannot predict (compiled
+   * plainly, that loop is a branch per pixel). The strip has room for
+   * them past its end. */
+  {
+    const StripVec first = { 0, 1, 2, 3 };
+    const StripVec second = { 4, 5, 6, 7 };
+    StripVec count = { n, n, n, n };
+    StripVec value = { (gint32) pixel, (gint32) pixel, (gint32) pixel, (gint32) pixel };
+    StripVec a, b, in_a, in_b;
+
+    G_STATIC_ASSERT (STRIP_SLACK == 8);
+    memcpy (&a, p, sizeof a);
+    memcpy (&b, p + 4, sizeof b);
+    in_a = first < count;
+    in_b = second < count;
+    a = (value & in_a) | (a & ~in_a);
+    b = (value & in_b) | (b & ~in_b);
+    memcpy (p, &a, sizeof a);
+    memcpy (p + 4, &b, sizeof b);
+  }
 
   for (int i = STRIP_SLACK; i < n; i++)
     p[i] = pixel;
@@ -1105,6 +1125,70 @@ draw_slice (LaneDraw        *d,
     }
 }
 
+/* The items of a coarse level, from the level's own array of records
+ * (_sps_timeline_lod_runs_records()): what a zoomed-out frame spends its
+ * time on, thousands of items a pixel or a few wide. Each is drawn as
+ * paint_slice_lane() would, but at once: at the level drawn, short items
+ * are further apart than a pixel (see draw_level()), so no pending run
+ * would grow. Slice or run is chosen without a branch, which the
+ * processor could not predict in a lane where the two alternate. Slices
+ * that may need a label or a notch go through draw_slice(). */
+static void
+paint_lane_records (LaneDraw           *d,
+                    const SpsLodRecord *records,
+                    guint               n_records,
+                    SpsTime             start,
+                    SpsTime             end)
+{
+  SpsTimeline *self = d->self;
+  const Area *a = d->area;
+  double px_per_ns = 1.0 / d->g->ns_per_px;
+  double width = a->width;
+  /* From this width on a slice may be labelled */
+  double label_width = d->labels ? MIN_LABEL_WIDTH - 2 : G_MAXDOUBLE;
+
+  for (guint i = 0; i < n_records; i++)
+    {
+      const SpsLodRecord *r = &records[i];
+      double x0, x1;
+      guint color;
+      gboolean single;
+      int ls, rs, lr, rr;
+
+      if (r->start >= end)
+        break;
+      if (G_UNLIKELY (r->end <= start) && !(r->end == r->start && r->start >= start))
+        continue;
+
+      x0 = (double) (r->start - a->base) * px_per_ns - a->base_px;
+      x1 = (double) (r->end - a->base) * px_per_ns - a->base_px;
+      single = r->last - r->first == 1 && x1 - x0 >= 1.0;
+
+      if (single && (x1 - x0 >= label_width || r->end >= d->trace_end))
+        {
+          SpsLodRun run = { r->start, r->end, r->slice, 1, r->name };
+
+          draw_slice (d, &run, x0, x1);
+          continue;
+        }
+
+      color = name_color (self, r->name);
+
+      /* As draw_slice() draws a slice */
+      ls = round_px (CLAMP (x0, -2.0, width + 2.0));
+      rs = round_px (CLAMP (x1, -2.0, width + 2.0));
+      rs = MAX (rs, ls + 1);
+      rs -= rs - ls >= 4;
+      /* As flush_merged() draws a run */
+      lr = floor_px (MAX (x0, -1.0));
+      rr = MAX (lr + 1, -floor_px (-MIN (x1, width + 1.0)));
+
+      strip_fill (&d->strip, single ? ls : lr, single ? rs : rr,
+                  single ? self->style.fill_pixel[color] : self->style.merged_pixel[color]);
+      d->drawn = TRUE;
+    }
+}
+
 /* Paints the items of a slice lane in the area. */
 static void
 paint_slice_lane (SpsTimeline          *self,
@@ -1116,7 +1200,8 @@ paint_slice_lane (SpsTimeline          *self,
   LaneDraw d = { 0, };
   SpsLodIter iter;
   SpsLodRun runs[128];
-  guint n;
+  const SpsLodRecord *records;
+  guint n, n_records;
   double px_per_ns = 1.0 / g->ns_per_px;
   double right_edge = a->width + 1.0;
   /* Category filters: a run is skipped when its own (or, merged, its
@@ -1142,6 +1227,15 @@ paint_slice_lane (SpsTimeline          *self,
    * tile are drawn by both tiles, each its part. */
   _sps_timeline_lod_runs_init (self->lod, &iter, row->track, row->depth, draw_level (g),
                                area_start (a, g) - 1, area_end (a, g) + 1);
+
+  /* Sampled lanes read each slice's flags, and filters each slice's
+   * visibility: those take the general path. */
+  if (!filtered && !d.sampled &&
+      (records = _sps_timeline_lod_runs_records (&iter, &n_records)) != NULL)
+    {
+      paint_lane_records (&d, records, n_records, area_start (a, g) - 1, area_end (a, g) + 1);
+      goto done;
+    }
 
   while ((n = _sps_timeline_lod_runs_next_n (&iter, runs, G_N_ELEMENTS (runs))) > 0)
     for (guint i = 0; i < n; i++)
@@ -1187,6 +1281,7 @@ paint_slice_lane (SpsTimeline          *self,
 
   flush_merged (&d);
 
+done:
   paint->canvas = d.strip;
   paint->drawn = d.drawn;
   paint->y = d.y;
@@ -1492,6 +1587,8 @@ paint_instants (SpsTimeline          *self,
   SpsLodIter iter;
   guint32 points[256];
   guint n;
+  /* Without filters every instant is shown: no lookup per mark */
+  gboolean filtered = sps_session_has_filters (self->session);
 
   points_init (self, g, a, row, level, &iter);
   if ((n = _sps_timeline_lod_points_next_n (&iter, points, G_N_ELEMENTS (points))) == 0)
@@ -1517,7 +1614,7 @@ paint_instants (SpsTimeline          *self,
          * point before the next one, so marks do not move with filters
          * and tiles keep agreeing. */
         if (point_marked (bucket, x, prev_bucket, prev_x, size + INSTANT_SPACING) &&
-            sps_session_is_instant_visible (self->session, row_index))
+            (!filtered || sps_session_is_instant_visible (self->session, row_index)))
           {
             canvas_put_square (&paint->canvas, (x - size / 2) * paint->canvas.scale,
                                get_diamond (self, name_color (self, instants->name[row_index]), size,
@@ -2284,11 +2381,15 @@ flow_point_y (SpsTimeline    *self,
   return TRUE;
 }
 
+/* Adds the curve of @flow to the path of @cr, or its arrow head (which
+ * points right, into the slice it reaches) when @head is set: curves are
+ * stroked and heads filled all at once, not one by one. */
 static void
-draw_flow (SpsTimeline    *self,
+flow_path (SpsTimeline    *self,
            cairo_t        *cr,
            const Geometry *g,
-           guint           flow)
+           guint           flow,
+           gboolean        head)
 {
   const SpsFlowTable *flows = sps_trace_get_flows (self->trace);
   SpsTime from, to;
@@ -2306,16 +2407,49 @@ draw_flow (SpsTimeline    *self,
   x1 = CLAMP (x1, -1e6, 1e6);
   dx = MAX (fabs (x1 - x0) / 2, 24.0);
 
-  cairo_move_to (cr, x0, y0);
-  cairo_curve_to (cr, x0 + dx, y0, x1 - dx, y1, x1, y1);
-  cairo_stroke (cr);
+  if (head)
+    {
+      cairo_move_to (cr, x1, y1);
+      cairo_line_to (cr, x1 - 6, y1 - 3.5);
+      cairo_line_to (cr, x1 - 6, y1 + 3.5);
+      cairo_close_path (cr);
+    }
+  else
+    {
+      cairo_move_to (cr, x0, y0);
+      cairo_curve_to (cr, x0 + dx, y0, x1 - dx, y1, x1, y1);
+    }
+}
 
-  /* Arrow head, pointing right into the slice it reaches */
-  cairo_move_to (cr, x1, y1);
-  cairo_line_to (cr, x1 - 6, y1 - 3.5);
-  cairo_line_to (cr, x1 - 6, y1 + 3.5);
-  cairo_close_path (cr);
-  cairo_fill (cr);
+/* Draws the flows that reach the window of @g, or the selected ones when
+ * @selected is set. */
+static void
+draw_flow_set (SpsTimeline    *self,
+               cairo_t        *cr,
+               const Geometry *g,
+               gboolean        selected)
+{
+  for (int head = 0; head < 2; head++)
+    {
+      if (selected)
+        {
+          for (guint i = 0; i < self->selected_flows->len; i++)
+            flow_path (self, cr, g, g_array_index (self->selected_flows, guint, i), head);
+        }
+      else
+        {
+          for (guint i = first_flow_reaching (self, g->start);
+               i < self->n_flow_keys && self->flows_by_min[i].tmin < g->end;
+               i++)
+            if (self->flows_by_min[i].tmax >= g->start)
+              flow_path (self, cr, g, self->flows_by_min[i].flow, head);
+        }
+
+      if (head)
+        cairo_fill (cr);
+      else
+        cairo_stroke (cr);
+    }
 }
 
 static void
@@ -2396,18 +2530,11 @@ draw_flows (SpsTimeline    *self,
       gdk_cairo_set_source_rgba (cr, &self->style.flow);
 
       if (show_all)
-        {
-          for (guint i = first_flow_reaching (self, wide.start);
-               i < self->n_flow_keys && self->flows_by_min[i].tmin < wide.end;
-               i++)
-            if (self->flows_by_min[i].tmax >= wide.start)
-              draw_flow (self, cr, &wide, self->flows_by_min[i].flow);
-        }
+        draw_flow_set (self, cr, &wide, FALSE);
 
       cairo_set_line_width (cr, 2.0);
       gdk_cairo_set_source_rgba (cr, &self->style.accent);
-      for (guint i = 0; i < self->selected_flows->len; i++)
-        draw_flow (self, cr, &wide, g_array_index (self->selected_flows, guint, i));
+      draw_flow_set (self, cr, &wide, TRUE);
       cairo_destroy (cr);
 
       g_clear_pointer (&cache->node, gsk_render_node_unref);
