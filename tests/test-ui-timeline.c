@@ -570,36 +570,43 @@ test_scroll (void)
   fixture_tear_down (&fixture, NULL);
 }
 
-/* Slice lanes are drawn in tiles that panning reuses: after a series of
- * pans the picture must be exactly what a timeline drawing the window
- * afresh, without tiles, shows. */
-static void
-test_pan_tiles (Fixture       *fixture,
-                gconstpointer  data)
+/* The pixels of @node, WIDTH × HEIGHT, as @renderer draws them */
+static guint32 *
+render_pixels (GskRenderer   *renderer,
+               GskRenderNode *node)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SpsTrace) trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_autoptr(SpsSession) session = NULL;
-  g_autoptr(GtkWidget) panned = NULL;
-  g_autoptr(GtkWidget) fresh = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (fixture->timeline));
+  g_autoptr(GdkTexture) texture = gsk_renderer_render_texture (renderer, node,
+                                                               &GRAPHENE_RECT_INIT (0, 0, WIDTH, HEIGHT));
+  guint32 *pixels = g_new (guint32, (gsize) WIDTH * HEIGHT);
+
+  gdk_texture_download (texture, (guchar *) pixels, WIDTH * sizeof (guint32));
+
+  return pixels;
+}
+
+/* Pans a timeline of @trace back and forth over a fifth of it; after each
+ * step, checks that it shows exactly the pixels of a timeline drawing
+ * that window afresh, without tiles.
+ * Returns how many pixels of the last picture are not the background,
+ * so that callers know something was compared. */
+static gsize
+assert_pan_matches_fresh (GtkWidget *host,
+                          SpsTrace  *trace)
+{
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (host));
+  g_autoptr(SpsSession) session = sps_session_new (trace);
+  GtkWidget *panned = sps_timeline_new (session);
+  GtkWidget *fresh = sps_timeline_new (session);
+  /* In windows, for the theme's colours (flows are drawn in the text
+   * colour, faded) */
+  GtkWidget *windows[2] = { gtk_window_new (), gtk_window_new () };
   SpsTime start, span;
   double ns_per_px;
   int track_width;
-  gsize differ = 0;
-  g_autofree guint32 *a = g_new (guint32, (gsize) WIDTH * HEIGHT);
-  g_autofree guint32 *b = g_new (guint32, (gsize) WIDTH * HEIGHT);
-  g_autoptr(GskRenderNode) node_a = NULL;
-  g_autoptr(GskRenderNode) node_b = NULL;
-  g_autoptr(GdkTexture) texture_a = NULL;
-  g_autoptr(GdkTexture) texture_b = NULL;
+  gsize colored = 0;
 
-  g_assert_no_error (error);
-  session = sps_session_new (trace);
-  panned = g_object_ref_sink (sps_timeline_new (session));
-  fresh = g_object_ref_sink (sps_timeline_new (session));
+  gtk_window_set_child (GTK_WINDOW (windows[0]), panned);
+  gtk_window_set_child (GTK_WINDOW (windows[1]), fresh);
   _sps_timeline_set_tiles_enabled (SPS_TIMELINE (fresh), FALSE);
   track_width = WIDTH - sps_timeline_get_gutter_width (SPS_TIMELINE (panned));
 
@@ -613,31 +620,109 @@ test_pan_tiles (Fixture       *fixture,
   for (int i = 0; i <= 12; i++)
     {
       SpsTime offset = (SpsTime) ((i <= 7 ? i * 37 : 7 * 37 - (i - 7) * 53) * ns_per_px);
+      g_autoptr(GskRenderNode) node_a = NULL;
+      g_autoptr(GskRenderNode) node_b = NULL;
+      g_autofree guint32 *a = NULL;
+      g_autofree guint32 *b = NULL;
+      gsize differ = 0;
 
       sps_session_set_visible (session, start + offset, start + offset + span);
-      g_clear_pointer (&node_a, gsk_render_node_unref);
       node_a = sps_timeline_build_node (SPS_TIMELINE (panned), WIDTH, HEIGHT);
+      node_b = sps_timeline_build_node (SPS_TIMELINE (fresh), WIDTH, HEIGHT);
+      a = render_pixels (renderer, node_a);
+      b = render_pixels (renderer, node_b);
+
+      colored = 0;
+      for (gsize k = 0; k < (gsize) WIDTH * HEIGHT; k++)
+        {
+          differ += a[k] != b[k];
+          colored += (a[k] & 0xffffff) != (a[0] & 0xffffff);
+        }
+      g_assert_cmpuint (differ, ==, 0);
     }
-  node_b = sps_timeline_build_node (SPS_TIMELINE (fresh), WIDTH, HEIGHT);
 
-  texture_a = gsk_renderer_render_texture (renderer, node_a, &GRAPHENE_RECT_INIT (0, 0, WIDTH, HEIGHT));
-  texture_b = gsk_renderer_render_texture (renderer, node_b, &GRAPHENE_RECT_INIT (0, 0, WIDTH, HEIGHT));
-  gdk_texture_download (texture_a, (guchar *) a, WIDTH * sizeof (guint32));
-  gdk_texture_download (texture_b, (guchar *) b, WIDTH * sizeof (guint32));
+  gtk_window_destroy (GTK_WINDOW (windows[0]));
+  gtk_window_destroy (GTK_WINDOW (windows[1]));
 
-  for (gsize i = 0; i < (gsize) WIDTH * HEIGHT; i++)
-    differ += a[i] != b[i];
-  g_assert_cmpuint (differ, ==, 0);
+  return colored;
+}
 
-  /* And the picture is not empty: slices were drawn (the demo's first
-   * fifth is busy), so the comparison compared something. */
-  {
-    gsize colored = 0;
+/* Slice lanes are drawn in tiles that panning reuses: after a series of
+ * pans the picture must be exactly what a timeline drawing the window
+ * afresh, without tiles, shows. */
+static void
+test_pan_tiles (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
 
-    for (gsize i = 0; i < (gsize) WIDTH * HEIGHT; i++)
-      colored += (a[i] & 0xffffff) != (a[0] & 0xffffff);
-    g_assert_cmpuint (colored, >, (gsize) WIDTH * HEIGHT / 20);
-  }
+  g_assert_no_error (error);
+
+  /* The picture is not empty: slices were drawn (the demo's first fifth
+   * is busy), so the comparison compared something. */
+  g_assert_cmpuint (assert_pan_matches_fresh (fixture->timeline, trace), >, (gsize) WIDTH * HEIGHT / 20);
+}
+
+/* Two threads of 15 slices each, 100 µs apart (about 200 px in the
+ * test's view): 100 px ones on the first, whose labels are cut short
+ * with an ellipsis at a width that depends on how much of them is
+ * visible, and a flow from each to a short one on the second. A short
+ * slice at 0 puts the others @delay late: as it varies, the windows of
+ * the test cut slices at different places of their tiles, some wholly
+ * inside one, whose label the tile cannot give. */
+static SpsTrace *
+build_flow_trace (SpsTime delay)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (builder, 1);
+  guint32 threads[2] = {
+    sps_trace_builder_ensure_thread (builder, process, 1),
+    sps_trace_builder_ensure_thread (builder, process, 2),
+  };
+  SpsTrace *trace;
+
+  for (guint i = 0; i < 15; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("a long name of work item %u", i % 7);
+      guint32 id = sps_trace_builder_intern (builder, name, -1);
+      SpsTime ts = (SpsTime) i * 100000 + delay;
+
+      sps_trace_builder_add_complete (builder, threads[0], ts, 50000, id, 0, SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+      sps_trace_builder_add_complete (builder, threads[1], ts + 60000, 12000, id, 0, SPS_ARGS_REF_NONE,
+                                      SPS_SLICE_NONE);
+      sps_trace_builder_add_flow_point (builder, i, SPS_FLOW_START, SPS_FLOW_BIND_ENCLOSING, threads[0],
+                                        ts + 45000, 0, 0, 0);
+      sps_trace_builder_add_flow_point (builder, i, SPS_FLOW_END, SPS_FLOW_BIND_NEXT, threads[1],
+                                        ts + 59000, 0, 0, 0);
+    }
+
+  sps_trace_builder_add_complete (builder, threads[1], 0, 1000, sps_trace_builder_intern (builder, "start", -1), 0,
+                                  SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sps_trace_get_flows (trace)->n_rows, ==, 15);
+
+  return trace;
+}
+
+/* Flows are drawn for more than the window and moved while panning;
+ * labels of slices wholly inside a tile come with the tile. Both must
+ * land where a fresh drawing puts them. */
+static void
+test_pan_flows (Fixture       *fixture,
+                gconstpointer  data)
+{
+  for (SpsTime delay = 10000; delay <= 90000; delay += 20000)
+    {
+      g_autoptr(SpsTrace) trace = build_flow_trace (delay);
+
+      g_assert_cmpuint (assert_pan_matches_fresh (fixture->timeline, trace), >, (gsize) WIDTH * HEIGHT / 50);
+    }
 }
 
 static void
@@ -751,6 +836,7 @@ main (int   argc,
               fixture_tear_down);
   g_test_add ("/ui/timeline/build-node", Fixture, NULL, fixture_set_up, test_build_node, fixture_tear_down);
   g_test_add ("/ui/timeline/pan-tiles", Fixture, NULL, fixture_set_up, test_pan_tiles, fixture_tear_down);
+  g_test_add ("/ui/timeline/pan-flows", Fixture, NULL, fixture_set_up, test_pan_flows, fixture_tear_down);
   g_test_add ("/ui/timeline/properties", Fixture, NULL, fixture_set_up, test_properties, fixture_tear_down);
   g_test_add ("/ui/timeline/ruler", Fixture, NULL, fixture_set_up, test_ruler, fixture_tear_down);
   g_test_add_func ("/ui/timeline/scroll", test_scroll);

@@ -43,6 +43,9 @@
  * drawn: thousands of curves would cost more than all the slices and
  * show nothing but a tangle. */
 #define MAX_FLOWS            1000
+/* How far a flow's curve leaves its ends horizontally, at least, px: a
+ * curve bulges past its ends by less than that. */
+#define FLOW_MIN_BEND        24.0
 /* Gap between instant markers, px. */
 #define INSTANT_SPACING      3
 /* Size of the tile that hatches sampled spans */
@@ -971,6 +974,26 @@ round_px (double x)
  * the processor has no vectors) */
 typedef gint32 StripVec __attribute__ ((vector_size (16)));
 
+/* floor (x + 0.5) for any x, without a libm call: beyond ±2^30 px the
+ * value is clamped, which changes no decision taken with it. */
+static inline gint64
+round_any (double x)
+{
+  x = CLAMP (x, -1073741824.0, 1073741824.0);
+  return (gint64) (x + 1073741824.5) - G_GINT64_CONSTANT (1073741824);
+}
+
+/* Whether a slice from @x0 to @x1 (px) leaves a pixel of space before the
+ * next: when it is 4 px wide or more. Measured on the whole slice, not on
+ * the part an area shows, so that a tile and the window, which cut it at
+ * different places, draw it alike. */
+static inline gboolean
+slice_keeps_gap (double x0,
+                 double x1)
+{
+  return round_any (x1) - round_any (x0) >= 4;
+}
+
 /* Fills columns [@left, @right) (logical pixels) of a strip. */
 static inline void
 strip_fill (Canvas  *strip,
@@ -1072,7 +1095,7 @@ draw_slice (LaneDraw        *d,
   if (right - left < 1)
     right = left + 1;
   /* A pixel of space between neighbours that are wide enough. */
-  if (right - left >= 4)
+  if (slice_keeps_gap (x0, x1))
     right -= 1;
 
   d->drawn = TRUE;
@@ -1178,7 +1201,7 @@ paint_lane_records (LaneDraw           *d,
       ls = round_px (CLAMP (x0, -2.0, width + 2.0));
       rs = round_px (CLAMP (x1, -2.0, width + 2.0));
       rs = MAX (rs, ls + 1);
-      rs -= rs - ls >= 4;
+      rs -= slice_keeps_gap (x0, x1);
       /* As flush_merged() draws a run */
       lr = floor_px (MAX (x0, -1.0));
       rr = MAX (lr + 1, -floor_px (-MIN (x1, width + 1.0)));
@@ -1795,7 +1818,7 @@ spot_label (SpsTimeline     *self,
   const Label *label;
 
   /* As draw_slice() leaves a pixel between neighbours */
-  if (right - left >= 4)
+  if (slice_keeps_gap (x0, x1))
     right -= 1;
   visible = MIN (right, width) - MAX (left, 0);
   if (visible < MIN_LABEL_WIDTH)
@@ -2405,7 +2428,7 @@ flow_path (SpsTimeline    *self,
   /* Keep far ends finite for cairo. */
   x0 = CLAMP (x0, -1e6, 1e6);
   x1 = CLAMP (x1, -1e6, 1e6);
-  dx = MAX (fabs (x1 - x0) / 2, 24.0);
+  dx = MAX (fabs (x1 - x0) / 2, FLOW_MIN_BEND);
 
   if (head)
     {
@@ -2438,10 +2461,15 @@ draw_flow_set (SpsTimeline    *self,
         }
       else
         {
-          for (guint i = first_flow_reaching (self, g->start);
-               i < self->n_flow_keys && self->flows_by_min[i].tmin < g->end;
+          /* With the curves of flows that end just outside */
+          SpsTime margin = (SpsTime) ceil (FLOW_MIN_BEND * g->ns_per_px);
+          SpsTime start = g->start - margin;
+          SpsTime end = g->end + margin;
+
+          for (guint i = first_flow_reaching (self, start);
+               i < self->n_flow_keys && self->flows_by_min[i].tmin < end;
                i++)
-            if (self->flows_by_min[i].tmax >= g->start)
+            if (self->flows_by_min[i].tmax >= start)
               flow_path (self, cr, g, self->flows_by_min[i].flow, head);
         }
 
@@ -2589,7 +2617,7 @@ slice_area (SpsTimeline     *self,
   right = roundf ((float) CLAMP (x1, g->gutter - 2.0, g->width + 2.0));
   if (right - left < 1)
     right = left + 1;
-  if (right - left >= 4)
+  if (slice_keeps_gap (x0, x1))
     right -= 1;
 
   left = MAX (left, (float) g->gutter);
