@@ -20,12 +20,14 @@
  *
  * - pan: the window moves 8 px further each frame, as a drag does, over
  *   400 px back and forth (fully zoomed out: over the 5 % of room the
- *   trace's bounds leave each side). Slice lanes are drawn in tiles aligned to the trace, so a pan
- *   frame draws only the tiles coming into view (a new one per lane every
- *   32 frames here) and puts the others together; labels, counters,
- *   instants, the ruler and the gutter are drawn again every frame.
+ *   trace's bounds leave each side). Rows are drawn in tiles aligned to
+ *   the trace, so a pan frame draws only the tiles coming into view (a
+ *   new one per row every 32 frames here) and otherwise moves the row's
+ *   node; flows are drawn for half a window more each side and moved too.
+ *   Labels of slices cut by the window's edges, the ruler and the gutter
+ *   are drawn again every frame.
  * - zoom: the scale changes a little each frame, as wheel zooming does:
- *   nothing drawn before can be reused, every visible lane is drawn again.
+ *   nothing drawn before can be reused, every visible row is drawn again.
  *
  * Each zoom and kind of frame has a timeline of its own, and their frames
  * are taken in turns, ROUNDS rounds of N / ROUNDS frames each: a machine
