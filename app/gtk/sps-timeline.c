@@ -1880,6 +1880,17 @@ sort_tile_spots (SpsTimeline          *self,
   tile->labels = nodes_to_node (nodes);
 }
 
+/* Whether the slice of @spot lies wholly in the columns [@from, @to) of
+ * the pixel grid, as draw_slice() rounds its ends: then its label does
+ * not depend on where the window is, as long as those columns are in it. */
+static inline gboolean
+spot_within (const LabelSpot *spot,
+             gint64           from,
+             gint64           to)
+{
+  return round_any (spot->x0 - (double) from) >= 0 && round_any (spot->x1 - (double) to) <= 0;
+}
+
 static RowTile *
 find_row_tile (RowCache *cache,
                gint64    index)
@@ -1928,17 +1939,24 @@ get_row_tile (SpsTimeline          *self,
   return &g_array_index (cache->tiles, RowTile, cache->tiles->len - 1);
 }
 
+/* Labels for @spots, but those of slices wholly in the grid columns
+ * [@from, @to), which the row's node has. */
 static void
 place_spot_labels (SpsTimeline    *self,
                    GPtrArray      *nodes,
                    const Geometry *g,
                    const GArray   *spots,
                    float           text_y,
+                   gint64          from,
+                   gint64          to,
                    guint32        *last_labelled)
 {
   for (guint k = 0; spots != NULL && k < spots->len; k++)
     {
       const LabelSpot *spot = &g_array_index (spots, LabelSpot, k);
+
+      if (from < to && spot_within (spot, from, to))
+        continue;
 
       /* A slice across tiles is a spot in each, one after the other */
       if (last_labelled != NULL)
@@ -2020,6 +2038,23 @@ draw_tiled_row (SpsTimeline          *self,
 
           if (tile->labels != NULL)
             add_translated (parts, tile->labels, (float) ((index - first) * LANE_TILE), 0);
+
+          /* And those of slices across tiles that are all in view: each
+           * is a spot of every tile it crosses; the one it starts in adds
+           * it */
+          for (guint k = 0; tile->crossing != NULL && k < tile->crossing->len; k++)
+            {
+              const LabelSpot *spot = &g_array_index (tile->crossing, LabelSpot, k);
+              const Label *label;
+              int x;
+
+              if (round_any (spot->x0) < index * LANE_TILE ||
+                  !spot_within (spot, whole_first * LANE_TILE, (whole_last + 1) * LANE_TILE))
+                continue;
+              label = spot_label (self, spot, first * LANE_TILE, (int) ((last - first + 1) * LANE_TILE), &x);
+              if (label != NULL)
+                add_translated (parts, label->node, x, text_y);
+            }
         }
 
       g_clear_pointer (&cache->tiles_node, gsk_render_node_unref);
@@ -2034,15 +2069,16 @@ draw_tiled_row (SpsTimeline          *self,
   if (cache->tiles_node != NULL)
     add_translated (nodes, cache->tiles_node, (float) (first * LANE_TILE - g->origin_px), 0);
 
-  /* Labels that depend on where the window is: those of slices across
-   * tiles, and all those of the tiles at the window's edges. */
+  /* Labels that depend on where the window is: those of the tiles at
+   * the window's edges, and of slices that reach into one. */
   for (gint64 index = first; index <= last; index++)
     {
       const RowTile *tile = find_row_tile (cache, index);
 
       if (index < whole_first || index > whole_last)
-        place_spot_labels (self, nodes, g, tile->inner, text_y, NULL);
-      place_spot_labels (self, nodes, g, tile->crossing, text_y, &last_labelled);
+        place_spot_labels (self, nodes, g, tile->inner, text_y, 0, 0, NULL);
+      place_spot_labels (self, nodes, g, tile->crossing, text_y, whole_first * LANE_TILE,
+                         (whole_last + 1) * LANE_TILE, &last_labelled);
     }
 }
 

@@ -26,7 +26,8 @@
  *   node; flows are drawn for half a window more each side and moved too.
  *   Labels of slices cut by the window's edges, the ruler and the gutter
  *   are drawn again every frame.
- * - zoom: the scale changes a little each frame, as wheel zooming does:
+ * - zoom: the scale changes by 1 ‰ each frame, out for 25 frames and
+ *   back in for 25, as a steady wheel zoom does:
  *   nothing drawn before can be reused, every visible row is drawn again.
  *
  * Each zoom and kind of frame has a timeline of its own, and their frames
@@ -42,6 +43,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,8 +241,13 @@ measure_frame (Run *run,
     }
   else
     {
-      /* 1 ‰ wider or narrower each frame, around the middle */
-      SpsTime delta = (SpsTime) (run->span * 0.001 * ((f % 2) + 1)) / 2;
+      /* 1 ‰ wider each frame for 25 frames, then 1 ‰ narrower for 25,
+       * around the middle, as a steady wheel zoom out and back in: no
+       * two frames in a row have the same scale, nor the warm-up frame
+       * and the first. */
+      int step = f % 50;
+      int k = 1 + (step < 25 ? step : 50 - step);
+      SpsTime delta = (SpsTime) (run->span * (pow (1.001, k) - 1)) / 2;
 
       sps_session_set_visible (run->session, run->start - delta, run->start + run->span + delta);
     }
