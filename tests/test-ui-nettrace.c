@@ -36,6 +36,35 @@ wait_until_built (GtkWidget *window,
   gtk_test_widget_wait_for_draw (window);
 }
 
+static void
+count_notify (guint *count)
+{
+  (*count)++;
+}
+
+static gboolean
+set_done (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* A search entry reports its text again when its typing delay (150 ms)
+ * ends after Enter; the same text must not build the graph again */
+static void
+assert_no_rebuild_after_delay (GtkWidget *panel)
+{
+  guint notified = 0;
+  gboolean done = FALSE;
+  gulong handler = g_signal_connect_swapped (panel, "notify::building", G_CALLBACK (count_notify), &notified);
+
+  g_timeout_add (400, set_done, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (panel, handler);
+  g_assert_cmpuint (notified, ==, 0);
+}
+
 /* Saves the window's content and returns it */
 static GdkTexture *
 save_screenshot (GtkWidget  *window,
@@ -171,6 +200,7 @@ test_raw_switch (void)
   g_signal_emit_by_name (first_span, "activate");
   wait_until_built (window, panel);
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (status)), "10 samples"));
+  assert_no_rebuild_after_delay (panel);
   g_clear_object (&repaired_shot);
   repaired_shot = save_screenshot (window, "nettrace-flame-first-span.png");
 
@@ -179,6 +209,7 @@ test_raw_switch (void)
   g_signal_emit_by_name (span_filter, "activate");
   wait_until_built (window, panel);
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (status)), "10 samples"));
+  assert_no_rebuild_after_delay (panel);
   g_clear_object (&raw_shot);
   raw_shot = save_screenshot (window, "nettrace-flame-span-filter.png");
 

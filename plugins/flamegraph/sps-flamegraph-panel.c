@@ -45,6 +45,11 @@ struct _SpsFlamegraphPanel
   guint               rebuild_id;
   gboolean            building;
 
+  /* The span filters the last build used: an entry reports the same text
+   * on Enter and again when its typing delay ends */
+  char               *built_first_span;
+  char               *built_span_filter;
+
   /* Names from the root to the zoomed node, kept across rebuilds */
   GArray             *zoom_path;     /* guint32 string ids */
 };
@@ -313,6 +318,10 @@ rebuild_now (SpsFlamegraphPanel *self)
       const char *first_span = gtk_editable_get_text (GTK_EDITABLE (self->first_span_entry));
       const char *span_filter = gtk_editable_get_text (GTK_EDITABLE (self->span_filter_entry));
 
+      g_free (self->built_first_span);
+      self->built_first_span = g_strdup (first_span);
+      g_free (self->built_span_filter);
+      self->built_span_filter = g_strdup (span_filter);
       if (first_span[0] != '\0' || span_filter[0] != '\0')
         data->filtered = sps_filtered_samples_new (self->trace, data->params.samples,
                                                    first_span[0] != '\0' ? first_span : NULL,
@@ -429,6 +438,17 @@ on_node_clicked (SpsFlamegraphChart *chart,
 static void
 on_scope_changed (SpsFlamegraphPanel *self)
 {
+  queue_rebuild (self);
+}
+
+static void
+on_span_filters_changed (SpsFlamegraphPanel *self)
+{
+  if (self->rebuild_id == 0 &&
+      g_strcmp0 (self->built_first_span, gtk_editable_get_text (GTK_EDITABLE (self->first_span_entry))) == 0 &&
+      g_strcmp0 (self->built_span_filter, gtk_editable_get_text (GTK_EDITABLE (self->span_filter_entry))) == 0)
+    return;
+
   queue_rebuild (self);
 }
 
@@ -694,6 +714,8 @@ sps_flamegraph_panel_finalize (GObject *object)
   g_clear_pointer (&self->thread_rows, g_array_unref);
   g_clear_pointer (&self->kinds, g_array_unref);
   g_clear_pointer (&self->zoom_path, g_array_unref);
+  g_clear_pointer (&self->built_first_span, g_free);
+  g_clear_pointer (&self->built_span_filter, g_free);
 
   G_OBJECT_CLASS (sps_flamegraph_panel_parent_class)->finalize (object);
 }
@@ -856,10 +878,10 @@ sps_flamegraph_panel_new (SpsSession *session)
   g_signal_connect_swapped (self->raw_toggle, "toggled", G_CALLBACK (on_scope_changed), self);
   gtk_widget_set_visible (GTK_WIDGET (self->first_span_entry), sps_trace_get_raw_samples (self->trace)->n_rows > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->span_filter_entry), sps_trace_get_raw_samples (self->trace)->n_rows > 0);
-  g_signal_connect_swapped (self->first_span_entry, "search-changed", G_CALLBACK (on_scope_changed), self);
-  g_signal_connect_swapped (self->first_span_entry, "activate", G_CALLBACK (on_scope_changed), self);
-  g_signal_connect_swapped (self->span_filter_entry, "search-changed", G_CALLBACK (on_scope_changed), self);
-  g_signal_connect_swapped (self->span_filter_entry, "activate", G_CALLBACK (on_scope_changed), self);
+  g_signal_connect_swapped (self->first_span_entry, "search-changed", G_CALLBACK (on_span_filters_changed), self);
+  g_signal_connect_swapped (self->first_span_entry, "activate", G_CALLBACK (on_span_filters_changed), self);
+  g_signal_connect_swapped (self->span_filter_entry, "search-changed", G_CALLBACK (on_span_filters_changed), self);
+  g_signal_connect_swapped (self->span_filter_entry, "activate", G_CALLBACK (on_span_filters_changed), self);
 
   g_signal_connect_swapped (session, "notify::has-range", G_CALLBACK (on_scope_changed), self);
   g_signal_connect_swapped (session, "notify::range-start", G_CALLBACK (on_scope_changed), self);
