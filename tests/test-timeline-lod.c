@@ -110,6 +110,8 @@ check_runs (SpsTrace       *trace,
 {
   SpsLodIter iter;
   SpsLodRun run;
+  const SpsLodRecord *records;
+  guint n_records;
   guint n = 0;
 
   _sps_timeline_lod_runs_init (lod, &iter, track, depth, level, start, end);
@@ -121,6 +123,28 @@ check_runs (SpsTrace       *trace,
       g_assert_cmpuint (run.slice, ==, sps_test_find_slice (trace, expected[n].slice, 0));
       g_assert_cmpuint (run.count, ==, expected[n].count);
       g_assert_cmpuint (run.name, ==, sps_trace_get_slices (trace)->name[run.slice]);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, n_expected);
+
+  /* The lane's window gives the same items, read as the timeline reads
+   * them: up to the first that starts at or after @end, skipping those
+   * that end before @start */
+  records = _sps_timeline_lod_runs_window (lod, track, depth, level, start, end, &n_records);
+  n = 0;
+  for (guint k = 0; k < n_records && records[k].start < end; k++)
+    {
+      const SpsLodRecord *r = &records[k];
+
+      if (r->end <= start && !(r->end == r->start && r->start >= start))
+        continue;
+
+      g_assert_cmpuint (n, <, n_expected);
+      g_assert_cmpint (r->start, ==, expected[n].start);
+      g_assert_cmpint (r->end, ==, expected[n].end);
+      g_assert_cmpuint (r->slice, ==, sps_test_find_slice (trace, expected[n].slice, 0));
+      g_assert_cmpuint (r->last - r->first, ==, expected[n].count);
+      g_assert_cmpuint (r->name, ==, sps_trace_get_slices (trace)->name[r->slice]);
       n++;
     }
   g_assert_cmpuint (n, ==, n_expected);
@@ -433,6 +457,46 @@ check_random_window (SpsTimelineLod *lod,
   g_assert_false (_sps_timeline_lod_runs_next (&iter, &run));
 }
 
+/* The records of the lane's window for [@start, @end), read as the
+ * timeline reads them (up to the first that starts at or after @end,
+ * skipping those that end before @start), are the reference's items
+ * there. Returns the end of the records, which is the end of the kept
+ * window. */
+static const SpsLodRecord *
+check_window_records (SpsTimelineLod *lod,
+                      guint           track,
+                      guint           level,
+                      GArray         *reference,
+                      SpsTime         start,
+                      SpsTime         end)
+{
+  guint n_records = 0;
+  const SpsLodRecord *records = _sps_timeline_lod_runs_window (lod, track, 0, level, start, end, &n_records);
+  guint k = 0;
+
+  for (guint i = 0; i < reference->len; i++)
+    {
+      const SpsLodRun *r = &g_array_index (reference, SpsLodRun, i);
+      gboolean hit = r->start < end && (r->end > start || (r->start == r->end && r->start >= start));
+
+      if (!hit)
+        continue;
+
+      while (k < n_records && records[k].end <= start &&
+             !(records[k].end == records[k].start && records[k].start >= start))
+        k++;
+      g_assert_cmpuint (k, <, n_records);
+      g_assert_cmpint (records[k].start, ==, r->start);
+      g_assert_cmpint (records[k].end, ==, r->end);
+      g_assert_cmpuint (records[k].slice, ==, r->slice);
+      g_assert_cmpuint (records[k].last - records[k].first, ==, r->count);
+      k++;
+    }
+  g_assert_true (k == n_records || records[k].start >= end);
+
+  return records != NULL ? records + n_records : NULL;
+}
+
 /* Random lanes with slices from 0 to 5000 ns and gaps from 0 to 3000 ns:
  * every level and a hundred windows agree with the definition, whatever
  * order the levels are built in. */
@@ -495,6 +559,29 @@ test_random_lanes (void)
               SpsTime b = a + (SpsTime) (g_rand_double (rng) * (double) (hi - lo) / 8);
 
               check_random_window (lod, track, levels[i], reference, a, b);
+
+              /* A window moved or zoomed by less than half its width is
+               * answered from the same kept items */
+              if (b - a >= 8)
+                {
+                  const SpsLodRecord *kept;
+                  SpsTime quarter = (b - a) / 4;
+                  guint n_other;
+
+                  /* Another level first, so that [a, b) is taken anew */
+                  _sps_timeline_lod_runs_window (lod, track, 0, (levels[i] + 1) % 20, a, b, &n_other);
+                  kept = check_window_records (lod, track, levels[i], reference, a, b);
+
+                  if (kept != NULL)
+                    {
+                      g_assert_true (check_window_records (lod, track, levels[i], reference,
+                                                           a + quarter, b + quarter) == kept);
+                      g_assert_true (check_window_records (lod, track, levels[i], reference,
+                                                           a - quarter, b + quarter) == kept);
+                      g_assert_true (check_window_records (lod, track, levels[i], reference,
+                                                           a + quarter, b - quarter) == kept);
+                    }
+                }
             }
         }
 

@@ -104,6 +104,14 @@ SPS_GTK_AVAILABLE_IN_ALL
 const SpsLodRecord *_sps_timeline_lod_runs_records    (const SpsLodIter *iter,
                                                        guint            *n_records);
 SPS_GTK_AVAILABLE_IN_ALL
+const SpsLodRecord *_sps_timeline_lod_runs_window     (SpsTimelineLod *self,
+                                                       guint           track,
+                                                       guint           depth,
+                                                       guint           level,
+                                                       SpsTime         start,
+                                                       SpsTime         end,
+                                                       guint          *n_records);
+SPS_GTK_AVAILABLE_IN_ALL
 guint           _sps_timeline_lod_slice_at            (SpsTimelineLod *self,
                                                        guint           track,
                                                        guint           depth,

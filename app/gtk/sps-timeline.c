@@ -1252,12 +1252,21 @@ paint_slice_lane (SpsTimeline          *self,
                                area_start (a, g) - 1, area_end (a, g) + 1);
 
   /* Sampled lanes read each slice's flags, and filters each slice's
-   * visibility: those take the general path. */
-  if (!filtered && !d.sampled &&
-      (records = _sps_timeline_lod_runs_records (&iter, &n_records)) != NULL)
+   * visibility: those take the general path. A level that does not keep
+   * its items as records is read through the lane's window when the
+   * whole window is drawn: the frames of a zoom draw it again and again.
+   * (A tile is drawn once.) */
+  if (!filtered && !d.sampled)
     {
-      paint_lane_records (&d, records, n_records, area_start (a, g) - 1, area_end (a, g) + 1);
-      goto done;
+      records = _sps_timeline_lod_runs_records (&iter, &n_records);
+      if (records == NULL && a->spots == NULL)
+        records = _sps_timeline_lod_runs_window (self->lod, row->track, row->depth, draw_level (g),
+                                                 area_start (a, g) - 1, area_end (a, g) + 1, &n_records);
+      if (records != NULL)
+        {
+          paint_lane_records (&d, records, n_records, area_start (a, g) - 1, area_end (a, g) + 1);
+          goto done;
+        }
     }
 
   while ((n = _sps_timeline_lod_runs_next_n (&iter, runs, G_N_ELEMENTS (runs))) > 0)
