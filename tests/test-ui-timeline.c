@@ -584,6 +584,14 @@ render_pixels (GskRenderer   *renderer,
   return pixels;
 }
 
+/* Runs what the main loop has to do now, as between two frames */
+static void
+run_idle (void)
+{
+  for (guint i = 0; i < 10000 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+}
+
 /* Pans a timeline of @trace back and forth over a fifth of it; after each
  * step, checks that it shows exactly the pixels of a timeline drawing
  * that window afresh, without tiles.
@@ -591,7 +599,8 @@ render_pixels (GskRenderer   *renderer,
  * so that callers know something was compared. */
 static gsize
 assert_pan_matches_fresh (GtkWidget *host,
-                          SpsTrace  *trace)
+                          SpsTrace  *trace,
+                          gboolean   idle_between)
 {
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (host));
   g_autoptr(SpsSession) session = sps_session_new (trace);
@@ -629,6 +638,10 @@ assert_pan_matches_fresh (GtkWidget *host,
       sps_session_set_visible (session, start + offset, start + offset + span);
       node_a = sps_timeline_build_node (SPS_TIMELINE (panned), WIDTH, HEIGHT);
       node_b = sps_timeline_build_node (SPS_TIMELINE (fresh), WIDTH, HEIGHT);
+      /* The main loop's idle time between frames, where the tiles coming
+       * into view next are built */
+      if (idle_between)
+        run_idle ();
       a = render_pixels (renderer, node_a);
       b = render_pixels (renderer, node_b);
 
@@ -663,7 +676,110 @@ test_pan_tiles (Fixture       *fixture,
 
   /* The picture is not empty: slices were drawn (the demo's first fifth
    * is busy), so the comparison compared something. */
-  g_assert_cmpuint (assert_pan_matches_fresh (fixture->timeline, trace), >, (gsize) WIDTH * HEIGHT / 20);
+  g_assert_cmpuint (assert_pan_matches_fresh (fixture->timeline, trace, FALSE), >, (gsize) WIDTH * HEIGHT / 20);
+  /* And with the tiles coming into view built between frames */
+  g_assert_cmpuint (assert_pan_matches_fresh (fixture->timeline, trace, TRUE), >, (gsize) WIDTH * HEIGHT / 20);
+}
+
+/* Counts the tiles frames build while panning the demo right by @step px
+ * a frame over 600 px, after a frame at the start */
+static gboolean
+set_flag (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop for @ms, as while the user looks at the picture */
+static void
+run_main_loop_for (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static guint
+count_pan_tile_builds (SpsTrace *trace,
+                       int       step,
+                       gboolean  idle_between,
+                       guint     pause_ms)
+{
+  g_autoptr(SpsSession) session = sps_session_new (trace);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *timeline = sps_timeline_new (session);
+  SpsTime span = (sps_trace_get_end_time (trace) - sps_trace_get_start_time (trace)) / 5;
+  SpsTime start = sps_trace_get_start_time (trace) + span;
+  double ns_per_px;
+  guint built;
+
+  gtk_window_set_child (GTK_WINDOW (window), timeline);
+  ns_per_px = (double) span / (WIDTH - sps_timeline_get_gutter_width (SPS_TIMELINE (timeline)));
+
+  /* A frame at the scale (drawn without tiles, as the frames of a zoom
+   * are), a pause of @pause_ms, then a frame 3 px further, which draws
+   * the window's tiles unless they were built during the pause */
+  for (int f = 0; f < 2; f++)
+    {
+      SpsTime offset = (SpsTime) (f * 3 * ns_per_px);
+
+      sps_session_set_visible (session, start + offset, start + offset + span);
+      gsk_render_node_unref (sps_timeline_build_node (SPS_TIMELINE (timeline), WIDTH, HEIGHT));
+      if (f == 0 && pause_ms > 0)
+        {
+          run_main_loop_for (pause_ms);
+          /* And what the pause started, however slow the machine */
+          run_idle ();
+        }
+    }
+  run_idle ();
+  built = _sps_timeline_get_frame_tile_builds (SPS_TIMELINE (timeline));
+  if (pause_ms >= 300)
+    g_assert_cmpuint (built, ==, 0);
+  else
+    g_assert_cmpuint (built, >, 0);
+
+  for (int x = 3 + step; x <= 600; x += step)
+    {
+      SpsTime offset = (SpsTime) (x * ns_per_px);
+
+      sps_session_set_visible (session, start + offset, start + offset + span);
+      gsk_render_node_unref (sps_timeline_build_node (SPS_TIMELINE (timeline), WIDTH, HEIGHT));
+      if (idle_between)
+        run_idle ();
+    }
+
+  built = _sps_timeline_get_frame_tile_builds (SPS_TIMELINE (timeline)) - built;
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  return built;
+}
+
+/* Between the frames of a pan, the tile coming into view next is built
+ * for every row: the frames themselves build none, while frames with no
+ * time between them build the tiles as they come. After a zoom, the tiles
+ * under the window are built once the scale has stayed the same for a
+ * while. */
+static void
+test_pan_prefetch (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (count_pan_tile_builds (trace, 8, TRUE, 0), ==, 0);
+  /* Steps under a tile's width (256 px): one tile ahead is enough */
+  g_assert_cmpuint (count_pan_tile_builds (trace, 200, TRUE, 0), ==, 0);
+  g_assert_cmpuint (count_pan_tile_builds (trace, 8, FALSE, 0), >, 0);
+  /* A pause after a zoom (150 ms of the same scale) builds the tiles
+   * under the window: the first frame of the pan then builds none either */
+  g_assert_cmpuint (count_pan_tile_builds (trace, 8, TRUE, 400), ==, 0);
 }
 
 /* Two threads of 15 slices each, 100 µs apart (about 200 px in the
@@ -721,7 +837,7 @@ test_pan_flows (Fixture       *fixture,
     {
       g_autoptr(SpsTrace) trace = build_flow_trace (delay);
 
-      g_assert_cmpuint (assert_pan_matches_fresh (fixture->timeline, trace), >, (gsize) WIDTH * HEIGHT / 50);
+      g_assert_cmpuint (assert_pan_matches_fresh (fixture->timeline, trace, TRUE), >, (gsize) WIDTH * HEIGHT / 50);
     }
 }
 
@@ -837,6 +953,7 @@ main (int   argc,
   g_test_add ("/ui/timeline/build-node", Fixture, NULL, fixture_set_up, test_build_node, fixture_tear_down);
   g_test_add ("/ui/timeline/pan-tiles", Fixture, NULL, fixture_set_up, test_pan_tiles, fixture_tear_down);
   g_test_add ("/ui/timeline/pan-flows", Fixture, NULL, fixture_set_up, test_pan_flows, fixture_tear_down);
+  g_test_add ("/ui/timeline/pan-prefetch", Fixture, NULL, fixture_set_up, test_pan_prefetch, fixture_tear_down);
   g_test_add ("/ui/timeline/properties", Fixture, NULL, fixture_set_up, test_properties, fixture_tear_down);
   g_test_add ("/ui/timeline/ruler", Fixture, NULL, fixture_set_up, test_ruler, fixture_tear_down);
   g_test_add_func ("/ui/timeline/scroll", test_scroll);

@@ -20,6 +20,8 @@ SPS_GTK_AVAILABLE_IN_ALL
 void               _sps_timeline_set_tiles_enabled (SpsTimeline *self,
                                                     gboolean     enabled);
 SPS_GTK_AVAILABLE_IN_ALL
+guint              _sps_timeline_get_frame_tile_builds (SpsTimeline *self);
+SPS_GTK_AVAILABLE_IN_ALL
 gboolean           _sps_timeline_drag_begin (SpsTimeline     *self,
                                              double           x,
                                              double           y,

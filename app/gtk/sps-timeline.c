@@ -54,6 +54,12 @@
  * that starts at the trace's start, so that panning redraws only the
  * tiles that come into view. */
 #define LANE_TILE            256
+/* Longest a prefetch of tiles between frames runs before letting the main
+ * loop go on, µs */
+#define PREFETCH_BUDGET_US   2000
+/* How long the scale must stay the same before the window's tiles are
+ * built between frames, ms */
+#define PREFETCH_SETTLE_MS   150
 /* Tiles only from this zoom out: the window then snaps to the pixel grid
  * with an error under 1/128 px, invisible next to what is drawn without
  * tiles (selection, flows). Nearer in, a window holds few slices anyway. */
@@ -264,6 +270,17 @@ struct _SpsTimeline
 
   RowCache          *row_cache;
   guint              n_row_cache;
+  /* The tile coming into view next, built between frames: see
+   * queue_prefetch() */
+  guint              prefetch_id;
+  Geometry           prefetch_geometry;
+  gint64             prefetch_first;  /* the tiles to build, on the grid */
+  gint64             prefetch_last;
+  guint              prefetch_row;
+  guint              prefetch_end;
+  gint64             last_origin_px;
+  double             last_ns_per_px;
+  guint              frame_tile_builds;
   GHashTable        *labels;        /* name id << 16 | width step → Label */
   GHashTable        *gutter_labels; /* row key → Label */
   SpsTimeRulerCache *ruler_cache;
@@ -479,6 +496,7 @@ invalidate_flow_cache (SpsTimeline *self)
 static void
 invalidate_row_cache (SpsTimeline *self)
 {
+  g_clear_handle_id (&self->prefetch_id, g_source_remove);
   for (guint i = 0; i < self->n_row_cache; i++)
     row_cache_clear (&self->row_cache[i]);
   invalidate_flow_cache (self);
@@ -1978,6 +1996,39 @@ place_spot_labels (SpsTimeline    *self,
     }
 }
 
+/* Whether @cache holds tiles drawn at @g's scale for @row */
+static gboolean
+row_tiles_match (SpsTimeline          *self,
+                 const RowCache       *cache,
+                 const Geometry       *g,
+                 const SpsTimelineRow *row)
+{
+  return cache->tiles != NULL &&
+         cache->tile_ns_per_px == g->ns_per_px && cache->tile_height == row->height &&
+         cache->tile_scale == g->scale && cache->tile_serial == self->style_serial;
+}
+
+/* Empties @cache's tiles unless they were drawn at @g's scale for @row */
+static void
+ensure_row_tiles (SpsTimeline          *self,
+                  RowCache             *cache,
+                  const Geometry       *g,
+                  const SpsTimelineRow *row)
+{
+  if (row_tiles_match (self, cache, g, row))
+    return;
+
+  g_clear_pointer (&cache->tiles, g_array_unref);
+  g_clear_pointer (&cache->tiles_node, gsk_render_node_unref);
+  cache->tiles_node_valid = FALSE;
+  cache->tiles = g_array_new (FALSE, FALSE, sizeof (RowTile));
+  g_array_set_clear_func (cache->tiles, row_tile_clear);
+  cache->tile_ns_per_px = g->ns_per_px;
+  cache->tile_height = row->height;
+  cache->tile_scale = g->scale;
+  cache->tile_serial = self->style_serial;
+}
+
 /* A row put together from the tiles under the window, building those it
  * lacks; tiles out of sight are dropped. The tiles sit side by side at
  * whole device pixels, drawn 1:1 across, so their edges meet without a
@@ -1998,20 +2049,7 @@ draw_tiled_row (SpsTimeline          *self,
   guint32 last_labelled = SPS_NO_INDEX;
   guint i = 0;
 
-  if (cache->tiles == NULL ||
-      cache->tile_ns_per_px != g->ns_per_px || cache->tile_height != row->height ||
-      cache->tile_scale != g->scale || cache->tile_serial != self->style_serial)
-    {
-      g_clear_pointer (&cache->tiles, g_array_unref);
-      g_clear_pointer (&cache->tiles_node, gsk_render_node_unref);
-      cache->tiles_node_valid = FALSE;
-      cache->tiles = g_array_new (FALSE, FALSE, sizeof (RowTile));
-      g_array_set_clear_func (cache->tiles, row_tile_clear);
-      cache->tile_ns_per_px = g->ns_per_px;
-      cache->tile_height = row->height;
-      cache->tile_scale = g->scale;
-      cache->tile_serial = self->style_serial;
-    }
+  ensure_row_tiles (self, cache, g, row);
 
   /* Out of sight: a tile each side stays, for panning back and forth. */
   while (i < cache->tiles->len)
@@ -2032,7 +2070,11 @@ draw_tiled_row (SpsTimeline          *self,
 
       /* Every tile first: building one may move the others in the array */
       for (gint64 index = first; index <= last; index++)
-        get_row_tile (self, cache, g, row, index);
+        if (find_row_tile (cache, index) == NULL)
+          {
+            get_row_tile (self, cache, g, row, index);
+            self->frame_tile_builds++;
+          }
 
       for (gint64 index = first; index <= last; index++)
         {
@@ -2089,6 +2131,98 @@ draw_tiled_row (SpsTimeline          *self,
       place_spot_labels (self, nodes, g, tile->crossing, text_y, whole_first * LANE_TILE,
                          (whole_last + 1) * LANE_TILE, &last_labelled);
     }
+}
+
+/* Builds the prefetched tiles of one row after another, for at most
+ * PREFETCH_BUDGET_US at a time, so that input and frames are not kept
+ * waiting. */
+static gboolean
+prefetch_tiles (gpointer user_data)
+{
+  SpsTimeline *self = user_data;
+  const Geometry *g = &self->prefetch_geometry;
+  gint64 deadline = g_get_monotonic_time () + PREFETCH_BUDGET_US;
+  guint n_rows = self->layout != NULL ? _sps_timeline_layout_get_n_rows (self->layout) : 0;
+
+  for (; self->prefetch_row < MIN (self->prefetch_end, MIN (n_rows, self->n_row_cache)); self->prefetch_row++)
+    {
+      const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, self->prefetch_row);
+      RowCache *cache = &self->row_cache[self->prefetch_row];
+
+      /* Rows the last frame drew at this scale */
+      if (cache->drawn_ns_per_px != g->ns_per_px)
+        continue;
+
+      ensure_row_tiles (self, cache, g, row);
+      for (gint64 index = self->prefetch_first; index <= self->prefetch_last; index++)
+        {
+          if (find_row_tile (cache, index) != NULL)
+            continue;
+
+          get_row_tile (self, cache, g, row, index);
+          /* The next call goes on with this row's other tiles */
+          if (g_get_monotonic_time () >= deadline)
+            return G_SOURCE_CONTINUE;
+        }
+    }
+
+  self->prefetch_id = 0;
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The first frame at a new scale is drawn without tiles: the frames of a
+ * zoom come one after another. Once the scale has stayed the same for a
+ * while, the tiles under the window and one each side are built, so that
+ * the first frame of a pan does not build them all. */
+static gboolean
+prefetch_settled (gpointer user_data)
+{
+  SpsTimeline *self = user_data;
+
+  self->prefetch_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, prefetch_tiles, self, NULL);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* A pan draws rows from tiles, and builds the tiles coming into view: all
+ * rows at once, in the frame where the window reaches a new tile. After a
+ * frame that moved the window at the same scale, the tile beyond it in
+ * the direction of the move is built for each row while the main loop is
+ * idle, so that such a frame only puts tiles together. */
+static void
+queue_prefetch (SpsTimeline    *self,
+                const Geometry *g,
+                guint           first,
+                guint           last)
+{
+  gint64 moved = g->origin_px - self->last_origin_px;
+  gboolean same_scale = g->ns_per_px == self->last_ns_per_px;
+
+  self->last_origin_px = g->origin_px;
+  self->last_ns_per_px = g->ns_per_px;
+
+  if (!g->tiled || self->tiles_disabled || (same_scale && moved == 0))
+    return;
+
+  g_clear_handle_id (&self->prefetch_id, g_source_remove);
+  self->prefetch_geometry = *g;
+  self->prefetch_row = first;
+  self->prefetch_end = last;
+
+  if (!same_scale)
+    {
+      /* And one each side, for a pan either way */
+      self->prefetch_first = floor_div (g->origin_px, LANE_TILE) - 1;
+      self->prefetch_last = floor_div (g->origin_px + g->track_width - 1, LANE_TILE) + 1;
+      self->prefetch_id = g_timeout_add (PREFETCH_SETTLE_MS, prefetch_settled, self);
+      return;
+    }
+
+  self->prefetch_first = self->prefetch_last = moved > 0
+    ? floor_div (g->origin_px + g->track_width - 1, LANE_TILE) + 1
+    : floor_div (g->origin_px, LANE_TILE) - 1;
+  self->prefetch_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, prefetch_tiles, self, NULL);
 }
 
 /* The node of one row's content, at (0, 0) in the row, cached. */
@@ -2968,6 +3102,8 @@ draw (SpsTimeline *self,
       for (guint i = 0; i < self->n_row_cache; i++)
         if ((i < first || i >= last) && (self->row_cache[i].valid || self->row_cache[i].tiles != NULL))
           row_cache_clear (&self->row_cache[i]);
+
+      queue_prefetch (self, &g, first, last);
 
       /* Gutter labels */
       gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, g.ruler_height, MAX (g.gutter - 1, 0),
@@ -4324,6 +4460,21 @@ _sps_timeline_set_tiles_enabled (SpsTimeline *self,
   self->tiles_disabled = !enabled;
   invalidate_row_cache (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * _sps_timeline_get_frame_tile_builds:
+ * @self: a #SpsTimeline
+ *
+ * Returns: how many tiles frames have built so far, not counting those
+ *   built between frames
+ */
+guint
+_sps_timeline_get_frame_tile_builds (SpsTimeline *self)
+{
+  g_return_val_if_fail (SPS_IS_TIMELINE (self), 0);
+
+  return self->frame_tile_builds;
 }
 
 /**
