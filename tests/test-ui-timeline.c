@@ -660,6 +660,19 @@ assert_pan_matches_fresh (GtkWidget *host,
   return colored;
 }
 
+static SpsTrace *
+load_demo (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  SpsTrace *trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+
+  return trace;
+}
+
 /* Slice lanes are drawn in tiles that panning reuses: after a series of
  * pans the picture must be exactly what a timeline drawing the window
  * afresh, without tiles, shows. */
@@ -667,12 +680,7 @@ static void
 test_pan_tiles (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SpsTrace) trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-
-  g_assert_no_error (error);
+  g_autoptr(SpsTrace) trace = load_demo ();
 
   /* The picture is not empty: slices were drawn (the demo's first fifth
    * is busy), so the comparison compared something. */
@@ -766,12 +774,7 @@ static void
 test_pan_prefetch (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SpsTrace) trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-
-  g_assert_no_error (error);
+  g_autoptr(SpsTrace) trace = load_demo ();
 
   g_assert_cmpuint (count_pan_tile_builds (trace, 8, TRUE, 0), ==, 0);
   /* Steps under a tile's width (256 px): one tile ahead is enough */
