@@ -570,16 +570,23 @@ test_scroll (void)
   fixture_tear_down (&fixture, NULL);
 }
 
-/* The pixels of @node, WIDTH × HEIGHT, as @renderer draws them */
+/* The pixels of @node, WIDTH × HEIGHT, as @renderer draws them at @scale
+ * device pixels per pixel (GDK_SCALE) */
 static guint32 *
 render_pixels (GskRenderer   *renderer,
-               GskRenderNode *node)
+               GskRenderNode *node,
+               int            scale)
 {
-  g_autoptr(GdkTexture) texture = gsk_renderer_render_texture (renderer, node,
-                                                               &GRAPHENE_RECT_INIT (0, 0, WIDTH, HEIGHT));
-  guint32 *pixels = g_new (guint32, (gsize) WIDTH * HEIGHT);
+  /* NULL at scale 1: the identity */
+  g_autoptr(GskTransform) transform = gsk_transform_scale (NULL, scale, scale);
+  g_autoptr(GskRenderNode) scaled = transform != NULL ? gsk_transform_node_new (node, transform)
+                                                      : gsk_render_node_ref (node);
+  g_autoptr(GdkTexture) texture = gsk_renderer_render_texture (renderer, scaled,
+                                                               &GRAPHENE_RECT_INIT (0, 0, WIDTH * scale,
+                                                                                    HEIGHT * scale));
+  guint32 *pixels = g_new (guint32, (gsize) WIDTH * HEIGHT * scale * scale);
 
-  gdk_texture_download (texture, (guchar *) pixels, WIDTH * sizeof (guint32));
+  gdk_texture_download (texture, (guchar *) pixels, WIDTH * scale * sizeof (guint32));
 
   return pixels;
 }
@@ -612,12 +619,17 @@ assert_pan_matches_fresh (GtkWidget *host,
   SpsTime start, span;
   double ns_per_px;
   int track_width;
+  int scale;
   gsize colored = 0;
 
   gtk_window_set_child (GTK_WINDOW (windows[0]), panned);
   gtk_window_set_child (GTK_WINDOW (windows[1]), fresh);
   _sps_timeline_set_tiles_enabled (SPS_TIMELINE (fresh), FALSE);
   track_width = WIDTH - sps_timeline_get_gutter_width (SPS_TIMELINE (panned));
+  /* Compared in device pixels: 2 with GDK_SCALE=2 (the ui-timeline-hidpi
+   * test), where tiles meet in the middle of no pixel either */
+  scale = gtk_widget_get_scale_factor (panned);
+  g_assert_cmpint (scale, ==, gtk_widget_get_scale_factor (fresh));
 
   /* A fifth of the trace, so that there is room to pan both ways */
   span = (sps_trace_get_end_time (trace) - sps_trace_get_start_time (trace)) / 5;
@@ -642,11 +654,11 @@ assert_pan_matches_fresh (GtkWidget *host,
        * into view next are built */
       if (idle_between)
         run_idle ();
-      a = render_pixels (renderer, node_a);
-      b = render_pixels (renderer, node_b);
+      a = render_pixels (renderer, node_a, scale);
+      b = render_pixels (renderer, node_b, scale);
 
       colored = 0;
-      for (gsize k = 0; k < (gsize) WIDTH * HEIGHT; k++)
+      for (gsize k = 0; k < (gsize) WIDTH * HEIGHT * scale * scale; k++)
         {
           differ += a[k] != b[k];
           colored += (a[k] & 0xffffff) != (a[0] & 0xffffff);
