@@ -465,6 +465,10 @@ main (int   argc,
           double slowest = 0, fastest = G_MAXDOUBLE, slowest_p95 = 0, fastest_p95 = G_MAXDOUBLE;
           double slowest_cpu = 0, fastest_cpu = G_MAXDOUBLE;
 
+          /* Only these frames were asked for (--mode) */
+          if (runs[m][0].timeline == NULL)
+            continue;
+
           for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
             {
               slowest = MAX (slowest, runs[m][z].stats.median);
