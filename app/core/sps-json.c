@@ -1,4 +1,4 @@
-/* sps-json.c: writing JSON text
+/* sps-json.c: writing and tidying JSON text
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -61,4 +61,65 @@ sps_json_append_string (GString    *out,
         }
     }
   g_string_append_c (out, '"');
+}
+
+/**
+ * sps_json_strip_trailing_commas:
+ * @text: (array length=len): JSON text
+ * @len: its length in bytes
+ * @out_len: (out): the length of the result
+ *
+ * Producers write a comma before a closing bracket, which the importers
+ * accept; strict parsers do not.
+ *
+ * Returns: (transfer full) (nullable): a copy without the commas that are
+ *   followed by '}' or ']' (outside strings), or %NULL if there are none
+ */
+char *
+sps_json_strip_trailing_commas (const char *text,
+                                gsize       len,
+                                gsize      *out_len)
+{
+  GString *out = NULL;
+  gboolean in_string = FALSE;
+  gsize copied = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = text[i];
+      gsize j;
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (c == '"')
+        {
+          in_string = TRUE;
+          continue;
+        }
+      if (c != ',')
+        continue;
+      for (j = i + 1; j < len && strchr (" \t\n\r", text[j]) != NULL && text[j] != '\0'; j++)
+        ;
+      if (j < len && (text[j] == '}' || text[j] == ']'))
+        {
+          if (out == NULL)
+            out = g_string_sized_new (len);
+          g_string_append_len (out, text + copied, (gssize) (i - copied));
+          copied = i + 1;
+        }
+    }
+
+  if (out == NULL)
+    return NULL;
+
+  g_string_append_len (out, text + copied, (gssize) (len - copied));
+  *out_len = out->len;
+
+  return g_string_free (out, FALSE);
 }

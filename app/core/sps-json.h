@@ -20,4 +20,9 @@ void sps_json_append_string (GString    *out,
                              const char *text,
                              gssize      len);
 
+SPS_AVAILABLE_IN_ALL
+char *sps_json_strip_trailing_commas (const char *text,
+                                      gsize       len,
+                                      gsize      *out_len);
+
 G_END_DECLS

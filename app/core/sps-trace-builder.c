@@ -14,6 +14,7 @@
 
 #include "sps-trace-builder.h"
 #include "sps-trace-private.h"
+#include "sps-args-merge-private.h"
 
 /**
  * SpsTraceBuilder:
@@ -439,6 +440,7 @@ sps_trace_builder_finalize (GObject *object)
   g_clear_pointer (&self->metadata_values, g_array_unref);
   g_clear_pointer (&self->info_names, g_array_unref);
   g_clear_pointer (&self->info_values, g_array_unref);
+  g_clear_pointer (&self->open_complete, g_array_unref);
 
   G_OBJECT_CLASS (sps_trace_builder_parent_class)->finalize (object);
 }
@@ -464,6 +466,7 @@ sps_trace_builder_init (SpsTraceBuilder *self)
   self->metadata_values = g_array_new (FALSE, FALSE, sizeof (SpsArgsRef));
   self->info_names = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->info_values = g_array_new (FALSE, FALSE, sizeof (SpsArgsRef));
+  self->open_complete = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   row_index_init (&self->process_index);
   row_index_init (&self->thread_index);
@@ -693,8 +696,6 @@ sps_trace_builder_add_args_text (SpsTraceBuilder *self,
                                  const char      *json,
                                  gssize           len)
 {
-  guint64 offset;
-
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_ARGS_REF_NONE);
   g_return_val_if_fail (!self->finished, SPS_ARGS_REF_NONE);
   g_return_val_if_fail (json != NULL || len == 0, SPS_ARGS_REF_NONE);
@@ -704,17 +705,7 @@ sps_trace_builder_add_args_text (SpsTraceBuilder *self,
   if (len == 0)
     return SPS_ARGS_REF_NONE;
 
-  offset = self->arena->len;
-  if (offset > SPS_ARGS_REF_OFFSET_MASK || (gsize) len > G_MAXUINT - offset)
-    {
-      _sps_trace_builder_warn_count (self, "args_arena_full", 1,
-                                     _("The args arena is full; further args are dropped"));
-      return SPS_ARGS_REF_NONE;
-    }
-
-  g_byte_array_append (self->arena, (const guint8 *) json, len);
-
-  return sps_args_ref_new (TRUE, offset, len);
+  return _sps_trace_builder_arena_add (self, json, (gsize) len);
 }
 
 /**
@@ -1025,7 +1016,9 @@ sps_trace_builder_set_thread_sort_index (SpsTraceBuilder *self,
  *   for one whose end is unknown and that is shown up to @ts + @dur (a span
  *   still open when a capture stopped); other flags are ignored
  *
- * Adds a complete slice (Chrome "X").
+ * Adds a complete slice (Chrome "X"). A @dur of %SPS_TIME_MAX with
+ * %SPS_SLICE_UNFINISHED means the end is not known at all: the slice
+ * lasts to the end of the trace, like a begin that is never closed.
  *
  * Returns: the slice's handle, for flow points bound to it
  */
@@ -1043,6 +1036,13 @@ sps_trace_builder_add_complete (SpsTraceBuilder *self,
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
   g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
 
+  if G_UNLIKELY (dur == SPS_TIME_MAX && (flags & SPS_SLICE_UNFINISHED))
+    {
+      guint32 row = self->n_slice_records;
+
+      g_array_append_val (self->open_complete, row);
+      dur = 0;
+    }
   if G_UNLIKELY (dur < 0)
     {
       sps_trace_builder_warn (self, "negative_duration",
@@ -1104,8 +1104,8 @@ sps_trace_builder_add_begin (SpsTraceBuilder *self,
  * @args: the event's args
  * @flags: %SPS_SLICE_SAMPLED to close a sampled span
  *
- * Adds an end (Chrome "E"); it closes the innermost open begin of the
- * thread with the same sampled-ness.
+ * Adds an end (Chrome "E") without a name; see
+ * sps_trace_builder_add_named_end().
  */
 void
 sps_trace_builder_add_end (SpsTraceBuilder *self,
@@ -1114,6 +1114,32 @@ sps_trace_builder_add_end (SpsTraceBuilder *self,
                            SpsArgsRef       args,
                            SpsSliceFlags    flags)
 {
+  sps_trace_builder_add_named_end (self, thread, ts, 0, args, flags);
+}
+
+/**
+ * sps_trace_builder_add_named_end:
+ * @self: a #SpsTraceBuilder
+ * @thread: a thread index
+ * @ts: end time
+ * @name: a string id, or 0 when the end names nothing
+ * @args: the event's args
+ * @flags: %SPS_SLICE_SAMPLED to close a sampled span
+ *
+ * Adds an end (Chrome "E"); it closes the innermost open begin of the
+ * thread with the same sampled-ness, whatever its name (a different name
+ * is counted as a `begin_end_name_mismatch` warning). Its @args are merged
+ * into the slice's; on a key both have, the end's value wins (counted as
+ * `arg_overwritten`).
+ */
+void
+sps_trace_builder_add_named_end (SpsTraceBuilder *self,
+                                 guint32          thread,
+                                 SpsTime          ts,
+                                 guint32          name,
+                                 SpsArgsRef       args,
+                                 SpsSliceFlags    flags)
+{
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
   g_return_if_fail (thread < self->n_threads);
@@ -1121,7 +1147,7 @@ sps_trace_builder_add_end (SpsTraceBuilder *self,
   self->n_begin_end_records++;
 
   append_slice_record (self, SPS_SLICE_RECORD_END, thread, ts, 0,
-                       0, 0, args, flags & SPS_SLICE_SAMPLED);
+                       name, 0, args, flags & SPS_SLICE_SAMPLED);
 }
 
 /**

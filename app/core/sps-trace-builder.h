@@ -124,6 +124,13 @@ void             sps_trace_builder_add_end              (SpsTraceBuilder  *self,
                                                          SpsTime           ts,
                                                          SpsArgsRef        args,
                                                          SpsSliceFlags     flags);
+SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_add_named_end        (SpsTraceBuilder  *self,
+                                                         guint32           thread,
+                                                         SpsTime           ts,
+                                                         guint32           name,
+                                                         SpsArgsRef        args,
+                                                         SpsSliceFlags     flags);
 
 /* Async: @key identifies the async tree (the importer folds category,
  * id and scope into it). */

@@ -14,6 +14,7 @@
 
 #include "sps-trace-builder.h"
 #include "sps-trace-private.h"
+#include "sps-args-merge-private.h"
 
 /* finish() runs a fixed list of passes over the builder's columns, each
  * linear except where something is out of order. Tables are reordered by
@@ -738,6 +739,20 @@ push_row (GArray  *stack,
   g_array_append_val (stack, row);
 }
 
+/* The args of an end event belong to the slice it closes. */
+static void
+merge_end_args (SpsTraceBuilder *b,
+                SpsArgsRef      *slice_args,
+                SpsArgsRef       end_args)
+{
+  guint n_overwritten = 0;
+
+  *slice_args = _sps_args_merge (b, *slice_args, end_args, &n_overwritten);
+  if (n_overwritten > 0)
+    _sps_trace_builder_warn_count (b, "arg_overwritten", n_overwritten,
+                                   _("An end event gives an arg the begin gave too; the end's value is kept"));
+}
+
 /* B/E pairing: per thread, stably by time; an E closes the innermost open B
  * of the same sampled-ness. The stacks are linked through the rows: while
  * a B is open, its dur slot holds the row of the B it is nested in. */
@@ -812,8 +827,14 @@ pair_begin_end (Finish *f)
 
           *slot = (guint32) b->slice_dur[open];
           b->slice_dur[open] = time_span (b->slice_ts[open], b->slice_ts[r]);
-          if (b->slice_args[open] == SPS_ARGS_REF_NONE)
-            b->slice_args[open] = b->slice_args[r];
+          merge_end_args (b, &b->slice_args[open], b->slice_args[r]);
+          /* The E closes it anyway, as the reference importers do. */
+          if (b->slice_name[r] != 0 && b->slice_name[r] != b->slice_name[open])
+            sps_trace_builder_warn (b, "begin_end_name_mismatch",
+                                    /* Translators: a time in nanoseconds, then a thread id */
+                                    N_("An end at %" PRId64 " ns on thread %" PRId64
+                                       " names another slice than the begin it closes"),
+                                    b->slice_ts[r], b->thread_tid[t]);
         }
     }
 
@@ -1217,6 +1238,9 @@ close_unfinished (Finish *f)
 {
   SpsTraceBuilder *b = f->builder;
   SpsTime end = f->trace->end_time;
+
+  g_array_append_vals (f->unfinished, b->open_complete->data, b->open_complete->len);
+  g_array_set_size (b->open_complete, 0);
 
   for (guint i = 0; i < f->unfinished->len; i++)
     {

@@ -117,6 +117,7 @@ struct _SpsTraceBuilder
   SpsArgsRef       *slice_args;
   guint16          *slice_flags;
   guint8           *slice_kind;         /* SpsSliceRecordKind */
+  GArray           *open_complete;      /* guint32: X rows that end with the trace */
 
   /* Async records */
   guint             n_async;

@@ -13,6 +13,7 @@
 
 #include "sps-trace.h"
 #include "sps-trace-private.h"
+#include "sps-args-merge-private.h"
 
 /**
  * SpsTrace:
@@ -569,64 +570,6 @@ sps_trace_count_slices (SpsTrace     *self,
   return self->slice_counts[kind];
 }
 
-/* Length of the JSON value at @text (at most @size bytes), aware of
- * strings and escapes; 0 if it does not end within @size. */
-static gsize
-scan_json_value (const char *text,
-                 gsize       size)
-{
-  gsize i = 0;
-
-  while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
-    i++;
-  if (i == size)
-    return 0;
-
-  if (text[i] == '{' || text[i] == '[' || text[i] == '"')
-    {
-      gboolean in_string = FALSE;
-      gsize depth = 0;
-
-      for (; i < size; i++)
-        {
-          char c = text[i];
-
-          if (in_string)
-            {
-              if (c == '\\')
-                i++;
-              else if (c == '"')
-                {
-                  in_string = FALSE;
-                  if (depth == 0)
-                    return i + 1;
-                }
-            }
-          else if (c == '"')
-            in_string = TRUE;
-          else if (c == '{' || c == '[')
-            depth++;
-          else if (c == '}' || c == ']')
-            {
-              if (depth == 0)
-                return 0;
-              if (--depth == 0)
-                return i + 1;
-            }
-        }
-
-      return 0;
-    }
-
-  /* A number, true, false or null: up to the next delimiter. */
-  while (i < size &&
-         text[i] != ',' && text[i] != '}' && text[i] != ']' &&
-         text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r')
-    i++;
-
-  return i;
-}
-
 /**
  * sps_trace_get_args_json:
  * @self: a #SpsTrace
@@ -670,7 +613,7 @@ sps_trace_get_args_json (SpsTrace   *self,
     return NULL;
 
   if (length == SPS_ARGS_REF_LENGTH_UNKNOWN)
-    length = scan_json_value (data + offset, size - offset);
+    length = _sps_json_value_length (data + offset, size - offset);
   else if (length > size - offset)
     return NULL;
 

@@ -616,6 +616,16 @@ loader_args (Loader               *self,
 {
   if ((ev->fields & SPS_CHROME_FIELD_ARGS) == 0 || ev->args.type != SPS_CHROME_VALUE_OBJECT)
     return SPS_ARGS_REF_NONE;
+  if G_UNLIKELY (ev->args.escaped)
+    {
+      /* Commas before a closing bracket are accepted here as in the event
+       * array, but the args must stay JSON for everything that parses them. */
+      gsize len = 0;
+      g_autofree char *clean = sps_json_strip_trailing_commas (ev->args.ptr, ev->args.len, &len);
+
+      if (clean != NULL)
+        return sps_trace_builder_add_args_text (self->builder, clean, (gssize) len);
+    }
   return sps_args_ref_new (FALSE, offset_of (self, ev->args.ptr), ev->args.len);
 }
 
@@ -1103,6 +1113,9 @@ loader_dispatch (Loader               *self,
     {
       if (ev->ts_state == SPS_CHROME_TIME_NONE)
         loader_warn (self, "missing_timestamp", ev->offset, N_("an event has no \"ts\"; skipped"));
+      else if (ev->ts_state == SPS_CHROME_TIME_BAD_NUMBER)
+        loader_warn (self, "bad_number", ev->offset,
+                     N_("\"ts\" is a string that does not hold a number; event skipped"));
       else
         loader_warn (self, "invalid_timestamp", ev->offset, N_("\"ts\" is not a number; event skipped"));
       return;
@@ -1121,12 +1134,27 @@ loader_dispatch (Loader               *self,
         SpsTime dur = 0;
         guint32 handle;
 
+        /* Without a duration the event never ended as far as the trace
+         * knows: it lasts to the trace end, like a B without its E. */
         if G_LIKELY (ev->dur_state == SPS_CHROME_TIME_OK)
           dur = ev->dur;
-        else if (ev->dur_state == SPS_CHROME_TIME_NONE)
-          loader_warn (self, "missing_duration", ev->offset, N_("a complete event has no \"dur\"; using 0"));
+        else if (ev->dur_state == SPS_CHROME_TIME_BAD_NUMBER)
+          {
+            loader_warn (self, "bad_number", ev->offset,
+                         N_("\"dur\" is a string that does not hold a number; event skipped"));
+            break;
+          }
         else
-          loader_warn (self, "invalid_duration", ev->offset, N_("\"dur\" is not a number; using 0"));
+          {
+            if (ev->dur_state == SPS_CHROME_TIME_NONE)
+              loader_warn (self, "missing_duration", ev->offset,
+                           N_("a complete event has no \"dur\"; it lasts to the end of the trace"));
+            else
+              loader_warn (self, "invalid_duration", ev->offset,
+                           N_("\"dur\" is not a number; the event lasts to the end of the trace"));
+            slice_flags |= SPS_SLICE_UNFINISHED;
+            dur = SPS_TIME_MAX;
+          }
 
         thread = loader_event_thread (self, ev);
         handle = sps_trace_builder_add_complete (self->builder, thread, ev->ts, dur, name, category,
@@ -1148,7 +1176,8 @@ loader_dispatch (Loader               *self,
 
     case 'E':
       thread = loader_event_thread (self, ev);
-      sps_trace_builder_add_end (self->builder, thread, ev->ts, loader_args (self, ev), slice_flags);
+      sps_trace_builder_add_named_end (self->builder, thread, ev->ts, name,
+                                       loader_args (self, ev), slice_flags);
       break;
 
     case 'i':

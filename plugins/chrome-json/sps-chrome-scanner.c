@@ -355,6 +355,7 @@ skip_container (SpsChromeScanner *self,
           return fail_eof (self);
         if (*p == close)
           {
+            self->trailing_comma = TRUE;
             level--;
             p++;
             goto after_value;
@@ -395,6 +396,7 @@ lex_value (SpsChromeScanner *self,
 
     case '{':
     case '[':
+      self->trailing_comma = FALSE;
       if ((after = skip_container (self, p, depth)) == NULL)
         return NULL;
       if G_UNLIKELY (after - p > G_MAXUINT32)
@@ -402,7 +404,7 @@ lex_value (SpsChromeScanner *self,
       value->ptr = p;
       value->len = (guint32) (after - p);
       value->type = *p == '{' ? SPS_CHROME_VALUE_OBJECT : SPS_CHROME_VALUE_ARRAY;
-      value->escaped = FALSE;
+      value->escaped = self->trailing_comma;
       return after;
 
     case '-':
@@ -808,7 +810,10 @@ lex_time (SpsChromeScanner *self,
   if ((after = lex_value (self, p, depth, &value)) == NULL)
     return NULL;
 
-  *state = SPS_CHROME_TIME_INVALID;
+  /* A string must hold a number as a whole; anything else drops the
+   * event rather than reading as zero. */
+  *state = value.type == SPS_CHROME_VALUE_STRING ? SPS_CHROME_TIME_BAD_NUMBER
+                                                 : SPS_CHROME_TIME_INVALID;
   if (value.type == SPS_CHROME_VALUE_NUMBER ||
       (value.type == SPS_CHROME_VALUE_STRING && !value.escaped))
     {
@@ -1306,17 +1311,18 @@ split_number (const char  *text,
   parts->frac_digits = NULL;
   parts->exponent = 0;
 
-  if (p < end && *p == '-')
+  /* The lexer has already held number tokens to the JSON grammar, so
+   * this only widens what a string may hold: the decimal forms strtod
+   * reads as a whole (a '+' sign, ".75", "246.", leading zeros). */
+  if (p < end && (*p == '-' || *p == '+'))
     {
-      parts->negative = TRUE;
+      parts->negative = *p == '-';
       p++;
     }
   parts->int_digits = p;
   while (p < end && IS_DIGIT (*p))
     p++;
   parts->n_int = (gsize) (p - parts->int_digits);
-  if (parts->n_int == 0)
-    return FALSE;
   if (p < end && *p == '.')
     {
       p++;
@@ -1324,9 +1330,9 @@ split_number (const char  *text,
       while (p < end && IS_DIGIT (*p))
         p++;
       parts->n_frac = (gsize) (p - parts->frac_digits);
-      if (parts->n_frac == 0)
-        return FALSE;
     }
+  if (parts->n_int + parts->n_frac == 0)
+    return FALSE;
   if (p < end && (*p == 'e' || *p == 'E'))
     {
       gboolean exp_negative = FALSE;

@@ -44,14 +44,16 @@ typedef struct
   const char *ptr;
   guint32     len;
   guint8      type;      /* SpsChromeValueType */
-  guint8      escaped;   /* a string containing a backslash escape */
+  guint8      escaped;   /* a string containing a backslash escape, or a
+                          * container with a comma before a closing bracket */
 } SpsChromeValue;
 
 typedef enum
 {
   SPS_CHROME_TIME_NONE,     /* absent */
   SPS_CHROME_TIME_OK,
-  SPS_CHROME_TIME_INVALID,  /* present but not a number (or numeric string) */
+  SPS_CHROME_TIME_INVALID,  /* present but neither a number nor a string */
+  SPS_CHROME_TIME_BAD_NUMBER, /* a string that does not hold a number */
 } SpsChromeTimeState;
 
 /* Fields of SpsChromeEvent.fields: which of the values were present. */
@@ -130,6 +132,7 @@ typedef struct
   gboolean    eof_inside;     /* last EOF happened inside a value */
   SpsChromeScanResult failure; /* why the last helper returned NULL */
   guint64     after_value;    /* bit d: container at depth d has a value */
+  gboolean    trailing_comma; /* the last skipped container had one */
 
   /* Set on SPS_CHROME_SCAN_ERROR */
   SpsImportError error_code;
