@@ -496,18 +496,17 @@ test_async_unmatched (Fixture       *fixture,
 
   trace = finish (fixture);
 
-  /* Trees: outer [0,20] on lane 0; x [5,5] on lane 1 (lane 0 is busy);
-   * y [10,50] on lane 1, free again from 5. */
+  /* The stray end of x is a warning, not a slice. outer's end leaves
+   * inner open: it lasts to the trace end (50), its tree [0,50] on lane
+   * 0; y [10,50] on lane 1. */
   g_assert_cmpuint (sps_trace_get_tracks (trace)->n_rows, ==, 3);
   assert_track (trace, 0, SPS_TRACK_ASYNC, fixture->process, NO, 0, 2);
-  assert_track (trace, 1, SPS_TRACK_ASYNC, fixture->process, NO, 2, 2);
+  assert_track (trace, 1, SPS_TRACK_ASYNC, fixture->process, NO, 2, 1);
   assert_track (trace, 2, SPS_TRACK_GLOBAL_INSTANTS, NO, NO, 0, 1);
 
   assert_slice (trace, 0, "outer", 0, 20, NO, 0, SPS_SLICE_ASYNC);
-  /* Abandoned when outer ended: it ends with it */
-  assert_slice (trace, 1, "inner", 5, 15, 0, 1, SPS_SLICE_ASYNC | SPS_SLICE_UNFINISHED);
-  assert_slice (trace, 2, "x", 5, 0, NO, 0, SPS_SLICE_ASYNC | SPS_SLICE_UNMATCHED_END);
-  assert_slice (trace, 3, "y", 10, 40, NO, 0, SPS_SLICE_ASYNC | SPS_SLICE_UNFINISHED);
+  assert_slice (trace, 1, "inner", 5, 45, 0, 1, SPS_SLICE_ASYNC | SPS_SLICE_UNFINISHED);
+  assert_slice (trace, 2, "y", 10, 40, NO, 0, SPS_SLICE_ASYNC | SPS_SLICE_UNFINISHED);
 
   g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_ASYNC), ==, 1);
   g_assert_cmpuint (sps_trace_count_warning (trace, "unmatched_async_begin"), ==, 2);
@@ -538,20 +537,20 @@ test_async_legacy_steps (Fixture       *fixture,
   trace = finish (fixture);
 
   g_assert_cmpuint (sps_trace_get_tracks (trace)->n_rows, ==, 1);
-  assert_track (trace, 0, SPS_TRACK_ASYNC, fixture->process, NO, 0, 8);
+  assert_track (trace, 0, SPS_TRACK_ASYNC, fixture->process, NO, 0, 6);
   g_assert_cmpuint (sps_trace_get_tracks (trace)->max_depth[0], ==, 2);
 
-  /* T: the sub-slice a step starts is named by it */
+  /* T: a step starts a child named by it, to the next step or the F;
+   * nothing covers the S to the first T */
   assert_slice (trace, 0, "load", 0, 50, NO, 0, SPS_SLICE_ASYNC);
-  assert_slice (trace, 1, "load", 0, 10, 0, 1, step);
-  assert_slice (trace, 2, "a", 10, 20, 0, 1, step);
-  assert_slice (trace, 3, "b", 30, 20, 0, 1, step);
+  assert_slice (trace, 1, "a", 10, 20, 0, 1, step);
+  assert_slice (trace, 2, "b", 30, 20, 0, 1, step);
 
-  /* p: the sub-slice a step ends is named by it */
-  assert_slice (trace, 4, "save", 100, 60, NO, 0, SPS_SLICE_ASYNC);
-  assert_slice (trace, 5, "x", 100, 20, 4, 1, step);
-  assert_slice (trace, 6, "y", 120, 20, 4, 1, step);
-  assert_slice (trace, 7, "save", 140, 20, 4, 1, step);
+  /* p: a step names the child that ends at it, from the step before or
+   * the S; nothing covers the last p to the F */
+  assert_slice (trace, 3, "save", 100, 60, NO, 0, SPS_SLICE_ASYNC);
+  assert_slice (trace, 4, "x", 100, 20, 3, 1, step);
+  assert_slice (trace, 5, "y", 120, 20, 3, 1, step);
 
   g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_ASYNC), ==, 2);
   g_assert_cmpuint (sps_trace_count_warning (trace, "unmatched_async_step"), ==, 1);
@@ -571,15 +570,14 @@ test_async_legacy_unfinished (Fixture       *fixture,
 
   trace = finish (fixture);
 
-  /* Tracks: the thread's slices, then the process's lanes */
-  g_assert_cmpuint (sps_trace_get_tracks (trace)->n_rows, ==, 3);
+  /* Tracks: the thread's slices, then the process's lane */
+  g_assert_cmpuint (sps_trace_get_tracks (trace)->n_rows, ==, 2);
   assert_slice (trace, 0, "x", 0, 40, NO, 0, 0);
   assert_slice (trace, 1, "load", 0, 40, NO, 0, SPS_SLICE_ASYNC | SPS_SLICE_UNFINISHED);
-  assert_slice (trace, 2, "load", 0, 10, 1, 1, SPS_SLICE_ASYNC | SPS_SLICE_STEP);
-  assert_slice (trace, 3, "a", 10, 30, 1, 1, SPS_SLICE_ASYNC | SPS_SLICE_STEP | SPS_SLICE_UNFINISHED);
-  assert_slice (trace, 4, "other", 15, 0, NO, 0, SPS_SLICE_ASYNC | SPS_SLICE_UNMATCHED_END);
-  assert_track (trace, 1, SPS_TRACK_ASYNC, fixture->process, NO, 1, 3);
-  assert_track (trace, 2, SPS_TRACK_ASYNC, fixture->process, NO, 4, 1);
+  /* The T's child lasts to the trace end with its S; the F of another
+   * key finds no S and makes no slice */
+  assert_slice (trace, 2, "a", 10, 30, 1, 1, SPS_SLICE_ASYNC | SPS_SLICE_STEP | SPS_SLICE_UNFINISHED);
+  assert_track (trace, 1, SPS_TRACK_ASYNC, fixture->process, NO, 1, 2);
   g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_ASYNC), ==, 0);
   g_assert_cmpuint (sps_trace_count_warning (trace, "unmatched_async_begin"), ==, 1);
   g_assert_cmpuint (sps_trace_count_warning (trace, "unmatched_async_end"), ==, 1);

@@ -34,14 +34,12 @@ typedef struct
   guint32 unused;
 } SortItem;
 
+/* A legacy S still open: its slice and its steps' are made when the F
+ * (or the end of its events) shows whether the steps agree. */
 typedef struct
 {
-  guint32    slice;           /* async slice of the S */
-  SpsTime    prev_ts;         /* the last cut: the S or the last step */
-  guint32    prev_name;
-  SpsArgsRef prev_args;
-  gboolean   prev_into;       /* the last cut was a T */
-  gboolean   has_steps;
+  guint32  start;             /* the S record */
+  GArray  *steps;             /* its T and p records, in order; NULL if none */
 } LegacyOpen;
 
 typedef struct
@@ -934,33 +932,130 @@ leave_async_unfinished (Finish  *f,
   g_array_append_val (f->unfinished, row);
 }
 
-/* The sub-slice of a legacy S from its last cut to @ts. */
-static guint32
-add_legacy_step (Finish     *f,
-                 LegacyOpen *open,
-                 guint32     record,
-                 SpsTime     ts,
-                 guint32     name,
-                 SpsArgsRef  args,
-                 gboolean    unfinished)
+/* An async slice ends at @end_record's time, or, without one, with the
+ * trace. */
+static void
+end_async_slice (Finish  *f,
+                 guint32  a,
+                 guint32  end_record)
+{
+  if (end_record != SPS_NO_INDEX)
+    close_async_slice (f, a, f->builder->async_ts[end_record]);
+  else
+    leave_async_unfinished (f, a);
+}
+
+/* The slices of a legacy operation: the S (with @finish's args merged)
+ * to @finish, SPS_NO_INDEX while it is open; a child per T from it to
+ * the next step or the end, or a child per p from the step before it
+ * (or the S) to it. Steps of both kinds make no slice at all. */
+static void
+add_legacy_slices (Finish     *f,
+                   LegacyOpen *open,
+                   guint32     finish)
 {
   SpsTraceBuilder *b = f->builder;
-  guint32 parent_row = async_row (f, open->slice);
+  guint32 start = open->start;
+  guint n_steps = open->steps != NULL ? open->steps->len : 0;
+  const guint32 *steps = n_steps > 0 ? (const guint32 *) open->steps->data : NULL;
+  SpsArgsRef args = b->async_args[start];
   guint32 a;
 
-  a = new_async_slice (f, record, open->slice, open->prev_ts, name,
-                       b->slice_category[parent_row], args,
-                       SPS_SLICE_STEP | (unfinished ? SPS_SLICE_UNFINISHED : 0));
-  if (unfinished)
-    {
-      guint32 row = async_row (f, a);
+  for (guint i = 1; i < n_steps; i++)
+    if (b->async_phase[steps[i]] != b->async_phase[steps[0]])
+      {
+        sps_trace_builder_warn (b, "mixed_async_steps",
+                                /* Translators: %<PRId64> is a time in nanoseconds */
+                                N_("An async operation started at %" PRId64 " ns has both "
+                                   "step-into and step-past steps; it is dropped"),
+                                b->async_ts[start]);
+        g_clear_pointer (&open->steps, g_array_unref);
+        return;
+      }
 
-      g_array_append_val (f->unfinished, row);
+  if (finish != SPS_NO_INDEX)
+    {
+      guint n_overwritten = 0;
+
+      args = _sps_args_merge (b, args, b->async_args[finish], &n_overwritten);
+      if (n_overwritten > 0)
+        _sps_trace_builder_warn_count (b, "arg_overwritten", n_overwritten,
+                                       _("An end event gives an arg the begin gave too; the end's value is kept"));
     }
   else
-    close_async_slice (f, a, ts);
+    sps_trace_builder_warn (b, "unmatched_async_begin",
+                            /* Translators: %<PRId64> is a time in nanoseconds */
+                            N_("An async start at %" PRId64 " ns is never finished"),
+                            b->async_ts[start]);
 
-  return a;
+  a = new_async_slice (f, start, SPS_NO_INDEX, b->async_ts[start], b->async_name[start],
+                       b->async_category[start], args, SPS_SLICE_NONE);
+  end_async_slice (f, a, finish);
+  f->async_record_slice[start] = a;
+  if (finish != SPS_NO_INDEX)
+    f->async_record_slice[finish] = a;
+
+  for (guint i = 0; i < n_steps; i++)
+    {
+      gboolean into = b->async_phase[steps[i]] == SPS_ASYNC_LEGACY_STEP_INTO;
+      guint32 from = into ? steps[i] : i > 0 ? steps[i - 1] : start;
+      guint32 to = into ? (i + 1 < n_steps ? steps[i + 1] : finish) : steps[i];
+      guint32 child;
+
+      child = new_async_slice (f, steps[i], a, b->async_ts[from], b->async_name[steps[i]],
+                               b->async_category[start], b->async_args[steps[i]],
+                               SPS_SLICE_STEP);
+      if (to == SPS_NO_INDEX)
+        b->slice_flags[async_row (f, child)] |= SPS_SLICE_UNFINISHED;
+      end_async_slice (f, child, to);
+      f->async_record_slice[steps[i]] = a;
+    }
+
+  g_clear_pointer (&open->steps, g_array_unref);
+}
+
+/* Nestable: an e closes the innermost open b of its name (an e without
+ * a name, the innermost); begins opened inside it stay open. */
+static void
+close_nestable (Finish  *f,
+                guint32  record,
+                GArray  *nestable)
+{
+  SpsTraceBuilder *b = f->builder;
+  guint32 name = b->async_name[record];
+  guint k = nestable->len;
+  guint n_overwritten = 0;
+  guint32 a;
+  guint32 row;
+
+  while (k > 0)
+    {
+      guint32 candidate = g_array_index (nestable, guint32, k - 1);
+
+      if (name == 0 || b->slice_name[async_row (f, candidate)] == name)
+        break;
+      k--;
+    }
+
+  if (k == 0)
+    {
+      sps_trace_builder_warn (b, "unmatched_async_end",
+                              /* Translators: %<PRId64> is a time in nanoseconds */
+                              N_("An async end at %" PRId64 " ns closes nothing; it is dropped"),
+                              b->async_ts[record]);
+      return;
+    }
+
+  a = g_array_index (nestable, guint32, k - 1);
+  row = async_row (f, a);
+  close_async_slice (f, a, b->async_ts[record]);
+  b->slice_args[row] = _sps_args_merge (b, b->slice_args[row], b->async_args[record],
+                                        &n_overwritten);
+  if (n_overwritten > 0)
+    _sps_trace_builder_warn_count (b, "arg_overwritten", n_overwritten,
+                                   _("An end event gives an arg the begin gave too; the end's value is kept"));
+  g_array_remove_index (nestable, k - 1);
+  f->async_record_slice[record] = a;
 }
 
 static void
@@ -971,71 +1066,29 @@ add_async_record (Finish  *f,
 {
   SpsTraceBuilder *b = f->builder;
   SpsTime ts = b->async_ts[record];
-  guint32 name = b->async_name[record];
-  guint32 category = b->async_category[record];
-  SpsArgsRef args = b->async_args[record];
   guint32 top = nestable->len > 0 ? g_array_index (nestable, guint32, nestable->len - 1) : SPS_NO_INDEX;
-  guint32 a = SPS_NO_INDEX;
 
   switch ((SpsAsyncPhase) b->async_phase[record])
     {
     case SPS_ASYNC_BEGIN:
-      a = new_async_slice (f, record, top, ts, name, category, args, SPS_SLICE_NONE);
-      push_row (nestable, a);
+      {
+        guint32 a = new_async_slice (f, record, top, ts, b->async_name[record],
+                                     b->async_category[record], b->async_args[record],
+                                     SPS_SLICE_NONE);
+
+        push_row (nestable, a);
+        f->async_record_slice[record] = a;
+      }
       break;
 
     case SPS_ASYNC_END:
-      {
-        guint k = nestable->len;
-
-        /* The innermost open begin of the same name; an end without a
-         * name closes the innermost one. */
-        while (k > 0)
-          {
-            guint32 candidate = g_array_index (nestable, guint32, k - 1);
-
-            if (name == 0 || b->slice_name[async_row (f, candidate)] == name)
-              break;
-            k--;
-          }
-
-        if (k == 0)
-          {
-            sps_trace_builder_warn (b, "unmatched_async_end",
-                                    /* Translators: %<PRId64> is a time in nanoseconds */
-                                    N_("An async end at %" PRId64 " ns closes nothing"),
-                                    ts);
-            a = new_async_slice (f, record, top, ts, name, category, args, SPS_SLICE_UNMATCHED_END);
-            break;
-          }
-
-        /* Begins opened inside it and still open are abandoned: they end
-         * with it, flagged unfinished. */
-        for (guint m = k; m < nestable->len; m++)
-          {
-            guint32 abandoned = g_array_index (nestable, guint32, m);
-
-            b->slice_flags[async_row (f, abandoned)] |= SPS_SLICE_UNFINISHED;
-            close_async_slice (f, abandoned, ts);
-            sps_trace_builder_warn (b, "unmatched_async_begin",
-                                    /* Translators: %<PRId64> is a time in nanoseconds */
-                                    N_("An async begin at %" PRId64 " ns is never closed"),
-                                    b->slice_ts[async_row (f, abandoned)]);
-          }
-
-        a = g_array_index (nestable, guint32, k - 1);
-        close_async_slice (f, a, ts);
-        g_array_set_size (nestable, k - 1);
-      }
+      close_nestable (f, record, nestable);
       break;
 
     case SPS_ASYNC_LEGACY_START:
       {
-        LegacyOpen open = { 0, };
+        LegacyOpen open = { record, NULL };
 
-        a = new_async_slice (f, record, SPS_NO_INDEX, ts, name, category, args, SPS_SLICE_NONE);
-        open.slice = a;
-        open.prev_ts = ts;
         g_array_append_val (legacy, open);
       }
       break;
@@ -1043,10 +1096,7 @@ add_async_record (Finish  *f,
     case SPS_ASYNC_LEGACY_STEP_INTO:
     case SPS_ASYNC_LEGACY_STEP_PAST:
       {
-        gboolean into = b->async_phase[record] == SPS_ASYNC_LEGACY_STEP_INTO;
         LegacyOpen *open;
-        guint32 step_name;
-        SpsArgsRef step_args;
 
         if (legacy->len == 0)
           {
@@ -1058,74 +1108,34 @@ add_async_record (Finish  *f,
           }
 
         open = &g_array_index (legacy, LegacyOpen, legacy->len - 1);
-
-        /* A T names the sub-slice it starts, a p the one it ends; a
-         * sub-slice named by neither takes the S's name. */
-        if (open->prev_into)
-          {
-            step_name = open->prev_name;
-            step_args = open->prev_args;
-          }
-        else if (!into)
-          {
-            step_name = name;
-            step_args = args;
-          }
-        else
-          {
-            step_name = b->slice_name[async_row (f, open->slice)];
-            step_args = SPS_ARGS_REF_NONE;
-          }
-
-        add_legacy_step (f, open, record, ts, step_name, step_args, FALSE);
-        open->prev_ts = ts;
-        open->prev_name = name;
-        open->prev_args = args;
-        open->prev_into = into;
-        open->has_steps = TRUE;
-        a = open->slice;
+        if (open->steps == NULL)
+          open->steps = g_array_new (FALSE, FALSE, sizeof (guint32));
+        g_array_append_val (open->steps, record);
       }
       break;
 
     case SPS_ASYNC_LEGACY_FINISH:
-      {
-        LegacyOpen open;
+      if (legacy->len == 0)
+        {
+          sps_trace_builder_warn (b, "unmatched_async_end",
+                                  /* Translators: %<PRId64> is a time in nanoseconds */
+                                  N_("An async finish at %" PRId64 " ns closes nothing; it is dropped"),
+                                  ts);
+          break;
+        }
 
-        if (legacy->len == 0)
-          {
-            sps_trace_builder_warn (b, "unmatched_async_end",
-                                    /* Translators: %<PRId64> is a time in nanoseconds */
-                                    N_("An async finish at %" PRId64 " ns closes nothing"),
-                                    ts);
-            a = new_async_slice (f, record, SPS_NO_INDEX, ts, name, category, args,
-                                 SPS_SLICE_UNMATCHED_END);
-            break;
-          }
-
-        open = g_array_index (legacy, LegacyOpen, legacy->len - 1);
-        g_array_set_size (legacy, legacy->len - 1);
-
-        if (open.has_steps)
-          add_legacy_step (f, &open, record, ts,
-                           open.prev_into ? open.prev_name : b->slice_name[async_row (f, open.slice)],
-                           open.prev_into ? open.prev_args : SPS_ARGS_REF_NONE,
-                           FALSE);
-        close_async_slice (f, open.slice, ts);
-        a = open.slice;
-      }
+      add_legacy_slices (f, &g_array_index (legacy, LegacyOpen, legacy->len - 1), record);
+      g_array_set_size (legacy, legacy->len - 1);
       break;
 
     default:
       g_assert_not_reached ();
     }
-
-  f->async_record_slice[record] = a;
 }
 
 /* What is still open when a key's events run out lasts to the trace end. */
 static void
 leave_key_open (Finish *f,
-                guint32 last_record,
                 GArray *nestable,
                 GArray *legacy)
 {
@@ -1143,20 +1153,7 @@ leave_key_open (Finish *f,
     }
 
   for (guint i = 0; i < legacy->len; i++)
-    {
-      LegacyOpen *open = &g_array_index (legacy, LegacyOpen, i);
-
-      leave_async_unfinished (f, open->slice);
-      if (open->has_steps)
-        add_legacy_step (f, open, last_record, 0,
-                         open->prev_into ? open->prev_name : b->slice_name[async_row (f, open->slice)],
-                         open->prev_into ? open->prev_args : SPS_ARGS_REF_NONE,
-                         TRUE);
-      sps_trace_builder_warn (b, "unmatched_async_begin",
-                              /* Translators: %<PRId64> is a time in nanoseconds */
-                              N_("An async start at %" PRId64 " ns is never finished"),
-                              b->slice_ts[async_row (f, open->slice)]);
-    }
+    add_legacy_slices (f, &g_array_index (legacy, LegacyOpen, i), SPS_NO_INDEX);
 
   g_array_set_size (nestable, 0);
   g_array_set_size (legacy, 0);
@@ -1187,7 +1184,7 @@ pair_async (Finish *f)
       for (j = i; j < n && b->async_key[order[j]] == key; j++)
         add_async_record (f, order[j], nestable, legacy);
 
-      leave_key_open (f, order[j - 1], nestable, legacy);
+      leave_key_open (f, nestable, legacy);
     }
 }
 
