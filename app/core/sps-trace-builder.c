@@ -920,17 +920,49 @@ sps_trace_builder_set_process_sort_index (SpsTraceBuilder *self,
  * sps_trace_builder_set_process_labels:
  * @self: a #SpsTraceBuilder
  * @process: a process index
- * @labels: a string id
+ * @labels: a string id: labels separated by commas
+ *
+ * Adds labels to a process: each label is kept once, in the order it
+ * first appears over all the calls; empty ones are left out. The
+ * process's labels are the result, joined by commas.
  */
 void
 sps_trace_builder_set_process_labels (SpsTraceBuilder *self,
                                       guint32          process,
                                       guint32          labels)
 {
+  g_autoptr(GString) joined = NULL;
+  g_autoptr(GPtrArray) seen = NULL;
+  guint32 old;
+
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (process < self->n_processes);
 
-  self->process_labels[process] = labels;
+  old = self->process_labels[process];
+  joined = g_string_new (NULL);
+  seen = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint k = 0; k < 2; k++)
+    {
+      guint32 id = k == 0 ? old : labels;
+      const char *text = id != 0 ? sps_string_pool_get (self->strings, id, NULL) : NULL;
+      g_auto(GStrv) parts = text != NULL ? g_strsplit (text, ",", -1) : NULL;
+
+      for (guint i = 0; parts != NULL && parts[i] != NULL; i++)
+        {
+          if (parts[i][0] == '\0' ||
+              g_ptr_array_find_with_equal_func (seen, parts[i], g_str_equal, NULL))
+            continue;
+          g_ptr_array_add (seen, g_strdup (parts[i]));
+          if (joined->len > 0)
+            g_string_append_c (joined, ',');
+          g_string_append (joined, parts[i]);
+        }
+    }
+
+  self->process_labels[process] = joined->len > 0 ? sps_string_pool_intern (self->strings, joined->str,
+                                                                              (gssize) joined->len)
+                                                   : 0;
 }
 
 /**

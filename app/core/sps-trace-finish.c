@@ -1937,6 +1937,7 @@ build_flows (Finish *f)
   guint32 chain_name = 0;
   guint32 chain_category = 0;
   guint64 chain_key = 0;
+  guint32 chain_producer = SPS_NO_INDEX;
 
   if (n == 0)
     return;
@@ -2000,11 +2001,17 @@ build_flows (Finish *f)
           last = slice;
         }
 
-      if (phase == SPS_FLOW_END)
+      /* A v2 consumer (flow_in) leaves its producer bound: every slice
+       * that names the id is a consumer, until another flow_out. */
+      if (phase == SPS_FLOW_END && b->flow_bind[point] != SPS_FLOW_BIND_SLICE)
         {
           open = FALSE;
           last = SPS_NO_INDEX;
         }
+      else if (phase == SPS_FLOW_END && open)
+        last = chain_producer;
+      else
+        chain_producer = last;
     }
 
   flows->n_rows = n_arrows;

@@ -1671,13 +1671,15 @@ write_objects (Writer  *w,
 }
 
 /* Top-level keys other than the ones this exporter writes itself, copied
- * verbatim (otherData, metadata…). */
+ * verbatim (otherData, metadata, TraceConfig…). A systemTraceEvents
+ * array was read as events; one that is text (ftrace output) is kept
+ * here, as it is not imported. */
 static gboolean
 write_top_level_metadata (Writer  *w,
                           GError **error)
 {
   static const char * const reserved[] = {
-    "traceEvents", "systemTraceEvents", "stackFrames", "displayTimeUnit", "samples",
+    "traceEvents", "stackFrames", "displayTimeUnit", "samples",
   };
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   guint n = sps_trace_get_n_metadata (w->trace);
