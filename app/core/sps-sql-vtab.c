@@ -636,7 +636,13 @@ column_slices (SpsSqlVtabContext *ctx,
     {
     case S_ID: sqlite3_result_int64 (sctx, row); break;
     case S_TS: sqlite3_result_int64 (sctx, t->ts[row]); break;
-    case S_DUR: sqlite3_result_int64 (sctx, t->dur[row]); break;
+    /* A sampled span's interval is an estimate, not a measurement: it is
+     * only in estimated_cpu_time, so duration queries select measured
+     * slices alone. */
+    case S_DUR:
+      if (!sampled)
+        sqlite3_result_int64 (sctx, t->dur[row]);
+      break;
     case S_END_TS: sqlite3_result_int64 (sctx, slice_end (t, row)); break;
     case S_NAME: result_string (sctx, ctx, t->name[row], FALSE); break;
     case S_CATEGORY: result_string (sctx, ctx, t->category[row], TRUE); break;
@@ -645,7 +651,10 @@ column_slices (SpsSqlVtabContext *ctx,
     case S_PROCESS_ID: result_index (sctx, tracks->process[t->track[row]]); break;
     case S_DEPTH: sqlite3_result_int64 (sctx, t->depth[row]); break;
     case S_PARENT_ID: result_index (sctx, t->parent[row]); break;
-    case S_SELF_TIME: sqlite3_result_int64 (sctx, t->self_time[row]); break;
+    case S_SELF_TIME:
+      if (!sampled)
+        sqlite3_result_int64 (sctx, t->self_time[row]);
+      break;
     case S_KIND:
       sqlite3_result_text (sctx, sampled ? "sampled_span" : "measured", -1, SQLITE_STATIC);
       break;

@@ -221,7 +221,9 @@ sps_sql_build_query (const char                *table,
  *
  * Averages, minimum and maximum are only given for measured slices; the
  * lengths of sampled spans are estimates from sample spacing, so those
- * rows (kind "sampled_span") only carry count and totals.
+ * rows (kind "sampled_span") only carry count and totals (read from
+ * estimated_cpu_time and estimated_self_cpu_time: their dur and self_time
+ * are NULL).
  *
  * Grouping by name alone lets the engine stream the groups from its name
  * index instead of sorting every slice (2–3× less CPU on a 1e6-event trace),
@@ -252,7 +254,8 @@ sps_sql_build_statistics (SpsStatsGrouping grouping,
                               "s AS (\n"
                               "  SELECT thread_id, name, kind,\n"
                               "         min(end_ts, %1$" G_GINT64_FORMAT ") - max(ts, %2$" G_GINT64_FORMAT ") AS dur,\n"
-                              "         CASE WHEN ts >= %2$" G_GINT64_FORMAT " AND end_ts <= %1$" G_GINT64_FORMAT " THEN self_time\n"
+                              "         CASE WHEN ts >= %2$" G_GINT64_FORMAT " AND end_ts <= %1$" G_GINT64_FORMAT
+                              " THEN coalesce(self_time, estimated_self_cpu_time)\n"
                               "         ELSE min(end_ts, %1$" G_GINT64_FORMAT ") - max(ts, %2$" G_GINT64_FORMAT ") - coalesce(\n"
                               "           (SELECT sum(min(c.end_ts, %1$" G_GINT64_FORMAT ") - max(c.ts, %2$" G_GINT64_FORMAT "))\n"
                               "            FROM slices AS c\n"
@@ -280,10 +283,14 @@ sps_sql_build_statistics (SpsStatsGrouping grouping,
                           "    min(CASE WHEN kind = 'measured' THEN dur END) AS mn,\n"
                           "    max(CASE WHEN kind = 'measured' THEN dur END) AS mx,\n"
                           "    sum(kind <> 'measured') AS sc,\n"
-                          "    sum(CASE WHEN kind <> 'measured' THEN dur END) AS st,\n"
-                          "    sum(CASE WHEN kind <> 'measured' THEN self_time END) AS ss\n"
+                          "    sum(CASE WHEN kind <> 'measured' THEN %s END) AS st,\n"
+                          "    sum(CASE WHEN kind <> 'measured' THEN %s END) AS ss\n"
                           "  FROM %s%s\n"
                           "  GROUP BY name%s)\n",
+                          /* a sampled span's dur and self_time are NULL in
+                           * SQL; clipped to a range they are computed */
+                          has_range ? "dur" : "estimated_cpu_time",
+                          has_range ? "self_time" : "estimated_self_cpu_time",
                           source, filtered && !has_range ? " WHERE slice_visible(id)" : "",
                           by_thread ? ", thread_id" : "");
 
@@ -338,7 +345,8 @@ sps_sql_build_longest_slice (const char *name,
                             "\n  AND ts < %" G_GINT64_FORMAT " AND (end_ts > %" G_GINT64_FORMAT
                             " OR (end_ts = ts AND ts >= %" G_GINT64_FORMAT "))",
                             end, start, start);
-  g_string_append (out, "\nORDER BY dur DESC, ts\nLIMIT 1");
+  /* end_ts - ts: a sampled span's dur is NULL in SQL */
+  g_string_append (out, "\nORDER BY end_ts - ts DESC, ts\nLIMIT 1");
 
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
