@@ -732,8 +732,9 @@ test_phase_sample (void)
     { 100000, "cpu", "main>work", "leaf", 250, SPS_WEIGHT_UNIT_US, SPS_SAMPLE_HAS_WEIGHT, 11 },
     /* integer sf 3 is key "3"; a zero weight is valid; dur ignored */
     { 200000, "cpu", "main>work>three", "3", 0, SPS_WEIGHT_UNIT_MS, SPS_SAMPLE_HAS_WEIGHT, 11 },
-    /* missing id; a negative weight gives no unit */
-    { 300000, "cpu", "cpu", "missing", -1, SPS_WEIGHT_UNIT_NONE,
+    /* missing id; a negative weight keeps its unit (only the estimate
+     * is unusable) */
+    { 300000, "cpu", "cpu", "missing", -1, SPS_WEIGHT_UNIT_US,
       SPS_SAMPLE_HAS_WEIGHT | SPS_SAMPLE_UNRESOLVED, 11 },
     /* cycle; unsupported unit */
     { 400000, "cpu", "cpu", "cyc1", 5, SPS_WEIGHT_UNIT_NONE,

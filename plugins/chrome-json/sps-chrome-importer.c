@@ -1032,15 +1032,16 @@ loader_sample (Loader               *self,
   guint32 callsite;
   guint32 sample;
 
-  if ((ev->fields & SPS_CHROME_FIELD_WEIGHT) && sps_chrome_value_to_double (&ev->weight, &weight))
-    {
-      flags |= SPS_SAMPLE_HAS_WEIGHT;
-      /* Only a known time unit on a usable weight gives a CPU estimate */
-      if ((ev->fields & SPS_CHROME_FIELD_WEIGHT_UNIT) && isfinite (weight) && weight >= 0)
-        unit = weight_unit_from_value (&ev->weight_unit);
-    }
+  /* A weight is a JSON number; a string holding one is not. */
+  if ((ev->fields & SPS_CHROME_FIELD_WEIGHT) && ev->weight.type == SPS_CHROME_VALUE_NUMBER &&
+      sps_chrome_value_to_double (&ev->weight, &weight))
+    flags |= SPS_SAMPLE_HAS_WEIGHT;
   else
     weight = NAN;
+  /* The unit is kept as given, with or without a usable weight: only the
+   * estimate needs both (and is NULL otherwise). */
+  if (ev->fields & SPS_CHROME_FIELD_WEIGHT_UNIT)
+    unit = weight_unit_from_value (&ev->weight_unit);
 
   if (ev->fields & SPS_CHROME_FIELD_SF)
     {

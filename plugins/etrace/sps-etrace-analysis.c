@@ -438,6 +438,7 @@ emit_spans (Build *b)
       gboolean isr = name->source == SPS_ETRACE_SOURCE_ISR;
       gint64 dur = span->end - span->start;
       char number[G_ASCII_DTOSTR_BUF_SIZE];
+      char number_us[G_ASCII_DTOSTR_BUF_SIZE]; /* a second value in one printf */
 
       track->n_spans++;
       track->min_ns = MIN (track->min_ns, dur);
@@ -452,7 +453,7 @@ emit_spans (Build *b)
 
           g_string_append_printf (args, ",\"deadline_ms\":%s,\"deadline_us\":%s,\"deadline_missed\":%s",
                                   g_ascii_formatd (number, sizeof number, "%.9g", name->deadline_ms),
-                                  g_ascii_formatd (number, sizeof number, "%.3f", deadline / 1e3),
+                                  g_ascii_formatd (number_us, sizeof number_us, "%.3f", deadline / 1e3),
                                   missed ? "true" : "false");
           if (missed)
             {
