@@ -108,7 +108,7 @@ test_async (void)
   /* load: S 0 … F 50 with the F's args merged ("k" overwritten); a T
    * starts a child to the next step or the F, nothing from 0 to 10.
    * save: a p names the child that ends at it, from the S or the step
-   * before; nothing from 140 to 160. mixed (T and p) and lost (no S)
+   * before; 140 to 160 is a child named by the S. mixed (T and p) and lost (no S)
    * make nothing. Nestable id 9: e mid (330) closes the inner mid (320);
    * e outer (340) closes outer and leaves the first mid open, which the
    * last e mid closes at 350; e stray closes nothing. */
@@ -119,6 +119,7 @@ test_async (void)
                    "save 100000 60000 0 -\n"
                    "open 100000 20000 1 {\"step\":\"open\"}\n"
                    "write 120000 20000 1 {\"step\":\"write\"}\n"
+                   "save 140000 20000 1 -\n"
                    "outer 300000 40000 0 -\n"
                    "mid 310000 40000 1 -\n"
                    "mid 320000 10000 2 {\"r\":1}\n");

@@ -537,7 +537,7 @@ test_async_legacy_steps (Fixture       *fixture,
   trace = finish (fixture);
 
   g_assert_cmpuint (sps_trace_get_tracks (trace)->n_rows, ==, 1);
-  assert_track (trace, 0, SPS_TRACK_ASYNC, fixture->process, NO, 0, 6);
+  assert_track (trace, 0, SPS_TRACK_ASYNC, fixture->process, NO, 0, 7);
   g_assert_cmpuint (sps_trace_get_tracks (trace)->max_depth[0], ==, 2);
 
   /* T: a step starts a child named by it, to the next step or the F;
@@ -547,10 +547,11 @@ test_async_legacy_steps (Fixture       *fixture,
   assert_slice (trace, 2, "b", 30, 20, 0, 1, step);
 
   /* p: a step names the child that ends at it, from the step before or
-   * the S; nothing covers the last p to the F */
+   * the S; the last p to the F is a child named by the S */
   assert_slice (trace, 3, "save", 100, 60, NO, 0, SPS_SLICE_ASYNC);
   assert_slice (trace, 4, "x", 100, 20, 3, 1, step);
   assert_slice (trace, 5, "y", 120, 20, 3, 1, step);
+  assert_slice (trace, 6, "save", 140, 20, 3, 1, step);
 
   g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_ASYNC), ==, 2);
   g_assert_cmpuint (sps_trace_count_warning (trace, "unmatched_async_step"), ==, 1);

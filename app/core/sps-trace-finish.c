@@ -948,7 +948,8 @@ end_async_slice (Finish  *f,
 /* The slices of a legacy operation: the S (with @finish's args merged)
  * to @finish, SPS_NO_INDEX while it is open; a child per T from it to
  * the next step or the end, or a child per p from the step before it
- * (or the S) to it. Steps of both kinds make no slice at all. */
+ * (or the S) to it, and one from the last p to the end. Steps of both
+ * kinds make no slice at all. */
 static void
 add_legacy_slices (Finish     *f,
                    LegacyOpen *open,
@@ -1009,6 +1010,19 @@ add_legacy_slices (Finish     *f,
         b->slice_flags[async_row (f, child)] |= SPS_SLICE_UNFINISHED;
       end_async_slice (f, child, to);
       f->async_record_slice[steps[i]] = a;
+    }
+
+  /* After the last p, the rest of the operation is a child named by it,
+   * as about:tracing shows it. */
+  if (n_steps > 0 && b->async_phase[steps[0]] == SPS_ASYNC_LEGACY_STEP_PAST)
+    {
+      guint32 child = new_async_slice (f, steps[n_steps - 1], a, b->async_ts[steps[n_steps - 1]],
+                                       b->async_name[start], b->async_category[start],
+                                       SPS_ARGS_REF_NONE, SPS_SLICE_STEP);
+
+      if (finish == SPS_NO_INDEX)
+        b->slice_flags[async_row (f, child)] |= SPS_SLICE_UNFINISHED;
+      end_async_slice (f, child, finish);
     }
 
   g_clear_pointer (&open->steps, g_array_unref);
