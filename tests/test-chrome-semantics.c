@@ -106,7 +106,8 @@ test_async (void)
   g_autofree char *warnings = dump_warnings (trace);
 
   /* load: S 0 … F 50 with the F's args merged ("k" overwritten); a T
-   * starts a child to the next step or the F, nothing from 0 to 10.
+   * starts a child to the next step or the F, nothing from 0 to 10; the
+   * second S of load (20) is dropped, as (name, id) is still open.
    * save: a p names the child that ends at it, from the S or the step
    * before; 140 to 160 is a child named by the S. mixed (T and p) and lost (no S)
    * make nothing. Nestable id 9: e mid (330) closes the inner mid (320);
@@ -124,7 +125,8 @@ test_async (void)
                    "mid 310000 40000 1 -\n"
                    "mid 320000 10000 2 {\"r\":1}\n");
   g_assert_cmpstr (warnings, ==,
-                   "arg_overwritten=1 mixed_async_steps=1 unmatched_async_end=2 unmatched_async_step=1");
+                   "arg_overwritten=1 duplicate_async_start=1 mixed_async_steps=1 "
+                   "unmatched_async_end=2 unmatched_async_step=1");
 }
 
 static void

@@ -1103,6 +1103,17 @@ add_async_record (Finish  *f,
       {
         LegacyOpen open = { record, NULL };
 
+        /* One operation per (name, id) at a time: a second S is an error
+         * in the reference importer, and its steps and F go to the first. */
+        if (legacy->len > 0)
+          {
+            sps_trace_builder_warn (b, "duplicate_async_start",
+                                    /* Translators: %<PRId64> is a time in nanoseconds */
+                                    N_("An async start at %" PRId64 " ns has the name and id of "
+                                       "one still open; it is dropped"),
+                                    ts);
+            break;
+          }
         g_array_append_val (legacy, open);
       }
       break;
