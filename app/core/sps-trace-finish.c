@@ -975,14 +975,7 @@ add_legacy_slices (Finish     *f,
       }
 
   if (finish != SPS_NO_INDEX)
-    {
-      guint n_overwritten = 0;
-
-      args = _sps_args_merge (b, args, b->async_args[finish], &n_overwritten);
-      if (n_overwritten > 0)
-        _sps_trace_builder_warn_count (b, "arg_overwritten", n_overwritten,
-                                       _("An end event gives an arg the begin gave too; the end's value is kept"));
-    }
+    merge_end_args (b, &args, b->async_args[finish]);
   else
     sps_trace_builder_warn (b, "unmatched_async_begin",
                             /* Translators: %<PRId64> is a time in nanoseconds */
@@ -1038,7 +1031,6 @@ close_nestable (Finish  *f,
   SpsTraceBuilder *b = f->builder;
   guint32 name = b->async_name[record];
   guint k = nestable->len;
-  guint n_overwritten = 0;
   guint32 a;
   guint32 row;
 
@@ -1063,11 +1055,7 @@ close_nestable (Finish  *f,
   a = g_array_index (nestable, guint32, k - 1);
   row = async_row (f, a);
   close_async_slice (f, a, b->async_ts[record]);
-  b->slice_args[row] = _sps_args_merge (b, b->slice_args[row], b->async_args[record],
-                                        &n_overwritten);
-  if (n_overwritten > 0)
-    _sps_trace_builder_warn_count (b, "arg_overwritten", n_overwritten,
-                                   _("An end event gives an arg the begin gave too; the end's value is kept"));
+  merge_end_args (b, &b->slice_args[row], b->async_args[record]);
   g_array_remove_index (nestable, k - 1);
   f->async_record_slice[record] = a;
 }
