@@ -415,6 +415,9 @@ test_deadline_miss (void)
   /* ends at 121 µs, deadline 116 µs */
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (json_node_get_object (args), "lateness_us"),
                                   5.0, 1e-9);
+  /* the deadline as a time in µs, not the relative deadline in ms again */
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (json_node_get_object (args), "deadline_us"),
+                                  116.0, 1e-9);
 
   /* Listed in the metadata, and the response times */
   for (guint i = 0; i < sps_trace_get_n_metadata (trace); i++)
