@@ -11,6 +11,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <spanscope-core.h>
@@ -156,6 +157,81 @@ test_flows_and_labels (void)
   g_assert_cmpstr (sps_trace_get_string (trace, processes->labels[0]), ==, "gpu,main,tab");
 }
 
+static void
+test_weights (void)
+{
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("semantics-weights.json");
+  const SpsSampleTable *samples = sps_trace_get_samples (trace);
+  static const struct
+  {
+    const char    *name;
+    SpsWeightUnit  unit;
+    gboolean       has_weight;
+    double         weight;
+  } expected[] = {
+    /* no weight: the unit is kept all the same */
+    { "a", SPS_WEIGHT_UNIT_MS, FALSE, NAN },
+    /* a negative weight is a weight (unusable for an estimate); unit kept */
+    { "b", SPS_WEIGHT_UNIT_US, TRUE, -1 },
+    /* a weight written as a string is not a number */
+    { "c", SPS_WEIGHT_UNIT_NS, FALSE, NAN },
+    { "d", SPS_WEIGHT_UNIT_S, TRUE, 2 },
+    /* a unit that is not a time reads as none */
+    { "e", SPS_WEIGHT_UNIT_NONE, TRUE, 3 },
+  };
+
+  g_assert_cmpuint (samples->n_rows, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < samples->n_rows; i++)
+    {
+      g_assert_cmpstr (sps_trace_get_string (trace, samples->name[i]), ==, expected[i].name);
+      g_assert_cmpint (samples->weight_unit[i], ==, expected[i].unit);
+      g_assert_cmpint ((samples->flags[i] & SPS_SAMPLE_HAS_WEIGHT) != 0, ==, expected[i].has_weight);
+      if (expected[i].has_weight)
+        g_assert_cmpfloat (samples->weight[i], ==, expected[i].weight);
+    }
+}
+
+/* Top-level keys other than the events survive convert, a text
+ * systemTraceEvents (not imported) too. */
+static void
+test_convert_keeps_metadata (void)
+{
+  g_autofree char *input = sps_test_fixture_path ("semantics-flows-labels.json");
+  g_autofree char *dir = g_dir_make_tmp ("chrome-semantics-XXXXXX", NULL);
+  g_autofree char *output = g_build_filename (dir, "out.json", NULL);
+  g_auto(SpsTestRun) run = { 0 };
+  g_autoptr(SpsTrace) trace = NULL;
+  guint n = 0;
+
+  sps_test_run_cli_va (&run, "convert", input, "--format", "chrome-json", "-o", output, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+
+  trace = sps_test_load_path (output);
+  for (guint i = 0; i < sps_trace_get_n_metadata (trace); i++)
+    {
+      SpsArgsRef value = SPS_ARGS_REF_NONE;
+      const char *key = sps_trace_get_metadata (trace, i, &value);
+      gsize len = 0;
+      const char *json = sps_trace_get_args_json (trace, value, &len);
+      g_autofree char *text = g_strndup (json, len);
+
+      if (g_strcmp0 (key, "TraceConfig") == 0)
+        {
+          g_assert_cmpstr (text, ==, "{\"record_mode\":\"record-until-full\"}");
+          n++;
+        }
+      else if (g_strcmp0 (key, "systemTraceEvents") == 0)
+        {
+          g_assert_cmpstr (text, ==, "\"# tracer: nop\\n\"");
+          n++;
+        }
+    }
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpstr (sps_trace_get_string (trace, sps_trace_get_processes (trace)->labels[0]), ==,
+                   "gpu,main,tab");
+  sps_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -166,6 +242,8 @@ main (int   argc,
   g_test_add_func ("/chrome/semantics/numbers-as-strings", test_numbers_as_strings);
   g_test_add_func ("/chrome/semantics/async", test_async);
   g_test_add_func ("/chrome/semantics/flows-and-labels", test_flows_and_labels);
+  g_test_add_func ("/chrome/semantics/weights", test_weights);
+  g_test_add_func ("/chrome/semantics/convert-keeps-metadata", test_convert_keeps_metadata);
 
   return g_test_run ();
 }
