@@ -242,9 +242,9 @@ _sps_args_merge (SpsTraceBuilder *self,
                  SpsArgsRef       from,
                  guint           *n_overwritten)
 {
-  g_autoptr(GArray) a = NULL;
-  g_autoptr(GArray) b = NULL;
-  g_autoptr(GString) out = NULL;
+  GArray *a;
+  GArray *b;
+  GString *out;
   const char *text_a;
   const char *text_b;
   gsize len_a = 0;
@@ -262,8 +262,21 @@ _sps_args_merge (SpsTraceBuilder *self,
   if (text_a == NULL || text_b == NULL)
     return text_a != NULL ? into : from;
 
-  a = g_array_new (FALSE, FALSE, sizeof (Member));
-  b = g_array_new (FALSE, FALSE, sizeof (Member));
+  /* Scratch kept by the builder: a merge per B/E pair must not cost
+   * allocations */
+  for (guint i = 0; i < 2; i++)
+    {
+      if (self->merge_members[i] == NULL)
+        self->merge_members[i] = g_array_new (FALSE, FALSE, sizeof (Member));
+      g_array_set_size (self->merge_members[i], 0);
+    }
+  if (self->merge_text == NULL)
+    self->merge_text = g_string_new (NULL);
+  a = self->merge_members[0];
+  b = self->merge_members[1];
+  out = self->merge_text;
+  g_string_truncate (out, 0);
+
   if (!split_members (text_a, len_a, a) || !split_members (text_b, len_b, b))
     return into;
   if (b->len == 0)
@@ -271,7 +284,6 @@ _sps_args_merge (SpsTraceBuilder *self,
   if (a->len == 0)
     return from;
 
-  out = g_string_sized_new (len_a + len_b);
   g_string_append_c (out, '{');
   for (guint i = 0; i < a->len; i++)
     {

@@ -441,6 +441,10 @@ sps_trace_builder_finalize (GObject *object)
   g_clear_pointer (&self->info_names, g_array_unref);
   g_clear_pointer (&self->info_values, g_array_unref);
   g_clear_pointer (&self->open_complete, g_array_unref);
+  g_clear_pointer (&self->merge_members[0], g_array_unref);
+  g_clear_pointer (&self->merge_members[1], g_array_unref);
+  if (self->merge_text != NULL)
+    g_string_free (g_steal_pointer (&self->merge_text), TRUE);
 
   G_OBJECT_CLASS (sps_trace_builder_parent_class)->finalize (object);
 }

@@ -118,6 +118,9 @@ struct _SpsTraceBuilder
   guint16          *slice_flags;
   guint8           *slice_kind;         /* SpsSliceRecordKind */
   GArray           *open_complete;      /* guint32: X rows that end with the trace */
+  /* Reused by _sps_args_merge() */
+  GArray           *merge_members[2];
+  GString          *merge_text;
 
   /* Async records */
   guint             n_async;
