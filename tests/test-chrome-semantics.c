@@ -113,7 +113,9 @@ test_async (void)
    * before; 140 to 160 is a child named by the S. mixed (T and p) and lost (no S)
    * make nothing. Nestable id 9: e mid (330) closes the inner mid (320);
    * e outer (340) closes outer and leaves the first mid open, which the
-   * last e mid closes at 350; e stray closes nothing. */
+   * last e mid closes at 350; e stray closes nothing. tie: two T at 410
+   * keep the file's order, so "first" lasts 0 and "second" to the F
+   * (the table puts the longer first among equal starts). */
   g_assert_cmpstr (slices, ==,
                    "load 0 50000 0 {\"k\":\"f\",\"z\":2}\n"
                    "parse 10000 20000 1 {\"step\":\"parse\"}\n"
@@ -124,7 +126,10 @@ test_async (void)
                    "save 140000 20000 1 -\n"
                    "outer 300000 40000 0 -\n"
                    "mid 310000 40000 1 -\n"
-                   "mid 320000 10000 2 {\"r\":1}\n");
+                   "mid 320000 10000 2 {\"r\":1}\n"
+                   "tie 400000 20000 0 -\n"
+                   "second 410000 10000 1 {\"step\":\"second\"}\n"
+                   "first 410000 0 1 {\"step\":\"first\"}\n");
   g_assert_cmpstr (warnings, ==,
                    "arg_overwritten=1 duplicate_async_start=1 mixed_async_steps=1 "
                    "unmatched_async_end=2 unmatched_async_step=1");
