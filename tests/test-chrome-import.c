@@ -762,8 +762,10 @@ test_phase_sample (void)
       g_assert_cmpuint (i, <, samples->n_rows);
 
       stack = stack_of (trace, samples->callsite[i]);
-      g_assert_cmpstr (str (trace, samples->name[i]), ==, expected[k].name);
+      g_assert_cmpstr (str (trace, samples->event_name[i]), ==, expected[k].name);
       g_assert_cmpstr (stack, ==, expected[k].stack);
+      /* The navigation name is the stack's leaf */
+      g_assert_true (g_str_has_suffix (stack, str (trace, samples->name[i])));
       g_assert_cmpstr (str (trace, samples->raw_stack_ref[i]), ==, expected[k].raw ? expected[k].raw : "");
       if (isnan (expected[k].weight))
         g_assert_true (isnan (samples->weight[i]));

@@ -147,7 +147,8 @@ static const SpsTableLayout thread_table = {
 static const SpsTableLayout slice_record_table = {
   BUILDER_TABLE (n_slice_records, slice_records_capacity),
   { COLUMN (slice_ts), COLUMN (slice_dur), COLUMN (slice_name), COLUMN (slice_category),
-    COLUMN (slice_thread), COLUMN (slice_args), COLUMN (slice_flags), COLUMN (slice_kind) },
+    COLUMN (slice_thread), COLUMN (slice_args), COLUMN (slice_flags), COLUMN (slice_kind),
+    COLUMN (slice_callsite), COLUMN (slice_end_callsite) },
 };
 
 static const SpsTableLayout async_table = {
@@ -188,7 +189,8 @@ static const SpsTableLayout object_table = {
 static const SpsTableLayout frame_table = {
   BUILDER_TABLE (n_frames, frames_capacity),
   { COLUMN (frame_name), COLUMN (frame_category), COLUMN (frame_module),
-    COLUMN (frame_address) },
+    COLUMN (frame_address), COLUMN (frame_source_file), COLUMN (frame_source_line),
+    COLUMN (frame_source_column) },
 };
 
 static const SpsTableLayout callsite_table = {
@@ -200,14 +202,14 @@ static const SpsTableLayout sample_table = {
   BUILDER_TABLE (n_samples, samples_capacity),
   { COLUMN (sample_ts), COLUMN (sample_thread), COLUMN (sample_name),
     COLUMN (sample_callsite), COLUMN (sample_raw_stack_ref), COLUMN (sample_weight),
-    COLUMN (sample_weight_unit), COLUMN (sample_flags) },
+    COLUMN (sample_weight_unit), COLUMN (sample_flags), COLUMN (sample_line) },
 };
 
 static const SpsTableLayout raw_sample_table = {
   BUILDER_TABLE (n_raw_samples, raw_samples_capacity),
   { COLUMN (raw_sample_ts), COLUMN (raw_sample_thread), COLUMN (raw_sample_name),
     COLUMN (raw_sample_callsite), COLUMN (raw_sample_raw_stack_ref), COLUMN (raw_sample_weight),
-    COLUMN (raw_sample_weight_unit), COLUMN (raw_sample_flags) },
+    COLUMN (raw_sample_weight_unit), COLUMN (raw_sample_flags), COLUMN (raw_sample_line) },
 };
 
 #undef COLUMN
@@ -259,6 +261,7 @@ append_sample_row (SpsTraceBuilder      *self,
   ((double *) column_get (self, layout->columns[5].offset))[row] = weight;
   ((guint8 *) column_get (self, layout->columns[6].offset))[row] = weight_unit;
   ((guint8 *) column_get (self, layout->columns[7].offset))[row] = flags;
+  ((guint32 *) column_get (self, layout->columns[8].offset))[row] = 0;
 
   return row;
 }
@@ -302,10 +305,15 @@ static inline guint32
 frame_key_hash (guint32 name,
                 guint32 category,
                 guint32 module,
-                guint64 address)
+                guint64 address,
+                guint32 source_file,
+                guint32 source_line,
+                guint32 source_column)
 {
+  guint64 location = ((guint64) source_line << 32 | source_column) ^ ((guint64) source_file << 16);
+
   return hash_pair (((guint64) name << 32) | category,
-                    mix64 (((guint64) module << 32) ^ address) ^ address);
+                    mix64 (((guint64) module << 32) ^ address ^ mix64 (location)) ^ address);
 }
 
 /* Row indexes: the slot array is rebuilt from the key columns when it gets
@@ -341,7 +349,9 @@ frame_row_hash (SpsTraceBuilder *self,
                 guint32          row)
 {
   return frame_key_hash (self->frame_name[row], self->frame_category[row],
-                         self->frame_module[row], self->frame_address[row]);
+                         self->frame_module[row], self->frame_address[row],
+                         self->frame_source_file[row], self->frame_source_line[row],
+                         self->frame_source_column[row]);
 }
 
 static guint32
@@ -512,6 +522,8 @@ append_slice_record (SpsTraceBuilder    *self,
   self->slice_args[row] = args;
   self->slice_flags[row] = flags;
   self->slice_kind[row] = kind;
+  self->slice_callsite[row] = SPS_NO_INDEX;
+  self->slice_end_callsite[row] = SPS_NO_INDEX;
 
   return row;
 }
@@ -1106,22 +1118,56 @@ sps_trace_builder_add_begin (SpsTraceBuilder *self,
  *
  * Adds an end (Chrome "E"); it closes the innermost open begin of the
  * thread with the same sampled-ness.
+ *
+ * Returns: a handle of the end record, for
+ *   sps_trace_builder_set_slice_callsites() (its callsite becomes the end
+ *   stack of the slice it closes)
  */
-void
+guint32
 sps_trace_builder_add_end (SpsTraceBuilder *self,
                            guint32          thread,
                            SpsTime          ts,
                            SpsArgsRef       args,
                            SpsSliceFlags    flags)
 {
-  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
-  g_return_if_fail (!self->finished);
-  g_return_if_fail (thread < self->n_threads);
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
+  g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
 
   self->n_begin_end_records++;
 
-  append_slice_record (self, SPS_SLICE_RECORD_END, thread, ts, 0,
-                       0, 0, args, flags & SPS_SLICE_SAMPLED);
+  return append_slice_record (self, SPS_SLICE_RECORD_END, thread, ts, 0,
+                              0, 0, args, flags & SPS_SLICE_SAMPLED);
+}
+
+/**
+ * sps_trace_builder_set_slice_callsites:
+ * @self: a #SpsTraceBuilder
+ * @handle: a handle from sps_trace_builder_add_complete(),
+ *   sps_trace_builder_add_begin() or sps_trace_builder_add_end()
+ * @callsite: the stack where the slice starts (Chrome `sf` or `stack`),
+ *   or %SPS_NO_INDEX; for an end, the stack where its slice ends
+ * @end_callsite: the stack where a complete slice ends (Chrome `esf`), or
+ *   %SPS_NO_INDEX; ignored for a begin or an end
+ *
+ * Attaches stacks to a slice record; stack frames may be defined after
+ * the events that use them, so this may be called until finish().
+ */
+void
+sps_trace_builder_set_slice_callsites (SpsTraceBuilder *self,
+                                       guint32          handle,
+                                       guint32          callsite,
+                                       guint32          end_callsite)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (handle < self->n_slice_records);
+  g_return_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites);
+  g_return_if_fail (end_callsite == SPS_NO_INDEX || end_callsite < self->n_callsites);
+
+  self->slice_callsite[handle] = callsite;
+  if (self->slice_kind[handle] == SPS_SLICE_RECORD_COMPLETE)
+    self->slice_end_callsite[handle] = end_callsite;
 }
 
 /**
@@ -1396,17 +1442,51 @@ sps_trace_builder_intern_frame (SpsTraceBuilder *self,
                                 guint32          module,
                                 guint64          address)
 {
+  return sps_trace_builder_intern_source_frame (self, name, category, module, address, 0, 0, 0);
+}
+
+/**
+ * sps_trace_builder_intern_source_frame:
+ * @self: a #SpsTraceBuilder
+ * @name: a string id: the function's name, without its location
+ * @category: a string id
+ * @module: a string id
+ * @address: the frame's address, 0 if unknown
+ * @source_file: a string id: the URL or path of the source, 0 if unknown
+ * @source_line: the 1-based line where the function is, 0 if unknown
+ * @source_column: the 1-based column, 0 if unknown
+ *
+ * Like sps_trace_builder_intern_frame() for a frame with a source
+ * location: two functions of one name at different places are two frames.
+ *
+ * Returns: the frame's index; equal frames share one index
+ */
+guint32
+sps_trace_builder_intern_source_frame (SpsTraceBuilder *self,
+                                       guint32          name,
+                                       guint32          category,
+                                       guint32          module,
+                                       guint64          address,
+                                       guint32          source_file,
+                                       guint32          source_line,
+                                       guint32          source_column)
+{
   guint32 row = 0;
   guint slot;
 
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
 
-  ROW_INDEX_PROBE (&self->frame_index, frame_key_hash (name, category, module, address), row,
+  ROW_INDEX_PROBE (&self->frame_index,
+                   frame_key_hash (name, category, module, address,
+                                   source_file, source_line, source_column), row,
                    self->frame_name[row] == name &&
                    self->frame_category[row] == category &&
                    self->frame_module[row] == module &&
-                   self->frame_address[row] == address,
+                   self->frame_address[row] == address &&
+                   self->frame_source_file[row] == source_file &&
+                   self->frame_source_line[row] == source_line &&
+                   self->frame_source_column[row] == source_column,
                    slot);
   if (self->frame_index.slots[slot] != 0)
     return row;
@@ -1416,6 +1496,9 @@ sps_trace_builder_intern_frame (SpsTraceBuilder *self,
   self->frame_category[row] = category;
   self->frame_module[row] = module;
   self->frame_address[row] = address;
+  self->frame_source_file[row] = source_file;
+  self->frame_source_line[row] = source_line;
+  self->frame_source_column[row] = source_column;
   row_index_insert (self, &self->frame_index, slot, row, self->n_frames, frame_row_hash);
 
   return row;
@@ -1528,6 +1611,27 @@ sps_trace_builder_set_sample_callsite (SpsTraceBuilder *self,
 }
 
 /**
+ * sps_trace_builder_set_sample_line:
+ * @self: a #SpsTraceBuilder
+ * @sample: an index from sps_trace_builder_add_sample()
+ * @line: the 1-based source line the leaf function was at, 0 if unknown
+ *
+ * Records where in its leaf function a sample was taken (V8 profiles
+ * write it per sample).
+ */
+void
+sps_trace_builder_set_sample_line (SpsTraceBuilder *self,
+                                   guint32          sample,
+                                   guint32          line)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (sample < self->n_samples);
+
+  self->sample_line[sample] = line;
+}
+
+/**
  * sps_trace_builder_get_n_samples:
  * @self: a #SpsTraceBuilder
  *
@@ -1624,6 +1728,7 @@ _sps_trace_builder_remove_samples (SpsTraceBuilder *self,
       self->sample_weight[w] = self->sample_weight[r];
       self->sample_weight_unit[w] = self->sample_weight_unit[r];
       self->sample_flags[w] = self->sample_flags[r];
+      self->sample_line[w] = self->sample_line[r];
       w++;
     }
   self->n_samples = w;

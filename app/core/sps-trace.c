@@ -50,7 +50,7 @@ static const SpsTableLayout trace_tables[] = {
     { COLUMN (slices, ts), COLUMN (slices, dur), COLUMN (slices, self_time),
       COLUMN (slices, name), COLUMN (slices, category), COLUMN (slices, track),
       COLUMN (slices, parent), COLUMN (slices, depth), COLUMN (slices, flags),
-      COLUMN (slices, args) },
+      COLUMN (slices, args), COLUMN (slices, callsite), COLUMN (slices, end_callsite) },
   },
   {
     TRACE_TABLE (instants),
@@ -70,14 +70,16 @@ static const SpsTableLayout trace_tables[] = {
     TRACE_TABLE (samples),
     { COLUMN (samples, ts), COLUMN (samples, track), COLUMN (samples, thread),
       COLUMN (samples, name), COLUMN (samples, callsite), COLUMN (samples, raw_stack_ref),
-      COLUMN (samples, weight), COLUMN (samples, weight_unit), COLUMN (samples, flags) },
+      COLUMN (samples, weight), COLUMN (samples, weight_unit), COLUMN (samples, flags),
+      COLUMN (samples, event_name), COLUMN (samples, line) },
   },
   {
     TRACE_TABLE (raw_samples),
     { COLUMN (raw_samples, ts), COLUMN (raw_samples, track), COLUMN (raw_samples, thread),
       COLUMN (raw_samples, name), COLUMN (raw_samples, callsite),
       COLUMN (raw_samples, raw_stack_ref), COLUMN (raw_samples, weight),
-      COLUMN (raw_samples, weight_unit), COLUMN (raw_samples, flags) },
+      COLUMN (raw_samples, weight_unit), COLUMN (raw_samples, flags),
+      COLUMN (raw_samples, event_name), COLUMN (raw_samples, line) },
   },
   {
     TRACE_TABLE (callsites),
@@ -86,7 +88,8 @@ static const SpsTableLayout trace_tables[] = {
   {
     TRACE_TABLE (frames),
     { COLUMN (frames, name), COLUMN (frames, category), COLUMN (frames, module),
-      COLUMN (frames, address) },
+      COLUMN (frames, address), COLUMN (frames, source_file), COLUMN (frames, source_line),
+      COLUMN (frames, source_column) },
   },
   {
     TRACE_TABLE (objects),
