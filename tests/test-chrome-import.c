@@ -783,8 +783,9 @@ static void
 test_form_object (void)
 {
   g_autoptr(SpsTrace) trace = load_fixture ("chrome-object-form.json");
-  const char *keys[] = { "otherData", "metadata", "samples", "schemaVersion", "traceName" };
-  const char *values[] = { "{\"version\":\"1.0\"}", "{\"clock-domain\":\"LINUX\"}", "[]", "1", "\"t\"" };
+  /* A top-level "samples" array is read as samples, not kept as metadata */
+  const char *keys[] = { "otherData", "metadata", "schemaVersion", "traceName" };
+  const char *values[] = { "{\"version\":\"1.0\"}", "{\"clock-domain\":\"LINUX\"}", "1", "\"t\"" };
 
   /* systemTraceEvents (an array here) counts with traceEvents */
   g_assert_cmpuint (sps_trace_get_events_read (trace), ==, 2);

@@ -28,6 +28,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-chrome-cpu-profile.h"
 #include "sps-chrome-event-reader.h"
 #include "sps-chrome-gzip.h"
 #include "sps-chrome-importer.h"
@@ -85,6 +86,7 @@ typedef struct
   SpsProgress          *progress;
   SpsChromeInterner    *interner;
   SpsChromeStackFrames *frames;
+  SpsChromeCpuProfiles *profiles;
   GString              *scratch;
   char                 *display_name;
   const char           *base;
@@ -201,6 +203,16 @@ loader_warn (Loader     *self,
   message = g_strdup_vprintf (g_dgettext (GETTEXT_PACKAGE, format), args);
   va_end (args);
   sps_trace_builder_warn (self->builder, name, "%s: %s", where, message);
+}
+
+/* Warnings of the CPU profile reader: @message is marked with N_() */
+static void
+loader_warn_message (const char *name,
+                     gsize       offset,
+                     const char *message,
+                     gpointer    user_data)
+{
+  loader_warn (user_data, name, offset, "%s", g_dgettext (GETTEXT_PACKAGE, message));
 }
 
 static gboolean
@@ -497,6 +509,7 @@ loader_event_thread (Loader               *self,
   slot->process = loader_process_for_pid (self, pid);
   slot->thread = sps_trace_builder_ensure_thread (self->builder, slot->process, tid);
   slot->used = TRUE;
+  sps_chrome_cpu_profiles_note_thread (self->profiles, tid, slot->thread);
 
   if (synthetic && !g_hash_table_contains (self->named_threads, GUINT_TO_POINTER (slot->thread)))
     {
@@ -1075,6 +1088,7 @@ loader_dispatch (Loader               *self,
   guint flags;
   guint32 thread;
   SpsSliceFlags slice_flags;
+  SpsChromeCpuProfileKind profile_kind;
   char buf[8];
 
   if G_UNLIKELY (!ev->is_object)
@@ -1105,6 +1119,15 @@ loader_dispatch (Loader               *self,
         loader_warn (self, "missing_timestamp", ev->offset, N_("an event has no \"ts\"; skipped"));
       else
         loader_warn (self, "invalid_timestamp", ev->offset, N_("\"ts\" is not a number; event skipped"));
+      return;
+    }
+
+  /* V8 CPU profiles: Profile, ProfileChunk, CpuProfile */
+  profile_kind = sps_chrome_cpu_profile_kind (ev);
+  if G_UNLIKELY (profile_kind != SPS_CHROME_CPU_PROFILE_NONE)
+    {
+      sps_chrome_cpu_profiles_add_event (self->profiles, profile_kind, ev,
+                                         loader_event_pid (self, ev), loader_event_thread (self, ev));
       return;
     }
 
@@ -1405,6 +1428,8 @@ loader_run (Loader  *self,
   gboolean ret = FALSE;
 
   sps_chrome_scanner_init (&scanner, self->base, self->len, self->ns);
+  self->profiles = sps_chrome_cpu_profiles_new (self->builder, self->interner, self->base,
+                                                self->ns, loader_warn_message, self);
 
   r = sps_chrome_scanner_begin_document (&scanner, &open_char);
   if (r == SPS_CHROME_SCAN_EOF)
@@ -1470,6 +1495,12 @@ loader_run (Loader  *self,
               if ((r = loader_read_stack_frames (self, &scanner)) != SPS_CHROME_SCAN_OK)
                 break;
             }
+          else if (sps_chrome_value_equals (&key, "samples") &&
+                   sps_chrome_scanner_peek (&scanner) == '[')
+            {
+              if ((r = sps_chrome_cpu_profiles_read_samples (self->profiles, &scanner)) != SPS_CHROME_SCAN_OK)
+                break;
+            }
           else if (sps_chrome_value_equals (&key, "displayTimeUnit"))
             {
               if ((r = sps_chrome_scanner_read_value (&scanner, &value)) != SPS_CHROME_SCAN_OK)
@@ -1511,6 +1542,7 @@ loader_run (Loader  *self,
 out:
   /* Samples read before an error stay valid, so they get their stacks too */
   loader_resolve_samples (self);
+  sps_chrome_cpu_profiles_finish (self->profiles, self->frames);
   sps_chrome_scanner_clear (&scanner);
   return ret;
 }
@@ -1547,6 +1579,7 @@ loader_clear (Loader *self)
 {
   g_clear_pointer (&self->interner, sps_chrome_interner_free);
   g_clear_pointer (&self->frames, sps_chrome_stack_frames_free);
+  g_clear_pointer (&self->profiles, sps_chrome_cpu_profiles_free);
   g_string_free (self->scratch, TRUE);
   g_free (self->display_name);
   g_hash_table_unref (self->synthetic_pids);

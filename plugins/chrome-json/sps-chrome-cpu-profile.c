@@ -1,0 +1,1023 @@
+/* sps-chrome-cpu-profile.c: V8 CPU profiles and top-level samples inside
+ * Chrome traces
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * DevTools recordings carry JavaScript samples as V8 CPU profiles, in two
+ * forms: streamed ("Profile" gives the start time, then "ProfileChunk"
+ * events with the same pid and id add nodes and samples) and whole (one
+ * "CpuProfile" event). A node is a call tree node: a call frame and its
+ * parent node; a sample names a node and comes with the time since the
+ * previous sample. Each sample becomes one row of the sample table on the
+ * thread of the profile, its stack the node's path from the root (the
+ * "(root)" node itself is not a frame).
+ *
+ * Nodes may be defined in a later chunk than a sample that uses them, so
+ * a sample whose node (or an ancestor) is not known yet is resolved when
+ * the whole file was read. The top-level "samples" array (perf-style
+ * samples naming "stackFrames" entries by "sf") is resolved then too.
+ *
+ * Nothing is sized from a count the file states: arrays are walked, so
+ * memory grows with the bytes read.
+ */
+
+#define G_LOG_DOMAIN "sps-chrome-cpu-profile"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "sps-chrome-cpu-profile.h"
+
+/* Node ids below this index a direct array, larger ones a hash table */
+#define DENSE_ID_LIMIT (1u << 22)
+
+typedef enum
+{
+  NODE_UNKNOWN,
+  NODE_VISITING,
+  NODE_RESOLVED,
+  NODE_FAILED,
+} NodeState;
+
+typedef struct
+{
+  gint64  parent;
+  guint32 frame;          /* SPS_NO_INDEX: the (root) node, not a frame */
+  guint32 callsite;       /* once resolved; SPS_NO_INDEX: the empty stack */
+  guint8  state;          /* NodeState */
+  guint8  has_parent;
+} Node;
+
+typedef struct
+{
+  guint32 sample;         /* builder sample index */
+  gint64  node;
+  gsize   offset;         /* of the event, for warnings */
+} PendingSample;
+
+typedef struct
+{
+  guint32     thread;     /* SPS_NO_INDEX until the first event says */
+  guint32     event_name;
+  gboolean    has_start;
+  SpsTime     time;       /* of the last sample, or the start */
+  GArray     *nodes;      /* Node */
+  guint32    *dense;      /* node id → index + 1, for ids < n_dense */
+  guint       n_dense;
+  GHashTable *sparse;     /* gint64 node id → index + 1 */
+  GArray     *pending;    /* PendingSample */
+} Profile;
+
+typedef struct
+{
+  SpsTime ts;
+  gint64  tid;
+  double  weight;
+  guint32 name;
+  guint32 sf;             /* string id, 0 when absent */
+  gsize   offset;
+} TopSample;
+
+struct _SpsChromeCpuProfiles
+{
+  SpsTraceBuilder   *builder;
+  SpsStringPool     *strings;
+  SpsChromeInterner *interner;
+  const char        *base;
+  gboolean           ns;
+  SpsChromeWarnFunc  warn;
+  gpointer           user_data;
+  guint32            anonymous;   /* "(anonymous)" */
+  GHashTable        *profiles;    /* "pid/id" → Profile */
+  GHashTable        *threads;     /* gint64 tid → thread + 1 (first seen) */
+  GArray            *top_samples; /* TopSample */
+};
+
+/* Small helpers over values of the input */
+
+static inline gsize
+offset_of (SpsChromeCpuProfiles *self,
+           const SpsChromeValue *value)
+{
+  return (gsize) (value->ptr - self->base);
+}
+
+static void
+warn (SpsChromeCpuProfiles *self,
+      const char           *name,
+      gsize                 offset,
+      const char           *message)
+{
+  self->warn (name, offset, message, self->user_data);
+}
+
+static guint32
+intern (SpsChromeCpuProfiles *self,
+        const SpsChromeValue *value)
+{
+  guint flags = 0;
+  guint32 id = sps_chrome_interner_intern (self->interner, value, &flags);
+
+  if (flags & SPS_CHROME_STRING_REPLACED)
+    warn (self, "invalid_utf8", offset_of (self, value),
+          N_("a string holds invalid UTF-8 or \\u0000; replaced with U+FFFD"));
+  return id;
+}
+
+static gboolean
+value_to_int64 (const SpsChromeValue *value,
+                gint64               *out)
+{
+  double d;
+
+  if (value->type != SPS_CHROME_VALUE_NUMBER &&
+      (value->type != SPS_CHROME_VALUE_STRING || value->escaped))
+    return FALSE;
+  if (sps_chrome_parse_int64 (value->ptr, value->len, out) == SPS_CHROME_NUMBER_OK)
+    return TRUE;
+  /* 12.0 is an integer written as a float */
+  if (sps_chrome_value_to_double (value, &d) && d == floor (d) && fabs (d) < 9.0e18)
+    {
+      *out = (gint64) d;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* A 0-based V8 line or column as a 1-based one, 0 when unknown (-1). */
+static guint32
+one_based (const SpsChromeValue *value)
+{
+  gint64 v;
+
+  if (value->type == SPS_CHROME_VALUE_NONE || !value_to_int64 (value, &v) ||
+      v < 0 || v >= G_MAXUINT32)
+    return 0;
+  return (guint32) v + 1;
+}
+
+/* Fills values[i] with member names[i] of @object (the last one when it
+ * repeats; type NONE when absent), in one pass. */
+static void
+get_members (SpsChromeCpuProfiles *self,
+             const SpsChromeValue *object,
+             const char * const   *names,
+             SpsChromeValue       *values,
+             guint                 n)
+{
+  SpsChromeScanner scanner;
+  SpsChromeValue key;
+  SpsChromeValue value;
+
+  for (guint i = 0; i < n; i++)
+    values[i].type = SPS_CHROME_VALUE_NONE;
+  if (object->type != SPS_CHROME_VALUE_OBJECT)
+    return;
+
+  /* The event scanner validated the object, so walking it cannot fail */
+  sps_chrome_scanner_init_range (&scanner, self->base, object->ptr, object->ptr + object->len, 0);
+  if (sps_chrome_scanner_enter (&scanner, '{') == SPS_CHROME_SCAN_OK)
+    while (sps_chrome_scanner_next_member (&scanner, &key) == SPS_CHROME_SCAN_OK &&
+           sps_chrome_scanner_read_value (&scanner, &value) == SPS_CHROME_SCAN_OK)
+      for (guint i = 0; i < n; i++)
+        if (sps_chrome_value_equals (&key, names[i]))
+          values[i] = value;
+  sps_chrome_scanner_clear (&scanner);
+}
+
+typedef struct
+{
+  SpsChromeScanner scanner;
+  gboolean         ok;
+} ArrayIter;
+
+/* FALSE (and nothing to clear) when @array is absent or not an array. */
+static gboolean
+array_iter_init (ArrayIter            *iter,
+                 SpsChromeCpuProfiles *self,
+                 const SpsChromeValue *array)
+{
+  iter->ok = FALSE;
+  if (array->type != SPS_CHROME_VALUE_ARRAY)
+    return FALSE;
+  sps_chrome_scanner_init_range (&iter->scanner, self->base, array->ptr, array->ptr + array->len, 0);
+  iter->ok = sps_chrome_scanner_enter (&iter->scanner, '[') == SPS_CHROME_SCAN_OK;
+  return TRUE;
+}
+
+static gboolean
+array_iter_next (ArrayIter      *iter,
+                 SpsChromeValue *value)
+{
+  if (!iter->ok)
+    return FALSE;
+  if (sps_chrome_scanner_next_element (&iter->scanner) != SPS_CHROME_SCAN_OK ||
+      sps_chrome_scanner_read_value (&iter->scanner, value) != SPS_CHROME_SCAN_OK)
+    {
+      iter->ok = FALSE;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+array_iter_clear (ArrayIter *iter)
+{
+  sps_chrome_scanner_clear (&iter->scanner);
+}
+
+/* Profiles */
+
+static Profile *
+profile_new (void)
+{
+  Profile *p = g_new0 (Profile, 1);
+
+  p->thread = SPS_NO_INDEX;
+  p->nodes = g_array_new (FALSE, FALSE, sizeof (Node));
+  p->sparse = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  p->pending = g_array_new (FALSE, FALSE, sizeof (PendingSample));
+  return p;
+}
+
+static void
+profile_free (Profile *p)
+{
+  g_array_unref (p->nodes);
+  g_free (p->dense);
+  g_hash_table_unref (p->sparse);
+  g_array_unref (p->pending);
+  g_free (p);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Profile, profile_free)
+
+/* The index of node @id, or SPS_NO_INDEX */
+static inline guint32
+profile_lookup (Profile *p,
+                gint64   id)
+{
+  if (id >= 0 && (guint64) id < p->n_dense)
+    return p->dense[id] - 1;
+  return GPOINTER_TO_UINT (g_hash_table_lookup (p->sparse, &id)) - 1;
+}
+
+/* Adds node @id; FALSE when it was defined already (the first one stays). */
+static gboolean
+profile_define (Profile    *p,
+                gint64      id,
+                const Node *node)
+{
+  guint32 index = p->nodes->len;
+
+  if (profile_lookup (p, id) != SPS_NO_INDEX)
+    return FALSE;
+
+  if (id >= 0 && id < DENSE_ID_LIMIT)
+    {
+      /* Grown with the nodes read, never to an id the file just states */
+      if ((guint64) id >= p->n_dense && (guint64) id < 4 * (guint64) p->nodes->len + 4096)
+        {
+          guint n = MAX ((guint) id + 1, 2 * p->n_dense);
+
+          n = MIN (n, DENSE_ID_LIMIT);
+          p->dense = g_renew (guint32, p->dense, n);
+          memset (p->dense + p->n_dense, 0, (n - p->n_dense) * sizeof (guint32));
+          p->n_dense = n;
+        }
+    }
+  if (id >= 0 && (guint64) id < p->n_dense)
+    p->dense[id] = index + 1;
+  else
+    {
+      gint64 *key = g_new (gint64, 1);
+
+      *key = id;
+      g_hash_table_insert (p->sparse, key, GUINT_TO_POINTER (index + 1));
+    }
+  g_array_append_val (p->nodes, *node);
+  return TRUE;
+}
+
+typedef enum
+{
+  RESOLVE_OK,
+  RESOLVE_LATER,    /* a node on the way up is not defined yet */
+  RESOLVE_FAILED,   /* a missing node (at the end) or a cycle */
+} ResolveResult;
+
+/* The callsite of node @id: its frames from the root down. Walks up
+ * iteratively (chains can be as long as the file allows), then interns
+ * the callsites from the top of the chain down. */
+static ResolveResult
+profile_resolve (SpsChromeCpuProfiles *self,
+                 Profile              *p,
+                 gint64                id,
+                 gboolean              final,
+                 GArray               *chain,
+                 guint32              *callsite)
+{
+  ResolveResult result = RESOLVE_OK;
+  guint32 base = SPS_NO_INDEX;
+  guint32 index = profile_lookup (p, id);
+
+  g_array_set_size (chain, 0);
+  while (TRUE)
+    {
+      Node *node;
+
+      if (index == SPS_NO_INDEX)
+        {
+          result = final ? RESOLVE_FAILED : RESOLVE_LATER;
+          break;
+        }
+      node = &g_array_index (p->nodes, Node, index);
+      if (node->state == NODE_RESOLVED)
+        {
+          base = node->callsite;
+          break;
+        }
+      if (node->state == NODE_FAILED || node->state == NODE_VISITING)
+        {
+          result = RESOLVE_FAILED;
+          break;
+        }
+      node->state = NODE_VISITING;
+      g_array_append_val (chain, index);
+      if (!node->has_parent)
+        break;
+      index = profile_lookup (p, node->parent);
+    }
+
+  for (guint i = chain->len; i > 0; i--)
+    {
+      Node *node = &g_array_index (p->nodes, Node, g_array_index (chain, guint32, i - 1));
+
+      if (result == RESOLVE_LATER)
+        node->state = NODE_UNKNOWN;
+      else if (result == RESOLVE_FAILED)
+        node->state = NODE_FAILED;
+      else
+        {
+          if (node->frame != SPS_NO_INDEX)
+            base = sps_trace_builder_intern_callsite (self->builder, base, node->frame);
+          node->callsite = base;
+          node->state = NODE_RESOLVED;
+        }
+    }
+
+  *callsite = base;
+  return result;
+}
+
+/* A node object: {id, parent, callFrame: {functionName, url, lineNumber,
+ * columnNumber, …}, children}; the oldest profiles put the call frame's
+ * members on the node itself. */
+static void
+profile_read_node (SpsChromeCpuProfiles *self,
+                   Profile              *p,
+                   const SpsChromeValue *object,
+                   GArray               *children)
+{
+  static const char * const node_members[] = {
+    "id", "parent", "callFrame", "children", "functionName", "url", "lineNumber", "columnNumber",
+  };
+  static const char * const frame_members[] = {
+    "functionName", "url", "lineNumber", "columnNumber",
+  };
+  enum { ID, PARENT, CALL_FRAME, CHILDREN, N_NODE_MEMBERS = 8 };
+  enum { FUNCTION_NAME, URL, LINE, COLUMN };
+  SpsChromeValue m[N_NODE_MEMBERS];
+  SpsChromeValue f[G_N_ELEMENTS (frame_members)];
+  Node node = { 0, SPS_NO_INDEX, SPS_NO_INDEX, NODE_UNKNOWN, FALSE };
+  guint32 name;
+  guint32 url = 0;
+  gint64 id;
+
+  if (object->type != SPS_CHROME_VALUE_OBJECT)
+    {
+      warn (self, "cpu_profile_invalid_node", offset_of (self, object),
+            N_("a node of a CPU profile is not an object; skipped"));
+      return;
+    }
+  get_members (self, object, node_members, m, N_NODE_MEMBERS);
+  if (!value_to_int64 (&m[ID], &id))
+    {
+      warn (self, "cpu_profile_invalid_node", offset_of (self, object),
+            N_("a node of a CPU profile has no integer id; skipped"));
+      return;
+    }
+  if (m[PARENT].type != SPS_CHROME_VALUE_NONE && m[PARENT].type != SPS_CHROME_VALUE_NULL)
+    {
+      node.has_parent = value_to_int64 (&m[PARENT], &node.parent);
+      if (!node.has_parent)
+        warn (self, "cpu_profile_invalid_node", offset_of (self, object),
+              N_("the parent of a CPU profile node is not an integer; the node is a root"));
+    }
+
+  if (m[CALL_FRAME].type == SPS_CHROME_VALUE_OBJECT)
+    get_members (self, &m[CALL_FRAME], frame_members, f, G_N_ELEMENTS (f));
+  else
+    memcpy (f, m + 4, sizeof f);
+
+  if (f[FUNCTION_NAME].type == SPS_CHROME_VALUE_STRING && f[FUNCTION_NAME].len > 0)
+    name = intern (self, &f[FUNCTION_NAME]);
+  else
+    name = self->anonymous;
+  if (f[URL].type == SPS_CHROME_VALUE_STRING && f[URL].len > 0)
+    url = intern (self, &f[URL]);
+
+  /* The call tree's root is where stacks start, not a frame of them */
+  if (!node.has_parent && sps_chrome_value_equals (&f[FUNCTION_NAME], "(root)"))
+    node.frame = SPS_NO_INDEX;
+  else
+    node.frame = sps_trace_builder_intern_source_frame (self->builder, name, 0, 0, 0, url,
+                                                        one_based (&f[LINE]),
+                                                        one_based (&f[COLUMN]));
+
+  if (!profile_define (p, id, &node))
+    {
+      warn (self, "cpu_profile_duplicate_node", offset_of (self, object),
+            N_("a CPU profile defines a node id twice; the first definition is kept"));
+      return;
+    }
+
+  if (children != NULL && m[CHILDREN].type == SPS_CHROME_VALUE_ARRAY)
+    {
+      ArrayIter iter;
+      SpsChromeValue v;
+      gint64 pair[2] = { id, 0 };
+
+      array_iter_init (&iter, self, &m[CHILDREN]);
+      while (array_iter_next (&iter, &v))
+        if (value_to_int64 (&v, &pair[1]))
+          g_array_append_vals (children, pair, 2);
+      array_iter_clear (&iter);
+    }
+}
+
+static void
+profile_read_nodes (SpsChromeCpuProfiles *self,
+                    Profile              *p,
+                    const SpsChromeValue *nodes,
+                    gboolean              legacy)
+{
+  g_autoptr(GArray) children = legacy ? g_array_new (FALSE, FALSE, sizeof (gint64)) : NULL;
+  ArrayIter iter;
+  SpsChromeValue v;
+
+  if (!array_iter_init (&iter, self, nodes))
+    return;
+  while (array_iter_next (&iter, &v))
+    profile_read_node (self, p, &v, children);
+  array_iter_clear (&iter);
+
+  /* The whole form links nodes by their children lists */
+  for (guint i = 0; children != NULL && i + 1 < children->len; i += 2)
+    {
+      gint64 parent = g_array_index (children, gint64, i);
+      guint32 child = profile_lookup (p, g_array_index (children, gint64, i + 1));
+      Node *node;
+
+      if (child == SPS_NO_INDEX)
+        continue;
+      node = &g_array_index (p->nodes, Node, child);
+      if (node->has_parent && node->parent != parent)
+        {
+          warn (self, "cpu_profile_invalid_node", offset_of (self, nodes),
+                N_("a CPU profile node is the child of two nodes; the first parent is kept"));
+          continue;
+        }
+      node->has_parent = TRUE;
+      node->parent = parent;
+    }
+}
+
+/* One sample at @time of node @node; resolved now if it can be. */
+static void
+profile_add_sample (SpsChromeCpuProfiles *self,
+                    Profile              *p,
+                    SpsTime               time,
+                    gint64                node,
+                    guint32               line,
+                    gboolean              final,
+                    gsize                 offset,
+                    GArray               *chain)
+{
+  guint32 callsite = SPS_NO_INDEX;
+  ResolveResult r = RESOLVE_LATER;
+  guint32 index = profile_lookup (p, node);
+  guint32 sample;
+
+  /* The common case: the node was resolved by an earlier sample */
+  if G_LIKELY (index != SPS_NO_INDEX &&
+               g_array_index (p->nodes, Node, index).state == NODE_RESOLVED)
+    {
+      callsite = g_array_index (p->nodes, Node, index).callsite;
+      r = RESOLVE_OK;
+    }
+  else
+    r = profile_resolve (self, p, node, final, chain, &callsite);
+
+  sample = sps_trace_builder_add_sample (self->builder, p->thread, time, p->event_name,
+                                         r == RESOLVE_OK ? callsite : SPS_NO_INDEX, 0, NAN,
+                                         SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
+  if (line != 0)
+    sps_trace_builder_set_sample_line (self->builder, sample, line);
+  if (r != RESOLVE_OK)
+    {
+      PendingSample pending = { sample, node, offset };
+
+      g_array_append_val (p->pending, pending);
+    }
+}
+
+/* Samples with their time deltas (and lines) of a chunk or a whole
+ * profile, at the profile's running time. */
+static void
+profile_read_samples (SpsChromeCpuProfiles *self,
+                      Profile              *p,
+                      const SpsChromeValue *samples,
+                      const SpsChromeValue *deltas,
+                      const SpsChromeValue *lines,
+                      gboolean              final,
+                      gsize                 offset)
+{
+  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  ArrayIter s_iter;
+  ArrayIter d_iter;
+  ArrayIter l_iter;
+  gboolean has_lines;
+  SpsChromeValue s;
+  SpsChromeValue d;
+  SpsChromeValue l;
+  gboolean more_samples;
+  gboolean more_deltas;
+
+  if (samples->type == SPS_CHROME_VALUE_NONE && deltas->type == SPS_CHROME_VALUE_NONE)
+    return;
+  if (!array_iter_init (&s_iter, self, samples))
+    {
+      warn (self, "cpu_profile_invalid_samples", offset,
+            N_("a CPU profile's samples or timeDeltas are missing or not arrays; its samples are skipped"));
+      return;
+    }
+  if (!array_iter_init (&d_iter, self, deltas))
+    {
+      array_iter_clear (&s_iter);
+      warn (self, "cpu_profile_invalid_samples", offset,
+            N_("a CPU profile's samples or timeDeltas are missing or not arrays; its samples are skipped"));
+      return;
+    }
+  has_lines = array_iter_init (&l_iter, self, lines);
+
+  while (TRUE)
+    {
+      SpsTime delta;
+      gint64 node;
+      gint64 line = 0;
+
+      more_samples = array_iter_next (&s_iter, &s);
+      more_deltas = array_iter_next (&d_iter, &d);
+      if (!more_samples || !more_deltas)
+        break;
+      if (has_lines && array_iter_next (&l_iter, &l) && (!value_to_int64 (&l, &line) ||
+                                                         line < 0 || line >= G_MAXUINT32))
+        line = 0;
+
+      if (d.type != SPS_CHROME_VALUE_NUMBER ||
+          sps_chrome_parse_time (d.ptr, d.len, self->ns, &delta) != SPS_CHROME_NUMBER_OK)
+        {
+          warn (self, "cpu_profile_invalid_sample", offset_of (self, &d),
+                N_("a time delta of a CPU profile is not a number; the rest of its samples are skipped"));
+          break;
+        }
+      if ((delta > 0 && p->time > G_MAXINT64 - delta) ||
+          (delta < 0 && p->time < G_MININT64 - delta))
+        {
+          warn (self, "cpu_profile_time_overflow", offset_of (self, &d),
+                N_("the time deltas of a CPU profile run past the end of the time range; "
+                   "the rest of its samples are skipped"));
+          break;
+        }
+      /* Negative deltas are real (the profiler reorders samples); the
+       * sample table is sorted by time, as DevTools sorts them */
+      p->time += delta;
+
+      if (!value_to_int64 (&s, &node))
+        {
+          warn (self, "cpu_profile_invalid_sample", offset_of (self, &s),
+                N_("a sample of a CPU profile is not a node id; skipped"));
+          continue;
+        }
+      profile_add_sample (self, p, p->time, node, (guint32) line, final, offset, chain);
+    }
+
+  if (more_samples != more_deltas)
+    warn (self, "cpu_profile_length_mismatch", offset,
+          N_("a CPU profile has more samples than time deltas or the other way round; "
+             "samples without a time delta are skipped"));
+
+  array_iter_clear (&s_iter);
+  array_iter_clear (&d_iter);
+  if (has_lines)
+    array_iter_clear (&l_iter);
+}
+
+/* Gives every sample whose node was not known when it was read its stack,
+ * or the single frame named after the event when it has none. */
+static void
+profile_settle (SpsChromeCpuProfiles *self,
+                Profile              *p)
+{
+  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 unresolved = SPS_NO_INDEX;
+
+  for (guint i = 0; i < p->pending->len; i++)
+    {
+      PendingSample *pending = &g_array_index (p->pending, PendingSample, i);
+      guint32 callsite;
+
+      if (profile_resolve (self, p, pending->node, TRUE, chain, &callsite) == RESOLVE_OK)
+        {
+          sps_trace_builder_set_sample_callsite (self->builder, pending->sample, callsite,
+                                                 SPS_SAMPLE_NONE);
+          continue;
+        }
+      if (unresolved == SPS_NO_INDEX)
+        unresolved = sps_trace_builder_intern_callsite (
+          self->builder, SPS_NO_INDEX,
+          sps_trace_builder_intern_frame (self->builder, p->event_name, 0, 0, 0));
+      sps_trace_builder_set_sample_callsite (self->builder, pending->sample, unresolved,
+                                             SPS_SAMPLE_UNRESOLVED);
+      warn (self, "cpu_profile_unresolved_node", pending->offset,
+            N_("a sample of a CPU profile names a node that is not defined, or whose "
+               "ancestors are missing or form a cycle; its stack is unresolved"));
+    }
+  g_array_set_size (p->pending, 0);
+}
+
+/* Events */
+
+/**
+ * sps_chrome_cpu_profile_kind:
+ * @ev: an event as read
+ *
+ * Returns: which part of a V8 CPU profile @ev is, if any
+ */
+SpsChromeCpuProfileKind
+sps_chrome_cpu_profile_kind (const SpsChromeEvent *ev)
+{
+  if ((ev->fields & SPS_CHROME_FIELD_NAME) == 0 || ev->name.type != SPS_CHROME_VALUE_STRING)
+    return SPS_CHROME_CPU_PROFILE_NONE;
+  if (ev->ph == 'P')
+    {
+      if (sps_chrome_value_equals (&ev->name, "ProfileChunk"))
+        return SPS_CHROME_CPU_PROFILE_CHUNK;
+      if (sps_chrome_value_equals (&ev->name, "Profile"))
+        return SPS_CHROME_CPU_PROFILE_START;
+    }
+  if (ev->ph != 'M' && sps_chrome_value_equals (&ev->name, "CpuProfile"))
+    return SPS_CHROME_CPU_PROFILE_LEGACY;
+  return SPS_CHROME_CPU_PROFILE_NONE;
+}
+
+/* The streamed profile of (@pid, id) */
+static Profile *
+lookup_profile (SpsChromeCpuProfiles *self,
+                const SpsChromeEvent *ev,
+                gint64                pid)
+{
+  g_autoptr(GString) key = g_string_new (NULL);
+  Profile *p;
+
+  g_string_printf (key, "%" G_GINT64_FORMAT "/", pid);
+  if ((ev->fields & SPS_CHROME_FIELD_ID) &&
+      (ev->id.type == SPS_CHROME_VALUE_STRING || ev->id.type == SPS_CHROME_VALUE_NUMBER))
+    g_string_append_len (key, ev->id.ptr, ev->id.len);
+
+  p = g_hash_table_lookup (self->profiles, key->str);
+  if (p == NULL)
+    {
+      p = profile_new ();
+      g_hash_table_insert (self->profiles, g_string_free (g_steal_pointer (&key), FALSE), p);
+    }
+  return p;
+}
+
+static gboolean
+read_start_time (SpsChromeCpuProfiles *self,
+                 const SpsChromeValue *value,
+                 SpsTime              *out)
+{
+  return value->type == SPS_CHROME_VALUE_NUMBER &&
+         sps_chrome_parse_time (value->ptr, value->len, self->ns, out) == SPS_CHROME_NUMBER_OK;
+}
+
+/**
+ * sps_chrome_cpu_profiles_add_event:
+ * @self: the profiles of a file
+ * @kind: what sps_chrome_cpu_profile_kind() said of @ev
+ * @ev: the event
+ * @pid: the event's pid as the importer reads it
+ * @thread: the event's thread in the builder
+ *
+ * Reads a Profile, ProfileChunk or CpuProfile event. A streamed profile's
+ * samples belong to the thread of its Profile event (the thread that ran
+ * the JavaScript; the chunks come from the profiler's thread).
+ */
+void
+sps_chrome_cpu_profiles_add_event (SpsChromeCpuProfiles    *self,
+                                   SpsChromeCpuProfileKind  kind,
+                                   const SpsChromeEvent    *ev,
+                                   gint64                   pid,
+                                   guint32                  thread)
+{
+  static const char * const data_members[] = {
+    "cpuProfile", "timeDeltas", "lines", "startTime",
+  };
+  static const char * const profile_members[] = {
+    "nodes", "samples", "timeDeltas", "lines", "startTime",
+  };
+  enum { D_CPU_PROFILE, D_TIME_DELTAS, D_LINES, D_START_TIME };
+  enum { P_NODES, P_SAMPLES, P_TIME_DELTAS, P_LINES, P_START_TIME };
+  SpsChromeValue data;
+  SpsChromeValue d[G_N_ELEMENTS (data_members)];
+  SpsChromeValue c[G_N_ELEMENTS (profile_members)];
+  SpsChromeValue args_member[1];
+  static const char * const args_members[] = { "data" };
+  Profile *p;
+  g_autoptr(Profile) whole = NULL;
+
+  get_members (self, (ev->fields & SPS_CHROME_FIELD_ARGS) ? &ev->args : &(SpsChromeValue) { 0 },
+               args_members, args_member, 1);
+  data = args_member[0];
+  get_members (self, &data, data_members, d, G_N_ELEMENTS (d));
+  get_members (self, &d[D_CPU_PROFILE], profile_members, c, G_N_ELEMENTS (c));
+  /* Deltas and lines sit beside the profile in chunks, inside it in the
+   * whole form; either is read */
+  if (d[D_TIME_DELTAS].type == SPS_CHROME_VALUE_NONE)
+    d[D_TIME_DELTAS] = c[P_TIME_DELTAS];
+  if (d[D_LINES].type == SPS_CHROME_VALUE_NONE)
+    d[D_LINES] = c[P_LINES];
+
+  if (kind == SPS_CHROME_CPU_PROFILE_LEGACY)
+    {
+      whole = profile_new ();
+      p = whole;
+      p->thread = thread;
+      if (!read_start_time (self, &c[P_START_TIME], &p->time) &&
+          !read_start_time (self, &d[D_START_TIME], &p->time))
+        {
+          warn (self, "cpu_profile_without_start", ev->offset,
+                N_("a CPU profile has no startTime; its samples count from the event's ts"));
+          p->time = ev->ts;
+        }
+      p->has_start = TRUE;
+    }
+  else
+    p = lookup_profile (self, ev, pid);
+
+  if (kind == SPS_CHROME_CPU_PROFILE_START)
+    {
+      /* The Profile event names the sampled thread and the start */
+      p->thread = thread;
+      if (!read_start_time (self, &d[D_START_TIME], &p->time))
+        {
+          warn (self, "cpu_profile_without_start", ev->offset,
+                N_("a CPU profile has no startTime; its samples count from the event's ts"));
+          p->time = ev->ts;
+        }
+      p->has_start = TRUE;
+      return;
+    }
+
+  /* Samples carry the name of the event they came in */
+  p->event_name = intern (self, &ev->name);
+  if (p->thread == SPS_NO_INDEX)
+    p->thread = thread;
+  if (!p->has_start)
+    {
+      warn (self, "cpu_profile_without_start", ev->offset,
+            N_("a CPU profile chunk comes without a Profile event before it; "
+               "its samples count from the chunk's ts"));
+      p->time = ev->ts;
+      p->has_start = TRUE;
+    }
+
+  profile_read_nodes (self, p, &c[P_NODES], kind == SPS_CHROME_CPU_PROFILE_LEGACY);
+  profile_read_samples (self, p, &c[P_SAMPLES], &d[D_TIME_DELTAS], &d[D_LINES],
+                        kind == SPS_CHROME_CPU_PROFILE_LEGACY, ev->offset);
+
+  if (whole != NULL)
+    profile_settle (self, whole);
+}
+
+/**
+ * sps_chrome_cpu_profiles_note_thread:
+ * @self: the profiles of a file
+ * @tid: a tid events use
+ * @thread: its thread in the builder
+ *
+ * Top-level samples name their thread by tid only; the first thread
+ * events gave that tid is theirs.
+ */
+void
+sps_chrome_cpu_profiles_note_thread (SpsChromeCpuProfiles *self,
+                                     gint64                tid,
+                                     guint32               thread)
+{
+  if (!g_hash_table_contains (self->threads, &tid))
+    {
+      gint64 *key = g_new (gint64, 1);
+
+      *key = tid;
+      g_hash_table_insert (self->threads, key, GUINT_TO_POINTER (thread + 1));
+    }
+}
+
+/* Top-level samples */
+
+static void
+read_top_sample (SpsChromeCpuProfiles *self,
+                 const SpsChromeValue *object)
+{
+  static const char * const members[] = { "tid", "ts", "name", "sf", "weight" };
+  enum { TID, TS, NAME, SF, WEIGHT };
+  SpsChromeValue m[G_N_ELEMENTS (members)];
+  TopSample sample = { 0, 0, NAN, 0, 0, offset_of (self, object) };
+
+  if (object->type != SPS_CHROME_VALUE_OBJECT)
+    {
+      warn (self, "invalid_sample", offset_of (self, object),
+            N_("an element of the samples array is not an object; skipped"));
+      return;
+    }
+  get_members (self, object, members, m, G_N_ELEMENTS (m));
+  if (!value_to_int64 (&m[TID], &sample.tid))
+    {
+      warn (self, "invalid_sample", sample.offset,
+            N_("a sample of the samples array has no integer tid; skipped"));
+      return;
+    }
+  if ((m[TS].type != SPS_CHROME_VALUE_NUMBER &&
+       (m[TS].type != SPS_CHROME_VALUE_STRING || m[TS].escaped)) ||
+      sps_chrome_parse_time (m[TS].ptr, m[TS].len, self->ns, &sample.ts) != SPS_CHROME_NUMBER_OK)
+    {
+      warn (self, "invalid_sample", sample.offset,
+            N_("a sample of the samples array has no usable ts; skipped"));
+      return;
+    }
+  if (m[NAME].type == SPS_CHROME_VALUE_STRING)
+    sample.name = intern (self, &m[NAME]);
+  if (m[SF].type == SPS_CHROME_VALUE_STRING || m[SF].type == SPS_CHROME_VALUE_NUMBER)
+    sample.sf = intern (self, &m[SF]);
+  if (!sps_chrome_value_to_double (&m[WEIGHT], &sample.weight))
+    sample.weight = NAN;
+  g_array_append_val (self->top_samples, sample);
+}
+
+/**
+ * sps_chrome_cpu_profiles_read_samples:
+ * @self: the profiles of a file
+ * @scanner: a scanner before the value of the top-level "samples" member
+ *
+ * Reads the array; its samples are added by
+ * sps_chrome_cpu_profiles_finish(), when threads and stack frames are
+ * known.
+ *
+ * Returns: how the scan went, as sps_chrome_scanner_read_value() says
+ */
+SpsChromeScanResult
+sps_chrome_cpu_profiles_read_samples (SpsChromeCpuProfiles *self,
+                                      SpsChromeScanner     *scanner)
+{
+  SpsChromeValue value;
+  SpsChromeScanResult r;
+
+  if ((r = sps_chrome_scanner_enter (scanner, '[')) != SPS_CHROME_SCAN_OK)
+    return r;
+  while ((r = sps_chrome_scanner_next_element (scanner)) == SPS_CHROME_SCAN_OK)
+    {
+      if ((r = sps_chrome_scanner_read_value (scanner, &value)) != SPS_CHROME_SCAN_OK)
+        return r;
+      read_top_sample (self, &value);
+    }
+  return r == SPS_CHROME_SCAN_END ? SPS_CHROME_SCAN_OK : r;
+}
+
+static guint32
+thread_for_tid (SpsChromeCpuProfiles *self,
+                gint64                tid,
+                gsize                 offset)
+{
+  guint32 thread = GPOINTER_TO_UINT (g_hash_table_lookup (self->threads, &tid));
+
+  if (thread != 0)
+    return thread - 1;
+
+  warn (self, "sample_thread_unknown", offset,
+        N_("a sample of the samples array names a tid no event uses; "
+           "it goes to a thread of its own, in a process of the same id"));
+  thread = sps_trace_builder_ensure_thread (self->builder,
+                                            sps_trace_builder_ensure_process (self->builder, tid),
+                                            tid);
+  sps_chrome_cpu_profiles_note_thread (self, tid, thread);
+  return thread;
+}
+
+/**
+ * sps_chrome_cpu_profiles_finish:
+ * @self: the profiles of a file
+ * @frames: the file's stack frames, for top-level samples
+ *
+ * Resolves the samples whose nodes were defined after them and adds the
+ * top-level samples; call once the whole file was read.
+ */
+void
+sps_chrome_cpu_profiles_finish (SpsChromeCpuProfiles *self,
+                                SpsChromeStackFrames *frames)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->profiles);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    profile_settle (self, value);
+
+  for (guint i = 0; i < self->top_samples->len; i++)
+    {
+      TopSample *s = &g_array_index (self->top_samples, TopSample, i);
+      guint32 thread = thread_for_tid (self, s->tid, s->offset);
+      SpsSampleFlags flags = isnan (s->weight) ? SPS_SAMPLE_NONE : SPS_SAMPLE_HAS_WEIGHT;
+      guint32 callsite = s->sf != 0 ? sps_chrome_stack_frames_resolve (frames, self->builder, s->sf)
+                                    : SPS_NO_INDEX;
+
+      if (callsite == SPS_NO_INDEX)
+        {
+          if (s->sf != 0)
+            warn (self, "unresolved_stack", s->offset,
+                  N_("the stack of a sample cannot be resolved "
+                     "(missing or invalid frame, missing ancestor or cycle)"));
+          callsite = sps_trace_builder_intern_callsite (
+            self->builder, SPS_NO_INDEX,
+            sps_trace_builder_intern_frame (self->builder, s->name, 0, 0, 0));
+          flags |= SPS_SAMPLE_UNRESOLVED;
+        }
+      sps_trace_builder_add_sample (self->builder, thread, s->ts, s->name, callsite, s->sf,
+                                    s->weight, SPS_WEIGHT_UNIT_NONE, flags);
+    }
+  g_array_set_size (self->top_samples, 0);
+}
+
+/* Life cycle */
+
+/**
+ * sps_chrome_cpu_profiles_new:
+ * @builder: where samples go
+ * @interner: the importer's string cache
+ * @base: the start of the input that values point into
+ * @ns: whether times are in nanoseconds already (else microseconds)
+ * @warn: where warnings go
+ * @user_data: for @warn
+ *
+ * Returns: (transfer full): the CPU profiles of one file
+ */
+SpsChromeCpuProfiles *
+sps_chrome_cpu_profiles_new (SpsTraceBuilder   *builder,
+                             SpsChromeInterner *interner,
+                             const char        *base,
+                             gboolean           ns,
+                             SpsChromeWarnFunc  warn_func,
+                             gpointer           user_data)
+{
+  SpsChromeCpuProfiles *self = g_new0 (SpsChromeCpuProfiles, 1);
+
+  self->builder = builder;
+  self->strings = sps_trace_builder_get_strings (builder);
+  self->interner = interner;
+  self->base = base;
+  self->ns = ns;
+  self->warn = warn_func;
+  self->user_data = user_data;
+  /* Trace data, never translated */
+  self->anonymous = sps_string_pool_intern (self->strings, "(anonymous)", -1);
+  self->profiles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          (GDestroyNotify) profile_free);
+  self->threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->top_samples = g_array_new (FALSE, FALSE, sizeof (TopSample));
+  return self;
+}
+
+void
+sps_chrome_cpu_profiles_free (SpsChromeCpuProfiles *self)
+{
+  g_hash_table_unref (self->profiles);
+  g_hash_table_unref (self->threads);
+  g_array_unref (self->top_samples);
+  g_free (self);
+}
