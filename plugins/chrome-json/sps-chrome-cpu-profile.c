@@ -577,6 +577,7 @@ profile_read_samples (SpsChromeCpuProfiles *self,
 
   while (TRUE)
     {
+      SpsChromeNumberResult parsed = SPS_CHROME_NUMBER_INVALID;
       SpsTime delta;
       gint64 node;
       gint64 line = 0;
@@ -589,14 +590,16 @@ profile_read_samples (SpsChromeCpuProfiles *self,
                                                          line < 0 || line >= G_MAXUINT32))
         line = 0;
 
-      if (d.type != SPS_CHROME_VALUE_NUMBER ||
-          sps_chrome_parse_time (d.ptr, d.len, self->ns, &delta) != SPS_CHROME_NUMBER_OK)
+      if (d.type == SPS_CHROME_VALUE_NUMBER)
+        parsed = sps_chrome_parse_time (d.ptr, d.len, self->ns, &delta);
+      if (parsed == SPS_CHROME_NUMBER_INVALID)
         {
           warn (self, "cpu_profile_invalid_sample", offset_of (self, &d),
                 N_("a time delta of a CPU profile is not a number; the rest of its samples are skipped"));
           break;
         }
-      if ((delta > 0 && p->time > G_MAXINT64 - delta) ||
+      if (parsed == SPS_CHROME_NUMBER_OVERFLOW ||
+          (delta > 0 && p->time > G_MAXINT64 - delta) ||
           (delta < 0 && p->time < G_MININT64 - delta))
         {
           warn (self, "cpu_profile_time_overflow", offset_of (self, &d),
