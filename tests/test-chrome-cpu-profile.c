@@ -212,6 +212,99 @@ test_hostile (void)
   g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, G_N_ELEMENTS (warnings));
 }
 
+/* Slice stacks: sf and esf of an X, the inline stack of a B and the sf
+ * of its E, an unknown sf and a stack that is not an array */
+static void
+test_slice_stacks (void)
+{
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("chrome-slice-stacks.json");
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  const struct { const char *name; const char *start; const char *end; } expected[] = {
+    { "X1", "main;run", "main;run;done" },
+    { "B1", "main;loop", "main" },
+    { "X2", NULL, NULL },
+    { "X3", NULL, NULL },
+    { "X4", NULL, NULL },
+  };
+
+  g_assert_cmpuint (slices->n_rows, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < slices->n_rows; i++)
+    {
+      g_autofree char *start = NULL;
+      g_autofree char *end = NULL;
+
+      g_assert_cmpstr (str (trace, slices->name[i]), ==, expected[i].name);
+      if (slices->callsite[i] != SPS_NO_INDEX)
+        start = dup_located_stack (trace, slices->callsite[i], FALSE);
+      if (slices->end_callsite[i] != SPS_NO_INDEX)
+        end = dup_located_stack (trace, slices->end_callsite[i], FALSE);
+      g_assert_cmpstr (start, ==, expected[i].start);
+      g_assert_cmpstr (end, ==, expected[i].end);
+    }
+  g_assert_cmpuint (sps_trace_count_warning (trace, "unresolved_slice_stack"), ==, 1);
+  g_assert_cmpuint (sps_trace_count_warning (trace, "invalid_slice_stack"), ==, 1);
+  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 2);
+}
+
+/* Every row of @sql as "a|b|c" lines; NULL cells empty */
+static char *
+dup_query_rows (SpsTrace   *trace,
+                const char *sql)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsSqlEngine) engine = sps_sql_engine_new (trace, &error);
+  g_autoptr(SpsSqlResult) result = NULL;
+  GString *out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  result = sps_sql_engine_query (engine, sql, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint r = 0; r < sps_sql_result_get_n_rows (result); r++)
+    for (guint c = 0; c < sps_sql_result_get_n_columns (result); c++)
+      {
+        g_autofree char *cell = NULL;
+
+        if (sps_sql_result_get_value_type (result, r, c) != SPS_SQL_TYPE_NULL)
+          cell = sps_sql_result_dup_display_text (result, r, c);
+        g_string_append_printf (out, "%s%c", cell != NULL ? cell : "",
+                                c + 1 < sps_sql_result_get_n_columns (result) ? '|' : '\n');
+      }
+  return g_string_free (out, FALSE);
+}
+
+/* The SQL columns: frames' source location apart from the name, samples'
+ * event name and line, slices' stacks */
+static void
+test_sql_columns (void)
+{
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("chrome-v8-chunks.json");
+  g_autoptr(SpsTrace) stacks = sps_test_load_fixture ("chrome-slice-stacks.json");
+  g_autofree char *frames = NULL;
+  g_autofree char *samples = NULL;
+  g_autofree char *slices = NULL;
+
+  frames = dup_query_rows (trace, "SELECT name, source_file, source_line, source_column FROM frames"
+                                  " ORDER BY name");
+  g_assert_cmpstr (frames, ==,
+                   "(anonymous)|https://x.test/app.js|1|1\n"
+                   "(garbage collector)|||\n"
+                   "(program)|||\n"
+                   "ProfileChunk|||\n"
+                   "inner|https://x.test/lib.js||\n"
+                   "main|https://x.test/app.js|10|5\n"
+                   "work|https://x.test/lib.js|3|16\n");
+  samples = dup_query_rows (trace, "SELECT ts, name, event_name, line, frame FROM samples"
+                                   " WHERE ts <= 1015000 ORDER BY ts");
+  g_assert_cmpstr (samples, ==,
+                   "1005000|(program)|ProfileChunk||(program)\n"
+                   "1012000|main|ProfileChunk|13|main\n"
+                   "1015000|main|ProfileChunk|12|main\n");
+  slices = dup_query_rows (stacks, "SELECT s.name, a.name, b.name FROM slices s"
+                                   " LEFT JOIN callsites a ON a.id = s.callsite_id"
+                                   " LEFT JOIN callsites b ON b.id = s.end_callsite_id ORDER BY s.ts");
+  g_assert_cmpstr (slices, ==, "X1|run|done\nB1|loop|main\nX2||\nX3||\nX4||\n");
+}
+
 /* Real recordings */
 
 typedef struct
@@ -310,6 +403,8 @@ main (int   argc,
   g_test_add_func ("/chrome/cpu-profile/legacy", test_legacy_cpu_profile);
   g_test_add_func ("/chrome/cpu-profile/top-level-samples", test_top_level_samples);
   g_test_add_func ("/chrome/cpu-profile/hostile", test_hostile);
+  g_test_add_func ("/chrome/cpu-profile/slice-stacks", test_slice_stacks);
+  g_test_add_func ("/chrome/cpu-profile/sql-columns", test_sql_columns);
   g_test_add_func ("/chrome/cpu-profile/devtools-recording", test_devtools_recording);
   g_test_add_func ("/chrome/cpu-profile/lighthouse-recording", test_lighthouse_recording);
 

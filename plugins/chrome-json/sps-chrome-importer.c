@@ -1077,6 +1077,30 @@ loader_sample (Loader               *self,
                                 weight, unit, flags);
 }
 
+/* `sf`, `esf` and an inline `stack` on X, B and E: the slice's stacks,
+ * resolved with the samples' once stackFrames is read */
+static void
+loader_slice_stacks (Loader               *self,
+                     const SpsChromeEvent *ev,
+                     guint32               handle)
+{
+  guint32 sf = 0;
+  guint32 esf = 0;
+  guint32 stack = SPS_NO_INDEX;
+
+  if G_LIKELY ((ev->fields & (SPS_CHROME_FIELD_SF | SPS_CHROME_FIELD_ESF | SPS_CHROME_FIELD_STACK)) == 0 ||
+               handle == SPS_NO_INDEX)
+    return;
+  if ((ev->fields & SPS_CHROME_FIELD_SF) && is_text (&ev->sf))
+    sf = loader_intern_simple (self, &ev->sf);
+  if ((ev->fields & SPS_CHROME_FIELD_ESF) && is_text (&ev->esf))
+    esf = loader_intern_simple (self, &ev->esf);
+  if ((ev->fields & SPS_CHROME_FIELD_STACK) && (stack = loader_inline_stack (self, &ev->stack)) == SPS_NO_INDEX)
+    loader_warn (self, "invalid_slice_stack", ev->offset,
+                 N_("the inline stack of a slice is not an array of frame names; ignored"));
+  sps_chrome_stack_frames_defer_slice (self->frames, handle, sf, esf, stack);
+}
+
 /* One event record → builder calls */
 static void
 loader_dispatch (Loader               *self,
@@ -1155,6 +1179,7 @@ loader_dispatch (Loader               *self,
         handle = sps_trace_builder_add_complete (self->builder, thread, ev->ts, dur, name, category,
                                                  loader_args (self, ev), slice_flags);
         loader_bind_flow (self, ev, thread, handle, name, category);
+        loader_slice_stacks (self, ev, handle);
       }
       break;
 
@@ -1166,12 +1191,15 @@ loader_dispatch (Loader               *self,
         handle = sps_trace_builder_add_begin (self->builder, thread, ev->ts, name, category,
                                               loader_args (self, ev), slice_flags);
         loader_bind_flow (self, ev, thread, handle, name, category);
+        loader_slice_stacks (self, ev, handle);
       }
       break;
 
     case 'E':
       thread = loader_event_thread (self, ev);
-      sps_trace_builder_add_end (self->builder, thread, ev->ts, loader_args (self, ev), slice_flags);
+      loader_slice_stacks (self, ev,
+                           sps_trace_builder_add_end (self->builder, thread, ev->ts,
+                                                      loader_args (self, ev), slice_flags));
       break;
 
     case 'i':
@@ -1543,6 +1571,11 @@ out:
   /* Samples read before an error stay valid, so they get their stacks too */
   loader_resolve_samples (self);
   sps_chrome_cpu_profiles_finish (self->profiles, self->frames);
+  for (guint n = sps_chrome_stack_frames_resolve_slices (self->frames, self->builder); n > 0; n--)
+    sps_trace_builder_warn (self->builder, "unresolved_slice_stack",
+                            /* Translators: the file name; keep “%s: ” first */
+                            N_("%s: the stack (sf or esf) of a slice cannot be resolved; "
+                               "the slice is kept without it"), self->display_name);
   sps_chrome_scanner_clear (&scanner);
   return ret;
 }
