@@ -183,9 +183,9 @@ test_top_level_samples (void)
   g_assert_cmpuint (sps_trace_get_n_metadata (trace), ==, 0);
 }
 
-/* Cycles, missing parents, duplicate and missing ids, a length mismatch,
- * an overflowing delta, samples that are not an array: warnings, and
- * every valid sample kept */
+/* Cycles, missing parents, duplicate and missing ids, a sample that is
+ * not an id, a length mismatch, an overflowing delta, samples that are
+ * not an array: warnings, and every valid sample kept */
 static void
 test_hostile (void)
 {
@@ -195,11 +195,15 @@ test_hostile (void)
     "502000|2|ProfileChunk|ProfileChunk|ProfileChunk|0|u",   /* parent 77 */
     "503000|2|big|big|ProfileChunk|0|",
     "504000|2|ok|ok|ProfileChunk|0|",
+    /* the overflowing chunk and the one without an array add nothing;
+     * the last one has one delta for three samples */
+    "505000|2|ok|ok|ProfileChunk|0|",
   };
   const struct { const char *name; guint64 count; } warnings[] = {
     { "cpu_profile_without_start", 1 },
     { "cpu_profile_duplicate_node", 1 },
     { "cpu_profile_invalid_node", 2 },
+    { "cpu_profile_invalid_sample", 1 },     /* "x" in the samples */
     { "cpu_profile_length_mismatch", 1 },
     { "cpu_profile_time_overflow", 1 },
     { "cpu_profile_invalid_samples", 1 },

@@ -337,6 +337,32 @@ radix_sort_u64 (guint64 *keys,
   g_free (counts);
 }
 
+/* Insertion sort of distinct keys that gives up after @budget moves
+ * (leaving a permutation of them); TRUE when done. */
+static gboolean
+insertion_sort_bounded (guint64 *keys,
+                        gsize    n,
+                        gsize    budget)
+{
+  for (gsize i = 1; i < n; i++)
+    {
+      guint64 key = keys[i];
+      gsize j = i;
+
+      for (; j > 0 && keys[j - 1] > key; j--)
+        {
+          if (budget-- == 0)
+            {
+              keys[j] = key;
+              return FALSE;
+            }
+          keys[j] = keys[j - 1];
+        }
+      keys[j] = key;
+    }
+  return TRUE;
+}
+
 /* Sorts @rows stably by @times (times[i] is the time of rows[i]; both are
  * reordered). When the time span and the row count fit in 64 bits
  * together, each row becomes one 8-byte key (time offset above position),
@@ -370,19 +396,9 @@ sort_by_time (guint32 *rows,
       for (gsize i = 0; i < n; i++)
         keys[i] = (((guint64) times[i] - (guint64) min) << index_bits) | i;
 
-      if (n < 48)
-        {
-          for (gsize i = 1; i < n; i++)
-            {
-              guint64 key = keys[i];
-              gsize j = i;
-
-              for (; j > 0 && keys[j - 1] > key; j--)
-                keys[j] = keys[j - 1];
-              keys[j] = key;
-            }
-        }
-      else
+      /* Rows that are nearly in order (V8 profiles step back a little now
+       * and then) cost a bounded insertion pass; the rest a radix sort */
+      if (!insertion_sort_bounded (keys, n, n < 48 ? G_MAXSIZE : 4 * n))
         radix_sort_u64 (keys, keys + n, n, index_bits, index_bits + range_bits);
 
       for (gsize i = 0; i < n; i++)

@@ -536,6 +536,37 @@ sps_trace_get_frames (SpsTrace *self)
 }
 
 /**
+ * sps_trace_dup_frame_location:
+ * @self: a #SpsTrace
+ * @frame: a frame index
+ *
+ * The source location of a frame as people write it: "file:line:column",
+ * "file:line" or "file" (lines and columns 1-based).
+ *
+ * Returns: (transfer full) (nullable): the location, or %NULL when the
+ *   frame has no source file
+ */
+char *
+sps_trace_dup_frame_location (SpsTrace *self,
+                              guint32   frame)
+{
+  const SpsFrameTable *frames;
+  const char *file;
+
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  frames = &self->frames;
+  if (frame >= frames->n_rows || frames->source_file[frame] == 0)
+    return NULL;
+  file = sps_trace_get_string (self, frames->source_file[frame]);
+  if (frames->source_line[frame] == 0)
+    return g_strdup (file);
+  if (frames->source_column[frame] == 0)
+    return g_strdup_printf ("%s:%u", file, frames->source_line[frame]);
+  return g_strdup_printf ("%s:%u:%u", file, frames->source_line[frame], frames->source_column[frame]);
+}
+
+/**
  * sps_trace_get_objects:
  * @self: a #SpsTrace
  *

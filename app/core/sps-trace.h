@@ -222,6 +222,9 @@ const SpsCallsiteTable *sps_trace_get_callsites        (SpsTrace      *self);
 SPS_AVAILABLE_IN_ALL
 const SpsFrameTable    *sps_trace_get_frames           (SpsTrace      *self);
 SPS_AVAILABLE_IN_ALL
+char                   *sps_trace_dup_frame_location   (SpsTrace      *self,
+                                                        guint32        frame);
+SPS_AVAILABLE_IN_ALL
 const SpsObjectTable   *sps_trace_get_objects          (SpsTrace      *self);
 
 SPS_AVAILABLE_IN_ALL

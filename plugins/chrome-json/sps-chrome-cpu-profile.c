@@ -82,6 +82,18 @@ typedef struct
   gsize   offset;
 } TopSample;
 
+/* The numbers of one array member of an event (samples, timeDeltas,
+ * lines); times in ns */
+typedef struct
+{
+  GArray  *values;        /* gint64 */
+  gboolean present;       /* the member was there */
+  gboolean array;         /* as an array */
+  gboolean valid;         /* of numbers only */
+  gboolean overflow;      /* a time that does not fit ends it */
+  gsize    offset;        /* of the first bad element, for warnings */
+} IntArray;
+
 struct _SpsChromeCpuProfiles
 {
   SpsTraceBuilder   *builder;
@@ -95,6 +107,10 @@ struct _SpsChromeCpuProfiles
   GHashTable        *profiles;    /* "pid/id" → Profile */
   GHashTable        *threads;     /* gint64 tid → thread + 1 (first seen) */
   GArray            *top_samples; /* TopSample */
+  GArray            *chain;       /* scratch of profile_resolve() */
+  IntArray           samples;     /* scratch: the arrays of one event */
+  IntArray           deltas;
+  IntArray           lines;
 };
 
 /* Small helpers over values of the input */
@@ -536,99 +552,169 @@ profile_add_sample (SpsChromeCpuProfiles *self,
     }
 }
 
+/* Reads plain integers (what V8 writes) from the '[' at @p directly;
+ * FALSE for anything else, which the scanner then reads. The event
+ * scanner validated the JSON already. */
+
+static gboolean
+parse_plain_ints (const char  *p,
+                  const char  *end,
+                  gint64       scale,
+                  GArray      *out,
+                  const char **after)
+{
+  g_assert (*p == '[');
+
+  for (p++; p < end; )
+    {
+      guint64 v = 0;
+      gboolean negative = FALSE;
+      const char *digits;
+      gint64 value;
+
+      while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t' || *p == ','))
+        p++;
+      if (p < end && *p == ']')
+        {
+          *after = p + 1;
+          return TRUE;
+        }
+      if (p < end && *p == '-')
+        {
+          negative = TRUE;
+          p++;
+        }
+      digits = p;
+      while (p < end && *p >= '0' && *p <= '9' && p - digits < 15)
+        v = v * 10 + (guint64) (*p++ - '0');
+      /* Floats, exponents, long numbers, anything else: the slow path */
+      if (p == digits || p >= end ||
+          !(*p == ',' || *p == ']' || *p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        return FALSE;
+      value = (gint64) v * scale;
+      value = negative ? -value : value;
+      g_array_append_val (out, value);
+    }
+  return FALSE;
+}
+
+/* The integers of the array at the cursor, into @array; with @is_time,
+ * numbers are times (µs, or ns with the importer's option) converted to
+ * ns. An element that is not such a number ends the array there. */
+static void
+read_int_array (SpsChromeCpuProfiles *self,
+                SpsChromeScanner     *scanner,
+                gboolean              is_time,
+                IntArray             *array)
+{
+  SpsChromeValue value;
+  ArrayIter iter;
+  SpsChromeValue v;
+  const char *after;
+  const char *p = scanner->p;
+
+  while (p < scanner->end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    p++;
+  array->present = TRUE;
+  array->array = FALSE;
+  array->valid = FALSE;
+  array->overflow = FALSE;
+  g_array_set_size (array->values, 0);
+  if (p < scanner->end && *p == '[' &&
+      parse_plain_ints (p, scanner->end, is_time && !self->ns ? 1000 : 1, array->values, &after))
+    {
+      /* As if read_value() had consumed the array */
+      scanner->p = after;
+      array->array = array->valid = TRUE;
+      return;
+    }
+
+  g_array_set_size (array->values, 0);
+  if (sps_chrome_scanner_read_value (scanner, &value) != SPS_CHROME_SCAN_OK)
+    return;
+  array->offset = offset_of (self, &value);
+  if (!array_iter_init (&iter, self, &value))
+    return;
+  array->array = array->valid = TRUE;
+  while (array_iter_next (&iter, &v))
+    {
+      SpsChromeNumberResult parsed = SPS_CHROME_NUMBER_INVALID;
+      gint64 n;
+      SpsTime t;
+
+      if (is_time && v.type == SPS_CHROME_VALUE_NUMBER)
+        parsed = sps_chrome_parse_time (v.ptr, v.len, self->ns, &t);
+      if (is_time ? parsed != SPS_CHROME_NUMBER_OK : !value_to_int64 (&v, &n))
+        {
+          array->valid = FALSE;
+          array->overflow = parsed == SPS_CHROME_NUMBER_OVERFLOW;
+          array->offset = offset_of (self, &v);
+          break;
+        }
+      n = is_time ? t : n;
+      g_array_append_val (array->values, n);
+    }
+  array_iter_clear (&iter);
+}
+
 /* Samples with their time deltas (and lines) of a chunk or a whole
  * profile, at the profile's running time. */
 static void
-profile_read_samples (SpsChromeCpuProfiles *self,
-                      Profile              *p,
-                      const SpsChromeValue *samples,
-                      const SpsChromeValue *deltas,
-                      const SpsChromeValue *lines,
-                      gboolean              final,
-                      gsize                 offset)
+profile_add_samples (SpsChromeCpuProfiles *self,
+                     Profile              *p,
+                     const IntArray       *samples,
+                     const IntArray       *deltas,
+                     const IntArray       *lines,
+                     gboolean              final,
+                     gsize                 offset)
 {
-  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
-  ArrayIter s_iter;
-  ArrayIter d_iter;
-  ArrayIter l_iter;
-  gboolean has_lines;
-  SpsChromeValue s;
-  SpsChromeValue d;
-  SpsChromeValue l;
-  gboolean more_samples;
-  gboolean more_deltas;
+  guint n;
 
-  if (samples->type == SPS_CHROME_VALUE_NONE && deltas->type == SPS_CHROME_VALUE_NONE)
+  if (!samples->present && !deltas->present)
     return;
-  if (!array_iter_init (&s_iter, self, samples))
+  if (!samples->array || !deltas->array)
     {
       warn (self, "cpu_profile_invalid_samples", offset,
             N_("a CPU profile's samples or timeDeltas are missing or not arrays; its samples are skipped"));
       return;
     }
-  if (!array_iter_init (&d_iter, self, deltas))
+  if (!samples->valid)
+    warn (self, "cpu_profile_invalid_sample", samples->offset,
+          N_("a sample of a CPU profile is not a node id; the rest of its samples are skipped"));
+  if (!deltas->valid && deltas->overflow)
+    warn (self, "cpu_profile_time_overflow", deltas->offset,
+          N_("the time deltas of a CPU profile run past the end of the time range; "
+             "the rest of its samples are skipped"));
+  else if (!deltas->valid)
+    warn (self, "cpu_profile_invalid_sample", deltas->offset,
+          N_("a time delta of a CPU profile is not a number; the rest of its samples are skipped"));
+
+  n = MIN (samples->values->len, deltas->values->len);
+  for (guint i = 0; i < n; i++)
     {
-      array_iter_clear (&s_iter);
-      warn (self, "cpu_profile_invalid_samples", offset,
-            N_("a CPU profile's samples or timeDeltas are missing or not arrays; its samples are skipped"));
-      return;
-    }
-  has_lines = array_iter_init (&l_iter, self, lines);
+      SpsTime delta = g_array_index (deltas->values, gint64, i);
+      gint64 line = lines->valid && i < lines->values->len ? g_array_index (lines->values, gint64, i) : 0;
 
-  while (TRUE)
-    {
-      SpsChromeNumberResult parsed = SPS_CHROME_NUMBER_INVALID;
-      SpsTime delta;
-      gint64 node;
-      gint64 line = 0;
-
-      more_samples = array_iter_next (&s_iter, &s);
-      more_deltas = array_iter_next (&d_iter, &d);
-      if (!more_samples || !more_deltas)
-        break;
-      if (has_lines && array_iter_next (&l_iter, &l) && (!value_to_int64 (&l, &line) ||
-                                                         line < 0 || line >= G_MAXUINT32))
-        line = 0;
-
-      if (d.type == SPS_CHROME_VALUE_NUMBER)
-        parsed = sps_chrome_parse_time (d.ptr, d.len, self->ns, &delta);
-      if (parsed == SPS_CHROME_NUMBER_INVALID)
-        {
-          warn (self, "cpu_profile_invalid_sample", offset_of (self, &d),
-                N_("a time delta of a CPU profile is not a number; the rest of its samples are skipped"));
-          break;
-        }
-      if (parsed == SPS_CHROME_NUMBER_OVERFLOW ||
-          (delta > 0 && p->time > G_MAXINT64 - delta) ||
+      if ((delta > 0 && p->time > G_MAXINT64 - delta) ||
           (delta < 0 && p->time < G_MININT64 - delta))
         {
-          warn (self, "cpu_profile_time_overflow", offset_of (self, &d),
+          warn (self, "cpu_profile_time_overflow", offset,
                 N_("the time deltas of a CPU profile run past the end of the time range; "
                    "the rest of its samples are skipped"));
-          break;
+          return;
         }
       /* Negative deltas are real (the profiler reorders samples); the
        * sample table is sorted by time, as DevTools sorts them */
       p->time += delta;
-
-      if (!value_to_int64 (&s, &node))
-        {
-          warn (self, "cpu_profile_invalid_sample", offset_of (self, &s),
-                N_("a sample of a CPU profile is not a node id; skipped"));
-          continue;
-        }
-      profile_add_sample (self, p, p->time, node, (guint32) line, final, offset, chain);
+      profile_add_sample (self, p, p->time, g_array_index (samples->values, gint64, i),
+                          line > 0 && line < G_MAXUINT32 ? (guint32) line : 0, final, offset,
+                          self->chain);
     }
 
-  if (more_samples != more_deltas)
+  if (samples->valid && deltas->valid && samples->values->len != deltas->values->len)
     warn (self, "cpu_profile_length_mismatch", offset,
           N_("a CPU profile has more samples than time deltas or the other way round; "
              "samples without a time delta are skipped"));
-
-  array_iter_clear (&s_iter);
-  array_iter_clear (&d_iter);
-  if (has_lines)
-    array_iter_clear (&l_iter);
 }
 
 /* Gives every sample whose node was not known when it was read its stack,
@@ -721,6 +807,75 @@ read_start_time (SpsChromeCpuProfiles *self,
          sps_chrome_parse_time (value->ptr, value->len, self->ns, out) == SPS_CHROME_NUMBER_OK;
 }
 
+/* What a Profile, ProfileChunk or CpuProfile event holds; the arrays of
+ * samples, deltas and lines go to the reader's scratch arrays */
+typedef struct
+{
+  SpsChromeValue nodes;
+  SpsChromeValue start_time;
+} ChunkParts;
+
+/* Walks `args.data` and its `cpuProfile` once: the big arrays are read
+ * where they are, never lexed twice. Deltas and lines sit beside the
+ * profile in chunks, inside it in the whole form; either is read. */
+static void
+read_object (SpsChromeCpuProfiles *self,
+             SpsChromeScanner     *scanner,
+             guint                 level,
+             ChunkParts           *parts)
+{
+  SpsChromeValue key;
+  SpsChromeValue value;
+
+  if (sps_chrome_scanner_enter (scanner, '{') != SPS_CHROME_SCAN_OK)
+    return;
+  while (sps_chrome_scanner_next_member (scanner, &key) == SPS_CHROME_SCAN_OK)
+    {
+      gboolean object_next = sps_chrome_scanner_peek (scanner) == '{';
+
+      if (level == 0 && object_next && sps_chrome_value_equals (&key, "data"))
+        read_object (self, scanner, 1, parts);
+      else if (level == 1 && object_next && sps_chrome_value_equals (&key, "cpuProfile"))
+        read_object (self, scanner, 2, parts);
+      else if (level == 2 && sps_chrome_value_equals (&key, "samples"))
+        read_int_array (self, scanner, FALSE, &self->samples);
+      else if (level >= 1 && sps_chrome_value_equals (&key, "timeDeltas"))
+        read_int_array (self, scanner, TRUE, &self->deltas);
+      else if (level >= 1 && sps_chrome_value_equals (&key, "lines"))
+        read_int_array (self, scanner, FALSE, &self->lines);
+      else
+        {
+          if (sps_chrome_scanner_read_value (scanner, &value) != SPS_CHROME_SCAN_OK)
+            return;
+          if (level == 2 && sps_chrome_value_equals (&key, "nodes"))
+            parts->nodes = value;
+          else if (level >= 1 && sps_chrome_value_equals (&key, "startTime"))
+            parts->start_time = value;
+        }
+    }
+}
+
+static void
+read_parts (SpsChromeCpuProfiles *self,
+            const SpsChromeEvent *ev,
+            ChunkParts           *parts)
+{
+  SpsChromeScanner scanner;
+
+  self->samples.present = self->deltas.present = self->lines.present = FALSE;
+  self->samples.valid = self->deltas.valid = self->lines.valid = FALSE;
+  g_array_set_size (self->samples.values, 0);
+  g_array_set_size (self->deltas.values, 0);
+  g_array_set_size (self->lines.values, 0);
+  if ((ev->fields & SPS_CHROME_FIELD_ARGS) == 0 || ev->args.type != SPS_CHROME_VALUE_OBJECT)
+    return;
+
+  sps_chrome_scanner_init_range (&scanner, self->base, ev->args.ptr,
+                                 ev->args.ptr + ev->args.len, 0);
+  read_object (self, &scanner, 0, parts);
+  sps_chrome_scanner_clear (&scanner);
+}
+
 /**
  * sps_chrome_cpu_profiles_add_event:
  * @self: the profiles of a file
@@ -740,63 +895,38 @@ sps_chrome_cpu_profiles_add_event (SpsChromeCpuProfiles    *self,
                                    gint64                   pid,
                                    guint32                  thread)
 {
-  static const char * const data_members[] = {
-    "cpuProfile", "timeDeltas", "lines", "startTime",
-  };
-  static const char * const profile_members[] = {
-    "nodes", "samples", "timeDeltas", "lines", "startTime",
-  };
-  enum { D_CPU_PROFILE, D_TIME_DELTAS, D_LINES, D_START_TIME };
-  enum { P_NODES, P_SAMPLES, P_TIME_DELTAS, P_LINES, P_START_TIME };
-  SpsChromeValue data;
-  SpsChromeValue d[G_N_ELEMENTS (data_members)];
-  SpsChromeValue c[G_N_ELEMENTS (profile_members)];
-  SpsChromeValue args_member[1];
-  static const char * const args_members[] = { "data" };
+  ChunkParts parts = { 0, };
   Profile *p;
   g_autoptr(Profile) whole = NULL;
+  SpsTime start;
 
-  get_members (self, (ev->fields & SPS_CHROME_FIELD_ARGS) ? &ev->args : &(SpsChromeValue) { 0 },
-               args_members, args_member, 1);
-  data = args_member[0];
-  get_members (self, &data, data_members, d, G_N_ELEMENTS (d));
-  get_members (self, &d[D_CPU_PROFILE], profile_members, c, G_N_ELEMENTS (c));
-  /* Deltas and lines sit beside the profile in chunks, inside it in the
-   * whole form; either is read */
-  if (d[D_TIME_DELTAS].type == SPS_CHROME_VALUE_NONE)
-    d[D_TIME_DELTAS] = c[P_TIME_DELTAS];
-  if (d[D_LINES].type == SPS_CHROME_VALUE_NONE)
-    d[D_LINES] = c[P_LINES];
+  read_parts (self, ev, &parts);
 
   if (kind == SPS_CHROME_CPU_PROFILE_LEGACY)
     {
       whole = profile_new ();
       p = whole;
       p->thread = thread;
-      if (!read_start_time (self, &c[P_START_TIME], &p->time) &&
-          !read_start_time (self, &d[D_START_TIME], &p->time))
-        {
-          warn (self, "cpu_profile_without_start", ev->offset,
-                N_("a CPU profile has no startTime; its samples count from the event's ts"));
-          p->time = ev->ts;
-        }
-      p->has_start = TRUE;
     }
   else
     p = lookup_profile (self, ev, pid);
 
-  if (kind == SPS_CHROME_CPU_PROFILE_START)
+  if (kind != SPS_CHROME_CPU_PROFILE_CHUNK)
     {
-      /* The Profile event names the sampled thread and the start */
+      /* The Profile event (or the whole profile) says where the samples
+       * start and, for a stream, which thread was sampled */
       p->thread = thread;
-      if (!read_start_time (self, &d[D_START_TIME], &p->time))
+      if (read_start_time (self, &parts.start_time, &start))
+        p->time = start;
+      else
         {
           warn (self, "cpu_profile_without_start", ev->offset,
                 N_("a CPU profile has no startTime; its samples count from the event's ts"));
           p->time = ev->ts;
         }
       p->has_start = TRUE;
-      return;
+      if (kind == SPS_CHROME_CPU_PROFILE_START)
+        return;
     }
 
   /* Samples carry the name of the event they came in */
@@ -812,9 +942,9 @@ sps_chrome_cpu_profiles_add_event (SpsChromeCpuProfiles    *self,
       p->has_start = TRUE;
     }
 
-  profile_read_nodes (self, p, &c[P_NODES], kind == SPS_CHROME_CPU_PROFILE_LEGACY);
-  profile_read_samples (self, p, &c[P_SAMPLES], &d[D_TIME_DELTAS], &d[D_LINES],
-                        kind == SPS_CHROME_CPU_PROFILE_LEGACY, ev->offset);
+  profile_read_nodes (self, p, &parts.nodes, kind == SPS_CHROME_CPU_PROFILE_LEGACY);
+  profile_add_samples (self, p, &self->samples, &self->deltas, &self->lines,
+                       kind == SPS_CHROME_CPU_PROFILE_LEGACY, ev->offset);
 
   if (whole != NULL)
     profile_settle (self, whole);
@@ -1013,6 +1143,10 @@ sps_chrome_cpu_profiles_new (SpsTraceBuilder   *builder,
                                           (GDestroyNotify) profile_free);
   self->threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->top_samples = g_array_new (FALSE, FALSE, sizeof (TopSample));
+  self->chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->samples.values = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->deltas.values = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->lines.values = g_array_new (FALSE, FALSE, sizeof (gint64));
   return self;
 }
 
@@ -1022,5 +1156,9 @@ sps_chrome_cpu_profiles_free (SpsChromeCpuProfiles *self)
   g_hash_table_unref (self->profiles);
   g_hash_table_unref (self->threads);
   g_array_unref (self->top_samples);
+  g_array_unref (self->chain);
+  g_array_unref (self->samples.values);
+  g_array_unref (self->deltas.values);
+  g_array_unref (self->lines.values);
   g_free (self);
 }
