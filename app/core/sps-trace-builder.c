@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -1583,6 +1584,68 @@ sps_trace_builder_add_sample (SpsTraceBuilder *self,
 
   return append_sample_row (self, &sample_table, ts, thread, name, callsite, raw_stack_ref,
                             weight, weight_unit, flags);
+}
+
+/**
+ * sps_trace_builder_add_samples:
+ * @self: a #SpsTraceBuilder
+ * @thread: a thread index
+ * @n: how many samples
+ * @ts: (array length=n): their times
+ * @name: the event's name (string id), for all of them
+ * @callsites: (array length=n): their leaf callsites, %SPS_NO_INDEX where
+ *   not known yet
+ * @lines: (array length=n) (nullable): their 1-based source lines, 0 where
+ *   unknown
+ *
+ * Adds @n samples without weights in one call, for importers of sample
+ * streams (V8 profiles write thousands per event).
+ *
+ * Returns: the builder index of the first one; the others follow it
+ */
+guint32
+sps_trace_builder_add_samples (SpsTraceBuilder *self,
+                               guint32          thread,
+                               guint            n,
+                               const SpsTime   *ts,
+                               guint32          name,
+                               const guint32   *callsites,
+                               const guint32   *lines)
+{
+  guint32 first;
+
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
+  g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
+  g_return_val_if_fail (n == 0 || (ts != NULL && callsites != NULL), SPS_NO_INDEX);
+  g_return_val_if_fail (n <= G_MAXUINT32 - self->n_samples, SPS_NO_INDEX);
+
+  first = self->n_samples;
+  while (self->samples_capacity - self->n_samples < n)
+    _sps_table_grow (self, &sample_table);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 row = first + i;
+      guint32 callsite = callsites[i];
+
+      if G_UNLIKELY (callsite != SPS_NO_INDEX && callsite >= self->n_callsites)
+        {
+          g_critical ("%s: callsite %u does not exist", G_STRFUNC, callsite);
+          callsite = SPS_NO_INDEX;
+        }
+      self->sample_ts[row] = ts[i];
+      self->sample_thread[row] = thread;
+      self->sample_name[row] = name;
+      self->sample_callsite[row] = callsite;
+      self->sample_raw_stack_ref[row] = 0;
+      self->sample_weight[row] = NAN;
+      self->sample_weight_unit[row] = SPS_WEIGHT_UNIT_NONE;
+      self->sample_flags[row] = SPS_SAMPLE_NONE;
+      self->sample_line[row] = lines != NULL ? lines[i] : 0;
+    }
+  self->n_samples += n;
+  return first;
 }
 
 /**

@@ -216,6 +216,14 @@ guint32          sps_trace_builder_add_sample           (SpsTraceBuilder  *self,
                                                          SpsWeightUnit     weight_unit,
                                                          SpsSampleFlags    flags);
 SPS_AVAILABLE_IN_ALL
+guint32          sps_trace_builder_add_samples          (SpsTraceBuilder  *self,
+                                                         guint32           thread,
+                                                         guint             n,
+                                                         const SpsTime    *ts,
+                                                         guint32           name,
+                                                         const guint32    *callsites,
+                                                         const guint32    *lines);
+SPS_AVAILABLE_IN_ALL
 void             sps_trace_builder_set_sample_callsite  (SpsTraceBuilder  *self,
                                                          guint32           sample,
                                                          guint32           callsite,

@@ -108,6 +108,10 @@ struct _SpsChromeCpuProfiles
   GHashTable        *threads;     /* gint64 tid → thread + 1 (first seen) */
   GArray            *top_samples; /* TopSample */
   GArray            *chain;       /* scratch of profile_resolve() */
+  GArray            *times;       /* scratch: one event's samples, for the builder */
+  GArray            *callsites;
+  GArray            *lines_out;
+  GArray            *later;       /* PendingSample, sample indexes into the above */
   IntArray           samples;     /* scratch: the arrays of one event */
   IntArray           deltas;
   IntArray           lines;
@@ -513,43 +517,27 @@ profile_read_nodes (SpsChromeCpuProfiles *self,
     }
 }
 
-/* One sample at @time of node @node; resolved now if it can be. */
-static void
-profile_add_sample (SpsChromeCpuProfiles *self,
-                    Profile              *p,
-                    SpsTime               time,
-                    gint64                node,
-                    guint32               line,
-                    gboolean              final,
-                    gsize                 offset,
-                    GArray               *chain)
+/* The callsite of a sample of node @node, or SPS_NO_INDEX with *@later
+ * set when it can only be resolved at the end. */
+static inline guint32
+profile_sample_callsite (SpsChromeCpuProfiles *self,
+                         Profile              *p,
+                         gint64                node,
+                         gboolean              final,
+                         gboolean             *later)
 {
   guint32 callsite = SPS_NO_INDEX;
-  ResolveResult r = RESOLVE_LATER;
   guint32 index = profile_lookup (p, node);
-  guint32 sample;
 
   /* The common case: the node was resolved by an earlier sample */
   if G_LIKELY (index != SPS_NO_INDEX &&
                g_array_index (p->nodes, Node, index).state == NODE_RESOLVED)
     {
-      callsite = g_array_index (p->nodes, Node, index).callsite;
-      r = RESOLVE_OK;
+      *later = FALSE;
+      return g_array_index (p->nodes, Node, index).callsite;
     }
-  else
-    r = profile_resolve (self, p, node, final, chain, &callsite);
-
-  sample = sps_trace_builder_add_sample (self->builder, p->thread, time, p->event_name,
-                                         r == RESOLVE_OK ? callsite : SPS_NO_INDEX, 0, NAN,
-                                         SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
-  if (line != 0)
-    sps_trace_builder_set_sample_line (self->builder, sample, line);
-  if (r != RESOLVE_OK)
-    {
-      PendingSample pending = { sample, node, offset };
-
-      g_array_append_val (p->pending, pending);
-    }
+  *later = profile_resolve (self, p, node, final, self->chain, &callsite) != RESOLVE_OK;
+  return *later ? SPS_NO_INDEX : callsite;
 }
 
 /* Reads plain integers (what V8 writes) from the '[' at @p directly;
@@ -563,39 +551,49 @@ parse_plain_ints (const char  *p,
                   GArray      *out,
                   const char **after)
 {
+  /* Written in place: the array keeps its allocation from chunk to chunk */
+  guint n = out->len;
+  guint capacity = n;
+  gboolean done = FALSE;
+
   g_assert (*p == '[');
 
+  /* The array was validated, so its ']' comes before @end: the loops
+   * below stop at it at the latest */
   for (p++; p < end; )
     {
       guint64 v = 0;
-      gboolean negative = FALSE;
+      gboolean negative;
       const char *digits;
       gint64 value;
 
-      while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t' || *p == ','))
+      while (*p == ',' || *p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
         p++;
-      if (p < end && *p == ']')
+      if (*p == ']')
         {
           *after = p + 1;
-          return TRUE;
+          done = TRUE;
+          break;
         }
-      if (p < end && *p == '-')
-        {
-          negative = TRUE;
-          p++;
-        }
+      negative = *p == '-';
+      p += negative;
       digits = p;
-      while (p < end && *p >= '0' && *p <= '9' && p - digits < 15)
+      while ((guint) (*p - '0') < 10)
         v = v * 10 + (guint64) (*p++ - '0');
       /* Floats, exponents, long numbers, anything else: the slow path */
-      if (p == digits || p >= end ||
+      if (p == digits || p - digits > 15 ||
           !(*p == ',' || *p == ']' || *p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-        return FALSE;
+        break;
       value = (gint64) v * scale;
-      value = negative ? -value : value;
-      g_array_append_val (out, value);
+      if G_UNLIKELY (n == capacity)
+        {
+          g_array_set_size (out, MAX (256, 2 * capacity));
+          capacity = out->len;
+        }
+      ((gint64 *) (gpointer) out->data)[n++] = negative ? -value : value;
     }
-  return FALSE;
+  g_array_set_size (out, n);
+  return done;
 }
 
 /* The integers of the array at the cursor, into @array; with @is_time,
@@ -668,7 +666,9 @@ profile_add_samples (SpsChromeCpuProfiles *self,
                      gboolean              final,
                      gsize                 offset)
 {
+  guint32 first;
   guint n;
+  guint i;
 
   if (!samples->present && !deltas->present)
     return;
@@ -690,10 +690,16 @@ profile_add_samples (SpsChromeCpuProfiles *self,
           N_("a time delta of a CPU profile is not a number; the rest of its samples are skipped"));
 
   n = MIN (samples->values->len, deltas->values->len);
-  for (guint i = 0; i < n; i++)
+  g_array_set_size (self->times, n);
+  g_array_set_size (self->callsites, n);
+  g_array_set_size (self->lines_out, n);
+  g_array_set_size (self->later, 0);
+  for (i = 0; i < n; i++)
     {
       SpsTime delta = g_array_index (deltas->values, gint64, i);
       gint64 line = lines->valid && i < lines->values->len ? g_array_index (lines->values, gint64, i) : 0;
+      gint64 node = g_array_index (samples->values, gint64, i);
+      gboolean later;
 
       if ((delta > 0 && p->time > G_MAXINT64 - delta) ||
           (delta < 0 && p->time < G_MININT64 - delta))
@@ -701,14 +707,33 @@ profile_add_samples (SpsChromeCpuProfiles *self,
           warn (self, "cpu_profile_time_overflow", offset,
                 N_("the time deltas of a CPU profile run past the end of the time range; "
                    "the rest of its samples are skipped"));
-          return;
+          break;
         }
       /* Negative deltas are real (the profiler reorders samples); the
        * sample table is sorted by time, as DevTools sorts them */
       p->time += delta;
-      profile_add_sample (self, p, p->time, g_array_index (samples->values, gint64, i),
-                          line > 0 && line < G_MAXUINT32 ? (guint32) line : 0, final, offset,
-                          self->chain);
+      g_array_index (self->times, SpsTime, i) = p->time;
+      g_array_index (self->callsites, guint32, i) = profile_sample_callsite (self, p, node, final, &later);
+      g_array_index (self->lines_out, guint32, i) = line > 0 && line < G_MAXUINT32 ? (guint32) line : 0;
+      if G_UNLIKELY (later)
+        {
+          PendingSample pending = { i, node, offset };
+
+          g_array_append_val (self->later, pending);
+        }
+    }
+
+  first = sps_trace_builder_add_samples (self->builder, p->thread, i,
+                                         (const SpsTime *) (gpointer) self->times->data,
+                                         p->event_name,
+                                         (const guint32 *) (gpointer) self->callsites->data,
+                                         (const guint32 *) (gpointer) self->lines_out->data);
+  for (guint k = 0; k < self->later->len; k++)
+    {
+      PendingSample pending = g_array_index (self->later, PendingSample, k);
+
+      pending.sample += first;
+      g_array_append_val (p->pending, pending);
     }
 
   if (samples->valid && deltas->valid && samples->values->len != deltas->values->len)
@@ -1144,6 +1169,10 @@ sps_chrome_cpu_profiles_new (SpsTraceBuilder   *builder,
   self->threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->top_samples = g_array_new (FALSE, FALSE, sizeof (TopSample));
   self->chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->times = g_array_new (FALSE, FALSE, sizeof (SpsTime));
+  self->callsites = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->lines_out = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->later = g_array_new (FALSE, FALSE, sizeof (PendingSample));
   self->samples.values = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->deltas.values = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->lines.values = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -1157,6 +1186,10 @@ sps_chrome_cpu_profiles_free (SpsChromeCpuProfiles *self)
   g_hash_table_unref (self->threads);
   g_array_unref (self->top_samples);
   g_array_unref (self->chain);
+  g_array_unref (self->times);
+  g_array_unref (self->callsites);
+  g_array_unref (self->lines_out);
+  g_array_unref (self->later);
   g_array_unref (self->samples.values);
   g_array_unref (self->deltas.values);
   g_array_unref (self->lines.values);
