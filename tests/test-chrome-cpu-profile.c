@@ -309,6 +309,46 @@ test_sql_columns (void)
   g_assert_cmpstr (slices, ==, "X1|run|done\nB1|loop|main\nX2||\nX3||\nX4||\n");
 }
 
+/* Search covers samples by their leaf frame's name */
+static void
+test_search_samples (void)
+{
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("chrome-v8-chunks.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsSearchResult) result = NULL;
+  const SpsSampleTable *samples = sps_trace_get_samples (trace);
+  const guint32 *matches;
+  guint g;
+
+  /* "in": main (2 samples), inner (2); no slice */
+  result = sps_search_run (trace, "in", SPS_SEARCH_NAME, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sps_search_result_get_n_matches (result), ==, 0);
+  g_assert_cmpuint (sps_search_result_get_n_sample_matches (result), ==, 4);
+  matches = sps_search_result_get_sample_matches (result);
+  g_assert_cmpint (samples->ts[matches[0]], ==, 1012000);
+  g_assert_cmpint (samples->ts[matches[3]], ==, 1139000);
+  g = sps_search_result_find_group (result, samples->name[matches[0]]);
+  g_assert_cmpuint (g, !=, SPS_NO_INDEX);
+  g_assert_cmpuint (sps_search_result_get_group (result, g)->n_samples, ==, 2);
+  g_assert_cmpuint (sps_search_result_get_group (result, g)->count, ==, 0);
+  g_assert_cmpuint (sps_search_result_get_group (result, g)->first_slice, ==, SPS_NO_INDEX);
+  g_clear_pointer (&result, sps_search_result_unref);
+
+  /* "work": the slice Work and the sample work, two names */
+  result = sps_search_run (trace, "work", SPS_SEARCH_NAME, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sps_search_result_get_n_matches (result), ==, 1);
+  g_assert_cmpuint (sps_search_result_get_n_sample_matches (result), ==, 1);
+  g_assert_cmpuint (sps_search_result_get_n_groups (result), ==, 2);
+  g_clear_pointer (&result, sps_search_result_unref);
+
+  /* Categories: samples have none */
+  result = sps_search_run (trace, "v8", SPS_SEARCH_CATEGORY, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sps_search_result_get_n_sample_matches (result), ==, 0);
+}
+
 /* Real recordings */
 
 typedef struct
@@ -409,6 +449,7 @@ main (int   argc,
   g_test_add_func ("/chrome/cpu-profile/hostile", test_hostile);
   g_test_add_func ("/chrome/cpu-profile/slice-stacks", test_slice_stacks);
   g_test_add_func ("/chrome/cpu-profile/sql-columns", test_sql_columns);
+  g_test_add_func ("/chrome/cpu-profile/search", test_search_samples);
   g_test_add_func ("/chrome/cpu-profile/devtools-recording", test_devtools_recording);
   g_test_add_func ("/chrome/cpu-profile/lighthouse-recording", test_lighthouse_recording);
 

@@ -528,6 +528,7 @@ search_samples (SpsSearchResult        *result,
       for (guint32 i = base; i < stop; i++)
         {
           guint32 id = samples->name[i];
+          guint g;
 
           if (G_UNLIKELY (id >= n_strings))
             continue;
@@ -542,7 +543,9 @@ search_samples (SpsSearchResult        *result,
             continue;
 
           g_array_append_val (result->sample_matches, i);
-          g_array_index (result->groups, SpsSearchGroup, ensure_group (result, group_of, id)).n_samples++;
+          /* ensure_group() may move the groups: look them up after it */
+          g = ensure_group (result, group_of, id);
+          g_array_index (result->groups, SpsSearchGroup, g).n_samples++;
         }
     }
   return TRUE;
