@@ -133,17 +133,18 @@ test_streaming_chunks (void)
   g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES), ==, 1);
 }
 
-/* The whole form: nodes linked by children, deltas from startTime 200 µs */
+/* The whole form: nodes linked by children, deltas from startTime 200 µs
+ * (100, 12345678, 123456789, 25, 25: deltas of 1 to 9 digits) */
 static void
 test_legacy_cpu_profile (void)
 {
   g_autoptr(SpsTrace) trace = sps_test_load_fixture ("chrome-v8-cpuprofile.json");
   const char * const expected[] = {
     "300000|4|(idle)|(idle)|CpuProfile|0|",
-    "350000|4|run@file:///a.js:5:3|run|CpuProfile|0|",
-    "400000|4|run@file:///a.js:5:3;(anonymous)@file:///a.js:8:1|(anonymous)|CpuProfile|0|",
-    "425000|4|run@file:///a.js:5:3;(anonymous)@file:///a.js:8:1|(anonymous)|CpuProfile|0|",
-    "450000|4|(idle)|(idle)|CpuProfile|0|",
+    "12345978000|4|run@file:///a.js:5:3|run|CpuProfile|0|",
+    "135802767000|4|run@file:///a.js:5:3;(anonymous)@file:///a.js:8:1|(anonymous)|CpuProfile|0|",
+    "135802792000|4|run@file:///a.js:5:3;(anonymous)@file:///a.js:8:1|(anonymous)|CpuProfile|0|",
+    "135802817000|4|(idle)|(idle)|CpuProfile|0|",
   };
 
   assert_rows (trace, expected, G_N_ELEMENTS (expected));

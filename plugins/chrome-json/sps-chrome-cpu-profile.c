@@ -578,6 +578,35 @@ parse_plain_ints (const char  *p,
       negative = *p == '-';
       p += negative;
       digits = p;
+      if G_LIKELY (end - p >= 8)
+        {
+          /* Up to 8 digits at once: which bytes are digits, then their
+           * value, without a multiply chain per digit */
+          guint64 w;
+          guint64 d;
+          guint64 non_digit;
+
+          memcpy (&w, p, 8);
+          w = GUINT64_FROM_LE (w);
+          d = w - G_GUINT64_CONSTANT (0x3030303030303030);
+          non_digit = ((d + G_GUINT64_CONSTANT (0x7676767676767676)) | d) &
+                      G_GUINT64_CONSTANT (0x8080808080808080);
+          if (non_digit != 0)
+            {
+              guint k = (guint) __builtin_ctzll (non_digit) / 8;
+
+              if (k > 0)
+                {
+                  guint64 x = d << (8 * (8 - k));
+
+                  x = (x * 10 + (x >> 8)) & G_GUINT64_CONSTANT (0x00FF00FF00FF00FF);
+                  x = (x * 100 + (x >> 16)) & G_GUINT64_CONSTANT (0x0000FFFF0000FFFF);
+                  x = (x * 10000 + (x >> 32)) & G_GUINT64_CONSTANT (0x00000000FFFFFFFF);
+                  v = x;
+                  p += k;
+                }
+            }
+        }
       while ((guint) (*p - '0') < 10)
         v = v * 10 + (guint64) (*p++ - '0');
       /* Floats, exponents, long numbers, anything else: the slow path */
