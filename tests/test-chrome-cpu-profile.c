@@ -16,6 +16,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include <spanscope-core.h>
 
 #include "sps-test-util.h"
@@ -350,6 +352,49 @@ test_search_samples (void)
   g_assert_cmpuint (sps_search_result_get_n_sample_matches (result), ==, 0);
 }
 
+/* A converted profile: samples written back as P events named after their
+ * event (ProfileChunk) with stackFrames read back as the same samples */
+static void
+test_convert_round_trip (void)
+{
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("chrome-v8-chunks.json");
+  g_autoptr(SpsTrace) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("spanscope-v8-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(SpsExporter) exporter = NULL;
+  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(GVariant) options = g_variant_ref_sink (g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0));
+  const SpsSampleTable *samples;
+
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "converted.json", NULL);
+  file = g_file_new_for_path (path);
+  exporter = sps_plugin_engine_create_exporter (sps_plugin_engine_get_default (), "chrome-json");
+  g_assert_nonnull (exporter);
+  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (sps_exporter_write (exporter, trace, options, G_OUTPUT_STREAM (out), NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (G_OUTPUT_STREAM (out), NULL, &error));
+
+  again = sps_test_load_path (path);
+  samples = sps_trace_get_samples (again);
+  g_assert_cmpuint (samples->n_rows, ==, 8);
+  for (guint i = 0; i < samples->n_rows; i++)
+    {
+      g_autofree char *before = dup_located_stack (trace, sps_trace_get_samples (trace)->callsite[i], FALSE);
+      g_autofree char *after = dup_located_stack (again, samples->callsite[i], FALSE);
+
+      g_assert_cmpint (samples->ts[i], ==, sps_trace_get_samples (trace)->ts[i]);
+      g_assert_cmpstr (after, ==, before);
+      g_assert_cmpstr (str (again, samples->event_name[i]), ==, "ProfileChunk");
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* Real recordings */
 
 typedef struct
@@ -451,6 +496,7 @@ main (int   argc,
   g_test_add_func ("/chrome/cpu-profile/slice-stacks", test_slice_stacks);
   g_test_add_func ("/chrome/cpu-profile/sql-columns", test_sql_columns);
   g_test_add_func ("/chrome/cpu-profile/search", test_search_samples);
+  g_test_add_func ("/chrome/cpu-profile/convert-round-trip", test_convert_round_trip);
   g_test_add_func ("/chrome/cpu-profile/devtools-recording", test_devtools_recording);
   g_test_add_func ("/chrome/cpu-profile/lighthouse-recording", test_lighthouse_recording);
 

@@ -817,6 +817,10 @@ sps_chrome_cpu_profile_kind (const SpsChromeEvent *ev)
 {
   if ((ev->fields & SPS_CHROME_FIELD_NAME) == 0 || ev->name.type != SPS_CHROME_VALUE_STRING)
     return SPS_CHROME_CPU_PROFILE_NONE;
+  /* V8 never gives its events a stack: one with `sf` or `stack` is a plain
+   * sample of that name (as a converted profile writes its samples) */
+  if (ev->fields & (SPS_CHROME_FIELD_SF | SPS_CHROME_FIELD_STACK))
+    return SPS_CHROME_CPU_PROFILE_NONE;
   if (ev->ph == 'P')
     {
       if (sps_chrome_value_equals (&ev->name, "ProfileChunk"))
