@@ -154,7 +154,8 @@ test_legacy_cpu_profile (void)
 }
 
 /* Top-level samples with stackFrames: the thread is found by tid; an
- * unknown tid gets a thread of its own; an unknown sf is unresolved */
+ * unknown tid gets a thread of its own; an unknown sf is unresolved.
+ * Beside them, a plain P event that happens to be named Profile. */
 static void
 test_top_level_samples (void)
 {
@@ -167,6 +168,8 @@ test_top_level_samples (void)
     "7000|99|main|main|cycles|0|",
     "10000|21|main;run;leaf|leaf|cycles|0|",
     "20000|21|cycles|cycles|cycles|0|u",
+    /* a P event named Profile without an id is no V8 profile */
+    "30000|21|Profile|Profile|Profile|0|",
   };
 
   assert_rows (trace, expected, G_N_ELEMENTS (expected));

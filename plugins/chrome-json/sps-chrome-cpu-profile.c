@@ -821,7 +821,8 @@ sps_chrome_cpu_profile_kind (const SpsChromeEvent *ev)
    * sample of that name (as a converted profile writes its samples) */
   if (ev->fields & (SPS_CHROME_FIELD_SF | SPS_CHROME_FIELD_STACK))
     return SPS_CHROME_CPU_PROFILE_NONE;
-  if (ev->ph == 'P')
+  /* V8 gives every event of a streamed profile its id */
+  if (ev->ph == 'P' && (ev->fields & SPS_CHROME_FIELD_ID))
     {
       if (sps_chrome_value_equals (&ev->name, "ProfileChunk"))
         return SPS_CHROME_CPU_PROFILE_CHUNK;
