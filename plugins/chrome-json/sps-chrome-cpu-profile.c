@@ -1,5 +1,4 @@
-/* sps-chrome-cpu-profile.c: V8 CPU profiles and top-level samples inside
- * Chrome traces
+/* sps-chrome-cpu-profile.c: V8 CPU profiles inside Chrome traces
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
@@ -14,8 +13,7 @@
  *
  * Nodes may be defined in a later chunk than a sample that uses them, so
  * a sample whose node (or an ancestor) is not known yet is resolved when
- * the whole file was read. The top-level "samples" array (perf-style
- * samples naming "stackFrames" entries by "sf") is resolved then too.
+ * the whole file was read.
  *
  * Nothing is sized from a count the file states: arrays are walked, so
  * memory grows with the bytes read.
@@ -72,15 +70,6 @@ typedef struct
   GArray     *pending;    /* PendingSample */
 } Profile;
 
-typedef struct
-{
-  SpsTime ts;
-  gint64  tid;
-  double  weight;
-  guint32 name;
-  guint32 sf;             /* string id, 0 when absent */
-  gsize   offset;
-} TopSample;
 
 /* The numbers of one array member of an event (samples, timeDeltas,
  * lines); times in ns */
@@ -96,17 +85,10 @@ typedef struct
 
 struct _SpsChromeCpuProfiles
 {
-  SpsTraceBuilder   *builder;
+  SpsChromeReadContext ctx;
   SpsStringPool     *strings;
-  SpsChromeInterner *interner;
-  const char        *base;
-  gboolean           ns;
-  SpsChromeWarnFunc  warn;
-  gpointer           user_data;
   guint32            anonymous;   /* "(anonymous)" */
   GHashTable        *profiles;    /* "pid/id" → Profile */
-  GHashTable        *threads;     /* gint64 tid → thread + 1 (first seen) */
-  GArray            *top_samples; /* TopSample */
   GArray            *chain;       /* scratch of profile_resolve() */
   GArray            *times;       /* scratch: one event's samples, for the builder */
   GArray            *callsites;
@@ -119,38 +101,49 @@ struct _SpsChromeCpuProfiles
 
 /* Small helpers over values of the input */
 
-static inline gsize
-offset_of (SpsChromeCpuProfiles *self,
-           const SpsChromeValue *value)
+/**
+ * sps_chrome_read_context_offset:
+ * @ctx: a reader's context
+ * @value: a value of the input
+ *
+ * Returns: where @value starts in the input
+ */
+gsize
+sps_chrome_read_context_offset (const SpsChromeReadContext *ctx,
+                                const SpsChromeValue       *value)
 {
-  return (gsize) (value->ptr - self->base);
+  return (gsize) (value->ptr - ctx->base);
 }
 
-static void
-warn (SpsChromeCpuProfiles *self,
-      const char           *name,
-      gsize                 offset,
-      const char           *message)
+/* Counts warning @name at @offset; @message is marked with N_() */
+void
+sps_chrome_read_context_warn (const SpsChromeReadContext *ctx,
+                              const char                 *name,
+                              gsize                       offset,
+                              const char                 *message)
 {
-  self->warn (name, offset, message, self->user_data);
+  ctx->warn (name, offset, message, ctx->user_data);
 }
 
-static guint32
-intern (SpsChromeCpuProfiles *self,
-        const SpsChromeValue *value)
+/* Interns a string of the input; a repaired string is counted where it is */
+guint32
+sps_chrome_read_context_intern (const SpsChromeReadContext *ctx,
+                                const SpsChromeValue       *value)
 {
   guint flags = 0;
-  guint32 id = sps_chrome_interner_intern (self->interner, value, &flags);
+  guint32 id = sps_chrome_interner_intern (ctx->interner, value, &flags);
 
   if (flags & SPS_CHROME_STRING_REPLACED)
-    warn (self, "invalid_utf8", offset_of (self, value),
-          N_("a string holds invalid UTF-8 or \\u0000; replaced with U+FFFD"));
+    sps_chrome_read_context_warn (ctx, "invalid_utf8", sps_chrome_read_context_offset (ctx, value),
+                                  N_("a string holds invalid UTF-8 or \\u0000; replaced with U+FFFD"));
   return id;
 }
 
-static gboolean
-value_to_int64 (const SpsChromeValue *value,
-                gint64               *out)
+/* An integer as V8 and perf write them: a number or a numeric string, 12.0
+ * included. */
+gboolean
+sps_chrome_value_to_int64 (const SpsChromeValue *value,
+                           gint64               *out)
 {
   double d;
 
@@ -174,7 +167,7 @@ one_based (const SpsChromeValue *value)
 {
   gint64 v;
 
-  if (value->type == SPS_CHROME_VALUE_NONE || !value_to_int64 (value, &v) ||
+  if (value->type == SPS_CHROME_VALUE_NONE || !sps_chrome_value_to_int64 (value, &v) ||
       v < 0 || v >= G_MAXUINT32)
     return 0;
   return (guint32) v + 1;
@@ -182,12 +175,12 @@ one_based (const SpsChromeValue *value)
 
 /* Fills values[i] with member names[i] of @object (the last one when it
  * repeats; type NONE when absent), in one pass. */
-static void
-get_members (SpsChromeCpuProfiles *self,
-             const SpsChromeValue *object,
-             const char * const   *names,
-             SpsChromeValue       *values,
-             guint                 n)
+void
+sps_chrome_get_members (const char           *base,
+                        const SpsChromeValue *object,
+                        const char * const   *names,
+                        SpsChromeValue       *values,
+                        guint                 n)
 {
   SpsChromeScanner scanner;
   SpsChromeValue key;
@@ -199,7 +192,7 @@ get_members (SpsChromeCpuProfiles *self,
     return;
 
   /* The event scanner validated the object, so walking it cannot fail */
-  sps_chrome_scanner_init_range (&scanner, self->base, object->ptr, object->ptr + object->len, 0);
+  sps_chrome_scanner_init_range (&scanner, base, object->ptr, object->ptr + object->len, 0);
   if (sps_chrome_scanner_enter (&scanner, '{') == SPS_CHROME_SCAN_OK)
     while (sps_chrome_scanner_next_member (&scanner, &key) == SPS_CHROME_SCAN_OK &&
            sps_chrome_scanner_read_value (&scanner, &value) == SPS_CHROME_SCAN_OK)
@@ -224,7 +217,7 @@ array_iter_init (ArrayIter            *iter,
   iter->ok = FALSE;
   if (array->type != SPS_CHROME_VALUE_ARRAY)
     return FALSE;
-  sps_chrome_scanner_init_range (&iter->scanner, self->base, array->ptr, array->ptr + array->len, 0);
+  sps_chrome_scanner_init_range (&iter->scanner, self->ctx.base, array->ptr, array->ptr + array->len, 0);
   iter->ok = sps_chrome_scanner_enter (&iter->scanner, '[') == SPS_CHROME_SCAN_OK;
   return TRUE;
 }
@@ -384,7 +377,7 @@ profile_resolve (SpsChromeCpuProfiles *self,
       else
         {
           if (node->frame != SPS_NO_INDEX)
-            base = sps_trace_builder_intern_callsite (self->builder, base, node->frame);
+            base = sps_trace_builder_intern_callsite (self->ctx.builder, base, node->frame);
           node->callsite = base;
           node->state = NODE_RESOLVED;
         }
@@ -420,48 +413,48 @@ profile_read_node (SpsChromeCpuProfiles *self,
 
   if (object->type != SPS_CHROME_VALUE_OBJECT)
     {
-      warn (self, "cpu_profile_invalid_node", offset_of (self, object),
+      sps_chrome_read_context_warn (&self->ctx, "cpu_profile_invalid_node", sps_chrome_read_context_offset (&self->ctx, object),
             N_("a node of a CPU profile is not an object; skipped"));
       return;
     }
-  get_members (self, object, node_members, m, N_NODE_MEMBERS);
-  if (!value_to_int64 (&m[ID], &id))
+  sps_chrome_get_members (self->ctx.base, object, node_members, m, N_NODE_MEMBERS);
+  if (!sps_chrome_value_to_int64 (&m[ID], &id))
     {
-      warn (self, "cpu_profile_invalid_node", offset_of (self, object),
+      sps_chrome_read_context_warn (&self->ctx, "cpu_profile_invalid_node", sps_chrome_read_context_offset (&self->ctx, object),
             N_("a node of a CPU profile has no integer id; skipped"));
       return;
     }
   if (m[PARENT].type != SPS_CHROME_VALUE_NONE && m[PARENT].type != SPS_CHROME_VALUE_NULL)
     {
-      node.has_parent = value_to_int64 (&m[PARENT], &node.parent);
+      node.has_parent = sps_chrome_value_to_int64 (&m[PARENT], &node.parent);
       if (!node.has_parent)
-        warn (self, "cpu_profile_invalid_node", offset_of (self, object),
+        sps_chrome_read_context_warn (&self->ctx, "cpu_profile_invalid_node", sps_chrome_read_context_offset (&self->ctx, object),
               N_("the parent of a CPU profile node is not an integer; the node is a root"));
     }
 
   if (m[CALL_FRAME].type == SPS_CHROME_VALUE_OBJECT)
-    get_members (self, &m[CALL_FRAME], frame_members, f, G_N_ELEMENTS (f));
+    sps_chrome_get_members (self->ctx.base, &m[CALL_FRAME], frame_members, f, G_N_ELEMENTS (f));
   else
     memcpy (f, m + 4, sizeof f);
 
   if (f[FUNCTION_NAME].type == SPS_CHROME_VALUE_STRING && f[FUNCTION_NAME].len > 0)
-    name = intern (self, &f[FUNCTION_NAME]);
+    name = sps_chrome_read_context_intern (&self->ctx, &f[FUNCTION_NAME]);
   else
     name = self->anonymous;
   if (f[URL].type == SPS_CHROME_VALUE_STRING && f[URL].len > 0)
-    url = intern (self, &f[URL]);
+    url = sps_chrome_read_context_intern (&self->ctx, &f[URL]);
 
   /* The call tree's root is where stacks start, not a frame of them */
   if (!node.has_parent && sps_chrome_value_equals (&f[FUNCTION_NAME], "(root)"))
     node.frame = SPS_NO_INDEX;
   else
-    node.frame = sps_trace_builder_intern_source_frame (self->builder, name, 0, 0, 0, url,
+    node.frame = sps_trace_builder_intern_source_frame (self->ctx.builder, name, 0, 0, 0, url,
                                                         one_based (&f[LINE]),
                                                         one_based (&f[COLUMN]));
 
   if (!profile_define (p, id, &node))
     {
-      warn (self, "cpu_profile_duplicate_node", offset_of (self, object),
+      sps_chrome_read_context_warn (&self->ctx, "cpu_profile_duplicate_node", sps_chrome_read_context_offset (&self->ctx, object),
             N_("a CPU profile defines a node id twice; the first definition is kept"));
       return;
     }
@@ -474,7 +467,7 @@ profile_read_node (SpsChromeCpuProfiles *self,
 
       array_iter_init (&iter, self, &m[CHILDREN]);
       while (array_iter_next (&iter, &v))
-        if (value_to_int64 (&v, &pair[1]))
+        if (sps_chrome_value_to_int64 (&v, &pair[1]))
           g_array_append_vals (children, pair, 2);
       array_iter_clear (&iter);
     }
@@ -508,7 +501,7 @@ profile_read_nodes (SpsChromeCpuProfiles *self,
       node = &g_array_index (p->nodes, Node, child);
       if (node->has_parent && node->parent != parent)
         {
-          warn (self, "cpu_profile_invalid_node", offset_of (self, nodes),
+          sps_chrome_read_context_warn (&self->ctx, "cpu_profile_invalid_node", sps_chrome_read_context_offset (&self->ctx, nodes),
                 N_("a CPU profile node is the child of two nodes; the first parent is kept"));
           continue;
         }
@@ -648,7 +641,7 @@ read_int_array (SpsChromeCpuProfiles *self,
   array->overflow = FALSE;
   g_array_set_size (array->values, 0);
   if (p < scanner->end && *p == '[' &&
-      parse_plain_ints (p, scanner->end, is_time && !self->ns ? 1000 : 1, array->values, &after))
+      parse_plain_ints (p, scanner->end, is_time && !self->ctx.ns ? 1000 : 1, array->values, &after))
     {
       /* As if read_value() had consumed the array */
       scanner->p = after;
@@ -659,7 +652,7 @@ read_int_array (SpsChromeCpuProfiles *self,
   g_array_set_size (array->values, 0);
   if (sps_chrome_scanner_read_value (scanner, &value) != SPS_CHROME_SCAN_OK)
     return;
-  array->offset = offset_of (self, &value);
+  array->offset = sps_chrome_read_context_offset (&self->ctx, &value);
   if (!array_iter_init (&iter, self, &value))
     return;
   array->array = array->valid = TRUE;
@@ -670,12 +663,12 @@ read_int_array (SpsChromeCpuProfiles *self,
       SpsTime t;
 
       if (is_time && v.type == SPS_CHROME_VALUE_NUMBER)
-        parsed = sps_chrome_parse_time (v.ptr, v.len, self->ns, &t);
-      if (is_time ? parsed != SPS_CHROME_NUMBER_OK : !value_to_int64 (&v, &n))
+        parsed = sps_chrome_parse_time (v.ptr, v.len, self->ctx.ns, &t);
+      if (is_time ? parsed != SPS_CHROME_NUMBER_OK : !sps_chrome_value_to_int64 (&v, &n))
         {
           array->valid = FALSE;
           array->overflow = parsed == SPS_CHROME_NUMBER_OVERFLOW;
-          array->offset = offset_of (self, &v);
+          array->offset = sps_chrome_read_context_offset (&self->ctx, &v);
           break;
         }
       n = is_time ? t : n;
@@ -703,19 +696,19 @@ profile_add_samples (SpsChromeCpuProfiles *self,
     return;
   if (!samples->array || !deltas->array)
     {
-      warn (self, "cpu_profile_invalid_samples", offset,
+      sps_chrome_read_context_warn (&self->ctx, "cpu_profile_invalid_samples", offset,
             N_("a CPU profile's samples or timeDeltas are missing or not arrays; its samples are skipped"));
       return;
     }
   if (!samples->valid)
-    warn (self, "cpu_profile_invalid_sample", samples->offset,
+    sps_chrome_read_context_warn (&self->ctx, "cpu_profile_invalid_sample", samples->offset,
           N_("a sample of a CPU profile is not a node id; the rest of its samples are skipped"));
   if (!deltas->valid && deltas->overflow)
-    warn (self, "cpu_profile_time_overflow", deltas->offset,
+    sps_chrome_read_context_warn (&self->ctx, "cpu_profile_time_overflow", deltas->offset,
           N_("the time deltas of a CPU profile run past the end of the time range; "
              "the rest of its samples are skipped"));
   else if (!deltas->valid)
-    warn (self, "cpu_profile_invalid_sample", deltas->offset,
+    sps_chrome_read_context_warn (&self->ctx, "cpu_profile_invalid_sample", deltas->offset,
           N_("a time delta of a CPU profile is not a number; the rest of its samples are skipped"));
 
   n = MIN (samples->values->len, deltas->values->len);
@@ -733,7 +726,7 @@ profile_add_samples (SpsChromeCpuProfiles *self,
       if ((delta > 0 && p->time > G_MAXINT64 - delta) ||
           (delta < 0 && p->time < G_MININT64 - delta))
         {
-          warn (self, "cpu_profile_time_overflow", offset,
+          sps_chrome_read_context_warn (&self->ctx, "cpu_profile_time_overflow", offset,
                 N_("the time deltas of a CPU profile run past the end of the time range; "
                    "the rest of its samples are skipped"));
           break;
@@ -752,7 +745,7 @@ profile_add_samples (SpsChromeCpuProfiles *self,
         }
     }
 
-  first = sps_trace_builder_add_samples (self->builder, p->thread, i,
+  first = sps_trace_builder_add_samples (self->ctx.builder, p->thread, i,
                                          (const SpsTime *) (gpointer) self->times->data,
                                          p->event_name,
                                          (const guint32 *) (gpointer) self->callsites->data,
@@ -766,7 +759,7 @@ profile_add_samples (SpsChromeCpuProfiles *self,
     }
 
   if (samples->valid && deltas->valid && samples->values->len != deltas->values->len)
-    warn (self, "cpu_profile_length_mismatch", offset,
+    sps_chrome_read_context_warn (&self->ctx, "cpu_profile_length_mismatch", offset,
           N_("a CPU profile has more samples than time deltas or the other way round; "
              "samples without a time delta are skipped"));
 }
@@ -787,17 +780,17 @@ profile_settle (SpsChromeCpuProfiles *self,
 
       if (profile_resolve (self, p, pending->node, TRUE, chain, &callsite) == RESOLVE_OK)
         {
-          sps_trace_builder_set_sample_callsite (self->builder, pending->sample, callsite,
+          sps_trace_builder_set_sample_callsite (self->ctx.builder, pending->sample, callsite,
                                                  SPS_SAMPLE_NONE);
           continue;
         }
       if (unresolved == SPS_NO_INDEX)
         unresolved = sps_trace_builder_intern_callsite (
-          self->builder, SPS_NO_INDEX,
-          sps_trace_builder_intern_frame (self->builder, p->event_name, 0, 0, 0));
-      sps_trace_builder_set_sample_callsite (self->builder, pending->sample, unresolved,
+          self->ctx.builder, SPS_NO_INDEX,
+          sps_trace_builder_intern_frame (self->ctx.builder, p->event_name, 0, 0, 0));
+      sps_trace_builder_set_sample_callsite (self->ctx.builder, pending->sample, unresolved,
                                              SPS_SAMPLE_UNRESOLVED);
-      warn (self, "cpu_profile_unresolved_node", pending->offset,
+      sps_chrome_read_context_warn (&self->ctx, "cpu_profile_unresolved_node", pending->offset,
             N_("a sample of a CPU profile names a node that is not defined, or whose "
                "ancestors are missing or form a cycle; its stack is unresolved"));
     }
@@ -863,7 +856,7 @@ read_start_time (SpsChromeCpuProfiles *self,
                  SpsTime              *out)
 {
   return value->type == SPS_CHROME_VALUE_NUMBER &&
-         sps_chrome_parse_time (value->ptr, value->len, self->ns, out) == SPS_CHROME_NUMBER_OK;
+         sps_chrome_parse_time (value->ptr, value->len, self->ctx.ns, out) == SPS_CHROME_NUMBER_OK;
 }
 
 /* What a Profile, ProfileChunk or CpuProfile event holds; the arrays of
@@ -929,7 +922,7 @@ read_parts (SpsChromeCpuProfiles *self,
   if ((ev->fields & SPS_CHROME_FIELD_ARGS) == 0 || ev->args.type != SPS_CHROME_VALUE_OBJECT)
     return;
 
-  sps_chrome_scanner_init_range (&scanner, self->base, ev->args.ptr,
+  sps_chrome_scanner_init_range (&scanner, self->ctx.base, ev->args.ptr,
                                  ev->args.ptr + ev->args.len, 0);
   read_object (self, &scanner, 0, parts);
   sps_chrome_scanner_clear (&scanner);
@@ -979,7 +972,7 @@ sps_chrome_cpu_profiles_add_event (SpsChromeCpuProfiles    *self,
         p->time = start;
       else
         {
-          warn (self, "cpu_profile_without_start", ev->offset,
+          sps_chrome_read_context_warn (&self->ctx, "cpu_profile_without_start", ev->offset,
                 N_("a CPU profile has no startTime; its samples count from the event's ts"));
           p->time = ev->ts;
         }
@@ -989,12 +982,12 @@ sps_chrome_cpu_profiles_add_event (SpsChromeCpuProfiles    *self,
     }
 
   /* Samples carry the name of the event they came in */
-  p->event_name = intern (self, &ev->name);
+  p->event_name = sps_chrome_read_context_intern (&self->ctx, &ev->name);
   if (p->thread == SPS_NO_INDEX)
     p->thread = thread;
   if (!p->has_start)
     {
-      warn (self, "cpu_profile_without_start", ev->offset,
+      sps_chrome_read_context_warn (&self->ctx, "cpu_profile_without_start", ev->offset,
             N_("a CPU profile chunk comes without a Profile event before it; "
                "its samples count from the chunk's ts"));
       p->time = ev->ts;
@@ -1010,129 +1003,14 @@ sps_chrome_cpu_profiles_add_event (SpsChromeCpuProfiles    *self,
 }
 
 /**
- * sps_chrome_cpu_profiles_note_thread:
- * @self: the profiles of a file
- * @tid: a tid events use
- * @thread: its thread in the builder
- *
- * Top-level samples name their thread by tid only; the first thread
- * events gave that tid is theirs.
- */
-void
-sps_chrome_cpu_profiles_note_thread (SpsChromeCpuProfiles *self,
-                                     gint64                tid,
-                                     guint32               thread)
-{
-  if (!g_hash_table_contains (self->threads, &tid))
-    {
-      gint64 *key = g_new (gint64, 1);
-
-      *key = tid;
-      g_hash_table_insert (self->threads, key, GUINT_TO_POINTER (thread + 1));
-    }
-}
-
-/* Top-level samples */
-
-static void
-read_top_sample (SpsChromeCpuProfiles *self,
-                 const SpsChromeValue *object)
-{
-  static const char * const members[] = { "tid", "ts", "name", "sf", "weight" };
-  enum { TID, TS, NAME, SF, WEIGHT };
-  SpsChromeValue m[G_N_ELEMENTS (members)];
-  TopSample sample = { 0, 0, NAN, 0, 0, offset_of (self, object) };
-
-  if (object->type != SPS_CHROME_VALUE_OBJECT)
-    {
-      warn (self, "invalid_sample", offset_of (self, object),
-            N_("an element of the samples array is not an object; skipped"));
-      return;
-    }
-  get_members (self, object, members, m, G_N_ELEMENTS (m));
-  if (!value_to_int64 (&m[TID], &sample.tid))
-    {
-      warn (self, "invalid_sample", sample.offset,
-            N_("a sample of the samples array has no integer tid; skipped"));
-      return;
-    }
-  if ((m[TS].type != SPS_CHROME_VALUE_NUMBER &&
-       (m[TS].type != SPS_CHROME_VALUE_STRING || m[TS].escaped)) ||
-      sps_chrome_parse_time (m[TS].ptr, m[TS].len, self->ns, &sample.ts) != SPS_CHROME_NUMBER_OK)
-    {
-      warn (self, "invalid_sample", sample.offset,
-            N_("a sample of the samples array has no usable ts; skipped"));
-      return;
-    }
-  if (m[NAME].type == SPS_CHROME_VALUE_STRING)
-    sample.name = intern (self, &m[NAME]);
-  if (m[SF].type == SPS_CHROME_VALUE_STRING || m[SF].type == SPS_CHROME_VALUE_NUMBER)
-    sample.sf = intern (self, &m[SF]);
-  if (!sps_chrome_value_to_double (&m[WEIGHT], &sample.weight))
-    sample.weight = NAN;
-  g_array_append_val (self->top_samples, sample);
-}
-
-/**
- * sps_chrome_cpu_profiles_read_samples:
- * @self: the profiles of a file
- * @scanner: a scanner before the value of the top-level "samples" member
- *
- * Reads the array; its samples are added by
- * sps_chrome_cpu_profiles_finish(), when threads and stack frames are
- * known.
- *
- * Returns: how the scan went, as sps_chrome_scanner_read_value() says
- */
-SpsChromeScanResult
-sps_chrome_cpu_profiles_read_samples (SpsChromeCpuProfiles *self,
-                                      SpsChromeScanner     *scanner)
-{
-  SpsChromeValue value;
-  SpsChromeScanResult r;
-
-  if ((r = sps_chrome_scanner_enter (scanner, '[')) != SPS_CHROME_SCAN_OK)
-    return r;
-  while ((r = sps_chrome_scanner_next_element (scanner)) == SPS_CHROME_SCAN_OK)
-    {
-      if ((r = sps_chrome_scanner_read_value (scanner, &value)) != SPS_CHROME_SCAN_OK)
-        return r;
-      read_top_sample (self, &value);
-    }
-  return r == SPS_CHROME_SCAN_END ? SPS_CHROME_SCAN_OK : r;
-}
-
-static guint32
-thread_for_tid (SpsChromeCpuProfiles *self,
-                gint64                tid,
-                gsize                 offset)
-{
-  guint32 thread = GPOINTER_TO_UINT (g_hash_table_lookup (self->threads, &tid));
-
-  if (thread != 0)
-    return thread - 1;
-
-  warn (self, "sample_thread_unknown", offset,
-        N_("a sample of the samples array names a tid no event uses; "
-           "it goes to a thread of its own, in a process of the same id"));
-  thread = sps_trace_builder_ensure_thread (self->builder,
-                                            sps_trace_builder_ensure_process (self->builder, tid),
-                                            tid);
-  sps_chrome_cpu_profiles_note_thread (self, tid, thread);
-  return thread;
-}
-
-/**
  * sps_chrome_cpu_profiles_finish:
  * @self: the profiles of a file
- * @frames: the file's stack frames, for top-level samples
  *
- * Resolves the samples whose nodes were defined after them and adds the
- * top-level samples; call once the whole file was read.
+ * Resolves the samples whose nodes were defined after them; call once the
+ * whole file was read.
  */
 void
-sps_chrome_cpu_profiles_finish (SpsChromeCpuProfiles *self,
-                                SpsChromeStackFrames *frames)
+sps_chrome_cpu_profiles_finish (SpsChromeCpuProfiles *self)
 {
   GHashTableIter iter;
   gpointer value;
@@ -1140,68 +1018,27 @@ sps_chrome_cpu_profiles_finish (SpsChromeCpuProfiles *self,
   g_hash_table_iter_init (&iter, self->profiles);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     profile_settle (self, value);
-
-  for (guint i = 0; i < self->top_samples->len; i++)
-    {
-      TopSample *s = &g_array_index (self->top_samples, TopSample, i);
-      guint32 thread = thread_for_tid (self, s->tid, s->offset);
-      SpsSampleFlags flags = isnan (s->weight) ? SPS_SAMPLE_NONE : SPS_SAMPLE_HAS_WEIGHT;
-      guint32 callsite = s->sf != 0 ? sps_chrome_stack_frames_resolve (frames, self->builder, s->sf)
-                                    : SPS_NO_INDEX;
-
-      if (callsite == SPS_NO_INDEX)
-        {
-          if (s->sf != 0)
-            warn (self, "unresolved_stack", s->offset,
-                  N_("the stack of a sample cannot be resolved "
-                     "(missing or invalid frame, missing ancestor or cycle)"));
-          callsite = sps_trace_builder_intern_callsite (
-            self->builder, SPS_NO_INDEX,
-            sps_trace_builder_intern_frame (self->builder, s->name, 0, 0, 0));
-          flags |= SPS_SAMPLE_UNRESOLVED;
-        }
-      sps_trace_builder_add_sample (self->builder, thread, s->ts, s->name, callsite, s->sf,
-                                    s->weight, SPS_WEIGHT_UNIT_NONE, flags);
-    }
-  g_array_set_size (self->top_samples, 0);
 }
 
 /* Life cycle */
 
 /**
  * sps_chrome_cpu_profiles_new:
- * @builder: where samples go
- * @interner: the importer's string cache
- * @base: the start of the input that values point into
- * @ns: whether times are in nanoseconds already (else microseconds)
- * @warn: where warnings go
- * @user_data: for @warn
+ * @ctx: the builder, strings, input and warnings of the file
  *
  * Returns: (transfer full): the CPU profiles of one file
  */
 SpsChromeCpuProfiles *
-sps_chrome_cpu_profiles_new (SpsTraceBuilder   *builder,
-                             SpsChromeInterner *interner,
-                             const char        *base,
-                             gboolean           ns,
-                             SpsChromeWarnFunc  warn_func,
-                             gpointer           user_data)
+sps_chrome_cpu_profiles_new (const SpsChromeReadContext *ctx)
 {
   SpsChromeCpuProfiles *self = g_new0 (SpsChromeCpuProfiles, 1);
 
-  self->builder = builder;
-  self->strings = sps_trace_builder_get_strings (builder);
-  self->interner = interner;
-  self->base = base;
-  self->ns = ns;
-  self->warn = warn_func;
-  self->user_data = user_data;
+  self->ctx = *ctx;
+  self->strings = sps_trace_builder_get_strings (ctx->builder);
   /* Trace data, never translated */
   self->anonymous = sps_string_pool_intern (self->strings, "(anonymous)", -1);
   self->profiles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                           (GDestroyNotify) profile_free);
-  self->threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  self->top_samples = g_array_new (FALSE, FALSE, sizeof (TopSample));
   self->chain = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->times = g_array_new (FALSE, FALSE, sizeof (SpsTime));
   self->callsites = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -1217,8 +1054,6 @@ void
 sps_chrome_cpu_profiles_free (SpsChromeCpuProfiles *self)
 {
   g_hash_table_unref (self->profiles);
-  g_hash_table_unref (self->threads);
-  g_array_unref (self->top_samples);
   g_array_unref (self->chain);
   g_array_unref (self->times);
   g_array_unref (self->callsites);

@@ -35,6 +35,7 @@
 #include "sps-chrome-interner.h"
 #include "sps-chrome-scanner.h"
 #include "sps-chrome-stack-frames.h"
+#include "sps-chrome-top-samples.h"
 
 #define THREAD_CACHE_SIZE   256
 #define PROCESS_CACHE_SIZE  64
@@ -87,6 +88,7 @@ typedef struct
   SpsChromeInterner    *interner;
   SpsChromeStackFrames *frames;
   SpsChromeCpuProfiles *profiles;
+  SpsChromeTopSamples  *top_samples;
   GString              *scratch;
   char                 *display_name;
   const char           *base;
@@ -509,7 +511,7 @@ loader_event_thread (Loader               *self,
   slot->process = loader_process_for_pid (self, pid);
   slot->thread = sps_trace_builder_ensure_thread (self->builder, slot->process, tid);
   slot->used = TRUE;
-  sps_chrome_cpu_profiles_note_thread (self->profiles, tid, slot->thread);
+  sps_chrome_top_samples_note_thread (self->top_samples, tid, slot->thread);
 
   if (synthetic && !g_hash_table_contains (self->named_threads, GUINT_TO_POINTER (slot->thread)))
     {
@@ -1454,10 +1456,13 @@ loader_run (Loader  *self,
   SpsChromeScanResult r;
   char open_char;
   gboolean ret = FALSE;
+  const SpsChromeReadContext read_context = {
+    self->builder, self->interner, self->base, self->ns, loader_warn_message, self,
+  };
 
   sps_chrome_scanner_init (&scanner, self->base, self->len, self->ns);
-  self->profiles = sps_chrome_cpu_profiles_new (self->builder, self->interner, self->base,
-                                                self->ns, loader_warn_message, self);
+  self->profiles = sps_chrome_cpu_profiles_new (&read_context);
+  self->top_samples = sps_chrome_top_samples_new (&read_context);
 
   r = sps_chrome_scanner_begin_document (&scanner, &open_char);
   if (r == SPS_CHROME_SCAN_EOF)
@@ -1526,7 +1531,7 @@ loader_run (Loader  *self,
           else if (sps_chrome_value_equals (&key, "samples") &&
                    sps_chrome_scanner_peek (&scanner) == '[')
             {
-              if ((r = sps_chrome_cpu_profiles_read_samples (self->profiles, &scanner)) != SPS_CHROME_SCAN_OK)
+              if ((r = sps_chrome_top_samples_read (self->top_samples, &scanner)) != SPS_CHROME_SCAN_OK)
                 break;
             }
           else if (sps_chrome_value_equals (&key, "displayTimeUnit"))
@@ -1570,7 +1575,8 @@ loader_run (Loader  *self,
 out:
   /* Samples read before an error stay valid, so they get their stacks too */
   loader_resolve_samples (self);
-  sps_chrome_cpu_profiles_finish (self->profiles, self->frames);
+  sps_chrome_cpu_profiles_finish (self->profiles);
+  sps_chrome_top_samples_finish (self->top_samples, self->frames);
   for (guint n = sps_chrome_stack_frames_resolve_slices (self->frames, self->builder); n > 0; n--)
     sps_trace_builder_warn (self->builder, "unresolved_slice_stack",
                             /* Translators: the file name; keep “%s: ” first */
@@ -1613,6 +1619,7 @@ loader_clear (Loader *self)
   g_clear_pointer (&self->interner, sps_chrome_interner_free);
   g_clear_pointer (&self->frames, sps_chrome_stack_frames_free);
   g_clear_pointer (&self->profiles, sps_chrome_cpu_profiles_free);
+  g_clear_pointer (&self->top_samples, sps_chrome_top_samples_free);
   g_string_free (self->scratch, TRUE);
   g_free (self->display_name);
   g_hash_table_unref (self->synthetic_pids);
