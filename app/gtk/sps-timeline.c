@@ -13,6 +13,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-palette-private.h"
+#include "sps-stack-text-private.h"
 #include "sps-time-format.h"
 #include "sps-time-ruler-private.h"
 #include "sps-timeline.h"
@@ -3834,6 +3835,18 @@ sps_timeline_query_tooltip (GtkWidget  *widget,
       if (index == SPS_NO_INDEX || x < g.gutter)
         return FALSE;
       row = _sps_timeline_layout_get_row (self->layout, index);
+      if (row->kind == SPS_TIMELINE_ROW_SAMPLES)
+        {
+          /* The sample nearest the pointer, within a few pixels */
+          guint sample = _sps_stack_text_find_sample (self->trace, row->track, x_to_time (&g, x),
+                                                      (SpsTime) ceil (4 * g.ns_per_px));
+
+          if (sample == SPS_NO_INDEX)
+            return FALSE;
+          markup = _sps_stack_text_sample_markup (self->trace, sample);
+          gtk_tooltip_set_markup (tooltip, markup);
+          return TRUE;
+        }
       if (row->kind != SPS_TIMELINE_ROW_COUNTER ||
           !_sps_timeline_lod_get_counter_value (self->lod, row->track, x_to_time (&g, x), &value))
         return FALSE;

@@ -28,12 +28,14 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-chrome-cpu-profile.h"
 #include "sps-chrome-event-reader.h"
 #include "sps-chrome-gzip.h"
 #include "sps-chrome-importer.h"
 #include "sps-chrome-interner.h"
 #include "sps-chrome-scanner.h"
 #include "sps-chrome-stack-frames.h"
+#include "sps-chrome-top-samples.h"
 
 #define THREAD_CACHE_SIZE   256
 #define PROCESS_CACHE_SIZE  64
@@ -85,6 +87,8 @@ typedef struct
   SpsProgress          *progress;
   SpsChromeInterner    *interner;
   SpsChromeStackFrames *frames;
+  SpsChromeCpuProfiles *profiles;
+  SpsChromeTopSamples  *top_samples;
   GString              *scratch;
   char                 *display_name;
   const char           *base;
@@ -201,6 +205,16 @@ loader_warn (Loader     *self,
   message = g_strdup_vprintf (g_dgettext (GETTEXT_PACKAGE, format), args);
   va_end (args);
   sps_trace_builder_warn (self->builder, name, "%s: %s", where, message);
+}
+
+/* Warnings of the CPU profile reader: @message is marked with N_() */
+static void
+loader_warn_message (const char *name,
+                     gsize       offset,
+                     const char *message,
+                     gpointer    user_data)
+{
+  loader_warn (user_data, name, offset, "%s", g_dgettext (GETTEXT_PACKAGE, message));
 }
 
 static gboolean
@@ -497,6 +511,7 @@ loader_event_thread (Loader               *self,
   slot->process = loader_process_for_pid (self, pid);
   slot->thread = sps_trace_builder_ensure_thread (self->builder, slot->process, tid);
   slot->used = TRUE;
+  sps_chrome_top_samples_note_thread (self->top_samples, tid, slot->thread);
 
   if (synthetic && !g_hash_table_contains (self->named_threads, GUINT_TO_POINTER (slot->thread)))
     {
@@ -1075,6 +1090,30 @@ loader_sample (Loader               *self,
                                 weight, unit, flags);
 }
 
+/* `sf`, `esf` and an inline `stack` on X, B and E: the slice's stacks,
+ * resolved with the samples' once stackFrames is read */
+static void
+loader_slice_stacks (Loader               *self,
+                     const SpsChromeEvent *ev,
+                     guint32               handle)
+{
+  guint32 sf = 0;
+  guint32 esf = 0;
+  guint32 stack = SPS_NO_INDEX;
+
+  if G_LIKELY ((ev->fields & (SPS_CHROME_FIELD_SF | SPS_CHROME_FIELD_ESF | SPS_CHROME_FIELD_STACK)) == 0 ||
+               handle == SPS_NO_INDEX)
+    return;
+  if ((ev->fields & SPS_CHROME_FIELD_SF) && is_text (&ev->sf))
+    sf = loader_intern_simple (self, &ev->sf);
+  if ((ev->fields & SPS_CHROME_FIELD_ESF) && is_text (&ev->esf))
+    esf = loader_intern_simple (self, &ev->esf);
+  if ((ev->fields & SPS_CHROME_FIELD_STACK) && (stack = loader_inline_stack (self, &ev->stack)) == SPS_NO_INDEX)
+    loader_warn (self, "invalid_slice_stack", ev->offset,
+                 N_("the inline stack of a slice is not an array of frame names; ignored"));
+  sps_chrome_stack_frames_defer_slice (self->frames, handle, sf, esf, stack);
+}
+
 /* One event record → builder calls */
 static void
 loader_dispatch (Loader               *self,
@@ -1086,6 +1125,7 @@ loader_dispatch (Loader               *self,
   guint flags;
   guint32 thread;
   SpsSliceFlags slice_flags;
+  SpsChromeCpuProfileKind profile_kind;
   char buf[8];
 
   if G_UNLIKELY (!ev->is_object)
@@ -1119,6 +1159,15 @@ loader_dispatch (Loader               *self,
                      N_("\"ts\" is a string that does not hold a number; event skipped"));
       else
         loader_warn (self, "invalid_timestamp", ev->offset, N_("\"ts\" is not a number; event skipped"));
+      return;
+    }
+
+  /* V8 CPU profiles: Profile, ProfileChunk, CpuProfile */
+  profile_kind = sps_chrome_cpu_profile_kind (ev);
+  if G_UNLIKELY (profile_kind != SPS_CHROME_CPU_PROFILE_NONE)
+    {
+      sps_chrome_cpu_profiles_add_event (self->profiles, profile_kind, ev,
+                                         loader_event_pid (self, ev), loader_event_thread (self, ev));
       return;
     }
 
@@ -1161,6 +1210,7 @@ loader_dispatch (Loader               *self,
         handle = sps_trace_builder_add_complete (self->builder, thread, ev->ts, dur, name, category,
                                                  loader_args (self, ev), slice_flags);
         loader_bind_flow (self, ev, thread, handle, name, category);
+        loader_slice_stacks (self, ev, handle);
       }
       break;
 
@@ -1172,13 +1222,15 @@ loader_dispatch (Loader               *self,
         handle = sps_trace_builder_add_begin (self->builder, thread, ev->ts, name, category,
                                               loader_args (self, ev), slice_flags);
         loader_bind_flow (self, ev, thread, handle, name, category);
+        loader_slice_stacks (self, ev, handle);
       }
       break;
 
     case 'E':
       thread = loader_event_thread (self, ev);
-      sps_trace_builder_add_named_end (self->builder, thread, ev->ts, name,
-                                       loader_args (self, ev), slice_flags);
+      loader_slice_stacks (self, ev,
+                           sps_trace_builder_add_named_end (self->builder, thread, ev->ts, name,
+                                                            loader_args (self, ev), slice_flags));
       break;
 
     case 'i':
@@ -1433,8 +1485,13 @@ loader_run (Loader  *self,
   SpsChromeScanResult r;
   char open_char;
   gboolean ret = FALSE;
+  const SpsChromeReadContext read_context = {
+    self->builder, self->interner, self->base, self->ns, loader_warn_message, self,
+  };
 
   sps_chrome_scanner_init (&scanner, self->base, self->len, self->ns);
+  self->profiles = sps_chrome_cpu_profiles_new (&read_context);
+  self->top_samples = sps_chrome_top_samples_new (&read_context);
 
   r = sps_chrome_scanner_begin_document (&scanner, &open_char);
   if (r == SPS_CHROME_SCAN_EOF)
@@ -1500,6 +1557,12 @@ loader_run (Loader  *self,
               if ((r = loader_read_stack_frames (self, &scanner)) != SPS_CHROME_SCAN_OK)
                 break;
             }
+          else if (sps_chrome_value_equals (&key, "samples") &&
+                   sps_chrome_scanner_peek (&scanner) == '[')
+            {
+              if ((r = sps_chrome_top_samples_read (self->top_samples, &scanner)) != SPS_CHROME_SCAN_OK)
+                break;
+            }
           else if (sps_chrome_value_equals (&key, "displayTimeUnit"))
             {
               if ((r = sps_chrome_scanner_read_value (&scanner, &value)) != SPS_CHROME_SCAN_OK)
@@ -1541,6 +1604,13 @@ loader_run (Loader  *self,
 out:
   /* Samples read before an error stay valid, so they get their stacks too */
   loader_resolve_samples (self);
+  sps_chrome_cpu_profiles_finish (self->profiles);
+  sps_chrome_top_samples_finish (self->top_samples, self->frames);
+  for (guint n = sps_chrome_stack_frames_resolve_slices (self->frames, self->builder); n > 0; n--)
+    sps_trace_builder_warn (self->builder, "unresolved_slice_stack",
+                            /* Translators: the file name; keep “%s: ” first */
+                            N_("%s: the stack (sf or esf) of a slice cannot be resolved; "
+                               "the slice is kept without it"), self->display_name);
   sps_chrome_scanner_clear (&scanner);
   return ret;
 }
@@ -1577,6 +1647,8 @@ loader_clear (Loader *self)
 {
   g_clear_pointer (&self->interner, sps_chrome_interner_free);
   g_clear_pointer (&self->frames, sps_chrome_stack_frames_free);
+  g_clear_pointer (&self->profiles, sps_chrome_cpu_profiles_free);
+  g_clear_pointer (&self->top_samples, sps_chrome_top_samples_free);
   g_string_free (self->scratch, TRUE);
   g_free (self->display_name);
   g_hash_table_unref (self->synthetic_pids);

@@ -900,6 +900,7 @@ typedef enum
   KEY_BIND_ID,
   KEY_FLOW_IN,
   KEY_FLOW_OUT,
+  KEY_ESF,
 } EventKey;
 
 static const struct {
@@ -912,6 +913,7 @@ static const struct {
   { "bp", KEY_BP }, { "scope", KEY_SCOPE }, { "stack", KEY_STACK },
   { "weight", KEY_WEIGHT }, { "weightUnit", KEY_WEIGHT_UNIT },
   { "bind_id", KEY_BIND_ID }, { "flow_in", KEY_FLOW_IN }, { "flow_out", KEY_FLOW_OUT },
+  { "esf", KEY_ESF },
 };
 
 /* Little-endian packing of a short byte string, as an 8-byte load of it
@@ -953,6 +955,9 @@ match_key (const char *p,
       break;
     case 'd':
       TRY (4, PACK4 ('d', 'u', 'r', '"'), KEY_DUR);
+      break;
+    case 'e':
+      TRY (4, PACK4 ('e', 's', 'f', '"'), KEY_ESF);
       break;
     case 'n':
       TRY (5, PACK5 ('n', 'a', 'm', 'e', '"'), KEY_NAME);
@@ -1223,6 +1228,7 @@ sps_chrome_scanner_next_event (SpsChromeScanner *self,
         case KEY_BP:          slot = &event->bp;          bit = SPS_CHROME_FIELD_BP;          break;
         case KEY_SCOPE:       slot = &event->scope;       bit = SPS_CHROME_FIELD_SCOPE;       break;
         case KEY_STACK:       slot = &event->stack;       bit = SPS_CHROME_FIELD_STACK;       break;
+        case KEY_ESF:         slot = &event->esf;         bit = SPS_CHROME_FIELD_ESF;         break;
         case KEY_WEIGHT:      slot = &event->weight;      bit = SPS_CHROME_FIELD_WEIGHT;      break;
         case KEY_WEIGHT_UNIT: slot = &event->weight_unit; bit = SPS_CHROME_FIELD_WEIGHT_UNIT; break;
         case KEY_BIND_ID:     slot = &event->bind_id;     bit = SPS_CHROME_FIELD_BIND_ID;     break;

@@ -77,6 +77,7 @@ enum
   SPS_CHROME_FIELD_PH         = 1 << 15,
   SPS_CHROME_FIELD_FLOW_IN    = 1 << 16,
   SPS_CHROME_FIELD_FLOW_OUT   = 1 << 17,
+  SPS_CHROME_FIELD_ESF        = 1 << 18,
 };
 
 /* One event object, as read. Only the values whose bit is set in @fields
@@ -117,6 +118,7 @@ typedef struct
   SpsChromeValue weight;
   SpsChromeValue weight_unit;
   SpsChromeValue args;
+  SpsChromeValue esf;
 } SpsChromeEvent;
 
 /* The scanner walks a buffer that stays alive (and unmodified) for as long
