@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The file is mapped (or, for gzip, decompressed once into memory) and
+ * The file is read (or, for gzip, decompressed once into memory) and
  * becomes the builder's source, so args stay references into it. The
  * scanner reads one event at a time into a fixed record; this file turns
  * records into builder calls. Nothing per event is allocated: strings go
@@ -22,9 +22,6 @@
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
-#ifdef G_OS_UNIX
-# include <sys/mman.h>
-#endif
 
 #include <glib/gi18n-lib.h>
 
@@ -1558,35 +1555,6 @@ loader_clear (Loader *self)
 
 /* Input */
 
-static GBytes *
-map_file (GFile   *file,
-          GError **error)
-{
-  const char *path = g_file_peek_path (file);
-  char *contents = NULL;
-  gsize len = 0;
-
-  if (path != NULL)
-    {
-      g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, error);
-      GBytes *bytes;
-
-      if (mapped == NULL)
-        return NULL;
-      bytes = g_mapped_file_get_bytes (mapped);
-#if defined (G_OS_UNIX) && defined (MADV_SEQUENTIAL)
-      if (g_mapped_file_get_length (mapped) > 0)
-        madvise (g_mapped_file_get_contents (mapped), g_mapped_file_get_length (mapped),
-                 MADV_SEQUENTIAL);
-#endif
-      return bytes;
-    }
-
-  if (!g_file_load_contents (file, NULL, &contents, &len, NULL, error))
-    return NULL;
-  return g_bytes_new_take (contents, len);
-}
-
 static gboolean
 contains (const char *text,
           gsize       len,
@@ -1715,7 +1683,9 @@ sps_chrome_importer_load (SpsImporter      *importer,
   if (progress != NULL)
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_READING, _("Reading the file"));
 
-  if (!(mapped = map_file (file, error)))
+  /* Read, not mapped: a file cut while being read stays valid
+   * (sps_file_read()). */
+  if (!(mapped = sps_file_read (file, builder, progress, error)))
     return FALSE;
   data = g_bytes_get_data (mapped, &len);
 

@@ -86,6 +86,7 @@ struct _SpsEtraceDecoder
   guint64          frames;
   guint64          counts[SPS_ETRACE_N_HEALTH];
   char            *messages[SPS_ETRACE_N_HEALTH];
+  char            *source;          /* names the stream in messages */
 
   GPtrArray       *names;           /* SpsEtraceName */
   GArray          *events;          /* SpsEtraceEvent */
@@ -244,7 +245,8 @@ note (SpsEtraceDecoder *self,
 
   self->counts[health] += count;
   if (self->messages[health] == NULL && message != NULL)
-    self->messages[health] = g_strdup (message);
+    self->messages[health] = self->source != NULL ? g_strdup_printf ("%s: %s", self->source, message)
+                                                  : g_strdup (message);
 
   /* A run of the same problem is one mark, so a stream full of unknown
    * ids does not bury the timeline under marks. */
@@ -832,6 +834,25 @@ consume (SpsEtraceDecoder *self,
 }
 
 /**
+ * sps_etrace_decoder_set_source:
+ * @self: a decoder
+ * @source: (nullable): what the stream is read from: a file's name, a
+ *   device
+ *
+ * Sets the name the health messages start with (they say at which byte of
+ * the stream; this says of which stream).
+ */
+void
+sps_etrace_decoder_set_source (SpsEtraceDecoder *self,
+                               const char       *source)
+{
+  g_return_if_fail (self != NULL);
+
+  g_free (self->source);
+  self->source = g_strdup (source);
+}
+
+/**
  * sps_etrace_decoder_feed:
  * @self: a decoder
  * @data: the next bytes of the stream
@@ -954,6 +975,7 @@ sps_etrace_decoder_free (SpsEtraceDecoder *self)
   g_array_unref (self->marks);
   for (guint i = 0; i < SPS_ETRACE_N_HEALTH; i++)
     g_free (self->messages[i]);
+  g_free (self->source);
   g_free (self);
 }
 

@@ -18,7 +18,7 @@
  * "Nettrace", the FastSerialization signature, the Trace object at fixed
  * offsets, then block objects (MetadataBlock, StackBlock, EventBlock,
  * SPBlock) whose content is 4-byte aligned from the start of the file.
- * Blocks are decoded one at a time straight from the mapped file; only
+ * Blocks are decoded one at a time straight from the file's bytes; only
  * complete blocks are used, so a cut-off file keeps everything before the
  * cut. Symbols come from method events, most of them in the rundown at the
  * end of the file, so samples are added with their stacks unresolved and
@@ -559,6 +559,10 @@ parse_stack_block (Loader       *self,
   first_id = read_u32 (p);
   count = read_u32 (p + 4);
   p += 8;
+  /* Every stack takes at least its 4-byte size */
+  if (count > (gsize) (end - p) / 4)
+    return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, offset + 4,
+                 _("stack count larger than the block can hold"));
 
   for (guint32 i = 0; i < count; i++)
     {
@@ -574,7 +578,13 @@ parse_stack_block (Loader       *self,
         return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, offset + (gsize) (p - begin),
                      _("stack size does not fit the block or the pointer size"));
 
-      if (id < (1u << 26))
+      /* Ids are dense from 1 and every stack takes 4 bytes of the
+       * file: a larger id is not from a writer, and would make the id
+       * map as large as the id (gigabytes, minutes of filling) */
+      if (id > self->len / 4)
+        warn (self, "nettrace-stack-id-out-of-range", offset + (gsize) (p - begin),
+              _("stack id larger than the file can hold; the stack is ignored"));
+      else
         {
           guint32 stack = intern_stack (self, p, size / self->pointer_size);
 
@@ -1255,9 +1265,8 @@ sps_nettrace_importer_load (SpsImporter      *importer,
                             SpsProgress      *progress,
                             GError          **error)
 {
-  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GBytes) contents = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *path = NULL;
   Loader self = { 0, };
   gsize offset = TRACE_END;
   gboolean ret = TRUE;
@@ -1270,22 +1279,15 @@ sps_nettrace_importer_load (SpsImporter      *importer,
   if (progress != NULL)
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_READING, _("Reading the file"));
 
-  path = g_file_get_path (file);
-  if (path == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
-      return FALSE;
-    }
-  if (!(mapped = g_mapped_file_new (path, FALSE, error)))
+  /* Read, not mapped: a file cut while being read stays valid
+   * (sps_file_read()). */
+  if (!(contents = sps_file_read (file, builder, progress, error)))
     return FALSE;
 
   self.builder = builder;
   self.progress = progress;
   self.display_name = dup_display_name (file);
-  self.data = (const guint8 *) g_mapped_file_get_contents (mapped);
-  self.len = g_mapped_file_get_length (mapped);
-  if (self.data == NULL)
-    self.data = (const guint8 *) "";
+  self.data = g_bytes_get_data (contents, &self.len);
 
   sps_trace_builder_set_format (builder, "nettrace");
 
@@ -1296,7 +1298,9 @@ sps_nettrace_importer_load (SpsImporter      *importer,
     }
 
   self.kinds = g_array_new (FALSE, TRUE, sizeof (guint8));
-  self.ips = g_array_new (FALSE, FALSE, sizeof (guint64));
+  /* Reserved, so that its data is never NULL: stacks point into it,
+   * the empty ones too */
+  self.ips = g_array_sized_new (FALSE, FALSE, sizeof (guint64), 256);
   self.stack_start = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.stack_len = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.region_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
