@@ -12,7 +12,9 @@
  * Options (a{sv}): "timestamp-unit" (s) "us" (default) or "ns"; "threads"
  * (u) how many threads may scan the event array (default: 2 when the
  * machine has two cores or more; 1 reads everything on the calling
- * thread, which tests use to compare both paths).
+ * thread, which tests use to compare both paths); "max-decompressed-size"
+ * (t) the most a gzip file may inflate to (default: the smaller of 16 GiB
+ * and half the physical memory, sps_chrome_gzip_default_limit()).
  */
 
 #define G_LOG_DOMAIN "sps-chrome-importer"
@@ -88,6 +90,7 @@ typedef struct
   gsize                 len;
   gboolean              ns;
   gboolean              gzip_truncated;
+  gboolean              gzip_limited;   /* cut at the decompressed-size limit */
   guint                 n_threads;
 
   guint64               events_read;
@@ -1379,6 +1382,8 @@ static void
 loader_warn_truncated (Loader           *self,
                        SpsChromeScanner *scanner)
 {
+  if (self->gzip_limited)
+    return;   /* the decompressed_size_limit warning says why it ends */
   if (scanner->eof_inside)
     loader_warn (self, "truncated", sps_chrome_scanner_get_offset (scanner),
                  /* Translators: %zu is the size of the file in bytes */
@@ -1666,6 +1671,8 @@ sps_chrome_importer_load (SpsImporter      *importer,
   Loader loader;
   guint threads = 0;
   gboolean gzip_truncated = FALSE;
+  gboolean gzip_limited = FALSE;
+  guint64 gzip_limit = sps_chrome_gzip_default_limit ();
   gboolean ret;
   gsize len;
   const guint8 *data;
@@ -1678,6 +1685,7 @@ sps_chrome_importer_load (SpsImporter      *importer,
     {
       g_variant_lookup (options, "timestamp-unit", "s", &unit);
       g_variant_lookup (options, "threads", "u", &threads);
+      g_variant_lookup (options, "max-decompressed-size", "t", &gzip_limit);
     }
 
   if (progress != NULL)
@@ -1694,7 +1702,8 @@ sps_chrome_importer_load (SpsImporter      *importer,
       g_autoptr(GError) local_error = NULL;
       gsize error_offset = 0;
 
-      text = sps_chrome_gunzip (data, len, progress, &gzip_truncated, &error_offset, &local_error);
+      text = sps_chrome_gunzip (data, len, gzip_limit, progress, &gzip_truncated, &gzip_limited,
+                                &error_offset, &local_error);
       if (text == NULL)
         {
           g_autofree char *name = dup_display_name (file);
@@ -1735,7 +1744,21 @@ sps_chrome_importer_load (SpsImporter      *importer,
   loader.base = g_bytes_get_data (text, &loader.len);
   if (loader.base == NULL)
     loader.base = "";
-  loader.gzip_truncated = gzip_truncated;
+  /* Cut at the limit: the complete events before it are kept, as for a
+   * cut file, and the warning says why it ends there */
+  loader.gzip_truncated = gzip_truncated || gzip_limited;
+  loader.gzip_limited = gzip_limited;
+  if (gzip_limited)
+    {
+      g_autofree char *limit_text = g_format_size_full (gzip_limit, G_FORMAT_SIZE_IEC_UNITS);
+
+      sps_trace_builder_warn (builder, "decompressed_size_limit",
+                              /* Translators: a file name, then a size ("16.0 GiB") */
+                              _("%s: the decompressed data is larger than the limit of %s "
+                                "(the smaller of 16 GiB and half the memory); the events in the "
+                                "first %s were kept"),
+                              loader.display_name, limit_text, limit_text);
+    }
 
   if (progress != NULL)
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_PARSING, _("Reading events"));

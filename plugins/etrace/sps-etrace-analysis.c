@@ -442,7 +442,9 @@ emit_spans (Build *b)
       track->n_spans++;
       track->min_ns = MIN (track->min_ns, dur);
       track->max_ns = MAX (track->max_ns, dur);
-      track->sum_ns += dur;
+      /* Saturating: spans of up to 2^63 ns each cannot overflow the sum */
+      if (__builtin_add_overflow (track->sum_ns, dur, &track->sum_ns))
+        track->sum_ns = G_MAXINT64;
 
       g_string_printf (args, "{\"type\":\"%s\",\"priority\":%u", isr ? "isr" : "task", name->priority);
       if (name->has_deadline)
@@ -549,10 +551,17 @@ emit_load (Build *b)
           guint w = (guint) ((t - b->start) / window);
           gint64 w_end = b->start + (gint64) (w + 1) * window;
           gint64 until = MIN (w_end, span->end);
+          gint64 *busy;
 
           if (w >= n_windows)
             break;
-          g_array_index (track->busy, gint64, w) += until - t;
+          busy = &g_array_index (track->busy, gint64, w);
+
+          /* Overlapping spans of one track add up past a window: saturate
+           * rather than overflow (the value is a percentage of a window
+           * anyway) */
+          if (__builtin_add_overflow (*busy, until - t, busy))
+            *busy = G_MAXINT64;
           t = until;
         }
     }

@@ -393,7 +393,9 @@ ticks_to_ns (SpsEtraceDecoder *self,
   if (__builtin_mul_overflow (whole, G_GINT64_CONSTANT (1000000000), &ns))
     return whole < 0 ? -TIME_LIMIT : TIME_LIMIT;
 
-  return clamp_time (ns + rest * G_GINT64_CONSTANT (1000000000) / f);
+  /* Clamped before the fraction (under a second) is added: whole seconds
+   * just below the overflow would overflow with it. */
+  return clamp_time (clamp_time (ns) + rest * G_GINT64_CONSTANT (1000000000) / f);
 }
 
 static void
@@ -651,7 +653,10 @@ read_frame (const guint8 *p,
 
   if (i == avail)
     return FRAME_INCOMPLETE;
-  if (i == 10 || len == 0 || len + i + 1 > MAX_FRAME_SIZE)
+  /* Compared without adding to len: a prefix of ten bytes says up to
+   * 2^64 - 1, and len + i + 1 would wrap to a small size that passes,
+   * with a payload length far past the end of the data. */
+  if (i == 10 || len == 0 || len > MAX_FRAME_SIZE - (i + 1))
     return FRAME_BAD;
 
   *prefix = i + 1;

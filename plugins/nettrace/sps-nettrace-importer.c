@@ -248,16 +248,26 @@ read_utf16z (const guint8 **pos,
   return g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
 }
 
-static SpsTime
-ticks_to_ns (Loader *self,
-             guint64 ticks)
-{
-  gint64 delta = (gint64) (ticks - (guint64) self->sync_qpc);
-  gint64 f = self->qpc_frequency;
+/* Times of the model stay within ±2^62 ns (±146 years) so that the
+ * difference of any two of them is representable. */
+#define TIME_LIMIT (G_GINT64_CONSTANT (1) << 62)
 
-  /* Seconds and remainder apart: ticks × 10⁹ overflows after a few
-   * seconds at a 1 GHz clock */
-  return (delta / f) * G_GINT64_CONSTANT (1000000000) + ((delta % f) * G_GINT64_CONSTANT (1000000000)) / f;
+/* @ticks as nanoseconds since the sync point, in 128 bits (ticks × 10⁹
+ * overflows 64 bits after a few seconds at a 1 GHz clock, and a crafted
+ * frequency or timestamp anywhere). FALSE when the time is out of range:
+ * the event is dropped and counted as a warning. */
+static gboolean
+ticks_to_ns (Loader  *self,
+             guint64  ticks,
+             SpsTime *ns)
+{
+  __int128 delta = (__int128) ticks - (__int128) self->sync_qpc;
+  __int128 t = delta * 1000000000 / self->qpc_frequency;
+
+  if (t < -TIME_LIMIT || t > TIME_LIMIT)
+    return FALSE;
+  *ns = (SpsTime) t;
+  return TRUE;
 }
 
 static void
@@ -607,11 +617,13 @@ parse_stack_block (Loader       *self,
 static void
 add_sample (Loader            *self,
             const EventHeader *h,
-            const guint8      *payload)
+            const guint8      *payload,
+            gsize              at)
 {
   guint32 thread;
   guint32 stack = SPS_NO_INDEX;
   guint32 name;
+  SpsTime ts;
 
   switch (h->payload_size >= 4 ? read_u32 (payload) : 0)
     {
@@ -629,8 +641,14 @@ add_sample (Loader            *self,
   if (h->stack_id < self->region_stacks->len)
     stack = g_array_index (self->region_stacks, guint32, h->stack_id);
 
+  if (!ticks_to_ns (self, h->timestamp, &ts))
+    {
+      warn (self, "nettrace-time-out-of-range", at,
+            _("a sample time more than 146 years from the trace start; the sample is dropped"));
+      return;
+    }
   thread = sps_trace_builder_ensure_thread (self->builder, self->process, (gint64) h->thread);
-  sps_trace_builder_add_sample (self->builder, thread, ticks_to_ns (self, h->timestamp), name,
+  sps_trace_builder_add_sample (self->builder, thread, ts, name,
                                 SPS_NO_INDEX, 0, NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
   g_array_append_val (self->sample_stacks, stack);
 }
@@ -751,7 +769,7 @@ parse_event_block (Loader       *self,
           switch (kind)
             {
             case EVENT_SAMPLE:
-              add_sample (self, &h, payload);
+              add_sample (self, &h, payload, at);
               break;
             case EVENT_METHOD:
               parse_method (self, payload, payload + h.payload_size);

@@ -56,5 +56,5 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       gz = compress (data, size);
       bytes = g_bytes_get_data (gz, &len);
     }
-  return sps_fuzz_run_importer (SPS_TYPE_CHROME_IMPORTER, bytes, len, NULL);
+  return sps_fuzz_run_importer (SPS_TYPE_CHROME_IMPORTER, bytes, len, sps_fuzz_chrome_options ());
 }

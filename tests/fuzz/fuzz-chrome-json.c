@@ -15,5 +15,5 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
-  return sps_fuzz_run_importer (SPS_TYPE_CHROME_IMPORTER, data, size, NULL);
+  return sps_fuzz_run_importer (SPS_TYPE_CHROME_IMPORTER, data, size, sps_fuzz_chrome_options ());
 }

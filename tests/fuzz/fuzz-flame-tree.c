@@ -46,12 +46,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     SPS_FLAME_TREE_MEASURED, SPS_FLAME_TREE_SAMPLES, SPS_FLAME_TREE_SAMPLED,
   };
   g_autoptr(SpsImporter) importer = NULL;
+  g_autoptr(GVariant) options = sps_fuzz_chrome_options ();
   g_autoptr(SpsTrace) trace = NULL;
   guint n_threads;
 
   sps_fuzz_init ();
   importer = g_object_new (SPS_TYPE_CHROME_IMPORTER, NULL);
-  if (!(trace = sps_fuzz_import (importer, data, size, NULL)))
+  if (!(trace = sps_fuzz_import (importer, data, size, options)))
     return 0;
 
   n_threads = sps_trace_get_threads (trace)->n_rows;

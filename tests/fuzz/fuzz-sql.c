@@ -40,6 +40,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
   g_autoptr(SpsImporter) importer = NULL;
+  g_autoptr(GVariant) options = sps_fuzz_chrome_options ();
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(SpsSqlEngine) engine = NULL;
   g_autoptr(GError) error = NULL;
@@ -57,7 +58,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     }
 
   importer = g_object_new (SPS_TYPE_CHROME_IMPORTER, NULL);
-  if (!(trace = sps_fuzz_import (importer, json, json_len, NULL)))
+  if (!(trace = sps_fuzz_import (importer, json, json_len, options)))
     return 0;
 
   engine = sps_sql_engine_new (trace, &error);

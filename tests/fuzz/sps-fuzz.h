@@ -51,6 +51,7 @@ int         sps_fuzz_run_importer (GType          type,
                                    const guint8  *data,
                                    gsize          len,
                                    GVariant      *options);
+GVariant   *sps_fuzz_chrome_options (void);
 
 /* Reads little pieces of the input as parameters (a harness that needs a
  * size or a flag takes it from the front of the input). */
