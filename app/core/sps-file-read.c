@@ -181,11 +181,12 @@ sps_file_read (GFile            *file,
   if ((guint64) before.st_size >= G_MAXSIZE ||
       !(data = g_try_malloc ((gsize) before.st_size + 1)))
     {
+      g_autofree char *size_text = g_format_size_full ((guint64) before.st_size, G_FORMAT_SIZE_IEC_UNITS);
+
       close (fd);
       g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_TOO_LARGE,
-                   /* Translators: a file name, then its size in bytes */
-                   _("%s: the file (%" G_GUINT64_FORMAT " bytes) does not fit in memory"),
-                   name, (guint64) before.st_size);
+                   /* Translators: a file name, then its size ("3.2 GiB") */
+                   _("%s: the file (%s) does not fit in memory"), name, size_text);
       return NULL;
     }
   size = (gsize) before.st_size;

@@ -336,7 +336,9 @@ parse_metadata (Loader       *self,
   p += 4;
 
   self->metadata_events++;
-  if (metadata_id == 0 || metadata_id > 1 << 24)
+  /* Ids are dense from 1, and each metadata event takes far more than a
+   * byte of the file: a larger id would only size the kind map */
+  if (metadata_id == 0 || metadata_id > MIN (1u << 24, self->len))
     return;
   set_kind (self, metadata_id, classify (provider, event_id));
 }
