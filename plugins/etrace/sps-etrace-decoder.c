@@ -917,6 +917,14 @@ sps_etrace_decoder_set_source (SpsEtraceDecoder *self,
   self->source = g_strdup (source);
 }
 
+const char *
+sps_etrace_decoder_get_source (SpsEtraceDecoder *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->source;
+}
+
 /**
  * sps_etrace_decoder_feed:
  * @self: a decoder
