@@ -610,11 +610,31 @@ loader_bind_flow (Loader               *self,
 
 /* Phases */
 
+/* Args nested deeper than SPS_CHROME_MAX_DEPTH: kept as their text, in a
+ * string (parsing them later would meet the same depth), with a warning */
+static SpsArgsRef
+loader_args_too_deep (Loader               *self,
+                      const SpsChromeEvent *ev)
+{
+  g_autoptr(GString) json = g_string_new ("{\"args_too_deep\":");
+
+  loader_warn (self, "args_too_deep", offset_of (self, ev->args.ptr),
+               N_("args nested deeper than 1000 levels; they are kept as text"));
+  sps_json_append_string (json, ev->args.ptr, ev->args.len);
+  g_string_append_c (json, '}');
+  return sps_trace_builder_add_args_text (self->builder, json->str, (gssize) json->len);
+}
+
 static inline SpsArgsRef
 loader_args (Loader               *self,
              const SpsChromeEvent *ev)
 {
-  if ((ev->fields & SPS_CHROME_FIELD_ARGS) == 0 || ev->args.type != SPS_CHROME_VALUE_OBJECT)
+  if ((ev->fields & SPS_CHROME_FIELD_ARGS) == 0)
+    return SPS_ARGS_REF_NONE;
+  if G_UNLIKELY ((ev->args.type == SPS_CHROME_VALUE_OBJECT || ev->args.type == SPS_CHROME_VALUE_ARRAY) &&
+                 ev->args.too_deep)
+    return loader_args_too_deep (self, ev);
+  if (ev->args.type != SPS_CHROME_VALUE_OBJECT)
     return SPS_ARGS_REF_NONE;
   return sps_args_ref_new (FALSE, offset_of (self, ev->args.ptr), ev->args.len);
 }

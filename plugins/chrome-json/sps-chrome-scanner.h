@@ -45,6 +45,9 @@ typedef struct
   guint32     len;
   guint8      type;      /* SpsChromeValueType */
   guint8      escaped;   /* a string containing a backslash escape */
+  guint8      too_deep;  /* an object or array nested deeper than
+                          * SPS_CHROME_MAX_DEPTH: only its brackets
+                          * were matched, its grammar is not checked */
 } SpsChromeValue;
 
 typedef enum
@@ -130,6 +133,7 @@ typedef struct
   gboolean    eof_inside;     /* last EOF happened inside a value */
   SpsChromeScanResult failure; /* why the last helper returned NULL */
   guint64     after_value;    /* bit d: container at depth d has a value */
+  gboolean    too_deep;       /* the last container skipped was too deep */
 
   /* Set on SPS_CHROME_SCAN_ERROR */
   SpsImportError error_code;
