@@ -1,6 +1,7 @@
 /* test-etrace-sequence.c: frames lost from an embedded trace stream are
  * counted exactly: reordering beside a loss, stragglers behind a jump,
- * and losses across the wrap of the 14-bit sequence number
+ * and losses across the wrap of the 14-bit sequence number; a length
+ * prefix that would wrap the frame size is garbage, not a frame
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -8,6 +9,10 @@
 #define G_LOG_DOMAIN "test-etrace-sequence"
 
 #include "config.h"
+
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "etrace-stream.h"
 #include "sps-etrace-decoder.h"
@@ -86,6 +91,47 @@ test_jump_across_wrap (void)
   g_assert_cmpuint (count_lost (16366, seqs, G_N_ELEMENTS (seqs)), ==, 16);
 }
 
+/* A ten-byte length prefix saying 2^64 - 1: adding the prefix's length
+ * to it wraps to 9, which once passed the 128-byte check and handed
+ * protobuf-c a payload length far past the data. The stream ends right
+ * before an inaccessible page, so reading past it crashes the test. The
+ * prefix is garbage: the decoder loses sync; the events before it stay. */
+static void
+test_length_prefix_wraps (void)
+{
+  static const guint8 wrapped[] = {
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
+    0x08, 0x02, 0x18, 0x01, 0x20, 0x01,
+  };
+  g_autoptr(GByteArray) s = g_byte_array_new ();
+  g_autoptr(SpsEtraceDecoder) decoder = sps_etrace_decoder_new ();
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  guint8 *pages;
+  GArray *events;
+
+  etrace_stream_start (s, 5000, 0, FALSE, 0);
+  etrace_stream_name (s, 5000, 1, 1, "m", 2, 1, NAN);
+  etrace_stream_event (s, MARKER, 10, 2, 1, 7);
+  g_byte_array_append (s, wrapped, sizeof wrapped);
+  g_assert_cmpuint (s->len, <=, page);
+
+  pages = mmap (NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (pages != MAP_FAILED);
+  g_assert_cmpint (mprotect (pages + page, page, PROT_NONE), ==, 0);
+  memcpy (pages + page - s->len, s->data, s->len);
+
+  sps_etrace_decoder_feed (decoder, pages + page - s->len, s->len);
+  sps_etrace_decoder_finish (decoder);
+
+  g_assert_cmpuint (sps_etrace_decoder_get_count (decoder, SPS_ETRACE_HEALTH_DESYNC), ==, 1);
+  g_assert_cmpuint (sps_etrace_decoder_get_count (decoder, SPS_ETRACE_HEALTH_LOST_FRAMES), ==, 0);
+  events = sps_etrace_decoder_get_events (decoder);
+  g_assert_cmpuint (events->len, ==, 1);
+  g_assert_cmpint (g_array_index (events, SpsEtraceEvent, 0).time_ns, ==, 5010);
+  g_assert_cmpuint (g_array_index (events, SpsEtraceEvent, 0).value, ==, 7);
+  munmap (pages, 2 * page);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -97,6 +143,7 @@ main (int   argc,
   g_test_add_func ("/etrace/sequence/reorder-beside-loss", test_reorder_beside_loss);
   g_test_add_func ("/etrace/sequence/wrap-with-losses", test_wrap_with_losses);
   g_test_add_func ("/etrace/sequence/jump-across-wrap", test_jump_across_wrap);
+  g_test_add_func ("/etrace/framing/length-prefix-wraps", test_length_prefix_wraps);
 
   return g_test_run ();
 }
