@@ -70,8 +70,7 @@ test_stdout (void)
   g_assert_cmpstr (to_stdout.out, ==, written);
   assert_dir (dir, "out.json");
 
-  g_assert_cmpint (g_remove (out), ==, 0);
-  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  sps_test_remove_tree (dir);
 }
 
 /* A FIFO, and a symbolic link to a device: refused, left as they were */
@@ -106,9 +105,7 @@ test_not_regular (void)
   g_assert_cmpstr (target, ==, "/dev/null");
 
   assert_dir (dir, "fifo null");
-  g_assert_cmpint (g_remove (fifo), ==, 0);
-  g_assert_cmpint (g_remove (link), ==, 0);
-  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  sps_test_remove_tree (dir);
 }
 
 /* A write that fails midway (the file size limit is 512 bytes, the output
@@ -140,8 +137,7 @@ test_failed_write (void)
   g_assert_cmpstr (kept, ==, "old");
   assert_dir (dir, "out.json");
 
-  g_assert_cmpint (g_remove (out), ==, 0);
-  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  sps_test_remove_tree (dir);
 }
 
 int

@@ -51,8 +51,7 @@ test_fifo (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE);
   g_assert_cmpstr (error->message, ==, expected);
 
-  g_assert_cmpint (g_remove (path), ==, 0);
-  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  sps_test_remove_tree (dir);
 }
 
 static void
@@ -91,8 +90,7 @@ test_truncated_after_import (void)
   g_assert_cmpmem (args, len, "{\"path\":\"/tmp/in.txt\",\"n\":42}", strlen ("{\"path\":\"/tmp/in.txt\",\"n\":42}"));
   g_assert_cmpuint (sps_trace_count_warning (trace, SPS_FILE_CHANGED_WARNING), ==, 0);
 
-  g_assert_cmpint (g_remove (path), ==, 0);
-  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  sps_test_remove_tree (dir);
 }
 
 /* A file that is longer than its size said when it was opened (here a
@@ -143,8 +141,7 @@ test_regular (void)
   trace = sps_trace_builder_finish (builder, NULL, &error);
   g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
 
-  g_assert_cmpint (g_remove (path), ==, 0);
-  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  sps_test_remove_tree (dir);
 }
 
 int

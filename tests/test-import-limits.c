@@ -16,31 +16,6 @@
 
 #include "sps-test-util.h"
 
-static GBytes *
-gzip (const char *data,
-      gsize       len)
-{
-  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 9);
-  g_autoptr(GByteArray) out = g_byte_array_new ();
-  gsize in_pos = 0;
-
-  for (;;)
-    {
-      guint8 buffer[65536];
-      gsize bytes_read = 0, bytes_written = 0;
-      GConverterResult res;
-
-      res = g_converter_convert (G_CONVERTER (compressor), data + in_pos, len - in_pos,
-                                 buffer, sizeof buffer, G_CONVERTER_INPUT_AT_END,
-                                 &bytes_read, &bytes_written, NULL);
-      g_assert_cmpint (res, !=, G_CONVERTER_ERROR);
-      in_pos += bytes_read;
-      g_byte_array_append (out, buffer, bytes_written);
-      if (res == G_CONVERTER_FINISHED)
-        return g_byte_array_free_to_bytes (g_steal_pointer (&out));
-    }
-}
-
 static SpsImporter *
 chrome_importer (void)
 {
@@ -80,7 +55,7 @@ test_gzip_limit (void)
     g_string_append_printf (text, "{\"name\":\"e\",\"ph\":\"X\",\"ts\":%5u,\"dur\":1,\"pid\":1,\"tid\":1},\n", i);
   g_assert_cmpuint (text->len, ==, 2 + 58 * 20000);
   g_string_append (text, "{}]\n");
-  packed = gzip (text->str, text->len);
+  packed = sps_test_gzip (text->str, text->len, 9);
   g_assert_cmpuint (g_bytes_get_size (packed), <, 100000);
   g_assert_true (g_file_set_contents (path, g_bytes_get_data (packed, NULL), g_bytes_get_size (packed), NULL));
   file = g_file_new_for_path (path);
@@ -104,8 +79,7 @@ test_gzip_limit (void)
                               "first 585.9\302\240KiB were kept", path);
   g_assert_cmpstr (first, ==, expected);
 
-  g_assert_cmpint (g_remove (path), ==, 0);
-  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  sps_test_remove_tree (dir);
 }
 
 /* Exactly at the limit is not over it */
@@ -113,7 +87,7 @@ static void
 test_gzip_at_limit (void)
 {
   static const char text[] = "[{\"name\":\"e\",\"ph\":\"X\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1}]";
-  g_autoptr(GBytes) packed = gzip (text, strlen (text));
+  g_autoptr(GBytes) packed = sps_test_gzip (text, strlen (text), 9);
   g_autoptr(SpsImporter) importer = chrome_importer ();
   g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
   g_autoptr(SpsTrace) trace = NULL;
@@ -133,8 +107,7 @@ test_gzip_at_limit (void)
   g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES), ==, 1);
   g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
 
-  g_assert_cmpint (g_remove (path), ==, 0);
-  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  sps_test_remove_tree (dir);
 }
 
 int
