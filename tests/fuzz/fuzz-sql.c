@@ -17,14 +17,56 @@
 
 SPS_FUZZ_LIMITS (2048, 10);
 
+/* A query may take as long as it likes (a recursive CTE counting to
+ * 10^12 is valid SQL): after QUERY_SECONDS it is cancelled, as a user
+ * would, and must then stop well within the harness's time limit. */
+#define QUERY_SECONDS 2
+
+static GMutex watch_lock;
+static GCancellable *watched;
+static gint64 watch_deadline;
+
+static gpointer
+watchdog (gpointer user_data)
+{
+  for (;;)
+    {
+      g_usleep (G_USEC_PER_SEC / 20);
+      g_mutex_lock (&watch_lock);
+      if (watched != NULL && g_get_monotonic_time () > watch_deadline)
+        g_cancellable_cancel (watched);
+      g_mutex_unlock (&watch_lock);
+    }
+  return NULL;
+}
+
+static void
+watch (GCancellable *cancellable)
+{
+  static gsize started = 0;
+
+  if (g_once_init_enter (&started))
+    {
+      g_thread_unref (g_thread_new ("fuzz-sql-watchdog", watchdog, NULL));
+      g_once_init_leave (&started, 1);
+    }
+  g_mutex_lock (&watch_lock);
+  g_set_object (&watched, cancellable);
+  watch_deadline = g_get_monotonic_time () + QUERY_SECONDS * G_USEC_PER_SEC;
+  g_mutex_unlock (&watch_lock);
+}
+
 static void
 run (SpsSqlEngine *engine,
      const char   *sql)
 {
   g_autoptr(SpsSqlResult) result = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
 
-  result = sps_sql_engine_query (engine, sql, NULL, NULL, &error);
+  watch (cancellable);
+  result = sps_sql_engine_query (engine, sql, NULL, cancellable, &error);
+  watch (NULL);
   if (result == NULL)
     {
       g_assert_nonnull (error);
