@@ -39,6 +39,9 @@ char     *sps_test_write_temp          (const char         *dir_template,
                                         const void         *data,
                                         gsize               len);
 void      sps_test_remove_tree         (const char         *path);
+GBytes   *sps_test_gzip                (const void         *data,
+                                        gsize               len,
+                                        int                 level);
 
 guint     sps_test_find_slice          (SpsTrace           *trace,
                                         const char         *name,

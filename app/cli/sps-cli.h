@@ -35,7 +35,10 @@ char          **sps_cli_parse_file_command  (GOptionContext      *context,
 gboolean        sps_cli_write_file          (SpsExporter         *exporter,
                                              SpsTrace            *trace,
                                              GVariant            *options,
-                                             GFile               *file,
+                                             const char          *output,
+                                             GError             **error);
+gboolean        sps_cli_write_bytes         (const char          *output,
+                                             GBytes              *bytes,
                                              GError             **error);
 const char     *sps_cli_get_usage           (void);
 

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The file is mapped (or, for gzip, decompressed once into memory) and
+ * The file is read (or, for gzip, decompressed once into memory) and
  * becomes the builder's source, so args stay references into it. The
  * scanner reads one event at a time into a fixed record; this file turns
  * records into builder calls. Nothing per event is allocated: strings go
@@ -12,7 +12,9 @@
  * Options (a{sv}): "timestamp-unit" (s) "us" (default) or "ns"; "threads"
  * (u) how many threads may scan the event array (default: 2 when the
  * machine has two cores or more; 1 reads everything on the calling
- * thread, which tests use to compare both paths).
+ * thread, which tests use to compare both paths); "max-decompressed-size"
+ * (t) the most a gzip file may inflate to (default: the smaller of 16 GiB
+ * and half the physical memory, sps_chrome_gzip_default_limit()).
  */
 
 #define G_LOG_DOMAIN "sps-chrome-importer"
@@ -22,9 +24,6 @@
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
-#ifdef G_OS_UNIX
-# include <sys/mman.h>
-#endif
 
 #include <glib/gi18n-lib.h>
 
@@ -95,6 +94,7 @@ typedef struct
   gsize                 len;
   gboolean              ns;
   gboolean              gzip_truncated;
+  gboolean              gzip_limited;   /* cut at the decompressed-size limit */
   guint                 n_threads;
 
   guint64               events_read;
@@ -625,11 +625,31 @@ loader_bind_flow (Loader               *self,
 
 /* Phases */
 
+/* Args nested deeper than SPS_CHROME_MAX_DEPTH: kept as their text, in a
+ * string (parsing them later would meet the same depth), with a warning */
+static SpsArgsRef
+loader_args_too_deep (Loader               *self,
+                      const SpsChromeEvent *ev)
+{
+  g_autoptr(GString) json = g_string_new ("{\"args_too_deep\":");
+
+  loader_warn (self, "args_too_deep", offset_of (self, ev->args.ptr),
+               N_("args nested deeper than 1000 levels; they are kept as text"));
+  sps_json_append_string (json, ev->args.ptr, ev->args.len);
+  g_string_append_c (json, '}');
+  return sps_trace_builder_add_args_text (self->builder, json->str, (gssize) json->len);
+}
+
 static inline SpsArgsRef
 loader_args (Loader               *self,
              const SpsChromeEvent *ev)
 {
-  if ((ev->fields & SPS_CHROME_FIELD_ARGS) == 0 || ev->args.type != SPS_CHROME_VALUE_OBJECT)
+  if ((ev->fields & SPS_CHROME_FIELD_ARGS) == 0)
+    return SPS_ARGS_REF_NONE;
+  if G_UNLIKELY ((ev->args.type == SPS_CHROME_VALUE_OBJECT || ev->args.type == SPS_CHROME_VALUE_ARRAY) &&
+                 ev->args.too_deep)
+    return loader_args_too_deep (self, ev);
+  if (ev->args.type != SPS_CHROME_VALUE_OBJECT)
     return SPS_ARGS_REF_NONE;
   if G_UNLIKELY (ev->args.escaped)
     {
@@ -1464,6 +1484,8 @@ static void
 loader_warn_truncated (Loader           *self,
                        SpsChromeScanner *scanner)
 {
+  if (self->gzip_limited)
+    return;   /* the decompressed_size_limit warning says why it ends */
   if (scanner->eof_inside)
     loader_warn (self, "truncated", sps_chrome_scanner_get_offset (scanner),
                  /* Translators: %zu is the size of the file in bytes */
@@ -1660,35 +1682,6 @@ loader_clear (Loader *self)
 
 /* Input */
 
-static GBytes *
-map_file (GFile   *file,
-          GError **error)
-{
-  const char *path = g_file_peek_path (file);
-  char *contents = NULL;
-  gsize len = 0;
-
-  if (path != NULL)
-    {
-      g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, error);
-      GBytes *bytes;
-
-      if (mapped == NULL)
-        return NULL;
-      bytes = g_mapped_file_get_bytes (mapped);
-#if defined (G_OS_UNIX) && defined (MADV_SEQUENTIAL)
-      if (g_mapped_file_get_length (mapped) > 0)
-        madvise (g_mapped_file_get_contents (mapped), g_mapped_file_get_length (mapped),
-                 MADV_SEQUENTIAL);
-#endif
-      return bytes;
-    }
-
-  if (!g_file_load_contents (file, NULL, &contents, &len, NULL, error))
-    return NULL;
-  return g_bytes_new_take (contents, len);
-}
-
 static gboolean
 contains (const char *text,
           gsize       len,
@@ -1800,6 +1793,8 @@ sps_chrome_importer_load (SpsImporter      *importer,
   Loader loader;
   guint threads = 0;
   gboolean gzip_truncated = FALSE;
+  gboolean gzip_limited = FALSE;
+  guint64 gzip_limit = sps_chrome_gzip_default_limit ();
   gboolean ret;
   gsize len;
   const guint8 *data;
@@ -1812,12 +1807,15 @@ sps_chrome_importer_load (SpsImporter      *importer,
     {
       g_variant_lookup (options, "timestamp-unit", "s", &unit);
       g_variant_lookup (options, "threads", "u", &threads);
+      g_variant_lookup (options, "max-decompressed-size", "t", &gzip_limit);
     }
 
   if (progress != NULL)
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_READING, _("Reading the file"));
 
-  if (!(mapped = map_file (file, error)))
+  /* Read, not mapped: a file cut while being read stays valid
+   * (sps_file_read()). */
+  if (!(mapped = sps_file_read (file, builder, progress, error)))
     return FALSE;
   data = g_bytes_get_data (mapped, &len);
 
@@ -1826,7 +1824,8 @@ sps_chrome_importer_load (SpsImporter      *importer,
       g_autoptr(GError) local_error = NULL;
       gsize error_offset = 0;
 
-      text = sps_chrome_gunzip (data, len, progress, &gzip_truncated, &error_offset, &local_error);
+      text = sps_chrome_gunzip (data, len, gzip_limit, progress, &gzip_truncated, &gzip_limited,
+                                &error_offset, &local_error);
       if (text == NULL)
         {
           g_autofree char *name = dup_display_name (file);
@@ -1867,7 +1866,21 @@ sps_chrome_importer_load (SpsImporter      *importer,
   loader.base = g_bytes_get_data (text, &loader.len);
   if (loader.base == NULL)
     loader.base = "";
-  loader.gzip_truncated = gzip_truncated;
+  /* Cut at the limit: the complete events before it are kept, as for a
+   * cut file, and the warning says why it ends there */
+  loader.gzip_truncated = gzip_truncated || gzip_limited;
+  loader.gzip_limited = gzip_limited;
+  if (gzip_limited)
+    {
+      g_autofree char *limit_text = g_format_size_full (gzip_limit, G_FORMAT_SIZE_IEC_UNITS);
+
+      sps_trace_builder_warn (builder, "decompressed_size_limit",
+                              /* Translators: a file name, then a size ("16.0 GiB") */
+                              _("%s: the decompressed data is larger than the limit of %s "
+                                "(the smaller of 16 GiB and half the memory); the events in the "
+                                "first %s were kept"),
+                              loader.display_name, limit_text, limit_text);
+    }
 
   if (progress != NULL)
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_PARSING, _("Reading events"));

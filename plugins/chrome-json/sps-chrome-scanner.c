@@ -276,6 +276,38 @@ lex_literal (SpsChromeScanner *self,
   return fail_unexpected (self, p);
 }
 
+/* Skips to the end of @open containers, the innermost opening at @p,
+ * matching brackets only (strings are read, so brackets in them do not
+ * count): past SPS_CHROME_MAX_DEPTH a value is kept as text, not
+ * checked, so depth costs neither stack nor an error. */
+static const char *
+skip_too_deep (SpsChromeScanner *self,
+               const char       *p,
+               guint64           open)
+{
+  const char *end = self->end;
+  SpsChromeValue scratch;
+
+  self->too_deep = TRUE;
+  for (p++; p < end; )
+    {
+      char c = *p;
+
+      if (c == '"')
+        {
+          if ((p = lex_string (self, p, &scratch)) == NULL)
+            return NULL;
+          continue;
+        }
+      p++;
+      if (c == '{' || c == '[')
+        open++;
+      else if ((c == '}' || c == ']') && --open == 0)
+        return p;
+    }
+  return fail_eof (self);
+}
+
 /* Skips the object or array that opens at @p, checking its grammar
  * without recursion. @depth is the number of containers already open
  * around it. Trailing commas are accepted, as real producers write them. */
@@ -307,7 +339,7 @@ skip_container (SpsChromeScanner *self,
           char close = c == '{' ? '}' : ']';
 
           if G_UNLIKELY (base_depth + level + 1 > SPS_CHROME_MAX_DEPTH)
-            return fail_depth (self, p);
+            return skip_too_deep (self, p, (guint64) level + 1);
           closers[level++] = (guint8) close;
           p = skip_ws (p + 1, end);
           if (p >= end)
@@ -397,8 +429,10 @@ lex_value (SpsChromeScanner *self,
     case '{':
     case '[':
       self->trailing_comma = FALSE;
+      self->too_deep = FALSE;
       if ((after = skip_container (self, p, depth)) == NULL)
         return NULL;
+      value->too_deep = self->too_deep;
       if G_UNLIKELY (after - p > G_MAXUINT32)
         return fail_error (self, SPS_IMPORT_ERROR_TOO_LARGE, p, _("value larger than 4 GiB"));
       value->ptr = p;

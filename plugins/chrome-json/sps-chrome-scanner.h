@@ -46,6 +46,9 @@ typedef struct
   guint8      type;      /* SpsChromeValueType */
   guint8      escaped;   /* a string containing a backslash escape, or a
                           * container with a comma before a closing bracket */
+  guint8      too_deep;  /* an object or array nested deeper than
+                          * SPS_CHROME_MAX_DEPTH: only its brackets
+                          * were matched, its grammar is not checked */
 } SpsChromeValue;
 
 typedef enum
@@ -135,6 +138,7 @@ typedef struct
   SpsChromeScanResult failure; /* why the last helper returned NULL */
   guint64     after_value;    /* bit d: container at depth d has a value */
   gboolean    trailing_comma; /* the last skipped container had one */
+  gboolean    too_deep;       /* the last container skipped was too deep */
 
   /* Set on SPS_CHROME_SCAN_ERROR */
   SpsImportError error_code;
