@@ -39,6 +39,10 @@ struct _SpsApplication
   GSettings      *keybindings;
   GtkCssProvider *font_provider;
 
+  /* Importer options from the command line (--ns, --us), for the files
+   * named there; NULL when none was given. */
+  GVariant       *import_options;
+
   /* --screenshot mode */
   char           *screenshot_path;
   int             screenshot_width;
@@ -52,6 +56,13 @@ struct _SpsApplication
   guint           screenshot_timeout_id;
   GdkFrameClock  *screenshot_clock;
   guint           screenshot_resizes;
+  guint           screenshot_retries;
+  /* 1 when the image shows the error of a trace that did not load */
+  int             screenshot_status;
+  /* The size asked of the surface: the image's plus what the client-side
+   * decorations add around it, learnt from the first frames. */
+  int             screenshot_surface_width;
+  int             screenshot_surface_height;
 
   int             exit_status;
 };
@@ -80,8 +91,11 @@ static const struct {
   { "search", "win.search" },
 };
 
-/* How long a screenshot may wait for its trace to load and draw. */
+/* How long a screenshot may wait for the first frame once its trace has
+ * loaded (the load itself may take as long as it takes). */
 #define SCREENSHOT_TIMEOUT_SECONDS 120
+/* Frames to wait for one that has drawn something */
+#define SCREENSHOT_MAX_RETRIES 50
 
 static const GOptionEntry option_entries[] = {
   { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
@@ -90,6 +104,10 @@ static const GOptionEntry option_entries[] = {
     N_("Size of the screenshot (default 1280x800)"), N_("WIDTHxHEIGHT") },
   { "range", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Time range of the screenshot, from the start of the trace (e.g. 10ms..20ms)"), N_("START..END") },
+  { "ns", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Read timestamps and durations as nanoseconds instead of microseconds (also -ns)"), NULL },
+  { "us", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Read timestamps and durations as microseconds, the default (also -us)"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Print the version and quit"), NULL },
   { NULL }
@@ -345,6 +363,8 @@ sps_application_screenshot_finish (SpsApplication *self,
   g_application_quit (G_APPLICATION (self));
 }
 
+static void sps_application_screenshot_wait_for_frame (SpsApplication *self);
+
 static gboolean
 sps_application_screenshot_take (gpointer user_data)
 {
@@ -363,12 +383,20 @@ sps_application_screenshot_take (gpointer user_data)
 
   if (!sps_screenshot_save (GTK_WIDGET (self->screenshot_window), self->screenshot_path, &error))
     {
+      /* Nothing drawn yet: the next frame will have it. */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED) &&
+          self->screenshot_retries++ < SCREENSHOT_MAX_RETRIES)
+        {
+          sps_application_screenshot_wait_for_frame (self);
+          return G_SOURCE_REMOVE;
+        }
+
       g_printerr ("spanscope: %s\n", error->message);
       sps_application_screenshot_finish (self, 1);
     }
   else
     {
-      sps_application_screenshot_finish (self, 0);
+      sps_application_screenshot_finish (self, self->screenshot_status);
     }
 
   return G_SOURCE_REMOVE;
@@ -389,10 +417,15 @@ on_screenshot_after_paint (SpsApplication *self,
 
   g_assert (SPS_IS_APPLICATION (self));
 
-  if (self->screenshot_window == NULL ||
-      !(timeline = sps_window_get_timeline (self->screenshot_window)) ||
-      !gtk_widget_get_mapped (GTK_WIDGET (timeline)) ||
-      gtk_widget_get_width (GTK_WIDGET (timeline)) <= 0)
+  if (self->screenshot_window == NULL)
+    return;
+
+  /* A trace is complete once its timeline is laid out; an error page
+   * once the window is. */
+  if (sps_window_get_state (self->screenshot_window) == SPS_WINDOW_STATE_LOADED &&
+      (!(timeline = sps_window_get_timeline (self->screenshot_window)) ||
+       !gtk_widget_get_mapped (GTK_WIDGET (timeline)) ||
+       gtk_widget_get_width (GTK_WIDGET (timeline)) <= 0))
     return;
 
   /* The default size includes what the window manager side of the
@@ -406,6 +439,8 @@ on_screenshot_after_paint (SpsApplication *self,
   if ((width != self->screenshot_width || height != self->screenshot_height) &&
       self->screenshot_resizes++ < 3)
     {
+      self->screenshot_surface_width += self->screenshot_width - width;
+      self->screenshot_surface_height += self->screenshot_height - height;
       gtk_window_get_default_size (GTK_WINDOW (window), &default_width, &default_height);
       gtk_window_set_default_size (GTK_WINDOW (window),
                                    default_width + self->screenshot_width - width,
@@ -415,6 +450,39 @@ on_screenshot_after_paint (SpsApplication *self,
 
   g_clear_signal_handler (&self->screenshot_paint_id, clock);
   g_idle_add_full (G_PRIORITY_HIGH_IDLE, sps_application_screenshot_take, self, NULL);
+}
+
+static gboolean
+on_screenshot_timeout (gpointer user_data)
+{
+  SpsApplication *self = user_data;
+
+  g_assert (SPS_IS_APPLICATION (self));
+
+  self->screenshot_timeout_id = 0;
+  g_printerr ("spanscope: %s\n", _("The window did not draw the trace in time"));
+  sps_application_screenshot_finish (self, 1);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Takes the image after the next frame that shows the window complete. */
+static void
+sps_application_screenshot_wait_for_frame (SpsApplication *self)
+{
+  GtkWidget *window = GTK_WIDGET (self->screenshot_window);
+
+  if (self->screenshot_clock == NULL)
+    self->screenshot_clock = g_object_ref (gtk_widget_get_frame_clock (window));
+  if (self->screenshot_paint_id == 0)
+    self->screenshot_paint_id =
+      g_signal_connect_object (self->screenshot_clock, "after-paint",
+                               G_CALLBACK (on_screenshot_after_paint),
+                               self, G_CONNECT_SWAPPED);
+  if (self->screenshot_timeout_id == 0)
+    self->screenshot_timeout_id =
+      g_timeout_add_seconds (SCREENSHOT_TIMEOUT_SECONDS, on_screenshot_timeout, self);
+  gtk_widget_queue_draw (window);
 }
 
 static void
@@ -431,8 +499,10 @@ on_screenshot_state (SpsApplication *self,
       break;
 
     case SPS_WINDOW_STATE_FAILED:
+      /* The image shows the error page; the exit status still fails. */
       g_printerr ("spanscope: %s\n", sps_window_get_error_message (window));
-      sps_application_screenshot_finish (self, 1);
+      self->screenshot_status = 1;
+      sps_application_screenshot_wait_for_frame (self);
       break;
 
     case SPS_WINDOW_STATE_EMPTY:
@@ -451,12 +521,7 @@ on_screenshot_state (SpsApplication *self,
                                    start + self->screenshot_range_end);
         }
 
-      self->screenshot_clock = g_object_ref (gtk_widget_get_frame_clock (GTK_WIDGET (window)));
-      self->screenshot_paint_id =
-        g_signal_connect_object (self->screenshot_clock, "after-paint",
-                                 G_CALLBACK (on_screenshot_after_paint),
-                                 self, G_CONNECT_SWAPPED);
-      gtk_widget_queue_draw (GTK_WIDGET (window));
+      sps_application_screenshot_wait_for_frame (self);
       break;
 
     default:
@@ -464,18 +529,31 @@ on_screenshot_state (SpsApplication *self,
     }
 }
 
-static gboolean
-on_screenshot_timeout (gpointer user_data)
+/* After the window's own handler, which keeps a toplevel inside the
+ * monitor: an image may be larger than the screen. The surface stays
+ * where the window system puts it (off the screen in part); the image is
+ * rendered from the widgets, not read from the screen. */
+static void
+on_screenshot_compute_size (SpsApplication  *self,
+                            GdkToplevelSize *size)
 {
-  SpsApplication *self = user_data;
+  g_assert (SPS_IS_APPLICATION (self));
+
+  gdk_toplevel_size_set_size (size, self->screenshot_surface_width, self->screenshot_surface_height);
+}
+
+static void
+on_screenshot_realize (SpsApplication *self,
+                       GtkWidget      *window)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
 
   g_assert (SPS_IS_APPLICATION (self));
 
-  self->screenshot_timeout_id = 0;
-  g_printerr ("spanscope: %s\n", _("The trace did not load and draw in time"));
-  sps_application_screenshot_finish (self, 1);
-
-  return G_SOURCE_REMOVE;
+  if (GDK_IS_TOPLEVEL (surface))
+    g_signal_connect_object (surface, "compute-size",
+                             G_CALLBACK (on_screenshot_compute_size),
+                             self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
 }
 
 static void
@@ -495,16 +573,18 @@ sps_application_screenshot (SpsApplication *self,
                                self->screenshot_width,
                                self->screenshot_height);
   g_set_weak_pointer (&self->screenshot_window, window);
+  self->screenshot_surface_width = self->screenshot_width;
+  self->screenshot_surface_height = self->screenshot_height;
+  g_signal_connect_object (window, "realize",
+                           G_CALLBACK (on_screenshot_realize),
+                           self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
 
   self->screenshot_state_id =
     g_signal_connect_object (window, "notify::state",
                              G_CALLBACK (on_screenshot_state),
                              self, G_CONNECT_SWAPPED);
-  self->screenshot_timeout_id =
-    g_timeout_add_seconds (SCREENSHOT_TIMEOUT_SECONDS, on_screenshot_timeout, self);
-
   gtk_window_present (GTK_WINDOW (window));
-  sps_window_load (window, file);
+  sps_window_load_with_options (window, file, self->import_options);
 }
 
 static gboolean
@@ -571,6 +651,29 @@ parse_range (const char  *text,
 
 /* GApplication */
 
+static gboolean
+sps_application_local_command_line (GApplication   *app,
+                                    char         ***arguments,
+                                    int            *exit_status)
+{
+  char **argv = *arguments;
+
+  /* -ns and -us, the spellings other trace tools take for --ns and --us:
+   * GOption would read them as groups of one-letter options. */
+  for (int i = 1; argv[i] != NULL && strcmp (argv[i], "--") != 0; i++)
+    {
+      if (strcmp (argv[i], "-ns") == 0 || strcmp (argv[i], "-us") == 0)
+        {
+          char *longer = g_strconcat ("-", argv[i], NULL);
+
+          g_free (argv[i]);
+          argv[i] = longer;
+        }
+    }
+
+  return G_APPLICATION_CLASS (sps_application_parent_class)->local_command_line (app, arguments, exit_status);
+}
+
 static int
 sps_application_handle_local_options (GApplication *app,
                                       GVariantDict *options)
@@ -598,6 +701,26 @@ sps_application_handle_local_options (GApplication *app,
       if (!parse_range (range, &self->screenshot_range_start, &self->screenshot_range_end, &error))
         goto failed;
       self->screenshot_has_range = TRUE;
+    }
+
+  if (g_variant_dict_contains (options, "ns") && g_variant_dict_contains (options, "us"))
+    {
+      g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                           _("--ns and --us cannot be used together"));
+      goto failed;
+    }
+
+  if (g_variant_dict_contains (options, "ns") || g_variant_dict_contains (options, "us"))
+    {
+      GVariantDict dict;
+
+      g_variant_dict_init (&dict, NULL);
+      g_variant_dict_insert (&dict, "timestamp-unit", "s",
+                             g_variant_dict_contains (options, "ns") ? "ns" : "us");
+      self->import_options = g_variant_ref_sink (g_variant_dict_end (&dict));
+      /* The unit applies to the files of this command line: a running
+       * instance would open them with its own. */
+      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
     }
 
   if ((size != NULL || range != NULL) && self->screenshot_path == NULL)
@@ -724,7 +847,7 @@ sps_application_open (GApplication  *app,
     }
 
   for (int i = 0; i < n_files; i++)
-    sps_application_open_file (self, files[i], NULL);
+    sps_application_open_file_with_options (self, files[i], NULL, self->import_options);
 }
 
 static void
@@ -751,6 +874,7 @@ sps_application_finalize (GObject *object)
   SpsApplication *self = SPS_APPLICATION (object);
 
   g_clear_pointer (&self->screenshot_path, g_free);
+  g_clear_pointer (&self->import_options, g_variant_unref);
 
   G_OBJECT_CLASS (sps_application_parent_class)->finalize (object);
 }
@@ -764,6 +888,7 @@ sps_application_class_init (SpsApplicationClass *klass)
   object_class->dispose = sps_application_dispose;
   object_class->finalize = sps_application_finalize;
 
+  app_class->local_command_line = sps_application_local_command_line;
   app_class->handle_local_options = sps_application_handle_local_options;
   app_class->startup = sps_application_startup;
   app_class->activate = sps_application_activate;
@@ -779,7 +904,11 @@ sps_application_init (SpsApplication *self)
   g_application_add_main_option_entries (G_APPLICATION (self), option_entries);
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
   g_application_set_option_context_summary (G_APPLICATION (self),
-                                            _("Open traces (Chrome JSON) and explore them on a timeline."));
+                                            _("Open traces and explore them on a timeline."));
+  g_application_set_option_context_description (G_APPLICATION (self),
+                                                _("Formats: Chrome JSON traces (.json, also gzip-compressed "
+                                                  ".json.gz), .NET EventPipe traces (.nettrace) and embedded "
+                                                  "trace streams (.etrace, .bin)."));
 }
 
 /**
@@ -826,6 +955,24 @@ sps_application_open_file (SpsApplication *self,
                            GFile          *file,
                            GtkWindow      *preferred)
 {
+  sps_application_open_file_with_options (self, file, preferred, NULL);
+}
+
+/**
+ * sps_application_open_file_with_options:
+ * @self: a #SpsApplication
+ * @file: a trace file
+ * @preferred: (nullable): the window the request came from
+ * @options: (nullable): importer options for sps_window_load_with_options()
+ *
+ * Like sps_application_open_file(), loading with @options.
+ */
+void
+sps_application_open_file_with_options (SpsApplication *self,
+                                        GFile          *file,
+                                        GtkWindow      *preferred,
+                                        GVariant       *options)
+{
   GtkWindow *window;
 
   g_return_if_fail (SPS_IS_APPLICATION (self));
@@ -846,7 +993,7 @@ sps_application_open_file (SpsApplication *self,
   else
     window = GTK_WINDOW (sps_window_new (self));
 
-  sps_window_load (SPS_WINDOW (window), file);
+  sps_window_load_with_options (SPS_WINDOW (window), file, options);
   gtk_window_present (window);
 }
 
@@ -870,6 +1017,10 @@ sps_application_add_recent (SpsApplication *self,
 
   g_return_if_fail (SPS_IS_APPLICATION (self));
   g_return_if_fail (G_IS_FILE (file));
+
+  /* A screenshot is no use of the file by the user */
+  if (self->screenshot_path != NULL)
+    return;
 
   uri = g_file_get_uri (file);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);

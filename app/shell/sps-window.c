@@ -46,6 +46,9 @@ struct _SpsWindow
   SpsWindowState        state;
   /* The shown trace's file, or the file that failed to load. */
   GFile                *file;
+  /* The importer options of the last load (e.g. the timestamp unit of
+   * `spanscope --ns FILE`), for reloads; may be NULL. */
+  GVariant             *load_options;
   SpsSession           *session;
   GtkWidget            *timeline;
   GPtrArray            *views;
@@ -640,7 +643,7 @@ action_open (GSimpleAction *action,
   add_filter (chooser, _("Chrome JSON Traces"), "*.json", "*.json.gz", NULL);
   add_filter (chooser, _("EventPipe Traces"), "*.nettrace", NULL);
   add_filter (chooser, _("Visual Studio Diagnostic Sessions"), "*.diagsession", NULL);
-  add_filter (chooser, _("Embedded Captures"), "*.etrace", NULL);
+  add_filter (chooser, _("Embedded Captures"), "*.etrace", "*.bin", NULL);
   add_filter (chooser, _("All Files"), "*", NULL);
 
   if (self->file != NULL)
@@ -677,8 +680,10 @@ action_reload (GSimpleAction *action,
 
   if (self->file != NULL)
     {
+      g_autoptr(GVariant) options = self->load_options ? g_variant_ref (self->load_options) : NULL;
+
       file = g_object_ref (self->file);
-      sps_window_load (self, file);
+      sps_window_load_with_options (self, file, options);
     }
 }
 
@@ -984,6 +989,7 @@ sps_window_finalize (GObject *object)
 
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
+  g_clear_pointer (&self->load_options, g_variant_unref);
   g_clear_pointer (&self->error_message, g_free);
 
   G_OBJECT_CLASS (sps_window_parent_class)->finalize (object);
@@ -1136,6 +1142,24 @@ void
 sps_window_load (SpsWindow *self,
                  GFile     *file)
 {
+  sps_window_load_with_options (self, file, NULL);
+}
+
+/**
+ * sps_window_load_with_options:
+ * @self: a #SpsWindow
+ * @file: the trace to open
+ * @options: (nullable): an a{sv} dictionary of importer options (see
+ *   #SpsImporterInterface), or %NULL; a floating reference is sunk
+ *
+ * Like sps_window_load(), with options for the importer. A reload of the
+ * window uses the same options.
+ */
+void
+sps_window_load_with_options (SpsWindow *self,
+                              GFile     *file,
+                              GVariant  *options)
+{
   g_autofree char *basename = NULL;
   g_autofree char *display = NULL;
   g_autofree char *title = NULL;
@@ -1144,6 +1168,11 @@ sps_window_load (SpsWindow *self,
 
   g_return_if_fail (SPS_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
+
+  if (options != NULL)
+    g_variant_ref_sink (options);
+  g_clear_pointer (&self->load_options, g_variant_unref);
+  self->load_options = options;
 
   if (self->state == SPS_WINDOW_STATE_LOADING)
     {
@@ -1181,7 +1210,7 @@ sps_window_load (SpsWindow *self,
   if ((app = sps_window_get_application (self)))
     g_application_hold (G_APPLICATION (app));
 
-  sps_trace_load_async (file, NULL, NULL, SPS_LOAD_FLAGS_NONE,
+  sps_trace_load_async (file, NULL, self->load_options, SPS_LOAD_FLAGS_NONE,
                         self->progress, self->cancellable,
                         sps_window_load_cb, op);
 
