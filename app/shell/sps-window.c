@@ -16,6 +16,7 @@
 #include "sps-instance-browser.h"
 #include "sps-live-window.h"
 #include "sps-shell-enums.h"
+#include "sps-warning-banner.h"
 #include "sps-window.h"
 
 /**
@@ -80,6 +81,7 @@ struct _SpsWindow
   GtkMenuButton        *go_to_time_button;
   SpsGoToTime          *go_to_time;
   GtkButton            *search_button;
+  SpsWarningBanner     *warning_banner;
   GtkStack             *stack;
   GtkWidget            *recent_box;
   GtkListBox           *recent_list;
@@ -306,6 +308,8 @@ sps_window_clear_trace (SpsWindow *self)
 {
   g_assert (SPS_IS_WINDOW (self));
 
+  if (self->warning_banner != NULL)
+    sps_warning_banner_set_trace (self->warning_banner, NULL);
   if (self->session != NULL)
     g_settings_unbind (self->session, "show-flows");
   if (self->timeline != NULL)
@@ -390,6 +394,7 @@ sps_window_show_trace (SpsWindow *self,
 
   sps_window_clear_trace (self);
 
+  sps_warning_banner_set_trace (self->warning_banner, trace);
   self->session = sps_session_new (trace);
   self->timeline = sps_timeline_new (self->session);
   self->views = g_ptr_array_new_with_free_func (g_object_unref);
@@ -1041,6 +1046,7 @@ sps_window_class_init (SpsWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (SPS_TYPE_GO_TO_TIME);
+  g_type_ensure (SPS_TYPE_WARNING_BANNER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/spanscope/Spanscope/sps-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, title_label);
@@ -1048,6 +1054,7 @@ sps_window_class_init (SpsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, primary_menu_button);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, go_to_time_button);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, go_to_time);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, warning_banner);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, search_button);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, recent_box);
