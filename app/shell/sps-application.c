@@ -12,7 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-application.h"
-#include "sps-screenshot.h"
+#include "sps-screenshot-job.h"
 #include "sps-window.h"
 
 /**
@@ -50,19 +50,7 @@ struct _SpsApplication
   gboolean        screenshot_has_range;
   SpsTime         screenshot_range_start;
   SpsTime         screenshot_range_end;
-  SpsWindow      *screenshot_window;
-  gulong          screenshot_state_id;
-  gulong          screenshot_paint_id;
-  guint           screenshot_timeout_id;
-  GdkFrameClock  *screenshot_clock;
-  guint           screenshot_resizes;
-  guint           screenshot_retries;
-  /* 1 when the image shows the error of a trace that did not load */
-  int             screenshot_status;
-  /* The size asked of the surface: the image's plus what the client-side
-   * decorations add around it, learnt from the first frames. */
-  int             screenshot_surface_width;
-  int             screenshot_surface_height;
+  SpsScreenshotJob *screenshot_job;
 
   int             exit_status;
 };
@@ -91,11 +79,6 @@ static const struct {
   { "search", "win.search" },
 };
 
-/* How long a screenshot may wait for the first frame once its trace has
- * loaded (the load itself may take as long as it takes). */
-#define SCREENSHOT_TIMEOUT_SECONDS 120
-/* Frames to wait for one that has drawn something */
-#define SCREENSHOT_MAX_RETRIES 50
 
 static const GOptionEntry option_entries[] = {
   { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
@@ -343,248 +326,27 @@ static const GActionEntry app_actions[] = {
 /* --screenshot */
 
 static void
-sps_application_screenshot_finish (SpsApplication *self,
-                                   int             exit_status)
+on_screenshot_finished (SpsApplication   *self,
+                        int               status,
+                        SpsScreenshotJob *job)
 {
-  g_assert (SPS_IS_APPLICATION (self));
-
-  g_clear_handle_id (&self->screenshot_timeout_id, g_source_remove);
-  if (self->screenshot_clock != NULL)
-    g_clear_signal_handler (&self->screenshot_paint_id, self->screenshot_clock);
-  g_clear_object (&self->screenshot_clock);
-  if (self->screenshot_window != NULL)
-    {
-      g_clear_signal_handler (&self->screenshot_state_id, self->screenshot_window);
-      gtk_window_destroy (GTK_WINDOW (self->screenshot_window));
-      g_clear_weak_pointer (&self->screenshot_window);
-    }
-
-  self->exit_status = exit_status;
+  self->exit_status = status;
   g_application_quit (G_APPLICATION (self));
-}
-
-static void sps_application_screenshot_wait_for_frame (SpsApplication *self);
-
-static gboolean
-sps_application_screenshot_take (gpointer user_data)
-{
-  SpsApplication *self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  g_assert (SPS_IS_APPLICATION (self));
-
-  if (self->screenshot_window == NULL)
-    return G_SOURCE_REMOVE;
-
-  /* Nobody points at anything in a picture (a headless display's pointer
-   * rests in the middle of the screen). */
-  if (sps_window_get_session (self->screenshot_window) != NULL)
-    sps_session_set_hovered_slice (sps_window_get_session (self->screenshot_window), SPS_NO_INDEX);
-
-  if (!sps_screenshot_save (GTK_WIDGET (self->screenshot_window), self->screenshot_path, &error))
-    {
-      /* Nothing drawn yet: the next frame will have it. */
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED) &&
-          self->screenshot_retries++ < SCREENSHOT_MAX_RETRIES)
-        {
-          sps_application_screenshot_wait_for_frame (self);
-          return G_SOURCE_REMOVE;
-        }
-
-      g_printerr ("spanscope: %s\n", error->message);
-      sps_application_screenshot_finish (self, 1);
-    }
-  else
-    {
-      sps_application_screenshot_finish (self, self->screenshot_status);
-    }
-
-  return G_SOURCE_REMOVE;
-}
-
-/* The first frame painted after the trace page got its final size: the
- * layout is complete, so what is rendered now is what a user would see. */
-static void
-on_screenshot_after_paint (SpsApplication *self,
-                           GdkFrameClock  *clock)
-{
-  GtkWidget *window;
-  SpsTimeline *timeline;
-  int default_width;
-  int default_height;
-  int width;
-  int height;
-
-  g_assert (SPS_IS_APPLICATION (self));
-
-  if (self->screenshot_window == NULL)
-    return;
-
-  /* A trace is complete once its timeline is laid out; an error page
-   * once the window is. */
-  if (sps_window_get_state (self->screenshot_window) == SPS_WINDOW_STATE_LOADED &&
-      (!(timeline = sps_window_get_timeline (self->screenshot_window)) ||
-       !gtk_widget_get_mapped (GTK_WIDGET (timeline)) ||
-       gtk_widget_get_width (GTK_WIDGET (timeline)) <= 0))
-    return;
-
-  /* The default size includes what the window manager side of the
-   * client-side decorations takes (resize borders, shadows); the image
-   * must be the requested size of the window itself, so correct once
-   * the difference is known and wait for the next frame. */
-  window = GTK_WIDGET (self->screenshot_window);
-  width = gtk_widget_get_width (window);
-  height = gtk_widget_get_height (window);
-
-  if ((width != self->screenshot_width || height != self->screenshot_height) &&
-      self->screenshot_resizes++ < 3)
-    {
-      self->screenshot_surface_width += self->screenshot_width - width;
-      self->screenshot_surface_height += self->screenshot_height - height;
-      gtk_window_get_default_size (GTK_WINDOW (window), &default_width, &default_height);
-      gtk_window_set_default_size (GTK_WINDOW (window),
-                                   default_width + self->screenshot_width - width,
-                                   default_height + self->screenshot_height - height);
-      return;
-    }
-
-  g_clear_signal_handler (&self->screenshot_paint_id, clock);
-  g_idle_add_full (G_PRIORITY_HIGH_IDLE, sps_application_screenshot_take, self, NULL);
-}
-
-static gboolean
-on_screenshot_timeout (gpointer user_data)
-{
-  SpsApplication *self = user_data;
-
-  g_assert (SPS_IS_APPLICATION (self));
-
-  self->screenshot_timeout_id = 0;
-  g_printerr ("spanscope: %s\n", _("The window did not draw the trace in time"));
-  sps_application_screenshot_finish (self, 1);
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Takes the image after the next frame that shows the window complete. */
-static void
-sps_application_screenshot_wait_for_frame (SpsApplication *self)
-{
-  GtkWidget *window = GTK_WIDGET (self->screenshot_window);
-
-  if (self->screenshot_clock == NULL)
-    self->screenshot_clock = g_object_ref (gtk_widget_get_frame_clock (window));
-  if (self->screenshot_paint_id == 0)
-    self->screenshot_paint_id =
-      g_signal_connect_object (self->screenshot_clock, "after-paint",
-                               G_CALLBACK (on_screenshot_after_paint),
-                               self, G_CONNECT_SWAPPED);
-  if (self->screenshot_timeout_id == 0)
-    self->screenshot_timeout_id =
-      g_timeout_add_seconds (SCREENSHOT_TIMEOUT_SECONDS, on_screenshot_timeout, self);
-  gtk_widget_queue_draw (window);
-}
-
-static void
-on_screenshot_state (SpsApplication *self,
-                     GParamSpec     *pspec,
-                     SpsWindow      *window)
-{
-  g_assert (SPS_IS_APPLICATION (self));
-  g_assert (SPS_IS_WINDOW (window));
-
-  switch (sps_window_get_state (window))
-    {
-    case SPS_WINDOW_STATE_LOADING:
-      break;
-
-    case SPS_WINDOW_STATE_FAILED:
-      /* The image shows the error page; the exit status still fails. */
-      g_printerr ("spanscope: %s\n", sps_window_get_error_message (window));
-      self->screenshot_status = 1;
-      sps_application_screenshot_wait_for_frame (self);
-      break;
-
-    case SPS_WINDOW_STATE_EMPTY:
-      g_printerr ("spanscope: %s\n", _("Loading was cancelled"));
-      sps_application_screenshot_finish (self, 1);
-      break;
-
-    case SPS_WINDOW_STATE_LOADED:
-      if (self->screenshot_has_range)
-        {
-          SpsSession *session = sps_window_get_session (window);
-          SpsTime start = sps_trace_get_start_time (sps_session_get_trace (session));
-
-          sps_session_set_visible (session,
-                                   start + self->screenshot_range_start,
-                                   start + self->screenshot_range_end);
-        }
-
-      sps_application_screenshot_wait_for_frame (self);
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-/* After the window's own handler, which keeps a toplevel inside the
- * monitor: an image may be larger than the screen. The surface stays
- * where the window system puts it (off the screen in part); the image is
- * rendered from the widgets, not read from the screen. */
-static void
-on_screenshot_compute_size (SpsApplication  *self,
-                            GdkToplevelSize *size)
-{
-  g_assert (SPS_IS_APPLICATION (self));
-
-  gdk_toplevel_size_set_size (size, self->screenshot_surface_width, self->screenshot_surface_height);
-}
-
-static void
-on_screenshot_realize (SpsApplication *self,
-                       GtkWidget      *window)
-{
-  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
-
-  g_assert (SPS_IS_APPLICATION (self));
-
-  if (GDK_IS_TOPLEVEL (surface))
-    g_signal_connect_object (surface, "compute-size",
-                             G_CALLBACK (on_screenshot_compute_size),
-                             self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
 }
 
 static void
 sps_application_screenshot (SpsApplication *self,
                             GFile          *file)
 {
-  SpsWindow *window;
+  g_autoptr(SpsScreenshotJob) job = sps_screenshot_job_new (self->screenshot_path,
+                                                            self->screenshot_width,
+                                                            self->screenshot_height);
 
-  g_assert (SPS_IS_APPLICATION (self));
-  g_assert (G_IS_FILE (file));
-
-  /* What is drawn must not depend on how far an animation has got. */
-  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
-
-  window = sps_window_new (self);
-  gtk_window_set_default_size (GTK_WINDOW (window),
-                               self->screenshot_width,
-                               self->screenshot_height);
-  g_set_weak_pointer (&self->screenshot_window, window);
-  self->screenshot_surface_width = self->screenshot_width;
-  self->screenshot_surface_height = self->screenshot_height;
-  g_signal_connect_object (window, "realize",
-                           G_CALLBACK (on_screenshot_realize),
-                           self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
-
-  self->screenshot_state_id =
-    g_signal_connect_object (window, "notify::state",
-                             G_CALLBACK (on_screenshot_state),
-                             self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (window));
-  sps_window_load_with_options (window, file, self->import_options);
+  if (self->screenshot_has_range)
+    sps_screenshot_job_set_range (job, self->screenshot_range_start, self->screenshot_range_end);
+  g_signal_connect_object (job, "finished", G_CALLBACK (on_screenshot_finished), self, G_CONNECT_SWAPPED);
+  g_set_object (&self->screenshot_job, job);
+  sps_screenshot_job_run (job, sps_window_new (self), file, self->import_options);
 }
 
 static gboolean
@@ -855,11 +617,7 @@ sps_application_dispose (GObject *object)
 {
   SpsApplication *self = SPS_APPLICATION (object);
 
-  g_clear_handle_id (&self->screenshot_timeout_id, g_source_remove);
-  if (self->screenshot_clock != NULL)
-    g_clear_signal_handler (&self->screenshot_paint_id, self->screenshot_clock);
-  g_clear_object (&self->screenshot_clock);
-  g_clear_weak_pointer (&self->screenshot_window);
+  g_clear_object (&self->screenshot_job);
 
   g_clear_object (&self->keybindings);
   g_clear_object (&self->settings);
