@@ -63,22 +63,28 @@ static guint signals[N_SIGNALS];
 /* Frames to wait for one that has drawn something */
 #define MAX_RETRIES 50
 
+/* Stops listening to the window, its frames and the clock */
+static void
+sps_screenshot_job_disconnect (SpsScreenshotJob *self)
+{
+  g_clear_handle_id (&self->timeout_id, g_source_remove);
+  if (self->clock != NULL)
+    g_clear_signal_handler (&self->paint_id, self->clock);
+  g_clear_object (&self->clock);
+  if (self->window != NULL)
+    g_clear_signal_handler (&self->state_id, self->window);
+  g_clear_weak_pointer (&self->window);
+}
+
 static void
 sps_screenshot_job_finish (SpsScreenshotJob *self,
                            int               exit_status)
 {
   g_assert (SPS_IS_SCREENSHOT_JOB (self));
 
-  g_clear_handle_id (&self->timeout_id, g_source_remove);
-  if (self->clock != NULL)
-    g_clear_signal_handler (&self->paint_id, self->clock);
-  g_clear_object (&self->clock);
   if (self->window != NULL)
-    {
-      g_clear_signal_handler (&self->state_id, self->window);
-      gtk_window_destroy (GTK_WINDOW (self->window));
-      g_clear_weak_pointer (&self->window);
-    }
+    gtk_window_destroy (GTK_WINDOW (self->window));
+  sps_screenshot_job_disconnect (self);
 
   if (!self->finished)
     {
@@ -327,13 +333,7 @@ sps_screenshot_job_dispose (GObject *object)
 {
   SpsScreenshotJob *self = SPS_SCREENSHOT_JOB (object);
 
-  g_clear_handle_id (&self->timeout_id, g_source_remove);
-  if (self->clock != NULL)
-    g_clear_signal_handler (&self->paint_id, self->clock);
-  g_clear_object (&self->clock);
-  if (self->window != NULL)
-    g_clear_signal_handler (&self->state_id, self->window);
-  g_clear_weak_pointer (&self->window);
+  sps_screenshot_job_disconnect (self);
 
   G_OBJECT_CLASS (sps_screenshot_job_parent_class)->dispose (object);
 }
