@@ -6,7 +6,10 @@
 
 #include "config.h"
 
+#include <locale.h>
 #include <string.h>
+
+#include <glib/gi18n-lib.h>
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -310,6 +313,34 @@ test_unknown_counter (void)
   g_object_unref (banner);
 }
 
+/* The same counters in German, with the plural forms of each count */
+static void
+test_german (void)
+{
+  g_autofree char *old_language = g_strdup (g_getenv ("LANGUAGE"));
+  g_autofree char *path = sps_test_fixture_path ("warnings-mixed.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_path (path);
+  g_autoptr(GPtrArray) warnings = NULL;
+  g_autofree char *summary = NULL;
+
+  /* glibc rereads LANGUAGE once setlocale() bumps its catalogue counter */
+  g_setenv ("LANGUAGE", "de", TRUE);
+  setlocale (LC_ALL, "");
+
+  warnings = sps_import_warnings_collect (trace);
+  summary = sps_import_warnings_format_summary (warnings, 2);
+  g_assert_cmpstr (summary, ==, "3 asynchrone Beginne ohne Ende, 2 Ereignisse nicht unterstützter Phasen…");
+  g_assert_cmpstr (((SpsImportWarning *) g_ptr_array_index (warnings, 3))->summary, ==, "1 Ende ohne Beginn");
+  g_assert_cmpstr (((SpsImportWarning *) g_ptr_array_index (warnings, 3))->meaning, ==,
+                   "End-Ereignisse, zu denen auf ihrem Thread nichts offen war; sie wurden verworfen.");
+
+  if (old_language != NULL)
+    g_setenv ("LANGUAGE", old_language, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  setlocale (LC_ALL, "");
+}
+
 /* `spanscope [-ns|--ns|-us|--us] FILE`, run in this process */
 
 typedef struct
@@ -469,6 +500,11 @@ main (int   argc,
   int ret;
 
   gtk_test_init (&argc, &argv, NULL);
+  if (g_getenv ("SPANSCOPE_LOCALEDIR") != NULL)
+    {
+      bindtextdomain (GETTEXT_PACKAGE, g_getenv ("SPANSCOPE_LOCALEDIR"));
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+    }
   scratch_dir = g_dir_make_tmp ("spanscope-warnings-XXXXXX", NULL);
   app = sps_test_register_app ();
 
@@ -478,6 +514,7 @@ main (int   argc,
   g_test_add_func ("/ui/warnings/banner/clean", test_banner_clean);
   g_test_add_func ("/ui/warnings/banner/stack-repair", test_banner_stack_repair);
   g_test_add_func ("/ui/warnings/banner/unknown-counter", test_unknown_counter);
+  g_test_add_func ("/ui/warnings/banner/german", test_german);
   g_test_add_func ("/ui/window/options/timestamp-unit", test_timestamp_unit);
   g_test_add_func ("/ui/window/options/timestamp-unit-conflict", test_timestamp_unit_conflict);
   g_test_add_func ("/ui/window/screenshot/not-recent", test_screenshot_not_recent);
