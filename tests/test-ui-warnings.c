@@ -238,6 +238,21 @@ test_banner_warnings (void)
       }
     g_assert_nonnull (sps_test_find_label (GTK_WIDGET (banner), "1 end without a begin"));
   }
+  /* Details shows every counter, the name as info prints it too */
+  {
+    GtkWidget *button = sps_test_find_type_name (GTK_WIDGET (banner), "GtkMenuButton");
+    GtkPopover *popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (button));
+
+    gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (popover));
+    g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (popover)));
+    g_assert_nonnull (sps_test_find_label (GTK_WIDGET (popover), "unmatched_end"));
+    g_assert_nonnull (sps_test_find_label (GTK_WIDGET (popover), "2 events of unsupported phases"));
+    sps_test_maybe_screenshot (GTK_WIDGET (popover), "warning-details");
+    gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+    /* Let the popover go before its window does */
+    sps_test_spin (200);
+  }
 
   sps_test_close_window (window);
 }

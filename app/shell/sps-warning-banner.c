@@ -75,6 +75,9 @@ new_detail_row (const SpsImportWarning *warning)
       GtkWidget *example = new_label (text, "dim-label");
 
       gtk_label_set_selectable (GTK_LABEL (example), TRUE);
+      /* Selectable for a drag, but not focused when the popover opens:
+       * that would select all of the first message. */
+      gtk_widget_set_can_focus (example, FALSE);
       gtk_widget_add_css_class (example, "caption");
       gtk_box_append (GTK_BOX (row), example);
     }
