@@ -328,6 +328,24 @@ test_unknown_counter (void)
   g_object_unref (banner);
 }
 
+/* A file is cut off once: said without a count, first in the bar with a
+ * capital letter (tied with unmatched_begin at 1, before it by name) */
+static void
+test_once_per_file (void)
+{
+  g_autofree char *path = sps_test_fixture_path ("span-truncated-one-event.json");
+  g_autoptr(SpsTrace) trace = sps_test_load_path (path);
+  g_autoptr(GPtrArray) warnings = sps_import_warnings_collect (trace);
+  g_autofree char *summary = sps_import_warnings_format_summary (warnings, 2);
+  g_autofree char *one = sps_import_warnings_format_summary (warnings, 1);
+
+  g_assert_cmpuint (warnings->len, ==, 2);
+  g_assert_cmpstr (summary, ==, "The end of the file is missing, 1 begin without an end");
+  g_assert_cmpstr (one, ==, "The end of the file is missing…");
+  g_assert_cmpstr (((SpsImportWarning *) g_ptr_array_index (warnings, 0))->summary, ==,
+                   "the end of the file is missing");
+}
+
 /* The same counters in German, with the plural forms of each count */
 static void
 test_german (void)
@@ -529,6 +547,7 @@ main (int   argc,
   g_test_add_func ("/ui/warnings/banner/clean", test_banner_clean);
   g_test_add_func ("/ui/warnings/banner/stack-repair", test_banner_stack_repair);
   g_test_add_func ("/ui/warnings/banner/unknown-counter", test_unknown_counter);
+  g_test_add_func ("/ui/warnings/banner/once-per-file", test_once_per_file);
   g_test_add_func ("/ui/warnings/banner/german", test_german);
   g_test_add_func ("/ui/window/options/timestamp-unit", test_timestamp_unit);
   g_test_add_func ("/ui/window/options/timestamp-unit-conflict", test_timestamp_unit_conflict);

@@ -14,7 +14,10 @@
 #include "sps-import-warnings.h"
 
 /* A singular and a plural for xgettext (keyword NP_:1,2, po/meson.build),
- * looked up with g_dngettext() when the count is known. */
+ * looked up with g_dngettext() when the count is known. The singular of
+ * a counter that a file has at most once says it without the number, in
+ * lower case: it may follow another one in the list (a summary starts
+ * with a capital, see capitalized()). */
 #define NP_(singular, plural) singular, plural
 
 /* The counters the importers and the builder count (the names are those
@@ -91,20 +94,20 @@ static const struct
     N_("Metadata (names, sort order) that could not be read; the defaults are shown.") },
   { "invalid_event", NP_ ("%s entry that is not an event", "%s entries that are not events"),
     N_("Elements of the event list that are not objects; they were skipped.") },
-  { "invalid_trace_events", NP_ ("%s unusable traceEvents member", "%s unusable traceEvents members"),
+  { "invalid_trace_events", NP_ ("an unusable traceEvents member", "%s unusable traceEvents members"),
     N_("A traceEvents member that is not a list of events; it was ignored.") },
   { "unresolved_stack", NP_ ("%s stack reference that does not resolve", "%s stack references that do not resolve"),
     N_("Samples or events naming stack frames the file does not define; their stacks are empty.") },
-  { "truncated", NP_ ("%s cut-off end of the file", "%s cut-off ends of the file"),
+  { "truncated", NP_ ("the end of the file is missing", "%s cut-off ends of the file"),
     N_("The file ends in the middle of an event: every complete event before it is shown.") },
   { "args_arena_full", NP_ ("%s argument set beyond the limit", "%s argument sets beyond the limit"),
     N_("Arguments that did not fit the trace's storage; those events are shown without them.") },
   /* .nettrace */
-  { "nettrace-no-samples", NP_ ("%s capture without CPU samples", "%s captures without CPU samples"),
+  { "nettrace-no-samples", NP_ ("no CPU samples in the capture", "%s captures without CPU samples"),
     N_("The capture holds no CPU samples: the flame graph and the sample rows are empty.") },
-  { "nettrace-truncated", NP_ ("%s cut-off end of the capture", "%s cut-off ends of the capture"),
+  { "nettrace-truncated", NP_ ("the end of the capture is missing", "%s cut-off ends of the capture"),
     N_("The capture ends in the middle of a block: everything before it is shown.") },
-  { "nettrace-no-end-tag", NP_ ("%s capture without its end marker", "%s captures without their end marker"),
+  { "nettrace-no-end-tag", NP_ ("no end marker in the capture", "%s captures without their end marker"),
     N_("The capture was not closed by its writer; everything it holds is shown.") },
   /* The stack repair of .nettrace samples (sps-stack-repair.h) */
   { "stack_repair.deleted", NP_ ("%s sample with a cut stack deleted", "%s samples with a cut stack deleted"),
@@ -144,6 +147,22 @@ plural_count (guint64 count)
   return count > G_MAXUINT32 ? (gulong) (count % 1000000 + 1000000) : (gulong) count;
 }
 
+/* @text with its first letter in upper case */
+static char *
+capitalized (const char *text)
+{
+  const char *rest = g_utf8_next_char (text);
+  gunichar first = g_utf8_get_char (text);
+  char buf[8] = { 0 };
+
+  if (*text == '\0')
+    return g_strdup (text);
+
+  g_unichar_to_utf8 (g_unichar_totitle (first), buf);
+
+  return g_strconcat (buf, rest, NULL);
+}
+
 static void
 import_warning_free (gpointer data)
 {
@@ -151,6 +170,7 @@ import_warning_free (gpointer data)
 
   g_free (warning->name);
   g_free (warning->summary);
+  g_free (warning->title);
   g_free (warning->meaning);
   g_free (warning->example);
   g_free (warning);
@@ -192,6 +212,7 @@ add_warning (GPtrArray  *warnings,
       warning->summary = g_strdup_printf (C_("warning", "%s × %s"), number, name);
       warning->meaning = g_strdup (_("Counted by the importer; see its documentation."));
     }
+  warning->title = capitalized (warning->summary);
 
   g_ptr_array_add (warnings, warning);
 
@@ -293,7 +314,7 @@ sps_import_warnings_format_summary (GPtrArray *warnings,
       if (i > 0)
         /* Translators: between two warnings of the banner's list */
         g_string_append (text, C_("warning list", ", "));
-      g_string_append (text, warning->summary);
+      g_string_append (text, i == 0 ? warning->title : warning->summary);
     }
 
   if (warnings->len > max_items)

@@ -13,7 +13,9 @@ G_BEGIN_DECLS
  * SpsImportWarning:
  * @name: the counter's name, as `spanscope-cli info` prints it
  * @count: how often it was counted
- * @summary: (transfer full): "342 async begins without an end"
+ * @summary: (transfer full): "342 async begins without an end", or for a
+ *   counter a file has once "no CPU samples in the capture"
+ * @title: (transfer full): @summary with a capital first letter
  * @meaning: (transfer full): what it means for the data shown
  * @example: (nullable): the message of its first occurrence
  *
@@ -26,6 +28,7 @@ typedef struct
   char    *name;
   guint64  count;
   char    *summary;
+  char    *title;
   char    *meaning;
   char    *example;
 } SpsImportWarning;

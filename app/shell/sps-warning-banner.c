@@ -59,7 +59,7 @@ static GtkWidget *
 new_detail_row (const SpsImportWarning *warning)
 {
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *title = new_label (warning->summary, "heading");
+  GtkWidget *title = new_label (warning->title, "heading");
   GtkWidget *name = new_label (warning->name, "dim-label");
 
   gtk_widget_add_css_class (name, "caption");
