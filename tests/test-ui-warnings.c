@@ -271,6 +271,30 @@ test_banner_clean (void)
   sps_test_close_window (window);
 }
 
+/* A trace with only metadata says why its timeline is empty; one with
+ * events does not */
+static void
+test_no_tracks (void)
+{
+  static const char text[] = "This trace has no events to draw: no slices, instants, counters or samples.";
+  g_autofree char *empty = sps_test_fixture_path ("span-metadata-only.json");
+  g_autofree char *full = sps_test_fixture_path ("span-negative.json");
+  SpsWindow *window;
+  GtkWidget *label;
+
+  open_and_find_banner (empty, &window);
+  label = sps_test_find_label (GTK_WIDGET (window), text);
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_get_visible (label));
+  sps_test_close_window (window);
+
+  open_and_find_banner (full, &window);
+  label = sps_test_find_label (GTK_WIDGET (window), text);
+  g_assert_nonnull (label);
+  g_assert_false (gtk_widget_get_visible (label));
+  sps_test_close_window (window);
+}
+
 /* The repair's loss is a warning of its own, first; what it repaired
  * comes with it */
 static void
@@ -549,6 +573,7 @@ main (int   argc,
   g_test_add_func ("/ui/warnings/banner/unknown-counter", test_unknown_counter);
   g_test_add_func ("/ui/warnings/banner/once-per-file", test_once_per_file);
   g_test_add_func ("/ui/warnings/banner/german", test_german);
+  g_test_add_func ("/ui/window/load/no-tracks", test_no_tracks);
   g_test_add_func ("/ui/window/options/timestamp-unit", test_timestamp_unit);
   g_test_add_func ("/ui/window/options/timestamp-unit-conflict", test_timestamp_unit_conflict);
   g_test_add_func ("/ui/window/screenshot/not-recent", test_screenshot_not_recent);

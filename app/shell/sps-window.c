@@ -94,6 +94,7 @@ struct _SpsWindow
   GtkButton            *open_another_button;
   GtkPaned             *dock_paned;
   GtkScrolledWindow    *timeline_scroller;
+  GtkWidget            *no_tracks_label;
   GtkNotebook          *side_notebook;
   GtkNotebook          *bottom_notebook;
 };
@@ -310,6 +311,8 @@ sps_window_clear_trace (SpsWindow *self)
 
   if (self->warning_banner != NULL)
     sps_warning_banner_set_trace (self->warning_banner, NULL);
+  if (self->no_tracks_label != NULL)
+    gtk_widget_set_visible (self->no_tracks_label, FALSE);
   if (self->session != NULL)
     g_settings_unbind (self->session, "show-flows");
   if (self->timeline != NULL)
@@ -395,6 +398,7 @@ sps_window_show_trace (SpsWindow *self,
   sps_window_clear_trace (self);
 
   sps_warning_banner_set_trace (self->warning_banner, trace);
+  gtk_widget_set_visible (self->no_tracks_label, sps_trace_get_tracks (trace)->n_rows == 0);
   self->session = sps_session_new (trace);
   self->timeline = sps_timeline_new (self->session);
   self->views = g_ptr_array_new_with_free_func (g_object_unref);
@@ -1055,6 +1059,7 @@ sps_window_class_init (SpsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, go_to_time_button);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, go_to_time);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, warning_banner);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, no_tracks_label);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, search_button);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, recent_box);
