@@ -295,6 +295,68 @@ test_no_tracks (void)
   sps_test_close_window (window);
 }
 
+static void
+activate (SpsWindow  *window,
+          const char *action)
+{
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, NULL);
+}
+
+/* Zooming, panning and fitting degenerate spans: the window stays a
+ * valid, non-empty range, and every frame draws. Fit shows the whole
+ * trace: the ends of gint64 exactly, a single instant as the 10 ns
+ * around it. */
+static void
+test_degenerate_navigation (void)
+{
+  static const struct {
+    const char *fixture;
+    SpsTime     fit_start;
+    SpsTime     fit_end;
+  } cases[] = {
+    { "span-one-instant.json", 1499995, 1500005 },
+    { "span-same-timestamp.json", 41995, 42005 },
+    { "span-negative.json", -5000000, -1000000 },
+    { "span-int64-ends.json", G_GINT64_CONSTANT (-9223372036854775000), G_GINT64_CONSTANT (9223372036854775000) },
+    { "span-metadata-only.json", -5, 5 },
+  };
+  static const struct {
+    const char *action;
+    guint       times;
+  } steps[] = {
+    { "zoom-in", 70 }, { "pan-right", 30 }, { "zoom-out", 140 }, { "pan-left", 60 },
+    { "zoom-in", 20 }, { "pan-left", 200 }, { "fit", 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = sps_test_fixture_path (cases[i].fixture);
+      SpsWindow *window;
+      SpsSession *session;
+
+      open_and_find_banner (path, &window);
+      session = sps_window_get_session (window);
+
+      for (guint k = 0; k < G_N_ELEMENTS (steps); k++)
+        {
+          for (guint n = 0; n < steps[k].times; n++)
+            {
+              activate (window, steps[k].action);
+              g_assert_cmpint (sps_session_get_visible_start (session), <, sps_session_get_visible_end (session));
+            }
+          gtk_widget_queue_draw (GTK_WIDGET (window));
+          gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+        }
+
+      g_test_message ("%s: fit %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT, cases[i].fixture,
+                      sps_session_get_visible_start (session), sps_session_get_visible_end (session));
+      g_assert_cmpint (sps_session_get_visible_start (session), ==, cases[i].fit_start);
+      g_assert_cmpint (sps_session_get_visible_end (session), ==, cases[i].fit_end);
+      sps_test_close_window (window);
+    }
+}
+
 /* The repair's loss is a warning of its own, first; what it repaired
  * comes with it */
 static void
@@ -574,6 +636,7 @@ main (int   argc,
   g_test_add_func ("/ui/warnings/banner/once-per-file", test_once_per_file);
   g_test_add_func ("/ui/warnings/banner/german", test_german);
   g_test_add_func ("/ui/window/load/no-tracks", test_no_tracks);
+  g_test_add_func ("/ui/window/actions/degenerate-spans", test_degenerate_navigation);
   g_test_add_func ("/ui/window/options/timestamp-unit", test_timestamp_unit);
   g_test_add_func ("/ui/window/options/timestamp-unit-conflict", test_timestamp_unit_conflict);
   g_test_add_func ("/ui/window/screenshot/not-recent", test_screenshot_not_recent);
