@@ -11,6 +11,7 @@
 
 #include "sps-screenshot.h"
 #include "sps-screenshot-job.h"
+#include "sps-time-math-private.h"
 
 /**
  * SpsScreenshotJob:
@@ -245,10 +246,12 @@ on_screenshot_state (SpsScreenshotJob *self,
         {
           SpsSession *session = sps_window_get_session (window);
           SpsTime start = sps_trace_get_start_time (sps_session_get_trace (session));
+          SpsTime from = _sps_time_add (start, self->range_start);
+          SpsTime to = _sps_time_add (start, self->range_end);
 
-          sps_session_set_visible (session,
-                                   start + self->range_start,
-                                   start + self->range_end);
+          /* Past the largest time both ends saturate to one */
+          if (from < to)
+            sps_session_set_visible (session, from, to);
         }
 
       sps_screenshot_job_wait_for_frame (self);
