@@ -347,6 +347,19 @@ test_larger_than_screen (void)
   run_shots (shots, "4000x3000");
 }
 
+/* Smaller than the window can be (its header bar and panels need more):
+ * still an image of exactly that size, the window's top-left part */
+static void
+test_smaller_than_window (void)
+{
+  g_autoptr(GPtrArray) shots = g_ptr_array_new_with_free_func (shot_free);
+  g_autofree char *demo = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
+
+  add_shot (shots, demo, EXPECT_LOADS);
+  run_shots (shots, "200x150");
+  g_assert_nonnull (strstr (((Shot *) g_ptr_array_index (shots, 0))->err, "top-left part"));
+}
+
 /* A trace that takes seconds to load: the image waits for it. */
 static void
 test_large_trace (void)
@@ -468,6 +481,7 @@ main (int   argc,
   g_test_add_func ("/ui/screenshots/own-fixtures", test_own_fixtures);
   g_test_add_func ("/ui/screenshots/shared-fixtures", test_shared_fixtures);
   g_test_add_func ("/ui/screenshots/larger-than-screen", test_larger_than_screen);
+  g_test_add_func ("/ui/screenshots/smaller-than-window", test_smaller_than_window);
   g_test_add_func ("/ui/screenshots/large-trace", test_large_trace);
 
   return g_test_run ();

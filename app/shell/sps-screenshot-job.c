@@ -112,7 +112,13 @@ sps_screenshot_job_take (gpointer user_data)
   if (sps_window_get_session (self->window) != NULL)
     sps_session_set_hovered_slice (sps_window_get_session (self->window), SPS_NO_INDEX);
 
-  if (!sps_screenshot_save (GTK_WIDGET (self->window), self->path, &error))
+  /* A window that cannot be as small as asked: its top-left part, so that
+   * the image still has the requested size */
+  if (gtk_widget_get_width (GTK_WIDGET (self->window)) > self->width ||
+      gtk_widget_get_height (GTK_WIDGET (self->window)) > self->height)
+    g_printerr ("spanscope: %s\n", _("The window cannot be that small; the image shows its top-left part"));
+
+  if (!sps_screenshot_save_area (GTK_WIDGET (self->window), self->width, self->height, self->path, &error))
     {
       /* Nothing drawn yet: the next frame will have it. */
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED) &&
