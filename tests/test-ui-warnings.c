@@ -596,6 +596,39 @@ test_screenshot_not_recent (void)
   g_unlink (path);
 }
 
+/* --help and the welcome page name every format the importers read */
+static void
+test_formats_named (void)
+{
+  const char *argv[] = { g_getenv ("SPANSCOPE_EXE"), "--help", NULL };
+  static const char * const formats[] = { "Chrome JSON", ".json.gz", ".nettrace", ".etrace", ".bin" };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  SpsWindow *window = sps_window_new (app);
+  GtkWidget *welcome;
+  const char *text;
+  int status = 0;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  welcome = sps_test_find_label (GTK_WIDGET (window),
+                                 "Drop a trace file on this window or choose one. Spanscope reads Chrome JSON "
+                                 "traces (.json, also gzip-compressed .json.gz), .NET EventPipe traces "
+                                 "(.nettrace) and embedded trace streams (.etrace, .bin).");
+  g_assert_nonnull (welcome);
+  text = gtk_label_get_text (GTK_LABEL (welcome));
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_assert_nonnull (strstr (out, formats[i]));
+      g_assert_nonnull (strstr (text, formats[i]));
+    }
+
+  sps_test_close_window (window);
+}
+
 /* Both units at once is a usage error (exit 2) */
 static void
 test_timestamp_unit_conflict (void)
@@ -640,6 +673,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/options/timestamp-unit", test_timestamp_unit);
   g_test_add_func ("/ui/window/options/timestamp-unit-conflict", test_timestamp_unit_conflict);
   g_test_add_func ("/ui/window/screenshot/not-recent", test_screenshot_not_recent);
+  g_test_add_func ("/ui/window/formats-named", test_formats_named);
 
   ret = g_test_run ();
 
