@@ -5,6 +5,8 @@
 
 #pragma once
 
+#include <math.h>
+
 #include <glib.h>
 
 #include "sps-types.h"
