@@ -1271,7 +1271,7 @@ paint_slice_lane (SpsTimeline          *self,
   /* A nanosecond of margin each side: items touching the edges of a
    * tile are drawn by both tiles, each its part. */
   _sps_timeline_lod_runs_init (self->lod, &iter, row->track, row->depth, draw_level (g),
-                               area_start (a, g) - 1, area_end (a, g) + 1);
+                               _sps_time_sub (area_start (a, g), 1), _sps_time_add (area_end (a, g), 1));
 
   /* Sampled lanes read each slice's flags, and filters each slice's
    * visibility: those take the general path. A level that does not keep
@@ -1283,10 +1283,10 @@ paint_slice_lane (SpsTimeline          *self,
       records = _sps_timeline_lod_runs_records (&iter, &n_records);
       if (records == NULL && a->spots == NULL)
         records = _sps_timeline_lod_runs_window (self->lod, row->track, row->depth, draw_level (g),
-                                                 area_start (a, g) - 1, area_end (a, g) + 1, &n_records);
+                                                 _sps_time_sub (area_start (a, g), 1), _sps_time_add (area_end (a, g), 1), &n_records);
       if (records != NULL)
         {
-          paint_lane_records (&d, records, n_records, area_start (a, g) - 1, area_end (a, g) + 1);
+          paint_lane_records (&d, records, n_records, _sps_time_sub (area_start (a, g), 1), _sps_time_add (area_end (a, g), 1));
           goto done;
         }
     }
@@ -1738,8 +1738,8 @@ paint_process_summary (SpsTimeline          *self,
   double px_per_ns = 1.0 / g->ns_per_px;
   guint level = draw_level (g);
   float bar = MAX (row->height - 2 * 7, 4);
-  SpsTime start = area_start (a, g) - 1;
-  SpsTime end = area_end (a, g) + 1;
+  SpsTime start = _sps_time_sub (area_start (a, g), 1);
+  SpsTime end = _sps_time_add (area_end (a, g), 1);
 
   canvas_init_strip (&paint->canvas, a->width, g->scale);
   paint->y = floorf ((row->height - bar) / 2);
@@ -2645,9 +2645,9 @@ draw_flow_set (SpsTimeline    *self,
       else
         {
           /* With the curves of flows that end just outside */
-          SpsTime margin = (SpsTime) ceil (FLOW_MIN_BEND * g->ns_per_px);
-          SpsTime start = g->start - margin;
-          SpsTime end = g->end + margin;
+          SpsTime margin = _sps_time_offset (0, ceil (FLOW_MIN_BEND * g->ns_per_px));
+          SpsTime start = _sps_time_sub (g->start, margin);
+          SpsTime end = _sps_time_add (g->end, margin);
 
           for (guint i = first_flow_reaching (self, start);
                i < self->n_flow_keys && self->flows_by_min[i].tmin < end;
