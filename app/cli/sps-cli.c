@@ -78,17 +78,28 @@ sps_cli_load_trace (const char    *path,
                     SpsLoadFlags   flags,
                     GError       **error)
 {
+  return sps_cli_load_trace_full (path, ns, NULL, flags, error);
+}
+
+/* sps_cli_load_trace() with more importer options: @extra (an a{sv}
+ * dictionary, may be NULL; a floating reference is sunk) */
+SpsTrace *
+sps_cli_load_trace_full (const char    *path,
+                         gboolean       ns,
+                         GVariant      *extra,
+                         SpsLoadFlags   flags,
+                         GError       **error)
+{
   g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
   g_autoptr(GVariant) options = NULL;
+  GVariantDict dict;
 
+  g_variant_dict_init (&dict, extra);
+  if (extra != NULL)
+    g_variant_unref (g_variant_ref_sink (extra));
   if (ns)
-    {
-      GVariantDict dict;
-
-      g_variant_dict_init (&dict, NULL);
-      g_variant_dict_insert (&dict, "timestamp-unit", "s", "ns");
-      options = g_variant_ref_sink (g_variant_dict_end (&dict));
-    }
+    g_variant_dict_insert (&dict, "timestamp-unit", "s", "ns");
+  options = g_variant_ref_sink (g_variant_dict_end (&dict));
 
   return sps_trace_load (file, sps_plugin_engine_get_default (), options, flags,
                          NULL, NULL, error);

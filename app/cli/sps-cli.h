@@ -26,6 +26,11 @@ SpsTrace       *sps_cli_load_trace          (const char          *path,
                                              gboolean             ns,
                                              SpsLoadFlags         flags,
                                              GError             **error);
+SpsTrace       *sps_cli_load_trace_full     (const char          *path,
+                                             gboolean             ns,
+                                             GVariant            *extra,
+                                             SpsLoadFlags         flags,
+                                             GError             **error);
 int             sps_cli_report_load_error   (const GError        *error);
 GOptionContext *sps_cli_new_file_command    (const char          *name,
                                              const char          *summary,
