@@ -648,10 +648,9 @@ action_open (GSimpleAction *action,
   gtk_file_chooser_set_select_multiple (chooser, TRUE);
 
   add_filter (chooser, _("All Supported Traces"),
-              "*.json", "*.json.gz", "*.nettrace", "*.diagsession", "*.etrace", NULL);
+              "*.json", "*.json.gz", "*.nettrace", "*.etrace", "*.bin", NULL);
   add_filter (chooser, _("Chrome JSON Traces"), "*.json", "*.json.gz", NULL);
   add_filter (chooser, _("EventPipe Traces"), "*.nettrace", NULL);
-  add_filter (chooser, _("Visual Studio Diagnostic Sessions"), "*.diagsession", NULL);
   add_filter (chooser, _("Embedded Captures"), "*.etrace", "*.bin", NULL);
   add_filter (chooser, _("All Files"), "*", NULL);
 
