@@ -11,6 +11,10 @@ G_BEGIN_DECLS
 
 gsize      _sps_json_value_length          (const char      *text,
                                             gsize            size);
+const char *_sps_args_ref_text            (const char      *data,
+                                            gsize            size,
+                                            SpsArgsRef       ref,
+                                            gsize           *len);
 SpsArgsRef _sps_trace_builder_arena_add    (SpsTraceBuilder *self,
                                             const char      *json,
                                             gsize            len);

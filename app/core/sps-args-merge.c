@@ -111,8 +111,39 @@ _sps_trace_builder_arena_add (SpsTraceBuilder *self,
   return sps_args_ref_new (TRUE, offset, len);
 }
 
-/* The text a reference points at, or NULL (an unknown length is scanned;
- * a reference outside its store gives NULL). */
+/**
+ * _sps_args_ref_text:
+ * @data: the store @ref points into (the arena or the source)
+ * @size: its size
+ * @ref: a reference
+ * @len: (out): the text's length
+ *
+ * Returns: the text @ref points at, or %NULL when it lies outside @data
+ *   or is empty; an unknown length is scanned for
+ */
+const char *
+_sps_args_ref_text (const char *data,
+                    gsize       size,
+                    SpsArgsRef  ref,
+                    gsize      *len)
+{
+  guint64 offset = ref & SPS_ARGS_REF_OFFSET_MASK;
+  guint64 length = (ref >> SPS_ARGS_REF_OFFSET_BITS) & SPS_ARGS_REF_LENGTH_UNKNOWN;
+
+  if (data == NULL || offset >= size)
+    return NULL;
+  if (length == SPS_ARGS_REF_LENGTH_UNKNOWN)
+    length = _sps_json_value_length (data + offset, size - offset);
+  else if (length > size - offset)
+    return NULL;
+  if (length == 0)
+    return NULL;
+
+  *len = length;
+  return data + offset;
+}
+
+/* The text a reference of the builder points at, or NULL */
 static const char *
 builder_args_text (SpsTraceBuilder *self,
                    SpsArgsRef       ref,
@@ -120,8 +151,6 @@ builder_args_text (SpsTraceBuilder *self,
 {
   const char *data;
   gsize size;
-  guint64 offset = ref & SPS_ARGS_REF_OFFSET_MASK;
-  guint64 length = (ref >> SPS_ARGS_REF_OFFSET_BITS) & SPS_ARGS_REF_LENGTH_UNKNOWN;
 
   if ((ref & SPS_ARGS_REF_ARENA_BIT) != 0)
     {
@@ -133,17 +162,7 @@ builder_args_text (SpsTraceBuilder *self,
   else
     return NULL;
 
-  if (offset >= size)
-    return NULL;
-  if (length == SPS_ARGS_REF_LENGTH_UNKNOWN)
-    length = _sps_json_value_length (data + offset, size - offset);
-  else if (length > size - offset)
-    return NULL;
-  if (length == 0)
-    return NULL;
-
-  *len = length;
-  return data + offset;
+  return _sps_args_ref_text (data, size, ref, len);
 }
 
 typedef struct

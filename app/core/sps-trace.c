@@ -624,8 +624,6 @@ sps_trace_get_args_json (SpsTrace   *self,
   GBytes *store;
   const char *data;
   gsize size = 0;
-  guint64 offset;
-  guint64 length;
 
   g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
   g_return_val_if_fail (len != NULL, NULL);
@@ -640,23 +638,8 @@ sps_trace_get_args_json (SpsTrace   *self,
     return NULL;
 
   data = g_bytes_get_data (store, &size);
-  offset = ref & SPS_ARGS_REF_OFFSET_MASK;
-  length = (ref >> SPS_ARGS_REF_OFFSET_BITS) & SPS_ARGS_REF_LENGTH_UNKNOWN;
 
-  if (offset >= size)
-    return NULL;
-
-  if (length == SPS_ARGS_REF_LENGTH_UNKNOWN)
-    length = _sps_json_value_length (data + offset, size - offset);
-  else if (length > size - offset)
-    return NULL;
-
-  if (length == 0)
-    return NULL;
-
-  *len = length;
-
-  return data + offset;
+  return _sps_args_ref_text (data, size, ref, len);
 }
 
 /**
