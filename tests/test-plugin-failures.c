@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include <json-glib/json-glib.h>
 #include <spanscope-core.h>
 
 #include "sps-test-util.h"
@@ -217,6 +218,69 @@ test_failures_not_from_a_plugin (void)
   g_assert_false (sps_plugin_engine_report_failure (object, "SpsView.create_panel", error));
 }
 
+/* The CLI loads the same plugins (it inherits SPANSCOPE_PLUGIN_PATH). */
+static void
+test_failures_cli (void)
+{
+  g_auto(SpsTestRun) json = { 0 };
+  g_auto(SpsTestRun) text = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *folder = g_build_filename (faulty_dir, "no-extensions", NULL);
+  g_autofree char *expected = NULL;
+  JsonArray *plugins;
+  JsonObject *noext = NULL;
+  JsonObject *lines = NULL;
+  JsonArray *kinds;
+
+  sps_test_run_cli_va (&json, "plugins", "--json", NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  json_parser_load_from_data (parser, json.out, -1, &error);
+  g_assert_no_error (error);
+  plugins = json_node_get_array (json_parser_get_root (parser));
+  g_assert_cmpuint (json_array_get_length (plugins), ==, 11);
+
+  for (guint i = 0; i < json_array_get_length (plugins); i++)
+    {
+      JsonObject *plugin = json_array_get_object_element (plugins, i);
+      const char *module = json_object_get_string_member_with_default (plugin, "module", "");
+
+      if (g_str_equal (module, "noext"))
+        noext = plugin;
+      else if (g_str_equal (module, "lines"))
+        lines = plugin;
+    }
+
+  g_assert_nonnull (noext);
+  g_assert_cmpstr (json_object_get_string_member (noext, "state"), ==, "failed");
+  g_assert_cmpstr (json_object_get_string_member (noext, "name"), ==, "No extensions");
+  g_assert_cmpstr (json_object_get_string_member (noext, "folder"), ==, folder);
+  g_assert_cmpstr (json_object_get_string_member (noext, "error"), ==,
+                   "plugin “noext” loaded but registers nothing Spanscope uses "
+                   "(importer, exporter, analysis or view)");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (noext, "kinds")), ==, 0);
+
+  g_assert_nonnull (lines);
+  g_assert_cmpstr (json_object_get_string_member (lines, "state"), ==, "loaded");
+  g_assert_true (json_object_get_null_member (lines, "error"));
+  kinds = json_object_get_array_member (lines, "kinds");
+  g_assert_cmpuint (json_array_get_length (kinds), ==, 2);
+  g_assert_cmpstr (json_array_get_string_element (kinds, 0), ==, "importer");
+  g_assert_cmpstr (json_array_get_string_element (kinds, 1), ==, "exporter");
+
+  /* For people: one block per plugin, the reason under a failed one */
+  sps_test_run_cli_va (&text, "plugins", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  expected = g_strdup_printf ("noext  failed\n"
+                              "    name: No extensions\n"
+                              "    folder: %s\n"
+                              "    error: plugin “noext” loaded but registers nothing Spanscope uses "
+                              "(importer, exporter, analysis or view)\n"
+                              "pyraise  failed\n", folder);
+  g_assert_nonnull (strstr (text.out, expected));
+  g_assert_nonnull (strstr (text.out, "\nlines  loaded  importer, exporter\n    name: Lines\n"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -244,6 +308,7 @@ main (int   argc,
   g_test_add_func ("/core/plugin-failures/malformed-input", test_failures_malformed_input);
   g_test_add_func ("/core/plugin-failures/exporter", test_failures_exporter);
   g_test_add_func ("/core/plugin-failures/not-from-a-plugin", test_failures_not_from_a_plugin);
+  g_test_add_func ("/core/plugin-failures/cli", test_failures_cli);
 
   ret = g_test_run ();
 
