@@ -37,6 +37,8 @@ struct _SpsLiveCapture
   guint          update_id;
   gboolean       running;
   gboolean       dirty;
+  /* Ended by sps_live_capture_stop(), not by the device going away */
+  gboolean       stopped;
 };
 
 G_DEFINE_FINAL_TYPE (SpsLiveCapture, sps_live_capture, G_TYPE_OBJECT)
@@ -271,7 +273,20 @@ sps_live_capture_stop (SpsLiveCapture *self)
   g_return_if_fail (SPS_IS_LIVE_CAPTURE (self));
 
   if (self->running)
-    sps_live_source_stop (self->source);
+    {
+      self->stopped = TRUE;
+      sps_live_source_stop (self->source);
+    }
+}
+
+/* Whether the capture was ended with sps_live_capture_stop(); when it
+ * ended otherwise (no error), the device went away. */
+gboolean
+sps_live_capture_get_stopped (SpsLiveCapture *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), FALSE);
+
+  return self->stopped;
 }
 
 gboolean
