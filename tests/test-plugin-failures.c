@@ -23,27 +23,11 @@ static char *scratch_dir;
  * process, so the tests run in order on the same engine. */
 static SpsPluginEngine *engine;
 
-static SpsPluginStatus *
-find_status (const char *module_name)
-{
-  g_autoptr(GListModel) list = sps_plugin_engine_list_status (engine);
-
-  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
-    {
-      g_autoptr(SpsPluginStatus) status = g_list_model_get_item (list, i);
-
-      if (g_strcmp0 (sps_plugin_status_get_module_name (status), module_name) == 0)
-        return g_steal_pointer (&status);
-    }
-
-  return NULL;
-}
-
 static void
 assert_failed (const char *module_name,
                const char *error)
 {
-  g_autoptr(SpsPluginStatus) status = find_status (module_name);
+  g_autoptr(SpsPluginStatus) status = sps_test_find_plugin_status (engine, module_name);
 
   g_assert_nonnull (status);
   g_assert_cmpint (sps_plugin_status_get_state (status), ==, SPS_PLUGIN_STATE_FAILED);
@@ -56,7 +40,7 @@ static void
 assert_loaded (const char *module_name,
                const char *kinds)
 {
-  g_autoptr(SpsPluginStatus) status = find_status (module_name);
+  g_autoptr(SpsPluginStatus) status = sps_test_find_plugin_status (engine, module_name);
   g_autofree char *joined = NULL;
 
   g_assert_nonnull (status);
@@ -77,12 +61,12 @@ test_failures_load_time (void)
   g_autofree char *nomodule = g_build_filename (plugin_dir, "no-module-key", "nomodule.plugin", NULL);
   g_autoptr(GListModel) list = sps_plugin_engine_list_status (engine);
 
-  /* faulty/ (5 plugins) first, then the 4 valid .plugin files of
+  /* faulty/ (7 plugins) first, then the 4 valid .plugin files of
    * tests/plugins, then its 2 unreadable ones. */
-  g_assert_cmpuint (g_list_model_get_n_items (list), ==, 11);
+  g_assert_cmpuint (g_list_model_get_n_items (list), ==, 13);
 
   /* A shared module that is not one */
-  badso = find_status ("badso");
+  badso = sps_test_find_plugin_status (engine, "badso");
   g_assert_nonnull (badso);
   g_assert_cmpstr (sps_plugin_status_get_plugin_file (badso), ==, badso_file);
   g_assert_cmpstr (sps_plugin_status_get_name (badso), ==, "Bad shared module");
@@ -100,17 +84,19 @@ test_failures_load_time (void)
 
   /* An unreadable .plugin file is listed by its path, without a module */
   {
-    g_autoptr(SpsPluginStatus) last = g_list_model_get_item (list, 10);
+    g_autoptr(SpsPluginStatus) last = g_list_model_get_item (list, 12);
 
     g_assert_null (sps_plugin_status_get_module_name (last));
     g_assert_cmpstr (sps_plugin_status_get_plugin_file (last), ==, nomodule);
     g_assert_cmpstr (sps_plugin_status_get_error (last), ==, "not a valid plugin file: no Module key in [Plugin]");
   }
 
-  /* The faulty importer and exporter load fine; their faults only show
-   * when they are used. */
+  /* The faulty importer, exporter, analysis and view load fine; their
+   * faults only show when they are used. */
   assert_loaded ("faultyimporter", "importer");
   assert_loaded ("faultyexporter", "exporter");
+  assert_loaded ("faultyanalysis", "analysis");
+  assert_loaded ("faultyview", "view");
   assert_loaded ("lines", "importer,exporter");
   assert_loaded ("decoy", "importer");
 
@@ -209,6 +195,28 @@ test_failures_exporter (void)
 }
 
 static void
+test_failures_analysis (void)
+{
+  g_autoptr(GPtrArray) analyses = sps_plugin_engine_create_extensions (engine, SPS_TYPE_ANALYSIS);
+  g_autoptr(GPtrArray) later = NULL;
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpuint (analyses->len, ==, 1);
+  g_assert_cmpstr (sps_analysis_get_name (g_ptr_array_index (analyses, 0)), ==, "faulty");
+
+  /* A failure without a reason gets one, and the plugin the blame */
+  g_assert_false (sps_analysis_run (g_ptr_array_index (analyses, 0), builder, NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+  g_assert_cmpstr (error->message, ==, "The faulty analysis failed without giving a reason");
+  assert_failed ("faultyanalysis", "plugin “faultyanalysis” failed in SpsAnalysis.run and is skipped: "
+                                   "The faulty analysis failed without giving a reason");
+
+  later = sps_plugin_engine_create_extensions (engine, SPS_TYPE_ANALYSIS);
+  g_assert_cmpuint (later->len, ==, 0);
+}
+
+static void
 test_failures_not_from_a_plugin (void)
 {
   g_autoptr(GObject) object = g_object_new (G_TYPE_OBJECT, NULL);
@@ -238,7 +246,7 @@ test_failures_cli (void)
   json_parser_load_from_data (parser, json.out, -1, &error);
   g_assert_no_error (error);
   plugins = json_node_get_array (json_parser_get_root (parser));
-  g_assert_cmpuint (json_array_get_length (plugins), ==, 11);
+  g_assert_cmpuint (json_array_get_length (plugins), ==, 13);
 
   for (guint i = 0; i < json_array_get_length (plugins); i++)
     {
@@ -307,6 +315,7 @@ main (int   argc,
   g_test_add_func ("/core/plugin-failures/importer", test_failures_importer);
   g_test_add_func ("/core/plugin-failures/malformed-input", test_failures_malformed_input);
   g_test_add_func ("/core/plugin-failures/exporter", test_failures_exporter);
+  g_test_add_func ("/core/plugin-failures/analysis", test_failures_analysis);
   g_test_add_func ("/core/plugin-failures/not-from-a-plugin", test_failures_not_from_a_plugin);
   g_test_add_func ("/core/plugin-failures/cli", test_failures_cli);
 

@@ -19,6 +19,7 @@
 #include "sps-window.h"
 
 #include "sps-test-shell.h"
+#include "sps-test-util.h"
 #include "sps-test-ui.h"
 
 static SpsApplication *app;
@@ -85,10 +86,10 @@ test_plugins_dialog (void)
         g_assert_false (seen_loaded);
     }
 
-  /* faulty/ (5) and tests/plugins (6, two unreadable) and build/plugins */
+  /* faulty/ (7) and tests/plugins (6, two unreadable) and build/plugins */
   g_assert_cmpuint (n_failed, ==, 7);
   g_assert_cmpuint (n_failed, ==, n_failed_engine);
-  g_assert_cmpuint (n_rows, >, 11);
+  g_assert_cmpuint (n_rows, >, 13);
 
   noext = sps_test_find_named (list, "noext");
   g_assert_nonnull (noext);
@@ -116,10 +117,19 @@ test_plugins_trace_still_loads (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
   SpsWindow *window = sps_test_open_file (app, path, 1200, 800);
+  g_autoptr(SpsPluginStatus) status = NULL;
 
-  /* The broken plugins are skipped; the Chrome importer reads the file. */
+  /* The broken plugins are skipped; the Chrome importer reads the file.
+   * The view that makes no panel is blamed and left out. */
   sps_test_wait_for_load (window);
   g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
+  g_assert_null (sps_test_find_label (GTK_WIDGET (window), "Faulty"));
+  status = sps_test_find_plugin_status (sps_plugin_engine_get_default (), "faultyview");
+  g_assert_cmpint (sps_plugin_status_get_state (status), ==, SPS_PLUGIN_STATE_FAILED);
+  g_assert_cmpstr (sps_plugin_status_get_error (status), ==,
+                   "plugin “faultyview” failed in SpsView.create_panel and is skipped: "
+                   "The SpsTestFaultyView view made no panel");
+  g_assert_cmpuint (sps_plugin_engine_count_failed (sps_plugin_engine_get_default ()), ==, 8);
   sps_test_close_window (window);
 }
 

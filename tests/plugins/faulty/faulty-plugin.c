@@ -6,6 +6,8 @@
  *                    the real one and fails to load them without a reason
  *   FAULTY_EXPORTER  an exporter "faulty" whose write sets an error and
  *                    returns success
+ *   FAULTY_ANALYSIS  an analysis "faulty" whose run fails without a reason
+ *   FAULTY_VIEW      a view whose create_panel makes no panel
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -18,8 +20,11 @@
 
 #include <libpeas/peas.h>
 #include <spanscope-core.h>
+#ifdef FAULTY_VIEW
+# include <spanscope-gtk.h>
+#endif
 
-#if defined (FAULTY_IMPORTER) || defined (FAULTY_EXPORTER)
+#ifndef FAULTY_NOTHING
 
 #ifdef FAULTY_IMPORTER
 
@@ -62,6 +67,59 @@ sps_test_faulty_iface_init (SpsImporterInterface *iface)
 #define FAULTY_IFACE_TYPE SPS_TYPE_IMPORTER
 #define FAULTY_TYPE_NAME "SpsTestFaultyImporter"
 
+#elif defined (FAULTY_ANALYSIS)
+
+static gboolean
+sps_test_faulty_run (SpsAnalysis      *analysis,
+                     SpsTraceBuilder  *builder,
+                     GVariant         *options,
+                     SpsProgress      *progress,
+                     GError          **error)
+{
+  return FALSE;
+}
+
+static const char *
+sps_test_faulty_analysis_get_name (SpsAnalysis *analysis)
+{
+  return "faulty";
+}
+
+static void
+sps_test_faulty_iface_init (SpsAnalysisInterface *iface)
+{
+  iface->get_name = sps_test_faulty_analysis_get_name;
+  iface->run = sps_test_faulty_run;
+}
+
+#define FAULTY_IFACE_TYPE SPS_TYPE_ANALYSIS
+#define FAULTY_TYPE_NAME "SpsTestFaultyAnalysis"
+
+#elif defined (FAULTY_VIEW)
+
+static const char *
+sps_test_faulty_get_title (SpsView *view)
+{
+  return "Faulty";
+}
+
+static GtkWidget *
+sps_test_faulty_create_panel (SpsView    *view,
+                              SpsSession *session)
+{
+  return NULL;
+}
+
+static void
+sps_test_faulty_iface_init (SpsViewInterface *iface)
+{
+  iface->get_title = sps_test_faulty_get_title;
+  iface->create_panel = sps_test_faulty_create_panel;
+}
+
+#define FAULTY_IFACE_TYPE SPS_TYPE_VIEW
+#define FAULTY_TYPE_NAME "SpsTestFaultyView"
+
 #else
 
 static gboolean
@@ -101,7 +159,7 @@ G_MODULE_EXPORT void peas_register_types (PeasObjectModule *module);
 G_MODULE_EXPORT void
 peas_register_types (PeasObjectModule *module)
 {
-#if defined (FAULTY_IMPORTER) || defined (FAULTY_EXPORTER)
+#ifndef FAULTY_NOTHING
   /* Registered by hand so that each build has its own type name. */
   const GTypeInfo info = { sizeof (GObjectClass), NULL, NULL, NULL, NULL, NULL, sizeof (GObject), 0, NULL, NULL };
   const GInterfaceInfo iface_info = { (GInterfaceInitFunc) sps_test_faulty_iface_init, NULL, NULL };
