@@ -230,6 +230,48 @@ test_no_frames (void)
   device_close (&device);
 }
 
+/* Noise between whole frames: the decoder skips to the next stream
+ * header, the window says so while receiving, and every byte is kept. */
+static void
+test_garbage_between_frames (void)
+{
+  g_autoptr(GByteArray) stream = g_byte_array_new ();
+  Device device = { -1 };
+  BytesWait bytes_wait = { &device, 0 };
+  SpsTrace *trace;
+  guint32 seq = 0;
+  static const guint8 noise[] = { 0xff, 0xfe, 0x00, 0x13, 0x37, 0xff, 0xff, 0xff, 0xff, 0x0f, 0xaa, 0x55 };
+
+  device_open (&device);
+  /* 22 frames (232 bytes), noise, then a restarted stream: 22 more */
+  valid_stream (stream, &seq);
+  g_assert_cmpuint (stream->len, ==, 232);
+  g_byte_array_append (stream, noise, sizeof noise);
+  seq = 0;
+  valid_stream (stream, &seq);
+  send_bytes (&device, stream->data, stream->len);
+  bytes_wait.n_bytes = stream->len;
+  sps_test_wait_until (has_bytes, &bytes_wait);
+
+  wait_for_state (&device, SPS_LIVE_STATE_GARBLED);
+  g_assert_cmpstr (sps_live_window_get_state_text (device.window), ==,
+                   "Some of the data was not valid frames and was skipped (byte 232: the stream is "
+                   "garbled; skipping to the next stream header). Everything received is kept.");
+  sps_test_maybe_screenshot (GTK_WIDGET (device.window), "live-garbled");
+
+  /* Both streams' frames, once a generation holds all the bytes */
+  while (shown_events (&device) != 44)
+    sps_test_spin (20);
+  trace = sps_session_get_trace (sps_live_window_get_session (device.window));
+  g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES), ==, 20);
+  g_assert_cmpuint (sps_trace_count_warning (trace, "desync"), ==, 1);
+  g_assert_cmpint (sps_live_window_get_state (device.window), ==, SPS_LIVE_STATE_GARBLED);
+  g_assert_cmpuint (sps_live_capture_get_n_bytes (device.capture), ==, stream->len);
+
+  sps_live_capture_stop (device.capture);
+  device_close (&device);
+}
+
 #if defined (__SANITIZE_ADDRESS__)
 # define FLOOD_RUNS 1000000
 #else
@@ -413,6 +455,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/live-states/unplugged-mid-frame", test_unplugged_mid_frame);
   g_test_add_func ("/ui/live-states/no-frames", test_no_frames);
+  g_test_add_func ("/ui/live-states/garbage-between-frames", test_garbage_between_frames);
   g_test_add_func ("/ui/live-states/flood", test_flood);
 
   return g_test_run ();

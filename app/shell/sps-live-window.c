@@ -108,6 +108,29 @@ shown_events (SpsLiveWindow *self)
   return self->session != NULL ? sps_trace_get_events_read (sps_session_get_trace (self->session)) : 0;
 }
 
+/* What the embedded-stream decoder said about bytes it had to skip
+ * ("desync", "invalid_frames"), or NULL */
+static const char *
+garbled_message (SpsLiveWindow *self)
+{
+  SpsTrace *trace;
+
+  if (self->session == NULL)
+    return NULL;
+
+  trace = sps_session_get_trace (self->session);
+  for (guint i = 0; i < sps_trace_get_n_warnings (trace); i++)
+    {
+      const char *first = NULL;
+      const char *name = sps_trace_get_warning (trace, i, NULL, &first);
+
+      if (g_str_equal (name, "desync") || g_str_equal (name, "invalid_frames"))
+        return first != NULL ? first : name;
+    }
+
+  return NULL;
+}
+
 static SpsLiveState
 compute_state (SpsLiveWindow *self)
 {
@@ -126,6 +149,9 @@ compute_state (SpsLiveWindow *self)
 
   if (self->unframed_since != 0 && now - self->unframed_since >= NO_FRAMES_US)
     return SPS_LIVE_STATE_NO_FRAMES;
+
+  if (garbled_message (self) != NULL)
+    return SPS_LIVE_STATE_GARBLED;
 
   return SPS_LIVE_STATE_RECEIVING;
 }
@@ -149,6 +175,12 @@ update_state (SpsLiveWindow *self)
     case SPS_LIVE_STATE_NO_FRAMES:
       text = g_strdup (_("No valid frames in the last 5 s: wrong baud rate or not a Spanscope device? "
                          "Everything received is kept."));
+      break;
+
+    case SPS_LIVE_STATE_GARBLED:
+      /* Translators: %s is the decoder's message, e.g. "byte 232: the stream is garbled; …" */
+      text = g_strdup_printf (_("Some of the data was not valid frames and was skipped (%s). "
+                                "Everything received is kept."), garbled_message (self));
       break;
 
     case SPS_LIVE_STATE_BEHIND:
@@ -549,6 +581,7 @@ sps_live_window_init (SpsLiveWindow *self)
   self->state_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->state_label, TRUE);
   gtk_label_set_xalign (self->state_label, 0);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->state_label), TRUE);
   gtk_info_bar_add_child (self->state_bar, GTK_WIDGET (self->state_label));
   gtk_widget_set_visible (GTK_WIDGET (self->state_bar), FALSE);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->state_bar));
