@@ -245,3 +245,30 @@ sps_test_find_plugin_status (SpsPluginEngine *engine,
 
   return NULL;
 }
+
+/* @data compressed as one gzip member at @level (1 to 9) */
+GBytes *
+sps_test_gzip (const void *data,
+               gsize       len,
+               int         level)
+{
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, level);
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  gsize in_pos = 0;
+
+  for (;;)
+    {
+      guint8 buffer[65536];
+      gsize bytes_read = 0, bytes_written = 0;
+      GConverterResult res;
+
+      res = g_converter_convert (G_CONVERTER (compressor), (const guint8 *) data + in_pos, len - in_pos,
+                                 buffer, sizeof buffer, G_CONVERTER_INPUT_AT_END,
+                                 &bytes_read, &bytes_written, NULL);
+      g_assert_cmpint (res, !=, G_CONVERTER_ERROR);
+      in_pos += bytes_read;
+      g_byte_array_append (out, buffer, bytes_written);
+      if (res == G_CONVERTER_FINISHED)
+        return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+    }
+}

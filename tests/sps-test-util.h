@@ -41,6 +41,9 @@ char     *sps_test_write_temp          (const char         *dir_template,
 void      sps_test_remove_tree         (const char         *path);
 SpsPluginStatus *sps_test_find_plugin_status (SpsPluginEngine *engine,
                                               const char      *module_name);
+GBytes   *sps_test_gzip                (const void         *data,
+                                        gsize               len,
+                                        int                 level);
 
 guint     sps_test_find_slice          (SpsTrace           *trace,
                                         const char         *name,

@@ -669,7 +669,7 @@ spot_simple_trace (SpsTrace *trace)
 
   /* P "SampleC" at 878 with "sf": 8 → frame8 whose parent is "1" (main) */
   for (guint i = 0; i < samples->n_rows; i++)
-    if (g_strcmp0 (string_of (trace, samples->name[i]), "SampleC") == 0)
+    if (g_strcmp0 (string_of (trace, samples->event_name[i]), "SampleC") == 0)
       sample_c = i;
   g_assert_cmpuint (sample_c, !=, SPS_NO_INDEX);
   g_assert_cmpint (samples->ts[sample_c], ==, 878000);
@@ -1510,9 +1510,12 @@ assert_sampled_stacks (SpsTrace *trace)
    * tree is shared) */
   g_assert_cmpuint (samples->callsite[second], ==, root);
 
-  /* valid samples are named after the event; the raw sf is kept as
-   * written */
-  g_assert_cmpstr (string_of (trace, samples->name[first]), ==, "cpu");
+  /* valid samples keep the event's name beside the leaf frame's, which
+   * names them for navigation; the raw sf is kept as written */
+  g_assert_cmpstr (string_of (trace, samples->event_name[first]), ==, "cpu");
+  g_assert_cmpstr (string_of (trace, samples->name[first]),
+                   ==, string_of (trace, sps_trace_get_frames (trace)->name[
+                         sps_trace_get_callsites (trace)->frame[samples->callsite[first]]]));
   g_assert_cmpstr (string_of (trace, samples->raw_stack_ref[first]), ==, "2");
   g_assert_cmpstr (string_of (trace, samples->raw_stack_ref[second]), ==, "1");
 
@@ -1592,7 +1595,7 @@ dump_samples (SpsTrace *trace)
                               "%" G_GINT64_FORMAT " tid=%" G_GINT64_FORMAT " %s [%s] sf=%s w=%g unit=%u flags=%u\n",
                               samples->ts[i],
                               threads->tid[samples->thread[i]],
-                              string_of (trace, samples->name[i]),
+                              string_of (trace, samples->event_name[i]),
                               stack,
                               string_of (trace, samples->raw_stack_ref[i]),
                               samples->weight[i],
@@ -1679,7 +1682,7 @@ test_sampled_unresolved (void)
     {
       g_autofree char *stack = NULL;
 
-      g_assert_cmpstr (string_of (trace, samples->name[i]), ==, expected[i].name);
+      g_assert_cmpstr (string_of (trace, samples->event_name[i]), ==, expected[i].name);
       g_assert_cmpint (samples->ts[i], ==, expected[i].ts);
       g_assert_cmpstr (string_of (trace, samples->raw_stack_ref[i]), ==, expected[i].raw_sf);
       g_assert_cmpuint (samples->flags[i], ==, expected[i].flags);

@@ -399,6 +399,54 @@ test_cli_errors (void)
   g_assert_cmpint (run_cli (list, NULL), ==, 0);
 }
 
+/* --duration ends the capture by its timeout (the device stays silent and
+ * plugged in): exit 0, an empty capture written, and no GLib-CRITICAL (the
+ * timeout source was once removed a second time; the test environment
+ * makes criticals fatal, so that would be a crash). */
+static void
+test_cli_capture_duration (void)
+{
+  const char *cli = g_getenv ("SPANSCOPE_CLI");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err_text = NULL;
+  g_autofree char *captured = NULL;
+  g_autoptr(GSubprocess) capture = NULL;
+  gsize captured_len = 1;
+  int master;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("SPANSCOPE_CLI is not set");
+      return;
+    }
+
+  master = open_pty (&path);
+  dir = g_dir_make_tmp ("test-serial-XXXXXX", &error);
+  g_assert_no_error (error);
+  out = g_build_filename (dir, "silent.etrace", NULL);
+
+  capture = g_subprocess_new (G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                              cli, "capture", path, "--duration", "300ms", "-o", out, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (capture, NULL, NULL, NULL, &err_text, &error);
+  g_assert_no_error (error);
+  close (master);
+
+  g_test_message ("%s", err_text);
+  g_assert_true (g_subprocess_get_if_exited (capture));
+  g_assert_cmpint (g_subprocess_get_exit_status (capture), ==, 0);
+  g_assert_null (strstr (err_text, "CRITICAL"));
+  g_file_get_contents (out, &captured, &captured_len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (captured_len, ==, 0);
+
+  g_assert_cmpint (g_remove (out), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -410,6 +458,7 @@ main (int   argc,
   g_test_add_func ("/serial/open-errors", test_open_errors);
   g_test_add_func ("/serial/cli/capture", test_cli_capture);
   g_test_add_func ("/serial/cli/errors", test_cli_errors);
+  g_test_add_func ("/serial/cli/capture-duration", test_cli_capture_duration);
 
   return g_test_run ();
 }

@@ -1014,7 +1014,7 @@ test_describe (void)
                    " thread_id INTEGER, process_id INTEGER, callsite_id INTEGER, frame TEXT, kind TEXT,"
                    " sample_count INTEGER, sample_weight REAL, weight_unit TEXT,"
                    " estimated_cpu_time INTEGER, estimated_self_cpu_time INTEGER, sf TEXT,"
-                   " unresolved INTEGER");
+                   " unresolved INTEGER, event_name TEXT, line INTEGER");
   /* The last rows are zz's, a temp table */
   {
     guint n = sps_sql_result_get_n_rows (result);

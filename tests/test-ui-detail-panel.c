@@ -658,6 +658,45 @@ test_chrome_file (void)
   gtk_window_destroy (GTK_WINDOW (fixture.window));
 }
 
+/* Slices recorded with stacks (sf/esf, an inline stack on a B and the sf
+ * of its E) show them leaf first; a slice without one hides the fields */
+static void
+test_slice_stacks (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "chrome-slice-stacks.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsSession) session = NULL;
+  Fixture fixture = { NULL, };
+
+  trace = sps_trace_load (file, NULL, NULL, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  session = sps_session_new (trace);
+  fixture.panel = sps_detail_panel_new (session);
+  fixture.window = gtk_window_new ();
+  gtk_window_set_child (GTK_WINDOW (fixture.window), fixture.panel);
+  gtk_window_present (GTK_WINDOW (fixture.window));
+
+  sps_session_set_selected_slice (session, sps_test_find_slice (trace, "X1", 0));
+  wait_for_draw (&fixture);
+  g_assert_cmpstr (label_text (&fixture, "stack-value"), ==, "run\nmain");
+  g_assert_cmpstr (label_text (&fixture, "end-stack-value"), ==, "done\nrun\nmain");
+  g_assert_true (gtk_widget_get_visible (sps_test_find_named (fixture.panel, "end-stack-value")));
+
+  sps_session_set_selected_slice (session, sps_test_find_slice (trace, "B1", 0));
+  wait_for_draw (&fixture);
+  g_assert_cmpstr (label_text (&fixture, "stack-value"), ==, "loop\nmain");
+  g_assert_cmpstr (label_text (&fixture, "end-stack-value"), ==, "main");
+
+  sps_session_set_selected_slice (session, sps_test_find_slice (trace, "X4", 0));
+  wait_for_draw (&fixture);
+  g_assert_false (gtk_widget_get_visible (sps_test_find_named (fixture.panel, "stack-value")));
+  g_assert_false (gtk_widget_get_visible (sps_test_find_named (fixture.panel, "end-stack-value")));
+
+  gtk_window_destroy (GTK_WINDOW (fixture.window));
+}
+
 static void
 test_detail_view (void)
 {
@@ -696,6 +735,7 @@ main (int   argc,
   TEST ("/ui/detail-panel/heat-bars", test_heat_bars);
   g_test_add_func ("/ui/detail-panel/many-children", test_many_children);
   g_test_add_func ("/ui/detail-panel/chrome-file", test_chrome_file);
+  g_test_add_func ("/ui/detail-panel/slice-stacks", test_slice_stacks);
   g_test_add_func ("/ui/detail-panel/view", test_detail_view);
 
   return g_test_run ();

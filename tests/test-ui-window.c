@@ -307,14 +307,22 @@ test_screenshot_malformed (void)
   g_autofree char *dir = g_dir_make_tmp ("spanscope-shot-XXXXXX", NULL);
   g_autofree char *out = g_build_filename (dir, "out.png", NULL);
   g_autofree char *err = NULL;
-  const char *args[] = { "--screenshot", out, garbage, NULL };
+  g_auto(Image) image = { 0 };
+  const char *args[] = { "--screenshot", out, "--size", "900x600", garbage, NULL };
 
   g_assert_cmpint (run_spanscope (args, &err), ==, 1);
 
   /* The importer's position of the missing comma: line 3, column 29. */
   g_assert_nonnull (strstr (err, "chrome-garbage.json:3:29"));
-  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
 
+  /* The image shows the window's error page, at the requested size: the
+   * page's text is in the middle of a plain window. */
+  load_image (out, &image);
+  g_assert_cmpint (image.width, ==, 900);
+  g_assert_cmpint (image.height, ==, 600);
+  g_assert_cmpfloat (foreground_share (&image, 150, 300, 750, 400), >, 0.01);
+
+  g_unlink (out);
   g_rmdir (dir);
 }
 

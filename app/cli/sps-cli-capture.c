@@ -31,6 +31,7 @@ typedef struct
   SpsLiveSource *source;
   GError        *error;
   gboolean       interrupted;
+  guint          timeout_id;    /* 0 once --duration's timeout fired */
 } Capture;
 
 static void
@@ -62,6 +63,8 @@ on_timeout (gpointer user_data)
 {
   Capture *capture = user_data;
 
+  /* Removed by returning: it must not be removed again at the end */
+  capture->timeout_id = 0;
   sps_live_source_stop (capture->source);
   return G_SOURCE_REMOVE;
 }
@@ -154,6 +157,7 @@ sps_cli_capture (char **argv)
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(SpsSerialSource) source = NULL;
   g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  g_autoptr(GBytes) received = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) args = g_strdupv (argv);
@@ -162,7 +166,6 @@ sps_cli_capture (char **argv)
   int baud = 115200;
   gboolean list = FALSE;
   gint64 duration_ms = 0;
-  guint timeout = 0;
   guint sigint, sigterm;
   Capture capture = { 0 };
   const GOptionEntry entries[] = {
@@ -230,19 +233,20 @@ sps_cli_capture (char **argv)
     }
 
   if (duration_ms > 0)
-    timeout = g_timeout_add ((guint) MIN (duration_ms, G_MAXUINT), on_timeout, &capture);
+    capture.timeout_id = g_timeout_add ((guint) MIN (duration_ms, G_MAXUINT), on_timeout, &capture);
   sigint = g_unix_signal_add (SIGINT, on_signal, &capture);
   sigterm = g_unix_signal_add (SIGTERM, on_signal, &capture);
 
   g_main_loop_run (loop);
 
-  g_clear_handle_id (&timeout, g_source_remove);
+  g_clear_handle_id (&capture.timeout_id, g_source_remove);
   g_source_remove (sigint);
   g_source_remove (sigterm);
   g_signal_handlers_disconnect_by_data (source, &capture);
 
   /* Everything received is written, also after a read error. */
-  if (!g_file_set_contents (output, (const char *) bytes->data, bytes->len, &error))
+  received = g_bytes_new_static (bytes->data, bytes->len);
+  if (!sps_cli_write_bytes (output, received, &error))
     {
       fprintf (stderr, "%s: %s\n", g_get_prgname (), error->message);
       g_clear_error (&capture.error);

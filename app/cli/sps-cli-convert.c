@@ -127,6 +127,7 @@ sps_cli_convert (char **argv)
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(GFile) input_file = NULL;
   g_autoptr(GFile) output_file = NULL;
+  FILE *messages;
   g_autoptr(GVariant) load_options = NULL;
   g_autoptr(GVariant) write_options = NULL;
   g_autoptr(GError) error = NULL;
@@ -234,6 +235,8 @@ sps_cli_convert (char **argv)
     return sps_cli_report_load_error (error);
 
   output_file = g_file_new_for_commandline_arg (output);
+  /* With -o -, standard output is the converted file */
+  messages = g_strcmp0 (output, "-") == 0 ? stderr : stdout;
 
   /* Sample streams that went through the stack repair get the messages
    * of `dotnet-trace convert`; other conversions stay silent. */
@@ -245,12 +248,12 @@ sps_cli_convert (char **argv)
       g_autofree char *report = sps_stack_repair_format_report (trace);
 
       /* Translators: the input file, a format name, the output file */
-      printf (_("Processing trace data file '%s' to create a new %s file '%s'."),
-              in_path != NULL ? in_path : args[1], format, out_path != NULL ? out_path : output);
-      putchar ('\n');
+      fprintf (messages, _("Processing trace data file '%s' to create a new %s file '%s'."),
+               in_path != NULL ? in_path : args[1], format, out_path != NULL ? out_path : output);
+      fputc ('\n', messages);
       if (report != NULL)
-        fputs (report, stdout);
-      fflush (stdout);
+        fputs (report, messages);
+      fflush (messages);
     }
 
   /* Flame formats (speedscope, folded) write the samples' stacks */
@@ -258,7 +261,7 @@ sps_cli_convert (char **argv)
   g_variant_dict_insert (&dict, "tree", "s", "samples");
   write_options = g_variant_ref_sink (g_variant_dict_end (&dict));
 
-  if (!sps_cli_write_file (exporter, trace, write_options, output_file, &error))
+  if (!sps_cli_write_file (exporter, trace, write_options, output, &error))
     {
       fprintf (stderr, "%s: %s\n", g_get_prgname (), error->message);
       return SPS_CLI_EXIT_BAD_INPUT;
@@ -266,8 +269,8 @@ sps_cli_convert (char **argv)
 
   if (repaired)
     {
-      puts (_("Conversion complete"));
-      fflush (stdout);
+      fprintf (messages, "%s\n", _("Conversion complete"));
+      fflush (messages);
     }
 
   return SPS_CLI_EXIT_OK;

@@ -20,7 +20,6 @@ sps_cli_flame (char **argv)
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(SpsExporter) exporter = NULL;
   g_autoptr(SpsTrace) trace = NULL;
-  g_autoptr(GFile) output_file = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GVariant) options = NULL;
   g_autofree char *format = NULL;
@@ -103,9 +102,7 @@ sps_cli_flame (char **argv)
     g_variant_dict_insert (&dict, "thread", "x", tid);
   options = g_variant_ref_sink (g_variant_dict_end (&dict));
 
-  output_file = g_file_new_for_commandline_arg (output);
-
-  if (!sps_cli_write_file (exporter, trace, options, output_file, &error))
+  if (!sps_cli_write_file (exporter, trace, options, output, &error))
     {
       fprintf (stderr, "%s: %s\n", g_get_prgname (), error->message);
       return SPS_CLI_EXIT_BAD_INPUT;

@@ -162,6 +162,67 @@ add_info_sections (JsonBuilder *builder,
     }
 }
 
+/* What the stack repair of a .nettrace recorded (sps-stack-repair.h),
+ * or NULL when none ran */
+static JsonObject *
+lookup_stack_repair (SpsTrace  *trace,
+                     JsonNode **node)
+{
+  guint n = sps_trace_get_n_metadata (trace);
+
+  for (guint i = 0; i < n; i++)
+    {
+      SpsArgsRef ref = SPS_ARGS_REF_NONE;
+      const char *key = sps_trace_get_metadata (trace, i, &ref);
+
+      if (g_strcmp0 (key, SPS_STACK_REPAIR_METADATA_KEY) != 0)
+        continue;
+
+      *node = sps_trace_parse_args (trace, ref, NULL);
+      if (*node == NULL || !JSON_NODE_HOLDS_OBJECT (*node))
+        return NULL;
+      return json_node_get_object (*node);
+    }
+
+  return NULL;
+}
+
+/* "stack_repair": the samples before the repair, how many were repaired,
+ * deleted or kept truncated, and per thread the times of those lost:
+ * `{"tid", "count", "ranges": [[first_ns, last_ns], …]}` */
+static void
+add_stack_repair (JsonBuilder *builder,
+                  SpsTrace    *trace)
+{
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *repair = lookup_stack_repair (trace, &node);
+  JsonNode *threads;
+  gint64 unrecoverable;
+  gboolean kept;
+
+  if (repair == NULL)
+    return;
+
+  unrecoverable = json_object_get_int_member_with_default (repair, "unrecoverable", 0);
+  kept = json_object_get_boolean_member_with_default (repair, "kept_unrecoverable", FALSE);
+
+  json_builder_set_member_name (builder, "stack_repair");
+  json_builder_begin_object (builder);
+  add_int_member (builder, "samples", json_object_get_int_member_with_default (repair, "samples", 0));
+  add_int_member (builder, "repaired", json_object_get_int_member_with_default (repair, "repaired", 0));
+  add_int_member (builder, "deleted", kept ? 0 : unrecoverable);
+  add_int_member (builder, "kept_truncated", kept ? unrecoverable : 0);
+  json_builder_set_member_name (builder, "threads");
+  if ((threads = json_object_get_member (repair, "threads")) != NULL && JSON_NODE_HOLDS_ARRAY (threads))
+    json_builder_add_value (builder, json_node_copy (threads));
+  else
+    {
+      json_builder_begin_array (builder);
+      json_builder_end_array (builder);
+    }
+  json_builder_end_object (builder);
+}
+
 static void
 print_json (SpsTrace *trace)
 {
@@ -188,6 +249,7 @@ print_json (SpsTrace *trace)
       add_int_member (builder, w->name, (gint64) w->count);
     }
   json_builder_end_object (builder);
+  add_stack_repair (builder, trace);
   add_info_sections (builder, trace);
   json_builder_end_object (builder);
 
@@ -290,6 +352,53 @@ print_info_sections (SpsTrace *trace)
     }
 }
 
+/* The stack repair's counts, then its report of the lost samples per
+ * thread (as `convert` prints it) */
+static void
+print_stack_repair (SpsTrace *trace,
+                    int       label_width,
+                    int       number_width)
+{
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *repair = lookup_stack_repair (trace, &node);
+  g_autofree char *report = NULL;
+  gint64 unrecoverable;
+  gboolean kept;
+  static const char * const labels[] = {
+    N_("Samples before"), N_("Repaired"), N_("Deleted"), N_("Kept truncated"),
+  };
+  gint64 values[G_N_ELEMENTS (labels)];
+
+  if (repair == NULL)
+    return;
+
+  unrecoverable = json_object_get_int_member_with_default (repair, "unrecoverable", 0);
+  kept = json_object_get_boolean_member_with_default (repair, "kept_unrecoverable", FALSE);
+  values[0] = json_object_get_int_member_with_default (repair, "samples", 0);
+  values[1] = json_object_get_int_member_with_default (repair, "repaired", 0);
+  values[2] = kept ? 0 : unrecoverable;
+  values[3] = kept ? unrecoverable : 0;
+
+  /* Translators: the heading of what the repair of cut .nettrace stacks did */
+  printf ("%s\n", _("Stack repair"));
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    {
+      const char *label = _(labels[i]);
+
+      printf ("  %s%*s%*" G_GINT64_FORMAT "\n", label, MAX (0, label_width - 2 - text_width (label)), "",
+              number_width, values[i]);
+    }
+
+  if ((report = sps_stack_repair_format_report (trace)) != NULL)
+    {
+      g_auto(GStrv) lines = g_strsplit (report, "\n", -1);
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        if (lines[i][0] != '\0')
+          printf ("  %s\n", lines[i]);
+    }
+}
+
 static void
 print_table (const char *path,
              SpsTrace   *trace)
@@ -361,6 +470,7 @@ print_table (const char *path,
         }
     }
 
+  print_stack_repair (trace, label_width, number_width);
   print_info_sections (trace);
 
   /* Only with --keep-partial: what is shown above was read before this. */
@@ -378,11 +488,16 @@ sps_cli_info (char **argv)
   gboolean json = FALSE;
   gboolean ns = FALSE;
   gboolean keep_partial = FALSE;
+  gboolean keep_unrecoverable = FALSE;
+  GVariant *extra = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
       N_("Print the counts as a JSON object"), NULL },
     { "ns", 0, 0, G_OPTION_ARG_NONE, &ns,
       N_("Read timestamps and durations as nanoseconds instead of microseconds"), NULL },
+    { "keep-unrecoverable", 0, 0, G_OPTION_ARG_NONE, &keep_unrecoverable,
+      N_("Keep samples whose stack was cut at 100 frames and cannot be repaired, instead of deleting them"),
+      NULL },
     { "keep-partial", 0, 0, G_OPTION_ARG_NONE, &keep_partial,
       N_("On an error, still print what was read before it (the exit status stays 1)"), NULL },
     { NULL }
@@ -393,7 +508,16 @@ sps_cli_info (char **argv)
   if (!(args = sps_cli_parse_file_command (context, argv)))
     return SPS_CLI_EXIT_USAGE;
 
-  trace = sps_cli_load_trace (args[1], ns,
+  if (keep_unrecoverable)
+    {
+      GVariantDict dict;
+
+      g_variant_dict_init (&dict, NULL);
+      g_variant_dict_insert (&dict, "keep-unrecoverable", "b", TRUE);
+      extra = g_variant_dict_end (&dict);
+    }
+
+  trace = sps_cli_load_trace_full (args[1], ns, extra,
                       keep_partial ? SPS_LOAD_FLAGS_KEEP_PARTIAL : SPS_LOAD_FLAGS_NONE,
                       &error);
   if (trace == NULL)

@@ -7,9 +7,15 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <gio/gunixoutputstream.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "sps-cli.h"
 
@@ -72,17 +78,28 @@ sps_cli_load_trace (const char    *path,
                     SpsLoadFlags   flags,
                     GError       **error)
 {
+  return sps_cli_load_trace_full (path, ns, NULL, flags, error);
+}
+
+/* sps_cli_load_trace() with more importer options: @extra (an a{sv}
+ * dictionary, may be NULL; a floating reference is sunk) */
+SpsTrace *
+sps_cli_load_trace_full (const char    *path,
+                         gboolean       ns,
+                         GVariant      *extra,
+                         SpsLoadFlags   flags,
+                         GError       **error)
+{
   g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
   g_autoptr(GVariant) options = NULL;
+  GVariantDict dict;
 
+  g_variant_dict_init (&dict, extra);
+  if (extra != NULL)
+    g_variant_unref (g_variant_ref_sink (extra));
   if (ns)
-    {
-      GVariantDict dict;
-
-      g_variant_dict_init (&dict, NULL);
-      g_variant_dict_insert (&dict, "timestamp-unit", "s", "ns");
-      options = g_variant_ref_sink (g_variant_dict_end (&dict));
-    }
+    g_variant_dict_insert (&dict, "timestamp-unit", "s", "ns");
+  options = g_variant_ref_sink (g_variant_dict_end (&dict));
 
   return sps_trace_load (file, sps_plugin_engine_get_default (), options, flags,
                          NULL, NULL, error);
@@ -144,32 +161,160 @@ sps_cli_parse_file_command (GOptionContext  *context,
   return g_steal_pointer (&args);
 }
 
-/* Writes to a temporary file renamed over @file only once everything was
- * written, so a failed conversion never leaves a half-written output. */
+/* Refuses to write over something that is not a regular file (a device,
+ * a FIFO, a socket, a folder; a symbolic link to one): renaming over it
+ * would replace a device node with a file, and writing into it could
+ * block for ever. */
+static gboolean
+check_replaceable (const char  *path,
+                   GError     **error)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0 || S_ISREG (st.st_mode))
+    return TRUE;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+               /* Translators: a file name */
+               _("%s: not a regular file; it is not replaced (use -o - to write to standard output)"),
+               path);
+  return FALSE;
+}
+
+/* Writes something to @out: an export, or bytes */
+typedef gboolean (*WriteFunc) (GOutputStream *out,
+                               gpointer       user_data,
+                               GError       **error);
+
+/* Writes to a temporary file in the folder of @output, renamed over it
+ * only once everything was written: a failed write never leaves a
+ * half-written output, nor removes what was there. The new file gets the
+ * mode of the one it replaces (or 0666 less the umask). `-` is standard
+ * output. */
+static gboolean
+write_output (const char  *output,
+              WriteFunc    func,
+              gpointer     user_data,
+              GError     **error)
+{
+  g_autoptr(GOutputStream) out = NULL;
+  g_autoptr(GOutputStream) buffered = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *tmp = NULL;
+  GStatBuf st;
+  mode_t mode;
+  int fd;
+
+  if (g_strcmp0 (output, "-") == 0)
+    {
+      out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+      buffered = g_buffered_output_stream_new_sized (out, 1 << 20);
+      return func (buffered, user_data, error) && g_output_stream_close (buffered, NULL, error);
+    }
+
+  if (!check_replaceable (output, error))
+    return FALSE;
+
+  if (g_stat (output, &st) == 0)
+    mode = st.st_mode & 07777;
+  else
+    {
+      mode_t mask = umask (0);
+
+      umask (mask);
+      mode = 0666 & ~mask;
+    }
+
+  dir = g_path_get_dirname (output);
+  base = g_path_get_basename (output);
+  tmp = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
+  if ((fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600)) < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "%s: %s", output, g_strerror (saved_errno));
+      return FALSE;
+    }
+  fchmod (fd, mode);
+
+  out = g_unix_output_stream_new (fd, TRUE);
+  buffered = g_buffered_output_stream_new_sized (out, 1 << 20);
+  if (!func (buffered, user_data, error) || !g_output_stream_close (buffered, NULL, error))
+    {
+      g_output_stream_close (buffered, NULL, NULL);
+      g_unlink (tmp);
+      return FALSE;
+    }
+
+  if (g_rename (tmp, output) != 0)
+    {
+      int saved_errno = errno;
+
+      g_unlink (tmp);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "%s: %s", output, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+typedef struct
+{
+  SpsExporter *exporter;
+  SpsTrace    *trace;
+  GVariant    *options;
+} Export;
+
+static gboolean
+write_export (GOutputStream  *out,
+              gpointer        user_data,
+              GError        **error)
+{
+  Export *e = user_data;
+
+  return sps_exporter_write (e->exporter, e->trace, e->options, out, NULL, error);
+}
+
+/**
+ * sps_cli_write_file:
+ * @output: a file name, or `-` for standard output
+ *
+ * Exports @trace to @output (see write_output()).
+ */
 gboolean
 sps_cli_write_file (SpsExporter  *exporter,
                     SpsTrace     *trace,
                     GVariant     *options,
-                    GFile        *file,
+                    const char   *output,
                     GError      **error)
 {
-  g_autoptr(GFileOutputStream) out = NULL;
-  g_autoptr(GOutputStream) buffered = NULL;
+  Export e = { exporter, trace, options };
 
-  if (!(out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error)))
-    return FALSE;
+  return write_output (output, write_export, &e, error);
+}
 
-  buffered = g_buffered_output_stream_new_sized (G_OUTPUT_STREAM (out), 1 << 20);
+static gboolean
+write_bytes (GOutputStream  *out,
+             gpointer        user_data,
+             GError        **error)
+{
+  GBytes *bytes = user_data;
 
-  if (!sps_exporter_write (exporter, trace, options, buffered, NULL, error))
-    {
-      g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+  return g_output_stream_write_all (out, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                    NULL, NULL, error);
+}
 
-      /* Closing with a cancelled cancellable drops the temporary file. */
-      g_cancellable_cancel (cancelled);
-      g_output_stream_close (buffered, cancelled, NULL);
-      return FALSE;
-    }
-
-  return g_output_stream_close (buffered, NULL, error);
+/**
+ * sps_cli_write_bytes:
+ * @output: a file name, or `-` for standard output
+ *
+ * Writes @bytes to @output, the way sps_cli_write_file() does.
+ */
+gboolean
+sps_cli_write_bytes (const char  *output,
+                     GBytes      *bytes,
+                     GError     **error)
+{
+  return write_output (output, write_bytes, bytes, error);
 }

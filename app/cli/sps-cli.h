@@ -26,6 +26,11 @@ SpsTrace       *sps_cli_load_trace          (const char          *path,
                                              gboolean             ns,
                                              SpsLoadFlags         flags,
                                              GError             **error);
+SpsTrace       *sps_cli_load_trace_full     (const char          *path,
+                                             gboolean             ns,
+                                             GVariant            *extra,
+                                             SpsLoadFlags         flags,
+                                             GError             **error);
 int             sps_cli_report_load_error   (const GError        *error);
 GOptionContext *sps_cli_new_file_command    (const char          *name,
                                              const char          *summary,
@@ -35,7 +40,10 @@ char          **sps_cli_parse_file_command  (GOptionContext      *context,
 gboolean        sps_cli_write_file          (SpsExporter         *exporter,
                                              SpsTrace            *trace,
                                              GVariant            *options,
-                                             GFile               *file,
+                                             const char          *output,
+                                             GError             **error);
+gboolean        sps_cli_write_bytes         (const char          *output,
+                                             GBytes              *bytes,
                                              GError             **error);
 const char     *sps_cli_get_usage           (void);
 

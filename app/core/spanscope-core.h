@@ -29,5 +29,6 @@
 #include "sps-sql-engine.h"
 #include "sps-csv.h"
 #include "sps-json.h"
+#include "sps-file-read.h"
 
 #undef SPANSCOPE_CORE_INSIDE

@@ -38,6 +38,8 @@ struct _SpsFilteredSamples
   guint32 *track;
   guint32 *thread;
   guint32 *name;
+  guint32 *event_name;
+  guint32 *line;
   guint32 *callsite;
   guint32 *raw_stack_ref;
   double  *weight;
@@ -178,6 +180,8 @@ sps_filtered_samples_new (SpsTrace              *trace,
   self->track = g_new (guint32, MAX (samples->n_rows, 1));
   self->thread = g_new (guint32, MAX (samples->n_rows, 1));
   self->name = g_new (guint32, MAX (samples->n_rows, 1));
+  self->event_name = g_new (guint32, MAX (samples->n_rows, 1));
+  self->line = g_new (guint32, MAX (samples->n_rows, 1));
   self->callsite = g_new (guint32, MAX (samples->n_rows, 1));
   self->raw_stack_ref = g_new (guint32, MAX (samples->n_rows, 1));
   self->weight = g_new (double, MAX (samples->n_rows, 1));
@@ -225,6 +229,8 @@ sps_filtered_samples_new (SpsTrace              *trace,
       self->track[n] = samples->track[r];
       self->thread[n] = samples->thread[r];
       self->name[n] = samples->name[r];
+      self->event_name[n] = samples->event_name[r];
+      self->line[n] = samples->line[r];
       self->callsite[n] = result;
       self->raw_stack_ref[n] = samples->raw_stack_ref[r];
       self->weight[n] = samples->weight[r];
@@ -237,8 +243,10 @@ sps_filtered_samples_new (SpsTrace              *trace,
   matcher_clear (&filter);
 
   self->samples = (SpsSampleTable) {
-    n, self->ts, self->track, self->thread, self->name, self->callsite, self->raw_stack_ref,
-    self->weight, self->weight_unit, self->flags,
+    .n_rows = n, .ts = self->ts, .track = self->track, .thread = self->thread,
+    .name = self->name, .event_name = self->event_name, .callsite = self->callsite,
+    .raw_stack_ref = self->raw_stack_ref, .weight = self->weight,
+    .weight_unit = self->weight_unit, .flags = self->flags, .line = self->line,
   };
   self->callsites = (SpsCallsiteTable) {
     self->parent->len, (const guint32 *) (gpointer) self->parent->data,
@@ -292,6 +300,8 @@ sps_filtered_samples_free (SpsFilteredSamples *self)
   g_free (self->track);
   g_free (self->thread);
   g_free (self->name);
+  g_free (self->event_name);
+  g_free (self->line);
   g_free (self->callsite);
   g_free (self->raw_stack_ref);
   g_free (self->weight);

@@ -191,6 +191,24 @@ track_in_scope (SpsTrace                 *trace,
   return params->thread == SPS_NO_INDEX || tracks->thread[track] == params->thread;
 }
 
+/* Times near the ends of gint64 (a producer's garbage, or an end of
+ * time) must not overflow the sums: they saturate. */
+static inline void
+sat_add (gint64 *acc,
+         gint64  v)
+{
+  if (__builtin_add_overflow (*acc, v, acc))
+    *acc = v < 0 ? G_MININT64 : G_MAXINT64;
+}
+
+static inline void
+sat_sub (gint64 *acc,
+         gint64  v)
+{
+  if (__builtin_sub_overflow (*acc, v, acc))
+    *acc = v > 0 ? G_MININT64 : G_MAXINT64;
+}
+
 static gboolean
 build_spans (SpsFlameTree              *self,
              const SpsFlameTreeParams  *params,
@@ -221,7 +239,7 @@ build_spans (SpsFlameTree              *self,
       for (guint r = first; r < end; r++)
         {
           SpsTime ts = slices->ts[r];
-          SpsTime slice_end = ts + MAX (slices->dur[r], 0);
+          SpsTime slice_end = ts;
           SpsTime value;
           guint32 parent_node = 0;
           guint32 node;
@@ -230,6 +248,7 @@ build_spans (SpsFlameTree              *self,
           if ((++done % CHECK_STRIDE) == 0 && check_cancelled (progress, error))
             return FALSE;
 
+          sat_add (&slice_end, MAX (slices->dur[r], 0));
           if (params->has_range)
             {
               SpsTime lo;
@@ -270,7 +289,7 @@ build_spans (SpsFlameTree              *self,
             g_array_set_size (longest, self->nodes->len);
 
           n = &g_array_index (self->nodes, SpsFlameNode, node);
-          n->inclusive += value;
+          sat_add (&n->inclusive, value);
           if (n->n_instances == 0 || value > g_array_index (longest, SpsTime, node))
             {
               g_array_index (longest, SpsTime, node) = value;
@@ -288,11 +307,11 @@ build_spans (SpsFlameTree              *self,
       SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, i);
       SpsFlameNode *parent = &g_array_index (self->nodes, SpsFlameNode, n->parent);
 
-      n->exclusive += n->inclusive;
+      sat_add (&n->exclusive, n->inclusive);
       if (n->parent == 0)
-        parent->inclusive += n->inclusive;
+        sat_add (&parent->inclusive, n->inclusive);
       else
-        parent->exclusive -= n->inclusive;
+        sat_sub (&parent->exclusive, n->inclusive);
     }
   for (guint i = 1; i < self->nodes->len; i++)
     {
@@ -620,11 +639,11 @@ build_functions (SpsFlameTree *self)
           g_array_append_val (self->functions, fresh);
         }
       f = &g_array_index (self->functions, SpsFlameFunction, function_of[n->name]);
-      f->exclusive += n->exclusive;
+      sat_add (&f->exclusive, n->exclusive);
       f->cpu_exclusive += n->cpu_exclusive;
       if (on_path[n->name] == 0)
         {
-          f->inclusive += n->inclusive;
+          sat_add (&f->inclusive, n->inclusive);
           f->cpu_inclusive += n->cpu_inclusive;
           f->n_observations += self->kind == SPS_FLAME_TREE_SAMPLES ? (guint64) n->inclusive : n->n_instances;
         }

@@ -52,6 +52,7 @@ struct _SpsSearchResult
   guint32         *matches;   /* slice indices, in table order */
   guint            n_matches;
   guint            matches_capacity;
+  GArray          *sample_matches;  /* guint32 sample indices, in table order */
   GArray          *groups;    /* SpsSearchGroup, in order of first sight */
   GHashTable      *by_name;   /* name id → group index + 1 */
 };
@@ -252,6 +253,7 @@ sps_search_result_unref (SpsSearchResult *self)
 
   g_clear_object (&self->trace);
   g_clear_pointer (&self->matches, g_free);
+  g_clear_pointer (&self->sample_matches, g_array_unref);
   g_clear_pointer (&self->groups, g_array_unref);
   g_clear_pointer (&self->by_name, g_hash_table_unref);
   g_free (self);
@@ -301,6 +303,38 @@ sps_search_result_get_matches (SpsSearchResult *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   return self->matches;
+}
+
+/**
+ * sps_search_result_get_n_sample_matches:
+ * @self: a #SpsSearchResult
+ *
+ * Returns: how many stack samples matched (by the name of their leaf
+ *   frame; a category search matches none)
+ */
+guint
+sps_search_result_get_n_sample_matches (SpsSearchResult *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->sample_matches->len;
+}
+
+/**
+ * sps_search_result_get_sample_matches:
+ * @self: a #SpsSearchResult
+ *
+ * The matching samples in sample-table order (by track, then time).
+ *
+ * Returns: (array) (transfer none): sps_search_result_get_n_sample_matches()
+ *   sample indices
+ */
+const guint32 *
+sps_search_result_get_sample_matches (SpsSearchResult *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return (const guint32 *) (gpointer) self->sample_matches->data;
 }
 
 /**
@@ -438,6 +472,7 @@ search_result_new (SpsTrace *trace)
   g_atomic_ref_count_init (&self->ref_count);
   self->trace = g_object_ref (trace);
   self->groups = g_array_new (FALSE, FALSE, sizeof (SpsSearchGroup));
+  self->sample_matches = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->by_name = g_hash_table_new (NULL, NULL);
 
   return self;
@@ -469,6 +504,53 @@ ensure_group (SpsSearchResult *result,
   return result->groups->len - 1;
 }
 
+/* Samples go by the name of their leaf frame; the memo of the slice
+ * pass is shared, so a name is matched once for both. */
+static gboolean
+search_samples (SpsSearchResult        *result,
+                const SpsSearchPattern *pattern,
+                guint8                 *memo,
+                guint32                *group_of,
+                GCancellable           *cancellable,
+                GError                **error)
+{
+  const SpsSampleTable *samples = sps_trace_get_samples (result->trace);
+  SpsStringPool *strings = sps_trace_get_strings (result->trace);
+  guint n_strings = sps_string_pool_get_size (strings);
+
+  for (guint base = 0; base < samples->n_rows; base += CANCEL_CHECK_STRIDE)
+    {
+      guint stop = MIN (base + CANCEL_CHECK_STRIDE, samples->n_rows);
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+
+      for (guint32 i = base; i < stop; i++)
+        {
+          guint32 id = samples->name[i];
+          guint g;
+
+          if (G_UNLIKELY (id >= n_strings))
+            continue;
+          if (G_UNLIKELY (memo[id] == MEMO_UNKNOWN))
+            {
+              gsize len;
+              const char *str = sps_string_pool_get (strings, id, &len);
+
+              memo[id] = sps_search_pattern_match (pattern, str, len) ? MEMO_MATCH : MEMO_NO_MATCH;
+            }
+          if (memo[id] == MEMO_NO_MATCH)
+            continue;
+
+          g_array_append_val (result->sample_matches, i);
+          /* ensure_group() may move the groups: look them up after it */
+          g = ensure_group (result, group_of, id);
+          g_array_index (result->groups, SpsSearchGroup, g).n_samples++;
+        }
+    }
+  return TRUE;
+}
+
 /**
  * sps_search_run:
  * @trace: a finished trace
@@ -480,6 +562,7 @@ ensure_group (SpsSearchResult *result,
  * @error: return location for a #GError
  *
  * Finds every slice whose name (or category) contains @text, ignoring case,
+ * and every stack sample whose leaf frame's name does (name searches),
  * and sums them per name. Each distinct string is matched once, however
  * many slices use it, so the cost is one pass over the slice table plus
  * one match per distinct string. Safe to call from any thread while
@@ -586,6 +669,10 @@ sps_search_run (SpsTrace       *trace,
             group->first_slice = i;
         }
     }
+
+  if (field == SPS_SEARCH_NAME &&
+      !search_samples (result, pattern, memo, group_of, cancellable, error))
+    return NULL;
 
   return g_steal_pointer (&result);
 }

@@ -58,7 +58,10 @@ gboolean          sps_search_pattern_match    (const SpsSearchPattern *self,
  * @n_measured: how many of them are measured (neither sampled spans nor
  *   unfinished slices)
  * @measured_total: summed duration of the measured ones, in ns
- * @first_slice: the earliest match (lowest start, then lowest index)
+ * @first_slice: the earliest match (lowest start, then lowest index), or
+ *   %SPS_NO_INDEX when only samples have the name
+ * @n_samples: matching stack samples with that name (their leaf frame's;
+ *   name searches only)
  *
  * The matches of one name. Averages are @measured_total / @n_measured:
  * sampled spans are estimates and unfinished slices have no real end, so
@@ -71,6 +74,7 @@ typedef struct
   guint   n_measured;
   SpsTime measured_total;
   guint32 first_slice;
+  guint   n_samples;
 } SpsSearchGroup;
 
 typedef struct _SpsSearchResult SpsSearchResult;
@@ -87,6 +91,10 @@ SPS_AVAILABLE_IN_ALL
 guint                 sps_search_result_get_n_matches  (SpsSearchResult *self);
 SPS_AVAILABLE_IN_ALL
 const guint32        *sps_search_result_get_matches    (SpsSearchResult *self);
+SPS_AVAILABLE_IN_ALL
+guint                 sps_search_result_get_n_sample_matches (SpsSearchResult *self);
+SPS_AVAILABLE_IN_ALL
+const guint32        *sps_search_result_get_sample_matches   (SpsSearchResult *self);
 SPS_AVAILABLE_IN_ALL
 guint                 sps_search_result_get_n_groups   (SpsSearchResult *self);
 SPS_AVAILABLE_IN_ALL

@@ -49,7 +49,8 @@ enum {
   S_ID, S_TS, S_DUR, S_END_TS, S_NAME, S_CATEGORY, S_TRACK_ID, S_THREAD_ID,
   S_PROCESS_ID, S_DEPTH, S_PARENT_ID, S_SELF_TIME, S_KIND, S_ARGS, S_ASYNC,
   S_UNFINISHED, S_SAMPLE_COUNT, S_SAMPLE_WEIGHT, S_WEIGHT_UNIT,
-  S_ESTIMATED_CPU_TIME, S_ESTIMATED_SELF_CPU_TIME, S_SF
+  S_ESTIMATED_CPU_TIME, S_ESTIMATED_SELF_CPU_TIME, S_SF,
+  S_CALLSITE_ID, S_END_CALLSITE_ID
 };
 enum {
   I_ID, I_TS, I_NAME, I_CATEGORY, I_TRACK_ID, I_THREAD_ID, I_PROCESS_ID,
@@ -61,10 +62,14 @@ enum {
   SA_ID, SA_TS, SA_DUR, SA_SELF_TIME, SA_NAME, SA_TRACK_ID, SA_THREAD_ID,
   SA_PROCESS_ID, SA_CALLSITE_ID, SA_FRAME, SA_KIND, SA_SAMPLE_COUNT,
   SA_SAMPLE_WEIGHT, SA_WEIGHT_UNIT, SA_ESTIMATED_CPU_TIME,
-  SA_ESTIMATED_SELF_CPU_TIME, SA_SF, SA_UNRESOLVED
+  SA_ESTIMATED_SELF_CPU_TIME, SA_SF, SA_UNRESOLVED,
+  SA_EVENT_NAME, SA_LINE
 };
 enum { CS_ID, CS_PARENT_ID, CS_FRAME_ID, CS_DEPTH, CS_NAME };
-enum { FR_ID, FR_NAME, FR_CATEGORY, FR_MODULE, FR_ADDRESS };
+enum {
+  FR_ID, FR_NAME, FR_CATEGORY, FR_MODULE, FR_ADDRESS,
+  FR_SOURCE_FILE, FR_SOURCE_LINE, FR_SOURCE_COLUMN
+};
 enum { O_ID, O_TS, O_PHASE, O_PROCESS_ID, O_OBJECT_KEY, O_NAME, O_ARGS };
 
 #define KIND_BIT(k) (1u << (k))
@@ -107,7 +112,8 @@ static const TableInfo tables[N_TABLES] = {
     " track_id INTEGER, thread_id INTEGER, process_id INTEGER, depth INTEGER,"
     " parent_id INTEGER, self_time INTEGER, kind TEXT, args TEXT, async INTEGER,"
     " unfinished INTEGER, sample_count INTEGER, sample_weight REAL, weight_unit TEXT,"
-    " estimated_cpu_time INTEGER, estimated_self_cpu_time INTEGER, sf TEXT",
+    " estimated_cpu_time INTEGER, estimated_self_cpu_time INTEGER, sf TEXT,"
+    " callsite_id INTEGER, end_callsite_id INTEGER",
     SLICE_KINDS, S_TS, S_END_TS, S_TRACK_ID, S_THREAD_ID, S_NAME },
   [TABLE_INSTANTS] = {
     "instants",
@@ -130,7 +136,7 @@ static const TableInfo tables[N_TABLES] = {
     " thread_id INTEGER, process_id INTEGER, callsite_id INTEGER, frame TEXT, kind TEXT,"
     " sample_count INTEGER, sample_weight REAL, weight_unit TEXT,"
     " estimated_cpu_time INTEGER, estimated_self_cpu_time INTEGER, sf TEXT,"
-    " unresolved INTEGER",
+    " unresolved INTEGER, event_name TEXT, line INTEGER",
     KIND_BIT (SPS_TRACK_THREAD_SAMPLES), SA_TS, -1, SA_TRACK_ID, SA_THREAD_ID, SA_NAME },
   [TABLE_CALLSITES] = {
     "callsites",
@@ -138,7 +144,8 @@ static const TableInfo tables[N_TABLES] = {
     0, -1, -1, -1, -1, -1 },
   [TABLE_FRAMES] = {
     "frames",
-    "id INTEGER, name TEXT, category TEXT, module TEXT, address INTEGER",
+    "id INTEGER, name TEXT, category TEXT, module TEXT, address INTEGER,"
+    " source_file TEXT, source_line INTEGER, source_column INTEGER",
     0, -1, -1, -1, -1, -1 },
   [TABLE_OBJECTS] = {
     "objects",
@@ -659,6 +666,8 @@ column_slices (SpsSqlVtabContext *ctx,
       sqlite3_result_text (sctx, sampled ? "sampled_span" : "measured", -1, SQLITE_STATIC);
       break;
     case S_ARGS: result_args (sctx, ctx, t->args[row]); break;
+    case S_CALLSITE_ID: result_index (sctx, t->callsite[row]); break;
+    case S_END_CALLSITE_ID: result_index (sctx, t->end_callsite[row]); break;
     case S_ASYNC: sqlite3_result_int (sctx, (t->flags[row] & SPS_SLICE_ASYNC) != 0); break;
     case S_UNFINISHED: sqlite3_result_int (sctx, (t->flags[row] & SPS_SLICE_UNFINISHED) != 0); break;
     /* A converted span's interval is the CPU estimate; its original
@@ -836,6 +845,11 @@ column_samples (SpsSqlVtabContext *ctx,
       break;
     case SA_SF: result_string (sctx, ctx, t->raw_stack_ref[row], TRUE); break;
     case SA_UNRESOLVED: sqlite3_result_int (sctx, (t->flags[row] & SPS_SAMPLE_UNRESOLVED) != 0); break;
+    case SA_EVENT_NAME: result_string (sctx, ctx, t->event_name[row], FALSE); break;
+    case SA_LINE:
+      if (t->line[row] != 0)
+        sqlite3_result_int64 (sctx, t->line[row]);
+      break;
     case SA_DUR:
     case SA_SELF_TIME:
     default:
@@ -880,6 +894,15 @@ column_frames (SpsSqlVtabContext *ctx,
     case FR_CATEGORY: result_string (sctx, ctx, t->category[row], TRUE); break;
     case FR_MODULE: result_string (sctx, ctx, t->module[row], TRUE); break;
     case FR_ADDRESS: sqlite3_result_int64 (sctx, (sqlite3_int64) t->address[row]); break;
+    case FR_SOURCE_FILE: result_string (sctx, ctx, t->source_file[row], TRUE); break;
+    case FR_SOURCE_LINE:
+      if (t->source_line[row] != 0)
+        sqlite3_result_int64 (sctx, t->source_line[row]);
+      break;
+    case FR_SOURCE_COLUMN:
+      if (t->source_column[row] != 0)
+        sqlite3_result_int64 (sctx, t->source_column[row]);
+      break;
     default: break;
     }
 }

@@ -781,8 +781,12 @@ sps_stack_repair_run (SpsAnalysis      *analysis,
                                             b->sample_weight_unit[row], raw_flags);
         }
 
-      memcpy (b->sample_callsite, r.callsite, b->n_samples * sizeof (guint32));
-      memcpy (b->sample_flags, r.flags, b->n_samples);
+      /* (No samples: the builder has no columns yet, NULL pointers.) */
+      if (b->n_samples > 0)
+        {
+          memcpy (b->sample_callsite, r.callsite, b->n_samples * sizeof (guint32));
+          memcpy (b->sample_flags, r.flags, b->n_samples);
+        }
       if (changed)
         _sps_trace_builder_remove_samples (b, r.remove);
 

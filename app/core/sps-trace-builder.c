@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -148,7 +149,8 @@ static const SpsTableLayout thread_table = {
 static const SpsTableLayout slice_record_table = {
   BUILDER_TABLE (n_slice_records, slice_records_capacity),
   { COLUMN (slice_ts), COLUMN (slice_dur), COLUMN (slice_name), COLUMN (slice_category),
-    COLUMN (slice_thread), COLUMN (slice_args), COLUMN (slice_flags), COLUMN (slice_kind) },
+    COLUMN (slice_thread), COLUMN (slice_args), COLUMN (slice_flags), COLUMN (slice_kind),
+    COLUMN (slice_callsite), COLUMN (slice_end_callsite) },
 };
 
 static const SpsTableLayout async_table = {
@@ -189,7 +191,8 @@ static const SpsTableLayout object_table = {
 static const SpsTableLayout frame_table = {
   BUILDER_TABLE (n_frames, frames_capacity),
   { COLUMN (frame_name), COLUMN (frame_category), COLUMN (frame_module),
-    COLUMN (frame_address) },
+    COLUMN (frame_address), COLUMN (frame_source_file), COLUMN (frame_source_line),
+    COLUMN (frame_source_column) },
 };
 
 static const SpsTableLayout callsite_table = {
@@ -201,14 +204,14 @@ static const SpsTableLayout sample_table = {
   BUILDER_TABLE (n_samples, samples_capacity),
   { COLUMN (sample_ts), COLUMN (sample_thread), COLUMN (sample_name),
     COLUMN (sample_callsite), COLUMN (sample_raw_stack_ref), COLUMN (sample_weight),
-    COLUMN (sample_weight_unit), COLUMN (sample_flags) },
+    COLUMN (sample_weight_unit), COLUMN (sample_flags), COLUMN (sample_line) },
 };
 
 static const SpsTableLayout raw_sample_table = {
   BUILDER_TABLE (n_raw_samples, raw_samples_capacity),
   { COLUMN (raw_sample_ts), COLUMN (raw_sample_thread), COLUMN (raw_sample_name),
     COLUMN (raw_sample_callsite), COLUMN (raw_sample_raw_stack_ref), COLUMN (raw_sample_weight),
-    COLUMN (raw_sample_weight_unit), COLUMN (raw_sample_flags) },
+    COLUMN (raw_sample_weight_unit), COLUMN (raw_sample_flags), COLUMN (raw_sample_line) },
 };
 
 #undef COLUMN
@@ -260,6 +263,7 @@ append_sample_row (SpsTraceBuilder      *self,
   ((double *) column_get (self, layout->columns[5].offset))[row] = weight;
   ((guint8 *) column_get (self, layout->columns[6].offset))[row] = weight_unit;
   ((guint8 *) column_get (self, layout->columns[7].offset))[row] = flags;
+  ((guint32 *) column_get (self, layout->columns[8].offset))[row] = 0;
 
   return row;
 }
@@ -303,10 +307,15 @@ static inline guint32
 frame_key_hash (guint32 name,
                 guint32 category,
                 guint32 module,
-                guint64 address)
+                guint64 address,
+                guint32 source_file,
+                guint32 source_line,
+                guint32 source_column)
 {
+  guint64 location = ((guint64) source_line << 32 | source_column) ^ ((guint64) source_file << 16);
+
   return hash_pair (((guint64) name << 32) | category,
-                    mix64 (((guint64) module << 32) ^ address) ^ address);
+                    mix64 (((guint64) module << 32) ^ address ^ mix64 (location)) ^ address);
 }
 
 /* Row indexes: the slot array is rebuilt from the key columns when it gets
@@ -342,7 +351,9 @@ frame_row_hash (SpsTraceBuilder *self,
                 guint32          row)
 {
   return frame_key_hash (self->frame_name[row], self->frame_category[row],
-                         self->frame_module[row], self->frame_address[row]);
+                         self->frame_module[row], self->frame_address[row],
+                         self->frame_source_file[row], self->frame_source_line[row],
+                         self->frame_source_column[row]);
 }
 
 static guint32
@@ -519,6 +530,8 @@ append_slice_record (SpsTraceBuilder    *self,
   self->slice_args[row] = args;
   self->slice_flags[row] = flags;
   self->slice_kind[row] = kind;
+  self->slice_callsite[row] = SPS_NO_INDEX;
+  self->slice_end_callsite[row] = SPS_NO_INDEX;
 
   return row;
 }
@@ -1142,15 +1155,19 @@ sps_trace_builder_add_begin (SpsTraceBuilder *self,
  *
  * Adds an end (Chrome "E") without a name; see
  * sps_trace_builder_add_named_end().
+ *
+ * Returns: a handle of the end record, for
+ *   sps_trace_builder_set_slice_callsites() (its callsite becomes the end
+ *   stack of the slice it closes)
  */
-void
+guint32
 sps_trace_builder_add_end (SpsTraceBuilder *self,
                            guint32          thread,
                            SpsTime          ts,
                            SpsArgsRef       args,
                            SpsSliceFlags    flags)
 {
-  sps_trace_builder_add_named_end (self, thread, ts, 0, args, flags);
+  return sps_trace_builder_add_named_end (self, thread, ts, 0, args, flags);
 }
 
 /**
@@ -1167,8 +1184,11 @@ sps_trace_builder_add_end (SpsTraceBuilder *self,
  * is counted as a `begin_end_name_mismatch` warning). Its @args are merged
  * into the slice's; on a key both have, the end's value wins (counted as
  * `arg_overwritten`).
+ *
+ * Returns: a handle of the end record, for
+ *   sps_trace_builder_set_slice_callsites()
  */
-void
+guint32
 sps_trace_builder_add_named_end (SpsTraceBuilder *self,
                                  guint32          thread,
                                  SpsTime          ts,
@@ -1176,14 +1196,45 @@ sps_trace_builder_add_named_end (SpsTraceBuilder *self,
                                  SpsArgsRef       args,
                                  SpsSliceFlags    flags)
 {
-  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
-  g_return_if_fail (!self->finished);
-  g_return_if_fail (thread < self->n_threads);
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
+  g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
 
   self->n_begin_end_records++;
 
-  append_slice_record (self, SPS_SLICE_RECORD_END, thread, ts, 0,
-                       name, 0, args, flags & SPS_SLICE_SAMPLED);
+  return append_slice_record (self, SPS_SLICE_RECORD_END, thread, ts, 0,
+                              name, 0, args, flags & SPS_SLICE_SAMPLED);
+}
+
+/**
+ * sps_trace_builder_set_slice_callsites:
+ * @self: a #SpsTraceBuilder
+ * @handle: a handle from sps_trace_builder_add_complete(),
+ *   sps_trace_builder_add_begin(), sps_trace_builder_add_end() or
+ *   sps_trace_builder_add_named_end()
+ * @callsite: the stack where the slice starts (Chrome `sf` or `stack`),
+ *   or %SPS_NO_INDEX; for an end, the stack where its slice ends
+ * @end_callsite: the stack where a complete slice ends (Chrome `esf`), or
+ *   %SPS_NO_INDEX; ignored for a begin or an end
+ *
+ * Attaches stacks to a slice record; stack frames may be defined after
+ * the events that use them, so this may be called until finish().
+ */
+void
+sps_trace_builder_set_slice_callsites (SpsTraceBuilder *self,
+                                       guint32          handle,
+                                       guint32          callsite,
+                                       guint32          end_callsite)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (handle < self->n_slice_records);
+  g_return_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites);
+  g_return_if_fail (end_callsite == SPS_NO_INDEX || end_callsite < self->n_callsites);
+
+  self->slice_callsite[handle] = callsite;
+  if (self->slice_kind[handle] == SPS_SLICE_RECORD_COMPLETE)
+    self->slice_end_callsite[handle] = end_callsite;
 }
 
 /**
@@ -1458,17 +1509,51 @@ sps_trace_builder_intern_frame (SpsTraceBuilder *self,
                                 guint32          module,
                                 guint64          address)
 {
+  return sps_trace_builder_intern_source_frame (self, name, category, module, address, 0, 0, 0);
+}
+
+/**
+ * sps_trace_builder_intern_source_frame:
+ * @self: a #SpsTraceBuilder
+ * @name: a string id: the function's name, without its location
+ * @category: a string id
+ * @module: a string id
+ * @address: the frame's address, 0 if unknown
+ * @source_file: a string id: the URL or path of the source, 0 if unknown
+ * @source_line: the 1-based line where the function is, 0 if unknown
+ * @source_column: the 1-based column, 0 if unknown
+ *
+ * Like sps_trace_builder_intern_frame() for a frame with a source
+ * location: two functions of one name at different places are two frames.
+ *
+ * Returns: the frame's index; equal frames share one index
+ */
+guint32
+sps_trace_builder_intern_source_frame (SpsTraceBuilder *self,
+                                       guint32          name,
+                                       guint32          category,
+                                       guint32          module,
+                                       guint64          address,
+                                       guint32          source_file,
+                                       guint32          source_line,
+                                       guint32          source_column)
+{
   guint32 row = 0;
   guint slot;
 
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
 
-  ROW_INDEX_PROBE (&self->frame_index, frame_key_hash (name, category, module, address), row,
+  ROW_INDEX_PROBE (&self->frame_index,
+                   frame_key_hash (name, category, module, address,
+                                   source_file, source_line, source_column), row,
                    self->frame_name[row] == name &&
                    self->frame_category[row] == category &&
                    self->frame_module[row] == module &&
-                   self->frame_address[row] == address,
+                   self->frame_address[row] == address &&
+                   self->frame_source_file[row] == source_file &&
+                   self->frame_source_line[row] == source_line &&
+                   self->frame_source_column[row] == source_column,
                    slot);
   if (self->frame_index.slots[slot] != 0)
     return row;
@@ -1478,6 +1563,9 @@ sps_trace_builder_intern_frame (SpsTraceBuilder *self,
   self->frame_category[row] = category;
   self->frame_module[row] = module;
   self->frame_address[row] = address;
+  self->frame_source_file[row] = source_file;
+  self->frame_source_line[row] = source_line;
+  self->frame_source_column[row] = source_column;
   row_index_insert (self, &self->frame_index, slot, row, self->n_frames, frame_row_hash);
 
   return row;
@@ -1565,6 +1653,68 @@ sps_trace_builder_add_sample (SpsTraceBuilder *self,
 }
 
 /**
+ * sps_trace_builder_add_samples:
+ * @self: a #SpsTraceBuilder
+ * @thread: a thread index
+ * @n: how many samples
+ * @ts: (array length=n): their times
+ * @name: the event's name (string id), for all of them
+ * @callsites: (array length=n): their leaf callsites, %SPS_NO_INDEX where
+ *   not known yet
+ * @lines: (array length=n) (nullable): their 1-based source lines, 0 where
+ *   unknown
+ *
+ * Adds @n samples without weights in one call, for importers of sample
+ * streams (V8 profiles write thousands per event).
+ *
+ * Returns: the builder index of the first one; the others follow it
+ */
+guint32
+sps_trace_builder_add_samples (SpsTraceBuilder *self,
+                               guint32          thread,
+                               guint            n,
+                               const SpsTime   *ts,
+                               guint32          name,
+                               const guint32   *callsites,
+                               const guint32   *lines)
+{
+  guint32 first;
+
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
+  g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
+  g_return_val_if_fail (n == 0 || (ts != NULL && callsites != NULL), SPS_NO_INDEX);
+  g_return_val_if_fail (n <= G_MAXUINT32 - self->n_samples, SPS_NO_INDEX);
+
+  first = self->n_samples;
+  while (self->samples_capacity - self->n_samples < n)
+    _sps_table_grow (self, &sample_table);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 row = first + i;
+      guint32 callsite = callsites[i];
+
+      if G_UNLIKELY (callsite != SPS_NO_INDEX && callsite >= self->n_callsites)
+        {
+          g_critical ("%s: callsite %u does not exist", G_STRFUNC, callsite);
+          callsite = SPS_NO_INDEX;
+        }
+      self->sample_ts[row] = ts[i];
+      self->sample_thread[row] = thread;
+      self->sample_name[row] = name;
+      self->sample_callsite[row] = callsite;
+      self->sample_raw_stack_ref[row] = 0;
+      self->sample_weight[row] = NAN;
+      self->sample_weight_unit[row] = SPS_WEIGHT_UNIT_NONE;
+      self->sample_flags[row] = SPS_SAMPLE_NONE;
+      self->sample_line[row] = lines != NULL ? lines[i] : 0;
+    }
+  self->n_samples += n;
+  return first;
+}
+
+/**
  * sps_trace_builder_set_sample_callsite:
  * @self: a #SpsTraceBuilder
  * @sample: an index from sps_trace_builder_add_sample()
@@ -1587,6 +1737,27 @@ sps_trace_builder_set_sample_callsite (SpsTraceBuilder *self,
 
   self->sample_callsite[sample] = callsite;
   self->sample_flags[sample] |= flags;
+}
+
+/**
+ * sps_trace_builder_set_sample_line:
+ * @self: a #SpsTraceBuilder
+ * @sample: an index from sps_trace_builder_add_sample()
+ * @line: the 1-based source line the leaf function was at, 0 if unknown
+ *
+ * Records where in its leaf function a sample was taken (V8 profiles
+ * write it per sample).
+ */
+void
+sps_trace_builder_set_sample_line (SpsTraceBuilder *self,
+                                   guint32          sample,
+                                   guint32          line)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (sample < self->n_samples);
+
+  self->sample_line[sample] = line;
 }
 
 /**
@@ -1686,6 +1857,7 @@ _sps_trace_builder_remove_samples (SpsTraceBuilder *self,
       self->sample_weight[w] = self->sample_weight[r];
       self->sample_weight_unit[w] = self->sample_weight_unit[r];
       self->sample_flags[w] = self->sample_flags[r];
+      self->sample_line[w] = self->sample_line[r];
       w++;
     }
   self->n_samples = w;

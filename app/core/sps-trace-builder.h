@@ -119,18 +119,23 @@ guint32          sps_trace_builder_add_begin            (SpsTraceBuilder  *self,
                                                          SpsArgsRef        args,
                                                          SpsSliceFlags     flags);
 SPS_AVAILABLE_IN_ALL
-void             sps_trace_builder_add_end              (SpsTraceBuilder  *self,
+guint32          sps_trace_builder_add_end              (SpsTraceBuilder  *self,
                                                          guint32           thread,
                                                          SpsTime           ts,
                                                          SpsArgsRef        args,
                                                          SpsSliceFlags     flags);
 SPS_AVAILABLE_IN_ALL
-void             sps_trace_builder_add_named_end        (SpsTraceBuilder  *self,
+guint32          sps_trace_builder_add_named_end        (SpsTraceBuilder  *self,
                                                          guint32           thread,
                                                          SpsTime           ts,
                                                          guint32           name,
                                                          SpsArgsRef        args,
                                                          SpsSliceFlags     flags);
+SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_set_slice_callsites  (SpsTraceBuilder  *self,
+                                                         guint32           handle,
+                                                         guint32           callsite,
+                                                         guint32           end_callsite);
 
 /* Async: @key identifies the async tree (the importer folds category,
  * id and scope into it). */
@@ -195,6 +200,15 @@ guint32          sps_trace_builder_intern_frame         (SpsTraceBuilder  *self,
                                                          guint32           module,
                                                          guint64           address);
 SPS_AVAILABLE_IN_ALL
+guint32          sps_trace_builder_intern_source_frame  (SpsTraceBuilder  *self,
+                                                         guint32           name,
+                                                         guint32           category,
+                                                         guint32           module,
+                                                         guint64           address,
+                                                         guint32           source_file,
+                                                         guint32           source_line,
+                                                         guint32           source_column);
+SPS_AVAILABLE_IN_ALL
 guint32          sps_trace_builder_intern_callsite      (SpsTraceBuilder  *self,
                                                          guint32           parent,
                                                          guint32           frame);
@@ -209,10 +223,22 @@ guint32          sps_trace_builder_add_sample           (SpsTraceBuilder  *self,
                                                          SpsWeightUnit     weight_unit,
                                                          SpsSampleFlags    flags);
 SPS_AVAILABLE_IN_ALL
+guint32          sps_trace_builder_add_samples          (SpsTraceBuilder  *self,
+                                                         guint32           thread,
+                                                         guint             n,
+                                                         const SpsTime    *ts,
+                                                         guint32           name,
+                                                         const guint32    *callsites,
+                                                         const guint32    *lines);
+SPS_AVAILABLE_IN_ALL
 void             sps_trace_builder_set_sample_callsite  (SpsTraceBuilder  *self,
                                                          guint32           sample,
                                                          guint32           callsite,
                                                          SpsSampleFlags    flags);
+SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_set_sample_line      (SpsTraceBuilder  *self,
+                                                         guint32           sample,
+                                                         guint32           line);
 SPS_AVAILABLE_IN_ALL
 guint            sps_trace_builder_get_n_samples        (SpsTraceBuilder  *self);
 SPS_AVAILABLE_IN_ALL

@@ -336,6 +336,32 @@ radix_sort_u64 (guint64 *keys,
   g_free (counts);
 }
 
+/* Insertion sort of distinct keys that gives up after @budget moves
+ * (leaving a permutation of them); TRUE when done. */
+static gboolean
+insertion_sort_bounded (guint64 *keys,
+                        gsize    n,
+                        gsize    budget)
+{
+  for (gsize i = 1; i < n; i++)
+    {
+      guint64 key = keys[i];
+      gsize j = i;
+
+      for (; j > 0 && keys[j - 1] > key; j--)
+        {
+          if (budget-- == 0)
+            {
+              keys[j] = key;
+              return FALSE;
+            }
+          keys[j] = keys[j - 1];
+        }
+      keys[j] = key;
+    }
+  return TRUE;
+}
+
 /* Sorts @rows stably by @times (times[i] is the time of rows[i]; both are
  * reordered). When the time span and the row count fit in 64 bits
  * together, each row becomes one 8-byte key (time offset above position),
@@ -369,19 +395,9 @@ sort_by_time (guint32 *rows,
       for (gsize i = 0; i < n; i++)
         keys[i] = (((guint64) times[i] - (guint64) min) << index_bits) | i;
 
-      if (n < 48)
-        {
-          for (gsize i = 1; i < n; i++)
-            {
-              guint64 key = keys[i];
-              gsize j = i;
-
-              for (; j > 0 && keys[j - 1] > key; j--)
-                keys[j] = keys[j - 1];
-              keys[j] = key;
-            }
-        }
-      else
+      /* Rows that are nearly in order (V8 profiles step back a little now
+       * and then) cost a bounded insertion pass; the rest a radix sort */
+      if (!insertion_sort_bounded (keys, n, n < 48 ? G_MAXSIZE : 4 * n))
         radix_sort_u64 (keys, keys + n, n, index_bits, index_bits + range_bits);
 
       for (gsize i = 0; i < n; i++)
@@ -823,6 +839,8 @@ pair_begin_end (Finish *f)
         {
           guint32 open = *slot;
 
+          /* The E's stack is where its slice ends */
+          b->slice_end_callsite[open] = b->slice_callsite[r];
           *slot = (guint32) b->slice_dur[open];
           b->slice_dur[open] = time_span (b->slice_ts[open], b->slice_ts[r]);
           merge_end_args (b, &b->slice_args[open], b->slice_args[r]);
@@ -1732,6 +1750,8 @@ build_slices (Finish *f)
   slices->category = SCATTER_COLUMN (b->slice_category, position, n, n_slices, identity);
   slices->args = SCATTER_COLUMN (b->slice_args, position, n, n_slices, identity);
   slices->flags = SCATTER_COLUMN (b->slice_flags, position, n, n_slices, identity);
+  slices->callsite = SCATTER_COLUMN (b->slice_callsite, position, n, n_slices, identity);
+  slices->end_callsite = SCATTER_COLUMN (b->slice_end_callsite, position, n, n_slices, identity);
   slices->track = track_column (start, f->n_tracks, n_slices);
   b->n_slice_records = b->slice_records_capacity = 0;
 
@@ -2127,7 +2147,8 @@ build_counters (Finish *f)
 /* Moves a builder's sample columns (those of its samples or of its raw
  * samples: the same columns) into @out, in the order @position gives. */
 static void
-scatter_samples (SpsSampleTable  *out,
+scatter_samples (SpsTraceBuilder *b,
+                 SpsSampleTable  *out,
                  SpsTime        **ts,
                  guint32        **thread,
                  guint32        **name,
@@ -2136,19 +2157,38 @@ scatter_samples (SpsSampleTable  *out,
                  double         **weight,
                  guint8         **weight_unit,
                  guint8         **flags,
+                 guint32        **line,
                  const guint32   *position,
                  guint            n,
                  gboolean         identity)
 {
+  guint32 *leaf_name;
+
   out->n_rows = n;
   out->ts = SCATTER_COLUMN (*ts, position, n, n, identity);
   out->thread = SCATTER_COLUMN (*thread, position, n, n, identity);
-  out->name = SCATTER_COLUMN (*name, position, n, n, identity);
+  out->event_name = SCATTER_COLUMN (*name, position, n, n, identity);
   out->callsite = SCATTER_COLUMN (*callsite, position, n, n, identity);
   out->raw_stack_ref = SCATTER_COLUMN (*raw_stack_ref, position, n, n, identity);
   out->weight = SCATTER_COLUMN (*weight, position, n, n, identity);
   out->weight_unit = SCATTER_COLUMN (*weight_unit, position, n, n, identity);
   out->flags = SCATTER_COLUMN (*flags, position, n, n, identity);
+  out->line = SCATTER_COLUMN (*line, position, n, n, identity);
+
+  /* A sample is named by its leaf frame for navigation; an unresolved
+   * stack's single frame carries the event's name, so nothing is lost.
+   * The frame columns are still the builder's here. */
+  leaf_name = g_new (guint32, MAX (n, 1));
+  for (guint r = 0; r < n; r++)
+    {
+      guint32 callsite_row = out->callsite[r];
+
+      if (callsite_row < b->n_callsites && b->callsite_frame[callsite_row] < b->n_frames)
+        leaf_name[r] = b->frame_name[b->callsite_frame[callsite_row]];
+      else
+        leaf_name[r] = out->event_name[r];
+    }
+  out->name = leaf_name;
 }
 
 static void
@@ -2166,9 +2206,10 @@ build_samples (Finish *f)
 
   samples->track = place_on_tracks (f, track, b->sample_ts, n, 1u << SPS_TRACK_THREAD_SAMPLES,
                                     position, &identity);
-  scatter_samples (samples, &b->sample_ts, &b->sample_thread, &b->sample_name, &b->sample_callsite,
-                   &b->sample_raw_stack_ref, &b->sample_weight, &b->sample_weight_unit,
-                   &b->sample_flags, position, n, identity);
+  scatter_samples (b, samples, &b->sample_ts, &b->sample_thread, &b->sample_name,
+                   &b->sample_callsite, &b->sample_raw_stack_ref, &b->sample_weight,
+                   &b->sample_weight_unit, &b->sample_flags, &b->sample_line, position, n,
+                   identity);
 }
 
 /* Raw samples go on the same tracks as samples without changing the
@@ -2193,9 +2234,10 @@ build_raw_samples (Finish *f)
   identity = is_identity (position, n, n);
 
   raw->track = track_column (start, f->n_tracks, n);
-  scatter_samples (raw, &b->raw_sample_ts, &b->raw_sample_thread, &b->raw_sample_name,
+  scatter_samples (b, raw, &b->raw_sample_ts, &b->raw_sample_thread, &b->raw_sample_name,
                    &b->raw_sample_callsite, &b->raw_sample_raw_stack_ref, &b->raw_sample_weight,
-                   &b->raw_sample_weight_unit, &b->raw_sample_flags, position, n, identity);
+                   &b->raw_sample_weight_unit, &b->raw_sample_flags, &b->raw_sample_line,
+                   position, n, identity);
 }
 
 static void
@@ -2224,6 +2266,9 @@ build_objects_and_stacks (Finish *f)
   trace->frames.category = STEAL_COLUMN (b->frame_category, b->n_frames);
   trace->frames.module = STEAL_COLUMN (b->frame_module, b->n_frames);
   trace->frames.address = STEAL_COLUMN (b->frame_address, b->n_frames);
+  trace->frames.source_file = STEAL_COLUMN (b->frame_source_file, b->n_frames);
+  trace->frames.source_line = STEAL_COLUMN (b->frame_source_line, b->n_frames);
+  trace->frames.source_column = STEAL_COLUMN (b->frame_source_column, b->n_frames);
 
   trace->callsites.n_rows = b->n_callsites;
   trace->callsites.parent = STEAL_COLUMN (b->callsite_parent, b->n_callsites);

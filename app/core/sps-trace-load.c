@@ -11,6 +11,7 @@
 
 #include "sps-importer.h"
 #include "sps-plugin-engine.h"
+#include "sps-file-read.h"
 #include "sps-plugin-engine-private.h"
 #include "sps-trace-builder.h"
 #include "sps-trace-private.h"
@@ -69,6 +70,10 @@ read_head (GFile         *file,
   gsize n_read = 0;
 
   g_assert (G_IS_FILE (file));
+
+  /* A FIFO without a writer would block the open for ever. */
+  if (!sps_file_check_regular (file, error))
+    return NULL;
 
   if (!(stream = g_file_read (file, cancellable, error)))
     return NULL;

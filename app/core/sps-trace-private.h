@@ -36,7 +36,7 @@ typedef enum
 /* A struct-of-arrays table, described once as offsets into the struct
  * that owns it, so that growing, freeing and measuring it go through one
  * list of its columns and none can be forgotten. */
-#define SPS_MAX_COLUMNS           10
+#define SPS_MAX_COLUMNS           12
 
 typedef struct
 {
@@ -121,6 +121,8 @@ struct _SpsTraceBuilder
   /* Reused by _sps_args_merge() */
   GArray           *merge_members[2];
   GString          *merge_text;
+  guint32          *slice_callsite;     /* sf/stack; an E's own stack */
+  guint32          *slice_end_callsite; /* esf of an X; the E's of a B */
 
   /* Async records */
   guint             n_async;
@@ -188,6 +190,9 @@ struct _SpsTraceBuilder
   guint32          *frame_category;
   guint32          *frame_module;
   guint64          *frame_address;
+  guint32          *frame_source_file;
+  guint32          *frame_source_line;
+  guint32          *frame_source_column;
   SpsRowIndex       frame_index;
 
   /* Callsites */
@@ -209,6 +214,7 @@ struct _SpsTraceBuilder
   double           *sample_weight;
   guint8           *sample_weight_unit; /* SpsWeightUnit */
   guint8           *sample_flags;       /* SpsSampleFlags */
+  guint32          *sample_line;        /* source line in the leaf, 0: unknown */
 
   /* Raw samples: the stacks as read, kept when an analysis (stack
    * repair) rewrote the samples above */
@@ -222,6 +228,7 @@ struct _SpsTraceBuilder
   double           *raw_sample_weight;
   guint8           *raw_sample_weight_unit;
   guint8           *raw_sample_flags;
+  guint32          *raw_sample_line;
 };
 
 struct _SpsTrace

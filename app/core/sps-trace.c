@@ -51,7 +51,7 @@ static const SpsTableLayout trace_tables[] = {
     { COLUMN (slices, ts), COLUMN (slices, dur), COLUMN (slices, self_time),
       COLUMN (slices, name), COLUMN (slices, category), COLUMN (slices, track),
       COLUMN (slices, parent), COLUMN (slices, depth), COLUMN (slices, flags),
-      COLUMN (slices, args) },
+      COLUMN (slices, args), COLUMN (slices, callsite), COLUMN (slices, end_callsite) },
   },
   {
     TRACE_TABLE (instants),
@@ -71,14 +71,16 @@ static const SpsTableLayout trace_tables[] = {
     TRACE_TABLE (samples),
     { COLUMN (samples, ts), COLUMN (samples, track), COLUMN (samples, thread),
       COLUMN (samples, name), COLUMN (samples, callsite), COLUMN (samples, raw_stack_ref),
-      COLUMN (samples, weight), COLUMN (samples, weight_unit), COLUMN (samples, flags) },
+      COLUMN (samples, weight), COLUMN (samples, weight_unit), COLUMN (samples, flags),
+      COLUMN (samples, event_name), COLUMN (samples, line) },
   },
   {
     TRACE_TABLE (raw_samples),
     { COLUMN (raw_samples, ts), COLUMN (raw_samples, track), COLUMN (raw_samples, thread),
       COLUMN (raw_samples, name), COLUMN (raw_samples, callsite),
       COLUMN (raw_samples, raw_stack_ref), COLUMN (raw_samples, weight),
-      COLUMN (raw_samples, weight_unit), COLUMN (raw_samples, flags) },
+      COLUMN (raw_samples, weight_unit), COLUMN (raw_samples, flags),
+      COLUMN (raw_samples, event_name), COLUMN (raw_samples, line) },
   },
   {
     TRACE_TABLE (callsites),
@@ -87,7 +89,8 @@ static const SpsTableLayout trace_tables[] = {
   {
     TRACE_TABLE (frames),
     { COLUMN (frames, name), COLUMN (frames, category), COLUMN (frames, module),
-      COLUMN (frames, address) },
+      COLUMN (frames, address), COLUMN (frames, source_file), COLUMN (frames, source_line),
+      COLUMN (frames, source_column) },
   },
   {
     TRACE_TABLE (objects),
@@ -531,6 +534,37 @@ sps_trace_get_frames (SpsTrace *self)
   g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
 
   return &self->frames;
+}
+
+/**
+ * sps_trace_dup_frame_location:
+ * @self: a #SpsTrace
+ * @frame: a frame index
+ *
+ * The source location of a frame as people write it: "file:line:column",
+ * "file:line" or "file" (lines and columns 1-based).
+ *
+ * Returns: (transfer full) (nullable): the location, or %NULL when the
+ *   frame has no source file
+ */
+char *
+sps_trace_dup_frame_location (SpsTrace *self,
+                              guint32   frame)
+{
+  const SpsFrameTable *frames;
+  const char *file;
+
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  frames = &self->frames;
+  if (frame >= frames->n_rows || frames->source_file[frame] == 0)
+    return NULL;
+  file = sps_trace_get_string (self, frames->source_file[frame]);
+  if (frames->source_line[frame] == 0)
+    return g_strdup (file);
+  if (frames->source_column[frame] == 0)
+    return g_strdup_printf ("%s:%u", file, frames->source_line[frame]);
+  return g_strdup_printf ("%s:%u:%u", file, frames->source_line[frame], frames->source_column[frame]);
 }
 
 /**

@@ -73,6 +73,8 @@ typedef struct
   const guint16    *depth;
   const guint16    *flags;       /* SpsSliceFlags */
   const SpsArgsRef *args;
+  const guint32    *callsite;    /* stack at the start (sf, stack), or SPS_NO_INDEX */
+  const guint32    *end_callsite; /* stack at the end (esf, the E's sf), or SPS_NO_INDEX */
 } SpsSliceTable;
 
 /* Instants are sorted by (track, ts). */
@@ -113,12 +115,14 @@ typedef struct
   const SpsTime *ts;
   const guint32 *track;
   const guint32 *thread;
-  const guint32 *name;           /* the event's name */
+  const guint32 *name;           /* the leaf frame's name (the event's when no stack) */
+  const guint32 *event_name;     /* the event's name */
   const guint32 *callsite;       /* leaf callsite, SPS_NO_INDEX if none */
   const guint32 *raw_stack_ref;  /* the raw `sf` as written, string id */
   const double  *weight;         /* raw weight; NAN when absent */
   const guint8  *weight_unit;    /* SpsWeightUnit */
   const guint8  *flags;          /* SpsSampleFlags */
+  const guint32 *line;           /* source line in the leaf (1-based), 0 if unknown */
 } SpsSampleTable;
 
 typedef struct
@@ -136,6 +140,9 @@ typedef struct
   const guint32 *category;
   const guint32 *module;
   const guint64 *address;
+  const guint32 *source_file;    /* string id: URL or path, 0 if unknown */
+  const guint32 *source_line;    /* 1-based, 0 if unknown */
+  const guint32 *source_column;  /* 1-based, 0 if unknown */
 } SpsFrameTable;
 
 typedef struct
@@ -214,6 +221,9 @@ SPS_AVAILABLE_IN_ALL
 const SpsCallsiteTable *sps_trace_get_callsites        (SpsTrace      *self);
 SPS_AVAILABLE_IN_ALL
 const SpsFrameTable    *sps_trace_get_frames           (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+char                   *sps_trace_dup_frame_location   (SpsTrace      *self,
+                                                        guint32        frame);
 SPS_AVAILABLE_IN_ALL
 const SpsObjectTable   *sps_trace_get_objects          (SpsTrace      *self);
 

@@ -12,6 +12,7 @@
 #include "sps-detail-item-private.h"
 #include "sps-detail-panel.h"
 #include "sps-session-private.h"
+#include "sps-stack-text-private.h"
 #include "sps-time-format.h"
 
 /* Digits after the decimal point for the times shown: 1.235 ms. */
@@ -32,7 +33,8 @@
  *
  * The bottom-dock panel for the session's selected slice. On the left a
  * summary: name, category, start (from the start of the trace), duration,
- * self time, thread and process; on the right three tabs:
+ * self time, thread and process, and the slice's stacks when it was
+ * recorded with them (start and end, leaf first); on the right three tabs:
  *
  * - "Call stack": the slice and its descendants as a tree, with wall,
  *   self and child time per node (children are listed when a node is
@@ -45,7 +47,8 @@
  *
  * Widgets that tests look up carry names: "name-value", "category-value",
  * "start-value", "duration-value", "self-time-value", "thread-value",
- * "process-value", "note-label", "call-stack-view", "children-view",
+ * "process-value", "stack-value", "end-stack-value", "note-label",
+ * "call-stack-view", "children-view",
  * "arguments-view", "empty-label". The list rows are objects with
  * read-only properties ("name", "value", "slice", "wall", "self", "child",
  * "count", "total", "average", "min", "max", "fraction").
@@ -65,6 +68,10 @@ struct _SpsDetailPanel
   GtkWidget     *thread_key;
   GtkLabel      *thread_value;
   GtkLabel      *process_value;
+  GtkLabel      *stack_value;
+  GtkWidget     *stack_key;
+  GtkLabel      *end_stack_value;
+  GtkWidget     *end_stack_key;
   GtkLabel      *note_label;
 
   GtkColumnView *call_stack_view;
@@ -714,6 +721,23 @@ show_args (SpsDetailPanel *self,
   gtk_stack_set_visible_child_name (GTK_STACK (self->args_stack), "list");
 }
 
+/* A slice's stack (sf, esf or an inline stack), leaf first; the field is
+ * hidden when the slice has none */
+static void
+show_stack (GtkLabel  *value,
+            GtkWidget *key,
+            SpsTrace  *trace,
+            guint32    callsite)
+{
+  g_autofree char *text = NULL;
+
+  if (callsite != SPS_NO_INDEX)
+    text = _sps_stack_text_dup (trace, callsite);
+  gtk_label_set_text (value, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (value), text != NULL);
+  gtk_widget_set_visible (key, text != NULL);
+}
+
 static char *
 format_time_field (SpsTime  time,
                    gboolean estimate)
@@ -793,6 +817,9 @@ show_summary (SpsDetailPanel *self,
     }
   else
     gtk_label_set_text (self->process_value, "—");
+
+  show_stack (self->stack_value, self->stack_key, trace, slices->callsite[slice]);
+  show_stack (self->end_stack_value, self->end_stack_key, trace, slices->end_callsite[slice]);
 
   if (estimate)
     g_string_append (note, _("A sampled span: its times are estimated from stack samples."));
@@ -915,6 +942,11 @@ build_summary (SpsDetailPanel *self)
   self->self_time_value = add_field (GTK_GRID (grid), 4, _("Self time"), "self-time-value", NULL);
   self->thread_value = add_field (GTK_GRID (grid), 5, _("Thread"), "thread-value", &self->thread_key);
   self->process_value = add_field (GTK_GRID (grid), 6, _("Process"), "process-value", NULL);
+  /* Translators: the call stack a slice was recorded with (sf), leaf first */
+  self->stack_value = add_field (GTK_GRID (grid), 7, _("Stack"), "stack-value", &self->stack_key);
+  /* Translators: the call stack at the end of a slice (esf), leaf first */
+  self->end_stack_value = add_field (GTK_GRID (grid), 8, _("End stack"), "end-stack-value",
+                                     &self->end_stack_key);
 
   gtk_widget_set_name (note, "note-label");
   gtk_widget_add_css_class (note, "dim-label");
@@ -922,7 +954,7 @@ build_summary (SpsDetailPanel *self)
   gtk_label_set_wrap (GTK_LABEL (note), TRUE);
   gtk_widget_set_margin_top (note, 6);
   gtk_widget_set_visible (note, FALSE);
-  gtk_grid_attach (GTK_GRID (grid), note, 0, 7, 2, 1);
+  gtk_grid_attach (GTK_GRID (grid), note, 0, 9, 2, 1);
   self->note_label = GTK_LABEL (note);
 
   return grid;

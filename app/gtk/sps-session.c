@@ -12,6 +12,7 @@
 
 #include "sps-session.h"
 #include "sps-session-private.h"
+#include "sps-time-math-private.h"
 
 /* The narrowest visible window. Below 10 ns nothing a trace records can be
  * told apart (Chrome timestamps are µs; even ns traces rarely resolve
@@ -119,63 +120,6 @@ G_DEFINE_FINAL_TYPE (SpsSession, sps_session, G_TYPE_OBJECT)
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-/* Time arithmetic that saturates instead of overflowing: timestamps are
- * whatever the producer wrote, so they can sit near the ends of gint64. */
-
-static SpsTime
-time_add (SpsTime a,
-          SpsTime b)
-{
-  if (b > 0 && a > G_MAXINT64 - b)
-    return G_MAXINT64;
-  if (b < 0 && a < G_MININT64 - b)
-    return G_MININT64;
-  return a + b;
-}
-
-static SpsTime
-time_sub (SpsTime a,
-          SpsTime b)
-{
-  if (b < 0 && a > G_MAXINT64 + b)
-    return G_MAXINT64;
-  if (b > 0 && a < G_MININT64 + b)
-    return G_MININT64;
-  return a - b;
-}
-
-/* b - a for b >= a; the difference always fits in 64 unsigned bits. */
-static guint64
-span_of (SpsTime a,
-         SpsTime b)
-{
-  g_assert (b >= a);
-
-  return (guint64) b - (guint64) a;
-}
-
-static SpsTime
-time_add_span (SpsTime a,
-               guint64 span)
-{
-  guint64 room = (guint64) G_MAXINT64 - (guint64) a;
-
-  if (span > room)
-    return G_MAXINT64;
-  return (SpsTime) ((guint64) a + span);
-}
-
-static SpsTime
-time_sub_span (SpsTime a,
-               guint64 span)
-{
-  guint64 room = (guint64) a - (guint64) G_MININT64;
-
-  if (span > room)
-    return G_MININT64;
-  return (SpsTime) ((guint64) a - span);
-}
-
 static void
 compute_bounds (SpsSession *self)
 {
@@ -187,18 +131,18 @@ compute_bounds (SpsSession *self)
   if (end < start)
     end = start;
 
-  span = span_of (start, end);
+  span = _sps_time_span (start, end);
   margin = span / OVERSCROLL_DIVISOR;
 
-  self->bound_start = time_sub_span (start, margin);
-  self->bound_end = time_add_span (end, margin);
+  self->bound_start = _sps_time_sub_span (start, margin);
+  self->bound_end = _sps_time_add_span (end, margin);
 
-  if (span_of (self->bound_start, self->bound_end) < MIN_SPAN)
+  if (_sps_time_span (self->bound_start, self->bound_end) < MIN_SPAN)
     {
-      SpsTime centre = time_add_span (start, span / 2);
+      SpsTime centre = _sps_time_add_span (start, span / 2);
 
-      self->bound_start = time_sub_span (centre, MIN_SPAN / 2);
-      self->bound_end = time_add_span (self->bound_start, MIN_SPAN);
+      self->bound_start = _sps_time_sub_span (centre, MIN_SPAN / 2);
+      self->bound_end = _sps_time_add_span (self->bound_start, MIN_SPAN);
     }
 }
 
@@ -212,7 +156,7 @@ clamp_window (SpsSession *self,
               SpsTime    *start,
               guint64    *span)
 {
-  guint64 max_span = span_of (self->bound_start, self->bound_end);
+  guint64 max_span = _sps_time_span (self->bound_start, self->bound_end);
   SpsTime latest_start;
 
   if (*span >= max_span)
@@ -224,13 +168,13 @@ clamp_window (SpsSession *self,
 
   if (*span < MIN_SPAN)
     {
-      SpsTime centre = time_add_span (*start, *span / 2);
+      SpsTime centre = _sps_time_add_span (*start, *span / 2);
 
-      *start = time_sub_span (centre, MIN_SPAN / 2);
+      *start = _sps_time_sub_span (centre, MIN_SPAN / 2);
       *span = MIN_SPAN;
     }
 
-  latest_start = time_sub_span (self->bound_end, *span);
+  latest_start = _sps_time_sub_span (self->bound_end, *span);
   if (*start < self->bound_start)
     *start = self->bound_start;
   else if (*start > latest_start)
@@ -245,7 +189,7 @@ apply_window (SpsSession *self,
   SpsTime end;
 
   clamp_window (self, &start, &span);
-  end = time_add_span (start, span);
+  end = _sps_time_add_span (start, span);
 
   g_object_freeze_notify (G_OBJECT (self));
 
@@ -269,9 +213,9 @@ static void
 centre_on (SpsSession *self,
            SpsTime     time)
 {
-  guint64 span = span_of (self->visible_start, self->visible_end);
+  guint64 span = _sps_time_span (self->visible_start, self->visible_end);
 
-  apply_window (self, time_sub_span (time, span / 2), span);
+  apply_window (self, _sps_time_sub_span (time, span / 2), span);
 }
 
 static void
@@ -282,9 +226,9 @@ fit_slice (SpsSession *self,
   SpsTime ts = slices->ts[slice];
   SpsTime dur = MAX (slices->dur[slice], 0);
   SpsTime margin = dur / FIT_MARGIN_DIVISOR;
-  SpsTime start = time_sub (ts, margin);
+  SpsTime start = _sps_time_sub (ts, margin);
 
-  apply_window (self, start, span_of (start, time_add (time_add (ts, dur), margin)));
+  apply_window (self, start, _sps_time_span (start, _sps_time_add (_sps_time_add (ts, dur), margin)));
 }
 
 /* After keyboard navigation: bring the new selection into view. A slice
@@ -297,13 +241,13 @@ reveal_slice (SpsSession *self,
 {
   const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
   SpsTime ts = slices->ts[slice];
-  SpsTime end = time_add (ts, MAX (slices->dur[slice], 0));
+  SpsTime end = _sps_time_add (ts, MAX (slices->dur[slice], 0));
 
   if (ts >= self->visible_start && end <= self->visible_end)
     return;
 
-  if (span_of (ts, end) <= span_of (self->visible_start, self->visible_end))
-    centre_on (self, time_add_span (ts, span_of (ts, end) / 2));
+  if (_sps_time_span (ts, end) <= _sps_time_span (self->visible_start, self->visible_end))
+    centre_on (self, _sps_time_add_span (ts, _sps_time_span (ts, end) / 2));
   else if (!(ts < self->visible_end && end > self->visible_start))
     fit_slice (self, slice);
 }
@@ -484,7 +428,7 @@ _sps_slice_next_sibling (SpsTrace *trace,
 
   if (rows.nested)
     {
-      SpsTime end = time_add (rows.slices->ts[slice], MAX (rows.slices->dur[slice], 0));
+      SpsTime end = _sps_time_add (rows.slices->ts[slice], MAX (rows.slices->dur[slice], 0));
 
       i = lower_bound_ts (rows.slices, i, rows.end, end);
     }
@@ -1192,7 +1136,7 @@ sps_session_set_visible (SpsSession *self,
   g_return_if_fail (SPS_IS_SESSION (self));
   g_return_if_fail (start < end);
 
-  apply_window (self, start, span_of (start, end));
+  apply_window (self, start, _sps_time_span (start, end));
 }
 
 /**
@@ -1220,8 +1164,8 @@ sps_session_zoom (SpsSession *self,
   g_return_if_fail (SPS_IS_SESSION (self));
   g_return_if_fail (factor > 0 && isfinite (factor));
 
-  span = span_of (self->visible_start, self->visible_end);
-  max_span = span_of (self->bound_start, self->bound_end);
+  span = _sps_time_span (self->visible_start, self->visible_end);
+  max_span = _sps_time_span (self->bound_start, self->bound_end);
   wanted = (double) span / factor;
 
   if (wanted >= (double) max_span)
@@ -1232,8 +1176,8 @@ sps_session_zoom (SpsSession *self,
     new_span = (guint64) llround (wanted);
 
   /* The anchor's distance to the start scales with the span. */
-  offset = (double) time_sub (anchor, self->visible_start) * ((double) new_span / (double) span);
-  start = time_sub (anchor, (SpsTime) llround (offset));
+  offset = (double) _sps_time_sub (anchor, self->visible_start) * ((double) new_span / (double) span);
+  start = _sps_time_sub (anchor, (SpsTime) llround (offset));
 
   apply_window (self, start, new_span);
 }
@@ -1254,8 +1198,8 @@ sps_session_pan (SpsSession *self,
 
   g_return_if_fail (SPS_IS_SESSION (self));
 
-  span = span_of (self->visible_start, self->visible_end);
-  start = time_add (self->visible_start, delta);
+  span = _sps_time_span (self->visible_start, self->visible_end);
+  start = _sps_time_add (self->visible_start, delta);
 
   apply_window (self, start, span);
 }
@@ -1275,7 +1219,7 @@ sps_session_fit (SpsSession *self)
   if (self->selected_slice != SPS_NO_INDEX)
     fit_slice (self, self->selected_slice);
   else if (self->has_range)
-    apply_window (self, self->range_start, span_of (self->range_start, self->range_end));
+    apply_window (self, self->range_start, _sps_time_span (self->range_start, self->range_end));
   else
     sps_session_fit_trace (self);
 }
@@ -1297,7 +1241,7 @@ sps_session_fit_trace (SpsSession *self)
   start = sps_trace_get_start_time (self->trace);
   end = sps_trace_get_end_time (self->trace);
 
-  apply_window (self, start, span_of (start, MAX (start, end)));
+  apply_window (self, start, _sps_time_span (start, MAX (start, end)));
 }
 
 /**

@@ -48,16 +48,15 @@ magnitude (SpsTime value)
   return (guint64) (-(value + 1)) + 1;
 }
 
-/* ceil (a / b) for b > 0, without overflow for any a. */
+/* @a − @b, saturated to the range of SpsTime: the ends of a trace can be
+ * further apart than a gint64 holds. */
 static SpsTime
-ceil_div (SpsTime a,
-          SpsTime b)
+saturated_difference (SpsTime a,
+                      SpsTime b)
 {
-  SpsTime q = a / b;
-
-  if (a % b != 0 && a > 0)
-    q++;
-  return q;
+  if (a >= b)
+    return (guint64) a - (guint64) b > (guint64) G_MAXINT64 ? G_MAXINT64 : (SpsTime) ((guint64) a - (guint64) b);
+  return (guint64) b - (guint64) a > (guint64) G_MAXINT64 ? G_MININT64 : -(SpsTime) ((guint64) b - (guint64) a);
 }
 
 /**
@@ -111,7 +110,12 @@ _sps_time_ruler_format_tick (const SpsTimeRulerScale *scale,
 
   g_return_val_if_fail (scale != NULL, NULL);
 
-  relative = tick - scale->origin;
+  /* Past the range of SpsTime only in traces spanning centuries, where
+   * the step is whole seconds. */
+  if (tick > scale->origin && (guint64) tick - (guint64) scale->origin > (guint64) G_MAXINT64)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " s", ((guint64) tick - (guint64) scale->origin) / 1000000000);
+
+  relative = saturated_difference (tick, scale->origin);
 
   return sps_time_format_duration (relative, _sps_time_ruler_precision (relative, scale->step));
 }
@@ -253,9 +257,18 @@ _sps_time_ruler_scale_init (SpsTimeRulerScale *scale,
 
   scale->origin = origin;
   scale->start = start;
-  scale->end = MAX (end, start + 1);
+  /* A zero or reversed span still needs a scale: 1 ns, taken from below
+   * when the start is the largest time. */
+  if (end <= start)
+    {
+      if (start == G_MAXINT64)
+        scale->start = start - 1;
+      end = scale->start + 1;
+    }
+  scale->end = end;
   scale->width = MAX (width, 1.0);
-  scale->ns_per_pixel = (double) (scale->end - scale->start) / scale->width;
+  /* Unsigned: the span of two extreme times does not fit a gint64. */
+  scale->ns_per_pixel = (double) ((guint64) scale->end - (guint64) scale->start) / scale->width;
 
   /* First a guess, then the step that fits the labels it gives; a larger
    * step has labels as short or shorter, so once is enough. */
@@ -268,6 +281,10 @@ _sps_time_ruler_scale_init (SpsTimeRulerScale *scale,
   while (mantissa >= 10 && mantissa % 10 == 0)
     mantissa /= 10;
   scale->n_minor = mantissa == 2 ? 4 : 5;
+  /* Steps of 1 and 2 ns cannot be divided into whole minor steps (a minor
+   * step of 0 would divide by zero below). */
+  if (scale->step % scale->n_minor != 0)
+    scale->n_minor = 1;
 
   minor_pixels = (double) scale->step / scale->n_minor / scale->ns_per_pixel;
   if (minor_pixels < MIN_MINOR_PIXELS)
@@ -283,9 +300,30 @@ _sps_time_ruler_scale_init (SpsTimeRulerScale *scale,
 SpsTime
 _sps_time_ruler_first_tick (const SpsTimeRulerScale *scale)
 {
+  guint64 step;
+  guint64 offset;
+
   g_return_val_if_fail (scale != NULL, 0);
 
-  return scale->origin + ceil_div (scale->start - scale->origin, scale->step) * scale->step;
+  /* Unsigned distances from the origin: the origin and the start may be
+   * at opposite ends of the range of SpsTime. */
+  step = (guint64) scale->step;
+  if (scale->start >= scale->origin)
+    {
+      guint64 distance = (guint64) scale->start - (guint64) scale->origin;
+      guint64 steps = distance / step + (distance % step != 0);
+      /* G_MAXINT64 − origin, exact in unsigned arithmetic */
+      guint64 room = (guint64) G_MAXINT64 - (guint64) scale->origin;
+
+      /* A tick past the largest time is no tick: none is drawn. */
+      if (steps > room / step)
+        return G_MAXINT64;
+      offset = steps * step;
+      return (SpsTime) ((guint64) scale->origin + offset);
+    }
+
+  offset = ((guint64) scale->origin - (guint64) scale->start) / step * step;
+  return (SpsTime) ((guint64) scale->origin - offset);
 }
 
 /* Ticks are at @first + i × @step for i < the count returned, all before
@@ -319,7 +357,8 @@ static inline float
 tick_x (const SpsTimeRulerScale *scale,
         SpsTime                  tick)
 {
-  return floorf ((float) ((double) (tick - scale->start) / scale->ns_per_pixel));
+  /* Ticks are never before the start; unsigned for extreme times. */
+  return floorf ((float) ((double) ((guint64) tick - (guint64) scale->start) / scale->ns_per_pixel));
 }
 
 /**
@@ -372,8 +411,10 @@ _sps_time_ruler_snapshot (GtkSnapshot              *snapshot,
     {
       SpsTime minor = scale->step / scale->n_minor;
 
-      SpsTime first_minor = scale->start + (SpsTime) ((guint64) first - (guint64) scale->start) % minor;
-      guint n = count_ticks (scale, first_minor, minor);
+      guint64 offset = ((guint64) first - (guint64) scale->start) % (guint64) minor;
+      /* Unsigned: past the end (none drawn) the sum could overflow. */
+      SpsTime first_minor = (SpsTime) ((guint64) scale->start + offset);
+      guint n = offset < (guint64) scale->end - (guint64) scale->start ? count_ticks (scale, first_minor, minor) : 0;
 
       for (guint i = 0; i < n; i++)
         gtk_snapshot_append_color (snapshot, &colors->tick,

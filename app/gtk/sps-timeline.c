@@ -13,7 +13,9 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-palette-private.h"
+#include "sps-stack-text-private.h"
 #include "sps-time-format.h"
+#include "sps-time-math-private.h"
 #include "sps-time-ruler-private.h"
 #include "sps-timeline.h"
 #include "sps-timeline-private.h"
@@ -629,20 +631,23 @@ get_geometry (SpsTimeline *self,
       g->start = 0;
       g->end = 1;
     }
-  g->end = MAX (g->end, g->start + 1);
-  g->ns_per_px = (double) (g->end - g->start) / g->track_width;
+  if (g->end <= g->start)
+    g->end = _sps_time_add (g->start, 1);
+  if (g->end <= g->start)
+    g->start = g->end - 1;
+  g->ns_per_px = (double) _sps_time_span (g->start, g->end) / g->track_width;
 
   g->origin = self->trace != NULL ? sps_trace_get_start_time (self->trace) : 0;
   g->tiled = g->ns_per_px >= MIN_TILED_NS_PER_PX;
   g->origin_px = 0;
   if (g->tiled)
     {
-      SpsTime span = g->end - g->start;
+      guint64 span = _sps_time_span (g->start, g->end);
 
       /* Onto the pixel grid, less than half a pixel away */
-      g->origin_px = llround ((double) (g->start - g->origin) / g->ns_per_px);
-      g->start = g->origin + llround ((double) g->origin_px * g->ns_per_px);
-      g->end = g->start + span;
+      g->origin_px = llround (_sps_time_distance (g->start, g->origin) / g->ns_per_px);
+      g->start = _sps_time_offset (g->origin, (double) g->origin_px * g->ns_per_px);
+      g->end = _sps_time_add_span (g->start, span);
     }
 }
 
@@ -650,14 +655,14 @@ static inline double
 time_to_x (const Geometry *g,
            SpsTime         t)
 {
-  return g->gutter + (double) (t - g->start) / g->ns_per_px;
+  return g->gutter + _sps_time_distance (t, g->start) / g->ns_per_px;
 }
 
 static inline SpsTime
 x_to_time (const Geometry *g,
            double          x)
 {
-  return g->start + (SpsTime) llround ((x - g->gutter) * g->ns_per_px);
+  return _sps_time_offset (g->start, (x - g->gutter) * g->ns_per_px);
 }
 
 static inline int
@@ -935,14 +940,14 @@ static inline SpsTime
 area_start (const Area     *a,
             const Geometry *g)
 {
-  return a->base + (SpsTime) floor (a->base_px * g->ns_per_px);
+  return _sps_time_offset (a->base, floor (a->base_px * g->ns_per_px));
 }
 
 static inline SpsTime
 area_end (const Area     *a,
           const Geometry *g)
 {
-  return a->base + (SpsTime) ceil ((a->base_px + a->width) * g->ns_per_px);
+  return _sps_time_offset (a->base, ceil ((a->base_px + a->width) * g->ns_per_px));
 }
 
 /* Slice lanes */
@@ -1201,8 +1206,8 @@ paint_lane_records (LaneDraw           *d,
       if (G_UNLIKELY (r->end <= start) && !(r->end == r->start && r->start >= start))
         continue;
 
-      x0 = (double) (r->start - a->base) * px_per_ns - a->base_px;
-      x1 = (double) (r->end - a->base) * px_per_ns - a->base_px;
+      x0 = _sps_time_distance (r->start, a->base) * px_per_ns - a->base_px;
+      x1 = _sps_time_distance (r->end, a->base) * px_per_ns - a->base_px;
       single = r->last - r->first == 1 && x1 - x0 >= 1.0;
 
       if (single && (x1 - x0 >= label_width || r->end >= d->trace_end))
@@ -1267,7 +1272,7 @@ paint_slice_lane (SpsTimeline          *self,
   /* A nanosecond of margin each side: items touching the edges of a
    * tile are drawn by both tiles, each its part. */
   _sps_timeline_lod_runs_init (self->lod, &iter, row->track, row->depth, draw_level (g),
-                               area_start (a, g) - 1, area_end (a, g) + 1);
+                               _sps_time_sub (area_start (a, g), 1), _sps_time_add (area_end (a, g), 1));
 
   /* Sampled lanes read each slice's flags, and filters each slice's
    * visibility: those take the general path. A level that does not keep
@@ -1279,10 +1284,10 @@ paint_slice_lane (SpsTimeline          *self,
       records = _sps_timeline_lod_runs_records (&iter, &n_records);
       if (records == NULL && a->spots == NULL)
         records = _sps_timeline_lod_runs_window (self->lod, row->track, row->depth, draw_level (g),
-                                                 area_start (a, g) - 1, area_end (a, g) + 1, &n_records);
+                                                 _sps_time_sub (area_start (a, g), 1), _sps_time_add (area_end (a, g), 1), &n_records);
       if (records != NULL)
         {
-          paint_lane_records (&d, records, n_records, area_start (a, g) - 1, area_end (a, g) + 1);
+          paint_lane_records (&d, records, n_records, _sps_time_sub (area_start (a, g), 1), _sps_time_add (area_end (a, g), 1));
           goto done;
         }
     }
@@ -1291,8 +1296,8 @@ paint_slice_lane (SpsTimeline          *self,
     for (guint i = 0; i < n; i++)
       {
         const SpsLodRun *run = &runs[i];
-        double x0 = (double) (run->start - a->base) * px_per_ns - a->base_px;
-        double x1 = (double) (run->end - a->base) * px_per_ns - a->base_px;
+        double x0 = _sps_time_distance (run->start, a->base) * px_per_ns - a->base_px;
+        double x1 = _sps_time_distance (run->end, a->base) * px_per_ns - a->base_px;
 
         if (filtered && !sps_session_is_slice_visible (self->session, run->slice))
           continue;
@@ -1458,7 +1463,7 @@ paint_counter (SpsTimeline          *self,
   _sps_timeline_lod_buckets_init (self->lod, &iter, row->track, draw_level (g), start, area_end (a, g));
   while (_sps_timeline_lod_buckets_next (&iter, &bucket))
     {
-      double fx = (double) (bucket.ts - a->base) * px_per_ns - a->base_px;
+      double fx = _sps_time_distance (bucket.ts, a->base) * px_per_ns - a->base_px;
       int x;
 
       /* A bucket that began before the area is the value in force at
@@ -1492,7 +1497,7 @@ paint_counter (SpsTimeline          *self,
     counter_column (&c, column, col_min, col_max, col_last);
 
   /* The last value holds until the trace ends. */
-  end_x = MIN ((double) (trace_end - a->base) * px_per_ns - a->base_px, (double) a->width);
+  end_x = MIN (_sps_time_distance (trace_end, a->base) * px_per_ns - a->base_px, (double) a->width);
   counter_segment (&c, (int) ceil (MAX (end_x, 0.0)));
 
   paint->canvas = c.canvas;
@@ -1653,7 +1658,7 @@ paint_instants (SpsTimeline          *self,
       {
         guint row_index = first + points[i];
         SpsTime ts = instants->ts[row_index];
-        double fx = (double) (ts - a->base) * px_per_ns - a->base_px;
+        double fx = _sps_time_distance (ts, a->base) * px_per_ns - a->base_px;
         gint64 bucket = ts >> level;
         int x;
 
@@ -1705,7 +1710,7 @@ paint_samples (SpsTimeline          *self,
   while ((n = _sps_timeline_lod_points_next_n (&iter, points, G_N_ELEMENTS (points))) > 0)
     for (guint i = 0; i < n; i++)
       {
-        double fx = (double) (ts[points[i]] - a->base) * px_per_ns - a->base_px;
+        double fx = _sps_time_distance (ts[points[i]], a->base) * px_per_ns - a->base_px;
         gint64 bucket = ts[points[i]] >> level;
         int x = fx >= -1.0 ? floor_px (fx) : -2;
 
@@ -1734,8 +1739,8 @@ paint_process_summary (SpsTimeline          *self,
   double px_per_ns = 1.0 / g->ns_per_px;
   guint level = draw_level (g);
   float bar = MAX (row->height - 2 * 7, 4);
-  SpsTime start = area_start (a, g) - 1;
-  SpsTime end = area_end (a, g) + 1;
+  SpsTime start = _sps_time_sub (area_start (a, g), 1);
+  SpsTime end = _sps_time_add (area_end (a, g), 1);
 
   canvas_init_strip (&paint->canvas, a->width, g->scale);
   paint->y = floorf ((row->height - bar) / 2);
@@ -1757,8 +1762,8 @@ paint_process_summary (SpsTimeline          *self,
       while ((n = _sps_timeline_lod_runs_next_n (&iter, runs, G_N_ELEMENTS (runs))) > 0)
         for (guint i = 0; i < n; i++)
           {
-            double x0 = MAX ((double) (runs[i].start - a->base) * px_per_ns - a->base_px, -1.0);
-            double x1 = MIN ((double) (runs[i].end - a->base) * px_per_ns - a->base_px, a->width + 1.0);
+            double x0 = MAX (_sps_time_distance (runs[i].start, a->base) * px_per_ns - a->base_px, -1.0);
+            double x1 = MIN (_sps_time_distance (runs[i].end, a->base) * px_per_ns - a->base_px, a->width + 1.0);
             int left = MAX (floor_px (x0), covered);
             int right = MAX (floor_px (x0) + 1, -floor_px (-x1));
 
@@ -2641,9 +2646,9 @@ draw_flow_set (SpsTimeline    *self,
       else
         {
           /* With the curves of flows that end just outside */
-          SpsTime margin = (SpsTime) ceil (FLOW_MIN_BEND * g->ns_per_px);
-          SpsTime start = g->start - margin;
-          SpsTime end = g->end + margin;
+          SpsTime margin = _sps_time_offset (0, ceil (FLOW_MIN_BEND * g->ns_per_px));
+          SpsTime start = _sps_time_sub (g->start, margin);
+          SpsTime end = _sps_time_add (g->end, margin);
 
           for (guint i = first_flow_reaching (self, start);
                i < self->n_flow_keys && self->flows_by_min[i].tmin < end;
@@ -2722,16 +2727,16 @@ draw_flows (SpsTimeline    *self,
     {
       /* Half a window more each side, for the pan frames to come; not
        * on the first frame at a new scale: zoom frames come in series. */
-      SpsTime margin = cache->valid && cache->ns_per_px == g->ns_per_px ? (g->end - g->start) / 2 : 0;
+      guint64 margin = cache->valid && cache->ns_per_px == g->ns_per_px ? _sps_time_span (g->start, g->end) / 2 : 0;
       Geometry wide = *g;
       g_autoptr(GtkSnapshot) flows = gtk_snapshot_new ();
 
-      wide.start = g->start - margin;
-      wide.end = g->end + margin;
+      wide.start = _sps_time_sub_span (g->start, margin);
+      wide.end = _sps_time_add_span (g->end, margin);
       wide.gutter = 0;
 
       cr = gtk_snapshot_append_cairo (flows, &GRAPHENE_RECT_INIT (0, area.origin.y,
-                                                                  (float) ((wide.end - wide.start) / g->ns_per_px),
+                                                                  (float) ((double) _sps_time_span (wide.start, wide.end) / g->ns_per_px),
                                                                   area.size.height));
       cairo_set_line_width (cr, 1.2);
       gdk_cairo_set_source_rgba (cr, &self->style.flow);
@@ -2857,7 +2862,7 @@ get_range_view (SpsTimeline    *self,
   r->left = (float) MAX (r->x0, (double) g->gutter);
   r->right = MAX ((float) MIN (r->x1, (double) g->width), r->left + 1);
 
-  r->text = sps_time_format_duration (end - start, 3);
+  r->text = sps_time_format_duration ((SpsTime) MIN (_sps_time_span (start, end), (guint64) G_MAXINT64), 3);
   pango_layout_set_text (self->text_layout, r->text, -1);
   pango_layout_get_pixel_size (self->text_layout, &r->text_width, &r->text_height);
   r->badge_x = (r->left + r->right - r->text_width) / 2;
@@ -2961,7 +2966,8 @@ draw_corner (SpsTimeline    *self,
              GtkSnapshot    *snapshot,
              const Geometry *g)
 {
-  g_autofree char *span = sps_time_format_duration (g->end - g->start, 2);
+  g_autofree char *span = sps_time_format_duration ((SpsTime) MIN (_sps_time_span (g->start, g->end),
+                                                                    (guint64) G_MAXINT64), 2);
 
   gtk_snapshot_append_color (snapshot, &self->style.panel,
                              &GRAPHENE_RECT_INIT (0, 0, g->gutter, g->ruler_height));
@@ -3251,11 +3257,11 @@ configure_adjustments (SpsTimeline *self,
   if (self->hadjustment != NULL && self->trace != NULL)
     {
       SpsTime origin = sps_trace_get_start_time (self->trace);
-      double lower = MIN (0.0, (double) (g.start - origin));
-      double upper = MAX ((double) (sps_trace_get_end_time (self->trace) - origin), (double) (g.end - origin));
-      double page = (double) (g.end - g.start);
+      double lower = MIN (0.0, _sps_time_distance (g.start, origin));
+      double upper = MAX (_sps_time_distance (sps_trace_get_end_time (self->trace), origin), _sps_time_distance (g.end, origin));
+      double page = _sps_time_distance (g.end, g.start);
 
-      gtk_adjustment_configure (self->hadjustment, (double) (g.start - origin), lower, upper,
+      gtk_adjustment_configure (self->hadjustment, _sps_time_distance (g.start, origin), lower, upper,
                                 page / 10, page * 0.9, page);
     }
 
@@ -3284,15 +3290,17 @@ hadjustment_value_changed (SpsTimeline   *self,
 {
   SpsTime origin;
   SpsTime start;
-  SpsTime span;
+  guint64 span;
 
   if (self->configuring || self->session == NULL || self->trace == NULL)
     return;
 
   origin = sps_trace_get_start_time (self->trace);
-  span = sps_session_get_visible_end (self->session) - sps_session_get_visible_start (self->session);
-  start = origin + (SpsTime) llround (gtk_adjustment_get_value (adjustment));
-  sps_session_set_visible (self->session, start, start + span);
+  span = _sps_time_span (sps_session_get_visible_start (self->session), sps_session_get_visible_end (self->session));
+  start = _sps_time_offset (origin, gtk_adjustment_get_value (adjustment));
+  /* At the largest time the window starts earlier rather than collapse */
+  start = MIN (start, _sps_time_sub_span (G_MAXINT64, span));
+  sps_session_set_visible (self->session, start, _sps_time_add_span (start, span));
 }
 
 static void
@@ -3389,7 +3397,7 @@ reveal_slice (SpsTimeline *self,
   visible_start = sps_session_get_visible_start (self->session);
   visible_end = sps_session_get_visible_end (self->session);
   if (end < visible_start || start >= visible_end)
-    sps_session_go_to_time (self->session, start + (end - start) / 2);
+    sps_session_go_to_time (self->session, _sps_time_add_span (start, _sps_time_span (start, end) / 2));
 
   scroll_to_row (self, _sps_timeline_layout_find_slice_row (self->layout, slice));
 }
@@ -3503,7 +3511,7 @@ pointer_time (SpsTimeline *self,
   if (use_pointer && self->pointer_inside && self->pointer_x >= g.gutter)
     return x_to_time (&g, self->pointer_x);
 
-  return g.start + (g.end - g.start) / 2;
+  return _sps_time_add_span (g.start, _sps_time_span (g.start, g.end) / 2);
 }
 
 /* The slice under (@x, @y), allowing 2 px of slack for thin ones. */
@@ -3673,9 +3681,10 @@ scroll_cb (SpsTimeline              *self,
 
   if (dx != 0 && dy == 0)
     {
-      SpsTime span = sps_session_get_visible_end (self->session) - sps_session_get_visible_start (self->session);
+      double span = (double) _sps_time_span (sps_session_get_visible_start (self->session),
+                                             sps_session_get_visible_end (self->session));
 
-      sps_session_pan (self->session, (SpsTime) llround (dx * span * 0.1));
+      sps_session_pan (self->session, _sps_time_offset (0, dx * span * 0.1));
       return TRUE;
     }
 
@@ -3714,7 +3723,7 @@ drag_update_cb (SpsTimeline    *self,
     self->drag_moved = TRUE;
 
   get_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)), &g);
-  npp = (double) (self->drag_end - self->drag_start) / g.track_width;
+  npp = (double) _sps_time_span (self->drag_start, self->drag_end) / g.track_width;
 
   switch (self->drag_mode)
     {
@@ -3724,9 +3733,13 @@ drag_update_cb (SpsTimeline    *self,
 
     case DRAG_PAN:
       {
-        SpsTime delta = (SpsTime) llround (-ox * npp);
+        SpsTime delta = _sps_time_offset (0, -ox * npp);
+        SpsTime start = _sps_time_add (self->drag_start, delta);
 
-        sps_session_set_visible (self->session, self->drag_start + delta, self->drag_end + delta);
+        /* The window keeps its width at the ends of the time range */
+        start = MIN (start, _sps_time_sub_span (G_MAXINT64, _sps_time_span (self->drag_start, self->drag_end)));
+        sps_session_set_visible (self->session, start,
+                                 _sps_time_add_span (start, _sps_time_span (self->drag_start, self->drag_end)));
         if (self->vadjustment != NULL)
           gtk_adjustment_set_value (self->vadjustment, self->drag_scroll - oy);
       }
@@ -3834,6 +3847,18 @@ sps_timeline_query_tooltip (GtkWidget  *widget,
       if (index == SPS_NO_INDEX || x < g.gutter)
         return FALSE;
       row = _sps_timeline_layout_get_row (self->layout, index);
+      if (row->kind == SPS_TIMELINE_ROW_SAMPLES)
+        {
+          /* The sample nearest the pointer, within a few pixels */
+          guint sample = _sps_stack_text_find_sample (self->trace, row->track, x_to_time (&g, x),
+                                                      (SpsTime) ceil (4 * g.ns_per_px));
+
+          if (sample == SPS_NO_INDEX)
+            return FALSE;
+          markup = _sps_stack_text_sample_markup (self->trace, sample);
+          gtk_tooltip_set_markup (tooltip, markup);
+          return TRUE;
+        }
       if (row->kind != SPS_TIMELINE_ROW_COUNTER ||
           !_sps_timeline_lod_get_counter_value (self->lod, row->track, x_to_time (&g, x), &value))
         return FALSE;
@@ -3886,14 +3911,15 @@ action_pan (GtkWidget  *widget,
             GVariant   *parameter)
 {
   SpsTimeline *self = SPS_TIMELINE (widget);
-  SpsTime span;
+  double span;
   SpsTime delta;
 
   if (self->session == NULL)
     return;
 
-  span = sps_session_get_visible_end (self->session) - sps_session_get_visible_start (self->session);
-  delta = MAX ((SpsTime) llround (span * PAN_FRACTION), 1);
+  span = (double) _sps_time_span (sps_session_get_visible_start (self->session),
+                                  sps_session_get_visible_end (self->session));
+  delta = MAX (_sps_time_offset (0, span * PAN_FRACTION), 1);
   sps_session_pan (self->session, g_str_equal (action_name, "timeline.pan-left") ? -delta : delta);
 }
 

@@ -13,7 +13,7 @@
 
 #include "sps-application.h"
 #include "sps-plugins-dialog.h"
-#include "sps-screenshot.h"
+#include "sps-screenshot-job.h"
 #include "sps-window.h"
 
 /**
@@ -40,6 +40,10 @@ struct _SpsApplication
   GSettings      *keybindings;
   GtkCssProvider *font_provider;
 
+  /* Importer options from the command line (--ns, --us), for the files
+   * named there; NULL when none was given. */
+  GVariant       *import_options;
+
   /* --screenshot mode */
   char           *screenshot_path;
   int             screenshot_width;
@@ -47,12 +51,7 @@ struct _SpsApplication
   gboolean        screenshot_has_range;
   SpsTime         screenshot_range_start;
   SpsTime         screenshot_range_end;
-  SpsWindow      *screenshot_window;
-  gulong          screenshot_state_id;
-  gulong          screenshot_paint_id;
-  guint           screenshot_timeout_id;
-  GdkFrameClock  *screenshot_clock;
-  guint           screenshot_resizes;
+  SpsScreenshotJob *screenshot_job;
 
   int             exit_status;
 };
@@ -81,8 +80,6 @@ static const struct {
   { "search", "win.search" },
 };
 
-/* How long a screenshot may wait for its trace to load and draw. */
-#define SCREENSHOT_TIMEOUT_SECONDS 120
 
 static const GOptionEntry option_entries[] = {
   { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
@@ -91,6 +88,10 @@ static const GOptionEntry option_entries[] = {
     N_("Size of the screenshot (default 1280x800)"), N_("WIDTHxHEIGHT") },
   { "range", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Time range of the screenshot, from the start of the trace (e.g. 10ms..20ms)"), N_("START..END") },
+  { "ns", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Read timestamps and durations as nanoseconds instead of microseconds (also -ns)"), NULL },
+  { "us", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Read timestamps and durations as microseconds, the default (also -us)"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Print the version and quit"), NULL },
   { NULL }
@@ -340,186 +341,27 @@ static const GActionEntry app_actions[] = {
 /* --screenshot */
 
 static void
-sps_application_screenshot_finish (SpsApplication *self,
-                                   int             exit_status)
+on_screenshot_finished (SpsApplication   *self,
+                        int               status,
+                        SpsScreenshotJob *job)
 {
-  g_assert (SPS_IS_APPLICATION (self));
-
-  g_clear_handle_id (&self->screenshot_timeout_id, g_source_remove);
-  if (self->screenshot_clock != NULL)
-    g_clear_signal_handler (&self->screenshot_paint_id, self->screenshot_clock);
-  g_clear_object (&self->screenshot_clock);
-  if (self->screenshot_window != NULL)
-    {
-      g_clear_signal_handler (&self->screenshot_state_id, self->screenshot_window);
-      gtk_window_destroy (GTK_WINDOW (self->screenshot_window));
-      g_clear_weak_pointer (&self->screenshot_window);
-    }
-
-  self->exit_status = exit_status;
+  self->exit_status = status;
   g_application_quit (G_APPLICATION (self));
-}
-
-static gboolean
-sps_application_screenshot_take (gpointer user_data)
-{
-  SpsApplication *self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  g_assert (SPS_IS_APPLICATION (self));
-
-  if (self->screenshot_window == NULL)
-    return G_SOURCE_REMOVE;
-
-  /* Nobody points at anything in a picture (a headless display's pointer
-   * rests in the middle of the screen). */
-  if (sps_window_get_session (self->screenshot_window) != NULL)
-    sps_session_set_hovered_slice (sps_window_get_session (self->screenshot_window), SPS_NO_INDEX);
-
-  if (!sps_screenshot_save (GTK_WIDGET (self->screenshot_window), self->screenshot_path, &error))
-    {
-      g_printerr ("spanscope: %s\n", error->message);
-      sps_application_screenshot_finish (self, 1);
-    }
-  else
-    {
-      sps_application_screenshot_finish (self, 0);
-    }
-
-  return G_SOURCE_REMOVE;
-}
-
-/* The first frame painted after the trace page got its final size: the
- * layout is complete, so what is rendered now is what a user would see. */
-static void
-on_screenshot_after_paint (SpsApplication *self,
-                           GdkFrameClock  *clock)
-{
-  GtkWidget *window;
-  SpsTimeline *timeline;
-  int default_width;
-  int default_height;
-  int width;
-  int height;
-
-  g_assert (SPS_IS_APPLICATION (self));
-
-  if (self->screenshot_window == NULL ||
-      !(timeline = sps_window_get_timeline (self->screenshot_window)) ||
-      !gtk_widget_get_mapped (GTK_WIDGET (timeline)) ||
-      gtk_widget_get_width (GTK_WIDGET (timeline)) <= 0)
-    return;
-
-  /* The default size includes what the window manager side of the
-   * client-side decorations takes (resize borders, shadows); the image
-   * must be the requested size of the window itself, so correct once
-   * the difference is known and wait for the next frame. */
-  window = GTK_WIDGET (self->screenshot_window);
-  width = gtk_widget_get_width (window);
-  height = gtk_widget_get_height (window);
-
-  if ((width != self->screenshot_width || height != self->screenshot_height) &&
-      self->screenshot_resizes++ < 3)
-    {
-      gtk_window_get_default_size (GTK_WINDOW (window), &default_width, &default_height);
-      gtk_window_set_default_size (GTK_WINDOW (window),
-                                   default_width + self->screenshot_width - width,
-                                   default_height + self->screenshot_height - height);
-      return;
-    }
-
-  g_clear_signal_handler (&self->screenshot_paint_id, clock);
-  g_idle_add_full (G_PRIORITY_HIGH_IDLE, sps_application_screenshot_take, self, NULL);
-}
-
-static void
-on_screenshot_state (SpsApplication *self,
-                     GParamSpec     *pspec,
-                     SpsWindow      *window)
-{
-  g_assert (SPS_IS_APPLICATION (self));
-  g_assert (SPS_IS_WINDOW (window));
-
-  switch (sps_window_get_state (window))
-    {
-    case SPS_WINDOW_STATE_LOADING:
-      break;
-
-    case SPS_WINDOW_STATE_FAILED:
-      g_printerr ("spanscope: %s\n", sps_window_get_error_message (window));
-      sps_application_screenshot_finish (self, 1);
-      break;
-
-    case SPS_WINDOW_STATE_EMPTY:
-      g_printerr ("spanscope: %s\n", _("Loading was cancelled"));
-      sps_application_screenshot_finish (self, 1);
-      break;
-
-    case SPS_WINDOW_STATE_LOADED:
-      if (self->screenshot_has_range)
-        {
-          SpsSession *session = sps_window_get_session (window);
-          SpsTime start = sps_trace_get_start_time (sps_session_get_trace (session));
-
-          sps_session_set_visible (session,
-                                   start + self->screenshot_range_start,
-                                   start + self->screenshot_range_end);
-        }
-
-      self->screenshot_clock = g_object_ref (gtk_widget_get_frame_clock (GTK_WIDGET (window)));
-      self->screenshot_paint_id =
-        g_signal_connect_object (self->screenshot_clock, "after-paint",
-                                 G_CALLBACK (on_screenshot_after_paint),
-                                 self, G_CONNECT_SWAPPED);
-      gtk_widget_queue_draw (GTK_WIDGET (window));
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static gboolean
-on_screenshot_timeout (gpointer user_data)
-{
-  SpsApplication *self = user_data;
-
-  g_assert (SPS_IS_APPLICATION (self));
-
-  self->screenshot_timeout_id = 0;
-  g_printerr ("spanscope: %s\n", _("The trace did not load and draw in time"));
-  sps_application_screenshot_finish (self, 1);
-
-  return G_SOURCE_REMOVE;
 }
 
 static void
 sps_application_screenshot (SpsApplication *self,
                             GFile          *file)
 {
-  SpsWindow *window;
+  g_autoptr(SpsScreenshotJob) job = sps_screenshot_job_new (self->screenshot_path,
+                                                            self->screenshot_width,
+                                                            self->screenshot_height);
 
-  g_assert (SPS_IS_APPLICATION (self));
-  g_assert (G_IS_FILE (file));
-
-  /* What is drawn must not depend on how far an animation has got. */
-  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
-
-  window = sps_window_new (self);
-  gtk_window_set_default_size (GTK_WINDOW (window),
-                               self->screenshot_width,
-                               self->screenshot_height);
-  g_set_weak_pointer (&self->screenshot_window, window);
-
-  self->screenshot_state_id =
-    g_signal_connect_object (window, "notify::state",
-                             G_CALLBACK (on_screenshot_state),
-                             self, G_CONNECT_SWAPPED);
-  self->screenshot_timeout_id =
-    g_timeout_add_seconds (SCREENSHOT_TIMEOUT_SECONDS, on_screenshot_timeout, self);
-
-  gtk_window_present (GTK_WINDOW (window));
-  sps_window_load (window, file);
+  if (self->screenshot_has_range)
+    sps_screenshot_job_set_range (job, self->screenshot_range_start, self->screenshot_range_end);
+  g_signal_connect_object (job, "finished", G_CALLBACK (on_screenshot_finished), self, G_CONNECT_SWAPPED);
+  g_set_object (&self->screenshot_job, job);
+  sps_screenshot_job_run (job, sps_window_new (self), file, self->import_options);
 }
 
 static gboolean
@@ -586,6 +428,29 @@ parse_range (const char  *text,
 
 /* GApplication */
 
+static gboolean
+sps_application_local_command_line (GApplication   *app,
+                                    char         ***arguments,
+                                    int            *exit_status)
+{
+  char **argv = *arguments;
+
+  /* -ns and -us, the spellings other trace tools take for --ns and --us:
+   * GOption would read them as groups of one-letter options. */
+  for (int i = 1; argv[i] != NULL && strcmp (argv[i], "--") != 0; i++)
+    {
+      if (strcmp (argv[i], "-ns") == 0 || strcmp (argv[i], "-us") == 0)
+        {
+          char *longer = g_strconcat ("-", argv[i], NULL);
+
+          g_free (argv[i]);
+          argv[i] = longer;
+        }
+    }
+
+  return G_APPLICATION_CLASS (sps_application_parent_class)->local_command_line (app, arguments, exit_status);
+}
+
 static int
 sps_application_handle_local_options (GApplication *app,
                                       GVariantDict *options)
@@ -613,6 +478,26 @@ sps_application_handle_local_options (GApplication *app,
       if (!parse_range (range, &self->screenshot_range_start, &self->screenshot_range_end, &error))
         goto failed;
       self->screenshot_has_range = TRUE;
+    }
+
+  if (g_variant_dict_contains (options, "ns") && g_variant_dict_contains (options, "us"))
+    {
+      g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                           _("--ns and --us cannot be used together"));
+      goto failed;
+    }
+
+  if (g_variant_dict_contains (options, "ns") || g_variant_dict_contains (options, "us"))
+    {
+      GVariantDict dict;
+
+      g_variant_dict_init (&dict, NULL);
+      g_variant_dict_insert (&dict, "timestamp-unit", "s",
+                             g_variant_dict_contains (options, "ns") ? "ns" : "us");
+      self->import_options = g_variant_ref_sink (g_variant_dict_end (&dict));
+      /* The unit applies to the files of this command line: a running
+       * instance would open them with its own. */
+      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
     }
 
   if ((size != NULL || range != NULL) && self->screenshot_path == NULL)
@@ -739,7 +624,7 @@ sps_application_open (GApplication  *app,
     }
 
   for (int i = 0; i < n_files; i++)
-    sps_application_open_file (self, files[i], NULL);
+    sps_application_open_file_with_options (self, files[i], NULL, self->import_options);
 }
 
 static void
@@ -747,11 +632,7 @@ sps_application_dispose (GObject *object)
 {
   SpsApplication *self = SPS_APPLICATION (object);
 
-  g_clear_handle_id (&self->screenshot_timeout_id, g_source_remove);
-  if (self->screenshot_clock != NULL)
-    g_clear_signal_handler (&self->screenshot_paint_id, self->screenshot_clock);
-  g_clear_object (&self->screenshot_clock);
-  g_clear_weak_pointer (&self->screenshot_window);
+  g_clear_object (&self->screenshot_job);
 
   g_clear_object (&self->keybindings);
   g_clear_object (&self->settings);
@@ -766,6 +647,7 @@ sps_application_finalize (GObject *object)
   SpsApplication *self = SPS_APPLICATION (object);
 
   g_clear_pointer (&self->screenshot_path, g_free);
+  g_clear_pointer (&self->import_options, g_variant_unref);
 
   G_OBJECT_CLASS (sps_application_parent_class)->finalize (object);
 }
@@ -779,6 +661,7 @@ sps_application_class_init (SpsApplicationClass *klass)
   object_class->dispose = sps_application_dispose;
   object_class->finalize = sps_application_finalize;
 
+  app_class->local_command_line = sps_application_local_command_line;
   app_class->handle_local_options = sps_application_handle_local_options;
   app_class->startup = sps_application_startup;
   app_class->activate = sps_application_activate;
@@ -794,7 +677,11 @@ sps_application_init (SpsApplication *self)
   g_application_add_main_option_entries (G_APPLICATION (self), option_entries);
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
   g_application_set_option_context_summary (G_APPLICATION (self),
-                                            _("Open traces (Chrome JSON) and explore them on a timeline."));
+                                            _("Open traces and explore them on a timeline."));
+  g_application_set_option_context_description (G_APPLICATION (self),
+                                                _("Formats: Chrome JSON traces (.json, also gzip-compressed "
+                                                  ".json.gz), .NET EventPipe traces (.nettrace) and embedded "
+                                                  "trace streams (.etrace, .bin)."));
 }
 
 /**
@@ -841,6 +728,24 @@ sps_application_open_file (SpsApplication *self,
                            GFile          *file,
                            GtkWindow      *preferred)
 {
+  sps_application_open_file_with_options (self, file, preferred, NULL);
+}
+
+/**
+ * sps_application_open_file_with_options:
+ * @self: a #SpsApplication
+ * @file: a trace file
+ * @preferred: (nullable): the window the request came from
+ * @options: (nullable): importer options for sps_window_load_with_options()
+ *
+ * Like sps_application_open_file(), loading with @options.
+ */
+void
+sps_application_open_file_with_options (SpsApplication *self,
+                                        GFile          *file,
+                                        GtkWindow      *preferred,
+                                        GVariant       *options)
+{
   GtkWindow *window;
 
   g_return_if_fail (SPS_IS_APPLICATION (self));
@@ -861,7 +766,7 @@ sps_application_open_file (SpsApplication *self,
   else
     window = GTK_WINDOW (sps_window_new (self));
 
-  sps_window_load (SPS_WINDOW (window), file);
+  sps_window_load_with_options (SPS_WINDOW (window), file, options);
   gtk_window_present (window);
 }
 
@@ -885,6 +790,10 @@ sps_application_add_recent (SpsApplication *self,
 
   g_return_if_fail (SPS_IS_APPLICATION (self));
   g_return_if_fail (G_IS_FILE (file));
+
+  /* A screenshot is no use of the file by the user */
+  if (self->screenshot_path != NULL)
+    return;
 
   uri = g_file_get_uri (file);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);

@@ -21,6 +21,10 @@ GSettings      *sps_application_get_settings    (SpsApplication *self);
 void            sps_application_open_file       (SpsApplication *self,
                                                  GFile          *file,
                                                  GtkWindow      *preferred);
+void            sps_application_open_file_with_options (SpsApplication *self,
+                                                        GFile          *file,
+                                                        GtkWindow      *preferred,
+                                                        GVariant       *options);
 void            sps_application_add_recent      (SpsApplication *self,
                                                  GFile          *file);
 int             sps_application_get_exit_status (SpsApplication *self);

@@ -34,6 +34,10 @@
  * change, in one pass over the slice table; moving through the
  * instances only updates the position.
  *
+ * Stack samples whose leaf frame has the name are listed after the
+ * slices (kind "sample", no duration: a sample is one observation) and
+ * counted in the summary; the arrows walk the slices.
+ *
  * Widgets that tests look up carry names: "instance-name",
  * "instance-stats", "instance-estimates", "instance-position",
  * "instance-previous", "instance-next", "instance-table".
@@ -45,6 +49,7 @@ struct _SpsInstanceBrowser
   SpsSession     *session;
   guint32         name;        /* SPS_NO_INDEX: nothing selected */
   GArray         *instances;   /* guint32 slices, in table order */
+  GArray         *samples;     /* guint32 samples of the name, in table order */
 
   GtkLabel       *name_label;
   GtkLabel       *stats_label;
@@ -75,6 +80,41 @@ kind_text (guint16 flags)
   if (flags & SPS_SLICE_UNFINISHED)
     return C_("instance kind", "unfinished");
   return C_("instance kind", "measured");
+}
+
+/* The samples whose leaf frame has the name */
+static void
+collect_samples (SpsInstanceBrowser *self,
+                 SpsTrace           *trace,
+                 gboolean            filtered)
+{
+  const SpsSampleTable *samples = sps_trace_get_samples (trace);
+
+  for (guint i = 0; i < samples->n_rows; i++)
+    if (samples->name[i] == self->name &&
+        (!filtered || sps_session_is_sample_visible (self->session, i)))
+      g_array_append_val (self->samples, i);
+}
+
+static void
+append_sample_rows (SpsInstanceBrowser *self,
+                    SpsTrace           *trace,
+                    guint               max_rows)
+{
+  const SpsSampleTable *samples = sps_trace_get_samples (trace);
+  SpsTime origin = sps_trace_get_start_time (trace);
+
+  for (guint r = 0; r < MIN (self->samples->len, max_rows); r++)
+    {
+      guint32 s = g_array_index (self->samples, guint32, r);
+      g_autofree char *thread = _sps_panel_track_label (trace, samples->track[s]);
+
+      sps_result_table_append_row (self->table,
+                                   g_variant_new ("(d@mdss)",
+                                                  _sps_panel_ms (samples->ts[s] - origin),
+                                                  g_variant_new_maybe (G_VARIANT_TYPE_DOUBLE, NULL),
+                                                  thread, C_("instance kind", "sample")));
+    }
 }
 
 static void
@@ -153,6 +193,7 @@ fill (SpsInstanceBrowser *self)
     }
 
   g_array_set_size (self->instances, 0);
+  g_array_set_size (self->samples, 0);
   sps_result_table_clear (self->table);
 
   if (self->name == SPS_NO_INDEX)
@@ -191,6 +232,8 @@ fill (SpsInstanceBrowser *self)
         }
     }
 
+  collect_samples (self, trace, filtered);
+
   sps_result_table_set_columns (self->table, 4, names, types);
   for (guint r = 0; r < MIN (self->instances->len, MAX_ROWS); r++)
     {
@@ -198,19 +241,21 @@ fill (SpsInstanceBrowser *self)
       g_autofree char *thread = _sps_panel_track_label (trace, slices->track[s]);
 
       sps_result_table_append_row (self->table,
-                                   g_variant_new ("(ddss)",
+                                   g_variant_new ("(d@mdss)",
                                                   _sps_panel_ms (slices->ts[s] - origin),
-                                                  _sps_panel_ms (slices->dur[s]),
+                                                  g_variant_new_maybe (G_VARIANT_TYPE_DOUBLE,
+                                                                       g_variant_new_double (_sps_panel_ms (slices->dur[s]))),
                                                   thread,
                                                   kind_text (slices->flags[s])));
     }
-  if (self->instances->len > MAX_ROWS)
+  append_sample_rows (self, trace, MAX_ROWS - MIN (self->instances->len, MAX_ROWS));
+  if (self->instances->len + self->samples->len > MAX_ROWS)
     {
       g_autofree char *note = NULL;
 
-      /* Translators: %u are numbers of slices */
+      /* Translators: %u are numbers of slices and samples */
       note = g_strdup_printf (_("Showing %u of %u instances; the arrows walk all of them"),
-                              MAX_ROWS, self->instances->len);
+                              MAX_ROWS, self->instances->len + self->samples->len);
       sps_result_table_set_note (self->table, note);
     }
   else
@@ -237,7 +282,9 @@ fill (SpsInstanceBrowser *self)
   else
     gtk_label_set_text (self->stats_label, _("No measured instance"));
 
-  gtk_widget_set_visible (GTK_WIDGET (self->estimate_label), n_sampled > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->estimate_label), n_sampled > 0 || self->samples->len > 0);
+  if (n_sampled == 0 && self->samples->len > 0)
+    gtk_label_set_text (self->estimate_label, "");
   if (n_sampled > 0)
     {
       g_autofree char *avg_text = sps_time_format_duration (sampled_total / n_sampled, PRECISION);
@@ -250,6 +297,22 @@ fill (SpsInstanceBrowser *self)
                                            "%u sampled span · avg %s (estimate)",
                                            "%u sampled spans · avg %s (estimate)", n_sampled),
                               n_sampled, avg_text);
+      gtk_label_set_text (self->estimate_label, text);
+    }
+  if (self->samples->len > 0)
+    {
+      const char *before = gtk_label_get_text (self->estimate_label);
+      g_autofree char *count = NULL;
+      g_autofree char *text = NULL;
+
+      count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            /* Translators: stack samples whose leaf frame has
+                                             * the selected slice's name */
+                                            "%u stack sample with this leaf frame",
+                                            "%u stack samples with this leaf frame",
+                                            self->samples->len),
+                               self->samples->len);
+      text = *before != '\0' ? g_strconcat (before, "\n", count, NULL) : g_strdup (count);
       gtk_label_set_text (self->estimate_label, text);
     }
 
@@ -374,6 +437,7 @@ sps_instance_browser_finalize (GObject *object)
   SpsInstanceBrowser *self = (SpsInstanceBrowser *)object;
 
   g_clear_pointer (&self->instances, g_array_unref);
+  g_clear_pointer (&self->samples, g_array_unref);
 
   G_OBJECT_CLASS (sps_instance_browser_parent_class)->finalize (object);
 }
@@ -407,6 +471,7 @@ sps_instance_browser_init (SpsInstanceBrowser *self)
 {
   self->name = SPS_NO_INDEX;
   self->instances = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->samples = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),

@@ -24,6 +24,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "sps-live-window.h"
@@ -125,7 +126,18 @@ garbled_message (SpsLiveWindow *self)
       const char *name = sps_trace_get_warning (trace, i, NULL, &first);
 
       if (g_str_equal (name, "desync") || g_str_equal (name, "invalid_frames"))
-        return first != NULL ? first : name;
+        {
+          GFile *file = sps_live_capture_get_file (self->capture);
+          g_autofree char *path = file != NULL ? g_file_get_parse_name (file) : NULL;
+
+          if (first == NULL)
+            return name;
+          /* Messages name the file: here a temporary one the user never
+           * sees, so leave it out. */
+          if (path != NULL && g_str_has_prefix (first, path) && g_str_has_prefix (first + strlen (path), ": "))
+            return first + strlen (path) + 2;
+          return first;
+        }
     }
 
   return NULL;

@@ -27,6 +27,31 @@ GdkTexture *
 sps_screenshot_render (GtkWidget  *widget,
                        GError    **error)
 {
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
+
+  return sps_screenshot_render_area (widget, gtk_widget_get_width (widget), gtk_widget_get_height (widget), error);
+}
+
+/**
+ * sps_screenshot_render_area:
+ * @widget: a realized widget, usually a window
+ * @area_width: the width of the image
+ * @area_height: its height
+ * @error: return location for a #GError
+ *
+ * Like sps_screenshot_render(), for an image of exactly @area_width ×
+ * @area_height: the top-left part of a larger widget, or the widget on
+ * a transparent background when it is smaller.
+ *
+ * Returns: (transfer full): the texture, or %NULL with @error set when
+ *   the widget has nothing to draw yet
+ */
+GdkTexture *
+sps_screenshot_render_area (GtkWidget  *widget,
+                            int         area_width,
+                            int         area_height,
+                            GError    **error)
+{
   g_autoptr(GdkPaintable) paintable = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   GtkSnapshot *snapshot;
@@ -43,7 +68,7 @@ sps_screenshot_render (GtkWidget  *widget,
   native = gtk_widget_get_native (widget);
 
   if (native == NULL || !gtk_widget_get_realized (GTK_WIDGET (native)) ||
-      width <= 0 || height <= 0)
+      width <= 0 || height <= 0 || area_width <= 0 || area_height <= 0)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                            _("The window is not shown yet"));
@@ -64,7 +89,7 @@ sps_screenshot_render (GtkWidget  *widget,
     }
 
   return gsk_renderer_render_texture (renderer, node,
-                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+                                      &GRAPHENE_RECT_INIT (0, 0, area_width, area_height));
 }
 
 /**
@@ -83,12 +108,38 @@ sps_screenshot_save (GtkWidget   *widget,
                      const char  *path,
                      GError     **error)
 {
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+
+  return sps_screenshot_save_area (widget, gtk_widget_get_width (widget), gtk_widget_get_height (widget),
+                                   path, error);
+}
+
+/**
+ * sps_screenshot_save_area:
+ * @widget: a realized widget, usually a window
+ * @area_width: the width of the image
+ * @area_height: its height
+ * @path: where to write the PNG file
+ * @error: return location for a #GError
+ *
+ * Renders @widget with sps_screenshot_render_area() and writes it to
+ * @path as a PNG image.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+sps_screenshot_save_area (GtkWidget   *widget,
+                          int          area_width,
+                          int          area_height,
+                          const char  *path,
+                          GError     **error)
+{
   g_autoptr(GdkTexture) texture = NULL;
 
   g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!(texture = sps_screenshot_render (widget, error)))
+  if (!(texture = sps_screenshot_render_area (widget, area_width, area_height, error)))
     return FALSE;
 
   /* gdk_texture_save_to_png() gives no reason; the usual one is a path

@@ -14,5 +14,14 @@ GdkTexture *sps_screenshot_render (GtkWidget   *widget,
 gboolean    sps_screenshot_save   (GtkWidget   *widget,
                                    const char  *path,
                                    GError     **error);
+GdkTexture *sps_screenshot_render_area (GtkWidget   *widget,
+                                        int          area_width,
+                                        int          area_height,
+                                        GError     **error);
+gboolean    sps_screenshot_save_area   (GtkWidget   *widget,
+                                        int          area_width,
+                                        int          area_height,
+                                        const char  *path,
+                                        GError     **error);
 
 G_END_DECLS

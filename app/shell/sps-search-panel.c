@@ -68,11 +68,11 @@ G_DEFINE_FINAL_TYPE (SpsSearchPanel, sps_search_panel, GTK_TYPE_WIDGET)
 static void
 fill_table (SpsSearchPanel *self)
 {
-  static const char *group_names[4];
+  static const char *group_names[5];
   static const char *match_names[4];
   static const SpsResultColumnType group_types[] = {
     SPS_RESULT_COLUMN_TEXT, SPS_RESULT_COLUMN_INTEGER,
-    SPS_RESULT_COLUMN_REAL, SPS_RESULT_COLUMN_REAL,
+    SPS_RESULT_COLUMN_REAL, SPS_RESULT_COLUMN_REAL, SPS_RESULT_COLUMN_INTEGER,
   };
   static const SpsResultColumnType match_types[] = {
     SPS_RESULT_COLUMN_TEXT, SPS_RESULT_COLUMN_REAL,
@@ -92,6 +92,8 @@ fill_table (SpsSearchPanel *self)
       group_names[1] = _("Count");
       group_names[2] = _("Total (ms)");
       group_names[3] = _("Average (ms)");
+      /* Translators: stack samples whose leaf frame has the name */
+      group_names[4] = _("Samples");
       match_names[0] = _("Name");
       match_names[1] = _("Start (ms)");
       match_names[2] = _("Duration (ms)");
@@ -114,7 +116,7 @@ fill_table (SpsSearchPanel *self)
 
   if (gtk_check_button_get_active (self->unique_button))
     {
-      sps_result_table_set_columns (self->table, 4, group_names, group_types);
+      sps_result_table_set_columns (self->table, 5, group_names, group_types);
       n = sps_search_result_get_n_groups (self->result);
       for (guint i = 0; i < n; i++)
         {
@@ -129,11 +131,11 @@ fill_table (SpsSearchPanel *self)
             average = g_variant_new_maybe (G_VARIANT_TYPE_DOUBLE, NULL);
 
           sps_result_table_append_row (self->table,
-                                       g_variant_new ("(std@md)",
+                                       g_variant_new ("(std@mdt)",
                                                       sps_trace_get_string (trace, group->name),
                                                       (guint64) group->count,
                                                       _sps_panel_ms (group->measured_total),
-                                                      average));
+                                                      average, (guint64) group->n_samples));
           g_array_append_val (self->row_slices, group->first_slice);
         }
       sps_result_table_set_note (self->table, NULL);

@@ -16,6 +16,7 @@
 #include "sps-instance-browser.h"
 #include "sps-live-window.h"
 #include "sps-shell-enums.h"
+#include "sps-warning-banner.h"
 #include "sps-window.h"
 
 /**
@@ -46,6 +47,9 @@ struct _SpsWindow
   SpsWindowState        state;
   /* The shown trace's file, or the file that failed to load. */
   GFile                *file;
+  /* The importer options of the last load (e.g. the timestamp unit of
+   * `spanscope --ns FILE`), for reloads; may be NULL. */
+  GVariant             *load_options;
   SpsSession           *session;
   GtkWidget            *timeline;
   GPtrArray            *views;
@@ -77,6 +81,7 @@ struct _SpsWindow
   GtkMenuButton        *go_to_time_button;
   SpsGoToTime          *go_to_time;
   GtkButton            *search_button;
+  SpsWarningBanner     *warning_banner;
   GtkStack             *stack;
   GtkWidget            *recent_box;
   GtkListBox           *recent_list;
@@ -89,6 +94,7 @@ struct _SpsWindow
   GtkButton            *open_another_button;
   GtkPaned             *dock_paned;
   GtkScrolledWindow    *timeline_scroller;
+  GtkWidget            *no_tracks_label;
   GtkNotebook          *side_notebook;
   GtkNotebook          *bottom_notebook;
 };
@@ -303,6 +309,10 @@ sps_window_clear_trace (SpsWindow *self)
 {
   g_assert (SPS_IS_WINDOW (self));
 
+  if (self->warning_banner != NULL)
+    sps_warning_banner_set_trace (self->warning_banner, NULL);
+  if (self->no_tracks_label != NULL)
+    gtk_widget_set_visible (self->no_tracks_label, FALSE);
   if (self->session != NULL)
     g_settings_unbind (self->session, "show-flows");
   if (self->timeline != NULL)
@@ -387,6 +397,8 @@ sps_window_show_trace (SpsWindow *self,
 
   sps_window_clear_trace (self);
 
+  sps_warning_banner_set_trace (self->warning_banner, trace);
+  gtk_widget_set_visible (self->no_tracks_label, sps_trace_get_tracks (trace)->n_rows == 0);
   self->session = sps_session_new (trace);
   self->timeline = sps_timeline_new (self->session);
   self->views = g_ptr_array_new_with_free_func (g_object_unref);
@@ -636,11 +648,10 @@ action_open (GSimpleAction *action,
   gtk_file_chooser_set_select_multiple (chooser, TRUE);
 
   add_filter (chooser, _("All Supported Traces"),
-              "*.json", "*.json.gz", "*.nettrace", "*.diagsession", "*.etrace", NULL);
+              "*.json", "*.json.gz", "*.nettrace", "*.etrace", "*.bin", NULL);
   add_filter (chooser, _("Chrome JSON Traces"), "*.json", "*.json.gz", NULL);
   add_filter (chooser, _("EventPipe Traces"), "*.nettrace", NULL);
-  add_filter (chooser, _("Visual Studio Diagnostic Sessions"), "*.diagsession", NULL);
-  add_filter (chooser, _("Embedded Captures"), "*.etrace", NULL);
+  add_filter (chooser, _("Embedded Captures"), "*.etrace", "*.bin", NULL);
   add_filter (chooser, _("All Files"), "*", NULL);
 
   if (self->file != NULL)
@@ -677,8 +688,10 @@ action_reload (GSimpleAction *action,
 
   if (self->file != NULL)
     {
+      g_autoptr(GVariant) options = self->load_options ? g_variant_ref (self->load_options) : NULL;
+
       file = g_object_ref (self->file);
-      sps_window_load (self, file);
+      sps_window_load_with_options (self, file, options);
     }
 }
 
@@ -984,6 +997,7 @@ sps_window_finalize (GObject *object)
 
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
+  g_clear_pointer (&self->load_options, g_variant_unref);
   g_clear_pointer (&self->error_message, g_free);
 
   G_OBJECT_CLASS (sps_window_parent_class)->finalize (object);
@@ -1035,6 +1049,7 @@ sps_window_class_init (SpsWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (SPS_TYPE_GO_TO_TIME);
+  g_type_ensure (SPS_TYPE_WARNING_BANNER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/spanscope/Spanscope/sps-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, title_label);
@@ -1042,6 +1057,8 @@ sps_window_class_init (SpsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, primary_menu_button);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, go_to_time_button);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, go_to_time);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, warning_banner);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, no_tracks_label);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, search_button);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, recent_box);
@@ -1136,6 +1153,24 @@ void
 sps_window_load (SpsWindow *self,
                  GFile     *file)
 {
+  sps_window_load_with_options (self, file, NULL);
+}
+
+/**
+ * sps_window_load_with_options:
+ * @self: a #SpsWindow
+ * @file: the trace to open
+ * @options: (nullable): an a{sv} dictionary of importer options (see
+ *   #SpsImporterInterface), or %NULL; a floating reference is sunk
+ *
+ * Like sps_window_load(), with options for the importer. A reload of the
+ * window uses the same options.
+ */
+void
+sps_window_load_with_options (SpsWindow *self,
+                              GFile     *file,
+                              GVariant  *options)
+{
   g_autofree char *basename = NULL;
   g_autofree char *display = NULL;
   g_autofree char *title = NULL;
@@ -1144,6 +1179,11 @@ sps_window_load (SpsWindow *self,
 
   g_return_if_fail (SPS_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
+
+  if (options != NULL)
+    g_variant_ref_sink (options);
+  g_clear_pointer (&self->load_options, g_variant_unref);
+  self->load_options = options;
 
   if (self->state == SPS_WINDOW_STATE_LOADING)
     {
@@ -1181,7 +1221,7 @@ sps_window_load (SpsWindow *self,
   if ((app = sps_window_get_application (self)))
     g_application_hold (G_APPLICATION (app));
 
-  sps_trace_load_async (file, NULL, NULL, SPS_LOAD_FLAGS_NONE,
+  sps_trace_load_async (file, NULL, self->load_options, SPS_LOAD_FLAGS_NONE,
                         self->progress, self->cancellable,
                         sps_window_load_cb, op);
 

@@ -35,6 +35,9 @@ G_DECLARE_FINAL_TYPE (SpsWindow, sps_window, SPS, WINDOW, GtkApplicationWindow)
 SpsWindow      *sps_window_new               (SpsApplication *application);
 void            sps_window_load              (SpsWindow      *self,
                                               GFile          *file);
+void            sps_window_load_with_options (SpsWindow      *self,
+                                              GFile          *file,
+                                              GVariant       *options);
 void            sps_window_cancel_load       (SpsWindow      *self);
 SpsWindowState  sps_window_get_state         (SpsWindow      *self);
 GFile          *sps_window_get_file          (SpsWindow      *self);

@@ -1558,7 +1558,7 @@ write_samples (Writer  *w,
         thread = track_thread (w, samples->track[i]);
 
       begin_event (w, 'P');
-      append_name (w, samples->name[i]);
+      append_name (w, samples->event_name[i]);
       append_thread (w, thread);
       append_ts (w, "ts", samples->ts[i]);
       if ((flags & SPS_SAMPLE_UNRESOLVED) != 0)

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -16,6 +17,29 @@
 /* Output produced per converter call, so that progress and cancellation
  * are looked at regularly. */
 #define STEP (((gsize) 4) * 1024 * 1024)
+
+/**
+ * sps_chrome_gzip_default_limit:
+ *
+ * The most a gzip file may decompress to: the smaller of
+ * %SPS_CHROME_GZIP_MAX_SIZE and half the machine's physical memory (the
+ * text stays in memory, args point into it, and the model beside it takes
+ * about as much again). A small file that inflates beyond it (a
+ * decompression bomb) stops there, with what was decompressed kept.
+ *
+ * Returns: the limit in bytes
+ */
+guint64
+sps_chrome_gzip_default_limit (void)
+{
+  guint64 limit = SPS_CHROME_GZIP_MAX_SIZE;
+  long pages = sysconf (_SC_PHYS_PAGES);
+  long page_size = sysconf (_SC_PAGESIZE);
+
+  if (pages > 0 && page_size > 0)
+    limit = MIN (limit, (guint64) pages * (guint64) page_size / 2);
+  return limit;
+}
 
 gboolean
 sps_chrome_gzip_has_magic (const guint8 *data,
@@ -74,9 +98,13 @@ sps_chrome_gunzip_head (const guint8 *data,
  * sps_chrome_gunzip:
  * @data: a whole gzip file, possibly several members one after another
  * @len: its length
- * @progress: (nullable): reports the READING fraction, and cancellation
+ * @limit: the most it may decompress to, in bytes
+ * @progress: (nullable): reports the READING fraction (of the input, or
+ *   of @limit when the output grows faster), and cancellation
  * @truncated: (out): set when the compressed data ends early (what was
  *   decompressed is returned)
+ * @limited: (out): set when the output reached @limit (the first @limit
+ *   bytes are returned)
  * @error_offset: (out): the compressed byte offset where an error happened
  * @error: a #GError (%G_IO_ERROR_CANCELLED, or the converter's error for
  *   corrupt data)
@@ -89,8 +117,10 @@ sps_chrome_gunzip_head (const guint8 *data,
 GBytes *
 sps_chrome_gunzip (const guint8 *data,
                    gsize         len,
+                   guint64       limit,
                    SpsProgress  *progress,
                    gboolean     *truncated,
+                   gboolean     *limited,
                    gsize        *error_offset,
                    GError      **error)
 {
@@ -101,7 +131,9 @@ sps_chrome_gunzip (const guint8 *data,
   gsize out_pos = 0;
 
   *truncated = FALSE;
+  *limited = FALSE;
   *error_offset = 0;
+  limit = MIN (limit, (guint64) G_MAXSIZE / 2);
 
   /* The trailer of the last member holds its size mod 2^32: a good first
    * guess for the usual single-member file. It is only a guess (a cut or
@@ -116,6 +148,7 @@ sps_chrome_gunzip (const guint8 *data,
       if (isize >= len && isize < G_MAXUINT32 && isize / 64 <= len)
         capacity = (gsize) isize + 1;
     }
+  capacity = (gsize) MIN ((guint64) capacity, limit + 1);
   out = g_try_malloc (capacity);
   if (out == NULL)
     {
@@ -143,12 +176,24 @@ sps_chrome_gunzip (const guint8 *data,
                                    _("Loading was cancelled"));
               return NULL;
             }
-          sps_progress_set_fraction (progress, (double) in_pos / (double) len);
+          /* A member that inflates a lot moves the input little: the
+           * output's way to the limit moves too. */
+          sps_progress_set_fraction (progress, MAX ((double) in_pos / (double) len,
+                                                    (double) out_pos / (double) MAX (limit, 1)));
+        }
+
+      /* One byte past the limit (capacity allows it) says there is more */
+      if (out_pos > limit)
+        {
+          *limited = TRUE;
+          out_pos = (gsize) limit;
+          break;
         }
 
       if (out_pos == capacity)
         {
-          char *bigger = capacity <= G_MAXSIZE / 2 ? g_try_realloc (out, capacity * 2) : NULL;
+          gsize want = (gsize) MIN ((guint64) capacity * 2, limit + 1);
+          char *bigger = capacity <= G_MAXSIZE / 2 ? g_try_realloc (out, want) : NULL;
 
           /* A decompression bomb must not abort the program */
           if (bigger == NULL)
@@ -161,12 +206,12 @@ sps_chrome_gunzip (const guint8 *data,
               return NULL;
             }
           out = bigger;
-          capacity *= 2;
+          capacity = want;
         }
 
       res = g_converter_convert (G_CONVERTER (decompressor),
                                  data + in_pos, len - in_pos,
-                                 out + out_pos, MIN (capacity - out_pos, STEP),
+                                 out + out_pos, MIN (MIN (capacity, limit + 1) - out_pos, STEP),
                                  G_CONVERTER_INPUT_AT_END,
                                  &bytes_read, &bytes_written, &local_error);
       in_pos += bytes_read;

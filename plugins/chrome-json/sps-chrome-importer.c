@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The file is mapped (or, for gzip, decompressed once into memory) and
+ * The file is read (or, for gzip, decompressed once into memory) and
  * becomes the builder's source, so args stay references into it. The
  * scanner reads one event at a time into a fixed record; this file turns
  * records into builder calls. Nothing per event is allocated: strings go
@@ -12,7 +12,9 @@
  * Options (a{sv}): "timestamp-unit" (s) "us" (default) or "ns"; "threads"
  * (u) how many threads may scan the event array (default: 2 when the
  * machine has two cores or more; 1 reads everything on the calling
- * thread, which tests use to compare both paths).
+ * thread, which tests use to compare both paths); "max-decompressed-size"
+ * (t) the most a gzip file may inflate to (default: the smaller of 16 GiB
+ * and half the physical memory, sps_chrome_gzip_default_limit()).
  */
 
 #define G_LOG_DOMAIN "sps-chrome-importer"
@@ -22,18 +24,17 @@
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
-#ifdef G_OS_UNIX
-# include <sys/mman.h>
-#endif
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-chrome-cpu-profile.h"
 #include "sps-chrome-event-reader.h"
 #include "sps-chrome-gzip.h"
 #include "sps-chrome-importer.h"
 #include "sps-chrome-interner.h"
 #include "sps-chrome-scanner.h"
 #include "sps-chrome-stack-frames.h"
+#include "sps-chrome-top-samples.h"
 
 #define THREAD_CACHE_SIZE   256
 #define PROCESS_CACHE_SIZE  64
@@ -85,12 +86,15 @@ typedef struct
   SpsProgress          *progress;
   SpsChromeInterner    *interner;
   SpsChromeStackFrames *frames;
+  SpsChromeCpuProfiles *profiles;
+  SpsChromeTopSamples  *top_samples;
   GString              *scratch;
   char                 *display_name;
   const char           *base;
   gsize                 len;
   gboolean              ns;
   gboolean              gzip_truncated;
+  gboolean              gzip_limited;   /* cut at the decompressed-size limit */
   guint                 n_threads;
 
   guint64               events_read;
@@ -201,6 +205,16 @@ loader_warn (Loader     *self,
   message = g_strdup_vprintf (g_dgettext (GETTEXT_PACKAGE, format), args);
   va_end (args);
   sps_trace_builder_warn (self->builder, name, "%s: %s", where, message);
+}
+
+/* Warnings of the CPU profile reader: @message is marked with N_() */
+static void
+loader_warn_message (const char *name,
+                     gsize       offset,
+                     const char *message,
+                     gpointer    user_data)
+{
+  loader_warn (user_data, name, offset, "%s", g_dgettext (GETTEXT_PACKAGE, message));
 }
 
 static gboolean
@@ -497,6 +511,7 @@ loader_event_thread (Loader               *self,
   slot->process = loader_process_for_pid (self, pid);
   slot->thread = sps_trace_builder_ensure_thread (self->builder, slot->process, tid);
   slot->used = TRUE;
+  sps_chrome_top_samples_note_thread (self->top_samples, tid, slot->thread);
 
   if (synthetic && !g_hash_table_contains (self->named_threads, GUINT_TO_POINTER (slot->thread)))
     {
@@ -610,11 +625,31 @@ loader_bind_flow (Loader               *self,
 
 /* Phases */
 
+/* Args nested deeper than SPS_CHROME_MAX_DEPTH: kept as their text, in a
+ * string (parsing them later would meet the same depth), with a warning */
+static SpsArgsRef
+loader_args_too_deep (Loader               *self,
+                      const SpsChromeEvent *ev)
+{
+  g_autoptr(GString) json = g_string_new ("{\"args_too_deep\":");
+
+  loader_warn (self, "args_too_deep", offset_of (self, ev->args.ptr),
+               N_("args nested deeper than 1000 levels; they are kept as text"));
+  sps_json_append_string (json, ev->args.ptr, ev->args.len);
+  g_string_append_c (json, '}');
+  return sps_trace_builder_add_args_text (self->builder, json->str, (gssize) json->len);
+}
+
 static inline SpsArgsRef
 loader_args (Loader               *self,
              const SpsChromeEvent *ev)
 {
-  if ((ev->fields & SPS_CHROME_FIELD_ARGS) == 0 || ev->args.type != SPS_CHROME_VALUE_OBJECT)
+  if ((ev->fields & SPS_CHROME_FIELD_ARGS) == 0)
+    return SPS_ARGS_REF_NONE;
+  if G_UNLIKELY ((ev->args.type == SPS_CHROME_VALUE_OBJECT || ev->args.type == SPS_CHROME_VALUE_ARRAY) &&
+                 ev->args.too_deep)
+    return loader_args_too_deep (self, ev);
+  if (ev->args.type != SPS_CHROME_VALUE_OBJECT)
     return SPS_ARGS_REF_NONE;
   if G_UNLIKELY (ev->args.escaped)
     {
@@ -1075,6 +1110,30 @@ loader_sample (Loader               *self,
                                 weight, unit, flags);
 }
 
+/* `sf`, `esf` and an inline `stack` on X, B and E: the slice's stacks,
+ * resolved with the samples' once stackFrames is read */
+static void
+loader_slice_stacks (Loader               *self,
+                     const SpsChromeEvent *ev,
+                     guint32               handle)
+{
+  guint32 sf = 0;
+  guint32 esf = 0;
+  guint32 stack = SPS_NO_INDEX;
+
+  if G_LIKELY ((ev->fields & (SPS_CHROME_FIELD_SF | SPS_CHROME_FIELD_ESF | SPS_CHROME_FIELD_STACK)) == 0 ||
+               handle == SPS_NO_INDEX)
+    return;
+  if ((ev->fields & SPS_CHROME_FIELD_SF) && is_text (&ev->sf))
+    sf = loader_intern_simple (self, &ev->sf);
+  if ((ev->fields & SPS_CHROME_FIELD_ESF) && is_text (&ev->esf))
+    esf = loader_intern_simple (self, &ev->esf);
+  if ((ev->fields & SPS_CHROME_FIELD_STACK) && (stack = loader_inline_stack (self, &ev->stack)) == SPS_NO_INDEX)
+    loader_warn (self, "invalid_slice_stack", ev->offset,
+                 N_("the inline stack of a slice is not an array of frame names; ignored"));
+  sps_chrome_stack_frames_defer_slice (self->frames, handle, sf, esf, stack);
+}
+
 /* One event record → builder calls */
 static void
 loader_dispatch (Loader               *self,
@@ -1086,6 +1145,7 @@ loader_dispatch (Loader               *self,
   guint flags;
   guint32 thread;
   SpsSliceFlags slice_flags;
+  SpsChromeCpuProfileKind profile_kind;
   char buf[8];
 
   if G_UNLIKELY (!ev->is_object)
@@ -1119,6 +1179,15 @@ loader_dispatch (Loader               *self,
                      N_("\"ts\" is a string that does not hold a number; event skipped"));
       else
         loader_warn (self, "invalid_timestamp", ev->offset, N_("\"ts\" is not a number; event skipped"));
+      return;
+    }
+
+  /* V8 CPU profiles: Profile, ProfileChunk, CpuProfile */
+  profile_kind = sps_chrome_cpu_profile_kind (ev);
+  if G_UNLIKELY (profile_kind != SPS_CHROME_CPU_PROFILE_NONE)
+    {
+      sps_chrome_cpu_profiles_add_event (self->profiles, profile_kind, ev,
+                                         loader_event_pid (self, ev), loader_event_thread (self, ev));
       return;
     }
 
@@ -1161,6 +1230,7 @@ loader_dispatch (Loader               *self,
         handle = sps_trace_builder_add_complete (self->builder, thread, ev->ts, dur, name, category,
                                                  loader_args (self, ev), slice_flags);
         loader_bind_flow (self, ev, thread, handle, name, category);
+        loader_slice_stacks (self, ev, handle);
       }
       break;
 
@@ -1172,13 +1242,15 @@ loader_dispatch (Loader               *self,
         handle = sps_trace_builder_add_begin (self->builder, thread, ev->ts, name, category,
                                               loader_args (self, ev), slice_flags);
         loader_bind_flow (self, ev, thread, handle, name, category);
+        loader_slice_stacks (self, ev, handle);
       }
       break;
 
     case 'E':
       thread = loader_event_thread (self, ev);
-      sps_trace_builder_add_named_end (self->builder, thread, ev->ts, name,
-                                       loader_args (self, ev), slice_flags);
+      loader_slice_stacks (self, ev,
+                           sps_trace_builder_add_named_end (self->builder, thread, ev->ts, name,
+                                                            loader_args (self, ev), slice_flags));
       break;
 
     case 'i':
@@ -1412,6 +1484,8 @@ static void
 loader_warn_truncated (Loader           *self,
                        SpsChromeScanner *scanner)
 {
+  if (self->gzip_limited)
+    return;   /* the decompressed_size_limit warning says why it ends */
   if (scanner->eof_inside)
     loader_warn (self, "truncated", sps_chrome_scanner_get_offset (scanner),
                  /* Translators: %zu is the size of the file in bytes */
@@ -1433,8 +1507,13 @@ loader_run (Loader  *self,
   SpsChromeScanResult r;
   char open_char;
   gboolean ret = FALSE;
+  const SpsChromeReadContext read_context = {
+    self->builder, self->interner, self->base, self->ns, loader_warn_message, self,
+  };
 
   sps_chrome_scanner_init (&scanner, self->base, self->len, self->ns);
+  self->profiles = sps_chrome_cpu_profiles_new (&read_context);
+  self->top_samples = sps_chrome_top_samples_new (&read_context);
 
   r = sps_chrome_scanner_begin_document (&scanner, &open_char);
   if (r == SPS_CHROME_SCAN_EOF)
@@ -1500,6 +1579,12 @@ loader_run (Loader  *self,
               if ((r = loader_read_stack_frames (self, &scanner)) != SPS_CHROME_SCAN_OK)
                 break;
             }
+          else if (sps_chrome_value_equals (&key, "samples") &&
+                   sps_chrome_scanner_peek (&scanner) == '[')
+            {
+              if ((r = sps_chrome_top_samples_read (self->top_samples, &scanner)) != SPS_CHROME_SCAN_OK)
+                break;
+            }
           else if (sps_chrome_value_equals (&key, "displayTimeUnit"))
             {
               if ((r = sps_chrome_scanner_read_value (&scanner, &value)) != SPS_CHROME_SCAN_OK)
@@ -1541,6 +1626,13 @@ loader_run (Loader  *self,
 out:
   /* Samples read before an error stay valid, so they get their stacks too */
   loader_resolve_samples (self);
+  sps_chrome_cpu_profiles_finish (self->profiles);
+  sps_chrome_top_samples_finish (self->top_samples, self->frames);
+  for (guint n = sps_chrome_stack_frames_resolve_slices (self->frames, self->builder); n > 0; n--)
+    sps_trace_builder_warn (self->builder, "unresolved_slice_stack",
+                            /* Translators: the file name; keep “%s: ” first */
+                            N_("%s: the stack (sf or esf) of a slice cannot be resolved; "
+                               "the slice is kept without it"), self->display_name);
   sps_chrome_scanner_clear (&scanner);
   return ret;
 }
@@ -1577,6 +1669,8 @@ loader_clear (Loader *self)
 {
   g_clear_pointer (&self->interner, sps_chrome_interner_free);
   g_clear_pointer (&self->frames, sps_chrome_stack_frames_free);
+  g_clear_pointer (&self->profiles, sps_chrome_cpu_profiles_free);
+  g_clear_pointer (&self->top_samples, sps_chrome_top_samples_free);
   g_string_free (self->scratch, TRUE);
   g_free (self->display_name);
   g_hash_table_unref (self->synthetic_pids);
@@ -1587,35 +1681,6 @@ loader_clear (Loader *self)
 }
 
 /* Input */
-
-static GBytes *
-map_file (GFile   *file,
-          GError **error)
-{
-  const char *path = g_file_peek_path (file);
-  char *contents = NULL;
-  gsize len = 0;
-
-  if (path != NULL)
-    {
-      g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, error);
-      GBytes *bytes;
-
-      if (mapped == NULL)
-        return NULL;
-      bytes = g_mapped_file_get_bytes (mapped);
-#if defined (G_OS_UNIX) && defined (MADV_SEQUENTIAL)
-      if (g_mapped_file_get_length (mapped) > 0)
-        madvise (g_mapped_file_get_contents (mapped), g_mapped_file_get_length (mapped),
-                 MADV_SEQUENTIAL);
-#endif
-      return bytes;
-    }
-
-  if (!g_file_load_contents (file, NULL, &contents, &len, NULL, error))
-    return NULL;
-  return g_bytes_new_take (contents, len);
-}
 
 static gboolean
 contains (const char *text,
@@ -1728,6 +1793,8 @@ sps_chrome_importer_load (SpsImporter      *importer,
   Loader loader;
   guint threads = 0;
   gboolean gzip_truncated = FALSE;
+  gboolean gzip_limited = FALSE;
+  guint64 gzip_limit = sps_chrome_gzip_default_limit ();
   gboolean ret;
   gsize len;
   const guint8 *data;
@@ -1740,12 +1807,15 @@ sps_chrome_importer_load (SpsImporter      *importer,
     {
       g_variant_lookup (options, "timestamp-unit", "s", &unit);
       g_variant_lookup (options, "threads", "u", &threads);
+      g_variant_lookup (options, "max-decompressed-size", "t", &gzip_limit);
     }
 
   if (progress != NULL)
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_READING, _("Reading the file"));
 
-  if (!(mapped = map_file (file, error)))
+  /* Read, not mapped: a file cut while being read stays valid
+   * (sps_file_read()). */
+  if (!(mapped = sps_file_read (file, builder, progress, error)))
     return FALSE;
   data = g_bytes_get_data (mapped, &len);
 
@@ -1754,7 +1824,8 @@ sps_chrome_importer_load (SpsImporter      *importer,
       g_autoptr(GError) local_error = NULL;
       gsize error_offset = 0;
 
-      text = sps_chrome_gunzip (data, len, progress, &gzip_truncated, &error_offset, &local_error);
+      text = sps_chrome_gunzip (data, len, gzip_limit, progress, &gzip_truncated, &gzip_limited,
+                                &error_offset, &local_error);
       if (text == NULL)
         {
           g_autofree char *name = dup_display_name (file);
@@ -1795,7 +1866,21 @@ sps_chrome_importer_load (SpsImporter      *importer,
   loader.base = g_bytes_get_data (text, &loader.len);
   if (loader.base == NULL)
     loader.base = "";
-  loader.gzip_truncated = gzip_truncated;
+  /* Cut at the limit: the complete events before it are kept, as for a
+   * cut file, and the warning says why it ends there */
+  loader.gzip_truncated = gzip_truncated || gzip_limited;
+  loader.gzip_limited = gzip_limited;
+  if (gzip_limited)
+    {
+      g_autofree char *limit_text = g_format_size_full (gzip_limit, G_FORMAT_SIZE_IEC_UNITS);
+
+      sps_trace_builder_warn (builder, "decompressed_size_limit",
+                              /* Translators: a file name, then a size ("16.0 GiB") */
+                              _("%s: the decompressed data is larger than the limit of %s "
+                                "(the smaller of 16 GiB and half the memory); the events in the "
+                                "first %s were kept"),
+                              loader.display_name, limit_text, limit_text);
+    }
 
   if (progress != NULL)
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_PARSING, _("Reading events"));

@@ -276,6 +276,38 @@ lex_literal (SpsChromeScanner *self,
   return fail_unexpected (self, p);
 }
 
+/* Skips to the end of @open containers, the innermost opening at @p,
+ * matching brackets only (strings are read, so brackets in them do not
+ * count): past SPS_CHROME_MAX_DEPTH a value is kept as text, not
+ * checked, so depth costs neither stack nor an error. */
+static const char *
+skip_too_deep (SpsChromeScanner *self,
+               const char       *p,
+               guint64           open)
+{
+  const char *end = self->end;
+  SpsChromeValue scratch;
+
+  self->too_deep = TRUE;
+  for (p++; p < end; )
+    {
+      char c = *p;
+
+      if (c == '"')
+        {
+          if ((p = lex_string (self, p, &scratch)) == NULL)
+            return NULL;
+          continue;
+        }
+      p++;
+      if (c == '{' || c == '[')
+        open++;
+      else if ((c == '}' || c == ']') && --open == 0)
+        return p;
+    }
+  return fail_eof (self);
+}
+
 /* Skips the object or array that opens at @p, checking its grammar
  * without recursion. @depth is the number of containers already open
  * around it. Trailing commas are accepted, as real producers write them. */
@@ -307,7 +339,7 @@ skip_container (SpsChromeScanner *self,
           char close = c == '{' ? '}' : ']';
 
           if G_UNLIKELY (base_depth + level + 1 > SPS_CHROME_MAX_DEPTH)
-            return fail_depth (self, p);
+            return skip_too_deep (self, p, (guint64) level + 1);
           closers[level++] = (guint8) close;
           p = skip_ws (p + 1, end);
           if (p >= end)
@@ -397,8 +429,10 @@ lex_value (SpsChromeScanner *self,
     case '{':
     case '[':
       self->trailing_comma = FALSE;
+      self->too_deep = FALSE;
       if ((after = skip_container (self, p, depth)) == NULL)
         return NULL;
+      value->too_deep = self->too_deep;
       if G_UNLIKELY (after - p > G_MAXUINT32)
         return fail_error (self, SPS_IMPORT_ERROR_TOO_LARGE, p, _("value larger than 4 GiB"));
       value->ptr = p;
@@ -900,6 +934,7 @@ typedef enum
   KEY_BIND_ID,
   KEY_FLOW_IN,
   KEY_FLOW_OUT,
+  KEY_ESF,
 } EventKey;
 
 static const struct {
@@ -912,6 +947,7 @@ static const struct {
   { "bp", KEY_BP }, { "scope", KEY_SCOPE }, { "stack", KEY_STACK },
   { "weight", KEY_WEIGHT }, { "weightUnit", KEY_WEIGHT_UNIT },
   { "bind_id", KEY_BIND_ID }, { "flow_in", KEY_FLOW_IN }, { "flow_out", KEY_FLOW_OUT },
+  { "esf", KEY_ESF },
 };
 
 /* Little-endian packing of a short byte string, as an 8-byte load of it
@@ -953,6 +989,9 @@ match_key (const char *p,
       break;
     case 'd':
       TRY (4, PACK4 ('d', 'u', 'r', '"'), KEY_DUR);
+      break;
+    case 'e':
+      TRY (4, PACK4 ('e', 's', 'f', '"'), KEY_ESF);
       break;
     case 'n':
       TRY (5, PACK5 ('n', 'a', 'm', 'e', '"'), KEY_NAME);
@@ -1223,6 +1262,7 @@ sps_chrome_scanner_next_event (SpsChromeScanner *self,
         case KEY_BP:          slot = &event->bp;          bit = SPS_CHROME_FIELD_BP;          break;
         case KEY_SCOPE:       slot = &event->scope;       bit = SPS_CHROME_FIELD_SCOPE;       break;
         case KEY_STACK:       slot = &event->stack;       bit = SPS_CHROME_FIELD_STACK;       break;
+        case KEY_ESF:         slot = &event->esf;         bit = SPS_CHROME_FIELD_ESF;         break;
         case KEY_WEIGHT:      slot = &event->weight;      bit = SPS_CHROME_FIELD_WEIGHT;      break;
         case KEY_WEIGHT_UNIT: slot = &event->weight_unit; bit = SPS_CHROME_FIELD_WEIGHT_UNIT; break;
         case KEY_BIND_ID:     slot = &event->bind_id;     bit = SPS_CHROME_FIELD_BIND_ID;     break;

@@ -46,6 +46,9 @@ typedef struct
   guint8      type;      /* SpsChromeValueType */
   guint8      escaped;   /* a string containing a backslash escape, or a
                           * container with a comma before a closing bracket */
+  guint8      too_deep;  /* an object or array nested deeper than
+                          * SPS_CHROME_MAX_DEPTH: only its brackets
+                          * were matched, its grammar is not checked */
 } SpsChromeValue;
 
 typedef enum
@@ -77,6 +80,7 @@ enum
   SPS_CHROME_FIELD_PH         = 1 << 15,
   SPS_CHROME_FIELD_FLOW_IN    = 1 << 16,
   SPS_CHROME_FIELD_FLOW_OUT   = 1 << 17,
+  SPS_CHROME_FIELD_ESF        = 1 << 18,
 };
 
 /* One event object, as read. Only the values whose bit is set in @fields
@@ -117,6 +121,7 @@ typedef struct
   SpsChromeValue weight;
   SpsChromeValue weight_unit;
   SpsChromeValue args;
+  SpsChromeValue esf;
 } SpsChromeEvent;
 
 /* The scanner walks a buffer that stays alive (and unmodified) for as long
@@ -133,6 +138,7 @@ typedef struct
   SpsChromeScanResult failure; /* why the last helper returned NULL */
   guint64     after_value;    /* bit d: container at depth d has a value */
   gboolean    trailing_comma; /* the last skipped container had one */
+  gboolean    too_deep;       /* the last container skipped was too deep */
 
   /* Set on SPS_CHROME_SCAN_ERROR */
   SpsImportError error_code;

@@ -35,11 +35,21 @@ typedef struct
   guint8  state;
 } FrameDef;
 
+/* The stacks of a slice record, resolved with the samples' */
+typedef struct
+{
+  guint32 handle;
+  guint32 sf;          /* string ids, 0 when absent */
+  guint32 esf;
+  guint32 stack;       /* callsite of an inline stack, or SPS_NO_INDEX */
+} SliceStacks;
+
 struct _SpsChromeStackFrames
 {
   GHashTable *index;   /* string id → position in defs + 1 */
   GArray     *defs;    /* FrameDef */
   GArray     *chain;   /* guint32 positions, scratch for resolve() */
+  GArray     *slices;  /* SliceStacks */
 };
 
 SpsChromeStackFrames *
@@ -50,6 +60,7 @@ sps_chrome_stack_frames_new (void)
   self->index = g_hash_table_new (NULL, NULL);
   self->defs = g_array_new (FALSE, FALSE, sizeof (FrameDef));
   self->chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->slices = g_array_new (FALSE, FALSE, sizeof (SliceStacks));
   return self;
 }
 
@@ -61,6 +72,7 @@ sps_chrome_stack_frames_free (SpsChromeStackFrames *self)
   g_hash_table_unref (self->index);
   g_array_unref (self->defs);
   g_array_unref (self->chain);
+  g_array_unref (self->slices);
   g_free (self);
 }
 
@@ -181,4 +193,49 @@ sps_chrome_stack_frames_resolve (SpsChromeStackFrames *self,
   if (failed)
     return SPS_NO_INDEX;
   return parent_callsite;
+}
+
+/* Remembers the stacks of slice record @handle: `sf` (or the inline
+ * `stack` when there is no `sf`) where it starts, `esf` where it ends. */
+void
+sps_chrome_stack_frames_defer_slice (SpsChromeStackFrames *self,
+                                     guint32               handle,
+                                     guint32               sf,
+                                     guint32               esf,
+                                     guint32               stack)
+{
+  SliceStacks stacks = { handle, sf, esf, stack };
+
+  g_array_append_val (self->slices, stacks);
+}
+
+/* Gives the slices their stacks, once every frame is defined. Returns how
+ * many `sf`/`esf` references could not be resolved (those slices keep no
+ * stack there). */
+guint
+sps_chrome_stack_frames_resolve_slices (SpsChromeStackFrames *self,
+                                        SpsTraceBuilder      *builder)
+{
+  guint n_unresolved = 0;
+
+  for (guint i = 0; i < self->slices->len; i++)
+    {
+      SliceStacks *s = &g_array_index (self->slices, SliceStacks, i);
+      guint32 start = s->stack;
+      guint32 end = SPS_NO_INDEX;
+
+      if (s->sf != 0)
+        {
+          start = sps_chrome_stack_frames_resolve (self, builder, s->sf);
+          n_unresolved += start == SPS_NO_INDEX;
+        }
+      if (s->esf != 0)
+        {
+          end = sps_chrome_stack_frames_resolve (self, builder, s->esf);
+          n_unresolved += end == SPS_NO_INDEX;
+        }
+      sps_trace_builder_set_slice_callsites (builder, s->handle, start, end);
+    }
+  g_array_set_size (self->slices, 0);
+  return n_unresolved;
 }

@@ -24,6 +24,14 @@ guint32               sps_chrome_stack_frames_resolve (SpsChromeStackFrames *sel
                                                        SpsTraceBuilder      *builder,
                                                        guint32               id);
 
+void                  sps_chrome_stack_frames_defer_slice (SpsChromeStackFrames *self,
+                                                           guint32               handle,
+                                                           guint32               sf,
+                                                           guint32               esf,
+                                                           guint32               stack);
+guint                 sps_chrome_stack_frames_resolve_slices (SpsChromeStackFrames *self,
+                                                              SpsTraceBuilder      *builder);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsChromeStackFrames, sps_chrome_stack_frames_free)
 
 G_END_DECLS

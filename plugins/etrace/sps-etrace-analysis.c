@@ -80,6 +80,7 @@ typedef struct
   guint32          *marker_of_name; /* decoder name → Track index, markers */
   guint64           health[SPS_ETRACE_N_HEALTH];
   char             *messages[SPS_ETRACE_N_HEALTH];
+  const char       *source;         /* the stream's name, or NULL */
   guint32           health_process;
   guint32           health_tracks[SPS_ETRACE_N_HEALTH];
   guint32           processes[PID_HEALTH + 1];
@@ -202,6 +203,21 @@ ensure_track (Build               *b,
  * how many. Counters rather than instants: a trace's instants are the
  * firmware's markers and nothing else (what `info` reports). Where in the
  * file the first of each kind was is in its warning's message. */
+/* @message, after the name of the stream when it has one (the decoder's
+ * own messages have it already) */
+static char *
+with_source (Build *b,
+             char  *message)
+{
+  char *named;
+
+  if (b->source == NULL)
+    return message;
+  named = g_strdup_printf ("%s: %s", b->source, message);
+  g_free (message);
+  return named;
+}
+
 static void
 health (Build           *b,
         SpsEtraceHealth  what,
@@ -268,8 +284,8 @@ pair_spans (Build *b)
             {
               g_autofree char *message =
                 /* Translators: %s is a span name */
-                g_strdup_printf (_("“%s” started again before it ended; the earlier start was discarded"),
-                                 name->name);
+                with_source (b, g_strdup_printf (_("“%s” started again before it ended; the earlier start was discarded"),
+                                                 name->name));
 
               health (b, SPS_ETRACE_HEALTH_DISCARDED_RESTARTS, e->time_ns, 1, message);
             }
@@ -281,7 +297,7 @@ pair_spans (Build *b)
             {
               g_autofree char *message =
                 /* Translators: %s is a span name */
-                g_strdup_printf (_("“%s” ended without a start; the end was dropped"), name->name);
+                with_source (b, g_strdup_printf (_("“%s” ended without a start; the end was dropped"), name->name));
 
               health (b, SPS_ETRACE_HEALTH_UNMATCHED_END, e->time_ns, 1, message);
             }
@@ -327,7 +343,7 @@ pair_spans (Build *b)
 
       track = g_ptr_array_index (b->track_list, b->track_of_name[i]);
       /* Translators: %s is a span name */
-      message = g_strdup_printf (_("“%s” was still running when the capture ended"), name->name);
+      message = with_source (b, g_strdup_printf (_("“%s” was still running when the capture ended"), name->name));
       health (b, SPS_ETRACE_HEALTH_OPEN_AT_END, open[i], 1, message);
       args = g_strdup_printf ("{\"type\":\"%s\",\"priority\":%u}",
                               name->source == SPS_ETRACE_SOURCE_ISR ? "isr" : "task", name->priority);
@@ -443,7 +459,9 @@ emit_spans (Build *b)
       track->n_spans++;
       track->min_ns = MIN (track->min_ns, dur);
       track->max_ns = MAX (track->max_ns, dur);
-      track->sum_ns += dur;
+      /* Saturating: spans of up to 2^63 ns each cannot overflow the sum */
+      if (__builtin_add_overflow (track->sum_ns, dur, &track->sum_ns))
+        track->sum_ns = G_MAXINT64;
 
       g_string_printf (args, "{\"type\":\"%s\",\"priority\":%u", isr ? "isr" : "task", name->priority);
       if (name->has_deadline)
@@ -550,10 +568,17 @@ emit_load (Build *b)
           guint w = (guint) ((t - b->start) / window);
           gint64 w_end = b->start + (gint64) (w + 1) * window;
           gint64 until = MIN (w_end, span->end);
+          gint64 *busy;
 
           if (w >= n_windows)
             break;
-          g_array_index (track->busy, gint64, w) += until - t;
+          busy = &g_array_index (track->busy, gint64, w);
+
+          /* Overlapping spans of one track add up past a window: saturate
+           * rather than overflow (the value is a percentage of a window
+           * anyway) */
+          if (__builtin_add_overflow (*busy, until - t, busy))
+            *busy = G_MAXINT64;
           t = until;
         }
     }
@@ -703,6 +728,7 @@ sps_etrace_build (SpsEtraceDecoder *decoder,
   marks = sps_etrace_decoder_get_marks (decoder);
   events = sps_etrace_decoder_get_events (decoder);
   b.decoder = decoder;
+  b.source = sps_etrace_decoder_get_source (decoder);
   b.builder = builder;
   b.names = sps_etrace_decoder_get_names (decoder);
   b.tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -51,6 +51,7 @@ typedef struct
   guint64  modulus;
   guint64  next;
   guint64  seen;            /* bit i: next + i arrived */
+  guint64  lost;            /* bit i: next - 1 - i was counted lost */
   gboolean started;
 } SeqTracker;
 
@@ -86,6 +87,7 @@ struct _SpsEtraceDecoder
   guint64          frames;
   guint64          counts[SPS_ETRACE_N_HEALTH];
   char            *messages[SPS_ETRACE_N_HEALTH];
+  char            *source;          /* names the stream in messages */
 
   GPtrArray       *names;           /* SpsEtraceName */
   GArray          *events;          /* SpsEtraceEvent */
@@ -244,7 +246,8 @@ note (SpsEtraceDecoder *self,
 
   self->counts[health] += count;
   if (self->messages[health] == NULL && message != NULL)
-    self->messages[health] = g_strdup (message);
+    self->messages[health] = self->source != NULL ? g_strdup_printf ("%s: %s", self->source, message)
+                                                  : g_strdup (message);
 
   /* A run of the same problem is one mark, so a stream full of unknown
    * ids does not bury the timeline under marks. */
@@ -274,18 +277,30 @@ seq_restart (SeqTracker *seq,
 {
   seq->next = s;
   seq->seen = 0;
+  seq->lost = 0;
   seq->started = TRUE;
 }
 
-/* Returns how many numbers were declared lost by @s; *backwards is set
- * when @s lies far behind (a restarted counter). */
-static guint64
+/* Moves the oldest missing number on by one */
+static void
+seq_advance (SeqTracker *seq)
+{
+  seq->seen >>= 1;
+  seq->lost <<= 1;
+  seq->next = (seq->next + 1) & (seq->modulus - 1);
+}
+
+/* Returns how many numbers were declared lost by @s, less one when @s
+ * itself had been declared lost (it arrived late, behind a jump: it is
+ * not missing after all, and would otherwise count one frame too many);
+ * *backwards is set when @s lies far behind (a restarted counter). */
+static gint64
 seq_track (SeqTracker *seq,
            guint64     s,
            gboolean   *backwards)
 {
   guint64 d;
-  guint64 lost = 0;
+  gint64 lost = 0;
 
   *backwards = FALSE;
 
@@ -296,22 +311,45 @@ seq_track (SeqTracker *seq,
 
   if (d >= seq->modulus / 2)
     {
+      guint64 behind = seq->modulus - d;   /* @s is next - behind */
+
       /* Behind the oldest missing number: a straggler that was already
        * declared lost, or a counter that started again. */
-      if (seq->modulus - d > REORDER_WINDOW)
+      if (behind > REORDER_WINDOW)
         {
           *backwards = TRUE;
           seq_restart (seq, s);
           d = 0;
         }
       else
-        return 0;
+        {
+          guint64 bit = G_GUINT64_CONSTANT (1) << (behind - 1);
+
+          if (!(seq->lost & bit))
+            return 0;   /* a duplicate */
+          seq->lost &= ~bit;
+          return -1;
+        }
     }
 
   if (d >= REORDER_WINDOW)
     {
-      /* Too far ahead to be reordering: everything skipped is lost. */
-      lost = d - (guint64) __builtin_popcountll (seq->seen);
+      /* Too far ahead to be reordering: everything skipped is lost, and
+       * remembered as lost for the window behind @s, so that a straggler
+       * among them takes its count back. */
+      lost = (gint64) (d - (guint64) __builtin_popcountll (seq->seen));
+      for (guint64 i = 0; i < d; i++)
+        {
+          gboolean arrived = i < 64 && (seq->seen & (G_GUINT64_CONSTANT (1) << i)) != 0;
+
+          seq->lost <<= 1;
+          seq->lost |= arrived ? 0 : 1;
+          if (i >= 64 && seq->lost == G_MAXUINT64)
+            {
+              /* The rest of the jump is all lost: the mask is full */
+              break;
+            }
+        }
       seq->seen = 0;
       seq->next = s;
       d = 0;
@@ -319,10 +357,7 @@ seq_track (SeqTracker *seq,
 
   seq->seen |= G_GUINT64_CONSTANT (1) << d;
   while (seq->seen & 1)
-    {
-      seq->seen >>= 1;
-      seq->next = (seq->next + 1) & (seq->modulus - 1);
-    }
+    seq_advance (seq);
 
   return lost;
 }
@@ -337,10 +372,33 @@ seq_flush (SeqTracker *seq)
     return 0;
 
   lost = (guint64) (64 - __builtin_clzll (seq->seen)) - (guint64) __builtin_popcountll (seq->seen);
-  seq->next = (seq->next + (guint64) (64 - __builtin_clzll (seq->seen))) & (seq->modulus - 1);
-  seq->seen = 0;
+  while (seq->seen != 0)
+    {
+      seq->lost = (seq->lost << 1) | ((seq->seen & 1) ? 0 : 1);
+      seq->seen >>= 1;
+      seq->next = (seq->next + 1) & (seq->modulus - 1);
+    }
 
   return lost;
+}
+
+/* A frame counted lost arrived after all: one lost frame less, in the
+ * count and in the newest mark of lost frames. */
+static void
+take_back_lost (SpsEtraceDecoder *self)
+{
+  if (self->counts[SPS_ETRACE_HEALTH_LOST_FRAMES] > 0)
+    self->counts[SPS_ETRACE_HEALTH_LOST_FRAMES]--;
+  for (guint i = self->marks->len; i-- > 0;)
+    {
+      SpsEtraceMark *mark = &g_array_index (self->marks, SpsEtraceMark, i);
+
+      if (mark->health != SPS_ETRACE_HEALTH_LOST_FRAMES)
+        continue;
+      if (--mark->count == 0)
+        g_array_remove_index (self->marks, i);
+      break;
+    }
 }
 
 static void
@@ -348,16 +406,18 @@ track_sequence (SpsEtraceDecoder *self,
                 guint64           s)
 {
   gboolean backwards;
-  guint64 lost = seq_track (&self->seq, s, &backwards);
+  gint64 lost = seq_track (&self->seq, s, &backwards);
 
-  if (lost > 0)
+  if (lost < 0)
+    take_back_lost (self);
+  else if (lost > 0)
     {
       g_autofree char *message =
         /* Translators: %lu are a count, a stream offset and a sequence number */
         g_strdup_printf (_("byte %" PRIu64 ": %" PRIu64 " frames lost before sequence number %" PRIu64),
-                         self->offset, lost, s);
+                         self->offset, (guint64) lost, s);
 
-      note (self, SPS_ETRACE_HEALTH_LOST_FRAMES, lost, message);
+      note (self, SPS_ETRACE_HEALTH_LOST_FRAMES, (guint64) lost, message);
     }
 }
 
@@ -391,7 +451,9 @@ ticks_to_ns (SpsEtraceDecoder *self,
   if (__builtin_mul_overflow (whole, G_GINT64_CONSTANT (1000000000), &ns))
     return whole < 0 ? -TIME_LIMIT : TIME_LIMIT;
 
-  return clamp_time (ns + rest * G_GINT64_CONSTANT (1000000000) / f);
+  /* Clamped before the fraction (under a second) is added: whole seconds
+   * just below the overflow would overflow with it. */
+  return clamp_time (clamp_time (ns) + rest * G_GINT64_CONSTANT (1000000000) / f);
 }
 
 static void
@@ -552,7 +614,7 @@ handle_v1 (SpsEtraceDecoder              *self,
            const Tracing__V1__TraceEvent *event)
 {
   gboolean backwards;
-  guint64 lost;
+  gint64 lost;
   gpointer found;
   guint32 index;
   gint64 ticks = (gint64) event->timestamp_ns;
@@ -583,13 +645,15 @@ handle_v1 (SpsEtraceDecoder              *self,
       seq_restart (&self->seq, event->sequence);
       seq_track (&self->seq, event->sequence, &backwards);
     }
-  if (lost > 0)
+  if (lost < 0)
+    take_back_lost (self);
+  else if (lost > 0)
     {
       g_autofree char *message =
         g_strdup_printf (_("byte %" PRIu64 ": %" PRIu64 " frames lost before sequence number %" PRIu64),
-                         self->offset, lost, (guint64) event->sequence);
+                         self->offset, (guint64) lost, (guint64) event->sequence);
 
-      note (self, SPS_ETRACE_HEALTH_LOST_FRAMES, lost, message);
+      note (self, SPS_ETRACE_HEALTH_LOST_FRAMES, (guint64) lost, message);
     }
 
   set_clock (self, ticks);
@@ -649,7 +713,10 @@ read_frame (const guint8 *p,
 
   if (i == avail)
     return FRAME_INCOMPLETE;
-  if (i == 10 || len == 0 || len + i + 1 > MAX_FRAME_SIZE)
+  /* Compared without adding to len: a prefix of ten bytes says up to
+   * 2^64 - 1, and len + i + 1 would wrap to a small size that passes,
+   * with a payload length far past the end of the data. */
+  if (i == 10 || len == 0 || len > MAX_FRAME_SIZE - (i + 1))
     return FRAME_BAD;
 
   *prefix = i + 1;
@@ -832,6 +899,33 @@ consume (SpsEtraceDecoder *self,
 }
 
 /**
+ * sps_etrace_decoder_set_source:
+ * @self: a decoder
+ * @source: (nullable): what the stream is read from: a file's name, a
+ *   device
+ *
+ * Sets the name the health messages start with (they say at which byte of
+ * the stream; this says of which stream).
+ */
+void
+sps_etrace_decoder_set_source (SpsEtraceDecoder *self,
+                               const char       *source)
+{
+  g_return_if_fail (self != NULL);
+
+  g_free (self->source);
+  self->source = g_strdup (source);
+}
+
+const char *
+sps_etrace_decoder_get_source (SpsEtraceDecoder *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->source;
+}
+
+/**
  * sps_etrace_decoder_feed:
  * @self: a decoder
  * @data: the next bytes of the stream
@@ -954,6 +1048,7 @@ sps_etrace_decoder_free (SpsEtraceDecoder *self)
   g_array_unref (self->marks);
   for (guint i = 0; i < SPS_ETRACE_N_HEALTH; i++)
     g_free (self->messages[i]);
+  g_free (self->source);
   g_free (self);
 }
 

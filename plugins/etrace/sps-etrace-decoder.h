@@ -94,6 +94,9 @@ void              sps_etrace_decoder_set_keep_events (SpsEtraceDecoder *self,
                                                      gboolean          keep);
 void              sps_etrace_decoder_reserve        (SpsEtraceDecoder *self,
                                                      guint64           n_bytes);
+void              sps_etrace_decoder_set_source     (SpsEtraceDecoder *self,
+                                                     const char       *source);
+const char       *sps_etrace_decoder_get_source     (SpsEtraceDecoder *self);
 gsize             sps_etrace_decoder_feed           (SpsEtraceDecoder *self,
                                                      const guint8     *data,
                                                      gsize             len);

@@ -30,28 +30,6 @@ static void sps_etrace_importer_iface_init (SpsImporterInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (SpsEtraceImporter, sps_etrace_importer, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (SPS_TYPE_IMPORTER, sps_etrace_importer_iface_init))
 
-static GBytes *
-map_file (GFile   *file,
-          GError **error)
-{
-  const char *path = g_file_peek_path (file);
-  char *contents = NULL;
-  gsize len = 0;
-
-  if (path != NULL)
-    {
-      g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, error);
-
-      if (mapped == NULL)
-        return NULL;
-      return g_mapped_file_get_bytes (mapped);
-    }
-
-  if (!g_file_load_contents (file, NULL, &contents, &len, NULL, error))
-    return NULL;
-  return g_bytes_new_take (contents, len);
-}
-
 static const char *
 sps_etrace_importer_get_name (SpsImporter *importer)
 {
@@ -84,6 +62,7 @@ sps_etrace_importer_load (SpsImporter      *importer,
 {
   g_autoptr(SpsEtraceDecoder) decoder = NULL;
   g_autoptr(GBytes) mapped = NULL;
+  g_autofree char *name = NULL;
   const guint8 *data;
   gsize len;
 
@@ -94,7 +73,7 @@ sps_etrace_importer_load (SpsImporter      *importer,
   if (progress != NULL)
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_READING, _("Reading the file"));
 
-  if (!(mapped = map_file (file, error)))
+  if (!(mapped = sps_file_read (file, builder, progress, error)))
     return FALSE;
   data = g_bytes_get_data (mapped, &len);
 
@@ -105,6 +84,8 @@ sps_etrace_importer_load (SpsImporter      *importer,
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_PARSING, _("Decoding frames"));
 
   decoder = sps_etrace_decoder_new ();
+  name = g_file_get_parse_name (file);
+  sps_etrace_decoder_set_source (decoder, name);
   sps_etrace_decoder_reserve (decoder, len);
   for (gsize pos = 0; pos < len; pos += CHUNK_SIZE)
     {

@@ -18,7 +18,7 @@
  * "Nettrace", the FastSerialization signature, the Trace object at fixed
  * offsets, then block objects (MetadataBlock, StackBlock, EventBlock,
  * SPBlock) whose content is 4-byte aligned from the start of the file.
- * Blocks are decoded one at a time straight from the mapped file; only
+ * Blocks are decoded one at a time straight from the file's bytes; only
  * complete blocks are used, so a cut-off file keeps everything before the
  * cut. Symbols come from method events, most of them in the rundown at the
  * end of the file, so samples are added with their stacks unresolved and
@@ -248,16 +248,26 @@ read_utf16z (const guint8 **pos,
   return g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
 }
 
-static SpsTime
-ticks_to_ns (Loader *self,
-             guint64 ticks)
-{
-  gint64 delta = (gint64) (ticks - (guint64) self->sync_qpc);
-  gint64 f = self->qpc_frequency;
+/* Times of the model stay within ±2^62 ns (±146 years) so that the
+ * difference of any two of them is representable. */
+#define TIME_LIMIT (G_GINT64_CONSTANT (1) << 62)
 
-  /* Seconds and remainder apart: ticks × 10⁹ overflows after a few
-   * seconds at a 1 GHz clock */
-  return (delta / f) * G_GINT64_CONSTANT (1000000000) + ((delta % f) * G_GINT64_CONSTANT (1000000000)) / f;
+/* @ticks as nanoseconds since the sync point, in 128 bits (ticks × 10⁹
+ * overflows 64 bits after a few seconds at a 1 GHz clock, and a crafted
+ * frequency or timestamp anywhere). FALSE when the time is out of range:
+ * the event is dropped and counted as a warning. */
+static gboolean
+ticks_to_ns (Loader  *self,
+             guint64  ticks,
+             SpsTime *ns)
+{
+  __int128 delta = (__int128) ticks - (__int128) self->sync_qpc;
+  __int128 t = delta * 1000000000 / self->qpc_frequency;
+
+  if (t < -TIME_LIMIT || t > TIME_LIMIT)
+    return FALSE;
+  *ns = (SpsTime) t;
+  return TRUE;
 }
 
 static void
@@ -326,7 +336,9 @@ parse_metadata (Loader       *self,
   p += 4;
 
   self->metadata_events++;
-  if (metadata_id == 0 || metadata_id > 1 << 24)
+  /* Ids are dense from 1, and each metadata event takes far more than a
+   * byte of the file: a larger id would only size the kind map */
+  if (metadata_id == 0 || metadata_id > MIN (1u << 24, self->len))
     return;
   set_kind (self, metadata_id, classify (provider, event_id));
 }
@@ -559,6 +571,10 @@ parse_stack_block (Loader       *self,
   first_id = read_u32 (p);
   count = read_u32 (p + 4);
   p += 8;
+  /* Every stack takes at least its 4-byte size */
+  if (count > (gsize) (end - p) / 4)
+    return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, offset + 4,
+                 _("stack count larger than the block can hold"));
 
   for (guint32 i = 0; i < count; i++)
     {
@@ -574,7 +590,13 @@ parse_stack_block (Loader       *self,
         return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, offset + (gsize) (p - begin),
                      _("stack size does not fit the block or the pointer size"));
 
-      if (id < (1u << 26))
+      /* Ids are dense from 1 and every stack takes 4 bytes of the
+       * file: a larger id is not from a writer, and would make the id
+       * map as large as the id (gigabytes, minutes of filling) */
+      if (id > self->len / 4)
+        warn (self, "nettrace-stack-id-out-of-range", offset + (gsize) (p - begin),
+              _("stack id larger than the file can hold; the stack is ignored"));
+      else
         {
           guint32 stack = intern_stack (self, p, size / self->pointer_size);
 
@@ -597,11 +619,13 @@ parse_stack_block (Loader       *self,
 static void
 add_sample (Loader            *self,
             const EventHeader *h,
-            const guint8      *payload)
+            const guint8      *payload,
+            gsize              at)
 {
   guint32 thread;
   guint32 stack = SPS_NO_INDEX;
   guint32 name;
+  SpsTime ts;
 
   switch (h->payload_size >= 4 ? read_u32 (payload) : 0)
     {
@@ -619,8 +643,14 @@ add_sample (Loader            *self,
   if (h->stack_id < self->region_stacks->len)
     stack = g_array_index (self->region_stacks, guint32, h->stack_id);
 
+  if (!ticks_to_ns (self, h->timestamp, &ts))
+    {
+      warn (self, "nettrace-time-out-of-range", at,
+            _("a sample time more than 146 years from the trace start; the sample is dropped"));
+      return;
+    }
   thread = sps_trace_builder_ensure_thread (self->builder, self->process, (gint64) h->thread);
-  sps_trace_builder_add_sample (self->builder, thread, ticks_to_ns (self, h->timestamp), name,
+  sps_trace_builder_add_sample (self->builder, thread, ts, name,
                                 SPS_NO_INDEX, 0, NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
   g_array_append_val (self->sample_stacks, stack);
 }
@@ -741,7 +771,7 @@ parse_event_block (Loader       *self,
           switch (kind)
             {
             case EVENT_SAMPLE:
-              add_sample (self, &h, payload);
+              add_sample (self, &h, payload, at);
               break;
             case EVENT_METHOD:
               parse_method (self, payload, payload + h.payload_size);
@@ -1255,9 +1285,8 @@ sps_nettrace_importer_load (SpsImporter      *importer,
                             SpsProgress      *progress,
                             GError          **error)
 {
-  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GBytes) contents = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *path = NULL;
   Loader self = { 0, };
   gsize offset = TRACE_END;
   gboolean ret = TRUE;
@@ -1270,22 +1299,15 @@ sps_nettrace_importer_load (SpsImporter      *importer,
   if (progress != NULL)
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_READING, _("Reading the file"));
 
-  path = g_file_get_path (file);
-  if (path == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
-      return FALSE;
-    }
-  if (!(mapped = g_mapped_file_new (path, FALSE, error)))
+  /* Read, not mapped: a file cut while being read stays valid
+   * (sps_file_read()). */
+  if (!(contents = sps_file_read (file, builder, progress, error)))
     return FALSE;
 
   self.builder = builder;
   self.progress = progress;
   self.display_name = dup_display_name (file);
-  self.data = (const guint8 *) g_mapped_file_get_contents (mapped);
-  self.len = g_mapped_file_get_length (mapped);
-  if (self.data == NULL)
-    self.data = (const guint8 *) "";
+  self.data = g_bytes_get_data (contents, &self.len);
 
   sps_trace_builder_set_format (builder, "nettrace");
 
@@ -1296,7 +1318,9 @@ sps_nettrace_importer_load (SpsImporter      *importer,
     }
 
   self.kinds = g_array_new (FALSE, TRUE, sizeof (guint8));
-  self.ips = g_array_new (FALSE, FALSE, sizeof (guint64));
+  /* Reserved, so that its data is never NULL: stacks point into it,
+   * the empty ones too */
+  self.ips = g_array_sized_new (FALSE, FALSE, sizeof (guint64), 256);
   self.stack_start = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.stack_len = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.region_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));

@@ -1,0 +1,244 @@
+/* sps-fuzz.c: what every fuzz harness shares (see sps-fuzz.h)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* memfd_create() */
+#define _GNU_SOURCE
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sps-fuzz.h"
+
+/* As much as sps_trace_load() gives the probes. */
+#define PROBE_SIZE 4096
+
+/* Only criticals and errors are worth a line: they are bugs (and fatal),
+ * and a fuzzer that prints every debug message runs at half speed. */
+static GLogWriterOutput
+quiet_writer (GLogLevelFlags   log_level,
+              const GLogField *fields,
+              gsize            n_fields,
+              gpointer         user_data)
+{
+  if (log_level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_FLAG_FATAL))
+    {
+      g_log_writer_default (log_level & ~G_LOG_FLAG_FATAL, fields, n_fields, user_data);
+      /* SIGABRT, which libFuzzer catches (GLib's breakpoint trap it does
+       * not) */
+      abort ();
+    }
+  return G_LOG_WRITER_HANDLED;
+}
+
+void
+sps_fuzz_init (void)
+{
+  static gsize done = 0;
+
+  if (!g_once_init_enter (&done))
+    return;
+
+  /* Traces are locale-independent; keep messages in English. */
+  g_setenv ("LANGUAGE", "C", TRUE);
+  /* A critical on hostile input is a bug like a crash. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  g_log_set_writer_func (quiet_writer, NULL, NULL);
+  g_once_init_leave (&done, 1);
+}
+
+/* libFuzzer calls this before it parses its flags: the harness's limits go
+ * in front of the arguments, so that flags given by hand still win. */
+int
+LLVMFuzzerInitialize (int    *argc,
+                      char ***argv)
+{
+  static char **args;
+  int n = 0;
+
+  sps_fuzz_init ();
+
+  args = g_new0 (char *, *argc + 4);
+  args[n++] = (*argv)[0];
+  args[n++] = g_strdup_printf ("-rss_limit_mb=%u", sps_fuzz_limits.rss_limit_mb);
+  args[n++] = g_strdup_printf ("-timeout=%u", sps_fuzz_limits.timeout_s);
+  for (int i = 1; i < *argc; i++)
+    args[n++] = (*argv)[i];
+  args[n] = NULL;
+
+  *argc = n;
+  *argv = args;
+  return 0;
+}
+
+/* A file in memory with @data in it, named by a path (importers take a
+ * GFile with a path and read it as they read any file). */
+GFile *
+sps_fuzz_file_new (const guint8 *data,
+                   gsize         len,
+                   int          *fd_out)
+{
+  g_autofree char *path = NULL;
+  gsize done = 0;
+  int fd;
+
+  fd = memfd_create ("sps-fuzz-input", MFD_CLOEXEC);
+  g_assert (fd >= 0);
+  while (done < len)
+    {
+      ssize_t n = write (fd, data + done, len - done);
+
+      g_assert (n > 0);
+      done += (gsize) n;
+    }
+
+  path = g_strdup_printf ("/proc/self/fd/%d", fd);
+  *fd_out = fd;
+  return g_file_new_for_path (path);
+}
+
+void
+sps_fuzz_file_free (GFile *file,
+                    int    fd)
+{
+  g_object_unref (file);
+  close (fd);
+}
+
+/* A warning that says where (a byte offset) says in which file too: a user
+ * with several traces open must know which one. (The builder's own
+ * warnings, about the model, are named by the trace they belong to.) */
+static gboolean
+says_byte_offset (const char *message)
+{
+  for (const char *p = strstr (message, "byte "); p != NULL; p = strstr (p + 1, "byte "))
+    if (g_ascii_isdigit (p[5]))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+check_warnings (SpsTrace *trace,
+                GFile    *file)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+  guint n = sps_trace_get_n_warnings (trace);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *first = NULL;
+      guint64 count = 0;
+      const char *kind = sps_trace_get_warning (trace, i, &count, &first);
+
+      g_assert_nonnull (kind);
+      g_assert_cmpuint (count, >, 0);
+      if (first != NULL && says_byte_offset (first) && strstr (first, name) == NULL)
+        g_error ("warning %s does not name the file: %s", kind, first);
+    }
+}
+
+/* The way sps_trace_load() imports (with SPS_LOAD_FLAGS_KEEP_PARTIAL): the
+ * probe decides, then load, then the builder is finished whatever load
+ * said. Returns the trace, or NULL when the probe declines or finish
+ * fails. */
+SpsTrace *
+sps_fuzz_import (SpsImporter  *importer,
+                 const guint8 *data,
+                 gsize         len,
+                 GVariant     *options)
+{
+  g_autoptr(SpsTraceBuilder) builder = NULL;
+  g_autoptr(SpsProgress) progress = NULL;
+  g_autoptr(GBytes) head = NULL;
+  g_autoptr(GError) error = NULL;
+  SpsTrace *trace = NULL;
+  GFile *file;
+  int fd;
+
+  head = g_bytes_new (data, MIN (len, PROBE_SIZE));
+  file = sps_fuzz_file_new (data, len, &fd);
+
+  if (sps_importer_probe (importer, file, head) > 0)
+    {
+      builder = sps_trace_builder_new ();
+      progress = sps_progress_new (NULL);
+      sps_trace_builder_set_format (builder, sps_importer_get_name (importer));
+      if (!sps_importer_load (importer, file, options, builder, progress, &error))
+        {
+          g_autofree char *name = g_file_get_parse_name (file);
+
+          /* Every error says which file it is about. */
+          g_assert_nonnull (error);
+          if (strstr (error->message, name) == NULL)
+            g_error ("the error does not name the file: %s", error->message);
+          g_clear_error (&error);
+        }
+      trace = sps_trace_builder_finish (builder, progress, &error);
+    }
+
+  if (trace != NULL)
+    check_warnings (trace, file);
+
+  sps_fuzz_file_free (file, fd);
+  return trace;
+}
+
+/* The whole of a file harness: an importer of @type over the input, with
+ * @options (nullable, transfer full). */
+int
+sps_fuzz_run_importer (GType         type,
+                       const guint8 *data,
+                       gsize         len,
+                       GVariant     *options)
+{
+  g_autoptr(GVariant) owned = options;
+  g_autoptr(SpsImporter) importer = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+
+  sps_fuzz_init ();
+  importer = g_object_new (type, NULL);
+  trace = sps_fuzz_import (importer, data, len, options);
+  return 0;
+}
+
+/* Options of the Chrome JSON importer for harnesses: a gzip file inflates
+ * to 64 MiB at most, so that a decompression bomb reaches the limit well
+ * within the harness's memory limit. */
+GVariant *
+sps_fuzz_chrome_options (void)
+{
+  GVariantDict dict;
+
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "max-decompressed-size", "t", (guint64) 64 << 20);
+  return g_variant_ref_sink (g_variant_dict_end (&dict));
+}
+
+guint8
+sps_fuzz_take_u8 (SpsFuzzInput *in)
+{
+  guint8 v = 0;
+
+  if (in->len > 0)
+    {
+      v = in->data[0];
+      in->data++;
+      in->len--;
+    }
+  return v;
+}
+
+guint32
+sps_fuzz_take_u32 (SpsFuzzInput *in)
+{
+  guint32 v = 0;
+
+  for (guint i = 0; i < 4; i++)
+    v = (v << 8) | sps_fuzz_take_u8 (in);
+  return v;
+}
