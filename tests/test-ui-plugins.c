@@ -16,6 +16,7 @@
 
 #include "sps-application.h"
 #include "sps-plugins-dialog.h"
+#include "sps-warning-banner.h"
 #include "sps-window.h"
 
 #include "sps-test-shell.h"
@@ -118,6 +119,7 @@ test_plugins_trace_still_loads (void)
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
   SpsWindow *window = sps_test_open_file (app, path, 1200, 800);
   g_autoptr(SpsPluginStatus) status = NULL;
+  GtkWidget *banner;
 
   /* The broken plugins are skipped; the Chrome importer reads the file.
    * The view that makes no panel is blamed and left out. */
@@ -130,6 +132,18 @@ test_plugins_trace_still_loads (void)
                    "plugin “faultyview” failed in SpsView.create_panel and is skipped: "
                    "The SpsTestFaultyView view made no panel");
   g_assert_cmpuint (sps_plugin_engine_count_failed (sps_plugin_engine_get_default ()), ==, 8);
+
+  /* The banner says how many plugins failed when the trace was shown
+   * (before the view was blamed); the demo trace itself has no warnings. */
+  banner = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_WARNING_BANNER);
+  g_assert_nonnull (banner);
+  g_assert_true (gtk_widget_get_visible (banner));
+  g_assert_cmpuint (sps_warning_banner_get_n_warnings (SPS_WARNING_BANNER (banner)), ==, 0);
+  g_assert_cmpuint (sps_warning_banner_get_n_plugin_failures (SPS_WARNING_BANNER (banner)), ==, 7);
+  g_assert_cmpstr (sps_warning_banner_get_summary (SPS_WARNING_BANNER (banner)), ==,
+                   "7 plugins failed and are skipped");
+  sps_test_spin (400);
+  sps_test_maybe_screenshot (GTK_WIDGET (window), "plugins-banner");
   sps_test_close_window (window);
 }
 
