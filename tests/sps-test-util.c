@@ -228,6 +228,24 @@ sps_test_add_complete (SpsTraceBuilder *builder,
                                   flags);
 }
 
+/* The status of the plugin whose module is @module_name, or NULL. */
+SpsPluginStatus *
+sps_test_find_plugin_status (SpsPluginEngine *engine,
+                             const char      *module_name)
+{
+  g_autoptr(GListModel) list = sps_plugin_engine_list_status (engine);
+
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr(SpsPluginStatus) status = g_list_model_get_item (list, i);
+
+      if (g_strcmp0 (sps_plugin_status_get_module_name (status), module_name) == 0)
+        return g_steal_pointer (&status);
+    }
+
+  return NULL;
+}
+
 /* @data compressed as one gzip member at @level (1 to 9) */
 GBytes *
 sps_test_gzip (const void *data,

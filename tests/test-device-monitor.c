@@ -16,6 +16,7 @@
 
 #include "etrace-stream.h"
 #include "sps-device-monitor.h"
+#include "sps-live-capture.h"
 
 #define ACM_PATH "/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/tty/ttyACM0"
 
@@ -148,6 +149,69 @@ test_hotplug (void)
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (monitor)), ==, 0);
 }
 
+static gboolean
+capture_got (SpsLiveCapture *capture,
+             guint64         n_bytes)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (sps_live_capture_get_n_bytes (capture) < n_bytes && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE), g_usleep (1000);
+
+  return sps_live_capture_get_n_bytes (capture) == n_bytes;
+}
+
+/* The device disappears from udev while its file stays open (a fake
+ * device never hangs up): the capture ends as unplugged, not stopped,
+ * and keeps every byte. */
+static void
+test_unplug_ends_capture (void)
+{
+  g_autoptr(UMockdevTestbed) testbed = NULL;
+  g_autoptr(SpsSerialSource) source = NULL;
+  g_autoptr(SpsLiveCapture) capture = NULL;
+  g_autoptr(GByteArray) stream = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  gint64 deadline;
+  int fd;
+
+  testbed = umockdev_testbed_new ();
+  if (!umockdev_in_mock_environment ())
+    {
+      g_test_skip ("not running under umockdev-wrapper");
+      return;
+    }
+
+  umockdev_testbed_add_from_string (testbed, acm_device, &error);
+  g_assert_no_error (error);
+
+  source = sps_serial_source_new ("/dev/ttyACM0", 115200);
+  capture = sps_live_capture_new (SPS_LIVE_SOURCE (source));
+  g_assert_true (sps_live_capture_start (capture, &error));
+  g_assert_no_error (error);
+
+  etrace_stream_start (stream, 0, 0, FALSE, 0);
+  etrace_stream_name (stream, 0, 1, 1, "uart_isr", 1, 5, NAN);
+  for (guint i = 2; i < 20; i++)
+    etrace_stream_event (stream, i % 2 == 0 ? 1 : 2, 100, i, 1, -1);
+  fd = umockdev_testbed_get_dev_fd (testbed, "/dev/ttyACM0");
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, stream->data, stream->len), ==, (gssize) stream->len);
+  g_assert_true (capture_got (capture, stream->len));
+  g_assert_true (sps_live_capture_get_running (capture));
+
+  umockdev_testbed_uevent (testbed, "/sys" ACM_PATH, "remove");
+  umockdev_testbed_remove_device (testbed, "/sys" ACM_PATH);
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (sps_live_capture_get_running (capture) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE), g_usleep (1000);
+
+  g_assert_false (sps_live_capture_get_running (capture));
+  g_assert_false (sps_live_capture_get_stopped (capture));
+  g_assert_null (sps_live_capture_get_error (capture));
+  g_assert_cmpuint (sps_live_capture_get_n_bytes (capture), ==, stream->len);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -155,6 +219,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/devices/usb-serial/hotplug", test_hotplug);
+  g_test_add_func ("/devices/usb-serial/unplug-ends-capture", test_unplug_ends_capture);
 
   return g_test_run ();
 }

@@ -32,6 +32,7 @@ static const struct
   { "flame", N_("FILE [--thread TID] [--tree measured|samples|sampled] --format folded|speedscope -o OUT"), N_("Write a flame graph as folded stacks or speedscope JSON"), sps_cli_flame },
   { "capture", N_("DEVICE [--baud N] [--duration 10s] -o OUT | --list"), N_("Record a device's trace stream"), sps_cli_capture },
   { "query", N_("FILE SQL [--format table|csv|tsv|json] [--ns]"), N_("Run SQL over a trace"), sps_cli_query },
+  { "plugins", N_("[--json]"), N_("List the plugins, what they provide, and why any failed"), sps_cli_plugins },
 };
 
 /**

@@ -52,5 +52,6 @@ int             sps_cli_convert             (char               **argv);
 int             sps_cli_flame               (char               **argv);
 int             sps_cli_capture             (char               **argv);
 int             sps_cli_query               (char               **argv);
+int             sps_cli_plugins             (char               **argv);
 
 G_END_DECLS

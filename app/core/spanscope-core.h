@@ -18,6 +18,7 @@
 #include "sps-analysis.h"
 #include "sps-stack-repair.h"
 #include "sps-filtered-samples.h"
+#include "sps-plugin-status.h"
 #include "sps-plugin-engine.h"
 #include "sps-search.h"
 #include "sps-flame-tree.h"

@@ -7,7 +7,10 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "sps-analysis.h"
+#include "sps-plugin-engine-private.h"
 
 /**
  * SpsAnalysis:
@@ -79,7 +82,10 @@ sps_analysis_run (SpsAnalysis      *self,
                   SpsProgress      *progress,
                   GError          **error)
 {
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *silent = NULL;
   SpsAnalysisInterface *iface;
+  gboolean ret;
 
   g_return_val_if_fail (SPS_IS_ANALYSIS (self), FALSE);
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (builder), FALSE);
@@ -90,5 +96,12 @@ sps_analysis_run (SpsAnalysis      *self,
   iface = SPS_ANALYSIS_GET_IFACE (self);
   g_return_val_if_fail (iface->run != NULL, FALSE);
 
-  return iface->run (self, builder, options, progress, error);
+  ret = iface->run (self, builder, options, progress, &local_error);
+
+  /* Translators: %s is the name of an analysis, e.g. stack-repair */
+  silent = g_strdup_printf (_("The %s analysis failed without giving a reason"),
+                            sps_analysis_get_name (self));
+
+  return _sps_plugin_engine_check_result (self, "SpsAnalysis.run", ret,
+                                          &local_error, error, silent);
 }

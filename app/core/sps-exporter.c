@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-exporter.h"
+#include "sps-plugin-engine-private.h"
 
 /**
  * SpsExporter:
@@ -103,6 +104,7 @@ sps_exporter_write (SpsExporter    *self,
   g_autoptr(SpsProgress) own_progress = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GVariant) own_options = NULL;
+  g_autofree char *silent = NULL;
   gboolean ret;
 
   g_return_val_if_fail (SPS_IS_EXPORTER (self), FALSE);
@@ -134,17 +136,10 @@ sps_exporter_write (SpsExporter    *self,
 
   ret = iface->write (self, trace, own_options, stream, progress, &local_error);
 
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
+  /* Translators: %s is the name of a trace format, e.g. chrome-json */
+  silent = g_strdup_printf (_("The %s exporter failed without giving a reason"),
+                            sps_exporter_get_name (self));
 
-  if (!ret)
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                 /* Translators: %s is the name of a trace format, e.g. chrome-json */
-                 _("The %s exporter failed without giving a reason"),
-                 sps_exporter_get_name (self));
-
-  return ret;
+  return _sps_plugin_engine_check_result (self, "SpsExporter.write", ret,
+                                          &local_error, error, silent);
 }

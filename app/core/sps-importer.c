@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-importer.h"
+#include "sps-plugin-engine-private.h"
 
 /**
  * SpsImporter:
@@ -119,6 +120,7 @@ sps_importer_load (SpsImporter      *self,
   SpsImporterInterface *iface;
   g_autoptr(SpsProgress) own_progress = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autofree char *silent = NULL;
   gboolean ret;
 
   g_return_val_if_fail (SPS_IS_IMPORTER (self), FALSE);
@@ -148,18 +150,12 @@ sps_importer_load (SpsImporter      *self,
   ret = iface->load (self, file, options, builder, progress, &local_error);
 
   /* Importers written in other languages may fail without saying why, or
-   * report an error with a success value; keep the contract either way. */
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
+   * report an error with a success value; keep the contract either way,
+   * and blame the plugin. */
+  /* Translators: %s is the name of a trace format, e.g. chrome-json */
+  silent = g_strdup_printf (_("The %s importer failed without giving a reason"),
+                            sps_importer_get_name (self));
 
-  if (!ret)
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                 /* Translators: %s is the name of a trace format, e.g. chrome-json */
-                 _("The %s importer failed without giving a reason"),
-                 sps_importer_get_name (self));
-
-  return ret;
+  return _sps_plugin_engine_check_result (self, "SpsImporter.load", ret,
+                                          &local_error, error, silent);
 }

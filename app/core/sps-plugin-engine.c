@@ -14,6 +14,8 @@
 #include <libpeas/peas.h>
 
 #include "sps-plugin-engine.h"
+#include "sps-plugin-engine-private.h"
+#include "sps-plugin-status-private.h"
 
 /**
  * SpsPluginEngine:
@@ -50,6 +52,16 @@
  * into libpeas it captures those warnings into the problem list instead of
  * printing them (and keeps them from being fatal in test programs).
  *
+ * A plugin that loads but provides none of the extension points Spanscope
+ * knows (importer, exporter, analysis, view) is a failure too. So is a
+ * plugin whose extension breaks the contract of an interface method
+ * (fails without saying why, reports an error with success, makes no
+ * panel): the caller reports it with sps_plugin_engine_report_failure(),
+ * and the engine creates no more extensions of that plugin. Errors about
+ * the input itself (a malformed file) are not the plugin's fault and are
+ * not recorded. [method@PluginEngine.list_status] lists every plugin with
+ * its state and translated reason, for the CLI and the Plugins dialog.
+ *
  * The engine serialises its own use of libpeas with a mutex, so its
  * methods may be called from any thread.
  */
@@ -64,9 +76,38 @@ typedef enum
 typedef struct
 {
   char        *module_name;
+  char        *name;
   char        *plugin_file;
+  /* Why it is broken, translated; NULL unless PLUGIN_BROKEN */
+  char        *error;
+  /* Kind ids it provides (see extension_kinds), once loaded */
+  GStrv        kinds;
   PluginState  state;
 } PluginEntry;
+
+/* The extension points a plugin may provide, by type name so that the
+ * core need not link the GTK library that defines SpsView: a plugin that
+ * implements it has registered the type by the time it is loaded. */
+static const struct {
+  const char *type_name;
+  const char *kind;
+} extension_kinds[] = {
+  { "SpsImporter", "importer" },
+  { "SpsExporter", "exporter" },
+  { "SpsAnalysis", "analysis" },
+  { "SpsView", "view" },
+};
+
+/* What an extension made by the engine remembers of its origin. */
+typedef struct
+{
+  GWeakRef  engine;
+  char     *module_name;
+} ExtensionOrigin;
+
+static GQuark extension_origin_quark;
+/* Set on an extension that was blamed for its plugin's failure */
+static GQuark extension_blamed_quark;
 
 typedef struct
 {
@@ -88,6 +129,8 @@ struct _SpsPluginEngine
   /* PluginEntry*, by precedence, one per module name */
   GPtrArray  *plugins;
   GHashTable *plugins_by_name;
+  /* PluginEntry* without a module name: .plugin files that are invalid */
+  GPtrArray  *rejected;
 
   /* Human-readable "PATH: what" strings */
   GPtrArray  *problems;
@@ -103,7 +146,10 @@ plugin_entry_free (gpointer data)
   PluginEntry *entry = data;
 
   g_free (entry->module_name);
+  g_free (entry->name);
   g_free (entry->plugin_file);
+  g_free (entry->error);
+  g_strfreev (entry->kinds);
   g_free (entry);
 }
 
@@ -137,6 +183,7 @@ typedef struct
 {
   GPtrArray      *messages;
   guint           handler_id;
+  guint           default_handler_id;
   GLogLevelFlags  old_always_fatal;
 } LogCapture;
 
@@ -148,8 +195,23 @@ capture_log_func (const char     *log_domain,
 {
   GPtrArray *messages = user_data;
 
+  const char *traceback;
+
   g_assert (messages != NULL);
   g_assert (message != NULL);
+
+  /* The Python loader prints a whole traceback: its first line says which
+   * plugin, its last line what was raised; the frames are noise here. */
+  if ((traceback = strstr (message, "\nTraceback (most recent call last):")))
+    {
+      g_autofree char *head = g_strndup (message, traceback - message);
+      g_auto(GStrv) lines = g_strsplit (g_strchomp (g_strdup (traceback)), "\n", -1);
+      guint n = g_strv_length (lines);
+
+      g_ptr_array_add (messages, g_strdup_printf ("%s %s", g_strchomp (head),
+                                                  n > 0 ? g_strstrip (lines[n - 1]) : ""));
+      return;
+    }
 
   g_ptr_array_add (messages, g_strdup (message));
 }
@@ -174,6 +236,14 @@ log_capture_begin (LogCapture *capture)
                                             G_LOG_FLAG_RECURSION),
                                            capture_log_func,
                                            capture->messages);
+  /* Loaders for other languages log without a domain. */
+  capture->default_handler_id = g_log_set_handler (NULL,
+                                                   (G_LOG_LEVEL_CRITICAL |
+                                                    G_LOG_LEVEL_WARNING |
+                                                    G_LOG_FLAG_FATAL |
+                                                    G_LOG_FLAG_RECURSION),
+                                                   capture_log_func,
+                                                   capture->messages);
 }
 
 /* Returns the captured messages. */
@@ -183,6 +253,7 @@ log_capture_end (LogCapture *capture)
   g_assert (capture != NULL);
 
   g_log_remove_handler (PEAS_LOG_DOMAIN, capture->handler_id);
+  g_log_remove_handler (NULL, capture->default_handler_id);
   g_log_set_always_fatal (capture->old_always_fatal);
 
   g_mutex_unlock (&capture_lock);
@@ -214,6 +285,24 @@ sps_plugin_engine_add_problem (SpsPluginEngine *self,
 
   g_debug ("%s: %s", path, what);
   g_ptr_array_add (self->problems, g_strdup_printf ("%s: %s", path, what));
+}
+
+/* Marks @entry broken for the reason @what (translated), and records the
+ * problem. Called with the mutex held. */
+static void
+sps_plugin_engine_fail (SpsPluginEngine *self,
+                        PluginEntry     *entry,
+                        const char      *what)
+{
+  g_assert (SPS_IS_PLUGIN_ENGINE (self));
+  g_assert (entry != NULL);
+  g_assert (what != NULL);
+
+  entry->state = PLUGIN_BROKEN;
+  g_free (entry->error);
+  entry->error = g_strdup (what);
+  g_clear_pointer (&entry->kinds, g_strfreev);
+  sps_plugin_engine_add_problem (self, entry->plugin_file, "%s", what);
 }
 
 static void
@@ -248,53 +337,52 @@ sps_plugin_engine_insert_search_path (SpsPluginEngine *self,
 
 /* Checks what libpeas needs from a .plugin file, so a broken one is
  * reported with its own path and a precise reason. Returns the module
- * name, or NULL after recording a problem. */
+ * name and sets @name, or NULL with @reason set. */
 static char *
-sps_plugin_engine_check_plugin_file (SpsPluginEngine *self,
-                                     const char      *path)
+check_plugin_file (const char  *path,
+                   char       **name_out,
+                   char       **reason)
 {
   g_autoptr(GKeyFile) keyfile = g_key_file_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *module_name = NULL;
   g_autofree char *name = NULL;
 
-  g_assert (SPS_IS_PLUGIN_ENGINE (self));
   g_assert (path != NULL);
+  g_assert (name_out != NULL && *name_out == NULL);
+  g_assert (reason != NULL && *reason == NULL);
 
   if (!g_key_file_load_from_file (keyfile, path, G_KEY_FILE_NONE, &error))
     {
-      sps_plugin_engine_add_problem (self, path,
-                                     /* Translators: %s says what is wrong */
-                                     _("not a valid plugin file: %s"), error->message);
+      /* Translators: %s says what is wrong */
+      *reason = g_strdup_printf (_("not a valid plugin file: %s"), error->message);
       return NULL;
     }
 
   if (!g_key_file_has_group (keyfile, "Plugin"))
     {
-      sps_plugin_engine_add_problem (self, path,
-                                     /* Translators: [Plugin] is a group of the file; keep it */
-                                     "%s", _("not a valid plugin file: no [Plugin] group"));
+      /* Translators: [Plugin] is a group of the file; keep it */
+      *reason = g_strdup (_("not a valid plugin file: no [Plugin] group"));
       return NULL;
     }
 
   module_name = g_key_file_get_string (keyfile, "Plugin", "Module", NULL);
   if (module_name == NULL || module_name[0] == '\0')
     {
-      sps_plugin_engine_add_problem (self, path,
-                                     /* Translators: Module and [Plugin] are a key and group of the file; keep them */
-                                     "%s", _("not a valid plugin file: no Module key in [Plugin]"));
+      /* Translators: Module and [Plugin] are a key and group of the file; keep them */
+      *reason = g_strdup (_("not a valid plugin file: no Module key in [Plugin]"));
       return NULL;
     }
 
   name = g_key_file_get_locale_string (keyfile, "Plugin", "Name", NULL, NULL);
   if (name == NULL)
     {
-      sps_plugin_engine_add_problem (self, path,
-                                     /* Translators: Name and [Plugin] are a key and group of the file; keep them */
-                                     "%s", _("not a valid plugin file: no Name key in [Plugin]"));
+      /* Translators: Name and [Plugin] are a key and group of the file; keep them */
+      *reason = g_strdup (_("not a valid plugin file: no Name key in [Plugin]"));
       return NULL;
     }
 
+  *name_out = g_steal_pointer (&name);
   return g_steal_pointer (&module_name);
 }
 
@@ -304,14 +392,20 @@ sps_plugin_engine_consider_plugin_file (SpsPluginEngine *self,
                                         GPtrArray       *rejected)
 {
   g_autofree char *module_name = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *reason = NULL;
   PluginEntry *entry;
 
   g_assert (SPS_IS_PLUGIN_ENGINE (self));
   g_assert (path != NULL);
   g_assert (rejected != NULL);
 
-  if (!(module_name = sps_plugin_engine_check_plugin_file (self, path)))
+  if (!(module_name = check_plugin_file (path, &name, &reason)))
     {
+      entry = g_new0 (PluginEntry, 1);
+      entry->plugin_file = g_strdup (path);
+      g_ptr_array_add (self->rejected, entry);
+      sps_plugin_engine_fail (self, entry, reason);
       g_ptr_array_add (rejected, g_strdup (path));
       return;
     }
@@ -325,6 +419,7 @@ sps_plugin_engine_consider_plugin_file (SpsPluginEngine *self,
 
   entry = g_new0 (PluginEntry, 1);
   entry->module_name = g_steal_pointer (&module_name);
+  entry->name = g_steal_pointer (&name);
   entry->plugin_file = g_strdup (path);
   entry->state = PLUGIN_PENDING;
   g_ptr_array_add (self->plugins, entry);
@@ -467,6 +562,45 @@ sps_plugin_engine_get_loaded_info (SpsPluginEngine   *self,
   return peas_engine_get_plugin_info (self->peas, entry->module_name);
 }
 
+/* Records what a freshly loaded plugin provides; one that provides
+ * nothing is a failure. Called with the mutex held. */
+static void
+sps_plugin_engine_loaded (SpsPluginEngine *self,
+                          PluginEntry     *entry,
+                          PeasPluginInfo  *info)
+{
+  g_autoptr(GStrvBuilder) kinds = g_strv_builder_new ();
+
+  g_assert (SPS_IS_PLUGIN_ENGINE (self));
+  g_assert (entry != NULL);
+  g_assert (info != NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (extension_kinds); i++)
+    {
+      GType type = g_type_from_name (extension_kinds[i].type_name);
+
+      if (type != G_TYPE_INVALID && peas_engine_provides_extension (self->peas, info, type))
+        g_strv_builder_add (kinds, extension_kinds[i].kind);
+    }
+
+  g_clear_pointer (&entry->kinds, g_strfreev);
+  entry->kinds = g_strv_builder_end (kinds);
+
+  if (entry->kinds[0] == NULL)
+    {
+      g_autofree char *what = g_strdup_printf (/* Translators: %s is the module name of a plugin;
+                                                * keep the kinds in parentheses untranslated */
+                                               _("plugin “%s” loaded but registers nothing Spanscope "
+                                                 "uses (importer, exporter, analysis or view)"),
+                                               entry->module_name);
+
+      sps_plugin_engine_fail (self, entry, what);
+      return;
+    }
+
+  entry->state = PLUGIN_LOADED;
+}
+
 /* Called with the mutex held. */
 static void
 sps_plugin_engine_load_entry (SpsPluginEngine *self,
@@ -476,6 +610,7 @@ sps_plugin_engine_load_entry (SpsPluginEngine *self,
   g_autoptr(GString) reason = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *redundant = NULL;
+  g_autofree char *what = NULL;
   const char *cached;
   PeasPluginInfo *info;
   LogCapture capture;
@@ -487,17 +622,16 @@ sps_plugin_engine_load_entry (SpsPluginEngine *self,
 
   if (!(info = peas_engine_get_plugin_info (self->peas, entry->module_name)))
     {
-      entry->state = PLUGIN_BROKEN;
-      sps_plugin_engine_add_problem (self, entry->plugin_file,
-                                     /* Translators: %s is the module name of a plugin */
-                                     _("plugin “%s” was rejected by the plugin loader"),
-                                     entry->module_name);
+      what = g_strdup_printf (/* Translators: %s is the module name of a plugin */
+                              _("plugin “%s” was rejected by the plugin loader"),
+                              entry->module_name);
+      sps_plugin_engine_fail (self, entry, what);
       return;
     }
 
   if (peas_plugin_info_is_loaded (info))
     {
-      entry->state = PLUGIN_LOADED;
+      sps_plugin_engine_loaded (self, entry, info);
       return;
     }
 
@@ -507,13 +641,11 @@ sps_plugin_engine_load_entry (SpsPluginEngine *self,
 
   if (loaded)
     {
-      entry->state = PLUGIN_LOADED;
       for (guint i = 0; i < messages->len; i++)
         g_debug ("%s: %s", entry->plugin_file, (const char *)g_ptr_array_index (messages, i));
+      sps_plugin_engine_loaded (self, entry, info);
       return;
     }
-
-  entry->state = PLUGIN_BROKEN;
 
   /* libpeas says what failed, then that the plugin failed; keep the first. */
   redundant = g_strdup_printf ("Error loading plugin '%s'", entry->module_name);
@@ -548,11 +680,11 @@ sps_plugin_engine_load_entry (SpsPluginEngine *self,
         g_string_append (reason, _("unknown error"));
     }
 
-  sps_plugin_engine_add_problem (self, entry->plugin_file,
-                                 /* Translators: the first %s is the module name of a
-                                  * plugin, the second says why */
-                                 _("plugin “%s” could not be loaded: %s"),
-                                 entry->module_name, reason->str);
+  what = g_strdup_printf (/* Translators: the first %s is the module name of a
+                          * plugin, the second says why */
+                         _("plugin “%s” could not be loaded: %s"),
+                         entry->module_name, reason->str);
+  sps_plugin_engine_fail (self, entry, what);
 }
 
 static void
@@ -563,6 +695,7 @@ sps_plugin_engine_finalize (GObject *object)
   g_clear_object (&self->peas);
   g_clear_pointer (&self->plugins_by_name, g_hash_table_unref);
   g_clear_pointer (&self->plugins, g_ptr_array_unref);
+  g_clear_pointer (&self->rejected, g_ptr_array_unref);
   g_clear_pointer (&self->search_paths, g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   g_mutex_clear (&self->mutex);
@@ -576,6 +709,9 @@ sps_plugin_engine_class_init (SpsPluginEngineClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = sps_plugin_engine_finalize;
+
+  extension_origin_quark = g_quark_from_static_string ("sps-plugin-engine-origin");
+  extension_blamed_quark = g_quark_from_static_string ("sps-plugin-engine-blamed");
 }
 
 static void
@@ -588,6 +724,7 @@ sps_plugin_engine_init (SpsPluginEngine *self)
   self->search_paths = g_ptr_array_new_with_free_func (search_path_free);
   self->plugins = g_ptr_array_new_with_free_func (plugin_entry_free);
   self->plugins_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  self->rejected = g_ptr_array_new_with_free_func (plugin_entry_free);
   self->problems = g_ptr_array_new_with_free_func (g_free);
 
   self->peas = peas_engine_new ();
@@ -778,6 +915,28 @@ sps_plugin_engine_get_problems (SpsPluginEngine *self)
   return self->problems;
 }
 
+static void
+extension_origin_free (gpointer data)
+{
+  ExtensionOrigin *origin = data;
+
+  g_weak_ref_clear (&origin->engine);
+  g_free (origin->module_name);
+  g_free (origin);
+}
+
+static void
+sps_plugin_engine_mark_origin (SpsPluginEngine   *self,
+                               const PluginEntry *entry,
+                               GObject           *extension)
+{
+  ExtensionOrigin *origin = g_new0 (ExtensionOrigin, 1);
+
+  g_weak_ref_init (&origin->engine, self);
+  origin->module_name = g_strdup (entry->module_name);
+  g_object_set_qdata_full (extension, extension_origin_quark, origin, extension_origin_free);
+}
+
 /* Called with the mutex held. */
 static GPtrArray *
 sps_plugin_engine_create_extensions_locked (SpsPluginEngine *self,
@@ -825,6 +984,7 @@ sps_plugin_engine_create_extensions_locked (SpsPluginEngine *self,
           continue;
         }
 
+      sps_plugin_engine_mark_origin (self, entry, G_OBJECT (extension));
       g_ptr_array_add (ret, extension);
     }
 
@@ -933,4 +1093,172 @@ sps_plugin_engine_create_exporter (SpsPluginEngine *self,
     }
 
   return NULL;
+}
+
+/**
+ * sps_plugin_engine_report_failure:
+ * @extension: (type GObject): an object, typically made by a plugin engine
+ * @method: the interface method that failed, such as "SpsImporter.load"
+ * @error: what went wrong
+ *
+ * Records that @extension broke the contract of @method (failed without
+ * a reason, reported an error with success, made nothing): its plugin is
+ * marked failed with that reason, and its engine creates no more
+ * extensions of it. Objects that no plugin engine made are ignored, so
+ * callers need not know where an extension came from.
+ *
+ * Returns: %TRUE if a plugin was blamed
+ */
+gboolean
+sps_plugin_engine_report_failure (gpointer      extension,
+                                  const char   *method,
+                                  const GError *error)
+{
+  g_autoptr(SpsPluginEngine) self = NULL;
+  g_autofree char *what = NULL;
+  ExtensionOrigin *origin;
+  PluginEntry *entry;
+
+  g_return_val_if_fail (G_IS_OBJECT (extension), FALSE);
+  g_return_val_if_fail (method != NULL, FALSE);
+  g_return_val_if_fail (error != NULL, FALSE);
+
+  if (extension_origin_quark == 0 ||
+      !(origin = g_object_get_qdata (extension, extension_origin_quark)) ||
+      !(self = g_weak_ref_get (&origin->engine)))
+    return FALSE;
+
+  g_mutex_lock (&self->mutex);
+  if ((entry = g_hash_table_lookup (self->plugins_by_name, origin->module_name)) &&
+      entry->state == PLUGIN_LOADED)
+    {
+      what = g_strdup_printf (/* Translators: the module name of a plugin, a method
+                               * name such as SpsImporter.load (keep it), and why */
+                              _("plugin “%s” failed in %s and is skipped: %s"),
+                              entry->module_name, method, error->message);
+      sps_plugin_engine_fail (self, entry, what);
+      g_object_set_qdata (extension, extension_blamed_quark, GINT_TO_POINTER (TRUE));
+    }
+  g_mutex_unlock (&self->mutex);
+
+  return what != NULL;
+}
+
+/* Whether sps_plugin_engine_report_failure() blamed @extension's plugin. */
+gboolean
+_sps_plugin_engine_is_blamed (gpointer extension)
+{
+  g_return_val_if_fail (G_IS_OBJECT (extension), FALSE);
+
+  return extension_blamed_quark != 0 &&
+         g_object_get_qdata (extension, extension_blamed_quark) != NULL;
+}
+
+/* Enforces the contract of a method with a boolean result and an error,
+ * for the wrappers of the interfaces: an error with success is a failure,
+ * a failure gets @silent_message as its reason, and either way the
+ * extension's plugin is to blame. Moves @local_error into @error. */
+gboolean
+_sps_plugin_engine_check_result (gpointer      extension,
+                                 const char   *method,
+                                 gboolean      ret,
+                                 GError      **local_error,
+                                 GError      **error,
+                                 const char   *silent_message)
+{
+  g_assert (G_IS_OBJECT (extension));
+  g_assert (local_error != NULL);
+
+  if (*local_error != NULL)
+    {
+      if (ret)
+        sps_plugin_engine_report_failure (extension, method, *local_error);
+      g_propagate_error (error, g_steal_pointer (local_error));
+      return FALSE;
+    }
+
+  if (!ret)
+    {
+      g_autoptr(GError) silent = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, silent_message);
+
+      sps_plugin_engine_report_failure (extension, method, silent);
+      g_propagate_error (error, g_steal_pointer (&silent));
+    }
+
+  return ret;
+}
+
+static void
+add_status (GListStore        *store,
+            const PluginEntry *entry)
+{
+  g_autoptr(SpsPluginStatus) status = NULL;
+
+  status = _sps_plugin_status_new (entry->module_name, entry->name, entry->plugin_file,
+                                   (const char * const *)entry->kinds,
+                                   entry->state == PLUGIN_LOADED ? SPS_PLUGIN_STATE_LOADED
+                                                                 : SPS_PLUGIN_STATE_FAILED,
+                                   entry->error);
+  g_list_store_append (store, status);
+}
+
+/**
+ * sps_plugin_engine_list_status:
+ * @self: a #SpsPluginEngine
+ *
+ * Lists every plugin found so far, loaded or failed, by precedence,
+ * followed by the `.plugin` files that could not be read. Plugins not
+ * loaded yet (before [method@PluginEngine.load_all]) are not listed.
+ *
+ * Returns: (transfer full): a list model of #SpsPluginStatus
+ */
+GListModel *
+sps_plugin_engine_list_status (SpsPluginEngine *self)
+{
+  GListStore *store;
+
+  g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), NULL);
+
+  store = g_list_store_new (SPS_TYPE_PLUGIN_STATUS);
+
+  g_mutex_lock (&self->mutex);
+  for (guint i = 0; i < self->plugins->len; i++)
+    {
+      const PluginEntry *entry = g_ptr_array_index (self->plugins, i);
+
+      if (entry->state != PLUGIN_PENDING)
+        add_status (store, entry);
+    }
+  for (guint i = 0; i < self->rejected->len; i++)
+    add_status (store, g_ptr_array_index (self->rejected, i));
+  g_mutex_unlock (&self->mutex);
+
+  return G_LIST_MODEL (store);
+}
+
+/**
+ * sps_plugin_engine_count_failed:
+ * @self: a #SpsPluginEngine
+ *
+ * Returns: how many plugins (and unreadable `.plugin` files) failed
+ */
+guint
+sps_plugin_engine_count_failed (SpsPluginEngine *self)
+{
+  guint n;
+
+  g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), 0);
+
+  g_mutex_lock (&self->mutex);
+  n = self->rejected->len;
+  for (guint i = 0; i < self->plugins->len; i++)
+    {
+      const PluginEntry *entry = g_ptr_array_index (self->plugins, i);
+
+      if (entry->state == PLUGIN_BROKEN)
+        n++;
+    }
+  g_mutex_unlock (&self->mutex);
+
+  return n;
 }

@@ -13,6 +13,7 @@
 
 #include "sps-exporter.h"
 #include "sps-importer.h"
+#include "sps-plugin-status.h"
 
 G_BEGIN_DECLS
 
@@ -47,5 +48,13 @@ GPtrArray       *sps_plugin_engine_create_exporters  (SpsPluginEngine *self);
 SPS_AVAILABLE_IN_ALL
 GPtrArray       *sps_plugin_engine_create_extensions (SpsPluginEngine *self,
                                                       GType            iface);
+SPS_AVAILABLE_IN_ALL
+GListModel      *sps_plugin_engine_list_status       (SpsPluginEngine *self);
+SPS_AVAILABLE_IN_ALL
+guint            sps_plugin_engine_count_failed      (SpsPluginEngine *self);
+SPS_AVAILABLE_IN_ALL
+gboolean         sps_plugin_engine_report_failure    (gpointer         extension,
+                                                      const char      *method,
+                                                      const GError    *error);
 
 G_END_DECLS

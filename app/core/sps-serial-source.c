@@ -11,6 +11,11 @@
  * source. End of file, EIO and a hang-up are how an unplugged device
  * shows up: the source ends cleanly and everything read is kept by the
  * consumer.
+ *
+ * A device that floods must not starve the main loop: one dispatch reads
+ * at most READ_BUDGET bytes (the rest waits in the kernel, which is what
+ * throttles the device), and the watch runs below the priority of GTK's
+ * redraws and input, so the window keeps drawing however fast bytes come.
  */
 
 #define G_LOG_DOMAIN "sps-serial-source"
@@ -29,6 +34,10 @@
 #include "sps-serial-source.h"
 
 #define READ_SIZE (64 * 1024)
+/* Bytes read per dispatch at most: about 5 ms of copying at worst */
+#define READ_BUDGET (1024 * 1024)
+/* Below GDK's redraw (G_PRIORITY_HIGH_IDLE + 20) and input (DEFAULT) */
+#define WATCH_PRIORITY G_PRIORITY_DEFAULT_IDLE
 
 struct _SpsSerialSource
 {
@@ -106,6 +115,7 @@ on_readable (int           fd,
 {
   SpsSerialSource *self = user_data;
   g_autofree guint8 *buf = g_malloc (READ_SIZE);
+  gsize budget = READ_BUDGET;
 
   g_assert (SPS_IS_SERIAL_SOURCE (self));
 
@@ -115,7 +125,7 @@ on_readable (int           fd,
 
   for (;;)
     {
-      gssize n = read (fd, buf, READ_SIZE);
+      gssize n = read (fd, buf, MIN (READ_SIZE, budget));
 
       if (n > 0)
         {
@@ -123,7 +133,11 @@ on_readable (int           fd,
 
           self->bytes_read += n;
           sps_live_source_emit_data (SPS_LIVE_SOURCE (self), bytes);
+          budget -= n;
           if (self->ended)
+            break;
+          /* Still readable: the next dispatch goes on after the others */
+          if (budget == 0)
             break;
           continue;
         }
@@ -260,7 +274,8 @@ sps_serial_source_start (SpsLiveSource  *source,
       return FALSE;
     }
 
-  self->watch = g_unix_fd_add (self->fd, G_IO_IN | G_IO_HUP | G_IO_ERR, on_readable, self);
+  self->watch = g_unix_fd_add_full (WATCH_PRIORITY, self->fd, G_IO_IN | G_IO_HUP | G_IO_ERR,
+                                    on_readable, self, NULL);
 
   return TRUE;
 }
@@ -272,16 +287,19 @@ sps_serial_source_stop (SpsLiveSource *source)
 
   g_assert (SPS_IS_SERIAL_SOURCE (self));
 
-  /* Bytes already in the kernel's buffer are still delivered. */
+  /* Bytes already in the kernel's buffer are still delivered; a device
+   * that keeps flooding refills it, hence the bound. */
   if (self->fd >= 0)
     {
       g_autofree guint8 *buf = g_malloc (READ_SIZE);
+      gsize budget = 4 * READ_BUDGET;
       gssize n;
 
-      while ((n = read (self->fd, buf, READ_SIZE)) > 0)
+      while (budget > 0 && (n = read (self->fd, buf, MIN (READ_SIZE, budget))) > 0)
         {
           g_autoptr(GBytes) bytes = g_bytes_new (buf, n);
 
+          budget -= n;
           self->bytes_read += n;
           sps_live_source_emit_data (source, bytes);
         }

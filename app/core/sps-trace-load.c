@@ -12,6 +12,7 @@
 #include "sps-importer.h"
 #include "sps-plugin-engine.h"
 #include "sps-file-read.h"
+#include "sps-plugin-engine-private.h"
 #include "sps-trace-builder.h"
 #include "sps-trace-private.h"
 #include "sps-trace.h"
@@ -84,14 +85,35 @@ read_head (GFile         *file,
   return g_bytes_new (buffer, n_read);
 }
 
-/* The importer with the highest score above 0; the first one on a tie. */
-static SpsImporter *
-pick_importer (GPtrArray *importers,
-               GFile     *file,
-               GBytes    *head)
+typedef struct
 {
-  SpsImporter *best = NULL;
-  guint best_score = 0;
+  SpsImporter *importer;
+  guint        score;
+  guint        index;
+} Candidate;
+
+static int
+compare_candidates (gconstpointer a,
+                    gconstpointer b)
+{
+  const Candidate *ca = a;
+  const Candidate *cb = b;
+
+  if (ca->score != cb->score)
+    return ca->score > cb->score ? -1 : 1;
+
+  return ca->index < cb->index ? -1 : ca->index > cb->index;
+}
+
+/* The importers that score above 0, best first (by precedence on a tie):
+ * the first reads the file; the next ones are there in case its plugin
+ * breaks down. */
+static GArray *
+rank_importers (GPtrArray *importers,
+                GFile     *file,
+                GBytes    *head)
+{
+  g_autoptr(GArray) ranked = g_array_new (FALSE, FALSE, sizeof (Candidate));
 
   g_assert (importers != NULL);
   g_assert (G_IS_FILE (file));
@@ -99,19 +121,18 @@ pick_importer (GPtrArray *importers,
 
   for (guint i = 0; i < importers->len; i++)
     {
-      SpsImporter *importer = g_ptr_array_index (importers, i);
-      guint score = sps_importer_probe (importer, file, head);
+      Candidate c = { g_ptr_array_index (importers, i), 0, i };
 
-      g_debug ("%s scores %u", sps_importer_get_name (importer), score);
+      c.score = sps_importer_probe (c.importer, file, head);
+      g_debug ("%s scores %u", sps_importer_get_name (c.importer), c.score);
 
-      if (score > best_score)
-        {
-          best = importer;
-          best_score = score;
-        }
+      if (c.score > 0)
+        g_array_append_val (ranked, c);
     }
 
-  return best;
+  g_array_sort (ranked, compare_candidates);
+
+  return g_steal_pointer (&ranked);
 }
 
 static gboolean
@@ -130,6 +151,7 @@ sps_trace_load_run (LoadData  *data,
   g_autoptr(SpsTraceBuilder) builder = NULL;
   g_autoptr(GError) import_error = NULL;
   g_autoptr(GBytes) head = NULL;
+  g_autoptr(GArray) ranked = NULL;
   g_autofree char *display_name = NULL;
   SpsImporter *importer;
   SpsTrace *trace;
@@ -144,7 +166,33 @@ sps_trace_load_run (LoadData  *data,
   if (!(head = read_head (data->file, cancellable, error)))
     return NULL;
 
-  if (!(importer = pick_importer (data->importers, data->file, head)))
+  ranked = rank_importers (data->importers, data->file, head);
+
+  for (guint i = 0; i < ranked->len; i++)
+    {
+      importer = g_array_index (ranked, Candidate, i).importer;
+
+      g_clear_object (&builder);
+      g_clear_error (&import_error);
+      builder = sps_trace_builder_new ();
+      sps_trace_builder_set_format (builder, sps_importer_get_name (importer));
+
+      if (sps_importer_load (importer, data->file, data->options, builder,
+                             data->progress, &import_error))
+        break;
+
+      /* A plugin that broke down is skipped (the engine recorded why); the
+       * next importer that recognises the file gets its turn. */
+      if (!_sps_plugin_engine_is_blamed (importer) ||
+          is_cancelled (data->progress, import_error) ||
+          i + 1 == ranked->len)
+        break;
+
+      g_debug ("%s broke down, trying the next importer: %s",
+               sps_importer_get_name (importer), import_error->message);
+    }
+
+  if (builder == NULL)
     {
       display_name = g_file_get_parse_name (data->file);
       g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNKNOWN_FORMAT,
@@ -152,11 +200,7 @@ sps_trace_load_run (LoadData  *data,
       return NULL;
     }
 
-  builder = sps_trace_builder_new ();
-  sps_trace_builder_set_format (builder, sps_importer_get_name (importer));
-
-  if (!sps_importer_load (importer, data->file, data->options, builder,
-                          data->progress, &import_error))
+  if (import_error != NULL)
     {
       if (is_cancelled (data->progress, import_error))
         {

@@ -7,6 +7,10 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
+#include <spanscope-core.h>
+
 #include "sps-view.h"
 
 /**
@@ -127,7 +131,25 @@ sps_view_create_panel (SpsView    *self,
   g_return_val_if_fail (iface->create_panel != NULL, NULL);
 
   panel = iface->create_panel (self, session);
-  g_return_val_if_fail (GTK_IS_WIDGET (panel), NULL);
+
+  /* A view that makes no panel is a broken plugin: it is recorded and
+   * skipped rather than taking the window down. */
+  if (!GTK_IS_WIDGET (panel))
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (panel != NULL && G_IS_OBJECT (panel))
+        {
+          g_object_ref_sink (panel);
+          g_object_unref (panel);
+        }
+      error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED,
+                           /* Translators: %s is the type name of a view */
+                           _("The %s view made no panel"), G_OBJECT_TYPE_NAME (self));
+      if (!sps_plugin_engine_report_failure (self, "SpsView.create_panel", error))
+        g_warning ("%s", error->message);
+      return NULL;
+    }
 
   return panel;
 }

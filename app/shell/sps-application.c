@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-application.h"
+#include "sps-plugins-dialog.h"
 #include "sps-screenshot-job.h"
 #include "sps-window.h"
 
@@ -301,6 +302,19 @@ action_about (GSimpleAction *action,
 }
 
 static void
+action_plugins (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  SpsApplication *self = user_data;
+
+  g_assert (SPS_IS_APPLICATION (self));
+
+  gtk_window_present (GTK_WINDOW (sps_plugins_dialog_new (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                                                          sps_plugin_engine_get_default ())));
+}
+
+static void
 action_open_recent (GSimpleAction *action,
                     GVariant      *param,
                     gpointer       user_data)
@@ -318,6 +332,7 @@ action_open_recent (GSimpleAction *action,
 static const GActionEntry app_actions[] = {
   { "quit", action_quit },
   { "about", action_about },
+  { "plugins", action_plugins },
   { "open-recent", action_open_recent, "s" },
   /* Always disabled: the placeholder of an empty recent-files menu. */
   { "no-recent", NULL },

@@ -9,6 +9,11 @@
  * reopens exactly as it was shown. "changed" is emitted at most every
  * UPDATE_INTERVAL_MS while data arrives, so a fast device does not make
  * the view reload for every read.
+ *
+ * A serial device that is unplugged usually ends the read with EOF or
+ * EIO, but not every driver hangs up the open file at once; the capture
+ * also watches udev (SpsDeviceMonitor) and ends when its device is
+ * removed, keeping everything received.
  */
 
 #define G_LOG_DOMAIN "sps-live-capture"
@@ -21,6 +26,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "sps-device-monitor.h"
 #include "sps-live-capture.h"
 
 #define UPDATE_INTERVAL_MS 250
@@ -37,6 +43,13 @@ struct _SpsLiveCapture
   guint          update_id;
   gboolean       running;
   gboolean       dirty;
+  /* Ended by sps_live_capture_stop(), not by the device going away */
+  gboolean       stopped;
+
+  /* For a serial source: udev's devices, and whether ours was among them */
+  SpsDeviceMonitor *monitor;
+  char             *device_path;
+  gboolean          device_seen;
 };
 
 G_DEFINE_FINAL_TYPE (SpsLiveCapture, sps_live_capture, G_TYPE_OBJECT)
@@ -134,10 +147,87 @@ on_ended (SpsLiveCapture *self,
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
+/* @path with a symbolic link such as /dev/serial/by-id/… followed (one
+ * level is all udev makes). Not realpath(): preloaded fakes of the
+ * file system (umockdev) do not all support its allocating form. */
+static char *
+resolve_device_path (const char *path)
+{
+  g_autofree char *target = NULL;
+  g_autofree char *dir = NULL;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK) || !(target = g_file_read_link (path, NULL)))
+    return g_canonicalize_filename (path, NULL);
+
+  dir = g_path_get_dirname (path);
+  return g_canonicalize_filename (target, dir);
+}
+
+/* Whether @monitor lists the device node @path (after symlinks). */
+static gboolean
+monitor_has_device (GListModel *monitor,
+                    const char *path)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (monitor); i++)
+    {
+      g_autoptr(SpsSerialDevice) device = g_list_model_get_item (monitor, i);
+      g_autofree char *other = resolve_device_path (sps_serial_device_get_path (device));
+
+      if (g_str_equal (other, path))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+on_devices_changed (SpsLiveCapture *self,
+                    guint           position,
+                    guint           removed,
+                    guint           added,
+                    GListModel     *monitor)
+{
+  g_assert (SPS_IS_LIVE_CAPTURE (self));
+
+  if (monitor_has_device (monitor, self->device_path))
+    {
+      self->device_seen = TRUE;
+      return;
+    }
+
+  /* Gone from udev: unplugged. Not a stop by the user. */
+  if (self->device_seen && self->running)
+    {
+      g_debug ("%s was removed", self->device_path);
+      sps_live_source_stop (self->source);
+    }
+}
+
+static void
+sps_live_capture_watch_device (SpsLiveCapture *self)
+{
+  const char *path;
+
+  g_assert (SPS_IS_LIVE_CAPTURE (self));
+
+  if (!SPS_IS_SERIAL_SOURCE (self->source))
+    return;
+
+  path = sps_serial_source_get_path (SPS_SERIAL_SOURCE (self->source));
+  self->device_path = resolve_device_path (path);
+
+  self->monitor = sps_device_monitor_new ();
+  self->device_seen = monitor_has_device (G_LIST_MODEL (self->monitor), self->device_path);
+  g_signal_connect_object (self->monitor, "items-changed", G_CALLBACK (on_devices_changed),
+                           self, G_CONNECT_SWAPPED);
+}
+
 static void
 sps_live_capture_dispose (GObject *object)
 {
   SpsLiveCapture *self = SPS_LIVE_CAPTURE (object);
+
+  g_clear_object (&self->monitor);
 
   g_clear_handle_id (&self->update_id, g_source_remove);
   if (self->source != NULL)
@@ -161,6 +251,7 @@ sps_live_capture_finalize (GObject *object)
     g_file_delete (self->file, NULL, NULL);
   g_clear_object (&self->file);
   g_clear_error (&self->error);
+  g_free (self->device_path);
 
   G_OBJECT_CLASS (sps_live_capture_parent_class)->finalize (object);
 }
@@ -259,6 +350,7 @@ sps_live_capture_start (SpsLiveCapture  *self,
     return FALSE;
 
   self->running = TRUE;
+  sps_live_capture_watch_device (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 
   return TRUE;
@@ -271,7 +363,20 @@ sps_live_capture_stop (SpsLiveCapture *self)
   g_return_if_fail (SPS_IS_LIVE_CAPTURE (self));
 
   if (self->running)
-    sps_live_source_stop (self->source);
+    {
+      self->stopped = TRUE;
+      sps_live_source_stop (self->source);
+    }
+}
+
+/* Whether the capture was ended with sps_live_capture_stop(); when it
+ * ended otherwise (no error), the device went away. */
+gboolean
+sps_live_capture_get_stopped (SpsLiveCapture *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), FALSE);
+
+  return self->stopped;
 }
 
 gboolean

@@ -19,6 +19,7 @@ gboolean        sps_live_capture_start            (SpsLiveCapture  *self,
                                                    GError         **error);
 void            sps_live_capture_stop             (SpsLiveCapture  *self);
 gboolean        sps_live_capture_get_running      (SpsLiveCapture  *self);
+gboolean        sps_live_capture_get_stopped      (SpsLiveCapture  *self);
 guint64         sps_live_capture_get_n_bytes      (SpsLiveCapture  *self);
 GFile          *sps_live_capture_get_file         (SpsLiveCapture  *self);
 const GError   *sps_live_capture_get_error        (SpsLiveCapture  *self);

@@ -9,6 +9,14 @@
  * newest time; off, it stays where the user put it. Stop ends the capture
  * and keeps everything; Save writes the raw stream as an .etrace file,
  * which reopens as the same trace.
+ *
+ * A bar above the trace says what is wrong, if anything: the device went
+ * away (with how many events were kept), bytes keep coming but none of
+ * them made a frame for NO_FRAMES_US (a wrong baud rate, or not a
+ * Spanscope device), or data comes faster than the view can reload it
+ * (a load has taken longer than BEHIND_US with more data waiting; nothing
+ * is dropped, the view just lags). Reloads run on a worker thread and
+ * the source reads in bounded slices, so none of this blocks the UI.
  */
 
 #define G_LOG_DOMAIN "sps-live-window"
@@ -16,9 +24,16 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "sps-live-window.h"
+
+/* Bytes without a frame for this long: probably not a frame stream */
+#define NO_FRAMES_US (5 * G_USEC_PER_SEC)
+/* A load still running after this long with newer data waiting */
+#define BEHIND_US (G_USEC_PER_SEC / 2)
+#define STATE_TICK_MS 250
 
 struct _SpsLiveWindow
 {
@@ -34,6 +49,15 @@ struct _SpsLiveWindow
   gboolean              pending;
   gboolean              follow;
 
+  /* For the state bar (monotonic times) */
+  SpsLiveState          state;
+  guint                 state_tick;
+  gint64                load_started;
+  guint64               load_bytes;
+  guint64               frames_seen;
+  guint64               bytes_at_frame;
+  gint64                unframed_since;
+
   GtkLabel             *title_label;
   GtkButton            *stop_button;
   GtkButton            *save_button;
@@ -42,6 +66,8 @@ struct _SpsLiveWindow
   GtkLabel             *waiting_label;
   GtkScrolledWindow    *scroller;
   GtkLabel             *status_label;
+  GtkInfoBar           *state_bar;
+  GtkLabel             *state_label;
 };
 
 G_DEFINE_FINAL_TYPE (SpsLiveWindow, sps_live_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -75,6 +101,175 @@ follow_newest (SpsLiveWindow *self)
     sps_session_fit_trace (self->session);
   else
     sps_session_set_visible (self->session, end - width, end);
+}
+
+static guint64
+shown_events (SpsLiveWindow *self)
+{
+  return self->session != NULL ? sps_trace_get_events_read (sps_session_get_trace (self->session)) : 0;
+}
+
+/* What the embedded-stream decoder said about bytes it had to skip
+ * ("desync", "invalid_frames"), or NULL */
+static const char *
+garbled_message (SpsLiveWindow *self)
+{
+  SpsTrace *trace;
+
+  if (self->session == NULL)
+    return NULL;
+
+  trace = sps_session_get_trace (self->session);
+  for (guint i = 0; i < sps_trace_get_n_warnings (trace); i++)
+    {
+      const char *first = NULL;
+      const char *name = sps_trace_get_warning (trace, i, NULL, &first);
+
+      if (g_str_equal (name, "desync") || g_str_equal (name, "invalid_frames"))
+        {
+          GFile *file = sps_live_capture_get_file (self->capture);
+          g_autofree char *path = file != NULL ? g_file_get_parse_name (file) : NULL;
+
+          if (first == NULL)
+            return name;
+          /* Messages name the file: here a temporary one the user never
+           * sees, so leave it out. */
+          if (path != NULL && g_str_has_prefix (first, path) && g_str_has_prefix (first + strlen (path), ": "))
+            return first + strlen (path) + 2;
+          return first;
+        }
+    }
+
+  return NULL;
+}
+
+static SpsLiveState
+compute_state (SpsLiveWindow *self)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (!sps_live_capture_get_running (self->capture))
+    {
+      if (sps_live_capture_get_error (self->capture) != NULL)
+        return SPS_LIVE_STATE_FAILED;
+      return sps_live_capture_get_stopped (self->capture) ? SPS_LIVE_STATE_STOPPED
+                                                          : SPS_LIVE_STATE_DISCONNECTED;
+    }
+
+  if (self->loading && self->pending && now - self->load_started >= BEHIND_US)
+    return SPS_LIVE_STATE_BEHIND;
+
+  if (self->unframed_since != 0 && now - self->unframed_since >= NO_FRAMES_US)
+    return SPS_LIVE_STATE_NO_FRAMES;
+
+  if (garbled_message (self) != NULL)
+    return SPS_LIVE_STATE_GARBLED;
+
+  return SPS_LIVE_STATE_RECEIVING;
+}
+
+static void
+update_state (SpsLiveWindow *self)
+{
+  g_autofree char *events = g_strdup_printf ("%'" G_GUINT64_FORMAT, shown_events (self));
+  g_autofree char *text = NULL;
+  SpsTrace *trace = self->session != NULL ? sps_session_get_trace (self->session) : NULL;
+  const GError *load_error = trace != NULL ? sps_trace_get_load_error (trace) : NULL;
+  GtkMessageType type = GTK_MESSAGE_WARNING;
+
+  self->state = compute_state (self);
+
+  switch (self->state)
+    {
+    case SPS_LIVE_STATE_RECEIVING:
+      break;
+
+    case SPS_LIVE_STATE_NO_FRAMES:
+      text = g_strdup (_("No valid frames in the last 5 s: wrong baud rate or not a Spanscope device? "
+                         "Everything received is kept."));
+      break;
+
+    case SPS_LIVE_STATE_GARBLED:
+      /* Translators: %s is the decoder's message, e.g. "byte 232: the stream is garbled; …" */
+      text = g_strdup_printf (_("Some of the data was not valid frames and was skipped (%s). "
+                                "Everything received is kept."), garbled_message (self));
+      break;
+
+    case SPS_LIVE_STATE_BEHIND:
+      text = g_strdup (_("Receiving faster than it can be shown; nothing is lost, "
+                         "the view catches up when the device slows down or stops."));
+      type = GTK_MESSAGE_INFO;
+      break;
+
+    case SPS_LIVE_STATE_STOPPED:
+      /* Translators: %s is a number of events */
+      text = g_strdup_printf (_("Capture stopped — %s events kept"), events);
+      type = GTK_MESSAGE_INFO;
+      break;
+
+    case SPS_LIVE_STATE_DISCONNECTED:
+      /* Translators: %s is a number of events */
+      text = g_strdup_printf (_("Device disconnected — %s events kept"), events);
+      break;
+
+    case SPS_LIVE_STATE_FAILED:
+      /* Translators: %s is a number of events, the second %s says why */
+      text = g_strdup_printf (_("Capture failed — %s events kept: %s"), events,
+                              sps_live_capture_get_error (self->capture)->message);
+      type = GTK_MESSAGE_ERROR;
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  /* A device unplugged mid-frame leaves a cut-off frame at the end; the
+   * embedded-stream importer counts it as a "truncated_frame" warning. */
+  if (text != NULL && self->state >= SPS_LIVE_STATE_STOPPED &&
+      (g_error_matches (load_error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_TRUNCATED) ||
+       (trace != NULL && sps_trace_count_warning (trace, "truncated_frame") > 0)))
+    {
+      g_autofree char *full = g_strdup_printf ("%s %s", text, _("(the last frame was cut off)"));
+
+      g_free (text);
+      text = g_steal_pointer (&full);
+    }
+
+  gtk_label_set_text (self->state_label, text != NULL ? text : "");
+  gtk_info_bar_set_message_type (self->state_bar, type);
+  gtk_info_bar_set_revealed (self->state_bar, text != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->state_bar), text != NULL);
+
+  if (self->state >= SPS_LIVE_STATE_STOPPED)
+    g_clear_handle_id (&self->state_tick, g_source_remove);
+}
+
+/* Learns from a finished load whether the bytes it read made frames. */
+static void
+note_load (SpsLiveWindow *self)
+{
+  guint64 frames = shown_events (self);
+
+  if (frames > self->frames_seen)
+    {
+      self->frames_seen = frames;
+      self->bytes_at_frame = self->load_bytes;
+      self->unframed_since = 0;
+    }
+  else if (self->load_bytes > self->bytes_at_frame && self->unframed_since == 0)
+    {
+      self->unframed_since = self->load_started;
+    }
+}
+
+static gboolean
+on_state_tick (gpointer user_data)
+{
+  SpsLiveWindow *self = user_data;
+
+  update_state (self);
+
+  return self->state_tick != 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
 static void
@@ -124,9 +319,21 @@ update_status (SpsLiveWindow *self)
       g_string_append (status, error->message);
     }
 
+  /* Bytes came, but nothing could be read from them yet */
+  if (self->session == NULL && n_bytes > 0)
+    {
+      const char *name = sps_live_source_get_name (sps_live_capture_get_source (self->capture));
+      /* Translators: %s is a device path */
+      g_autofree char *waiting = g_strdup_printf (_("Receiving from %s; no trace frames recognised yet…"), name);
+
+      gtk_label_set_text (self->waiting_label, waiting);
+    }
+
   gtk_label_set_text (self->status_label, status->str);
   gtk_widget_set_sensitive (GTK_WIDGET (self->stop_button), running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), n_bytes > 0);
+
+  update_state (self);
 }
 
 static void
@@ -169,6 +376,8 @@ load_cb (GObject      *object,
 
   trace = sps_trace_load_finish (result, &error);
   self->loading = FALSE;
+  g_debug ("Reload of %" G_GUINT64_FORMAT " bytes took %.0f ms", self->load_bytes,
+           (g_get_monotonic_time () - self->load_started) / 1000.0);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
@@ -178,6 +387,7 @@ load_cb (GObject      *object,
     show_trace (self, trace);
   else
     g_debug ("Live capture not readable yet: %s", error->message);
+  note_load (self);
 
   update_status (self);
 
@@ -206,6 +416,8 @@ sps_live_window_reload (SpsLiveWindow *self)
 
   self->loading = TRUE;
   self->pending = FALSE;
+  self->load_started = g_get_monotonic_time ();
+  self->load_bytes = sps_live_capture_get_n_bytes (self->capture);
   sps_trace_load_async (file, NULL, NULL, SPS_LOAD_FLAGS_KEEP_PARTIAL, NULL, self->cancellable,
                         load_cb, g_object_ref (self));
 }
@@ -274,6 +486,7 @@ sps_live_window_dispose (GObject *object)
   SpsLiveWindow *self = SPS_LIVE_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->state_tick, g_source_remove);
   if (self->capture != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->capture, self);
@@ -376,6 +589,15 @@ sps_live_window_init (SpsLiveWindow *self)
 
   gtk_window_set_titlebar (GTK_WINDOW (self), header);
 
+  self->state_bar = GTK_INFO_BAR (gtk_info_bar_new ());
+  self->state_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->state_label, TRUE);
+  gtk_label_set_xalign (self->state_label, 0);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->state_label), TRUE);
+  gtk_info_bar_add_child (self->state_bar, GTK_WIDGET (self->state_label));
+  gtk_widget_set_visible (GTK_WIDGET (self->state_bar), FALSE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->state_bar));
+
   self->stack = GTK_STACK (gtk_stack_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
   self->waiting_label = GTK_LABEL (gtk_label_new (NULL));
@@ -424,6 +646,8 @@ sps_live_window_new (GtkApplication *application,
   self = g_object_new (SPS_TYPE_LIVE_WINDOW, "application", application, NULL);
   self->capture = g_object_ref (capture);
   g_signal_connect_object (capture, "changed", G_CALLBACK (sps_live_window_reload), self, G_CONNECT_SWAPPED);
+  /* Stopped or unplugged shows at once, before the last reload is done */
+  g_signal_connect_object (capture, "notify::running", G_CALLBACK (update_status), self, G_CONNECT_SWAPPED);
 
   name = sps_live_source_get_name (sps_live_capture_get_source (capture));
   /* Translators: the title of a live capture window; %s is a device path */
@@ -434,6 +658,7 @@ sps_live_window_new (GtkApplication *application,
   waiting = g_strdup_printf (_("Waiting for data from %s…"), name);
   gtk_label_set_text (self->waiting_label, waiting);
 
+  self->state_tick = g_timeout_add (STATE_TICK_MS, on_state_tick, self);
   sps_live_window_reload (self);
   update_status (self);
 
@@ -489,4 +714,21 @@ sps_live_window_set_follow (SpsLiveWindow *self,
   if (follow)
     follow_newest (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW]);
+}
+
+SpsLiveState
+sps_live_window_get_state (SpsLiveWindow *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_WINDOW (self), SPS_LIVE_STATE_RECEIVING);
+
+  return self->state;
+}
+
+/* (nullable): what the state bar says, or %NULL when it is hidden */
+const char *
+sps_live_window_get_state_text (SpsLiveWindow *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_WINDOW (self), NULL);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->state_bar)) ? gtk_label_get_text (self->state_label) : NULL;
 }

@@ -19,7 +19,9 @@
  * most frequent counters in one line ("342 async begins without an end,
  * 16 events of unsupported phases…"), and a Details popover that lists
  * every counter with what it means for the data and its first message.
- * It hides itself for a trace without warnings; the user can close it.
+ * Plugins that failed (see SpsPluginEngine) are said there too, with
+ * their reasons in the popover and a way to the Plugins dialog. It hides
+ * itself when there is nothing to say; the user can close it.
  */
 
 /* Counters named in the bar itself; the rest are in the popover. */
@@ -34,6 +36,7 @@ struct _SpsWarningBanner
   GtkWidget  *details_button;
   GtkWidget  *details_list;
   guint       n_warnings;
+  guint       n_plugin_failures;
 };
 
 G_DEFINE_FINAL_TYPE (SpsWarningBanner, sps_warning_banner, GTK_TYPE_WIDGET)
@@ -83,6 +86,47 @@ new_detail_row (const SpsImportWarning *warning)
     }
 
   return row;
+}
+
+/* The failed plugins in the popover; returns how many */
+static guint
+add_plugin_failures (SpsWarningBanner *self)
+{
+  g_autoptr(GListModel) list = sps_plugin_engine_list_status (sps_plugin_engine_get_default ());
+  GtkWidget *button;
+  guint n_failed = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr(SpsPluginStatus) status = g_list_model_get_item (list, i);
+      g_autofree char *basename = NULL;
+      const char *name;
+      GtkWidget *row;
+
+      if (sps_plugin_status_get_state (status) != SPS_PLUGIN_STATE_FAILED)
+        continue;
+
+      if (n_failed++ == 0)
+        /* Translators: the heading of the failed plugins in the popover of warnings */
+        gtk_box_append (GTK_BOX (self->details_list), new_label (_("Plugins that failed"), "title-4"));
+
+      basename = g_path_get_basename (sps_plugin_status_get_plugin_file (status));
+      name = sps_plugin_status_get_name (status);
+      row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      gtk_box_append (GTK_BOX (row), new_label (name != NULL ? name : basename, "heading"));
+      gtk_box_append (GTK_BOX (row), new_label (sps_plugin_status_get_error (status), NULL));
+      gtk_box_append (GTK_BOX (self->details_list), row);
+    }
+
+  if (n_failed > 0)
+    {
+      button = gtk_button_new_with_mnemonic (_("_Plugins…"));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "app.plugins");
+      gtk_widget_set_halign (button, GTK_ALIGN_START);
+      gtk_box_append (GTK_BOX (self->details_list), button);
+    }
+
+  return n_failed;
 }
 
 static void
@@ -219,7 +263,23 @@ sps_warning_banner_set_trace (SpsWarningBanner *self,
   for (guint i = 0; i < warnings->len; i++)
     gtk_box_append (GTK_BOX (self->details_list), new_detail_row (g_ptr_array_index (warnings, i)));
 
-  gtk_widget_set_visible (GTK_WIDGET (self), warnings->len > 0);
+  /* Broken plugins matter with or without a trace's warnings */
+  self->n_plugin_failures = trace != NULL ? add_plugin_failures (self) : 0;
+  if (self->n_plugin_failures > 0)
+    {
+      g_autofree char *plugins = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                               "%u plugin failed and is skipped",
+                                                               "%u plugins failed and are skipped",
+                                                               self->n_plugin_failures),
+                                                  self->n_plugin_failures);
+      g_autofree char *joined = summary[0] != '\0' ? g_strdup_printf ("%s; %s", summary, plugins)
+                                                    : g_strdup (plugins);
+
+      gtk_label_set_text (self->summary_label, joined);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), joined);
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self), warnings->len > 0 || self->n_plugin_failures > 0);
 }
 
 /**
@@ -248,4 +308,18 @@ sps_warning_banner_get_n_warnings (SpsWarningBanner *self)
   g_return_val_if_fail (SPS_IS_WARNING_BANNER (self), 0);
 
   return self->n_warnings;
+}
+
+/**
+ * sps_warning_banner_get_n_plugin_failures:
+ * @self: a #SpsWarningBanner
+ *
+ * Returns: how many failed plugins the banner reports
+ */
+guint
+sps_warning_banner_get_n_plugin_failures (SpsWarningBanner *self)
+{
+  g_return_val_if_fail (SPS_IS_WARNING_BANNER (self), 0);
+
+  return self->n_plugin_failures;
 }

@@ -18,5 +18,6 @@ void        sps_warning_banner_set_trace    (SpsWarningBanner *self,
                                              SpsTrace         *trace);
 const char *sps_warning_banner_get_summary  (SpsWarningBanner *self);
 guint       sps_warning_banner_get_n_warnings (SpsWarningBanner *self);
+guint       sps_warning_banner_get_n_plugin_failures (SpsWarningBanner *self);
 
 G_END_DECLS

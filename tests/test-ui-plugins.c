@@ -1,0 +1,173 @@
+/* test-ui-plugins.c: the Plugins dialog with deliberately broken plugins
+ * present (tests/plugins/faulty), and a trace window that still works
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Set SPS_TEST_SCREENSHOT_DIR to a folder to keep plugins-dialog.png.
+ */
+
+#define G_LOG_DOMAIN "test-ui-plugins"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <spanscope-gtk.h>
+
+#include "sps-application.h"
+#include "sps-plugins-dialog.h"
+#include "sps-warning-banner.h"
+#include "sps-window.h"
+
+#include "sps-test-shell.h"
+#include "sps-test-util.h"
+#include "sps-test-ui.h"
+
+static SpsApplication *app;
+
+/* The labels of @row's box, in order, joined with "|". */
+static char *
+row_text (GtkWidget *row)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  GtkWidget *box = gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (box); child; child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_BOX (child))
+        {
+          for (GtkWidget *c = gtk_widget_get_first_child (child); c; c = gtk_widget_get_next_sibling (c))
+            g_string_append_printf (text, "%s|", gtk_label_get_text (GTK_LABEL (c)));
+        }
+      else
+        g_string_append_printf (text, "%s|", gtk_label_get_text (GTK_LABEL (child)));
+    }
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+test_plugins_dialog (void)
+{
+  SpsPluginEngine *engine = sps_plugin_engine_get_default ();
+  SpsPluginsDialog *dialog = sps_plugins_dialog_new (NULL, engine);
+  g_autofree char *faulty_dir = g_test_build_filename (G_TEST_BUILT, "plugins", "faulty", NULL);
+  g_autofree char *noext_expected = NULL;
+  g_autofree char *noext_text = NULL;
+  g_autofree char *lines_text = NULL;
+  g_autofree char *lines_expected = NULL;
+  g_autofree char *plugin_dir = g_test_build_filename (G_TEST_BUILT, "plugins", "lines", NULL);
+  GtkWidget *list;
+  GtkWidget *noext;
+  GtkWidget *lines;
+  guint n_rows = 0;
+  guint n_failed = 0;
+  gboolean seen_loaded = FALSE;
+  guint n_failed_engine = sps_plugin_engine_count_failed (engine);
+  g_autofree char *summary = NULL;
+
+  gtk_window_set_default_size (GTK_WINDOW (dialog), 620, 900);
+  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (dialog));
+
+  list = sps_test_find_descendant (GTK_WIDGET (dialog), GTK_TYPE_LIST_BOX);
+  g_assert_nonnull (list);
+
+  /* Failed ones first */
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row; row = gtk_widget_get_next_sibling (row))
+    {
+      g_autofree char *text = row_text (row);
+      gboolean failed = strstr (text, "|Failed|") != NULL;
+
+      n_rows++;
+      n_failed += failed;
+      if (!failed)
+        seen_loaded = TRUE;
+      else
+        g_assert_false (seen_loaded);
+    }
+
+  /* faulty/ (7) and tests/plugins (6, two unreadable) and build/plugins */
+  g_assert_cmpuint (n_failed, ==, 7);
+  g_assert_cmpuint (n_failed, ==, n_failed_engine);
+  g_assert_cmpuint (n_rows, >, 13);
+
+  noext = sps_test_find_named (list, "noext");
+  g_assert_nonnull (noext);
+  noext_text = row_text (noext);
+  noext_expected = g_strdup_printf ("No extensions|Failed|module noext|%s/no-extensions|"
+                                    "plugin “noext” loaded but registers nothing Spanscope uses "
+                                    "(importer, exporter, analysis or view)|", faulty_dir);
+  g_assert_cmpstr (noext_text, ==, noext_expected);
+
+  lines = sps_test_find_named (list, "lines");
+  g_assert_nonnull (lines);
+  lines_text = row_text (lines);
+  lines_expected = g_strdup_printf ("Lines|Loaded|Importer, exporter · module lines|%s|", plugin_dir);
+  g_assert_cmpstr (lines_text, ==, lines_expected);
+
+  summary = g_strdup_printf ("7 of %u plugins failed and are skipped; the others work.", n_rows);
+  g_assert_nonnull (sps_test_find_label (GTK_WIDGET (dialog), summary));
+
+  sps_test_maybe_screenshot (GTK_WIDGET (dialog), "plugins-dialog");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+test_plugins_trace_still_loads (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
+  SpsWindow *window = sps_test_open_file (app, path, 1200, 800);
+  g_autoptr(SpsPluginStatus) status = NULL;
+  GtkWidget *banner;
+
+  /* The broken plugins are skipped; the Chrome importer reads the file.
+   * The view that makes no panel is blamed and left out. */
+  sps_test_wait_for_load (window);
+  g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
+  g_assert_null (sps_test_find_label (GTK_WIDGET (window), "Faulty"));
+  status = sps_test_find_plugin_status (sps_plugin_engine_get_default (), "faultyview");
+  g_assert_cmpint (sps_plugin_status_get_state (status), ==, SPS_PLUGIN_STATE_FAILED);
+  g_assert_cmpstr (sps_plugin_status_get_error (status), ==,
+                   "plugin “faultyview” failed in SpsView.create_panel and is skipped: "
+                   "The SpsTestFaultyView view made no panel");
+  g_assert_cmpuint (sps_plugin_engine_count_failed (sps_plugin_engine_get_default ()), ==, 8);
+
+  /* The banner says how many plugins failed when the trace was shown
+   * (before the view was blamed); the demo trace itself has no warnings. */
+  banner = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_WARNING_BANNER);
+  g_assert_nonnull (banner);
+  g_assert_true (gtk_widget_get_visible (banner));
+  g_assert_cmpuint (sps_warning_banner_get_n_warnings (SPS_WARNING_BANNER (banner)), ==, 0);
+  g_assert_cmpuint (sps_warning_banner_get_n_plugin_failures (SPS_WARNING_BANNER (banner)), ==, 7);
+  g_assert_cmpstr (sps_warning_banner_get_summary (SPS_WARNING_BANNER (banner)), ==,
+                   "7 plugins failed and are skipped");
+  sps_test_spin (400);
+  sps_test_maybe_screenshot (GTK_WIDGET (window), "plugins-banner");
+  sps_test_close_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *faulty_dir = NULL;
+  g_autofree char *test_dir = NULL;
+  g_autofree char *path = NULL;
+
+  gtk_test_init (&argc, &argv, NULL);
+
+  /* The broken plugins before the real ones, read by the default engine
+   * on first use. */
+  faulty_dir = g_test_build_filename (G_TEST_BUILT, "plugins", "faulty", NULL);
+  test_dir = g_test_build_filename (G_TEST_BUILT, "plugins", NULL);
+  path = g_strjoin (G_SEARCHPATH_SEPARATOR_S, faulty_dir, test_dir, g_getenv ("SPANSCOPE_PLUGIN_PATH"), NULL);
+  g_setenv ("SPANSCOPE_PLUGIN_PATH", path, TRUE);
+
+  app = sps_test_register_app ();
+
+  g_test_add_func ("/ui/plugins/dialog", test_plugins_dialog);
+  g_test_add_func ("/ui/plugins/trace-still-loads", test_plugins_trace_still_loads);
+
+  return g_test_run ();
+}
