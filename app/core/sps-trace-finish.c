@@ -371,8 +371,10 @@ sort_by_time (guint32 *rows,
               SpsTime *times,
               gsize    n)
 {
-  g_autofree guint32 *rows_copy = g_memdup2 (rows, n * sizeof (guint32));
-  g_autofree SpsTime *times_copy = g_memdup2 (times, n * sizeof (SpsTime));
+  g_autofree guint32 *rows_copy = memcpy (_sps_alloc_large (MAX (n, 1) * sizeof (guint32)), rows,
+                                          n * sizeof (guint32));
+  g_autofree SpsTime *times_copy = memcpy (_sps_alloc_large (MAX (n, 1) * sizeof (SpsTime)), times,
+                                           n * sizeof (SpsTime));
   SpsTime min = SPS_TIME_MAX;
   SpsTime max = SPS_TIME_MIN;
   guint range_bits;
@@ -389,7 +391,7 @@ sort_by_time (guint32 *rows,
 
   if (range_bits + index_bits <= 64)
     {
-      guint64 *keys = g_new (guint64, 2 * n);
+      guint64 *keys = _sps_alloc_large (2 * n * sizeof (guint64));
       guint64 index_mask = (G_GUINT64_CONSTANT (1) << index_bits) - 1;
 
       for (gsize i = 0; i < n; i++)
@@ -693,7 +695,7 @@ scatter_column (gpointer        column,
       return NULL;
     }
 
-  dst = g_malloc ((gsize) n_placed * element_size);
+  dst = _sps_alloc_large ((gsize) n_placed * element_size);
 
   /* memcpy with a constant size compiles to one load and store. */
   switch (element_size)
@@ -2178,7 +2180,7 @@ scatter_samples (SpsTraceBuilder *b,
   /* A sample is named by its leaf frame for navigation; an unresolved
    * stack's single frame carries the event's name, so nothing is lost.
    * The frame columns are still the builder's here. */
-  leaf_name = g_new (guint32, MAX (n, 1));
+  leaf_name = _sps_alloc_large (MAX (n, 1) * sizeof (guint32));
   for (guint r = 0; r < n; r++)
     {
       guint32 callsite_row = out->callsite[r];
@@ -2197,8 +2199,8 @@ build_samples (Finish *f)
   SpsTraceBuilder *b = f->builder;
   SpsSampleTable *samples = &f->trace->samples;
   guint n = b->n_samples;
-  guint32 *track = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
+  guint32 *track = _sps_alloc_large (MAX (n, 1) * sizeof (guint32));
+  g_autofree guint32 *position = _sps_alloc_large (MAX (n, 1) * sizeof (guint32));
   gboolean identity;
 
   for (guint r = 0; r < n; r++)
