@@ -671,6 +671,65 @@ is_identity (const guint32 *position,
   return TRUE;
 }
 
+/* Moves each row r of a column to position[r] in place, following the
+ * permutation's cycles (@position holds every index once). */
+#define PERMUTE_IN_PLACE(type, column, position, n, done) \
+  G_STMT_START { \
+    type *col_ = (type *) (column); \
+    for (guint r_ = 0; r_ < (n); r_++) \
+      { \
+        type carry_; \
+        guint32 j_; \
+        if ((position)[r_] == r_ || ((done)[r_ / 64] >> (r_ % 64) & 1) != 0) \
+          continue; \
+        carry_ = col_[r_]; \
+        for (j_ = (position)[r_]; j_ != r_; j_ = (position)[j_]) \
+          { \
+            type next_ = col_[j_]; \
+            col_[j_] = carry_; \
+            carry_ = next_; \
+            (done)[j_ / 64] |= G_GUINT64_CONSTANT (1) << (j_ % 64); \
+          } \
+        col_[r_] = carry_; \
+      } \
+  } G_STMT_END
+
+/* Reorders a column whose rows are all placed without a second copy of
+ * it: sorted input that steps back now and then (V8 profiles) moves few
+ * rows, and fresh memory for millions of them costs more than the moves. */
+static gpointer
+permute_column (gpointer       column,
+                const guint32 *position,
+                guint          n_rows,
+                gsize          element_size)
+{
+  g_autofree guint64 *done = g_new0 (guint64, n_rows / 64 + 1);
+
+  switch (element_size)
+    {
+    case 1:
+      PERMUTE_IN_PLACE (guint8, column, position, n_rows, done);
+      break;
+
+    case 2:
+      PERMUTE_IN_PLACE (guint16, column, position, n_rows, done);
+      break;
+
+    case 4:
+      PERMUTE_IN_PLACE (guint32, column, position, n_rows, done);
+      break;
+
+    case 8:
+      PERMUTE_IN_PLACE (guint64, column, position, n_rows, done);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return shrink_column (column, n_rows, element_size);
+}
+
 /* Moves every placed row of a column to its position (dst[position[r]]
  * = src[r]) and frees the source. Reading in row order keeps the reads
  * sequential and the writes go to one stream per track. When nothing
@@ -694,6 +753,9 @@ scatter_column (gpointer        column,
       g_free (column);
       return NULL;
     }
+
+  if (n_placed == n_rows)
+    return permute_column (column, position, n_rows, element_size);
 
   dst = _sps_alloc_large ((gsize) n_placed * element_size);
 
