@@ -132,9 +132,20 @@ _sps_table_grow (gpointer              owner,
   cap = next_capacity (*capacity);
   FOREACH_COLUMN (column, layout)
     {
-      gpointer mem = g_realloc_n (column_get (owner, column->offset), cap, column->element_size);
+      gpointer old = column_get (owner, column->offset);
+      gsize size = (gsize) cap * column->element_size;
+      gpointer mem;
 
-      _sps_advise_huge_pages (mem, (gsize) cap * column->element_size);
+      /* realloc() would copy a large column into plain pages, faulted in
+       * one by one; the new column gets the hint before the copy */
+      if (size >= HUGE_PAGE_SIZE)
+        {
+          mem = _sps_alloc_large (size);
+          memcpy (mem, old, (gsize) *table_count (owner, layout->n_rows) * column->element_size);
+          g_free (old);
+        }
+      else
+        mem = g_realloc_n (old, cap, column->element_size);
       column_set (owner, column->offset, mem);
     }
   *capacity = cap;
