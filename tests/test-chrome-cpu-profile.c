@@ -14,6 +14,7 @@
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -220,6 +221,55 @@ test_hostile (void)
   for (guint i = 0; i < G_N_ELEMENTS (warnings); i++)
     g_assert_cmpuint (sps_trace_count_warning (trace, warnings[i].name), ==, warnings[i].count);
   g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, G_N_ELEMENTS (warnings));
+}
+
+/* The scanner skips long runs of plain integers (V8's samples and
+ * timeDeltas) without lexing each number: malformed numbers in such a
+ * run stop the import with the same error, at the same place, as
+ * anywhere else. The array opens at byte 46 of each file, so body byte
+ * i is byte 46 + i, column 47 + i. */
+static void
+test_malformed_number_runs (void)
+{
+  static const char prefix[] = "[{\"ph\":\"P\",\"name\":\"ProfileChunk\",\"args\":{\"a\":[";
+  g_autofree char *long_number = g_strnfill (4097, '9');
+  g_autofree char *long_body = g_strconcat ("1,2,", long_number, NULL);
+  const struct {
+    const char *body;
+    int code;
+    const char *where_what;
+  } cases[] = {
+    { "1,2,3,,4,5,6,7,8", SPS_IMPORT_ERROR_MALFORMED, "1:53 (byte 52): unexpected character ','" },
+    { "1,2,-,3,4,5,6,7", SPS_IMPORT_ERROR_MALFORMED, "1:51 (byte 50): invalid number" },
+    { "1,2,3.,4,5,6,7", SPS_IMPORT_ERROR_MALFORMED, "1:53 (byte 52): invalid number: expected a digit after '.'" },
+    { "1,2,3e,4,5,6,7", SPS_IMPORT_ERROR_MALFORMED, "1:53 (byte 52): invalid number: expected a digit in the exponent" },
+    { "1,2,3x,4,5,6,7", SPS_IMPORT_ERROR_MALFORMED, "1:52 (byte 51): expected ',' or ']' but found 'x'" },
+    { "1,2,-Infinity", SPS_IMPORT_ERROR_MALFORMED, "1:51 (byte 50): -Infinity is not a valid JSON number" },
+    { long_body, SPS_IMPORT_ERROR_TOO_LARGE, "1:51 (byte 50): number longer than 4096 characters" },
+  };
+
+  g_assert_cmpuint (strlen (prefix), ==, 46);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strconcat (prefix, cases[i].body, "]}}]", NULL);
+      g_autofree char *path = g_build_filename (g_get_tmp_dir (), "sps-test-number-run-XXXXXX.json", NULL);
+      g_autoptr(GFile) file = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SpsTrace) trace = NULL;
+      g_autofree char *expected = NULL;
+      int fd = g_mkstemp_full (path, O_RDWR, 0600);
+
+      g_assert_cmpint (fd, >=, 0);
+      g_assert_true (g_file_set_contents (path, text, -1, NULL));
+      g_close (fd, NULL);
+      file = g_file_new_for_path (path);
+      trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+      g_unlink (path);
+      g_assert_null (trace);
+      g_assert_error (error, SPS_IMPORT_ERROR, cases[i].code);
+      expected = g_strdup_printf ("%s:%s", path, cases[i].where_what);
+      g_assert_cmpstr (error->message, ==, expected);
+    }
 }
 
 /* Slice stacks: sf and esf of an X, the inline stack of a B and the sf
@@ -496,6 +546,7 @@ main (int   argc,
   g_test_add_func ("/chrome/cpu-profile/legacy", test_legacy_cpu_profile);
   g_test_add_func ("/chrome/cpu-profile/top-level-samples", test_top_level_samples);
   g_test_add_func ("/chrome/cpu-profile/hostile", test_hostile);
+  g_test_add_func ("/chrome/cpu-profile/malformed-number-runs", test_malformed_number_runs);
   g_test_add_func ("/chrome/cpu-profile/slice-stacks", test_slice_stacks);
   g_test_add_func ("/chrome/cpu-profile/sql-columns", test_sql_columns);
   g_test_add_func ("/chrome/cpu-profile/search", test_search_samples);

@@ -10,6 +10,9 @@
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
+#ifdef HAVE_MADVISE
+#include <sys/mman.h>
+#endif
 
 #include <glib/gi18n-lib.h>
 
@@ -75,6 +78,45 @@ table_count (gpointer owner,
        column < (layout)->columns + SPS_MAX_COLUMNS && column->element_size != 0; \
        column++)
 
+#define HUGE_PAGE_SIZE ((gsize) 2 << 20)
+
+/**
+ * _sps_advise_huge_pages:
+ * @mem: the start of an allocation
+ * @size: its size in bytes
+ *
+ * Asks for transparent huge pages on the 2 MiB pages inside a large
+ * allocation: columns of millions of rows are written once from end to
+ * end, and faulting them in 4 KiB at a time (each charged to the memory
+ * cgroup) costs more than filling them.
+ */
+void
+_sps_advise_huge_pages (gpointer mem,
+                        gsize    size)
+{
+#ifdef HAVE_MADVISE
+  guintptr start = ((guintptr) mem + HUGE_PAGE_SIZE - 1) & ~(guintptr) (HUGE_PAGE_SIZE - 1);
+  guintptr end = ((guintptr) mem + size) & ~(guintptr) (HUGE_PAGE_SIZE - 1);
+
+  /* Only a hint: where it is refused, plain pages do */
+  if (mem != NULL && end > start)
+    (void) madvise ((gpointer) start, end - start, MADV_HUGEPAGE);
+#else
+  (void) mem;
+  (void) size;
+#endif
+}
+
+/* g_malloc() with _sps_advise_huge_pages() */
+gpointer
+_sps_alloc_large (gsize size)
+{
+  gpointer mem = g_malloc (size);
+
+  _sps_advise_huge_pages (mem, size);
+  return mem;
+}
+
 /* Grows every column of the table to the next capacity. */
 void
 _sps_table_grow (gpointer              owner,
@@ -89,8 +131,23 @@ _sps_table_grow (gpointer              owner,
   capacity = table_count (owner, layout->capacity);
   cap = next_capacity (*capacity);
   FOREACH_COLUMN (column, layout)
-    column_set (owner, column->offset,
-                g_realloc_n (column_get (owner, column->offset), cap, column->element_size));
+    {
+      gpointer old = column_get (owner, column->offset);
+      gsize size = (gsize) cap * column->element_size;
+      gpointer mem;
+
+      /* realloc() would copy a large column into plain pages, faulted in
+       * one by one; the new column gets the hint before the copy */
+      if (size >= HUGE_PAGE_SIZE)
+        {
+          mem = _sps_alloc_large (size);
+          memcpy (mem, old, (gsize) *table_count (owner, layout->n_rows) * column->element_size);
+          g_free (old);
+        }
+      else
+        mem = g_realloc_n (old, cap, column->element_size);
+      column_set (owner, column->offset, mem);
+    }
   *capacity = cap;
 }
 

@@ -371,8 +371,10 @@ sort_by_time (guint32 *rows,
               SpsTime *times,
               gsize    n)
 {
-  g_autofree guint32 *rows_copy = g_memdup2 (rows, n * sizeof (guint32));
-  g_autofree SpsTime *times_copy = g_memdup2 (times, n * sizeof (SpsTime));
+  g_autofree guint32 *rows_copy = memcpy (_sps_alloc_large (MAX (n, 1) * sizeof (guint32)), rows,
+                                          n * sizeof (guint32));
+  g_autofree SpsTime *times_copy = memcpy (_sps_alloc_large (MAX (n, 1) * sizeof (SpsTime)), times,
+                                           n * sizeof (SpsTime));
   SpsTime min = SPS_TIME_MAX;
   SpsTime max = SPS_TIME_MIN;
   guint range_bits;
@@ -389,7 +391,7 @@ sort_by_time (guint32 *rows,
 
   if (range_bits + index_bits <= 64)
     {
-      guint64 *keys = g_new (guint64, 2 * n);
+      guint64 *keys = _sps_alloc_large (2 * n * sizeof (guint64));
       guint64 index_mask = (G_GUINT64_CONSTANT (1) << index_bits) - 1;
 
       for (gsize i = 0; i < n; i++)
@@ -669,6 +671,65 @@ is_identity (const guint32 *position,
   return TRUE;
 }
 
+/* Moves each row r of a column to position[r] in place, following the
+ * permutation's cycles (@position holds every index once). */
+#define PERMUTE_IN_PLACE(type, column, position, n, done) \
+  G_STMT_START { \
+    type *col_ = (type *) (column); \
+    for (guint r_ = 0; r_ < (n); r_++) \
+      { \
+        type carry_; \
+        guint32 j_; \
+        if ((position)[r_] == r_ || ((done)[r_ / 64] >> (r_ % 64) & 1) != 0) \
+          continue; \
+        carry_ = col_[r_]; \
+        for (j_ = (position)[r_]; j_ != r_; j_ = (position)[j_]) \
+          { \
+            type next_ = col_[j_]; \
+            col_[j_] = carry_; \
+            carry_ = next_; \
+            (done)[j_ / 64] |= G_GUINT64_CONSTANT (1) << (j_ % 64); \
+          } \
+        col_[r_] = carry_; \
+      } \
+  } G_STMT_END
+
+/* Reorders a column whose rows are all placed without a second copy of
+ * it: sorted input that steps back now and then (V8 profiles) moves few
+ * rows, and fresh memory for millions of them costs more than the moves. */
+static gpointer
+permute_column (gpointer       column,
+                const guint32 *position,
+                guint          n_rows,
+                gsize          element_size)
+{
+  g_autofree guint64 *done = g_new0 (guint64, n_rows / 64 + 1);
+
+  switch (element_size)
+    {
+    case 1:
+      PERMUTE_IN_PLACE (guint8, column, position, n_rows, done);
+      break;
+
+    case 2:
+      PERMUTE_IN_PLACE (guint16, column, position, n_rows, done);
+      break;
+
+    case 4:
+      PERMUTE_IN_PLACE (guint32, column, position, n_rows, done);
+      break;
+
+    case 8:
+      PERMUTE_IN_PLACE (guint64, column, position, n_rows, done);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return shrink_column (column, n_rows, element_size);
+}
+
 /* Moves every placed row of a column to its position (dst[position[r]]
  * = src[r]) and frees the source. Reading in row order keeps the reads
  * sequential and the writes go to one stream per track. When nothing
@@ -693,7 +754,10 @@ scatter_column (gpointer        column,
       return NULL;
     }
 
-  dst = g_malloc ((gsize) n_placed * element_size);
+  if (n_placed == n_rows)
+    return permute_column (column, position, n_rows, element_size);
+
+  dst = _sps_alloc_large ((gsize) n_placed * element_size);
 
   /* memcpy with a constant size compiles to one load and store. */
   switch (element_size)
@@ -2178,7 +2242,7 @@ scatter_samples (SpsTraceBuilder *b,
   /* A sample is named by its leaf frame for navigation; an unresolved
    * stack's single frame carries the event's name, so nothing is lost.
    * The frame columns are still the builder's here. */
-  leaf_name = g_new (guint32, MAX (n, 1));
+  leaf_name = _sps_alloc_large (MAX (n, 1) * sizeof (guint32));
   for (guint r = 0; r < n; r++)
     {
       guint32 callsite_row = out->callsite[r];
@@ -2197,8 +2261,8 @@ build_samples (Finish *f)
   SpsTraceBuilder *b = f->builder;
   SpsSampleTable *samples = &f->trace->samples;
   guint n = b->n_samples;
-  guint32 *track = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
+  guint32 *track = _sps_alloc_large (MAX (n, 1) * sizeof (guint32));
+  g_autofree guint32 *position = _sps_alloc_large (MAX (n, 1) * sizeof (guint32));
   gboolean identity;
 
   for (guint r = 0; r < n; r++)

@@ -290,6 +290,9 @@ struct _SpsTrace
   SpsSampleTable    raw_samples;
 };
 
+void     _sps_advise_huge_pages           (gpointer              mem,
+                                           gsize                 size);
+gpointer _sps_alloc_large                 (gsize                 size);
 void     _sps_table_grow                  (gpointer              owner,
                                            const SpsTableLayout *layout);
 void     _sps_table_free                  (gpointer              owner,

@@ -575,15 +575,9 @@ parse_plain_ints (const char  *p,
         {
           /* Up to 8 digits at once: which bytes are digits, then their
            * value, without a multiply chain per digit */
-          guint64 w;
           guint64 d;
-          guint64 non_digit;
+          guint64 non_digit = sps_chrome_non_digits (p, &d);
 
-          memcpy (&w, p, 8);
-          w = GUINT64_FROM_LE (w);
-          d = w - G_GUINT64_CONSTANT (0x3030303030303030);
-          non_digit = ((d + G_GUINT64_CONSTANT (0x7676767676767676)) | d) &
-                      G_GUINT64_CONSTANT (0x8080808080808080);
           if (non_digit != 0)
             {
               guint k = (guint) __builtin_ctzll (non_digit) / 8;

@@ -276,6 +276,51 @@ lex_literal (SpsChromeScanner *self,
   return fail_unexpected (self, p);
 }
 
+/* The number of ASCII digits at @p, before @end. */
+G_ALWAYS_INLINE static inline gsize
+digit_run (const char *p,
+           const char *end)
+{
+  const char *q = p;
+
+  if G_LIKELY (end - p >= 8)
+    {
+      guint64 d;
+      guint64 non_digit = sps_chrome_non_digits (p, &d);
+
+      if (non_digit != 0)
+        return (gsize) __builtin_ctzll (non_digit) / 8;
+      q += 8;
+    }
+  while (q < end && IS_DIGIT (*q))
+    q++;
+  return (gsize) (q - p);
+}
+
+/* Skips the run of plain integers that starts at @p inside an array,
+ * each followed by a ',' and another number, as in V8's samples and
+ * timeDeltas: millions of them per trace, so they do not go through
+ * lex_number() one by one. Returns the start of the first number that
+ * is not such a plain one (the last of the run, a float, an exponent,
+ * anything malformed), which the caller lexes as usual: what is
+ * skipped here is exactly what lex_number() accepts, so errors and
+ * their offsets do not change. */
+static const char *
+skip_int_run (const char *p,
+              const char *end)
+{
+  for (;;)
+    {
+      const char *q = p + (*p == '-');
+      gsize n = digit_run (q, end);
+
+      q += n;
+      if (n == 0 || q - p > 4096 || end - q < 2 || *q != ',' || !(IS_DIGIT (q[1]) || q[1] == '-'))
+        return p;
+      p = q + 1;
+    }
+}
+
 /* Skips to the end of @open containers, the innermost opening at @p,
  * matching brackets only (strings are read, so brackets in them do not
  * count): past SPS_CHROME_MAX_DEPTH a value is kept as text, not
@@ -356,6 +401,8 @@ skip_container (SpsChromeScanner *self,
         }
       else if (c == '-' || IS_DIGIT (c))
         {
+          if (level > 0 && closers[level - 1] == ']')
+            p = skip_int_run (p, end);
           if ((p = lex_number (self, p, &scratch)) == NULL)
             return NULL;
         }

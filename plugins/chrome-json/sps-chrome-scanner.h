@@ -232,6 +232,26 @@ sps_chrome_hash_bytes (guint64     seed,
   return h ^ (h >> 32);
 }
 
+/* Which of the 8 bytes at @p (8 bytes must be readable) are not ASCII
+ * digits: the high bit of each such byte, in memory order from the low
+ * byte. A byte is flagged when it is below '0' (its difference wraps) or
+ * above '9' (adding 0x76 reaches 0x80); a borrow only disturbs the bytes
+ * after the first flagged one, so the lowest flag is exact. @digits
+ * receives the bytes minus '0', for a caller that reads their value. */
+static inline guint64
+sps_chrome_non_digits (const char *p,
+                       guint64    *digits)
+{
+  guint64 w;
+  guint64 d;
+
+  memcpy (&w, p, 8);
+  w = GUINT64_FROM_LE (w);
+  d = w - G_GUINT64_CONSTANT (0x3030303030303030);
+  *digits = d;
+  return ((d + G_GUINT64_CONSTANT (0x7676767676767676)) | d) & G_GUINT64_CONSTANT (0x8080808080808080);
+}
+
 /* Hashes the length and at most the first and last 8 bytes: enough to
  * spread names over a cache, and O(1) however long they are. Whoever
  * uses it must compare the whole string on a hit. */

@@ -14,7 +14,7 @@
  * over N runs (default 5), the samples per second of the whole import and
  * of what the chunks add, and the CPU time of the process. The issue's
  * target is 5 M samples/s for the whole import; the benchmark fails when
- * even its fastest run is below it.
+ * its median run is below it.
  */
 
 #define G_LOG_DOMAIN "sps-bench-v8"
@@ -230,7 +230,7 @@ main (int   argc,
            "target 5), %.2f M samples/s over what the chunks add\n",
            rate / 1e6, best_rate / 1e6, added_rate / 1e6);
 
-  /* The best run decides: on a shared machine other processes only ever
-   * slow a run down */
-  return best_rate >= 5e6 ? 0 : 1;
+  /* The median run decides, as a user sees a typical import, not the
+   * luckiest one */
+  return rate >= 5e6 ? 0 : 1;
 }
