@@ -15,6 +15,7 @@
 
 #include "sps-plugin-engine.h"
 #include "sps-plugin-engine-private.h"
+#include "sps-plugin-files-private.h"
 #include "sps-plugin-status-private.h"
 
 /**
@@ -138,7 +139,6 @@ struct _SpsPluginEngine
 
 G_DEFINE_FINAL_TYPE (SpsPluginEngine, sps_plugin_engine, G_TYPE_OBJECT)
 
-#define PEAS_LOG_DOMAIN "libpeas"
 
 static void
 plugin_entry_free (gpointer data)
@@ -163,103 +163,9 @@ search_path_free (gpointer data)
   g_free (sp);
 }
 
-/* Capturing libpeas's warnings.
- *
- * libpeas 1.x reports every broken plugin with g_warning() in its own log
- * domain. A handler for that domain turns them into problems. The handler
- * alone is not enough in programs that made warnings fatal (every GTest
- * program does): GLib aborts after the handler returns. So for the short
- * time we call into libpeas, warnings and criticals are taken out of the
- * always-fatal mask. That mask is process-wide state, hence one global lock
- * around every capture. */
-
-static GMutex capture_lock;
-
 /* Plugin file → why its module failed to load (see load_entry()) */
 static GMutex load_failures_lock;
 static GHashTable *load_failures;
-
-typedef struct
-{
-  GPtrArray      *messages;
-  guint           handler_id;
-  guint           default_handler_id;
-  GLogLevelFlags  old_always_fatal;
-} LogCapture;
-
-static void
-capture_log_func (const char     *log_domain,
-                  GLogLevelFlags  log_level,
-                  const char     *message,
-                  gpointer        user_data)
-{
-  GPtrArray *messages = user_data;
-
-  const char *traceback;
-
-  g_assert (messages != NULL);
-  g_assert (message != NULL);
-
-  /* The Python loader prints a whole traceback: its first line says which
-   * plugin, its last line what was raised; the frames are noise here. */
-  if ((traceback = strstr (message, "\nTraceback (most recent call last):")))
-    {
-      g_autofree char *head = g_strndup (message, traceback - message);
-      g_auto(GStrv) lines = g_strsplit (g_strchomp (g_strdup (traceback)), "\n", -1);
-      guint n = g_strv_length (lines);
-
-      g_ptr_array_add (messages, g_strdup_printf ("%s %s", g_strchomp (head),
-                                                  n > 0 ? g_strstrip (lines[n - 1]) : ""));
-      return;
-    }
-
-  g_ptr_array_add (messages, g_strdup (message));
-}
-
-static void
-log_capture_begin (LogCapture *capture)
-{
-  g_assert (capture != NULL);
-
-  g_mutex_lock (&capture_lock);
-
-  capture->messages = g_ptr_array_new_with_free_func (g_free);
-  /* Setting the mask is the only way to read it. */
-  capture->old_always_fatal = g_log_set_always_fatal (G_LOG_FATAL_MASK);
-  g_log_set_always_fatal (capture->old_always_fatal &
-                          ~(G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE));
-  capture->handler_id = g_log_set_handler (PEAS_LOG_DOMAIN,
-                                           (G_LOG_LEVEL_CRITICAL |
-                                            G_LOG_LEVEL_WARNING |
-                                            G_LOG_LEVEL_MESSAGE |
-                                            G_LOG_FLAG_FATAL |
-                                            G_LOG_FLAG_RECURSION),
-                                           capture_log_func,
-                                           capture->messages);
-  /* Loaders for other languages log without a domain. */
-  capture->default_handler_id = g_log_set_handler (NULL,
-                                                   (G_LOG_LEVEL_CRITICAL |
-                                                    G_LOG_LEVEL_WARNING |
-                                                    G_LOG_FLAG_FATAL |
-                                                    G_LOG_FLAG_RECURSION),
-                                                   capture_log_func,
-                                                   capture->messages);
-}
-
-/* Returns the captured messages. */
-static GPtrArray *
-log_capture_end (LogCapture *capture)
-{
-  g_assert (capture != NULL);
-
-  g_log_remove_handler (PEAS_LOG_DOMAIN, capture->handler_id);
-  g_log_remove_handler (NULL, capture->default_handler_id);
-  g_log_set_always_fatal (capture->old_always_fatal);
-
-  g_mutex_unlock (&capture_lock);
-
-  return g_steal_pointer (&capture->messages);
-}
 
 static void
 sps_plugin_engine_add_problem (SpsPluginEngine *self,
@@ -335,57 +241,6 @@ sps_plugin_engine_insert_search_path (SpsPluginEngine *self,
   g_ptr_array_add (self->search_paths, sp);
 }
 
-/* Checks what libpeas needs from a .plugin file, so a broken one is
- * reported with its own path and a precise reason. Returns the module
- * name and sets @name, or NULL with @reason set. */
-static char *
-check_plugin_file (const char  *path,
-                   char       **name_out,
-                   char       **reason)
-{
-  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *module_name = NULL;
-  g_autofree char *name = NULL;
-
-  g_assert (path != NULL);
-  g_assert (name_out != NULL && *name_out == NULL);
-  g_assert (reason != NULL && *reason == NULL);
-
-  if (!g_key_file_load_from_file (keyfile, path, G_KEY_FILE_NONE, &error))
-    {
-      /* Translators: %s says what is wrong */
-      *reason = g_strdup_printf (_("not a valid plugin file: %s"), error->message);
-      return NULL;
-    }
-
-  if (!g_key_file_has_group (keyfile, "Plugin"))
-    {
-      /* Translators: [Plugin] is a group of the file; keep it */
-      *reason = g_strdup (_("not a valid plugin file: no [Plugin] group"));
-      return NULL;
-    }
-
-  module_name = g_key_file_get_string (keyfile, "Plugin", "Module", NULL);
-  if (module_name == NULL || module_name[0] == '\0')
-    {
-      /* Translators: Module and [Plugin] are a key and group of the file; keep them */
-      *reason = g_strdup (_("not a valid plugin file: no Module key in [Plugin]"));
-      return NULL;
-    }
-
-  name = g_key_file_get_locale_string (keyfile, "Plugin", "Name", NULL, NULL);
-  if (name == NULL)
-    {
-      /* Translators: Name and [Plugin] are a key and group of the file; keep them */
-      *reason = g_strdup (_("not a valid plugin file: no Name key in [Plugin]"));
-      return NULL;
-    }
-
-  *name_out = g_steal_pointer (&name);
-  return g_steal_pointer (&module_name);
-}
-
 static void
 sps_plugin_engine_consider_plugin_file (SpsPluginEngine *self,
                                         const char      *path,
@@ -400,7 +255,7 @@ sps_plugin_engine_consider_plugin_file (SpsPluginEngine *self,
   g_assert (path != NULL);
   g_assert (rejected != NULL);
 
-  if (!(module_name = check_plugin_file (path, &name, &reason)))
+  if (!(module_name = _sps_plugin_file_check (path, &name, &reason)))
     {
       entry = g_new0 (PluginEntry, 1);
       entry->plugin_file = g_strdup (path);
@@ -426,38 +281,6 @@ sps_plugin_engine_consider_plugin_file (SpsPluginEngine *self,
   g_hash_table_insert (self->plugins_by_name, entry->module_name, entry);
 }
 
-static int
-compare_strings (gconstpointer a,
-                 gconstpointer b)
-{
-  const char * const *sa = a;
-  const char * const *sb = b;
-
-  return strcmp (*sa, *sb);
-}
-
-/* The names in @dir, sorted so that scanning is reproducible. */
-static GPtrArray *
-list_dir_sorted (const char  *dir,
-                 GError     **error)
-{
-  g_autoptr(GDir) d = NULL;
-  g_autoptr(GPtrArray) names = NULL;
-  const char *name;
-
-  g_assert (dir != NULL);
-
-  if (!(d = g_dir_open (dir, 0, error)))
-    return NULL;
-
-  names = g_ptr_array_new_with_free_func (g_free);
-  while ((name = g_dir_read_name (d)))
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_strings);
-
-  return g_steal_pointer (&names);
-}
-
 /* Mirrors libpeas's scan: *.plugin in the directory and in each of its
  * subfolders (one level). */
 static void
@@ -472,7 +295,7 @@ sps_plugin_engine_scan_dir (SpsPluginEngine *self,
   g_assert (SPS_IS_PLUGIN_ENGINE (self));
   g_assert (dir != NULL);
 
-  if (!(names = list_dir_sorted (dir, &error)))
+  if (!(names = _sps_plugin_list_dir_sorted (dir, &error)))
     {
       /* A missing directory is normal: not every install has user plugins. */
       if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) &&
@@ -500,23 +323,6 @@ sps_plugin_engine_scan_dir (SpsPluginEngine *self,
     }
 }
 
-/* Whether @message names one of the files in @paths. */
-static gboolean
-message_mentions_any (const char *message,
-                      GPtrArray  *paths)
-{
-  g_assert (message != NULL);
-  g_assert (paths != NULL);
-
-  for (guint i = 0; i < paths->len; i++)
-    {
-      if (strstr (message, g_ptr_array_index (paths, i)) != NULL)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
 /* Called with the mutex held. */
 static void
 sps_plugin_engine_scan_pending_paths (SpsPluginEngine *self)
@@ -528,13 +334,13 @@ sps_plugin_engine_scan_pending_paths (SpsPluginEngine *self)
       const SearchPath *sp = g_ptr_array_index (self->search_paths, self->n_scanned);
       g_autoptr(GPtrArray) rejected = g_ptr_array_new_with_free_func (g_free);
       g_autoptr(GPtrArray) messages = NULL;
-      LogCapture capture;
+      SpsPluginLogCapture capture;
 
       sps_plugin_engine_scan_dir (self, sp->module_dir, 1, rejected);
 
-      log_capture_begin (&capture);
+      _sps_plugin_log_capture_begin (&capture);
       peas_engine_add_search_path (self->peas, sp->module_dir, sp->data_dir);
-      messages = log_capture_end (&capture);
+      messages = _sps_plugin_log_capture_end (&capture);
 
       /* What libpeas says about files already reported is redundant;
        * anything else is a problem our own checks did not foresee. */
@@ -542,7 +348,7 @@ sps_plugin_engine_scan_pending_paths (SpsPluginEngine *self)
         {
           const char *message = g_ptr_array_index (messages, i);
 
-          if (!message_mentions_any (message, rejected))
+          if (!_sps_plugin_message_mentions_any (message, rejected))
             sps_plugin_engine_add_problem (self, sp->module_dir, "%s", message);
         }
     }
@@ -613,7 +419,7 @@ sps_plugin_engine_load_entry (SpsPluginEngine *self,
   g_autofree char *what = NULL;
   const char *cached;
   PeasPluginInfo *info;
-  LogCapture capture;
+  SpsPluginLogCapture capture;
   gboolean loaded;
 
   g_assert (SPS_IS_PLUGIN_ENGINE (self));
@@ -635,9 +441,9 @@ sps_plugin_engine_load_entry (SpsPluginEngine *self,
       return;
     }
 
-  log_capture_begin (&capture);
+  _sps_plugin_log_capture_begin (&capture);
   loaded = peas_engine_load_plugin (self->peas, info) && peas_plugin_info_is_loaded (info);
-  messages = log_capture_end (&capture);
+  messages = _sps_plugin_log_capture_end (&capture);
 
   if (loaded)
     {
@@ -952,7 +758,7 @@ sps_plugin_engine_create_extensions_locked (SpsPluginEngine *self,
       g_autoptr(GPtrArray) messages = NULL;
       PeasPluginInfo *info;
       PeasExtension *extension;
-      LogCapture capture;
+      SpsPluginLogCapture capture;
 
       if (!(info = sps_plugin_engine_get_loaded_info (self, entry)))
         continue;
@@ -960,9 +766,9 @@ sps_plugin_engine_create_extensions_locked (SpsPluginEngine *self,
       if (!peas_engine_provides_extension (self->peas, info, type))
         continue;
 
-      log_capture_begin (&capture);
+      _sps_plugin_log_capture_begin (&capture);
       extension = peas_engine_create_extension (self->peas, info, type, NULL);
-      messages = log_capture_end (&capture);
+      messages = _sps_plugin_log_capture_end (&capture);
 
       for (guint j = 0; j < messages->len; j++)
         sps_plugin_engine_add_problem (self, entry->plugin_file, "%s",
