@@ -243,7 +243,7 @@ sps_file_read (GFile            *file,
   if (changed && builder != NULL)
     sps_trace_builder_warn (builder, SPS_FILE_CHANGED_WARNING,
                             /* Translators: a file name, then the size that was read */
-                            _("%s: the file changed while it was read; the %zu bytes read are kept"),
+                            N_("%s: the file changed while it was read; the %zu bytes read are kept"),
                             name, done);
 
   data[done] = '\0';

@@ -139,7 +139,6 @@ struct _SpsPluginEngine
 
 G_DEFINE_FINAL_TYPE (SpsPluginEngine, sps_plugin_engine, G_TYPE_OBJECT)
 
-
 static void
 plugin_entry_free (gpointer data)
 {

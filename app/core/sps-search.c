@@ -21,6 +21,23 @@
 #define MEMO_NO_MATCH 1
 #define MEMO_MATCH    2
 
+/* Whether string @id matches @pattern, each id matched once per search */
+static inline gboolean
+memo_matches (guint8                 *memo,
+              const SpsSearchPattern *pattern,
+              SpsStringPool          *strings,
+              guint32                 id)
+{
+  if (G_UNLIKELY (memo[id] == MEMO_UNKNOWN))
+    {
+      gsize len;
+      const char *str = sps_string_pool_get (strings, id, &len);
+
+      memo[id] = sps_search_pattern_match (pattern, str, len) ? MEMO_MATCH : MEMO_NO_MATCH;
+    }
+  return memo[id] == MEMO_MATCH;
+}
+
 /**
  * SpsSearchPattern:
  *
@@ -532,14 +549,7 @@ search_samples (SpsSearchResult        *result,
 
           if (G_UNLIKELY (id >= n_strings))
             continue;
-          if (G_UNLIKELY (memo[id] == MEMO_UNKNOWN))
-            {
-              gsize len;
-              const char *str = sps_string_pool_get (strings, id, &len);
-
-              memo[id] = sps_search_pattern_match (pattern, str, len) ? MEMO_MATCH : MEMO_NO_MATCH;
-            }
-          if (memo[id] == MEMO_NO_MATCH)
+          if (!memo_matches (memo, pattern, strings, id))
             continue;
 
           g_array_append_val (result->sample_matches, i);
@@ -625,7 +635,6 @@ sps_search_run (SpsTrace       *trace,
         {
           guint32 id = key[i];
           SpsSearchGroup *group;
-          guint8 known;
           guint g;
 
           if (slice_visible != NULL && slice_visible[i] == 0)
@@ -633,16 +642,7 @@ sps_search_run (SpsTrace       *trace,
           if (G_UNLIKELY (id >= n_strings))
             continue;
 
-          known = memo[id];
-          if (G_UNLIKELY (known == MEMO_UNKNOWN))
-            {
-              gsize len;
-              const char *str = sps_string_pool_get (strings, id, &len);
-
-              known = sps_search_pattern_match (pattern, str, len) ? MEMO_MATCH : MEMO_NO_MATCH;
-              memo[id] = known;
-            }
-          if (known == MEMO_NO_MATCH)
+          if (!memo_matches (memo, pattern, strings, id))
             continue;
 
           if (G_UNLIKELY (result->n_matches == result->matches_capacity))

@@ -15,6 +15,7 @@
 
 #include "sps-stack-text-private.h"
 #include "sps-time-format.h"
+#include "sps-time-math-private.h"
 
 /* Frames a sample's tooltip lists before "… n more" */
 #define TOOLTIP_FRAMES 12
@@ -97,7 +98,7 @@ _sps_stack_text_find_sample (SpsTrace *trace,
   guint lo;
   guint hi;
   guint best = SPS_NO_INDEX;
-  SpsTime best_distance = tolerance;
+  guint64 best_distance = tolerance > 0 ? (guint64) tolerance : 0;
 
   if (track >= tracks->n_rows || tracks->kind[track] != SPS_TRACK_THREAD_SAMPLES)
     return SPS_NO_INDEX;
@@ -117,7 +118,7 @@ _sps_stack_text_find_sample (SpsTrace *trace,
   for (guint i = lo > tracks->first_row[track] ? lo - 1 : lo;
        i <= lo && i < tracks->first_row[track] + tracks->n_rows_in_track[track]; i++)
     {
-      SpsTime d = samples->ts[i] > t ? samples->ts[i] - t : t - samples->ts[i];
+      guint64 d = _sps_time_span (MIN (samples->ts[i], t), MAX (samples->ts[i], t));
 
       if (d <= best_distance)
         {

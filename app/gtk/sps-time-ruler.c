@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "sps-time-format.h"
+#include "sps-time-math-private.h"
 #include "sps-time-ruler-private.h"
 
 /* Space between two labels, and between a tick and its label, in px. */
@@ -46,17 +47,6 @@ magnitude (SpsTime value)
   if (value >= 0)
     return (guint64) value;
   return (guint64) (-(value + 1)) + 1;
-}
-
-/* @a − @b, saturated to the range of SpsTime: the ends of a trace can be
- * further apart than a gint64 holds. */
-static SpsTime
-saturated_difference (SpsTime a,
-                      SpsTime b)
-{
-  if (a >= b)
-    return (guint64) a - (guint64) b > (guint64) G_MAXINT64 ? G_MAXINT64 : (SpsTime) ((guint64) a - (guint64) b);
-  return (guint64) b - (guint64) a > (guint64) G_MAXINT64 ? G_MININT64 : -(SpsTime) ((guint64) b - (guint64) a);
 }
 
 /**
@@ -115,7 +105,7 @@ _sps_time_ruler_format_tick (const SpsTimeRulerScale *scale,
   if (tick > scale->origin && (guint64) tick - (guint64) scale->origin > (guint64) G_MAXINT64)
     return g_strdup_printf ("%" G_GUINT64_FORMAT " s", ((guint64) tick - (guint64) scale->origin) / 1000000000);
 
-  relative = saturated_difference (tick, scale->origin);
+  relative = _sps_time_sub (tick, scale->origin);
 
   return sps_time_format_duration (relative, _sps_time_ruler_precision (relative, scale->step));
 }

@@ -12,12 +12,13 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-import-warnings.h"
+#include "sps-panel-util.h"
 
 /* A singular and a plural for xgettext (keyword NP_:1,2, po/meson.build),
  * looked up with g_dngettext() when the count is known. The singular of
  * a counter that a file has at most once says it without the number, in
  * lower case: it may follow another one in the list (a summary starts
- * with a capital, see capitalized()). */
+ * with a capital, see _sps_panel_capitalized()). */
 #define NP_(singular, plural) singular, plural
 
 /* The counters the importers and the builder count (the names are those
@@ -193,22 +194,6 @@ plural_count (guint64 count)
   return count > G_MAXUINT32 ? (gulong) (count % 1000000 + 1000000) : (gulong) count;
 }
 
-/* @text with its first letter in upper case */
-static char *
-capitalized (const char *text)
-{
-  const char *rest = g_utf8_next_char (text);
-  gunichar first = g_utf8_get_char (text);
-  char buf[8] = { 0 };
-
-  if (*text == '\0')
-    return g_strdup (text);
-
-  g_unichar_to_utf8 (g_unichar_totitle (first), buf);
-
-  return g_strconcat (buf, rest, NULL);
-}
-
 static void
 import_warning_free (gpointer data)
 {
@@ -258,7 +243,7 @@ add_warning (GPtrArray  *warnings,
       warning->summary = g_strdup_printf (C_("warning", "%s × %s"), number, name);
       warning->meaning = g_strdup (_("Counted by the importer; see its documentation."));
     }
-  warning->title = capitalized (warning->summary);
+  warning->title = _sps_panel_capitalized (warning->summary);
 
   g_ptr_array_add (warnings, warning);
 

@@ -369,8 +369,13 @@ sps_live_capture_stop (SpsLiveCapture *self)
     }
 }
 
-/* Whether the capture was ended with sps_live_capture_stop(); when it
- * ended otherwise (no error), the device went away. */
+/**
+ * sps_live_capture_get_stopped:
+ * @self: a #SpsLiveCapture
+ *
+ * Returns: whether the capture was ended with sps_live_capture_stop();
+ *   one that ended otherwise without an error lost its device
+ */
 gboolean
 sps_live_capture_get_stopped (SpsLiveCapture *self)
 {

@@ -131,7 +131,7 @@ garbled_message (SpsLiveWindow *self)
           g_autofree char *path = file != NULL ? g_file_get_parse_name (file) : NULL;
 
           if (first == NULL)
-            return name;
+            return g_str_equal (name, "desync") ? _("bytes between frames") : _("frames that did not decode");
           /* Messages name the file: here a temporary one the user never
            * sees, so leave it out. */
           if (path != NULL && g_str_has_prefix (first, path) && g_str_has_prefix (first + strlen (path), ": "))
@@ -143,8 +143,10 @@ garbled_message (SpsLiveWindow *self)
   return NULL;
 }
 
+/* @garbled: garbled_message(), looked up once per update */
 static SpsLiveState
-compute_state (SpsLiveWindow *self)
+compute_state (SpsLiveWindow *self,
+               const char    *garbled)
 {
   gint64 now = g_get_monotonic_time ();
 
@@ -162,7 +164,7 @@ compute_state (SpsLiveWindow *self)
   if (self->unframed_since != 0 && now - self->unframed_since >= NO_FRAMES_US)
     return SPS_LIVE_STATE_NO_FRAMES;
 
-  if (garbled_message (self) != NULL)
+  if (garbled != NULL)
     return SPS_LIVE_STATE_GARBLED;
 
   return SPS_LIVE_STATE_RECEIVING;
@@ -176,8 +178,9 @@ update_state (SpsLiveWindow *self)
   SpsTrace *trace = self->session != NULL ? sps_session_get_trace (self->session) : NULL;
   const GError *load_error = trace != NULL ? sps_trace_get_load_error (trace) : NULL;
   GtkMessageType type = GTK_MESSAGE_WARNING;
+  const char *garbled = garbled_message (self);
 
-  self->state = compute_state (self);
+  self->state = compute_state (self, garbled);
 
   switch (self->state)
     {
@@ -192,7 +195,7 @@ update_state (SpsLiveWindow *self)
     case SPS_LIVE_STATE_GARBLED:
       /* Translators: %s is the decoder's message, e.g. "byte 232: the stream is garbled; …" */
       text = g_strdup_printf (_("Some of the data was not valid frames and was skipped (%s). "
-                                "Everything received is kept."), garbled_message (self));
+                                "Everything received is kept."), garbled);
       break;
 
     case SPS_LIVE_STATE_BEHIND:
@@ -716,6 +719,13 @@ sps_live_window_set_follow (SpsLiveWindow *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW]);
 }
 
+/**
+ * sps_live_window_get_state:
+ * @self: a #SpsLiveWindow
+ *
+ * Returns: what the state bar shows: receiving, no frames, garbled,
+ *   behind, stopped, disconnected or failed
+ */
 SpsLiveState
 sps_live_window_get_state (SpsLiveWindow *self)
 {
@@ -724,7 +734,12 @@ sps_live_window_get_state (SpsLiveWindow *self)
   return self->state;
 }
 
-/* (nullable): what the state bar says, or %NULL when it is hidden */
+/**
+ * sps_live_window_get_state_text:
+ * @self: a #SpsLiveWindow
+ *
+ * Returns: (nullable): what the state bar says, or %NULL when it is hidden
+ */
 const char *
 sps_live_window_get_state_text (SpsLiveWindow *self)
 {

@@ -98,3 +98,19 @@ _sps_panel_ms (SpsTime ns)
 {
   return (double) ns / 1e6;
 }
+
+/* @text with its first letter in upper case */
+char *
+_sps_panel_capitalized (const char *text)
+{
+  const char *rest = g_utf8_next_char (text);
+  gunichar first = g_utf8_get_char (text);
+  char buf[8] = { 0 };
+
+  if (*text == '\0')
+    return g_strdup (text);
+
+  g_unichar_to_utf8 (g_unichar_totitle (first), buf);
+
+  return g_strconcat (buf, rest, NULL);
+}

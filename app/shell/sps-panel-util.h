@@ -18,5 +18,6 @@ char *_sps_panel_track_label   (SpsTrace   *trace,
 void  _sps_panel_show_slice    (SpsSession *session,
                                 guint       slice);
 double _sps_panel_ms           (SpsTime     ns);
+char *_sps_panel_capitalized   (const char *text);
 
 G_END_DECLS

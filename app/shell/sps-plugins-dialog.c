@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sps-panel-util.h"
 #include "sps-plugins-dialog.h"
 
 /**
@@ -83,11 +84,9 @@ create_row (SpsPluginStatus *status)
         g_string_append (details, ", ");
       if (details->len == 0)
         {
-          g_autofree char *first = g_utf8_strup (label, 1);
-          gsize len = g_utf8_next_char (label) - label;
+          g_autofree char *first = _sps_panel_capitalized (label);
 
-          g_string_append_len (details, first, strlen (first));
-          g_string_append (details, label + len);
+          g_string_append (details, first);
         }
       else
         g_string_append (details, label);

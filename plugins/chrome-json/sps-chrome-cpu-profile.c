@@ -29,6 +29,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-chrome-cpu-profile.h"
+#include "sps-chrome-stack-frames.h"
 
 /* Node ids below this index a direct array, larger ones a hash table */
 #define DENSE_ID_LIMIT (1u << 22)
@@ -779,9 +780,7 @@ profile_settle (SpsChromeCpuProfiles *self,
           continue;
         }
       if (unresolved == SPS_NO_INDEX)
-        unresolved = sps_trace_builder_intern_callsite (
-          self->ctx.builder, SPS_NO_INDEX,
-          sps_trace_builder_intern_frame (self->ctx.builder, p->event_name, 0, 0, 0));
+        unresolved = sps_chrome_single_frame_callsite (self->ctx.builder, p->event_name);
       sps_trace_builder_set_sample_callsite (self->ctx.builder, pending->sample, unresolved,
                                              SPS_SAMPLE_UNRESOLVED);
       sps_chrome_read_context_warn (&self->ctx, "cpu_profile_unresolved_node", pending->offset,

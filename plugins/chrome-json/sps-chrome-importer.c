@@ -999,9 +999,7 @@ static guint32
 loader_single_frame (Loader  *self,
                      guint32  name)
 {
-  guint32 frame = sps_trace_builder_intern_frame (self->builder, name, 0, 0, 0);
-
-  return sps_trace_builder_intern_callsite (self->builder, SPS_NO_INDEX, frame);
+  return sps_chrome_single_frame_callsite (self->builder, name);
 }
 
 /* `stack`: an inline array of frame names, root first */

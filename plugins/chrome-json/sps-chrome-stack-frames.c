@@ -239,3 +239,14 @@ sps_chrome_stack_frames_resolve_slices (SpsChromeStackFrames *self,
   g_array_set_size (self->slices, 0);
   return n_unresolved;
 }
+
+/* A stack of one frame named @name: what a sample whose stack is unknown
+ * or cannot be resolved shows */
+guint32
+sps_chrome_single_frame_callsite (SpsTraceBuilder *builder,
+                                  guint32          name)
+{
+  guint32 frame = sps_trace_builder_intern_frame (builder, name, 0, 0, 0);
+
+  return sps_trace_builder_intern_callsite (builder, SPS_NO_INDEX, frame);
+}

@@ -24,6 +24,9 @@ guint32               sps_chrome_stack_frames_resolve (SpsChromeStackFrames *sel
                                                        SpsTraceBuilder      *builder,
                                                        guint32               id);
 
+guint32               sps_chrome_single_frame_callsite (SpsTraceBuilder *builder,
+                                                        guint32          name);
+
 void                  sps_chrome_stack_frames_defer_slice (SpsChromeStackFrames *self,
                                                            guint32               handle,
                                                            guint32               sf,

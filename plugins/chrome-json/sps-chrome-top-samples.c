@@ -18,6 +18,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-chrome-cpu-profile.h"
+#include "sps-chrome-stack-frames.h"
 #include "sps-chrome-top-samples.h"
 
 typedef struct
@@ -174,9 +175,7 @@ sps_chrome_top_samples_finish (SpsChromeTopSamples *self,
             sps_chrome_read_context_warn (&self->ctx, "unresolved_stack", s->offset,
                   N_("the stack of a sample cannot be resolved "
                      "(missing or invalid frame, missing ancestor or cycle)"));
-          callsite = sps_trace_builder_intern_callsite (
-            self->ctx.builder, SPS_NO_INDEX,
-            sps_trace_builder_intern_frame (self->ctx.builder, s->name, 0, 0, 0));
+          callsite = sps_chrome_single_frame_callsite (self->ctx.builder, s->name);
           flags |= SPS_SAMPLE_UNRESOLVED;
         }
       sps_trace_builder_add_sample (self->ctx.builder, thread, s->ts, s->name, callsite, s->sf,
