@@ -1456,9 +1456,10 @@ compare_expected (gconstpointer a,
  * small spans with many equal times, or spans too wide to pack a row
  * index next to the time. */
 static void
-check_sorting (guint   n,
-               guint64 spread,
-               guint   n_distinct_durations)
+check_sorting (guint    n,
+               guint64  spread,
+               guint    n_distinct_durations,
+               gboolean nearly_sorted)
 {
   g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
   g_autoptr(SpsTrace) trace = NULL;
@@ -1474,8 +1475,15 @@ check_sorting (guint   n,
   for (guint i = 0; i < n; i++)
     {
       guint t = g_rand_int_range (rng, 0, 2);
-      SpsTime ts = (SpsTime) (((guint64) g_rand_int (rng) << 32 | g_rand_int (rng)) % spread) - (SpsTime) (spread / 2);
       SpsTime dur = g_rand_int_range (rng, 0, n_distinct_durations);
+      SpsTime ts;
+
+      /* In order but for a step back now and then, onto earlier times
+       * (ties with the rows before it), as V8 profiles write samples */
+      if (nearly_sorted)
+        ts = (SpsTime) (i / 2) * 10 - (g_rand_int_range (rng, 0, 50) == 0 ? 20 : 0);
+      else
+        ts = (SpsTime) (((guint64) g_rand_int (rng) << 32 | g_rand_int (rng)) % spread) - (SpsTime) (spread / 2);
 
       sps_trace_builder_add_complete (b, threads[t], ts, dur, i, 0, SPS_ARGS_REF_NONE, 0);
       expected[i].track = t;
@@ -1506,18 +1514,27 @@ test_sort_random (void)
   g_test_summary ("Sorting by (track, ts, longest first, input order) on random input");
 
   /* Insertion sort, 8-bit and 11-bit radix, many ties */
-  check_sorting (60, 1000, 5);
-  check_sorting (5000, 1000, 50);
-  check_sorting (300000, G_GUINT64_CONSTANT (1) << 34, 1000);
-  check_sorting (20000, 50, 100);
+  check_sorting (60, 1000, 5, FALSE);
+  check_sorting (5000, 1000, 50, FALSE);
+  check_sorting (300000, G_GUINT64_CONSTANT (1) << 34, 1000, FALSE);
+  check_sorting (20000, 50, 100, FALSE);
+}
+
+static void
+test_sort_nearly_sorted (void)
+{
+  g_test_summary ("Sorting input that steps back now and then, with ties, in place");
+
+  check_sorting (40, 0, 3, TRUE);
+  check_sorting (100000, 0, 4, TRUE);
 }
 
 static void
 test_sort_wide_range (void)
 {
   /* Time spans too wide to pack the row index next to the time */
-  check_sorting (50000, G_GUINT64_CONSTANT (1) << 62, 1000);
-  check_sorting (100, G_GUINT64_CONSTANT (1) << 62, 3);
+  check_sorting (50000, G_GUINT64_CONSTANT (1) << 62, 1000, FALSE);
+  check_sorting (100, G_GUINT64_CONSTANT (1) << 62, 3, FALSE);
 }
 
 static void
@@ -1556,6 +1573,7 @@ main (int   argc,
   TEST ("/core/builder/sort/ties", test_ties);
   g_test_add_func ("/core/builder/sort/random", test_sort_random);
   g_test_add_func ("/core/builder/sort/wide-range", test_sort_wide_range);
+  g_test_add_func ("/core/builder/sort/nearly-sorted", test_sort_nearly_sorted);
   TEST ("/core/builder/nesting/overlap", test_overlap);
   TEST ("/core/builder/nesting/max-depth", test_max_depth);
   TEST ("/core/builder/async/nesting", test_async_nesting);

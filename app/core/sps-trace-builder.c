@@ -79,6 +79,7 @@ table_count (gpointer owner,
        column++)
 
 #define HUGE_PAGE_SIZE ((gsize) 2 << 20)
+#define OWN_MAPPING_SIZE ((gsize) 32 << 20)
 
 /**
  * _sps_advise_huge_pages:
@@ -136,9 +137,17 @@ _sps_table_grow (gpointer              owner,
       gsize size = (gsize) cap * column->element_size;
       gpointer mem;
 
-      /* realloc() would copy a large column into plain pages, faulted in
-       * one by one; the new column gets the hint before the copy */
-      if (size >= HUGE_PAGE_SIZE)
+      /* A column of 32 MiB and more has its own mapping in glibc's
+       * malloc (its dynamic mmap threshold stops there), which realloc()
+       * moves with mremap(): no copy, and the pages stay huge. Below that,
+       * realloc() would copy into plain pages faulted in one by one, so
+       * the new column gets the hint before the copy. */
+      if ((gsize) *capacity * column->element_size >= OWN_MAPPING_SIZE)
+        {
+          mem = g_realloc_n (old, cap, column->element_size);
+          _sps_advise_huge_pages (mem, size);
+        }
+      else if (size >= HUGE_PAGE_SIZE)
         {
           mem = _sps_alloc_large (size);
           memcpy (mem, old, (gsize) *table_count (owner, layout->n_rows) * column->element_size);

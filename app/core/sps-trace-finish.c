@@ -336,28 +336,37 @@ radix_sort_u64 (guint64 *keys,
   g_free (counts);
 }
 
-/* Insertion sort of distinct keys that gives up after @budget moves
- * (leaving a permutation of them); TRUE when done. */
+/* Sorts @rows and @times together by time, stably, in place, while the
+ * moves stay within @budget; FALSE when they would not, leaving the two
+ * arrays permuted alike with equal times still in their first order (so
+ * a stable sort can take over from there). */
 static gboolean
-insertion_sort_bounded (guint64 *keys,
-                        gsize    n,
-                        gsize    budget)
+insertion_sort_pairs_bounded (guint32 *rows,
+                              SpsTime *times,
+                              gsize    n,
+                              gsize    budget)
 {
   for (gsize i = 1; i < n; i++)
     {
-      guint64 key = keys[i];
+      SpsTime t = times[i];
+      guint32 row = rows[i];
       gsize j = i;
 
-      for (; j > 0 && keys[j - 1] > key; j--)
+      if (times[i - 1] <= t)
+        continue;
+      for (; j > 0 && times[j - 1] > t; j--)
         {
           if (budget-- == 0)
             {
-              keys[j] = key;
+              times[j] = t;
+              rows[j] = row;
               return FALSE;
             }
-          keys[j] = keys[j - 1];
+          times[j] = times[j - 1];
+          rows[j] = rows[j - 1];
         }
-      keys[j] = key;
+      times[j] = t;
+      rows[j] = row;
     }
   return TRUE;
 }
@@ -371,14 +380,23 @@ sort_by_time (guint32 *rows,
               SpsTime *times,
               gsize    n)
 {
-  g_autofree guint32 *rows_copy = memcpy (_sps_alloc_large (MAX (n, 1) * sizeof (guint32)), rows,
-                                          n * sizeof (guint32));
-  g_autofree SpsTime *times_copy = memcpy (_sps_alloc_large (MAX (n, 1) * sizeof (SpsTime)), times,
-                                           n * sizeof (SpsTime));
+  g_autofree guint32 *rows_copy = NULL;
+  g_autofree SpsTime *times_copy = NULL;
   SpsTime min = SPS_TIME_MAX;
   SpsTime max = SPS_TIME_MIN;
   guint range_bits;
   guint index_bits;
+
+  /* Rows that are nearly in order (V8 profiles step back a little now and
+   * then) are sorted where they are: copies of millions of rows cost more
+   * in fresh pages than the few moves */
+  if (insertion_sort_pairs_bounded (rows, times, n, n < 48 ? G_MAXSIZE : 2 * n))
+    return;
+
+  rows_copy = memcpy (_sps_alloc_large (MAX (n, 1) * sizeof (guint32)), rows,
+                      n * sizeof (guint32));
+  times_copy = memcpy (_sps_alloc_large (MAX (n, 1) * sizeof (SpsTime)), times,
+                       n * sizeof (SpsTime));
 
   for (gsize i = 0; i < n; i++)
     {
@@ -397,10 +415,7 @@ sort_by_time (guint32 *rows,
       for (gsize i = 0; i < n; i++)
         keys[i] = (((guint64) times[i] - (guint64) min) << index_bits) | i;
 
-      /* Rows that are nearly in order (V8 profiles step back a little now
-       * and then) cost a bounded insertion pass; the rest a radix sort */
-      if (!insertion_sort_bounded (keys, n, n < 48 ? G_MAXSIZE : 4 * n))
-        radix_sort_u64 (keys, keys + n, n, index_bits, index_bits + range_bits);
+      radix_sort_u64 (keys, keys + n, n, index_bits, index_bits + range_bits);
 
       for (gsize i = 0; i < n; i++)
         {
