@@ -322,7 +322,6 @@ parse_metadata (Loader       *self,
                 const guint8 *end)
 {
   g_autofree char *provider = NULL;
-  g_autofree char *event_name = NULL;
   guint32 metadata_id;
   gint32 event_id;
 
@@ -1064,8 +1063,10 @@ unresolved_frame (Loader  *self,
 #define N_RECENT 8
 
 /* A direct-mapped IP → frame cache in front of the method search: a
- * program runs in few distinct IPs, each seen in many stacks */
-#define IP_CACHE_BITS 16
+ * program runs in few distinct IPs, each seen in many stacks. It has up
+ * to 2^16 entries, fewer for a trace with fewer IPs (a small file need
+ * not fill a MiB). */
+#define IP_CACHE_MAX_BITS 16
 
 typedef struct
 {
@@ -1073,14 +1074,20 @@ typedef struct
   guint32 frame;
 } IpCacheEntry;
 
+typedef struct
+{
+  IpCacheEntry *entries;
+  guint         bits;
+} IpCache;
+
 static guint32
 resolve_ip (Loader       *self,
             guint32      *frames,
             GHashTable   *unresolved,
-            IpCacheEntry *cache,
+            IpCache      *cache,
             guint64       ip)
 {
-  IpCacheEntry *entry = &cache[(ip * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> (64 - IP_CACHE_BITS)];
+  IpCacheEntry *entry = &cache->entries[(ip * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> (64 - cache->bits)];
   gint m;
   gpointer value;
   guint32 frame;
@@ -1120,15 +1127,18 @@ resolve_stacks (Loader *self)
   guint n_stacks = self->stack_len->len;
   g_autofree guint32 *stack_callsite = g_new (guint32, MAX (n_stacks, 1));
   g_autofree guint32 *stack_deferred = g_new (guint32, MAX (n_stacks, 1));
-  g_autofree IpCacheEntry *cache = g_new (IpCacheEntry, 1 << IP_CACHE_BITS);
+  guint cache_bits = CLAMP (g_bit_storage (self->ips->len), 6, IP_CACHE_MAX_BITS);
+  g_autofree IpCacheEntry *cache_entries = g_new (IpCacheEntry, 1u << cache_bits);
+  IpCache cache_ = { cache_entries, cache_bits };
+  IpCache *cache = &cache_;
   guint n_rows = sps_trace_builder_get_n_samples (self->builder);
   g_autofree guint32 *frames = NULL;
   g_autoptr(GHashTable) unresolved = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   Recent recent[N_RECENT] = { { 0, }, };
   guint next_recent = 0;
 
-  for (guint i = 0; i < 1 << IP_CACHE_BITS; i++)
-    cache[i].frame = SPS_NO_INDEX;
+  for (guint i = 0; i < 1u << cache_bits; i++)
+    cache_entries[i].frame = SPS_NO_INDEX;
 
   g_array_sort (self->methods, compare_methods);
   frames = g_new (guint32, MAX (self->methods->len, 1));
