@@ -1,0 +1,76 @@
+/* fuzz-etl.c: an ETL file through the diagsession importer's ETL reader
+ *
+ * Every record's header and payload is read (a payload outside the input
+ * is an AddressSanitizer report), every warning must name the file, and
+ * a file that fails must say why.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sps-etl-reader.h"
+#include "sps-fuzz.h"
+
+SPS_FUZZ_LIMITS (2048, 10);
+
+#define NAME "fuzz.etl"
+
+static void
+on_header (const SpsEtlHeader *header,
+           gpointer            user_data)
+{
+  g_assert_true (header->pointer_size == 4 || header->pointer_size == 8);
+  g_assert_cmpuint (header->perf_freq, >, 0);
+  g_assert_true (g_utf8_validate (header->session_name, -1, NULL));
+}
+
+static void
+on_record (const SpsEtlRecord *record,
+           gpointer            user_data)
+{
+  guint64 *sum = user_data;
+
+  g_assert_cmpint (record->kind, <, SPS_ETL_N_RECORD_KINDS);
+  g_assert_true (record->pointer_size == 4 || record->pointer_size == 8);
+  if (record->provider != NULL)
+    *sum += record->provider[0] + record->provider[15];
+  for (gsize i = 0; i < record->extended_len; i++)
+    *sum += record->extended[i];
+  for (gsize i = 0; i < record->payload_len; i++)
+    *sum += record->payload[i];
+}
+
+static void
+on_warning (const char *kind,
+            const char *message,
+            gpointer    user_data)
+{
+  g_assert_nonnull (kind);
+  if (!g_str_has_prefix (message, NAME " (byte "))
+    g_error ("a warning does not say the file and where: %s", message);
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data,
+                        size_t         size)
+{
+  static const SpsEtlReaderFuncs funcs = { on_header, on_record, on_warning, NULL };
+  g_autoptr(GError) error = NULL;
+  SpsEtlStats stats;
+  guint64 sum = 0;
+
+  sps_fuzz_init ();
+  if (!sps_etl_read (data, size, NAME, &funcs, &sum, &stats, &error))
+    {
+      g_assert_nonnull (error);
+      if (!g_str_has_prefix (error->message, NAME " (byte "))
+        g_error ("the error does not say the file and where: %s", error->message);
+    }
+  else
+    g_assert_no_error (error);
+  g_assert_cmpuint (stats.n_skipped_buffers, <=, stats.n_compressed_buffers);
+  return sum == G_MAXUINT64;
+}
