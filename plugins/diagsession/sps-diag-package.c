@@ -1,0 +1,392 @@
+/* sps-diag-package.c: a Visual Studio .diagsession package and its resources
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A .diagsession is a ZIP (an OPC package) whose metadata.xml lists its
+ * resources: each has a type, which says what it holds, and lives in the
+ * member <prefix>/<name>. Resources are chosen by type, never by name or
+ * member order. The other physical form, an OLE compound file, is
+ * recognised and refused with a message that says so.
+ */
+
+#define G_LOG_DOMAIN "sps-diagsession"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+#include <spanscope-core.h>
+#include <zip.h>
+
+#include "sps-diag-package.h"
+
+#define METADATA_MEMBER "metadata.xml"
+/* A manifest lists a few resources; more than this is not one */
+#define MAX_METADATA_SIZE ((gsize) 16 << 20)
+
+static const guint8 zip_magic[4] = { 'P', 'K', 3, 4 };
+static const guint8 cfb_magic[8] = { 0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1 };
+
+struct _SpsDiagPackage
+{
+  GBytes     *bytes;
+  char       *display_name;
+  zip_t      *zip;
+  GPtrArray  *resources;      /* SpsDiagResource */
+  GHashTable *metadata;       /* Item Key → text */
+};
+
+/* metadata.xml */
+
+typedef struct
+{
+  SpsDiagPackage *package;
+  char           *item_key;   /* inside an Item element */
+  GString        *item_text;
+} ParseState;
+
+static void
+resource_free (gpointer data)
+{
+  SpsDiagResource *r = data;
+
+  g_free (r->id);
+  g_free (r->type);
+  g_free (r->name);
+  g_free (r->prefix);
+  g_free (r->member);
+  g_free (r);
+}
+
+static const char *
+attribute (const char **names,
+           const char **values,
+           const char  *name)
+{
+  for (guint i = 0; names[i] != NULL; i++)
+    if (g_ascii_strcasecmp (names[i], name) == 0)
+      return values[i];
+  return NULL;
+}
+
+static void
+start_element (GMarkupParseContext  *context,
+               const char           *element,
+               const char          **names,
+               const char          **values,
+               gpointer              user_data,
+               GError              **error)
+{
+  ParseState *state = user_data;
+  const char *local = strchr (element, ':') != NULL ? strchr (element, ':') + 1 : element;
+
+  if (g_strcmp0 (local, "Resource") == 0)
+    {
+      SpsDiagResource *r = g_new0 (SpsDiagResource, 1);
+      const char *prefix = attribute (names, values, "ResourcePackageUriPrefix");
+      const char *directory = attribute (names, values, "IsDirectoryOnDisk");
+
+      r->id = g_strdup (attribute (names, values, "Id"));
+      r->type = g_strdup (attribute (names, values, "Type"));
+      r->name = g_strdup (attribute (names, values, "Name"));
+      r->prefix = g_strdup (prefix != NULL ? prefix : "");
+      r->directory = directory != NULL && g_ascii_strcasecmp (directory, "true") == 0;
+      if (r->name != NULL)
+        r->member = r->prefix[0] != '\0' ? g_strconcat (r->prefix, "/", r->name, NULL) : g_strdup (r->name);
+      g_ptr_array_add (state->package->resources, r);
+    }
+  else if (g_strcmp0 (local, "Item") == 0)
+    {
+      g_clear_pointer (&state->item_key, g_free);
+      state->item_key = g_strdup (attribute (names, values, "Key"));
+      g_string_truncate (state->item_text, 0);
+      /* Some writers put the value in an attribute */
+      if (attribute (names, values, "Value") != NULL)
+        g_string_append (state->item_text, attribute (names, values, "Value"));
+    }
+}
+
+static void
+end_element (GMarkupParseContext  *context,
+             const char           *element,
+             gpointer              user_data,
+             GError              **error)
+{
+  ParseState *state = user_data;
+  const char *local = strchr (element, ':') != NULL ? strchr (element, ':') + 1 : element;
+
+  if (g_strcmp0 (local, "Item") == 0 && state->item_key != NULL)
+    {
+      g_hash_table_replace (state->package->metadata, g_steal_pointer (&state->item_key),
+                            g_strstrip (g_strdup (state->item_text->str)));
+    }
+}
+
+static void
+text (GMarkupParseContext  *context,
+      const char           *str,
+      gsize                 len,
+      gpointer              user_data,
+      GError              **error)
+{
+  ParseState *state = user_data;
+
+  if (state->item_key != NULL)
+    g_string_append_len (state->item_text, str, (gssize) len);
+}
+
+static gboolean
+parse_metadata (SpsDiagPackage *self,
+                GBytes         *xml,
+                GError        **error)
+{
+  static const GMarkupParser parser = { start_element, end_element, text, NULL, NULL };
+  ParseState state = { self, NULL, g_string_new (NULL) };
+  g_autoptr(GMarkupParseContext) context = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize len;
+  const char *data = g_bytes_get_data (xml, &len);
+  gboolean ok;
+
+  /* A UTF-8 byte order mark is allowed before the declaration */
+  if (len >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
+    {
+      data += 3;
+      len -= 3;
+    }
+
+  context = g_markup_parse_context_new (&parser, G_MARKUP_TREAT_CDATA_AS_TEXT, &state, NULL);
+  ok = g_markup_parse_context_parse (context, data, (gssize) len, &local_error) &&
+       g_markup_parse_context_end_parse (context, &local_error);
+  g_free (state.item_key);
+  g_string_free (state.item_text, TRUE);
+
+  if (!ok)
+    {
+      /* Translators: a file name, a member of it, then what is wrong there */
+      g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED, _("%s: %s: %s"),
+                   self->display_name, METADATA_MEMBER, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The package */
+
+void
+sps_diag_package_free (SpsDiagPackage *self)
+{
+  if (self == NULL)
+    return;
+  if (self->zip != NULL)
+    zip_discard (self->zip);
+  g_clear_pointer (&self->resources, g_ptr_array_unref);
+  g_clear_pointer (&self->metadata, g_hash_table_unref);
+  g_clear_pointer (&self->bytes, g_bytes_unref);
+  g_free (self->display_name);
+  g_free (self);
+}
+
+static GBytes *
+read_member (SpsDiagPackage *self,
+             const char     *member,
+             gsize           max_size,
+             GError        **error)
+{
+  zip_stat_t st;
+  zip_file_t *file;
+  g_autofree guint8 *data = NULL;
+  zip_int64_t got;
+
+  zip_stat_init (&st);
+  if (zip_stat (self->zip, member, 0, &st) != 0 || (st.valid & ZIP_STAT_SIZE) == 0)
+    {
+      /* Translators: a file name, then the name of a member of it */
+      g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED, _("%s: the package has no member “%s”"),
+                   self->display_name, member);
+      return NULL;
+    }
+  if (st.size > max_size)
+    {
+      g_autofree char *size = g_format_size (st.size);
+      g_autofree char *limit = g_format_size (max_size);
+
+      /* Translators: a file name, a member of it, its size, then the limit */
+      g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_TOO_LARGE,
+                   _("%s: %s: its %s are more than the %s this reads"),
+                   self->display_name, member, size, limit);
+      return NULL;
+    }
+
+  file = zip_fopen_index (self->zip, st.index, 0);
+  if (file == NULL)
+    {
+      /* Translators: a file name, a member of it, then what is wrong */
+      g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED, _("%s: %s: %s"),
+                   self->display_name, member, zip_strerror (self->zip));
+      return NULL;
+    }
+
+  data = g_malloc (MAX (st.size, 1));
+  got = zip_fread (file, data, st.size);
+  /* A damaged member: a short read or a bad CRC at its end */
+  if (got != (zip_int64_t) st.size)
+    {
+      g_autofree char *message = g_strdup (got < 0 ? zip_file_strerror (file)
+                                                   : _("the member ends early"));
+
+      zip_fclose (file);
+      /* Translators: a file name, a member, a byte offset in it, then what is wrong */
+      g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_TRUNCATED, _("%s: %s (byte %" G_GINT64_FORMAT "): %s"),
+                   self->display_name, member, MAX (got, (zip_int64_t) 0), message);
+      return NULL;
+    }
+  zip_fclose (file);
+
+  return g_bytes_new_take (g_steal_pointer (&data), st.size);
+}
+
+/**
+ * sps_diag_package_open:
+ * @bytes: the whole file
+ * @display_name: its name for messages
+ * @error: why it cannot be read
+ *
+ * Opens a .diagsession's ZIP and reads its manifest.
+ *
+ * Returns: (transfer full) (nullable): the package
+ */
+SpsDiagPackage *
+sps_diag_package_open (GBytes      *bytes,
+                       const char  *display_name,
+                       GError     **error)
+{
+  g_autoptr(SpsDiagPackage) self = g_new0 (SpsDiagPackage, 1);
+  g_autoptr(GBytes) xml = NULL;
+  zip_source_t *source;
+  zip_error_t zerror;
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  self->bytes = g_bytes_ref (bytes);
+  self->display_name = g_strdup (display_name);
+  self->resources = g_ptr_array_new_with_free_func (resource_free);
+  self->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  if (len >= sizeof cfb_magic && memcmp (data, cfb_magic, sizeof cfb_magic) == 0)
+    {
+      g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNSUPPORTED,
+                   _("%s: a .diagsession in the OLE compound file form; only ZIP packages are read"),
+                   display_name);
+      return NULL;
+    }
+  if (len < sizeof zip_magic || memcmp (data, zip_magic, sizeof zip_magic) != 0)
+    {
+      g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED,
+                   _("%s: not a .diagsession package (not a ZIP file)"), display_name);
+      return NULL;
+    }
+
+  zip_error_init (&zerror);
+  source = zip_source_buffer_create (len > 0 ? data : NULL, len, 0, &zerror);
+  if (source != NULL)
+    {
+      self->zip = zip_open_from_source (source, ZIP_RDONLY | ZIP_CHECKCONS, &zerror);
+      if (self->zip == NULL)
+        zip_source_free (source);
+    }
+  if (self->zip == NULL)
+    {
+      /* Translators: a file name, then what is wrong with it as a ZIP */
+      g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED, _("%s: damaged ZIP archive: %s"),
+                   display_name, zip_error_strerror (&zerror));
+      zip_error_fini (&zerror);
+      return NULL;
+    }
+  zip_error_fini (&zerror);
+
+  if (zip_name_locate (self->zip, METADATA_MEMBER, ZIP_FL_NOCASE) < 0)
+    {
+      g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED,
+                   _("%s: a ZIP file without metadata.xml, so not a .diagsession package"), display_name);
+      return NULL;
+    }
+  if (!(xml = read_member (self, METADATA_MEMBER, MAX_METADATA_SIZE, error)) ||
+      !parse_metadata (self, xml, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * sps_diag_package_get_resources:
+ * @self: a package
+ *
+ * Returns: (transfer none) (element-type SpsDiagResource): every resource
+ *   of the manifest, in its order
+ */
+GPtrArray *
+sps_diag_package_get_resources (SpsDiagPackage *self)
+{
+  return self->resources;
+}
+
+/**
+ * sps_diag_package_find:
+ * @self: a package
+ * @type: a resource type, e.g. %SPS_DIAG_RESOURCE_ETL
+ *
+ * Returns: (transfer container) (element-type SpsDiagResource): the
+ *   resources of @type that are files (not folders), in manifest order
+ */
+GPtrArray *
+sps_diag_package_find (SpsDiagPackage *self,
+                       const char     *type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  for (guint i = 0; i < self->resources->len; i++)
+    {
+      SpsDiagResource *r = g_ptr_array_index (self->resources, i);
+
+      if (g_strcmp0 (r->type, type) == 0 && !r->directory && r->member != NULL)
+        g_ptr_array_add (found, r);
+    }
+  return found;
+}
+
+/**
+ * sps_diag_package_get_metadata:
+ * @self: a package
+ * @key: an Item key of the manifest's Metadata, e.g. "_BuildVersion"
+ *
+ * Returns: (nullable): its text
+ */
+const char *
+sps_diag_package_get_metadata (SpsDiagPackage *self,
+                               const char     *key)
+{
+  return g_hash_table_lookup (self->metadata, key);
+}
+
+/**
+ * sps_diag_package_read:
+ * @self: a package
+ * @resource: one of its resources
+ * @max_size: the most bytes to read
+ * @error: why not: the member is missing, larger than @max_size, or
+ *   damaged (the message names the member and where)
+ *
+ * Returns: (transfer full) (nullable): the resource's bytes
+ */
+GBytes *
+sps_diag_package_read (SpsDiagPackage        *self,
+                       const SpsDiagResource *resource,
+                       gsize                  max_size,
+                       GError               **error)
+{
+  g_return_val_if_fail (resource->member != NULL, NULL);
+
+  return read_member (self, resource->member, max_size, error);
+}
