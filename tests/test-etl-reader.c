@@ -13,10 +13,9 @@
 
 #include <string.h>
 
-#include <zip.h>
-
 #include "sps-etl-reader.h"
 #include "sps-test-util.h"
+#include "sps-test-zip.h"
 
 #define DIAGHUB "perfview__diaghub-dotnetcore3.1-win-x64-diagsession.etls.zip"
 #define DIAGHUB_DIR "diaghub-dotnetcore3.1-win-x64-diagsession/"
@@ -130,32 +129,11 @@ on_warning (const char *kind,
 
 static const SpsEtlReaderFuncs funcs = { on_header, on_record, on_warning, NULL };
 
-/* A member of a zip of the shared fixtures, or NULL after g_test_skip() */
 static GBytes *
 read_zip_member (const char *zip_name,
                  const char *member)
 {
-  g_autofree char *path = sps_test_shared_fixture_path ("diagsession", zip_name);
-  zip_t *archive;
-  zip_file_t *file;
-  zip_stat_t st;
-  int err = 0;
-  guint8 *data;
-
-  if (path == NULL)
-    return NULL;
-
-  archive = zip_open (path, ZIP_RDONLY, &err);
-  g_assert_nonnull (archive);
-  g_assert_cmpint (zip_stat (archive, member, 0, &st), ==, 0);
-  data = g_malloc (st.size);
-  file = zip_fopen (archive, member, 0);
-  g_assert_nonnull (file);
-  g_assert_cmpint (zip_fread (file, data, st.size), ==, (zip_int64_t) st.size);
-  zip_fclose (file);
-  zip_close (archive);
-
-  return g_bytes_new_take (data, st.size);
+  return sps_test_shared_zip_member ("diagsession", zip_name, member);
 }
 
 static gboolean

@@ -1,8 +1,10 @@
-/* fuzz-etl.c: an ETL file through the diagsession importer's ETL reader
+/* fuzz-etl.c: an ETL file through the diagsession importer's ETL reader and
+ * its reading of kernel events
  *
  * Every record's header and payload is read (a payload outside the input
- * is an AddressSanitizer report), every warning must name the file, and
- * a file that fails must say why.
+ * is an AddressSanitizer report) and given to the kernel event reader,
+ * whose stacks must stay within its IP pool; every warning must name the
+ * file, and a file that fails must say why.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -11,7 +13,7 @@
 
 #include <string.h>
 
-#include "sps-etl-reader.h"
+#include "sps-etl-kernel.h"
 #include "sps-fuzz.h"
 
 SPS_FUZZ_LIMITS (2048, 10);
@@ -27,11 +29,18 @@ on_header (const SpsEtlHeader *header,
   g_assert_true (g_utf8_validate (header->session_name, -1, NULL));
 }
 
+typedef struct
+{
+  guint64       sum;
+  SpsEtlKernel *kernel;
+} State;
+
 static void
 on_record (const SpsEtlRecord *record,
            gpointer            user_data)
 {
-  guint64 *sum = user_data;
+  State *state = user_data;
+  guint64 *sum = &state->sum;
 
   g_assert_cmpint (record->kind, <, SPS_ETL_N_RECORD_KINDS);
   g_assert_true (record->pointer_size == 4 || record->pointer_size == 8);
@@ -41,6 +50,29 @@ on_record (const SpsEtlRecord *record,
     *sum += record->extended[i];
   for (gsize i = 0; i < record->payload_len; i++)
     *sum += record->payload[i];
+  sps_etl_kernel_add (state->kernel, record);
+}
+
+static void
+check_kernel (SpsEtlKernel *kernel)
+{
+  for (guint i = 0; i < kernel->stacks->len; i++)
+    {
+      const SpsEtlStack *stack = &g_array_index (kernel->stacks, SpsEtlStack, i);
+
+      g_assert_cmpuint ((guint64) stack->start + stack->len, <=, kernel->ips->len);
+    }
+  for (guint i = 0; i < kernel->samples->len; i++)
+    {
+      const SpsEtlSample *sample = &g_array_index (kernel->samples, SpsEtlSample, i);
+
+      g_assert_true (sample->kernel_stack == SPS_ETL_NO_ID || sample->kernel_stack < kernel->stacks->len);
+      g_assert_true (sample->user_stack == SPS_ETL_NO_ID || sample->user_stack < kernel->stacks->len);
+    }
+  for (guint i = 0; i < kernel->processes->len; i++)
+    g_assert_nonnull (g_ptr_array_index (kernel->processes, i));
+  for (guint i = 0; i < kernel->images->len; i++)
+    g_assert_true (g_utf8_validate (((SpsEtlImage *) g_ptr_array_index (kernel->images, i))->name, -1, NULL));
 }
 
 static void
@@ -59,11 +91,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 {
   static const SpsEtlReaderFuncs funcs = { on_header, on_record, on_warning, NULL };
   g_autoptr(GError) error = NULL;
+  g_autoptr(SpsEtlKernel) kernel = sps_etl_kernel_new ();
+  State state = { 0, kernel };
   SpsEtlStats stats;
-  guint64 sum = 0;
 
   sps_fuzz_init ();
-  if (!sps_etl_read (data, size, NAME, &funcs, &sum, &stats, &error))
+  if (!sps_etl_read (data, size, NAME, &funcs, &state, &stats, &error))
     {
       g_assert_nonnull (error);
       if (!g_str_has_prefix (error->message, NAME " (byte "))
@@ -72,5 +105,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   else
     g_assert_no_error (error);
   g_assert_cmpuint (stats.n_skipped_buffers, <=, stats.n_compressed_buffers);
-  return sum == G_MAXUINT64;
+  sps_etl_kernel_finish (kernel);
+  check_kernel (kernel);
+  return state.sum == G_MAXUINT64;
 }

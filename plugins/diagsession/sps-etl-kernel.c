@@ -1,0 +1,662 @@
+/* sps-etl-kernel.c: what the kernel's events in an ETL say about processes,
+ * threads, images, CPU samples and their stacks
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Kernel events are named by (group, opcode) and laid out by version and
+ * pointer size. A CPU sample (PerfInfo SampledProfile) carries a thread
+ * and an IP but no process; its stack comes in separate StackWalk events
+ * that name the sample by its thread and its timestamp, as up to two
+ * parts (kernel side, user side) or, with stack caching, as references to
+ * stack keys whose IPs are given by definition events. Every field is read
+ * only when the payload holds it; an event too short for its fields is
+ * counted and skipped.
+ */
+
+#define G_LOG_DOMAIN "sps-etl"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sps-etl-kernel.h"
+
+/* Kernel groups and their opcodes */
+#define GROUP_PROCESS     3
+#define GROUP_THREAD      5
+#define GROUP_PERFINFO    15
+#define GROUP_IMAGE       20
+#define GROUP_STACKWALK   24
+
+#define OP_START          1
+#define OP_END            2
+#define OP_DC_START       3
+#define OP_DC_END         4
+#define OP_IMAGE_LOAD     10        /* in the process group, for history's sake */
+#define OP_DEFUNCT        39
+#define OP_THREAD_NAME    72
+#define OP_SAMPLE         46
+#define OP_STACK          32
+#define OP_KEY_CREATE     34
+#define OP_KEY_DELETE     35
+#define OP_KEY_RUNDOWN    36
+#define OP_KEY_KERNEL     37
+#define OP_KEY_USER       38
+
+/* Diagnostics Hub's provider {9e5f9046-43c6-4f62-ba13-7b19896253ff}, as
+ * stored: TargetProfilingStarted names the target */
+static const guint8 diagnostics_hub[16] = {
+  0x46, 0x90, 0x5f, 0x9e, 0xc6, 0x43, 0x62, 0x4f, 0xba, 0x13, 0x7b, 0x19, 0x89, 0x62, 0x53, 0xff
+};
+
+typedef struct
+{
+  guint64 ts;
+  guint32 tid;
+} SampleKey;
+
+typedef struct
+{
+  guint32  sample;
+  guint64  key;
+  gboolean user;
+} KeyRef;
+
+static inline guint32
+read_u32 (const guint8 *p)
+{
+  guint32 v;
+
+  memcpy (&v, p, 4);
+  return GUINT32_FROM_LE (v);
+}
+
+static inline guint64
+read_u64 (const guint8 *p)
+{
+  guint64 v;
+
+  memcpy (&v, p, 8);
+  return GUINT64_FROM_LE (v);
+}
+
+static inline guint64
+read_ptr (const guint8 *p,
+          guint         size)
+{
+  return size == 8 ? read_u64 (p) : read_u32 (p);
+}
+
+static guint
+sample_key_hash (gconstpointer key)
+{
+  const SampleKey *k = key;
+
+  return g_int64_hash (&k->ts) ^ (k->tid * 0x9e3779b1u);
+}
+
+static gboolean
+sample_key_equal (gconstpointer a,
+                  gconstpointer b)
+{
+  const SampleKey *ka = a;
+  const SampleKey *kb = b;
+
+  return ka->ts == kb->ts && ka->tid == kb->tid;
+}
+
+static void
+process_free (gpointer data)
+{
+  SpsEtlProcess *p = data;
+
+  g_free (p->image);
+  g_free (p->command_line);
+  g_free (p);
+}
+
+static void
+thread_free (gpointer data)
+{
+  SpsEtlThread *t = data;
+
+  g_free (t->name);
+  g_free (t);
+}
+
+static void
+image_free (gpointer data)
+{
+  SpsEtlImage *i = data;
+
+  g_free (i->name);
+  g_free (i);
+}
+
+SpsEtlKernel *
+sps_etl_kernel_new (void)
+{
+  SpsEtlKernel *self = g_new0 (SpsEtlKernel, 1);
+
+  self->processes = g_ptr_array_new_with_free_func (process_free);
+  self->threads = g_ptr_array_new_with_free_func (thread_free);
+  self->images = g_ptr_array_new_with_free_func (image_free);
+  self->samples = g_array_new (FALSE, FALSE, sizeof (SpsEtlSample));
+  self->stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlStack));
+  self->ips = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->target_pid = SPS_ETL_NO_ID;
+  self->open_processes = g_hash_table_new (NULL, NULL);
+  self->open_threads = g_hash_table_new (NULL, NULL);
+  self->sample_at = g_hash_table_new_full (sample_key_hash, sample_key_equal, g_free, NULL);
+  self->key_stacks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->key_refs = g_array_new (FALSE, FALSE, sizeof (KeyRef));
+  return self;
+}
+
+static void
+clear_reading_state (SpsEtlKernel *self)
+{
+  g_clear_pointer (&self->open_processes, g_hash_table_unref);
+  g_clear_pointer (&self->open_threads, g_hash_table_unref);
+  g_clear_pointer (&self->sample_at, g_hash_table_unref);
+  g_clear_pointer (&self->key_stacks, g_hash_table_unref);
+  g_clear_pointer (&self->key_refs, g_array_unref);
+}
+
+void
+sps_etl_kernel_free (SpsEtlKernel *self)
+{
+  if (self == NULL)
+    return;
+  clear_reading_state (self);
+  g_ptr_array_unref (self->processes);
+  g_ptr_array_unref (self->threads);
+  g_ptr_array_unref (self->images);
+  g_array_unref (self->samples);
+  g_array_unref (self->stacks);
+  g_array_unref (self->ips);
+  g_free (self);
+}
+
+/* Strings */
+
+/* A NUL-terminated 8-bit string at @p (at most @len bytes): UTF-8 when
+ * valid, else Windows-1252 as the kernel writes file names */
+static char *
+ansi_string (const guint8 *p,
+             gsize         len,
+             gsize        *used)
+{
+  const guint8 *nul = memchr (p, 0, len);
+  gsize n = nul != NULL ? (gsize) (nul - p) : len;
+  char *text;
+
+  *used = nul != NULL ? n + 1 : len;
+  if (g_utf8_validate ((const char *) p, (gssize) n, NULL))
+    return g_strndup ((const char *) p, n);
+  text = g_convert ((const char *) p, (gssize) n, "UTF-8", "WINDOWS-1252", NULL, NULL, NULL);
+  return text != NULL ? text : g_strdup ("");
+}
+
+/* A NUL-terminated UTF-16LE string at @p (at most @len bytes) */
+static char *
+utf16_string (const guint8 *p,
+              gsize         len)
+{
+  gsize n = 0;
+  g_autofree gunichar2 *units = NULL;
+  char *text;
+
+  while (2 * n + 1 < len && (p[2 * n] != 0 || p[2 * n + 1] != 0))
+    n++;
+  units = g_new (gunichar2, n + 1);
+  for (gsize i = 0; i < n; i++)
+    units[i] = (gunichar2) (p[2 * i] | p[2 * i + 1] << 8);
+  text = g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
+  return text != NULL ? text : g_strdup ("");
+}
+
+/* "\Device\HarddiskVolume3\Windows\System32\ntdll.dll" → "ntdll.dll" */
+static char *
+base_name (char *path)
+{
+  const char *slash = strrchr (path, '\\');
+  char *name;
+
+  if (slash == NULL)
+    slash = strrchr (path, '/');
+  if (slash == NULL)
+    return path;
+  name = g_strdup (slash + 1);
+  g_free (path);
+  return name;
+}
+
+/* Processes */
+
+static void
+add_process (SpsEtlKernel       *self,
+             const SpsEtlRecord *r)
+{
+  const guint8 *p = r->payload;
+  gsize len = r->payload_len;
+  guint ptr = r->pointer_size;
+  gsize at = 2 * ptr + 16 + (r->version >= 4 ? 4 : 0);
+  guint32 pid;
+  SpsEtlProcess *process;
+  gsize used;
+
+  if (len < (gsize) ptr + 16)
+    {
+      self->n_bad_payloads++;
+      return;
+    }
+  pid = read_u32 (p + ptr);
+  process = g_hash_table_lookup (self->open_processes, GUINT_TO_POINTER (pid));
+
+  if (r->opcode == OP_END || r->opcode == OP_DEFUNCT)
+    {
+      if (process != NULL)
+        {
+          process->end = r->timestamp;
+          g_hash_table_remove (self->open_processes, GUINT_TO_POINTER (pid));
+        }
+      return;
+    }
+
+  if (process == NULL)
+    {
+      process = g_new0 (SpsEtlProcess, 1);
+      process->pid = pid;
+      process->end = G_MAXUINT64;
+      /* Started before the trace when the rundown first shows it */
+      process->start = r->opcode == OP_START ? r->timestamp : 0;
+      g_ptr_array_add (self->processes, process);
+      g_hash_table_insert (self->open_processes, GUINT_TO_POINTER (pid), process);
+    }
+  process->parent_pid = read_u32 (p + ptr + 4);
+
+  /* The user's SID: a 0 when there is none, else two pointers and a SID
+   * of 8 + 4 bytes per sub-authority */
+  if (process->image != NULL || r->version < 3 || len < at + 4)
+    return;
+  if (read_u32 (p + at) == 0)
+    at += 4;
+  else
+    {
+      at += 2 * ptr;
+      if (len < at + 8)
+        {
+          self->n_bad_payloads++;
+          return;
+        }
+      at += 8 + 4 * (gsize) p[at + 1];
+    }
+  if (at >= len)
+    {
+      self->n_bad_payloads++;
+      return;
+    }
+  process->image = ansi_string (p + at, len - at, &used);
+  at += used;
+  if (at < len)
+    process->command_line = utf16_string (p + at, len - at);
+}
+
+/* Threads */
+
+static void
+add_thread (SpsEtlKernel       *self,
+            const SpsEtlRecord *r)
+{
+  const guint8 *p = r->payload;
+  guint32 pid, tid;
+  SpsEtlThread *thread;
+
+  if (r->payload_len < 8)
+    {
+      self->n_bad_payloads++;
+      return;
+    }
+  pid = read_u32 (p);
+  tid = read_u32 (p + 4);
+  thread = g_hash_table_lookup (self->open_threads, GUINT_TO_POINTER (tid));
+
+  if (r->opcode == OP_END)
+    {
+      if (thread != NULL)
+        {
+          thread->end = r->timestamp;
+          g_hash_table_remove (self->open_threads, GUINT_TO_POINTER (tid));
+        }
+      return;
+    }
+
+  /* A tid reused by another process is another thread */
+  if (thread != NULL && thread->pid != pid)
+    {
+      thread->end = r->timestamp;
+      thread = NULL;
+    }
+  if (thread == NULL)
+    {
+      thread = g_new0 (SpsEtlThread, 1);
+      thread->tid = tid;
+      thread->pid = pid;
+      thread->end = G_MAXUINT64;
+      thread->start = r->opcode == OP_START ? r->timestamp : 0;
+      g_ptr_array_add (self->threads, thread);
+      g_hash_table_insert (self->open_threads, GUINT_TO_POINTER (tid), thread);
+    }
+  if (r->opcode == OP_THREAD_NAME && r->payload_len > 8)
+    {
+      g_free (thread->name);
+      thread->name = utf16_string (p + 8, r->payload_len - 8);
+    }
+}
+
+/* Images */
+
+static void
+add_image (SpsEtlKernel       *self,
+           const SpsEtlRecord *r)
+{
+  const guint8 *p = r->payload;
+  guint ptr = r->pointer_size;
+  gsize name_at = 3 * (gsize) ptr + 32;
+  SpsEtlImage *image;
+  guint64 base;
+  guint32 pid;
+
+  if (r->payload_len < name_at)
+    {
+      self->n_bad_payloads++;
+      return;
+    }
+  base = read_ptr (p, ptr);
+  pid = read_u32 (p + 2 * ptr);
+
+  /* The same image in the rundown at the start and at the end */
+  for (guint i = self->images->len; i > 0; i--)
+    {
+      image = g_ptr_array_index (self->images, i - 1);
+      if (image->pid == pid && image->base == base && image->unload == G_MAXUINT64)
+        {
+          if (r->opcode == OP_END)
+            image->unload = r->timestamp;
+          return;
+        }
+    }
+  if (r->opcode == OP_END)
+    return;
+
+  image = g_new0 (SpsEtlImage, 1);
+  image->pid = pid;
+  image->base = base;
+  image->size = read_ptr (p + ptr, ptr);
+  image->name = base_name (utf16_string (p + name_at, r->payload_len - name_at));
+  image->load = r->group == GROUP_PROCESS ? r->timestamp : 0;
+  image->unload = G_MAXUINT64;
+  g_ptr_array_add (self->images, image);
+}
+
+/* Samples and stacks */
+
+static void
+add_sample (SpsEtlKernel       *self,
+            const SpsEtlRecord *r)
+{
+  guint ptr = r->pointer_size;
+  SpsEtlSample sample;
+  SampleKey *key;
+
+  if (r->payload_len < (gsize) ptr + 4)
+    {
+      self->n_bad_payloads++;
+      return;
+    }
+  sample.ts = r->timestamp;
+  sample.ip = read_ptr (r->payload, ptr);
+  sample.tid = read_u32 (r->payload + ptr);
+  sample.kernel_stack = sample.user_stack = SPS_ETL_NO_ID;
+  g_array_append_val (self->samples, sample);
+
+  key = g_new (SampleKey, 1);
+  key->ts = sample.ts;
+  key->tid = sample.tid;
+  g_hash_table_replace (self->sample_at, key, GUINT_TO_POINTER (self->samples->len));
+}
+
+static SpsEtlSample *
+find_sample (SpsEtlKernel *self,
+             guint64       ts,
+             guint32       tid)
+{
+  SampleKey key = { ts, tid };
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->sample_at, &key));
+
+  return index > 0 ? &g_array_index (self->samples, SpsEtlSample, index - 1) : NULL;
+}
+
+static guint32
+add_stack (SpsEtlKernel *self,
+           const guint8 *p,
+           gsize         n,
+           guint         ptr)
+{
+  SpsEtlStack stack = { self->ips->len, (guint32) n };
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 ip = read_ptr (p + i * ptr, ptr);
+
+      g_array_append_val (self->ips, ip);
+    }
+  g_array_append_val (self->stacks, stack);
+  return self->stacks->len - 1;
+}
+
+static gboolean
+is_kernel_address (guint64 ip,
+                   guint   ptr)
+{
+  return ptr == 8 ? ip >= G_GUINT64_CONSTANT (0xffff800000000000) : ip >= 0x80000000u;
+}
+
+static void
+attach (SpsEtlKernel *self,
+        SpsEtlSample *sample,
+        guint32       stack,
+        gboolean      user)
+{
+  guint32 *slot = user ? &sample->user_stack : &sample->kernel_stack;
+
+  if (*slot == SPS_ETL_NO_ID)
+    {
+      *slot = stack;
+      self->n_stacks_attached++;
+    }
+}
+
+static void
+add_stack_walk (SpsEtlKernel       *self,
+                const SpsEtlRecord *r)
+{
+  const guint8 *p = r->payload;
+  gsize len = r->payload_len;
+  guint ptr = r->pointer_size;
+
+  switch (r->opcode)
+    {
+    case OP_STACK:
+      {
+        gsize n = len >= 16 ? (len - 16) / ptr : 0;
+        SpsEtlSample *sample;
+        guint32 stack;
+
+        if (n == 0)
+          {
+            self->n_bad_payloads++;
+            return;
+          }
+        self->n_stack_events++;
+        sample = find_sample (self, read_u64 (p), read_u32 (p + 12));
+        if (sample == NULL)
+          {
+            self->n_stacks_unmatched++;
+            return;
+          }
+        stack = add_stack (self, p + 16, n, ptr);
+        attach (self, sample, stack, !is_kernel_address (read_ptr (p + 16, ptr), ptr));
+      }
+      break;
+
+    case OP_KEY_CREATE:
+    case OP_KEY_DELETE:
+    case OP_KEY_RUNDOWN:
+      {
+        gsize n = len >= ptr ? (len - ptr) / ptr : 0;
+        guint64 *key;
+
+        if (n == 0)
+          {
+            self->n_bad_payloads++;
+            return;
+          }
+        self->n_stack_key_defs++;
+        key = g_new (guint64, 1);
+        *key = read_ptr (p, ptr);
+        g_hash_table_replace (self->key_stacks, key,
+                              GUINT_TO_POINTER (add_stack (self, p + ptr, n, ptr) + 1));
+      }
+      break;
+
+    case OP_KEY_KERNEL:
+    case OP_KEY_USER:
+      {
+        SpsEtlSample *sample;
+        KeyRef ref;
+        guint stack;
+
+        if (len < 16 + (gsize) ptr)
+          {
+            self->n_bad_payloads++;
+            return;
+          }
+        self->n_stack_key_refs++;
+        sample = find_sample (self, read_u64 (p), read_u32 (p + 12));
+        if (sample == NULL)
+          {
+            self->n_stacks_unmatched++;
+            return;
+          }
+        ref.sample = (guint32) (sample - &g_array_index (self->samples, SpsEtlSample, 0));
+        ref.key = read_ptr (p + 16, ptr);
+        ref.user = r->opcode == OP_KEY_USER;
+        /* The key's stack as defined now; a key not defined yet is looked
+         * up at the end (the rundown is written when the trace stops) */
+        stack = GPOINTER_TO_UINT (g_hash_table_lookup (self->key_stacks, &ref.key));
+        if (stack != 0)
+          attach (self, sample, stack - 1, ref.user);
+        else
+          g_array_append_val (self->key_refs, ref);
+      }
+      break;
+
+    default:
+      break;
+    }
+}
+
+/**
+ * sps_etl_kernel_add:
+ * @self: the kernel state of one import
+ * @record: a record of the ETL, in file order
+ *
+ * Returns: %TRUE when @record was one of the events this reads
+ */
+gboolean
+sps_etl_kernel_add (SpsEtlKernel       *self,
+                    const SpsEtlRecord *record)
+{
+  g_return_val_if_fail (self->open_processes != NULL, FALSE);
+
+  if (record->provider != NULL)
+    {
+      /* TargetProfilingStarted: u32 pid first */
+      if (record->kind == SPS_ETL_RECORD_EVENT_HEADER && record->id == 1 &&
+          memcmp (record->provider, diagnostics_hub, 16) == 0 && record->payload_len >= 4 &&
+          self->target_pid == SPS_ETL_NO_ID)
+        {
+          self->target_pid = read_u32 (record->payload);
+          return TRUE;
+        }
+      return FALSE;
+    }
+
+  switch (record->group)
+    {
+    case GROUP_PROCESS:
+      if (record->opcode == OP_IMAGE_LOAD)
+        add_image (self, record);
+      else if (record->opcode == OP_START || record->opcode == OP_END || record->opcode == OP_DC_START ||
+               record->opcode == OP_DC_END || record->opcode == OP_DEFUNCT)
+        add_process (self, record);
+      else
+        return FALSE;
+      return TRUE;
+
+    case GROUP_THREAD:
+      if (record->opcode > OP_DC_END && record->opcode != OP_THREAD_NAME)
+        return FALSE;
+      add_thread (self, record);
+      return TRUE;
+
+    case GROUP_IMAGE:
+      if (record->opcode < OP_END || record->opcode > OP_DC_END)
+        return FALSE;
+      add_image (self, record);
+      return TRUE;
+
+    case GROUP_PERFINFO:
+      if (record->opcode != OP_SAMPLE)
+        return FALSE;
+      add_sample (self, record);
+      return TRUE;
+
+    case GROUP_STACKWALK:
+      add_stack_walk (self, record);
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
+/**
+ * sps_etl_kernel_finish:
+ * @self: the kernel state of one import, after its last record
+ *
+ * Gives the samples the stacks of their stack key references, and drops
+ * what was only needed while reading.
+ */
+void
+sps_etl_kernel_finish (SpsEtlKernel *self)
+{
+  if (self->key_refs == NULL)
+    return;
+
+  for (guint i = 0; i < self->key_refs->len; i++)
+    {
+      const KeyRef *ref = &g_array_index (self->key_refs, KeyRef, i);
+      guint stack = GPOINTER_TO_UINT (g_hash_table_lookup (self->key_stacks, &ref->key));
+
+      if (stack == 0)
+        {
+          self->n_keys_unresolved++;
+          continue;
+        }
+      attach (self, &g_array_index (self->samples, SpsEtlSample, ref->sample), stack - 1, ref->user);
+    }
+  clear_reading_state (self);
+}

@@ -1,0 +1,94 @@
+/* sps-etl-kernel.h: what the kernel's events in an ETL say about processes,
+ * threads, images, CPU samples and their stacks
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "sps-etl-reader.h"
+
+G_BEGIN_DECLS
+
+/* One process's lifetime (a pid can be reused after it ended) */
+typedef struct
+{
+  guint32  pid;
+  guint32  parent_pid;
+  char    *image;           /* ImageFileName: "dotnet.exe" */
+  char    *command_line;
+  guint64  start;           /* ticks; 0 when it started before the trace */
+  guint64  end;             /* ticks; G_MAXUINT64 while it runs */
+} SpsEtlProcess;
+
+typedef struct
+{
+  guint32  tid;
+  guint32  pid;
+  guint64  start;
+  guint64  end;
+  char    *name;            /* SetName or a v4 thread event's name; NULL */
+} SpsEtlThread;
+
+typedef struct
+{
+  guint32  pid;
+  guint64  base;
+  guint64  size;
+  char    *name;            /* the file's base name: "ntdll.dll" */
+  guint64  load;
+  guint64  unload;
+} SpsEtlImage;
+
+/* A sampled IP with its stack: up to two parts (kernel, then user side),
+ * each a run of IPs leaf first in the stack pool */
+typedef struct
+{
+  guint64  ts;
+  guint64  ip;
+  guint32  tid;
+  guint32  kernel_stack;    /* index into stacks, or SPS_ETL_NO_ID */
+  guint32  user_stack;
+} SpsEtlSample;
+
+typedef struct
+{
+  guint32 start;            /* into ips */
+  guint32 len;
+} SpsEtlStack;
+
+typedef struct
+{
+  GPtrArray *processes;     /* SpsEtlProcess */
+  GPtrArray *threads;       /* SpsEtlThread */
+  GPtrArray *images;        /* SpsEtlImage */
+  GArray    *samples;       /* SpsEtlSample, in file order */
+  GArray    *stacks;        /* SpsEtlStack */
+  GArray    *ips;           /* guint64 */
+  guint32    target_pid;    /* Diagnostics Hub's TargetProfilingStarted; SPS_ETL_NO_ID */
+
+  guint64    n_stack_events;        /* StackWalk stacks (type 32) */
+  guint64    n_stack_key_refs;      /* kernel and user stack key references */
+  guint64    n_stack_key_defs;      /* stack key definitions and rundowns */
+  guint64    n_stacks_attached;     /* stack parts given to a sample */
+  guint64    n_stacks_unmatched;    /* stack parts whose sample was not found */
+  guint64    n_keys_unresolved;     /* key references without a definition */
+  guint64    n_bad_payloads;        /* events too short for their fields */
+
+  /* While reading */
+  GHashTable *open_processes;  /* pid → SpsEtlProcess */
+  GHashTable *open_threads;    /* tid → SpsEtlThread */
+  GHashTable *sample_at;       /* (ts, tid) → sample index + 1 */
+  GHashTable *key_stacks;      /* stack key → stack index + 1 */
+  GArray     *key_refs;        /* pending key references */
+} SpsEtlKernel;
+
+SpsEtlKernel *sps_etl_kernel_new    (void);
+void          sps_etl_kernel_free   (SpsEtlKernel       *self);
+gboolean      sps_etl_kernel_add    (SpsEtlKernel       *self,
+                                     const SpsEtlRecord *record);
+void          sps_etl_kernel_finish (SpsEtlKernel       *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsEtlKernel, sps_etl_kernel_free)
+
+G_END_DECLS

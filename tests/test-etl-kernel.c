@@ -1,0 +1,347 @@
+/* test-etl-kernel.c: processes, images, samples and stacks from ETL kernel events
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The Diagnostics Hub session of the shared fixtures gives the processes
+ * and images of a real machine and the target the profiler names; records
+ * made by hand give samples their stacks in each of the ways the kernel
+ * writes them (direct kernel and user parts, stack key references before
+ * and after the key's definition).
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sps-etl-kernel.h"
+#include "sps-test-util.h"
+#include "sps-test-zip.h"
+
+#define DIAGHUB "perfview__diaghub-dotnetcore3.1-win-x64-diagsession.etls.zip"
+#define DIAGHUB_DIR "diaghub-dotnetcore3.1-win-x64-diagsession/"
+
+static void
+on_record (const SpsEtlRecord *record,
+           gpointer            user_data)
+{
+  sps_etl_kernel_add (user_data, record);
+}
+
+static const SpsEtlReaderFuncs funcs = { NULL, on_record, NULL, NULL };
+
+/* Reads a member of a zip of the shared fixtures into @kernel; FALSE after
+ * g_test_skip() */
+static gboolean
+read_into (SpsEtlKernel *kernel,
+           const char   *member)
+{
+  g_autoptr(GBytes) etl = sps_test_shared_zip_member ("diagsession", DIAGHUB, member);
+  g_autoptr(GError) error = NULL;
+  SpsEtlStats stats;
+
+  if (etl == NULL)
+    return FALSE;
+  g_assert_true (sps_etl_read (g_bytes_get_data (etl, NULL), g_bytes_get_size (etl), member,
+                               &funcs, kernel, &stats, &error));
+  g_assert_no_error (error);
+  return TRUE;
+}
+
+static const SpsEtlProcess *
+find_process (SpsEtlKernel *kernel,
+              guint32       pid)
+{
+  for (guint i = 0; i < kernel->processes->len; i++)
+    {
+      const SpsEtlProcess *p = g_ptr_array_index (kernel->processes, i);
+
+      if (p->pid == pid)
+        return p;
+    }
+  return NULL;
+}
+
+static void
+test_diaghub_processes (void)
+{
+  g_autoptr(SpsEtlKernel) kernel = sps_etl_kernel_new ();
+  const SpsEtlProcess *target;
+  const SpsEtlImage *coreclr = NULL;
+  guint n_target_images = 0;
+
+  g_test_summary ("The Diagnostics Hub session's kernel logger and injected events: 241 "
+                  "processes with names and command lines, the target process, its 85 images");
+  if (!read_into (kernel, DIAGHUB_DIR "diaghub.kernel.1.etl") ||
+      !read_into (kernel, DIAGHUB_DIR "diaghub.user_injected.1.etl"))
+    return;
+  sps_etl_kernel_finish (kernel);
+
+  g_assert_cmpuint (kernel->processes->len, ==, 241);
+  g_assert_cmpuint (kernel->images->len, ==, 15103);
+  g_assert_cmpuint (kernel->samples->len, ==, 0);
+  g_assert_cmpuint (kernel->n_bad_payloads, ==, 0);
+  g_assert_cmpuint (kernel->target_pid, ==, 2140);
+
+  target = find_process (kernel, 2140);
+  g_assert_nonnull (target);
+  g_assert_cmpstr (target->image, ==, "locProject.exe");
+  g_assert_cmpstr (target->command_line, ==,
+                   "\"C:\\Users\\liha.REDMOND\\Desktop\\TestCase25\\locProject\\bin\\Debug\\"
+                   "netcoreapp3.1\\locProject.exe\" ");
+  g_assert_cmpuint (target->parent_pid, ==, 13540);
+  /* Started during the trace; still running at its end */
+  g_assert_cmpuint (target->start, ==, 13779847311);
+  g_assert_cmpuint (target->end, ==, G_MAXUINT64);
+  /* In the rundown at the start: there before the trace */
+  g_assert_cmpuint (find_process (kernel, 1040)->start, ==, 0);
+  g_assert_cmpstr (find_process (kernel, 1040)->command_line, ==,
+                   "C:\\WINDOWS\\system32\\svchost.exe -k RPCSS -p");
+
+  for (guint i = 0; i < kernel->images->len; i++)
+    {
+      const SpsEtlImage *image = g_ptr_array_index (kernel->images, i);
+
+      if (image->pid != 2140)
+        continue;
+      n_target_images++;
+      if (g_strcmp0 (image->name, "coreclr.dll") == 0)
+        coreclr = image;
+    }
+  g_assert_cmpuint (n_target_images, ==, 85);
+  g_assert_nonnull (coreclr);
+  g_assert_cmphex (coreclr->base, ==, 0x7ffd2df60000);
+  g_assert_cmphex (coreclr->size, ==, 0x56f000);
+  g_assert_cmpuint (coreclr->load, ==, 13793504445);
+  g_assert_cmpuint (coreclr->unload, ==, 13874884222);
+}
+
+/* Records made by hand: a 64-bit kernel event of @group/@opcode */
+static SpsEtlRecord
+kernel_record (guint8        group,
+               guint8        opcode,
+               guint64       ts,
+               const guint8 *payload,
+               gsize         len)
+{
+  SpsEtlRecord r;
+
+  memset (&r, 0, sizeof r);
+  r.kind = SPS_ETL_RECORD_SYSTEM;
+  r.pointer_size = 8;
+  r.group = group;
+  r.opcode = opcode;
+  r.version = 2;
+  r.timestamp = ts;
+  r.pid = r.tid = SPS_ETL_NO_ID;
+  r.payload = payload;
+  r.payload_len = len;
+  return r;
+}
+
+static void
+put64 (guint8  *p,
+       guint64  v)
+{
+  v = GUINT64_TO_LE (v);
+  memcpy (p, &v, 8);
+}
+
+static void
+put32 (guint8  *p,
+       guint32  v)
+{
+  v = GUINT32_TO_LE (v);
+  memcpy (p, &v, 4);
+}
+
+static void
+add_sample (SpsEtlKernel *kernel,
+            guint64       ts,
+            guint32       tid,
+            guint64       ip)
+{
+  guint8 p[16] = { 0 };
+  SpsEtlRecord r;
+
+  put64 (p, ip);
+  put32 (p + 8, tid);
+  r = kernel_record (15, 46, ts, p, sizeof p);
+  g_assert_true (sps_etl_kernel_add (kernel, &r));
+}
+
+/* A StackWalk event for the sample at (@ts, @tid) with @n IPs */
+static void
+add_stack (SpsEtlKernel  *kernel,
+           guint64        ts,
+           guint32        tid,
+           const guint64 *ips,
+           guint          n)
+{
+  guint8 p[16 + 8 * 8] = { 0 };
+  SpsEtlRecord r;
+
+  g_assert_cmpuint (n, <=, 8);
+  put64 (p, ts);
+  put32 (p + 8, 1);
+  put32 (p + 12, tid);
+  for (guint i = 0; i < n; i++)
+    put64 (p + 16 + 8 * i, ips[i]);
+  r = kernel_record (24, 32, ts + 1, p, 16 + 8 * n);
+  g_assert_true (sps_etl_kernel_add (kernel, &r));
+}
+
+static void
+add_key_ref (SpsEtlKernel *kernel,
+             guint64       ts,
+             guint32       tid,
+             guint64       key,
+             gboolean      user)
+{
+  guint8 p[24] = { 0 };
+  SpsEtlRecord r;
+
+  put64 (p, ts);
+  put32 (p + 8, 1);
+  put32 (p + 12, tid);
+  put64 (p + 16, key);
+  r = kernel_record (24, user ? 38 : 37, ts + 2, p, sizeof p);
+  g_assert_true (sps_etl_kernel_add (kernel, &r));
+}
+
+static void
+add_key (SpsEtlKernel  *kernel,
+         guint8         opcode,
+         guint64        key,
+         const guint64 *ips,
+         guint          n)
+{
+  guint8 p[8 + 8 * 8] = { 0 };
+  SpsEtlRecord r;
+
+  put64 (p, key);
+  for (guint i = 0; i < n; i++)
+    put64 (p + 8 + 8 * i, ips[i]);
+  r = kernel_record (24, opcode, 0, p, 8 + 8 * n);
+  g_assert_true (sps_etl_kernel_add (kernel, &r));
+}
+
+static const guint64 *
+stack_ips (SpsEtlKernel *kernel,
+           guint32       stack,
+           guint        *n)
+{
+  const SpsEtlStack *s = &g_array_index (kernel->stacks, SpsEtlStack, stack);
+
+  *n = s->len;
+  return &g_array_index (kernel->ips, guint64, s->start);
+}
+
+static void
+test_stacks (void)
+{
+  g_autoptr(SpsEtlKernel) kernel = sps_etl_kernel_new ();
+  const guint64 kernel_part[] = { 0xfffff80001000010, 0xfffff80001000020 };
+  const guint64 user_part[] = { 0x401000, 0x402000, 0x403000 };
+  const guint64 key_user[] = { 0x7ff000001000, 0x7ff000002000 };
+  const guint64 key_kernel[] = { 0xfffff80002000000 };
+  const guint64 *ips;
+  const SpsEtlSample *s;
+  guint n;
+
+  g_test_summary ("Samples get their stacks: direct kernel and user parts by thread and "
+                  "time, stack keys defined before or after their reference; strays counted");
+
+  add_sample (kernel, 1000, 7, 0xfffff80001000000);
+  add_sample (kernel, 1000, 8, 0x400000);
+  add_sample (kernel, 2000, 7, 0x401000);
+  /* Sample 0: kernel part then, later, its user part */
+  add_stack (kernel, 1000, 7, kernel_part, 2);
+  add_stack (kernel, 1000, 7, user_part, 3);
+  /* Sample 1: a key defined before the reference; sample 2: a kernel key
+   * defined only in the rundown, after its reference */
+  add_key (kernel, 34, 0xabc0, key_user, 2);
+  add_key_ref (kernel, 1000, 8, 0xabc0, TRUE);
+  add_key_ref (kernel, 2000, 7, 0xdef0, FALSE);
+  /* No sample at (3000, 7); a key never defined */
+  add_stack (kernel, 3000, 7, user_part, 1);
+  add_key_ref (kernel, 2000, 7, 0x1234, TRUE);
+  add_key (kernel, 36, 0xdef0, key_kernel, 1);
+  sps_etl_kernel_finish (kernel);
+
+  g_assert_cmpuint (kernel->samples->len, ==, 3);
+  g_assert_cmpuint (kernel->n_stack_events, ==, 3);
+  g_assert_cmpuint (kernel->n_stack_key_refs, ==, 3);
+  g_assert_cmpuint (kernel->n_stack_key_defs, ==, 2);
+  g_assert_cmpuint (kernel->n_stacks_attached, ==, 4);
+  g_assert_cmpuint (kernel->n_stacks_unmatched, ==, 1);
+  g_assert_cmpuint (kernel->n_keys_unresolved, ==, 1);
+
+  s = &g_array_index (kernel->samples, SpsEtlSample, 0);
+  g_assert_cmpuint (s->tid, ==, 7);
+  g_assert_cmphex (s->ip, ==, 0xfffff80001000000);
+  ips = stack_ips (kernel, s->kernel_stack, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmphex (ips[1], ==, 0xfffff80001000020);
+  ips = stack_ips (kernel, s->user_stack, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmphex (ips[0], ==, 0x401000);
+
+  s = &g_array_index (kernel->samples, SpsEtlSample, 1);
+  g_assert_cmpuint (s->kernel_stack, ==, SPS_ETL_NO_ID);
+  ips = stack_ips (kernel, s->user_stack, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmphex (ips[1], ==, 0x7ff000002000);
+
+  s = &g_array_index (kernel->samples, SpsEtlSample, 2);
+  g_assert_cmpuint (s->user_stack, ==, SPS_ETL_NO_ID);
+  ips = stack_ips (kernel, s->kernel_stack, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmphex (ips[0], ==, 0xfffff80002000000);
+}
+
+static void
+test_short_payloads (void)
+{
+  g_autoptr(SpsEtlKernel) kernel = sps_etl_kernel_new ();
+  guint8 p[64] = { 0 };
+  SpsEtlRecord r;
+
+  g_test_summary ("Kernel events too short for their fields are counted and skipped");
+
+  /* A process start needs P + 16 bytes, an image 3P + 32, a sample P + 4,
+   * a stack 16 + P, a thread 8 */
+  r = kernel_record (3, 1, 10, p, 23);
+  sps_etl_kernel_add (kernel, &r);
+  r = kernel_record (20, 3, 10, p, 55);
+  sps_etl_kernel_add (kernel, &r);
+  r = kernel_record (15, 46, 10, p, 11);
+  sps_etl_kernel_add (kernel, &r);
+  r = kernel_record (24, 32, 10, p, 16);
+  sps_etl_kernel_add (kernel, &r);
+  r = kernel_record (5, 1, 10, p, 7);
+  sps_etl_kernel_add (kernel, &r);
+  /* Long enough: a process with no SID and an empty name */
+  r = kernel_record (3, 1, 10, p, 40);
+  r.version = 3;
+  sps_etl_kernel_add (kernel, &r);
+  sps_etl_kernel_finish (kernel);
+
+  g_assert_cmpuint (kernel->n_bad_payloads, ==, 5);
+  g_assert_cmpuint (kernel->processes->len, ==, 1);
+  g_assert_cmpuint (kernel->images->len, ==, 0);
+  g_assert_cmpuint (kernel->samples->len, ==, 0);
+  g_assert_cmpuint (kernel->threads->len, ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/etl/kernel/diaghub-processes", test_diaghub_processes);
+  g_test_add_func ("/etl/kernel/stacks", test_stacks);
+  g_test_add_func ("/etl/kernel/short-payloads", test_short_payloads);
+
+  return g_test_run ();
+}
