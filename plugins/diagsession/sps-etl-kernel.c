@@ -209,7 +209,7 @@ add_process (SpsEtlKernel       *self,
       self->n_bad_payloads++;
       return;
     }
-  pid = sps_etl_read_u32 (p + ptr);
+  pid = sps_ms_read_u32 (p + ptr);
   process = g_hash_table_lookup (self->open_processes, GUINT_TO_POINTER (pid));
 
   if (r->opcode == OP_END || r->opcode == OP_DEFUNCT)
@@ -232,13 +232,13 @@ add_process (SpsEtlKernel       *self,
       g_ptr_array_add (self->processes, process);
       g_hash_table_insert (self->open_processes, GUINT_TO_POINTER (pid), process);
     }
-  process->parent_pid = sps_etl_read_u32 (p + ptr + 4);
+  process->parent_pid = sps_ms_read_u32 (p + ptr + 4);
 
   /* The user's SID: a 0 when there is none, else two pointers and a SID
    * of 8 + 4 bytes per sub-authority */
   if (process->image != NULL || r->version < 3 || len < at + 4)
     return;
-  if (sps_etl_read_u32 (p + at) == 0)
+  if (sps_ms_read_u32 (p + at) == 0)
     at += 4;
   else
     {
@@ -276,8 +276,8 @@ add_thread (SpsEtlKernel       *self,
       self->n_bad_payloads++;
       return;
     }
-  pid = sps_etl_read_u32 (p);
-  tid = sps_etl_read_u32 (p + 4);
+  pid = sps_ms_read_u32 (p);
+  tid = sps_ms_read_u32 (p + 4);
   thread = g_hash_table_lookup (self->open_threads, GUINT_TO_POINTER (tid));
 
   if (r->opcode == OP_END)
@@ -331,8 +331,8 @@ add_image (SpsEtlKernel       *self,
       self->n_bad_payloads++;
       return;
     }
-  base = sps_etl_read_ptr (p, ptr);
-  pid = sps_etl_read_u32 (p + 2 * ptr);
+  base = sps_ms_read_ptr (p, ptr);
+  pid = sps_ms_read_u32 (p + 2 * ptr);
 
   /* The same image in the rundown at the start and at the end */
   for (guint i = self->images->len; i > 0; i--)
@@ -351,7 +351,7 @@ add_image (SpsEtlKernel       *self,
   image = g_new0 (SpsEtlImage, 1);
   image->pid = pid;
   image->base = base;
-  image->size = sps_etl_read_ptr (p + ptr, ptr);
+  image->size = sps_ms_read_ptr (p + ptr, ptr);
   image->name = base_name (sps_etl_utf16_string (p + name_at, r->payload_len - name_at));
   image->load = r->group == GROUP_PROCESS ? r->timestamp : 0;
   image->unload = G_MAXUINT64;
@@ -374,8 +374,8 @@ add_sample (SpsEtlKernel       *self,
       return;
     }
   sample.ts = r->timestamp;
-  sample.ip = sps_etl_read_ptr (r->payload, ptr);
-  sample.tid = sps_etl_read_u32 (r->payload + ptr);
+  sample.ip = sps_ms_read_ptr (r->payload, ptr);
+  sample.tid = sps_ms_read_u32 (r->payload + ptr);
   sample.kernel_stack = sample.user_stack = SPS_ETL_NO_ID;
   g_array_append_val (self->samples, sample);
 
@@ -406,7 +406,7 @@ add_stack (SpsEtlKernel *self,
 
   for (gsize i = 0; i < n; i++)
     {
-      guint64 ip = sps_etl_read_ptr (p + i * ptr, ptr);
+      guint64 ip = sps_ms_read_ptr (p + i * ptr, ptr);
 
       g_array_append_val (self->ips, ip);
     }
@@ -458,14 +458,14 @@ add_stack_walk (SpsEtlKernel       *self,
             return;
           }
         self->n_stack_events++;
-        sample = find_sample (self, sps_etl_read_u64 (p), sps_etl_read_u32 (p + 12));
+        sample = find_sample (self, sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12));
         if (sample == NULL)
           {
             self->n_stacks_unmatched++;
             return;
           }
         stack = add_stack (self, p + 16, n, ptr);
-        attach (self, sample, stack, !is_kernel_address (sps_etl_read_ptr (p + 16, ptr), ptr));
+        attach (self, sample, stack, !is_kernel_address (sps_ms_read_ptr (p + 16, ptr), ptr));
       }
       break;
 
@@ -483,7 +483,7 @@ add_stack_walk (SpsEtlKernel       *self,
           }
         self->n_stack_key_defs++;
         key = g_new (guint64, 1);
-        *key = sps_etl_read_ptr (p, ptr);
+        *key = sps_ms_read_ptr (p, ptr);
         g_hash_table_replace (self->key_stacks, key,
                               GUINT_TO_POINTER (add_stack (self, p + ptr, n, ptr) + 1));
       }
@@ -502,14 +502,14 @@ add_stack_walk (SpsEtlKernel       *self,
             return;
           }
         self->n_stack_key_refs++;
-        sample = find_sample (self, sps_etl_read_u64 (p), sps_etl_read_u32 (p + 12));
+        sample = find_sample (self, sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12));
         if (sample == NULL)
           {
             self->n_stacks_unmatched++;
             return;
           }
         ref.sample = (guint32) (sample - &g_array_index (self->samples, SpsEtlSample, 0));
-        ref.key = sps_etl_read_ptr (p + 16, ptr);
+        ref.key = sps_ms_read_ptr (p + 16, ptr);
         ref.user = r->opcode == OP_KEY_USER;
         /* The key's stack as defined now; a key not defined yet is looked
          * up at the end (the rundown is written when the trace stops) */
@@ -546,7 +546,7 @@ sps_etl_kernel_add (SpsEtlKernel       *self,
           memcmp (record->provider, diagnostics_hub, 16) == 0 && record->payload_len >= 4 &&
           self->target_pid == SPS_ETL_NO_ID)
         {
-          self->target_pid = sps_etl_read_u32 (record->payload);
+          self->target_pid = sps_ms_read_u32 (record->payload);
           return TRUE;
         }
       return FALSE;

@@ -9,44 +9,9 @@
 
 #include <glib.h>
 
+#include "sps-mstrace-bytes.h"
+
 G_BEGIN_DECLS
-
-/* ETW writes little-endian, unaligned */
-
-static inline guint16
-sps_etl_read_u16 (const guint8 *p)
-{
-  guint16 v;
-
-  memcpy (&v, p, 2);
-  return GUINT16_FROM_LE (v);
-}
-
-static inline guint32
-sps_etl_read_u32 (const guint8 *p)
-{
-  guint32 v;
-
-  memcpy (&v, p, 4);
-  return GUINT32_FROM_LE (v);
-}
-
-static inline guint64
-sps_etl_read_u64 (const guint8 *p)
-{
-  guint64 v;
-
-  memcpy (&v, p, 8);
-  return GUINT64_FROM_LE (v);
-}
-
-/* A pointer-sized field of a payload */
-static inline guint64
-sps_etl_read_ptr (const guint8 *p,
-                  guint         size)
-{
-  return size == 8 ? sps_etl_read_u64 (p) : sps_etl_read_u32 (p);
-}
 
 char *sps_etl_utf16_string (const guint8 *p,
                             gsize         len);

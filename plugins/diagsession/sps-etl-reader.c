@@ -90,11 +90,11 @@ sps_etl_utf16_string (const guint8 *p,
   g_autofree gunichar2 *units = NULL;
   char *text;
 
-  while (2 * n + 1 < len && sps_etl_read_u16 (p + 2 * n) != 0)
+  while (2 * n + 1 < len && sps_ms_read_u16 (p + 2 * n) != 0)
     n++;
   units = g_new (gunichar2, n + 1);
   for (gsize i = 0; i < n; i++)
-    units[i] = sps_etl_read_u16 (p + 2 * i);
+    units[i] = sps_ms_read_u16 (p + 2 * i);
   units[n] = 0;
   text = g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
   return text != NULL ? text : g_strdup ("");
@@ -119,7 +119,7 @@ read_log_header (Reader             *self,
     return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, record->offset,
                  _("the trace's header record is too short"));
 
-  ptr = sps_etl_read_u32 (p + 44);
+  ptr = sps_ms_read_u32 (p + 44);
   if (ptr != 4 && ptr != 8)
     return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, record->offset + 44,
                  _("the trace's header gives a pointer size other than 4 or 8"));
@@ -128,14 +128,14 @@ read_log_header (Reader             *self,
                  _("the trace's header record is too short"));
 
   h->pointer_size = ptr;
-  h->n_processors = sps_etl_read_u32 (p + 12);
-  h->log_file_mode = sps_etl_read_u32 (p + 32);
-  h->events_lost = sps_etl_read_u32 (p + 48);
-  h->boot_time = (gint64) sps_etl_read_u64 (p + 232 + 2 * ptr);
-  h->perf_freq = sps_etl_read_u64 (p + 240 + 2 * ptr);
-  h->start_time = (gint64) sps_etl_read_u64 (p + 248 + 2 * ptr);
-  h->clock_type = sps_etl_read_u32 (p + 256 + 2 * ptr);
-  h->buffers_lost = sps_etl_read_u32 (p + 260 + 2 * ptr);
+  h->n_processors = sps_ms_read_u32 (p + 12);
+  h->log_file_mode = sps_ms_read_u32 (p + 32);
+  h->events_lost = sps_ms_read_u32 (p + 48);
+  h->boot_time = (gint64) sps_ms_read_u64 (p + 232 + 2 * ptr);
+  h->perf_freq = sps_ms_read_u64 (p + 240 + 2 * ptr);
+  h->start_time = (gint64) sps_ms_read_u64 (p + 248 + 2 * ptr);
+  h->clock_type = sps_ms_read_u32 (p + 256 + 2 * ptr);
+  h->buffers_lost = sps_ms_read_u32 (p + 260 + 2 * ptr);
   h->start_ticks = record->timestamp;
   h->compression = (h->log_file_mode & SPS_ETL_LOG_FILE_MODE_COMPRESSED) != 0 ? buffer_state & 0xffff : 0;
   h->session_name = sps_etl_utf16_string (p + LOG_HEADER_SIZE (ptr), record->payload_len - LOG_HEADER_SIZE (ptr));
@@ -181,7 +181,7 @@ decode_record (Reader       *self,
 
     case 16: case 17:           /* PerfInfo */
       {
-        guint16 version = sps_etl_read_u16 (r);
+        guint16 version = sps_ms_read_u16 (r);
 
         record->kind = SPS_ETL_RECORD_PERFINFO;
         record->pointer_size = type == 16 ? 4 : 8;
@@ -226,43 +226,43 @@ decode_record (Reader       *self,
     case SPS_ETL_RECORD_SYSTEM:
     case SPS_ETL_RECORD_COMPACT:
     case SPS_ETL_RECORD_PERFINFO:
-      record->version = sps_etl_read_u16 (r);
-      size = sps_etl_read_u16 (r + 4);
+      record->version = sps_ms_read_u16 (r);
+      size = sps_ms_read_u16 (r + 4);
       record->opcode = r[6];
       record->group = r[7];
       if (record->kind == SPS_ETL_RECORD_PERFINFO)
         {
           record->version &= 0x00ff;
-          record->timestamp = sps_etl_read_u64 (r + 8);
+          record->timestamp = sps_ms_read_u64 (r + 8);
         }
       else
         {
-          record->tid = sps_etl_read_u32 (r + 8);
-          record->pid = sps_etl_read_u32 (r + 12);
-          record->timestamp = sps_etl_read_u64 (r + 16);
+          record->tid = sps_ms_read_u32 (r + 8);
+          record->pid = sps_ms_read_u32 (r + 12);
+          record->timestamp = sps_ms_read_u64 (r + 16);
         }
       break;
 
     case SPS_ETL_RECORD_FULL:
     case SPS_ETL_RECORD_INSTANCE:
-      size = sps_etl_read_u16 (r);
+      size = sps_ms_read_u16 (r);
       record->opcode = r[4];
       record->level = r[5];
-      record->version = sps_etl_read_u16 (r + 6);
-      record->tid = sps_etl_read_u32 (r + 8);
-      record->pid = sps_etl_read_u32 (r + 12);
-      record->timestamp = sps_etl_read_u64 (r + 16);
+      record->version = sps_ms_read_u16 (r + 6);
+      record->tid = sps_ms_read_u32 (r + 8);
+      record->pid = sps_ms_read_u32 (r + 12);
+      record->timestamp = sps_ms_read_u64 (r + 16);
       record->provider = r + 24;
       break;
 
     case SPS_ETL_RECORD_EVENT_HEADER:
-      size = sps_etl_read_u16 (r);
-      record->flags = sps_etl_read_u16 (r + 4);
-      record->tid = sps_etl_read_u32 (r + 8);
-      record->pid = sps_etl_read_u32 (r + 12);
-      record->timestamp = sps_etl_read_u64 (r + 16);
+      size = sps_ms_read_u16 (r);
+      record->flags = sps_ms_read_u16 (r + 4);
+      record->tid = sps_ms_read_u32 (r + 8);
+      record->pid = sps_ms_read_u32 (r + 12);
+      record->timestamp = sps_ms_read_u64 (r + 16);
       record->provider = r + 24;
-      record->id = sps_etl_read_u16 (r + 40);
+      record->id = sps_ms_read_u16 (r + 40);
       record->version = r[42];
       record->level = r[44];
       record->opcode = r[45];
@@ -306,8 +306,8 @@ decode_record (Reader       *self,
                     _("an event's extended data runs past the end of the event; the event is skipped"));
               return G_MAXSIZE;
             }
-          item_flags = sps_etl_read_u16 (r + pos + 4);
-          item_end = pos + 8 + sps_etl_read_u16 (r + pos + 6);
+          item_flags = sps_ms_read_u16 (r + pos + 4);
+          item_end = pos + 8 + sps_ms_read_u16 (r + pos + 6);
           if (item_end > size)
             {
               warn (self, "etl-bad-extended-data", offset + pos,
@@ -348,7 +348,7 @@ read_records (Reader       *self,
       gsize size;
 
       /* The unused end of a buffer */
-      if (sps_etl_read_u32 (data + pos) == G_MAXUINT32)
+      if (sps_ms_read_u32 (data + pos) == G_MAXUINT32)
         break;
 
       size = decode_record (self, data + pos, len - pos, base + pos, &record);
@@ -376,7 +376,7 @@ read_records (Reader       *self,
             self->funcs->record (&record, self->user_data);
         }
       else
-        size = sps_etl_read_u16 (data + pos);   /* a bad event: skipped by its size */
+        size = sps_ms_read_u16 (data + pos);   /* a bad event: skipped by its size */
 
       pos += (size + 7) & ~(gsize) 7;
     }
@@ -432,11 +432,11 @@ sps_etl_read (const guint8            *data,
     {
       const guint8 *b = data + offset;
       gsize left = len - offset;
-      guint32 size = sps_etl_read_u32 (b);
-      guint32 saved = sps_etl_read_u32 (b + 4);
-      guint16 processor = sps_etl_read_u16 (b + 40);
-      guint32 state = sps_etl_read_u32 (b + 44);
-      guint16 flags = sps_etl_read_u16 (b + 52);
+      guint32 size = sps_ms_read_u32 (b);
+      guint32 saved = sps_ms_read_u32 (b + 4);
+      guint16 processor = sps_ms_read_u16 (b + 40);
+      guint32 state = sps_ms_read_u32 (b + 44);
+      guint16 flags = sps_ms_read_u16 (b + 52);
       gboolean first = offset == 0;
 
       if (size < BUFFER_HEADER_SIZE)
@@ -541,7 +541,7 @@ char *
 sps_etl_guid_to_string (const guint8 *guid)
 {
   return g_strdup_printf ("{%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x}",
-                          sps_etl_read_u32 (guid), sps_etl_read_u16 (guid + 4), sps_etl_read_u16 (guid + 6),
+                          sps_ms_read_u32 (guid), sps_ms_read_u16 (guid + 4), sps_ms_read_u16 (guid + 6),
                           guid[8], guid[9], guid[10], guid[11], guid[12], guid[13], guid[14], guid[15]);
 }
 

@@ -94,8 +94,8 @@ parse_stack_block (Loader       *self,
 
   if (end - p < 8)
     return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, offset, _("stack block too short"));
-  first_id = read_u32 (p);
-  count = read_u32 (p + 4);
+  first_id = sps_ms_read_u32 (p);
+  count = sps_ms_read_u32 (p + 4);
   p += 8;
   /* Every stack takes at least its 4-byte size */
   if (count > (gsize) (end - p) / 4)
@@ -110,7 +110,7 @@ parse_stack_block (Loader       *self,
       if (end - p < 4)
         return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, offset + (gsize) (p - begin),
                      _("stack block ends inside a stack"));
-      size = read_u32 (p);
+      size = sps_ms_read_u32 (p);
       p += 4;
       if (size > (gsize) (end - p) || size % self->pointer_size != 0)
         return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, offset + (gsize) (p - begin),
@@ -153,7 +153,7 @@ add_sample (Loader            *self,
   guint32 name;
   SpsTime ts;
 
-  switch (h->payload_size >= 4 ? read_u32 (payload) : 0)
+  switch (h->payload_size >= 4 ? sps_ms_read_u32 (payload) : 0)
     {
     case 1:
       name = self->name_external;
@@ -197,8 +197,8 @@ parse_event_block (Loader       *self,
 
   if (end - p < 20)
     return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, offset, _("block header too short"));
-  header_size = read_u16 (p);
-  flags = read_u16 (p + 2);
+  header_size = sps_ms_read_u16 (p);
+  flags = sps_ms_read_u16 (p + 2);
   if (header_size < 20 || header_size > end - p)
     return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, offset, _("invalid block header size"));
   compressed = (flags & 1) != 0;
@@ -271,15 +271,15 @@ parse_event_block (Loader       *self,
 
           if (end - p < 80)
             goto bad_header;
-          event_size = read_u32 (p);
-          h.metadata_id = read_u32 (p + 4) & 0x7fffffff;
-          h.sequence = read_u32 (p + 8);
-          h.thread = read_u64 (p + 12);
-          h.capture_thread = read_u64 (p + 20);
-          h.processor = read_u32 (p + 28);
-          h.stack_id = read_u32 (p + 32);
-          h.timestamp = read_u64 (p + 36);
-          h.payload_size = read_u32 (p + 76);
+          event_size = sps_ms_read_u32 (p);
+          h.metadata_id = sps_ms_read_u32 (p + 4) & 0x7fffffff;
+          h.sequence = sps_ms_read_u32 (p + 8);
+          h.thread = sps_ms_read_u64 (p + 12);
+          h.capture_thread = sps_ms_read_u64 (p + 20);
+          h.processor = sps_ms_read_u32 (p + 28);
+          h.stack_id = sps_ms_read_u32 (p + 32);
+          h.timestamp = sps_ms_read_u64 (p + 36);
+          h.payload_size = sps_ms_read_u32 (p + 76);
           payload = p + 80;
           if (event_size < 76 || event_size > (gsize) (end - p) - 4 || h.payload_size > event_size - 76)
             return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, at, _("event size runs past its block"));
@@ -300,13 +300,13 @@ parse_event_block (Loader       *self,
               add_sample (self, &h, payload, at);
               break;
             case EVENT_METHOD:
-              sps_nettrace_parse_method (self, payload, payload + h.payload_size);
+              sps_clr_symbols_add_method (self->symbols, payload, h.payload_size);
               break;
             case EVENT_MODULE:
-              sps_nettrace_parse_module (self, payload, payload + h.payload_size, FALSE);
+              sps_clr_symbols_add_module (self->symbols, payload, h.payload_size, FALSE);
               break;
             case EVENT_DOMAIN_MODULE:
-              sps_nettrace_parse_module (self, payload, payload + h.payload_size, TRUE);
+              sps_clr_symbols_add_module (self->symbols, payload, h.payload_size, TRUE);
               break;
             case EVENT_PROCESS_INFO:
               sps_nettrace_parse_command_line (self, payload, payload + h.payload_size, TRUE);
@@ -369,7 +369,7 @@ parse_block (Loader  *self,
       fail (self, error, SPS_IMPORT_ERROR_MALFORMED, o, _("expected the start of a block object"));
       return BLOCK_ERROR;
     }
-  name_len = read_u32 (d + o + 11);
+  name_len = sps_ms_read_u32 (d + o + 11);
   if (name_len > 64)
     {
       fail (self, error, SPS_IMPORT_ERROR_MALFORMED, o + 11, _("invalid block type name"));
@@ -383,7 +383,7 @@ parse_block (Loader  *self,
       fail (self, error, SPS_IMPORT_ERROR_MALFORMED, o + 15 + name_len, _("invalid block type object"));
       return BLOCK_ERROR;
     }
-  size = read_u32 (d + o + 15 + name_len + 1);
+  size = sps_ms_read_u32 (d + o + 15 + name_len + 1);
   content = o + 15 + name_len + 5;
   /* Aligned from the start of the file, not of the block */
   content = (content + 3) & ~(gsize) 3;
@@ -434,7 +434,7 @@ parse_header (Loader  *self,
 {
   const guint8 *d = self->data;
 
-  if (self->len >= 24 && read_u32 (d) == 20 && memcmp (d + 4, SERIALIZATION, 20) == 0)
+  if (self->len >= 24 && sps_ms_read_u32 (d) == 20 && memcmp (d + 4, SERIALIZATION, 20) == 0)
     return fail (self, error, SPS_IMPORT_ERROR_UNSUPPORTED, 0,
                  _("this is the NetPerf format of .NET Core 2.x (EventPipe versions 1–3), which is not "
                    "supported; record the trace again with .NET Core 3.0 or later"));
@@ -442,28 +442,28 @@ parse_header (Loader  *self,
   if (self->len < 8 || memcmp (d, MAGIC, 8) != 0)
     return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, 0, _("not a .nettrace file (no “Nettrace” signature)"));
 
-  if (self->len >= 12 && read_u32 (d + 8) == 0)
+  if (self->len >= 12 && sps_ms_read_u32 (d + 8) == 0)
     return fail (self, error, SPS_IMPORT_ERROR_UNSUPPORTED, 8,
                  _("the NetTrace version 6 block layout is not supported, only versions 4 and 5"));
 
   if (self->len < TRACE_END)
     return fail (self, error, SPS_IMPORT_ERROR_TRUNCATED, self->len, _("the file ends inside its header"));
 
-  if (read_u32 (d + 8) != 20 || memcmp (d + 12, SERIALIZATION, 20) != 0)
+  if (sps_ms_read_u32 (d + 8) != 20 || memcmp (d + 12, SERIALIZATION, 20) != 0)
     return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, 8, _("missing the FastSerialization signature"));
 
   if (d[32] != TAG_BEGIN_PRIV || d[33] != TAG_BEGIN_PRIV || d[34] != TAG_NULL ||
-      read_u32 (d + 43) != 5 || memcmp (d + 47, "Trace", 5) != 0 || d[52] != TAG_END || d[101] != TAG_END)
+      sps_ms_read_u32 (d + 43) != 5 || memcmp (d + 47, "Trace", 5) != 0 || d[52] != TAG_END || d[101] != TAG_END)
     return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, 32, _("invalid Trace object"));
 
-  if ((gint32) read_u32 (d + 35) < 4)
+  if ((gint32) sps_ms_read_u32 (d + 35) < 4)
     return fail (self, error, SPS_IMPORT_ERROR_UNSUPPORTED, 35,
                  _("Trace object versions below 4 (NetPerf) are not supported"));
 
-  self->sync_qpc = (gint64) read_u64 (d + 69);
-  self->qpc_frequency = (gint64) read_u64 (d + 77);
-  self->pointer_size = read_u32 (d + 85);
-  self->pid = (gint32) read_u32 (d + 89);
+  self->sync_qpc = (gint64) sps_ms_read_u64 (d + 69);
+  self->qpc_frequency = (gint64) sps_ms_read_u64 (d + 77);
+  self->pointer_size = sps_ms_read_u32 (d + 85);
+  self->pid = (gint32) sps_ms_read_u32 (d + 89);
 
   if (self->qpc_frequency <= 0)
     return fail (self, error, SPS_IMPORT_ERROR_MALFORMED, 77, _("invalid clock frequency"));
@@ -483,8 +483,8 @@ add_trace_metadata (Loader *self)
   /* SyncTimeUTC is a SYSTEMTIME: year, month, day of week, day, hour,
    * minute, second, millisecond */
   sync = g_strdup_printf ("\"%04u-%02u-%02uT%02u:%02u:%02u.%03uZ\"",
-                          read_u16 (d + 53), read_u16 (d + 55), read_u16 (d + 59), read_u16 (d + 61),
-                          read_u16 (d + 63), read_u16 (d + 65), read_u16 (d + 67));
+                          sps_ms_read_u16 (d + 53), sps_ms_read_u16 (d + 55), sps_ms_read_u16 (d + 59), sps_ms_read_u16 (d + 61),
+                          sps_ms_read_u16 (d + 63), sps_ms_read_u16 (d + 65), sps_ms_read_u16 (d + 67));
   sps_trace_builder_add_metadata (self->builder, "sync-time-utc",
                                   sps_trace_builder_add_args_text (self->builder, sync, -1));
 
@@ -496,12 +496,12 @@ add_trace_metadata (Loader *self)
   sps_trace_builder_add_metadata (self->builder, "pointer-size",
                                   sps_trace_builder_add_args_text (self->builder, text, -1));
   g_free (text);
-  text = g_strdup_printf ("%u", read_u32 (d + 93));
+  text = g_strdup_printf ("%u", sps_ms_read_u32 (d + 93));
   sps_trace_builder_add_metadata (self->builder, "processor-count",
                                   sps_trace_builder_add_args_text (self->builder, text, -1));
   g_free (text);
   /* Named a rate in the format, really the period */
-  text = g_strdup_printf ("%u", read_u32 (d + 97));
+  text = g_strdup_printf ("%u", sps_ms_read_u32 (d + 97));
   sps_trace_builder_add_metadata (self->builder, "sampling-period-ns",
                                   sps_trace_builder_add_args_text (self->builder, text, -1));
 }
@@ -518,12 +518,11 @@ loader_clear (Loader *self)
   g_clear_pointer (&self->stack_slots, g_free);
   g_clear_pointer (&self->region_stacks, g_array_unref);
   g_clear_pointer (&self->sample_stacks, g_array_unref);
-  g_clear_pointer (&self->methods, g_array_unref);
+  g_clear_pointer (&self->symbols, sps_clr_symbols_free);
   g_clear_pointer (&self->deferred_frames, g_array_unref);
   g_clear_pointer (&self->deferred_start, g_array_unref);
   g_clear_pointer (&self->deferred_len, g_array_unref);
   g_clear_pointer (&self->row_stack, g_free);
-  g_clear_pointer (&self->modules, g_hash_table_unref);
 }
 
 static char *
@@ -601,8 +600,7 @@ sps_nettrace_importer_load (SpsImporter      *importer,
   self.stack_len = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.region_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.sample_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self.methods = g_array_new (FALSE, FALSE, sizeof (Method));
-  self.modules = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self.symbols = sps_clr_symbols_new (builder);
   self.process = sps_trace_builder_ensure_process (builder, self.pid);
   self.first_sample = sps_trace_builder_get_n_samples (builder);
   self.name_managed = sps_trace_builder_intern (builder, "Managed", -1);
@@ -721,7 +719,7 @@ sps_nettrace_importer_probe (SpsImporter *importer,
     return 100;
 
   /* NetPerf: claimed so that loading it says why it is not supported */
-  if (len >= 24 && read_u32 (data) == 20 && memcmp (data + 4, SERIALIZATION, 20) == 0)
+  if (len >= 24 && sps_ms_read_u32 (data) == 20 && memcmp (data + 4, SERIALIZATION, 20) == 0)
     return 90;
 
   return 0;

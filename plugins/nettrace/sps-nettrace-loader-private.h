@@ -4,8 +4,9 @@
  *
  * One import is a Loader over the file's bytes. sps-nettrace-importer.c
  * walks the container and its blocks; sps-nettrace-payloads.c decodes the
- * payloads of the events that name things (metadata, methods, modules,
- * the command line); sps-nettrace-stacks.c keeps the distinct stacks and
+ * payloads of metadata events and of the events that name the process
+ * (methods and modules go to the shared SpsClrSymbols, which the ETL
+ * importer uses too); sps-nettrace-stacks.c keeps the distinct stacks and
  * gives them frames once the methods of the whole file are known.
  */
 
@@ -13,6 +14,8 @@
 
 #include <string.h>
 
+#include "sps-clr-symbols.h"
+#include "sps-mstrace-bytes.h"
 #include "sps-nettrace-importer.h"
 
 G_BEGIN_DECLS
@@ -41,14 +44,6 @@ typedef enum
   EVENT_PROCESS_INFO,     /* EventPipe ProcessInfo: the command line first */
   EVENT_RUNTIME_INFO,     /* RuntimeInformationDCStart: the command line at byte 25 */
 } EventKind;
-
-typedef struct
-{
-  guint64 start;
-  guint64 module_id;
-  guint32 size;
-  guint32 name;           /* "Namespace.Method(params)" */
-} Method;
 
 typedef struct
 {
@@ -102,8 +97,7 @@ typedef struct
   guint32         *row_stack;        /* builder sample row → deferred stack */
   guint            n_rows;
 
-  GArray          *methods;          /* Method */
-  GHashTable      *modules;          /* module id (guint64 *) → string id */
+  SpsClrSymbols   *symbols;          /* methods and modules */
 
   char            *command_line;     /* from ProcessInfo, else the runtime's */
   gboolean         command_line_from_process_info;
@@ -124,33 +118,6 @@ sps_nettrace_new_u64 (guint64 v)
 
   *p = v;
   return p;
-}
-
-static inline guint32
-read_u32 (const guint8 *p)
-{
-  guint32 v;
-
-  memcpy (&v, p, 4);
-  return GUINT32_FROM_LE (v);
-}
-
-static inline guint64
-read_u64 (const guint8 *p)
-{
-  guint64 v;
-
-  memcpy (&v, p, 8);
-  return GUINT64_FROM_LE (v);
-}
-
-static inline guint16
-read_u16 (const guint8 *p)
-{
-  guint16 v;
-
-  memcpy (&v, p, 2);
-  return GUINT16_FROM_LE (v);
 }
 
 /* Unsigned LEB128 of at most @max_bytes bytes */
@@ -184,13 +151,6 @@ read_varint (const guint8 **pos,
 void     sps_nettrace_parse_metadata     (Loader       *self,
                                           const guint8 *p,
                                           const guint8 *end);
-void     sps_nettrace_parse_method       (Loader       *self,
-                                          const guint8 *p,
-                                          const guint8 *end);
-void     sps_nettrace_parse_module       (Loader       *self,
-                                          const guint8 *p,
-                                          const guint8 *end,
-                                          gboolean      domain);
 void     sps_nettrace_parse_command_line (Loader       *self,
                                           const guint8 *p,
                                           const guint8 *end,

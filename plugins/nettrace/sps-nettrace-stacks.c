@@ -68,7 +68,7 @@ sps_nettrace_intern_stack (Loader       *self,
   guint slot;
 
   for (guint i = 0; i < n; i++)
-    ips[i] = self->pointer_size == 8 ? read_u64 (p + 8 * i) : read_u32 (p + 4 * i);
+    ips[i] = self->pointer_size == 8 ? sps_ms_read_u64 (p + 8 * i) : sps_ms_read_u32 (p + 4 * i);
 
   if ((self->stack_len->len + 1) * 2 > self->n_stack_slots)
     grow_stack_slots (self);
@@ -91,75 +91,6 @@ sps_nettrace_intern_stack (Loader       *self,
   self->stack_slots[slot] = stack;
 
   return stack - 1;
-}
-
-static int
-compare_methods (gconstpointer a,
-                 gconstpointer b)
-{
-  const Method *ma = a;
-  const Method *mb = b;
-
-  if (ma->start != mb->start)
-    return ma->start < mb->start ? -1 : 1;
-  return ma->size < mb->size ? -1 : (ma->size > mb->size);
-}
-
-/* The method whose code holds @ip, or -1 */
-static gint
-find_method (Loader  *self,
-             guint64  ip)
-{
-  const Method *m = (const Method *) (gpointer) self->methods->data;
-  guint lo = 0;
-  guint hi = self->methods->len;
-
-  /* The last method that starts at or before ip */
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (m[mid].start <= ip)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo == 0)
-    return -1;
-
-  /* Equal starts are sorted by size: walk back to one that holds ip */
-  for (guint i = lo; i > 0 && m[i - 1].start == m[lo - 1].start; i--)
-    if (ip - m[i - 1].start < m[i - 1].size)
-      return (gint) (i - 1);
-
-  return -1;
-}
-
-static guint32
-method_frame (Loader   *self,
-              guint32  *frames,
-              gint      index)
-{
-  const Method *m = &g_array_index (self->methods, Method, index);
-  g_autofree char *name = NULL;
-  guint32 module = 0;
-  gpointer value;
-
-  if (frames[index] != SPS_NO_INDEX)
-    return frames[index];
-
-  if ((value = g_hash_table_lookup (self->modules, &m->module_id)) != NULL)
-    module = GPOINTER_TO_UINT (value);
-
-  name = g_strdup_printf ("%s!%s",
-                          module != 0 ? sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
-                                                             module, NULL) : "?",
-                          sps_string_pool_get (sps_trace_builder_get_strings (self->builder), m->name, NULL));
-  frames[index] = sps_trace_builder_intern_frame (self->builder,
-                                                  sps_trace_builder_intern (self->builder, name, -1),
-                                                  0, module, m->start);
-
-  return frames[index];
 }
 
 static guint32
@@ -196,28 +127,28 @@ typedef struct
 
 static guint32
 resolve_ip (Loader       *self,
-            guint32      *frames,
             GHashTable   *unresolved,
             IpCache      *cache,
             guint64       ip)
 {
   IpCacheEntry *entry = &cache->entries[(ip * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> (64 - cache->bits)];
-  gint m;
   gpointer value;
   guint32 frame;
 
   if (entry->frame != SPS_NO_INDEX && entry->ip == ip)
     return entry->frame;
 
-  m = find_method (self, ip);
-  if (m >= 0)
-    frame = method_frame (self, frames, m);
-  else if ((value = g_hash_table_lookup (unresolved, &ip)) != NULL)
-    frame = GPOINTER_TO_UINT (value) - 1;
-  else
+  /* A managed method's, else one frame per unknown address */
+  frame = sps_clr_symbols_frame (self->symbols, ip);
+  if (frame == SPS_NO_INDEX)
     {
-      frame = unresolved_frame (self, ip);
-      g_hash_table_insert (unresolved, sps_nettrace_new_u64 (ip), GUINT_TO_POINTER (frame + 1));
+      if ((value = g_hash_table_lookup (unresolved, &ip)) != NULL)
+        frame = GPOINTER_TO_UINT (value) - 1;
+      else
+        {
+          frame = unresolved_frame (self, ip);
+          g_hash_table_insert (unresolved, sps_nettrace_new_u64 (ip), GUINT_TO_POINTER (frame + 1));
+        }
     }
 
   entry->ip = ip;
@@ -246,7 +177,6 @@ sps_nettrace_resolve_stacks (Loader *self)
   IpCache cache_ = { cache_entries, cache_bits };
   IpCache *cache = &cache_;
   guint n_rows = sps_trace_builder_get_n_samples (self->builder);
-  g_autofree guint32 *frames = NULL;
   g_autoptr(GHashTable) unresolved = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   Recent recent[N_RECENT] = { { 0, }, };
   guint next_recent = 0;
@@ -254,10 +184,7 @@ sps_nettrace_resolve_stacks (Loader *self)
   for (guint i = 0; i < 1u << cache_bits; i++)
     cache_entries[i].frame = SPS_NO_INDEX;
 
-  g_array_sort (self->methods, compare_methods);
-  frames = g_new (guint32, MAX (self->methods->len, 1));
-  for (guint i = 0; i < self->methods->len; i++)
-    frames[i] = SPS_NO_INDEX;
+  sps_clr_symbols_seal (self->symbols);
 
   for (guint s = 0; s < n_stacks; s++)
     {
@@ -278,7 +205,7 @@ sps_nettrace_resolve_stacks (Loader *self)
 
           for (guint i = n; i > 0; i--)
             {
-              guint32 frame = resolve_ip (self, frames, unresolved, cache, ips[i - 1]);
+              guint32 frame = resolve_ip (self, unresolved, cache, ips[i - 1]);
 
               g_array_append_val (self->deferred_frames, frame);
             }
@@ -320,7 +247,7 @@ sps_nettrace_resolve_stacks (Loader *self)
       /* Leaf first in the file; the callsite tree grows from the root */
       for (guint i = n - shared; i > 0; i--)
         {
-          guint32 frame = resolve_ip (self, frames, unresolved, cache, ips[i - 1]);
+          guint32 frame = resolve_ip (self, unresolved, cache, ips[i - 1]);
 
           callsite = sps_trace_builder_intern_callsite (self->builder, callsite, frame);
           slot->chain[n - i] = callsite;

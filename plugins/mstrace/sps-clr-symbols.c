@@ -1,0 +1,305 @@
+/* sps-clr-symbols.c: the names of .NET methods from the runtime's events
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * MethodLoadVerbose, MethodUnloadVerbose and the rundown's
+ * MethodDCStart/EndVerbose (every version: later ones only add fields at
+ * the end) give a method's code range and its namespace, name and
+ * signature; ModuleLoad and DomainModuleLoad give the module it belongs
+ * to. A frame is named "module!Namespace.Type.Method(params)", the
+ * signature from its parameter list on, as TraceEvent shows it. Methods
+ * are looked up by IP once every event was read (most come in the rundown
+ * at the end of the trace).
+ */
+
+#define G_LOG_DOMAIN "sps-clr"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sps-clr-symbols.h"
+#include "sps-mstrace-bytes.h"
+
+typedef struct
+{
+  guint64 start;
+  guint64 module_id;
+  guint32 size;
+  guint32 name;           /* "Namespace.Method(params)" */
+} Method;
+
+struct _SpsClrSymbols
+{
+  SpsTraceBuilder *builder;
+  GArray          *methods;    /* Method; sorted once sealed */
+  GHashTable      *modules;    /* module id (guint64 *) → string id */
+  guint32         *frames;     /* method index → frame, once sealed */
+};
+
+/**
+ * sps_clr_read_utf16z:
+ * @pos: (inout): where the string starts (unaligned); advanced past its
+ *   terminator
+ * @end: the end of the payload
+ *
+ * Returns: (transfer full) (nullable): the string as UTF-8, %NULL when it
+ *   has no terminator before @end
+ */
+char *
+sps_clr_read_utf16z (const guint8 **pos,
+                     const guint8  *end)
+{
+  const guint8 *p = *pos;
+  const guint8 *q = p;
+  g_autofree gunichar2 *units = NULL;
+  gsize n;
+
+  while (q + 1 < end && (q[0] != 0 || q[1] != 0))
+    q += 2;
+  if (q + 1 >= end)
+    return NULL;
+
+  n = (gsize) (q - p) / 2;
+  units = g_new (gunichar2, n + 1);
+  for (gsize i = 0; i < n; i++)
+    units[i] = sps_ms_read_u16 (p + 2 * i);
+  units[n] = 0;
+  *pos = q + 2;
+
+  return g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
+}
+
+SpsClrSymbols *
+sps_clr_symbols_new (SpsTraceBuilder *builder)
+{
+  SpsClrSymbols *self = g_new0 (SpsClrSymbols, 1);
+
+  self->builder = g_object_ref (builder);
+  self->methods = g_array_new (FALSE, FALSE, sizeof (Method));
+  self->modules = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  return self;
+}
+
+void
+sps_clr_symbols_free (SpsClrSymbols *self)
+{
+  if (self == NULL)
+    return;
+  g_object_unref (self->builder);
+  g_array_unref (self->methods);
+  g_hash_table_unref (self->modules);
+  g_free (self->frames);
+  g_free (self);
+}
+
+/**
+ * sps_clr_symbols_add_method:
+ * @self: the symbols of one process
+ * @payload: (array length=len): a Method*Verbose event's payload
+ * @len: its size
+ *
+ * Returns: %TRUE when the payload held a method
+ */
+gboolean
+sps_clr_symbols_add_method (SpsClrSymbols *self,
+                            const guint8  *payload,
+                            gsize          len)
+{
+  const guint8 *p = payload;
+  const guint8 *end = payload + len;
+  g_autofree char *ns = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *signature = NULL;
+  g_autoptr(GString) full = NULL;
+  const char *params;
+  Method method;
+
+  g_return_val_if_fail (self->frames == NULL, FALSE);
+
+  /* MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken,
+   * MethodFlags, then the three strings */
+  if (len < 36)
+    return FALSE;
+  method.module_id = sps_ms_read_u64 (p + 8);
+  method.start = sps_ms_read_u64 (p + 16);
+  method.size = sps_ms_read_u32 (p + 24);
+  p += 36;
+  if (!(ns = sps_clr_read_utf16z (&p, end)) || !(name = sps_clr_read_utf16z (&p, end)) ||
+      !(signature = sps_clr_read_utf16z (&p, end)))
+    return FALSE;
+
+  full = g_string_new (ns);
+  if (full->len > 0)
+    g_string_append_c (full, '.');
+  g_string_append (full, name);
+  /* The signature as TraceEvent shows it: from its parameter list on */
+  if ((params = strchr (signature, '(')) != NULL)
+    g_string_append (full, params);
+
+  method.name = sps_trace_builder_intern (self->builder, full->str, (gssize) full->len);
+  g_array_append_val (self->methods, method);
+  return TRUE;
+}
+
+/**
+ * sps_clr_symbols_add_module:
+ * @self: the symbols of one process
+ * @payload: (array length=len): a ModuleLoad or ModuleDCStart/End payload,
+ *   or with @domain a DomainModuleLoad one (an AppDomainID more)
+ * @len: its size
+ * @domain: whether it is a DomainModule event
+ *
+ * Returns: %TRUE when the payload held a module with a path
+ */
+gboolean
+sps_clr_symbols_add_module (SpsClrSymbols *self,
+                            const guint8  *payload,
+                            gsize          len,
+                            gboolean       domain)
+{
+  const guint8 *p = payload;
+  const guint8 *end = payload + len;
+  g_autofree char *il_path = NULL;
+  g_autofree char *native_path = NULL;
+  g_autofree char *base = NULL;
+  const char *path;
+  const char *slash;
+  guint64 *module_id;
+  char *dot;
+  gsize skip = domain ? 32 : 24;
+
+  if (len < skip)
+    return FALSE;
+  module_id = g_new (guint64, 1);
+  *module_id = sps_ms_read_u64 (p);
+  p += skip;
+  if (!(il_path = sps_clr_read_utf16z (&p, end)))
+    {
+      g_free (module_id);
+      return FALSE;
+    }
+  native_path = sps_clr_read_utf16z (&p, end);
+
+  path = il_path[0] != '\0' ? il_path : native_path;
+  if (path == NULL || path[0] == '\0')
+    {
+      g_free (module_id);
+      return FALSE;
+    }
+
+  /* Windows paths in traces from Windows use backslashes */
+  slash = MAX (strrchr (path, '/'), strrchr (path, '\\'));
+  base = g_strdup (slash != NULL ? slash + 1 : path);
+  if ((dot = strrchr (base, '.')) != NULL && dot != base)
+    *dot = '\0';
+
+  g_hash_table_insert (self->modules, module_id,
+                       GUINT_TO_POINTER (sps_trace_builder_intern (self->builder, base, -1)));
+  return TRUE;
+}
+
+guint
+sps_clr_symbols_get_n_methods (SpsClrSymbols *self)
+{
+  return self->methods->len;
+}
+
+static int
+compare_methods (gconstpointer a,
+                 gconstpointer b)
+{
+  const Method *ma = a;
+  const Method *mb = b;
+
+  if (ma->start != mb->start)
+    return ma->start < mb->start ? -1 : 1;
+  return ma->size < mb->size ? -1 : (ma->size > mb->size);
+}
+
+/**
+ * sps_clr_symbols_seal:
+ * @self: the symbols of one process, every method added
+ *
+ * Sorts the methods by code range for sps_clr_symbols_frame().
+ */
+void
+sps_clr_symbols_seal (SpsClrSymbols *self)
+{
+  if (self->frames != NULL)
+    return;
+  g_array_sort (self->methods, compare_methods);
+  self->frames = g_new (guint32, MAX (self->methods->len, 1));
+  for (guint i = 0; i < self->methods->len; i++)
+    self->frames[i] = SPS_NO_INDEX;
+}
+
+/* The method whose code holds @ip, or -1 */
+static gint
+find_method (SpsClrSymbols *self,
+             guint64        ip)
+{
+  const Method *m = (const Method *) (gpointer) self->methods->data;
+  guint lo = 0;
+  guint hi = self->methods->len;
+
+  /* The last method that starts at or before ip */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (m[mid].start <= ip)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return -1;
+
+  /* Equal starts are sorted by size: walk back to one that holds ip */
+  for (guint i = lo; i > 0 && m[i - 1].start == m[lo - 1].start; i--)
+    if (ip - m[i - 1].start < m[i - 1].size)
+      return (gint) (i - 1);
+
+  return -1;
+}
+
+/**
+ * sps_clr_symbols_frame:
+ * @self: sealed symbols
+ * @ip: an instruction pointer of the process
+ *
+ * Returns: the builder's frame of the managed method whose code holds
+ *   @ip, %SPS_NO_INDEX when none does
+ */
+guint32
+sps_clr_symbols_frame (SpsClrSymbols *self,
+                       guint64        ip)
+{
+  SpsStringPool *strings;
+  g_autofree char *name = NULL;
+  const Method *m;
+  guint32 module = 0;
+  gpointer value;
+  gint index;
+
+  g_return_val_if_fail (self->frames != NULL, SPS_NO_INDEX);
+
+  index = find_method (self, ip);
+  if (index < 0)
+    return SPS_NO_INDEX;
+  if (self->frames[index] != SPS_NO_INDEX)
+    return self->frames[index];
+
+  m = &g_array_index (self->methods, Method, index);
+  if ((value = g_hash_table_lookup (self->modules, &m->module_id)) != NULL)
+    module = GPOINTER_TO_UINT (value);
+
+  strings = sps_trace_builder_get_strings (self->builder);
+  name = g_strdup_printf ("%s!%s", module != 0 ? sps_string_pool_get (strings, module, NULL) : "?",
+                          sps_string_pool_get (strings, m->name, NULL));
+  self->frames[index] = sps_trace_builder_intern_frame (self->builder,
+                                                        sps_trace_builder_intern (self->builder, name, -1),
+                                                        0, module, m->start);
+  return self->frames[index];
+}
