@@ -270,8 +270,11 @@ test_stacks (void)
 
   g_assert_cmpuint (kernel->samples->len, ==, 3);
   g_assert_cmpuint (kernel->n_stack_events, ==, 3);
-  g_assert_cmpuint (kernel->n_stack_key_refs, ==, 3);
-  g_assert_cmpuint (kernel->n_stack_key_defs, ==, 2);
+  g_assert_cmpuint (kernel->n_samples, ==, 3);
+  g_assert_cmpuint (kernel->n_key_refs_user, ==, 2);
+  g_assert_cmpuint (kernel->n_key_refs_kernel, ==, 1);
+  g_assert_cmpuint (kernel->n_key_definitions, ==, 1);
+  g_assert_cmpuint (kernel->n_key_rundowns, ==, 1);
   g_assert_cmpuint (kernel->n_stacks_attached, ==, 4);
   g_assert_cmpuint (kernel->n_stacks_unmatched, ==, 1);
   g_assert_cmpuint (kernel->n_keys_unresolved, ==, 1);

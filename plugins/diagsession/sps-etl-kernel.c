@@ -373,6 +373,7 @@ add_sample (SpsEtlKernel       *self,
       self->n_bad_payloads++;
       return;
     }
+  self->n_samples++;
   sample.ts = r->timestamp;
   sample.ip = sps_ms_read_ptr (r->payload, ptr);
   sample.tid = sps_ms_read_u32 (r->payload + ptr);
@@ -481,7 +482,10 @@ add_stack_walk (SpsEtlKernel       *self,
             self->n_bad_payloads++;
             return;
           }
-        self->n_stack_key_defs++;
+        if (r->opcode == OP_KEY_RUNDOWN)
+          self->n_key_rundowns++;
+        else
+          self->n_key_definitions++;
         key = g_new (guint64, 1);
         *key = sps_ms_read_ptr (p, ptr);
         g_hash_table_replace (self->key_stacks, key,
@@ -501,7 +505,10 @@ add_stack_walk (SpsEtlKernel       *self,
             self->n_bad_payloads++;
             return;
           }
-        self->n_stack_key_refs++;
+        if (r->opcode == OP_KEY_USER)
+          self->n_key_refs_user++;
+        else
+          self->n_key_refs_kernel++;
         sample = find_sample (self, sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12));
         if (sample == NULL)
           {

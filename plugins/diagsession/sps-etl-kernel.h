@@ -67,9 +67,12 @@ typedef struct
   GArray    *ips;           /* guint64 */
   guint32    target_pid;    /* Diagnostics Hub's TargetProfilingStarted; SPS_ETL_NO_ID */
 
+  guint64    n_samples;             /* SampledProfile events read */
   guint64    n_stack_events;        /* StackWalk stacks (type 32) */
-  guint64    n_stack_key_refs;      /* kernel and user stack key references */
-  guint64    n_stack_key_defs;      /* stack key definitions and rundowns */
+  guint64    n_key_refs_kernel;     /* stack key references (37, 38) */
+  guint64    n_key_refs_user;
+  guint64    n_key_definitions;     /* stack key definitions (34, 35) */
+  guint64    n_key_rundowns;        /* and those of the rundown (36) */
   guint64    n_stacks_attached;     /* stack parts given to a sample */
   guint64    n_stacks_unmatched;    /* stack parts whose sample was not found */
   guint64    n_keys_unresolved;     /* key references without a definition */
