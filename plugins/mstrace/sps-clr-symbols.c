@@ -70,6 +70,38 @@ sps_clr_read_utf16z (const guint8 **pos,
   return g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
 }
 
+/**
+ * sps_clr_event_kind:
+ * @provider: which of the runtime's providers wrote the event
+ * @id: the event's id
+ *
+ * Returns: what the event is, of those that name code
+ */
+SpsClrEvent
+sps_clr_event_kind (SpsClrProvider provider,
+                    guint          id)
+{
+  if (id == 143 || id == 144)
+    return SPS_CLR_EVENT_METHOD;
+
+  if (provider == SPS_CLR_PROVIDER_RUNTIME)
+    {
+      if (id == 152)
+        return SPS_CLR_EVENT_MODULE;
+      if (id == 151)
+        return SPS_CLR_EVENT_DOMAIN_MODULE;
+      return SPS_CLR_EVENT_OTHER;
+    }
+
+  if (id == 153 || id == 154)
+    return SPS_CLR_EVENT_MODULE;
+  if (id == 151 || id == 152)
+    return SPS_CLR_EVENT_DOMAIN_MODULE;
+  if (id == 187)
+    return SPS_CLR_EVENT_RUNTIME_INFO;
+  return SPS_CLR_EVENT_OTHER;
+}
+
 SpsClrSymbols *
 sps_clr_symbols_new (SpsTraceBuilder *builder)
 {
@@ -197,6 +229,38 @@ sps_clr_symbols_add_module (SpsClrSymbols *self,
   g_hash_table_insert (self->modules, module_id,
                        GUINT_TO_POINTER (sps_trace_builder_intern (self->builder, base, -1)));
   return TRUE;
+}
+
+/**
+ * sps_clr_symbols_add_event:
+ * @self: the symbols of one process
+ * @provider: which of the runtime's providers wrote the event
+ * @id: the event's id
+ * @payload: (array length=len): its payload
+ * @len: its size
+ *
+ * Returns: %TRUE when the event named a method or a module
+ */
+gboolean
+sps_clr_symbols_add_event (SpsClrSymbols  *self,
+                           SpsClrProvider  provider,
+                           guint           id,
+                           const guint8   *payload,
+                           gsize           len)
+{
+  switch (sps_clr_event_kind (provider, id))
+    {
+    case SPS_CLR_EVENT_METHOD:
+      return sps_clr_symbols_add_method (self, payload, len);
+    case SPS_CLR_EVENT_MODULE:
+      return sps_clr_symbols_add_module (self, payload, len, FALSE);
+    case SPS_CLR_EVENT_DOMAIN_MODULE:
+      return sps_clr_symbols_add_module (self, payload, len, TRUE);
+    case SPS_CLR_EVENT_OTHER:
+    case SPS_CLR_EVENT_RUNTIME_INFO:
+    default:
+      return FALSE;
+    }
 }
 
 guint

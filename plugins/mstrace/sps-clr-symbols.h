@@ -15,6 +15,26 @@ G_BEGIN_DECLS
 
 typedef struct _SpsClrSymbols SpsClrSymbols;
 
+/* The two providers of the runtime's events: the same ids mean other
+ * events in each */
+typedef enum
+{
+  SPS_CLR_PROVIDER_RUNTIME,     /* Microsoft-Windows-DotNETRuntime */
+  SPS_CLR_PROVIDER_RUNDOWN,     /* Microsoft-Windows-DotNETRuntimeRundown */
+} SpsClrProvider;
+
+typedef enum
+{
+  SPS_CLR_EVENT_OTHER,
+  SPS_CLR_EVENT_METHOD,         /* MethodLoad/UnloadVerbose, MethodDCStart/EndVerbose */
+  SPS_CLR_EVENT_MODULE,         /* ModuleLoad, ModuleDCStart/End */
+  SPS_CLR_EVENT_DOMAIN_MODULE,  /* DomainModuleLoad, DomainModuleDCStart/End */
+  SPS_CLR_EVENT_RUNTIME_INFO,   /* the rundown's RuntimeInformationDCStart */
+} SpsClrEvent;
+
+SpsClrEvent    sps_clr_event_kind           (SpsClrProvider   provider,
+                                             guint            id);
+
 SpsClrSymbols *sps_clr_symbols_new          (SpsTraceBuilder *builder);
 void           sps_clr_symbols_free         (SpsClrSymbols   *self);
 gboolean       sps_clr_symbols_add_method   (SpsClrSymbols   *self,
@@ -24,6 +44,11 @@ gboolean       sps_clr_symbols_add_module   (SpsClrSymbols   *self,
                                              const guint8    *payload,
                                              gsize            len,
                                              gboolean         domain);
+gboolean       sps_clr_symbols_add_event    (SpsClrSymbols   *self,
+                                             SpsClrProvider   provider,
+                                             guint            id,
+                                             const guint8    *payload,
+                                             gsize            len);
 guint          sps_clr_symbols_get_n_methods (SpsClrSymbols  *self);
 void           sps_clr_symbols_seal         (SpsClrSymbols   *self);
 guint32        sps_clr_symbols_frame        (SpsClrSymbols   *self,

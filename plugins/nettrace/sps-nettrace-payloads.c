@@ -36,27 +36,18 @@ classify (const char *provider,
   if (g_strcmp0 (provider, PROVIDER_PIPE) == 0 && event_id == 1)
     return EVENT_PROCESS_INFO;
 
-  if (g_strcmp0 (provider, PROVIDER_RUNTIME) == 0)
+  if (g_strcmp0 (provider, PROVIDER_RUNTIME) == 0 || g_strcmp0 (provider, PROVIDER_RUNDOWN) == 0)
     {
-      if (event_id == 143 || event_id == 144)
-        return EVENT_METHOD;
-      if (event_id == 152)
-        return EVENT_MODULE;
-      if (event_id == 151)
-        return EVENT_DOMAIN_MODULE;
-    }
-
-  if (g_strcmp0 (provider, PROVIDER_RUNDOWN) == 0)
-    {
-      /* The same ids mean other events than in the runtime provider */
-      if (event_id == 143 || event_id == 144)
-        return EVENT_METHOD;
-      if (event_id == 153 || event_id == 154)
-        return EVENT_MODULE;
-      if (event_id == 151 || event_id == 152)
-        return EVENT_DOMAIN_MODULE;
-      if (event_id == 187)
-        return EVENT_RUNTIME_INFO;
+      switch (sps_clr_event_kind (g_strcmp0 (provider, PROVIDER_RUNTIME) == 0 ?
+                                  SPS_CLR_PROVIDER_RUNTIME : SPS_CLR_PROVIDER_RUNDOWN, (guint) event_id))
+        {
+        case SPS_CLR_EVENT_METHOD: return EVENT_METHOD;
+        case SPS_CLR_EVENT_MODULE: return EVENT_MODULE;
+        case SPS_CLR_EVENT_DOMAIN_MODULE: return EVENT_DOMAIN_MODULE;
+        case SPS_CLR_EVENT_RUNTIME_INFO: return EVENT_RUNTIME_INFO;
+        case SPS_CLR_EVENT_OTHER:
+        default: break;
+        }
     }
 
   return EVENT_OTHER;
