@@ -1,0 +1,123 @@
+/* test-clr-symbols.c: managed method names from the runtime's events in an ETL
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * PerfView's CLR rundown ETL (../shared/fixtures/diagsession) holds 80
+ * MethodDCEndVerbose and the module events of a .NET process: the same
+ * payloads as in a .nettrace, read by the code both importers share.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sps-clr-symbols.h"
+#include "sps-etl-reader.h"
+#include "sps-mstrace-bytes.h"
+#include "sps-test-util.h"
+#include "sps-test-zip.h"
+
+typedef struct
+{
+  SpsClrSymbols *symbols;
+  guint8         runtime[16];
+  guint8         rundown[16];
+  GArray        *starts;     /* guint64: each method's start, in file order */
+  GArray        *sizes;      /* guint32 */
+  guint          n_modules;
+} Reading;
+
+static void
+on_record (const SpsEtlRecord *r,
+           gpointer            user_data)
+{
+  Reading *reading = user_data;
+  SpsClrProvider provider;
+
+  if (r->provider == NULL)
+    return;
+  if (memcmp (r->provider, reading->rundown, 16) == 0)
+    provider = SPS_CLR_PROVIDER_RUNDOWN;
+  else if (memcmp (r->provider, reading->runtime, 16) == 0)
+    provider = SPS_CLR_PROVIDER_RUNTIME;
+  else
+    return;
+
+  if (!sps_clr_symbols_add_event (reading->symbols, provider, r->id, r->payload, r->payload_len))
+    return;
+  if (sps_clr_event_kind (provider, r->id) == SPS_CLR_EVENT_METHOD)
+    {
+      guint64 start = sps_ms_read_u64 (r->payload + 16);
+      guint32 size = sps_ms_read_u32 (r->payload + 24);
+
+      g_array_append_val (reading->starts, start);
+      g_array_append_val (reading->sizes, size);
+    }
+  else
+    reading->n_modules++;
+}
+
+static void
+test_rundown_names (void)
+{
+  g_autoptr(GBytes) etl = sps_test_shared_zip_member ("diagsession", "perfview__gcrundownevents.etl.zip",
+                                                      "gcrundownevents/PerfViewData.clrRundown.etl");
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(SpsClrSymbols) symbols = sps_clr_symbols_new (builder);
+  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  Reading reading = { symbols, { 0, }, { 0, }, starts, sizes, 0 };
+  const SpsEtlReaderFuncs funcs = { NULL, on_record, NULL, NULL };
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  SpsEtlStats stats;
+  guint64 first;
+  guint32 frame;
+  const SpsFrameTable *frames;
+
+  g_test_summary ("Method and module events of the CLR rundown, in ETL form: 80 methods "
+                  "named module!Namespace.Method(params), looked up by IP");
+  if (etl == NULL)
+    return;
+
+  g_assert_true (sps_etl_guid_parse ("{e13c0d23-ccbc-4e12-931b-d9cc2eee27e4}", reading.runtime));
+  g_assert_true (sps_etl_guid_parse ("{a669021c-c450-4609-a035-5af59af4df18}", reading.rundown));
+  g_assert_true (sps_etl_read (g_bytes_get_data (etl, NULL), g_bytes_get_size (etl), "rundown.etl",
+                               &funcs, &reading, &stats, &error));
+  g_assert_no_error (error);
+
+  /* 77 MethodDCEndVerbose v1 and 3 v2; 7 ModuleDCEnd and 7 DomainModuleDCEnd */
+  g_assert_cmpuint (sps_clr_symbols_get_n_methods (symbols), ==, 80);
+  g_assert_cmpuint (starts->len, ==, 80);
+  g_assert_cmpuint (reading.n_modules, ==, 14);
+
+  sps_clr_symbols_seal (symbols);
+  first = g_array_index (starts, guint64, 0);
+  g_assert_cmphex (first, ==, 0x7ffb48740040);
+  frame = sps_clr_symbols_frame (symbols, first);
+  g_assert_cmpuint (frame, !=, SPS_NO_INDEX);
+  /* Inside the same method: the same frame; one byte before its start: not it */
+  g_assert_cmpuint (sps_clr_symbols_frame (symbols, first + g_array_index (sizes, guint32, 0) - 1), ==, frame);
+  g_assert_cmpuint (sps_clr_symbols_frame (symbols, first - 1), !=, frame);
+  g_assert_cmpuint (sps_clr_symbols_frame (symbols, 0x1000), ==, SPS_NO_INDEX);
+
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+  frames = sps_trace_get_frames (trace);
+  g_assert_cmpuint (frames->n_rows, >=, 1);
+  g_assert_cmpstr (sps_trace_get_string (trace, frames->name[frame]), ==,
+                   "System.Private.CoreLib!dynamicClass.InvokeStub_EventAttribute.set_Level"
+                   "(class System.Object,class System.Object,int*)");
+  g_assert_cmpuint (frames->address[frame], ==, first);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/mstrace/clr-symbols/rundown-names", test_rundown_names);
+
+  return g_test_run ();
+}
