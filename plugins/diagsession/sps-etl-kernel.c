@@ -63,6 +63,18 @@ typedef struct
   gboolean user;
 } KeyRef;
 
+/* A stack part read before its sample (a relogged trace need not keep
+ * the kernel's order): matched again at the end */
+typedef struct
+{
+  guint64  ts;
+  guint32  tid;
+  gboolean is_key;
+  guint32  stack;         /* when not is_key */
+  guint64  key;           /* when is_key */
+  gboolean user;
+} PendingPart;
+
 static guint
 sample_key_hash (gconstpointer key)
 {
@@ -126,6 +138,7 @@ sps_etl_kernel_new (void)
   self->sample_at = g_hash_table_new_full (sample_key_hash, sample_key_equal, g_free, NULL);
   self->key_stacks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->key_refs = g_array_new (FALSE, FALSE, sizeof (KeyRef));
+  self->pending_parts = g_array_new (FALSE, FALSE, sizeof (PendingPart));
   return self;
 }
 
@@ -137,6 +150,7 @@ clear_reading_state (SpsEtlKernel *self)
   g_clear_pointer (&self->sample_at, g_hash_table_unref);
   g_clear_pointer (&self->key_stacks, g_hash_table_unref);
   g_clear_pointer (&self->key_refs, g_array_unref);
+  g_clear_pointer (&self->pending_parts, g_array_unref);
 }
 
 void
@@ -452,6 +466,7 @@ add_stack_walk (SpsEtlKernel       *self,
         gsize n = len >= 16 ? (len - 16) / ptr : 0;
         SpsEtlSample *sample;
         guint32 stack;
+        gboolean user;
 
         if (n == 0)
           {
@@ -460,13 +475,16 @@ add_stack_walk (SpsEtlKernel       *self,
           }
         self->n_stack_events++;
         sample = find_sample (self, sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12));
-        if (sample == NULL)
-          {
-            self->n_stacks_unmatched++;
-            return;
-          }
         stack = add_stack (self, p + 16, n, ptr);
-        attach (self, sample, stack, !is_kernel_address (sps_ms_read_ptr (p + 16, ptr), ptr));
+        user = !is_kernel_address (sps_ms_read_ptr (p + 16, ptr), ptr);
+        if (sample != NULL)
+          attach (self, sample, stack, user);
+        else
+          {
+            PendingPart part = { sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12), FALSE, stack, 0, user };
+
+            g_array_append_val (self->pending_parts, part);
+          }
       }
       break;
 
@@ -512,7 +530,10 @@ add_stack_walk (SpsEtlKernel       *self,
         sample = find_sample (self, sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12));
         if (sample == NULL)
           {
-            self->n_stacks_unmatched++;
+            PendingPart part = { sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12), TRUE, 0,
+                                 sps_ms_read_ptr (p + 16, ptr), r->opcode == OP_KEY_USER };
+
+            g_array_append_val (self->pending_parts, part);
             return;
           }
         ref.sample = (guint32) (sample - &g_array_index (self->samples, SpsEtlSample, 0));
@@ -610,6 +631,28 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
 {
   if (self->key_refs == NULL)
     return;
+
+  for (guint i = 0; i < self->pending_parts->len; i++)
+    {
+      const PendingPart *part = &g_array_index (self->pending_parts, PendingPart, i);
+      SpsEtlSample *sample = find_sample (self, part->ts, part->tid);
+      KeyRef ref;
+
+      if (sample == NULL)
+        {
+          self->n_stacks_unmatched++;
+          continue;
+        }
+      if (!part->is_key)
+        {
+          attach (self, sample, part->stack, part->user);
+          continue;
+        }
+      ref.sample = (guint32) (sample - &g_array_index (self->samples, SpsEtlSample, 0));
+      ref.key = part->key;
+      ref.user = part->user;
+      g_array_append_val (self->key_refs, ref);
+    }
 
   for (guint i = 0; i < self->key_refs->len; i++)
     {

@@ -83,7 +83,8 @@ typedef struct
   GHashTable *open_threads;    /* tid → SpsEtlThread */
   GHashTable *sample_at;       /* (ts, tid) → sample index + 1 */
   GHashTable *key_stacks;      /* stack key → stack index + 1 */
-  GArray     *key_refs;        /* pending key references */
+  GArray     *key_refs;        /* key references to resolve at the end */
+  GArray     *pending_parts;   /* stack parts read before their sample */
 } SpsEtlKernel;
 
 SpsEtlKernel *sps_etl_kernel_new    (void);

@@ -477,14 +477,18 @@ sps_etl_read (const guint8            *data,
             }
           else
             {
+              gssize got;
+
               if (out_len > expanded_size)
                 {
                   g_free (expanded);
                   expanded = g_malloc (out_len);
                   expanded_size = out_len;
                 }
-              if (!funcs->decompress (self.header.compression, b + BUFFER_HEADER_SIZE,
-                                      size - BUFFER_HEADER_SIZE, expanded, out_len, &local_error))
+              got = funcs->decompress (self.header.compression, b + BUFFER_HEADER_SIZE,
+                                       size - BUFFER_HEADER_SIZE, expanded, out_len, &local_error);
+
+              if (got < 0)
                 {
                   g_autofree char *message =
                     /* Translators: %s is what is wrong with the compressed data */
@@ -495,8 +499,8 @@ sps_etl_read (const guint8            *data,
                   stats->n_skipped_buffers++;
                 }
               else
-                ok = read_records (&self, expanded, out_len, BUFFER_HEADER_SIZE, offset, processor,
-                                   first, state, error);
+                ok = read_records (&self, expanded, MIN ((gsize) got, out_len), BUFFER_HEADER_SIZE,
+                                   offset, processor, first, state, error);
             }
         }
       else

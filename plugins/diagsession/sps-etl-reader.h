@@ -76,14 +76,15 @@ typedef struct
 
 #define SPS_ETL_LOG_FILE_MODE_COMPRESSED 0x04000000
 
-/* Expands a compressed buffer's data (@in, @in_len) into exactly @out_len
- * bytes of @out; FALSE with @error set when it cannot. */
-typedef gboolean (*SpsEtlDecompressFunc) (guint32        compression,
-                                          const guint8  *in,
-                                          gsize          in_len,
-                                          guint8        *out,
-                                          gsize          out_len,
-                                          GError       **error);
+/* Expands a compressed buffer's data (@in, @in_len) into at most @out_len
+ * bytes of @out; returns how many, or -1 with @error set when it cannot.
+ * (The MS-XCA decoders have this form.) */
+typedef gssize (*SpsEtlDecompressFunc) (guint32        compression,
+                                        const guint8  *in,
+                                        gsize          in_len,
+                                        guint8        *out,
+                                        gsize          out_len,
+                                        GError       **error);
 
 typedef struct
 {
