@@ -238,8 +238,8 @@ read_member (SpsDiagPackage *self,
 
       zip_fclose (file);
       /* Translators: a file name, a member, a byte offset in it, then what is wrong */
-      g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_TRUNCATED, _("%s: %s (byte %" G_GINT64_FORMAT "): %s"),
-                   self->display_name, member, MAX (got, (zip_int64_t) 0), message);
+      g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_TRUNCATED, _("%s: %s (byte %zu): %s"),
+                   self->display_name, member, (gsize) MAX (got, (zip_int64_t) 0), message);
       return NULL;
     }
   zip_fclose (file);
