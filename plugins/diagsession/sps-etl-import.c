@@ -1,0 +1,557 @@
+/* sps-etl-import.c: one or more ETL files of a session into a trace builder
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The files of one session share one clock (Diagnostics Hub writes a
+ * kernel and user loggers' files; PerfView merges them into one): all are
+ * read first, then the samples become rows of the sample table on their
+ * threads, each with its stack as a callsite chain. Frames are named as
+ * PerfView names them: a managed method by the runtime's events
+ * ("module!Namespace.Method(params)", the code the .nettrace importer
+ * uses), native code by the image that holds it ("ntdll.dll!+0x1f2e0"),
+ * and an address no image holds by itself ("0x7ffd2df61000"). Times are
+ * clock ticks since the earliest file's start, in nanoseconds, computed in
+ * 128 bits.
+ */
+
+#define G_LOG_DOMAIN "sps-etl"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "sps-clr-symbols.h"
+#include "sps-etl-import.h"
+#include "sps-etl-private.h"
+
+/* Times of the model stay within ±2^62 ns, so that any difference of two
+ * is representable */
+#define TIME_LIMIT (G_GINT64_CONSTANT (1) << 62)
+
+/* The kernel's own processes */
+#define PID_IDLE 0
+
+typedef struct
+{
+  guint64 base;
+  guint64 size;
+  guint32 name;             /* string id of the file's base name */
+} ImageRange;
+
+struct _SpsEtlImport
+{
+  SpsTraceBuilder      *builder;
+  SpsEtlDecompressFunc  decompress;
+  SpsEtlKernel         *kernel;
+  GHashTable           *clr;          /* pid → SpsClrSymbols */
+  guint8                runtime[16];
+  guint8                rundown[16];
+  const char           *display_name; /* of the file being read */
+
+  gboolean              have_clock;
+  guint64               start_ticks;  /* the earliest file's start */
+  guint64               frequency;
+  guint                 pointer_size;
+
+  SpsEtlImportStats     stats;
+  gboolean              finished;
+};
+
+SpsEtlImport *
+sps_etl_import_new (SpsTraceBuilder      *builder,
+                    SpsEtlDecompressFunc  decompress)
+{
+  SpsEtlImport *self = g_new0 (SpsEtlImport, 1);
+
+  self->builder = g_object_ref (builder);
+  self->decompress = decompress;
+  self->kernel = sps_etl_kernel_new ();
+  self->clr = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) sps_clr_symbols_free);
+  self->pointer_size = 8;
+  sps_etl_guid_parse ("{e13c0d23-ccbc-4e12-931b-d9cc2eee27e4}", self->runtime);
+  sps_etl_guid_parse ("{a669021c-c450-4609-a035-5af59af4df18}", self->rundown);
+  return self;
+}
+
+void
+sps_etl_import_free (SpsEtlImport *self)
+{
+  if (self == NULL)
+    return;
+  g_object_unref (self->builder);
+  sps_etl_kernel_free (self->kernel);
+  g_hash_table_unref (self->clr);
+  g_free (self);
+}
+
+const SpsEtlImportStats *
+sps_etl_import_get_stats (SpsEtlImport *self)
+{
+  return &self->stats;
+}
+
+SpsEtlKernel *
+sps_etl_import_get_kernel (SpsEtlImport *self)
+{
+  return self->kernel;
+}
+
+/* Reading */
+
+static void
+on_header (const SpsEtlHeader *header,
+           gpointer            user_data)
+{
+  SpsEtlImport *self = user_data;
+
+  self->stats.events_lost += header->events_lost;
+  if (!self->have_clock)
+    {
+      self->have_clock = TRUE;
+      self->start_ticks = header->start_ticks;
+      self->frequency = header->perf_freq;
+      self->pointer_size = header->pointer_size;
+      return;
+    }
+  if (header->perf_freq != self->frequency)
+    {
+      /* Translators: a file name, then what is wrong with it */
+      sps_trace_builder_warn (self->builder, "etl-clock-mismatch", _("%s: %s"), self->display_name,
+                              _("its clock runs at another frequency than the session's first file's; "
+                                "its times are read at the first file's"));
+    }
+  self->start_ticks = MIN (self->start_ticks, header->start_ticks);
+}
+
+static SpsClrSymbols *
+clr_of (SpsEtlImport *self,
+        guint32       pid)
+{
+  SpsClrSymbols *symbols = g_hash_table_lookup (self->clr, GUINT_TO_POINTER (pid));
+
+  if (symbols == NULL)
+    {
+      symbols = sps_clr_symbols_new (self->builder);
+      g_hash_table_insert (self->clr, GUINT_TO_POINTER (pid), symbols);
+    }
+  return symbols;
+}
+
+static void
+on_record (const SpsEtlRecord *record,
+           gpointer            user_data)
+{
+  SpsEtlImport *self = user_data;
+
+  if (sps_etl_kernel_add (self->kernel, record))
+    return;
+
+  if (record->kind == SPS_ETL_RECORD_EVENT_HEADER && record->provider != NULL &&
+      record->pid != SPS_ETL_NO_ID)
+    {
+      gboolean rundown = memcmp (record->provider, self->rundown, 16) == 0;
+
+      if ((rundown || memcmp (record->provider, self->runtime, 16) == 0) &&
+          sps_clr_event_kind (rundown ? SPS_CLR_PROVIDER_RUNDOWN : SPS_CLR_PROVIDER_RUNTIME,
+                              record->id) == SPS_CLR_EVENT_METHOD)
+        self->stats.clr_method_events++;
+      if (rundown || memcmp (record->provider, self->runtime, 16) == 0)
+        sps_clr_symbols_add_event (clr_of (self, record->pid),
+                                   rundown ? SPS_CLR_PROVIDER_RUNDOWN : SPS_CLR_PROVIDER_RUNTIME,
+                                   record->id, record->payload, record->payload_len);
+    }
+}
+
+static void
+on_warning (const char *kind,
+            const char *message,
+            gpointer    user_data)
+{
+  SpsEtlImport *self = user_data;
+
+  sps_trace_builder_warn (self->builder, kind, "%s", message);
+}
+
+/**
+ * sps_etl_import_read:
+ * @self: an import
+ * @data: (array length=len): one ETL file of the session
+ * @len: its size
+ * @display_name: its name for messages
+ * @error: why it is not an ETL trace at all
+ *
+ * Returns: %FALSE when the file has no readable trace header
+ */
+gboolean
+sps_etl_import_read (SpsEtlImport  *self,
+                     const guint8  *data,
+                     gsize          len,
+                     const char    *display_name,
+                     GError       **error)
+{
+  const SpsEtlReaderFuncs funcs = { on_header, on_record, on_warning, self->decompress };
+  SpsEtlStats stats;
+  gboolean ok;
+
+  g_return_val_if_fail (!self->finished, FALSE);
+
+  self->display_name = display_name;
+  ok = sps_etl_read (data, len, display_name, &funcs, self, &stats, error);
+  self->display_name = NULL;
+
+  self->stats.reader.n_buffers += stats.n_buffers;
+  self->stats.reader.n_compressed_buffers += stats.n_compressed_buffers;
+  self->stats.reader.n_skipped_buffers += stats.n_skipped_buffers;
+  self->stats.reader.n_records_32 += stats.n_records_32;
+  for (guint i = 0; i < SPS_ETL_N_RECORD_KINDS; i++)
+    self->stats.reader.n_records[i] += stats.n_records[i];
+  return ok;
+}
+
+/* Building the trace */
+
+typedef struct
+{
+  SpsEtlImport *self;
+  GHashTable   *images;        /* pid → GArray of ImageRange, by base */
+  GHashTable   *threads;       /* tid → GPtrArray of SpsEtlThread (borrowed) */
+  GHashTable   *processes;     /* pid → builder process */
+  GHashTable   *builder_threads; /* (pid << 32 | tid) → builder thread + 1 */
+  GHashTable   *frames;        /* pid → GHashTable ip → frame + 1 */
+  guint32       sample_name;
+} Build;
+
+static int
+compare_ranges (gconstpointer a,
+                gconstpointer b)
+{
+  const ImageRange *ra = a;
+  const ImageRange *rb = b;
+
+  return ra->base < rb->base ? -1 : ra->base > rb->base;
+}
+
+static void
+index_images (Build *build)
+{
+  SpsEtlKernel *kernel = build->self->kernel;
+  GHashTableIter iter;
+  gpointer value;
+
+  for (guint i = 0; i < kernel->images->len; i++)
+    {
+      const SpsEtlImage *image = g_ptr_array_index (kernel->images, i);
+      GArray *ranges = g_hash_table_lookup (build->images, GUINT_TO_POINTER (image->pid));
+      ImageRange range = { image->base, image->size,
+                           sps_trace_builder_intern (build->self->builder, image->name, -1) };
+
+      if (ranges == NULL)
+        {
+          ranges = g_array_new (FALSE, FALSE, sizeof (ImageRange));
+          g_hash_table_insert (build->images, GUINT_TO_POINTER (image->pid), ranges);
+        }
+      g_array_append_val (ranges, range);
+    }
+
+  g_hash_table_iter_init (&iter, build->images);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_array_sort (value, compare_ranges);
+}
+
+/* The image of @pid holding @ip, or NULL */
+static const ImageRange *
+find_image (Build   *build,
+            guint32  pid,
+            guint64  ip)
+{
+  GArray *ranges = g_hash_table_lookup (build->images, GUINT_TO_POINTER (pid));
+  guint lo = 0, hi;
+
+  if (ranges == NULL)
+    return NULL;
+  hi = ranges->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (ranges, ImageRange, mid).base <= ip)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  /* The last image starting at or before ip; several may (reloads) */
+  for (guint i = lo; i > 0; i--)
+    {
+      const ImageRange *r = &g_array_index (ranges, ImageRange, i - 1);
+
+      if (ip - r->base < r->size)
+        return r;
+      if (lo - i > 8)
+        break;
+    }
+  return NULL;
+}
+
+static gboolean
+is_kernel_address (Build   *build,
+                   guint64  ip)
+{
+  return build->self->pointer_size == 8 ? ip >= G_GUINT64_CONSTANT (0xffff800000000000) : ip >= 0x80000000u;
+}
+
+static guint32
+frame_of (Build   *build,
+          guint32  pid,
+          guint64  ip)
+{
+  SpsTraceBuilder *b = build->self->builder;
+  gboolean kernel = is_kernel_address (build, ip);
+  guint32 space = kernel ? PID_IDLE : pid;
+  GHashTable *cache = g_hash_table_lookup (build->frames, GUINT_TO_POINTER (space));
+  SpsClrSymbols *symbols;
+  const ImageRange *image;
+  guint32 frame = SPS_NO_INDEX;
+  guint cached;
+  char name[64];
+
+  if (cache == NULL)
+    {
+      cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      g_hash_table_insert (build->frames, GUINT_TO_POINTER (space), cache);
+    }
+  else if ((cached = GPOINTER_TO_UINT (g_hash_table_lookup (cache, &ip))) != 0)
+    return cached - 1;
+
+  /* Kernel code is in the images of process 0, the same in every process */
+  if (!kernel && (symbols = g_hash_table_lookup (build->self->clr, GUINT_TO_POINTER (pid))) != NULL)
+    frame = sps_clr_symbols_frame (symbols, ip);
+
+  if (frame == SPS_NO_INDEX && (image = find_image (build, space, ip)) != NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("%s!+0x%" G_GINT64_MODIFIER "x",
+                                               sps_string_pool_get (sps_trace_builder_get_strings (b),
+                                                                    image->name, NULL),
+                                               ip - image->base);
+
+      frame = sps_trace_builder_intern_frame (b, sps_trace_builder_intern (b, text, -1), 0, image->name, ip);
+    }
+
+  if (frame == SPS_NO_INDEX)
+    {
+      g_snprintf (name, sizeof name, "0x%" G_GINT64_MODIFIER "x", ip);
+      frame = sps_trace_builder_intern_frame (b, sps_trace_builder_intern (b, name, -1), 0, 0, ip);
+    }
+
+  {
+    guint64 *key = g_new (guint64, 1);
+
+    *key = ip;
+    g_hash_table_insert (cache, key, GUINT_TO_POINTER (frame + 1));
+  }
+  return frame;
+}
+
+/* The process a thread belonged to at @ts: the lifetime that holds it,
+ * else the tid's last */
+static guint32
+pid_of_thread (Build   *build,
+               guint32  tid,
+               guint64  ts)
+{
+  GPtrArray *lives = g_hash_table_lookup (build->threads, GUINT_TO_POINTER (tid));
+
+  if (tid == 0)
+    return PID_IDLE;
+  if (lives == NULL)
+    return SPS_ETL_NO_ID;
+  for (guint i = 0; i < lives->len; i++)
+    {
+      const SpsEtlThread *t = g_ptr_array_index (lives, i);
+
+      if (ts >= t->start && ts < t->end)
+        return t->pid;
+    }
+  return ((const SpsEtlThread *) g_ptr_array_index (lives, lives->len - 1))->pid;
+}
+
+static guint32
+builder_process (Build   *build,
+                 guint32  pid)
+{
+  gpointer value;
+  guint32 process;
+
+  if (g_hash_table_lookup_extended (build->processes, GUINT_TO_POINTER (pid), NULL, &value))
+    return GPOINTER_TO_UINT (value);
+  process = sps_trace_builder_ensure_process (build->self->builder, pid == SPS_ETL_NO_ID ? -1 : (gint64) pid);
+  if (pid == PID_IDLE)
+    sps_trace_builder_set_process_name (build->self->builder, process,
+                                        sps_trace_builder_intern (build->self->builder, "Idle", -1));
+  g_hash_table_insert (build->processes, GUINT_TO_POINTER (pid), GUINT_TO_POINTER (process));
+  return process;
+}
+
+static guint32
+builder_thread (Build   *build,
+                guint32  pid,
+                guint32  tid)
+{
+  guint64 key = (guint64) pid << 32 | tid;
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (build->builder_threads, &key));
+  guint32 thread;
+  guint64 *stored;
+
+  if (index != 0)
+    return index - 1;
+  thread = sps_trace_builder_ensure_thread (build->self->builder, builder_process (build, pid), tid);
+  stored = g_new (guint64, 1);
+  *stored = key;
+  g_hash_table_insert (build->builder_threads, stored, GUINT_TO_POINTER (thread + 1));
+  return thread;
+}
+
+/* Ticks as ns since the start, saturated to the model's range */
+static SpsTime
+ticks_to_ns (SpsEtlImport *self,
+             guint64       ticks)
+{
+  __int128 t = ((__int128) ticks - (__int128) self->start_ticks) * 1000000000 / self->frequency;
+
+  return (SpsTime) CLAMP (t, -TIME_LIMIT, TIME_LIMIT);
+}
+
+/* Interns the IPs (leaf first) of @stack from the root down onto @callsite */
+static guint32
+intern_part (Build        *build,
+             guint32       pid,
+             guint32       stack,
+             guint32       callsite)
+{
+  SpsEtlKernel *kernel = build->self->kernel;
+  const SpsEtlStack *s = &g_array_index (kernel->stacks, SpsEtlStack, stack);
+  const guint64 *ips = &g_array_index (kernel->ips, guint64, s->start);
+
+  for (guint i = s->len; i > 0; i--)
+    callsite = sps_trace_builder_intern_callsite (build->self->builder, callsite,
+                                                  frame_of (build, pid, ips[i - 1]));
+  return callsite;
+}
+
+static void
+add_samples (Build *build)
+{
+  SpsEtlImport *self = build->self;
+  SpsEtlKernel *kernel = self->kernel;
+
+  for (guint i = 0; i < kernel->samples->len; i++)
+    {
+      const SpsEtlSample *sample = &g_array_index (kernel->samples, SpsEtlSample, i);
+      guint32 pid = pid_of_thread (build, sample->tid, sample->ts);
+      guint32 callsite = SPS_NO_INDEX;
+
+      /* The user part is the root side of the stack */
+      if (sample->user_stack != SPS_ETL_NO_ID)
+        callsite = intern_part (build, pid, sample->user_stack, callsite);
+      if (sample->kernel_stack != SPS_ETL_NO_ID)
+        callsite = intern_part (build, pid, sample->kernel_stack, callsite);
+      if (callsite == SPS_NO_INDEX)
+        callsite = sps_trace_builder_intern_callsite (self->builder, SPS_NO_INDEX,
+                                                      frame_of (build, pid, sample->ip));
+      else
+        self->stats.samples_with_stack++;
+
+      sps_trace_builder_add_sample (self->builder, builder_thread (build, pid, sample->tid),
+                                    ticks_to_ns (self, sample->ts), build->sample_name, callsite, 0,
+                                    NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
+    }
+}
+
+/* Names the processes and threads that have rows (the rundown lists every
+ * process of the machine); the profiler's target is kept even without */
+static void
+name_processes_and_threads (Build *build)
+{
+  SpsEtlImport *self = build->self;
+  SpsEtlKernel *kernel = self->kernel;
+
+  if (kernel->target_pid != SPS_ETL_NO_ID)
+    builder_process (build, kernel->target_pid);
+
+  for (guint i = 0; i < kernel->processes->len; i++)
+    {
+      const SpsEtlProcess *p = g_ptr_array_index (kernel->processes, i);
+      gpointer process;
+
+      if (p->image != NULL && p->image[0] != '\0' &&
+          g_hash_table_lookup_extended (build->processes, GUINT_TO_POINTER (p->pid), NULL, &process))
+        sps_trace_builder_set_process_name (self->builder, GPOINTER_TO_UINT (process),
+                                            sps_trace_builder_intern (self->builder, p->image, -1));
+    }
+  for (guint i = 0; i < kernel->threads->len; i++)
+    {
+      const SpsEtlThread *t = g_ptr_array_index (kernel->threads, i);
+      guint64 key = (guint64) t->pid << 32 | t->tid;
+      guint thread = GPOINTER_TO_UINT (g_hash_table_lookup (build->builder_threads, &key));
+
+      if (thread != 0 && t->name != NULL && t->name[0] != '\0')
+        sps_trace_builder_set_thread_name (self->builder, thread - 1,
+                                           sps_trace_builder_intern (self->builder, t->name, -1));
+    }
+}
+
+/**
+ * sps_etl_import_finish:
+ * @self: an import whose every file was read
+ *
+ * Adds the processes, threads and samples to the builder.
+ */
+void
+sps_etl_import_finish (SpsEtlImport *self)
+{
+  Build build = { self, NULL, NULL, NULL, NULL, NULL, 0 };
+  GHashTableIter iter;
+  gpointer value;
+
+  g_return_if_fail (!self->finished);
+  self->finished = TRUE;
+  if (!self->have_clock)
+    return;
+
+  sps_etl_kernel_finish (self->kernel);
+  g_hash_table_iter_init (&iter, self->clr);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    sps_clr_symbols_seal (value);
+
+  build.images = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  build.threads = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
+  build.processes = g_hash_table_new (NULL, NULL);
+  build.builder_threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  build.frames = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_hash_table_unref);
+  build.sample_name = sps_trace_builder_intern (self->builder, "PerfInfo/Sample", -1);
+
+  index_images (&build);
+  for (guint i = 0; i < self->kernel->threads->len; i++)
+    {
+      SpsEtlThread *t = g_ptr_array_index (self->kernel->threads, i);
+      GPtrArray *lives = g_hash_table_lookup (build.threads, GUINT_TO_POINTER (t->tid));
+
+      if (lives == NULL)
+        {
+          lives = g_ptr_array_new ();
+          g_hash_table_insert (build.threads, GUINT_TO_POINTER (t->tid), lives);
+        }
+      g_ptr_array_add (lives, t);
+    }
+
+  add_samples (&build);
+  name_processes_and_threads (&build);
+
+  g_hash_table_unref (build.images);
+  g_hash_table_unref (build.threads);
+  g_hash_table_unref (build.processes);
+  g_hash_table_unref (build.builder_threads);
+  g_hash_table_unref (build.frames);
+}

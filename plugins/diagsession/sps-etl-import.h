@@ -1,0 +1,41 @@
+/* sps-etl-import.h: one or more ETL files of a session into a trace builder
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <spanscope-core.h>
+
+#include "sps-etl-kernel.h"
+#include "sps-etl-reader.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SpsEtlImport SpsEtlImport;
+
+/* What was read, over every file: the figures `info` reports */
+typedef struct
+{
+  SpsEtlStats reader;
+  guint64     events_lost;
+  guint64     clr_method_events;
+  guint64     samples_with_stack;
+} SpsEtlImportStats;
+
+SpsEtlImport *sps_etl_import_new        (SpsTraceBuilder          *builder,
+                                         SpsEtlDecompressFunc      decompress);
+void          sps_etl_import_free       (SpsEtlImport             *self);
+gboolean      sps_etl_import_read       (SpsEtlImport             *self,
+                                         const guint8             *data,
+                                         gsize                     len,
+                                         const char               *display_name,
+                                         GError                  **error);
+void          sps_etl_import_finish     (SpsEtlImport             *self);
+const SpsEtlImportStats *
+              sps_etl_import_get_stats  (SpsEtlImport             *self);
+SpsEtlKernel *sps_etl_import_get_kernel (SpsEtlImport             *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsEtlImport, sps_etl_import_free)
+
+G_END_DECLS
