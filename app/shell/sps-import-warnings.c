@@ -184,6 +184,23 @@ static const struct
     N_("Frames that did not decode; their events are missing.") },
   { "truncated_frame", NP_ ("%s cut-off frame", "%s cut-off frames"),
     N_("The capture ends inside a frame; its events are missing.") },
+  /* The ETL reader (plugins/diagsession) */
+  { "etl-truncated", NP_ ("the end of the ETL file is missing", "%s cut-off ends of ETL files"),
+    N_("The file ends inside a buffer: the records before the cut are shown.") },
+  { "etl-truncated-record", NP_ ("%s ETL buffer with a record cut off", "%s ETL buffers with a record cut off"),
+    N_("A record ran past the end of its buffer: the rest of that buffer is missing.") },
+  { "etl-unknown-record", NP_ ("%s ETL buffer with an unknown record", "%s ETL buffers with an unknown record"),
+    N_("A record of a header type that is not known: the rest of that buffer is missing.") },
+  { "etl-bad-extended-data", NP_ ("%s ETL event with damaged extended data", "%s ETL events with damaged extended data"),
+    N_("Events whose extended data (stacks, activity ids) does not fit them: they were dropped.") },
+  { "etl-bad-buffer", NP_ ("%s damaged ETL buffer", "%s damaged ETL buffers"),
+    N_("Buffers whose sizes cannot be right: they, or the rest of the file, are missing.") },
+  { "etl-compressed-buffer", NP_ ("%s compressed ETL buffer not expanded", "%s compressed ETL buffers not expanded"),
+    N_("Compressed buffers that could not be expanded: their events are missing.") },
+  { "etl-corrupt-buffer", NP_ ("%s corrupt compressed ETL buffer", "%s corrupt compressed ETL buffers"),
+    N_("Compressed buffers whose data is damaged: their events are missing.") },
+  { "etl-clock-mismatch", NP_ ("%s ETL file on another clock", "%s ETL files on another clock"),
+    N_("Files of the session whose clock runs at another frequency: their times may be off.") },
 };
 
 /* ngettext takes an unsigned long; what matters is the plural form of

@@ -8,9 +8,9 @@
  * hands each record, its header decoded, to a callback; what a record
  * means is the importer's business. Every size read from the file is
  * checked against the bytes that are left: a buffer that cannot be read
- * is skipped with a warning (its size still says where the next one is),
- * and a buffer whose size cannot be trusted ends the walk, keeping every
- * record before it.
+ * is skipped with a warning, since its size still says where the next one
+ * is, and a buffer whose size cannot be trusted ends the walk, keeping
+ * every record before it.
  */
 
 #define G_LOG_DOMAIN "sps-etl"
