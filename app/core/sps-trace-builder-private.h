@@ -1,0 +1,200 @@
+/* sps-trace-builder-private.h: what the builder's files share
+ *
+ * SpsTraceBuilder is spread over sps-trace-builder.c, -tables.c,
+ * -events.c and -samples.c. This header holds the layouts of its tables
+ * (static, so that each file's appends compile to fixed offsets), the
+ * inline helpers of every append, the hashes of the row indexes and the
+ * probe they use. Nothing here is installed.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <string.h>
+
+#include "sps-trace-builder.h"
+#include "sps-trace-private.h"
+
+G_BEGIN_DECLS
+
+/* A column pointer of a table's owner, read and written by offset (with
+ * memcpy: the field is declared as a pointer to the element type). */
+static inline gpointer
+column_get (gconstpointer owner,
+            gsize         offset)
+{
+  gpointer column;
+
+  memcpy (&column, (const char *) owner + offset, sizeof column);
+  return column;
+}
+
+static inline void
+column_set (gpointer owner,
+            gsize    offset,
+            gpointer column)
+{
+  memcpy ((char *) owner + offset, &column, sizeof column);
+}
+
+static inline guint *
+table_count (gpointer owner,
+             gsize    offset)
+{
+  return (guint *) (gpointer) ((char *) owner + offset);
+}
+
+#define BUILDER_TABLE(n_rows, capacity) \
+  G_STRUCT_OFFSET (SpsTraceBuilder, n_rows), G_STRUCT_OFFSET (SpsTraceBuilder, capacity)
+#define COLUMN(field) SPS_COLUMN (SpsTraceBuilder, field)
+
+static const SpsTableLayout process_table = {
+  BUILDER_TABLE (n_processes, processes_capacity),
+  { COLUMN (process_pid), COLUMN (process_name), COLUMN (process_sort_index),
+    COLUMN (process_labels) },
+};
+
+static const SpsTableLayout thread_table = {
+  BUILDER_TABLE (n_threads, threads_capacity),
+  { COLUMN (thread_process), COLUMN (thread_tid), COLUMN (thread_name),
+    COLUMN (thread_sort_index) },
+};
+
+static const SpsTableLayout slice_record_table = {
+  BUILDER_TABLE (n_slice_records, slice_records_capacity),
+  { COLUMN (slice_ts), COLUMN (slice_dur), COLUMN (slice_name), COLUMN (slice_category),
+    COLUMN (slice_thread), COLUMN (slice_args), COLUMN (slice_flags), COLUMN (slice_kind),
+    COLUMN (slice_callsite), COLUMN (slice_end_callsite) },
+};
+
+static const SpsTableLayout async_table = {
+  BUILDER_TABLE (n_async, async_capacity),
+  { COLUMN (async_ts), COLUMN (async_key), COLUMN (async_process), COLUMN (async_name),
+    COLUMN (async_category), COLUMN (async_args), COLUMN (async_phase) },
+};
+
+static const SpsTableLayout instant_table = {
+  BUILDER_TABLE (n_instants, instants_capacity),
+  { COLUMN (instant_ts), COLUMN (instant_name), COLUMN (instant_category),
+    COLUMN (instant_owner), COLUMN (instant_args), COLUMN (instant_kind),
+    COLUMN (instant_scope) },
+};
+
+static const SpsTableLayout counter_table = {
+  BUILDER_TABLE (n_counters, counters_capacity),
+  { COLUMN (counter_process), COLUMN (counter_name), COLUMN (counter_series) },
+};
+
+static const SpsTableLayout counter_value_table = {
+  BUILDER_TABLE (n_counter_values, counter_values_capacity),
+  { COLUMN (value_counter), COLUMN (value_ts), COLUMN (value_value) },
+};
+
+static const SpsTableLayout flow_point_table = {
+  BUILDER_TABLE (n_flow_points, flow_points_capacity),
+  { COLUMN (flow_key), COLUMN (flow_ts), COLUMN (flow_thread), COLUMN (flow_handle),
+    COLUMN (flow_name), COLUMN (flow_category), COLUMN (flow_phase), COLUMN (flow_bind) },
+};
+
+static const SpsTableLayout object_table = {
+  BUILDER_TABLE (n_objects, objects_capacity),
+  { COLUMN (object_ts), COLUMN (object_key), COLUMN (object_process), COLUMN (object_name),
+    COLUMN (object_args), COLUMN (object_phase) },
+};
+
+static const SpsTableLayout frame_table = {
+  BUILDER_TABLE (n_frames, frames_capacity),
+  { COLUMN (frame_name), COLUMN (frame_category), COLUMN (frame_module),
+    COLUMN (frame_address), COLUMN (frame_source_file), COLUMN (frame_source_line),
+    COLUMN (frame_source_column) },
+};
+
+static const SpsTableLayout callsite_table = {
+  BUILDER_TABLE (n_callsites, callsites_capacity),
+  { COLUMN (callsite_parent), COLUMN (callsite_frame), COLUMN (callsite_depth) },
+};
+
+static const SpsTableLayout sample_table = {
+  BUILDER_TABLE (n_samples, samples_capacity),
+  { COLUMN (sample_ts), COLUMN (sample_thread), COLUMN (sample_name),
+    COLUMN (sample_callsite), COLUMN (sample_raw_stack_ref), COLUMN (sample_weight),
+    COLUMN (sample_weight_unit), COLUMN (sample_flags), COLUMN (sample_line) },
+};
+
+static const SpsTableLayout raw_sample_table = {
+  BUILDER_TABLE (n_raw_samples, raw_samples_capacity),
+  { COLUMN (raw_sample_ts), COLUMN (raw_sample_thread), COLUMN (raw_sample_name),
+    COLUMN (raw_sample_callsite), COLUMN (raw_sample_raw_stack_ref), COLUMN (raw_sample_weight),
+    COLUMN (raw_sample_weight_unit), COLUMN (raw_sample_flags), COLUMN (raw_sample_line) },
+};
+
+#undef COLUMN
+#undef BUILDER_TABLE
+
+/* The index of a new last row of @layout's table, whose columns are
+ * grown first when they are full. */
+static inline guint32
+append_row (SpsTraceBuilder      *self,
+            const SpsTableLayout *layout)
+{
+  guint *n_rows = table_count (self, layout->n_rows);
+
+  if G_UNLIKELY (*n_rows == *table_count (self, layout->capacity))
+    _sps_table_grow (self, layout);
+
+  return (*n_rows)++;
+}
+
+static inline guint32
+mix64 (guint64 x)
+{
+  x ^= x >> 30;
+  x *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  x ^= x >> 27;
+  x *= G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  x ^= x >> 31;
+  return (guint32) x;
+}
+
+static inline guint32
+hash_pair (guint64 a,
+           guint64 b)
+{
+  return mix64 (a * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) ^ b);
+}
+
+/* Row indexes: the slot array is rebuilt from the key columns when it gets
+ * half full, so a table's hash function takes a row. */
+
+typedef guint32 (*SpsRowHashFunc) (SpsTraceBuilder *self,
+                                   guint32          row);
+
+/* Probes for @hash; returns the slot that holds a row equal to the key (as
+ * told by @equal on each candidate) or the empty slot where it belongs. */
+#define ROW_INDEX_PROBE(index, hash, row_var, equal, slot_out)             \
+  G_STMT_START {                                                           \
+    guint _mask = (index)->n_slots - 1;                                    \
+    guint _i = (hash) & _mask;                                             \
+    for (;;)                                                               \
+      {                                                                    \
+        guint32 _s = (index)->slots[_i];                                   \
+        if (_s == 0)                                                       \
+          break;                                                           \
+        row_var = _s - 1;                                                  \
+        if (equal)                                                         \
+          break;                                                           \
+        _i = (_i + 1) & _mask;                                             \
+      }                                                                    \
+    slot_out = _i;                                                         \
+  } G_STMT_END
+
+/* sps-trace-builder-tables.c */
+void _sps_row_index_insert (SpsTraceBuilder *self,
+                            SpsRowIndex     *index,
+                            guint            slot,
+                            guint32          row,
+                            guint            n_rows,
+                            SpsRowHashFunc   hash);
+
+G_END_DECLS

@@ -1,0 +1,192 @@
+/* sps-trace-builder-tables.c: the builder's growable tables and row indexes
+ *
+ * How a struct-of-arrays table grows (doubling, huge pages, realloc by
+ * mremap for the largest columns), is freed and measured, through its
+ * SpsTableLayout, and how a row index is rebuilt when it gets half full.
+ * Memory policy that the builder, finish() and the trace all use, kept
+ * apart from what any one table holds.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-trace-builder"
+
+#include "config.h"
+
+#include <string.h>
+#ifdef HAVE_MADVISE
+#include <sys/mman.h>
+#endif
+
+#include "sps-trace-builder-private.h"
+
+#define MIN_ROWS 256
+
+/* Growth doubles: large columns are mmapped by malloc, so realloc moves
+ * them with mremap and the untouched tail costs no resident memory. */
+static guint
+next_capacity (guint capacity)
+{
+  if (capacity >= G_MAXUINT32 / 2)
+    g_error ("Trace builder table is full");
+
+  return capacity < MIN_ROWS ? MIN_ROWS : capacity * 2;
+}
+
+#define FOREACH_COLUMN(column, layout) \
+  for (const SpsColumn *column = (layout)->columns; \
+       column < (layout)->columns + SPS_MAX_COLUMNS && column->element_size != 0; \
+       column++)
+
+#define HUGE_PAGE_SIZE ((gsize) 2 << 20)
+#define OWN_MAPPING_SIZE ((gsize) 32 << 20)
+
+/**
+ * _sps_advise_huge_pages:
+ * @mem: the start of an allocation
+ * @size: its size in bytes
+ *
+ * Asks for transparent huge pages on the 2 MiB pages inside a large
+ * allocation: columns of millions of rows are written once from end to
+ * end, and faulting them in 4 KiB at a time (each charged to the memory
+ * cgroup) costs more than filling them.
+ */
+void
+_sps_advise_huge_pages (gpointer mem,
+                        gsize    size)
+{
+#ifdef HAVE_MADVISE
+  guintptr start = ((guintptr) mem + HUGE_PAGE_SIZE - 1) & ~(guintptr) (HUGE_PAGE_SIZE - 1);
+  guintptr end = ((guintptr) mem + size) & ~(guintptr) (HUGE_PAGE_SIZE - 1);
+
+  /* Only a hint: where it is refused, plain pages do */
+  if (mem != NULL && end > start)
+    (void) madvise ((gpointer) start, end - start, MADV_HUGEPAGE);
+#else
+  (void) mem;
+  (void) size;
+#endif
+}
+
+/* g_malloc() with _sps_advise_huge_pages() */
+gpointer
+_sps_alloc_large (gsize size)
+{
+  gpointer mem = g_malloc (size);
+
+  _sps_advise_huge_pages (mem, size);
+  return mem;
+}
+
+/* Grows every column of the table to the next capacity. */
+void
+_sps_table_grow (gpointer              owner,
+                 const SpsTableLayout *layout)
+{
+  guint *capacity;
+  guint cap;
+
+  g_assert (owner != NULL);
+  g_assert (layout != NULL && layout->capacity != 0);
+
+  capacity = table_count (owner, layout->capacity);
+  cap = next_capacity (*capacity);
+  FOREACH_COLUMN (column, layout)
+    {
+      gpointer old = column_get (owner, column->offset);
+      gsize size = (gsize) cap * column->element_size;
+      gpointer mem;
+
+      /* A column of 32 MiB and more has its own mapping in glibc's
+       * malloc (its dynamic mmap threshold stops there), which realloc()
+       * moves with mremap(): no copy, and the pages stay huge. Below that,
+       * realloc() would copy into plain pages faulted in one by one, so
+       * the new column gets the hint before the copy. */
+      if ((gsize) *capacity * column->element_size >= OWN_MAPPING_SIZE)
+        {
+          mem = g_realloc_n (old, cap, column->element_size);
+          _sps_advise_huge_pages (mem, size);
+        }
+      else if (size >= HUGE_PAGE_SIZE)
+        {
+          mem = _sps_alloc_large (size);
+          memcpy (mem, old, (gsize) *table_count (owner, layout->n_rows) * column->element_size);
+          g_free (old);
+        }
+      else
+        mem = g_realloc_n (old, cap, column->element_size);
+      column_set (owner, column->offset, mem);
+    }
+  *capacity = cap;
+}
+
+/* Frees every column of the table and empties it. */
+void
+_sps_table_free (gpointer              owner,
+                 const SpsTableLayout *layout)
+{
+  g_assert (owner != NULL);
+  g_assert (layout != NULL);
+
+  FOREACH_COLUMN (column, layout)
+    {
+      g_free (column_get (owner, column->offset));
+      column_set (owner, column->offset, NULL);
+    }
+  *table_count (owner, layout->n_rows) = 0;
+  if (layout->capacity != 0)
+    *table_count (owner, layout->capacity) = 0;
+}
+
+/* The bytes the table's rows take, all columns together. */
+gsize
+_sps_table_get_memory_size (gconstpointer         owner,
+                            const SpsTableLayout *layout)
+{
+  gsize row_size = 0;
+  guint n_rows;
+
+  g_assert (owner != NULL);
+  g_assert (layout != NULL);
+
+  memcpy (&n_rows, (const char *) owner + layout->n_rows, sizeof n_rows);
+  FOREACH_COLUMN (column, layout)
+    row_size += column->element_size;
+
+  return (gsize) n_rows * row_size;
+}
+
+/* Inserts @row in the empty slot @slot found by the caller's probe, then
+ * grows the table when @n_rows reaches half of it. */
+void
+_sps_row_index_insert (SpsTraceBuilder *self,
+                       SpsRowIndex     *index,
+                       guint            slot,
+                       guint32          row,
+                       guint            n_rows,
+                       SpsRowHashFunc   hash)
+{
+  guint n_slots;
+  guint mask;
+
+  g_assert (index->slots[slot] == 0);
+
+  index->slots[slot] = row + 1;
+  if ((gsize) n_rows * 2 <= index->n_slots)
+    return;
+
+  n_slots = index->n_slots * 2;
+  mask = n_slots - 1;
+  g_free (index->slots);
+  index->slots = g_new0 (guint32, n_slots);
+  index->n_slots = n_slots;
+
+  for (guint32 r = 0; r < n_rows; r++)
+    {
+      guint i = hash (self, r) & mask;
+
+      while (index->slots[i] != 0)
+        i = (i + 1) & mask;
+      index->slots[i] = r + 1;
+    }
+}

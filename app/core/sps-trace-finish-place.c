@@ -1,0 +1,342 @@
+/* sps-trace-finish-place.c: placing rows on tracks and scattering columns
+ *
+ * How finish() reorders a table without sorting it whole: count each
+ * track's rows, deal every row to its track's next position in one
+ * sequential pass (sorting only the tracks found out of time order), then
+ * move each column to those positions one at a time, in place when every
+ * row stays. Every per-table builder goes through these, which is why
+ * they are apart from any one table.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-trace-finish"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sps-trace-finish-private.h"
+
+gpointer
+_sps_shrink_column (gpointer column,
+                    gsize    n,
+                    gsize    element_size)
+{
+  if (n == 0)
+    {
+      g_free (column);
+      return NULL;
+    }
+
+  return g_realloc (column, n * element_size);
+}
+
+/* Fills @start (n_tracks + 1 entries) with where each track's rows begin
+ * when the rows are grouped by @track (rows on SPS_NO_INDEX are left out;
+ * a NULL @track puts every row on track 0). Returns the rows counted. */
+static guint
+count_track_starts (const guint32 *track,
+                    guint          n_rows,
+                    guint          n_tracks,
+                    guint32       *start)
+{
+  memset (start, 0, (n_tracks + 1) * sizeof (guint32));
+  if (track == NULL)
+    {
+      if (n_rows > 0)
+        start[1] = n_rows;
+    }
+  else
+    for (guint r = 0; r < n_rows; r++)
+      if (track[r] != SPS_NO_INDEX)
+        start[track[r] + 1]++;
+  for (guint t = 0; t < n_tracks; t++)
+    start[t + 1] += start[t];
+
+  return start[n_tracks];
+}
+
+/* Lists the rows of each track (rows on SPS_NO_INDEX are left out), in row
+ * order or, with @ts, stably by time. @track_start (n_tracks + 1 entries)
+ * receives where each track's rows begin. */
+guint32 *
+_sps_order_rows (const guint32 *track,
+                 const SpsTime *ts,
+                 guint          n_rows,
+                 guint          n_tracks,
+                 guint32       *track_start,
+                 guint         *n_ordered)
+{
+  guint32 *start = track_start;
+  guint32 *order;
+  guint total;
+
+  g_assert (track != NULL || n_rows == 0);
+
+  total = count_track_starts (track, n_rows, n_tracks, start);
+  order = g_new (guint32, MAX (total, 1));
+
+  /* start[t] serves as track t's write cursor, which leaves it at the
+   * old start[t + 1]; shifting by one restores the starts. */
+  for (guint r = 0; r < n_rows; r++)
+    if (track[r] != SPS_NO_INDEX)
+      order[start[track[r]]++] = r;
+  for (guint t = n_tracks; t > 0; t--)
+    start[t] = start[t - 1];
+  start[0] = 0;
+
+  if (ts != NULL && total > 0)
+    {
+      g_autofree SpsTime *times = g_new (SpsTime, total);
+
+      for (guint i = 0; i < total; i++)
+        times[i] = ts[order[i]];
+      for (guint t = 0; t < n_tracks; t++)
+        _sps_sort_rows_with_times (order + start[t], times + start[t], start[t + 1] - start[t], NULL);
+    }
+
+  *n_ordered = total;
+
+  return order;
+}
+
+/* Where each row goes when a table is sorted by (track, ts) — with @dur,
+ * longer first among equal ts — remaining ties in row order:
+ * @position[r] is row r's final index, SPS_NO_INDEX for rows on no track.
+ * Rows are read in order and dealt to per-track cursors, so interleaved
+ * tracks cost sequential reads; only the tracks found out of order on the
+ * way are sorted. A NULL @track puts every row on track 0 (of 1). @start
+ * (n_tracks + 1 entries) receives where each track begins. Returns the
+ * number of rows placed. */
+guint
+_sps_place_rows (const guint32 *track,
+                 const SpsTime *ts,
+                 const SpsTime *dur,
+                 guint          n_rows,
+                 guint          n_tracks,
+                 guint32       *start,
+                 guint32       *position)
+{
+  g_autofree guint32 *cursor = NULL;
+  g_autofree SpsTime *last_ts = NULL;
+  g_autofree SpsTime *last_dur = NULL;
+  g_autofree guint8 *unsorted = NULL;
+  gboolean any_unsorted = FALSE;
+  guint total;
+
+  g_assert (track != NULL || n_rows == 0 || n_tracks == 1);
+
+  total = count_track_starts (track, n_rows, n_tracks, start);
+
+  cursor = g_new (guint32, MAX (n_tracks, 1));
+  last_ts = g_new (SpsTime, MAX (n_tracks, 1));
+  last_dur = g_new (SpsTime, MAX (n_tracks, 1));
+  unsorted = g_new0 (guint8, MAX (n_tracks, 1));
+  memcpy (cursor, start, n_tracks * sizeof (guint32));
+
+  for (guint r = 0; r < n_rows; r++)
+    {
+      guint32 t = track != NULL ? track[r] : 0;
+      guint32 p;
+
+      if (t == SPS_NO_INDEX)
+        {
+          position[r] = SPS_NO_INDEX;
+          continue;
+        }
+
+      p = cursor[t]++;
+      position[r] = p;
+      if (p > start[t] &&
+          (ts[r] < last_ts[t] || (dur != NULL && ts[r] == last_ts[t] && dur[r] > last_dur[t])))
+        {
+          unsorted[t] = TRUE;
+          any_unsorted = TRUE;
+        }
+      last_ts[t] = ts[r];
+      if (dur != NULL)
+        last_dur[t] = dur[r];
+    }
+
+  if (any_unsorted)
+    {
+      g_autofree guint32 *order = g_new (guint32, total);
+      g_autofree SpsTime *times = g_new (SpsTime, total);
+
+      /* The rows and times of the tracks to sort, laid out by position */
+      for (guint r = 0; r < n_rows; r++)
+        {
+          guint32 t = track != NULL ? track[r] : 0;
+
+          if (t != SPS_NO_INDEX && unsorted[t])
+            {
+              order[position[r]] = r;
+              times[position[r]] = ts[r];
+            }
+        }
+
+      for (guint t = 0; t < n_tracks; t++)
+        if (unsorted[t])
+          {
+            guint32 *rows = order + start[t];
+            guint32 len = start[t + 1] - start[t];
+
+            _sps_sort_rows_with_times (rows, times + start[t], len, dur);
+            for (guint32 i = 0; i < len; i++)
+              position[rows[i]] = start[t] + i;
+          }
+    }
+
+  return total;
+}
+
+gboolean
+_sps_is_identity (const guint32 *position,
+                  guint          n_rows,
+                  guint          n_placed)
+{
+  if (n_placed != n_rows)
+    return FALSE;
+
+  for (guint r = 0; r < n_rows; r++)
+    if (position[r] != r)
+      return FALSE;
+
+  return TRUE;
+}
+
+/* Moves each row r of a column to position[r] in place, following the
+ * permutation's cycles (@position holds every index once). */
+#define PERMUTE_IN_PLACE(type, column, position, n, done) \
+  G_STMT_START { \
+    type *col_ = (type *) (column); \
+    for (guint r_ = 0; r_ < (n); r_++) \
+      { \
+        type carry_; \
+        guint32 j_; \
+        if ((position)[r_] == r_ || ((done)[r_ / 64] >> (r_ % 64) & 1) != 0) \
+          continue; \
+        carry_ = col_[r_]; \
+        for (j_ = (position)[r_]; j_ != r_; j_ = (position)[j_]) \
+          { \
+            type next_ = col_[j_]; \
+            col_[j_] = carry_; \
+            carry_ = next_; \
+            (done)[j_ / 64] |= G_GUINT64_CONSTANT (1) << (j_ % 64); \
+          } \
+        col_[r_] = carry_; \
+      } \
+  } G_STMT_END
+
+/* Reorders a column whose rows are all placed without a second copy of
+ * it: sorted input that steps back now and then (V8 profiles) moves few
+ * rows, and fresh memory for millions of them costs more than the moves. */
+static gpointer
+permute_column (gpointer       column,
+                const guint32 *position,
+                guint          n_rows,
+                gsize          element_size)
+{
+  g_autofree guint64 *done = g_new0 (guint64, n_rows / 64 + 1);
+
+  switch (element_size)
+    {
+    case 1:
+      PERMUTE_IN_PLACE (guint8, column, position, n_rows, done);
+      break;
+
+    case 2:
+      PERMUTE_IN_PLACE (guint16, column, position, n_rows, done);
+      break;
+
+    case 4:
+      PERMUTE_IN_PLACE (guint32, column, position, n_rows, done);
+      break;
+
+    case 8:
+      PERMUTE_IN_PLACE (guint64, column, position, n_rows, done);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return _sps_shrink_column (column, n_rows, element_size);
+}
+
+/* Moves every placed row of a column to its position (dst[position[r]]
+ * = src[r]) and frees the source. Reading in row order keeps the reads
+ * sequential and the writes go to one stream per track. When nothing
+ * moves the column is only shrunk (mremap, no copy). */
+gpointer
+_sps_scatter_column (gpointer        column,
+                     const guint32  *position,
+                     guint           n_rows,
+                     guint           n_placed,
+                     gsize           element_size,
+                     gboolean        identity)
+{
+  const char *src = column;
+  char *dst;
+
+  if (identity)
+    return _sps_shrink_column (column, n_placed, element_size);
+
+  if (n_placed == 0)
+    {
+      g_free (column);
+      return NULL;
+    }
+
+  if (n_placed == n_rows)
+    return permute_column (column, position, n_rows, element_size);
+
+  dst = _sps_alloc_large ((gsize) n_placed * element_size);
+
+  /* memcpy with a constant size compiles to one load and store. */
+  switch (element_size)
+    {
+    case 1:
+      for (guint r = 0; r < n_rows; r++)
+        if (position[r] != SPS_NO_INDEX)
+          dst[position[r]] = src[r];
+      break;
+
+    case 2:
+      for (guint r = 0; r < n_rows; r++)
+        if (position[r] != SPS_NO_INDEX)
+          memcpy (dst + (gsize) position[r] * 2, src + (gsize) r * 2, 2);
+      break;
+
+    case 4:
+      for (guint r = 0; r < n_rows; r++)
+        if (position[r] != SPS_NO_INDEX)
+          memcpy (dst + (gsize) position[r] * 4, src + (gsize) r * 4, 4);
+      break;
+
+    case 8:
+      for (guint r = 0; r < n_rows; r++)
+        if (position[r] != SPS_NO_INDEX)
+          memcpy (dst + (gsize) position[r] * 8, src + (gsize) r * 8, 8);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  g_free (column);
+
+  return dst;
+}
+
+guint32 *
+_sps_new_index_array (guint n)
+{
+  guint32 *array = g_new (guint32, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    array[i] = SPS_NO_INDEX;
+
+  return array;
+}

@@ -1,0 +1,398 @@
+/* sps-trace-finish-sort.c: finish()'s sorting primitives
+ *
+ * The stable sorts finish() builds its orders with: insertion sort for
+ * short or nearly sorted runs, LSD radix sorts on packed 8-byte keys or
+ * 16-byte (key, row) items, and the tie-break that puts longer slices
+ * first among equal times. They only see arrays of rows and times, never
+ * the builder or the trace, so they live apart from the passes that use
+ * them.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-trace-finish"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sps-trace-finish-private.h"
+
+typedef struct
+{
+  guint64 key;
+  guint32 row;
+  guint32 unused;
+} SortItem;
+
+static inline guint64
+time_key (SpsTime t)
+{
+  return (guint64) t ^ (G_GUINT64_CONSTANT (1) << 63);
+}
+
+static void
+insertion_sort_items (SortItem *items,
+                      gsize     n)
+{
+  for (gsize i = 1; i < n; i++)
+    {
+      SortItem item = items[i];
+      gsize j = i;
+
+      while (j > 0 && items[j - 1].key > item.key)
+        {
+          items[j] = items[j - 1];
+          j--;
+        }
+      items[j] = item;
+    }
+}
+
+/* Stable sort of @items by key; @scratch holds @n items. */
+static void
+sort_items (SortItem *items,
+            SortItem *scratch,
+            gsize     n)
+{
+  guint shifts[8];
+  guint n_shifts = 0;
+  guint64 diff = 0;
+  guint32 *counts;
+  SortItem *src = items;
+  SortItem *dst = scratch;
+
+  if (n < 48)
+    {
+      insertion_sort_items (items, n);
+      return;
+    }
+
+  for (gsize i = 1; i < n; i++)
+    diff |= items[i].key ^ items[0].key;
+
+  for (guint b = 0; b < 8; b++)
+    if (((diff >> (8 * b)) & 0xff) != 0)
+      shifts[n_shifts++] = 8 * b;
+
+  if (n_shifts == 0)
+    return;
+
+  counts = g_new0 (guint32, n_shifts * 256);
+
+  for (gsize i = 0; i < n; i++)
+    for (guint s = 0; s < n_shifts; s++)
+      counts[s * 256 + ((items[i].key >> shifts[s]) & 0xff)]++;
+
+  for (guint s = 0; s < n_shifts; s++)
+    {
+      guint32 *c = counts + s * 256;
+      guint32 sum = 0;
+      SortItem *tmp;
+
+      for (guint d = 0; d < 256; d++)
+        {
+          guint32 count = c[d];
+
+          c[d] = sum;
+          sum += count;
+        }
+
+      for (gsize i = 0; i < n; i++)
+        dst[c[(src[i].key >> shifts[s]) & 0xff]++] = src[i];
+
+      tmp = src;
+      src = dst;
+      dst = tmp;
+    }
+
+  if (src != items)
+    memcpy (items, src, n * sizeof (SortItem));
+
+  g_free (counts);
+}
+
+/* Among equal times, longer slices first (a parent before its children).
+ * @rows is sorted by time, with ties in row order, and @times[i] is the
+ * time of rows[i]; durations are only read where times are equal. */
+static void
+sort_equal_times_by_duration (guint32       *rows,
+                              const SpsTime *times,
+                              gsize          n,
+                              const SpsTime *dur)
+{
+  gsize j;
+
+  for (gsize i = 0; i < n; i = j)
+    {
+      gboolean sorted = TRUE;
+      gsize k;
+
+      for (j = i + 1; j < n && times[j] == times[i]; j++)
+        if (dur[rows[j - 1]] < dur[rows[j]])
+          sorted = FALSE;
+
+      k = j - i;
+      if (sorted)
+        continue;
+
+      if (k <= 32)
+        {
+          for (gsize a = i + 1; a < j; a++)
+            {
+              guint32 row = rows[a];
+              gsize b = a;
+
+              while (b > i && dur[rows[b - 1]] < dur[row])
+                {
+                  rows[b] = rows[b - 1];
+                  b--;
+                }
+              rows[b] = row;
+            }
+        }
+      else
+        {
+          SortItem *items = g_new (SortItem, 2 * k);
+
+          for (gsize a = 0; a < k; a++)
+            {
+              items[a].key = ~time_key (dur[rows[i + a]]);
+              items[a].row = rows[i + a];
+              items[a].unused = 0;
+            }
+          sort_items (items, items + k, k);
+          for (gsize a = 0; a < k; a++)
+            rows[i + a] = items[a].row;
+          g_free (items);
+        }
+    }
+}
+
+static inline guint
+bit_width (guint64 v)
+{
+  return v == 0 ? 0 : 64 - __builtin_clzll (v);
+}
+
+/* Stable LSD radix sort of @keys on bits [lo_bit, hi_bit); the bits below
+ * lo_bit keep their order. Wide digits for big inputs mean fewer passes
+ * (a span of 2^33 ns takes 3). */
+static void
+radix_sort_u64 (guint64 *keys,
+                guint64 *scratch,
+                gsize    n,
+                guint    lo_bit,
+                guint    hi_bit)
+{
+  guint digit = n >= 65536 ? 11 : 8;
+  guint32 *counts = g_new (guint32, 1u << digit);
+  guint64 *src = keys;
+  guint64 *dst = scratch;
+
+  for (guint shift = lo_bit; shift < hi_bit; shift += digit)
+    {
+      guint bits = MIN (digit, hi_bit - shift);
+      guint64 mask = (G_GUINT64_CONSTANT (1) << bits) - 1;
+      guint32 sum = 0;
+      guint64 *tmp;
+
+      memset (counts, 0, sizeof (guint32) << bits);
+      for (gsize i = 0; i < n; i++)
+        counts[(src[i] >> shift) & mask]++;
+      for (guint64 d = 0; d <= mask; d++)
+        {
+          guint32 count = counts[d];
+
+          counts[d] = sum;
+          sum += count;
+        }
+      for (gsize i = 0; i < n; i++)
+        dst[counts[(src[i] >> shift) & mask]++] = src[i];
+
+      tmp = src;
+      src = dst;
+      dst = tmp;
+    }
+
+  if (src != keys)
+    memcpy (keys, src, n * sizeof (guint64));
+
+  g_free (counts);
+}
+
+/* Sorts @rows and @times together by time, stably, in place, while the
+ * moves stay within @budget; FALSE when they would not, leaving the two
+ * arrays permuted alike with equal times still in their first order (so
+ * a stable sort can take over from there). */
+static gboolean
+insertion_sort_pairs_bounded (guint32 *rows,
+                              SpsTime *times,
+                              gsize    n,
+                              gsize    budget)
+{
+  for (gsize i = 1; i < n; i++)
+    {
+      SpsTime t = times[i];
+      guint32 row = rows[i];
+      gsize j = i;
+
+      if (times[i - 1] <= t)
+        continue;
+      for (; j > 0 && times[j - 1] > t; j--)
+        {
+          if (budget-- == 0)
+            {
+              times[j] = t;
+              rows[j] = row;
+              return FALSE;
+            }
+          times[j] = times[j - 1];
+          rows[j] = rows[j - 1];
+        }
+      times[j] = t;
+      rows[j] = row;
+    }
+  return TRUE;
+}
+
+/* Sorts @rows stably by @times (times[i] is the time of rows[i]; both are
+ * reordered). When the time span and the row count fit in 64 bits
+ * together, each row becomes one 8-byte key (time offset above position),
+ * half the traffic of (key, row) items. */
+static void
+sort_by_time (guint32 *rows,
+              SpsTime *times,
+              gsize    n)
+{
+  g_autofree guint32 *rows_copy = NULL;
+  g_autofree SpsTime *times_copy = NULL;
+  SpsTime min = SPS_TIME_MAX;
+  SpsTime max = SPS_TIME_MIN;
+  guint range_bits;
+  guint index_bits;
+
+  /* Rows that are nearly in order (V8 profiles step back a little now and
+   * then) are sorted where they are: copies of millions of rows cost more
+   * in fresh pages than the few moves */
+  if (insertion_sort_pairs_bounded (rows, times, n, n < 48 ? G_MAXSIZE : 2 * n))
+    return;
+
+  rows_copy = memcpy (_sps_alloc_large (MAX (n, 1) * sizeof (guint32)), rows,
+                      n * sizeof (guint32));
+  times_copy = memcpy (_sps_alloc_large (MAX (n, 1) * sizeof (SpsTime)), times,
+                       n * sizeof (SpsTime));
+
+  for (gsize i = 0; i < n; i++)
+    {
+      min = MIN (min, times[i]);
+      max = MAX (max, times[i]);
+    }
+
+  range_bits = bit_width ((guint64) max - (guint64) min);
+  index_bits = bit_width (n - 1);
+
+  if (range_bits + index_bits <= 64)
+    {
+      guint64 *keys = _sps_alloc_large (2 * n * sizeof (guint64));
+      guint64 index_mask = (G_GUINT64_CONSTANT (1) << index_bits) - 1;
+
+      for (gsize i = 0; i < n; i++)
+        keys[i] = (((guint64) times[i] - (guint64) min) << index_bits) | i;
+
+      radix_sort_u64 (keys, keys + n, n, index_bits, index_bits + range_bits);
+
+      for (gsize i = 0; i < n; i++)
+        {
+          guint64 from = keys[i] & index_mask;
+
+          rows[i] = rows_copy[from];
+          times[i] = times_copy[from];
+        }
+
+      g_free (keys);
+    }
+  else
+    {
+      SortItem *items = g_new (SortItem, 2 * n);
+
+      for (gsize i = 0; i < n; i++)
+        {
+          items[i].key = time_key (times[i]);
+          items[i].row = i;
+          items[i].unused = 0;
+        }
+      sort_items (items, items + n, n);
+      for (gsize i = 0; i < n; i++)
+        {
+          rows[i] = rows_copy[items[i].row];
+          times[i] = times_copy[items[i].row];
+        }
+
+      g_free (items);
+    }
+}
+
+/* Sorts @rows by (time, [dur descending]) stably; @times[i] is the time
+ * of rows[i], gathered by the caller so that sorting and tie checks read
+ * times sequentially. Both arrays are reordered. */
+void
+_sps_sort_rows_with_times (guint32       *rows,
+                           SpsTime       *times,
+                           gsize          n,
+                           const SpsTime *dur)
+{
+  gboolean sorted = TRUE;
+
+  for (gsize i = 1; i < n && sorted; i++)
+    if (times[i] < times[i - 1])
+      sorted = FALSE;
+
+  if (!sorted)
+    sort_by_time (rows, times, n);
+  if (dur != NULL)
+    sort_equal_times_by_duration (rows, times, n, dur);
+}
+
+/* Orders rows by (key, ts), ties in row order. */
+guint32 *
+_sps_order_by_key_and_time (const guint64 *key,
+                            const SpsTime *ts,
+                            guint          n)
+{
+  guint32 *order = g_new (guint32, MAX (n, 1));
+  gboolean sorted = TRUE;
+  SortItem *items;
+
+  for (guint i = 1; i < n && sorted; i++)
+    if (key[i - 1] > key[i] || (key[i - 1] == key[i] && ts[i - 1] > ts[i]))
+      sorted = FALSE;
+
+  if (sorted)
+    {
+      for (guint i = 0; i < n; i++)
+        order[i] = i;
+      return order;
+    }
+
+  /* LSD: by time, then stably by key. */
+  items = g_new (SortItem, 2 * (gsize) n);
+  for (guint i = 0; i < n; i++)
+    {
+      items[i].key = time_key (ts[i]);
+      items[i].row = i;
+      items[i].unused = 0;
+    }
+  sort_items (items, items + n, n);
+
+  for (guint i = 0; i < n; i++)
+    items[i].key = key[items[i].row];
+  sort_items (items, items + n, n);
+
+  for (guint i = 0; i < n; i++)
+    order[i] = items[i].row;
+
+  g_free (items);
+
+  return order;
+}

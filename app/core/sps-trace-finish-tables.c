@@ -1,0 +1,461 @@
+/* sps-trace-finish-tables.c: finish()'s builders of the smaller tables
+ *
+ * The per-table passes after the slices: flow arrows bound to their
+ * slices, instants, counter values, samples and raw samples, objects and
+ * the frame and callsite tables. Each places its rows on tracks and
+ * scatters its columns with the shared placement helpers.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-trace-finish"
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "sps-trace-finish-private.h"
+
+/* The first row in [lo, hi) whose time is above @ts (or at or above it
+ * when @inclusive is FALSE), searching forward from @lo by doubling steps:
+ * a sweep over sorted points costs O(log gap) per point, whether the
+ * points are dense or sparse. */
+static guint32
+gallop_past (const SpsTime *ts,
+             guint32        lo,
+             guint32        hi,
+             SpsTime        target,
+             gboolean       inclusive)
+{
+  guint32 step = 1;
+  guint32 bound = lo;
+
+#define BEFORE(i) (inclusive ? ts[i] <= target : ts[i] < target)
+  while (bound < hi && BEFORE (bound))
+    {
+      lo = bound + 1;
+      bound = hi - bound > step ? bound + step : hi;
+      step *= 2;
+    }
+  while (lo < bound)
+    {
+      guint32 mid = lo + (bound - lo) / 2;
+
+      if (BEFORE (mid))
+        lo = mid + 1;
+      else
+        bound = mid;
+    }
+#undef BEFORE
+
+  return lo;
+}
+
+/* Binds every flow point to a slice (SPS_NO_INDEX when none): handles map
+ * through the row maps; time-bound points are swept per thread track in
+ * time order. ENCLOSING takes the deepest slice with start ≤ ts ≤ end:
+ * the last slice starting at or before ts, or its nearest ancestor that
+ * still covers ts. NEXT takes the first slice starting at or after ts. */
+static guint32 *
+bind_flow_points (Finish *f)
+{
+  SpsTraceBuilder *b = f->builder;
+  const SpsTrackTable *tracks = &f->trace->tracks;
+  const SpsSliceTable *slices = &f->trace->slices;
+  guint n = b->n_flow_points;
+  guint32 *bound = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *track = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *start = g_new (guint32, tracks->n_rows + 1);
+  g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *order = NULL;
+  guint n_placed;
+
+  for (guint r = 0; r < n; r++)
+    {
+      guint32 handle = b->flow_handle[r];
+
+      bound[r] = SPS_NO_INDEX;
+      track[r] = SPS_NO_INDEX;
+
+      if (b->flow_bind[r] != SPS_FLOW_BIND_SLICE)
+        track[r] = f->thread_slices_track[b->flow_thread[r]];
+      else if ((handle & SPS_ASYNC_HANDLE_BIT) != 0)
+        {
+          guint32 record = handle & ~SPS_ASYNC_HANDLE_BIT;
+
+          if (record < b->n_async && f->async_record_slice != NULL &&
+              f->async_record_slice[record] != SPS_NO_INDEX)
+            bound[r] = f->record_slice[async_row (f, f->async_record_slice[record])];
+        }
+      else if (handle < f->async_first)
+        bound[r] = f->record_slice[handle];
+    }
+
+  n_placed = _sps_place_rows (track, b->flow_ts, NULL, n, tracks->n_rows, start, position);
+  order = g_new (guint32, MAX (n_placed, 1));
+  for (guint r = 0; r < n; r++)
+    if (position[r] != SPS_NO_INDEX)
+      order[position[r]] = r;
+
+  for (guint t = 0; t < tracks->n_rows; t++)
+    {
+      guint32 end = tracks->first_row[t] + tracks->n_rows_in_track[t];
+      guint32 at = tracks->first_row[t];      /* first slice with ts >= point */
+      guint32 past = tracks->first_row[t];    /* first slice with ts > point */
+
+      for (guint32 i = start[t]; i < start[t + 1]; i++)
+        {
+          guint32 r = order[i];
+          SpsTime ts = b->flow_ts[r];
+
+          if (b->flow_bind[r] == SPS_FLOW_BIND_NEXT)
+            {
+              at = gallop_past (slices->ts, at, end, ts, FALSE);
+              bound[r] = at < end ? at : SPS_NO_INDEX;
+              continue;
+            }
+
+          past = gallop_past (slices->ts, past, end, ts, TRUE);
+          if (past == tracks->first_row[t])
+            continue;
+          for (guint32 row = past - 1; row != SPS_NO_INDEX; row = slices->parent[row])
+            if (slices->ts[row] + slices->dur[row] >= ts)
+              {
+                bound[r] = row;
+                break;
+              }
+        }
+    }
+
+  return bound;
+}
+
+/* Per key, in time order: START opens a chain, each further bound point
+ * adds an arrow from the previous bound point, END closes the chain. */
+void
+_sps_build_flows (Finish *f)
+{
+  SpsTraceBuilder *b = f->builder;
+  SpsFlowTable *flows = &f->trace->flows;
+  guint n = b->n_flow_points;
+  g_autofree guint32 *bound = NULL;
+  g_autofree guint32 *order = NULL;
+  guint32 *from;
+  guint32 *to;
+  guint64 *key;
+  guint32 *name;
+  guint32 *category;
+  guint n_arrows = 0;
+  gboolean open = FALSE;
+  guint32 last = SPS_NO_INDEX;
+  guint32 chain_name = 0;
+  guint32 chain_category = 0;
+  guint64 chain_key = 0;
+  guint32 chain_producer = SPS_NO_INDEX;
+
+  if (n == 0)
+    return;
+
+  bound = bind_flow_points (f);
+  order = _sps_order_by_key_and_time (b->flow_key, b->flow_ts, n);
+  from = g_new (guint32, n);
+  to = g_new (guint32, n);
+  key = g_new (guint64, n);
+  name = g_new (guint32, n);
+  category = g_new (guint32, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 point = order[i];
+      SpsFlowPhase phase = b->flow_phase[point];
+      guint32 slice;
+
+      if (i > 0 && b->flow_key[point] != chain_key)
+        open = FALSE;
+
+      if (phase != SPS_FLOW_START && !open)
+        {
+          sps_trace_builder_warn (b, "flow_without_start",
+                                  /* Translators: a time in nanoseconds, then the id of a flow */
+                                  N_("A flow point at %" PRId64 " ns (id %" PRIu64
+                                     ") has no start before it; it is dropped"),
+                                  b->flow_ts[point], b->flow_key[point]);
+          continue;
+        }
+
+      if (phase == SPS_FLOW_START)
+        {
+          open = TRUE;
+          last = SPS_NO_INDEX;
+          chain_key = b->flow_key[point];
+          chain_name = b->flow_name[point];
+          chain_category = b->flow_category[point];
+        }
+
+      slice = bound[point];
+      if (slice == SPS_NO_INDEX)
+        {
+          sps_trace_builder_warn (b, "unbound_flow_point",
+                                  /* Translators: a time in nanoseconds, then the id of a flow */
+                                  N_("A flow point at %" PRId64 " ns (id %" PRIu64
+                                     ") binds to no slice; it is dropped"),
+                                  b->flow_ts[point], b->flow_key[point]);
+        }
+      else
+        {
+          if (last != SPS_NO_INDEX)
+            {
+              from[n_arrows] = last;
+              to[n_arrows] = slice;
+              key[n_arrows] = chain_key;
+              name[n_arrows] = chain_name;
+              category[n_arrows] = chain_category;
+              n_arrows++;
+            }
+          last = slice;
+        }
+
+      /* A v2 consumer (flow_in) leaves its producer bound: every slice
+       * that names the id is a consumer, until another flow_out. */
+      if (phase == SPS_FLOW_END && b->flow_bind[point] != SPS_FLOW_BIND_SLICE)
+        {
+          open = FALSE;
+          last = SPS_NO_INDEX;
+        }
+      else if (phase == SPS_FLOW_END && open)
+        last = chain_producer;
+      else
+        chain_producer = last;
+    }
+
+  flows->n_rows = n_arrows;
+  flows->from_slice = _sps_shrink_column (from, n_arrows, sizeof (guint32));
+  flows->to_slice = _sps_shrink_column (to, n_arrows, sizeof (guint32));
+  flows->key = _sps_shrink_column (key, n_arrows, sizeof (guint64));
+  flows->name = _sps_shrink_column (name, n_arrows, sizeof (guint32));
+  flows->category = _sps_shrink_column (category, n_arrows, sizeof (guint32));
+
+  g_clear_pointer (&f->record_slice, g_free);
+  g_clear_pointer (&f->async_record_slice, g_free);
+}
+
+/* Orders a table whose every row has a track (@row_track, freed here) by
+ * (track, ts): fills @position, records the rows of the tracks of
+ * @kinds, tells through @identity whether no row moves, and returns the
+ * table's new track column. */
+static guint32 *
+place_on_tracks (Finish        *f,
+                 guint32       *row_track,
+                 const SpsTime *ts,
+                 guint          n,
+                 guint          kinds,
+                 guint32       *position,
+                 gboolean      *identity)
+{
+  g_autofree guint32 *start = g_new (guint32, f->n_tracks + 1);
+  guint n_placed;
+
+  n_placed = _sps_place_rows (row_track, ts, NULL, n, f->n_tracks, start, position);
+  g_free (row_track);
+  g_assert (n_placed == n);
+  *identity = _sps_is_identity (position, n, n);
+  _sps_set_track_rows (f, start, kinds);
+
+  return _sps_track_column (start, f->n_tracks, n);
+}
+
+void
+_sps_build_instants (Finish *f)
+{
+  SpsTraceBuilder *b = f->builder;
+  SpsInstantTable *instants = &f->trace->instants;
+  guint n = b->n_instants;
+  guint32 *track = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
+  gboolean identity;
+
+  for (guint r = 0; r < n; r++)
+    {
+      guint32 owner = b->instant_owner[r];
+
+      switch (b->instant_scope[r])
+        {
+        case SPS_INSTANT_SCOPE_THREAD:
+          track[r] = f->thread_instants_track[owner];
+          break;
+        case SPS_INSTANT_SCOPE_PROCESS:
+          track[r] = f->process_instants_track[owner];
+          break;
+        default:
+          track[r] = f->global_instants_track;
+          break;
+        }
+    }
+
+  instants->track = place_on_tracks (f, track, b->instant_ts, n,
+                                     (1u << SPS_TRACK_THREAD_INSTANTS) |
+                                     (1u << SPS_TRACK_PROCESS_INSTANTS) |
+                                     (1u << SPS_TRACK_GLOBAL_INSTANTS),
+                                     position, &identity);
+  instants->n_rows = n;
+  instants->ts = SCATTER_COLUMN (b->instant_ts, position, n, n, identity);
+  instants->name = SCATTER_COLUMN (b->instant_name, position, n, n, identity);
+  instants->category = SCATTER_COLUMN (b->instant_category, position, n, n, identity);
+  instants->kind = SCATTER_COLUMN (b->instant_kind, position, n, n, identity);
+  instants->args = SCATTER_COLUMN (b->instant_args, position, n, n, identity);
+}
+
+void
+_sps_build_counters (Finish *f)
+{
+  SpsTraceBuilder *b = f->builder;
+  SpsCounterTable *counters = &f->trace->counters;
+  guint n = b->n_counter_values;
+  guint32 *track = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
+  gboolean identity;
+
+  for (guint r = 0; r < n; r++)
+    track[r] = f->counter_track[b->value_counter[r]];
+
+  counters->track = place_on_tracks (f, track, b->value_ts, n, 1u << SPS_TRACK_COUNTER,
+                                     position, &identity);
+  counters->n_rows = n;
+  counters->ts = SCATTER_COLUMN (b->value_ts, position, n, n, identity);
+  counters->value = SCATTER_COLUMN (b->value_value, position, n, n, identity);
+}
+
+/* Moves a builder's sample columns (those of its samples or of its raw
+ * samples: the same columns) into @out, in the order @position gives. */
+static void
+scatter_samples (SpsTraceBuilder *b,
+                 SpsSampleTable  *out,
+                 SpsTime        **ts,
+                 guint32        **thread,
+                 guint32        **name,
+                 guint32        **callsite,
+                 guint32        **raw_stack_ref,
+                 double         **weight,
+                 guint8         **weight_unit,
+                 guint8         **flags,
+                 guint32        **line,
+                 const guint32   *position,
+                 guint            n,
+                 gboolean         identity)
+{
+  guint32 *leaf_name;
+
+  out->n_rows = n;
+  out->ts = SCATTER_COLUMN (*ts, position, n, n, identity);
+  out->thread = SCATTER_COLUMN (*thread, position, n, n, identity);
+  out->event_name = SCATTER_COLUMN (*name, position, n, n, identity);
+  out->callsite = SCATTER_COLUMN (*callsite, position, n, n, identity);
+  out->raw_stack_ref = SCATTER_COLUMN (*raw_stack_ref, position, n, n, identity);
+  out->weight = SCATTER_COLUMN (*weight, position, n, n, identity);
+  out->weight_unit = SCATTER_COLUMN (*weight_unit, position, n, n, identity);
+  out->flags = SCATTER_COLUMN (*flags, position, n, n, identity);
+  out->line = SCATTER_COLUMN (*line, position, n, n, identity);
+
+  /* A sample is named by its leaf frame for navigation; an unresolved
+   * stack's single frame carries the event's name, so nothing is lost.
+   * The frame columns are still the builder's here. */
+  leaf_name = _sps_alloc_large (MAX (n, 1) * sizeof (guint32));
+  for (guint r = 0; r < n; r++)
+    {
+      guint32 callsite_row = out->callsite[r];
+
+      if (callsite_row < b->n_callsites && b->callsite_frame[callsite_row] < b->n_frames)
+        leaf_name[r] = b->frame_name[b->callsite_frame[callsite_row]];
+      else
+        leaf_name[r] = out->event_name[r];
+    }
+  out->name = leaf_name;
+}
+
+void
+_sps_build_samples (Finish *f)
+{
+  SpsTraceBuilder *b = f->builder;
+  SpsSampleTable *samples = &f->trace->samples;
+  guint n = b->n_samples;
+  guint32 *track = _sps_alloc_large (MAX (n, 1) * sizeof (guint32));
+  g_autofree guint32 *position = _sps_alloc_large (MAX (n, 1) * sizeof (guint32));
+  gboolean identity;
+
+  for (guint r = 0; r < n; r++)
+    track[r] = f->thread_samples_track[b->sample_thread[r]];
+
+  samples->track = place_on_tracks (f, track, b->sample_ts, n, 1u << SPS_TRACK_THREAD_SAMPLES,
+                                    position, &identity);
+  scatter_samples (b, samples, &b->sample_ts, &b->sample_thread, &b->sample_name,
+                   &b->sample_callsite, &b->sample_raw_stack_ref, &b->sample_weight,
+                   &b->sample_weight_unit, &b->sample_flags, &b->sample_line, position, n,
+                   identity);
+}
+
+/* Raw samples go on the same tracks as samples without changing the
+ * tracks' row ranges, which describe the sample table. */
+void
+_sps_build_raw_samples (Finish *f)
+{
+  SpsTraceBuilder *b = f->builder;
+  SpsSampleTable *raw = &f->trace->raw_samples;
+  guint n = b->n_raw_samples;
+  g_autofree guint32 *track = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *start = g_new (guint32, f->n_tracks + 1);
+  gboolean identity;
+  guint n_placed;
+
+  for (guint r = 0; r < n; r++)
+    track[r] = f->thread_samples_track[b->raw_sample_thread[r]];
+
+  n_placed = _sps_place_rows (track, b->raw_sample_ts, NULL, n, f->n_tracks, start, position);
+  g_assert (n_placed == n);
+  identity = _sps_is_identity (position, n, n);
+
+  raw->track = _sps_track_column (start, f->n_tracks, n);
+  scatter_samples (b, raw, &b->raw_sample_ts, &b->raw_sample_thread, &b->raw_sample_name,
+                   &b->raw_sample_callsite, &b->raw_sample_raw_stack_ref, &b->raw_sample_weight,
+                   &b->raw_sample_weight_unit, &b->raw_sample_flags, &b->raw_sample_line,
+                   position, n, identity);
+}
+
+void
+_sps_build_objects_and_stacks (Finish *f)
+{
+  SpsTraceBuilder *b = f->builder;
+  SpsTrace *trace = f->trace;
+  guint n = b->n_objects;
+  guint32 start[2];
+  g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
+  gboolean identity;
+
+  _sps_place_rows (NULL, b->object_ts, NULL, n, 1, start, position);
+  identity = _sps_is_identity (position, n, n);
+
+  trace->objects.n_rows = n;
+  trace->objects.ts = SCATTER_COLUMN (b->object_ts, position, n, n, identity);
+  trace->objects.phase = SCATTER_COLUMN (b->object_phase, position, n, n, identity);
+  trace->objects.process = SCATTER_COLUMN (b->object_process, position, n, n, identity);
+  trace->objects.key = SCATTER_COLUMN (b->object_key, position, n, n, identity);
+  trace->objects.name = SCATTER_COLUMN (b->object_name, position, n, n, identity);
+  trace->objects.args = SCATTER_COLUMN (b->object_args, position, n, n, identity);
+
+  trace->frames.n_rows = b->n_frames;
+  trace->frames.name = STEAL_COLUMN (b->frame_name, b->n_frames);
+  trace->frames.category = STEAL_COLUMN (b->frame_category, b->n_frames);
+  trace->frames.module = STEAL_COLUMN (b->frame_module, b->n_frames);
+  trace->frames.address = STEAL_COLUMN (b->frame_address, b->n_frames);
+  trace->frames.source_file = STEAL_COLUMN (b->frame_source_file, b->n_frames);
+  trace->frames.source_line = STEAL_COLUMN (b->frame_source_line, b->n_frames);
+  trace->frames.source_column = STEAL_COLUMN (b->frame_source_column, b->n_frames);
+
+  trace->callsites.n_rows = b->n_callsites;
+  trace->callsites.parent = STEAL_COLUMN (b->callsite_parent, b->n_callsites);
+  trace->callsites.frame = STEAL_COLUMN (b->callsite_frame, b->n_callsites);
+  trace->callsites.depth = STEAL_COLUMN (b->callsite_depth, b->n_callsites);
+}
