@@ -29,6 +29,10 @@
 #include "sps-etrace-decoder.h"
 
 #define MAX_FRAME_SIZE      128
+/* Frames in a row that must make sense for decoding to start again
+ * after garbage (see resync_at()), and the bytes they may take */
+#define RESYNC_FRAMES       3
+#define LOOKAHEAD           (RESYNC_FRAMES * MAX_FRAME_SIZE)
 #define V2_SEQUENCE_MODULUS 16384
 /* How far ahead of the oldest missing number a frame may arrive before
  * the missing ones are declared lost: ISRs preempting the producer and
@@ -62,11 +66,15 @@ struct _SpsEtraceDecoder
   SpsEtraceVersion version;
   gboolean         keep_events;
 
-  /* Bytes of an incomplete frame from the previous feed() */
-  guint8           pending[2 * MAX_FRAME_SIZE];
+  /* Bytes of an incomplete frame (or of the frames that tell whether
+   * frames start again after garbage) from the previous feed() */
+  guint8           pending[2 * LOOKAHEAD];
   gsize            n_pending;
   guint64          offset;          /* stream offset of the next byte */
-  gboolean         desynced;        /* skipping to the next TRACE_START */
+  guint64          stream_end;      /* bytes fed so far */
+  gboolean         desynced;        /* skipping bytes that are not frames */
+  guint64          desync_offset;   /* where they began */
+  guint64          skipped_bytes;
   gboolean         finished;
 
   /* Clock in ticks and the unit of a tick */
@@ -231,11 +239,13 @@ now_ns (SpsEtraceDecoder *self)
   return self->last_ns;
 }
 
+/* Counts @count of @health, and marks it at stream offset @offset. */
 static void
-note (SpsEtraceDecoder *self,
-      SpsEtraceHealth   health,
-      guint64           count,
-      const char       *message)
+note_at (SpsEtraceDecoder *self,
+         SpsEtraceHealth   health,
+         guint64           count,
+         const char       *message,
+         guint64           offset)
 {
   SpsEtraceMark mark = { 0 };
 
@@ -264,9 +274,18 @@ note (SpsEtraceDecoder *self,
 
   mark.time_ns = now_ns (self);
   mark.count = count;
-  mark.offset = self->offset;
+  mark.offset = offset;
   mark.health = health;
   g_array_append_val (self->marks, mark);
+}
+
+static void
+note (SpsEtraceDecoder *self,
+      SpsEtraceHealth   health,
+      guint64           count,
+      const char       *message)
+{
+  note_at (self, health, count, message, self->offset);
 }
 
 /* Sequence numbers */
@@ -818,40 +837,264 @@ handle_payload (SpsEtraceDecoder *self,
   return ok;
 }
 
-/* Is there a v2 stream header at @p? Used to resynchronise. */
-static FrameStatus
-is_trace_start (SpsEtraceDecoder *self,
-                const guint8     *p,
-                gsize             avail)
-{
-  gsize prefix, payload;
-  FrameStatus status = read_frame (p, avail, &prefix, &payload);
-  Tracing__TraceFrame *frame;
-  gboolean ok;
+/* Resynchronisation
+ *
+ * The format has no sync word and no checksum (§1), so after bytes that
+ * are not a frame the decoder looks, byte by byte, for a place where
+ * frames start again: a v2 stream header on its own, or RESYNC_FRAMES
+ * frames in a row that each decode and make sense in this stream (a known
+ * frame class, a name id the dictionary knows or the run registers, no
+ * marker value on a span, names a device can send, sequence numbers close
+ * to each other and not far behind the last one seen). Random bytes pass
+ * that test at a given offset far less often than one in a million, and a
+ * run of real frames always passes it, so the frames right after the
+ * garbage are kept. A run cut short by the end of the stream is enough at
+ * the end. What the garbage hid is gone: its frames count as lost
+ * (sequence numbers), and in v2 the times of the events that follow may
+ * be off by the time deltas those frames carried, until the next
+ * dictionary entry or stream header sets the clock again. */
 
-  if (status != FRAME_OK)
-    return status;
+/* Longest name a device sends (the firmware refuses longer ones) */
+#define MAX_NAME_LEN 32
+
+typedef struct
+{
+  SpsEtraceVersion version;
+  guint64          sequence;          /* of the previous frame of the run */
+  guint32          registered[RESYNC_FRAMES];
+  guint            n_registered;
+  gboolean         trace_start;
+} Run;
+
+static gboolean
+plausible_name (const char *name)
+{
+  gsize len = name != NULL ? strlen (name) : 0;
+
+  return len > 0 && len <= MAX_NAME_LEN && g_utf8_validate (name, (gssize) len, NULL);
+}
+
+/* Whether @s may follow the run so far, or the stream so far for its
+ * first frame: near the previous frame of the run, and for the first not
+ * so far behind the tracker that it would read as a restarted device. */
+static gboolean
+plausible_sequence (SpsEtraceDecoder *self,
+                    Run              *run,
+                    guint             k,
+                    guint64           s)
+{
+  guint64 modulus = self->seq.modulus;
+  guint64 d;
+
+  if (k == 0)
+    {
+      run->sequence = s;
+      if (!self->seq.started)
+        return TRUE;
+      d = (s - self->seq.next) & (modulus - 1);
+      return d < modulus / 2 || modulus - d <= REORDER_WINDOW;
+    }
+
+  d = (s - run->sequence) & (modulus - 1);
+  run->sequence = s;
+
+  return d <= 4 * REORDER_WINDOW || modulus - d <= 4 * REORDER_WINDOW;
+}
+
+static gboolean
+plausible_v2 (SpsEtraceDecoder *self,
+              Run              *run,
+              guint             k,
+              const guint8     *p,
+              gsize             len)
+{
+  Tracing__TraceFrame *frame;
 
   arena_reset (&self->arena);
-  frame = tracing__trace_frame__unpack (&self->arena.base, payload, p + prefix);
-  ok = frame != NULL && frame->event_type == TRACING__TRACE_EVENT_TYPE__TRACE_START;
+  frame = tracing__trace_frame__unpack (&self->arena.base, len, p);
+  /* Devices write no field this format does not have */
+  if (frame == NULL || frame->base.n_unknown_fields > 0)
+    return FALSE;
 
-  return ok ? FRAME_OK : FRAME_BAD;
+  switch ((guint) frame->event_type)
+    {
+    case SPS_ETRACE_TRACE_START:
+      /* Its sequence number may start again: a header is how a device
+       * says it restarted (§2.4) */
+      run->trace_start = frame->timebase <= TRACING__TIME_BASE__CYCLES;
+      run->sequence = frame->sequence;
+      return run->trace_start;
+
+    case SPS_ETRACE_NAME_REGISTERED:
+      if (frame->name_id == 0 || !plausible_name (frame->name) ||
+          frame->source_type > TRACING__TRACE_EVENT_SOURCE_TYPE__TASK)
+        return FALSE;
+      run->registered[run->n_registered++] = frame->name_id;
+      return plausible_sequence (self, run, k, frame->sequence);
+
+    case SPS_ETRACE_SPAN_START:
+    case SPS_ETRACE_SPAN_END:
+    case SPS_ETRACE_MARKER:
+      {
+        gboolean known = dict_get (self, frame->name_id) != 0;
+        gboolean valued = frame->has_marker_value_case == TRACING__TRACE_FRAME__HAS_MARKER_VALUE_MARKER_VALUE;
+
+        for (guint i = 0; i < run->n_registered && !known; i++)
+          known = run->registered[i] == frame->name_id;
+        if (!known || (valued && frame->event_type != TRACING__TRACE_EVENT_TYPE__MARKER))
+          return FALSE;
+        return plausible_sequence (self, run, k, frame->sequence);
+      }
+
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+plausible_v1 (SpsEtraceDecoder *self,
+              Run              *run,
+              guint             k,
+              const guint8     *p,
+              gsize             len)
+{
+  Tracing__V1__TraceEvent *event;
+  guint kind;
+
+  arena_reset (&self->arena);
+  event = tracing__v1__trace_event__unpack (&self->arena.base, len, p);
+  if (event == NULL)
+    return FALSE;
+  kind = event->event_type;
+
+  return event->base.n_unknown_fields == 0 &&
+         kind >= SPS_ETRACE_SPAN_START && kind <= SPS_ETRACE_MARKER &&
+         event->source_type <= TRACING__V1__TRACE_EVENT_SOURCE_TYPE__TASK &&
+         plausible_name (event->name) &&
+         (event->has_marker_value_case != TRACING__V1__TRACE_EVENT__HAS_MARKER_VALUE_MARKER_VALUE ||
+          kind == SPS_ETRACE_MARKER) &&
+         plausible_sequence (self, run, k, event->sequence);
+}
+
+/* Whether a frame that makes sense as the first of a run ends at @end,
+ * starting between @p + 1 and @end. */
+static gboolean
+frame_inside (SpsEtraceDecoder *self,
+              SpsEtraceVersion  version,
+              const guint8     *p,
+              gsize             end)
+{
+  for (gsize r = 1; r + 1 < end; r++)
+    {
+      Run run = { version, 0 };
+      gsize prefix, payload;
+
+      if (read_frame (p + r, end - r, &prefix, &payload) == FRAME_OK && r + prefix + payload == end &&
+          (version == SPS_ETRACE_VERSION_1 ? plausible_v1 (self, &run, 0, p + r + prefix, payload)
+                                           : plausible_v2 (self, &run, 0, p + r + prefix, payload)))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Whether frames start again at @p: FRAME_OK (and the version they are
+ * in), FRAME_BAD, or FRAME_INCOMPLETE when more bytes are needed to tell.
+ *
+ * A run is refused when its first frame holds another one that ends where
+ * it ends: then a garbage byte or two and the length of a real frame
+ * read as the start of a longer one, the real frame inside it, and the
+ * run is taken from there, a few bytes on. */
+static FrameStatus
+resync_at (SpsEtraceDecoder *self,
+           const guint8     *p,
+           gsize             avail,
+           gboolean          at_end,
+           SpsEtraceVersion *version)
+{
+  Run run = { 0 };
+  gsize pos = 0;
+  gsize first_end = 0;
+
+  for (guint k = 0; k < RESYNC_FRAMES; k++)
+    {
+      gsize prefix, payload;
+      FrameStatus status;
+      const guint8 *frame;
+      gboolean ok;
+
+      status = pos < avail ? read_frame (p + pos, avail - pos, &prefix, &payload) : FRAME_INCOMPLETE;
+      if (status == FRAME_INCOMPLETE && at_end && k > 0)
+        break;
+      if (status == FRAME_INCOMPLETE)
+        return at_end ? FRAME_BAD : FRAME_INCOMPLETE;
+      if (status == FRAME_BAD)
+        return FRAME_BAD;
+      frame = p + pos + prefix;
+
+      if (k == 0)
+        {
+          /* A stream header is a place to start on its own, in any
+           * stream (a v1 device may have been flashed with v2). */
+          run.version = SPS_ETRACE_VERSION_2;
+          if (plausible_v2 (self, &run, 0, frame, payload) && run.trace_start)
+            {
+              *version = SPS_ETRACE_VERSION_2;
+              return FRAME_OK;
+            }
+          run = (Run) { 0 };
+          run.version = self->version != SPS_ETRACE_VERSION_UNKNOWN ? self->version : guess_version (frame, payload);
+        }
+
+      ok = run.version == SPS_ETRACE_VERSION_1 ? plausible_v1 (self, &run, k, frame, payload)
+                                               : plausible_v2 (self, &run, k, frame, payload);
+      if (!ok)
+        return FRAME_BAD;
+      pos += prefix + payload;
+      if (k == 0)
+        first_end = pos;
+    }
+
+  *version = run.version == SPS_ETRACE_VERSION_1 ? SPS_ETRACE_VERSION_1 : SPS_ETRACE_VERSION_2;
+
+  return frame_inside (self, *version, p, first_end) ? FRAME_BAD : FRAME_OK;
 }
 
 static void
 lose_sync (SpsEtraceDecoder *self)
 {
-  g_autofree char *message =
-    /* Translators: %lu is a byte offset in the stream */
-    g_strdup_printf (_("byte %" PRIu64 ": the stream is garbled; skipping to the next stream header"),
-                     self->offset);
-
-  note (self, SPS_ETRACE_HEALTH_DESYNC, 1, message);
   self->desynced = TRUE;
+  self->desync_offset = self->offset;
 }
 
-/* Consumes whole frames from @data; returns how many bytes were used. */
+/* The bytes since lose_sync() were skipped: counted, and said where. */
+static void
+end_desync (SpsEtraceDecoder *self)
+{
+  guint64 skipped = self->offset - self->desync_offset;
+  g_autofree char *message = NULL;
+
+  if (self->offset < self->stream_end)
+    message =
+      /* Translators: %lu are a byte offset, a number of bytes and the byte offset where
+       * decoding went on */
+      g_strdup_printf (_("byte %" PRIu64 ": %" PRIu64 " bytes that are not frames were skipped; "
+                         "decoding resumed at byte %" PRIu64),
+                       self->desync_offset, skipped, self->offset);
+  else
+    message =
+      /* Translators: %lu are a byte offset and a number of bytes */
+      g_strdup_printf (_("byte %" PRIu64 ": %" PRIu64 " bytes that are not frames were skipped, "
+                         "up to the end of the stream"),
+                       self->desync_offset, skipped);
+
+  self->skipped_bytes += skipped;
+  note_at (self, SPS_ETRACE_HEALTH_DESYNC, 1, message, self->desync_offset);
+  self->desynced = FALSE;
+}
+
+/* Consumes whole frames from @data; returns how many bytes were used.
+ * What is left is shorter than LOOKAHEAD. */
 static gsize
 consume (SpsEtraceDecoder *self,
          const guint8     *data,
@@ -867,19 +1110,19 @@ consume (SpsEtraceDecoder *self,
 
       if (self->desynced)
         {
-          status = is_trace_start (self, data + pos, len - pos);
-          if (status == FRAME_INCOMPLETE && !at_end)
+          SpsEtraceVersion version = SPS_ETRACE_VERSION_UNKNOWN;
+
+          status = resync_at (self, data + pos, len - pos, at_end, &version);
+          if (status == FRAME_INCOMPLETE)
             break;
-          if (status != FRAME_OK)
+          if (status == FRAME_BAD)
             {
               pos++;
               self->offset++;
               continue;
             }
-          self->desynced = FALSE;
-          /* v1 has no header to resynchronise at; a garbled v1 stream
-           * continues as v2 only if a v2 header shows up. */
-          self->version = SPS_ETRACE_VERSION_2;
+          end_desync (self);
+          self->version = version;
         }
 
       status = read_frame (data + pos, len - pos, &prefix, &payload);
@@ -888,6 +1131,9 @@ consume (SpsEtraceDecoder *self,
       if (status == FRAME_BAD || !handle_payload (self, data + pos + prefix, payload))
         {
           lose_sync (self);
+          /* Not a frame here, so not a place to start again either */
+          pos++;
+          self->offset++;
           continue;
         }
 
@@ -931,7 +1177,9 @@ sps_etrace_decoder_get_source (SpsEtraceDecoder *self)
  * @data: the next bytes of the stream
  * @len: their length
  *
- * Decodes every whole frame; an incomplete one is kept for the next call.
+ * Decodes every whole frame; an incomplete one (or, after garbage, the
+ * few frames needed to tell where frames start again) is kept for the
+ * next call.
  *
  * Returns: the number of frames decoded so far
  */
@@ -940,39 +1188,42 @@ sps_etrace_decoder_feed (SpsEtraceDecoder *self,
                          const guint8     *data,
                          gsize             len)
 {
+  gsize used;
+
   g_return_val_if_fail (self != NULL, 0);
   g_return_val_if_fail (!self->finished, 0);
   g_return_val_if_fail (data != NULL || len == 0, 0);
 
-  /* Complete a frame split across calls byte by byte: it is at most 128
-   * bytes, so this is cheap and keeps the main path copy-free. */
+  self->stream_end += len;
+
+  /* Bytes kept from the previous call come first: new bytes are added to
+   * them until what is decoded reaches into the new bytes, and from there
+   * the new bytes are decoded where they are, without copying. */
   while (self->n_pending > 0 && len > 0)
     {
-      gsize used;
+      gsize old = self->n_pending;
+      gsize take = MIN (len, sizeof self->pending - old);
 
-      self->pending[self->n_pending++] = *data++;
-      len--;
-
+      memcpy (self->pending + old, data, take);
+      self->n_pending += take;
       used = consume (self, self->pending, self->n_pending, FALSE);
-      if (used > 0)
+      if (used >= old)
         {
-          memmove (self->pending, self->pending + used, self->n_pending - used);
-          self->n_pending -= used;
+          data += used - old;
+          len -= used - old;
+          self->n_pending = 0;
+          break;
         }
-      if (self->n_pending >= MAX_FRAME_SIZE)
-        {
-          /* Cannot happen for a valid frame: read_frame() rejects longer
-           * ones, and resync drops bytes one at a time. */
-          memmove (self->pending, self->pending + 1, --self->n_pending);
-          self->offset++;
-        }
+      memmove (self->pending, self->pending + used, self->n_pending - used);
+      self->n_pending -= used;
+      data += take;
+      len -= take;
     }
 
-  if (len > 0)
+  if (self->n_pending == 0 && len > 0)
     {
-      gsize used = consume (self, data, len, FALSE);
-
-      g_assert (len - used < MAX_FRAME_SIZE);
+      used = consume (self, data, len, FALSE);
+      g_assert (len - used < LOOKAHEAD);
       memcpy (self->pending, data + used, len - used);
       self->n_pending = len - used;
     }
@@ -984,8 +1235,9 @@ sps_etrace_decoder_feed (SpsEtraceDecoder *self,
  * sps_etrace_decoder_finish:
  * @self: a decoder
  *
- * Ends the stream: an incomplete last frame is reported, missing sequence
- * numbers below the newest one are counted as lost.
+ * Ends the stream: an incomplete last frame is reported, so are bytes
+ * after which no frame started again, and missing sequence numbers below
+ * the newest one are counted as lost.
  */
 void
 sps_etrace_decoder_finish (SpsEtraceDecoder *self)
@@ -1009,6 +1261,8 @@ sps_etrace_decoder_finish (SpsEtraceDecoder *self)
       self->offset += self->n_pending - used;
       self->n_pending = 0;
     }
+  if (self->desynced)
+    end_desync (self);
 
   note (self, SPS_ETRACE_HEALTH_LOST_FRAMES, seq_flush (&self->seq), NULL);
   self->finished = TRUE;
@@ -1111,6 +1365,15 @@ sps_etrace_decoder_get_frames (SpsEtraceDecoder *self)
   g_return_val_if_fail (self != NULL, 0);
 
   return self->frames;
+}
+
+/* Bytes skipped because they were not frames (in "desync" stretches) */
+guint64
+sps_etrace_decoder_get_skipped_bytes (SpsEtraceDecoder *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->skipped_bytes;
 }
 
 guint64
