@@ -64,7 +64,10 @@
  * its state and translated reason, for the CLI and the Plugins dialog.
  *
  * The engine serialises its own use of libpeas with a mutex, so its
- * methods may be called from any thread.
+ * methods may be called from any thread. Each failure is also announced
+ * by [signal@PluginEngine::plugin-failed], in the main context the engine
+ * was made in, so that a window shows failures that happen after it
+ * showed its trace (an importer on a worker thread, a view later on).
  */
 
 typedef enum
@@ -99,12 +102,14 @@ static const struct {
   { "SpsView", "view" },
 };
 
-/* What an extension made by the engine remembers of its origin. */
+/* A weak reference to an engine and a name: what an extension made by
+ * the engine remembers of its origin (the module name), and a pending
+ * ::plugin-failed (the plugin file). */
 typedef struct
 {
   GWeakRef  engine;
-  char     *module_name;
-} ExtensionOrigin;
+  char     *name;
+} EngineRef;
 
 static GQuark extension_origin_quark;
 /* Set on an extension that was blamed for its plugin's failure */
@@ -135,9 +140,69 @@ struct _SpsPluginEngine
 
   /* Human-readable "PATH: what" strings */
   GPtrArray  *problems;
+
+  /* Where ::plugin-failed is emitted */
+  GMainContext *context;
 };
 
 G_DEFINE_FINAL_TYPE (SpsPluginEngine, sps_plugin_engine, G_TYPE_OBJECT)
+
+enum {
+  PLUGIN_FAILED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static EngineRef *
+engine_ref_new (SpsPluginEngine *self,
+                const char      *name)
+{
+  EngineRef *ref = g_new0 (EngineRef, 1);
+
+  g_weak_ref_init (&ref->engine, self);
+  ref->name = g_strdup (name);
+
+  return ref;
+}
+
+static void
+engine_ref_free (gpointer data)
+{
+  EngineRef *ref = data;
+
+  g_weak_ref_clear (&ref->engine);
+  g_free (ref->name);
+  g_free (ref);
+}
+
+static gboolean
+emit_plugin_failed (gpointer data)
+{
+  EngineRef *emission = data;
+  g_autoptr(SpsPluginEngine) self = g_weak_ref_get (&emission->engine);
+
+  if (self != NULL)
+    g_signal_emit (self, signals[PLUGIN_FAILED], 0, emission->name);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Emits ::plugin-failed later, in the engine's context: the failure may
+ * be reported on any thread, and with the mutex held, which handlers
+ * need to read the new state. A weak reference, so that a context no
+ * one iterates (the CLI's) keeps no engine alive. */
+static void
+sps_plugin_engine_announce_failure (SpsPluginEngine *self,
+                                    const char      *plugin_file)
+{
+  g_autoptr(GSource) source = g_idle_source_new ();
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, emit_plugin_failed, engine_ref_new (self, plugin_file), engine_ref_free);
+  g_source_set_static_name (source, "[spanscope] plugin-failed");
+  g_source_attach (source, self->context);
+}
 
 static void
 plugin_entry_free (gpointer data)
@@ -208,6 +273,7 @@ sps_plugin_engine_fail (SpsPluginEngine *self,
   entry->error = g_strdup (what);
   g_clear_pointer (&entry->kinds, g_strfreev);
   sps_plugin_engine_add_problem (self, entry->plugin_file, "%s", what);
+  sps_plugin_engine_announce_failure (self, entry->plugin_file);
 }
 
 static void
@@ -503,6 +569,7 @@ sps_plugin_engine_finalize (GObject *object)
   g_clear_pointer (&self->rejected, g_ptr_array_unref);
   g_clear_pointer (&self->search_paths, g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
+  g_clear_pointer (&self->context, g_main_context_unref);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (sps_plugin_engine_parent_class)->finalize (object);
@@ -515,6 +582,26 @@ sps_plugin_engine_class_init (SpsPluginEngineClass *klass)
 
   object_class->finalize = sps_plugin_engine_finalize;
 
+  /**
+   * SpsPluginEngine::plugin-failed:
+   * @self: the engine
+   * @plugin_file: the `.plugin` file of the plugin that failed
+   *
+   * A plugin was marked failed (at load time, or when one of its
+   * extensions broke an interface's contract). Emitted in the main
+   * context that was the thread-default one when the engine was made,
+   * shortly after the failure, whichever thread reported it; the
+   * engine's state ([method@PluginEngine.list_status]) already says so.
+   */
+  signals[PLUGIN_FAILED] =
+    g_signal_new ("plugin-failed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+
   extension_origin_quark = g_quark_from_static_string ("sps-plugin-engine-origin");
   extension_blamed_quark = g_quark_from_static_string ("sps-plugin-engine-blamed");
 }
@@ -526,6 +613,7 @@ sps_plugin_engine_init (SpsPluginEngine *self)
   g_autofree char *user_dir = NULL;
 
   g_mutex_init (&self->mutex);
+  self->context = g_main_context_ref_thread_default ();
   self->search_paths = g_ptr_array_new_with_free_func (search_path_free);
   self->plugins = g_ptr_array_new_with_free_func (plugin_entry_free);
   self->plugins_by_name = g_hash_table_new (g_str_hash, g_str_equal);
@@ -721,25 +809,12 @@ sps_plugin_engine_get_problems (SpsPluginEngine *self)
 }
 
 static void
-extension_origin_free (gpointer data)
-{
-  ExtensionOrigin *origin = data;
-
-  g_weak_ref_clear (&origin->engine);
-  g_free (origin->module_name);
-  g_free (origin);
-}
-
-static void
 sps_plugin_engine_mark_origin (SpsPluginEngine   *self,
                                const PluginEntry *entry,
                                GObject           *extension)
 {
-  ExtensionOrigin *origin = g_new0 (ExtensionOrigin, 1);
-
-  g_weak_ref_init (&origin->engine, self);
-  origin->module_name = g_strdup (entry->module_name);
-  g_object_set_qdata_full (extension, extension_origin_quark, origin, extension_origin_free);
+  g_object_set_qdata_full (extension, extension_origin_quark,
+                           engine_ref_new (self, entry->module_name), engine_ref_free);
 }
 
 /* Called with the mutex held. */
@@ -921,7 +996,7 @@ sps_plugin_engine_report_failure (gpointer      extension,
 {
   g_autoptr(SpsPluginEngine) self = NULL;
   g_autofree char *what = NULL;
-  ExtensionOrigin *origin;
+  EngineRef *origin;
   PluginEntry *entry;
 
   g_return_val_if_fail (G_IS_OBJECT (extension), FALSE);
@@ -934,7 +1009,7 @@ sps_plugin_engine_report_failure (gpointer      extension,
     return FALSE;
 
   g_mutex_lock (&self->mutex);
-  if ((entry = g_hash_table_lookup (self->plugins_by_name, origin->module_name)) &&
+  if ((entry = g_hash_table_lookup (self->plugins_by_name, origin->name)) &&
       entry->state == PLUGIN_LOADED)
     {
       what = g_strdup_printf (/* Translators: the module name of a plugin, a method
