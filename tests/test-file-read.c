@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <spanscope-core.h>
 
 #include "sps-test-util.h"
@@ -132,6 +133,49 @@ test_fifo_streamed (void)
   g_string_free (writer.text, TRUE);
   g_free (writer.path);
   sps_test_remove_tree (dir);
+}
+
+/* `producer | spanscope-cli info --json /dev/stdin`: the pipe is a FIFO */
+static void
+test_fifo_stdin (void)
+{
+  const char *cli = g_getenv ("SPANSCOPE_CLI");
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GBytes) input = NULL;
+  g_autoptr(GBytes) output = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GString) text = g_string_new ("[");
+  JsonObject *info;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("SPANSCOPE_CLI is not set");
+      return;
+    }
+
+  for (guint i = 0; i < 300; i++)
+    g_string_append_printf (text, "%s{\"name\":\"io\",\"ph\":\"X\",\"ts\":%u,\"dur\":2,"
+                            "\"pid\":3,\"tid\":4}", i > 0 ? "," : "", i * 4);
+  g_string_append (text, "]");
+  input = g_bytes_new (text->str, text->len);
+
+  process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error,
+                              cli, "info", "--json", "/dev/stdin", NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate (process, input, NULL, &output, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+
+  json_parser_load_from_data (parser, g_bytes_get_data (output, NULL), (gssize) g_bytes_get_size (output), &error);
+  g_assert_no_error (error);
+  info = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (info, "format"), ==, "chrome-json");
+  g_assert_cmpint (json_object_get_int_member (info, "events_read"), ==, 300);
+  g_assert_cmpint (json_object_get_int_member (info, "slices"), ==, 300);
+  g_assert_cmpint (json_object_get_int_member (info, "end_ns") - json_object_get_int_member (info, "start_ns"),
+                   ==, (299 * 4 + 2) * 1000);
 }
 
 static gpointer
@@ -270,6 +314,7 @@ main (int   argc,
 
   g_test_add_func ("/file-read/fifo/read-refused", test_fifo_read_refused);
   g_test_add_func ("/file-read/fifo/streamed", test_fifo_streamed);
+  g_test_add_func ("/file-read/fifo/stdin", test_fifo_stdin);
   g_test_add_func ("/file-read/fifo/cancelled", test_fifo_cancelled);
   g_test_add_func ("/file-read/char-device", test_char_device);
   g_test_add_func ("/file-read/truncated-after-import", test_truncated_after_import);
