@@ -521,7 +521,7 @@ test_desync (void)
   etrace_stream_name (s, 0, 1, 1, "a", 2, 3, NAN);
   etrace_stream_event (s, START, 10, 2, 1, NONE);
   g_byte_array_append (s, garbage, sizeof garbage);
-  /* Everything up to the next header is skipped */
+  /* Decoding resumes at the next frame: the end at 20 is kept */
   etrace_stream_event (s, END, 10, 3, 1, NONE);
   etrace_stream_start (s, 1000, 4, FALSE, 0);
   etrace_stream_name (s, 1000, 5, 1, "a", 2, 3, NAN);
@@ -530,10 +530,11 @@ test_desync (void)
   trace = load_bytes (s);
 
   g_assert_cmpuint (sps_trace_count_warning (trace, "desync"), ==, 1);
-  g_assert_cmpint (spans_of (trace, "a"), ==, 1);
-  /* the start at 10 lost its end (sequence 3) in the garbage: it is
-   * restarted at 1010 */
-  assert_health (trace, 1, 0, 0, 1, 0, 0);
+  g_assert_cmpint (embedded_int (trace, "desync"), ==, 1);
+  g_assert_cmpint (embedded_int (trace, "skipped_bytes"), ==, sizeof garbage);
+  /* 10–20, and 1010–1020 after the repeated header: nothing lost */
+  g_assert_cmpint (spans_of (trace, "a"), ==, 2);
+  assert_health (trace, 0, 0, 0, 0, 0, 0);
 }
 
 static void

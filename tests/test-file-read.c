@@ -1,6 +1,6 @@
 /* test-file-read.c: trace files are read, not mapped: special files are
- * refused without blocking, and a file that changes while (or after) it is
- * read leaves a valid trace
+ * refused without blocking (a FIFO is read whole, then loaded), and a
+ * file that changes while (or after) it is read leaves a valid trace
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -9,11 +9,14 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <spanscope-core.h>
 
 #include "sps-test-util.h"
@@ -22,34 +25,193 @@
   "[{\"name\":\"work\",\"ph\":\"X\",\"ts\":10,\"dur\":5,\"pid\":1,\"tid\":2," \
   "\"args\":{\"path\":\"/tmp/in.txt\",\"n\":42}}]"
 
-/* A FIFO without a writer: opening it to read would wait for one for
- * ever. Loading fails at once, naming the file and what it is. */
+/* Outside a load, the reader refuses a FIFO without blocking: it cannot
+ * tell how much to read, and only a load keeps what the FIFO sent. */
 static void
-test_fifo (void)
+test_fifo_read_refused (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("spanscope-fifo-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "trace.json", NULL);
   g_autofree char *expected = NULL;
   g_autoptr(GFile) file = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(GBytes) bytes = NULL;
 
   g_assert_cmpint (mkfifo (path, 0600), ==, 0);
   file = g_file_new_for_path (path);
   expected = g_strdup_printf ("%s: not a regular file (a FIFO); traces are read from files", path);
 
-  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_null (trace);
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE);
-  g_assert_cmpstr (error->message, ==, expected);
-  g_clear_error (&error);
-
-  /* The reader itself refuses it too (a FIFO swapped in after the check) */
   bytes = sps_file_read (file, NULL, NULL, &error);
   g_assert_null (bytes);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE);
   g_assert_cmpstr (error->message, ==, expected);
+
+  sps_test_remove_tree (dir);
+}
+
+typedef struct
+{
+  char       *path;
+  GString    *text;
+  gsize       piece;      /* bytes per write */
+} Writer;
+
+/* Opens the FIFO once the reader has (for at most 10 s, so that a
+ * reader that never comes fails the test instead of hanging it), writes
+ * the text in pieces a millisecond apart, and closes it. */
+static gpointer
+writer_thread (gpointer data)
+{
+  Writer *writer = data;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  int fd;
+
+  /* Without a reader, a non-blocking open fails with ENXIO */
+  while ((fd = g_open (writer->path, O_WRONLY | O_CLOEXEC | O_NONBLOCK, 0)) < 0 &&
+         errno == ENXIO && g_get_monotonic_time () < deadline)
+    g_usleep (1000);
+  if (fd < 0)
+    return NULL;
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+  for (gsize done = 0; done < writer->text->len;)
+    {
+      gssize n = write (fd, writer->text->str + done, MIN (writer->piece, writer->text->len - done));
+
+      g_assert_cmpint (n, >, 0);
+      done += (gsize) n;
+      g_usleep (1000);
+    }
+  close (fd);
+
+  return NULL;
+}
+
+/* A FIFO of Chrome JSON, as `producer > fifo` or `producer | spanscope-cli
+ * info /dev/stdin` give it: read to its end, then imported like a file;
+ * the load ends when the writer closes. 2,000 complete events, sent in
+ * pieces of 997 bytes. */
+static void
+test_fifo_streamed (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spanscope-fifo-XXXXXX", NULL);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GThread) thread = NULL;
+  Writer writer = { g_build_filename (dir, "trace.json", NULL), g_string_new ("["), 997 };
+  const SpsSliceTable *slices;
+
+  for (guint i = 0; i < 2000; i++)
+    g_string_append_printf (writer.text, "%s{\"name\":\"work\",\"ph\":\"X\",\"ts\":%u,\"dur\":5,"
+                            "\"pid\":1,\"tid\":2}", i > 0 ? "," : "", i * 10);
+  g_string_append (writer.text, "]");
+  g_assert_cmpint (mkfifo (writer.path, 0600), ==, 0);
+  file = g_file_new_for_path (writer.path);
+
+  thread = g_thread_new ("writer", writer_thread, &writer);
+  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+  g_thread_join (g_steal_pointer (&thread));
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (sps_trace_get_format (trace), ==, "chrome-json");
+  g_assert_cmpuint (sps_trace_get_events_read (trace), ==, 2000);
+  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
+  slices = sps_trace_get_slices (trace);
+  g_assert_cmpuint (slices->n_rows, ==, 2000);
+  g_assert_cmpint (sps_trace_get_end_time (trace) - sps_trace_get_start_time (trace), ==, 19995 * 1000);
+
+  /* A writer that sends nothing: an empty stream, named */
+  g_string_truncate (writer.text, 0);
+  thread = g_thread_new ("writer", writer_thread, &writer);
+  g_clear_object (&trace);
+  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+  g_thread_join (g_steal_pointer (&thread));
+  g_assert_null (trace);
+  g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNKNOWN_FORMAT);
+  g_assert_true (g_str_has_prefix (error->message, writer.path));
+
+  g_string_free (writer.text, TRUE);
+  g_free (writer.path);
+  sps_test_remove_tree (dir);
+}
+
+/* `producer | spanscope-cli info --json /dev/stdin`: the pipe is a FIFO */
+static void
+test_fifo_stdin (void)
+{
+  const char *cli = g_getenv ("SPANSCOPE_CLI");
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GBytes) input = NULL;
+  g_autoptr(GBytes) output = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GString) text = g_string_new ("[");
+  JsonObject *info;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("SPANSCOPE_CLI is not set");
+      return;
+    }
+
+  for (guint i = 0; i < 300; i++)
+    g_string_append_printf (text, "%s{\"name\":\"io\",\"ph\":\"X\",\"ts\":%u,\"dur\":2,"
+                            "\"pid\":3,\"tid\":4}", i > 0 ? "," : "", i * 4);
+  g_string_append (text, "]");
+  input = g_bytes_new (text->str, text->len);
+
+  process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error,
+                              cli, "info", "--json", "/dev/stdin", NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate (process, input, NULL, &output, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+
+  json_parser_load_from_data (parser, g_bytes_get_data (output, NULL), (gssize) g_bytes_get_size (output), &error);
+  g_assert_no_error (error);
+  info = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (info, "format"), ==, "chrome-json");
+  g_assert_cmpint (json_object_get_int_member (info, "events_read"), ==, 300);
+  g_assert_cmpint (json_object_get_int_member (info, "slices"), ==, 300);
+  g_assert_cmpint (json_object_get_int_member (info, "end_ns") - json_object_get_int_member (info, "start_ns"),
+                   ==, (299 * 4 + 2) * 1000);
+}
+
+static gpointer
+cancel_later (gpointer data)
+{
+  g_usleep (300 * 1000);
+  sps_progress_cancel (data);
+  return NULL;
+}
+
+/* A FIFO no one writes to: the load waits for a writer, as reading a
+ * FIFO does, and stops soon after it is cancelled. */
+static void
+test_fifo_cancelled (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spanscope-fifo-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "trace.json", NULL);
+  g_autoptr(SpsProgress) progress = sps_progress_new (NULL);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GThread) thread = NULL;
+  gint64 started;
+
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+  file = g_file_new_for_path (path);
+
+  started = g_get_monotonic_time ();
+  thread = g_thread_new ("cancel", cancel_later, progress);
+  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, progress, NULL, &error);
+  g_thread_join (g_steal_pointer (&thread));
+
+  g_assert_null (trace);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  /* 300 ms, and at most one wait of 100 ms more (plus a loaded machine) */
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 5 * G_USEC_PER_SEC);
 
   sps_test_remove_tree (dir);
 }
@@ -150,7 +312,10 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/file-read/fifo", test_fifo);
+  g_test_add_func ("/file-read/fifo/read-refused", test_fifo_read_refused);
+  g_test_add_func ("/file-read/fifo/streamed", test_fifo_streamed);
+  g_test_add_func ("/file-read/fifo/stdin", test_fifo_stdin);
+  g_test_add_func ("/file-read/fifo/cancelled", test_fifo_cancelled);
   g_test_add_func ("/file-read/char-device", test_char_device);
   g_test_add_func ("/file-read/truncated-after-import", test_truncated_after_import);
   g_test_add_func ("/file-read/grew-while-reading", test_grew_while_reading);

@@ -61,9 +61,9 @@ test_failures_load_time (void)
   g_autofree char *nomodule = g_build_filename (plugin_dir, "no-module-key", "nomodule.plugin", NULL);
   g_autoptr(GListModel) list = sps_plugin_engine_list_status (engine);
 
-  /* faulty/ (7 plugins) first, then the 4 valid .plugin files of
+  /* faulty/ (8 plugins) first, then the 4 valid .plugin files of
    * tests/plugins, then its 2 unreadable ones. */
-  g_assert_cmpuint (g_list_model_get_n_items (list), ==, 13);
+  g_assert_cmpuint (g_list_model_get_n_items (list), ==, 14);
 
   /* A shared module that is not one */
   badso = sps_test_find_plugin_status (engine, "badso");
@@ -84,16 +84,17 @@ test_failures_load_time (void)
 
   /* An unreadable .plugin file is listed by its path, without a module */
   {
-    g_autoptr(SpsPluginStatus) last = g_list_model_get_item (list, 12);
+    g_autoptr(SpsPluginStatus) last = g_list_model_get_item (list, 13);
 
     g_assert_null (sps_plugin_status_get_module_name (last));
     g_assert_cmpstr (sps_plugin_status_get_plugin_file (last), ==, nomodule);
     g_assert_cmpstr (sps_plugin_status_get_error (last), ==, "not a valid plugin file: no Module key in [Plugin]");
   }
 
-  /* The faulty importer, exporter, analysis and view load fine; their
+  /* The faulty importers, exporter, analysis and view load fine; their
    * faults only show when they are used. */
   assert_loaded ("faultyimporter", "importer");
+  assert_loaded ("faultyprobe", "importer");
   assert_loaded ("faultyexporter", "exporter");
   assert_loaded ("faultyanalysis", "analysis");
   assert_loaded ("faultyview", "view");
@@ -117,8 +118,18 @@ count_importers_named (const char *name)
 }
 
 static void
+on_plugin_failed (SpsPluginEngine *self,
+                  const char      *plugin_file,
+                  GPtrArray       *failed)
+{
+  g_ptr_array_add (failed, g_path_get_basename (plugin_file));
+}
+
+static void
 test_failures_importer (void)
 {
+  g_autoptr(GPtrArray) failed = g_ptr_array_new_with_free_func (g_free);
+  gulong handler;
   g_autofree char *path = sps_test_write_file (scratch_dir, "two.lines",
                                                "SPSLINES\n"
                                                "100 50 alpha\n"
@@ -129,9 +140,17 @@ test_failures_importer (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_cmpuint (count_importers_named ("faulty"), ==, 1);
+  g_assert_cmpuint (count_importers_named ("faultyprobe"), ==, 1);
 
-  /* The faulty importer comes first (same score, higher precedence) and
-   * fails without a reason: it is blamed and the real one reads the file. */
+  /* (the announcements of the load-time failures first) */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  handler = g_signal_connect (engine, "plugin-failed", G_CALLBACK (on_plugin_failed), failed);
+
+  /* The faulty probe answers a score out of range: it is blamed and its
+   * importer left out. The faulty importer comes first (same score,
+   * higher precedence) and fails without a reason: it is blamed and the
+   * real one reads the file. */
   trace = sps_trace_load (file, engine, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (trace);
@@ -142,14 +161,27 @@ test_failures_importer (void)
 
   assert_failed ("faultyimporter", "plugin “faultyimporter” failed in SpsImporter.load and is skipped: "
                                    "The faulty importer failed without giving a reason");
-  g_assert_cmpuint (sps_plugin_engine_count_failed (engine), ==, 8);
+  assert_failed ("faultyprobe", "plugin “faultyprobe” failed in SpsImporter.probe and is skipped: "
+                                "The faultyprobe importer answered 4294967295, not a score from 0 to 100");
+  g_assert_cmpuint (sps_plugin_engine_count_failed (engine), ==, 9);
+
+  /* Both announced when this thread's main context runs, not from
+   * inside the call that failed */
+  g_assert_cmpuint (failed->len, ==, 0);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (failed->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (failed, 0), ==, "faultyprobe.plugin");
+  g_assert_cmpstr (g_ptr_array_index (failed, 1), ==, "faultyimporter.plugin");
+  g_signal_handler_disconnect (engine, handler);
 
   /* Skipped from now on */
   g_assert_cmpuint (count_importers_named ("faulty"), ==, 0);
+  g_assert_cmpuint (count_importers_named ("faultyprobe"), ==, 0);
   again = sps_trace_load (file, engine, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (sps_trace_get_events_read (again), ==, 2);
-  g_assert_cmpuint (sps_plugin_engine_count_failed (engine), ==, 8);
+  g_assert_cmpuint (sps_plugin_engine_count_failed (engine), ==, 9);
 }
 
 static void
@@ -246,7 +278,7 @@ test_failures_cli (void)
   json_parser_load_from_data (parser, json.out, -1, &error);
   g_assert_no_error (error);
   plugins = json_node_get_array (json_parser_get_root (parser));
-  g_assert_cmpuint (json_array_get_length (plugins), ==, 13);
+  g_assert_cmpuint (json_array_get_length (plugins), ==, 14);
 
   for (guint i = 0; i < json_array_get_length (plugins); i++)
     {

@@ -29,6 +29,7 @@
 typedef struct
 {
   int                master;
+  char               path[256];   /* of the device, named by every state */
   SpsSerialSource   *source;
   SpsLiveCapture    *capture;
   SpsLiveWindow     *window;
@@ -38,13 +39,12 @@ static void
 device_open (Device *device)
 {
   g_autoptr(GError) error = NULL;
-  char name[256];
   int slave;
 
-  g_assert_cmpint (openpty (&device->master, &slave, name, NULL, NULL), ==, 0);
+  g_assert_cmpint (openpty (&device->master, &slave, device->path, NULL, NULL), ==, 0);
   close (slave);
 
-  device->source = sps_serial_source_new (name, 115200);
+  device->source = sps_serial_source_new (device->path, 115200);
   device->capture = sps_live_capture_new (SPS_LIVE_SOURCE (device->source));
   g_assert_true (sps_live_capture_start (device->capture, &error));
   g_assert_no_error (error);
@@ -175,8 +175,8 @@ test_unplugged_mid_frame (void)
   g_assert_cmpuint (sps_live_capture_get_n_bytes (device.capture), ==, stream->len);
   g_assert_cmpuint (sps_trace_count_slices (sps_session_get_trace (sps_live_window_get_session (device.window)),
                                             SPS_TRACK_THREAD_SLICES), ==, 10);
-  g_assert_cmpstr (sps_live_window_get_state_text (device.window), ==,
-                   "Device disconnected — 22 events kept (the last frame was cut off)");
+  expected = g_strdup_printf ("%s: device disconnected — 22 events kept (the last frame was cut off)", device.path);
+  g_assert_cmpstr (sps_live_window_get_state_text (device.window), ==, expected);
 
   sps_test_maybe_screenshot (GTK_WIDGET (device.window), "live-disconnected");
   device_close (&device);
@@ -191,6 +191,7 @@ test_no_frames (void)
   BytesWait bytes_wait = { &device, 0 };
   gint64 started;
   guint64 sent = 0;
+  g_autofree char *expected = NULL;
 
   device_open (&device);
 
@@ -213,9 +214,10 @@ test_no_frames (void)
 
   /* Not before 5 s of bytes without a frame */
   g_assert_cmpint (g_get_monotonic_time () - started, >=, 5 * G_USEC_PER_SEC);
-  g_assert_cmpstr (sps_live_window_get_state_text (device.window), ==,
-                   "No valid frames in the last 5 s: wrong baud rate or not a Spanscope device? "
-                   "Everything received is kept.");
+  expected = g_strdup_printf ("%s: no valid frames in the last 5 s — wrong baud rate, or not a "
+                              "Spanscope device? Everything received is kept.", device.path);
+  g_assert_cmpstr (sps_live_window_get_state_text (device.window), ==, expected);
+  g_clear_pointer (&expected, g_free);
   bytes_wait.n_bytes = sent;
   sps_test_wait_until (has_bytes, &bytes_wait);
   g_assert_cmpuint (sps_live_capture_get_n_bytes (device.capture), ==, sent);
@@ -226,12 +228,15 @@ test_no_frames (void)
   /* Stopping says so, and keeps the noise too */
   sps_live_capture_stop (device.capture);
   g_assert_cmpint (sps_live_window_get_state (device.window), ==, SPS_LIVE_STATE_STOPPED);
-  g_assert_cmpstr (sps_live_window_get_state_text (device.window), ==, "Capture stopped — 0 events kept");
+  expected = g_strdup_printf ("%s: capture stopped — 0 events kept", device.path);
+  g_assert_cmpstr (sps_live_window_get_state_text (device.window), ==, expected);
   device_close (&device);
 }
 
-/* Noise between whole frames: the decoder skips to the next stream
- * header, the window says so while receiving, and every byte is kept. */
+/* Noise between whole frames: the decoder skips it and starts again at
+ * the next frame (here the header of a restarted stream), the window says
+ * which device, where and how many bytes while receiving, and every byte
+ * is kept. */
 static void
 test_garbage_between_frames (void)
 {
@@ -240,6 +245,7 @@ test_garbage_between_frames (void)
   BytesWait bytes_wait = { &device, 0 };
   SpsTrace *trace;
   guint32 seq = 0;
+  g_autofree char *expected = NULL;
   static const guint8 noise[] = { 0xff, 0xfe, 0x00, 0x13, 0x37, 0xff, 0xff, 0xff, 0xff, 0x0f, 0xaa, 0x55 };
 
   device_open (&device);
@@ -254,9 +260,9 @@ test_garbage_between_frames (void)
   sps_test_wait_until (has_bytes, &bytes_wait);
 
   wait_for_state (&device, SPS_LIVE_STATE_GARBLED);
-  g_assert_cmpstr (sps_live_window_get_state_text (device.window), ==,
-                   "Some of the data was not valid frames and was skipped (byte 232: the stream is "
-                   "garbled; skipping to the next stream header). Everything received is kept.");
+  expected = g_strdup_printf ("%s: byte 232: 12 bytes that are not frames were skipped; decoding resumed "
+                              "at byte 244. Everything received is kept.", device.path);
+  g_assert_cmpstr (sps_live_window_get_state_text (device.window), ==, expected);
   sps_test_maybe_screenshot (GTK_WIDGET (device.window), "live-garbled");
 
   /* Both streams' frames, once a generation holds all the bytes */
@@ -265,6 +271,7 @@ test_garbage_between_frames (void)
   trace = sps_session_get_trace (sps_live_window_get_session (device.window));
   g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES), ==, 20);
   g_assert_cmpuint (sps_trace_count_warning (trace, "desync"), ==, 1);
+  g_assert_cmpuint (sps_trace_count_warning (trace, "device_resets"), ==, 1);
   g_assert_cmpint (sps_live_window_get_state (device.window), ==, SPS_LIVE_STATE_GARBLED);
   g_assert_cmpuint (sps_live_capture_get_n_bytes (device.capture), ==, stream->len);
 
@@ -376,10 +383,12 @@ check_behind (Device *device,
 
   if (!checked)
     {
+      g_autofree char *expected = g_strdup_printf ("%s: receiving faster than it can be shown; nothing is lost, "
+                                                   "the view catches up when the device slows down or stops.",
+                                                   device->path);
+
       checked = TRUE;
-      g_assert_cmpstr (sps_live_window_get_state_text (device->window), ==,
-                       "Receiving faster than it can be shown; nothing is lost, "
-                       "the view catches up when the device slows down or stops.");
+      g_assert_cmpstr (sps_live_window_get_state_text (device->window), ==, expected);
       sps_test_maybe_screenshot (GTK_WIDGET (device->window), "live-flood");
       /* Taking the screenshot blocks; that is not the window's doing */
       ticks->last = 0;
@@ -473,7 +482,7 @@ test_flood (void)
   g_assert_cmpuint (ticks.n, >=, 2);
 
   sps_live_capture_stop (device.capture);
-  expected = g_strdup_printf ("Capture stopped — %u events kept", 2 + 2 * FLOOD_RUNS);
+  expected = g_strdup_printf ("%s: capture stopped — %u events kept", device.path, 2 + 2 * FLOOD_RUNS);
   g_assert_cmpstr (sps_live_window_get_state_text (device.window), ==, expected);
 
   g_source_remove (tick_id);

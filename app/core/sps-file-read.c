@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,10 +28,55 @@
 #include <glib/gstdio.h>
 
 #include "sps-file-read.h"
+#include "sps-file-read-private.h"
 #include "sps-importer.h"
 
 /* Read per call, so that progress and cancellation are looked at often. */
 #define CHUNK (((gsize) 8) * 1024 * 1024)
+/* The most a FIFO may send, whatever the machine */
+#define STREAM_MAX_SIZE (G_GUINT64_CONSTANT (16) << 30)
+/* How long to wait for a FIFO's writer between looks at cancellation */
+#define POLL_MS 100
+
+typedef struct
+{
+  GBytes   *bytes;
+  gboolean  limited;    /* cut at stream_limit() */
+} Spooled;
+
+static GQuark
+spooled_quark (void)
+{
+  return g_quark_from_static_string ("sps-file-spooled");
+}
+
+static void
+spooled_free (gpointer data)
+{
+  Spooled *spooled = data;
+
+  g_bytes_unref (spooled->bytes);
+  g_free (spooled);
+}
+
+static Spooled *
+get_spooled (GFile *file)
+{
+  return g_object_get_qdata (G_OBJECT (file), spooled_quark ());
+}
+
+/* The limit of a stream: the smaller of STREAM_MAX_SIZE and half the
+ * physical memory, so that the trace built from it fits too. */
+static guint64
+stream_limit (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES);
+  long page_size = sysconf (_SC_PAGESIZE);
+
+  if (pages <= 0 || page_size <= 0)
+    return STREAM_MAX_SIZE;
+  return MIN (STREAM_MAX_SIZE, (guint64) pages * (guint64) page_size / 2);
+}
 
 static const char *
 describe_type (mode_t mode)
@@ -84,7 +130,7 @@ sps_file_check_regular (GFile   *file,
 
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
-  if (!(path = g_file_peek_path (file)))
+  if (!(path = g_file_peek_path (file)) || get_spooled (file) != NULL)
     return TRUE;
   name = g_file_get_parse_name (file);
   if (g_stat (path, &st) != 0)
@@ -118,8 +164,10 @@ same_file_state (const struct stat *a,
  *
  * Reads the whole of @file into memory with read(2), not a mapping, so
  * that the bytes stay valid whatever happens to the file (see the top of
- * this file). A FIFO, a device or a socket is refused with
- * %G_IO_ERROR_NOT_REGULAR_FILE without blocking. When the file shrinks,
+ * this file). A device or a socket is refused with
+ * %G_IO_ERROR_NOT_REGULAR_FILE without blocking, and so is a FIFO, except
+ * while sps_trace_load() reads one: then this returns what the FIFO sent
+ * (read whole before the format was detected). When the file shrinks,
  * grows or is rewritten while it is read, what was read (up to the size
  * the file had when it was opened) is returned and the warning
  * %SPS_FILE_CHANGED_WARNING is counted on @builder. Every error names the
@@ -137,6 +185,7 @@ sps_file_read (GFile            *file,
   g_autofree char *data = NULL;
   struct stat before, after;
   const char *path;
+  Spooled *spooled;
   gboolean changed = FALSE;
   gsize size;
   gsize done = 0;
@@ -144,6 +193,21 @@ sps_file_read (GFile            *file,
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
   g_return_val_if_fail (builder == NULL || SPS_IS_TRACE_BUILDER (builder), NULL);
+
+  if ((spooled = get_spooled (file)))
+    {
+      if (spooled->limited && builder != NULL)
+        {
+          g_autofree char *limit = g_format_size_full (stream_limit (), G_FORMAT_SIZE_IEC_UNITS);
+
+          name = g_file_get_parse_name (file);
+          sps_trace_builder_warn (builder, SPS_STREAM_SIZE_LIMIT_WARNING,
+                                  /* Translators: a file name, then a size ("8.0 GiB") */
+                                  N_("%s: the stream is larger than the limit of %s; what came before it is read"),
+                                  name, limit);
+        }
+      return g_bytes_ref (spooled->bytes);
+    }
 
   if (!(path = g_file_peek_path (file)))
     {
@@ -250,4 +314,209 @@ sps_file_read (GFile            *file,
   if (done < size)
     data = g_realloc (data, done + 1);
   return g_bytes_new_take (g_steal_pointer (&data), done);
+}
+
+static void
+set_stream_error (GError     **error,
+                  const char  *name,
+                  gsize        offset,
+                  int          saved_errno)
+{
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+               /* Translators: a file name, a byte offset, then an error message */
+               _("%s (byte %zu): %s"), name, offset, g_strerror (saved_errno));
+}
+
+/* Makes room for more of a stream: twice as much, up to @limit + 1 (one
+ * byte over says it is over the limit), and one byte for the NUL. */
+static gboolean
+grow_stream (char       **data,
+             gsize       *allocated,
+             guint64      limit,
+             const char  *name,
+             GError     **error)
+{
+  gsize grown = *allocated == 0 ? 64 * 1024 : (gsize) MIN ((guint64) *allocated * 2, limit + 1);
+  char *bigger = g_try_realloc (*data, grown + 1);
+
+  if (bigger == NULL)
+    {
+      g_autofree char *size_text = g_format_size_full (grown, G_FORMAT_SIZE_IEC_UNITS);
+
+      g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_TOO_LARGE,
+                   /* Translators: a file name, then a size ("3.2 GiB") */
+                   _("%s: %s of the stream do not fit in memory"), name, size_text);
+      return FALSE;
+    }
+  *data = bigger;
+  *allocated = grown;
+  return TRUE;
+}
+
+/* Reads @fd, a FIFO, to its end (every writer gone) or to @limit bytes;
+ * waits for a writer in slices of POLL_MS, watching @progress. */
+static GBytes *
+read_stream (int           fd,
+             const char   *name,
+             guint64       limit,
+             SpsProgress  *progress,
+             gboolean     *limited,
+             GError      **error)
+{
+  g_autofree char *data = NULL;
+  gsize size = 0;
+  gsize allocated = 0;
+  gsize reported = 0;
+
+  *limited = FALSE;
+
+  for (;;)
+    {
+      struct pollfd pfd = { fd, POLLIN, 0 };
+      ssize_t n;
+      int ready;
+
+      if (progress != NULL && sps_progress_is_cancelled (progress))
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Loading was cancelled"));
+          return NULL;
+        }
+
+      /* Until a writer opens the FIFO, poll() reports nothing */
+      ready = poll (&pfd, 1, POLL_MS);
+      if (ready < 0 && errno != EINTR)
+        {
+          set_stream_error (error, name, size, errno);
+          return NULL;
+        }
+      if (ready <= 0)
+        continue;
+
+      if (size == allocated && !grow_stream (&data, &allocated, limit, name, error))
+        return NULL;
+
+      n = read (fd, data + size, MIN (allocated - size, CHUNK));
+      if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        continue;
+      if (n < 0)
+        {
+          set_stream_error (error, name, size, errno);
+          return NULL;
+        }
+      if (n == 0)
+        break;   /* every writer closed it */
+      size += (gsize) n;
+
+      if (size > limit)
+        {
+          size = (gsize) limit;
+          *limited = TRUE;
+          break;
+        }
+      if (progress != NULL && size - reported >= 1024 * 1024)
+        {
+          g_autofree char *size_text = g_format_size (size);
+          /* Translators: a file name, then how much it sent so far ("12.3 MB") */
+          g_autofree char *message = g_strdup_printf (_("Reading %s: %s"), name, size_text);
+
+          sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_READING, message);
+          reported = size;
+        }
+    }
+
+  if (data == NULL)
+    data = g_malloc (1);
+  data[size] = '\0';
+
+  return g_bytes_new_take (g_steal_pointer (&data), size);
+}
+
+/* Whether @file is a local FIFO (named pipe, or a pipe as /dev/stdin) */
+gboolean
+_sps_file_is_fifo (GFile *file)
+{
+  const char *path = g_file_peek_path (file);
+  GStatBuf st;
+
+  return path != NULL && g_stat (path, &st) == 0 && S_ISFIFO (st.st_mode);
+}
+
+/* If @file is a FIFO, reads everything it sends (up to stream_limit())
+ * and keeps it on @file for sps_file_read() and the format detection,
+ * until _sps_file_unspool(): a FIFO can be read only once, and a stream
+ * from `producer | spanscope-cli info /dev/stdin` has no size to read up
+ * to. Anything else is left to the ordinary checks. Waits for a writer,
+ * cancellably. */
+gboolean
+_sps_file_spool (GFile        *file,
+                 SpsProgress  *progress,
+                 GError      **error)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *message = NULL;
+  Spooled *spooled;
+  const char *path;
+  GStatBuf st;
+  GBytes *bytes;
+  gboolean limited;
+  int fd;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (!_sps_file_is_fifo (file))
+    return TRUE;
+  path = g_file_peek_path (file);
+
+  name = g_file_get_parse_name (file);
+
+  /* O_NONBLOCK: the open returns at once, writer or not */
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "%s: %s", name, g_strerror (saved_errno));
+      return FALSE;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISFIFO (st.st_mode))
+    {
+      /* Replaced meanwhile: the ordinary checks say what it is now */
+      close (fd);
+      return TRUE;
+    }
+
+  /* Translators: %s is a file name (a FIFO) */
+  message = g_strdup_printf (_("Reading %s"), name);
+  if (progress != NULL)
+    sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_READING, message);
+
+  bytes = read_stream (fd, name, stream_limit (), progress, &limited, error);
+  close (fd);
+  if (bytes == NULL)
+    return FALSE;
+
+  spooled = g_new0 (Spooled, 1);
+  spooled->bytes = bytes;
+  spooled->limited = limited;
+  g_object_set_qdata_full (G_OBJECT (file), spooled_quark (), spooled, spooled_free);
+
+  return TRUE;
+}
+
+/* The bytes _sps_file_spool() kept for @file, or NULL (transfer none) */
+GBytes *
+_sps_file_get_spooled (GFile *file)
+{
+  Spooled *spooled = get_spooled (file);
+
+  return spooled != NULL ? spooled->bytes : NULL;
+}
+
+/* Lets go of what _sps_file_spool() kept; a trace that points into the
+ * bytes holds its own reference. */
+void
+_sps_file_unspool (GFile *file)
+{
+  g_object_set_qdata (G_OBJECT (file), spooled_quark (), NULL);
 }

@@ -72,8 +72,14 @@ sps_importer_get_name (SpsImporter *self)
  *
  * Asks how well the importer recognises @file. Cheap and non-blocking.
  *
+ * An answer above 100 breaks the contract (an importer that lost track
+ * of its score, or a binding's error value such as -1 as an unsigned
+ * number): it counts as 0, and the importer's plugin is reported as
+ * failed and skipped from then on, like a failure of
+ * [method@Importer.load].
+ *
  * Returns: a score from 0 (not this format) to 100 (certainly this
- *   format); larger answers are clamped to 100
+ *   format)
  */
 guint
 sps_importer_probe (SpsImporter *self,
@@ -81,6 +87,8 @@ sps_importer_probe (SpsImporter *self,
                     GBytes      *head)
 {
   SpsImporterInterface *iface;
+  g_autoptr(GError) error = NULL;
+  guint score;
 
   g_return_val_if_fail (SPS_IS_IMPORTER (self), 0);
   g_return_val_if_fail (G_IS_FILE (file), 0);
@@ -90,7 +98,18 @@ sps_importer_probe (SpsImporter *self,
   if (iface->probe == NULL)
     return 0;
 
-  return MIN (iface->probe (self, file, head), 100);
+  score = iface->probe (self, file, head);
+  if (score <= 100)
+    return score;
+
+  error = g_error_new (G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       /* Translators: %s is the name of a trace format, e.g. chrome-json;
+                        * %u a number */
+                       _("The %s importer answered %u, not a score from 0 to 100"),
+                       sps_importer_get_name (self), score);
+  sps_plugin_engine_report_failure (self, "SpsImporter.probe", error);
+
+  return 0;
 }
 
 /**

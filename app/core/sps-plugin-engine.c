@@ -15,6 +15,7 @@
 
 #include "sps-plugin-engine.h"
 #include "sps-plugin-engine-private.h"
+#include "sps-plugin-engine-load-private.h"
 #include "sps-plugin-files-private.h"
 #include "sps-plugin-status-private.h"
 
@@ -64,80 +65,83 @@
  * its state and translated reason, for the CLI and the Plugins dialog.
  *
  * The engine serialises its own use of libpeas with a mutex, so its
- * methods may be called from any thread.
+ * methods may be called from any thread. Each failure is also announced
+ * by [signal@PluginEngine::plugin-failed], in the main context the engine
+ * was made in, so that a window shows failures that happen after it
+ * showed its trace (an importer on a worker thread, a view later on).
  */
 
-typedef enum
-{
-  PLUGIN_PENDING,
-  PLUGIN_LOADED,
-  PLUGIN_BROKEN,
-} PluginState;
-
-typedef struct
-{
-  char        *module_name;
-  char        *name;
-  char        *plugin_file;
-  /* Why it is broken, translated; NULL unless PLUGIN_BROKEN */
-  char        *error;
-  /* Kind ids it provides (see extension_kinds), once loaded */
-  GStrv        kinds;
-  PluginState  state;
-} PluginEntry;
-
-/* The extension points a plugin may provide, by type name so that the
- * core need not link the GTK library that defines SpsView: a plugin that
- * implements it has registered the type by the time it is loaded. */
-static const struct {
-  const char *type_name;
-  const char *kind;
-} extension_kinds[] = {
-  { "SpsImporter", "importer" },
-  { "SpsExporter", "exporter" },
-  { "SpsAnalysis", "analysis" },
-  { "SpsView", "view" },
-};
-
-/* What an extension made by the engine remembers of its origin. */
+/* A weak reference to an engine and a name: what an extension made by
+ * the engine remembers of its origin (the module name), and a pending
+ * ::plugin-failed (the plugin file). */
 typedef struct
 {
   GWeakRef  engine;
-  char     *module_name;
-} ExtensionOrigin;
+  char     *name;
+} EngineRef;
 
 static GQuark extension_origin_quark;
 /* Set on an extension that was blamed for its plugin's failure */
 static GQuark extension_blamed_quark;
 
-typedef struct
-{
-  char *module_dir;
-  char *data_dir;
-} SearchPath;
+G_DEFINE_FINAL_TYPE (SpsPluginEngine, sps_plugin_engine, G_TYPE_OBJECT)
 
-struct _SpsPluginEngine
-{
-  GObject     parent_instance;
-
-  GMutex      mutex;
-  PeasEngine *peas;
-
-  /* SearchPath*, by precedence; the first n_scanned were given to libpeas */
-  GPtrArray  *search_paths;
-  guint       n_scanned;
-
-  /* PluginEntry*, by precedence, one per module name */
-  GPtrArray  *plugins;
-  GHashTable *plugins_by_name;
-  /* PluginEntry* without a module name: .plugin files that are invalid */
-  GPtrArray  *rejected;
-
-  /* Human-readable "PATH: what" strings */
-  GPtrArray  *problems;
+enum {
+  PLUGIN_FAILED,
+  N_SIGNALS
 };
 
-G_DEFINE_FINAL_TYPE (SpsPluginEngine, sps_plugin_engine, G_TYPE_OBJECT)
+static guint signals[N_SIGNALS];
+
+static EngineRef *
+engine_ref_new (SpsPluginEngine *self,
+                const char      *name)
+{
+  EngineRef *ref = g_new0 (EngineRef, 1);
+
+  g_weak_ref_init (&ref->engine, self);
+  ref->name = g_strdup (name);
+
+  return ref;
+}
+
+static void
+engine_ref_free (gpointer data)
+{
+  EngineRef *ref = data;
+
+  g_weak_ref_clear (&ref->engine);
+  g_free (ref->name);
+  g_free (ref);
+}
+
+static gboolean
+emit_plugin_failed (gpointer data)
+{
+  EngineRef *emission = data;
+  g_autoptr(SpsPluginEngine) self = g_weak_ref_get (&emission->engine);
+
+  if (self != NULL)
+    g_signal_emit (self, signals[PLUGIN_FAILED], 0, emission->name);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Emits ::plugin-failed later, in the engine's context: the failure may
+ * be reported on any thread, and with the mutex held, which handlers
+ * need to read the new state. A weak reference, so that a context no
+ * one iterates (the CLI's) keeps no engine alive. */
+static void
+sps_plugin_engine_announce_failure (SpsPluginEngine *self,
+                                    const char      *plugin_file)
+{
+  g_autoptr(GSource) source = g_idle_source_new ();
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, emit_plugin_failed, engine_ref_new (self, plugin_file), engine_ref_free);
+  g_source_set_static_name (source, "[spanscope] plugin-failed");
+  g_source_attach (source, self->context);
+}
 
 static void
 plugin_entry_free (gpointer data)
@@ -162,21 +166,11 @@ search_path_free (gpointer data)
   g_free (sp);
 }
 
-/* Plugin file → why its module failed to load (see load_entry()) */
-static GMutex load_failures_lock;
-static GHashTable *load_failures;
-
-static void
-sps_plugin_engine_add_problem (SpsPluginEngine *self,
-                               const char      *path,
-                               const char      *format,
-                               ...) G_GNUC_PRINTF (3, 4);
-
-static void
-sps_plugin_engine_add_problem (SpsPluginEngine *self,
-                               const char      *path,
-                               const char      *format,
-                               ...)
+void
+_sps_plugin_engine_add_problem (SpsPluginEngine *self,
+                                const char      *path,
+                                const char      *format,
+                                ...)
 {
   g_autofree char *what = NULL;
   va_list args;
@@ -194,10 +188,10 @@ sps_plugin_engine_add_problem (SpsPluginEngine *self,
 
 /* Marks @entry broken for the reason @what (translated), and records the
  * problem. Called with the mutex held. */
-static void
-sps_plugin_engine_fail (SpsPluginEngine *self,
-                        PluginEntry     *entry,
-                        const char      *what)
+void
+_sps_plugin_engine_fail (SpsPluginEngine *self,
+                         PluginEntry     *entry,
+                         const char      *what)
 {
   g_assert (SPS_IS_PLUGIN_ENGINE (self));
   g_assert (entry != NULL);
@@ -207,289 +201,8 @@ sps_plugin_engine_fail (SpsPluginEngine *self,
   g_free (entry->error);
   entry->error = g_strdup (what);
   g_clear_pointer (&entry->kinds, g_strfreev);
-  sps_plugin_engine_add_problem (self, entry->plugin_file, "%s", what);
-}
-
-static void
-sps_plugin_engine_insert_search_path (SpsPluginEngine *self,
-                                      const char      *module_dir,
-                                      const char      *data_dir)
-{
-  g_autofree char *canonical = NULL;
-  SearchPath *sp;
-
-  g_assert (SPS_IS_PLUGIN_ENGINE (self));
-  g_assert (module_dir != NULL);
-
-  if (module_dir[0] == '\0')
-    return;
-
-  canonical = g_canonicalize_filename (module_dir, NULL);
-
-  for (guint i = 0; i < self->search_paths->len; i++)
-    {
-      const SearchPath *other = g_ptr_array_index (self->search_paths, i);
-
-      if (g_str_equal (other->module_dir, canonical))
-        return;
-    }
-
-  sp = g_new0 (SearchPath, 1);
-  sp->module_dir = g_steal_pointer (&canonical);
-  sp->data_dir = g_strdup (data_dir != NULL ? data_dir : sp->module_dir);
-  g_ptr_array_add (self->search_paths, sp);
-}
-
-static void
-sps_plugin_engine_consider_plugin_file (SpsPluginEngine *self,
-                                        const char      *path,
-                                        GPtrArray       *rejected)
-{
-  g_autofree char *module_name = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *reason = NULL;
-  PluginEntry *entry;
-
-  g_assert (SPS_IS_PLUGIN_ENGINE (self));
-  g_assert (path != NULL);
-  g_assert (rejected != NULL);
-
-  if (!(module_name = _sps_plugin_file_check (path, &name, &reason)))
-    {
-      entry = g_new0 (PluginEntry, 1);
-      entry->plugin_file = g_strdup (path);
-      g_ptr_array_add (self->rejected, entry);
-      sps_plugin_engine_fail (self, entry, reason);
-      g_ptr_array_add (rejected, g_strdup (path));
-      return;
-    }
-
-  if ((entry = g_hash_table_lookup (self->plugins_by_name, module_name)))
-    {
-      g_debug ("%s: ignored, module “%s” is already provided by %s",
-               path, module_name, entry->plugin_file);
-      return;
-    }
-
-  entry = g_new0 (PluginEntry, 1);
-  entry->module_name = g_steal_pointer (&module_name);
-  entry->name = g_steal_pointer (&name);
-  entry->plugin_file = g_strdup (path);
-  entry->state = PLUGIN_PENDING;
-  g_ptr_array_add (self->plugins, entry);
-  g_hash_table_insert (self->plugins_by_name, entry->module_name, entry);
-}
-
-/* Mirrors libpeas's scan: *.plugin in the directory and in each of its
- * subfolders (one level). */
-static void
-sps_plugin_engine_scan_dir (SpsPluginEngine *self,
-                            const char      *dir,
-                            guint            depth,
-                            GPtrArray       *rejected)
-{
-  g_autoptr(GPtrArray) names = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_assert (SPS_IS_PLUGIN_ENGINE (self));
-  g_assert (dir != NULL);
-
-  if (!(names = _sps_plugin_list_dir_sorted (dir, &error)))
-    {
-      /* A missing directory is normal: not every install has user plugins. */
-      if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) &&
-          !g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR))
-        sps_plugin_engine_add_problem (self, dir,
-                                       /* Translators: %s says why */
-                                       _("cannot read the folder: %s"), error->message);
-      return;
-    }
-
-  for (guint i = 0; i < names->len; i++)
-    {
-      const char *name = g_ptr_array_index (names, i);
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        {
-          if (depth > 0)
-            sps_plugin_engine_scan_dir (self, path, depth - 1, rejected);
-        }
-      else if (g_str_has_suffix (name, ".plugin"))
-        {
-          sps_plugin_engine_consider_plugin_file (self, path, rejected);
-        }
-    }
-}
-
-/* Called with the mutex held. */
-static void
-sps_plugin_engine_scan_pending_paths (SpsPluginEngine *self)
-{
-  g_assert (SPS_IS_PLUGIN_ENGINE (self));
-
-  for (; self->n_scanned < self->search_paths->len; self->n_scanned++)
-    {
-      const SearchPath *sp = g_ptr_array_index (self->search_paths, self->n_scanned);
-      g_autoptr(GPtrArray) rejected = g_ptr_array_new_with_free_func (g_free);
-      g_autoptr(GPtrArray) messages = NULL;
-      SpsPluginLogCapture capture;
-
-      sps_plugin_engine_scan_dir (self, sp->module_dir, 1, rejected);
-
-      _sps_plugin_log_capture_begin (&capture);
-      peas_engine_add_search_path (self->peas, sp->module_dir, sp->data_dir);
-      messages = _sps_plugin_log_capture_end (&capture);
-
-      /* What libpeas says about files already reported is redundant;
-       * anything else is a problem our own checks did not foresee. */
-      for (guint i = 0; i < messages->len; i++)
-        {
-          const char *message = g_ptr_array_index (messages, i);
-
-          if (!_sps_plugin_message_mentions_any (message, rejected))
-            sps_plugin_engine_add_problem (self, sp->module_dir, "%s", message);
-        }
-    }
-}
-
-/* Called with the mutex held. */
-static PeasPluginInfo *
-sps_plugin_engine_get_loaded_info (SpsPluginEngine   *self,
-                                   const PluginEntry *entry)
-{
-  g_assert (SPS_IS_PLUGIN_ENGINE (self));
-  g_assert (entry != NULL);
-
-  if (entry->state != PLUGIN_LOADED)
-    return NULL;
-
-  return peas_engine_get_plugin_info (self->peas, entry->module_name);
-}
-
-/* Records what a freshly loaded plugin provides; one that provides
- * nothing is a failure. Called with the mutex held. */
-static void
-sps_plugin_engine_loaded (SpsPluginEngine *self,
-                          PluginEntry     *entry,
-                          PeasPluginInfo  *info)
-{
-  g_autoptr(GStrvBuilder) kinds = g_strv_builder_new ();
-
-  g_assert (SPS_IS_PLUGIN_ENGINE (self));
-  g_assert (entry != NULL);
-  g_assert (info != NULL);
-
-  for (guint i = 0; i < G_N_ELEMENTS (extension_kinds); i++)
-    {
-      GType type = g_type_from_name (extension_kinds[i].type_name);
-
-      if (type != G_TYPE_INVALID && peas_engine_provides_extension (self->peas, info, type))
-        g_strv_builder_add (kinds, extension_kinds[i].kind);
-    }
-
-  g_clear_pointer (&entry->kinds, g_strfreev);
-  entry->kinds = g_strv_builder_end (kinds);
-
-  if (entry->kinds[0] == NULL)
-    {
-      g_autofree char *what = g_strdup_printf (/* Translators: %s is the module name of a plugin;
-                                                * keep the kinds in parentheses untranslated */
-                                               _("plugin “%s” loaded but registers nothing Spanscope "
-                                                 "uses (importer, exporter, analysis or view)"),
-                                               entry->module_name);
-
-      sps_plugin_engine_fail (self, entry, what);
-      return;
-    }
-
-  entry->state = PLUGIN_LOADED;
-}
-
-/* Called with the mutex held. */
-static void
-sps_plugin_engine_load_entry (SpsPluginEngine *self,
-                              PluginEntry     *entry)
-{
-  g_autoptr(GPtrArray) messages = NULL;
-  g_autoptr(GString) reason = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *redundant = NULL;
-  g_autofree char *what = NULL;
-  const char *cached;
-  PeasPluginInfo *info;
-  SpsPluginLogCapture capture;
-  gboolean loaded;
-
-  g_assert (SPS_IS_PLUGIN_ENGINE (self));
-  g_assert (entry != NULL);
-  g_assert (entry->state == PLUGIN_PENDING);
-
-  if (!(info = peas_engine_get_plugin_info (self->peas, entry->module_name)))
-    {
-      what = g_strdup_printf (/* Translators: %s is the module name of a plugin */
-                              _("plugin “%s” was rejected by the plugin loader"),
-                              entry->module_name);
-      sps_plugin_engine_fail (self, entry, what);
-      return;
-    }
-
-  if (peas_plugin_info_is_loaded (info))
-    {
-      sps_plugin_engine_loaded (self, entry, info);
-      return;
-    }
-
-  _sps_plugin_log_capture_begin (&capture);
-  loaded = peas_engine_load_plugin (self->peas, info) && peas_plugin_info_is_loaded (info);
-  messages = _sps_plugin_log_capture_end (&capture);
-
-  if (loaded)
-    {
-      for (guint i = 0; i < messages->len; i++)
-        g_debug ("%s: %s", entry->plugin_file, (const char *)g_ptr_array_index (messages, i));
-      sps_plugin_engine_loaded (self, entry, info);
-      return;
-    }
-
-  /* libpeas says what failed, then that the plugin failed; keep the first. */
-  redundant = g_strdup_printf ("Error loading plugin '%s'", entry->module_name);
-  reason = g_string_new (NULL);
-  for (guint i = 0; i < messages->len; i++)
-    {
-      const char *message = g_ptr_array_index (messages, i);
-
-      if (g_str_equal (message, redundant))
-        continue;
-      if (reason->len > 0)
-        g_string_append (reason, "; ");
-      g_string_append (reason, message);
-    }
-
-  /* libpeas's C loader is shared by all engines and tries a module once
-   * per process: later engines only learn that it failed, so remember why. */
-  g_mutex_lock (&load_failures_lock);
-  if (load_failures == NULL)
-    load_failures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  if (reason->len > 0)
-    g_hash_table_replace (load_failures, g_strdup (entry->plugin_file), g_strdup (reason->str));
-  else if ((cached = g_hash_table_lookup (load_failures, entry->plugin_file)))
-    g_string_append (reason, cached);
-  g_mutex_unlock (&load_failures_lock);
-
-  if (reason->len == 0)
-    {
-      if (!peas_plugin_info_is_available (info, &error) && error != NULL)
-        g_string_append (reason, error->message);
-      else
-        g_string_append (reason, _("unknown error"));
-    }
-
-  what = g_strdup_printf (/* Translators: the first %s is the module name of a
-                          * plugin, the second says why */
-                         _("plugin “%s” could not be loaded: %s"),
-                         entry->module_name, reason->str);
-  sps_plugin_engine_fail (self, entry, what);
+  _sps_plugin_engine_add_problem (self, entry->plugin_file, "%s", what);
+  sps_plugin_engine_announce_failure (self, entry->plugin_file);
 }
 
 static void
@@ -503,6 +216,7 @@ sps_plugin_engine_finalize (GObject *object)
   g_clear_pointer (&self->rejected, g_ptr_array_unref);
   g_clear_pointer (&self->search_paths, g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
+  g_clear_pointer (&self->context, g_main_context_unref);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (sps_plugin_engine_parent_class)->finalize (object);
@@ -515,6 +229,26 @@ sps_plugin_engine_class_init (SpsPluginEngineClass *klass)
 
   object_class->finalize = sps_plugin_engine_finalize;
 
+  /**
+   * SpsPluginEngine::plugin-failed:
+   * @self: the engine
+   * @plugin_file: the `.plugin` file of the plugin that failed
+   *
+   * A plugin was marked failed (at load time, or when one of its
+   * extensions broke an interface's contract). Emitted in the main
+   * context that was the thread-default one when the engine was made,
+   * shortly after the failure, whichever thread reported it; the
+   * engine's state ([method@PluginEngine.list_status]) already says so.
+   */
+  signals[PLUGIN_FAILED] =
+    g_signal_new ("plugin-failed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+
   extension_origin_quark = g_quark_from_static_string ("sps-plugin-engine-origin");
   extension_blamed_quark = g_quark_from_static_string ("sps-plugin-engine-blamed");
 }
@@ -526,6 +260,7 @@ sps_plugin_engine_init (SpsPluginEngine *self)
   g_autofree char *user_dir = NULL;
 
   g_mutex_init (&self->mutex);
+  self->context = g_main_context_ref_thread_default ();
   self->search_paths = g_ptr_array_new_with_free_func (search_path_free);
   self->plugins = g_ptr_array_new_with_free_func (plugin_entry_free);
   self->plugins_by_name = g_hash_table_new (g_str_hash, g_str_equal);
@@ -543,13 +278,13 @@ sps_plugin_engine_init (SpsPluginEngine *self)
       g_auto(GStrv) dirs = g_strsplit (env, G_SEARCHPATH_SEPARATOR_S, -1);
 
       for (guint i = 0; dirs[i] != NULL; i++)
-        sps_plugin_engine_insert_search_path (self, dirs[i], NULL);
+        _sps_plugin_engine_insert_search_path (self, dirs[i], NULL);
     }
 
-  sps_plugin_engine_insert_search_path (self, SPS_PLUGIN_DIR, SPS_PLUGIN_DATA_DIR);
+  _sps_plugin_engine_insert_search_path (self, SPS_PLUGIN_DIR, SPS_PLUGIN_DATA_DIR);
 
   user_dir = g_build_filename (g_get_user_data_dir (), "spanscope", "plugins", NULL);
-  sps_plugin_engine_insert_search_path (self, user_dir, NULL);
+  _sps_plugin_engine_insert_search_path (self, user_dir, NULL);
 }
 
 /**
@@ -608,7 +343,7 @@ sps_plugin_engine_add_search_path (SpsPluginEngine *self,
   g_return_if_fail (dir != NULL);
 
   g_mutex_lock (&self->mutex);
-  sps_plugin_engine_insert_search_path (self, dir, NULL);
+  _sps_plugin_engine_insert_search_path (self, dir, NULL);
   g_mutex_unlock (&self->mutex);
 }
 
@@ -628,14 +363,14 @@ sps_plugin_engine_load_all (SpsPluginEngine *self)
 
   g_mutex_lock (&self->mutex);
 
-  sps_plugin_engine_scan_pending_paths (self);
+  _sps_plugin_engine_scan_pending_paths (self);
 
   for (guint i = 0; i < self->plugins->len; i++)
     {
       PluginEntry *entry = g_ptr_array_index (self->plugins, i);
 
       if (entry->state == PLUGIN_PENDING)
-        sps_plugin_engine_load_entry (self, entry);
+        _sps_plugin_engine_load_entry (self, entry);
     }
 
   g_mutex_unlock (&self->mutex);
@@ -721,25 +456,12 @@ sps_plugin_engine_get_problems (SpsPluginEngine *self)
 }
 
 static void
-extension_origin_free (gpointer data)
-{
-  ExtensionOrigin *origin = data;
-
-  g_weak_ref_clear (&origin->engine);
-  g_free (origin->module_name);
-  g_free (origin);
-}
-
-static void
 sps_plugin_engine_mark_origin (SpsPluginEngine   *self,
                                const PluginEntry *entry,
                                GObject           *extension)
 {
-  ExtensionOrigin *origin = g_new0 (ExtensionOrigin, 1);
-
-  g_weak_ref_init (&origin->engine, self);
-  origin->module_name = g_strdup (entry->module_name);
-  g_object_set_qdata_full (extension, extension_origin_quark, origin, extension_origin_free);
+  g_object_set_qdata_full (extension, extension_origin_quark,
+                           engine_ref_new (self, entry->module_name), engine_ref_free);
 }
 
 /* Called with the mutex held. */
@@ -759,7 +481,7 @@ sps_plugin_engine_create_extensions_locked (SpsPluginEngine *self,
       PeasExtension *extension;
       SpsPluginLogCapture capture;
 
-      if (!(info = sps_plugin_engine_get_loaded_info (self, entry)))
+      if (!(info = _sps_plugin_engine_get_loaded_info (self, entry)))
         continue;
 
       if (!peas_engine_provides_extension (self->peas, info, type))
@@ -770,21 +492,21 @@ sps_plugin_engine_create_extensions_locked (SpsPluginEngine *self,
       messages = _sps_plugin_log_capture_end (&capture);
 
       for (guint j = 0; j < messages->len; j++)
-        sps_plugin_engine_add_problem (self, entry->plugin_file, "%s",
-                                       (const char *)g_ptr_array_index (messages, j));
+        _sps_plugin_engine_add_problem (self, entry->plugin_file, "%s",
+                                        (const char *)g_ptr_array_index (messages, j));
 
       if (extension == NULL)
         continue;
 
       if (!G_TYPE_CHECK_INSTANCE_TYPE (extension, type))
         {
-          sps_plugin_engine_add_problem (self, entry->plugin_file,
-                                         /* Translators: the module name of a plugin, then
-                                          * the names of two types (e.g. GObject, SpsImporter) */
-                                         _("plugin “%s” made a %s that is not a %s"),
-                                         entry->module_name,
-                                         G_OBJECT_TYPE_NAME (extension),
-                                         g_type_name (type));
+          _sps_plugin_engine_add_problem (self, entry->plugin_file,
+                                          /* Translators: the module name of a plugin, then
+                                           * the names of two types (e.g. GObject, SpsImporter) */
+                                          _("plugin “%s” made a %s that is not a %s"),
+                                          entry->module_name,
+                                          G_OBJECT_TYPE_NAME (extension),
+                                          g_type_name (type));
           g_object_unref (extension);
           continue;
         }
@@ -921,7 +643,7 @@ sps_plugin_engine_report_failure (gpointer      extension,
 {
   g_autoptr(SpsPluginEngine) self = NULL;
   g_autofree char *what = NULL;
-  ExtensionOrigin *origin;
+  EngineRef *origin;
   PluginEntry *entry;
 
   g_return_val_if_fail (G_IS_OBJECT (extension), FALSE);
@@ -934,14 +656,14 @@ sps_plugin_engine_report_failure (gpointer      extension,
     return FALSE;
 
   g_mutex_lock (&self->mutex);
-  if ((entry = g_hash_table_lookup (self->plugins_by_name, origin->module_name)) &&
+  if ((entry = g_hash_table_lookup (self->plugins_by_name, origin->name)) &&
       entry->state == PLUGIN_LOADED)
     {
       what = g_strdup_printf (/* Translators: the module name of a plugin, a method
                                * name such as SpsImporter.load (keep it), and why */
                               _("plugin “%s” failed in %s and is skipped: %s"),
                               entry->module_name, method, error->message);
-      sps_plugin_engine_fail (self, entry, what);
+      _sps_plugin_engine_fail (self, entry, what);
       g_object_set_qdata (extension, extension_blamed_quark, GINT_TO_POINTER (TRUE));
     }
   g_mutex_unlock (&self->mutex);

@@ -12,6 +12,7 @@
 #include "sps-importer.h"
 #include "sps-plugin-engine.h"
 #include "sps-file-read.h"
+#include "sps-file-read-private.h"
 #include "sps-plugin-engine-private.h"
 #include "sps-trace-builder.h"
 #include "sps-trace-private.h"
@@ -68,8 +69,12 @@ read_head (GFile         *file,
   g_autoptr(GFileInputStream) stream = NULL;
   guint8 buffer[PROBE_SIZE];
   gsize n_read = 0;
+  GBytes *spooled;
 
   g_assert (G_IS_FILE (file));
+
+  if ((spooled = _sps_file_get_spooled (file)))
+    return g_bytes_new_from_bytes (spooled, 0, MIN (g_bytes_get_size (spooled), PROBE_SIZE));
 
   /* A FIFO without a writer would block the open for ever. */
   if (!sps_file_check_regular (file, error))
@@ -160,6 +165,19 @@ sps_trace_load_run (LoadData  *data,
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
+
+  /* A FIFO can be read once: it is read whole first, onto a copy of the
+   * GFile that only this load sees (sps_file_read() and read_head() give
+   * its bytes), then detected and imported like a file. */
+  if (_sps_file_is_fifo (data->file))
+    {
+      GFile *own = g_file_dup (data->file);
+
+      g_object_unref (data->file);
+      data->file = own;
+      if (!_sps_file_spool (data->file, data->progress, error))
+        return NULL;
+    }
 
   sps_progress_set_phase (data->progress, SPS_PROGRESS_PHASE_READING, _("Detecting the format"));
 

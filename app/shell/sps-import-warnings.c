@@ -114,6 +114,9 @@ static const struct
        "the events before the limit are shown.") },
   { "file_changed_while_reading", NP_ ("the file changed while it was read", "%s changes of the file while it was read"),
     N_("Another program wrote to the file during loading: what was read is shown; reload once the file is complete.") },
+  { "stream_size_limit", NP_ ("the stream is over the size limit", "%s streams over the size limit"),
+    N_("The FIFO sent more than Spanscope reads (the smaller of 16 GiB and half the memory): "
+       "the events before the limit are shown.") },
   /* Stacks of slices and V8 CPU profiles in Chrome traces */
   { "unresolved_slice_stack", NP_ ("%s slice stack that does not resolve", "%s slice stacks that do not resolve"),
     N_("Slices whose sf or esf names stack frames the file does not define; they are shown without that stack.") },

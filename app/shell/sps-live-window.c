@@ -109,8 +109,14 @@ shown_events (SpsLiveWindow *self)
   return self->session != NULL ? sps_trace_get_events_read (sps_session_get_trace (self->session)) : 0;
 }
 
+static const char *
+device_name (SpsLiveWindow *self)
+{
+  return sps_live_source_get_name (sps_live_capture_get_source (self->capture));
+}
+
 /* What the embedded-stream decoder said about bytes it had to skip
- * ("desync", "invalid_frames"), or NULL */
+ * ("desync", "invalid_frames"), without the file it names, or NULL */
 static const char *
 garbled_message (SpsLiveWindow *self)
 {
@@ -131,9 +137,10 @@ garbled_message (SpsLiveWindow *self)
           g_autofree char *path = file != NULL ? g_file_get_parse_name (file) : NULL;
 
           if (first == NULL)
-            return g_str_equal (name, "desync") ? _("bytes between frames") : _("frames that did not decode");
+            return g_str_equal (name, "desync") ? _("some bytes were not frames and were skipped")
+                                                : _("some frames did not decode and were skipped");
           /* Messages name the file: here a temporary one the user never
-           * sees, so leave it out. */
+           * sees; the state bar names the device instead. */
           if (path != NULL && g_str_has_prefix (first, path) && g_str_has_prefix (first + strlen (path), ": "))
             return first + strlen (path) + 2;
           return first;
@@ -179,6 +186,7 @@ update_state (SpsLiveWindow *self)
   const GError *load_error = trace != NULL ? sps_trace_get_load_error (trace) : NULL;
   GtkMessageType type = GTK_MESSAGE_WARNING;
   const char *garbled = garbled_message (self);
+  const char *name = device_name (self);
 
   self->state = compute_state (self, garbled);
 
@@ -188,36 +196,38 @@ update_state (SpsLiveWindow *self)
       break;
 
     case SPS_LIVE_STATE_NO_FRAMES:
-      text = g_strdup (_("No valid frames in the last 5 s: wrong baud rate or not a Spanscope device? "
-                         "Everything received is kept."));
+      /* Translators: %s is a device path */
+      text = g_strdup_printf (_("%s: no valid frames in the last 5 s — wrong baud rate, or not a "
+                                "Spanscope device? Everything received is kept."), name);
       break;
 
     case SPS_LIVE_STATE_GARBLED:
-      /* Translators: %s is the decoder's message, e.g. "byte 232: the stream is garbled; …" */
-      text = g_strdup_printf (_("Some of the data was not valid frames and was skipped (%s). "
-                                "Everything received is kept."), garbled);
+      /* Translators: the first %s is a device path, the second the decoder's message,
+       * e.g. "byte 232: 12 bytes that are not frames were skipped; …" */
+      text = g_strdup_printf (_("%s: %s. Everything received is kept."), name, garbled);
       break;
 
     case SPS_LIVE_STATE_BEHIND:
-      text = g_strdup (_("Receiving faster than it can be shown; nothing is lost, "
-                         "the view catches up when the device slows down or stops."));
+      /* Translators: %s is a device path */
+      text = g_strdup_printf (_("%s: receiving faster than it can be shown; nothing is lost, "
+                                "the view catches up when the device slows down or stops."), name);
       type = GTK_MESSAGE_INFO;
       break;
 
     case SPS_LIVE_STATE_STOPPED:
-      /* Translators: %s is a number of events */
-      text = g_strdup_printf (_("Capture stopped — %s events kept"), events);
+      /* Translators: %s are a device path and a number of events */
+      text = g_strdup_printf (_("%s: capture stopped — %s events kept"), name, events);
       type = GTK_MESSAGE_INFO;
       break;
 
     case SPS_LIVE_STATE_DISCONNECTED:
-      /* Translators: %s is a number of events */
-      text = g_strdup_printf (_("Device disconnected — %s events kept"), events);
+      /* Translators: %s are a device path and a number of events */
+      text = g_strdup_printf (_("%s: device disconnected — %s events kept"), name, events);
       break;
 
     case SPS_LIVE_STATE_FAILED:
-      /* Translators: %s is a number of events, the second %s says why */
-      text = g_strdup_printf (_("Capture failed — %s events kept: %s"), events,
+      /* Translators: %s are a device path, a number of events, and why */
+      text = g_strdup_printf (_("%s: capture failed — %s events kept: %s"), name, events,
                               sps_live_capture_get_error (self->capture)->message);
       type = GTK_MESSAGE_ERROR;
       break;
@@ -325,7 +335,7 @@ update_status (SpsLiveWindow *self)
   /* Bytes came, but nothing could be read from them yet */
   if (self->session == NULL && n_bytes > 0)
     {
-      const char *name = sps_live_source_get_name (sps_live_capture_get_source (self->capture));
+      const char *name = device_name (self);
       /* Translators: %s is a device path */
       g_autofree char *waiting = g_strdup_printf (_("Receiving from %s; no trace frames recognised yet…"), name);
 

@@ -35,6 +35,7 @@ struct _SpsWarningBanner
   GtkLabel   *summary_label;
   GtkWidget  *details_button;
   GtkWidget  *details_list;
+  SpsTrace   *trace;
   guint       n_warnings;
   guint       n_plugin_failures;
 };
@@ -135,11 +136,21 @@ on_close_clicked (SpsWarningBanner *self)
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 
+/* A plugin failed after the trace was shown (a view, an importer of a
+ * later load): the banner counts it too. */
+static void
+on_plugin_failed (SpsWarningBanner *self)
+{
+  if (self->trace != NULL)
+    sps_warning_banner_set_trace (self, self->trace);
+}
+
 static void
 sps_warning_banner_dispose (GObject *object)
 {
   SpsWarningBanner *self = SPS_WARNING_BANNER (object);
 
+  g_clear_object (&self->trace);
   g_clear_pointer (&self->box, gtk_widget_unparent);
 
   G_OBJECT_CLASS (sps_warning_banner_parent_class)->dispose (object);
@@ -209,6 +220,9 @@ sps_warning_banner_init (SpsWarningBanner *self)
   g_signal_connect_object (close, "clicked", G_CALLBACK (on_close_clicked), self, G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (self->box), close);
 
+  g_signal_connect_object (sps_plugin_engine_get_default (), "plugin-failed",
+                           G_CALLBACK (on_plugin_failed), self, G_CONNECT_SWAPPED);
+
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 
@@ -229,7 +243,9 @@ sps_warning_banner_new (void)
  * @trace: (nullable): the shown trace
  *
  * Shows the warnings of @trace, or hides the banner when it has none (or
- * for %NULL).
+ * for %NULL). With a trace, the banner also counts the plugins that
+ * failed, and follows the default plugin engine: a plugin that fails
+ * later is added (and the banner shown again).
  */
 void
 sps_warning_banner_set_trace (SpsWarningBanner *self,
@@ -241,6 +257,8 @@ sps_warning_banner_set_trace (SpsWarningBanner *self,
 
   g_return_if_fail (SPS_IS_WARNING_BANNER (self));
   g_return_if_fail (trace == NULL || SPS_IS_TRACE (trace));
+
+  g_set_object (&self->trace, trace);
 
   while ((child = gtk_widget_get_first_child (self->details_list)))
     gtk_box_remove (GTK_BOX (self->details_list), child);

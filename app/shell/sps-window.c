@@ -9,15 +9,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "sps-device-dialog.h"
-#include "sps-go-to-time.h"
-#include "sps-search-panel.h"
-#include "sps-filter-panel.h"
-#include "sps-instance-browser.h"
-#include "sps-live-window.h"
-#include "sps-shell-enums.h"
-#include "sps-warning-banner.h"
-#include "sps-window.h"
+#include "sps-window-private.h"
 
 /**
  * SpsWindow:
@@ -37,67 +29,6 @@
  * a text entry, a menu or a docked panel has the focus, so that typing
  * "ms" into "Go to Time" does not select a child slice.
  */
-
-struct _SpsWindow
-{
-  GtkApplicationWindow  parent_instance;
-
-  GSettings            *settings;
-
-  SpsWindowState        state;
-  /* The shown trace's file, or the file that failed to load. */
-  GFile                *file;
-  /* The importer options of the last load (e.g. the timestamp unit of
-   * `spanscope --ns FILE`), for reloads; may be NULL. */
-  GVariant             *load_options;
-  SpsSession           *session;
-  GtkWidget            *timeline;
-  GPtrArray            *views;
-  char                 *error_message;
-
-  /* The load in flight, if any. Callbacks of loads that were superseded
-   * carry an older serial and are ignored. */
-  GFile                *loading_file;
-  GCancellable         *cancellable;
-  SpsProgress          *progress;
-  gulong                progress_changed_id;
-  guint                 load_serial;
-  SpsWindowState        previous_state;
-
-  GtkFileChooserNative *file_chooser;
-
-  /* Docked panels of the shown trace (owned by the notebooks) */
-  GtkWidget            *search_panel;
-
-  gboolean              editing;
-  gboolean              focus_elsewhere;
-  gboolean              disposed;
-  gboolean              dock_placed;
-
-  /* Template children */
-  GtkLabel             *title_label;
-  GtkLabel             *subtitle_label;
-  GtkMenuButton        *primary_menu_button;
-  GtkMenuButton        *go_to_time_button;
-  SpsGoToTime          *go_to_time;
-  GtkButton            *search_button;
-  SpsWarningBanner     *warning_banner;
-  GtkStack             *stack;
-  GtkWidget            *recent_box;
-  GtkListBox           *recent_list;
-  GtkLabel             *loading_title;
-  GtkLabel             *phase_label;
-  GtkProgressBar       *progress_bar;
-  GtkButton            *cancel_button;
-  GtkLabel             *error_title;
-  GtkLabel             *error_message_label;
-  GtkButton            *open_another_button;
-  GtkPaned             *dock_paned;
-  GtkScrolledWindow    *timeline_scroller;
-  GtkWidget            *no_tracks_label;
-  GtkNotebook          *side_notebook;
-  GtkNotebook          *bottom_notebook;
-};
 
 G_DEFINE_FINAL_TYPE (SpsWindow, sps_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -147,8 +78,8 @@ static const char * const timeline_actions[] = {
   "clear",
 };
 
-static SpsApplication *
-sps_window_get_application (SpsWindow *self)
+SpsApplication *
+_sps_window_get_application (SpsWindow *self)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
 
@@ -520,7 +451,7 @@ sps_window_load_cb (GObject      *object,
   trace = sps_trace_load_finish (result, &error);
 
   /* Held for the load so that quitting waits for the worker thread. */
-  if ((app = sps_window_get_application (self)))
+  if ((app = _sps_window_get_application (self)))
     g_application_release (G_APPLICATION (app));
 
   if (self->disposed || op->serial != self->load_serial)
@@ -565,369 +496,14 @@ sps_window_load_cb (GObject      *object,
   g_clear_pointer (&self->error_message, g_free);
   sps_window_show_trace (self, trace);
 
-  if ((app = sps_window_get_application (self)))
+  if ((app = _sps_window_get_application (self)))
     sps_application_add_recent (app, op->file);
 
   sps_window_set_state (self, SPS_WINDOW_STATE_LOADED);
   gtk_widget_grab_focus (self->timeline);
 }
 
-/* Actions */
-
-static void
-sps_window_open_response (SpsWindow            *self,
-                          int                   response,
-                          GtkFileChooserNative *native)
-{
-  g_autoptr(GListModel) files = NULL;
-  SpsApplication *app;
-
-  g_assert (SPS_IS_WINDOW (self));
-  g_assert (GTK_IS_FILE_CHOOSER_NATIVE (native));
-
-  if (response == GTK_RESPONSE_ACCEPT &&
-      (app = sps_window_get_application (self)))
-    {
-      files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (native));
-
-      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-        {
-          g_autoptr(GFile) file = g_list_model_get_item (files, i);
-
-          sps_application_open_file (app, file, GTK_WINDOW (self));
-        }
-    }
-
-  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (native));
-  if (self->file_chooser == native)
-    g_clear_object (&self->file_chooser);
-}
-
-static void
-add_filter (GtkFileChooser *chooser,
-            const char     *name,
-            const char     *pattern,
-            ...)
-{
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  va_list args;
-
-  gtk_file_filter_set_name (filter, name);
-
-  va_start (args, pattern);
-  for (const char *p = pattern; p != NULL; p = va_arg (args, const char *))
-    gtk_file_filter_add_pattern (filter, p);
-  va_end (args);
-
-  gtk_file_chooser_add_filter (chooser, filter);
-}
-
-static void
-action_open (GSimpleAction *action,
-             GVariant      *param,
-             gpointer       user_data)
-{
-  SpsWindow *self = user_data;
-  GtkFileChooser *chooser;
-
-  g_assert (SPS_IS_WINDOW (self));
-
-  if (self->file_chooser != NULL)
-    {
-      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->file_chooser));
-      return;
-    }
-
-  self->file_chooser = gtk_file_chooser_native_new (_("Open a Trace"),
-                                                    GTK_WINDOW (self),
-                                                    GTK_FILE_CHOOSER_ACTION_OPEN,
-                                                    _("_Open"),
-                                                    _("_Cancel"));
-  chooser = GTK_FILE_CHOOSER (self->file_chooser);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->file_chooser), TRUE);
-  gtk_file_chooser_set_select_multiple (chooser, TRUE);
-
-  add_filter (chooser, _("All Supported Traces"),
-              "*.json", "*.json.gz", "*.nettrace", "*.etrace", "*.bin", NULL);
-  add_filter (chooser, _("Chrome JSON Traces"), "*.json", "*.json.gz", NULL);
-  add_filter (chooser, _("EventPipe Traces"), "*.nettrace", NULL);
-  add_filter (chooser, _("Embedded Captures"), "*.etrace", "*.bin", NULL);
-  add_filter (chooser, _("All Files"), "*", NULL);
-
-  if (self->file != NULL)
-    {
-      g_autoptr(GFile) folder = g_file_get_parent (self->file);
-
-      if (folder != NULL)
-        gtk_file_chooser_set_current_folder (chooser, folder, NULL);
-    }
-
-  g_signal_connect_object (self->file_chooser, "response",
-                           G_CALLBACK (sps_window_open_response),
-                           self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->file_chooser));
-}
-
-static void
-action_close (GSimpleAction *action,
-              GVariant      *param,
-              gpointer       user_data)
-{
-  gtk_window_close (GTK_WINDOW (user_data));
-}
-
-static void
-action_reload (GSimpleAction *action,
-               GVariant      *param,
-               gpointer       user_data)
-{
-  SpsWindow *self = user_data;
-  g_autoptr(GFile) file = NULL;
-
-  g_assert (SPS_IS_WINDOW (self));
-
-  if (self->file != NULL)
-    {
-      g_autoptr(GVariant) options = self->load_options ? g_variant_ref (self->load_options) : NULL;
-
-      file = g_object_ref (self->file);
-      sps_window_load_with_options (self, file, options);
-    }
-}
-
-static void
-action_cancel_load (GSimpleAction *action,
-                    GVariant      *param,
-                    gpointer       user_data)
-{
-  sps_window_cancel_load (SPS_WINDOW (user_data));
-}
-
-static void
-action_go_to_time (GSimpleAction *action,
-                   GVariant      *param,
-                   gpointer       user_data)
-{
-  SpsWindow *self = user_data;
-
-  g_assert (SPS_IS_WINDOW (self));
-
-  gtk_menu_button_popup (self->go_to_time_button);
-}
-
-/* Brings the search panel to the front with the focus in its entry (the
- * "search" action, Ctrl+F by default, and the header bar button). */
-static void
-sps_window_show_search (SpsWindow *self)
-{
-  g_assert (SPS_IS_WINDOW (self));
-
-  if (self->search_panel == NULL)
-    return;
-
-  gtk_notebook_set_current_page (self->bottom_notebook,
-                                 gtk_notebook_page_num (self->bottom_notebook, self->search_panel));
-  sps_search_panel_focus (SPS_SEARCH_PANEL (self->search_panel));
-}
-
-static void
-action_search (GSimpleAction *action,
-               GVariant      *param,
-               gpointer       user_data)
-{
-  SpsWindow *self = user_data;
-
-  g_assert (SPS_IS_WINDOW (self));
-
-  sps_window_show_search (self);
-}
-
-static void
-action_timeline (GSimpleAction *action,
-                 GVariant      *param,
-                 gpointer       user_data)
-{
-  SpsWindow *self = user_data;
-  g_autofree char *name = NULL;
-
-  g_assert (SPS_IS_WINDOW (self));
-
-  if (self->timeline == NULL)
-    return;
-
-  name = g_strconcat ("timeline.", g_action_get_name (G_ACTION (action)), NULL);
-  if (!gtk_widget_activate_action (self->timeline, name, NULL))
-    g_debug ("The timeline has no action %s", name);
-}
-
-/* Recent files and drag and drop */
-
-static void
-on_recent_row_activated (SpsWindow     *self,
-                         GtkListBoxRow *row,
-                         GtkListBox    *list)
-{
-  const char *uri;
-  g_autoptr(GFile) file = NULL;
-  SpsApplication *app;
-
-  g_assert (SPS_IS_WINDOW (self));
-
-  uri = g_object_get_data (G_OBJECT (row), "uri");
-  if (uri == NULL || !(app = sps_window_get_application (self)))
-    return;
-
-  file = g_file_new_for_uri (uri);
-  sps_application_open_file (app, file, GTK_WINDOW (self));
-}
-
-static GtkWidget *
-create_recent_row (const char *uri)
-{
-  g_autoptr(GFile) file = g_file_new_for_uri (uri);
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-  g_autofree char *basename = g_file_get_basename (file);
-  g_autofree char *name = g_filename_display_name (basename);
-  g_autofree char *folder = parent != NULL ? g_file_get_parse_name (parent) : g_strdup ("");
-  GtkWidget *row;
-  GtkWidget *box;
-  GtkWidget *label;
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-
-  label = gtk_label_new (name);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_box_append (GTK_BOX (box), label);
-
-  label = gtk_label_new (folder);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_widget_add_css_class (label, "caption");
-  gtk_box_append (GTK_BOX (box), label);
-
-  row = gtk_list_box_row_new ();
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  gtk_widget_set_tooltip_text (row, uri);
-  g_object_set_data_full (G_OBJECT (row), "uri", g_strdup (uri), g_free);
-
-  return row;
-}
-
-static void
-sps_window_update_recent (SpsWindow *self)
-{
-  g_auto(GStrv) uris = NULL;
-  GtkWidget *child;
-
-  g_assert (SPS_IS_WINDOW (self));
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))))
-    gtk_list_box_remove (self->recent_list, child);
-
-  uris = g_settings_get_strv (self->settings, "recent-files");
-
-  for (guint i = 0; uris[i] != NULL && i < SPS_APPLICATION_MAX_RECENT; i++)
-    gtk_list_box_append (self->recent_list, create_recent_row (uris[i]));
-
-  gtk_widget_set_visible (self->recent_box, uris[0] != NULL);
-}
-
-static gboolean
-on_drop (SpsWindow     *self,
-         const GValue  *value,
-         double         x,
-         double         y,
-         GtkDropTarget *target)
-{
-  SpsApplication *app;
-
-  g_assert (SPS_IS_WINDOW (self));
-
-  if (!(app = sps_window_get_application (self)))
-    return FALSE;
-
-  if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
-    {
-      GSList *files = g_value_get_boxed (value);
-
-      if (files == NULL)
-        return FALSE;
-
-      for (const GSList *l = files; l != NULL; l = l->next)
-        sps_application_open_file (app, l->data, GTK_WINDOW (self));
-
-      return TRUE;
-    }
-
-  if (G_VALUE_HOLDS (value, G_TYPE_FILE) && g_value_get_object (value) != NULL)
-    {
-      sps_application_open_file (app, g_value_get_object (value), GTK_WINDOW (self));
-      return TRUE;
-    }
-
-  return FALSE;
-}
-
 /* GObject */
-
-/* Live capture (File ▸ Open Device…): the chosen port opens in a live
- * window of its own (sps-live-window.c); this window stays as it is. */
-static void
-sps_window_device_chosen (SpsWindow       *self,
-                          const char      *path,
-                          guint            baud,
-                          SpsDeviceDialog *dialog)
-{
-  g_autoptr(SpsSerialSource) source = sps_serial_source_new (path, baud);
-  g_autoptr(SpsLiveCapture) capture = sps_live_capture_new (SPS_LIVE_SOURCE (source));
-  g_autoptr(GError) error = NULL;
-  SpsLiveWindow *live;
-
-  g_assert (SPS_IS_WINDOW (self));
-
-  if (!sps_live_capture_start (capture, &error))
-    {
-      GtkWidget *message = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
-                                                   "%s", _("Could Not Start the Capture"));
-
-      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (message), "%s", error->message);
-      g_signal_connect (message, "response", G_CALLBACK (gtk_window_destroy), NULL);
-      gtk_window_present (GTK_WINDOW (message));
-      return;
-    }
-
-  live = sps_live_window_new (gtk_window_get_application (GTK_WINDOW (self)), capture);
-  gtk_window_present (GTK_WINDOW (live));
-}
-
-static void
-action_open_device (GSimpleAction *action,
-                    GVariant      *param,
-                    gpointer       user_data)
-{
-  SpsWindow *self = user_data;
-  SpsDeviceDialog *dialog;
-
-  g_assert (SPS_IS_WINDOW (self));
-
-  dialog = sps_device_dialog_new (GTK_WINDOW (self));
-  g_signal_connect_object (dialog, "device-chosen", G_CALLBACK (sps_window_device_chosen),
-                           self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static const GActionEntry win_actions[] = {
-  { "open", action_open },
-  { "close", action_close },
-  { "reload", action_reload },
-  { "cancel-load", action_cancel_load },
-  { "go-to-time", action_go_to_time },
-  { "search", action_search },
-  { "open-device", action_open_device },
-};
 
 /* The menu is shared by every window; the application fills its
  * recent-files section. The application is set after construction. */
@@ -1091,32 +667,31 @@ sps_window_init (SpsWindow *self)
                                g_settings_get_int (self->settings, "window-width"),
                                g_settings_get_int (self->settings, "window-height"));
 
-  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
-                                   G_N_ELEMENTS (win_actions), self);
+  _sps_window_add_actions (self);
 
   for (guint i = 0; i < G_N_ELEMENTS (timeline_actions); i++)
     {
       g_autoptr(GSimpleAction) simple = g_simple_action_new (timeline_actions[i], NULL);
 
-      g_signal_connect_object (simple, "activate", G_CALLBACK (action_timeline), self, 0);
+      g_signal_connect_object (simple, "activate", G_CALLBACK (_sps_window_action_timeline), self, 0);
       g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (simple));
     }
 
   g_signal_connect_object (self->search_button, "clicked",
-                           G_CALLBACK (sps_window_show_search), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (_sps_window_show_search), self, G_CONNECT_SWAPPED);
 
   g_signal_connect_object (self->recent_list, "row-activated",
-                           G_CALLBACK (on_recent_row_activated), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (_sps_window_on_recent_row_activated), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::recent-files",
-                           G_CALLBACK (sps_window_update_recent), self, G_CONNECT_SWAPPED);
-  sps_window_update_recent (self);
+                           G_CALLBACK (_sps_window_update_recent), self, G_CONNECT_SWAPPED);
+  _sps_window_update_recent (self);
 
   g_signal_connect (self, "notify::focus-widget", G_CALLBACK (on_focus_widget_changed), NULL);
   g_signal_connect (self, "notify::application", G_CALLBACK (on_application_changed), NULL);
 
   drop_target = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
   gtk_drop_target_set_gtypes (drop_target, (GType[2]) { GDK_TYPE_FILE_LIST, G_TYPE_FILE }, 2);
-  g_signal_connect_object (drop_target, "drop", G_CALLBACK (on_drop), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (drop_target, "drop", G_CALLBACK (_sps_window_on_drop), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop_target));
 
   self->state = SPS_WINDOW_STATE_EMPTY;
@@ -1218,7 +793,7 @@ sps_window_load_with_options (SpsWindow *self,
   op->file = g_object_ref (file);
   op->serial = self->load_serial;
 
-  if ((app = sps_window_get_application (self)))
+  if ((app = _sps_window_get_application (self)))
     g_application_hold (G_APPLICATION (app));
 
   sps_trace_load_async (file, NULL, self->load_options, SPS_LOAD_FLAGS_NONE,

@@ -652,6 +652,10 @@ emit_summary (Build *b)
       json_builder_set_member_name (json, sps_etrace_health_name (counted[i]));
       json_builder_add_int_value (json, (gint64) b->health[counted[i]]);
     }
+  json_builder_set_member_name (json, "desync");
+  json_builder_add_int_value (json, (gint64) b->health[SPS_ETRACE_HEALTH_DESYNC]);
+  json_builder_set_member_name (json, "skipped_bytes");
+  json_builder_add_int_value (json, (gint64) sps_etrace_decoder_get_skipped_bytes (b->decoder));
   json_builder_end_object (json);
 
   root = json_builder_get_root (json);

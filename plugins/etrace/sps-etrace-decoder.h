@@ -106,6 +106,7 @@ SpsEtraceVersion  sps_etrace_decoder_get_version    (SpsEtraceDecoder *self);
 gboolean          sps_etrace_decoder_get_cycles     (SpsEtraceDecoder *self,
                                                      guint32          *core_frequency_hz);
 guint64           sps_etrace_decoder_get_frames     (SpsEtraceDecoder *self);
+guint64           sps_etrace_decoder_get_skipped_bytes (SpsEtraceDecoder *self);
 guint64           sps_etrace_decoder_get_count      (SpsEtraceDecoder *self,
                                                      SpsEtraceHealth   health);
 const char       *sps_etrace_decoder_get_first_message (SpsEtraceDecoder *self,

@@ -4,6 +4,9 @@
  *   FAULTY_NOTHING   registers no extension at all
  *   FAULTY_IMPORTER  an importer that claims spslines files as surely as
  *                    the real one and fails to load them without a reason
+ *   FAULTY_PROBE     an importer whose probe answers G_MAXUINT for
+ *                    spslines files (a binding's -1), out of the 0–100
+ *                    range of scores
  *   FAULTY_EXPORTER  an exporter "faulty" whose write sets an error and
  *                    returns success
  *   FAULTY_ANALYSIS  an analysis "faulty" whose run fails without a reason
@@ -26,7 +29,7 @@
 
 #ifndef FAULTY_NOTHING
 
-#ifdef FAULTY_IMPORTER
+#if defined (FAULTY_IMPORTER) || defined (FAULTY_PROBE)
 
 static guint
 sps_test_faulty_probe (SpsImporter *importer,
@@ -35,8 +38,13 @@ sps_test_faulty_probe (SpsImporter *importer,
 {
   gsize size;
   const char *data = g_bytes_get_data (head, &size);
+  gboolean lines = size >= 8 && memcmp (data, "SPSLINES", 8) == 0;
 
-  return size >= 8 && memcmp (data, "SPSLINES", 8) == 0 ? 100 : 0;
+#ifdef FAULTY_PROBE
+  return lines ? G_MAXUINT : 0;
+#else
+  return lines ? 100 : 0;
+#endif
 }
 
 static gboolean
@@ -53,7 +61,11 @@ sps_test_faulty_load (SpsImporter      *importer,
 static const char *
 sps_test_faulty_importer_get_name (SpsImporter *importer)
 {
+#ifdef FAULTY_PROBE
+  return "faultyprobe";
+#else
   return "faulty";
+#endif
 }
 
 static void
@@ -65,7 +77,11 @@ sps_test_faulty_iface_init (SpsImporterInterface *iface)
 }
 
 #define FAULTY_IFACE_TYPE SPS_TYPE_IMPORTER
-#define FAULTY_TYPE_NAME "SpsTestFaultyImporter"
+#ifdef FAULTY_PROBE
+# define FAULTY_TYPE_NAME "SpsTestFaultyProbeImporter"
+#else
+# define FAULTY_TYPE_NAME "SpsTestFaultyImporter"
+#endif
 
 #elif defined (FAULTY_ANALYSIS)
 

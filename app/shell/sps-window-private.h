@@ -1,0 +1,98 @@
+/* sps-window-private.h: the state of SpsWindow, shared by sps-window.c
+ * and its actions (sps-window-actions.c)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "sps-device-dialog.h"
+#include "sps-go-to-time.h"
+#include "sps-search-panel.h"
+#include "sps-filter-panel.h"
+#include "sps-instance-browser.h"
+#include "sps-live-window.h"
+#include "sps-shell-enums.h"
+#include "sps-warning-banner.h"
+#include "sps-window.h"
+
+G_BEGIN_DECLS
+
+struct _SpsWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+
+  SpsWindowState        state;
+  /* The shown trace's file, or the file that failed to load. */
+  GFile                *file;
+  /* The importer options of the last load (e.g. the timestamp unit of
+   * `spanscope --ns FILE`), for reloads; may be NULL. */
+  GVariant             *load_options;
+  SpsSession           *session;
+  GtkWidget            *timeline;
+  GPtrArray            *views;
+  char                 *error_message;
+
+  /* The load in flight, if any. Callbacks of loads that were superseded
+   * carry an older serial and are ignored. */
+  GFile                *loading_file;
+  GCancellable         *cancellable;
+  SpsProgress          *progress;
+  gulong                progress_changed_id;
+  guint                 load_serial;
+  SpsWindowState        previous_state;
+
+  GtkFileChooserNative *file_chooser;
+
+  /* Docked panels of the shown trace (owned by the notebooks) */
+  GtkWidget            *search_panel;
+
+  gboolean              editing;
+  gboolean              focus_elsewhere;
+  gboolean              disposed;
+  gboolean              dock_placed;
+
+  /* Template children */
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
+  GtkMenuButton        *primary_menu_button;
+  GtkMenuButton        *go_to_time_button;
+  SpsGoToTime          *go_to_time;
+  GtkButton            *search_button;
+  SpsWarningBanner     *warning_banner;
+  GtkStack             *stack;
+  GtkWidget            *recent_box;
+  GtkListBox           *recent_list;
+  GtkLabel             *loading_title;
+  GtkLabel             *phase_label;
+  GtkProgressBar       *progress_bar;
+  GtkButton            *cancel_button;
+  GtkLabel             *error_title;
+  GtkLabel             *error_message_label;
+  GtkButton            *open_another_button;
+  GtkPaned             *dock_paned;
+  GtkScrolledWindow    *timeline_scroller;
+  GtkWidget            *no_tracks_label;
+  GtkNotebook          *side_notebook;
+  GtkNotebook          *bottom_notebook;
+};
+
+SpsApplication *_sps_window_get_application         (SpsWindow     *self);
+void            _sps_window_add_actions             (SpsWindow     *self);
+void            _sps_window_action_timeline         (GSimpleAction *action,
+                                                     GVariant      *param,
+                                                     gpointer       user_data);
+void            _sps_window_show_search             (SpsWindow     *self);
+void            _sps_window_update_recent           (SpsWindow     *self);
+void            _sps_window_on_recent_row_activated (SpsWindow     *self,
+                                                     GtkListBoxRow *row,
+                                                     GtkListBox    *list);
+gboolean        _sps_window_on_drop                 (SpsWindow     *self,
+                                                     const GValue  *value,
+                                                     double         x,
+                                                     double         y,
+                                                     GtkDropTarget *target);
+
+G_END_DECLS
