@@ -163,8 +163,8 @@ sps_chrome_value_to_int64 (const SpsChromeValue *value,
 }
 
 /* A 0-based V8 line or column as a 1-based one, 0 when unknown (-1). */
-static guint32
-one_based (const SpsChromeValue *value)
+guint32
+sps_chrome_value_to_one_based (const SpsChromeValue *value)
 {
   gint64 v;
 
@@ -450,8 +450,8 @@ profile_read_node (SpsChromeCpuProfiles *self,
     node.frame = SPS_NO_INDEX;
   else
     node.frame = sps_trace_builder_intern_source_frame (self->ctx.builder, name, 0, 0, 0, url,
-                                                        one_based (&f[LINE]),
-                                                        one_based (&f[COLUMN]));
+                                                        sps_chrome_value_to_one_based (&f[LINE]),
+                                                        sps_chrome_value_to_one_based (&f[COLUMN]));
 
   if (!profile_define (p, id, &node))
     {

@@ -65,6 +65,7 @@ void                    sps_chrome_cpu_profiles_finish       (SpsChromeCpuProfil
  * samples */
 gboolean                sps_chrome_value_to_int64            (const SpsChromeValue *value,
                                                               gint64               *out);
+guint32                 sps_chrome_value_to_one_based        (const SpsChromeValue *value);
 void                    sps_chrome_get_members               (const char           *base,
                                                               const SpsChromeValue *object,
                                                               const char * const   *names,

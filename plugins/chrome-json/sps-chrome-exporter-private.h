@@ -78,6 +78,9 @@ guint32  sps_chrome_writer_track_thread       (Writer     *w,
                                                guint32     track);
 void     sps_chrome_writer_append_args        (Writer     *w,
                                                SpsArgsRef  ref);
+void     sps_chrome_writer_append_stack_ref   (Writer     *w,
+                                               const char *key,
+                                               guint32     callsite);
 void     sps_chrome_writer_begin_id_event     (Writer     *w,
                                                char        phase,
                                                guint32     name,

@@ -5,15 +5,18 @@
  * The output is written so that importing it again gives the same tables:
  *
  * - M events for process and thread names, sort indexes and labels;
- * - measured slices as X, unfinished ones as B without E; sampled spans
- *   the same way with the category token `sampleEvent`;
+ * - measured slices as X, unfinished ones as X without `dur`; sampled
+ *   spans the same way with the category token `sampleEvent`; their
+ *   stacks as `sf`/`esf`;
  * - async slices as b/e, one id per tree of a lane; legacy ones cut by
  *   steps as S/T/F (or S/p/F);
  * - instants as i with their scope, marks as R, async instants as n;
  * - counter values as C, one per value;
  * - flows as s/f pairs or flow v2 bind ids (see sps_chrome_plan_flows());
- * - samples as P whose `sf` indexes a top-level stackFrames dictionary
- *   written from the callsite tree (key = callsite index);
+ * - samples of V8 CPU profiles as the profile they came in (Profile and
+ *   ProfileChunk, or CpuProfile); other samples as P whose `sf` indexes a
+ *   top-level stackFrames dictionary written from the callsite tree (key =
+ *   callsite index, with the frames' source locations);
  * - objects as N/O/D; other top-level keys copied.
  *
  * Times are absolute, in microseconds with exact nanosecond decimals;
@@ -161,6 +164,21 @@ sps_chrome_writer_append_args (Writer     *w,
   sps_chrome_out_value (w->buf, json, len);
 }
 
+/* `,"KEY":"callsite"` naming an entry of stackFrames, when there is one */
+void
+sps_chrome_writer_append_stack_ref (Writer     *w,
+                                    const char *key,
+                                    guint32     callsite)
+{
+  if (callsite >= sps_trace_get_callsites (w->trace)->n_rows)
+    return;
+  sps_chrome_out_literal (w->buf, ",\"");
+  sps_chrome_out_len (w->buf, key, strlen (key));
+  sps_chrome_out_literal (w->buf, "\":\"");
+  sps_chrome_out_uint64 (w->buf, callsite);
+  g_string_append_c (w->buf, '"');
+}
+
 /* Opens an event of a flow or async tree: its category is part of the
  * tree's identity, so it is written even when empty. */
 void
@@ -216,8 +234,9 @@ sps_chrome_writer_advance (Writer  *w,
   return TRUE;
 }
 
-/* Thread slices: measured (X, or B for an unfinished one) and sampled spans
- * (the same, with the `sampleEvent` category token the importer keys on). */
+/* Thread slices: measured (X, without `dur` for an unfinished one) and
+ * sampled spans (the same, with the `sampleEvent` category token the
+ * importer keys on), with their stacks as `sf`/`esf`. */
 
 static void
 append_sampled_category (Writer  *w,
@@ -263,7 +282,9 @@ write_thread_slice (Writer  *w,
   if ((flags & SPS_SLICE_UNMATCHED_END) != 0)
     return TRUE;
 
-  sps_chrome_writer_begin_event (w, unfinished ? 'B' : 'X');
+  /* An unfinished slice is an X without `dur`: the importer reads it as
+   * one that lasts to the trace end, with its stacks on the one event. */
+  sps_chrome_writer_begin_event (w, 'X');
   sps_chrome_writer_append_name (w, slices->name[row]);
   if (sampled)
     append_sampled_category (w, slices->category[row]);
@@ -273,6 +294,8 @@ write_thread_slice (Writer  *w,
   sps_chrome_writer_ts (w, "ts", slices->ts[row]);
   if (!unfinished)
     sps_chrome_writer_ts (w, "dur", slices->dur[row]);
+  sps_chrome_writer_append_stack_ref (w, "sf", slices->callsite[row]);
+  sps_chrome_writer_append_stack_ref (w, "esf", slices->end_callsite[row]);
   sps_chrome_append_bind_id (w, row);
   sps_chrome_writer_append_args (w, slices->args[row]);
   return sps_chrome_writer_end_event (w, error);

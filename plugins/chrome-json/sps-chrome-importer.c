@@ -1039,9 +1039,17 @@ loader_inline_stack (Loader               *self,
   return ok && n > 0 ? callsite : SPS_NO_INDEX;
 }
 
+/* The time units a sample's weight can have. Another unit (a count of
+ * cycles, bytes…) has no place in the sample table, which holds time
+ * units only: the weight is kept without one, and the warning names the
+ * unit, so that nothing the producer wrote goes unsaid. */
 static SpsWeightUnit
-weight_unit_from_value (const SpsChromeValue *value)
+loader_weight_unit (Loader               *self,
+                    const SpsChromeValue *value,
+                    gsize                 offset)
 {
+  char text[40];
+
   if (sps_chrome_value_equals (value, "ns"))
     return SPS_WEIGHT_UNIT_NS;
   if (sps_chrome_value_equals (value, "us"))
@@ -1050,6 +1058,21 @@ weight_unit_from_value (const SpsChromeValue *value)
     return SPS_WEIGHT_UNIT_MS;
   if (sps_chrome_value_equals (value, "s"))
     return SPS_WEIGHT_UNIT_S;
+
+  /* Quoted as written when it is short, printable text */
+  g_strlcpy (text, "(not a short string)", sizeof text);
+  if (value->type == SPS_CHROME_VALUE_STRING && !value->escaped && value->len < sizeof text - 2)
+    {
+      gboolean printable = TRUE;
+
+      for (gsize i = 0; i < value->len; i++)
+        printable &= g_ascii_isprint (value->ptr[i]);
+      if (printable)
+        g_snprintf (text, sizeof text, "\"%.*s\"", (int) value->len, value->ptr);
+    }
+  loader_warn (self, "unknown_weight_unit", offset,
+               N_("weightUnit %s is not a time unit (ns, us, ms, s); the weight is kept without a unit"),
+               text);
   return SPS_WEIGHT_UNIT_NONE;
 }
 
@@ -1074,7 +1097,7 @@ loader_sample (Loader               *self,
   /* The unit is kept as given, with or without a usable weight: only the
    * estimate needs both (and is NULL otherwise). */
   if (ev->fields & SPS_CHROME_FIELD_WEIGHT_UNIT)
-    unit = weight_unit_from_value (&ev->weight_unit);
+    unit = loader_weight_unit (self, &ev->weight_unit, ev->offset);
 
   if (ev->fields & SPS_CHROME_FIELD_SF)
     {
@@ -1325,6 +1348,7 @@ loader_define_frame (Loader               *self,
   guint32 name = 0;
   guint32 category = 0;
   guint32 parent = 0;
+  SpsChromeSourceLocation location = { 0, 0, 0 };
 
   if (valid)
     {
@@ -1356,12 +1380,20 @@ loader_define_frame (Loader               *self,
               else if (v.type != SPS_CHROME_VALUE_NULL)
                 valid = FALSE;
             }
+          /* A source location as a V8 call frame gives one (what convert
+           * writes); an unusable one is unknown, not an invalid frame */
+          else if (sps_chrome_value_equals (&k, "url"))
+            location.file = v.type == SPS_CHROME_VALUE_STRING && v.len > 0 ? loader_intern_simple (self, &v) : 0;
+          else if (sps_chrome_value_equals (&k, "lineNumber"))
+            location.line = sps_chrome_value_to_one_based (&v);
+          else if (sps_chrome_value_equals (&k, "columnNumber"))
+            location.column = sps_chrome_value_to_one_based (&v);
         }
       object_iter_clear (&iter);
     }
 
   sps_chrome_stack_frames_define (self->frames, id, valid && has_name, name, category,
-                                  has_parent, parent);
+                                  &location, has_parent, parent);
 }
 
 static SpsChromeScanResult
