@@ -143,10 +143,12 @@ static const char * const legacy_expected[] = {
   "135802767000|4|run@file:///a.js:5:3;(anonymous)@file:///a.js:8:1|(anonymous)|CpuProfile|0|",
   "135802792000|4|run@file:///a.js:5:3;(anonymous)@file:///a.js:8:1|(anonymous)|CpuProfile|0|",
   "135802817000|4|(idle)|(idle)|CpuProfile|0|",
+  /* a sample of the (root) node: no frame, named after its event */
+  "135802842000|4||CpuProfile|CpuProfile|0|",
 };
 
 /* The whole form: nodes linked by children, deltas from startTime 200 µs
- * (100, 12345678, 123456789, 25, 25: deltas of 1 to 9 digits) */
+ * (100, 12345678, 123456789, 25, 25, 25: deltas of 1 to 9 digits) */
 static void
 test_legacy_cpu_profile (void)
 {

@@ -124,7 +124,8 @@ typedef struct
 } Profiles;
 
 /* Whether every frame from @callsite up to the root is one a V8 call frame
- * holds (a name, no category, module or address), memoized. */
+ * holds (a name, no category, module or address), memoized; the empty
+ * stack (a sample of the root node) is one too. */
 static gboolean
 callsite_is_v8 (Profiles *p,
                 guint32   callsite)
@@ -194,6 +195,13 @@ sample_profile_form (Profiles *p,
   return form;
 }
 
+/* A callsite's node; the empty stack (a sample of the root) is the root */
+static guint64
+node_id (guint32 callsite)
+{
+  return callsite == SPS_NO_INDEX ? 1 : (guint64) callsite + 2;
+}
+
 static void
 append_node (Profiles *p,
              guint32   callsite)
@@ -204,9 +212,9 @@ append_node (Profiles *p,
   guint32 parent = callsites->parent[callsite];
 
   sps_chrome_out_literal (p->w->buf, ",\n{\"id\":");
-  sps_chrome_out_uint64 (p->w->buf, (guint64) callsite + 2);
+  sps_chrome_out_uint64 (p->w->buf, node_id (callsite));
   sps_chrome_out_literal (p->w->buf, ",\"parent\":");
-  sps_chrome_out_uint64 (p->w->buf, parent == SPS_NO_INDEX ? 1 : (guint64) parent + 2);
+  sps_chrome_out_uint64 (p->w->buf, node_id (parent));
   sps_chrome_out_literal (p->w->buf, ",\"callFrame\":{\"functionName\":");
   sps_chrome_writer_append_string_id (p->w, frames->name[frame]);
   sps_chrome_out_literal (p->w->buf, ",\"scriptId\":0");
@@ -275,7 +283,7 @@ append_sample_column (Profiles      *p,
       if (i > 0)
         g_string_append_c (p->w->buf, ',');
       if (column == COLUMN_NODES)
-        sps_chrome_out_uint64 (p->w->buf, (guint64) samples->callsite[row] + 2);
+        sps_chrome_out_uint64 (p->w->buf, node_id (samples->callsite[row]));
       else if (column == COLUMN_LINES)
         sps_chrome_out_uint64 (p->w->buf, samples->line[row]);
       else
