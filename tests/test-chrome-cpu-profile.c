@@ -458,9 +458,9 @@ count_text (const char *haystack,
  * thread (one Profile and one ProfileChunk for the streamed fixture, one
  * CpuProfile for the whole one), which read back as the same rows: times,
  * thread, stacks with every frame's url:line:column, names, event names
- * and lines. The unresolved sample has no node to name: it is a P event
- * with a null `sf`, unresolved again. Top-level perf samples (frames with
- * a category, weights) are P events with stackFrames. */
+ * and lines. The unresolved sample names node 0, which no profile
+ * defines, and reads back unresolved again. Top-level perf samples
+ * (frames with a category, weights) are P events with stackFrames. */
 static void
 test_convert_round_trip (void)
 {
@@ -474,9 +474,11 @@ test_convert_round_trip (void)
   assert_rows (again, chunks_expected, G_N_ELEMENTS (chunks_expected));
   g_assert_cmpuint (count_text (text, "\"name\":\"Profile\","), ==, 1);
   g_assert_cmpuint (count_text (text, "{\"ph\":\"P\",\"name\":\"ProfileChunk\",\"cat\""), ==, 1);
-  g_assert_cmpuint (count_text (text, "{\"ph\":\"P\",\"name\":\"ProfileChunk\",\"pid\""), ==, 1);
-  g_assert_cmpuint (count_text (text, "\"sf\":null"), ==, 1);
-  g_assert_cmpuint (sps_trace_get_n_warnings (again), ==, 0);
+  g_assert_cmpuint (count_text (text, "{\"ph\":\"P\""), ==, 2);
+  /* the unresolved sample names node 0, undefined, as its node was */
+  g_assert_cmpuint (count_text (text, "\"samples\":[2,4,4,5,6,7,0,7]"), ==, 1);
+  g_assert_cmpuint (sps_trace_count_warning (again, "cpu_profile_unresolved_node"), ==, 1);
+  g_assert_cmpuint (sps_trace_get_n_warnings (again), ==, 1);
   g_clear_object (&again);
   g_clear_pointer (&text, g_free);
 

@@ -89,8 +89,8 @@ append_location (Writer   *w,
 }
 
 /* V8 CPU profiles. A sample that came in one (event name ProfileChunk or
- * CpuProfile, one observation without weight, a resolved stack of frames
- * that a V8 call frame can hold) is written back as a profile of its
+ * CpuProfile, one observation without weight, a stack of frames that a V8
+ * call frame can hold, or unresolved) is written back as a profile of its
  * thread: a Profile event and ProfileChunk events, or one CpuProfile
  * event. DevTools then reads them as the JavaScript samples they were, and
  * the importer gives the same samples: stacks, frames with their source
@@ -179,10 +179,14 @@ sample_profile_form (Profiles *p,
     form = PROFILE_WHOLE;
   else
     return PROFILE_NONE;
-  if (samples->flags[row] != SPS_SAMPLE_NONE || samples->raw_stack_ref[row] != 0 ||
+  /* An unresolved sample of a profile (its node was never defined) names
+   * node 0, which no profile defines either: it reads back unresolved,
+   * with its line */
+  if ((samples->flags[row] != SPS_SAMPLE_NONE && samples->flags[row] != SPS_SAMPLE_UNRESOLVED) ||
+      samples->raw_stack_ref[row] != 0 ||
       samples->weight_unit[row] != SPS_WEIGHT_UNIT_NONE ||
       samples->thread[row] >= p->w->threads->n_rows ||
-      !callsite_is_v8 (p, samples->callsite[row]))
+      (samples->flags[row] == SPS_SAMPLE_NONE && !callsite_is_v8 (p, samples->callsite[row])))
     return PROFILE_NONE;
 
   /* Deltas go forward and fit in 64 bits (a P event holds any time) */
@@ -200,6 +204,16 @@ static guint64
 node_id (guint32 callsite)
 {
   return callsite == SPS_NO_INDEX ? 1 : (guint64) callsite + 2;
+}
+
+/* The node a sample names (0: none, for an unresolved one) */
+static guint64
+sample_node (const SpsSampleTable *samples,
+             guint                 row)
+{
+  if ((samples->flags[row] & SPS_SAMPLE_UNRESOLVED) != 0)
+    return 0;
+  return node_id (samples->callsite[row]);
 }
 
 static void
@@ -235,7 +249,7 @@ append_nodes (Profiles      *p,
 
   g_array_set_size (p->nodes, 0);
   for (guint i = 0; i < n_rows; i++)
-    for (guint32 c = samples->callsite[rows[i]];
+    for (guint32 c = sample_node (samples, rows[i]) != 0 ? samples->callsite[rows[i]] : SPS_NO_INDEX;
          c != SPS_NO_INDEX && p->node_mark[c] != group + 1;
          c = callsites->parent[c])
       {
@@ -283,7 +297,7 @@ append_sample_column (Profiles      *p,
       if (i > 0)
         g_string_append_c (p->w->buf, ',');
       if (column == COLUMN_NODES)
-        sps_chrome_out_uint64 (p->w->buf, node_id (samples->callsite[row]));
+        sps_chrome_out_uint64 (p->w->buf, sample_node (samples, row));
       else if (column == COLUMN_LINES)
         sps_chrome_out_uint64 (p->w->buf, samples->line[row]);
       else
