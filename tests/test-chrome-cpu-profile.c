@@ -100,6 +100,22 @@ assert_rows (SpsTrace          *trace,
     }
 }
 
+static const char * const chunks_expected[] = {
+  "1005000|1|(program)|(program)|ProfileChunk|0|",
+  /* +10 then -3 µs: the later sample is the earlier one */
+  "1015000|1|(anonymous)@https://x.test/app.js:1:1;main@https://x.test/app.js:10:5|main|ProfileChunk|12|",
+  "1012000|1|(anonymous)@https://x.test/app.js:1:1;main@https://x.test/app.js:10:5|main|ProfileChunk|13|",
+  "1032000|1|(anonymous)@https://x.test/app.js:1:1;main@https://x.test/app.js:10:5;"
+    "work@https://x.test/lib.js:3:16|work|ProfileChunk|0|",
+  "1033000|1|(garbage collector)|(garbage collector)|ProfileChunk|0|",
+  /* node 8 is defined in the next chunk; its line and column are -1 */
+  "1037000|1|(anonymous)@https://x.test/app.js:1:1;main@https://x.test/app.js:10:5;"
+    "work@https://x.test/lib.js:3:16;inner@https://x.test/lib.js:0:0|inner|ProfileChunk|0|",
+  "1039000|1|ProfileChunk|ProfileChunk|ProfileChunk|0|u",
+  "1139000|1|(anonymous)@https://x.test/app.js:1:1;main@https://x.test/app.js:10:5;"
+    "work@https://x.test/lib.js:3:16;inner@https://x.test/lib.js:0:0|inner|ProfileChunk|0|",
+};
+
 /* The streamed form: Profile, then chunks whose nodes come bit by bit;
  * a sample names a node defined one chunk later, one a node never
  * defined; one delta is negative. The thread is the Profile event's
@@ -109,23 +125,8 @@ test_streaming_chunks (void)
 {
   g_autoptr(SpsTrace) trace = sps_test_load_fixture ("chrome-v8-chunks.json");
   const SpsSampleTable *samples = sps_trace_get_samples (trace);
-  const char * const expected[] = {
-    "1005000|1|(program)|(program)|ProfileChunk|0|",
-    /* +10 then -3 µs: the later sample is the earlier one */
-    "1015000|1|(anonymous)@https://x.test/app.js:1:1;main@https://x.test/app.js:10:5|main|ProfileChunk|12|",
-    "1012000|1|(anonymous)@https://x.test/app.js:1:1;main@https://x.test/app.js:10:5|main|ProfileChunk|13|",
-    "1032000|1|(anonymous)@https://x.test/app.js:1:1;main@https://x.test/app.js:10:5;"
-      "work@https://x.test/lib.js:3:16|work|ProfileChunk|0|",
-    "1033000|1|(garbage collector)|(garbage collector)|ProfileChunk|0|",
-    /* node 8 is defined in the next chunk; its line and column are -1 */
-    "1037000|1|(anonymous)@https://x.test/app.js:1:1;main@https://x.test/app.js:10:5;"
-      "work@https://x.test/lib.js:3:16;inner@https://x.test/lib.js:0:0|inner|ProfileChunk|0|",
-    "1039000|1|ProfileChunk|ProfileChunk|ProfileChunk|0|u",
-    "1139000|1|(anonymous)@https://x.test/app.js:1:1;main@https://x.test/app.js:10:5;"
-      "work@https://x.test/lib.js:3:16;inner@https://x.test/lib.js:0:0|inner|ProfileChunk|0|",
-  };
 
-  assert_rows (trace, expected, G_N_ELEMENTS (expected));
+  assert_rows (trace, chunks_expected, G_N_ELEMENTS (chunks_expected));
   /* Sorted by time on the track */
   for (guint i = 1; i < samples->n_rows; i++)
     g_assert_cmpint (samples->ts[i - 1], <=, samples->ts[i]);
@@ -136,23 +137,35 @@ test_streaming_chunks (void)
   g_assert_cmpuint (sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES), ==, 1);
 }
 
+static const char * const legacy_expected[] = {
+  "300000|4|(idle)|(idle)|CpuProfile|0|",
+  "12345978000|4|run@file:///a.js:5:3|run|CpuProfile|0|",
+  "135802767000|4|run@file:///a.js:5:3;(anonymous)@file:///a.js:8:1|(anonymous)|CpuProfile|0|",
+  "135802792000|4|run@file:///a.js:5:3;(anonymous)@file:///a.js:8:1|(anonymous)|CpuProfile|0|",
+  "135802817000|4|(idle)|(idle)|CpuProfile|0|",
+  /* a sample of the (root) node: no frame, named after its event */
+  "135802842000|4||CpuProfile|CpuProfile|0|",
+};
+
 /* The whole form: nodes linked by children, deltas from startTime 200 µs
- * (100, 12345678, 123456789, 25, 25: deltas of 1 to 9 digits) */
+ * (100, 12345678, 123456789, 25, 25, 25: deltas of 1 to 9 digits) */
 static void
 test_legacy_cpu_profile (void)
 {
   g_autoptr(SpsTrace) trace = sps_test_load_fixture ("chrome-v8-cpuprofile.json");
-  const char * const expected[] = {
-    "300000|4|(idle)|(idle)|CpuProfile|0|",
-    "12345978000|4|run@file:///a.js:5:3|run|CpuProfile|0|",
-    "135802767000|4|run@file:///a.js:5:3;(anonymous)@file:///a.js:8:1|(anonymous)|CpuProfile|0|",
-    "135802792000|4|run@file:///a.js:5:3;(anonymous)@file:///a.js:8:1|(anonymous)|CpuProfile|0|",
-    "135802817000|4|(idle)|(idle)|CpuProfile|0|",
-  };
 
-  assert_rows (trace, expected, G_N_ELEMENTS (expected));
+  assert_rows (trace, legacy_expected, G_N_ELEMENTS (legacy_expected));
   g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
 }
+
+static const char * const perf_expected[] = {
+  "5000|21|main;run|run|cycles|0|",
+  "7000|99|main|main|cycles|0|",
+  "10000|21|main;run;leaf|leaf|cycles|0|",
+  "20000|21|cycles|cycles|cycles|0|u",
+  /* a P event named Profile without an id is no V8 profile */
+  "30000|21|Profile|Profile|Profile|0|",
+};
 
 /* Top-level samples with stackFrames: the thread is found by tid; an
  * unknown tid gets a thread of its own; an unknown sf is unresolved.
@@ -164,16 +177,8 @@ test_top_level_samples (void)
   const SpsSampleTable *samples = sps_trace_get_samples (trace);
   const SpsThreadTable *threads = sps_trace_get_threads (trace);
   const SpsProcessTable *processes = sps_trace_get_processes (trace);
-  const char * const expected[] = {
-    "5000|21|main;run|run|cycles|0|",
-    "7000|99|main|main|cycles|0|",
-    "10000|21|main;run;leaf|leaf|cycles|0|",
-    "20000|21|cycles|cycles|cycles|0|u",
-    /* a P event named Profile without an id is no V8 profile */
-    "30000|21|Profile|Profile|Profile|0|",
-  };
 
-  assert_rows (trace, expected, G_N_ELEMENTS (expected));
+  assert_rows (trace, perf_expected, G_N_ELEMENTS (perf_expected));
   for (guint i = 0; i < samples->n_rows; i++)
     {
       guint32 process = threads->process[samples->thread[i]];
@@ -405,13 +410,12 @@ test_search_samples (void)
   g_assert_cmpuint (sps_search_result_get_n_sample_matches (result), ==, 0);
 }
 
-/* A converted profile: samples written back as P events named after their
- * event (ProfileChunk) with stackFrames read back as the same samples */
-static void
-test_convert_round_trip (void)
+/* Writes @trace with the Chrome JSON exporter into a temporary file and
+ * imports that file again; the text written in *@text */
+static SpsTrace *
+convert_and_import (SpsTrace  *trace,
+                    char     **text)
 {
-  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("chrome-v8-chunks.json");
-  g_autoptr(SpsTrace) again = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("spanscope-v8-XXXXXX", &error);
   g_autofree char *path = NULL;
@@ -419,7 +423,7 @@ test_convert_round_trip (void)
   g_autoptr(SpsExporter) exporter = NULL;
   g_autoptr(GFileOutputStream) out = NULL;
   g_autoptr(GVariant) options = g_variant_ref_sink (g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0));
-  const SpsSampleTable *samples;
+  SpsTrace *again;
 
   g_assert_no_error (error);
   path = g_build_filename (dir, "converted.json", NULL);
@@ -431,21 +435,137 @@ test_convert_round_trip (void)
   g_assert_true (sps_exporter_write (exporter, trace, options, G_OUTPUT_STREAM (out), NULL, &error));
   g_assert_no_error (error);
   g_assert_true (g_output_stream_close (G_OUTPUT_STREAM (out), NULL, &error));
+  g_assert_true (g_file_get_contents (path, text, NULL, &error));
+  g_assert_no_error (error);
 
   again = sps_test_load_path (path);
-  samples = sps_trace_get_samples (again);
-  g_assert_cmpuint (samples->n_rows, ==, 8);
-  for (guint i = 0; i < samples->n_rows; i++)
-    {
-      g_autofree char *before = dup_located_stack (trace, sps_trace_get_samples (trace)->callsite[i], FALSE);
-      g_autofree char *after = dup_located_stack (again, samples->callsite[i], FALSE);
+  sps_test_remove_tree (dir);
+  return again;
+}
 
-      g_assert_cmpint (samples->ts[i], ==, sps_trace_get_samples (trace)->ts[i]);
-      g_assert_cmpstr (after, ==, before);
-      g_assert_cmpstr (str (again, samples->event_name[i]), ==, "ProfileChunk");
-    }
-  g_unlink (path);
-  g_rmdir (dir);
+static guint
+count_text (const char *haystack,
+            const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (haystack, needle); p != NULL; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+/* convert writes the samples of V8 profiles back as profiles of their
+ * thread (one Profile and one ProfileChunk for the streamed fixture, one
+ * CpuProfile for the whole one), which read back as the same rows: times,
+ * thread, stacks with every frame's url:line:column, names, event names
+ * and lines. The unresolved sample names node 0, which no profile
+ * defines, and reads back unresolved again. Top-level perf samples
+ * (frames with a category, weights) are P events with stackFrames. */
+static void
+test_convert_round_trip (void)
+{
+  g_autoptr(SpsTrace) chunks = sps_test_load_fixture ("chrome-v8-chunks.json");
+  g_autoptr(SpsTrace) legacy = sps_test_load_fixture ("chrome-v8-cpuprofile.json");
+  g_autoptr(SpsTrace) perf = sps_test_load_fixture ("chrome-perf-samples.json");
+  g_autoptr(SpsTrace) again = NULL;
+  g_autofree char *text = NULL;
+
+  again = convert_and_import (chunks, &text);
+  assert_rows (again, chunks_expected, G_N_ELEMENTS (chunks_expected));
+  g_assert_cmpuint (count_text (text, "\"name\":\"Profile\","), ==, 1);
+  g_assert_cmpuint (count_text (text, "{\"ph\":\"P\",\"name\":\"ProfileChunk\",\"cat\""), ==, 1);
+  g_assert_cmpuint (count_text (text, "{\"ph\":\"P\""), ==, 2);
+  /* the unresolved sample names node 0, undefined, as its node was */
+  g_assert_cmpuint (count_text (text, "\"samples\":[2,4,4,5,6,7,0,7]"), ==, 1);
+  g_assert_cmpuint (sps_trace_count_warning (again, "cpu_profile_unresolved_node"), ==, 1);
+  g_assert_cmpuint (sps_trace_get_n_warnings (again), ==, 1);
+  g_clear_object (&again);
+  g_clear_pointer (&text, g_free);
+
+  again = convert_and_import (legacy, &text);
+  assert_rows (again, legacy_expected, G_N_ELEMENTS (legacy_expected));
+  g_assert_cmpuint (count_text (text, "\"name\":\"CpuProfile\""), ==, 1);
+  g_assert_cmpuint (count_text (text, "{\"ph\":\"P\""), ==, 0);
+  g_assert_cmpuint (sps_trace_get_n_warnings (again), ==, 0);
+  g_clear_object (&again);
+  g_clear_pointer (&text, g_free);
+
+  again = convert_and_import (perf, &text);
+  assert_rows (again, perf_expected, G_N_ELEMENTS (perf_expected));
+  g_assert_cmpuint (count_text (text, "{\"ph\":\"P\""), ==, 5);
+  g_assert_cmpuint (count_text (text, "cpuProfile"), ==, 0);
+}
+
+/* Slices' stacks, unfinished slices and the frames' source locations of
+ * stackFrames, read and then written back by convert:
+ *
+ * - outer (10 + 100 µs) starts in step (sf 3) and ends in run (esf 2);
+ * - open, an X without dur at 20 µs, lasts to the trace end (110 µs), a
+ *   child of outer, its stack run;
+ * - child (30 + 5 µs) inside open;
+ * - began, a B never closed on tid 2 at 40 µs, with an inline stack;
+ * - frames: main at file:///src/main.c line 9 column 0 (0-based, as V8
+ *   writes them: 10:1), run at file:///src/run.c line 41 (42, no column),
+ *   step with a line that is no number and column -1 (no location);
+ * - samples: 2.5 ms of step, and one of main with a unit but no weight. */
+static void
+check_convert_stacks (SpsTrace *trace)
+{
+  g_autofree char *slices = NULL;
+  g_autofree char *frames = NULL;
+  g_autofree char *samples = NULL;
+
+  slices = dup_query_rows (trace, "SELECT s.name, s.ts, s.dur, s.depth, s.unfinished, t.tid,"
+                                  " a.name, b.name FROM slices s"
+                                  " JOIN threads t ON t.id = s.thread_id"
+                                  " LEFT JOIN callsites a ON a.id = s.callsite_id"
+                                  " LEFT JOIN callsites b ON b.id = s.end_callsite_id ORDER BY s.ts");
+  g_assert_cmpstr (slices, ==,
+                   "outer|10000|100000|0|0|1|step|run\n"
+                   "open|20000|90000|1|1|1|run|\n"
+                   "child|30000|5000|2|0|1||\n"
+                   "began|40000|70000|0|1|2|wait|\n");
+  frames = dup_query_rows (trace, "SELECT f.name, f.category, f.source_file, f.source_line, f.source_column"
+                                  " FROM frames f ORDER BY f.name, f.source_file");
+  g_assert_cmpstr (frames, ==,
+                   "main||||\n"
+                   "main||file:///src/main.c|10|1\n"
+                   "run||file:///src/run.c|42|\n"
+                   "step|app|||\n"
+                   "wait||||\n");
+  samples = dup_query_rows (trace, "SELECT ts, name, sample_weight, weight_unit, estimated_cpu_time"
+                                   " FROM samples ORDER BY ts");
+  g_assert_cmpstr (samples, ==, "50000|step|2.5|ms|2500000\n60000|main||us|\n");
+}
+
+static void
+test_convert_stacks (void)
+{
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("chrome-convert-stacks.json");
+  g_autoptr(SpsTrace) again = NULL;
+  g_autofree char *text = NULL;
+  const SpsSliceTable *slices;
+
+  check_convert_stacks (trace);
+  g_assert_cmpuint (sps_trace_count_warning (trace, "missing_duration"), ==, 1);
+  g_assert_cmpuint (sps_trace_count_warning (trace, "unmatched_begin"), ==, 1);
+  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 2);
+
+  again = convert_and_import (trace, &text);
+  check_convert_stacks (again);
+  /* Whole stacks, with the locations, not only the leaf frames */
+  slices = sps_trace_get_slices (again);
+  {
+    g_autofree char *start = dup_located_stack (again, slices->callsite[0], TRUE);
+    g_autofree char *end = dup_located_stack (again, slices->end_callsite[0], TRUE);
+
+    g_assert_cmpstr (start, ==, "main@file:///src/main.c:10:1;run@file:///src/run.c:42:0;step");
+    g_assert_cmpstr (end, ==, "main@file:///src/main.c:10:1;run@file:///src/run.c:42:0");
+  }
+  /* Both unfinished slices are an X without dur, no B */
+  g_assert_cmpuint (count_text (text, "{\"ph\":\"B\""), ==, 0);
+  g_assert_cmpuint (sps_trace_count_warning (again, "missing_duration"), ==, 2);
+  g_assert_cmpuint (sps_trace_get_n_warnings (again), ==, 1);
 }
 
 /* Real recordings */
@@ -551,6 +671,7 @@ main (int   argc,
   g_test_add_func ("/chrome/cpu-profile/sql-columns", test_sql_columns);
   g_test_add_func ("/chrome/cpu-profile/search", test_search_samples);
   g_test_add_func ("/chrome/cpu-profile/convert-round-trip", test_convert_round_trip);
+  g_test_add_func ("/chrome/cpu-profile/convert-stacks", test_convert_stacks);
   g_test_add_func ("/chrome/cpu-profile/devtools-recording", test_devtools_recording);
   g_test_add_func ("/chrome/cpu-profile/lighthouse-recording", test_lighthouse_recording);
 

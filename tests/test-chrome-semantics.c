@@ -162,10 +162,11 @@ test_flows_and_labels (void)
   g_assert_cmpstr (sps_trace_get_string (trace, processes->labels[0]), ==, "gpu,main,tab");
 }
 
+/* Weights: a unit kept with or without a usable weight; a unit that is not
+ * a time kept out (with a warning naming it) but the weight kept. */
 static void
-test_weights (void)
+check_weights (SpsTrace *trace)
 {
-  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("semantics-weights.json");
   const SpsSampleTable *samples = sps_trace_get_samples (trace);
   static const struct
   {
@@ -181,7 +182,7 @@ test_weights (void)
     /* a weight written as a string is not a number */
     { "c", SPS_WEIGHT_UNIT_NS, FALSE, NAN },
     { "d", SPS_WEIGHT_UNIT_S, TRUE, 2 },
-    /* a unit that is not a time reads as none */
+    /* a unit that is not a time reads as none, the weight stays */
     { "e", SPS_WEIGHT_UNIT_NONE, TRUE, 3 },
   };
 
@@ -194,6 +195,42 @@ test_weights (void)
       if (expected[i].has_weight)
         g_assert_cmpfloat (samples->weight[i], ==, expected[i].weight);
     }
+}
+
+static void
+test_weights (void)
+{
+  g_autoptr(SpsTrace) trace = sps_test_load_fixture ("semantics-weights.json");
+  g_autofree char *input = sps_test_fixture_path ("semantics-weights.json");
+  g_autofree char *dir = g_dir_make_tmp ("chrome-semantics-XXXXXX", NULL);
+  g_autofree char *output = g_build_filename (dir, "out.json", NULL);
+  g_auto(SpsTestRun) run = { 0 };
+  g_autoptr(SpsTrace) again = NULL;
+  const char *message = NULL;
+  guint64 count = 0;
+  guint n_found = 0;
+
+  check_weights (trace);
+  /* The unknown unit is named where it was written: the fifth event,
+   * line 6 */
+  for (guint i = 0; i < sps_trace_get_n_warnings (trace); i++)
+    if (g_str_equal (sps_trace_get_warning (trace, i, &count, &message), "unknown_weight_unit"))
+      {
+        g_assert_cmpuint (count, ==, 1);
+        g_assert_nonnull (strstr (message, "semantics-weights.json:6:1"));
+        g_assert_nonnull (strstr (message, "weightUnit \"furlongs\" is not a time unit"));
+        n_found++;
+      }
+  g_assert_cmpuint (n_found, ==, 1);
+  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 1);
+
+  /* convert keeps each unit, also where there is no weight */
+  sps_test_run_cli_va (&run, "convert", input, "--format", "chrome-json", "-o", output, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  again = sps_test_load_path (output);
+  check_weights (again);
+  g_assert_cmpuint (sps_trace_get_n_warnings (again), ==, 0);
+  sps_test_remove_tree (dir);
 }
 
 /* Top-level keys other than the events survive convert, a text

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <spanscope-gtk.h>
 
 #include "sps-palette-private.h"
@@ -55,6 +57,13 @@ fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
   present (fixture, sps_test_load_fixture ("chrome-phase-x.json"));
+}
+
+static void
+fixture_set_up_v8 (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  present (fixture, sps_test_load_fixture ("chrome-v8-chunks.json"));
 }
 
 static void
@@ -948,6 +957,68 @@ test_ruler (Fixture       *fixture,
   g_assert_cmpuint (_sps_time_ruler_precision (-2500, 500), ==, 1);
 }
 
+/* The tooltip over the samples row of a thread: the sample nearest the
+ * pointer, by its leaf frame's name, time, event, line and stack with the
+ * frames' source locations (chrome-v8-chunks.json, thread tid 1). The row
+ * is found by asking each pixel row at the sample's x, so the test does
+ * not depend on the heights of rows. */
+static char *
+dup_sample_tooltip (Fixture *fixture,
+                    SpsTime  start,
+                    SpsTime  end,
+                    SpsTime  ts)
+{
+  SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
+  int gutter = sps_timeline_get_gutter_width (timeline);
+  double x;
+
+  sps_session_set_visible (fixture->session, start, end);
+  wait_for_draw (fixture);
+  x = gutter + (double) (ts - start) * (WIDTH - gutter) / (double) (end - start);
+  for (int y = 0; y < HEIGHT; y++)
+    {
+      g_autofree char *markup = _sps_timeline_dup_tooltip_markup (timeline, (int) x, y);
+
+      if (markup != NULL && strstr (markup, "\nSample at ") != NULL)
+        return g_steal_pointer (&markup);
+    }
+  return NULL;
+}
+
+static void
+test_sample_tooltip (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autofree char *at_32 = sps_time_format_duration (32000, 3);
+  g_autofree char *at_12 = sps_time_format_duration (12000, 3);
+  g_autofree char *work_expected = NULL;
+  g_autofree char *main_expected = NULL;
+  g_autofree char *work = NULL;
+  g_autofree char *main_line = NULL;
+  g_autofree char *between = NULL;
+
+  /* work at 1032 µs (32 µs after the trace starts at Work), 1 µs before
+   * the next sample: 5 µs across the view. V8's 0-based lines and
+   * columns are shown 1-based. */
+  work = dup_sample_tooltip (fixture, 1030000, 1035000, 1032000);
+  work_expected = g_strdup_printf ("<b>work</b>\nSample at %s (ProfileChunk)\n\n"
+                                   "work  <small>https://x.test/lib.js:3:16</small>\n"
+                                   "main  <small>https://x.test/app.js:10:5</small>\n"
+                                   "(anonymous)  <small>https://x.test/app.js:1:1</small>", at_32);
+  g_assert_cmpstr (work, ==, work_expected);
+
+  /* main at 1012 µs, on line 13 of the sample's lines */
+  main_line = dup_sample_tooltip (fixture, 1010000, 1014000, 1012000);
+  main_expected = g_strdup_printf ("<b>main</b>\nSample at %s (ProfileChunk)\nLine 13\n\n"
+                                   "main  <small>https://x.test/app.js:10:5</small>\n"
+                                   "(anonymous)  <small>https://x.test/app.js:1:1</small>", at_12);
+  g_assert_cmpstr (main_line, ==, main_expected);
+
+  /* Halfway between two samples 100 µs apart, nothing is near */
+  between = dup_sample_tooltip (fixture, 1040000, 1130000, 1089000);
+  g_assert_null (between);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -971,6 +1042,8 @@ main (int   argc,
   g_test_add ("/ui/timeline/pan-prefetch", Fixture, NULL, fixture_set_up, test_pan_prefetch, fixture_tear_down);
   g_test_add ("/ui/timeline/properties", Fixture, NULL, fixture_set_up, test_properties, fixture_tear_down);
   g_test_add ("/ui/timeline/ruler", Fixture, NULL, fixture_set_up, test_ruler, fixture_tear_down);
+  g_test_add ("/ui/timeline/sample-tooltip", Fixture, NULL, fixture_set_up_v8, test_sample_tooltip,
+              fixture_tear_down);
   g_test_add_func ("/ui/timeline/scroll", test_scroll);
 
   return g_test_run ();

@@ -27,5 +27,9 @@ gboolean           _sps_timeline_drag_begin (SpsTimeline     *self,
                                              double           y,
                                              guint            button,
                                              GdkModifierType  state);
+SPS_GTK_AVAILABLE_IN_ALL
+char              *_sps_timeline_dup_tooltip_markup (SpsTimeline *self,
+                                                     int          x,
+                                                     int          y);
 
 G_END_DECLS

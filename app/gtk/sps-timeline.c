@@ -3815,24 +3815,33 @@ click_released_cb (SpsTimeline     *self,
   self->selecting_from_click = FALSE;
 }
 
-static gboolean
-sps_timeline_query_tooltip (GtkWidget  *widget,
-                            int         x,
-                            int         y,
-                            gboolean    keyboard,
-                            GtkTooltip *tooltip)
+/**
+ * _sps_timeline_dup_tooltip_markup:
+ * @self: a #SpsTimeline
+ * @x: pointer position in widget coordinates
+ * @y: pointer position in widget coordinates
+ *
+ * What the tooltip at (@x, @y) shows: a slice, a sample, a counter value.
+ *
+ * Returns: (transfer full) (nullable): Pango markup, or %NULL for no tooltip
+ */
+char *
+_sps_timeline_dup_tooltip_markup (SpsTimeline *self,
+                                  int          x,
+                                  int          y)
 {
-  SpsTimeline *self = SPS_TIMELINE (widget);
+  GtkWidget *widget = GTK_WIDGET (self);
   const SpsSliceTable *slices;
   g_autofree char *dur = NULL;
   g_autofree char *self_time = NULL;
-  g_autofree char *markup = NULL;
   const char *name;
   guint slice;
   guint16 flags;
 
-  if (self->trace == NULL || keyboard)
-    return FALSE;
+  g_return_val_if_fail (SPS_IS_TIMELINE (self), NULL);
+
+  if (self->trace == NULL)
+    return NULL;
 
   slice = hit_slice (self, x, y);
   if (slice == SPS_NO_INDEX)
@@ -3845,7 +3854,7 @@ sps_timeline_query_tooltip (GtkWidget  *widget,
       get_geometry (self, gtk_widget_get_width (widget), gtk_widget_get_height (widget), &g);
       index = hit_row (self, &g, y);
       if (index == SPS_NO_INDEX || x < g.gutter)
-        return FALSE;
+        return NULL;
       row = _sps_timeline_layout_get_row (self->layout, index);
       if (row->kind == SPS_TIMELINE_ROW_SAMPLES)
         {
@@ -3854,20 +3863,16 @@ sps_timeline_query_tooltip (GtkWidget  *widget,
                                                       (SpsTime) ceil (4 * g.ns_per_px));
 
           if (sample == SPS_NO_INDEX)
-            return FALSE;
-          markup = _sps_stack_text_sample_markup (self->trace, sample);
-          gtk_tooltip_set_markup (tooltip, markup);
-          return TRUE;
+            return NULL;
+          return _sps_stack_text_sample_markup (self->trace, sample);
         }
       if (row->kind != SPS_TIMELINE_ROW_COUNTER ||
           !_sps_timeline_lod_get_counter_value (self->lod, row->track, x_to_time (&g, x), &value))
-        return FALSE;
+        return NULL;
 
-      markup = g_markup_printf_escaped ("<b>%s</b>\n%.6g",
-                                        string_or (self, sps_trace_get_tracks (self->trace)->name[row->track], _("Counter")),
-                                        value);
-      gtk_tooltip_set_markup (tooltip, markup);
-      return TRUE;
+      return g_markup_printf_escaped ("<b>%s</b>\n%.6g",
+                                      string_or (self, sps_trace_get_tracks (self->trace)->name[row->track], _("Counter")),
+                                      value);
     }
 
   slices = sps_trace_get_slices (self->trace);
@@ -3878,16 +3883,29 @@ sps_timeline_query_tooltip (GtkWidget  *widget,
 
   if (flags & SPS_SLICE_SAMPLED)
     /* TRANSLATORS: sampled spans are estimated from stack samples */
-    markup = g_markup_printf_escaped (_("<b>%s</b>\nDuration: ~%s (estimate from samples)\nSelf time: ~%s (estimate)"),
-                                      name, dur, self_time);
-  else if (flags & SPS_SLICE_UNFINISHED)
-    markup = g_markup_printf_escaped (_("<b>%s</b>\nDuration: at least %s (did not end)\nSelf time: %s"),
-                                      name, dur, self_time);
-  else
-    markup = g_markup_printf_escaped (_("<b>%s</b>\nDuration: %s\nSelf time: %s"), name, dur, self_time);
+    return g_markup_printf_escaped (_("<b>%s</b>\nDuration: ~%s (estimate from samples)\nSelf time: ~%s (estimate)"),
+                                    name, dur, self_time);
+  if (flags & SPS_SLICE_UNFINISHED)
+    return g_markup_printf_escaped (_("<b>%s</b>\nDuration: at least %s (did not end)\nSelf time: %s"),
+                                    name, dur, self_time);
+  return g_markup_printf_escaped (_("<b>%s</b>\nDuration: %s\nSelf time: %s"), name, dur, self_time);
+}
 
+static gboolean
+sps_timeline_query_tooltip (GtkWidget  *widget,
+                            int         x,
+                            int         y,
+                            gboolean    keyboard,
+                            GtkTooltip *tooltip)
+{
+  g_autofree char *markup = NULL;
+
+  if (keyboard)
+    return FALSE;
+  markup = _sps_timeline_dup_tooltip_markup (SPS_TIMELINE (widget), x, y);
+  if (markup == NULL)
+    return FALSE;
   gtk_tooltip_set_markup (tooltip, markup);
-
   return TRUE;
 }
 

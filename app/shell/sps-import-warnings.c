@@ -126,6 +126,8 @@ static const struct
     N_("Entries of the top-level samples list without an object, a tid or a usable ts; they were skipped.") },
   { "sample_thread_unknown", NP_ ("%s sample of a thread no event names", "%s samples of threads no event names"),
     N_("Samples of the top-level samples list whose tid no event uses: they are shown on a thread of their own.") },
+  { "unknown_weight_unit", NP_ ("%s sample weight in a unit that is not a time", "%s sample weights in units that are not a time"),
+    N_("Samples whose weightUnit is not ns, us, ms or s: the weight is kept without a unit and gives no CPU time estimate.") },
   { "cpu_profile_without_start", NP_ ("%s CPU profile without a start time", "%s CPU profiles without a start time"),
     N_("V8 CPU profiles without startTime (or chunks without their Profile event): their sample times count "
        "from the event's ts and may be shifted.") },

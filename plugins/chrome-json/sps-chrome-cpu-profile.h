@@ -8,6 +8,7 @@
 #include <spanscope-core.h>
 
 #include "sps-chrome-interner.h"
+#include "sps-chrome-read-context.h"
 #include "sps-chrome-scanner.h"
 #include "sps-chrome-stack-frames.h"
 
@@ -21,34 +22,6 @@ typedef enum
   SPS_CHROME_CPU_PROFILE_LEGACY,  /* "CpuProfile": a whole profile */
 } SpsChromeCpuProfileKind;
 
-/* Reports a warning @name at byte @offset; @message is untranslated
- * (marked with N_()). */
-typedef void (*SpsChromeWarnFunc) (const char *name,
-                                   gsize       offset,
-                                   const char *message,
-                                   gpointer    user_data);
-
-/* What the readers of a file share: the builder, the importer's string
- * cache, the input values point into, the time unit and where warnings go */
-typedef struct
-{
-  SpsTraceBuilder   *builder;
-  SpsChromeInterner *interner;
-  const char        *base;
-  gboolean           ns;
-  SpsChromeWarnFunc  warn;
-  gpointer           user_data;
-} SpsChromeReadContext;
-
-void                    sps_chrome_read_context_warn         (const SpsChromeReadContext *ctx,
-                                                              const char           *name,
-                                                              gsize                 offset,
-                                                              const char           *message);
-guint32                 sps_chrome_read_context_intern       (const SpsChromeReadContext *ctx,
-                                                              const SpsChromeValue *value);
-gsize                   sps_chrome_read_context_offset       (const SpsChromeReadContext *ctx,
-                                                              const SpsChromeValue *value);
-
 typedef struct _SpsChromeCpuProfiles SpsChromeCpuProfiles;
 
 SpsChromeCpuProfiles   *sps_chrome_cpu_profiles_new          (const SpsChromeReadContext *ctx);
@@ -60,16 +33,6 @@ void                    sps_chrome_cpu_profiles_add_event    (SpsChromeCpuProfil
                                                               gint64                pid,
                                                               guint32               thread);
 void                    sps_chrome_cpu_profiles_finish       (SpsChromeCpuProfiles *self);
-
-/* Small readers of validated JSON values, shared with the top-level
- * samples */
-gboolean                sps_chrome_value_to_int64            (const SpsChromeValue *value,
-                                                              gint64               *out);
-void                    sps_chrome_get_members               (const char           *base,
-                                                              const SpsChromeValue *object,
-                                                              const char * const   *names,
-                                                              SpsChromeValue       *values,
-                                                              guint                 n);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsChromeCpuProfiles, sps_chrome_cpu_profiles_free)
 

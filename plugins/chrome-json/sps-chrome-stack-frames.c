@@ -28,6 +28,7 @@ typedef struct
 {
   guint32 name;
   guint32 category;
+  SpsChromeSourceLocation location;
   guint32 parent;
   guint32 callsite;
   guint8  valid;
@@ -79,17 +80,19 @@ sps_chrome_stack_frames_free (SpsChromeStackFrames *self)
 /* Defines (or redefines: the last definition wins) frame @id. An invalid
  * definition makes every stack through it unresolved. */
 void
-sps_chrome_stack_frames_define (SpsChromeStackFrames *self,
-                                guint32               id,
-                                gboolean              valid,
-                                guint32               name,
-                                guint32               category,
-                                gboolean              has_parent,
-                                guint32               parent)
+sps_chrome_stack_frames_define (SpsChromeStackFrames          *self,
+                                guint32                        id,
+                                gboolean                       valid,
+                                guint32                        name,
+                                guint32                        category,
+                                const SpsChromeSourceLocation *location,
+                                gboolean                       has_parent,
+                                guint32                        parent)
 {
   FrameDef def = {
     .name = name,
     .category = category,
+    .location = *location,
     .parent = parent,
     .callsite = SPS_NO_INDEX,
     .valid = valid,
@@ -177,15 +180,17 @@ sps_chrome_stack_frames_resolve (SpsChromeStackFrames *self,
     {
       FrameDef *def = &g_array_index (self->defs, FrameDef,
                                       g_array_index (self->chain, guint32, i - 1));
+      guint32 frame;
 
       if (failed)
         {
           def->state = STATE_FAILED;
           continue;
         }
-      parent_callsite = sps_trace_builder_intern_callsite (builder, parent_callsite,
-                                                           sps_trace_builder_intern_frame (builder, def->name,
-                                                                                           def->category, 0, 0));
+      frame = sps_trace_builder_intern_source_frame (builder, def->name, def->category, 0, 0,
+                                                     def->location.file, def->location.line,
+                                                     def->location.column);
+      parent_callsite = sps_trace_builder_intern_callsite (builder, parent_callsite, frame);
       def->callsite = parent_callsite;
       def->state = STATE_RESOLVED;
     }

@@ -13,13 +13,23 @@ typedef struct _SpsChromeStackFrames SpsChromeStackFrames;
 
 SpsChromeStackFrames *sps_chrome_stack_frames_new     (void);
 void                  sps_chrome_stack_frames_free    (SpsChromeStackFrames *self);
-void                  sps_chrome_stack_frames_define  (SpsChromeStackFrames *self,
-                                                       guint32               id,
-                                                       gboolean              valid,
-                                                       guint32               name,
-                                                       guint32               category,
-                                                       gboolean              has_parent,
-                                                       guint32               parent);
+/* Where a frame's code is: string id of its URL or path, 1-based line and
+ * column (0 unknown) */
+typedef struct
+{
+  guint32 file;
+  guint32 line;
+  guint32 column;
+} SpsChromeSourceLocation;
+
+void                  sps_chrome_stack_frames_define  (SpsChromeStackFrames          *self,
+                                                       guint32                        id,
+                                                       gboolean                       valid,
+                                                       guint32                        name,
+                                                       guint32                        category,
+                                                       const SpsChromeSourceLocation *location,
+                                                       gboolean                       has_parent,
+                                                       guint32                        parent);
 guint32               sps_chrome_stack_frames_resolve (SpsChromeStackFrames *self,
                                                        SpsTraceBuilder      *builder,
                                                        guint32               id);
