@@ -231,8 +231,11 @@ test_huffman_spec_example (void)
   memcpy (in + 256, stream, sizeof stream);
 
   check_output (sps_xca_huffman_decompress, in, sizeof in, 26, (const guint8 *) alphabet, 26);
-  /* With room to spare, the end symbol (the input used up) ends it. */
-  check_output (sps_xca_huffman_decompress, in, sizeof in, 40, (const guint8 *) alphabet, 26);
+  /* With room to spare, the end symbol is a match (offset 1, length 3:
+   * "zzz"), then the zero padding decodes as 'w' (code 0000) until the
+   * code after seven of them needs bits past the end. */
+  check_error (sps_xca_huffman_decompress, in, sizeof in, 40, SPS_XCA_ERROR_TRUNCATED,
+               "LZ77+Huffman, compressed byte 276: the input ends inside a Huffman code");
 }
 
 /* A table for 'a' and 'b' (2 bits: codes 00, 01), 'c', 'd', 256 and
@@ -260,9 +263,16 @@ test_huffman_match (void)
   memcpy (in + 256, (const guint8[]) { 0x79, 0x19, 0x00, 0x80, 0x00, 0x00 }, 6);
 
   check_output (sps_xca_huffman_decompress, in, sizeof in, 10, (const guint8 *) "abcdabcdab", 10);
-  check_output (sps_xca_huffman_decompress, in, sizeof in, 16, (const guint8 *) "abcdabcdab", 10);
-  /* Without the padding word the end symbol is still whole. */
-  check_output (sps_xca_huffman_decompress, in, sizeof in - 2, 16, (const guint8 *) "abcdabcdab", 10);
+  check_output (sps_xca_huffman_decompress, in, sizeof in - 2, 10, (const guint8 *) "abcdabcdab", 10);
+  /* Before the expected size is written, the end symbol 256 is a match
+   * (offset 1, length 3). */
+  check_output (sps_xca_huffman_decompress, in, sizeof in, 13, (const guint8 *) "abcdabcdabbbb", 13);
+
+  /* 256 as a match inside a stream: a, 256, b, 256 — 00 110 01 110,
+   * word 0x3380. */
+  memcpy (in + 256, (const guint8[]) { 0x80, 0x33, 0x00, 0x00, 0x00, 0x00 }, 6);
+  check_output (sps_xca_huffman_decompress, in, sizeof in - 2, 5, (const guint8 *) "aaaab", 5);
+  check_output (sps_xca_huffman_decompress, in, sizeof in, 8, (const guint8 *) "aaaabbbb", 8);
 }
 
 /* Block 1: 'x' (code 0) and 271 = 256 + 15 (code 1; offset 1, length in

@@ -13,9 +13,15 @@
  * whose offset has k + 1 bits (a leading 1 and k bits from the stream)
  * and whose length − 3 is l, or, when l is 15, a byte from the byte
  * stream at the reader's position (15 more), 255 there meaning 16 bits
- * (and 0 there 32 bits) of length − 3. Symbol 256 once the input is
- * used up is the end of the stream; the next block's table starts after
- * the last word the bit reader loaded.
+ * (and 0 there 32 bits) of length − 3. The next block's table starts
+ * after the last word the bit reader loaded.
+ *
+ * The compressor ends the stream with symbol 256, but the specification
+ * takes it for the end only once the input is used up *and* the expected
+ * size is written; before that it is a match (offset 1, length 3), which
+ * a real stream may well hold in its last bytes. So the output size must
+ * be exact: decoding stops when it is reached, and symbol 256 is always
+ * a match before.
  */
 
 #include "config.h"
@@ -153,8 +159,9 @@ consume (BitReader *r,
  * @out_len: the expected expanded size
  * @error: return location for a #GError
  *
- * Expands an LZ77+Huffman stream until @out_len bytes are written or the
- * end-of-stream symbol. Error offsets inside a bit stream are the
+ * Expands an LZ77+Huffman stream until @out_len bytes are written (the
+ * format has no end marker that a decoder can rely on earlier: a stream
+ * for fewer bytes fails). Error offsets inside a bit stream are the
  * reader's position: the byte after the last word it loaded (it looks up
  * to 32 bits ahead).
  *
@@ -213,8 +220,6 @@ sps_xca_huffman_decompress (const guint8  *in,
               out[op++] = (guint8) sym;
               continue;
             }
-          if (sym == 256 && r.pos >= in_len)
-            return (gssize) op;
 
           at = MIN (r.pos, in_len);
           length = (sym - 256) & 15;
@@ -262,7 +267,7 @@ sps_xca_huffman_decompress (const guint8  *in,
             return FAIL (SPS_XCA_ERROR_OUTPUT_OVERFLOW, at,
                          _("a match of %" G_GUINT64_FORMAT " bytes at output byte %zu runs past the end of the %zu-byte output"),
                          length, op, out_len);
-          _sps_xca_copy_match (out + op, offset, (gsize) length);
+          _sps_xca_copy (out, op, out_len, offset, (gsize) length);
           op += (gsize) length;
         }
 

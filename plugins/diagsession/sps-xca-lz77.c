@@ -70,26 +70,28 @@ sps_xca_lz77_decompress (const guint8  *in,
           flags = _sps_xca_u32 (in + ip);
           ip += 4;
           n_flags = 32;
-
-          /* Runs of literals are the common case: copy them together. */
-          if (flags == 0 && in_len - ip >= 32 && out_len - op >= 32)
-            {
-              memcpy (out + op, in + ip, 32);
-              ip += 32;
-              op += 32;
-              n_flags = 0;
-              continue;
-            }
         }
+
+      /* The clear flags before the next set one: a run of literals,
+       * copied together. */
+      {
+        guint32 pending = flags << (32 - n_flags);
+        gsize run = pending == 0 ? n_flags : MIN (n_flags, (guint) __builtin_clz (pending));
+
+        if (run > 0)
+          {
+            run = MIN (run, out_len - op);
+            if (run > in_len - ip)
+              return FAIL (SPS_XCA_ERROR_TRUNCATED, in_len, _("the input ends where a literal byte is due"));
+            memcpy (out + op, in + ip, run);
+            ip += run;
+            op += run;
+            n_flags -= (guint) run;
+            continue;
+          }
+      }
 
       n_flags--;
-      if ((flags >> n_flags & 1) == 0)
-        {
-          if (ip == in_len)
-            return FAIL (SPS_XCA_ERROR_TRUNCATED, ip, _("the input ends where a literal byte is due"));
-          out[op++] = in[ip++];
-          continue;
-        }
 
       if (ip == in_len)
         break;
@@ -154,7 +156,7 @@ sps_xca_lz77_decompress (const guint8  *in,
         return FAIL (SPS_XCA_ERROR_OUTPUT_OVERFLOW, match_at,
                      _("a match of %" G_GUINT64_FORMAT " bytes at output byte %zu runs past the end of the %zu-byte output"),
                      length, op, out_len);
-      _sps_xca_copy_match (out + op, offset, (gsize) length);
+      _sps_xca_copy (out, op, out_len, offset, (gsize) length);
       op += (gsize) length;
     }
 

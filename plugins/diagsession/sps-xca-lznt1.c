@@ -84,7 +84,7 @@ decode_chunk (const guint8  *body,
             return FAIL (SPS_XCA_ERROR_OUTPUT_OVERFLOW, at + bp,
                          _("a match of %zu bytes at output byte %zu runs past the end of the %zu-byte output"),
                          length, op, out_len);
-          _sps_xca_copy_match (out + op, offset, length);
+          _sps_xca_copy (out, op, out_len, offset, length);
           op += length;
           bp += 2;
         }

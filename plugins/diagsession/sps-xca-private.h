@@ -63,4 +63,35 @@ _sps_xca_copy_match (guint8 *dst,
     }
 }
 
+/* The same, at @op in the @out_len-byte @out: most matches reach back 8
+ * bytes or more, and where there are 8 bytes to spare behind them they
+ * are copied 8 at a time (each piece reads only bytes written before it;
+ * the at most 7 bytes written past the match are overwritten by what
+ * follows). */
+static inline void
+_sps_xca_copy (guint8 *out,
+               gsize   op,
+               gsize   out_len,
+               gsize   offset,
+               gsize   len)
+{
+  guint8 *dst = out + op;
+
+  if (G_LIKELY (offset >= 8 && out_len - op >= len + 8))
+    {
+      const guint8 *src = dst - offset;
+      const guint8 *end = dst + len;
+
+      do
+        {
+          memcpy (dst, src, 8);
+          dst += 8;
+          src += 8;
+        }
+      while (dst < end);
+      return;
+    }
+  _sps_xca_copy_match (dst, offset, len);
+}
+
 G_END_DECLS

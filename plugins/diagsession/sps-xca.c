@@ -67,8 +67,8 @@ _sps_xca_fail (GError       **error,
  *
  * Expands @in with the decoder of @format; see the decoders for how each
  * ends. Decoding stops once @out_len bytes are written (trailing input is
- * ignored); a stream that ends earlier returns the shorter count, so a
- * caller that knows the size compares it.
+ * ignored); a plain LZ77 or LZNT1 stream that ends earlier returns the
+ * shorter count, so a caller that knows the size compares it.
  *
  * Returns: the number of bytes written to @out, or -1 with @error set
  */
