@@ -16,6 +16,7 @@
 
 #include "sps-test-util.h"
 #include "sps-xca.h"
+#include "bench/xca-compress.h"
 
 typedef gssize (*Decoder) (const guint8 *, gsize, guint8 *, gsize, GError **);
 
@@ -507,6 +508,84 @@ test_format_switch (void)
   g_assert_cmpstr (sps_xca_format_name (SPS_XCA_FORMAT_XPRESS), ==, "plain LZ77");
 }
 
+/* ---- round trips ------------------------------------------------------ */
+
+/* 200,000 bytes of text with variations, runs of zeros, records with
+ * rising counters and incompressible stretches: LZ77+Huffman in four
+ * blocks (the last partial), matches of every length form, LZNT1 in 49
+ * chunks, some stored. */
+static guint8 *
+mixed_data (gsize len)
+{
+  static const char *words[] = { "Microsoft-Windows-DotNETRuntime", "GC/Start", "ThreadPool", "\\Device\\Harddisk",
+                                 "ntdll.dll", "System.Private.CoreLib", " ", "\n" };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (4);
+  guint8 *d = g_malloc (len);
+  gsize pos = 0;
+  guint32 counter = 0;
+
+  while (pos < len)
+    {
+      gsize n;
+
+      switch (g_rand_int_range (rand, 0, 4))
+        {
+        case 0:
+          {
+            const char *w = words[g_rand_int_range (rand, 0, G_N_ELEMENTS (words))];
+
+            n = MIN (strlen (w), len - pos);
+            memcpy (d + pos, w, n);
+          }
+          break;
+        case 1:
+          n = MIN ((gsize) g_rand_int_range (rand, 1, 3000), len - pos);
+          memset (d + pos, 0, n);
+          break;
+        case 2:
+          n = MIN ((gsize) 16, len - pos);
+          for (gsize i = 0; i < n; i++)
+            d[pos + i] = (guint8) ((i < 4 ? counter >> (8 * i) : i) & 0xff);
+          counter += (guint32) g_rand_int_range (rand, 1, 100);
+          break;
+        default:
+          n = MIN ((gsize) g_rand_int_range (rand, 1, 64), len - pos);
+          for (gsize i = 0; i < n; i++)
+            d[pos + i] = (guint8) g_rand_int (rand);
+          break;
+        }
+      pos += n;
+    }
+  return d;
+}
+
+/* What the compressor of the benchmark writes expands back exactly. */
+static void
+test_round_trip (void)
+{
+  static const struct
+  {
+    Decoder decode;
+    GBytes *(*compress) (const guint8 *, gsize);
+  } formats[] = {
+    { sps_xca_lz77_decompress, xca_compress_lz77 },
+    { sps_xca_huffman_decompress, xca_compress_huffman },
+    { sps_xca_lznt1_decompress, xca_compress_lznt1 },
+  };
+  const gsize len = 200000;
+  g_autofree guint8 *data = mixed_data (len);
+
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    {
+      g_autoptr(GBytes) packed = formats[f].compress (data, len);
+      gsize packed_len;
+      const guint8 *p = g_bytes_get_data (packed, &packed_len);
+
+      g_assert_cmpuint (packed_len, <, len);
+      check_output (formats[f].decode, p, packed_len, len, data, len);
+    }
+}
+
 /* ---- the real trace -------------------------------------------------- */
 
 static guint16
@@ -666,6 +745,7 @@ main (int   argc,
   g_test_add_func ("/xca/lznt1/full-chunk", test_lznt1_full_chunk);
   g_test_add_func ("/xca/lznt1/hostile", test_lznt1_hostile);
   g_test_add_func ("/xca/format-switch", test_format_switch);
+  g_test_add_func ("/xca/round-trip", test_round_trip);
   g_test_add_func ("/xca/perfview-buffers", test_perfview_buffers);
 
   return g_test_run ();
