@@ -449,6 +449,18 @@ test_lznt1_full_chunk (void)
   check_output (sps_xca_lznt1_decompress, in, 2 + 4096 + 8, 4096 + 9, expected, 4096 + 9);
 }
 
+/* The longest token: after 1 byte (4 offset bits, 12 length bits) 0x0ffc
+ * is offset 1, length 4,092 + 3 = 4,095, which fills the chunk exactly. */
+static void
+test_lznt1_longest_token (void)
+{
+  static const guint8 in[] = { 0x03, 0xb0, 0x02, 'q', 0xfc, 0x0f };
+  g_autofree guint8 *expected = repeat ("q", 4096);
+
+  check_output (sps_xca_lznt1_decompress, in, sizeof in, 4096, expected, 4096);
+  check_output (sps_xca_lznt1_decompress, in, sizeof in, 8192, expected, 4096);
+}
+
 static void
 test_lznt1_hostile (void)
 {
@@ -743,6 +755,7 @@ main (int   argc,
   g_test_add_func ("/xca/lznt1/chunks", test_lznt1_chunks);
   g_test_add_func ("/xca/lznt1/token-split", test_lznt1_token_split);
   g_test_add_func ("/xca/lznt1/full-chunk", test_lznt1_full_chunk);
+  g_test_add_func ("/xca/lznt1/longest-token", test_lznt1_longest_token);
   g_test_add_func ("/xca/lznt1/hostile", test_lznt1_hostile);
   g_test_add_func ("/xca/format-switch", test_format_switch);
   g_test_add_func ("/xca/round-trip", test_round_trip);

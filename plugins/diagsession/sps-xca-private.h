@@ -43,6 +43,7 @@ _sps_xca_copy_match (guint8 *dst,
 {
   const guint8 *src = dst - offset;
 
+  g_assert (offset > 0);
   if (offset >= len)
     {
       memcpy (dst, src, len);

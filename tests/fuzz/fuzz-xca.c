@@ -1,9 +1,12 @@
 /* fuzz-xca.c: the three MS-XCA buffer decompressors (plugins/diagsession)
  *
  * The input: a byte that picks the decoder (plain LZ77, LZ77+Huffman,
- * LZNT1), a 32-bit output size (up to three 64 KiB Huffman blocks and a
- * bit), then the compressed bytes. The output buffer is exactly that
- * size, so AddressSanitizer sees every write past it. A success must
+ * LZNT1; for LZ77+Huffman, with every other value, the first block's
+ * code lengths are made a complete prefix code first — random bytes
+ * almost never are one, and the decoder rejects all others), a 32-bit
+ * output size (up to three 64 KiB Huffman blocks and a bit), then the
+ * compressed bytes. The output buffer is exactly that size, so
+ * AddressSanitizer sees every write past it. A success must
  * return at most the size; decoding the same input again into a shorter
  * buffer must give the same first bytes, or fail only because the
  * output is too small.
@@ -28,6 +31,60 @@ static const SpsXcaFormat formats[] = {
   SPS_XCA_FORMAT_LZNT1,
 };
 
+#define LENGTH(t, s)         ((t)[(s) / 2] >> (4 * ((s) & 1)) & 15)
+#define SET_LENGTH(t, s, l)  ((t)[(s) / 2] = (guint8) (((t)[(s) / 2] & (0xf0 >> (4 * ((s) & 1)))) | (l) << (4 * ((s) & 1))))
+
+static guint
+kraft (const guint8 *table)
+{
+  guint sum = 0;
+
+  for (guint s = 0; s < 512; s++)
+    if (LENGTH (table, s) != 0)
+      sum += 1u << (15 - LENGTH (table, s));
+  return sum;
+}
+
+/* Turns 512 code lengths into a complete prefix code (Kraft sum 2^15)
+ * with few changes: lengthen the shortest codes while over-subscribed,
+ * then fill the gap with new codes or by shortening the longest (whose
+ * share divides the gap). */
+static void
+complete_code (guint8 *table)
+{
+  guint sum;
+
+  while ((sum = kraft (table)) > 32768)
+    {
+      guint best = 512;
+
+      for (guint s = 0; s < 512; s++)
+        if (LENGTH (table, s) != 0 && LENGTH (table, s) < 15 &&
+            (best == 512 || LENGTH (table, s) < LENGTH (table, best)))
+          best = s;
+      SET_LENGTH (table, best, LENGTH (table, best) + 1);
+    }
+  while ((sum = kraft (table)) < 32768)
+    {
+      guint gap = 32768 - sum;
+      guint unused = 512;
+      guint longest = 512;
+
+      for (guint s = 0; s < 512 && unused == 512; s++)
+        if (LENGTH (table, s) == 0)
+          unused = s;
+      if (unused < 512)
+        {
+          SET_LENGTH (table, unused, MAX (1, 15 - (gint) (g_bit_storage (gap) - 1)));
+          continue;
+        }
+      for (guint s = 0; s < 512; s++)
+        if (longest == 512 || LENGTH (table, s) > LENGTH (table, longest))
+          longest = s;
+      SET_LENGTH (table, longest, LENGTH (table, longest) - 1);
+    }
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
@@ -36,15 +93,25 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autoptr(GError) error = NULL;
   g_autofree guint8 *out = NULL;
   g_autofree guint8 *shorter = NULL;
+  g_autofree guint8 *repaired = NULL;
   SpsXcaFormat format;
+  guint8 pick;
   gsize out_len;
   gsize short_len;
   gssize n;
   gssize m;
 
   sps_fuzz_init ();
-  format = formats[sps_fuzz_take_u8 (&in) % G_N_ELEMENTS (formats)];
+  pick = sps_fuzz_take_u8 (&in);
+  format = formats[pick % G_N_ELEMENTS (formats)];
   out_len = sps_fuzz_take_u32 (&in) % MAX_OUTPUT;
+  if (format == SPS_XCA_FORMAT_XPRESS_HUFF && (pick / G_N_ELEMENTS (formats)) % 2 == 1 && in.len >= 256)
+    {
+      repaired = g_memdup2 (in.data, in.len);
+      complete_code (repaired);
+      g_assert_cmpuint (kraft (repaired), ==, 32768);
+      in.data = repaired;
+    }
 
   /* g_malloc (0) is NULL, which the decoders accept only for size 0 */
   out = g_malloc (out_len);
