@@ -4,7 +4,8 @@
  * LZNT1; for LZ77+Huffman, with every other value, the first block's
  * code lengths are made a complete prefix code first — random bytes
  * almost never are one, and the decoder rejects all others), a 32-bit
- * output size (up to three 64 KiB Huffman blocks and a bit), then the
+ * word for the output size (log-uniform up to three 64 KiB Huffman
+ * blocks and a bit), then the
  * compressed bytes. The output buffer is exactly that size, so
  * AddressSanitizer sees every write past it. A success must
  * return at most the size; decoding the same input again into a shorter
@@ -48,41 +49,57 @@ kraft (const guint8 *table)
 /* Turns 512 code lengths into a complete prefix code (Kraft sum 2^15)
  * with few changes: lengthen the shortest codes while over-subscribed,
  * then fill the gap with new codes or by shortening the longest (whose
- * share divides the gap). */
+ * share divides the gap). Symbols are kept in buckets by length, so each
+ * step is O(15). */
 static void
 complete_code (guint8 *table)
 {
-  guint sum;
+  guint16 bucket[16][512];
+  guint n[16] = { 0 };
+  guint sum = 0;
 
-  while ((sum = kraft (table)) > 32768)
+  for (guint s = 0; s < 512; s++)
     {
-      guint best = 512;
+      guint l = LENGTH (table, s);
 
-      for (guint s = 0; s < 512; s++)
-        if (LENGTH (table, s) != 0 && LENGTH (table, s) < 15 &&
-            (best == 512 || LENGTH (table, s) < LENGTH (table, best)))
-          best = s;
-      SET_LENGTH (table, best, LENGTH (table, best) + 1);
+      bucket[l][n[l]++] = (guint16) s;
+      if (l != 0)
+        sum += 1u << (15 - l);
     }
-  while ((sum = kraft (table)) < 32768)
+  while (sum > 32768)
+    {
+      guint l = 1;
+
+      while (n[l] == 0)
+        l++;
+      g_assert (l < 15);
+      bucket[l + 1][n[l + 1]++] = bucket[l][--n[l]];
+      sum -= 1u << (14 - l);
+    }
+  while (sum < 32768)
     {
       guint gap = 32768 - sum;
-      guint unused = 512;
-      guint longest = 512;
 
-      for (guint s = 0; s < 512 && unused == 512; s++)
-        if (LENGTH (table, s) == 0)
-          unused = s;
-      if (unused < 512)
+      if (n[0] > 0)
         {
-          SET_LENGTH (table, unused, MAX (1, 15 - (gint) (g_bit_storage (gap) - 1)));
-          continue;
+          guint l = MAX (1, 15 - (gint) (g_bit_storage (gap) - 1));
+
+          bucket[l][n[l]++] = bucket[0][--n[0]];
+          sum += 1u << (15 - l);
         }
-      for (guint s = 0; s < 512; s++)
-        if (longest == 512 || LENGTH (table, s) > LENGTH (table, longest))
-          longest = s;
-      SET_LENGTH (table, longest, LENGTH (table, longest) - 1);
+      else
+        {
+          guint l = 15;
+
+          while (n[l] == 0)
+            l--;
+          bucket[l - 1][n[l - 1]++] = bucket[l][--n[l]];
+          sum += 1u << (15 - l);
+        }
     }
+  for (guint l = 0; l < 16; l++)
+    for (guint i = 0; i < n[l]; i++)
+      SET_LENGTH (table, bucket[l][i], l);
 }
 
 int
@@ -95,6 +112,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autofree guint8 *shorter = NULL;
   g_autofree guint8 *repaired = NULL;
   SpsXcaFormat format;
+  guint32 size_word;
   guint8 pick;
   gsize out_len;
   gsize short_len;
@@ -104,7 +122,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   sps_fuzz_init ();
   pick = sps_fuzz_take_u8 (&in);
   format = formats[pick % G_N_ELEMENTS (formats)];
-  out_len = sps_fuzz_take_u32 (&in) % MAX_OUTPUT;
+  /* Log-uniform sizes: mostly small outputs (fast runs), some of three
+   * Huffman blocks */
+  size_word = sps_fuzz_take_u32 (&in);
+  out_len = (size_word >> 5) % (MIN ((gsize) 1 << MIN (size_word & 31, 18), MAX_OUTPUT - 1) + 1);
   if (format == SPS_XCA_FORMAT_XPRESS_HUFF && (pick / G_N_ELEMENTS (formats)) % 2 == 1 && in.len >= 256)
     {
       repaired = g_memdup2 (in.data, in.len);
