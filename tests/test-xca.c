@@ -84,6 +84,8 @@ test_lz77_literals (void)
   static const guint8 in[] = { 0xff, 0xff, 0xff, 0x1f, 'a', 'b', 'c' };
 
   check_output (sps_xca_lz77_decompress, in, sizeof in, 3, (const guint8 *) "abc", 3);
+  /* A smaller output: the run of literals stops at its end. */
+  check_output (sps_xca_lz77_decompress, in, sizeof in, 2, (const guint8 *) "ab", 2);
   /* A larger output buffer: the end marker stops at 3 bytes. */
   check_output (sps_xca_lz77_decompress, in, sizeof in, 100, (const guint8 *) "abc", 3);
   /* Nothing to write: no input is read at all. */
@@ -110,6 +112,36 @@ test_lz77_overlap (void)
 
   check_output (sps_xca_lz77_decompress, run, sizeof run, 10, (const guint8 *) "aaaaaaaaaa", 10);
   check_output (sps_xca_lz77_decompress, pairs, sizeof pairs, 8, (const guint8 *) "abababab", 8);
+}
+
+/* Offsets 1–12 with a 20-byte match (code 7, nibble 10) after that many
+ * literals: each repeats the literals with their period, also where the
+ * copy goes 8 bytes at a time (room to spare behind it). Flags: the
+ * literals' clear bits, then the match and the end marker. */
+static void
+test_lz77_short_offsets (void)
+{
+  for (guint offset = 1; offset <= 12; offset++)
+    {
+      guint8 in[4 + 12 + 3];
+      guint32 flags = 0xffffffffu >> offset;
+      guint16 word = (guint16) ((offset - 1) << 3 | 7);
+      g_autofree guint8 *expected = g_malloc (offset + 20);
+
+      in[0] = (guint8) flags;
+      in[1] = (guint8) (flags >> 8);
+      in[2] = (guint8) (flags >> 16);
+      in[3] = (guint8) (flags >> 24);
+      memcpy (in + 4, "0123456789ab", offset);
+      in[4 + offset] = (guint8) word;
+      in[5 + offset] = (guint8) (word >> 8);
+      in[6 + offset] = 10;
+      for (guint i = 0; i < offset + 20; i++)
+        expected[i] = (guint8) "0123456789ab"[i % offset];
+
+      check_output (sps_xca_lz77_decompress, in, 7 + offset, offset + 20 + 16, expected, offset + 20);
+      check_output (sps_xca_lz77_decompress, in, 7 + offset, offset + 20, expected, offset + 20);
+    }
 }
 
 /* Two length-7 matches share the byte 0x42: the first takes its low
@@ -183,6 +215,8 @@ test_lz77_hostile (void)
   check_error (sps_xca_lz77_decompress, short_flags, sizeof short_flags, 10, SPS_XCA_ERROR_TRUNCATED,
                "plain LZ77, compressed byte 0: the input ends inside a flag word (2 of 4 bytes)");
   check_error (sps_xca_lz77_decompress, no_literal, sizeof no_literal, 5, SPS_XCA_ERROR_TRUNCATED,
+               "plain LZ77, compressed byte 5: the input ends where a literal byte is due");
+  check_error (sps_xca_lz77_decompress, no_literal, sizeof no_literal, 2, SPS_XCA_ERROR_TRUNCATED,
                "plain LZ77, compressed byte 5: the input ends where a literal byte is due");
   /* 0x0008: offset 2 after one byte */
   check_error (sps_xca_lz77_decompress, before_start, sizeof before_start, 10, SPS_XCA_ERROR_BAD_OFFSET,
@@ -742,6 +776,7 @@ main (int   argc,
   g_test_add_func ("/xca/lz77/literals", test_lz77_literals);
   g_test_add_func ("/xca/lz77/match", test_lz77_match);
   g_test_add_func ("/xca/lz77/overlap", test_lz77_overlap);
+  g_test_add_func ("/xca/lz77/short-offsets", test_lz77_short_offsets);
   g_test_add_func ("/xca/lz77/half-bytes", test_lz77_half_bytes);
   g_test_add_func ("/xca/lz77/long-lengths", test_lz77_long_lengths);
   g_test_add_func ("/xca/lz77/literal-runs", test_lz77_literal_runs);
