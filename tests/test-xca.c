@@ -356,6 +356,47 @@ test_huffman_blocks (void)
 }
 
 static void
+set_length (guint8 *table,
+            guint   symbol,
+            guint   len)
+{
+  table[symbol / 2] |= (guint8) (len << (4 * (symbol & 1)));
+}
+
+/* Packs @n bits of @code, most significant first, into 16-bit
+ * little-endian words at @out (zeroed by the caller). */
+static void
+put_code (guint8 *out,
+          guint  *bit,
+          guint   code,
+          guint   n)
+{
+  for (guint i = n; i-- > 0; (*bit)++)
+    if (code >> i & 1)
+      out[*bit / 16 * 2 + (*bit % 16 < 8 ? 1 : 0)] |= (guint8) (0x80 >> (*bit % 8));
+}
+
+/* Every code length from 1 to 15: 'a'–'n' get 1–14 bits and 'o', 'p' 15
+ * (1/2 + … + 1/2^14 + 2/2^15 = 1). Canonically the letter i has i ones
+ * and a zero, 'p' 15 ones. The stream "ponmlkjihgfedcba" uses each. */
+static void
+test_huffman_long_codes (void)
+{
+  guint8 in[256 + 20] = { 0 };
+  guint bit = 0;
+
+  for (guint i = 0; i < 15; i++)
+    set_length (in, 'a' + i, i + 1);
+  set_length (in, 'p', 15);
+  put_code (in + 256, &bit, 0x7fff, 15);
+  for (guint i = 15; i-- > 0;)
+    put_code (in + 256, &bit, ((1u << (i + 1)) - 1) & ~1u, i + 1);
+  g_assert_cmpuint (bit, ==, 135);
+
+  check_output (sps_xca_huffman_decompress, in, sizeof in, 16, (const guint8 *) "ponmlkjihgfedcba", 16);
+}
+
+static void
 test_huffman_tables (void)
 {
   guint8 in[256 + 4] = { 0 };
@@ -784,6 +825,7 @@ main (int   argc,
   g_test_add_func ("/xca/huffman/spec-example", test_huffman_spec_example);
   g_test_add_func ("/xca/huffman/match", test_huffman_match);
   g_test_add_func ("/xca/huffman/blocks", test_huffman_blocks);
+  g_test_add_func ("/xca/huffman/long-codes", test_huffman_long_codes);
   g_test_add_func ("/xca/huffman/tables", test_huffman_tables);
   g_test_add_func ("/xca/huffman/hostile", test_huffman_hostile);
   g_test_add_func ("/xca/lznt1/spec-example", test_lznt1_spec_example);

@@ -35,45 +35,66 @@
 
 #define N_SYMBOLS   512
 #define MAX_BITS    15
-#define TABLE_SIZE  (1u << MAX_BITS)
+#define CODE_SPACE  (1u << MAX_BITS)
+#define FAST_BITS   11
 #define TABLE_BYTES 256
 #define BLOCK_SIZE  65536
 
-/* A decoding table entry: the symbol in the low 9 bits, its code length
- * above. Indexed by the next 15 bits of the stream. */
+/* A fast-table entry: the symbol in the low 9 bits, its code length
+ * above; length 0 marks the prefix of a code longer than FAST_BITS. */
 #define ENTRY_SYMBOL(e) ((e) & 511u)
 #define ENTRY_BITS(e)   ((e) >> 9)
 
-/* Builds the table from the code lengths at @lengths. Only a complete
+/* The decoding tables of one block. Codes of up to 11 bits (nearly all
+ * symbols) are looked up in 2,048 entries by the next 11 bits, small
+ * enough for the L1 cache; longer ones are decoded canonically from the
+ * next 15 bits: the codes of each length are consecutive, in symbol
+ * order, and all longer codes come after all shorter ones. */
+typedef struct
+{
+  guint16 fast[1u << FAST_BITS];
+  guint32 first[MAX_BITS + 1];   /* first code of each length, 15 bits left-aligned */
+  guint32 limit[MAX_BITS + 1];   /* the end of that length's codes, likewise */
+  guint16 index[MAX_BITS + 1];   /* where that length's symbols start in @sorted */
+  guint16 sorted[N_SYMBOLS];     /* the symbols of codes longer than FAST_BITS, by (length, symbol) */
+} Tables;
+
+/* Builds the tables from the code lengths at @lengths. Only a complete
  * prefix code (Kraft sum exactly 1) is accepted: an over-subscribed one is
  * no prefix code, and an incomplete one would leave codes that decode to
  * nothing. */
 static gboolean
-build_table (const guint8  *lengths,
-             guint16       *table,
-             gsize          at,
-             GError       **error)
+build_tables (const guint8  *lengths,
+              Tables        *t,
+              gsize          at,
+              GError       **error)
 {
   guint count[MAX_BITS + 1] = { 0 };
   guint next[MAX_BITS + 1];
+  guint next_index[MAX_BITS + 1];
   guint64 space = 0;
-  guint pos = 0;
+  guint n_long = 0;
 
   for (guint sym = 0; sym < N_SYMBOLS; sym++)
     count[lengths[sym / 2] >> (4 * (sym & 1)) & 15]++;
 
   for (guint len = 1; len <= MAX_BITS; len++)
     {
-      next[len] = pos;
+      t->first[len] = (guint32) space;
+      next[len] = (guint) space;
       space += (guint64) count[len] << (MAX_BITS - len);
-      pos += count[len] << (MAX_BITS - len);
+      t->limit[len] = (guint32) MIN (space, G_MAXUINT32);
+      t->index[len] = (guint16) n_long;
+      next_index[len] = n_long;
+      if (len > FAST_BITS)
+        n_long += count[len];
     }
 
-  if (space != TABLE_SIZE)
+  if (space != CODE_SPACE)
     {
       if (count[0] == N_SYMBOLS)
         FAIL (SPS_XCA_ERROR_BAD_TABLE, at, _("every Huffman code length of the block is zero"));
-      else if (space > TABLE_SIZE)
+      else if (space > CODE_SPACE)
         FAIL (SPS_XCA_ERROR_BAD_TABLE, at,
               _("the Huffman code lengths are over-subscribed (no prefix code: %" G_GUINT64_FORMAT
                 "/32768 of the code space)"), space);
@@ -84,22 +105,46 @@ build_table (const guint8  *lengths,
       return FALSE;
     }
 
-  /* Within a length, codes go up with the symbol: fill in symbol order. */
+  /* Within a length, codes go up with the symbol: fill in symbol order.
+   * The prefixes of long codes keep the 0 marker. */
+  memset (t->fast, 0, sizeof t->fast);
   for (guint sym = 0; sym < N_SYMBOLS; sym++)
     {
       guint len = lengths[sym / 2] >> (4 * (sym & 1)) & 15;
-      guint16 entry;
-      guint n;
 
       if (len == 0)
         continue;
-      entry = (guint16) (sym | len << 9);
-      n = 1u << (MAX_BITS - len);
-      for (guint i = 0; i < n; i++)
-        table[next[len] + i] = entry;
-      next[len] += n;
+      if (len <= FAST_BITS)
+        {
+          guint16 entry = (guint16) (sym | len << 9);
+          guint from = next[len] >> (MAX_BITS - FAST_BITS);
+          guint n = 1u << (FAST_BITS - len);
+
+          for (guint i = 0; i < n; i++)
+            t->fast[from + i] = entry;
+        }
+      else
+        t->sorted[next_index[len]++] = (guint16) sym;
+      next[len] += 1u << (MAX_BITS - len);
     }
   return TRUE;
+}
+
+/* The symbol of a code longer than FAST_BITS at the top of @bits, and its
+ * length in @len. The code is complete, so some length matches. */
+static inline guint
+decode_long (const Tables *t,
+             guint32       bits,
+             guint        *len)
+{
+  guint32 v = bits >> (32 - MAX_BITS);
+  guint l = FAST_BITS + 1;
+
+  while (v >= t->limit[l])
+    l++;
+  g_assert (l <= MAX_BITS);
+  *len = l;
+  return t->sorted[t->index[l] + ((v - t->first[l]) >> (MAX_BITS - l))];
 }
 
 /* The bit reader of the specification: @bits holds 16 + @extra unread
@@ -174,7 +219,7 @@ sps_xca_huffman_decompress (const guint8  *in,
                             gsize          out_len,
                             GError       **error)
 {
-  g_autofree guint16 *table = NULL;
+  g_autofree Tables *tables = NULL;
   BitReader r = { in, in_len, 0, 0, 0, 0 };
   gsize block = 0;
   gsize op = 0;
@@ -191,9 +236,9 @@ sps_xca_huffman_decompress (const guint8  *in,
         return FAIL (SPS_XCA_ERROR_TRUNCATED, MIN (block, in_len),
                      _("the input ends inside a block's Huffman table (%zu of 256 bytes)"),
                      block < in_len ? in_len - block : 0);
-      if (table == NULL)
-        table = g_new (guint16, TABLE_SIZE);
-      if (!build_table (in + block, table, block, error))
+      if (tables == NULL)
+        tables = g_new (Tables, 1);
+      if (!build_tables (in + block, tables, block, error))
         return -1;
 
       r.pos = block + TABLE_BYTES;
@@ -205,14 +250,17 @@ sps_xca_huffman_decompress (const guint8  *in,
 
       while (op < block_end)
         {
-          guint16 entry = table[r.bits >> (32 - MAX_BITS)];
+          guint16 entry = tables->fast[r.bits >> (32 - FAST_BITS)];
           guint sym = ENTRY_SYMBOL (entry);
+          guint code_bits = ENTRY_BITS (entry);
           guint64 length;
           gsize offset;
           guint offset_bits;
           gsize at;
 
-          if (!consume (&r, ENTRY_BITS (entry)))
+          if (G_UNLIKELY (code_bits == 0))
+            sym = decode_long (tables, r.bits, &code_bits);
+          if (!consume (&r, code_bits))
             return FAIL (SPS_XCA_ERROR_TRUNCATED, in_len, _("the input ends inside a Huffman code"));
 
           if (sym < 256)
