@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sps-etl-kernel.h"
+#include "sps-xca.h"
 #include "sps-fuzz.h"
 
 SPS_FUZZ_LIMITS (2048, 10);
@@ -85,11 +86,23 @@ on_warning (const char *kind,
     g_error ("a warning does not say the file and where: %s", message);
 }
 
+/* Compressed buffers go through the real decoders */
+static gssize
+expand (guint32        compression,
+        const guint8  *in,
+        gsize          in_len,
+        guint8        *out,
+        gsize          out_len,
+        GError       **error)
+{
+  return sps_xca_decompress ((SpsXcaFormat) compression, in, in_len, out, out_len, error);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
-  static const SpsEtlReaderFuncs funcs = { on_header, on_record, on_warning, NULL };
+  static const SpsEtlReaderFuncs funcs = { on_header, on_record, on_warning, expand };
   g_autoptr(GError) error = NULL;
   g_autoptr(SpsEtlKernel) kernel = sps_etl_kernel_new ();
   State state = { 0, kernel };
