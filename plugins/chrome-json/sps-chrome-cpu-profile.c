@@ -771,7 +771,10 @@ read_object (SpsChromeCpuProfiles *self,
 
   if (sps_chrome_scanner_enter (scanner, '{') != SPS_CHROME_SCAN_OK)
     return;
-  while (sps_chrome_scanner_next_member (scanner, &key) == SPS_CHROME_SCAN_OK)
+  /* A scanner that failed inside a member (a nested object, an array)
+   * must not be asked for more: its first error is the one to keep */
+  while (scanner->error_message == NULL &&
+         sps_chrome_scanner_next_member (scanner, &key) == SPS_CHROME_SCAN_OK)
     {
       gboolean object_next = sps_chrome_scanner_peek (scanner) == '{';
 
