@@ -70,6 +70,15 @@ attribute (const char **names,
   return NULL;
 }
 
+/* An element's name without its namespace prefix */
+static const char *
+local_name (const char *element)
+{
+  const char *colon = strchr (element, ':');
+
+  return colon != NULL ? colon + 1 : element;
+}
+
 static void
 start_element (GMarkupParseContext  *context,
                const char           *element,
@@ -79,7 +88,7 @@ start_element (GMarkupParseContext  *context,
                GError              **error)
 {
   ParseState *state = user_data;
-  const char *local = strchr (element, ':') != NULL ? strchr (element, ':') + 1 : element;
+  const char *local = local_name (element);
 
   if (g_strcmp0 (local, "Resource") == 0)
     {
@@ -114,7 +123,7 @@ end_element (GMarkupParseContext  *context,
              GError              **error)
 {
   ParseState *state = user_data;
-  const char *local = strchr (element, ':') != NULL ? strchr (element, ':') + 1 : element;
+  const char *local = local_name (element);
 
   if (g_strcmp0 (local, "Item") == 0 && state->item_key != NULL)
     {

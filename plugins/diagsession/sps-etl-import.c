@@ -145,24 +145,31 @@ on_record (const SpsEtlRecord *record,
            gpointer            user_data)
 {
   SpsEtlImport *self = user_data;
+  SpsClrProvider provider;
+  SpsClrEvent kind;
 
   if (sps_etl_kernel_add (self->kernel, record))
     return;
 
-  if (record->kind == SPS_ETL_RECORD_EVENT_HEADER && record->provider != NULL &&
-      record->pid != SPS_ETL_NO_ID)
-    {
-      gboolean rundown = memcmp (record->provider, self->rundown, 16) == 0;
+  if (record->kind != SPS_ETL_RECORD_EVENT_HEADER || record->provider == NULL ||
+      record->pid == SPS_ETL_NO_ID)
+    return;
 
-      if ((rundown || memcmp (record->provider, self->runtime, 16) == 0) &&
-          sps_clr_event_kind (rundown ? SPS_CLR_PROVIDER_RUNDOWN : SPS_CLR_PROVIDER_RUNTIME,
-                              record->id) == SPS_CLR_EVENT_METHOD)
-        self->stats.clr_method_events++;
-      if (rundown || memcmp (record->provider, self->runtime, 16) == 0)
-        sps_clr_symbols_add_event (clr_of (self, record->pid),
-                                   rundown ? SPS_CLR_PROVIDER_RUNDOWN : SPS_CLR_PROVIDER_RUNTIME,
-                                   record->id, record->payload, record->payload_len);
-    }
+  /* The runtime's events that name code go to its process's symbols */
+  if (memcmp (record->provider, self->rundown, 16) == 0)
+    provider = SPS_CLR_PROVIDER_RUNDOWN;
+  else if (memcmp (record->provider, self->runtime, 16) == 0)
+    provider = SPS_CLR_PROVIDER_RUNTIME;
+  else
+    return;
+
+  kind = sps_clr_event_kind (provider, record->id);
+  if (kind == SPS_CLR_EVENT_OTHER || kind == SPS_CLR_EVENT_RUNTIME_INFO)
+    return;
+  if (kind == SPS_CLR_EVENT_METHOD)
+    self->stats.clr_method_events++;
+  sps_clr_symbols_add_event (clr_of (self, record->pid), provider, record->id,
+                             record->payload, record->payload_len);
 }
 
 static void
