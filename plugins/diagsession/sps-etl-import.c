@@ -420,13 +420,20 @@ builder_thread (Build   *build,
   return thread;
 }
 
-/* Ticks as ns since the start, saturated to the model's range */
+/* Ticks as ns since the start, saturated to the model's range. A clock
+ * whose tick is a whole number of ns (10 MHz QPC: 100 ns) needs no
+ * 128-bit division per sample. */
 static SpsTime
 ticks_to_ns (SpsEtlImport *self,
              guint64       ticks)
 {
-  __int128 t = ((__int128) ticks - (__int128) self->start_ticks) * 1000000000 / self->frequency;
+  __int128 delta = (__int128) ticks - (__int128) self->start_ticks;
+  __int128 t;
 
+  if (1000000000 % self->frequency == 0)
+    t = delta * (1000000000 / self->frequency);
+  else
+    t = delta * 1000000000 / self->frequency;
   return (SpsTime) CLAMP (t, -TIME_LIMIT, TIME_LIMIT);
 }
 
@@ -447,31 +454,107 @@ intern_part (Build        *build,
   return callsite;
 }
 
+/* Consecutive samples are mostly of one thread (the idle one above all):
+ * its process and builder thread are kept while the time stays in the
+ * thread's lifetime. */
+typedef struct
+{
+  guint32 tid;
+  guint64 start;
+  guint64 end;              /* start == end: nothing kept */
+  guint32 pid;
+  guint32 thread;
+} ThreadMemo;
+
+static void
+thread_of_sample (Build              *build,
+                  ThreadMemo         *memo,
+                  const SpsEtlSample *sample)
+{
+  GPtrArray *lives;
+
+  if (sample->tid == memo->tid && sample->ts >= memo->start && sample->ts < memo->end)
+    return;
+
+  memo->tid = sample->tid;
+  memo->pid = pid_of_thread (build, sample->tid, sample->ts);
+  memo->thread = builder_thread (build, memo->pid, sample->tid);
+  memo->start = memo->end = 0;
+  if (sample->tid == 0)
+    memo->end = G_MAXUINT64;
+  else if ((lives = g_hash_table_lookup (build->threads, GUINT_TO_POINTER (sample->tid))) != NULL)
+    for (guint i = 0; i < lives->len; i++)
+      {
+        const SpsEtlThread *t = g_ptr_array_index (lives, i);
+
+        if (sample->ts >= t->start && sample->ts < t->end)
+          {
+            memo->start = t->start;
+            memo->end = t->end;
+            break;
+          }
+      }
+}
+
+/* The callsite of a sample without a stack, its IP alone: a small
+ * direct-mapped memo in front of the frame cache (the idle loop and hot
+ * functions are sampled at a few IPs) */
+#define LEAF_MEMO_SIZE 256
+
+typedef struct
+{
+  guint64 ip;
+  guint32 pid;
+  guint32 callsite;         /* SPS_NO_INDEX: empty */
+} LeafMemo;
+
+static guint32
+leaf_callsite (Build    *build,
+               LeafMemo *memo,
+               guint32   pid,
+               guint64   ip)
+{
+  LeafMemo *entry = &memo[(ip ^ (ip >> 12) ^ pid * 0x9e3779b1u) % LEAF_MEMO_SIZE];
+
+  if (entry->callsite == SPS_NO_INDEX || entry->ip != ip || entry->pid != pid)
+    {
+      entry->ip = ip;
+      entry->pid = pid;
+      entry->callsite = sps_trace_builder_intern_callsite (build->self->builder, SPS_NO_INDEX,
+                                                           frame_of (build, pid, ip));
+    }
+  return entry->callsite;
+}
+
 static void
 add_samples (Build *build)
 {
   SpsEtlImport *self = build->self;
   SpsEtlKernel *kernel = self->kernel;
+  ThreadMemo thread = { 0, 0, 0, 0, 0 };
+  LeafMemo leaves[LEAF_MEMO_SIZE];
+
+  for (guint i = 0; i < LEAF_MEMO_SIZE; i++)
+    leaves[i].callsite = SPS_NO_INDEX;
 
   for (guint i = 0; i < kernel->samples->len; i++)
     {
       const SpsEtlSample *sample = &g_array_index (kernel->samples, SpsEtlSample, i);
-      guint32 pid = pid_of_thread (build, sample->tid, sample->ts);
       guint32 callsite = SPS_NO_INDEX;
 
+      thread_of_sample (build, &thread, sample);
       /* The user part is the root side of the stack */
       if (sample->user_stack != SPS_ETL_NO_ID)
-        callsite = intern_part (build, pid, sample->user_stack, callsite);
+        callsite = intern_part (build, thread.pid, sample->user_stack, callsite);
       if (sample->kernel_stack != SPS_ETL_NO_ID)
-        callsite = intern_part (build, pid, sample->kernel_stack, callsite);
+        callsite = intern_part (build, thread.pid, sample->kernel_stack, callsite);
       if (callsite == SPS_NO_INDEX)
-        callsite = sps_trace_builder_intern_callsite (self->builder, SPS_NO_INDEX,
-                                                      frame_of (build, pid, sample->ip));
+        callsite = leaf_callsite (build, leaves, thread.pid, sample->ip);
       else
         self->stats.samples_with_stack++;
 
-      sps_trace_builder_add_sample (self->builder, builder_thread (build, pid, sample->tid),
-                                    ticks_to_ns (self, sample->ts), build->sample_name, callsite, 0,
+      sps_trace_builder_add_sample (self->builder, thread.thread, ticks_to_ns (self, sample->ts),
+                                    build->sample_name, callsite, 0,
                                     NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
     }
 }

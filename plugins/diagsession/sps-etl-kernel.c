@@ -93,6 +93,24 @@ sample_key_equal (gconstpointer a,
   return ka->ts == kb->ts && ka->tid == kb->tid;
 }
 
+static guint
+image_key_hash (gconstpointer key)
+{
+  const SpsEtlImage *image = key;
+
+  return g_int64_hash (&image->base) ^ (image->pid * 0x9e3779b1u);
+}
+
+static gboolean
+image_key_equal (gconstpointer a,
+                 gconstpointer b)
+{
+  const SpsEtlImage *ia = a;
+  const SpsEtlImage *ib = b;
+
+  return ia->base == ib->base && ia->pid == ib->pid;
+}
+
 static void
 process_free (gpointer data)
 {
@@ -135,7 +153,8 @@ sps_etl_kernel_new (void)
   self->target_pid = SPS_ETL_NO_ID;
   self->open_processes = g_hash_table_new (NULL, NULL);
   self->open_threads = g_hash_table_new (NULL, NULL);
-  self->sample_at = g_hash_table_new_full (sample_key_hash, sample_key_equal, g_free, NULL);
+  self->open_images = g_hash_table_new (image_key_hash, image_key_equal);
+  self->last_sample = g_hash_table_new (NULL, NULL);
   self->key_stacks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->key_refs = g_array_new (FALSE, FALSE, sizeof (KeyRef));
   self->pending_parts = g_array_new (FALSE, FALSE, sizeof (PendingPart));
@@ -147,7 +166,8 @@ clear_reading_state (SpsEtlKernel *self)
 {
   g_clear_pointer (&self->open_processes, g_hash_table_unref);
   g_clear_pointer (&self->open_threads, g_hash_table_unref);
-  g_clear_pointer (&self->sample_at, g_hash_table_unref);
+  g_clear_pointer (&self->open_images, g_hash_table_unref);
+  g_clear_pointer (&self->last_sample, g_hash_table_unref);
   g_clear_pointer (&self->key_stacks, g_hash_table_unref);
   g_clear_pointer (&self->key_refs, g_array_unref);
   g_clear_pointer (&self->pending_parts, g_array_unref);
@@ -348,17 +368,22 @@ add_image (SpsEtlKernel       *self,
   base = sps_ms_read_ptr (p, ptr);
   pid = sps_ms_read_u32 (p + 2 * ptr);
 
-  /* The same image in the rundown at the start and at the end */
-  for (guint i = self->images->len; i > 0; i--)
-    {
-      image = g_ptr_array_index (self->images, i - 1);
-      if (image->pid == pid && image->base == base && image->unload == G_MAXUINT64)
-        {
-          if (r->opcode == OP_END)
+  /* The same image in the rundown at the start and at the end: one
+   * entry per loaded image, looked up in a table (a session's kernel
+   * file holds tens of thousands of image events) */
+  {
+    SpsEtlImage key = { .pid = pid, .base = base };
+
+    if ((image = g_hash_table_lookup (self->open_images, &key)) != NULL)
+      {
+        if (r->opcode == OP_END)
+          {
             image->unload = r->timestamp;
-          return;
-        }
-    }
+            g_hash_table_remove (self->open_images, image);
+          }
+        return;
+      }
+  }
   if (r->opcode == OP_END)
     return;
 
@@ -370,6 +395,7 @@ add_image (SpsEtlKernel       *self,
   image->load = r->group == GROUP_PROCESS ? r->timestamp : 0;
   image->unload = G_MAXUINT64;
   g_ptr_array_add (self->images, image);
+  g_hash_table_add (self->open_images, image);
 }
 
 /* Samples and stacks */
@@ -380,7 +406,6 @@ add_sample (SpsEtlKernel       *self,
 {
   guint ptr = r->pointer_size;
   SpsEtlSample sample;
-  SampleKey *key;
 
   if (r->payload_len < (gsize) ptr + 4)
     {
@@ -393,22 +418,71 @@ add_sample (SpsEtlKernel       *self,
   sample.tid = sps_ms_read_u32 (r->payload + ptr);
   sample.kernel_stack = sample.user_stack = SPS_ETL_NO_ID;
   g_array_append_val (self->samples, sample);
-
-  key = g_new (SampleKey, 1);
-  key->ts = sample.ts;
-  key->tid = sample.tid;
-  g_hash_table_replace (self->sample_at, key, GUINT_TO_POINTER (self->samples->len));
+  g_hash_table_insert (self->last_sample, GUINT_TO_POINTER (sample.tid),
+                       GUINT_TO_POINTER (self->samples->len));
 }
 
+/* The sample a stack part read now belongs to. The kernel logs a
+ * sample's stack right after it, in the same per-CPU buffer, so it is the
+ * latest sample of the part's thread; a part found elsewhere (a buffer
+ * written out of order, a relogged trace) waits for the end. One entry
+ * per thread instead of one per sample: millions of samples cost no
+ * hash table. */
 static SpsEtlSample *
 find_sample (SpsEtlKernel *self,
              guint64       ts,
              guint32       tid)
 {
-  SampleKey key = { ts, tid };
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->sample_at, &key));
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->last_sample, GUINT_TO_POINTER (tid)));
+  SpsEtlSample *sample;
 
-  return index > 0 ? &g_array_index (self->samples, SpsEtlSample, index - 1) : NULL;
+  if (index == 0)
+    return NULL;
+  sample = &g_array_index (self->samples, SpsEtlSample, index - 1);
+  return sample->ts == ts ? sample : NULL;
+}
+
+/* For each part of @parts, the index + 1 of the last sample of the file
+ * with its (timestamp, thread), 0 when none: one pass over the samples
+ * with a table of the parts' keys. */
+static guint *
+find_samples_of_parts (SpsEtlKernel *self,
+                       GArray       *parts)
+{
+  g_autoptr(GHashTable) slots = g_hash_table_new (sample_key_hash, sample_key_equal);
+  g_autofree SampleKey *keys = g_new (SampleKey, MAX (parts->len, 1));
+  g_autofree guint *found = g_new0 (guint, MAX (parts->len, 1));
+  guint *slot_of = g_new (guint, MAX (parts->len, 1));
+  guint n_keys = 0;
+
+  for (guint i = 0; i < parts->len; i++)
+    {
+      const PendingPart *part = &g_array_index (parts, PendingPart, i);
+      SampleKey key = { part->ts, part->tid };
+      guint slot = GPOINTER_TO_UINT (g_hash_table_lookup (slots, &key));
+
+      if (slot == 0)
+        {
+          keys[n_keys] = key;
+          slot = ++n_keys;
+          g_hash_table_insert (slots, &keys[slot - 1], GUINT_TO_POINTER (slot));
+        }
+      slot_of[i] = slot - 1;
+    }
+
+  for (guint s = 0; s < self->samples->len; s++)
+    {
+      const SpsEtlSample *sample = &g_array_index (self->samples, SpsEtlSample, s);
+      SampleKey key = { sample->ts, sample->tid };
+      guint slot = GPOINTER_TO_UINT (g_hash_table_lookup (slots, &key));
+
+      if (slot != 0)
+        found[slot - 1] = s + 1;
+    }
+
+  for (guint i = 0; i < parts->len; i++)
+    slot_of[i] = found[slot_of[i]];
+  return slot_of;
 }
 
 static guint32
@@ -629,13 +703,17 @@ sps_etl_kernel_add (SpsEtlKernel       *self,
 void
 sps_etl_kernel_finish (SpsEtlKernel *self)
 {
+  g_autofree guint *sample_of_part = NULL;
+
   if (self->key_refs == NULL)
     return;
 
+  sample_of_part = find_samples_of_parts (self, self->pending_parts);
   for (guint i = 0; i < self->pending_parts->len; i++)
     {
       const PendingPart *part = &g_array_index (self->pending_parts, PendingPart, i);
-      SpsEtlSample *sample = find_sample (self, part->ts, part->tid);
+      SpsEtlSample *sample = sample_of_part[i] > 0 ?
+        &g_array_index (self->samples, SpsEtlSample, sample_of_part[i] - 1) : NULL;
       KeyRef ref;
 
       if (sample == NULL)

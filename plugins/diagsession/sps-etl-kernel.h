@@ -81,7 +81,8 @@ typedef struct
   /* While reading */
   GHashTable *open_processes;  /* pid → SpsEtlProcess */
   GHashTable *open_threads;    /* tid → SpsEtlThread */
-  GHashTable *sample_at;       /* (ts, tid) → sample index + 1 */
+  GHashTable *open_images;     /* (pid, base) → SpsEtlImage not unloaded */
+  GHashTable *last_sample;     /* tid → index + 1 of its latest sample */
   GHashTable *key_stacks;      /* stack key → stack index + 1 */
   GArray     *key_refs;        /* key references to resolve at the end */
   GArray     *pending_parts;   /* stack parts read before their sample */

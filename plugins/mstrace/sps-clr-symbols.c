@@ -35,6 +35,7 @@ struct _SpsClrSymbols
   GArray          *methods;    /* Method; sorted once sealed */
   GHashTable      *modules;    /* module id (guint64 *) → string id */
   guint32         *frames;     /* method index → frame, once sealed */
+  GString         *name;       /* scratch: the name being built */
 };
 
 /**
@@ -68,6 +69,44 @@ sps_clr_read_utf16z (const guint8 **pos,
   *pos = q + 2;
 
   return g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
+}
+
+/* Appends the UTF-16LE string at *@pos (up to its terminator) to @out as
+ * UTF-8 and advances *@pos past the terminator; FALSE when there is no
+ * terminator before @end. Method names are ASCII but for rare
+ * exceptions: those are copied unit by unit, without the conversion's
+ * allocations (a rundown holds tens of thousands of names). */
+static gboolean
+append_utf16z (GString       *out,
+               const guint8 **pos,
+               const guint8  *end)
+{
+  const guint8 *p = *pos;
+  gsize start = out->len;
+
+  for (; p + 1 < end; p += 2)
+    {
+      guint16 unit = sps_ms_read_u16 (p);
+
+      if (unit == 0)
+        {
+          *pos = p + 2;
+          return TRUE;
+        }
+      if (unit >= 0x80)
+        {
+          g_autofree char *text = NULL;
+
+          g_string_truncate (out, start);
+          if ((text = sps_clr_read_utf16z (pos, end)) == NULL)
+            return FALSE;
+          g_string_append (out, text);
+          return TRUE;
+        }
+      g_string_append_c (out, (char) unit);
+    }
+  g_string_truncate (out, start);
+  return FALSE;
 }
 
 /**
@@ -110,6 +149,7 @@ sps_clr_symbols_new (SpsTraceBuilder *builder)
   self->builder = g_object_ref (builder);
   self->methods = g_array_new (FALSE, FALSE, sizeof (Method));
   self->modules = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->name = g_string_new (NULL);
   return self;
 }
 
@@ -122,6 +162,7 @@ sps_clr_symbols_free (SpsClrSymbols *self)
   g_array_unref (self->methods);
   g_hash_table_unref (self->modules);
   g_free (self->frames);
+  g_string_free (self->name, TRUE);
   g_free (self);
 }
 
@@ -140,11 +181,9 @@ sps_clr_symbols_add_method (SpsClrSymbols *self,
 {
   const guint8 *p = payload;
   const guint8 *end = payload + len;
-  g_autofree char *ns = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *signature = NULL;
-  g_autoptr(GString) full = NULL;
+  GString *full = self->name;
   const char *params;
+  gsize signature_at;
   Method method;
 
   g_return_val_if_fail (self->frames == NULL, FALSE);
@@ -157,17 +196,23 @@ sps_clr_symbols_add_method (SpsClrSymbols *self,
   method.start = sps_ms_read_u64 (p + 16);
   method.size = sps_ms_read_u32 (p + 24);
   p += 36;
-  if (!(ns = sps_clr_read_utf16z (&p, end)) || !(name = sps_clr_read_utf16z (&p, end)) ||
-      !(signature = sps_clr_read_utf16z (&p, end)))
-    return FALSE;
 
-  full = g_string_new (ns);
+  /* "Namespace.Name", then the signature as TraceEvent shows it: from
+   * its parameter list on */
+  g_string_truncate (full, 0);
+  if (!append_utf16z (full, &p, end))
+    return FALSE;
   if (full->len > 0)
     g_string_append_c (full, '.');
-  g_string_append (full, name);
-  /* The signature as TraceEvent shows it: from its parameter list on */
-  if ((params = strchr (signature, '(')) != NULL)
-    g_string_append (full, params);
+  if (!append_utf16z (full, &p, end))
+    return FALSE;
+  signature_at = full->len;
+  if (!append_utf16z (full, &p, end))
+    return FALSE;
+  if ((params = strchr (full->str + signature_at, '(')) != NULL)
+    g_string_erase (full, (gssize) signature_at, params - (full->str + signature_at));
+  else
+    g_string_truncate (full, signature_at);
 
   method.name = sps_trace_builder_intern (self->builder, full->str, (gssize) full->len);
   g_array_append_val (self->methods, method);

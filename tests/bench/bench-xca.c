@@ -59,33 +59,13 @@ static gboolean
 load_trace (const char *zip,
             Corpus     *corpus)
 {
-  g_autofree char *unzip = g_find_program_in_path ("unzip");
-  g_autofree char *dir = NULL;
-  g_autofree char *etl = NULL;
-  g_autofree char *contents = NULL;
+  g_autoptr(GBytes) contents = sps_bench_unzip_member (zip, "net.4.5.2.x86.etl");
   const guint8 *d;
   gsize len;
-  int status = 1;
 
-  if (zip == NULL || unzip == NULL || !g_file_test (zip, G_FILE_TEST_EXISTS))
+  if (contents == NULL)
     return FALSE;
-  dir = g_dir_make_tmp ("bench-xca-XXXXXX", NULL);
-  if (dir == NULL)
-    return FALSE;
-  {
-    const char *argv[] = { unzip, "-q", "-o", zip, "net.4.5.2.x86.etl", "-d", dir, NULL };
-
-    if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, NULL) ||
-        status != 0)
-      return FALSE;
-  }
-  etl = g_build_filename (dir, "net.4.5.2.x86.etl", NULL);
-  if (!g_file_get_contents (etl, &contents, &len, NULL))
-    return FALSE;
-  g_unlink (etl);
-  g_rmdir (dir);
-
-  d = (const guint8 *) contents;
+  d = g_bytes_get_data (contents, &len);
   for (gsize off = 0; off + 72 <= len;)
     {
       guint32 size = get_u32 (d + off);

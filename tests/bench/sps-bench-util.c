@@ -179,3 +179,24 @@ sps_bench_ensure_trace (const char  *gen,
 
   return TRUE;
 }
+
+/* The bytes of @member of the ZIP file @zip, extracted with unzip(1), or
+ * NULL when the file or unzip is missing or the member cannot be read. */
+GBytes *
+sps_bench_unzip_member (const char *zip,
+                        const char *member)
+{
+  g_autoptr(GSubprocess) unzip = NULL;
+  g_autoptr(GBytes) contents = NULL;
+
+  if (zip == NULL || !g_file_test (zip, G_FILE_TEST_EXISTS))
+    return NULL;
+  unzip = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, NULL,
+                            "unzip", "-p", zip, member, NULL);
+  if (unzip == NULL ||
+      !g_subprocess_communicate (unzip, NULL, NULL, &contents, NULL, NULL) ||
+      !g_subprocess_get_successful (unzip) ||
+      g_bytes_get_size (contents) == 0)
+    return NULL;
+  return g_steal_pointer (&contents);
+}

@@ -29,4 +29,7 @@ gboolean sps_bench_ensure_trace      (const char    *gen,
                                       const char    *path,
                                       GError       **error);
 
+GBytes  *sps_bench_unzip_member      (const char    *zip,
+                                      const char    *member);
+
 G_END_DECLS
