@@ -16,8 +16,8 @@
 SPS_FUZZ_LIMITS (2048, 10);
 
 int
-LLVMFuzzerTestOneInput (const uint8_t *data,
-                        size_t         size)
+sps_fuzz_test_one_input (const uint8_t *data,
+                         size_t         size)
 {
   g_autoptr(GBytes) gz = NULL;
   const guint8 *bytes = data;

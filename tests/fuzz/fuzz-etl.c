@@ -99,8 +99,8 @@ expand (guint32        compression,
 }
 
 int
-LLVMFuzzerTestOneInput (const uint8_t *data,
-                        size_t         size)
+sps_fuzz_test_one_input (const uint8_t *data,
+                         size_t         size)
 {
   static const SpsEtlReaderFuncs funcs = { on_header, on_record, on_warning, expand };
   g_autoptr(GError) error = NULL;

@@ -12,8 +12,8 @@
 SPS_FUZZ_LIMITS (2048, 10);
 
 int
-LLVMFuzzerTestOneInput (const uint8_t *data,
-                        size_t         size)
+sps_fuzz_test_one_input (const uint8_t *data,
+                         size_t         size)
 {
   return sps_fuzz_run_importer (SPS_TYPE_ETRACE_IMPORTER, data, size, NULL);
 }

@@ -71,8 +71,8 @@ assert_same (SpsEtraceDecoder *a,
 }
 
 int
-LLVMFuzzerTestOneInput (const uint8_t *data,
-                        size_t         size)
+sps_fuzz_test_one_input (const uint8_t *data,
+                         size_t         size)
 {
   g_autoptr(SpsEtraceDecoder) whole = NULL;
   g_autoptr(SpsEtraceDecoder) chunked = NULL;

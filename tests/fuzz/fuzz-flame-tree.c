@@ -39,8 +39,8 @@ build (SpsTrace         *trace,
 }
 
 int
-LLVMFuzzerTestOneInput (const uint8_t *data,
-                        size_t         size)
+sps_fuzz_test_one_input (const uint8_t *data,
+                         size_t         size)
 {
   static const SpsFlameTreeKind kinds[] = {
     SPS_FLAME_TREE_MEASURED, SPS_FLAME_TREE_SAMPLES, SPS_FLAME_TREE_SAMPLED,

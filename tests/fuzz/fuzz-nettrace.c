@@ -13,8 +13,8 @@
 SPS_FUZZ_LIMITS (2048, 10);
 
 int
-LLVMFuzzerTestOneInput (const uint8_t *data,
-                        size_t         size)
+sps_fuzz_test_one_input (const uint8_t *data,
+                         size_t         size)
 {
   GVariantDict dict;
 

@@ -78,8 +78,8 @@ run (SpsSqlEngine *engine,
 }
 
 int
-LLVMFuzzerTestOneInput (const uint8_t *data,
-                        size_t         size)
+sps_fuzz_test_one_input (const uint8_t *data,
+                         size_t         size)
 {
   g_autoptr(SpsImporter) importer = NULL;
   g_autoptr(GVariant) options = sps_fuzz_chrome_options ();

@@ -47,8 +47,8 @@ take_pattern (SpsFuzzInput *in)
 }
 
 int
-LLVMFuzzerTestOneInput (const uint8_t *data,
-                        size_t         size)
+sps_fuzz_test_one_input (const uint8_t *data,
+                         size_t         size)
 {
   g_autoptr(SpsTraceBuilder) builder = NULL;
   g_autoptr(SpsStackRepair) repair = NULL;

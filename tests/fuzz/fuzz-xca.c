@@ -103,8 +103,8 @@ complete_code (guint8 *table)
 }
 
 int
-LLVMFuzzerTestOneInput (const uint8_t *data,
-                        size_t         size)
+sps_fuzz_test_one_input (const uint8_t *data,
+                         size_t         size)
 {
   SpsFuzzInput in = { data, size };
   g_autoptr(GError) error = NULL;

@@ -18,14 +18,25 @@
 
 G_BEGIN_DECLS
 
-int  LLVMFuzzerTestOneInput (const uint8_t *data,
-                             size_t         size);
-int  LLVMFuzzerInitialize   (int           *argc,
-                             char        ***argv);
+/* What a harness defines: one input through its entry point. sps-fuzz.c's
+ * LLVMFuzzerTestOneInput() calls it under the per-input limit. */
+int  sps_fuzz_test_one_input (const uint8_t *data,
+                              size_t         size);
+
+int  LLVMFuzzerTestOneInput  (const uint8_t *data,
+                              size_t         size);
+int  LLVMFuzzerInitialize    (int           *argc,
+                              char        ***argv);
 
 /* The limits of a harness: RSS in MiB and seconds per input. Exceeding
- * either is a failure (libFuzzer writes an oom-/timeout- artifact and
- * exits non-zero; the replay driver aborts). */
+ * either is a failure (libFuzzer writes an oom- or crash- artifact and
+ * exits non-zero; the replay driver aborts). The seconds are CPU time
+ * of the process: a fuzzer at low priority on a busy machine waits for
+ * the processor without using it, and that is no hang. libFuzzer's own
+ * wall-clock timeout stays as a backstop at SPS_FUZZ_WALL_FACTOR times
+ * the limit, for an input that blocks without computing. */
+#define SPS_FUZZ_WALL_FACTOR 30
+
 typedef struct
 {
   guint rss_limit_mb;
