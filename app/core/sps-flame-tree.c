@@ -27,7 +27,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "sps-flame-tree.h"
+#include "sps-flame-tree-private.h"
 
 /* Rows between two cancellation checks. */
 #define CHECK_STRIDE 65536
@@ -43,25 +43,6 @@
  * with sps_flame_tree_get_nodes(); node 0 is the root, which holds the
  * total. Safe to share between threads once built.
  */
-struct _SpsFlameTree
-{
-  gatomicrefcount   ref_count;
-  SpsTrace         *trace;
-  SpsFlameTreeKind  kind;
-
-  GArray           *nodes;        /* SpsFlameNode */
-
-  /* (parent, name) → node + 1, 0 = empty */
-  guint32          *index;
-  guint             index_size;   /* a power of two */
-
-  /* Span trees: slice row → node, SPS_NO_INDEX when not in the tree */
-  guint32          *slice_node;
-  guint             n_slice_node;
-
-  GArray           *functions;    /* SpsFlameFunction, sorted by name id */
-};
-
 G_DEFINE_BOXED_TYPE (SpsFlameTree, sps_flame_tree, sps_flame_tree_ref, sps_flame_tree_unref)
 
 static const char * const kind_names[] = { "measured", "samples", "sampled" };
@@ -189,24 +170,6 @@ track_in_scope (SpsTrace                 *trace,
     return FALSE;
 
   return params->thread == SPS_NO_INDEX || tracks->thread[track] == params->thread;
-}
-
-/* Times near the ends of gint64 (a producer's garbage, or an end of
- * time) must not overflow the sums: they saturate. */
-static inline void
-sat_add (gint64 *acc,
-         gint64  v)
-{
-  if (__builtin_add_overflow (*acc, v, acc))
-    *acc = v < 0 ? G_MININT64 : G_MAXINT64;
-}
-
-static inline void
-sat_sub (gint64 *acc,
-         gint64  v)
-{
-  if (__builtin_sub_overflow (*acc, v, acc))
-    *acc = v > 0 ? G_MININT64 : G_MAXINT64;
 }
 
 static gboolean
@@ -464,197 +427,6 @@ build_samples (SpsFlameTree              *self,
   return TRUE;
 }
 
-/* Finishing */
-
-typedef struct
-{
-  SpsStringPool *strings;
-  GArray        *nodes;
-} SortContext;
-
-static int
-compare_children (gconstpointer a,
-                  gconstpointer b,
-                  gpointer      user_data)
-{
-  const SortContext *ctx = user_data;
-  guint32 na = g_array_index (ctx->nodes, SpsFlameNode, *(const guint32 *) a).name;
-  guint32 nb = g_array_index (ctx->nodes, SpsFlameNode, *(const guint32 *) b).name;
-  gsize la;
-  gsize lb;
-  const char *sa = sps_string_pool_get (ctx->strings, na, &la);
-  const char *sb = sps_string_pool_get (ctx->strings, nb, &lb);
-  int cmp = memcmp (sa, sb, MIN (la, lb));
-
-  if (cmp != 0)
-    return cmp;
-  if (la != lb)
-    return la < lb ? -1 : 1;
-  return na < nb ? -1 : (na > nb ? 1 : 0);
-}
-
-/* Renumbers the nodes in depth-first pre-order (siblings in name order),
- * so that walks over the tree read the pool front to back and a node's
- * subtree is the range that follows it. @order and @start hold the
- * children of each node, sorted, as link_children() made them. */
-static void
-renumber_pre_order (SpsFlameTree  *self,
-                    const guint32 *order,
-                    const guint32 *start)
-{
-  guint n = self->nodes->len;
-  g_autofree guint32 *new_of = g_new (guint32, MAX (n, 1));
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const SpsFlameNode *old = (const SpsFlameNode *) (gpointer) self->nodes->data;
-  GArray *nodes;
-  guint32 root = 0;
-  guint next = 0;
-
-  g_array_append_val (stack, root);
-  while (stack->len > 0)
-    {
-      guint32 id = g_array_index (stack, guint32, stack->len - 1);
-
-      g_array_set_size (stack, stack->len - 1);
-      new_of[id] = next++;
-      for (guint32 k = start[id + 1]; k-- > start[id];)
-        g_array_append_val (stack, order[k]);
-    }
-  g_assert (next == n);
-
-  nodes = g_array_sized_new (FALSE, TRUE, sizeof (SpsFlameNode), n);
-  g_array_set_size (nodes, n);
-  for (guint i = 0; i < n; i++)
-    {
-      SpsFlameNode *to = &g_array_index (nodes, SpsFlameNode, new_of[i]);
-
-      *to = old[i];
-      if (to->parent != SPS_NO_INDEX)
-        to->parent = new_of[to->parent];
-      if (to->first_child != SPS_NO_INDEX)
-        to->first_child = new_of[to->first_child];
-      if (to->next_sibling != SPS_NO_INDEX)
-        to->next_sibling = new_of[to->next_sibling];
-    }
-  g_array_unref (self->nodes);
-  self->nodes = nodes;
-
-  for (guint r = 0; r < self->n_slice_node; r++)
-    {
-      if (self->slice_node[r] != SPS_NO_INDEX)
-        self->slice_node[r] = new_of[self->slice_node[r]];
-    }
-}
-
-/* Links every node's children, sorted by name bytes. */
-static void
-link_children (SpsFlameTree *self)
-{
-  SortContext ctx = { sps_trace_get_strings (self->trace), self->nodes };
-  g_autofree guint32 *order = NULL;
-  g_autofree guint32 *start = NULL;
-  guint n = self->nodes->len;
-
-  /* Counting sort by parent, then a name sort inside each group */
-  start = g_new0 (guint32, n + 1);
-  for (guint i = 1; i < n; i++)
-    start[g_array_index (self->nodes, SpsFlameNode, i).parent + 1]++;
-  for (guint i = 0; i < n; i++)
-    start[i + 1] += start[i];
-
-  order = g_new (guint32, MAX (n, 1));
-  {
-    g_autofree guint32 *fill = g_memdup2 (start, sizeof (guint32) * (n + 1));
-
-    for (guint i = 1; i < n; i++)
-      order[fill[g_array_index (self->nodes, SpsFlameNode, i).parent]++] = i;
-  }
-
-  for (guint p = 0; p < n; p++)
-    {
-      SpsFlameNode *parent = &g_array_index (self->nodes, SpsFlameNode, p);
-      guint32 count = start[p + 1] - start[p];
-
-      if (count > 1)
-        g_qsort_with_data (order + start[p], (gint) count, sizeof (guint32), compare_children, &ctx);
-
-      parent->first_child = count > 0 ? order[start[p]] : SPS_NO_INDEX;
-      for (guint32 k = 0; k < count; k++)
-        {
-          SpsFlameNode *child = &g_array_index (self->nodes, SpsFlameNode, order[start[p] + k]);
-
-          child->next_sibling = k + 1 < count ? order[start[p] + k + 1] : SPS_NO_INDEX;
-        }
-    }
-
-  renumber_pre_order (self, order, start);
-}
-
-static int
-compare_functions (gconstpointer a,
-                   gconstpointer b)
-{
-  guint32 na = ((const SpsFlameFunction *) a)->name;
-  guint32 nb = ((const SpsFlameFunction *) b)->name;
-
-  return na < nb ? -1 : (na > nb ? 1 : 0);
-}
-
-/* Per-function sums. A node is "outermost" for its name when no ancestor
- * has the same name: only those count inclusive values and observations,
- * so recursion is counted once. The nodes are in pre-order, so one scan
- * with a stack of the current path visits them; `on_path` counts each
- * name on that path. */
-static void
-build_functions (SpsFlameTree *self)
-{
-  guint n_strings = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
-  g_autofree guint32 *function_of = g_new (guint32, MAX (n_strings, 1));
-  g_autofree guint32 *on_path = g_new0 (guint32, MAX (n_strings, 1));
-  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const SpsFlameNode *nodes = (const SpsFlameNode *) (gpointer) self->nodes->data;
-
-  memset (function_of, 0xff, sizeof (guint32) * MAX (n_strings, 1));
-  self->functions = g_array_new (FALSE, TRUE, sizeof (SpsFlameFunction));
-
-  for (guint i = 1; i < self->nodes->len; i++)
-    {
-      const SpsFlameNode *n = &nodes[i];
-      SpsFlameFunction *f;
-
-      /* Leave the subtrees that ended before this node */
-      while (path->len > 0 && g_array_index (path, guint32, path->len - 1) != n->parent)
-        {
-          on_path[nodes[g_array_index (path, guint32, path->len - 1)].name]--;
-          g_array_set_size (path, path->len - 1);
-        }
-
-      g_assert (n->name < n_strings);
-      if (function_of[n->name] == SPS_NO_INDEX)
-        {
-          SpsFlameFunction fresh = { 0 };
-
-          fresh.name = n->name;
-          function_of[n->name] = self->functions->len;
-          g_array_append_val (self->functions, fresh);
-        }
-      f = &g_array_index (self->functions, SpsFlameFunction, function_of[n->name]);
-      sat_add (&f->exclusive, n->exclusive);
-      f->cpu_exclusive += n->cpu_exclusive;
-      if (on_path[n->name] == 0)
-        {
-          sat_add (&f->inclusive, n->inclusive);
-          f->cpu_inclusive += n->cpu_inclusive;
-          f->n_observations += self->kind == SPS_FLAME_TREE_SAMPLES ? (guint64) n->inclusive : n->n_instances;
-        }
-
-      on_path[n->name]++;
-      g_array_append_val (path, i);
-    }
-
-  g_array_sort (self->functions, compare_functions);
-}
-
 /**
  * sps_flame_tree_params_init:
  * @params: (out caller-allocates): parameters to fill
@@ -838,8 +610,8 @@ sps_flame_tree_build (SpsTrace                  *trace,
   g_clear_pointer (&self->index, g_free);
   self->index_size = 0;
 
-  link_children (self);
-  build_functions (self);
+  _sps_flame_tree_link_children (self);
+  _sps_flame_tree_build_functions (self);
 
   if (check_cancelled (progress, error))
     return NULL;
@@ -1127,7 +899,7 @@ sps_flame_tree_lookup_function (SpsFlameTree *self,
   key.name = name;
 
   return bsearch (&key, self->functions->data, self->functions->len,
-                  sizeof (SpsFlameFunction), compare_functions);
+                  sizeof (SpsFlameFunction), _sps_flame_tree_compare_functions);
 }
 
 /**
