@@ -12,28 +12,10 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-result-cell-private.h"
 #include "sps-result-row-private.h"
 #include "sps-result-table.h"
 #include "sps-time-format.h"
-
-typedef enum
-{
-  CELL_NULL,
-  CELL_INTEGER,
-  CELL_REAL,
-  CELL_TEXT,
-} CellKind;
-
-typedef struct
-{
-  CellKind kind;
-  union
-  {
-    gint64  i;
-    double  d;
-    char   *s;
-  } v;
-} Cell;
 
 /* What a column's factory and sorter need; each owns one copy. */
 typedef struct
@@ -105,16 +87,6 @@ static guint signals[N_SIGNALS];
  */
 G_DEFINE_FINAL_TYPE (SpsResultTable, sps_result_table, GTK_TYPE_WIDGET)
 
-static void
-cell_clear (gpointer data)
-{
-  Cell *cell = data;
-
-  if (cell->kind == CELL_TEXT)
-    g_clear_pointer (&cell->v.s, g_free);
-  cell->kind = CELL_NULL;
-}
-
 static const Cell *
 get_cell (SpsResultTable *self,
           guint           row,
@@ -124,149 +96,6 @@ get_cell (SpsResultTable *self,
   g_assert (column < self->n_columns);
 
   return &g_array_index (self->cells, Cell, (gsize) row * self->n_columns + column);
-}
-
-/* The shortest decimal form that reads back as the same double, so 0.1
- * shows as "0.1" and not "0.10000000000000001". */
-static char *
-format_real (double d)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (isnan (d))
-    return g_strdup ("NaN");
-  if (isinf (d))
-    return g_strdup (d > 0 ? "Inf" : "-Inf");
-
-  for (int precision = 15; precision <= 17; precision++)
-    {
-      char format[8];
-
-      g_snprintf (format, sizeof format, "%%.%dg", precision);
-      g_ascii_formatd (buf, sizeof buf, format, d);
-      if (g_ascii_strtod (buf, NULL) == d)
-        break;
-    }
-
-  return g_strdup (buf);
-}
-
-/* Returns NULL for a NULL cell. */
-static char *
-format_cell (const Cell *cell)
-{
-  g_assert (cell != NULL);
-
-  switch (cell->kind)
-    {
-    case CELL_INTEGER:
-      return g_strdup_printf ("%" G_GINT64_FORMAT, cell->v.i);
-    case CELL_REAL:
-      return format_real (cell->v.d);
-    case CELL_TEXT:
-      return g_strdup (cell->v.s);
-    case CELL_NULL:
-    default:
-      return NULL;
-    }
-}
-
-static void
-cell_from_variant (GVariant *value,
-                   Cell     *cell)
-{
-  g_assert (value != NULL);
-  g_assert (cell != NULL);
-
-  switch (g_variant_classify (value))
-    {
-    case G_VARIANT_CLASS_BOOLEAN:
-      cell->kind = CELL_INTEGER;
-      cell->v.i = g_variant_get_boolean (value) ? 1 : 0;
-      break;
-    case G_VARIANT_CLASS_BYTE:
-      cell->kind = CELL_INTEGER;
-      cell->v.i = g_variant_get_byte (value);
-      break;
-    case G_VARIANT_CLASS_INT16:
-      cell->kind = CELL_INTEGER;
-      cell->v.i = g_variant_get_int16 (value);
-      break;
-    case G_VARIANT_CLASS_UINT16:
-      cell->kind = CELL_INTEGER;
-      cell->v.i = g_variant_get_uint16 (value);
-      break;
-    case G_VARIANT_CLASS_INT32:
-      cell->kind = CELL_INTEGER;
-      cell->v.i = g_variant_get_int32 (value);
-      break;
-    case G_VARIANT_CLASS_UINT32:
-      cell->kind = CELL_INTEGER;
-      cell->v.i = g_variant_get_uint32 (value);
-      break;
-    case G_VARIANT_CLASS_HANDLE:
-      cell->kind = CELL_INTEGER;
-      cell->v.i = g_variant_get_handle (value);
-      break;
-    case G_VARIANT_CLASS_INT64:
-      cell->kind = CELL_INTEGER;
-      cell->v.i = g_variant_get_int64 (value);
-      break;
-    case G_VARIANT_CLASS_UINT64:
-      {
-        guint64 u = g_variant_get_uint64 (value);
-
-        /* Beyond gint64 the value is kept as a (rounded) number rather
-         * than wrapped to a negative one. */
-        if (u > G_MAXINT64)
-          {
-            cell->kind = CELL_REAL;
-            cell->v.d = (double) u;
-          }
-        else
-          {
-            cell->kind = CELL_INTEGER;
-            cell->v.i = (gint64) u;
-          }
-      }
-      break;
-    case G_VARIANT_CLASS_DOUBLE:
-      cell->kind = CELL_REAL;
-      cell->v.d = g_variant_get_double (value);
-      break;
-    case G_VARIANT_CLASS_STRING:
-    case G_VARIANT_CLASS_OBJECT_PATH:
-    case G_VARIANT_CLASS_SIGNATURE:
-      cell->kind = CELL_TEXT;
-      cell->v.s = g_variant_dup_string (value, NULL);
-      break;
-    case G_VARIANT_CLASS_VARIANT:
-      {
-        g_autoptr(GVariant) inner = g_variant_get_variant (value);
-
-        cell_from_variant (inner, cell);
-      }
-      break;
-    case G_VARIANT_CLASS_MAYBE:
-      if (g_variant_n_children (value) == 0)
-        {
-          cell->kind = CELL_NULL;
-        }
-      else
-        {
-          g_autoptr(GVariant) inner = g_variant_get_child_value (value, 0);
-
-          cell_from_variant (inner, cell);
-        }
-      break;
-    case G_VARIANT_CLASS_ARRAY:
-    case G_VARIANT_CLASS_TUPLE:
-    case G_VARIANT_CLASS_DICT_ENTRY:
-    default:
-      cell->kind = CELL_TEXT;
-      cell->v.s = g_variant_print (value, FALSE);
-      break;
-    }
 }
 
 static const char *
@@ -286,30 +115,12 @@ collate_key (SpsResultTable *self,
 
   if (g_ptr_array_index (keys, row) == NULL)
     {
-      g_autofree char *text = format_cell (get_cell (self, row, column));
+      g_autofree char *text = _sps_result_cell_format (get_cell (self, row, column));
 
       g_ptr_array_index (keys, row) = g_utf8_collate_key (text != NULL ? text : "", -1);
     }
 
   return g_ptr_array_index (keys, row);
-}
-
-static int
-compare_numbers (const Cell *a,
-                 const Cell *b)
-{
-  if (a->kind == CELL_INTEGER && b->kind == CELL_INTEGER)
-    return (a->v.i > b->v.i) - (a->v.i < b->v.i);
-  else
-    {
-      double da = a->kind == CELL_INTEGER ? (double) a->v.i : a->v.d;
-      double db = b->kind == CELL_INTEGER ? (double) b->v.i : b->v.d;
-
-      /* NaN sorts after every other number. */
-      if (isnan (da) || isnan (db))
-        return isnan (da) - isnan (db);
-      return (da > db) - (da < db);
-    }
 }
 
 static GtkOrdering
@@ -347,7 +158,7 @@ compare_rows (gconstpointer a,
       gboolean nb = cb->kind != CELL_TEXT;
 
       if (na && nb)
-        return gtk_ordering_from_cmpfunc (compare_numbers (ca, cb));
+        return gtk_ordering_from_cmpfunc (_sps_result_cell_compare_numbers (ca, cb));
       if (na != nb)
         return na ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
     }
@@ -449,7 +260,7 @@ bind_cell (GtkSignalListItemFactory *factory,
       (cell->kind == CELL_INTEGER || (cell->kind == CELL_REAL && isfinite (cell->v.d))))
     text = sps_time_format_duration (cell->kind == CELL_INTEGER ? cell->v.i : (SpsTime) llround (cell->v.d), 4);
   else
-    text = format_cell (cell);
+    text = _sps_result_cell_format (cell);
   if (text != NULL)
     {
       char *newline;
@@ -666,7 +477,7 @@ sps_result_table_init (SpsResultTable *self)
                                   GTK_ORIENTATION_VERTICAL);
 
   self->cells = g_array_new (FALSE, TRUE, sizeof (Cell));
-  g_array_set_clear_func (self->cells, cell_clear);
+  g_array_set_clear_func (self->cells, _sps_result_cell_clear);
   self->pending = g_ptr_array_new_with_free_func (g_object_unref);
   self->rows = g_list_store_new (SPS_TYPE_RESULT_ROW);
   self->probe_low = sps_result_row_new (SPS_RESULT_ROW_PROBE_LOW);
@@ -856,7 +667,7 @@ sps_result_table_append_row (SpsResultTable *self,
     {
       g_autoptr(GVariant) child = g_variant_get_child_value (owned, i);
 
-      cell_from_variant (child, &g_array_index (self->cells, Cell, first + i));
+      _sps_result_cell_from_variant (child, &g_array_index (self->cells, Cell, first + i));
     }
 
   g_ptr_array_add (self->pending, sps_result_row_new (self->n_rows));
@@ -1075,25 +886,11 @@ sps_result_table_get_cell (SpsResultTable *self,
                            guint           row,
                            guint           column)
 {
-  const Cell *cell;
-
   g_return_val_if_fail (SPS_IS_RESULT_TABLE (self), NULL);
   g_return_val_if_fail (row < self->n_rows, NULL);
   g_return_val_if_fail (column < self->n_columns, NULL);
 
-  cell = get_cell (self, row, column);
-  switch (cell->kind)
-    {
-    case CELL_INTEGER:
-      return g_variant_ref_sink (g_variant_new_int64 (cell->v.i));
-    case CELL_REAL:
-      return g_variant_ref_sink (g_variant_new_double (cell->v.d));
-    case CELL_TEXT:
-      return g_variant_ref_sink (g_variant_new_string (cell->v.s));
-    case CELL_NULL:
-    default:
-      return NULL;
-    }
+  return _sps_result_cell_to_variant (get_cell (self, row, column));
 }
 
 /**
@@ -1114,7 +911,7 @@ sps_result_table_dup_cell_text (SpsResultTable *self,
   g_return_val_if_fail (row < self->n_rows, NULL);
   g_return_val_if_fail (column < self->n_columns, NULL);
 
-  return format_cell (get_cell (self, row, column));
+  return _sps_result_cell_format (get_cell (self, row, column));
 }
 
 /**
@@ -1207,89 +1004,4 @@ sps_result_table_set_placeholder (SpsResultTable *self,
   g_return_if_fail (SPS_IS_RESULT_TABLE (self));
 
   gtk_label_set_text (self->placeholder, text != NULL ? text : "");
-}
-
-/**
- * sps_result_table_export_bytes:
- * @self: a table
- * @format: CSV or TSV
- *
- * Writes a header line with the column names and one line per row in the
- * order shown, each ended by CRLF. Fields holding the separator, a quote
- * or a line break are quoted as RFC 4180 says; NULL is an empty field.
- *
- * Returns: (transfer full): the UTF-8 bytes
- */
-GBytes *
-sps_result_table_export_bytes (SpsResultTable  *self,
-                               SpsResultFormat  format)
-{
-  g_autoptr(GString) out = NULL;
-  char separator;
-  guint n_items;
-
-  g_return_val_if_fail (SPS_IS_RESULT_TABLE (self), NULL);
-  g_return_val_if_fail (format == SPS_RESULT_FORMAT_CSV || format == SPS_RESULT_FORMAT_TSV, NULL);
-
-  flush_pending (self);
-
-  separator = format == SPS_RESULT_FORMAT_TSV ? '\t' : ',';
-  out = g_string_new (NULL);
-
-  for (guint c = 0; c < self->n_columns; c++)
-    {
-      if (c > 0)
-        g_string_append_c (out, separator);
-      sps_csv_append_field (out, self->names[c], -1, separator);
-    }
-  if (self->n_columns > 0)
-    g_string_append (out, SPS_CSV_EOL);
-
-  n_items = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
-  for (guint position = 0; position < n_items; position++)
-    {
-      guint row = row_at (self, position);
-
-      for (guint c = 0; c < self->n_columns; c++)
-        {
-          g_autofree char *text = format_cell (get_cell (self, row, c));
-
-          if (c > 0)
-            g_string_append_c (out, separator);
-          sps_csv_append_field (out, text, -1, separator);
-        }
-      g_string_append (out, SPS_CSV_EOL);
-    }
-
-  return g_string_free_to_bytes (g_steal_pointer (&out));
-}
-
-/**
- * sps_result_table_export_to_file:
- * @self: a table
- * @file: where to write; replaced atomically
- * @format: CSV or TSV
- * @error: return location for an error
- *
- * Writes [method@ResultTable.export_bytes] to @file.
- *
- * Returns: %TRUE on success
- */
-gboolean
-sps_result_table_export_to_file (SpsResultTable   *self,
-                                 GFile            *file,
-                                 SpsResultFormat   format,
-                                 GError          **error)
-{
-  g_autoptr(GBytes) bytes = NULL;
-
-  g_return_val_if_fail (SPS_IS_RESULT_TABLE (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  bytes = sps_result_table_export_bytes (self, format);
-  return g_file_replace_contents (file,
-                                  g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                                  NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                  NULL, NULL, error);
 }
