@@ -9,14 +9,12 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-detail-columns-private.h"
 #include "sps-detail-item-private.h"
 #include "sps-detail-panel.h"
 #include "sps-session-private.h"
 #include "sps-stack-text-private.h"
 #include "sps-time-format.h"
-
-/* Digits after the decimal point for the times shown: 1.235 ms. */
-#define TIME_PRECISION 3
 
 /* The call stack opens on the slice's children when there are at most
  * this many; a slice with more (a run loop with a million tasks) stays
@@ -88,16 +86,6 @@ enum {
   N_PROPS
 };
 
-/* Which number a numeric cell shows. */
-typedef enum {
-  FIELD_WALL,
-  FIELD_SELF,
-  FIELD_CHILD,
-  FIELD_COUNT,
-  FIELD_AVERAGE,
-  FIELD_MIN,
-  FIELD_MAX,
-} Field;
 
 G_DEFINE_FINAL_TYPE (SpsDetailPanel, sps_detail_panel, GTK_TYPE_WIDGET)
 
@@ -249,293 +237,6 @@ json_fits_budget (JsonNode *node,
     }
 
   return TRUE;
-}
-
-/* Cells */
-
-static SpsDetailItem *
-dup_list_item_item (GtkListItem *list_item)
-{
-  gpointer item = gtk_list_item_get_item (list_item);
-
-  if (item == NULL)
-    return NULL;
-  if (GTK_IS_TREE_LIST_ROW (item))
-    return gtk_tree_list_row_get_item (item);
-
-  return g_object_ref (item);
-}
-
-static GtkWidget *
-cell_label_new (float xalign)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), xalign);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-
-  return label;
-}
-
-static void
-setup_tree_name (GtkSignalListItemFactory *factory,
-                 GtkListItem              *list_item,
-                 gpointer                  user_data)
-{
-  GtkWidget *expander = gtk_tree_expander_new ();
-
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), cell_label_new (0.0f));
-  gtk_list_item_set_child (list_item, expander);
-}
-
-static void
-bind_tree_name (GtkSignalListItemFactory *factory,
-                GtkListItem              *list_item,
-                gpointer                  user_data)
-{
-  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-  g_autoptr(SpsDetailItem) item = gtk_tree_list_row_get_item (row);
-  GtkWidget *label = gtk_tree_expander_get_child (expander);
-
-  gtk_tree_expander_set_list_row (expander, row);
-  gtk_label_set_text (GTK_LABEL (label), _sps_detail_item_get_name (item));
-  gtk_widget_set_tooltip_text (label, _sps_detail_item_get_name (item));
-}
-
-static void
-unbind_tree_name (GtkSignalListItemFactory *factory,
-                  GtkListItem              *list_item,
-                  gpointer                  user_data)
-{
-  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
-
-  gtk_tree_expander_set_list_row (expander, NULL);
-}
-
-static void
-setup_text (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
-{
-  gtk_list_item_set_child (list_item, cell_label_new (0.0f));
-}
-
-static void
-bind_name (GtkSignalListItemFactory *factory,
-           GtkListItem              *list_item,
-           gpointer                  user_data)
-{
-  g_autoptr(SpsDetailItem) item = dup_list_item_item (list_item);
-  GtkWidget *label = gtk_list_item_get_child (list_item);
-
-  gtk_label_set_text (GTK_LABEL (label), _sps_detail_item_get_name (item));
-  gtk_widget_set_tooltip_text (label, _sps_detail_item_get_name (item));
-}
-
-static void
-bind_value (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
-{
-  g_autoptr(SpsDetailItem) item = dup_list_item_item (list_item);
-  GtkWidget *label = gtk_list_item_get_child (list_item);
-  const char *value = _sps_detail_item_get_value (item);
-
-  gtk_label_set_text (GTK_LABEL (label), value);
-  gtk_widget_set_tooltip_text (label, value);
-
-  /* Object and array summaries are not values: show them dimmed. */
-  if (_sps_detail_item_get_node (item) != NULL)
-    gtk_widget_add_css_class (label, "dim-label");
-  else
-    gtk_widget_remove_css_class (label, "dim-label");
-}
-
-static void
-setup_number (GtkSignalListItemFactory *factory,
-              GtkListItem              *list_item,
-              gpointer                  user_data)
-{
-  GtkWidget *label = cell_label_new (1.0f);
-
-  gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (list_item, label);
-}
-
-static char *
-format_field (SpsDetailItem *item,
-              Field          field)
-{
-  switch (field)
-    {
-    case FIELD_WALL:
-      return sps_time_format_duration (_sps_detail_item_get_wall (item), TIME_PRECISION);
-    case FIELD_SELF:
-      return sps_time_format_duration (_sps_detail_item_get_self (item), TIME_PRECISION);
-    case FIELD_CHILD:
-      return sps_time_format_duration (_sps_detail_item_get_wall (item) - _sps_detail_item_get_self (item),
-                                       TIME_PRECISION);
-    case FIELD_COUNT:
-      return g_strdup_printf ("%u", _sps_detail_item_get_count (item));
-    case FIELD_AVERAGE:
-      return sps_time_format_duration (_sps_detail_item_get_average (item), TIME_PRECISION);
-    case FIELD_MIN:
-      return sps_time_format_duration (_sps_detail_item_get_min (item), TIME_PRECISION);
-    case FIELD_MAX:
-      return sps_time_format_duration (_sps_detail_item_get_max (item), TIME_PRECISION);
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static void
-bind_number (GtkSignalListItemFactory *factory,
-             GtkListItem              *list_item,
-             gpointer                  user_data)
-{
-  g_autoptr(SpsDetailItem) item = dup_list_item_item (list_item);
-  g_autofree char *text = format_field (item, GPOINTER_TO_INT (user_data));
-
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
-}
-
-/* The heat bar: a track the width of the cell, filled by the group's
- * share of the largest total, coloured from yellow (small) to red. */
-static void
-draw_heat_bar (GtkDrawingArea *area,
-               cairo_t        *cr,
-               int             width,
-               int             height,
-               gpointer        user_data)
-{
-  SpsDetailItem *item = user_data;
-  double fraction = _sps_detail_item_get_fraction (item);
-  double bar_height = MIN (height, 8);
-  double y = (height - bar_height) / 2;
-  float r, g, b;
-
-  gtk_hsv_to_rgb ((float) ((1.0 - fraction) * 50.0 / 360.0), 0.85f, 0.95f, &r, &g, &b);
-
-  cairo_set_source_rgba (cr, 0.5, 0.5, 0.5, 0.18);
-  cairo_rectangle (cr, 0, y, width, bar_height);
-  cairo_fill (cr);
-
-  cairo_set_source_rgb (cr, r, g, b);
-  cairo_rectangle (cr, 0, y, MAX (1.0, fraction * width), bar_height);
-  cairo_fill (cr);
-}
-
-static void
-setup_total (GtkSignalListItemFactory *factory,
-             GtkListItem              *list_item,
-             gpointer                  user_data)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *bar = gtk_drawing_area_new ();
-  GtkWidget *label = cell_label_new (1.0f);
-
-  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (bar), 72);
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (bar), 12);
-  gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (label, "numeric");
-  gtk_widget_set_hexpand (label, TRUE);
-
-  gtk_box_append (GTK_BOX (box), bar);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_list_item_set_child (list_item, box);
-}
-
-static void
-bind_total (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
-{
-  SpsDetailItem *item = dup_list_item_item (list_item);
-  GtkWidget *box = gtk_list_item_get_child (list_item);
-  GtkWidget *bar = gtk_widget_get_first_child (box);
-  GtkWidget *label = gtk_widget_get_next_sibling (bar);
-  g_autofree char *text = sps_time_format_duration (_sps_detail_item_get_total (item), TIME_PRECISION);
-
-  gtk_label_set_text (GTK_LABEL (label), text);
-  /* The bar keeps the item until it is unbound or rebound. */
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (bar), draw_heat_bar, item, g_object_unref);
-}
-
-static void
-unbind_total (GtkSignalListItemFactory *factory,
-              GtkListItem              *list_item,
-              gpointer                  user_data)
-{
-  GtkWidget *box = gtk_list_item_get_child (list_item);
-
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (gtk_widget_get_first_child (box)), NULL, NULL, NULL);
-}
-
-static void
-append_column (GtkColumnView *view,
-               const char    *title,
-               gboolean       expand,
-               int            fixed_width,
-               GCallback      setup,
-               GCallback      bind,
-               GCallback      unbind,
-               gpointer       user_data)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkColumnViewColumn *column;
-
-  g_signal_connect (factory, "setup", setup, user_data);
-  g_signal_connect (factory, "bind", bind, user_data);
-  if (unbind != NULL)
-    g_signal_connect (factory, "unbind", unbind, user_data);
-
-  column = gtk_column_view_column_new (title, factory);
-  gtk_column_view_column_set_expand (column, expand);
-  gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_column_set_fixed_width (column, fixed_width);
-  gtk_column_view_append_column (view, column);
-  g_object_unref (column);
-}
-
-static GtkColumnView *
-column_view_new (const char *name)
-{
-  GtkWidget *view = gtk_column_view_new (NULL);
-
-  gtk_widget_set_name (view, name);
-  gtk_column_view_set_show_column_separators (GTK_COLUMN_VIEW (view), FALSE);
-  gtk_column_view_set_reorderable (GTK_COLUMN_VIEW (view), FALSE);
-  gtk_widget_add_css_class (view, "data-table");
-
-  return GTK_COLUMN_VIEW (view);
-}
-
-static GtkWidget *
-scrolled (GtkWidget *child)
-{
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), child);
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_widget_set_hexpand (scroller, TRUE);
-
-  return scroller;
-}
-
-static GtkWidget *
-placeholder_label_new (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
-  gtk_widget_set_margin_start (label, 12);
-  gtk_widget_set_margin_end (label, 12);
-
-  return label;
 }
 
 /* Filling in */
@@ -742,7 +443,7 @@ static char *
 format_time_field (SpsTime  time,
                    gboolean estimate)
 {
-  g_autofree char *text = sps_time_format_duration (time, TIME_PRECISION);
+  g_autofree char *text = sps_time_format_duration (time, SPS_DETAIL_TIME_PRECISION);
 
   if (!estimate)
     return g_steal_pointer (&text);
@@ -775,7 +476,7 @@ show_summary (SpsDetailPanel *self,
   gtk_label_set_text (self->category_value,
                       category != NULL && *category != '\0' ? category : "—");
 
-  start = sps_time_format_duration (slices->ts[slice] - sps_trace_get_start_time (trace), TIME_PRECISION);
+  start = sps_time_format_duration (slices->ts[slice] - sps_trace_get_start_time (trace), SPS_DETAIL_TIME_PRECISION);
   duration = format_time_field (slices->dur[slice], estimate);
   self_time = format_time_field (slices->self_time[slice], estimate);
   gtk_label_set_text (self->start_value, start);
@@ -963,52 +664,33 @@ build_summary (SpsDetailPanel *self)
 static GtkWidget *
 build_call_stack_page (SpsDetailPanel *self)
 {
-  self->call_stack_view = column_view_new ("call-stack-view");
+  self->call_stack_view = _sps_detail_column_view_new ("call-stack-view");
 
-  append_column (self->call_stack_view, _("Name"), TRUE, 200,
-                 G_CALLBACK (setup_tree_name), G_CALLBACK (bind_tree_name),
-                 G_CALLBACK (unbind_tree_name), NULL);
-  append_column (self->call_stack_view, _("Wall time"), FALSE, 110,
-                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
-                 GINT_TO_POINTER (FIELD_WALL));
-  append_column (self->call_stack_view, _("Self time"), FALSE, 110,
-                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
-                 GINT_TO_POINTER (FIELD_SELF));
-  append_column (self->call_stack_view, _("Child time"), FALSE, 110,
-                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
-                 GINT_TO_POINTER (FIELD_CHILD));
+  _sps_detail_column_view_append (self->call_stack_view, SPS_DETAIL_COLUMN_TREE_NAME, _("Name"), TRUE, 200);
+  _sps_detail_column_view_append (self->call_stack_view, SPS_DETAIL_COLUMN_WALL, _("Wall time"), FALSE, 110);
+  _sps_detail_column_view_append (self->call_stack_view, SPS_DETAIL_COLUMN_SELF, _("Self time"), FALSE, 110);
+  _sps_detail_column_view_append (self->call_stack_view, SPS_DETAIL_COLUMN_CHILD, _("Child time"), FALSE, 110);
 
-  return scrolled (GTK_WIDGET (self->call_stack_view));
+  return _sps_detail_scrolled (GTK_WIDGET (self->call_stack_view));
 }
 
 static GtkWidget *
 build_children_page (SpsDetailPanel *self)
 {
-  self->children_view = column_view_new ("children-view");
+  self->children_view = _sps_detail_column_view_new ("children-view");
 
-  append_column (self->children_view, _("Name"), TRUE, 160,
-                 G_CALLBACK (setup_text), G_CALLBACK (bind_name), NULL, NULL);
-  append_column (self->children_view, _("Count"), FALSE, 64,
-                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
-                 GINT_TO_POINTER (FIELD_COUNT));
-  append_column (self->children_view, _("Total"), FALSE, 170,
-                 G_CALLBACK (setup_total), G_CALLBACK (bind_total),
-                 G_CALLBACK (unbind_total), NULL);
-  append_column (self->children_view, _("Average"), FALSE, 96,
-                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
-                 GINT_TO_POINTER (FIELD_AVERAGE));
-  append_column (self->children_view, _("Min"), FALSE, 96,
-                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
-                 GINT_TO_POINTER (FIELD_MIN));
-  append_column (self->children_view, _("Max"), FALSE, 96,
-                 G_CALLBACK (setup_number), G_CALLBACK (bind_number), NULL,
-                 GINT_TO_POINTER (FIELD_MAX));
+  _sps_detail_column_view_append (self->children_view, SPS_DETAIL_COLUMN_NAME, _("Name"), TRUE, 160);
+  _sps_detail_column_view_append (self->children_view, SPS_DETAIL_COLUMN_COUNT, _("Count"), FALSE, 64);
+  _sps_detail_column_view_append (self->children_view, SPS_DETAIL_COLUMN_TOTAL, _("Total"), FALSE, 170);
+  _sps_detail_column_view_append (self->children_view, SPS_DETAIL_COLUMN_AVERAGE, _("Average"), FALSE, 96);
+  _sps_detail_column_view_append (self->children_view, SPS_DETAIL_COLUMN_MIN, _("Min"), FALSE, 96);
+  _sps_detail_column_view_append (self->children_view, SPS_DETAIL_COLUMN_MAX, _("Max"), FALSE, 96);
 
   self->children_stack = gtk_stack_new ();
   gtk_stack_add_named (GTK_STACK (self->children_stack),
-                       scrolled (GTK_WIDGET (self->children_view)), "list");
+                       _sps_detail_scrolled (GTK_WIDGET (self->children_view)), "list");
   gtk_stack_add_named (GTK_STACK (self->children_stack),
-                       placeholder_label_new (_("This slice has no child slices")), "empty");
+                       _sps_detail_placeholder_label_new (_("This slice has no child slices")), "empty");
 
   return self->children_stack;
 }
@@ -1018,22 +700,19 @@ build_args_page (SpsDetailPanel *self)
 {
   GtkWidget *message;
 
-  self->args_view = column_view_new ("arguments-view");
+  self->args_view = _sps_detail_column_view_new ("arguments-view");
 
-  append_column (self->args_view, _("Key"), FALSE, 220,
-                 G_CALLBACK (setup_tree_name), G_CALLBACK (bind_tree_name),
-                 G_CALLBACK (unbind_tree_name), NULL);
-  append_column (self->args_view, _("Value"), TRUE, 200,
-                 G_CALLBACK (setup_text), G_CALLBACK (bind_value), NULL, NULL);
+  _sps_detail_column_view_append (self->args_view, SPS_DETAIL_COLUMN_TREE_NAME, _("Key"), FALSE, 220);
+  _sps_detail_column_view_append (self->args_view, SPS_DETAIL_COLUMN_VALUE, _("Value"), TRUE, 200);
 
-  message = placeholder_label_new (NULL);
+  message = _sps_detail_placeholder_label_new (NULL);
   gtk_widget_set_name (message, "arguments-message");
   gtk_label_set_selectable (GTK_LABEL (message), TRUE);
   self->args_message = GTK_LABEL (message);
 
   self->args_stack = gtk_stack_new ();
   gtk_stack_add_named (GTK_STACK (self->args_stack),
-                       scrolled (GTK_WIDGET (self->args_view)), "list");
+                       _sps_detail_scrolled (GTK_WIDGET (self->args_view)), "list");
   gtk_stack_add_named (GTK_STACK (self->args_stack), message, "empty");
 
   return self->args_stack;
@@ -1133,7 +812,7 @@ sps_detail_panel_init (SpsDetailPanel *self)
   GtkWidget *content = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *summary = gtk_scrolled_window_new ();
   GtkWidget *notebook = gtk_notebook_new ();
-  GtkWidget *empty = placeholder_label_new (_("No slice selected"));
+  GtkWidget *empty = _sps_detail_placeholder_label_new (_("No slice selected"));
 
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (summary), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (summary), FALSE);
