@@ -1,0 +1,133 @@
+/* sps-timeline-lod-state-private.h: what the parts of SpsTimelineLod share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The summaries of slice lanes, counter tracks and point tracks, each
+ * built level by level on first use (sps-timeline-lod.c,
+ * sps-timeline-lod-counters.c, sps-timeline-lod-points.c).
+ */
+
+#pragma once
+
+#include "sps-timeline-lod-private.h"
+
+G_BEGIN_DECLS
+
+typedef SpsLodRecord RunRecord;
+
+typedef struct
+{
+  guint      n_items;       /* runs plus slices on their own */
+  guint      n_runs;        /* n_items when materialised */
+  RunRecord *runs;          /* in time order; all items when materialised */
+} SliceLevel;
+
+/* A lane's items of one level around the range last drawn, as records:
+ * see _sps_timeline_lod_runs_window(). */
+typedef struct
+{
+  RunRecord *records;
+  guint      n;
+  guint      size;          /* room in @records */
+  gboolean   filled;
+  guint      level;
+  SpsTime    start;         /* the range they were taken for */
+  SpsTime    end;
+} LaneWindow;
+
+typedef struct
+{
+  const guint32 *slices;    /* the lane's slices in time order */
+  guint          n_slices;
+  SpsTime       *max_end;   /* running maximum of the slices' ends; NULL
+                             * when the ends never decrease (the usual
+                             * case) */
+  SliceLevel     base;      /* no runs */
+  SliceLevel    *levels[SPS_LOD_N_LEVELS];
+  guint64        owned;     /* bit k: levels[k] was allocated for k */
+  LaneWindow     window;
+} SliceLane;
+
+typedef struct
+{
+  guint      n_lanes;
+  SliceLane *lanes;         /* NULL until the track is first queried */
+  guint32   *slices;        /* the track's slices grouped by depth */
+} SliceTrack;
+
+typedef struct
+{
+  guint         n;
+  SpsLodBucket *buckets;    /* NULL: one value per bucket, read raw */
+} CounterLevel;
+
+typedef struct
+{
+  gboolean      range_known;
+  gboolean      has_range;
+  double        min;
+  double        max;
+  CounterLevel  base;
+  CounterLevel *levels[SPS_LOD_N_LEVELS];
+  guint64       owned;
+} CounterTrack;
+
+/* A level of a point track: the position in the track of the first
+ * point of each non-empty bucket. */
+typedef struct
+{
+  guint    n;
+  guint32 *first;           /* NULL: every point in a bucket of its own */
+} PointLevel;
+
+typedef struct
+{
+  PointLevel  base;
+  PointLevel *levels[SPS_LOD_N_LEVELS];
+  guint64     owned;
+} PointTrack;
+
+struct _SpsTimelineLod
+{
+  SpsTrace             *trace;
+  const SpsTrackTable  *tracks;
+  const SpsSliceTable  *slices;
+  const SpsCounterTable *counters;
+  SliceTrack           *slice_tracks;
+  CounterTrack         *counter_tracks;
+  PointTrack           *point_tracks;
+  gsize                 memory;
+};
+
+static inline SpsTime
+floor_shift (SpsTime value,
+             guint   shift)
+{
+  /* Floor division by 2^shift without relying on the implementation's
+   * shift of negative numbers. */
+  if (value >= 0)
+    return value >> shift;
+  return -((-(value + 1)) >> shift) - 1;
+}
+
+static inline gboolean
+is_slice_track (guint8 kind)
+{
+  return kind == SPS_TRACK_THREAD_SLICES ||
+         kind == SPS_TRACK_THREAD_SAMPLED_SLICES ||
+         kind == SPS_TRACK_ASYNC;
+}
+
+static inline gboolean
+is_point_track (guint8 kind)
+{
+  return kind == SPS_TRACK_THREAD_INSTANTS ||
+         kind == SPS_TRACK_PROCESS_INSTANTS ||
+         kind == SPS_TRACK_GLOBAL_INSTANTS ||
+         kind == SPS_TRACK_THREAD_SAMPLES;
+}
+
+void _sps_timeline_lod_counter_track_clear (CounterTrack *ct);
+void _sps_timeline_lod_point_track_clear   (PointTrack   *pt);
+
+G_END_DECLS
