@@ -30,7 +30,7 @@ sps_result_table_export_bytes (SpsResultTable  *self,
                                SpsResultFormat  format)
 {
   g_autoptr(GString) out = NULL;
-  g_auto(GStrv) fields = NULL;
+  g_autofree char **fields = NULL;
   guint n_columns;
   guint row;
   char separator;
@@ -59,6 +59,10 @@ sps_result_table_export_bytes (SpsResultTable  *self,
         }
       sps_csv_append_row (out, (const char * const *) fields, n_columns, separator);
     }
+
+  /* Not a GStrv: a NULL cell is a NULL field in the middle */
+  for (guint c = 0; c < n_columns; c++)
+    g_free (fields[c]);
 
   return g_string_free_to_bytes (g_steal_pointer (&out));
 }
