@@ -16,17 +16,6 @@
 #include "sps-test-zip.h"
 #include "sps-xca.h"
 
-static gssize
-expand (guint32        compression,
-        const guint8  *in,
-        gsize          in_len,
-        guint8        *out,
-        gsize          out_len,
-        GError       **error)
-{
-  return sps_xca_decompress ((SpsXcaFormat) compression, in, in_len, out, out_len, error);
-}
-
 static guint
 samples_of_process (SpsTrace *trace,
                     gint64    pid)
@@ -73,7 +62,7 @@ test_perfview_cpu (void)
   g_autoptr(GBytes) etl = sps_test_shared_zip_member ("diagsession", "perfview__net.4.5.2.x86.etl.zip",
                                                       "net.4.5.2.x86.etl");
   g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
-  g_autoptr(SpsEtlImport) import = sps_etl_import_new (builder, expand);
+  g_autoptr(SpsEtlImport) import = sps_etl_import_new (builder, sps_xca_decompress_buffer);
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
   const SpsEtlImportStats *stats;

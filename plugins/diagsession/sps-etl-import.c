@@ -58,6 +58,10 @@ struct _SpsEtlImport
 
   SpsEtlImportStats     stats;
   gboolean              finished;
+
+  SpsEtlBufferFunc      buffer_func;
+  gpointer              buffer_data;
+  GHashTable           *processes;    /* after finish: pid → builder process */
 };
 
 SpsEtlImport *
@@ -84,6 +88,7 @@ sps_etl_import_free (SpsEtlImport *self)
   g_object_unref (self->builder);
   sps_etl_kernel_free (self->kernel);
   g_hash_table_unref (self->clr);
+  g_clear_pointer (&self->processes, g_hash_table_unref);
   g_free (self);
 }
 
@@ -97,6 +102,56 @@ SpsEtlKernel *
 sps_etl_import_get_kernel (SpsEtlImport *self)
 {
   return self->kernel;
+}
+
+/**
+ * sps_etl_import_get_clock:
+ * @self: an import
+ * @start_ticks: (out): the earliest file's start, in clock ticks
+ * @frequency: (out): ticks per second
+ *
+ * Returns: %FALSE when no file had a readable header
+ */
+gboolean
+sps_etl_import_get_clock (SpsEtlImport *self,
+                          guint64      *start_ticks,
+                          guint64      *frequency)
+{
+  *start_ticks = self->start_ticks;
+  *frequency = self->frequency;
+  return self->have_clock;
+}
+
+/**
+ * sps_etl_import_set_buffer_func:
+ * @self: an import
+ * @func: (nullable): called before each buffer that is read, with its
+ *   offset and the file's size; %FALSE stops reading the file
+ * @user_data: for @func
+ *
+ * For progress and cancelling.
+ */
+void
+sps_etl_import_set_buffer_func (SpsEtlImport     *self,
+                                SpsEtlBufferFunc  func,
+                                gpointer          user_data)
+{
+  self->buffer_func = func;
+  self->buffer_data = user_data;
+}
+
+/**
+ * sps_etl_import_get_processes:
+ * @self: a finished import
+ *
+ * Returns: (transfer none) (nullable): pid → the builder's process index
+ *   of each process that has rows, %NULL before the import is finished
+ *   or when no file had a header
+ */
+GHashTable *
+sps_etl_import_get_processes (SpsEtlImport *self)
+{
+  return self->processes;
 }
 
 /* Reading */
@@ -172,6 +227,16 @@ on_record (const SpsEtlRecord *record,
                              record->payload, record->payload_len);
 }
 
+static gboolean
+on_buffer (gsize    offset,
+           gsize    len,
+           gpointer user_data)
+{
+  SpsEtlImport *self = user_data;
+
+  return self->buffer_func == NULL || self->buffer_func (offset, len, self->buffer_data);
+}
+
 static void
 on_warning (const char *kind,
             const char *message,
@@ -199,7 +264,7 @@ sps_etl_import_read (SpsEtlImport  *self,
                      const char    *display_name,
                      GError       **error)
 {
-  const SpsEtlReaderFuncs funcs = { on_header, on_record, on_warning, self->decompress };
+  const SpsEtlReaderFuncs funcs = { on_header, on_record, on_warning, self->decompress, on_buffer };
   SpsEtlStats stats;
   gboolean ok;
 
@@ -558,7 +623,7 @@ sps_etl_import_finish (SpsEtlImport *self)
 
   g_hash_table_unref (build.images);
   g_hash_table_unref (build.threads);
-  g_hash_table_unref (build.processes);
+  self->processes = build.processes;
   g_hash_table_unref (build.builder_threads);
   g_hash_table_unref (build.frames);
 }

@@ -392,6 +392,13 @@ add_sample (SpsEtlKernel       *self,
   sample.ip = sps_ms_read_ptr (r->payload, ptr);
   sample.tid = sps_ms_read_u32 (r->payload + ptr);
   sample.kernel_stack = sample.user_stack = SPS_ETL_NO_ID;
+  sample.flags = r->payload_len >= (gsize) ptr + 8 ? sps_ms_read_u16 (r->payload + ptr + 6) : 0;
+  if (sample.tid == 0)
+    {
+      self->n_idle_samples++;
+      if ((sample.flags & (SPS_ETL_SAMPLE_IN_DPC | SPS_ETL_SAMPLE_IN_ISR)) != 0)
+        self->n_idle_interrupts++;
+    }
   g_array_append_val (self->samples, sample);
 
   key = g_new (SampleKey, 1);

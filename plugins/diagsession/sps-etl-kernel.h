@@ -49,7 +49,14 @@ typedef struct
   guint32  tid;
   guint32  kernel_stack;    /* index into stacks, or SPS_ETL_NO_ID */
   guint32  user_stack;
+  guint16  flags;           /* SPS_ETL_SAMPLE_IN_DPC, _IN_ISR; 0 when absent */
 } SpsEtlSample;
+
+/* The word after SampledProfile's Count: the processor was running a
+ * deferred procedure call or an interrupt service routine (bits 3–6 are
+ * the thread's priority; the rest is not documented) */
+#define SPS_ETL_SAMPLE_IN_DPC 0x0001
+#define SPS_ETL_SAMPLE_IN_ISR 0x0002
 
 typedef struct
 {
@@ -68,6 +75,8 @@ typedef struct
   guint32    target_pid;    /* Diagnostics Hub's TargetProfilingStarted; SPS_ETL_NO_ID */
 
   guint64    n_samples;             /* SampledProfile events read */
+  guint64    n_idle_samples;        /* of those, of the idle thread (tid 0) */
+  guint64    n_idle_interrupts;     /* and of those, in a DPC or an ISR */
   guint64    n_stack_events;        /* StackWalk stacks (type 32) */
   guint64    n_key_refs_kernel;     /* stack key references (37, 38) */
   guint64    n_key_refs_user;

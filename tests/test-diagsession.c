@@ -1,0 +1,472 @@
+/* test-diagsession.c: the .diagsession / ETL importer plugin, end to end
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Files are opened the way the application opens them (sps_trace_load(),
+ * the plugin found on SPANSCOPE_PLUGIN_PATH, probe by content). No real
+ * .diagsession could be obtained (../shared/fixtures/diagsession/README.md),
+ * so the packages are assembled by the test: a ZIP with the manifest
+ * Visual Studio writes and the real resources of the shared fixtures.
+ * Their tests say "assembled". Skipped without ../shared.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "sps-test-util.h"
+#include "sps-test-zip.h"
+
+#define DIAGHUB_ZIP "perfview__diaghub-dotnetcore3.1-win-x64-diagsession.etls.zip"
+#define DIAGHUB_DIR "diaghub-dotnetcore3.1-win-x64-diagsession/"
+#define PERFVIEW_ZIP "perfview__net.4.5.2.x86.etl.zip"
+#define GOBLIN "goblin__1197E42F-003D-4F91-A845-6404CF289E84.counters"
+#define PREFIX "3e5a8c4d-0b8e-4f6e-9f3a-6c1d2b7e8a90"
+
+static char *scratch_dir;
+
+static GBytes *
+resource_bytes (const char *name)
+{
+  return sps_test_shared_bytes ("diagsession/resources", name);
+}
+
+static SpsTrace *
+load (const char  *path,
+      GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  return sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, error);
+}
+
+/* The "etl" object `info --json` prints */
+static JsonObject *
+etl_info (SpsTrace *trace)
+{
+  static JsonNode *node;
+  SpsArgsRef ref = SPS_ARGS_REF_NONE;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpuint (sps_trace_get_n_info_sections (trace), ==, 1);
+  g_assert_cmpstr (sps_trace_get_info_section (trace, 0, &ref), ==, "etl");
+  g_clear_pointer (&node, json_node_unref);
+  node = sps_trace_parse_args (trace, ref, &error);
+  g_assert_no_error (error);
+  return json_node_get_object (node);
+}
+
+static gint64
+info_int (SpsTrace   *trace,
+          const char *key)
+{
+  return json_object_get_int_member (etl_info (trace), key);
+}
+
+static const char *
+warning_message (SpsTrace   *trace,
+                 const char *name)
+{
+  for (guint i = 0; i < sps_trace_get_n_warnings (trace); i++)
+    {
+      const char *message = NULL;
+
+      if (g_strcmp0 (sps_trace_get_warning (trace, i, NULL, &message), name) == 0)
+        return message;
+    }
+  return NULL;
+}
+
+static guint
+process_of_pid (SpsTrace *trace,
+                gint64    pid)
+{
+  const SpsProcessTable *processes = sps_trace_get_processes (trace);
+
+  for (guint i = 0; i < processes->n_rows; i++)
+    if (processes->pid[i] == pid)
+      return i;
+  g_assert_not_reached ();
+}
+
+/* One resource element of a manifest */
+static char *
+resource_xml (const char *type,
+              const char *name)
+{
+  return g_strdup_printf ("    <Resource Id=\"{%08x-1111-2222-3333-444455556666}\" Type=\"%s\" Name=\"%s\""
+                          " ResourcePackageUriPrefix=\"" PREFIX "\" IsDirectoryOnDisk=\"false\""
+                          " CompressionOption=\"norm\" TimeAddedUTC=\"133000000000000000\" />\n",
+                          g_str_hash (name), type, name);
+}
+
+/* A manifest listing @etls (a NULL-terminated list of names) and
+ * optionally one counters file */
+static GBytes *
+manifest (const char * const *etls,
+          const char         *counters)
+{
+  g_autoptr(GString) xml = g_string_new ("\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+                                         "<Package xmlns=\"urn:diagnosticshub-package-metadata-2-1\">\n"
+                                         "  <Content>\n");
+
+  for (guint i = 0; etls[i] != NULL; i++)
+    {
+      g_autofree char *r = resource_xml ("DiagnosticsHub.Resource.EtlFile", etls[i]);
+
+      g_string_append (xml, r);
+    }
+  if (counters != NULL)
+    {
+      g_autofree char *r = resource_xml ("DiagnosticsHub.Resource.CountersFile", counters);
+
+      g_string_append (xml, r);
+    }
+  g_string_append (xml, "  </Content>\n  <Metadata><Item Key=\"_BuildVersion\">17.14.36607.1</Item></Metadata>\n"
+                   "</Package>\n");
+  return g_string_free_to_bytes (g_steal_pointer (&xml));
+}
+
+static GBytes *
+content_types (void)
+{
+  return g_bytes_new_static (SPS_TEST_CONTENT_TYPES, strlen (SPS_TEST_CONTENT_TYPES));
+}
+
+/* An assembled package of one ETL resource and optionally a counters one */
+static char *
+assemble_one (const char *file_name,
+              GBytes     *etl,
+              GBytes     *counters)
+{
+  const char *etls[] = { "sc.user_aux.etl", NULL };
+  g_autofree char *path = g_build_filename (scratch_dir, file_name, NULL);
+  g_autoptr(GBytes) types = content_types ();
+  g_autoptr(GBytes) xml = manifest (etls, counters != NULL ? "Session.counters" : NULL);
+
+  sps_test_write_zip (path, "[Content_Types].xml", types, "metadata.xml", xml,
+                      PREFIX "/sc.user_aux.etl", etl, PREFIX "/Session.counters", counters, NULL);
+  return g_steal_pointer (&path);
+}
+
+/* PerfView's CPU trace in a package with the hand-written counters
+ * example: the counts of the README, the idle process hidden, the
+ * counters on the trace's clock */
+static void
+test_assembled_one_etl (void)
+{
+  g_autoptr(GBytes) etl = sps_test_shared_zip_member ("diagsession", PERFVIEW_ZIP, "net.4.5.2.x86.etl");
+  g_autoptr(GBytes) counters = resource_bytes ("CreateJsonDiagSession__Session.counters");
+  g_autofree char *path = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  const SpsProcessTable *processes;
+  const SpsCounterTable *values;
+  guint idle;
+
+  g_test_summary ("An assembled .diagsession with one ETL resource and a counters resource: "
+                  "every README count, idle hidden, counter points on the trace's clock");
+  if (etl == NULL || counters == NULL)
+    return;
+
+  path = assemble_one ("one-etl.diagsession", etl, counters);
+  trace = load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (sps_trace_get_format (trace), ==, "diagsession");
+
+  g_assert_cmpstr (json_object_get_string_member (etl_info (trace), "container"), ==, "diagsession");
+  g_assert_cmpint (info_int (trace, "files"), ==, 1);
+  g_assert_cmpint (info_int (trace, "buffers"), ==, 276);
+  g_assert_cmpint (info_int (trace, "compressed_buffers"), ==, 275);
+  /* System64 4,472 + System32 2, PerfInfo64 115,091, Full-header64 8,162
+   * + 32 73, EventHeader32 39,425 + 64 1,073 */
+  g_assert_cmpint (info_int (trace, "records"), ==, 4472 + 2 + 115091 + 8162 + 73 + 39425 + 1073);
+  g_assert_cmpint (info_int (trace, "sampled_profile"), ==, 88809);
+  g_assert_cmpint (info_int (trace, "stackwalk_direct"), ==, 229);
+  g_assert_cmpint (info_int (trace, "stack_key_references_kernel"), ==, 3640);
+  g_assert_cmpint (info_int (trace, "stack_key_references_user"), ==, 8532);
+  g_assert_cmpint (info_int (trace, "stack_key_definitions"), ==, 3049);
+  g_assert_cmpint (info_int (trace, "stack_key_rundowns"), ==, 1024);
+  /* PerfView keeps 6,810 samples: the 6,681 of other threads than the
+   * idle one and the idle thread's 129 in a DPC (98) or an ISR (31) */
+  g_assert_cmpint (info_int (trace, "idle_samples"), ==, 82128);
+  g_assert_cmpint (info_int (trace, "idle_samples_in_dpc_or_isr"), ==, 98 + 31);
+  g_assert_cmpint (88809 - info_int (trace, "idle_samples") + info_int (trace, "idle_samples_in_dpc_or_isr"),
+                   ==, 6810);
+  g_assert_cmpuint (sps_trace_get_samples (trace)->n_rows, ==, 88809);
+
+  /* No Diagnostics Hub target in a PerfView trace: nothing collapsed, the
+   * idle process hidden */
+  processes = sps_trace_get_processes (trace);
+  idle = process_of_pid (trace, 0);
+  g_assert_cmpuint (processes->display[idle], ==, SPS_PROCESS_DISPLAY_HIDDEN);
+  g_assert_cmpuint (processes->display[process_of_pid (trace, 3644)], ==, SPS_PROCESS_DISPLAY_DEFAULT);
+
+  /* The counters (no qpcFrequency: 100 ns units from the start) in a
+   * process of their own: 0, 5,000 and 10,000 units */
+  g_assert_cmpint (info_int (trace, "counter_files"), ==, 1);
+  g_assert_cmpint (info_int (trace, "counter_points"), ==, 3);
+  values = sps_trace_get_counters (trace);
+  g_assert_cmpuint (values->n_rows, ==, 3);
+  g_assert_cmpint (values->ts[0], ==, 0);
+  g_assert_cmpint (values->ts[1], ==, 500000);
+  g_assert_cmpint (values->ts[2], ==, 1000000);
+  g_assert_cmpfloat (values->value[0], ==, 100);
+  g_assert_cmpfloat (values->value[1], ==, 0);
+  g_assert_cmpfloat (values->value[2], ==, 100);
+  g_assert_cmpstr (sps_trace_get_string (trace, processes->name[process_of_pid (trace, -1)]), ==,
+                   "Diagnostics Hub");
+}
+
+/* The four files of a Diagnostics Hub session as four ETL resources,
+ * with the real counters of another capture */
+static void
+test_assembled_diaghub_merged (void)
+{
+  static const char * const names[] = { "diaghub.etl", "diaghub.kernel.1.etl", "diaghub.user_injected.1.etl",
+                                        "diaghub.user_paged.1.etl", NULL };
+  g_autoptr(GBytes) counters = resource_bytes (GOBLIN);
+  g_autoptr(GPtrArray) etls = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  g_autoptr(GBytes) types = content_types ();
+  g_autoptr(GBytes) xml = NULL;
+  g_autofree char *path = g_build_filename (scratch_dir, "diaghub.diagsession", NULL);
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  const SpsProcessTable *processes;
+  const SpsCounterTable *values;
+  guint target;
+
+  g_test_summary ("An assembled .diagsession with the four ETLs of a Diagnostics Hub session: "
+                  "merged on one clock, PerfView's event count, the profiled process first");
+  if (counters == NULL)
+    return;
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *member = g_strconcat (DIAGHUB_DIR, names[i], NULL);
+
+      g_ptr_array_add (etls, sps_test_shared_zip_member ("diagsession", DIAGHUB_ZIP, member));
+    }
+
+  xml = manifest (names, GOBLIN);
+  sps_test_write_zip (path, "[Content_Types].xml", types, "metadata.xml", xml,
+                      PREFIX "/diaghub.etl", etls->pdata[0], PREFIX "/diaghub.kernel.1.etl", etls->pdata[1],
+                      PREFIX "/diaghub.user_injected.1.etl", etls->pdata[2],
+                      PREFIX "/diaghub.user_paged.1.etl", etls->pdata[3],
+                      PREFIX "/" GOBLIN, counters, NULL);
+  trace = load (path, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (info_int (trace, "files"), ==, 4);
+  /* 64 KiB buffers, none compressed: 6,750,208 + 3,866,624 + 131,072 +
+   * 9,109,504 bytes */
+  g_assert_cmpint (info_int (trace, "buffers"), ==, (6750208 + 3866624 + 131072 + 9109504) / 65536);
+  g_assert_cmpint (info_int (trace, "compressed_buffers"), ==, 0);
+  /* PerfView's merge counts 95,506 events: every record but the 5,247
+   * MethodILToNativeMap events, which its TraceLog keeps to itself */
+  g_assert_cmpint (info_int (trace, "records"), ==, 95506 + 5247);
+  g_assert_cmpuint (sps_trace_get_events_read (trace), ==, 95506 + 5247);
+  g_assert_cmpint (info_int (trace, "sampled_profile"), ==, 0);
+  g_assert_cmpint (info_int (trace, "target_pid"), ==, 2140);
+
+  /* The target first and expanded; nothing else has rows but the
+   * counters' process, which is the target */
+  processes = sps_trace_get_processes (trace);
+  target = process_of_pid (trace, 2140);
+  g_assert_cmpint (processes->sort_index[target], ==, 0);
+  g_assert_cmpuint (processes->display[target], ==, SPS_PROCESS_DISPLAY_DEFAULT);
+  g_assert_cmpuint (processes->n_rows, ==, 1);
+
+  /* The goblin counters: 98 private bytes and 40 live objects points,
+   * placed by their QPC ticks against the session's earliest start
+   * (diaghub.etl's, 13,764,840,754 ticks at 10 MHz): the first private
+   * bytes point at 627,035,939,620 ticks is 613,271,098,866 ticks =
+   * 61,327,109,886,600 ns later */
+  g_assert_cmpint (info_int (trace, "counter_points"), ==, 98 + 40);
+  values = sps_trace_get_counters (trace);
+  g_assert_cmpuint (values->n_rows, ==, 138);
+  g_assert_cmpint (values->ts[0], ==, G_GINT64_CONSTANT (61327109886600));
+  g_assert_cmpfloat (values->value[0], ==, 409600);
+}
+
+/* A listed resource that is not in the ZIP: a warning naming it, the
+ * other resource read */
+static void
+test_assembled_missing_resource (void)
+{
+  static const char * const names[] = { "missing.etl", "sc.user_aux.etl", NULL };
+  g_autoptr(GBytes) etl = sps_test_shared_zip_member ("diagsession", "perfview__gcevents.etl.zip",
+                                                      "gcevents/PerfViewData.etl");
+  g_autoptr(GBytes) types = content_types ();
+  g_autoptr(GBytes) xml = manifest (names, NULL);
+  g_autofree char *path = g_build_filename (scratch_dir, "missing.diagsession", NULL);
+  g_autofree char *only_missing = g_build_filename (scratch_dir, "only-missing.diagsession", NULL);
+  g_autoptr(GBytes) xml_missing = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("An assembled .diagsession whose manifest lists a member the ZIP lacks: "
+                  "a warning that names it, the rest read; nothing readable is an error");
+  if (etl == NULL)
+    return;
+
+  sps_test_write_zip (path, "[Content_Types].xml", types, "metadata.xml", xml, PREFIX "/sc.user_aux.etl", etl,
+                      NULL);
+  trace = load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sps_trace_count_warning (trace, "diagsession-resource"), ==, 1);
+  expected = g_strconcat (path, ": the package has no member “" PREFIX "/missing.etl”", NULL);
+  g_assert_cmpstr (warning_message (trace, "diagsession-resource"), ==, expected);
+  g_assert_cmpint (info_int (trace, "files"), ==, 1);
+  g_assert_cmpint (info_int (trace, "records"), ==, 71);
+
+  /* Only the missing one */
+  xml_missing = manifest ((const char * const[]) { "missing.etl", NULL }, NULL);
+  sps_test_write_zip (only_missing, "[Content_Types].xml", types, "metadata.xml", xml_missing, NULL);
+  g_assert_null (load (only_missing, &error));
+  g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED);
+}
+
+/* The other forms: OLE compound file, a ZIP of neither kind */
+static void
+test_refused_forms (void)
+{
+  static const guint8 cfb[512] = { 0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1 };
+  g_autofree char *compound = sps_test_write_temp ("sps-cfb-XXXXXX", "capture.diagsession", cfb, sizeof cfb);
+  g_autofree char *compound_dir = g_path_get_dirname (compound);
+  g_autofree char *zip = g_build_filename (scratch_dir, "plain.diagsession", NULL);
+  g_autoptr(GBytes) types = content_types ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+
+  g_test_summary ("A .diagsession in the OLE compound form and a ZIP without metadata.xml or ETL "
+                  "files: errors that say which");
+
+  g_assert_null (load (compound, &error));
+  g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNSUPPORTED);
+  expected = g_strconcat (compound, ": a .diagsession in the OLE compound file form; only ZIP packages are read",
+                          NULL);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+  g_clear_pointer (&expected, g_free);
+
+  sps_test_write_zip (zip, "[Content_Types].xml", types, NULL);
+  g_assert_null (load (zip, &error));
+  g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED);
+  expected = g_strconcat (zip, ": a ZIP file without metadata.xml, so not a .diagsession package", NULL);
+  g_assert_cmpstr (error->message, ==, expected);
+
+  sps_test_remove_tree (compound_dir);
+}
+
+/* The ETL of PerfView's CLR GC trace (5 buffers of 64 KiB, uncompressed),
+ * cut at every buffer boundary and inside every buffer's records, in an
+ * assembled package: the records before the cut are kept. The counts
+ * were worked out from the buffers' headers (SavedOffset 576, 1,224,
+ * 1,904, 232, 6,240) and each record's size. */
+static void
+test_assembled_truncated (void)
+{
+  static const struct { gsize cut; gint64 records; } cuts[] = {
+    { 65536, 2 },            /* after the header buffer */
+    { 65536 + 612, 7 },      /* half of the second buffer's data */
+    { 131072, 14 },
+    { 131072 + 952, 19 },
+    { 196608, 25 },
+    { 196608 + 116, 25 },    /* inside the fourth buffer's only record */
+    { 262144, 26 },
+    { 262144 + 3120, 48 },
+    { 327680, 71 },          /* the whole file */
+  };
+  g_autoptr(GBytes) etl = sps_test_shared_zip_member ("diagsession", "perfview__gcevents.etl.zip",
+                                                      "gcevents/PerfViewData.etl");
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("An assembled .diagsession whose ETL is cut at every buffer boundary and inside "
+                  "each buffer: no crash, the records before the cut kept, a warning for a cut buffer");
+  if (etl == NULL)
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cuts); i++)
+    {
+      g_autoptr(GBytes) cut = g_bytes_new_from_bytes (etl, 0, cuts[i].cut);
+      g_autofree char *name = g_strdup_printf ("cut-%zu.diagsession", cuts[i].cut);
+      g_autofree char *path = assemble_one (name, cut, NULL);
+      g_autoptr(SpsTrace) trace = load (path, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (info_int (trace, "records"), ==, cuts[i].records);
+      g_assert_cmpint (info_int (trace, "buffers"), ==, (cuts[i].cut + 65535) / 65536);
+      /* A cut inside a buffer is said; a cut between buffers cannot be
+       * told from the end of a file */
+      g_assert_cmpuint (sps_trace_count_warning (trace, "etl-truncated"), ==, cuts[i].cut % 65536 != 0);
+    }
+
+  /* Cut inside the trace header's record: nothing to read */
+  {
+    g_autoptr(GBytes) cut = g_bytes_new_from_bytes (etl, 0, 288);
+    g_autofree char *path = assemble_one ("cut-header.diagsession", cut, NULL);
+
+    g_assert_null (load (path, &error));
+    g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED);
+  }
+}
+
+/* A bare ETL and PerfView's .etl.zip open by content, whatever their name */
+static void
+test_probe_by_content (void)
+{
+  g_autoptr(GBytes) etl = sps_test_shared_zip_member ("diagsession", "perfview__primitive-types.etl.zip",
+                                                      "primitive-types.etl");
+  g_autofree char *zip = sps_test_shared_fixture_path ("diagsession", PERFVIEW_ZIP);
+  g_autofree char *renamed = NULL;
+  g_autoptr(SpsTrace) bare = NULL;
+  g_autoptr(SpsTrace) zipped = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("A bare ETL under another name and PerfView's .etl.zip: opened by their content");
+  if (etl == NULL || zip == NULL)
+    return;
+
+  renamed = sps_test_write_temp ("sps-etl-XXXXXX", "trace.bin", g_bytes_get_data (etl, NULL), g_bytes_get_size (etl));
+  bare = load (renamed, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (sps_trace_get_format (bare), ==, "etl");
+  g_assert_cmpstr (json_object_get_string_member (etl_info (bare), "container"), ==, "etl");
+  /* Two 8 KiB buffers: the header, the 5 events and what the session adds */
+  g_assert_cmpint (info_int (bare, "buffers"), ==, 2);
+
+  zipped = load (zip, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (etl_info (zipped), "container"), ==, "zip");
+  g_assert_cmpint (info_int (zipped, "sampled_profile"), ==, 88809);
+  {
+    g_autofree char *dir = g_path_get_dirname (renamed);
+
+    sps_test_remove_tree (dir);
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  scratch_dir = g_dir_make_tmp ("sps-diagsession-XXXXXX", NULL);
+
+  g_test_add_func ("/diagsession/import/assembled-one-etl", test_assembled_one_etl);
+  g_test_add_func ("/diagsession/import/assembled-diaghub-merged", test_assembled_diaghub_merged);
+  g_test_add_func ("/diagsession/import/assembled-missing-resource", test_assembled_missing_resource);
+  g_test_add_func ("/diagsession/import/assembled-truncated", test_assembled_truncated);
+  g_test_add_func ("/diagsession/import/refused-forms", test_refused_forms);
+  g_test_add_func ("/diagsession/import/probe-by-content", test_probe_by_content);
+
+  ret = g_test_run ();
+  sps_test_remove_tree (scratch_dir);
+  g_free (scratch_dir);
+  return ret;
+}
