@@ -449,6 +449,141 @@ test_probe_by_content (void)
   }
 }
 
+/* `info --json`: the etl object's figures for PerfView's CPU trace, the
+ * README's counts (from an independent reader) */
+static void
+test_cli_info (void)
+{
+  g_autofree char *zip = sps_test_shared_fixture_path ("diagsession", PERFVIEW_ZIP);
+  g_auto(SpsTestRun) run = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root, *etl;
+  static const struct { const char *key; gint64 value; } expected[] = {
+    { "buffers", 276 },
+    { "compressed_buffers", 275 },
+    { "records", 4472 + 2 + 115091 + 8162 + 73 + 39425 + 1073 },
+    { "events_lost", 0 },
+    { "sampled_profile", 88809 },
+    { "stackwalk_direct", 229 },
+    { "stack_key_definitions", 3049 },
+    { "stack_key_rundowns", 1024 },
+    { "stack_key_references_kernel", 3640 },
+    { "stack_key_references_user", 8532 },
+    /* Samples whose (timestamp, thread) a stack event or key reference
+     * shares */
+    { "samples_with_stack", 6806 },
+    /* 13,783 MethodDCEndVerbose, 405 MethodLoadVerbose, 271
+     * MethodUnloadVerbose */
+    { "clr_method_events", 13783 + 405 + 271 },
+    /* PerfView's baseline: 1,810 Image/DCStart and 57 Image/Load */
+    { "images", 1810 + 57 },
+  };
+
+  g_test_summary ("spanscope-cli info --json on PerfView's CPU trace: every figure of the etl object");
+  if (zip == NULL)
+    return;
+  if (g_getenv ("SPANSCOPE_CLI") == NULL)
+    {
+      g_test_skip ("SPANSCOPE_CLI is not set; run the tests with meson test");
+      return;
+    }
+
+  sps_test_run_cli_va (&run, "info", "--json", zip, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, run.out, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "format"), ==, "etl");
+  g_assert_cmpint (json_object_get_int_member (root, "samples"), ==, 88809);
+  etl = json_object_get_object_member (root, "etl");
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_test_message ("%s", expected[i].key);
+      g_assert_cmpint (json_object_get_int_member (etl, expected[i].key), ==, expected[i].value);
+    }
+}
+
+/* `convert` of an assembled .diagsession to the three sample formats:
+ * every sample in each */
+static void
+test_cli_convert (void)
+{
+  g_autoptr(GBytes) etl = sps_test_shared_zip_member ("diagsession", PERFVIEW_ZIP, "net.4.5.2.x86.etl");
+  g_autofree char *path = NULL;
+  g_autofree char *folded = g_build_filename (scratch_dir, "out.folded", NULL);
+  g_autofree char *speedscope = g_build_filename (scratch_dir, "out.speedscope.json", NULL);
+  g_autofree char *chromium = g_build_filename (scratch_dir, "out.chromium.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  JsonArray *profiles;
+  guint64 n = 0;
+  guint n_stacks = 0;
+
+  g_test_summary ("spanscope-cli convert of an assembled .diagsession to folded, speedscope and "
+                  "chromium: all 88,809 samples in each");
+  if (etl == NULL)
+    return;
+  if (g_getenv ("SPANSCOPE_CLI") == NULL)
+    {
+      g_test_skip ("SPANSCOPE_CLI is not set; run the tests with meson test");
+      return;
+    }
+  path = assemble_one ("convert.diagsession", etl, NULL);
+
+  {
+    g_auto(SpsTestRun) run = { 0 };
+
+    sps_test_run_cli_va (&run, "convert", path, "--format", "folded", "-o", folded, NULL);
+    g_assert_cmpint (run.status, ==, 0);
+  }
+  g_assert_true (g_file_get_contents (folded, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      const char *count = strrchr (lines[i], ' ');
+
+      g_assert_nonnull (count);
+      n += g_ascii_strtoull (count + 1, NULL, 10);
+      n_stacks++;
+    }
+  g_assert_cmpuint (n, ==, 88809);
+  g_assert_cmpuint (n_stacks, ==, 2587);
+  /* The idle thread's samples all end in the kernel's idle loop */
+  g_assert_nonnull (strstr (text, "\nntoskrnl.exe!+0xa6552 81573\n"));
+
+  {
+    g_auto(SpsTestRun) run = { 0 };
+
+    sps_test_run_cli_va (&run, "convert", path, "--format", "speedscope", "-o", speedscope, NULL);
+    g_assert_cmpint (run.status, ==, 0);
+  }
+  g_assert_true (json_parser_load_from_file (parser, speedscope, &error));
+  g_assert_no_error (error);
+  profiles = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "profiles");
+  n = 0;
+  for (guint i = 0; i < json_array_get_length (profiles); i++)
+    n += json_array_get_length (json_object_get_array_member (json_array_get_object_element (profiles, i),
+                                                              "samples"));
+  g_assert_cmpuint (n, ==, 88809);
+  /* One profile per thread with samples */
+  g_assert_cmpuint (json_array_get_length (profiles), ==, 80);
+
+  {
+    g_auto(SpsTestRun) run = { 0 };
+
+    sps_test_run_cli_va (&run, "convert", path, "--format", "chromium", "-o", chromium, NULL);
+    g_assert_cmpint (run.status, ==, 0);
+  }
+  g_assert_true (json_parser_load_from_file (parser, chromium, &error));
+  g_assert_no_error (error);
+  /* A thread-name event per thread with samples, then the stacks' spans */
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (
+                      json_node_get_object (json_parser_get_root (parser)), "traceEvents")), ==, 80 + 105081);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -464,6 +599,8 @@ main (int   argc,
   g_test_add_func ("/diagsession/import/assembled-truncated", test_assembled_truncated);
   g_test_add_func ("/diagsession/import/refused-forms", test_refused_forms);
   g_test_add_func ("/diagsession/import/probe-by-content", test_probe_by_content);
+  g_test_add_func ("/diagsession/cli/info-json", test_cli_info);
+  g_test_add_func ("/diagsession/cli/convert-assembled", test_cli_convert);
 
   ret = g_test_run ();
   sps_test_remove_tree (scratch_dir);
