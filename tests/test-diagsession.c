@@ -203,6 +203,14 @@ test_assembled_one_etl (void)
   idle = process_of_pid (trace, 0);
   g_assert_cmpuint (processes->display[idle], ==, SPS_PROCESS_DISPLAY_HIDDEN);
   g_assert_cmpuint (processes->display[process_of_pid (trace, 3644)], ==, SPS_PROCESS_DISPLAY_DEFAULT);
+  /* By samples instead: the test program (4,900), PerfView (637), … The
+   * idle process, hidden, comes after the other 19 processes with
+   * samples; the counters' own process (pid -1) has no sort index */
+  g_assert_cmpint (processes->sort_index[process_of_pid (trace, 3644)], ==, 0);
+  g_assert_cmpint (processes->sort_index[process_of_pid (trace, 3988)], ==, 1);
+  g_assert_cmpint (processes->sort_index[idle], ==, 19);
+  g_assert_cmpint (processes->sort_index[process_of_pid (trace, -1)], ==, G_MAXINT32);
+  g_assert_cmpuint (processes->n_rows, ==, 21);
 
   /* The counters (no qpcFrequency: 100 ns units from the start) in a
    * process of their own: 0, 5,000 and 10,000 units */

@@ -192,13 +192,35 @@ read_counters (Load            *self,
     }
 }
 
-/* The profiled process first and expanded, the others collapsed; the
- * idle process hidden (its samples stay in the trace) */
+typedef struct
+{
+  guint32 pid;
+  guint32 row;
+  guint   samples;
+} ProcessRank;
+
+/* Most samples first, then by pid */
+static int
+compare_ranks (gconstpointer a,
+               gconstpointer b)
+{
+  const ProcessRank *ra = a;
+  const ProcessRank *rb = b;
+
+  if (ra->samples != rb->samples)
+    return ra->samples > rb->samples ? -1 : 1;
+  return ra->pid < rb->pid ? -1 : ra->pid > rb->pid;
+}
+
+/* The profiled process first and expanded, the others collapsed; without
+ * a target, the processes in order of their samples, as PerfView lists
+ * them by CPU; the idle process hidden (its samples stay in the trace) */
 static void
 set_process_display (Load *self)
 {
   SpsEtlKernel *kernel = sps_etl_import_get_kernel (self->import);
   GHashTable *processes = sps_etl_import_get_processes (self->import);
+  g_autoptr(GArray) ranks = g_array_new (FALSE, FALSE, sizeof (ProcessRank));
   gboolean have_target = FALSE;
   GHashTableIter iter;
   gpointer pid, process;
@@ -211,14 +233,27 @@ set_process_display (Load *self)
   g_hash_table_iter_init (&iter, processes);
   while (g_hash_table_iter_next (&iter, &pid, &process))
     {
-      guint32 row = GPOINTER_TO_UINT (process);
+      ProcessRank rank = { GPOINTER_TO_UINT (pid), GPOINTER_TO_UINT (process),
+                           sps_etl_import_count_process_samples (self->import, GPOINTER_TO_UINT (pid)) };
 
-      if (GPOINTER_TO_UINT (pid) == PID_IDLE)
-        sps_trace_builder_set_process_display (self->builder, row, SPS_PROCESS_DISPLAY_HIDDEN);
-      else if (have_target && GPOINTER_TO_UINT (pid) == kernel->target_pid)
-        sps_trace_builder_set_process_sort_index (self->builder, row, 0);
-      else if (have_target)
-        sps_trace_builder_set_process_display (self->builder, row, SPS_PROCESS_DISPLAY_COLLAPSED);
+      if (have_target && rank.pid == kernel->target_pid)
+        rank.samples = G_MAXUINT;
+      /* Hidden, and last if shown */
+      else if (rank.pid == PID_IDLE)
+        rank.samples = 0;
+      g_array_append_val (ranks, rank);
+    }
+  g_array_sort (ranks, compare_ranks);
+
+  for (guint i = 0; i < ranks->len; i++)
+    {
+      const ProcessRank *rank = &g_array_index (ranks, ProcessRank, i);
+
+      sps_trace_builder_set_process_sort_index (self->builder, rank->row, (gint32) i);
+      if (rank->pid == PID_IDLE)
+        sps_trace_builder_set_process_display (self->builder, rank->row, SPS_PROCESS_DISPLAY_HIDDEN);
+      else if (have_target && rank->pid != kernel->target_pid)
+        sps_trace_builder_set_process_display (self->builder, rank->row, SPS_PROCESS_DISPLAY_COLLAPSED);
     }
 }
 

@@ -62,6 +62,7 @@ struct _SpsEtlImport
   SpsEtlBufferFunc      buffer_func;
   gpointer              buffer_data;
   GHashTable           *processes;    /* after finish: pid → builder process */
+  GHashTable           *process_samples; /* after finish: pid → samples */
 };
 
 SpsEtlImport *
@@ -89,6 +90,7 @@ sps_etl_import_free (SpsEtlImport *self)
   sps_etl_kernel_free (self->kernel);
   g_hash_table_unref (self->clr);
   g_clear_pointer (&self->processes, g_hash_table_unref);
+  g_clear_pointer (&self->process_samples, g_hash_table_unref);
   g_free (self);
 }
 
@@ -120,6 +122,22 @@ sps_etl_import_get_clock (SpsEtlImport *self,
   *start_ticks = self->start_ticks;
   *frequency = self->frequency;
   return self->have_clock;
+}
+
+/**
+ * sps_etl_import_count_process_samples:
+ * @self: a finished import
+ * @pid: a process id
+ *
+ * Returns: how many samples the process has
+ */
+guint
+sps_etl_import_count_process_samples (SpsEtlImport *self,
+                                      guint32       pid)
+{
+  if (self->process_samples == NULL)
+    return 0;
+  return GPOINTER_TO_UINT (g_hash_table_lookup (self->process_samples, GUINT_TO_POINTER (pid)));
 }
 
 /**
@@ -535,6 +553,9 @@ add_samples (Build *build)
       else
         self->stats.samples_with_stack++;
 
+      g_hash_table_insert (self->process_samples, GUINT_TO_POINTER (pid),
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (self->process_samples,
+                                                                                    GUINT_TO_POINTER (pid))) + 1));
       sps_trace_builder_add_sample (self->builder, builder_thread (build, pid, sample->tid),
                                     ticks_to_ns (self, sample->ts), build->sample_name, callsite, 0,
                                     NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
@@ -603,6 +624,7 @@ sps_etl_import_finish (SpsEtlImport *self)
   build.builder_threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   build.frames = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_hash_table_unref);
   build.sample_name = sps_trace_builder_intern (self->builder, "PerfInfo/Sample", -1);
+  self->process_samples = g_hash_table_new (NULL, NULL);
 
   index_images (&build);
   for (guint i = 0; i < self->kernel->threads->len; i++)

@@ -43,6 +43,8 @@ SpsEtlKernel *sps_etl_import_get_kernel (SpsEtlImport             *self);
 gboolean      sps_etl_import_get_clock  (SpsEtlImport             *self,
                                          guint64                  *start_ticks,
                                          guint64                  *frequency);
+guint         sps_etl_import_count_process_samples (SpsEtlImport *self,
+                                                    guint32       pid);
 GHashTable   *sps_etl_import_get_processes (SpsEtlImport          *self);
 void          sps_etl_import_set_buffer_func (SpsEtlImport        *self,
                                          SpsEtlBufferFunc          func,
