@@ -337,6 +337,47 @@ test_assembled_missing_resource (void)
   g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED);
 }
 
+/* PerfView's CPU trace with its second buffer (at byte 512, 15,025 bytes
+ * of plain LZ77 expanding to 65,368) damaged: its first compressed bytes
+ * all 0xff make a match that reaches before the output's start. That
+ * buffer's 428 records are lost (counted with the reader over the intact
+ * file), with a warning that names the member and the buffer's offset;
+ * everything else is read. */
+static void
+test_assembled_corrupt_buffer (void)
+{
+  g_autoptr(GBytes) etl = sps_test_shared_zip_member ("diagsession", PERFVIEW_ZIP, "net.4.5.2.x86.etl");
+  g_autoptr(GBytes) damaged = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *prefix = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  guint8 *data;
+  gsize len;
+
+  g_test_summary ("An assembled .diagsession whose ETL has a corrupt compressed buffer: a warning "
+                  "naming the member and byte offset, that buffer's records lost, the rest read");
+  if (etl == NULL)
+    return;
+
+  len = g_bytes_get_size (etl);
+  data = g_memdup2 (g_bytes_get_data (etl, NULL), len);
+  g_assert_cmpuint (data[512 + 52] & 0x40, ==, 0x40);
+  memset (data + 512 + 72, 0xff, 16);
+  damaged = g_bytes_new_take (data, len);
+  path = assemble_one ("corrupt.diagsession", damaged, NULL);
+  trace = load (path, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (info_int (trace, "skipped_buffers"), ==, 1);
+  g_assert_cmpint (info_int (trace, "records"), ==, 168298 - 428);
+  g_assert_cmpint (info_int (trace, "sampled_profile"), ==, 88809);
+  g_assert_cmpuint (sps_trace_count_warning (trace, "etl-corrupt-buffer"), ==, 1);
+  prefix = g_strconcat (path, ": " PREFIX "/sc.user_aux.etl (byte 512): a compressed buffer cannot be expanded (",
+                        NULL);
+  g_assert_true (g_str_has_prefix (warning_message (trace, "etl-corrupt-buffer"), prefix));
+}
+
 /* The other forms: OLE compound file, a ZIP of neither kind */
 static void
 test_refused_forms (void)
@@ -605,6 +646,7 @@ main (int   argc,
   g_test_add_func ("/diagsession/import/assembled-diaghub-merged", test_assembled_diaghub_merged);
   g_test_add_func ("/diagsession/import/assembled-missing-resource", test_assembled_missing_resource);
   g_test_add_func ("/diagsession/import/assembled-truncated", test_assembled_truncated);
+  g_test_add_func ("/diagsession/import/assembled-corrupt-buffer", test_assembled_corrupt_buffer);
   g_test_add_func ("/diagsession/import/refused-forms", test_refused_forms);
   g_test_add_func ("/diagsession/import/probe-by-content", test_probe_by_content);
   g_test_add_func ("/diagsession/cli/info-json", test_cli_info);
