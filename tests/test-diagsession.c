@@ -184,6 +184,8 @@ test_assembled_one_etl (void)
    * + 32 73, EventHeader32 39,425 + 64 1,073 */
   g_assert_cmpint (info_int (trace, "records"), ==, 4472 + 2 + 115091 + 8162 + 73 + 39425 + 1073);
   g_assert_cmpint (info_int (trace, "sampled_profile"), ==, 88809);
+  /* PerfInfo CollectionStart: the timer at 10,000 × 100 ns */
+  g_assert_cmpint (info_int (trace, "sample_interval_ns"), ==, 1000000);
   g_assert_cmpint (info_int (trace, "stackwalk_direct"), ==, 229);
   g_assert_cmpint (info_int (trace, "stack_key_references_kernel"), ==, 3640);
   g_assert_cmpint (info_int (trace, "stack_key_references_user"), ==, 8532);
@@ -276,6 +278,7 @@ test_assembled_diaghub_merged (void)
   g_assert_cmpint (info_int (trace, "records"), ==, 95506 + 5247);
   g_assert_cmpuint (sps_trace_get_events_read (trace), ==, 95506 + 5247);
   g_assert_cmpint (info_int (trace, "sampled_profile"), ==, 0);
+  g_assert_cmpint (info_int (trace, "sample_interval_ns"), ==, 0);
   g_assert_cmpint (info_int (trace, "target_pid"), ==, 2140);
 
   /* The target first and expanded; nothing else has rows but the

@@ -543,8 +543,9 @@ test_demo_samples (void)
 }
 
 /* PerfView's CPU trace (the diagsession plugin): the Idle process starts
- * hidden, so the samples tree holds the other 6,681 samples; managed
- * frames have their names. The picture is for a person to look at
+ * hidden, so the samples tree holds the other 6,681 samples, each worth the
+ * trace's sampling interval (PerfInfo CollectionStart: 10,000 × 100 ns);
+ * managed frames have their names. The picture is for a person to look at
  * (flamegraph-etl.png). */
 static void
 test_etl_samples (void)
@@ -560,7 +561,11 @@ test_etl_samples (void)
   {
     g_autofree char *tip = hover (&fixture, 10, 10);
 
-    g_assert_true (g_str_has_prefix (tip, "all\nSamples: 6681 inclusive (100.0%), 0 exclusive"));
+    /* Each sample is the trace's 1 ms sampling interval */
+    g_assert_cmpstr (tip, ==,
+                     "all\n"
+                     "Samples: 6681 inclusive (100.0%), 0 exclusive\n"
+                     "Estimated CPU time: 6.68 s inclusive, 0 ns exclusive");
   }
   save_screenshot (&fixture, "flamegraph-etl.png");
   fixture_tear_down (&fixture, NULL);

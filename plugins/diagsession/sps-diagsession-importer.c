@@ -282,6 +282,8 @@ set_info (Load       *self,
                           ",\"stack_key_references_user\":%" G_GUINT64_FORMAT ",",
                           kernel->n_samples, kernel->n_stack_events, kernel->n_key_definitions,
                           kernel->n_key_rundowns, kernel->n_key_refs_kernel, kernel->n_key_refs_user);
+  g_string_append_printf (json, "\"sample_interval_ns\":%" G_GUINT64_FORMAT ",",
+                          (guint64) kernel->sample_interval * 100);
   g_string_append_printf (json, "\"idle_samples\":%" G_GUINT64_FORMAT ",\"idle_samples_in_dpc_or_isr\":%"
                           G_GUINT64_FORMAT ",", kernel->n_idle_samples, kernel->n_idle_interrupts);
   g_string_append_printf (json, "\"samples_with_stack\":%" G_GUINT64_FORMAT ",\"clr_method_events\":%" G_GUINT64_FORMAT

@@ -535,6 +535,11 @@ add_samples (Build *build)
 {
   SpsEtlImport *self = build->self;
   SpsEtlKernel *kernel = self->kernel;
+  /* Each sample stands for one interval of CPU time, when the trace says
+   * how long that is */
+  double weight = kernel->sample_interval != 0 ? (double) kernel->sample_interval * 100 : NAN;
+  SpsWeightUnit unit = kernel->sample_interval != 0 ? SPS_WEIGHT_UNIT_NS : SPS_WEIGHT_UNIT_NONE;
+  SpsSampleFlags flags = kernel->sample_interval != 0 ? SPS_SAMPLE_HAS_WEIGHT : SPS_SAMPLE_NONE;
 
   for (guint i = 0; i < kernel->samples->len; i++)
     {
@@ -558,7 +563,7 @@ add_samples (Build *build)
                                                                                     GUINT_TO_POINTER (pid))) + 1));
       sps_trace_builder_add_sample (self->builder, builder_thread (build, pid, sample->tid),
                                     ticks_to_ns (self, sample->ts), build->sample_name, callsite, 0,
-                                    NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
+                                    weight, unit, flags);
     }
 }
 

@@ -37,6 +37,9 @@
 #define OP_DEFUNCT        39
 #define OP_THREAD_NAME    72
 #define OP_SAMPLE         46
+#define OP_SET_INTERVAL   72
+#define OP_COLLECTION_START 73
+#define OP_COLLECTION_END 74
 #define OP_STACK          32
 #define OP_KEY_CREATE     34
 #define OP_KEY_DELETE     35
@@ -407,6 +410,22 @@ add_sample (SpsEtlKernel       *self,
   g_hash_table_replace (self->sample_at, key, GUINT_TO_POINTER (self->samples->len));
 }
 
+/* SampledProfileInterval: u32 source (0 the timer), u32 new and u32 old
+ * interval in 100 ns units. The first that says gives the interval of the
+ * whole trace (PerfView assumes one too): at the start the new one, at the
+ * end the old one, which was in force until then. */
+static void
+read_interval (SpsEtlKernel       *self,
+               const SpsEtlRecord *r)
+{
+  guint32 interval;
+
+  if (self->sample_interval != 0 || r->payload_len < 12 || sps_ms_read_u32 (r->payload) != 0)
+    return;
+  interval = sps_ms_read_u32 (r->payload + (r->opcode == OP_COLLECTION_END ? 8 : 4));
+  self->sample_interval = interval;
+}
+
 static SpsEtlSample *
 find_sample (SpsEtlKernel *self,
              guint64       ts,
@@ -612,6 +631,12 @@ sps_etl_kernel_add (SpsEtlKernel       *self,
       return TRUE;
 
     case GROUP_PERFINFO:
+      if (record->opcode >= OP_SET_INTERVAL && record->opcode <= OP_COLLECTION_END)
+        {
+          /* Read, not consumed: they are events of their own too */
+          read_interval (self, record);
+          return FALSE;
+        }
       if (record->opcode != OP_SAMPLE)
         return FALSE;
       add_sample (self, record);

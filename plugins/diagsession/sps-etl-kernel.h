@@ -73,6 +73,7 @@ typedef struct
   GArray    *stacks;        /* SpsEtlStack */
   GArray    *ips;           /* guint64 */
   guint32    target_pid;    /* Diagnostics Hub's TargetProfilingStarted; SPS_ETL_NO_ID */
+  guint32    sample_interval; /* the timer's sampling interval, 100 ns units; 0 unknown */
 
   guint64    n_samples;             /* SampledProfile events read */
   guint64    n_idle_samples;        /* of those, of the idle thread (tid 0) */
