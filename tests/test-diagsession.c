@@ -91,6 +91,18 @@ process_of_pid (SpsTrace *trace,
   g_assert_not_reached ();
 }
 
+static gint32
+thread_sort_index (SpsTrace *trace,
+                   gint64    tid)
+{
+  const SpsThreadTable *threads = sps_trace_get_threads (trace);
+
+  for (guint i = 0; i < threads->n_rows; i++)
+    if (threads->tid[i] == tid)
+      return threads->sort_index[i];
+  g_assert_not_reached ();
+}
+
 /* One resource element of a manifest */
 static char *
 resource_xml (const char *type,
@@ -213,6 +225,10 @@ test_assembled_one_etl (void)
   g_assert_cmpint (processes->sort_index[idle], ==, 19);
   g_assert_cmpint (processes->sort_index[process_of_pid (trace, -1)], ==, G_MAXINT32);
   g_assert_cmpuint (processes->n_rows, ==, 21);
+  /* Threads too: the test program's 3708 (4,898 samples) before 3640 and
+   * 3636 (1 each, in the order of their first sample: 2.6 s, 7.8 s) */
+  g_assert_cmpint (thread_sort_index (trace, 3708), <, thread_sort_index (trace, 3640));
+  g_assert_cmpint (thread_sort_index (trace, 3640), <, thread_sort_index (trace, 3636));
 
   /* The counters (no qpcFrequency: 100 ns units from the start) in a
    * process of their own: 0, 5,000 and 10,000 units */

@@ -311,6 +311,7 @@ typedef struct
   GHashTable   *processes;     /* pid → builder process */
   GHashTable   *builder_threads; /* (pid << 32 | tid) → builder thread + 1 */
   GHashTable   *frames;        /* pid → GHashTable ip → frame + 1 */
+  GArray       *thread_samples; /* builder thread → its samples (guint) */
   guint32       sample_name;
 } Build;
 
@@ -546,6 +547,7 @@ add_samples (Build *build)
       const SpsEtlSample *sample = &g_array_index (kernel->samples, SpsEtlSample, i);
       guint32 pid = pid_of_thread (build, sample->tid, sample->ts);
       guint32 callsite = SPS_NO_INDEX;
+      guint32 thread;
 
       /* The user part is the root side of the stack */
       if (sample->user_stack != SPS_ETL_NO_ID)
@@ -558,13 +560,46 @@ add_samples (Build *build)
       else
         self->stats.samples_with_stack++;
 
+      thread = builder_thread (build, pid, sample->tid);
       g_hash_table_insert (self->process_samples, GUINT_TO_POINTER (pid),
                            GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (self->process_samples,
                                                                                     GUINT_TO_POINTER (pid))) + 1));
-      sps_trace_builder_add_sample (self->builder, builder_thread (build, pid, sample->tid),
+      if (thread >= build->thread_samples->len)
+        g_array_set_size (build->thread_samples, thread + 1);
+      g_array_index (build->thread_samples, guint, thread)++;
+      sps_trace_builder_add_sample (self->builder, thread,
                                     ticks_to_ns (self, sample->ts), build->sample_name, callsite, 0,
                                     weight, unit, flags);
     }
+}
+
+/* Threads with more samples first (the layout orders a process's threads
+ * by sort index), as PerfView lists them by CPU */
+static int
+compare_thread_samples (gconstpointer a,
+                        gconstpointer b,
+                        gpointer      user_data)
+{
+  GArray *counts = user_data;
+  guint ca = g_array_index (counts, guint, *(const guint32 *) a);
+  guint cb = g_array_index (counts, guint, *(const guint32 *) b);
+
+  if (ca != cb)
+    return ca > cb ? -1 : 1;
+  return *(const guint32 *) a < *(const guint32 *) b ? -1 : 1;
+}
+
+static void
+order_threads (Build *build)
+{
+  g_autoptr(GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (guint32), build->thread_samples->len);
+
+  for (guint32 t = 0; t < build->thread_samples->len; t++)
+    if (g_array_index (build->thread_samples, guint, t) > 0)
+      g_array_append_val (order, t);
+  g_array_sort_with_data (order, compare_thread_samples, build->thread_samples);
+  for (guint i = 0; i < order->len; i++)
+    sps_trace_builder_set_thread_sort_index (build->self->builder, g_array_index (order, guint32, i), (gint32) i);
 }
 
 /* Names the processes and threads that have rows (the rundown lists every
@@ -609,7 +644,7 @@ name_processes_and_threads (Build *build)
 void
 sps_etl_import_finish (SpsEtlImport *self)
 {
-  Build build = { self, NULL, NULL, NULL, NULL, NULL, 0 };
+  Build build = { self, NULL, NULL, NULL, NULL, NULL, NULL, 0 };
   GHashTableIter iter;
   gpointer value;
 
@@ -645,12 +680,15 @@ sps_etl_import_finish (SpsEtlImport *self)
       g_ptr_array_add (lives, t);
     }
 
+  build.thread_samples = g_array_new (FALSE, TRUE, sizeof (guint));
   add_samples (&build);
+  order_threads (&build);
   name_processes_and_threads (&build);
 
   g_hash_table_unref (build.images);
   g_hash_table_unref (build.threads);
   self->processes = build.processes;
+  g_array_unref (build.thread_samples);
   g_hash_table_unref (build.builder_threads);
   g_hash_table_unref (build.frames);
 }
