@@ -397,6 +397,64 @@ test_assembled_corrupt_buffer (void)
   g_assert_true (g_str_has_prefix (warning_message (trace, "etl-corrupt-buffer"), prefix));
 }
 
+/* Watches a load's progress from another thread and cancels it once it
+ * is a third through decoding; returns the message it saw then */
+static gpointer
+cancel_while_decoding (gpointer data)
+{
+  SpsProgress *progress = data;
+
+  /* At most 20 s */
+  for (guint i = 0; i < 200000; i++)
+    {
+      if (sps_progress_get_phase (progress) == SPS_PROGRESS_PHASE_PARSING &&
+          sps_progress_get_fraction (progress) > 0.3)
+        {
+          char *message = sps_progress_dup_message (progress);
+
+          sps_progress_cancel (progress);
+          return message;
+        }
+      g_usleep (100);
+    }
+  return NULL;
+}
+
+/* Cancel in the middle of the buffers: the load stops with
+ * G_IO_ERROR_CANCELLED; the progress had said which file it decoded */
+static void
+test_cancel (void)
+{
+  g_autofree char *zip = sps_test_shared_fixture_path ("diagsession", PERFVIEW_ZIP);
+  g_autoptr(SpsProgress) progress = sps_progress_new (NULL);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *expected = NULL;
+  GThread *thread;
+  SpsTrace *trace;
+
+  g_test_summary ("A load cancelled while it decodes buffers stops with G_IO_ERROR_CANCELLED");
+  if (zip == NULL)
+    return;
+
+  file = g_file_new_for_path (zip);
+  thread = g_thread_new ("cancel", cancel_while_decoding, progress);
+  trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, progress, NULL, &error);
+  seen = g_thread_join (thread);
+  g_assert_nonnull (seen);
+  g_assert_null (trace);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  {
+    /* The name as GFile has it (canonical) */
+    g_autofree char *canonical = g_file_get_path (file);
+
+    expected = g_strconcat ("Decompressing buffers and decoding events of ", canonical, ": net.4.5.2.x86.etl",
+                            NULL);
+  }
+  g_assert_cmpstr (seen, ==, expected);
+}
+
 /* The other forms: OLE compound file, a ZIP of neither kind */
 static void
 test_refused_forms (void)
@@ -667,6 +725,7 @@ main (int   argc,
   g_test_add_func ("/diagsession/import/assembled-truncated", test_assembled_truncated);
   g_test_add_func ("/diagsession/import/assembled-corrupt-buffer", test_assembled_corrupt_buffer);
   g_test_add_func ("/diagsession/import/refused-forms", test_refused_forms);
+  g_test_add_func ("/diagsession/import/cancel", test_cancel);
   g_test_add_func ("/diagsession/import/probe-by-content", test_probe_by_content);
   g_test_add_func ("/diagsession/cli/info-json", test_cli_info);
   g_test_add_func ("/diagsession/cli/convert-assembled", test_cli_convert);
