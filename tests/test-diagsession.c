@@ -317,6 +317,39 @@ test_assembled_diaghub_merged (void)
   g_assert_cmpfloat (values->value[0], ==, 409600);
 }
 
+/* A package with the real counters alone: no ETL clock, so the counters'
+ * own start (beginTimeQpc 627,034,904,366) is time 0: the first private
+ * bytes point (627,035,939,620) is 1,035,254 ticks of 100 ns later */
+static void
+test_assembled_counters_only (void)
+{
+  static const char * const no_etls[] = { NULL };
+  g_autoptr(GBytes) counters = resource_bytes (GOBLIN);
+  g_autoptr(GBytes) types = content_types ();
+  g_autoptr(GBytes) xml = manifest (no_etls, GOBLIN);
+  g_autofree char *path = g_build_filename (scratch_dir, "counters.diagsession", NULL);
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  const SpsCounterTable *values;
+
+  g_test_summary ("An assembled .diagsession with only a counters resource: counter tracks from the "
+                  "counters' own start");
+  if (counters == NULL)
+    return;
+
+  sps_test_write_zip (path, "[Content_Types].xml", types, "metadata.xml", xml, PREFIX "/" GOBLIN, counters, NULL);
+  trace = load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (info_int (trace, "files"), ==, 0);
+  g_assert_cmpint (info_int (trace, "counter_points"), ==, 138);
+  values = sps_trace_get_counters (trace);
+  g_assert_cmpuint (values->n_rows, ==, 138);
+  g_assert_cmpint (values->ts[0], ==, 103525400);
+  g_assert_cmpfloat (values->value[0], ==, 409600);
+  g_assert_cmpuint (sps_trace_get_processes (trace)->n_rows, ==, 1);
+  g_assert_cmpint (sps_trace_get_processes (trace)->pid[0], ==, -1);
+}
+
 /* A listed resource that is not in the ZIP: a warning naming it, the
  * other resource read */
 static void
@@ -721,6 +754,7 @@ main (int   argc,
 
   g_test_add_func ("/diagsession/import/assembled-one-etl", test_assembled_one_etl);
   g_test_add_func ("/diagsession/import/assembled-diaghub-merged", test_assembled_diaghub_merged);
+  g_test_add_func ("/diagsession/import/assembled-counters-only", test_assembled_counters_only);
   g_test_add_func ("/diagsession/import/assembled-missing-resource", test_assembled_missing_resource);
   g_test_add_func ("/diagsession/import/assembled-truncated", test_assembled_truncated);
   g_test_add_func ("/diagsession/import/assembled-corrupt-buffer", test_assembled_corrupt_buffer);
