@@ -26,6 +26,8 @@
 #include "sps-diag-package.h"
 
 #define METADATA_MEMBER "metadata.xml"
+/* How much of a member is expanded at a time */
+#define READ_CHUNK ((guint64) 1 << 16)
 /* A manifest lists a few resources; more than this is not one */
 #define MAX_METADATA_SIZE ((gsize) 16 << 20)
 
@@ -212,6 +214,7 @@ read_member (SpsDiagPackage *self,
   zip_file_t *file;
   g_autofree guint8 *data = NULL;
   zip_int64_t got;
+  guint64 done;
 
   zip_stat_init (&st);
   if (zip_stat (self->zip, member, 0, &st) != 0 || (st.valid & ZIP_STAT_SIZE) == 0)
@@ -243,9 +246,16 @@ read_member (SpsDiagPackage *self,
     }
 
   data = g_malloc (MAX (st.size, 1));
-  got = zip_fread (file, data, st.size);
+  /* In chunks, so that damage is placed within a chunk of the expanded
+   * member (libzip says what, not where) */
+  for (done = 0, got = 0; done < st.size; done += (guint64) got)
+    {
+      got = zip_fread (file, data + done, MIN (st.size - done, READ_CHUNK));
+      if (got <= 0)
+        break;
+    }
   /* A damaged member: a short read or a bad CRC at its end */
-  if (got != (zip_int64_t) st.size)
+  if (done != st.size || got < 0)
     {
       g_autofree char *message = g_strdup (got < 0 ? zip_file_strerror (file)
                                                    : _("the member ends early"));
@@ -253,7 +263,7 @@ read_member (SpsDiagPackage *self,
       zip_fclose (file);
       /* Translators: a file name, a member, a byte offset in it, then what is wrong */
       g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_TRUNCATED, _("%s: %s (byte %zu): %s"),
-                   self->display_name, member, (gsize) MAX (got, (zip_int64_t) 0), message);
+                   self->display_name, member, (gsize) done, message);
       return NULL;
     }
   zip_fclose (file);
