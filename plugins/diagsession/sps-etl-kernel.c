@@ -11,6 +11,14 @@
  * stack keys whose IPs are given by definition events. Every field is read
  * only when the payload holds it; an event too short for its fields is
  * counted and skipped.
+ *
+ * A stack key is a slot of the kernel's stack cache: references name it
+ * while the stack is cached, and the stack itself is written when the slot
+ * is evicted (KeyDelete) or when the trace stops (KeyRundown). A slot is
+ * reused, so a reference belongs to the first definition of its key that
+ * comes after it, never to an earlier one (which described the slot's
+ * previous stack). A KeyCreate, where a trace has them, defines the key
+ * for the references that no later event defines.
  */
 
 #define G_LOG_DOMAIN "sps-etl"
@@ -59,10 +67,14 @@ typedef struct
   guint32 tid;
 } SampleKey;
 
+/* A reference to a stack key, waiting for the key's definition */
 typedef struct
 {
-  guint32  sample;
+  guint64  ts;            /* of its sample */
+  guint32  tid;
+  guint32  sample;        /* SPS_ETL_NO_ID while not found */
   guint64  key;
+  guint32  stack;         /* SPS_ETL_NO_ID until defined */
   gboolean user;
 } KeyRef;
 
@@ -72,9 +84,7 @@ typedef struct
 {
   guint64  ts;
   guint32  tid;
-  gboolean is_key;
-  guint32  stack;         /* when not is_key */
-  guint64  key;           /* when is_key */
+  guint32  stack;
   gboolean user;
 } PendingPart;
 
@@ -141,6 +151,7 @@ sps_etl_kernel_new (void)
   self->sample_at = g_hash_table_new_full (sample_key_hash, sample_key_equal, g_free, NULL);
   self->key_stacks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->key_refs = g_array_new (FALSE, FALSE, sizeof (KeyRef));
+  self->key_waiting = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
   self->pending_parts = g_array_new (FALSE, FALSE, sizeof (PendingPart));
   return self;
 }
@@ -153,6 +164,7 @@ clear_reading_state (SpsEtlKernel *self)
   g_clear_pointer (&self->sample_at, g_hash_table_unref);
   g_clear_pointer (&self->key_stacks, g_hash_table_unref);
   g_clear_pointer (&self->key_refs, g_array_unref);
+  g_clear_pointer (&self->key_waiting, g_hash_table_unref);
   g_clear_pointer (&self->pending_parts, g_array_unref);
 }
 
@@ -477,6 +489,53 @@ attach (SpsEtlKernel *self,
     }
 }
 
+/* A reference waits for the next definition of its key */
+static void
+wait_for_key (SpsEtlKernel *self,
+              const KeyRef *ref)
+{
+  GArray *waiting = g_hash_table_lookup (self->key_waiting, &ref->key);
+  guint32 index = self->key_refs->len;
+
+  g_array_append_val (self->key_refs, *ref);
+  if (waiting == NULL)
+    {
+      guint64 *key = g_new (guint64, 1);
+
+      *key = ref->key;
+      waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_hash_table_insert (self->key_waiting, key, waiting);
+    }
+  g_array_append_val (waiting, index);
+}
+
+/* A key's stack: the references waiting for it get it; a created key
+ * also stays defined for references no later event defines */
+static void
+define_key (SpsEtlKernel *self,
+            guint8        opcode,
+            guint64       key,
+            guint32       stack)
+{
+  GArray *waiting = g_hash_table_lookup (self->key_waiting, &key);
+
+  if (waiting != NULL)
+    {
+      for (guint i = 0; i < waiting->len; i++)
+        g_array_index (self->key_refs, KeyRef, g_array_index (waiting, guint32, i)).stack = stack;
+      g_hash_table_remove (self->key_waiting, &key);
+    }
+  if (opcode == OP_KEY_CREATE)
+    {
+      guint64 *stored = g_new (guint64, 1);
+
+      *stored = key;
+      g_hash_table_replace (self->key_stacks, stored, GUINT_TO_POINTER (stack + 1));
+    }
+  else
+    g_hash_table_remove (self->key_stacks, &key);
+}
+
 static void
 add_stack_walk (SpsEtlKernel       *self,
                 const SpsEtlRecord *r)
@@ -507,7 +566,7 @@ add_stack_walk (SpsEtlKernel       *self,
           attach (self, sample, stack, user);
         else
           {
-            PendingPart part = { sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12), FALSE, stack, 0, user };
+            PendingPart part = { sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12), stack, user };
 
             g_array_append_val (self->pending_parts, part);
           }
@@ -519,8 +578,6 @@ add_stack_walk (SpsEtlKernel       *self,
     case OP_KEY_RUNDOWN:
       {
         gsize n = len >= ptr ? (len - ptr) / ptr : 0;
-        guint64 *key;
-
         if (n == 0)
           {
             self->n_bad_payloads++;
@@ -530,10 +587,7 @@ add_stack_walk (SpsEtlKernel       *self,
           self->n_key_rundowns++;
         else
           self->n_key_definitions++;
-        key = g_new (guint64, 1);
-        *key = sps_ms_read_ptr (p, ptr);
-        g_hash_table_replace (self->key_stacks, key,
-                              GUINT_TO_POINTER (add_stack (self, p + ptr, n, ptr) + 1));
+        define_key (self, r->opcode, sps_ms_read_ptr (p, ptr), add_stack (self, p + ptr, n, ptr));
       }
       break;
 
@@ -542,7 +596,6 @@ add_stack_walk (SpsEtlKernel       *self,
       {
         SpsEtlSample *sample;
         KeyRef ref;
-        guint stack;
 
         if (len < 16 + (gsize) ptr)
           {
@@ -553,25 +606,15 @@ add_stack_walk (SpsEtlKernel       *self,
           self->n_key_refs_user++;
         else
           self->n_key_refs_kernel++;
-        sample = find_sample (self, sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12));
-        if (sample == NULL)
-          {
-            PendingPart part = { sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12), TRUE, 0,
-                                 sps_ms_read_ptr (p + 16, ptr), r->opcode == OP_KEY_USER };
-
-            g_array_append_val (self->pending_parts, part);
-            return;
-          }
-        ref.sample = (guint32) (sample - &g_array_index (self->samples, SpsEtlSample, 0));
+        ref.ts = sps_ms_read_u64 (p);
+        ref.tid = sps_ms_read_u32 (p + 12);
+        sample = find_sample (self, ref.ts, ref.tid);
+        ref.sample = sample != NULL ? (guint32) (sample - &g_array_index (self->samples, SpsEtlSample, 0))
+                                    : SPS_ETL_NO_ID;
         ref.key = sps_ms_read_ptr (p + 16, ptr);
+        ref.stack = SPS_ETL_NO_ID;
         ref.user = r->opcode == OP_KEY_USER;
-        /* The key's stack as defined now; a key not defined yet is looked
-         * up at the end (the rundown is written when the trace stops) */
-        stack = GPOINTER_TO_UINT (g_hash_table_lookup (self->key_stacks, &ref.key));
-        if (stack != 0)
-          attach (self, sample, stack - 1, ref.user);
-        else
-          g_array_append_val (self->key_refs, ref);
+        wait_for_key (self, &ref);
       }
       break;
 
@@ -668,35 +711,29 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
     {
       const PendingPart *part = &g_array_index (self->pending_parts, PendingPart, i);
       SpsEtlSample *sample = find_sample (self, part->ts, part->tid);
-      KeyRef ref;
 
       if (sample == NULL)
-        {
-          self->n_stacks_unmatched++;
-          continue;
-        }
-      if (!part->is_key)
-        {
-          attach (self, sample, part->stack, part->user);
-          continue;
-        }
-      ref.sample = (guint32) (sample - &g_array_index (self->samples, SpsEtlSample, 0));
-      ref.key = part->key;
-      ref.user = part->user;
-      g_array_append_val (self->key_refs, ref);
+        self->n_stacks_unmatched++;
+      else
+        attach (self, sample, part->stack, part->user);
     }
 
+  /* In file order, as the direct parts were attached */
   for (guint i = 0; i < self->key_refs->len; i++)
     {
       const KeyRef *ref = &g_array_index (self->key_refs, KeyRef, i);
-      guint stack = GPOINTER_TO_UINT (g_hash_table_lookup (self->key_stacks, &ref->key));
+      SpsEtlSample *sample = ref->sample != SPS_ETL_NO_ID ? &g_array_index (self->samples, SpsEtlSample, ref->sample)
+                                                          : find_sample (self, ref->ts, ref->tid);
+      guint32 stack = ref->stack;
 
-      if (stack == 0)
-        {
-          self->n_keys_unresolved++;
-          continue;
-        }
-      attach (self, &g_array_index (self->samples, SpsEtlSample, ref->sample), stack - 1, ref->user);
+      if (stack == SPS_ETL_NO_ID)
+        stack = GPOINTER_TO_UINT (g_hash_table_lookup (self->key_stacks, &ref->key)) - 1;
+      if (sample == NULL)
+        self->n_stacks_unmatched++;
+      else if (stack == SPS_ETL_NO_ID)
+        self->n_keys_unresolved++;
+      else
+        attach (self, sample, stack, ref->user);
     }
   clear_reading_state (self);
 }

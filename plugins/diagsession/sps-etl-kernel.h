@@ -92,8 +92,9 @@ typedef struct
   GHashTable *open_processes;  /* pid → SpsEtlProcess */
   GHashTable *open_threads;    /* tid → SpsEtlThread */
   GHashTable *sample_at;       /* (ts, tid) → sample index + 1 */
-  GHashTable *key_stacks;      /* stack key → stack index + 1 */
-  GArray     *key_refs;        /* key references to resolve at the end */
+  GHashTable *key_stacks;      /* created stack key → stack index + 1 */
+  GArray     *key_refs;        /* key references, attached at the end */
+  GHashTable *key_waiting;     /* key → GArray of key_refs indexes not defined yet */
   GArray     *pending_parts;   /* stack parts read before their sample */
 } SpsEtlKernel;
 
