@@ -19,20 +19,14 @@
 #include "sps-diag-counters.h"
 #include "sps-diag-package.h"
 #include "sps-test-util.h"
+#include "sps-test-zip.h"
 
 #define GOBLIN "goblin__1197E42F-003D-4F91-A845-6404CF289E84.counters"
 
 static GBytes *
 shared_bytes (const char *name)
 {
-  g_autofree char *path = sps_test_shared_fixture_path ("diagsession/resources", name);
-  char *data;
-  gsize len;
-
-  if (path == NULL)
-    return NULL;
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  return g_bytes_new_take (data, len);
+  return sps_test_shared_bytes ("diagsession/resources", name);
 }
 
 static GBytes *
@@ -164,25 +158,12 @@ assemble (const char *dir,
           GBytes     *counters)
 {
   g_autofree char *path = g_build_filename (dir, "assembled.diagsession", NULL);
-  int err = 0;
-  zip_t *z = zip_open (path, ZIP_CREATE | ZIP_TRUNCATE, &err);
-  static const char types[] =
-    "<?xml version=\"1.0\" encoding=\"utf-8\"?><Types xmlns=\"http://schemas.openxmlformats.org/"
-    "package/2006/content-types\"><Default Extension=\"xml\" ContentType=\"application/octet-stream\" /></Types>";
+  g_autoptr(GBytes) types = g_bytes_new_static (SPS_TEST_CONTENT_TYPES, strlen (SPS_TEST_CONTENT_TYPES));
+  g_autoptr(GBytes) manifest = metadata != NULL ? g_bytes_new_static (metadata, strlen (metadata)) : NULL;
 
-  g_assert_nonnull (z);
-  g_assert_cmpint (zip_file_add (z, "[Content_Types].xml", zip_source_buffer (z, types, strlen (types), 0), 0), >=, 0);
-  if (metadata != NULL)
-    g_assert_cmpint (zip_file_add (z, "metadata.xml", zip_source_buffer (z, metadata, strlen (metadata), 0), 0), >=, 0);
-  if (etl != NULL)
-    g_assert_cmpint (zip_file_add (z, "3e5a8c4d-0b8e-4f6e-9f3a-6c1d2b7e8a90/sc.user_aux.etl",
-                                   zip_source_buffer (z, g_bytes_get_data (etl, NULL), g_bytes_get_size (etl), 0),
-                                   0), >=, 0);
-  if (counters != NULL)
-    g_assert_cmpint (zip_file_add (z, "3e5a8c4d-0b8e-4f6e-9f3a-6c1d2b7e8a90/1197E42F.counters",
-                                   zip_source_buffer (z, g_bytes_get_data (counters, NULL),
-                                                      g_bytes_get_size (counters), 0), 0), >=, 0);
-  g_assert_cmpint (zip_close (z), ==, 0);
+  sps_test_write_zip (path, "[Content_Types].xml", types, "metadata.xml", manifest,
+                      "3e5a8c4d-0b8e-4f6e-9f3a-6c1d2b7e8a90/sc.user_aux.etl", etl,
+                      "3e5a8c4d-0b8e-4f6e-9f3a-6c1d2b7e8a90/1197E42F.counters", counters, NULL);
   return g_steal_pointer (&path);
 }
 

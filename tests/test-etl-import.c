@@ -16,17 +16,6 @@
 #include "sps-test-zip.h"
 #include "sps-xca.h"
 
-static gssize
-expand (guint32        compression,
-        const guint8  *in,
-        gsize          in_len,
-        guint8        *out,
-        gsize          out_len,
-        GError       **error)
-{
-  return sps_xca_decompress ((SpsXcaFormat) compression, in, in_len, out, out_len, error);
-}
-
 static guint
 samples_of_process (SpsTrace *trace,
                     gint64    pid)
@@ -73,7 +62,7 @@ test_perfview_cpu (void)
   g_autoptr(GBytes) etl = sps_test_shared_zip_member ("diagsession", "perfview__net.4.5.2.x86.etl.zip",
                                                       "net.4.5.2.x86.etl");
   g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
-  g_autoptr(SpsEtlImport) import = sps_etl_import_new (builder, expand);
+  g_autoptr(SpsEtlImport) import = sps_etl_import_new (builder, sps_xca_decompress_buffer);
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
   const SpsEtlImportStats *stats;
@@ -107,12 +96,15 @@ test_perfview_cpu (void)
   g_assert_cmpuint (kernel->n_key_refs_user, ==, 8532);
   g_assert_cmpuint (kernel->n_key_definitions, ==, 3049);
   g_assert_cmpuint (kernel->n_key_rundowns, ==, 1024);
-  /* Stack events that share (timestamp, thread) with a sample */
-  g_assert_cmpuint (kernel->n_stacks_attached, ==, 7367);
-  g_assert_cmpuint (kernel->n_keys_unresolved, ==, 0);
+  /* Of the 7,367 stack events that share (timestamp, thread) with a
+   * sample, 82 key references come after the last definition of their
+   * key (a reused cache slot defines a reference by its next eviction or
+   * the rundown, never by an earlier one): they stay without a stack */
+  g_assert_cmpuint (kernel->n_stacks_attached, ==, 7367 - 82);
+  g_assert_cmpuint (kernel->n_keys_unresolved, ==, 82);
   /* 13,783 MethodDCEndVerbose, 405 MethodLoadVerbose, 271 MethodUnloadVerbose */
   g_assert_cmpuint (stats->clr_method_events, ==, 13783 + 405 + 271);
-  g_assert_cmpuint (stats->samples_with_stack, ==, 6806);
+  g_assert_cmpuint (stats->samples_with_stack, ==, 6746);
 
   /* PerfView's baseline for the file: 35 Process/DCStart and 1
    * Process/Start; 1,810 Image/DCStart and 57 Image/Load */

@@ -302,6 +302,44 @@ test_stacks (void)
   g_assert_cmphex (ips[0], ==, 0xfffff80002000000);
 }
 
+/* A stack key is a cache slot that is reused: a reference takes the
+ * stack of the key's next definition (its eviction or the rundown), not
+ * the stack the slot held before */
+static void
+test_key_reuse (void)
+{
+  g_autoptr(SpsEtlKernel) kernel = sps_etl_kernel_new ();
+  const guint64 first[] = { 0x401000 };
+  const guint64 second[] = { 0x502000, 0x503000 };
+  const guint64 *ips;
+  guint n;
+
+  g_test_summary ("A reused stack key: each reference gets the definition that follows it");
+
+  add_sample (kernel, 1000, 7, 0x401000);
+  add_sample (kernel, 2000, 8, 0x502000);
+  add_sample (kernel, 3000, 9, 0x600000);
+  add_key_ref (kernel, 1000, 7, 0xabc0, TRUE);
+  /* Evicted: the first use's stack */
+  add_key (kernel, 35, 0xabc0, first, 1);
+  /* The slot again, for another stack, defined by the rundown */
+  add_key_ref (kernel, 2000, 8, 0xabc0, TRUE);
+  add_key (kernel, 36, 0xabc0, second, 2);
+  /* After the last definition: nothing says which stack it was */
+  add_key_ref (kernel, 3000, 9, 0xabc0, TRUE);
+  sps_etl_kernel_finish (kernel);
+
+  g_assert_cmpuint (kernel->n_stacks_attached, ==, 2);
+  g_assert_cmpuint (kernel->n_keys_unresolved, ==, 1);
+  ips = stack_ips (kernel, g_array_index (kernel->samples, SpsEtlSample, 0).user_stack, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmphex (ips[0], ==, 0x401000);
+  ips = stack_ips (kernel, g_array_index (kernel->samples, SpsEtlSample, 1).user_stack, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmphex (ips[0], ==, 0x502000);
+  g_assert_cmpuint (g_array_index (kernel->samples, SpsEtlSample, 2).user_stack, ==, SPS_ETL_NO_ID);
+}
+
 static void
 test_short_payloads (void)
 {
@@ -344,6 +382,7 @@ main (int   argc,
 
   g_test_add_func ("/etl/kernel/diaghub-processes", test_diaghub_processes);
   g_test_add_func ("/etl/kernel/stacks", test_stacks);
+  g_test_add_func ("/etl/kernel/key-reuse", test_key_reuse);
   g_test_add_func ("/etl/kernel/short-payloads", test_short_payloads);
 
   return g_test_run ();

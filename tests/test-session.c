@@ -1115,6 +1115,46 @@ test_search_notify (FilterFixture *fixture,
 #define TEST(path, func) \
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
+/* What the importer asked for (sps_trace_builder_set_process_display())
+ * is how the session starts: process 2 collapsed, process 3 hidden with
+ * its sample; the user can change both */
+static void
+test_default_display (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  guint32 p1 = sps_trace_builder_ensure_process (builder, 1);
+  guint32 p2 = sps_trace_builder_ensure_process (builder, 2);
+  guint32 p3 = sps_trace_builder_ensure_process (builder, 3);
+  guint32 cpu = sps_trace_builder_intern (builder, "cpu", -1);
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsSession) session = NULL;
+
+  sps_trace_builder_add_sample (builder, sps_trace_builder_ensure_thread (builder, p1, 10), 5, cpu,
+                                SPS_NO_INDEX, 0, NAN, SPS_WEIGHT_UNIT_NONE, 0);
+  sps_trace_builder_add_sample (builder, sps_trace_builder_ensure_thread (builder, p3, 30), 6, cpu,
+                                SPS_NO_INDEX, 0, NAN, SPS_WEIGHT_UNIT_NONE, 0);
+  sps_trace_builder_set_process_display (builder, p2, SPS_PROCESS_DISPLAY_COLLAPSED);
+  sps_trace_builder_set_process_display (builder, p3, SPS_PROCESS_DISPLAY_HIDDEN);
+  trace = finish (builder);
+  g_assert_cmpuint (sps_trace_get_processes (trace)->display[p1], ==, SPS_PROCESS_DISPLAY_DEFAULT);
+  session = sps_session_new (trace);
+
+  g_assert_false (sps_session_get_process_collapsed (session, p1));
+  g_assert_true (sps_session_get_process_collapsed (session, p2));
+  g_assert_false (sps_session_get_process_collapsed (session, p3));
+  g_assert_false (sps_session_get_process_hidden (session, p1));
+  g_assert_false (sps_session_get_process_hidden (session, p2));
+  g_assert_true (sps_session_get_process_hidden (session, p3));
+  g_assert_true (sps_session_has_filters (session));
+  /* Samples are sorted by time: p1's at 5, p3's at 6 */
+  g_assert_true (sps_session_is_sample_visible (session, 0));
+  g_assert_false (sps_session_is_sample_visible (session, 1));
+
+  sps_session_set_process_hidden (session, p3, FALSE);
+  g_assert_true (sps_session_is_sample_visible (session, 1));
+  g_assert_false (sps_session_has_filters (session));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1147,6 +1187,7 @@ main (int   argc,
   g_test_add_func ("/gtk/session/viewport/tiny-and-empty-traces", test_tiny_and_empty_traces);
   g_test_add_func ("/gtk/session/navigation/async", test_navigation_async);
   g_test_add_func ("/gtk/session/navigation/bounded", test_navigation_is_bounded);
+  g_test_add_func ("/gtk/session/default-display", test_default_display);
 
   return g_test_run ();
 }

@@ -471,46 +471,55 @@ test_search (Fixture       *fixture,
   g_assert_cmphex ((sps_test_pixel_at (texture, paint_x, y) & 0xffffff), ==, sps_test_rgb_of (sps_palette_get_fill_for_name ("paint", FALSE)));
 }
 
+/* A window with the timeline of @path over the flame graph panel, built */
+static void
+open_trace_window (Fixture    *fixture,
+                   const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) views = NULL;
+  GtkWidget *paned;
+  GtkWidget *scroller;
+
+  fixture->trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+  fixture->session = sps_session_new (fixture->trace);
+
+  views = sps_plugin_engine_create_extensions (sps_plugin_engine_get_default (), SPS_TYPE_VIEW);
+  fixture->window = gtk_window_new ();
+  paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  scroller = gtk_scrolled_window_new ();
+  fixture->timeline = sps_timeline_new (fixture->session);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), fixture->timeline);
+  gtk_paned_set_start_child (GTK_PANED (paned), scroller);
+  for (guint i = 0; i < views->len; i++)
+    {
+      if (g_str_equal (sps_view_get_title (g_ptr_array_index (views, i)), "Flame Graph"))
+        fixture->panel = sps_view_create_panel (g_ptr_array_index (views, i), fixture->session);
+    }
+  g_assert_nonnull (fixture->panel);
+  gtk_paned_set_end_child (GTK_PANED (paned), fixture->panel);
+  gtk_paned_set_position (GTK_PANED (paned), 330);
+  gtk_window_set_child (GTK_WINDOW (fixture->window), paned);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), WIDTH, HEIGHT);
+  gtk_window_set_decorated (GTK_WINDOW (fixture->window), FALSE);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  fixture->chart = sps_test_find_named (fixture->panel, "flame-chart");
+  wait_until_built (fixture);
+}
+
 /* The demo trace has all three trees; samples come first. The picture
  * is for a person to look at (flamegraph-samples.png). */
 static void
 test_demo_samples (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
   Fixture fixture = { 0 };
-  g_autoptr(GPtrArray) views = NULL;
   GtkWidget *kind;
   GtkWidget *status;
-  GtkWidget *paned;
-  GtkWidget *scroller;
 
-  fixture.trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-  g_assert_no_error (error);
-  fixture.session = sps_session_new (fixture.trace);
-
-  views = sps_plugin_engine_create_extensions (sps_plugin_engine_get_default (), SPS_TYPE_VIEW);
-  fixture.window = gtk_window_new ();
-  paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-  scroller = gtk_scrolled_window_new ();
-  fixture.timeline = sps_timeline_new (fixture.session);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), fixture.timeline);
-  gtk_paned_set_start_child (GTK_PANED (paned), scroller);
-  for (guint i = 0; i < views->len; i++)
-    {
-      if (g_str_equal (sps_view_get_title (g_ptr_array_index (views, i)), "Flame Graph"))
-        fixture.panel = sps_view_create_panel (g_ptr_array_index (views, i), fixture.session);
-    }
-  g_assert_nonnull (fixture.panel);
-  gtk_paned_set_end_child (GTK_PANED (paned), fixture.panel);
-  gtk_paned_set_position (GTK_PANED (paned), 330);
-  gtk_window_set_child (GTK_WINDOW (fixture.window), paned);
-  gtk_window_set_default_size (GTK_WINDOW (fixture.window), WIDTH, HEIGHT);
-  gtk_window_set_decorated (GTK_WINDOW (fixture.window), FALSE);
-  gtk_window_present (GTK_WINDOW (fixture.window));
-  fixture.chart = sps_test_find_named (fixture.panel, "flame-chart");
-  wait_until_built (&fixture);
+  open_trace_window (&fixture, path);
 
   kind = sps_test_find_named (fixture.panel, "flame-tree-kind");
   status = sps_test_find_named (fixture.panel, "flame-status");
@@ -533,6 +542,35 @@ test_demo_samples (void)
   fixture_tear_down (&fixture, NULL);
 }
 
+/* PerfView's CPU trace (the diagsession plugin): the Idle process starts
+ * hidden, so the samples tree holds the other 6,681 samples, each worth the
+ * trace's sampling interval (PerfInfo CollectionStart: 10,000 × 100 ns);
+ * managed frames have their names. The picture is for a person to look at
+ * (flamegraph-etl.png). */
+static void
+test_etl_samples (void)
+{
+  g_autofree char *path = sps_test_shared_fixture_path ("diagsession", "perfview__net.4.5.2.x86.etl.zip");
+  Fixture fixture = { 0 };
+
+  g_test_summary ("PerfView's ETL CPU trace in the flame graph: idle hidden, managed names");
+  if (path == NULL)
+    return;
+
+  open_trace_window (&fixture, path);
+  {
+    g_autofree char *tip = hover (&fixture, 10, 10);
+
+    /* Each sample is the trace's 1 ms sampling interval */
+    g_assert_cmpstr (tip, ==,
+                     "all\n"
+                     "Samples: 6681 inclusive (100.0%), 0 exclusive\n"
+                     "Estimated CPU time: 6.68 s inclusive, 0 ns exclusive");
+  }
+  save_screenshot (&fixture, "flamegraph-etl.png");
+  fixture_tear_down (&fixture, NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -546,6 +584,7 @@ main (int   argc,
   g_test_add ("/ui/flamegraph/scope", Fixture, NULL, fixture_set_up, test_scope, fixture_tear_down);
   g_test_add ("/ui/flamegraph/search", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
   g_test_add_func ("/ui/flamegraph/demo-samples", test_demo_samples);
+  g_test_add_func ("/ui/flamegraph/etl-samples", test_etl_samples);
 
   return g_test_run ();
 }

@@ -252,19 +252,21 @@ test_own_fixtures (void)
   run_shots (shots, "900x560");
 }
 
-/* Where its name says what it holds: a trace format we read must load,
- * a format we do not read (text, ETW, NetPerf, zips as they are) must be
- * refused; anything else may go either way. */
+/* Where its name says what it holds: a trace format we read must load
+ * (ETW traces too, bare or in PerfView's zips), a format we do not read
+ * (text, NetPerf, other zips as they are, a counters resource alone) must
+ * be refused; anything else may go either way. */
 static Expect
 expect_for_shared (const char *path)
 {
-  if (g_str_has_suffix (path, ".nettrace") ||
+  if (g_str_has_suffix (path, ".nettrace") || g_str_has_suffix (path, ".etl") ||
+      g_str_has_suffix (path, ".etl.zip") || g_str_has_suffix (path, ".etls.zip") ||
       (strstr (path, G_DIR_SEPARATOR_S "chrome" G_DIR_SEPARATOR_S) != NULL &&
        (g_str_has_suffix (path, ".json") || g_str_has_suffix (path, ".json.gz"))))
     return EXPECT_LOADS;
 
   if (g_str_has_suffix (path, ".md") || g_str_has_suffix (path, ".txt") ||
-      g_str_has_suffix (path, ".zip") || g_str_has_suffix (path, ".etl") ||
+      g_str_has_suffix (path, ".zip") ||
       g_str_has_suffix (path, ".netperf") || g_str_has_suffix (path, ".counters"))
     return EXPECT_REFUSED;
 
@@ -290,8 +292,8 @@ add_shared_dir (GPtrArray  *shots,
 
       add_shot (shots, path, expect_for_shared (path));
 
-      /* The EventPipe captures inside zips; the ETW ones hold nothing we
-       * read. */
+      /* The EventPipe captures inside zips (the ETW zips are read as
+       * they are). */
       if (g_str_has_suffix (path, ".zip") &&
           (strstr (path, ".nettrace") != NULL || strstr (path, ".netperf") != NULL))
         {

@@ -520,3 +520,23 @@ _sps_file_unspool (GFile *file)
 {
   g_object_set_qdata (G_OBJECT (file), spooled_quark (), NULL);
 }
+
+/**
+ * sps_file_dup_display_name:
+ * @file: a file being imported
+ *
+ * The name importers put in front of their messages: the path in the
+ * user's encoding, or the URI for a file without a local path.
+ *
+ * Returns: (transfer full): the name
+ */
+char *
+sps_file_dup_display_name (GFile *file)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  path = g_file_get_path (file);
+  return path != NULL ? g_filename_display_name (path) : g_file_get_uri (file);
+}

@@ -33,5 +33,7 @@ GBytes   *sps_file_read          (GFile            *file,
                                   SpsTraceBuilder  *builder,
                                   SpsProgress      *progress,
                                   GError          **error);
+SPS_AVAILABLE_IN_ALL
+char     *sps_file_dup_display_name (GFile         *file);
 
 G_END_DECLS

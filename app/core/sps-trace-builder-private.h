@@ -52,7 +52,7 @@ table_count (gpointer owner,
 static const SpsTableLayout process_table = {
   BUILDER_TABLE (n_processes, processes_capacity),
   { COLUMN (process_pid), COLUMN (process_name), COLUMN (process_sort_index),
-    COLUMN (process_labels) },
+    COLUMN (process_labels), COLUMN (process_display) },
 };
 
 static const SpsTableLayout thread_table = {

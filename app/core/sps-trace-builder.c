@@ -495,6 +495,7 @@ sps_trace_builder_ensure_process (SpsTraceBuilder *self,
   self->process_name[row] = 0;
   self->process_sort_index[row] = G_MAXINT32;
   self->process_labels[row] = 0;
+  self->process_display[row] = SPS_PROCESS_DISPLAY_DEFAULT;
   _sps_row_index_insert (self, &self->process_index, slot, row, self->n_processes, process_row_hash);
 
   return row;
@@ -532,6 +533,27 @@ sps_trace_builder_set_process_sort_index (SpsTraceBuilder *self,
   g_return_if_fail (process < self->n_processes);
 
   self->process_sort_index[process] = sort_index;
+}
+
+/**
+ * sps_trace_builder_set_process_display:
+ * @self: a #SpsTraceBuilder
+ * @process: a process index
+ * @display: how to show it when the trace is opened
+ *
+ * Says whether a process starts collapsed or hidden in the window, e.g.
+ * every process but the profiled one collapsed, the idle process hidden.
+ * Nothing is removed: the rows stay in the trace.
+ */
+void
+sps_trace_builder_set_process_display (SpsTraceBuilder   *self,
+                                       guint32            process,
+                                       SpsProcessDisplay  display)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (process < self->n_processes);
+
+  self->process_display[process] = (guint8) display;
 }
 
 /**

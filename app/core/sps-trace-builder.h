@@ -82,6 +82,10 @@ void             sps_trace_builder_set_process_sort_index (SpsTraceBuilder *self
                                                          guint32           process,
                                                          gint32            sort_index);
 SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_set_process_display  (SpsTraceBuilder  *self,
+                                                         guint32           process,
+                                                         SpsProcessDisplay display);
+SPS_AVAILABLE_IN_ALL
 void             sps_trace_builder_set_process_labels   (SpsTraceBuilder  *self,
                                                          guint32           process,
                                                          guint32           labels);

@@ -105,6 +105,7 @@ move_processes_and_threads (Finish *f)
   trace->processes.name = STEAL_COLUMN (b->process_name, np);
   trace->processes.sort_index = STEAL_COLUMN (b->process_sort_index, np);
   trace->processes.labels = STEAL_COLUMN (b->process_labels, np);
+  trace->processes.display = STEAL_COLUMN (b->process_display, np);
 
   trace->threads.n_rows = nt;
   trace->threads.process = STEAL_COLUMN (b->thread_process, nt);

@@ -94,6 +94,7 @@ struct _SpsTraceBuilder
   guint32          *process_name;
   gint32           *process_sort_index;
   guint32          *process_labels;
+  guint8           *process_display;
   SpsRowIndex       process_index;
 
   /* Threads */

@@ -33,7 +33,7 @@ static const SpsTableLayout trace_tables[] = {
   {
     TRACE_TABLE (processes),
     { COLUMN (processes, pid), COLUMN (processes, name), COLUMN (processes, sort_index),
-      COLUMN (processes, labels) },
+      COLUMN (processes, labels), COLUMN (processes, display) },
   },
   {
     TRACE_TABLE (threads),

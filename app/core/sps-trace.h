@@ -34,6 +34,7 @@ typedef struct
   const guint32 *name;
   const gint32 *sort_index;      /* G_MAXINT32 when none was given */
   const guint32 *labels;
+  const guint8  *display;        /* SpsProcessDisplay */
 } SpsProcessTable;
 
 typedef struct

@@ -273,4 +273,23 @@ typedef enum /*< flags >*/
   SPS_SAMPLE_REPAIRED   = 1 << 3,
 } SpsSampleFlags;
 
+/**
+ * SpsProcessDisplay:
+ * @SPS_PROCESS_DISPLAY_DEFAULT: shown expanded, like every process
+ * @SPS_PROCESS_DISPLAY_COLLAPSED: shown collapsed when a trace is opened
+ *   (the producer knows it is not what the user profiled)
+ * @SPS_PROCESS_DISPLAY_HIDDEN: hidden by the filters when a trace is
+ *   opened (its rows and samples stay in the trace, in SQL and exports;
+ *   the Filters panel shows it again), as profilers hide the idle process
+ *
+ * How the producer wants a process shown when the trace is opened. The
+ * user's choices in the window override it.
+ */
+typedef enum /*< flags >*/
+{
+  SPS_PROCESS_DISPLAY_DEFAULT   = 0,
+  SPS_PROCESS_DISPLAY_COLLAPSED = 1 << 0,
+  SPS_PROCESS_DISPLAY_HIDDEN    = 1 << 1,
+} SpsProcessDisplay;
+
 G_END_DECLS

@@ -774,6 +774,25 @@ set_flag (guint8   *flags,
   return TRUE;
 }
 
+/* What the importer asked for: processes that start collapsed or hidden
+ * (sps_trace_builder_set_process_display()) */
+static void
+apply_default_display (SpsSession *self)
+{
+  const SpsProcessTable *processes = sps_trace_get_processes (self->trace);
+
+  g_assert (SPS_IS_SESSION (self));
+
+  for (guint p = 0; p < processes->n_rows; p++)
+    {
+      if ((processes->display[p] & SPS_PROCESS_DISPLAY_COLLAPSED) != 0)
+        self->collapsed[p] = TRUE;
+      if ((processes->display[p] & SPS_PROCESS_DISPLAY_HIDDEN) != 0)
+        set_flag (self->process_hidden, p, TRUE, &self->n_hidden);
+    }
+  update_visibility (self);
+}
+
 static void
 sps_session_constructed (GObject *object)
 {
@@ -787,6 +806,7 @@ sps_session_constructed (GObject *object)
   self->collapsed = g_new0 (guint8, MAX (self->n_processes, 1));
 
   init_filters (self);
+  apply_default_display (self);
 
   compute_bounds (self);
   self->visible_start = self->bound_start;

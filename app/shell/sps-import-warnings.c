@@ -206,6 +206,9 @@ static const struct
     N_("Compressed buffers whose data is damaged: their events are missing.") },
   { "etl-clock-mismatch", NP_ ("%s ETL file on another clock", "%s ETL files on another clock"),
     N_("Files of the session whose clock runs at another frequency: their times may be off.") },
+  /* The .diagsession importer */
+  { "diagsession-resource", NP_ ("%s package resource not read", "%s package resources not read"),
+    N_("Resources the package lists that are missing or damaged: the others were read.") },
 };
 
 /* ngettext takes an unsigned long; what matters is the plural form of

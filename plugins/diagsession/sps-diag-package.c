@@ -7,6 +7,10 @@
  * member <prefix>/<name>. Resources are chosen by type, never by name or
  * member order. The other physical form, an OLE compound file, is
  * recognised and refused with a message that says so.
+ *
+ * PerfView ships ETL traces as ZIPs too (`.etl.zip`, and a session's
+ * several ETLs in one ZIP): such a ZIP has no metadata.xml, and each of
+ * its `.etl` members stands for an ETL resource.
  */
 
 #define G_LOG_DOMAIN "sps-diagsession"
@@ -22,6 +26,8 @@
 #include "sps-diag-package.h"
 
 #define METADATA_MEMBER "metadata.xml"
+/* How much of a member is expanded at a time */
+#define READ_CHUNK ((guint64) 1 << 16)
 /* A manifest lists a few resources; more than this is not one */
 #define MAX_METADATA_SIZE ((gsize) 16 << 20)
 
@@ -35,6 +41,7 @@ struct _SpsDiagPackage
   zip_t      *zip;
   GPtrArray  *resources;      /* SpsDiagResource */
   GHashTable *metadata;       /* Item Key → text */
+  gboolean    manifest;       /* FALSE: a ZIP of ETL files */
 };
 
 /* metadata.xml */
@@ -207,6 +214,7 @@ read_member (SpsDiagPackage *self,
   zip_file_t *file;
   g_autofree guint8 *data = NULL;
   zip_int64_t got;
+  guint64 done;
 
   zip_stat_init (&st);
   if (zip_stat (self->zip, member, 0, &st) != 0 || (st.valid & ZIP_STAT_SIZE) == 0)
@@ -238,9 +246,16 @@ read_member (SpsDiagPackage *self,
     }
 
   data = g_malloc (MAX (st.size, 1));
-  got = zip_fread (file, data, st.size);
+  /* In chunks, so that damage is placed within a chunk of the expanded
+   * member (libzip says what, not where) */
+  for (done = 0, got = 0; done < st.size; done += (guint64) got)
+    {
+      got = zip_fread (file, data + done, MIN (st.size - done, READ_CHUNK));
+      if (got <= 0)
+        break;
+    }
   /* A damaged member: a short read or a bad CRC at its end */
-  if (got != (zip_int64_t) st.size)
+  if (done != st.size || got < 0)
     {
       g_autofree char *message = g_strdup (got < 0 ? zip_file_strerror (file)
                                                    : _("the member ends early"));
@@ -248,12 +263,51 @@ read_member (SpsDiagPackage *self,
       zip_fclose (file);
       /* Translators: a file name, a member, a byte offset in it, then what is wrong */
       g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_TRUNCATED, _("%s: %s (byte %zu): %s"),
-                   self->display_name, member, (gsize) MAX (got, (zip_int64_t) 0), message);
+                   self->display_name, member, (gsize) done, message);
       return NULL;
     }
   zip_fclose (file);
 
   return g_bytes_new_take (g_steal_pointer (&data), st.size);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* A ZIP without a manifest: its .etl members, in name order (the order
+ * of a ZIP's members says nothing) */
+static gboolean
+list_etl_members (SpsDiagPackage *self)
+{
+  zip_int64_t n = zip_get_num_entries (self->zip, 0);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  for (zip_int64_t i = 0; i < n; i++)
+    {
+      const char *name = zip_get_name (self->zip, i, ZIP_FL_ENC_GUESS);
+      gsize len = name != NULL ? strlen (name) : 0;
+
+      if (len > 4 && g_ascii_strcasecmp (name + len - 4, ".etl") == 0)
+        g_ptr_array_add (names, (gpointer) name);
+    }
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      SpsDiagResource *r = g_new0 (SpsDiagResource, 1);
+      const char *member = g_ptr_array_index (names, i);
+      const char *slash = strrchr (member, '/');
+
+      r->type = g_strdup (SPS_DIAG_RESOURCE_ETL);
+      r->name = g_strdup (slash != NULL ? slash + 1 : member);
+      r->prefix = slash != NULL ? g_strndup (member, slash - member) : g_strdup ("");
+      r->member = g_strdup (member);
+      g_ptr_array_add (self->resources, r);
+    }
+  return names->len > 0;
 }
 
 /**
@@ -317,15 +371,31 @@ sps_diag_package_open (GBytes      *bytes,
 
   if (zip_name_locate (self->zip, METADATA_MEMBER, ZIP_FL_NOCASE) < 0)
     {
+      if (list_etl_members (self))
+        return g_steal_pointer (&self);
       g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED,
                    _("%s: a ZIP file without metadata.xml, so not a .diagsession package"), display_name);
       return NULL;
     }
+  self->manifest = TRUE;
   if (!(xml = read_member (self, METADATA_MEMBER, MAX_METADATA_SIZE, error)) ||
       !parse_metadata (self, xml, error))
     return NULL;
 
   return g_steal_pointer (&self);
+}
+
+/**
+ * sps_diag_package_has_manifest:
+ * @self: a package
+ *
+ * Returns: %TRUE for a .diagsession (a ZIP with metadata.xml), %FALSE for
+ *   a ZIP of ETL files
+ */
+gboolean
+sps_diag_package_has_manifest (SpsDiagPackage *self)
+{
+  return self->manifest;
 }
 
 /**

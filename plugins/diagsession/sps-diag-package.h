@@ -29,6 +29,7 @@ SpsDiagPackage   *sps_diag_package_open          (GBytes                *bytes,
                                                   const char            *display_name,
                                                   GError               **error);
 void              sps_diag_package_free          (SpsDiagPackage        *self);
+gboolean          sps_diag_package_has_manifest  (SpsDiagPackage        *self);
 GPtrArray        *sps_diag_package_get_resources (SpsDiagPackage        *self);
 GPtrArray        *sps_diag_package_find          (SpsDiagPackage        *self,
                                                   const char            *type);

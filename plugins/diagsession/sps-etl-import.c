@@ -58,6 +58,11 @@ struct _SpsEtlImport
 
   SpsEtlImportStats     stats;
   gboolean              finished;
+
+  SpsEtlBufferFunc      buffer_func;
+  gpointer              buffer_data;
+  GHashTable           *processes;    /* after finish: pid → builder process */
+  GHashTable           *process_samples; /* after finish: pid → samples */
 };
 
 SpsEtlImport *
@@ -84,6 +89,8 @@ sps_etl_import_free (SpsEtlImport *self)
   g_object_unref (self->builder);
   sps_etl_kernel_free (self->kernel);
   g_hash_table_unref (self->clr);
+  g_clear_pointer (&self->processes, g_hash_table_unref);
+  g_clear_pointer (&self->process_samples, g_hash_table_unref);
   g_free (self);
 }
 
@@ -97,6 +104,72 @@ SpsEtlKernel *
 sps_etl_import_get_kernel (SpsEtlImport *self)
 {
   return self->kernel;
+}
+
+/**
+ * sps_etl_import_get_clock:
+ * @self: an import
+ * @start_ticks: (out): the earliest file's start, in clock ticks
+ * @frequency: (out): ticks per second
+ *
+ * Returns: %FALSE when no file had a readable header
+ */
+gboolean
+sps_etl_import_get_clock (SpsEtlImport *self,
+                          guint64      *start_ticks,
+                          guint64      *frequency)
+{
+  *start_ticks = self->start_ticks;
+  *frequency = self->frequency;
+  return self->have_clock;
+}
+
+/**
+ * sps_etl_import_count_process_samples:
+ * @self: a finished import
+ * @pid: a process id
+ *
+ * Returns: how many samples the process has
+ */
+guint
+sps_etl_import_count_process_samples (SpsEtlImport *self,
+                                      guint32       pid)
+{
+  if (self->process_samples == NULL)
+    return 0;
+  return GPOINTER_TO_UINT (g_hash_table_lookup (self->process_samples, GUINT_TO_POINTER (pid)));
+}
+
+/**
+ * sps_etl_import_set_buffer_func:
+ * @self: an import
+ * @func: (nullable): called before each buffer that is read, with its
+ *   offset and the file's size; %FALSE stops reading the file
+ * @user_data: for @func
+ *
+ * For progress and cancelling.
+ */
+void
+sps_etl_import_set_buffer_func (SpsEtlImport     *self,
+                                SpsEtlBufferFunc  func,
+                                gpointer          user_data)
+{
+  self->buffer_func = func;
+  self->buffer_data = user_data;
+}
+
+/**
+ * sps_etl_import_get_processes:
+ * @self: a finished import
+ *
+ * Returns: (transfer none) (nullable): pid → the builder's process index
+ *   of each process that has rows, %NULL before the import is finished
+ *   or when no file had a header
+ */
+GHashTable *
+sps_etl_import_get_processes (SpsEtlImport *self)
+{
+  return self->processes;
 }
 
 /* Reading */
@@ -172,6 +245,16 @@ on_record (const SpsEtlRecord *record,
                              record->payload, record->payload_len);
 }
 
+static gboolean
+on_buffer (gsize    offset,
+           gsize    len,
+           gpointer user_data)
+{
+  SpsEtlImport *self = user_data;
+
+  return self->buffer_func == NULL || self->buffer_func (offset, len, self->buffer_data);
+}
+
 static void
 on_warning (const char *kind,
             const char *message,
@@ -199,7 +282,7 @@ sps_etl_import_read (SpsEtlImport  *self,
                      const char    *display_name,
                      GError       **error)
 {
-  const SpsEtlReaderFuncs funcs = { on_header, on_record, on_warning, self->decompress };
+  const SpsEtlReaderFuncs funcs = { on_header, on_record, on_warning, self->decompress, on_buffer };
   SpsEtlStats stats;
   gboolean ok;
 
@@ -228,6 +311,7 @@ typedef struct
   GHashTable   *processes;     /* pid → builder process */
   GHashTable   *builder_threads; /* (pid << 32 | tid) → builder thread + 1 */
   GHashTable   *frames;        /* pid → GHashTable ip → frame + 1 */
+  GArray       *thread_samples; /* builder thread → its samples (guint) */
   guint32       sample_name;
 } Build;
 
@@ -533,6 +617,13 @@ add_samples (Build *build)
   SpsEtlKernel *kernel = self->kernel;
   ThreadMemo thread = { 0, 0, 0, 0, 0 };
   LeafMemo leaves[LEAF_MEMO_SIZE];
+  /* Each sample stands for one interval of CPU time, when the trace says
+   * how long that is */
+  double weight = kernel->sample_interval != 0 ? (double) kernel->sample_interval * 100 : NAN;
+  SpsWeightUnit unit = kernel->sample_interval != 0 ? SPS_WEIGHT_UNIT_NS : SPS_WEIGHT_UNIT_NONE;
+  SpsSampleFlags flags = kernel->sample_interval != 0 ? SPS_SAMPLE_HAS_WEIGHT : SPS_SAMPLE_NONE;
+  GHashTableIter iter;
+  gpointer key, value;
 
   for (guint i = 0; i < LEAF_MEMO_SIZE; i++)
     leaves[i].callsite = SPS_NO_INDEX;
@@ -553,10 +644,54 @@ add_samples (Build *build)
       else
         self->stats.samples_with_stack++;
 
+      if (thread.thread >= build->thread_samples->len)
+        g_array_set_size (build->thread_samples, thread.thread + 1);
+      g_array_index (build->thread_samples, guint, thread.thread)++;
       sps_trace_builder_add_sample (self->builder, thread.thread, ticks_to_ns (self, sample->ts),
-                                    build->sample_name, callsite, 0,
-                                    NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
+                                    build->sample_name, callsite, 0, weight, unit, flags);
     }
+
+  /* A process's samples: those of its threads */
+  g_hash_table_iter_init (&iter, build->builder_threads);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      gpointer pid = GUINT_TO_POINTER ((guint32) (*(const guint64 *) key >> 32));
+      guint thread_index = GPOINTER_TO_UINT (value) - 1;
+      guint n = thread_index < build->thread_samples->len ?
+        g_array_index (build->thread_samples, guint, thread_index) : 0;
+
+      g_hash_table_insert (self->process_samples, pid,
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (self->process_samples, pid)) + n));
+    }
+}
+
+/* Threads with more samples first (the layout orders a process's threads
+ * by sort index), as PerfView lists them by CPU */
+static int
+compare_thread_samples (gconstpointer a,
+                        gconstpointer b,
+                        gpointer      user_data)
+{
+  GArray *counts = user_data;
+  guint ca = g_array_index (counts, guint, *(const guint32 *) a);
+  guint cb = g_array_index (counts, guint, *(const guint32 *) b);
+
+  if (ca != cb)
+    return ca > cb ? -1 : 1;
+  return *(const guint32 *) a < *(const guint32 *) b ? -1 : 1;
+}
+
+static void
+order_threads (Build *build)
+{
+  g_autoptr(GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (guint32), build->thread_samples->len);
+
+  for (guint32 t = 0; t < build->thread_samples->len; t++)
+    if (g_array_index (build->thread_samples, guint, t) > 0)
+      g_array_append_val (order, t);
+  g_array_sort_with_data (order, compare_thread_samples, build->thread_samples);
+  for (guint i = 0; i < order->len; i++)
+    sps_trace_builder_set_thread_sort_index (build->self->builder, g_array_index (order, guint32, i), (gint32) i);
 }
 
 /* Names the processes and threads that have rows (the rundown lists every
@@ -601,7 +736,7 @@ name_processes_and_threads (Build *build)
 void
 sps_etl_import_finish (SpsEtlImport *self)
 {
-  Build build = { self, NULL, NULL, NULL, NULL, NULL, 0 };
+  Build build = { self, NULL, NULL, NULL, NULL, NULL, NULL, 0 };
   GHashTableIter iter;
   gpointer value;
 
@@ -621,6 +756,7 @@ sps_etl_import_finish (SpsEtlImport *self)
   build.builder_threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   build.frames = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_hash_table_unref);
   build.sample_name = sps_trace_builder_intern (self->builder, "PerfInfo/Sample", -1);
+  self->process_samples = g_hash_table_new (NULL, NULL);
 
   index_images (&build);
   for (guint i = 0; i < self->kernel->threads->len; i++)
@@ -636,12 +772,15 @@ sps_etl_import_finish (SpsEtlImport *self)
       g_ptr_array_add (lives, t);
     }
 
+  build.thread_samples = g_array_new (FALSE, TRUE, sizeof (guint));
   add_samples (&build);
+  order_threads (&build);
   name_processes_and_threads (&build);
 
   g_hash_table_unref (build.images);
   g_hash_table_unref (build.threads);
-  g_hash_table_unref (build.processes);
+  self->processes = build.processes;
+  g_array_unref (build.thread_samples);
   g_hash_table_unref (build.builder_threads);
   g_hash_table_unref (build.frames);
 }

@@ -14,6 +14,11 @@ G_BEGIN_DECLS
 
 typedef struct _SpsEtlImport SpsEtlImport;
 
+/* Before each buffer: %FALSE stops reading the file */
+typedef gboolean (*SpsEtlBufferFunc) (gsize    offset,
+                                      gsize    len,
+                                      gpointer user_data);
+
 /* What was read, over every file: the figures `info` reports */
 typedef struct
 {
@@ -35,6 +40,15 @@ void          sps_etl_import_finish     (SpsEtlImport             *self);
 const SpsEtlImportStats *
               sps_etl_import_get_stats  (SpsEtlImport             *self);
 SpsEtlKernel *sps_etl_import_get_kernel (SpsEtlImport             *self);
+gboolean      sps_etl_import_get_clock  (SpsEtlImport             *self,
+                                         guint64                  *start_ticks,
+                                         guint64                  *frequency);
+guint         sps_etl_import_count_process_samples (SpsEtlImport *self,
+                                                    guint32       pid);
+GHashTable   *sps_etl_import_get_processes (SpsEtlImport          *self);
+void          sps_etl_import_set_buffer_func (SpsEtlImport        *self,
+                                         SpsEtlBufferFunc          func,
+                                         gpointer                  user_data);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsEtlImport, sps_etl_import_free)
 

@@ -11,6 +11,14 @@
  * stack keys whose IPs are given by definition events. Every field is read
  * only when the payload holds it; an event too short for its fields is
  * counted and skipped.
+ *
+ * A stack key is a slot of the kernel's stack cache: references name it
+ * while the stack is cached, and the stack itself is written when the slot
+ * is evicted (KeyDelete) or when the trace stops (KeyRundown). A slot is
+ * reused, so a reference belongs to the first definition of its key that
+ * comes after it, never to an earlier one (which described the slot's
+ * previous stack). A KeyCreate, where a trace has them, defines the key
+ * for the references that no later event defines.
  */
 
 #define G_LOG_DOMAIN "sps-etl"
@@ -37,6 +45,9 @@
 #define OP_DEFUNCT        39
 #define OP_THREAD_NAME    72
 #define OP_SAMPLE         46
+#define OP_SET_INTERVAL   72
+#define OP_COLLECTION_START 73
+#define OP_COLLECTION_END 74
 #define OP_STACK          32
 #define OP_KEY_CREATE     34
 #define OP_KEY_DELETE     35
@@ -56,10 +67,14 @@ typedef struct
   guint32 tid;
 } SampleKey;
 
+/* A reference to a stack key, waiting for the key's definition */
 typedef struct
 {
-  guint32  sample;
+  guint64  ts;            /* of its sample */
+  guint32  tid;
+  guint32  sample;        /* SPS_ETL_NO_ID while not found */
   guint64  key;
+  guint32  stack;         /* SPS_ETL_NO_ID until defined */
   gboolean user;
 } KeyRef;
 
@@ -69,9 +84,7 @@ typedef struct
 {
   guint64  ts;
   guint32  tid;
-  gboolean is_key;
-  guint32  stack;         /* when not is_key */
-  guint64  key;           /* when is_key */
+  guint32  stack;
   gboolean user;
 } PendingPart;
 
@@ -157,6 +170,7 @@ sps_etl_kernel_new (void)
   self->last_sample = g_hash_table_new (NULL, NULL);
   self->key_stacks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->key_refs = g_array_new (FALSE, FALSE, sizeof (KeyRef));
+  self->key_waiting = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
   self->pending_parts = g_array_new (FALSE, FALSE, sizeof (PendingPart));
   return self;
 }
@@ -170,6 +184,7 @@ clear_reading_state (SpsEtlKernel *self)
   g_clear_pointer (&self->last_sample, g_hash_table_unref);
   g_clear_pointer (&self->key_stacks, g_hash_table_unref);
   g_clear_pointer (&self->key_refs, g_array_unref);
+  g_clear_pointer (&self->key_waiting, g_hash_table_unref);
   g_clear_pointer (&self->pending_parts, g_array_unref);
 }
 
@@ -417,9 +432,32 @@ add_sample (SpsEtlKernel       *self,
   sample.ip = sps_ms_read_ptr (r->payload, ptr);
   sample.tid = sps_ms_read_u32 (r->payload + ptr);
   sample.kernel_stack = sample.user_stack = SPS_ETL_NO_ID;
+  sample.flags = r->payload_len >= (gsize) ptr + 8 ? sps_ms_read_u16 (r->payload + ptr + 6) : 0;
+  if (sample.tid == 0)
+    {
+      self->n_idle_samples++;
+      if ((sample.flags & (SPS_ETL_SAMPLE_IN_DPC | SPS_ETL_SAMPLE_IN_ISR)) != 0)
+        self->n_idle_interrupts++;
+    }
   g_array_append_val (self->samples, sample);
   g_hash_table_insert (self->last_sample, GUINT_TO_POINTER (sample.tid),
                        GUINT_TO_POINTER (self->samples->len));
+}
+
+/* SampledProfileInterval: u32 source (0 the timer), u32 new and u32 old
+ * interval in 100 ns units. The first that says gives the interval of the
+ * whole trace (PerfView assumes one too): at the start the new one, at the
+ * end the old one, which was in force until then. */
+static void
+read_interval (SpsEtlKernel       *self,
+               const SpsEtlRecord *r)
+{
+  guint32 interval;
+
+  if (self->sample_interval != 0 || r->payload_len < 12 || sps_ms_read_u32 (r->payload) != 0)
+    return;
+  interval = sps_ms_read_u32 (r->payload + (r->opcode == OP_COLLECTION_END ? 8 : 4));
+  self->sample_interval = interval;
 }
 
 /* The sample a stack part read now belongs to. The kernel logs a
@@ -442,45 +480,42 @@ find_sample (SpsEtlKernel *self,
   return sample->ts == ts ? sample : NULL;
 }
 
-/* For each part of @parts, the index + 1 of the last sample of the file
- * with its (timestamp, thread), 0 when none: one pass over the samples
- * with a table of the parts' keys. */
+/* For each of the @n (timestamp, thread) of @wanted, the index + 1 of the
+ * last sample of the file with it, 0 when none: one pass over the samples
+ * with a table of the wanted keys. */
 static guint *
-find_samples_of_parts (SpsEtlKernel *self,
-                       GArray       *parts)
+find_samples (SpsEtlKernel    *self,
+              const SampleKey *wanted,
+              guint            n)
 {
   g_autoptr(GHashTable) slots = g_hash_table_new (sample_key_hash, sample_key_equal);
-  g_autofree SampleKey *keys = g_new (SampleKey, MAX (parts->len, 1));
-  g_autofree guint *found = g_new0 (guint, MAX (parts->len, 1));
-  guint *slot_of = g_new (guint, MAX (parts->len, 1));
-  guint n_keys = 0;
+  g_autofree guint *found = g_new0 (guint, MAX (n, 1));
+  guint *slot_of = g_new (guint, MAX (n, 1));
 
-  for (guint i = 0; i < parts->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      const PendingPart *part = &g_array_index (parts, PendingPart, i);
-      SampleKey key = { part->ts, part->tid };
-      guint slot = GPOINTER_TO_UINT (g_hash_table_lookup (slots, &key));
+      gpointer slot;
 
-      if (slot == 0)
+      if (!g_hash_table_lookup_extended (slots, &wanted[i], NULL, &slot))
         {
-          keys[n_keys] = key;
-          slot = ++n_keys;
-          g_hash_table_insert (slots, &keys[slot - 1], GUINT_TO_POINTER (slot));
+          slot = GUINT_TO_POINTER (i);
+          g_hash_table_insert (slots, (gpointer) &wanted[i], slot);
         }
-      slot_of[i] = slot - 1;
+      slot_of[i] = GPOINTER_TO_UINT (slot);
     }
 
-  for (guint s = 0; s < self->samples->len; s++)
-    {
-      const SpsEtlSample *sample = &g_array_index (self->samples, SpsEtlSample, s);
-      SampleKey key = { sample->ts, sample->tid };
-      guint slot = GPOINTER_TO_UINT (g_hash_table_lookup (slots, &key));
+  if (n > 0)
+    for (guint s = 0; s < self->samples->len; s++)
+      {
+        const SpsEtlSample *sample = &g_array_index (self->samples, SpsEtlSample, s);
+        SampleKey key = { sample->ts, sample->tid };
+        gpointer slot;
 
-      if (slot != 0)
-        found[slot - 1] = s + 1;
-    }
+        if (g_hash_table_lookup_extended (slots, &key, NULL, &slot))
+          found[GPOINTER_TO_UINT (slot)] = s + 1;
+      }
 
-  for (guint i = 0; i < parts->len; i++)
+  for (guint i = 0; i < n; i++)
     slot_of[i] = found[slot_of[i]];
   return slot_of;
 }
@@ -525,6 +560,53 @@ attach (SpsEtlKernel *self,
     }
 }
 
+/* A reference waits for the next definition of its key */
+static void
+wait_for_key (SpsEtlKernel *self,
+              const KeyRef *ref)
+{
+  GArray *waiting = g_hash_table_lookup (self->key_waiting, &ref->key);
+  guint32 index = self->key_refs->len;
+
+  g_array_append_val (self->key_refs, *ref);
+  if (waiting == NULL)
+    {
+      guint64 *key = g_new (guint64, 1);
+
+      *key = ref->key;
+      waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_hash_table_insert (self->key_waiting, key, waiting);
+    }
+  g_array_append_val (waiting, index);
+}
+
+/* A key's stack: the references waiting for it get it; a created key
+ * also stays defined for references no later event defines */
+static void
+define_key (SpsEtlKernel *self,
+            guint8        opcode,
+            guint64       key,
+            guint32       stack)
+{
+  GArray *waiting = g_hash_table_lookup (self->key_waiting, &key);
+
+  if (waiting != NULL)
+    {
+      for (guint i = 0; i < waiting->len; i++)
+        g_array_index (self->key_refs, KeyRef, g_array_index (waiting, guint32, i)).stack = stack;
+      g_hash_table_remove (self->key_waiting, &key);
+    }
+  if (opcode == OP_KEY_CREATE)
+    {
+      guint64 *stored = g_new (guint64, 1);
+
+      *stored = key;
+      g_hash_table_replace (self->key_stacks, stored, GUINT_TO_POINTER (stack + 1));
+    }
+  else
+    g_hash_table_remove (self->key_stacks, &key);
+}
+
 static void
 add_stack_walk (SpsEtlKernel       *self,
                 const SpsEtlRecord *r)
@@ -555,7 +637,7 @@ add_stack_walk (SpsEtlKernel       *self,
           attach (self, sample, stack, user);
         else
           {
-            PendingPart part = { sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12), FALSE, stack, 0, user };
+            PendingPart part = { sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12), stack, user };
 
             g_array_append_val (self->pending_parts, part);
           }
@@ -567,8 +649,6 @@ add_stack_walk (SpsEtlKernel       *self,
     case OP_KEY_RUNDOWN:
       {
         gsize n = len >= ptr ? (len - ptr) / ptr : 0;
-        guint64 *key;
-
         if (n == 0)
           {
             self->n_bad_payloads++;
@@ -578,10 +658,7 @@ add_stack_walk (SpsEtlKernel       *self,
           self->n_key_rundowns++;
         else
           self->n_key_definitions++;
-        key = g_new (guint64, 1);
-        *key = sps_ms_read_ptr (p, ptr);
-        g_hash_table_replace (self->key_stacks, key,
-                              GUINT_TO_POINTER (add_stack (self, p + ptr, n, ptr) + 1));
+        define_key (self, r->opcode, sps_ms_read_ptr (p, ptr), add_stack (self, p + ptr, n, ptr));
       }
       break;
 
@@ -590,7 +667,6 @@ add_stack_walk (SpsEtlKernel       *self,
       {
         SpsEtlSample *sample;
         KeyRef ref;
-        guint stack;
 
         if (len < 16 + (gsize) ptr)
           {
@@ -601,25 +677,15 @@ add_stack_walk (SpsEtlKernel       *self,
           self->n_key_refs_user++;
         else
           self->n_key_refs_kernel++;
-        sample = find_sample (self, sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12));
-        if (sample == NULL)
-          {
-            PendingPart part = { sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12), TRUE, 0,
-                                 sps_ms_read_ptr (p + 16, ptr), r->opcode == OP_KEY_USER };
-
-            g_array_append_val (self->pending_parts, part);
-            return;
-          }
-        ref.sample = (guint32) (sample - &g_array_index (self->samples, SpsEtlSample, 0));
+        ref.ts = sps_ms_read_u64 (p);
+        ref.tid = sps_ms_read_u32 (p + 12);
+        sample = find_sample (self, ref.ts, ref.tid);
+        ref.sample = sample != NULL ? (guint32) (sample - &g_array_index (self->samples, SpsEtlSample, 0))
+                                    : SPS_ETL_NO_ID;
         ref.key = sps_ms_read_ptr (p + 16, ptr);
+        ref.stack = SPS_ETL_NO_ID;
         ref.user = r->opcode == OP_KEY_USER;
-        /* The key's stack as defined now; a key not defined yet is looked
-         * up at the end (the rundown is written when the trace stops) */
-        stack = GPOINTER_TO_UINT (g_hash_table_lookup (self->key_stacks, &ref.key));
-        if (stack != 0)
-          attach (self, sample, stack - 1, ref.user);
-        else
-          g_array_append_val (self->key_refs, ref);
+        wait_for_key (self, &ref);
       }
       break;
 
@@ -679,6 +745,12 @@ sps_etl_kernel_add (SpsEtlKernel       *self,
       return TRUE;
 
     case GROUP_PERFINFO:
+      if (record->opcode >= OP_SET_INTERVAL && record->opcode <= OP_COLLECTION_END)
+        {
+          /* Read, not consumed: they are events of their own too */
+          read_interval (self, record);
+          return FALSE;
+        }
       if (record->opcode != OP_SAMPLE)
         return FALSE;
       add_sample (self, record);
@@ -703,46 +775,65 @@ sps_etl_kernel_add (SpsEtlKernel       *self,
 void
 sps_etl_kernel_finish (SpsEtlKernel *self)
 {
-  g_autofree guint *sample_of_part = NULL;
+  g_autoptr(GArray) wanted = NULL;
+  g_autoptr(GArray) wanted_ref = NULL;
+  g_autofree guint *found = NULL;
+  guint n_parts;
 
   if (self->key_refs == NULL)
     return;
 
-  sample_of_part = find_samples_of_parts (self, self->pending_parts);
+  /* The samples not found while reading: the parts read before theirs,
+   * then the key references without a sample */
+  wanted = g_array_new (FALSE, FALSE, sizeof (SampleKey));
+  wanted_ref = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint i = 0; i < self->pending_parts->len; i++)
     {
       const PendingPart *part = &g_array_index (self->pending_parts, PendingPart, i);
-      SpsEtlSample *sample = sample_of_part[i] > 0 ?
-        &g_array_index (self->samples, SpsEtlSample, sample_of_part[i] - 1) : NULL;
-      KeyRef ref;
+      SampleKey key = { part->ts, part->tid };
 
-      if (sample == NULL)
-        {
-          self->n_stacks_unmatched++;
-          continue;
-        }
-      if (!part->is_key)
-        {
-          attach (self, sample, part->stack, part->user);
-          continue;
-        }
-      ref.sample = (guint32) (sample - &g_array_index (self->samples, SpsEtlSample, 0));
-      ref.key = part->key;
-      ref.user = part->user;
-      g_array_append_val (self->key_refs, ref);
+      g_array_append_val (wanted, key);
     }
-
+  n_parts = wanted->len;
   for (guint i = 0; i < self->key_refs->len; i++)
     {
       const KeyRef *ref = &g_array_index (self->key_refs, KeyRef, i);
-      guint stack = GPOINTER_TO_UINT (g_hash_table_lookup (self->key_stacks, &ref->key));
+      SampleKey key = { ref->ts, ref->tid };
 
-      if (stack == 0)
-        {
-          self->n_keys_unresolved++;
-          continue;
-        }
-      attach (self, &g_array_index (self->samples, SpsEtlSample, ref->sample), stack - 1, ref->user);
+      if (ref->sample != SPS_ETL_NO_ID)
+        continue;
+      g_array_append_val (wanted, key);
+      g_array_append_val (wanted_ref, i);
+    }
+  found = find_samples (self, (const SampleKey *) (gpointer) wanted->data, wanted->len);
+  for (guint i = 0; i < wanted_ref->len; i++)
+    g_array_index (self->key_refs, KeyRef, g_array_index (wanted_ref, guint, i)).sample =
+      found[n_parts + i] > 0 ? found[n_parts + i] - 1 : SPS_ETL_NO_ID;
+
+  for (guint i = 0; i < n_parts; i++)
+    {
+      const PendingPart *part = &g_array_index (self->pending_parts, PendingPart, i);
+
+      if (found[i] == 0)
+        self->n_stacks_unmatched++;
+      else
+        attach (self, &g_array_index (self->samples, SpsEtlSample, found[i] - 1), part->stack, part->user);
+    }
+
+  /* In file order, as the direct parts were attached */
+  for (guint i = 0; i < self->key_refs->len; i++)
+    {
+      const KeyRef *ref = &g_array_index (self->key_refs, KeyRef, i);
+      guint32 stack = ref->stack;
+
+      if (stack == SPS_ETL_NO_ID)
+        stack = GPOINTER_TO_UINT (g_hash_table_lookup (self->key_stacks, &ref->key)) - 1;
+      if (ref->sample == SPS_ETL_NO_ID)
+        self->n_stacks_unmatched++;
+      else if (stack == SPS_ETL_NO_ID)
+        self->n_keys_unresolved++;
+      else
+        attach (self, &g_array_index (self->samples, SpsEtlSample, ref->sample), stack, ref->user);
     }
   clear_reading_state (self);
 }

@@ -49,7 +49,14 @@ typedef struct
   guint32  tid;
   guint32  kernel_stack;    /* index into stacks, or SPS_ETL_NO_ID */
   guint32  user_stack;
+  guint16  flags;           /* SPS_ETL_SAMPLE_IN_DPC, _IN_ISR; 0 when absent */
 } SpsEtlSample;
+
+/* The word after SampledProfile's Count: the processor was running a
+ * deferred procedure call or an interrupt service routine (bits 3–6 are
+ * the thread's priority; the rest is not documented) */
+#define SPS_ETL_SAMPLE_IN_DPC 0x0001
+#define SPS_ETL_SAMPLE_IN_ISR 0x0002
 
 typedef struct
 {
@@ -66,8 +73,11 @@ typedef struct
   GArray    *stacks;        /* SpsEtlStack */
   GArray    *ips;           /* guint64 */
   guint32    target_pid;    /* Diagnostics Hub's TargetProfilingStarted; SPS_ETL_NO_ID */
+  guint32    sample_interval; /* the timer's sampling interval, 100 ns units; 0 unknown */
 
   guint64    n_samples;             /* SampledProfile events read */
+  guint64    n_idle_samples;        /* of those, of the idle thread (tid 0) */
+  guint64    n_idle_interrupts;     /* and of those, in a DPC or an ISR */
   guint64    n_stack_events;        /* StackWalk stacks (type 32) */
   guint64    n_key_refs_kernel;     /* stack key references (37, 38) */
   guint64    n_key_refs_user;
@@ -83,8 +93,9 @@ typedef struct
   GHashTable *open_threads;    /* tid → SpsEtlThread */
   GHashTable *open_images;     /* (pid, base) → SpsEtlImage not unloaded */
   GHashTable *last_sample;     /* tid → index + 1 of its latest sample */
-  GHashTable *key_stacks;      /* stack key → stack index + 1 */
-  GArray     *key_refs;        /* key references to resolve at the end */
+  GHashTable *key_stacks;      /* created stack key → stack index + 1 */
+  GArray     *key_refs;        /* key references, attached at the end */
+  GHashTable *key_waiting;     /* key → GArray of key_refs indexes not defined yet */
   GArray     *pending_parts;   /* stack parts read before their sample */
 } SpsEtlKernel;
 

@@ -439,6 +439,8 @@ sps_etl_read (const guint8            *data,
       guint16 flags = sps_ms_read_u16 (b + 52);
       gboolean first = offset == 0;
 
+      if (funcs->buffer != NULL && !funcs->buffer (offset, len, user_data))
+        break;
       if (size < BUFFER_HEADER_SIZE)
         {
           if (first)
@@ -603,4 +605,27 @@ sps_etl_guid_parse (const char *text,
   for (guint i = 0; i < 16; i++)
     guid[order[i]] = bytes[i];
   return TRUE;
+}
+
+/**
+ * sps_etl_has_magic:
+ * @data: (array length=len): the first bytes of a file
+ * @len: how many
+ *
+ * An ETL file has no magic number, but its first buffer always starts the
+ * same way: a header buffer (type 4) whose first record is the trace
+ * header, a system record (type 1 or 2, flags 0xc0) of version 2, group 0
+ * and type 0.
+ *
+ * Returns: whether @data starts like an ETL trace
+ */
+gboolean
+sps_etl_has_magic (const guint8 *data,
+                   gsize         len)
+{
+  const guint8 *r = data + BUFFER_HEADER_SIZE;
+
+  if (len < BUFFER_HEADER_SIZE + 8 || sps_ms_read_u16 (data + 54) != 4)
+    return FALSE;
+  return sps_ms_read_u16 (r) == 2 && (r[2] == 1 || r[2] == 2) && r[3] == 0xc0 && r[6] == 0 && r[7] == 0;
 }

@@ -101,6 +101,11 @@ typedef struct
                        gpointer            user_data);
   /* Optional: without it, compressed buffers are skipped with a warning */
   SpsEtlDecompressFunc decompress;
+  /* Optional: called before each buffer at @offset of the file's @len
+   * bytes; %FALSE stops the reading there (the caller was cancelled) */
+  gboolean (*buffer)  (gsize               offset,
+                       gsize               len,
+                       gpointer            user_data);
 } SpsEtlReaderFuncs;
 
 typedef struct
@@ -120,6 +125,8 @@ gboolean sps_etl_read          (const guint8            *data,
                                 SpsEtlStats             *stats,
                                 GError                 **error);
 
+gboolean sps_etl_has_magic      (const guint8 *data,
+                                gsize         len);
 gboolean sps_etl_guid_parse    (const char   *text,
                                 guint8        guid[16]);
 char    *sps_etl_guid_to_string (const guint8 *guid);

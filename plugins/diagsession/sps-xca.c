@@ -99,3 +99,29 @@ sps_xca_decompress (SpsXcaFormat   format,
       return -1;
     }
 }
+
+/**
+ * sps_xca_decompress_buffer:
+ * @format: the format number as a file stores it (an ETL header's)
+ * @in: (array length=in_len): the compressed bytes
+ * @in_len: their number
+ * @out: (array length=out_len): where the expanded bytes go
+ * @out_len: the expected expanded size
+ * @error: return location for a #GError
+ *
+ * sps_xca_decompress() for a format number read from a file, in the form
+ * of the ETL reader's decompress function; a number that is no format is
+ * %SPS_XCA_ERROR_UNSUPPORTED.
+ *
+ * Returns: the number of bytes written to @out, or -1 with @error set
+ */
+gssize
+sps_xca_decompress_buffer (guint32        format,
+                           const guint8  *in,
+                           gsize          in_len,
+                           guint8        *out,
+                           gsize          out_len,
+                           GError       **error)
+{
+  return sps_xca_decompress ((SpsXcaFormat) format, in, in_len, out, out_len, error);
+}

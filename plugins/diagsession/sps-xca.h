@@ -47,6 +47,12 @@ gssize       sps_xca_decompress         (SpsXcaFormat   format,
                                          guint8        *out,
                                          gsize          out_len,
                                          GError       **error);
+gssize       sps_xca_decompress_buffer  (guint32        format,
+                                         const guint8  *in,
+                                         gsize          in_len,
+                                         guint8        *out,
+                                         gsize          out_len,
+                                         GError       **error);
 gssize       sps_xca_lz77_decompress    (const guint8  *in,
                                          gsize          in_len,
                                          guint8        *out,

@@ -30,7 +30,10 @@ desktop_id=$app_id.desktop
 our_types="application/x-chrome-trace+json
 application/x-compressed-chrome-trace
 application/x-nettrace
-application/x-etrace"
+application/x-etrace
+application/x-diagsession
+application/x-etl
+application/x-etl-zip"
 
 for tool in gio update-mime-database update-desktop-database; do
   if ! command -v "$tool" >/dev/null 2>&1; then
@@ -168,7 +171,9 @@ else
 fi
 
 for pair in "application/x-chrome-trace+json application/json" \
-            "application/x-compressed-chrome-trace application/gzip"; do
+            "application/x-compressed-chrome-trace application/gzip" \
+            "application/x-diagsession application/zip" \
+            "application/x-etl-zip application/zip"; do
   if grep -qxF "$pair" "$XDG_DATA_HOME/mime/subclasses"; then
     pass "${pair% *} is a sub-class of ${pair#* }"
   else
@@ -233,6 +238,27 @@ gzip -n -c "$files/chrome/foo.json" > "$files/foo.json.gz"
 printf 'PK\005\006\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' \
   > "$files/x.diagsession"
 cp "$files/x.diagsession" "$files/other.zip"
+cp "$files/x.diagsession" "$files/perfview.etl.zip"
+# A package's first member: a stored, empty metadata.xml (the local header:
+# signature, version 20, flags, method, time, date, CRC, sizes, name length
+# 12, no extra field, then the name)
+{
+  printf 'PK\003\004\024\000\000\000\000\000\000\000\000\000'
+  printf '\000\000\000\000\000\000\000\000\000\000\000\000\014\000\000\000'
+  printf 'metadata.xml'
+} > "$files/package"
+
+# An ETL's first buffer: 72-byte header with BufferType 4 at byte 54, then
+# the trace header's system record (version 2, type 2 = 64-bit, flags 0xc0,
+# group 0, type 0)
+{
+  head -c 54 /dev/zero
+  printf '\004\000'
+  head -c 16 /dev/zero
+  printf '\002\000\002\300\134\001\000\000'
+  head -c 64 /dev/zero
+} > "$files/kernel.etl"
+cp "$files/kernel.etl" "$files/renamed-etl"
 
 # One execution-trace frame: length 4, then a protobuf TraceFrame.
 printf '\004\010\002\030\001' > "$files/x.etrace"
@@ -282,10 +308,12 @@ expect_type "$files/kineto/foo.json" application/x-chrome-trace+json
 expect_type "$files/plain/foo.json" application/json
 expect_type "$files/x.trace.json.gz" application/x-compressed-chrome-trace
 expect_type "$files/foo.json.gz" application/x-compressed-chrome-trace
-# No importer reads it yet, so it is not claimed (the empty ZIP has no
-# magic the MIME database knows, unlike other.zip's name)
-expect_not_ours "$files/x.diagsession"
+expect_type "$files/x.diagsession" application/x-diagsession
+expect_type "$files/package" application/x-diagsession
 expect_type "$files/other.zip" application/zip
+expect_type "$files/perfview.etl.zip" application/x-etl-zip
+expect_type "$files/kernel.etl" application/x-etl
+expect_type "$files/renamed-etl" application/x-etl
 expect_type "$files/x.etrace" application/x-etrace
 expect_not_ours "$files/foo.bin"
 
@@ -386,6 +414,12 @@ expect_launch "gio open 'my trace.nettrace' starts spanscope with its path" \
 
 expect_launch "gio open foo.json (a Chrome trace) starts spanscope" \
   association "$files/chrome/foo.json" -- gio open "$files/chrome/foo.json"
+
+expect_launch "gio open x.diagsession starts spanscope" \
+  association "$files/x.diagsession" -- gio open "$files/x.diagsession"
+
+expect_launch "gio open renamed-etl (magic only) starts spanscope" \
+  association "$files/renamed-etl" -- gio open "$files/renamed-etl"
 
 expect_launch "gio launch passes several files to one spanscope (%F)" \
   desktop-file "$files/x.etrace" "$files/x.trace.json" -- \
