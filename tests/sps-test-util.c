@@ -91,6 +91,20 @@ sps_test_load_path (const char *path)
   return trace;
 }
 
+/* Runs @sql, which must succeed (the message names the statement). */
+SpsSqlResult *
+sps_test_sql_query (SpsSqlEngine *engine,
+                    const char   *sql)
+{
+  g_autoptr(GError) error = NULL;
+  SpsSqlResult *result = sps_sql_engine_query (engine, sql, NULL, NULL, &error);
+
+  if (error != NULL)
+    g_error ("%s: %s", sql, error->message);
+  g_assert_nonnull (result);
+  return result;
+}
+
 /* Loads a file of tests/fixtures; it must load. */
 SpsTrace *
 sps_test_load_fixture (const char *name)

@@ -45,6 +45,9 @@ GBytes   *sps_test_gzip                (const void         *data,
                                         gsize               len,
                                         int                 level);
 
+SpsSqlResult *sps_test_sql_query       (SpsSqlEngine       *engine,
+                                        const char         *sql);
+
 guint     sps_test_find_slice          (SpsTrace           *trace,
                                         const char         *name,
                                         guint               nth);
