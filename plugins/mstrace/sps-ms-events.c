@@ -13,7 +13,12 @@
 
 #include "config.h"
 
+#include <math.h>
+#include <string.h>
+
+#include "sps-clr-symbols.h"
 #include "sps-ms-events.h"
+#include "sps-mstrace-bytes.h"
 
 typedef struct
 {
@@ -254,4 +259,197 @@ sps_ms_add_raw_payload_args (SpsTraceBuilder *builder,
     }
   g_string_append_c (scratch, '}');
   return sps_trace_builder_add_args_text (builder, scratch->str, (gssize) scratch->len);
+}
+
+/**
+ * sps_ms_dup_utf16:
+ * @p: UTF-16LE units
+ * @n: their number
+ *
+ * Returns: (transfer full) (nullable): the text as UTF-8, or %NULL when the
+ *   units are not valid UTF-16
+ */
+char *
+sps_ms_dup_utf16 (const guint8 *p,
+                  gsize         n)
+{
+  g_autofree gunichar2 *units = g_new (gunichar2, MAX (n, 1));
+
+  for (gsize i = 0; i < n; i++)
+    units[i] = sps_ms_read_u16 (p + 2 * i);
+  return g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
+}
+
+static gboolean
+append_utf16 (GString       *out,
+              const guint8 **pos,
+              const guint8  *end,
+              gboolean       one_char)
+{
+  g_autofree char *text = NULL;
+  const guint8 *p = *pos;
+
+  if (one_char)
+    {
+      if (end - p < 2)
+        return FALSE;
+      text = sps_ms_dup_utf16 (p, 1);
+      p += 2;
+    }
+  else if (!(text = sps_clr_read_utf16z (&p, end)))
+    return FALSE;
+
+  /* Invalid UTF-16 fails the field: the payload is then kept raw */
+  if (text == NULL)
+    return FALSE;
+  sps_json_append_string (out, text, -1);
+  *pos = p;
+  return TRUE;
+}
+
+/**
+ * sps_ms_append_value:
+ * @out: where the JSON goes
+ * @type: a #SpsMsType
+ * @pointer_size: the trace's pointer size, 4 or 8
+ * @pos: (inout): the value's first byte; moved past it
+ * @end: the payload's end
+ *
+ * Appends one value as JSON: integers as numbers, booleans as
+ * `true`/`false`, floats as numbers (`null` when not finite), text as
+ * strings, GUIDs as their usual text, decimals as hex.
+ *
+ * Returns: %FALSE when the value does not fit before @end or its type is
+ *   not one of these (nothing is appended then)
+ */
+gboolean
+sps_ms_append_value (GString       *out,
+                     gint32         type,
+                     guint          pointer_size,
+                     const guint8 **pos,
+                     const guint8  *end)
+{
+  static const guint8 sizes[] = {
+    [SPS_MS_TYPE_BOOLEAN] = 4, [SPS_MS_TYPE_INT8] = 1, [SPS_MS_TYPE_UINT8] = 1,
+    [SPS_MS_TYPE_INT16] = 2, [SPS_MS_TYPE_UINT16] = 2, [SPS_MS_TYPE_INT32] = 4,
+    [SPS_MS_TYPE_UINT32] = 4, [SPS_MS_TYPE_INT64] = 8, [SPS_MS_TYPE_UINT64] = 8,
+    [SPS_MS_TYPE_FLOAT] = 4, [SPS_MS_TYPE_DOUBLE] = 8, [SPS_MS_TYPE_DECIMAL] = 16,
+    [SPS_MS_TYPE_DATE] = 8, [SPS_MS_TYPE_GUID] = 16,
+  };
+  const guint8 *p = *pos;
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  gsize size;
+
+  g_assert (out != NULL);
+
+  if (type == SPS_MS_TYPE_STRING || type == SPS_MS_TYPE_CHAR)
+    return append_utf16 (out, pos, end, type == SPS_MS_TYPE_CHAR);
+  if (type == SPS_MS_TYPE_POINTER)
+    {
+      type = pointer_size == 4 ? SPS_MS_TYPE_UINT32 : SPS_MS_TYPE_UINT64;
+      if (pointer_size != 4 && pointer_size != 8)
+        return FALSE;
+    }
+  if (type < 0 || (guint) type >= G_N_ELEMENTS (sizes) || sizes[type] == 0)
+    return FALSE;
+  size = sizes[type];
+  if ((gsize) (end - p) < size)
+    return FALSE;
+
+  switch (type)
+    {
+    case SPS_MS_TYPE_BOOLEAN: g_string_append (out, sps_ms_read_u32 (p) != 0 ? "true" : "false"); break;
+    case SPS_MS_TYPE_INT8: g_string_append_printf (out, "%d", (gint8) p[0]); break;
+    case SPS_MS_TYPE_UINT8: g_string_append_printf (out, "%u", p[0]); break;
+    case SPS_MS_TYPE_INT16: g_string_append_printf (out, "%d", (gint16) sps_ms_read_u16 (p)); break;
+    case SPS_MS_TYPE_UINT16: g_string_append_printf (out, "%u", sps_ms_read_u16 (p)); break;
+    case SPS_MS_TYPE_INT32: g_string_append_printf (out, "%d", (gint32) sps_ms_read_u32 (p)); break;
+    case SPS_MS_TYPE_UINT32: g_string_append_printf (out, "%u", sps_ms_read_u32 (p)); break;
+    case SPS_MS_TYPE_INT64:
+    case SPS_MS_TYPE_DATE:
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64) sps_ms_read_u64 (p));
+      break;
+    case SPS_MS_TYPE_UINT64: g_string_append_printf (out, "%" G_GUINT64_FORMAT, sps_ms_read_u64 (p)); break;
+    case SPS_MS_TYPE_FLOAT:
+    case SPS_MS_TYPE_DOUBLE:
+      {
+        double v;
+
+        if (type == SPS_MS_TYPE_FLOAT)
+          {
+            guint32 bits = sps_ms_read_u32 (p);
+            float f;
+
+            memcpy (&f, &bits, sizeof f);
+            v = f;
+          }
+        else
+          {
+            guint64 bits = sps_ms_read_u64 (p);
+
+            memcpy (&v, &bits, sizeof v);
+          }
+        /* JSON has no NaN or infinities */
+        if (isfinite (v))
+          g_string_append (out, g_ascii_dtostr (number, sizeof number, v));
+        else
+          g_string_append (out, "null");
+      }
+      break;
+    case SPS_MS_TYPE_GUID:
+      g_string_append_printf (out, "\"%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
+                              sps_ms_read_u32 (p), sps_ms_read_u16 (p + 4), sps_ms_read_u16 (p + 6),
+                              p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15]);
+      break;
+    case SPS_MS_TYPE_DECIMAL:
+    default:
+      g_string_append_c (out, '"');
+      for (gsize i = 0; i < size; i++)
+        g_string_append_printf (out, "%02x", p[i]);
+      g_string_append_c (out, '"');
+      break;
+    }
+
+  *pos = p + size;
+  return TRUE;
+}
+
+/**
+ * sps_ms_append_fields:
+ * @out: where the JSON goes
+ * @fields: (array length=n_fields): the payload's layout
+ * @n_fields: the number of fields
+ * @pointer_size: the trace's pointer size
+ * @payload: the payload
+ * @len: its size
+ *
+ * Appends the fields as a JSON object. Bytes after the last field (fields
+ * a later version added) are left out.
+ *
+ * Returns: %FALSE when a field does not fit the payload; @out then holds
+ *   a partial object that the caller discards
+ */
+gboolean
+sps_ms_append_fields (GString          *out,
+                      const SpsMsField *fields,
+                      guint             n_fields,
+                      guint             pointer_size,
+                      const guint8     *payload,
+                      gsize             len)
+{
+  const guint8 *p = payload;
+  const guint8 *end = payload + len;
+
+  g_string_append_c (out, '{');
+  for (guint i = 0; i < n_fields; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      sps_json_append_string (out, fields[i].name, -1);
+      g_string_append_c (out, ':');
+      if (!sps_ms_append_value (out, fields[i].type, pointer_size, &p, end))
+        return FALSE;
+    }
+  g_string_append_c (out, '}');
+  return TRUE;
 }

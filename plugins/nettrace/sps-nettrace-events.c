@@ -16,34 +16,19 @@
 
 #include "config.h"
 
-#include <math.h>
-
 #include "sps-ms-events.h"
 #include "sps-nettrace-loader-private.h"
 
 /* Nesting of Object fields the decoder follows; writers nest one level */
 #define MAX_FIELD_DEPTH 8
 
+/* EventPipe's type codes that this file handles itself; the others are
+ * values sps_ms_append_value() reads */
 enum
 {
-  TYPE_OBJECT  = 1,
-  TYPE_BOOLEAN = 3,
-  TYPE_CHAR    = 4,
-  TYPE_SBYTE   = 5,
-  TYPE_BYTE    = 6,
-  TYPE_INT16   = 7,
-  TYPE_UINT16  = 8,
-  TYPE_INT32   = 9,
-  TYPE_UINT32  = 10,
-  TYPE_INT64   = 11,
-  TYPE_UINT64  = 12,
-  TYPE_SINGLE  = 13,
-  TYPE_DOUBLE  = 14,
-  TYPE_DECIMAL = 15,
-  TYPE_DATE    = 16,
-  TYPE_GUID    = 17,
-  TYPE_STRING  = 18,
-  TYPE_ARRAY   = 19,
+  TYPE_OBJECT = 1,
+  TYPE_CHAR   = SPS_MS_TYPE_CHAR,
+  TYPE_ARRAY  = 19,
 };
 
 typedef struct _Field Field;
@@ -340,43 +325,6 @@ static gboolean append_fields (GString       *out,
                                const guint8  *end,
                                guint          pointer_size);
 
-/* @n UTF-16LE units as UTF-8; NULL when they are not valid UTF-16 */
-static char *
-dup_utf16 (const guint8 *p,
-           gsize         n)
-{
-  g_autofree gunichar2 *units = g_new (gunichar2, MAX (n, 1));
-
-  for (gsize i = 0; i < n; i++)
-    units[i] = sps_ms_read_u16 (p + 2 * i);
-  return g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
-}
-
-static gboolean
-append_utf16 (GString       *out,
-              const guint8 **pos,
-              const guint8  *end,
-              gboolean       one_char)
-{
-  g_autofree char *text = NULL;
-  const guint8 *p = *pos;
-
-  if (one_char)
-    {
-      if (end - p < 2)
-        return FALSE;
-      text = dup_utf16 (p, 1);
-      *pos = p + 2;
-    }
-  else if (!(text = sps_clr_read_utf16z (&p, end)))
-    return FALSE;
-  else
-    *pos = p;
-
-  sps_json_append_string (out, text != NULL ? text : "\xef\xbf\xbd", -1);
-  return TRUE;
-}
-
 /* One value of @type (not an array), as JSON */
 static gboolean
 append_value (GString       *out,
@@ -386,81 +334,9 @@ append_value (GString       *out,
               const guint8  *end,
               guint          pointer_size)
 {
-  static const guint8 sizes[] = {
-    [TYPE_BOOLEAN] = 4, [TYPE_SBYTE] = 1, [TYPE_BYTE] = 1, [TYPE_INT16] = 2,
-    [TYPE_UINT16] = 2, [TYPE_INT32] = 4, [TYPE_UINT32] = 4, [TYPE_INT64] = 8,
-    [TYPE_UINT64] = 8, [TYPE_SINGLE] = 4, [TYPE_DOUBLE] = 8, [TYPE_DECIMAL] = 16,
-    [TYPE_DATE] = 8, [TYPE_GUID] = 16,
-  };
-  const guint8 *p = *pos;
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
-
   if (type == TYPE_OBJECT)
     return field->children != NULL && append_fields (out, field->children, pos, end, pointer_size);
-  if (type == TYPE_STRING || type == TYPE_CHAR)
-    return append_utf16 (out, pos, end, type == TYPE_CHAR);
-  if (type < 0 || (guint) type >= G_N_ELEMENTS (sizes) || sizes[type] == 0)
-    return FALSE;
-  if ((gsize) (end - p) < sizes[type])
-    return FALSE;
-
-  switch (type)
-    {
-    case TYPE_BOOLEAN: g_string_append (out, sps_ms_read_u32 (p) != 0 ? "true" : "false"); break;
-    case TYPE_SBYTE: g_string_append_printf (out, "%d", (gint8) p[0]); break;
-    case TYPE_BYTE: g_string_append_printf (out, "%u", p[0]); break;
-    case TYPE_INT16: g_string_append_printf (out, "%d", (gint16) sps_ms_read_u16 (p)); break;
-    case TYPE_UINT16: g_string_append_printf (out, "%u", sps_ms_read_u16 (p)); break;
-    case TYPE_INT32: g_string_append_printf (out, "%d", (gint32) sps_ms_read_u32 (p)); break;
-    case TYPE_UINT32: g_string_append_printf (out, "%u", sps_ms_read_u32 (p)); break;
-    case TYPE_INT64:
-    case TYPE_DATE:
-      g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64) sps_ms_read_u64 (p));
-      break;
-    case TYPE_UINT64: g_string_append_printf (out, "%" G_GUINT64_FORMAT, sps_ms_read_u64 (p)); break;
-    case TYPE_SINGLE:
-    case TYPE_DOUBLE:
-      {
-        double v;
-
-        if (type == TYPE_SINGLE)
-          {
-            guint32 bits = sps_ms_read_u32 (p);
-            float f;
-
-            memcpy (&f, &bits, sizeof f);
-            v = f;
-          }
-        else
-          {
-            guint64 bits = sps_ms_read_u64 (p);
-
-            memcpy (&v, &bits, sizeof v);
-          }
-        /* JSON has no NaN or infinities */
-        if (isfinite (v))
-          g_string_append (out, g_ascii_dtostr (number, sizeof number, v));
-        else
-          g_string_append (out, "null");
-      }
-      break;
-    case TYPE_GUID:
-      g_string_append_printf (out, "\"%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
-                              sps_ms_read_u32 (p), sps_ms_read_u16 (p + 4), sps_ms_read_u16 (p + 6),
-                              p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15]);
-      break;
-    case TYPE_DECIMAL:
-    default:
-      g_string_append_c (out, '"');
-      for (guint i = 0; i < sizes[type]; i++)
-        g_string_append_printf (out, "%02x", p[i]);
-      g_string_append_c (out, '"');
-      break;
-    }
-
-  (void) pointer_size;
-  *pos = p + sizes[type];
-  return TRUE;
+  return sps_ms_append_value (out, type, pointer_size, pos, end);
 }
 
 static gboolean
@@ -496,9 +372,10 @@ append_fields (GString       *out,
 
               if ((gsize) (end - *pos) / 2 < count)
                 return FALSE;
-              text = dup_utf16 (*pos, count);
+              if (!(text = sps_ms_dup_utf16 (*pos, count)))
+                return FALSE;
               *pos += 2 * (gsize) count;
-              sps_json_append_string (out, text != NULL ? text : "\xef\xbf\xbd", -1);
+              sps_json_append_string (out, text, -1);
               continue;
             }
           g_string_append_c (out, '[');
