@@ -233,17 +233,6 @@ test_objver4 (void)
                           jit_maps);
 }
 
-static char *
-first_args (SpsSqlEngine *engine,
-            const char   *name)
-{
-  g_autofree char *sql = g_strdup_printf ("SELECT args FROM events_raw WHERE name = '%s' ORDER BY ts LIMIT 1", name);
-  g_autoptr(SpsSqlResult) result = sps_test_sql_query (engine, sql);
-
-  g_assert_cmpuint (sps_sql_result_get_n_rows (result), ==, 1);
-  return g_strdup (sps_sql_result_get_text (result, 0, 0));
-}
-
 /* Fields the metadata describes (V5 arrays, an opcode tag, strings) are
  * decoded as the baseline prints them; the runtime's events, which have no
  * field descriptions, keep their bytes */
@@ -269,25 +258,25 @@ test_payload_fields (void)
   engine = sps_sql_engine_new (trace, &error);
   g_assert_no_error (error);
 
-  args1 = first_args (engine, "TestEventSource0/TestEvent1");
+  args1 = sps_test_first_event_args (engine, "TestEventSource0/TestEvent1");
   g_assert_cmpstr (args1, ==,
                    "{\"arg0\":[2032854139,1608221689,1470019200,199494339,1238846140,1366609043],"
                    "\"arg1\":[26494,17115,-7229,18850,27931],\"arg2\":2033417279}");
-  args2 = first_args (engine, "TestEventSource0/TestEvent2");
+  args2 = sps_test_first_event_args (engine, "TestEventSource0/TestEvent2");
   g_assert_cmpstr (args2, ==,
                    "{\"arg0\":-1001479330,\"arg1\":-1397908228,"
                    "\"arg2\":[1470938110,172564262,1133558854,-1572049829],"
                    "\"arg3\":[2055126903,593325874,2130052527,162795177]}");
-  args3 = first_args (engine, "TestEventSource0/TestEvent3/24");
+  args3 = sps_test_first_event_args (engine, "TestEventSource0/TestEvent3/24");
   /* As in the baseline: a private-use character (U+E7A3), then four */
   g_assert_cmpstr (args3, ==, "{\"arg0\":\"\xee\x9e\xa3㎯隍ᳯ诤\"}");
-  args_info = first_args (engine, "Microsoft-DotNETCore-EventPipe/ProcessInfo");
+  args_info = sps_test_first_event_args (engine, "Microsoft-DotNETCore-EventPipe/ProcessInfo");
   g_assert_cmpstr (args_info, ==,
                    "{\"CommandLine\":\"C:\\\\work\\\\arraytypes_test\\\\repro\\\\\\\\runtime\\\\corerun.exe  "
                    "C:\\\\work\\\\arraytypes_test\\\\repro\\\\\\\\arraytypesapp.dll\"}");
 
   /* Runtime/Start: ClrInstanceID 5 (u16), Sku 2 = CoreClr (u16), … */
-  args_rundown = first_args (engine, "Microsoft-Windows-DotNETRuntimeRundown/Runtime/Start");
+  args_rundown = sps_test_first_event_args (engine, "Microsoft-Windows-DotNETRuntimeRundown/Runtime/Start");
   g_assert_true (g_str_has_prefix (args_rundown, "{\"payload_size\":"));
   g_assert_true (strstr (args_rundown, "\"payload_base64\":\"BQACAA") != NULL);
 

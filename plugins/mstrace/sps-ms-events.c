@@ -81,6 +81,7 @@ static const ManifestEvent runtime_events[] = {
   { 70, "Thread/Creating" },
   { 71, "Thread/Running" },
   { 80, "Exception/Start" },
+  { 82, "ClrStack/Walk" },
   { 81, "Contention/Start" },
   { 85, "AppDomainResourceManagement/ThreadCreated" },
   { 91, "Contention/Stop" },
