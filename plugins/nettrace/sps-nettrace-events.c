@@ -22,6 +22,11 @@
 /* Nesting of Object fields the decoder follows; writers nest one level */
 #define MAX_FIELD_DEPTH 8
 
+/* The most JSON an event's fields may make: this much, plus this much per
+ * payload byte (a 1-byte field with a 60-character name makes 66) */
+#define MAX_ARGS_BASE     4096
+#define MAX_ARGS_PER_BYTE 64
+
 /* EventPipe's type codes that this file handles itself; the others are
  * values sps_ms_append_value() reads */
 enum
@@ -323,7 +328,8 @@ static gboolean append_fields (GString       *out,
                                GPtrArray     *fields,
                                const guint8 **pos,
                                const guint8  *end,
-                               guint          pointer_size);
+                               guint          pointer_size,
+                               gsize          limit);
 
 /* One value of @type (not an array), as JSON */
 static gboolean
@@ -332,19 +338,22 @@ append_value (GString       *out,
               gint32         type,
               const guint8 **pos,
               const guint8  *end,
-              guint          pointer_size)
+              guint          pointer_size,
+              gsize          limit)
 {
   if (type == TYPE_OBJECT)
-    return field->children != NULL && append_fields (out, field->children, pos, end, pointer_size);
+    return field->children != NULL && append_fields (out, field->children, pos, end, pointer_size, limit);
   return sps_ms_append_value (out, type, pointer_size, pos, end);
 }
 
+/* Fails as soon as the text is longer than @limit */
 static gboolean
 append_fields (GString       *out,
                GPtrArray     *fields,
                const guint8 **pos,
                const guint8  *end,
-               guint          pointer_size)
+               guint          pointer_size,
+               gsize          limit)
 {
   g_string_append_c (out, '{');
   for (guint i = 0; i < fields->len; i++)
@@ -383,12 +392,13 @@ append_fields (GString       *out,
             {
               if (k > 0)
                 g_string_append_c (out, ',');
-              if (!append_value (out, field, field->element_type, pos, end, pointer_size))
+              if (!append_value (out, field, field->element_type, pos, end, pointer_size, limit) ||
+                  out->len > limit)
                 return FALSE;
             }
           g_string_append_c (out, ']');
         }
-      else if (!append_value (out, field, field->type, pos, end, pointer_size))
+      else if (!append_value (out, field, field->type, pos, end, pointer_size, limit) || out->len > limit)
         return FALSE;
     }
   g_string_append_c (out, '}');
@@ -425,7 +435,11 @@ sps_nettrace_add_event (Loader                     *self,
       const guint8 *p = payload;
 
       g_string_truncate (self->scratch, 0);
-      if (append_fields (self->scratch, type->fields, &p, payload + len, self->pointer_size))
+      /* Fields that take no bytes (empty objects, and arrays of them)
+       * could make megabytes of text of every tiny event: text much
+       * longer than a field name per byte is kept raw instead */
+      if (append_fields (self->scratch, type->fields, &p, payload + len, self->pointer_size,
+                         MAX_ARGS_BASE + MAX_ARGS_PER_BYTE * (gsize) len))
         args = sps_trace_builder_add_args_text (self->builder, self->scratch->str,
                                                 (gssize) self->scratch->len);
       else
