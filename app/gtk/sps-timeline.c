@@ -13,6 +13,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-palette-private.h"
+#include "sps-event-text-private.h"
 #include "sps-stack-text-private.h"
 #include "sps-time-format.h"
 #include "sps-time-math-private.h"
@@ -3861,7 +3862,8 @@ click_released_cb (SpsTimeline     *self,
  * @x: pointer position in widget coordinates
  * @y: pointer position in widget coordinates
  *
- * What the tooltip at (@x, @y) shows: a slice, a sample, a counter value.
+ * What the tooltip at (@x, @y) shows: a slice, a sample, an instant or
+ * event (with its args), a counter value.
  *
  * Returns: (transfer full) (nullable): Pango markup, or %NULL for no tooltip
  */
@@ -3905,6 +3907,16 @@ _sps_timeline_dup_tooltip_markup (SpsTimeline *self,
           if (sample == SPS_NO_INDEX)
             return NULL;
           return _sps_stack_text_sample_markup (self->trace, sample);
+        }
+      if (row->kind == SPS_TIMELINE_ROW_INSTANTS)
+        {
+          /* The instant (or event) nearest the pointer, within half a mark */
+          guint instant = _sps_event_text_find_instant (self->trace, row->track, x_to_time (&g, x),
+                                                        (SpsTime) ceil (6 * g.ns_per_px));
+
+          if (instant == SPS_NO_INDEX || !sps_session_is_instant_visible (self->session, instant))
+            return NULL;
+          return _sps_event_text_instant_markup (self->trace, instant);
         }
       if (row->kind != SPS_TIMELINE_ROW_COUNTER ||
           !_sps_timeline_lod_get_counter_value (self->lod, row->track, x_to_time (&g, x), &value))
