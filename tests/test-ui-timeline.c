@@ -1008,12 +1008,14 @@ test_ruler (Fixture       *fixture,
  * pointer, by its leaf frame's name, time, event, line and stack with the
  * frames' source locations (chrome-v8-chunks.json, thread tid 1). The row
  * is found by asking each pixel row at the sample's x, so the test does
- * not depend on the heights of rows. */
+ * not depend on the heights of rows: the first tooltip there that has
+ * @needle (NULL: any). */
 static char *
-dup_sample_tooltip (Fixture *fixture,
-                    SpsTime  start,
-                    SpsTime  end,
-                    SpsTime  ts)
+dup_tooltip (Fixture    *fixture,
+             SpsTime     start,
+             SpsTime     end,
+             SpsTime     ts,
+             const char *needle)
 {
   SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
   int gutter = sps_timeline_get_gutter_width (timeline);
@@ -1026,7 +1028,7 @@ dup_sample_tooltip (Fixture *fixture,
     {
       g_autofree char *markup = _sps_timeline_dup_tooltip_markup (timeline, (int) x, y);
 
-      if (markup != NULL && strstr (markup, "\nSample at ") != NULL)
+      if (markup != NULL && (needle == NULL || strstr (markup, needle) != NULL))
         return g_steal_pointer (&markup);
     }
   return NULL;
@@ -1047,7 +1049,7 @@ test_sample_tooltip (Fixture       *fixture,
   /* work at 1032 µs (32 µs after the trace starts at Work), 1 µs before
    * the next sample: 5 µs across the view. V8's 0-based lines and
    * columns are shown 1-based. */
-  work = dup_sample_tooltip (fixture, 1030000, 1035000, 1032000);
+  work = dup_tooltip (fixture, 1030000, 1035000, 1032000, "\nSample at ");
   work_expected = g_strdup_printf ("<b>work</b>\nSample at %s (ProfileChunk)\n\n"
                                    "work  <small>https://x.test/lib.js:3:16</small>\n"
                                    "main  <small>https://x.test/app.js:10:5</small>\n"
@@ -1055,39 +1057,15 @@ test_sample_tooltip (Fixture       *fixture,
   g_assert_cmpstr (work, ==, work_expected);
 
   /* main at 1012 µs, on line 13 of the sample's lines */
-  main_line = dup_sample_tooltip (fixture, 1010000, 1014000, 1012000);
+  main_line = dup_tooltip (fixture, 1010000, 1014000, 1012000, "\nSample at ");
   main_expected = g_strdup_printf ("<b>main</b>\nSample at %s (ProfileChunk)\nLine 13\n\n"
                                    "main  <small>https://x.test/app.js:10:5</small>\n"
                                    "(anonymous)  <small>https://x.test/app.js:1:1</small>", at_12);
   g_assert_cmpstr (main_line, ==, main_expected);
 
   /* Halfway between two samples 100 µs apart, nothing is near */
-  between = dup_sample_tooltip (fixture, 1040000, 1130000, 1089000);
+  between = dup_tooltip (fixture, 1040000, 1130000, 1089000, "\nSample at ");
   g_assert_null (between);
-}
-
-/* The tooltip at @ts of the first row (from the top) that has one */
-static char *
-dup_instant_tooltip (Fixture *fixture,
-                     SpsTime  start,
-                     SpsTime  end,
-                     SpsTime  ts)
-{
-  SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
-  int gutter = sps_timeline_get_gutter_width (timeline);
-  double x;
-
-  sps_session_set_visible (fixture->session, start, end);
-  wait_for_draw (fixture);
-  x = gutter + (double) (ts - start) * (WIDTH - gutter) / (double) (end - start);
-  for (int y = 0; y < HEIGHT; y++)
-    {
-      g_autofree char *markup = _sps_timeline_dup_tooltip_markup (timeline, (int) x, y);
-
-      if (markup != NULL)
-        return g_steal_pointer (&markup);
-    }
-  return NULL;
 }
 
 /* An event's tooltip: its name, when, its fields one a line; a plain
@@ -1105,22 +1083,22 @@ test_event_tooltip (Fixture       *fixture,
   g_autofree char *between = NULL;
   g_autofree char *many = NULL;
 
-  start = dup_instant_tooltip (fixture, 900000, 1100000, 1000000);
+  start = dup_tooltip (fixture, 900000, 1100000, 1000000, NULL);
   start_expected = g_strdup_printf ("<b>Microsoft-Windows-DotNETRuntime/GC/Start</b>\nEvent at %s\n\n"
                                     "Count: 1\nReason: AllocSmall\nDepth: 0", at_1000);
   g_assert_cmpstr (start, ==, start_expected);
 
-  marker = dup_instant_tooltip (fixture, 1100000, 1300000, 1200000);
+  marker = dup_tooltip (fixture, 1100000, 1300000, 1200000, NULL);
   marker_expected = g_strdup_printf ("<b>marker</b>\nInstant at %s\n\nnote: a&lt;b", at_1200);
   g_assert_cmpstr (marker, ==, marker_expected);
 
   /* The first 16 fields of 18, then how many more */
-  many = dup_instant_tooltip (fixture, 1900000, 2100000, 2000000);
+  many = dup_tooltip (fixture, 1900000, 2100000, 2000000, NULL);
   g_assert_nonnull (many);
   g_assert_true (g_str_has_suffix (many, "\nf14: 14\nf15: 15\n… 2 more fields"));
 
   /* 1.3 ms, 200 µs from the nearest marks at 1 px per 0.5 µs */
-  between = dup_instant_tooltip (fixture, 1100000, 1500000, 1350000);
+  between = dup_tooltip (fixture, 1100000, 1500000, 1350000, NULL);
   g_assert_null (between);
 }
 
