@@ -24,6 +24,7 @@ typedef struct
   guint64 count;
   char   *msec;        /* as printed, e.g. "1753.7906" */
   gint64  tid;
+  char   *xml;         /* the first instance, <Event …/> */
 } BaselineLine;
 
 static void
@@ -33,6 +34,7 @@ baseline_line_free (gpointer data)
 
   g_free (line->name);
   g_free (line->msec);
+  g_free (line->xml);
   g_free (line);
 }
 
@@ -99,6 +101,7 @@ read_baseline (const char *name)
       g_assert_nonnull (line->msec);
       g_assert_nonnull (tid);
       line->tid = g_ascii_strtoll (tid, NULL, 10);
+      line->xml = g_strdup (xml);
       g_ptr_array_add (out, line);
     }
 
@@ -125,16 +128,119 @@ load_zip_member (const char *zip_name,
   return trace;
 }
 
+/* PerfView prints integers with thousands separators ("1,234") or as
+ * hex ("0x00007FFEA93E45B0"); other values (enum and flag names) are not
+ * numbers. Returns whether @text is one, and its value. */
+static gboolean
+baseline_number (const char *text,
+                 gint64     *value)
+{
+  g_autofree char *digits = NULL;
+  char *end = NULL;
+
+  if (g_str_has_prefix (text, "0x"))
+    {
+      *value = (gint64) g_ascii_strtoull (text + 2, &end, 16);
+      return end != text + 2 && *end == '\0';
+    }
+  digits = g_strdup (text);
+  g_strdelimit (digits, ",", ' ');
+  {
+    g_auto(GStrv) parts = g_strsplit (digits, " ", -1);
+    g_autofree char *joined = g_strjoinv ("", parts);
+
+    if (joined[0] == '\0')
+      return FALSE;
+    *value = g_ascii_strtoll (joined, &end, 10);
+    return *end == '\0';
+  }
+}
+
+static char *
+xml_unescape (const char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      static const struct { const char *entity; char c; } entities[] = {
+        { "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' }, { "&apos;", '\'' },
+      };
+      gboolean done = FALSE;
+
+      for (guint i = 0; i < G_N_ELEMENTS (entities) && !done; i++)
+        if (g_str_has_prefix (p, entities[i].entity))
+          {
+            g_string_append_c (out, entities[i].c);
+            p += strlen (entities[i].entity) - 1;
+            done = TRUE;
+          }
+      if (!done)
+        g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* The decoded fields of our first instance that PerfView's prints as a
+ * number or a string: equal. Returns how many were compared. */
+static guint
+compare_fields (const BaselineLine *line,
+                const char         *args)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GList) members = NULL;
+  JsonObject *object;
+  guint compared = 0;
+
+  if (args == NULL || g_str_has_prefix (args, "{\"payload_size\""))
+    return 0;
+  json_parser_load_from_data (parser, args, -1, &error);
+  g_assert_no_error (error);
+  object = json_node_get_object (json_parser_get_root (parser));
+  members = json_object_get_members (object);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      g_autofree char *theirs = attribute (line->xml, l->data);
+      JsonNode *ours = json_object_get_member (object, l->data);
+      gint64 number;
+
+      if (theirs == NULL || !JSON_NODE_HOLDS_VALUE (ours))
+        continue;
+      if (json_node_get_value_type (ours) == G_TYPE_STRING)
+        {
+          g_autofree char *text = xml_unescape (theirs);
+
+          g_assert_cmpstr (json_node_get_string (ours), ==, text);
+          compared++;
+        }
+      else if (json_node_get_value_type (ours) == G_TYPE_INT64 && baseline_number (theirs, &number))
+        {
+          if (json_node_get_int (ours) != number)
+            g_error ("%s: %s is %" G_GINT64_FORMAT ", PerfView's %s", line->name, (char *) l->data,
+                     json_node_get_int (ours), theirs);
+          compared++;
+        }
+    }
+  return compared;
+}
+
 /* Each event type of the baseline: its count, and the time and thread of
- * its first instance; no other type. SampleProfiler's samples are the
+ * its first instance; no other type. The first instance's decoded fields
+ * that PerfView prints as numbers or text are equal to PerfView's
+ * (@n_fields_compared of them: the execution checkpoint's 3; ProcessInfo's
+ * command line, the rundown's ModuleDCStop, TestEvent1/2's scalars; GC
+ * Start/Stop, ModuleLoad and MethodLoadVerbose). SampleProfiler's samples are the
  * samples table, not events_raw. Times are in ms from the sync time, to
  * the baseline's 4 decimals. */
 static void
 check_against_baseline (const char         *zip_name,
                         const char         *member,
                         const char         *baseline_name,
-                        const char * const *not_in_baseline)
+                        const char * const *not_in_baseline,
+                        guint               n_fields_compared)
 {
+  guint compared = 0;
   g_autoptr(GPtrArray) baseline = read_baseline (baseline_name);
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(SpsSqlEngine) engine = NULL;
@@ -153,10 +259,10 @@ check_against_baseline (const char         *zip_name,
 
   /* SQLite takes the bare columns of an aggregate's MIN() from its row */
   result = sps_test_sql_query (engine,
-                  "SELECT e.name, MIN(e.ts), t.tid, COUNT(*) FROM events_raw e"
+                  "SELECT e.name, MIN(e.ts), t.tid, COUNT(*), e.args FROM events_raw e"
                   " JOIN threads t ON t.id = e.thread GROUP BY e.name"
                   " UNION ALL"
-                  " SELECT 'Microsoft-DotNETCore-SampleProfiler/Thread/Sample', MIN(s.ts), t.tid, COUNT(*)"
+                  " SELECT 'Microsoft-DotNETCore-SampleProfiler/Thread/Sample', MIN(s.ts), t.tid, COUNT(*), NULL"
                   " FROM samples s JOIN threads t ON t.id = s.thread_id HAVING COUNT(*) > 0");
   for (guint r = 0; r < sps_sql_result_get_n_rows (result); r++)
     g_hash_table_insert (rows, (gpointer) sps_sql_result_get_text (result, r, 0), GUINT_TO_POINTER (r + 1));
@@ -186,7 +292,10 @@ check_against_baseline (const char         *zip_name,
       g_assert_cmpstr (msec, ==, line->msec);
       g_assert_cmpint (sps_sql_result_get_int64 (result, r, 2), ==, line->tid);
       g_assert_cmpuint (sps_sql_result_get_int64 (result, r, 3), ==, line->count);
+      compared += compare_fields (line, sps_sql_result_get_text (result, r, 4));
     }
+  /* Fields of the first instances decoded, and equal to PerfView's */
+  g_assert_cmpuint (compared, ==, n_fields_compared);
 }
 
 static const char * const none[] = { NULL };
@@ -212,7 +321,7 @@ test_executioncheckpoints (void)
   check_against_baseline ("perfview__eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace.zip",
                           "eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace",
                           "perfview__eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace.baseline.txt",
-                          none);
+                          none, 3);
 }
 
 static void
@@ -221,7 +330,7 @@ test_arraytypes (void)
   check_against_baseline ("perfview__eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace.zip",
                           "eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace",
                           "perfview__eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace.baseline.txt",
-                          rundown_methods);
+                          rundown_methods, 15);
 }
 
 static void
@@ -230,7 +339,7 @@ test_objver4 (void)
   check_against_baseline ("perfview__eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip",
                           "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace",
                           "perfview__eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.baseline.txt",
-                          jit_maps);
+                          jit_maps, 26);
 }
 
 /* Fields the metadata describes (V5 arrays, an opcode tag, strings) are

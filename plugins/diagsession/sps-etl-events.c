@@ -7,8 +7,9 @@
  * classic events are "Windows Kernel"; known GUIDs by name; others by
  * their GUID), `Task/Opcode` from the kernel's groups and the runtime's
  * manifest where known, else numbers, and its payload: decoded fields for
- * the kernel's process, thread and image events and the runtime's method
- * and module events, raw bytes with their size for the rest. The events
+ * the kernel's process, thread and image events and the runtime's events
+ * whose layout the shared manifest table has, raw bytes with their size
+ * for the rest. The events
  * wait here for the session's clock (the earliest file's start) and the
  * processes of their threads, which are known only after every file.
  */
@@ -122,29 +123,6 @@ static const SpsMsField image_fields[] = {
   { "DefaultBase", SPS_MS_TYPE_POINTER }, { "Reserved1", SPS_MS_TYPE_UINT32 },
   { "Reserved2", SPS_MS_TYPE_UINT32 }, { "Reserved3", SPS_MS_TYPE_UINT32 },
   { "Reserved4", SPS_MS_TYPE_UINT32 }, { "FileName", SPS_MS_TYPE_STRING },
-};
-
-/* MethodLoadVerbose, MethodUnloadVerbose, MethodDCStart/EndVerbose: v0
- * has the first 9 fields, v1 adds ClrInstanceID, v2 ReJITID */
-static const SpsMsField method_fields[] = {
-  { "MethodID", SPS_MS_TYPE_UINT64 }, { "ModuleID", SPS_MS_TYPE_UINT64 },
-  { "MethodStartAddress", SPS_MS_TYPE_UINT64 }, { "MethodSize", SPS_MS_TYPE_UINT32 },
-  { "MethodToken", SPS_MS_TYPE_UINT32 }, { "MethodFlags", SPS_MS_TYPE_UINT32 },
-  { "MethodNamespace", SPS_MS_TYPE_STRING }, { "MethodName", SPS_MS_TYPE_STRING },
-  { "MethodSignature", SPS_MS_TYPE_STRING }, { "ClrInstanceID", SPS_MS_TYPE_UINT16 },
-  { "ReJITID", SPS_MS_TYPE_UINT64 },
-};
-
-/* ModuleLoad, ModuleDCStart/End: v0 the first 6, v1 ClrInstanceID, v2
- * the PDB signatures */
-static const SpsMsField module_fields[] = {
-  { "ModuleID", SPS_MS_TYPE_UINT64 }, { "AssemblyID", SPS_MS_TYPE_UINT64 },
-  { "ModuleFlags", SPS_MS_TYPE_UINT32 }, { "Reserved1", SPS_MS_TYPE_UINT32 },
-  { "ModuleILPath", SPS_MS_TYPE_STRING }, { "ModuleNativePath", SPS_MS_TYPE_STRING },
-  { "ClrInstanceID", SPS_MS_TYPE_UINT16 }, { "ManagedPdbSignature", SPS_MS_TYPE_GUID },
-  { "ManagedPdbAge", SPS_MS_TYPE_UINT32 }, { "ManagedPdbBuildPath", SPS_MS_TYPE_STRING },
-  { "NativePdbSignature", SPS_MS_TYPE_GUID }, { "NativePdbAge", SPS_MS_TYPE_UINT32 },
-  { "NativePdbBuildPath", SPS_MS_TYPE_STRING },
 };
 
 static guint
@@ -432,16 +410,7 @@ record_args (SpsEtlEvents       *self,
            (group == GROUP_IMAGE || group == GROUP_PROCESS) && r->version >= 2)
     fields = image_fields, n_fields = G_N_ELEMENTS (image_fields);
   else if (provider != NULL && r->kind == SPS_ETL_RECORD_EVENT_HEADER)
-    {
-      gboolean rundown = provider->manifest == SPS_MS_PROVIDER_CLR_RUNDOWN;
-      guint extra = MIN (r->version, 2);
-
-      if ((provider->manifest == SPS_MS_PROVIDER_CLR_RUNTIME || rundown) && (r->id == 143 || r->id == 144))
-        fields = method_fields, n_fields = 9 + extra;
-      else if ((provider->manifest == SPS_MS_PROVIDER_CLR_RUNTIME && r->id == 152) ||
-               (rundown && (r->id == 153 || r->id == 154)))
-        fields = module_fields, n_fields = extra == 0 ? 6 : extra == 1 ? 7 : 13;
-    }
+    fields = sps_ms_manifest_fields (provider->manifest, r->id, r->version, &n_fields);
 
   if (fields != NULL)
     {

@@ -157,6 +157,108 @@ static const ManifestEvent sampler_events[] = {
   { 0, "Thread/Sample" },
 };
 
+/* Payload layouts of the runtime's events (its manifest), each with the
+ * number of fields of versions 0, 1 and 2: later versions add fields at
+ * the end. */
+
+/* MethodLoadVerbose, MethodUnloadVerbose, MethodDCStart/EndVerbose */
+static const SpsMsField method_fields[] = {
+  { "MethodID", SPS_MS_TYPE_UINT64 }, { "ModuleID", SPS_MS_TYPE_UINT64 },
+  { "MethodStartAddress", SPS_MS_TYPE_UINT64 }, { "MethodSize", SPS_MS_TYPE_UINT32 },
+  { "MethodToken", SPS_MS_TYPE_UINT32 }, { "MethodFlags", SPS_MS_TYPE_UINT32 },
+  { "MethodNamespace", SPS_MS_TYPE_STRING }, { "MethodName", SPS_MS_TYPE_STRING },
+  { "MethodSignature", SPS_MS_TYPE_STRING }, { "ClrInstanceID", SPS_MS_TYPE_UINT16 },
+  { "ReJITID", SPS_MS_TYPE_UINT64 },
+};
+
+/* ModuleLoad, ModuleDCStart/End */
+static const SpsMsField module_fields[] = {
+  { "ModuleID", SPS_MS_TYPE_UINT64 }, { "AssemblyID", SPS_MS_TYPE_UINT64 },
+  { "ModuleFlags", SPS_MS_TYPE_UINT32 }, { "Reserved1", SPS_MS_TYPE_UINT32 },
+  { "ModuleILPath", SPS_MS_TYPE_STRING }, { "ModuleNativePath", SPS_MS_TYPE_STRING },
+  { "ClrInstanceID", SPS_MS_TYPE_UINT16 }, { "ManagedPdbSignature", SPS_MS_TYPE_GUID },
+  { "ManagedPdbAge", SPS_MS_TYPE_UINT32 }, { "ManagedPdbBuildPath", SPS_MS_TYPE_STRING },
+  { "NativePdbSignature", SPS_MS_TYPE_GUID }, { "NativePdbAge", SPS_MS_TYPE_UINT32 },
+  { "NativePdbBuildPath", SPS_MS_TYPE_STRING },
+};
+
+/* GCStart: v0 has Count and Reason; v1 puts Depth between them */
+static const SpsMsField gc_start_v0_fields[] = {
+  { "Count", SPS_MS_TYPE_UINT32 }, { "Reason", SPS_MS_TYPE_UINT32 },
+};
+
+static const SpsMsField gc_start_fields[] = {
+  { "Count", SPS_MS_TYPE_UINT32 }, { "Depth", SPS_MS_TYPE_UINT32 },
+  { "Reason", SPS_MS_TYPE_UINT32 }, { "Type", SPS_MS_TYPE_UINT32 },
+  { "ClrInstanceID", SPS_MS_TYPE_UINT16 }, { "ClientSequenceNumber", SPS_MS_TYPE_UINT64 },
+};
+
+/* GCEnd */
+static const SpsMsField gc_stop_fields[] = {
+  { "Count", SPS_MS_TYPE_UINT32 }, { "Depth", SPS_MS_TYPE_UINT32 },
+  { "ClrInstanceID", SPS_MS_TYPE_UINT16 },
+};
+
+/* The rundown's ExecutionCheckpointDCEnd */
+static const SpsMsField checkpoint_fields[] = {
+  { "ClrInstanceID", SPS_MS_TYPE_UINT16 }, { "Name", SPS_MS_TYPE_STRING },
+  { "Timestamp", SPS_MS_TYPE_INT64 },
+};
+
+typedef struct
+{
+  SpsMsProvider     provider;
+  guint16           id;
+  const SpsMsField *fields;
+  guint8            n_fields[3];   /* of versions 0, 1, 2 (and later) */
+} ManifestLayout;
+
+static const ManifestLayout layouts[] = {
+  { SPS_MS_PROVIDER_CLR_RUNTIME, 1, gc_start_fields, { 0, 5, 6 } },
+  { SPS_MS_PROVIDER_CLR_RUNTIME, 2, gc_stop_fields, { 2, 3, 3 } },
+  { SPS_MS_PROVIDER_CLR_RUNTIME, 143, method_fields, { 9, 10, 11 } },
+  { SPS_MS_PROVIDER_CLR_RUNTIME, 144, method_fields, { 9, 10, 11 } },
+  { SPS_MS_PROVIDER_CLR_RUNTIME, 152, module_fields, { 6, 7, 13 } },
+  { SPS_MS_PROVIDER_CLR_RUNDOWN, 143, method_fields, { 9, 10, 11 } },
+  { SPS_MS_PROVIDER_CLR_RUNDOWN, 144, method_fields, { 9, 10, 11 } },
+  { SPS_MS_PROVIDER_CLR_RUNDOWN, 153, module_fields, { 6, 7, 13 } },
+  { SPS_MS_PROVIDER_CLR_RUNDOWN, 154, module_fields, { 6, 7, 13 } },
+  { SPS_MS_PROVIDER_CLR_RUNDOWN, 300, checkpoint_fields, { 3, 3, 3 } },
+};
+
+/**
+ * sps_ms_manifest_fields:
+ * @provider: a provider named from the manifest
+ * @id: the event's id
+ * @version: the event's version
+ * @n_fields: (out): the number of fields of that version
+ *
+ * Returns: (array length=n_fields) (nullable): the layout of the event's
+ *   payload, or %NULL when this table does not know it
+ */
+const SpsMsField *
+sps_ms_manifest_fields (SpsMsProvider  provider,
+                        guint          id,
+                        guint          version,
+                        guint         *n_fields)
+{
+  g_return_val_if_fail (n_fields != NULL, NULL);
+
+  *n_fields = 0;
+  if (provider == SPS_MS_PROVIDER_CLR_RUNTIME && id == 1 && version == 0)
+    {
+      *n_fields = G_N_ELEMENTS (gc_start_v0_fields);
+      return gc_start_v0_fields;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (layouts); i++)
+    if (layouts[i].provider == provider && layouts[i].id == id)
+      {
+        *n_fields = layouts[i].n_fields[MIN (version, 2)];
+        return layouts[i].fields;
+      }
+  return NULL;
+}
+
 /**
  * sps_ms_provider_from_name:
  * @name: a provider's name

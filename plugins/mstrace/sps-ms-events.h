@@ -54,6 +54,10 @@ typedef struct
 } SpsMsField;
 
 SpsMsProvider  sps_ms_provider_from_name     (const char      *name);
+const SpsMsField *sps_ms_manifest_fields   (SpsMsProvider    provider,
+                                              guint            id,
+                                              guint            version,
+                                              guint           *n_fields);
 char          *sps_ms_dup_utf16              (const guint8    *p,
                                               gsize            n);
 gboolean       sps_ms_append_value           (GString         *out,

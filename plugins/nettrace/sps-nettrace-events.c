@@ -48,6 +48,7 @@ struct _Field
 
 struct _SpsNettraceEventType
 {
+  SpsMsProvider       manifest;       /* the runtime's providers */
   guint32             provider;
   guint32             name;
   SpsEventDescriptor  descriptor;
@@ -316,6 +317,7 @@ sps_nettrace_parse_event_type (Loader       *self,
 
   full_name = dup_event_name (provider, event_name, (guint) event_id & 0xffff, opcode);
   type = g_new0 (SpsNettraceEventType, 1);
+  type->manifest = sps_ms_provider_from_name (provider);
   type->provider = sps_trace_builder_intern (self->builder, provider, -1);
   type->name = sps_trace_builder_intern (self->builder, full_name, -1);
   type->descriptor = SPS_EVENT_DESCRIPTOR (event_id, version, opcode);
@@ -446,7 +448,22 @@ sps_nettrace_add_event (Loader                     *self,
         args = sps_ms_add_raw_payload_args (self->builder, self->scratch, payload, len);
     }
   else if (len > 0)
-    args = sps_ms_add_raw_payload_args (self->builder, self->scratch, payload, len);
+    {
+      guint n_fields;
+      const SpsMsField *fields = sps_ms_manifest_fields (type->manifest,
+                                                         SPS_EVENT_DESCRIPTOR_ID (type->descriptor),
+                                                         SPS_EVENT_DESCRIPTOR_VERSION (type->descriptor),
+                                                         &n_fields);
+
+      /* The runtime's events describe no fields: the manifest's layout */
+      g_string_truncate (self->scratch, 0);
+      if (fields != NULL &&
+          sps_ms_append_fields (self->scratch, fields, n_fields, self->pointer_size, payload, len))
+        args = sps_trace_builder_add_args_text (self->builder, self->scratch->str,
+                                                (gssize) self->scratch->len);
+      else
+        args = sps_ms_add_raw_payload_args (self->builder, self->scratch, payload, len);
+    }
 
   sps_trace_builder_add_event (self->builder, thread, ts, type->provider, type->name,
                                type->descriptor, args);
