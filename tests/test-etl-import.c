@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sps-etl-import.h"
+#include "sps-etl-manifest.h"
 #include "sps-test-util.h"
 #include "sps-test-zip.h"
 #include "sps-xca.h"
@@ -297,8 +298,66 @@ test_diaghub (void)
   g_assert_cmpint (count (engine, "provider = 'DiagnosticsHub'"), ==, 3);
   g_assert_cmpint (count (engine, "name = 'KernelTraceControl/ImageID'"), ==, 15423);
   g_assert_cmpint (count (engine, "name = 'KernelTraceControl/ImageID/DbgID_RSDS'"), ==, 15076);
+  /* TPL's events, named by the manifest it logged (ManifestData) */
+  g_assert_cmpint (count (engine, "name = 'System.Threading.Tasks.TplEventSource/TaskScheduled/Send'"), ==, 6);
+  g_assert_cmpint (count (engine, "name = 'System.Threading.Tasks.TplEventSource/TaskStarted'"), ==, 6);
+  g_assert_cmpint (count (engine, "name = 'System.Threading.Tasks.TplEventSource/TaskCompleted'"), ==, 6);
+  g_assert_cmpint (count (engine, "name = 'System.Threading.Tasks.TplEventSource/ManifestData'"), ==, 2);
   /* Unknown providers are named by their GUID */
   g_assert_cmpint (count (engine, "provider = '{6f669bfa-816a-4204-a824-47c8e6a00474}'"), ==, 2);
+}
+
+/* A ManifestData payload: the envelope, then @xml */
+static GByteArray *
+manifest_chunk (guint8      magic,
+                guint16     total,
+                guint16     chunk,
+                const char *xml)
+{
+  GByteArray *out = g_byte_array_new ();
+  guint8 envelope[8] = { 1, 1, 0, magic, total & 0xff, total >> 8, chunk & 0xff, chunk >> 8 };
+
+  g_byte_array_append (out, envelope, sizeof envelope);
+  g_byte_array_append (out, (const guint8 *) xml, (guint) strlen (xml));
+  return out;
+}
+
+/* An EventSource manifest in two chunks names its events (Info left out,
+ * win: dropped, a custom opcode kept); chunks out of order, a bad magic
+ * or a chunk number past the count name nothing */
+static void
+test_manifest_chunks (void)
+{
+  static const char head[] = "<instrumentationManifest><instrumentation><events><provider name=\"P\">"
+                             "<events><event value=\"7\" task=\"Sched\" opcode=\"win:Send\"/>";
+  static const char tail[] = "<event value=\"8\" task=\"Started\" opcode=\"win:Info\"/>"
+                             "<event value=\"9\" task=\"Custom\" opcode=\"Twirl\"/>"
+                             "<event value=\"70000\" task=\"TooBig\"/><event value=\"10\"/>"
+                             "</events></provider></events></instrumentation></instrumentationManifest>";
+  g_autoptr(SpsEtlManifest) manifest = sps_etl_manifest_new ();
+  g_autoptr(SpsEtlManifest) disordered = sps_etl_manifest_new ();
+  g_autoptr(SpsEtlManifest) bad = sps_etl_manifest_new ();
+  g_autoptr(GByteArray) c0 = manifest_chunk (0x5b, 2, 0, head);
+  g_autoptr(GByteArray) c1 = manifest_chunk (0x5b, 2, 1, tail);
+  g_autoptr(GByteArray) magic = manifest_chunk (0x5c, 1, 0, head);
+  g_autoptr(GByteArray) past = manifest_chunk (0x5b, 1, 1, tail);
+
+  g_assert_false (sps_etl_manifest_add_chunk (manifest, c0->data, c0->len));
+  g_assert_null (sps_etl_manifest_lookup (manifest, 7));
+  g_assert_true (sps_etl_manifest_add_chunk (manifest, c1->data, c1->len));
+  g_assert_cmpstr (sps_etl_manifest_lookup (manifest, 7), ==, "Sched/Send");
+  g_assert_cmpstr (sps_etl_manifest_lookup (manifest, 8), ==, "Started");
+  g_assert_cmpstr (sps_etl_manifest_lookup (manifest, 9), ==, "Custom/Twirl");
+  g_assert_null (sps_etl_manifest_lookup (manifest, 10));
+  g_assert_null (sps_etl_manifest_lookup (manifest, 70000 & 0xffff));
+
+  g_assert_false (sps_etl_manifest_add_chunk (disordered, c1->data, c1->len));
+  g_assert_false (sps_etl_manifest_add_chunk (disordered, c1->data, c1->len));
+  g_assert_null (sps_etl_manifest_lookup (disordered, 9));
+  g_assert_false (sps_etl_manifest_add_chunk (bad, magic->data, magic->len));
+  g_assert_false (sps_etl_manifest_add_chunk (bad, past->data, past->len));
+  g_assert_false (sps_etl_manifest_add_chunk (bad, c0->data, 7));
+  g_assert_null (sps_etl_manifest_lookup (bad, 7));
 }
 
 int
@@ -311,6 +370,7 @@ main (int   argc,
   g_test_add_func ("/etl/import/events/gcevents", test_gcevents);
   g_test_add_func ("/etl/import/events/net452", test_net452);
   g_test_add_func ("/etl/import/events/diaghub-merged", test_diaghub);
+  g_test_add_func ("/etl/import/events/manifest-chunks", test_manifest_chunks);
 
   return g_test_run ();
 }

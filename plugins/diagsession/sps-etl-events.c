@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "sps-etl-events.h"
+#include "sps-etl-manifest.h"
 #include "sps-etl-private.h"
 #include "sps-ms-events.h"
 
@@ -45,6 +46,7 @@ struct _SpsEtlEvents
   SpsTraceBuilder *builder;
   GArray          *events;        /* SpsEtlEvent */
   GHashTable      *providers;     /* GUID (16 bytes) → Provider */
+  GPtrArray       *by_index;      /* Provider, index 0 unused */
   GHashTable      *names;         /* name key → string id + 1 */
   GString         *scratch;
   guint32          kernel;        /* string id of KERNEL_PROVIDER */
@@ -57,7 +59,10 @@ typedef struct
   SpsMsProvider  manifest;      /* the runtime's, named from its manifest */
   gint           kernel_group;  /* a kernel classic GUID's group, else -1 */
   guint16        index;
+  SpsEtlManifest *event_source;  /* an EventSource's names, once logged */
 } Provider;
+
+#define ID_MANIFEST_DATA 0xfffe
 
 static const char * const group_tasks[] = {
   [0] = "EventTrace", [1] = "DiskIo", [2] = "PageFault", [3] = "Process",
@@ -143,6 +148,15 @@ guid_equal (gconstpointer a,
   return memcmp (a, b, 16) == 0;
 }
 
+static void
+provider_free (gpointer data)
+{
+  Provider *provider = data;
+
+  g_clear_pointer (&provider->event_source, sps_etl_manifest_free);
+  g_free (provider);
+}
+
 SpsEtlEvents *
 sps_etl_events_new (SpsTraceBuilder *builder)
 {
@@ -150,7 +164,9 @@ sps_etl_events_new (SpsTraceBuilder *builder)
 
   self->builder = g_object_ref (builder);
   self->events = g_array_new (FALSE, FALSE, sizeof (SpsEtlEvent));
-  self->providers = g_hash_table_new_full (guid_hash, guid_equal, NULL, g_free);
+  self->providers = g_hash_table_new_full (guid_hash, guid_equal, NULL, provider_free);
+  self->by_index = g_ptr_array_new ();
+  g_ptr_array_add (self->by_index, NULL);
   self->names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->scratch = g_string_new (NULL);
   self->kernel = sps_trace_builder_intern (builder, KERNEL_PROVIDER, -1);
@@ -165,12 +181,13 @@ sps_etl_events_free (SpsEtlEvents *self)
   g_object_unref (self->builder);
   g_array_unref (self->events);
   g_hash_table_unref (self->providers);
+  g_ptr_array_unref (self->by_index);
   g_hash_table_unref (self->names);
   g_string_free (self->scratch, TRUE);
   g_free (self);
 }
 
-static const Provider *
+static Provider *
 provider_of (SpsEtlEvents *self,
              const guint8 *guid)
 {
@@ -183,7 +200,11 @@ provider_of (SpsEtlEvents *self,
   provider = g_new0 (Provider, 1);
   memcpy (provider->guid, guid, 16);
   provider->kernel_group = -1;
-  provider->index = (guint16) MIN (g_hash_table_size (self->providers) + 1, G_MAXUINT16);
+  /* Past 65,535 providers the last index is shared: only the names of
+   * manifests it has are then unknown */
+  provider->index = (guint16) MIN (self->by_index->len, G_MAXUINT16);
+  if (self->by_index->len <= G_MAXUINT16)
+    g_ptr_array_add (self->by_index, provider);
   text = sps_etl_guid_to_string (guid);
   for (guint i = 0; i < G_N_ELEMENTS (known_providers); i++)
     {
@@ -352,7 +373,8 @@ tracelogging_name (SpsEtlEvents       *self,
 static guint32
 provider_event_name (SpsEtlEvents       *self,
                      const Provider     *provider,
-                     const SpsEtlRecord *r)
+                     const SpsEtlRecord *r,
+                     gboolean           *by_id)
 {
   gboolean classic = r->kind != SPS_ETL_RECORD_EVENT_HEADER;
   guint64 key = (guint64) 2 << 48 | (guint64) provider->index << 32 | (guint64) classic << 24 |
@@ -372,6 +394,9 @@ provider_event_name (SpsEtlEvents       *self,
       if (event_name != NULL)
         return tracelogging_name (self, provider, r, event_name);
     }
+  /* Named by its id: what the manifests of the files may name */
+  *by_id = !classic && r->id != ID_MANIFEST_DATA &&
+           sps_ms_manifest_event_name (provider->manifest, r->id) == NULL;
   if (g_hash_table_contains (self->names, &key))
     return intern_name (self, key, NULL);
 
@@ -435,8 +460,8 @@ void
 sps_etl_events_add (SpsEtlEvents       *self,
                     const SpsEtlRecord *record)
 {
-  const Provider *provider = NULL;
-  SpsEtlEvent event;
+  Provider *provider = NULL;
+  SpsEtlEvent event = { 0, };
   gint group = -1;
 
   g_return_if_fail (self != NULL);
@@ -453,14 +478,23 @@ sps_etl_events_add (SpsEtlEvents       *self,
   if (group == GROUP_STACKWALK || (group == GROUP_PERFINFO && record->opcode == OP_SAMPLE))
     return;
 
+  if (provider != NULL && record->kind == SPS_ETL_RECORD_EVENT_HEADER && record->id == ID_MANIFEST_DATA &&
+      provider->manifest == SPS_MS_PROVIDER_OTHER)
+    {
+      if (provider->event_source == NULL)
+        provider->event_source = sps_etl_manifest_new ();
+      sps_etl_manifest_add_chunk (provider->event_source, record->payload, record->payload_len);
+    }
+
   event.ticks = record->timestamp;
   event.pid = record->pid;
   event.tid = record->tid;
   event.provider = provider != NULL ? provider->name : self->kernel;
-  event.name = provider != NULL ? provider_event_name (self, provider, record)
+  event.name = provider != NULL ? provider_event_name (self, provider, record, &event.named_by_id)
                                 : kernel_name (self, record->group, record->opcode);
   event.descriptor = SPS_EVENT_DESCRIPTOR (record->id, record->version, record->opcode);
   event.args = record_args (self, record, provider, group);
+  event.provider_index = provider != NULL ? provider->index : 0;
   g_array_append_val (self->events, event);
 }
 
@@ -469,6 +503,8 @@ sps_etl_events_add (SpsEtlEvents       *self,
  * @self: the events of one import
  * @n_events: (out): their number
  *
+ * Names the events that EventSource manifests logged in the files name.
+ *
  * Returns: (array length=n_events): the events kept, in file order
  */
 const SpsEtlEvent *
@@ -476,6 +512,33 @@ sps_etl_events_get (SpsEtlEvents *self,
                     guint        *n_events)
 {
   g_return_val_if_fail (self != NULL, NULL);
+
+  /* Events read before their EventSource's manifest get its names now */
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      SpsEtlEvent *e = &g_array_index (self->events, SpsEtlEvent, i);
+      const Provider *provider;
+      guint id = SPS_EVENT_DESCRIPTOR_ID (e->descriptor);
+      guint64 key = (guint64) 3 << 48 | (guint64) e->provider_index << 32 | id;
+      const char *name;
+
+      if (!e->named_by_id || e->provider_index >= self->by_index->len)
+        continue;
+      provider = g_ptr_array_index (self->by_index, e->provider_index);
+      if (provider->event_source == NULL || !(name = sps_etl_manifest_lookup (provider->event_source, id)))
+        continue;
+      if (g_hash_table_contains (self->names, &key))
+        e->name = intern_name (self, key, NULL);
+      else
+        {
+          g_autoptr(GString) text = g_string_new (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
+                                                                       provider->name, NULL));
+
+          g_string_append_printf (text, "/%s", name);
+          e->name = intern_name (self, key, text);
+        }
+      e->named_by_id = FALSE;
+    }
 
   *n_events = self->events->len;
   return (const SpsEtlEvent *) (gconstpointer) self->events->data;

@@ -23,6 +23,8 @@ typedef struct
   guint32            name;
   SpsEventDescriptor descriptor;
   SpsArgsRef         args;
+  guint16            provider_index;  /* 0: a kernel system record */
+  gboolean           named_by_id;     /* "EventID(N)": a manifest may name it */
 } SpsEtlEvent;
 
 SpsEtlEvents      *sps_etl_events_new      (SpsTraceBuilder    *builder);
