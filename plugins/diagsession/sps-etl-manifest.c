@@ -55,17 +55,6 @@ sps_etl_manifest_free (SpsEtlManifest *self)
   g_free (self);
 }
 
-static const char *
-find_attribute (const char  **names,
-                const char  **values,
-                const char   *name)
-{
-  for (guint i = 0; names[i] != NULL; i++)
-    if (g_str_equal (names[i], name))
-      return values[i];
-  return NULL;
-}
-
 static void
 start_element (GMarkupParseContext  *context,
                const char           *element,
@@ -81,9 +70,9 @@ start_element (GMarkupParseContext  *context,
 
   if (!g_str_equal (element, "event"))
     return;
-  value = find_attribute (names, values, "value");
-  task = find_attribute (names, values, "task");
-  opcode = find_attribute (names, values, "opcode");
+  value = sps_etl_xml_attribute (names, values, "value");
+  task = sps_etl_xml_attribute (names, values, "task");
+  opcode = sps_etl_xml_attribute (names, values, "opcode");
   if (value == NULL || task == NULL || task[0] == '\0')
     return;
   id = g_ascii_strtoull (value, &end, 10);
