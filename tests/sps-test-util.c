@@ -91,6 +91,34 @@ sps_test_load_path (const char *path)
   return trace;
 }
 
+/* Runs @sql, which must succeed (the message names the statement). */
+SpsSqlResult *
+sps_test_sql_query (SpsSqlEngine *engine,
+                    const char   *sql)
+{
+  g_autoptr(GError) error = NULL;
+  SpsSqlResult *result = sps_sql_engine_query (engine, sql, NULL, NULL, &error);
+
+  if (error != NULL)
+    g_error ("%s: %s", sql, error->message);
+  g_assert_nonnull (result);
+  return result;
+}
+
+/* The args of the earliest event of events_raw named @name; there must
+ * be one. */
+char *
+sps_test_first_event_args (SpsSqlEngine *engine,
+                           const char   *name)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT args FROM events_raw WHERE name = '%s' ORDER BY ts LIMIT 1",
+                                          name);
+  g_autoptr(SpsSqlResult) result = sps_test_sql_query (engine, sql);
+
+  g_assert_cmpuint (sps_sql_result_get_n_rows (result), ==, 1);
+  return g_strdup (sps_sql_result_get_text (result, 0, 0));
+}
+
 /* Loads a file of tests/fixtures; it must load. */
 SpsTrace *
 sps_test_load_fixture (const char *name)

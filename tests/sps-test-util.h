@@ -45,6 +45,11 @@ GBytes   *sps_test_gzip                (const void         *data,
                                         gsize               len,
                                         int                 level);
 
+SpsSqlResult *sps_test_sql_query       (SpsSqlEngine       *engine,
+                                        const char         *sql);
+char     *sps_test_first_event_args    (SpsSqlEngine       *engine,
+                                        const char         *name);
+
 guint     sps_test_find_slice          (SpsTrace           *trace,
                                         const char         *name,
                                         guint               nth);

@@ -53,7 +53,7 @@ info_json (const char *path,
 
 static const char * const info_keys[] = {
   "format", "events_read", "processes", "threads", "slices",
-  "sampled_slices", "async_slices", "instants", "counter_tracks",
+  "sampled_slices", "async_slices", "instants", "events", "counter_tracks",
   "counter_values", "flows", "samples", "objects", "metadata",
   "start_ns", "end_ns", "warnings",
 };

@@ -4,7 +4,8 @@
  *
  * PerfView's CPU trace of a 32-bit .NET Framework program on 64-bit
  * Windows (../shared/fixtures/diagsession, XPRESS-compressed buffers):
- * every count its README lists, and what the samples become.
+ * every count its README lists, and what the samples become. Every other
+ * event is kept (events_raw): PerfView's counts of its ETL files.
  */
 
 #include "config.h"
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "sps-etl-import.h"
+#include "sps-etl-manifest.h"
 #include "sps-test-util.h"
 #include "sps-test-zip.h"
 #include "sps-xca.h"
@@ -54,6 +56,18 @@ process_name (SpsTrace *trace,
     if (processes->pid[i] == pid)
       return sps_trace_get_string (trace, processes->name[i]);
   return NULL;
+}
+
+static SpsTime
+first_sample_ts (SpsTrace *trace)
+{
+  const SpsSampleTable *samples = sps_trace_get_samples (trace);
+  SpsTime first = SPS_TIME_MAX;
+
+  /* Samples are sorted by track first */
+  for (guint i = 0; i < samples->n_rows; i++)
+    first = MIN (first, samples->ts[i]);
+  return first;
 }
 
 static void
@@ -126,8 +140,216 @@ test_perfview_cpu (void)
    * (EventHeader32 records of the 32-bit process) */
   g_assert_cmpuint (samples_named (trace, "mscorlib!System.DateTime.GetDatePart(int32)"), >, 0);
   /* The first sample, as the baseline shows it: 18.627 ms after the
-   * trace's start (ticks of a 10 MHz clock, in ns) */
-  g_assert_cmpint (sps_trace_get_start_time (trace), ==, 18627300);
+   * trace's start (ticks of a 10 MHz clock, in ns); the trace starts with
+   * the header event, at 0 */
+  g_assert_cmpint (first_sample_ts (trace), ==, 18627300);
+  g_assert_cmpint (sps_trace_get_start_time (trace), ==, 0);
+}
+
+/* The members of @zip_name read as one session; NULL when the shared
+ * fixtures are not there */
+static SpsTrace *
+import_members (const char         *zip_name,
+                const char * const *members)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(SpsEtlImport) import = sps_etl_import_new (builder, expand);
+  g_autoptr(GError) error = NULL;
+  SpsTrace *trace;
+
+  for (guint i = 0; members[i] != NULL; i++)
+    {
+      g_autoptr(GBytes) etl = sps_test_shared_zip_member ("diagsession", zip_name, members[i]);
+
+      if (etl == NULL)
+        return NULL;
+      g_assert_true (sps_etl_import_read (import, g_bytes_get_data (etl, NULL), g_bytes_get_size (etl),
+                                          members[i], &error));
+      g_assert_no_error (error);
+    }
+  sps_etl_import_finish (import);
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+static gint64
+count (SpsSqlEngine *engine,
+       const char   *where)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT COUNT(*) FROM events_raw WHERE %s", where);
+  g_autoptr(SpsSqlResult) result = sps_test_sql_query (engine, sql);
+
+  return sps_sql_result_get_int64 (result, 0, 0);
+}
+
+static SpsSqlEngine *
+new_engine (SpsTrace *trace)
+{
+  g_autoptr(GError) error = NULL;
+  SpsSqlEngine *engine = sps_sql_engine_new (trace, &error);
+
+  g_assert_no_error (error);
+  return engine;
+}
+
+/* README: 69 CLR GC events (GCStart v2 ×2, GCEnd v1 ×2, GCAllocationTick
+ * v4 ×12, …); the rest of the file is the kernel's trace header */
+static void
+test_gcevents (void)
+{
+  static const char * const members[] = { "gcevents/PerfViewData.etl", NULL };
+  g_autoptr(SpsTrace) trace = import_members ("perfview__gcevents.etl.zip", members);
+  g_autoptr(SpsSqlEngine) engine = NULL;
+
+  if (trace == NULL)
+    return;
+  engine = new_engine (trace);
+  g_assert_cmpint (count (engine, "provider = 'Microsoft-Windows-DotNETRuntime'"), ==, 69);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntime/GC/Start' AND id = 1 AND version = 2"), ==, 2);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntime/GC/Stop' AND version = 1"), ==, 2);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntime/GC/AllocationTick' AND version = 4"), ==, 12);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntime/GC/MarkWithType' AND id = 202"), ==, 13);
+  g_assert_cmpint (count (engine, "provider = 'Windows Kernel'"), ==, 2);
+  g_assert_cmpint (count (engine, "1"), ==, 71);
+}
+
+static void
+test_net452 (void)
+{
+  static const char * const members[] = { "net.4.5.2.x86.etl", NULL };
+  g_autoptr(SpsTrace) trace = import_members ("perfview__net.4.5.2.x86.etl.zip", members);
+  g_autoptr(SpsSqlEngine) engine = NULL;
+  g_autofree char *method = NULL;
+  g_autofree char *image = NULL;
+
+  if (trace == NULL)
+    return;
+  engine = new_engine (trace);
+
+  /* What PerfView's baseline counts: 35 Process/DCStart, 1,810
+   * Image/DCStart; its 395 MethodLoadVerbose are 405 in the file (the
+   * README's count too; docs/file-formats.md) */
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/Process/DCStart'"), ==, 35);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/Image/DCStart'"), ==, 1810);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/Image/Load'"), ==, 57);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntime/Method/LoadVerbose'"), ==, 405);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntime/Method/UnloadVerbose'"), ==, 271);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntimeRundown/Method/DCStopVerbose'"
+                                  " AND id = 144 AND version = 1"), ==, 13783);
+  /* Samples and stack walks are the sample table, not events */
+  g_assert_cmpint (count (engine, "name LIKE 'Windows Kernel/PerfInfo/Sample%' OR name LIKE 'Windows Kernel/StackWalk/%'"), ==, 0);
+  g_assert_cmpuint (sps_trace_get_samples (trace)->n_rows, ==, 88809);
+
+  /* Decoded fields: a method of the 32-bit program (EventHeader32), an
+   * image of the kernel's rundown (64-bit system records) */
+  method = sps_test_first_event_args (engine, "Microsoft-Windows-DotNETRuntime/Method/LoadVerbose");
+  g_assert_cmpstr (method, ==,
+                   "{\"MethodID\":56584768,\"ModuleID\":25571344,\"MethodStartAddress\":171234328,"
+                   "\"MethodSize\":52,\"MethodToken\":100664480,\"MethodFlags\":8,"
+                   "\"MethodNamespace\":\"System.DateTime\",\"MethodName\":\"op_Subtraction\","
+                   "\"MethodSignature\":\"value class System.TimeSpan  (value class System.DateTime,"
+                   "value class System.DateTime)\",\"ClrInstanceID\":11}");
+  image = sps_test_first_event_args (engine, "Windows Kernel/Image/DCStart");
+  g_assert_cmpstr (image, ==,
+                   "{\"ImageBase\":2003894272,\"ImageSize\":1404928,\"ProcessId\":4,"
+                   "\"ImageCheckSum\":1450643,\"TimeDateStamp\":0,\"Reserved0\":0,"
+                   "\"DefaultBase\":2003894272,\"Reserved1\":0,\"Reserved2\":0,\"Reserved3\":0,"
+                   "\"Reserved4\":0,\"FileName\":\"\\\\Device\\\\HarddiskVolume2\\\\Windows"
+                   "\\\\SysWOW64\\\\ntdll.dll\"}");
+  /* A payload of unknown layout: its bytes */
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/DiskIo/Read' AND args LIKE '{\"payload_size\":%'"),
+                   ==, 2339);
+}
+
+/* PerfView's test merges the four files: 95,506 events, 55
+ * Activity2Stop/Stop (DiagnosticSource in self-describing mode, named
+ * from its TraceLogging schema). Its count leaves out the runtime's
+ * 5,247 IL-to-native maps, which are kept here. */
+static void
+test_diaghub (void)
+{
+  static const char * const members[] = {
+    "diaghub-dotnetcore3.1-win-x64-diagsession/diaghub.etl",
+    "diaghub-dotnetcore3.1-win-x64-diagsession/diaghub.kernel.1.etl",
+    "diaghub-dotnetcore3.1-win-x64-diagsession/diaghub.user_injected.1.etl",
+    "diaghub-dotnetcore3.1-win-x64-diagsession/diaghub.user_paged.1.etl",
+    NULL
+  };
+  g_autoptr(SpsTrace) trace = import_members ("perfview__diaghub-dotnetcore3.1-win-x64-diagsession.etls.zip", members);
+  g_autoptr(SpsSqlEngine) engine = NULL;
+
+  if (trace == NULL)
+    return;
+  engine = new_engine (trace);
+  g_assert_cmpint (count (engine, "1"), ==, 100753);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntime/Method/ILToNativeMap'"), ==, 5247);
+  g_assert_cmpint (count (engine, "name <> 'Microsoft-Windows-DotNETRuntime/Method/ILToNativeMap'"), ==, 95506);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Diagnostics-DiagnosticSource/Activity2Stop/Stop'"), ==, 55);
+  /* Diagnostics Hub's own events, by id (no manifest in the files) */
+  g_assert_cmpint (count (engine, "provider = 'DiagnosticsHub'"), ==, 3);
+  g_assert_cmpint (count (engine, "name = 'KernelTraceControl/ImageID'"), ==, 15423);
+  g_assert_cmpint (count (engine, "name = 'KernelTraceControl/ImageID/DbgID_RSDS'"), ==, 15076);
+  /* TPL's events, named by the manifest it logged (ManifestData) */
+  g_assert_cmpint (count (engine, "name = 'System.Threading.Tasks.TplEventSource/TaskScheduled/Send'"), ==, 6);
+  g_assert_cmpint (count (engine, "name = 'System.Threading.Tasks.TplEventSource/TaskStarted'"), ==, 6);
+  g_assert_cmpint (count (engine, "name = 'System.Threading.Tasks.TplEventSource/TaskCompleted'"), ==, 6);
+  g_assert_cmpint (count (engine, "name = 'System.Threading.Tasks.TplEventSource/ManifestData'"), ==, 2);
+  /* Unknown providers are named by their GUID */
+  g_assert_cmpint (count (engine, "provider = '{6f669bfa-816a-4204-a824-47c8e6a00474}'"), ==, 2);
+}
+
+/* A ManifestData payload: the envelope, then @xml */
+static GByteArray *
+manifest_chunk (guint8      magic,
+                guint16     total,
+                guint16     chunk,
+                const char *xml)
+{
+  GByteArray *out = g_byte_array_new ();
+  guint8 envelope[8] = { 1, 1, 0, magic, total & 0xff, total >> 8, chunk & 0xff, chunk >> 8 };
+
+  g_byte_array_append (out, envelope, sizeof envelope);
+  g_byte_array_append (out, (const guint8 *) xml, (guint) strlen (xml));
+  return out;
+}
+
+/* An EventSource manifest in two chunks names its events (Info left out,
+ * win: dropped, a custom opcode kept); chunks out of order, a bad magic
+ * or a chunk number past the count name nothing */
+static void
+test_manifest_chunks (void)
+{
+  static const char head[] = "<instrumentationManifest><instrumentation><events><provider name=\"P\">"
+                             "<events><event value=\"7\" task=\"Sched\" opcode=\"win:Send\"/>";
+  static const char tail[] = "<event value=\"8\" task=\"Started\" opcode=\"win:Info\"/>"
+                             "<event value=\"9\" task=\"Custom\" opcode=\"Twirl\"/>"
+                             "<event value=\"70000\" task=\"TooBig\"/><event value=\"10\"/>"
+                             "</events></provider></events></instrumentation></instrumentationManifest>";
+  g_autoptr(SpsEtlManifest) manifest = sps_etl_manifest_new ();
+  g_autoptr(SpsEtlManifest) disordered = sps_etl_manifest_new ();
+  g_autoptr(SpsEtlManifest) bad = sps_etl_manifest_new ();
+  g_autoptr(GByteArray) c0 = manifest_chunk (0x5b, 2, 0, head);
+  g_autoptr(GByteArray) c1 = manifest_chunk (0x5b, 2, 1, tail);
+  g_autoptr(GByteArray) magic = manifest_chunk (0x5c, 1, 0, head);
+  g_autoptr(GByteArray) past = manifest_chunk (0x5b, 1, 1, tail);
+
+  g_assert_false (sps_etl_manifest_add_chunk (manifest, c0->data, c0->len));
+  g_assert_null (sps_etl_manifest_lookup (manifest, 7));
+  g_assert_true (sps_etl_manifest_add_chunk (manifest, c1->data, c1->len));
+  g_assert_cmpstr (sps_etl_manifest_lookup (manifest, 7), ==, "Sched/Send");
+  g_assert_cmpstr (sps_etl_manifest_lookup (manifest, 8), ==, "Started");
+  g_assert_cmpstr (sps_etl_manifest_lookup (manifest, 9), ==, "Custom/Twirl");
+  g_assert_null (sps_etl_manifest_lookup (manifest, 10));
+  g_assert_null (sps_etl_manifest_lookup (manifest, 70000 & 0xffff));
+
+  g_assert_false (sps_etl_manifest_add_chunk (disordered, c1->data, c1->len));
+  g_assert_false (sps_etl_manifest_add_chunk (disordered, c1->data, c1->len));
+  g_assert_null (sps_etl_manifest_lookup (disordered, 9));
+  g_assert_false (sps_etl_manifest_add_chunk (bad, magic->data, magic->len));
+  g_assert_false (sps_etl_manifest_add_chunk (bad, past->data, past->len));
+  g_assert_false (sps_etl_manifest_add_chunk (bad, c0->data, 7));
+  g_assert_null (sps_etl_manifest_lookup (bad, 7));
 }
 
 int
@@ -137,6 +359,10 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/etl/import/perfview-cpu", test_perfview_cpu);
+  g_test_add_func ("/etl/import/events/gcevents", test_gcevents);
+  g_test_add_func ("/etl/import/events/net452", test_net452);
+  g_test_add_func ("/etl/import/events/diaghub-merged", test_diaghub);
+  g_test_add_func ("/etl/import/events/manifest-chunks", test_manifest_chunks);
 
   return g_test_run ();
 }

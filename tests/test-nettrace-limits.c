@@ -86,6 +86,115 @@ test_sample_times (void)
                                           "the sample is dropped"));
 }
 
+static void
+put_u32 (GByteArray *a,
+         guint32     v)
+{
+  guint8 b[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24 };
+
+  g_byte_array_append (a, b, 4);
+}
+
+static void
+put_utf16z (GByteArray *a,
+            const char *ascii)
+{
+  for (const char *c = ascii; ; c++)
+    {
+      guint8 unit[2] = { (guint8) *c, 0 };
+
+      g_byte_array_append (a, unit, 2);
+      if (*c == '\0')
+        break;
+    }
+}
+
+/* The events of @provider, in table order: time, name and args */
+static char *
+dump_events (SpsTrace   *trace,
+             const char *provider)
+{
+  const SpsInstantTable *instants = sps_trace_get_instants (trace);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < instants->n_rows; i++)
+    {
+      const char *args;
+      gsize len;
+
+      if (instants->kind[i] != SPS_INSTANT_KIND_EVENT ||
+          g_strcmp0 (sps_trace_get_string (trace, instants->category[i]), provider) != 0)
+        continue;
+      args = sps_trace_get_args_json (trace, instants->args[i], &len);
+      g_string_append_printf (out, "%" G_GINT64_FORMAT " %s %.*s\n", instants->ts[i],
+                              sps_trace_get_string (trace, instants->name[i]), (int) len, args);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Payloads that do not fit their description are kept raw, whole: a cut
+ * Int64, a string without its terminator. Fields that take no bytes
+ * cannot make text without bound: 3,000 empty objects of a 0-byte
+ * payload are kept as the empty payload. A nested object decodes. */
+static void
+test_event_payloads (void)
+{
+  NtWriter *w = nt_writer_new (8, FREQUENCY, SYNC_QPC);
+  g_autoptr(GByteArray) cut = g_byte_array_new ();
+  g_autoptr(GByteArray) text = g_byte_array_new ();
+  g_autoptr(GByteArray) empty = g_byte_array_new ();
+  g_autoptr(GByteArray) nested = g_byte_array_new ();
+  static const guint8 four[4] = { 1, 2, 3, 4 };
+  static const guint8 unterminated[4] = { 'a', 0, 'b', 0 };
+  static const guint8 nested_payload[8] = { 7, 0, 0, 0, 9, 0, 0, 0 };
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *events = NULL;
+  guint32 t_cut, t_text, t_empty, t_nested;
+
+  put_u32 (cut, 1);
+  put_u32 (cut, 11);                /* Int64 */
+  put_utf16z (cut, "big");
+  put_u32 (text, 1);
+  put_u32 (text, 18);               /* UTF-16 string */
+  put_utf16z (text, "s");
+  put_u32 (empty, 3000);
+  for (guint i = 0; i < 3000; i++)
+    {
+      put_u32 (empty, 1);           /* Object */
+      put_u32 (empty, 0);           /* of no field */
+      put_utf16z (empty, "o");
+    }
+  put_u32 (nested, 2);
+  put_u32 (nested, 1);              /* Object of one Int32 */
+  put_u32 (nested, 1);
+  put_u32 (nested, 9);
+  put_utf16z (nested, "a");
+  put_utf16z (nested, "inner");
+  put_u32 (nested, 10);             /* then a UInt32 */
+  put_utf16z (nested, "b");
+
+  t_cut = nt_writer_add_event_type (w, "Test", 1, "Cut", cut->data, cut->len);
+  t_text = nt_writer_add_event_type (w, "Test", 2, "Text", text->data, text->len);
+  t_empty = nt_writer_add_event_type (w, "Test", 3, "Empty", empty->data, empty->len);
+  t_nested = nt_writer_add_event_type (w, "Test", 4, "Nested", nested->data, nested->len);
+  nt_writer_event (w, t_cut, 5, SYNC_QPC + 1000, four, 4);
+  nt_writer_event (w, t_text, 5, SYNC_QPC + 2000, unterminated, 4);
+  nt_writer_event (w, t_empty, 5, SYNC_QPC + 3000, NULL, 0);
+  nt_writer_event (w, t_nested, 5, SYNC_QPC + 4000, nested_payload, 8);
+  bytes = nt_writer_finish (w, SYNC_QPC + 5000, TRUE);
+  nt_writer_free (w);
+
+  trace = load (bytes, &path);
+  events = dump_events (trace, "Test");
+  g_assert_cmpstr (events, ==,
+                   "1000 Test/Cut {\"payload_size\":4,\"payload_base64\":\"AQIDBA==\"}\n"
+                   "2000 Test/Text {\"payload_size\":4,\"payload_base64\":\"YQBiAA==\"}\n"
+                   "3000 Test/Empty {\"payload_size\":0}\n"
+                   "4000 Test/Nested {\"inner\":{\"a\":7},\"b\":9}\n");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -93,6 +202,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/nettrace/limits/sample-times", test_sample_times);
+  g_test_add_func ("/nettrace/limits/event-payloads", test_event_payloads);
 
   return g_test_run ();
 }

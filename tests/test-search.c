@@ -346,6 +346,59 @@ test_async_superseded (void)
   sps_search_result_unref (second.result);
 }
 
+/* Decoded events are found by name (or provider), counted per name apart
+ * from slices and samples, with their earliest as the group's */
+static void
+test_events (void)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsSearchResult) result = NULL;
+  g_autoptr(SpsSearchResult) by_provider = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (b, 1);
+  guint32 t1 = sps_trace_builder_ensure_thread (b, process, 10);
+  guint32 t2 = sps_trace_builder_ensure_thread (b, process, 11);
+  guint32 clr = sps_trace_builder_intern (b, "Microsoft-Windows-DotNETRuntime", -1);
+  guint32 kernel = sps_trace_builder_intern (b, "Windows Kernel", -1);
+  guint32 gc_start = sps_trace_builder_intern (b, "Microsoft-Windows-DotNETRuntime/GC/Start", -1);
+  guint32 load = sps_trace_builder_intern (b, "Windows Kernel/Image/Load", -1);
+  const SpsInstantTable *instants;
+  const SpsSearchGroup *group;
+  const guint32 *matches;
+
+  sps_trace_builder_add_event (b, t2, 500, clr, gc_start, SPS_EVENT_DESCRIPTOR (1, 2, 1), SPS_ARGS_REF_NONE);
+  sps_trace_builder_add_event (b, t1, 700, clr, gc_start, SPS_EVENT_DESCRIPTOR (1, 2, 1), SPS_ARGS_REF_NONE);
+  sps_trace_builder_add_event (b, t1, 100, kernel, load, SPS_EVENT_DESCRIPTOR (0, 3, 10), SPS_ARGS_REF_NONE);
+  /* An instant that is not an event is not among them */
+  sps_trace_builder_add_instant (b, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD, process, t1, 300,
+                                 sps_trace_builder_intern (b, "GC/Start marker", -1), 0, SPS_ARGS_REF_NONE);
+  sps_test_add_complete (b, t1, 0, 50, "GC/Start", "cat", NULL, 0);
+  trace = sps_trace_builder_finish (b, NULL, &error);
+  g_assert_no_error (error);
+  instants = sps_trace_get_instants (trace);
+
+  result = sps_search_run (trace, "gc/start", SPS_SEARCH_NAME, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sps_search_result_get_n_matches (result), ==, 1);
+  g_assert_cmpuint (sps_search_result_get_n_event_matches (result), ==, 2);
+  matches = sps_search_result_get_event_matches (result);
+  g_assert_cmpint (instants->ts[matches[0]], ==, 700);   /* table order: thread 10's track first */
+  g_assert_cmpint (instants->ts[matches[1]], ==, 500);
+  g_assert_cmpuint (sps_search_result_find_group (result, gc_start), !=, SPS_NO_INDEX);
+  group = sps_search_result_get_group (result, sps_search_result_find_group (result, gc_start));
+  g_assert_cmpuint (group->count, ==, 0);
+  g_assert_cmpuint (group->n_events, ==, 2);
+  g_assert_cmpint (instants->ts[group->first_event], ==, 500);
+  g_assert_cmpuint (group->first_slice, ==, SPS_NO_INDEX);
+
+  by_provider = sps_search_run (trace, "kernel", SPS_SEARCH_CATEGORY, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sps_search_result_get_n_event_matches (by_provider), ==, 1);
+  g_assert_cmpstr (sps_trace_get_string (trace, instants->name[sps_search_result_get_event_matches (by_provider)[0]]),
+                   ==, "Windows Kernel/Image/Load");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -357,6 +410,7 @@ main (int   argc,
   g_test_add_func ("/core/search/demo/categories", test_demo_categories);
   g_test_add_func ("/core/search/measured-only", test_measured_only);
   g_test_add_func ("/core/search/step", test_step);
+  g_test_add_func ("/core/search/events", test_events);
   g_test_add_func ("/core/search/visible-mask", test_visible_mask);
   g_test_add_func ("/core/search/cancel/sync", test_cancelled);
   g_test_add_func ("/core/search/cancel/superseded", test_async_superseded);

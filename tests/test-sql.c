@@ -38,13 +38,7 @@ static SpsSqlResult *
 query (SpsSqlEngine *engine,
        const char   *sql)
 {
-  g_autoptr(GError) error = NULL;
-  SpsSqlResult *result = sps_sql_engine_query (engine, sql, NULL, NULL, &error);
-
-  if (error != NULL)
-    g_error ("%s: %s", sql, error->message);
-  g_assert_nonnull (result);
-  return result;
+  return sps_test_sql_query (engine, sql);
 }
 
 static gint64
@@ -981,11 +975,54 @@ test_result_types (void)
   g_assert_false (sps_sql_result_get_truncated (result));
 }
 
+/* Decoded events are instants of kind 'event'; events_raw shows them with
+ * their provider, descriptor and args, and nothing else of the instants */
+static void
+test_events_raw (void)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsSqlEngine) engine = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *rows = NULL;
+  g_autofree char *kinds = NULL;
+  guint32 process = sps_trace_builder_ensure_process (b, 7);
+  guint32 t1 = sps_trace_builder_ensure_thread (b, process, 70);
+  guint32 t2 = sps_trace_builder_ensure_thread (b, process, 71);
+  guint32 clr = sps_trace_builder_intern (b, "Microsoft-Windows-DotNETRuntime", -1);
+  const char *fields = "{\"Count\":1}";
+
+  sps_trace_builder_add_event (b, t2, 300, clr,
+                               sps_trace_builder_intern (b, "Microsoft-Windows-DotNETRuntime/GC/Stop", -1),
+                               SPS_EVENT_DESCRIPTOR (2, 1, 2), SPS_ARGS_REF_NONE);
+  sps_trace_builder_add_event (b, t1, 100, clr,
+                               sps_trace_builder_intern (b, "Microsoft-Windows-DotNETRuntime/GC/Start", -1),
+                               SPS_EVENT_DESCRIPTOR (1, 2, 1),
+                               sps_trace_builder_add_args_text (b, fields, -1));
+  sps_trace_builder_add_instant (b, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD, process, t1, 200,
+                                 sps_trace_builder_intern (b, "plain", -1), 0, SPS_ARGS_REF_NONE);
+  trace = sps_trace_builder_finish (b, NULL, &error);
+  g_assert_no_error (error);
+  engine = new_engine (trace);
+
+  rows = query_text (engine,
+                     "SELECT group_concat(ts || ' ' || thread || ' ' || provider || ' ' || name || ' '"
+                     " || id || ' ' || version || ' ' || opcode || ' ' || ifnull(args, '-'), '; ')"
+                     " FROM (SELECT * FROM events_raw ORDER BY ts)");
+  g_assert_cmpstr (rows, ==,
+                   "100 0 Microsoft-Windows-DotNETRuntime Microsoft-Windows-DotNETRuntime/GC/Start 1 2 1 {\"Count\":1}; "
+                   "300 1 Microsoft-Windows-DotNETRuntime Microsoft-Windows-DotNETRuntime/GC/Stop 2 1 2 -");
+  kinds = query_text (engine,
+                      "SELECT group_concat(kind || ' ' || ifnull(event_id, 'null'), ', ')"
+                      " FROM (SELECT * FROM instants ORDER BY ts)");
+  g_assert_cmpstr (kinds, ==, "event 1, instant null, event 2");
+}
+
 static void
 test_describe (void)
 {
   static const char * const trace_tables[] = {
-    "callsites", "counters", "events", "flows", "frames", "instants", "objects", "processes",
+    "callsites", "counters", "events", "events_raw", "flows", "frames", "instants", "objects", "processes",
     "samples", "slices", "threads", "tracks",
   };
   g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
@@ -1274,6 +1311,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/sql/vtab/counts/cli-small", test_counts_cli_small);
+  g_test_add_func ("/sql/vtab/events-raw", test_events_raw);
   g_test_add_func ("/sql/vtab/slices/spot", test_slices_spot);
   g_test_add_func ("/sql/vtab/other/spot", test_other_tables_spot);
   g_test_add_func ("/sql/vtab/samples/spot", test_samples_spot);

@@ -25,6 +25,7 @@
 
 #include "sps-test-shell.h"
 #include "sps-test-ui.h"
+#include "sps-test-util.h"
 
 static SpsApplication *app;
 
@@ -443,6 +444,61 @@ test_instance_browser (void)
   sps_test_close_window (window);
 }
 
+/* A .nettrace without CPU samples: its events are found by name; the
+ * name's row counts them, and activating it goes to the first one.
+ * RememberCalendar has one GC/Start, at 0.7291 ms. */
+static void
+test_search_events (void)
+{
+  g_autofree char *path = sps_test_shared_fixture_path ("nettrace", "RememberCalendar__trace.nettrace");
+  SpsWindow *window;
+  SpsSession *session;
+  GtkWidget *panel;
+  GtkWidget *entry;
+  SpsResultTable *table;
+  int events_column;
+  g_autofree char *name = NULL;
+  g_autofree char *count = NULL;
+
+  if (path == NULL)
+    return;
+  window = sps_test_open_file (app, path, 1200, 800);
+  sps_test_wait_for_load (window);
+  g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
+  /* Past the stack's crossfade from the loading page. */
+  sps_test_spin (400);
+  session = sps_window_get_session (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search", NULL));
+  panel = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_SEARCH_PANEL);
+  entry = sps_test_find_named (panel, "search-entry");
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "GC/Start");
+  g_signal_emit_by_name (entry, "activate");
+  sps_test_wait_until (search_done, panel);
+  sps_test_spin (50);
+
+  g_assert_cmpuint (sps_search_result_get_n_event_matches (sps_search_panel_get_result (SPS_SEARCH_PANEL (panel))),
+                    ==, 1);
+  g_assert_nonnull (sps_test_find_label (panel, "1 event, 1 name"));
+  table = SPS_RESULT_TABLE (sps_test_find_named (panel, "search-results"));
+  g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 1);
+  events_column = sps_result_table_find_column (table, "Events");
+  g_assert_cmpint (events_column, ==, 5);
+  name = sps_result_table_dup_cell_text (table, 0, 0);
+  count = sps_result_table_dup_cell_text (table, 0, events_column);
+  g_assert_cmpstr (name, ==, "Microsoft-Windows-DotNETRuntime/GC/Start");
+  g_assert_cmpstr (count, ==, "1");
+
+  /* Zoomed in elsewhere, the row brings the event into view */
+  sps_session_set_visible (session, 5000000000, 5001000000);
+  g_signal_emit_by_name (table, "row-activated", 0);
+  g_assert_cmpint (sps_session_get_visible_start (session), <=, 729100);
+  g_assert_cmpint (sps_session_get_visible_end (session), >, 729100);
+
+  maybe_save (window, "search-events.png");
+  sps_test_close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -452,6 +508,7 @@ main (int   argc,
   app = sps_test_register_app ();
 
   g_test_add_func ("/ui/panels/search", test_search_panel);
+  g_test_add_func ("/ui/panels/search/events", test_search_events);
   g_test_add_func ("/ui/panels/filters", test_filter_panel);
   g_test_add_func ("/ui/panels/filters/category-pixels", test_filter_category_pixels);
   g_test_add_func ("/ui/panels/instances", test_instance_browser);

@@ -66,6 +66,53 @@ fixture_set_up_v8 (Fixture       *fixture,
   present (fixture, sps_test_load_fixture ("chrome-v8-chunks.json"));
 }
 
+/* Two decoded events on thread 10 (GC/Start at 1 ms with fields, GC/Stop
+ * at 1.5 ms without) and plain instants on thread 11, one at 1.2 ms whose
+ * arg needs escaping */
+static void
+fixture_set_up_events (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (b, 1);
+  guint32 t10 = sps_trace_builder_ensure_thread (b, process, 10);
+  guint32 t11 = sps_trace_builder_ensure_thread (b, process, 11);
+  guint32 clr = sps_trace_builder_intern (b, "Microsoft-Windows-DotNETRuntime", -1);
+  SpsTrace *trace;
+
+  sps_trace_builder_add_event (b, t10, 1000000, clr,
+                               sps_trace_builder_intern (b, "Microsoft-Windows-DotNETRuntime/GC/Start", -1),
+                               SPS_EVENT_DESCRIPTOR (1, 2, 1),
+                               sps_trace_builder_add_args_text (b, "{\"Count\":1,\"Reason\":\"AllocSmall\",\"Depth\":0}", -1));
+  sps_trace_builder_add_event (b, t10, 1500000, clr,
+                               sps_trace_builder_intern (b, "Microsoft-Windows-DotNETRuntime/GC/Stop", -1),
+                               SPS_EVENT_DESCRIPTOR (2, 1, 2), SPS_ARGS_REF_NONE);
+  sps_trace_builder_add_instant (b, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD, process, t11, 1200000,
+                                 sps_trace_builder_intern (b, "marker", -1), 0,
+                                 sps_trace_builder_add_args_text (b, "{\"note\":\"a<b\"}", -1));
+  /* An event of 18 fields at 2 ms: f0 … f17 */
+  {
+    g_autoptr(GString) many = g_string_new ("{");
+
+    for (guint i = 0; i < 18; i++)
+      g_string_append_printf (many, "%s\"f%u\":%u", i > 0 ? "," : "", i, i);
+    g_string_append_c (many, '}');
+    sps_trace_builder_add_event (b, t10, 2000000, clr,
+                                 sps_trace_builder_intern (b, "Microsoft-Windows-DotNETRuntime/GC/HeapStats", -1),
+                                 SPS_EVENT_DESCRIPTOR (4, 1, 0),
+                                 sps_trace_builder_add_args_text (b, many->str, (gssize) many->len));
+  }
+  /* Marks at 0 and 3 ms, so that the windows below are inside the trace */
+  sps_trace_builder_add_instant (b, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD, process, t11, 0,
+                                 sps_trace_builder_intern (b, "begin", -1), 0, SPS_ARGS_REF_NONE);
+  sps_trace_builder_add_instant (b, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD, process, t11, 3000000,
+                                 sps_trace_builder_intern (b, "end", -1), 0, SPS_ARGS_REF_NONE);
+  trace = sps_trace_builder_finish (b, NULL, &error);
+  g_assert_no_error (error);
+  present (fixture, trace);
+}
+
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
@@ -961,12 +1008,14 @@ test_ruler (Fixture       *fixture,
  * pointer, by its leaf frame's name, time, event, line and stack with the
  * frames' source locations (chrome-v8-chunks.json, thread tid 1). The row
  * is found by asking each pixel row at the sample's x, so the test does
- * not depend on the heights of rows. */
+ * not depend on the heights of rows: the first tooltip there that has
+ * @needle (NULL: any). */
 static char *
-dup_sample_tooltip (Fixture *fixture,
-                    SpsTime  start,
-                    SpsTime  end,
-                    SpsTime  ts)
+dup_tooltip (Fixture    *fixture,
+             SpsTime     start,
+             SpsTime     end,
+             SpsTime     ts,
+             const char *needle)
 {
   SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
   int gutter = sps_timeline_get_gutter_width (timeline);
@@ -979,7 +1028,7 @@ dup_sample_tooltip (Fixture *fixture,
     {
       g_autofree char *markup = _sps_timeline_dup_tooltip_markup (timeline, (int) x, y);
 
-      if (markup != NULL && strstr (markup, "\nSample at ") != NULL)
+      if (markup != NULL && (needle == NULL || strstr (markup, needle) != NULL))
         return g_steal_pointer (&markup);
     }
   return NULL;
@@ -1000,7 +1049,7 @@ test_sample_tooltip (Fixture       *fixture,
   /* work at 1032 µs (32 µs after the trace starts at Work), 1 µs before
    * the next sample: 5 µs across the view. V8's 0-based lines and
    * columns are shown 1-based. */
-  work = dup_sample_tooltip (fixture, 1030000, 1035000, 1032000);
+  work = dup_tooltip (fixture, 1030000, 1035000, 1032000, "\nSample at ");
   work_expected = g_strdup_printf ("<b>work</b>\nSample at %s (ProfileChunk)\n\n"
                                    "work  <small>https://x.test/lib.js:3:16</small>\n"
                                    "main  <small>https://x.test/app.js:10:5</small>\n"
@@ -1008,14 +1057,48 @@ test_sample_tooltip (Fixture       *fixture,
   g_assert_cmpstr (work, ==, work_expected);
 
   /* main at 1012 µs, on line 13 of the sample's lines */
-  main_line = dup_sample_tooltip (fixture, 1010000, 1014000, 1012000);
+  main_line = dup_tooltip (fixture, 1010000, 1014000, 1012000, "\nSample at ");
   main_expected = g_strdup_printf ("<b>main</b>\nSample at %s (ProfileChunk)\nLine 13\n\n"
                                    "main  <small>https://x.test/app.js:10:5</small>\n"
                                    "(anonymous)  <small>https://x.test/app.js:1:1</small>", at_12);
   g_assert_cmpstr (main_line, ==, main_expected);
 
   /* Halfway between two samples 100 µs apart, nothing is near */
-  between = dup_sample_tooltip (fixture, 1040000, 1130000, 1089000);
+  between = dup_tooltip (fixture, 1040000, 1130000, 1089000, "\nSample at ");
+  g_assert_null (between);
+}
+
+/* An event's tooltip: its name, when, its fields one a line; a plain
+ * instant's, with its args escaped; nothing between two marks */
+static void
+test_event_tooltip (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *at_1000 = sps_time_format_duration (1000000, 3);
+  g_autofree char *at_1200 = sps_time_format_duration (1200000, 3);
+  g_autofree char *start_expected = NULL;
+  g_autofree char *marker_expected = NULL;
+  g_autofree char *start = NULL;
+  g_autofree char *marker = NULL;
+  g_autofree char *between = NULL;
+  g_autofree char *many = NULL;
+
+  start = dup_tooltip (fixture, 900000, 1100000, 1000000, NULL);
+  start_expected = g_strdup_printf ("<b>Microsoft-Windows-DotNETRuntime/GC/Start</b>\nEvent at %s\n\n"
+                                    "Count: 1\nReason: AllocSmall\nDepth: 0", at_1000);
+  g_assert_cmpstr (start, ==, start_expected);
+
+  marker = dup_tooltip (fixture, 1100000, 1300000, 1200000, NULL);
+  marker_expected = g_strdup_printf ("<b>marker</b>\nInstant at %s\n\nnote: a&lt;b", at_1200);
+  g_assert_cmpstr (marker, ==, marker_expected);
+
+  /* The first 16 fields of 18, then how many more */
+  many = dup_tooltip (fixture, 1900000, 2100000, 2000000, NULL);
+  g_assert_nonnull (many);
+  g_assert_true (g_str_has_suffix (many, "\nf14: 14\nf15: 15\n… 2 more fields"));
+
+  /* 1.3 ms, 200 µs from the nearest marks at 1 px per 0.5 µs */
+  between = dup_tooltip (fixture, 1100000, 1500000, 1350000, NULL);
   g_assert_null (between);
 }
 
@@ -1043,6 +1126,8 @@ main (int   argc,
   g_test_add ("/ui/timeline/properties", Fixture, NULL, fixture_set_up, test_properties, fixture_tear_down);
   g_test_add ("/ui/timeline/ruler", Fixture, NULL, fixture_set_up, test_ruler, fixture_tear_down);
   g_test_add ("/ui/timeline/sample-tooltip", Fixture, NULL, fixture_set_up_v8, test_sample_tooltip,
+              fixture_tear_down);
+  g_test_add ("/ui/timeline/event-tooltip", Fixture, NULL, fixture_set_up_events, test_event_tooltip,
               fixture_tear_down);
   g_test_add_func ("/ui/timeline/scroll", test_scroll);
 

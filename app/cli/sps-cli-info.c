@@ -24,6 +24,7 @@ typedef struct
   gint64      sampled_slices;
   gint64      async_slices;
   gint64      instants;
+  gint64      events;
   gint64      counter_tracks;
   gint64      counter_values;
   gint64      flows;
@@ -57,6 +58,7 @@ static const struct
   { "sampled_slices", N_("Sampled slices"), G_STRUCT_OFFSET (Counts, sampled_slices) },
   { "async_slices", N_("Async slices"), G_STRUCT_OFFSET (Counts, async_slices) },
   { "instants", N_("Instants"), G_STRUCT_OFFSET (Counts, instants) },
+  { "events", N_("Decoded events"), G_STRUCT_OFFSET (Counts, events) },
   { "counter_tracks", N_("Counter tracks"), G_STRUCT_OFFSET (Counts, counter_tracks) },
   { "counter_values", N_("Counter values"), G_STRUCT_OFFSET (Counts, counter_values) },
   { "flows", N_("Flows"), G_STRUCT_OFFSET (Counts, flows) },
@@ -74,6 +76,7 @@ collect_counts (SpsTrace *trace,
                 Counts   *counts)
 {
   const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  const SpsInstantTable *instants = sps_trace_get_instants (trace);
 
   memset (counts, 0, sizeof *counts);
 
@@ -84,7 +87,10 @@ collect_counts (SpsTrace *trace,
   counts->slices = sps_trace_count_slices (trace, SPS_TRACK_THREAD_SLICES);
   counts->sampled_slices = sps_trace_count_slices (trace, SPS_TRACK_THREAD_SAMPLED_SLICES);
   counts->async_slices = sps_trace_count_slices (trace, SPS_TRACK_ASYNC);
-  counts->instants = sps_trace_get_instants (trace)->n_rows;
+  counts->instants = instants->n_rows;
+  for (guint i = 0; i < instants->n_rows; i++)
+    if (instants->kind[i] == SPS_INSTANT_KIND_EVENT)
+      counts->events++;
   counts->counter_values = sps_trace_get_counters (trace)->n_rows;
   counts->flows = sps_trace_get_flows (trace)->n_rows;
   counts->samples = sps_trace_get_samples (trace)->n_rows;

@@ -70,6 +70,7 @@ struct _SpsSearchResult
   guint            n_matches;
   guint            matches_capacity;
   GArray          *sample_matches;  /* guint32 sample indices, in table order */
+  GArray          *event_matches;   /* guint32 instant indices of events, in table order */
   GArray          *groups;    /* SpsSearchGroup, in order of first sight */
   GHashTable      *by_name;   /* name id → group index + 1 */
 };
@@ -271,6 +272,7 @@ sps_search_result_unref (SpsSearchResult *self)
   g_clear_object (&self->trace);
   g_clear_pointer (&self->matches, g_free);
   g_clear_pointer (&self->sample_matches, g_array_unref);
+  g_clear_pointer (&self->event_matches, g_array_unref);
   g_clear_pointer (&self->groups, g_array_unref);
   g_clear_pointer (&self->by_name, g_hash_table_unref);
   g_free (self);
@@ -352,6 +354,38 @@ sps_search_result_get_sample_matches (SpsSearchResult *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   return (const guint32 *) (gpointer) self->sample_matches->data;
+}
+
+/**
+ * sps_search_result_get_n_event_matches:
+ * @self: a #SpsSearchResult
+ *
+ * Returns: how many decoded events matched (by name, or by provider in a
+ *   category search)
+ */
+guint
+sps_search_result_get_n_event_matches (SpsSearchResult *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->event_matches->len;
+}
+
+/**
+ * sps_search_result_get_event_matches:
+ * @self: a #SpsSearchResult
+ *
+ * The matching events in instant-table order (by track, then time).
+ *
+ * Returns: (array) (transfer none): sps_search_result_get_n_event_matches()
+ *   instant indices
+ */
+const guint32 *
+sps_search_result_get_event_matches (SpsSearchResult *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return (const guint32 *) (gpointer) self->event_matches->data;
 }
 
 /**
@@ -490,6 +524,7 @@ search_result_new (SpsTrace *trace)
   self->trace = g_object_ref (trace);
   self->groups = g_array_new (FALSE, FALSE, sizeof (SpsSearchGroup));
   self->sample_matches = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->event_matches = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->by_name = g_hash_table_new (NULL, NULL);
 
   return self;
@@ -512,6 +547,7 @@ ensure_group (SpsSearchResult *result,
 
   group.name = name;
   group.first_slice = SPS_NO_INDEX;
+  group.first_event = SPS_NO_INDEX;
   g_array_append_val (result->groups, group);
   group_of[name] = result->groups->len;
   g_hash_table_insert (result->by_name,
@@ -521,41 +557,58 @@ ensure_group (SpsSearchResult *result,
   return result->groups->len - 1;
 }
 
-/* Samples go by the name of their leaf frame; the memo of the slice
- * pass is shared, so a name is matched once for both. */
+/* Samples go by the name of their leaf frame, events by their name (or
+ * provider: @keys); the memo of the slice pass is shared, so a name is
+ * matched once for all. Rows of @kinds other than @kind are skipped (no
+ * @kinds: every row). Matches go to @out, and count in their group's
+ * samples or events. */
 static gboolean
-search_samples (SpsSearchResult        *result,
-                const SpsSearchPattern *pattern,
-                guint8                 *memo,
-                guint32                *group_of,
-                GCancellable           *cancellable,
-                GError                **error)
+search_rows (SpsSearchResult        *result,
+             const SpsSearchPattern *pattern,
+             guint8                 *memo,
+             guint32                *group_of,
+             guint                   n_rows,
+             const guint32          *keys,
+             const guint32          *names,
+             const guint8           *kinds,
+             guint8                  kind,
+             const SpsTime          *ts,
+             GArray                 *out,
+             GCancellable           *cancellable,
+             GError                **error)
 {
-  const SpsSampleTable *samples = sps_trace_get_samples (result->trace);
   SpsStringPool *strings = sps_trace_get_strings (result->trace);
   guint n_strings = sps_string_pool_get_size (strings);
+  gboolean events = out == result->event_matches;
 
-  for (guint base = 0; base < samples->n_rows; base += CANCEL_CHECK_STRIDE)
+  for (guint base = 0; base < n_rows; base += CANCEL_CHECK_STRIDE)
     {
-      guint stop = MIN (base + CANCEL_CHECK_STRIDE, samples->n_rows);
+      guint stop = MIN (base + CANCEL_CHECK_STRIDE, n_rows);
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
 
       for (guint32 i = base; i < stop; i++)
         {
-          guint32 id = samples->name[i];
+          SpsSearchGroup *group;
+          guint32 id = keys[i];
           guint g;
 
-          if (G_UNLIKELY (id >= n_strings))
+          if (kinds != NULL && kinds[i] != kind)
+            continue;
+          if (G_UNLIKELY (id >= n_strings || names[i] >= n_strings))
             continue;
           if (!memo_matches (memo, pattern, strings, id))
             continue;
 
-          g_array_append_val (result->sample_matches, i);
+          g_array_append_val (out, i);
           /* ensure_group() may move the groups: look them up after it */
-          g = ensure_group (result, group_of, id);
-          g_array_index (result->groups, SpsSearchGroup, g).n_samples++;
+          g = ensure_group (result, group_of, names[i]);
+          group = &g_array_index (result->groups, SpsSearchGroup, g);
+          if (!events)
+            group->n_samples++;
+          else if (group->n_events++ == 0 || ts[i] < ts[group->first_event])
+            group->first_event = i;
         }
     }
   return TRUE;
@@ -572,8 +625,9 @@ search_samples (SpsSearchResult        *result,
  * @error: return location for a #GError
  *
  * Finds every slice whose name (or category) contains @text, ignoring case,
- * and every stack sample whose leaf frame's name does (name searches),
- * and sums them per name. Each distinct string is matched once, however
+ * every stack sample whose leaf frame's name does (name searches) and
+ * every decoded event whose name (or provider) does, and sums them per
+ * name. Each distinct string is matched once, however
  * many slices use it, so the cost is one pass over the slice table plus
  * one match per distinct string. Safe to call from any thread while
  * nothing adds strings to the trace.
@@ -670,9 +724,23 @@ sps_search_run (SpsTrace       *trace,
         }
     }
 
-  if (field == SPS_SEARCH_NAME &&
-      !search_samples (result, pattern, memo, group_of, cancellable, error))
-    return NULL;
+  if (field == SPS_SEARCH_NAME)
+    {
+      const SpsSampleTable *samples = sps_trace_get_samples (trace);
+
+      if (!search_rows (result, pattern, memo, group_of, samples->n_rows, samples->name, samples->name,
+                        NULL, 0, samples->ts, result->sample_matches, cancellable, error))
+        return NULL;
+    }
+  {
+    const SpsInstantTable *instants = sps_trace_get_instants (trace);
+
+    if (!search_rows (result, pattern, memo, group_of, instants->n_rows,
+                      field == SPS_SEARCH_NAME ? instants->name : instants->category, instants->name,
+                      instants->kind, SPS_INSTANT_KIND_EVENT, instants->ts, result->event_matches,
+                      cancellable, error))
+      return NULL;
+  }
 
   return g_steal_pointer (&result);
 }

@@ -62,6 +62,11 @@ gboolean          sps_search_pattern_match    (const SpsSearchPattern *self,
  *   %SPS_NO_INDEX when only samples have the name
  * @n_samples: matching stack samples with that name (their leaf frame's;
  *   name searches only)
+ * @n_events: matching decoded events (instants of kind
+ *   %SPS_INSTANT_KIND_EVENT) with that name; a category search matches
+ *   their provider
+ * @first_event: the earliest of them (an instant index), or
+ *   %SPS_NO_INDEX
  *
  * The matches of one name. Averages are @measured_total / @n_measured:
  * sampled spans are estimates and unfinished slices have no real end, so
@@ -75,6 +80,8 @@ typedef struct
   SpsTime measured_total;
   guint32 first_slice;
   guint   n_samples;
+  guint   n_events;
+  guint32 first_event;
 } SpsSearchGroup;
 
 typedef struct _SpsSearchResult SpsSearchResult;
@@ -95,6 +102,10 @@ SPS_AVAILABLE_IN_ALL
 guint                 sps_search_result_get_n_sample_matches (SpsSearchResult *self);
 SPS_AVAILABLE_IN_ALL
 const guint32        *sps_search_result_get_sample_matches   (SpsSearchResult *self);
+SPS_AVAILABLE_IN_ALL
+guint                 sps_search_result_get_n_event_matches  (SpsSearchResult *self);
+SPS_AVAILABLE_IN_ALL
+const guint32        *sps_search_result_get_event_matches    (SpsSearchResult *self);
 SPS_AVAILABLE_IN_ALL
 guint                 sps_search_result_get_n_groups   (SpsSearchResult *self);
 SPS_AVAILABLE_IN_ALL

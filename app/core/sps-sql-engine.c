@@ -748,7 +748,7 @@ sps_sql_engine_query_finish (SpsSqlEngine  *self,
 /* Tables and views of both schemas with their columns, trace tables first */
 static const char describe_sql[] =
   "SELECT s.name AS table_name,"
-  "       CASE WHEN s.sql LIKE 'CREATE VIRTUAL TABLE%' OR (s.db = 'main' AND s.name = 'events')"
+  "       CASE WHEN s.sql LIKE 'CREATE VIRTUAL TABLE%' OR (s.db = 'main' AND s.name IN ('events', 'events_raw'))"
   "            THEN 'trace' ELSE s.type END AS table_kind,"
   "       s.db AS schema,"
   "       p.cid AS position,"

@@ -247,6 +247,7 @@ column_instants (SpsSqlVtabContext *ctx,
     [SPS_INSTANT_KIND_INSTANT] = "instant",
     [SPS_INSTANT_KIND_MARK] = "mark",
     [SPS_INSTANT_KIND_ASYNC] = "async",
+    [SPS_INSTANT_KIND_EVENT] = "event",
   };
   const SpsInstantTable *t = &ctx->trace->instants;
   const SpsTrackTable *tracks = &ctx->trace->tracks;
@@ -271,6 +272,19 @@ column_instants (SpsSqlVtabContext *ctx,
         sqlite3_result_text (sctx, kinds[t->kind[row]], -1, SQLITE_STATIC);
       break;
     case I_ARGS: result_args (sctx, ctx, t->args[row]); break;
+    /* NULL for instants that are not events, so that a 0 stays an id */
+    case I_EVENT_ID:
+      if (t->kind[row] == SPS_INSTANT_KIND_EVENT)
+        sqlite3_result_int64 (sctx, SPS_EVENT_DESCRIPTOR_ID (t->event[row]));
+      break;
+    case I_EVENT_VERSION:
+      if (t->kind[row] == SPS_INSTANT_KIND_EVENT)
+        sqlite3_result_int64 (sctx, SPS_EVENT_DESCRIPTOR_VERSION (t->event[row]));
+      break;
+    case I_EVENT_OPCODE:
+      if (t->kind[row] == SPS_INSTANT_KIND_EVENT)
+        sqlite3_result_int64 (sctx, SPS_EVENT_DESCRIPTOR_OPCODE (t->event[row]));
+      break;
     default: break;
     }
 }

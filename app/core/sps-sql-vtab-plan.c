@@ -41,7 +41,8 @@ const TableInfo _sps_sql_tables[N_TABLES] = {
   [TABLE_INSTANTS] = {
     "instants",
     "id INTEGER, ts INTEGER, name TEXT, category TEXT, track_id INTEGER, thread_id INTEGER,"
-    " process_id INTEGER, scope TEXT, kind TEXT, args TEXT",
+    " process_id INTEGER, scope TEXT, kind TEXT, args TEXT, event_id INTEGER,"
+    " event_version INTEGER, event_opcode INTEGER",
     INSTANT_KINDS, I_TS, -1, I_TRACK_ID, I_THREAD_ID, I_NAME },
   [TABLE_COUNTERS] = {
     "counters",

@@ -949,6 +949,13 @@ _sps_sql_vtab_register (SpsSqlVtabContext  *ctx,
                    " SELECT id, ts, NULL, NULL, name, NULL, track_id, thread_id, process_id,"
                    " kind, NULL, sample_count, sample_weight, weight_unit,"
                    " estimated_cpu_time, estimated_self_cpu_time, sf, NULL FROM main.samples;");
+  /* Every decoded ETW/EventPipe event: the instants of kind 'event', with
+   * their provider (the category) and descriptor under PerfView's names */
+  g_string_append (sql,
+                   "CREATE VIEW main.events_raw AS"
+                   " SELECT ts, thread_id AS thread, category AS provider, name,"
+                   " event_id AS id, event_version AS version, event_opcode AS opcode, args"
+                   " FROM main.instants WHERE kind = 'event';");
   g_string_append (sql, "COMMIT;");
 
   rc = sqlite3_exec (db, sql->str, NULL, NULL, &message);

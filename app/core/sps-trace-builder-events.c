@@ -340,7 +340,7 @@ sps_trace_builder_add_instant (SpsTraceBuilder *self,
 
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
-  g_return_if_fail (kind <= SPS_INSTANT_KIND_ASYNC);
+  g_return_if_fail (kind <= SPS_INSTANT_KIND_EVENT);
 
   switch (scope)
     {
@@ -369,6 +369,48 @@ sps_trace_builder_add_instant (SpsTraceBuilder *self,
   self->instant_args[row] = args;
   self->instant_kind[row] = kind;
   self->instant_scope[row] = scope;
+  self->instant_event[row] = 0;
+}
+
+/**
+ * sps_trace_builder_add_event:
+ * @self: a #SpsTraceBuilder
+ * @thread: the thread index the event was written on
+ * @ts: time
+ * @provider: the provider's name (string id), kept as the category
+ * @name: the event's name (string id), `Provider/Task/Opcode` as PerfView
+ *   prints it
+ * @descriptor: the event's id, version and opcode (see
+ *   %SPS_EVENT_DESCRIPTOR)
+ * @args: its payload fields as a JSON object, or %SPS_ARGS_REF_NONE
+ *
+ * Keeps one decoded ETW or EventPipe event as an instant of kind
+ * %SPS_INSTANT_KIND_EVENT on its thread. SQL shows these in `events_raw`.
+ */
+void
+sps_trace_builder_add_event (SpsTraceBuilder    *self,
+                             guint32             thread,
+                             SpsTime             ts,
+                             guint32             provider,
+                             guint32             name,
+                             SpsEventDescriptor  descriptor,
+                             SpsArgsRef          args)
+{
+  guint32 row;
+
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (thread < self->n_threads);
+
+  row = append_row (self, &instant_table);
+  self->instant_ts[row] = ts;
+  self->instant_name[row] = name;
+  self->instant_category[row] = provider;
+  self->instant_owner[row] = thread;
+  self->instant_args[row] = args;
+  self->instant_kind[row] = SPS_INSTANT_KIND_EVENT;
+  self->instant_scope[row] = SPS_INSTANT_SCOPE_THREAD;
+  self->instant_event[row] = descriptor;
 }
 
 /**

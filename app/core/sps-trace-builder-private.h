@@ -78,7 +78,7 @@ static const SpsTableLayout instant_table = {
   BUILDER_TABLE (n_instants, instants_capacity),
   { COLUMN (instant_ts), COLUMN (instant_name), COLUMN (instant_category),
     COLUMN (instant_owner), COLUMN (instant_args), COLUMN (instant_kind),
-    COLUMN (instant_scope) },
+    COLUMN (instant_scope), COLUMN (instant_event) },
 };
 
 static const SpsTableLayout counter_table = {

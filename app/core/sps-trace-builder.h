@@ -164,6 +164,15 @@ void             sps_trace_builder_add_instant          (SpsTraceBuilder  *self,
                                                          guint32           category,
                                                          SpsArgsRef        args);
 
+SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_add_event            (SpsTraceBuilder  *self,
+                                                         guint32           thread,
+                                                         SpsTime           ts,
+                                                         guint32           provider,
+                                                         guint32           name,
+                                                         SpsEventDescriptor descriptor,
+                                                         SpsArgsRef        args);
+
 /* Counters: one track per (process, counter name, series). */
 SPS_AVAILABLE_IN_ALL
 guint32          sps_trace_builder_ensure_counter_track (SpsTraceBuilder  *self,

@@ -306,6 +306,7 @@ _sps_build_instants (Finish *f)
   instants->category = SCATTER_COLUMN (b->instant_category, position, n, n, identity);
   instants->kind = SCATTER_COLUMN (b->instant_kind, position, n, n, identity);
   instants->args = SCATTER_COLUMN (b->instant_args, position, n, n, identity);
+  instants->event = SCATTER_COLUMN (b->instant_event, position, n, n, identity);
 }
 
 void

@@ -146,6 +146,7 @@ struct _SpsTraceBuilder
   SpsArgsRef       *instant_args;
   guint8           *instant_kind;       /* SpsInstantKind */
   guint8           *instant_scope;      /* SpsInstantScope */
+  guint32          *instant_event;      /* SpsEventDescriptor */
 
   /* Counter series */
   guint             n_counters;

@@ -56,7 +56,8 @@ static const SpsTableLayout trace_tables[] = {
   {
     TRACE_TABLE (instants),
     { COLUMN (instants, ts), COLUMN (instants, name), COLUMN (instants, category),
-      COLUMN (instants, track), COLUMN (instants, kind), COLUMN (instants, args) },
+      COLUMN (instants, track), COLUMN (instants, kind), COLUMN (instants, args),
+      COLUMN (instants, event) },
   },
   {
     TRACE_TABLE (counters),

@@ -88,6 +88,7 @@ typedef struct
   const guint32    *track;
   const guint8     *kind;        /* SpsInstantKind */
   const SpsArgsRef *args;
+  const guint32    *event;       /* SpsEventDescriptor; 0 unless an event */
 } SpsInstantTable;
 
 /* Counter values are sorted by (track, ts). */

@@ -154,6 +154,9 @@ typedef enum
  * @SPS_INSTANT_KIND_INSTANT: an instant event (i, I)
  * @SPS_INSTANT_KIND_MARK: a mark (R)
  * @SPS_INSTANT_KIND_ASYNC: a nestable async instant (n)
+ * @SPS_INSTANT_KIND_EVENT: a decoded ETW or EventPipe event, named
+ *   `Provider/Task/Opcode`, whose category is its provider and whose args
+ *   are its payload fields (the `events_raw` SQL view)
  *
  * Where an instant came from.
  */
@@ -162,7 +165,26 @@ typedef enum
   SPS_INSTANT_KIND_INSTANT,
   SPS_INSTANT_KIND_MARK,
   SPS_INSTANT_KIND_ASYNC,
+  SPS_INSTANT_KIND_EVENT,
 } SpsInstantKind;
+
+/**
+ * SpsEventDescriptor:
+ *
+ * The numbers that identify a decoded event within its provider, packed
+ * in 32 bits so that keeping them costs 4 bytes per instant: the event id
+ * (16 bits, as ETW and EventPipe define it), its version (8 bits) and its
+ * opcode (8 bits). Instants that are not events have 0.
+ */
+typedef guint32 SpsEventDescriptor;
+
+#define SPS_EVENT_DESCRIPTOR(id, version, opcode) \
+  ((SpsEventDescriptor) ((((guint32) (id) & 0xffff) << 16) | \
+                         (((guint32) (version) & 0xff) << 8) | \
+                         ((guint32) (opcode) & 0xff)))
+#define SPS_EVENT_DESCRIPTOR_ID(d)      ((guint) ((d) >> 16))
+#define SPS_EVENT_DESCRIPTOR_VERSION(d) ((guint) (((d) >> 8) & 0xff))
+#define SPS_EVENT_DESCRIPTOR_OPCODE(d)  ((guint) ((d) & 0xff))
 
 /**
  * SpsFlowPhase:

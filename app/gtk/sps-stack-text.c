@@ -13,6 +13,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-event-text-private.h"
 #include "sps-stack-text-private.h"
 #include "sps-time-format.h"
 #include "sps-time-math-private.h"
@@ -94,39 +95,11 @@ _sps_stack_text_find_sample (SpsTrace *trace,
                              SpsTime   tolerance)
 {
   const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
-  const SpsSampleTable *samples = sps_trace_get_samples (trace);
-  guint lo;
-  guint hi;
-  guint best = SPS_NO_INDEX;
-  guint64 best_distance = tolerance > 0 ? (guint64) tolerance : 0;
 
   if (track >= tracks->n_rows || tracks->kind[track] != SPS_TRACK_THREAD_SAMPLES)
     return SPS_NO_INDEX;
-
-  lo = tracks->first_row[track];
-  hi = lo + tracks->n_rows_in_track[track];
-  /* The first sample at or after t; the nearest is it or the one before */
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (samples->ts[mid] < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  for (guint i = lo > tracks->first_row[track] ? lo - 1 : lo;
-       i <= lo && i < tracks->first_row[track] + tracks->n_rows_in_track[track]; i++)
-    {
-      guint64 d = _sps_time_span (MIN (samples->ts[i], t), MAX (samples->ts[i], t));
-
-      if (d <= best_distance)
-        {
-          best = i;
-          best_distance = d;
-        }
-    }
-  return best;
+  return _sps_find_nearest_point (sps_trace_get_samples (trace)->ts, tracks->first_row[track],
+                                  tracks->n_rows_in_track[track], t, tolerance);
 }
 
 /* A sample's tooltip: its leaf's name, when, the event it came in, its

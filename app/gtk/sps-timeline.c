@@ -13,6 +13,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-palette-private.h"
+#include "sps-event-text-private.h"
 #include "sps-stack-text-private.h"
 #include "sps-time-format.h"
 #include "sps-time-math-private.h"
@@ -1622,6 +1623,28 @@ points_init (SpsTimeline          *self,
   _sps_timeline_lod_points_init (self->lod, iter, row->track, level, from, area_end (a, g));
 }
 
+/* Whether a thread's instant track holds decoded events: importers that
+ * write events (ETW, EventPipe) write nothing else there, so its first
+ * instant tells */
+static gboolean
+track_has_events (SpsTrace *trace,
+                  guint32   track)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  const SpsInstantTable *instants = sps_trace_get_instants (trace);
+
+  return track < tracks->n_rows && tracks->kind[track] == SPS_TRACK_THREAD_INSTANTS &&
+         tracks->first_row[track] < instants->n_rows &&
+         instants->kind[tracks->first_row[track]] == SPS_INSTANT_KIND_EVENT;
+}
+
+static void paint_ticks (SpsTimeline          *self,
+                         const Geometry       *g,
+                         const Area           *a,
+                         const SpsTimelineRow *row,
+                         Paint                *paint,
+                         gboolean              events);
+
 static void
 paint_instants (SpsTimeline          *self,
                 const Geometry       *g,
@@ -1644,6 +1667,14 @@ paint_instants (SpsTimeline          *self,
   guint n;
   /* Without filters every instant is shown: no lookup per mark */
   gboolean filtered = sps_session_has_filters (self->session);
+
+  /* A thread's decoded events (ETW, EventPipe) are thousands of marks of
+   * hundreds of names: thin ticks, as PerfView's events are lines */
+  if (track_has_events (self->trace, row->track))
+    {
+      paint_ticks (self, g, a, row, paint, TRUE);
+      return;
+    }
 
   points_init (self, g, a, row, level, &iter);
   if ((n = _sps_timeline_lod_points_next_n (&iter, points, G_N_ELEMENTS (points))) == 0)
@@ -1683,15 +1714,22 @@ paint_instants (SpsTimeline          *self,
   while ((n = _sps_timeline_lod_points_next_n (&iter, points, G_N_ELEMENTS (points))) > 0);
 }
 
+/* Thin ticks for the points of a row: samples in the dim colour; decoded
+ * events (@events) in their name's colour, hidden as their instants are
+ * by the filters. */
 static void
-paint_samples (SpsTimeline          *self,
-               const Geometry       *g,
-               const Area           *a,
-               const SpsTimelineRow *row,
-               Paint                *paint)
+paint_ticks (SpsTimeline          *self,
+             const Geometry       *g,
+             const Area           *a,
+             const SpsTimelineRow *row,
+             Paint                *paint,
+             gboolean              events)
 {
   const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
-  const SpsTime *ts = sps_trace_get_samples (self->trace)->ts + tracks->first_row[row->track];
+  guint first = tracks->first_row[row->track];
+  const SpsInstantTable *instants = sps_trace_get_instants (self->trace);
+  const SpsTime *ts = (events ? instants->ts : sps_trace_get_samples (self->trace)->ts) + first;
+  gboolean filtered = events && sps_session_has_filters (self->session);
   double px_per_ns = 1.0 / g->ns_per_px;
   guint level = draw_level (g);
   gint64 prev_bucket = G_MININT64;
@@ -1714,9 +1752,12 @@ paint_samples (SpsTimeline          *self,
         gint64 bucket = ts[points[i]] >> level;
         int x = fx >= -1.0 ? floor_px (fx) : -2;
 
-        if (point_marked (bucket, x, prev_bucket, prev_x, 2) && x >= 0)
+        if (point_marked (bucket, x, prev_bucket, prev_x, 2) && x >= 0 &&
+            (!filtered || sps_session_is_instant_visible (self->session, first + points[i])))
           {
-            strip_fill (&paint->canvas, x, x + 1, self->style.dim_pixel);
+            strip_fill (&paint->canvas, x, x + 1,
+                        events ? self->style.fill_pixel[name_color (self, instants->name[first + points[i]])]
+                               : self->style.dim_pixel);
             paint->drawn = TRUE;
           }
         prev_bucket = bucket;
@@ -1798,7 +1839,7 @@ paint_row (SpsTimeline          *self,
       paint_instants (self, g, a, row, paint);
       break;
     case SPS_TIMELINE_ROW_SAMPLES:
-      paint_samples (self, g, a, row, paint);
+      paint_ticks (self, g, a, row, paint, FALSE);
       break;
     case SPS_TIMELINE_ROW_PROCESS:
       if (row->flags & SPS_TIMELINE_ROW_COLLAPSED)
@@ -2344,7 +2385,7 @@ row_label_markup (SpsTimeline          *self,
       sub = _("sampled");
       break;
     case SPS_TRACK_THREAD_INSTANTS:
-      sub = _("instants");
+      sub = track_has_events (self->trace, row->track) ? _("events") : _("instants");
       break;
     case SPS_TRACK_THREAD_SAMPLES:
       sub = _("samples");
@@ -3821,7 +3862,8 @@ click_released_cb (SpsTimeline     *self,
  * @x: pointer position in widget coordinates
  * @y: pointer position in widget coordinates
  *
- * What the tooltip at (@x, @y) shows: a slice, a sample, a counter value.
+ * What the tooltip at (@x, @y) shows: a slice, a sample, an instant or
+ * event (with its args), a counter value.
  *
  * Returns: (transfer full) (nullable): Pango markup, or %NULL for no tooltip
  */
@@ -3865,6 +3907,16 @@ _sps_timeline_dup_tooltip_markup (SpsTimeline *self,
           if (sample == SPS_NO_INDEX)
             return NULL;
           return _sps_stack_text_sample_markup (self->trace, sample);
+        }
+      if (row->kind == SPS_TIMELINE_ROW_INSTANTS)
+        {
+          /* The instant (or event) nearest the pointer, within half a mark */
+          guint instant = _sps_event_text_find_instant (self->trace, row->track, x_to_time (&g, x),
+                                                        (SpsTime) ceil (6 * g.ns_per_px));
+
+          if (instant == SPS_NO_INDEX || !sps_session_is_instant_visible (self->session, instant))
+            return NULL;
+          return _sps_event_text_instant_markup (self->trace, instant);
         }
       if (row->kind != SPS_TIMELINE_ROW_COUNTER ||
           !_sps_timeline_lod_get_counter_value (self->lod, row->track, x_to_time (&g, x), &value))

@@ -157,8 +157,10 @@ static const struct
     N_("The capture ends in the middle of a block: everything before it is shown.") },
   { "nettrace-stack-id-out-of-range", NP_ ("%s stack id beyond the file", "%s stack ids beyond the file"),
     N_("Stack ids larger than the file could hold: those stacks are ignored, their samples have no stack.") },
-  { "nettrace-time-out-of-range", NP_ ("%s sample time out of range", "%s sample times out of range"),
-    N_("Samples more than 146 years from the start of the capture: they were dropped.") },
+  { "nettrace-time-out-of-range", NP_ ("%s time out of range", "%s times out of range"),
+    N_("Samples or events more than 146 years from the start of the capture: they were dropped.") },
+  { "nettrace-event-without-metadata", NP_ ("%s event of an undescribed type", "%s events of undescribed types"),
+    N_("Events whose metadata id no metadata record of the capture described: they were dropped.") },
   { "nettrace-no-end-tag", NP_ ("no end marker in the capture", "%s captures without their end marker"),
     N_("The capture was not closed by its writer; everything it holds is shown.") },
   /* The stack repair of .nettrace samples (sps-stack-repair.h) */

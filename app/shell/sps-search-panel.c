@@ -47,8 +47,10 @@ struct _SpsSearchPanel
   /* The text and field of the search running or shown */
   char            *searched_text;
   SpsSearchField   searched_field;
-  /* Row of the table (append order) → slice to show */
+  /* Row of the table (append order) → slice to show, or SPS_NO_INDEX
+   * and the time to go to (an event's), or neither (SPS_TIME_MIN) */
   GArray          *row_slices;
+  GArray          *row_times;
   /* Enter pressed before the result came: step once it does. */
   int              pending_step;
 
@@ -66,13 +68,50 @@ struct _SpsSearchPanel
 G_DEFINE_FINAL_TYPE (SpsSearchPanel, sps_search_panel, GTK_TYPE_WIDGET)
 
 static void
+append_target (SpsSearchPanel *self,
+               guint32         slice,
+               SpsTime         time)
+{
+  g_array_append_val (self->row_slices, slice);
+  g_array_append_val (self->row_times, time);
+}
+
+/* The matching events as rows (at most @room of them), after the slices:
+ * an instant, so no duration; activating one goes to its time. Returns
+ * how many matched. */
+static guint
+append_event_rows (SpsSearchPanel *self,
+                   SpsTrace       *trace,
+                   guint           room)
+{
+  const SpsInstantTable *instants = sps_trace_get_instants (trace);
+  const guint32 *matches = sps_search_result_get_event_matches (self->result);
+  guint n = sps_search_result_get_n_event_matches (self->result);
+  SpsTime origin = sps_trace_get_start_time (trace);
+
+  for (guint i = 0; i < MIN (n, room); i++)
+    {
+      guint32 e = matches[i];
+      g_autofree char *thread = _sps_panel_track_label (trace, instants->track[e]);
+
+      sps_result_table_append_row (self->table,
+                                   g_variant_new ("(sdds)",
+                                                  sps_trace_get_string (trace, instants->name[e]),
+                                                  _sps_panel_ms (instants->ts[e] - origin), 0.0, thread));
+      append_target (self, SPS_NO_INDEX, instants->ts[e]);
+    }
+  return n;
+}
+
+static void
 fill_table (SpsSearchPanel *self)
 {
-  static const char *group_names[5];
+  static const char *group_names[6];
   static const char *match_names[4];
   static const SpsResultColumnType group_types[] = {
     SPS_RESULT_COLUMN_TEXT, SPS_RESULT_COLUMN_INTEGER,
     SPS_RESULT_COLUMN_REAL, SPS_RESULT_COLUMN_REAL, SPS_RESULT_COLUMN_INTEGER,
+    SPS_RESULT_COLUMN_INTEGER,
   };
   static const SpsResultColumnType match_types[] = {
     SPS_RESULT_COLUMN_TEXT, SPS_RESULT_COLUMN_REAL,
@@ -94,6 +133,8 @@ fill_table (SpsSearchPanel *self)
       group_names[3] = _("Average (ms)");
       /* Translators: stack samples whose leaf frame has the name */
       group_names[4] = _("Samples");
+      /* Translators: decoded ETW/EventPipe events that have the name */
+      group_names[5] = _("Events");
       match_names[0] = _("Name");
       match_names[1] = _("Start (ms)");
       match_names[2] = _("Duration (ms)");
@@ -102,6 +143,7 @@ fill_table (SpsSearchPanel *self)
 
   sps_result_table_clear (self->table);
   g_array_set_size (self->row_slices, 0);
+  g_array_set_size (self->row_times, 0);
 
   if (self->result == NULL)
     {
@@ -116,7 +158,9 @@ fill_table (SpsSearchPanel *self)
 
   if (gtk_check_button_get_active (self->unique_button))
     {
-      sps_result_table_set_columns (self->table, 5, group_names, group_types);
+      const SpsInstantTable *instants = sps_trace_get_instants (trace);
+
+      sps_result_table_set_columns (self->table, 6, group_names, group_types);
       n = sps_search_result_get_n_groups (self->result);
       for (guint i = 0; i < n; i++)
         {
@@ -131,12 +175,14 @@ fill_table (SpsSearchPanel *self)
             average = g_variant_new_maybe (G_VARIANT_TYPE_DOUBLE, NULL);
 
           sps_result_table_append_row (self->table,
-                                       g_variant_new ("(std@mdt)",
+                                       g_variant_new ("(std@mdtt)",
                                                       sps_trace_get_string (trace, group->name),
                                                       (guint64) group->count,
                                                       _sps_panel_ms (group->measured_total),
-                                                      average, (guint64) group->n_samples));
-          g_array_append_val (self->row_slices, group->first_slice);
+                                                      average, (guint64) group->n_samples,
+                                                      (guint64) group->n_events));
+          append_target (self, group->first_slice,
+                         group->first_event != SPS_NO_INDEX ? instants->ts[group->first_event] : SPS_TIME_MIN);
         }
       sps_result_table_set_note (self->table, NULL);
       /* Where the time went first; a header click sorts otherwise. */
@@ -159,8 +205,9 @@ fill_table (SpsSearchPanel *self)
                                                       _sps_panel_ms (slices->ts[s] - origin),
                                                       _sps_panel_ms (slices->dur[s]),
                                                       thread));
-          g_array_append_val (self->row_slices, s);
+          append_target (self, s, SPS_TIME_MIN);
         }
+      n += append_event_rows (self, trace, MAX_MATCH_ROWS - MIN (n, MAX_MATCH_ROWS));
 
       if (n > MAX_MATCH_ROWS)
         {
@@ -180,7 +227,8 @@ static void
 update_status (SpsSearchPanel *self)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
-  gboolean have = self->result != NULL && sps_search_result_get_n_matches (self->result) > 0;
+  gboolean have = self->result != NULL && (sps_search_result_get_n_matches (self->result) > 0 ||
+                                           sps_search_result_get_n_event_matches (self->result) > 0);
 
   g_assert (SPS_IS_SEARCH_PANEL (self));
 
@@ -212,9 +260,19 @@ update_status (SpsSearchPanel *self)
       g_autofree char *slices = NULL;
       g_autofree char *message = NULL;
       guint n = sps_search_result_get_n_matches (self->result);
+      guint n_events = sps_search_result_get_n_event_matches (self->result);
       guint names = sps_search_result_get_n_groups (self->result);
 
       slices = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u slice", "%u slices", n), n);
+      if (n_events > 0)
+        {
+          g_autofree char *events = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u event", "%u events",
+                                                                  n_events), n_events);
+          char *both = n > 0 ? g_strdup_printf ("%s, %s", slices, events) : g_steal_pointer (&events);
+
+          g_free (slices);
+          slices = both;
+        }
       /* Translators: the first %s is "N slices" (already translated),
        * the %u the number of distinct names among them */
       message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, %u name", "%s, %u names", names),
@@ -418,7 +476,11 @@ on_row_activated (SpsSearchPanel *self,
   if (self->session == NULL || row >= self->row_slices->len)
     return;
 
-  _sps_panel_show_slice (self->session, g_array_index (self->row_slices, guint32, row));
+  /* A name that only samples have has neither */
+  if (g_array_index (self->row_slices, guint32, row) != SPS_NO_INDEX)
+    _sps_panel_show_slice (self->session, g_array_index (self->row_slices, guint32, row));
+  else if (g_array_index (self->row_times, SpsTime, row) != SPS_TIME_MIN)
+    sps_session_go_to_time (self->session, g_array_index (self->row_times, SpsTime, row));
 }
 
 static void
@@ -441,6 +503,7 @@ sps_search_panel_finalize (GObject *object)
   SpsSearchPanel *self = (SpsSearchPanel *)object;
 
   g_clear_pointer (&self->row_slices, g_array_unref);
+  g_clear_pointer (&self->row_times, g_array_unref);
   g_clear_pointer (&self->searched_text, g_free);
 
   G_OBJECT_CLASS (sps_search_panel_parent_class)->finalize (object);
@@ -478,6 +541,7 @@ sps_search_panel_init (SpsSearchPanel *self)
   GtkEventController *keys;
 
   self->row_slices = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->row_times = g_array_new (FALSE, FALSE, sizeof (SpsTime));
 
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),

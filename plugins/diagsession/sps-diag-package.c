@@ -24,6 +24,7 @@
 #include <zip.h>
 
 #include "sps-diag-package.h"
+#include "sps-etl-private.h"
 
 #define METADATA_MEMBER "metadata.xml"
 /* How much of a member is expanded at a time */
@@ -66,17 +67,6 @@ resource_free (gpointer data)
   g_free (r);
 }
 
-static const char *
-attribute (const char **names,
-           const char **values,
-           const char  *name)
-{
-  for (guint i = 0; names[i] != NULL; i++)
-    if (g_ascii_strcasecmp (names[i], name) == 0)
-      return values[i];
-  return NULL;
-}
-
 /* An element's name without its namespace prefix */
 static const char *
 local_name (const char *element)
@@ -100,12 +90,12 @@ start_element (GMarkupParseContext  *context,
   if (g_strcmp0 (local, "Resource") == 0)
     {
       SpsDiagResource *r = g_new0 (SpsDiagResource, 1);
-      const char *prefix = attribute (names, values, "ResourcePackageUriPrefix");
-      const char *directory = attribute (names, values, "IsDirectoryOnDisk");
+      const char *prefix = sps_etl_xml_attribute (names, values, "ResourcePackageUriPrefix");
+      const char *directory = sps_etl_xml_attribute (names, values, "IsDirectoryOnDisk");
 
-      r->id = g_strdup (attribute (names, values, "Id"));
-      r->type = g_strdup (attribute (names, values, "Type"));
-      r->name = g_strdup (attribute (names, values, "Name"));
+      r->id = g_strdup (sps_etl_xml_attribute (names, values, "Id"));
+      r->type = g_strdup (sps_etl_xml_attribute (names, values, "Type"));
+      r->name = g_strdup (sps_etl_xml_attribute (names, values, "Name"));
       r->prefix = g_strdup (prefix != NULL ? prefix : "");
       r->directory = directory != NULL && g_ascii_strcasecmp (directory, "true") == 0;
       if (r->name != NULL)
@@ -115,11 +105,11 @@ start_element (GMarkupParseContext  *context,
   else if (g_strcmp0 (local, "Item") == 0)
     {
       g_clear_pointer (&state->item_key, g_free);
-      state->item_key = g_strdup (attribute (names, values, "Key"));
+      state->item_key = g_strdup (sps_etl_xml_attribute (names, values, "Key"));
       g_string_truncate (state->item_text, 0);
       /* Some writers put the value in an attribute */
-      if (attribute (names, values, "Value") != NULL)
-        g_string_append (state->item_text, attribute (names, values, "Value"));
+      if (sps_etl_xml_attribute (names, values, "Value") != NULL)
+        g_string_append (state->item_text, sps_etl_xml_attribute (names, values, "Value"));
     }
 }
 

@@ -24,6 +24,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-clr-symbols.h"
+#include "sps-etl-events.h"
 #include "sps-etl-import.h"
 #include "sps-etl-private.h"
 
@@ -46,6 +47,7 @@ struct _SpsEtlImport
   SpsTraceBuilder      *builder;
   SpsEtlDecompressFunc  decompress;
   SpsEtlKernel         *kernel;
+  SpsEtlEvents         *events;       /* every event but samples and stacks */
   GHashTable           *clr;          /* pid → SpsClrSymbols */
   guint8                runtime[16];
   guint8                rundown[16];
@@ -74,6 +76,7 @@ sps_etl_import_new (SpsTraceBuilder      *builder,
   self->builder = g_object_ref (builder);
   self->decompress = decompress;
   self->kernel = sps_etl_kernel_new ();
+  self->events = sps_etl_events_new (builder);
   self->clr = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) sps_clr_symbols_free);
   self->pointer_size = 8;
   sps_etl_guid_parse ("{e13c0d23-ccbc-4e12-931b-d9cc2eee27e4}", self->runtime);
@@ -88,6 +91,7 @@ sps_etl_import_free (SpsEtlImport *self)
     return;
   g_object_unref (self->builder);
   sps_etl_kernel_free (self->kernel);
+  sps_etl_events_free (self->events);
   g_hash_table_unref (self->clr);
   g_clear_pointer (&self->processes, g_hash_table_unref);
   g_clear_pointer (&self->process_samples, g_hash_table_unref);
@@ -221,6 +225,7 @@ on_record (const SpsEtlRecord *record,
   SpsClrProvider provider;
   SpsClrEvent kind;
 
+  sps_etl_events_add (self->events, record);
   if (sps_etl_kernel_add (self->kernel, record))
     return;
 
@@ -694,6 +699,28 @@ order_threads (Build *build)
     sps_trace_builder_set_thread_sort_index (build->self->builder, g_array_index (order, guint32, i), (gint32) i);
 }
 
+/* The events on their threads, on the session's clock */
+static void
+add_events (Build *build)
+{
+  SpsEtlImport *self = build->self;
+  guint n;
+  const SpsEtlEvent *events = sps_etl_events_get (self->events, &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const SpsEtlEvent *e = &events[i];
+      guint32 pid = e->pid;
+
+      /* Headers without a process (PerfInfo's) go to the thread's */
+      if (pid == SPS_ETL_NO_ID && e->tid != SPS_ETL_NO_ID)
+        pid = pid_of_thread (build, e->tid, e->ticks);
+      sps_trace_builder_add_event (self->builder, builder_thread (build, pid, e->tid),
+                                   ticks_to_ns (self, e->ticks), e->provider, e->name,
+                                   e->descriptor, e->args);
+    }
+}
+
 /* Names the processes and threads that have rows (the rundown lists every
  * process of the machine); the profiler's target is kept even without */
 static void
@@ -774,6 +801,7 @@ sps_etl_import_finish (SpsEtlImport *self)
 
   build.thread_samples = g_array_new (FALSE, TRUE, sizeof (guint));
   add_samples (&build);
+  add_events (&build);
   order_threads (&build);
   name_processes_and_threads (&build);
 

@@ -16,4 +16,17 @@ G_BEGIN_DECLS
 char *sps_etl_utf16_string (const guint8 *p,
                             gsize         len);
 
+/* The value of an XML element's attribute @name (ASCII case ignored), as
+ * GMarkup hands them over; NULL when it has none */
+static inline const char *
+sps_etl_xml_attribute (const char **names,
+                       const char **values,
+                       const char  *name)
+{
+  for (guint i = 0; names[i] != NULL; i++)
+    if (g_ascii_strcasecmp (names[i], name) == 0)
+      return values[i];
+  return NULL;
+}
+
 G_END_DECLS

@@ -181,6 +181,34 @@ add_sample (Loader            *self,
   g_array_append_val (self->sample_stacks, stack);
 }
 
+static void
+keep_event (Loader            *self,
+            const EventHeader *h,
+            const guint8      *payload,
+            gsize              at)
+{
+  const SpsNettraceEventType *type = NULL;
+  guint32 thread;
+  SpsTime ts;
+
+  if (h->metadata_id < self->event_types->len)
+    type = g_ptr_array_index (self->event_types, h->metadata_id);
+  if (type == NULL)
+    {
+      warn (self, "nettrace-event-without-metadata", at,
+            _("an event names a metadata id that no metadata record described; the event is dropped"));
+      return;
+    }
+  if (!ticks_to_ns (self, h->timestamp, &ts))
+    {
+      warn (self, "nettrace-time-out-of-range", at,
+            _("an event time more than 146 years from the trace start; the event is dropped"));
+      return;
+    }
+  thread = sps_trace_builder_ensure_thread (self->builder, self->process, (gint64) h->thread);
+  sps_nettrace_add_event (self, type, thread, ts, payload, h->payload_size);
+}
+
 static gboolean
 parse_event_block (Loader       *self,
                    const guint8 *p,
@@ -318,6 +346,9 @@ parse_event_block (Loader       *self,
             default:
               break;
             }
+          /* Samples are the samples table; every other event is kept */
+          if (kind != EVENT_SAMPLE)
+            keep_event (self, &h, payload, at);
         }
       continue;
 
@@ -512,6 +543,9 @@ loader_clear (Loader *self)
   g_clear_pointer (&self->display_name, g_free);
   g_clear_pointer (&self->command_line, g_free);
   g_clear_pointer (&self->kinds, g_array_unref);
+  g_clear_pointer (&self->event_types, g_ptr_array_unref);
+  if (self->scratch != NULL)
+    g_string_free (g_steal_pointer (&self->scratch), TRUE);
   g_clear_pointer (&self->ips, g_array_unref);
   g_clear_pointer (&self->stack_start, g_array_unref);
   g_clear_pointer (&self->stack_len, g_array_unref);
@@ -593,6 +627,8 @@ sps_nettrace_importer_load (SpsImporter      *importer,
     }
 
   self.kinds = g_array_new (FALSE, TRUE, sizeof (guint8));
+  self.event_types = g_ptr_array_new_with_free_func (sps_nettrace_event_type_free);
+  self.scratch = g_string_new (NULL);
   /* Reserved, so that its data is never NULL: stacks point into it,
    * the empty ones too */
   self.ips = g_array_sized_new (FALSE, FALSE, sizeof (guint64), 256);

@@ -57,6 +57,8 @@ typedef struct
   guint32 payload_size;
 } EventHeader;
 
+typedef struct _SpsNettraceEventType SpsNettraceEventType;
+
 typedef struct
 {
   SpsTraceBuilder *builder;
@@ -74,6 +76,9 @@ typedef struct
 
   /* Metadata id → EventKind (0 = unknown id) */
   GArray          *kinds;            /* guint8 */
+  /* Metadata id → SpsNettraceEventType, NULL when not described */
+  GPtrArray       *event_types;
+  GString         *scratch;          /* args of the event being kept */
 
   /* Distinct stacks (IPs leaf first) over the whole file */
   GArray          *ips;              /* guint64 */
@@ -156,6 +161,19 @@ void     sps_nettrace_parse_command_line (Loader       *self,
                                           const guint8 *end,
                                           gboolean      process_info);
 void     sps_nettrace_name_process       (Loader       *self);
+
+SpsNettraceEventType *sps_nettrace_parse_event_type (Loader                     *self,
+                                                     const char                 *provider,
+                                                     gint32                      event_id,
+                                                     const guint8               *p,
+                                                     const guint8               *end);
+void     sps_nettrace_event_type_free    (gpointer      data);
+void     sps_nettrace_add_event          (Loader                     *self,
+                                          const SpsNettraceEventType *type,
+                                          guint32                     thread,
+                                          SpsTime                     ts,
+                                          const guint8               *payload,
+                                          gsize                       len);
 
 guint32  sps_nettrace_intern_stack       (Loader       *self,
                                           const guint8 *p,

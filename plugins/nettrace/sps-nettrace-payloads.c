@@ -77,6 +77,11 @@ sps_nettrace_parse_metadata (Loader       *self,
   if (metadata_id == 0 || metadata_id > MIN (1u << 24, self->len))
     return;
   set_kind (self, metadata_id, classify (provider, event_id));
+  if (metadata_id >= self->event_types->len)
+    g_ptr_array_set_size (self->event_types, (gint) metadata_id + 1);
+  sps_nettrace_event_type_free (g_ptr_array_index (self->event_types, metadata_id));
+  g_ptr_array_index (self->event_types, metadata_id) =
+    sps_nettrace_parse_event_type (self, provider, event_id, p, end);
 }
 
 void

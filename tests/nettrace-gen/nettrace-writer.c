@@ -72,6 +72,7 @@ struct _NtWriter
 
   GHashTable *region_stacks;     /* GBytes (IPs) → id */
   guint32     next_stack_id;
+  guint32     next_metadata_id;  /* of the caller's event types */
   guint32     first_pending_id;
   guint32     n_pending_stacks;
   GByteArray *stacks;            /* pending StackBlock entries */
@@ -236,13 +237,17 @@ put_event (GByteArray   *out,
   *prev = *h;
 }
 
+/* A metadata record: @fields are the bytes after the level (the V1 field
+ * count and descriptors, then V5 tags), or none (no field count) */
 static void
-add_metadata (NtWriter   *self,
-              guint32     id,
-              const char *provider,
-              gint32      event_id,
-              gint32      version,
-              gboolean    with_field)
+put_metadata (NtWriter     *self,
+              guint32       id,
+              const char   *provider,
+              gint32        event_id,
+              const char   *name,
+              gint32        version,
+              const guint8 *fields,
+              gsize         fields_len)
 {
   g_autoptr(GByteArray) record = g_byte_array_new ();
   Header h = { 0, };
@@ -250,18 +255,11 @@ add_metadata (NtWriter   *self,
   put_u32 (record, id);
   put_utf16z (record, provider);
   put_u32 (record, event_id);
-  put_utf16z (record, "");
+  put_utf16z (record, name);
   put_u64 (record, 0);
   put_u32 (record, version);
   put_u32 (record, 4);
-  if (with_field)
-    {
-      put_u32 (record, 1);
-      put_u32 (record, 9);
-      put_utf16z (record, "value");
-    }
-  else
-    put_u32 (record, 0);
+  g_byte_array_append (record, fields, (guint) fields_len);
 
   /* Like the runtime: the first record of a block carries the thread
    * fields, with a sequence step of 0xFFFFFFFF and processor 0xFFFFFFFF */
@@ -270,6 +268,27 @@ add_metadata (NtWriter   *self,
   h.processor = 0xffffffff;
   h.payload_size = record->len;
   put_event (self->metadata, &self->meta_prev, &h, record->data);
+}
+
+static void
+add_metadata (NtWriter   *self,
+              guint32     id,
+              const char *provider,
+              gint32      event_id,
+              gint32      version,
+              gboolean    with_field)
+{
+  g_autoptr(GByteArray) fields = g_byte_array_new ();
+
+  if (with_field)
+    {
+      put_u32 (fields, 1);
+      put_u32 (fields, 9);
+      put_utf16z (fields, "value");
+    }
+  else
+    put_u32 (fields, 0);
+  put_metadata (self, id, provider, event_id, "", version, fields->data, fields->len);
 }
 
 static void
@@ -422,6 +441,7 @@ nt_writer_new (guint  pointer_size,
   self->pointer_size = pointer_size;
   self->qpc_frequency = qpc_frequency;
   self->metadata = g_byte_array_new ();
+  self->next_metadata_id = META_OTHER + 1;
   self->stacks = g_byte_array_new ();
   self->events = g_byte_array_new ();
   start_event_content (self->metadata);
@@ -563,6 +583,54 @@ nt_writer_sample (NtWriter      *self,
   id = stack_id (self, ips, MIN (n, NT_MAX_STACK_DEPTH));
   self->n_samples_pending++;
   add_event (self, META_SAMPLE, SAMPLER_THREAD, tid, id, ticks, (const guint8 *) &payload, 4);
+}
+
+/**
+ * nt_writer_add_event_type:
+ * @self: a writer
+ * @provider: the provider's name
+ * @event_id: the event's id
+ * @name: the event's name (may be empty)
+ * @fields: (array length=fields_len): what follows the level in the
+ *   record: V1 field count and descriptors, V5 tags
+ * @fields_len: their size
+ *
+ * Returns: the metadata id of a new event type, for nt_writer_event()
+ */
+guint32
+nt_writer_add_event_type (NtWriter     *self,
+                          const char   *provider,
+                          gint32        event_id,
+                          const char   *name,
+                          const guint8 *fields,
+                          gsize         fields_len)
+{
+  ensure_metadata (self);
+  put_metadata (self, self->next_metadata_id, provider, event_id, name, 0, fields, fields_len);
+  return self->next_metadata_id++;
+}
+
+/**
+ * nt_writer_event:
+ * @self: a writer
+ * @metadata_id: from nt_writer_add_event_type()
+ * @tid: the thread
+ * @ticks: its time
+ * @payload: (array length=len): the payload
+ * @len: its size
+ *
+ * Writes one event of a type of the caller's, without a stack.
+ */
+void
+nt_writer_event (NtWriter     *self,
+                 guint32       metadata_id,
+                 guint64       tid,
+                 gint64        ticks,
+                 const guint8 *payload,
+                 guint32       len)
+{
+  ensure_metadata (self);
+  add_event (self, metadata_id, OTHER_THREAD, tid, stack_id (self, NULL, 0), ticks, payload, len);
 }
 
 void

@@ -45,6 +45,18 @@ void      nt_writer_sample           (NtWriter      *self,
                                       guint32        sample_type);
 /* A self-describing event of another capture thread (its timestamp may
  * be earlier than the previous event's: a negative delta). */
+guint32   nt_writer_add_event_type   (NtWriter      *self,
+                                      const char    *provider,
+                                      gint32         event_id,
+                                      const char    *name,
+                                      const guint8  *fields,
+                                      gsize          fields_len);
+void      nt_writer_event            (NtWriter      *self,
+                                      guint32        metadata_id,
+                                      guint64        tid,
+                                      gint64         ticks,
+                                      const guint8  *payload,
+                                      guint32        len);
 void      nt_writer_other_event      (NtWriter      *self,
                                       guint64        tid,
                                       gint64         ticks);

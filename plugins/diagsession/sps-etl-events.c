@@ -1,0 +1,545 @@
+/* sps-etl-events.c: every ETL event kept, named as PerfView names it
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Each record that is not a CPU sample or a stack (those become the
+ * sample table) is kept as an event: its provider's name (the kernel's
+ * classic events are "Windows Kernel"; known GUIDs by name; others by
+ * their GUID), `Task/Opcode` from the kernel's groups and the runtime's
+ * manifest where known, else numbers, and its payload: decoded fields for
+ * the kernel's process, thread and image events and the runtime's events
+ * whose layout the shared manifest table has, raw bytes with their size
+ * for the rest. The events
+ * wait here for the session's clock (the earliest file's start) and the
+ * processes of their threads, which are known only after every file.
+ */
+
+#define G_LOG_DOMAIN "sps-etl"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sps-etl-events.h"
+#include "sps-etl-manifest.h"
+#include "sps-etl-private.h"
+#include "sps-ms-events.h"
+
+#define KERNEL_PROVIDER "Windows Kernel"
+
+/* Kernel groups (the high byte of a system record's type) */
+enum
+{
+  GROUP_EVENT_TRACE = 0,
+  GROUP_PROCESS     = 3,
+  GROUP_THREAD      = 5,
+  GROUP_CONFIG      = 11,
+  GROUP_PERFINFO    = 15,
+  GROUP_IMAGE       = 20,
+  GROUP_STACKWALK   = 24,
+};
+
+#define OP_SAMPLE 46
+
+struct _SpsEtlEvents
+{
+  SpsTraceBuilder *builder;
+  GArray          *events;        /* SpsEtlEvent */
+  GHashTable      *providers;     /* GUID (16 bytes) → Provider */
+  GPtrArray       *by_index;      /* Provider, index 0 unused */
+  GHashTable      *names;         /* name key → string id + 1 */
+  GString         *scratch;
+  guint32          kernel;        /* string id of KERNEL_PROVIDER */
+};
+
+typedef struct
+{
+  guint8         guid[16];
+  guint32        name;          /* string id */
+  SpsMsProvider  manifest;      /* the runtime's, named from its manifest */
+  gint           kernel_group;  /* a kernel classic GUID's group, else -1 */
+  guint16        index;
+  SpsEtlManifest *event_source;  /* an EventSource's names, once logged */
+} Provider;
+
+#define ID_MANIFEST_DATA 0xfffe
+
+static const char * const group_tasks[] = {
+  [0] = "EventTrace", [1] = "DiskIo", [2] = "PageFault", [3] = "Process",
+  [4] = "FileIo", [5] = "Thread", [6] = "TcpIp", [7] = "Job", [8] = "UdpIp",
+  [9] = "Registry", [10] = "DbgPrint", [11] = "SystemConfig", [14] = "Pool",
+  [15] = "PerfInfo", [16] = "Heap", [17] = "Object", [18] = "Power",
+  [20] = "Image", [22] = "CC", [24] = "StackWalk", [26] = "ALPC",
+  [27] = "SplitIo", [28] = "ThreadPool",
+};
+
+/* Providers known by GUID (as text); kernel classic GUIDs name their group */
+static const struct
+{
+  const char    *guid;
+  const char    *name;
+  SpsMsProvider  manifest;
+  gint           kernel_group;
+} known_providers[] = {
+  { "9e814aad-3204-11d2-9a82-006008a86939", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, -1 },
+  { "68fdd900-4a3e-11d1-84f4-0000f80464e3", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, GROUP_EVENT_TRACE },
+  { "3d6fa8d4-fe05-11d0-9dda-00c04fd7ba7c", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, 1 },
+  { "3d6fa8d3-fe05-11d0-9dda-00c04fd7ba7c", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, 2 },
+  { "3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, GROUP_PROCESS },
+  { "90cbdc39-4a3e-11d1-84f4-0000f80464e3", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, 4 },
+  { "3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, GROUP_THREAD },
+  { "9a280ac0-c8e0-11d1-84e2-00c04fb998a2", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, 6 },
+  { "bf3a50c5-a9c9-4988-a005-2df0b7c80f80", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, 8 },
+  { "ae53722e-c863-11d2-8659-00c04fa321a1", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, 9 },
+  { "01853a65-418f-4f36-aefc-dc0f1d2fd235", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, GROUP_CONFIG },
+  { "ce1dbfb4-137e-4da6-87b0-3f59aa102cbc", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, GROUP_PERFINFO },
+  { "2cb15d1d-5fc1-11d2-abe1-00a0c911f518", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, GROUP_IMAGE },
+  { "def2fe46-7bd6-4b80-bd94-f57fe20d0ce3", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, GROUP_STACKWALK },
+  { "45d8cccd-539f-4b72-a8b7-5c683142609a", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, 26 },
+  { "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", "Microsoft-Windows-DotNETRuntime", SPS_MS_PROVIDER_CLR_RUNTIME, -1 },
+  { "a669021c-c450-4609-a035-5af59af4df18", "Microsoft-Windows-DotNETRuntimeRundown", SPS_MS_PROVIDER_CLR_RUNDOWN, -1 },
+  { "763fd754-7086-4dfe-95eb-c01a46faf4ca", "Microsoft-Windows-DotNETRuntimePrivate", SPS_MS_PROVIDER_CLR_PRIVATE, -1 },
+  { "b3e675d7-2554-4f18-830b-2762732560de", "KernelTraceControl", SPS_MS_PROVIDER_OTHER, -1 },
+  { "9e5f9046-43c6-4f62-ba13-7b19896253ff", "DiagnosticsHub", SPS_MS_PROVIDER_OTHER, -1 },
+  { "adb401e1-5296-51f8-c125-5fda75826144", "Microsoft-Diagnostics-DiagnosticSource", SPS_MS_PROVIDER_OTHER, -1 },
+  { "2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5", "System.Threading.Tasks.TplEventSource", SPS_MS_PROVIDER_OTHER, -1 },
+};
+
+/* Fields of the events decoded here */
+
+static const SpsMsField thread_fields[] = {
+  { "ProcessId", SPS_MS_TYPE_UINT32 }, { "ThreadId", SPS_MS_TYPE_UINT32 },
+  { "StackBase", SPS_MS_TYPE_POINTER }, { "StackLimit", SPS_MS_TYPE_POINTER },
+  { "UserStackBase", SPS_MS_TYPE_POINTER }, { "UserStackLimit", SPS_MS_TYPE_POINTER },
+};
+
+/* Versions 3 and 4 start alike; the user's SID that follows has a
+ * variable size and is left in the raw bytes' place */
+static const SpsMsField process_fields[] = {
+  { "UniqueProcessKey", SPS_MS_TYPE_POINTER }, { "ProcessId", SPS_MS_TYPE_UINT32 },
+  { "ParentId", SPS_MS_TYPE_UINT32 }, { "SessionId", SPS_MS_TYPE_UINT32 },
+  { "ExitStatus", SPS_MS_TYPE_INT32 }, { "DirectoryTableBase", SPS_MS_TYPE_POINTER },
+};
+
+static const SpsMsField image_fields[] = {
+  { "ImageBase", SPS_MS_TYPE_POINTER }, { "ImageSize", SPS_MS_TYPE_POINTER },
+  { "ProcessId", SPS_MS_TYPE_UINT32 }, { "ImageCheckSum", SPS_MS_TYPE_UINT32 },
+  { "TimeDateStamp", SPS_MS_TYPE_UINT32 }, { "Reserved0", SPS_MS_TYPE_UINT32 },
+  { "DefaultBase", SPS_MS_TYPE_POINTER }, { "Reserved1", SPS_MS_TYPE_UINT32 },
+  { "Reserved2", SPS_MS_TYPE_UINT32 }, { "Reserved3", SPS_MS_TYPE_UINT32 },
+  { "Reserved4", SPS_MS_TYPE_UINT32 }, { "FileName", SPS_MS_TYPE_STRING },
+};
+
+static guint
+guid_hash (gconstpointer key)
+{
+  const guint8 *g = key;
+  guint32 a, b;
+
+  memcpy (&a, g, 4);
+  memcpy (&b, g + 12, 4);
+  return a ^ b;
+}
+
+static gboolean
+guid_equal (gconstpointer a,
+            gconstpointer b)
+{
+  return memcmp (a, b, 16) == 0;
+}
+
+static void
+provider_free (gpointer data)
+{
+  Provider *provider = data;
+
+  g_clear_pointer (&provider->event_source, sps_etl_manifest_free);
+  g_free (provider);
+}
+
+SpsEtlEvents *
+sps_etl_events_new (SpsTraceBuilder *builder)
+{
+  SpsEtlEvents *self = g_new0 (SpsEtlEvents, 1);
+
+  self->builder = g_object_ref (builder);
+  self->events = g_array_new (FALSE, FALSE, sizeof (SpsEtlEvent));
+  self->providers = g_hash_table_new_full (guid_hash, guid_equal, NULL, provider_free);
+  self->by_index = g_ptr_array_new ();
+  g_ptr_array_add (self->by_index, NULL);
+  self->names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->scratch = g_string_new (NULL);
+  self->kernel = sps_trace_builder_intern (builder, KERNEL_PROVIDER, -1);
+  return self;
+}
+
+void
+sps_etl_events_free (SpsEtlEvents *self)
+{
+  if (self == NULL)
+    return;
+  g_object_unref (self->builder);
+  g_array_unref (self->events);
+  g_hash_table_unref (self->providers);
+  g_ptr_array_unref (self->by_index);
+  g_hash_table_unref (self->names);
+  g_string_free (self->scratch, TRUE);
+  g_free (self);
+}
+
+static Provider *
+provider_of (SpsEtlEvents *self,
+             const guint8 *guid)
+{
+  Provider *provider = g_hash_table_lookup (self->providers, guid);
+  g_autofree char *text = NULL;
+
+  if (provider != NULL)
+    return provider;
+
+  provider = g_new0 (Provider, 1);
+  memcpy (provider->guid, guid, 16);
+  provider->kernel_group = -1;
+  /* Past 65,535 providers the last index is shared: only the names of
+   * manifests it has are then unknown */
+  provider->index = (guint16) MIN (self->by_index->len, G_MAXUINT16);
+  if (self->by_index->len <= G_MAXUINT16)
+    g_ptr_array_add (self->by_index, provider);
+  text = sps_etl_guid_to_string (guid);
+  for (guint i = 0; i < G_N_ELEMENTS (known_providers); i++)
+    {
+      /* The table's GUIDs are without braces */
+      if (g_ascii_strncasecmp (text + 1, known_providers[i].guid, 36) == 0)
+        {
+          provider->name = sps_trace_builder_intern (self->builder, known_providers[i].name, -1);
+          provider->manifest = known_providers[i].manifest;
+          provider->kernel_group = known_providers[i].kernel_group;
+          break;
+        }
+    }
+  if (provider->name == 0)
+    provider->name = sps_trace_builder_intern (self->builder, text, -1);
+  g_hash_table_insert (self->providers, provider->guid, provider);
+  return provider;
+}
+
+/* PerfView's opcode names of the kernel's events, else the number */
+static void
+append_kernel_opcode (GString *out,
+                      guint    group,
+                      guint    opcode)
+{
+  static const struct { guint8 group, opcode; const char *name; } specific[] = {
+    { GROUP_PROCESS, 11, "Terminate" }, { GROUP_PROCESS, 32, "PerfCtr" },
+    { GROUP_PROCESS, 33, "PerfCtrRundown" }, { GROUP_PROCESS, 39, "Defunct" },
+    { 1, 10, "Read" }, { 1, 11, "Write" }, { 1, 12, "ReadInit" }, { 1, 13, "WriteInit" },
+    { 1, 14, "FlushBuffers" }, { 1, 15, "FlushInit" },
+    { 2, 32, "HardFault" },
+    { 4, 0, "Name" }, { 4, 32, "FileCreate" }, { 4, 35, "FileDelete" }, { 4, 36, "FileRundown" },
+    { GROUP_THREAD, 36, "CSwitch" }, { GROUP_THREAD, 50, "ReadyThread" },
+    { GROUP_THREAD, 72, "SetName" },
+    { GROUP_IMAGE, 2, "Unload" }, { GROUP_IMAGE, 10, "Load" }, { GROUP_IMAGE, 33, "KernelBase" },
+    { GROUP_PERFINFO, 46, "Sample" }, { GROUP_PERFINFO, 51, "SysClEnter" },
+    { GROUP_PERFINFO, 52, "SysClExit" }, { GROUP_PERFINFO, 66, "ThreadedDPC" },
+    { GROUP_PERFINFO, 67, "ISR" }, { GROUP_PERFINFO, 68, "DPC" }, { GROUP_PERFINFO, 69, "TimerDPC" },
+    { GROUP_PERFINFO, 73, "CollectionStart" }, { GROUP_PERFINFO, 74, "CollectionEnd" },
+    { GROUP_CONFIG, 10, "CPU" }, { GROUP_CONFIG, 11, "PhyDisk" }, { GROUP_CONFIG, 12, "LogDisk" },
+    { GROUP_CONFIG, 13, "NIC" }, { GROUP_CONFIG, 14, "Video" }, { GROUP_CONFIG, 15, "Services" },
+    { GROUP_CONFIG, 16, "Power" }, { GROUP_CONFIG, 21, "IRQ" }, { GROUP_CONFIG, 22, "PnP" },
+    { GROUP_STACKWALK, 32, "Stack" },
+  };
+  static const char * const generic[] = { NULL, "Start", "Stop", "DCStart", "DCStop" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (specific); i++)
+    if (specific[i].group == group && specific[i].opcode == opcode)
+      {
+        g_string_append (out, specific[i].name);
+        return;
+      }
+  if (opcode > 0 && opcode < G_N_ELEMENTS (generic))
+    g_string_append (out, generic[opcode]);
+  else
+    g_string_append_printf (out, "Opcode(%u)", opcode);
+}
+
+static guint32
+intern_name (SpsEtlEvents *self,
+             guint64       key,
+             GString      *text)
+{
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->names, &key));
+  guint64 *stored;
+  guint32 name;
+
+  if (index != 0)
+    return index - 1;
+  name = sps_trace_builder_intern (self->builder, text->str, (gssize) text->len);
+  stored = g_new (guint64, 1);
+  *stored = key;
+  g_hash_table_insert (self->names, stored, GUINT_TO_POINTER (name + 1));
+  return name;
+}
+
+/* The name of an event of the kernel's @group: "Windows Kernel/Task/Opcode" */
+static guint32
+kernel_name (SpsEtlEvents *self,
+             guint         group,
+             guint         opcode)
+{
+  guint64 key = (guint64) 1 << 48 | (guint64) group << 8 | opcode;
+  g_autoptr(GString) text = NULL;
+
+  if (g_hash_table_contains (self->names, &key))
+    return intern_name (self, key, NULL);
+
+  text = g_string_new (KERNEL_PROVIDER "/");
+  /* Image loads are in the process group, for history's sake */
+  if (group == GROUP_PROCESS && opcode == 10)
+    group = GROUP_IMAGE;
+  if (group < G_N_ELEMENTS (group_tasks) && group_tasks[group] != NULL)
+    g_string_append (text, group_tasks[group]);
+  else
+    g_string_append_printf (text, "Group(%u)", group);
+  g_string_append_c (text, '/');
+  append_kernel_opcode (text, group, opcode);
+  return intern_name (self, key, text);
+}
+
+#define EXT_TYPE_TRACELOGGING_SCHEMA 11
+
+/* The event name of a TraceLogging event (EventSources in self-describing
+ * mode write these), from the schema item of its extended data: a u16
+ * size, extension bytes (each with bit 7 set but the last), then the name
+ * in UTF-8, NUL-terminated. NULL when there is none or it is malformed. */
+static char *
+dup_tracelogging_name (const SpsEtlRecord *r)
+{
+  const guint8 *p = r->extended;
+  const guint8 *end = r->extended + r->extended_len;
+
+  while (p != NULL && end - p >= 8)
+    {
+      guint16 type = sps_ms_read_u16 (p + 2);
+      guint16 flags = sps_ms_read_u16 (p + 4);
+      gsize size = sps_ms_read_u16 (p + 6);
+      const guint8 *data = p + 8;
+
+      if (size > (gsize) (end - data))
+        return NULL;
+      if (type == EXT_TYPE_TRACELOGGING_SCHEMA)
+        {
+          const guint8 *q = data + 2;
+          const guint8 *item_end = data + size;
+          const guint8 *nul;
+
+          if (size < 3)
+            return NULL;
+          while (q < item_end && (*q++ & 0x80) != 0)
+            ;
+          nul = q < item_end ? memchr (q, 0, (gsize) (item_end - q)) : NULL;
+          if (nul == NULL || nul == q || !g_utf8_validate ((const char *) q, nul - q, NULL))
+            return NULL;
+          return g_strndup ((const char *) q, (gsize) (nul - q));
+        }
+      if ((flags & 0x0001) == 0)
+        break;
+      /* Items are 8-byte aligned */
+      p = data + ((size + 7) & ~(gsize) 7);
+    }
+  return NULL;
+}
+
+static guint32
+tracelogging_name (SpsEtlEvents       *self,
+                   const Provider     *provider,
+                   const SpsEtlRecord *r,
+                   const char         *event_name)
+{
+  g_autoptr(GString) text = g_string_new (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
+                                                               provider->name, NULL));
+
+  /* As PerfView names them: the opcode after the event's name */
+  g_string_append_printf (text, "/%s", event_name);
+  if (r->opcode == 1 || r->opcode == 2)
+    g_string_append (text, r->opcode == 1 ? "/Start" : "/Stop");
+  else if (r->opcode != 0)
+    g_string_append_printf (text, "/%u", r->opcode);
+  return sps_trace_builder_intern (self->builder, text->str, (gssize) text->len);
+}
+
+/* A provider's event: the manifest's Task/Opcode for the runtime's,
+ * KernelTraceControl's image ids, else the id (manifest events) or the
+ * opcode (classic events) as a number */
+static guint32
+provider_event_name (SpsEtlEvents       *self,
+                     const Provider     *provider,
+                     const SpsEtlRecord *r,
+                     gboolean           *by_id)
+{
+  gboolean classic = r->kind != SPS_ETL_RECORD_EVENT_HEADER;
+  guint64 key = (guint64) 2 << 48 | (guint64) provider->index << 32 | (guint64) classic << 24 |
+                (guint64) r->id << 8 | r->opcode;
+  g_autoptr(GString) text = NULL;
+  g_autofree char *provider_name = NULL;
+  const char *known;
+
+  if (provider->kernel_group >= 0)
+    return kernel_name (self, (guint) provider->kernel_group, r->opcode);
+  /* Self-describing events name themselves, each its own way (several
+   * may share an id): not cached by id */
+  if (!classic && r->extended != NULL)
+    {
+      g_autofree char *event_name = dup_tracelogging_name (r);
+
+      if (event_name != NULL)
+        return tracelogging_name (self, provider, r, event_name);
+    }
+  /* Named by its id: what the manifests of the files may name */
+  *by_id = !classic && r->id != ID_MANIFEST_DATA &&
+           sps_ms_manifest_event_name (provider->manifest, r->id) == NULL;
+  if (g_hash_table_contains (self->names, &key))
+    return intern_name (self, key, NULL);
+
+  provider_name = g_strdup (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
+                                                 provider->name, NULL));
+  text = g_string_new (provider_name);
+  g_string_append_c (text, '/');
+  if (!classic && (known = sps_ms_manifest_event_name (provider->manifest, r->id)) != NULL)
+    g_string_append (text, known);
+  else if (classic && g_str_equal (provider_name, "KernelTraceControl") && (r->opcode == 0 || r->opcode == 36))
+    g_string_append (text, r->opcode == 0 ? "ImageID" : "ImageID/DbgID_RSDS");
+  else if (!classic && r->id == 0xfffe)
+    g_string_append (text, "ManifestData");
+  else if (!classic)
+    g_string_append_printf (text, "EventID(%u)", r->id);
+  else
+    g_string_append_printf (text, "Opcode(%u)", r->opcode);
+  return intern_name (self, key, text);
+}
+
+/* Fields where this file knows the layout, else the raw bytes */
+static SpsArgsRef
+record_args (SpsEtlEvents       *self,
+             const SpsEtlRecord *r,
+             const Provider     *provider,
+             gint                group)
+{
+  const SpsMsField *fields = NULL;
+  guint n_fields = 0;
+
+  if (group == GROUP_THREAD && r->opcode >= 1 && r->opcode <= 4)
+    fields = thread_fields, n_fields = G_N_ELEMENTS (thread_fields);
+  else if (group == GROUP_PROCESS && r->opcode >= 1 && r->opcode <= 4 && r->version >= 3)
+    fields = process_fields, n_fields = G_N_ELEMENTS (process_fields);
+  else if (((group == GROUP_IMAGE && r->opcode >= 2 && r->opcode <= 4) || r->opcode == 10) &&
+           (group == GROUP_IMAGE || group == GROUP_PROCESS) && r->version >= 2)
+    fields = image_fields, n_fields = G_N_ELEMENTS (image_fields);
+  else if (provider != NULL && r->kind == SPS_ETL_RECORD_EVENT_HEADER)
+    fields = sps_ms_manifest_fields (provider->manifest, r->id, r->version, &n_fields);
+
+  if (fields != NULL)
+    {
+      g_string_truncate (self->scratch, 0);
+      if (sps_ms_append_fields (self->scratch, fields, n_fields, r->pointer_size, r->payload, r->payload_len))
+        return sps_trace_builder_add_args_text (self->builder, self->scratch->str, (gssize) self->scratch->len);
+    }
+  if (r->payload_len == 0)
+    return SPS_ARGS_REF_NONE;
+  return sps_ms_add_raw_payload_args (self->builder, self->scratch, r->payload, r->payload_len);
+}
+
+/**
+ * sps_etl_events_add:
+ * @self: the events of one import
+ * @record: a record of the ETL, in file order
+ *
+ * Keeps @record as an event unless it is a CPU sample or a stack walk
+ * (those are the samples and their stacks).
+ */
+void
+sps_etl_events_add (SpsEtlEvents       *self,
+                    const SpsEtlRecord *record)
+{
+  Provider *provider = NULL;
+  SpsEtlEvent event = { 0, };
+  gint group = -1;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (record != NULL);
+
+  if (record->provider != NULL)
+    {
+      provider = provider_of (self, record->provider);
+      group = provider->kernel_group;
+    }
+  else
+    group = record->group;
+
+  if (group == GROUP_STACKWALK || (group == GROUP_PERFINFO && record->opcode == OP_SAMPLE))
+    return;
+
+  if (provider != NULL && record->kind == SPS_ETL_RECORD_EVENT_HEADER && record->id == ID_MANIFEST_DATA &&
+      provider->manifest == SPS_MS_PROVIDER_OTHER)
+    {
+      if (provider->event_source == NULL)
+        provider->event_source = sps_etl_manifest_new ();
+      sps_etl_manifest_add_chunk (provider->event_source, record->payload, record->payload_len);
+    }
+
+  event.ticks = record->timestamp;
+  event.pid = record->pid;
+  event.tid = record->tid;
+  event.provider = provider != NULL ? provider->name : self->kernel;
+  event.name = provider != NULL ? provider_event_name (self, provider, record, &event.named_by_id)
+                                : kernel_name (self, record->group, record->opcode);
+  event.descriptor = SPS_EVENT_DESCRIPTOR (record->id, record->version, record->opcode);
+  event.args = record_args (self, record, provider, group);
+  event.provider_index = provider != NULL ? provider->index : 0;
+  g_array_append_val (self->events, event);
+}
+
+/**
+ * sps_etl_events_get:
+ * @self: the events of one import
+ * @n_events: (out): their number
+ *
+ * Names the events that EventSource manifests logged in the files name.
+ *
+ * Returns: (array length=n_events): the events kept, in file order
+ */
+const SpsEtlEvent *
+sps_etl_events_get (SpsEtlEvents *self,
+                    guint        *n_events)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  /* Events read before their EventSource's manifest get its names now */
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      SpsEtlEvent *e = &g_array_index (self->events, SpsEtlEvent, i);
+      const Provider *provider;
+      guint id = SPS_EVENT_DESCRIPTOR_ID (e->descriptor);
+      guint64 key = (guint64) 3 << 48 | (guint64) e->provider_index << 32 | id;
+      const char *name;
+
+      if (!e->named_by_id || e->provider_index >= self->by_index->len)
+        continue;
+      provider = g_ptr_array_index (self->by_index, e->provider_index);
+      if (provider->event_source == NULL || !(name = sps_etl_manifest_lookup (provider->event_source, id)))
+        continue;
+      if (g_hash_table_contains (self->names, &key))
+        e->name = intern_name (self, key, NULL);
+      else
+        {
+          g_autoptr(GString) text = g_string_new (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
+                                                                       provider->name, NULL));
+
+          g_string_append_printf (text, "/%s", name);
+          e->name = intern_name (self, key, text);
+        }
+      e->named_by_id = FALSE;
+    }
+
+  *n_events = self->events->len;
+  return (const SpsEtlEvent *) (gconstpointer) self->events->data;
+}

@@ -1,0 +1,39 @@
+/* sps-etl-events.h: every ETL event kept, named as PerfView names it
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <spanscope-core.h>
+
+#include "sps-etl-reader.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SpsEtlEvents SpsEtlEvents;
+
+/* One event as read, waiting for the session's clock and threads */
+typedef struct
+{
+  guint64            ticks;
+  guint32            pid;          /* SPS_ETL_NO_ID when the header has none */
+  guint32            tid;
+  guint32            provider;     /* string ids */
+  guint32            name;
+  SpsEventDescriptor descriptor;
+  SpsArgsRef         args;
+  guint16            provider_index;  /* 0: a kernel system record */
+  gboolean           named_by_id;     /* "EventID(N)": a manifest may name it */
+} SpsEtlEvent;
+
+SpsEtlEvents      *sps_etl_events_new      (SpsTraceBuilder    *builder);
+void               sps_etl_events_free     (SpsEtlEvents       *self);
+void               sps_etl_events_add      (SpsEtlEvents       *self,
+                                            const SpsEtlRecord *record);
+const SpsEtlEvent *sps_etl_events_get      (SpsEtlEvents       *self,
+                                            guint              *n_events);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsEtlEvents, sps_etl_events_free)
+
+G_END_DECLS

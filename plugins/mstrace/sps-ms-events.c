@@ -1,0 +1,558 @@
+/* sps-ms-events.c: PerfView's names of the runtime's events; raw payload args
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * EventPipe metadata of the runtime's providers has neither an event name
+ * nor fields, and ETW's manifest events carry only their id: the names
+ * come from the runtime's manifest (task and opcode of each id), as
+ * PerfView prints them. Ids missing here are named `EventID(N)` by the
+ * importers, as PerfView does for events it has no manifest for.
+ */
+
+#define G_LOG_DOMAIN "sps-mstrace"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sps-clr-symbols.h"
+#include "sps-ms-events.h"
+#include "sps-mstrace-bytes.h"
+
+typedef struct
+{
+  guint16     id;
+  const char *name;
+} ManifestEvent;
+
+/* Sorted by id */
+static const ManifestEvent runtime_events[] = {
+  { 1, "GC/Start" },
+  { 2, "GC/Stop" },
+  { 3, "GC/RestartEEStop" },
+  { 4, "GC/HeapStats" },
+  { 5, "GC/CreateSegment" },
+  { 6, "GC/FreeSegment" },
+  { 7, "GC/RestartEEStart" },
+  { 8, "GC/SuspendEEStop" },
+  { 9, "GC/SuspendEEStart" },
+  { 10, "GC/AllocationTick" },
+  { 11, "GC/CreateConcurrentThread" },
+  { 12, "GC/TerminateConcurrentThread" },
+  { 13, "GC/FinalizersStop" },
+  { 14, "GC/FinalizersStart" },
+  { 15, "Type/BulkType" },
+  { 16, "GC/BulkRootEdge" },
+  { 17, "GC/BulkRootConditionalWeakTableElementEdge" },
+  { 18, "GC/BulkNode" },
+  { 19, "GC/BulkEdge" },
+  { 20, "GC/SampledObjectAllocation" },
+  { 21, "GC/BulkSurvivingObjectRanges" },
+  { 22, "GC/BulkMovedObjectRanges" },
+  { 23, "GC/GenerationRange" },
+  { 25, "GC/MarkStackRoots" },
+  { 26, "GC/MarkFinalizeQueueRoots" },
+  { 27, "GC/MarkHandles" },
+  { 28, "GC/MarkCards" },
+  { 29, "GC/FinalizeObject" },
+  { 30, "GC/SetGCHandle" },
+  { 31, "GC/DestoryGCHandle" },
+  { 32, "GC/SampledObjectAllocation" },
+  { 33, "GC/PinObjectAtGCTime" },
+  { 35, "GC/Triggered" },
+  { 36, "GC/BulkRootCCW" },
+  { 37, "GC/BulkRCW" },
+  { 38, "GC/BulkRootStaticVar" },
+  { 50, "ThreadPoolWorkerThread/Start" },
+  { 51, "ThreadPoolWorkerThread/Stop" },
+  { 52, "ThreadPoolWorkerThreadRetirement/Start" },
+  { 53, "ThreadPoolWorkerThreadRetirement/Stop" },
+  { 54, "ThreadPoolWorkerThreadAdjustment/Sample" },
+  { 55, "ThreadPoolWorkerThreadAdjustment/Adjustment" },
+  { 56, "ThreadPoolWorkerThreadAdjustment/Stats" },
+  { 57, "ThreadPoolWorkerThread/Wait" },
+  { 60, "ThreadPoolWorkingThreadCount/Start" },
+  { 61, "ThreadPool/Enqueue" },
+  { 62, "ThreadPool/Dequeue" },
+  { 63, "ThreadPool/IOEnqueue" },
+  { 64, "ThreadPool/IODequeue" },
+  { 65, "ThreadPool/IOPack" },
+  { 70, "Thread/Creating" },
+  { 71, "Thread/Running" },
+  { 80, "Exception/Start" },
+  { 82, "ClrStack/Walk" },
+  { 81, "Contention/Start" },
+  { 85, "AppDomainResourceManagement/ThreadCreated" },
+  { 91, "Contention/Stop" },
+  { 141, "Method/Load" },
+  { 142, "Method/Unload" },
+  { 143, "Method/LoadVerbose" },
+  { 144, "Method/UnloadVerbose" },
+  { 145, "Method/JittingStarted" },
+  { 146, "Method/MemoryAllocatedForJitCode" },
+  { 151, "Loader/DomainModuleLoad" },
+  { 152, "Loader/ModuleLoad" },
+  { 153, "Loader/ModuleUnload" },
+  { 154, "Loader/AssemblyLoad" },
+  { 155, "Loader/AssemblyUnload" },
+  { 156, "Loader/AppDomainLoad" },
+  { 157, "Loader/AppDomainUnload" },
+  { 158, "Loader/ModuleRangeLoad" },
+  { 159, "Method/R2RGetEntryPoint" },
+  { 160, "Method/R2RGetEntryPointStart" },
+  { 185, "Method/InliningSucceeded" },
+  { 186, "Method/InliningFailed" },
+  { 187, "Runtime/Start" },
+  { 188, "Method/TailCallSucceeded" },
+  { 189, "Method/TailCallFailed" },
+  { 190, "Method/ILToNativeMap" },
+  /* IncreaseMemoryPressure and DecreaseMemoryPressure: opcode Info,
+   * which PerfView leaves out of the name */
+  { 200, "GC" },
+  { 201, "GC" },
+  { 202, "GC/MarkWithType" },
+  { 203, "GC/JoinV2" },
+  { 204, "GC/PerHeapHistory" },
+  { 205, "GC/GlobalHeapHistory" },
+  { 250, "Exception/CatchStart" },
+  { 251, "Exception/CatchStop" },
+  { 252, "Exception/FinallyStart" },
+  { 253, "Exception/FinallyStop" },
+  { 254, "Exception/FilterStart" },
+  { 255, "Exception/FilterStop" },
+  { 256, "Exception/Stop" },
+};
+
+static const ManifestEvent rundown_events[] = {
+  { 0, "ClrStack/Walk" },
+  { 141, "Method/DCStart" },
+  { 142, "Method/DCStop" },
+  { 143, "Method/DCStartVerbose" },
+  { 144, "Method/DCStopVerbose" },
+  { 145, "Method/DCStartComplete" },
+  { 146, "Method/DCStopComplete" },
+  { 147, "Method/DCStartInit" },
+  { 148, "Method/DCStopInit" },
+  { 149, "Method/ILToNativeMapDCStart" },
+  { 150, "Method/ILToNativeMapDCStop" },
+  { 151, "Loader/DomainModuleDCStart" },
+  { 152, "Loader/DomainModuleDCStop" },
+  { 153, "Loader/ModuleDCStart" },
+  { 154, "Loader/ModuleDCStop" },
+  { 155, "Loader/AssemblyDCStart" },
+  { 156, "Loader/AssemblyDCStop" },
+  { 157, "Loader/AppDomainDCStart" },
+  { 158, "Loader/AppDomainDCStop" },
+  { 159, "Loader/ThreadDCStop" },
+  { 187, "Runtime/Start" },
+  { 300, "ExecutionCheckpointRundown/ExecutionCheckpointDCEnd" },
+};
+
+static const ManifestEvent private_events[] = {
+  { 199, "GC/PinPlugAtGCTime" },
+};
+
+static const ManifestEvent sampler_events[] = {
+  { 0, "Thread/Sample" },
+};
+
+/* Payload layouts of the runtime's events (its manifest), each with the
+ * number of fields of versions 0, 1 and 2: later versions add fields at
+ * the end. */
+
+/* MethodLoadVerbose, MethodUnloadVerbose, MethodDCStart/EndVerbose */
+static const SpsMsField method_fields[] = {
+  { "MethodID", SPS_MS_TYPE_UINT64 }, { "ModuleID", SPS_MS_TYPE_UINT64 },
+  { "MethodStartAddress", SPS_MS_TYPE_UINT64 }, { "MethodSize", SPS_MS_TYPE_UINT32 },
+  { "MethodToken", SPS_MS_TYPE_UINT32 }, { "MethodFlags", SPS_MS_TYPE_UINT32 },
+  { "MethodNamespace", SPS_MS_TYPE_STRING }, { "MethodName", SPS_MS_TYPE_STRING },
+  { "MethodSignature", SPS_MS_TYPE_STRING }, { "ClrInstanceID", SPS_MS_TYPE_UINT16 },
+  { "ReJITID", SPS_MS_TYPE_UINT64 },
+};
+
+/* ModuleLoad, ModuleDCStart/End */
+static const SpsMsField module_fields[] = {
+  { "ModuleID", SPS_MS_TYPE_UINT64 }, { "AssemblyID", SPS_MS_TYPE_UINT64 },
+  { "ModuleFlags", SPS_MS_TYPE_UINT32 }, { "Reserved1", SPS_MS_TYPE_UINT32 },
+  { "ModuleILPath", SPS_MS_TYPE_STRING }, { "ModuleNativePath", SPS_MS_TYPE_STRING },
+  { "ClrInstanceID", SPS_MS_TYPE_UINT16 }, { "ManagedPdbSignature", SPS_MS_TYPE_GUID },
+  { "ManagedPdbAge", SPS_MS_TYPE_UINT32 }, { "ManagedPdbBuildPath", SPS_MS_TYPE_STRING },
+  { "NativePdbSignature", SPS_MS_TYPE_GUID }, { "NativePdbAge", SPS_MS_TYPE_UINT32 },
+  { "NativePdbBuildPath", SPS_MS_TYPE_STRING },
+};
+
+/* GCStart: v0 has Count and Reason; v1 puts Depth between them */
+static const SpsMsField gc_start_v0_fields[] = {
+  { "Count", SPS_MS_TYPE_UINT32 }, { "Reason", SPS_MS_TYPE_UINT32 },
+};
+
+static const SpsMsField gc_start_fields[] = {
+  { "Count", SPS_MS_TYPE_UINT32 }, { "Depth", SPS_MS_TYPE_UINT32 },
+  { "Reason", SPS_MS_TYPE_UINT32 }, { "Type", SPS_MS_TYPE_UINT32 },
+  { "ClrInstanceID", SPS_MS_TYPE_UINT16 }, { "ClientSequenceNumber", SPS_MS_TYPE_UINT64 },
+};
+
+/* GCEnd */
+static const SpsMsField gc_stop_fields[] = {
+  { "Count", SPS_MS_TYPE_UINT32 }, { "Depth", SPS_MS_TYPE_UINT32 },
+  { "ClrInstanceID", SPS_MS_TYPE_UINT16 },
+};
+
+/* The rundown's ExecutionCheckpointDCEnd */
+static const SpsMsField checkpoint_fields[] = {
+  { "ClrInstanceID", SPS_MS_TYPE_UINT16 }, { "Name", SPS_MS_TYPE_STRING },
+  { "Timestamp", SPS_MS_TYPE_INT64 },
+};
+
+typedef struct
+{
+  SpsMsProvider     provider;
+  guint16           id;
+  const SpsMsField *fields;
+  guint8            n_fields[3];   /* of versions 0, 1, 2 (and later) */
+} ManifestLayout;
+
+static const ManifestLayout layouts[] = {
+  { SPS_MS_PROVIDER_CLR_RUNTIME, 1, gc_start_fields, { 0, 5, 6 } },
+  { SPS_MS_PROVIDER_CLR_RUNTIME, 2, gc_stop_fields, { 2, 3, 3 } },
+  { SPS_MS_PROVIDER_CLR_RUNTIME, 143, method_fields, { 9, 10, 11 } },
+  { SPS_MS_PROVIDER_CLR_RUNTIME, 144, method_fields, { 9, 10, 11 } },
+  { SPS_MS_PROVIDER_CLR_RUNTIME, 152, module_fields, { 6, 7, 13 } },
+  { SPS_MS_PROVIDER_CLR_RUNDOWN, 143, method_fields, { 9, 10, 11 } },
+  { SPS_MS_PROVIDER_CLR_RUNDOWN, 144, method_fields, { 9, 10, 11 } },
+  { SPS_MS_PROVIDER_CLR_RUNDOWN, 153, module_fields, { 6, 7, 13 } },
+  { SPS_MS_PROVIDER_CLR_RUNDOWN, 154, module_fields, { 6, 7, 13 } },
+  { SPS_MS_PROVIDER_CLR_RUNDOWN, 300, checkpoint_fields, { 3, 3, 3 } },
+};
+
+/**
+ * sps_ms_manifest_fields:
+ * @provider: a provider named from the manifest
+ * @id: the event's id
+ * @version: the event's version
+ * @n_fields: (out): the number of fields of that version
+ *
+ * Returns: (array length=n_fields) (nullable): the layout of the event's
+ *   payload, or %NULL when this table does not know it
+ */
+const SpsMsField *
+sps_ms_manifest_fields (SpsMsProvider  provider,
+                        guint          id,
+                        guint          version,
+                        guint         *n_fields)
+{
+  g_return_val_if_fail (n_fields != NULL, NULL);
+
+  *n_fields = 0;
+  if (provider == SPS_MS_PROVIDER_CLR_RUNTIME && id == 1 && version == 0)
+    {
+      *n_fields = G_N_ELEMENTS (gc_start_v0_fields);
+      return gc_start_v0_fields;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (layouts); i++)
+    if (layouts[i].provider == provider && layouts[i].id == id)
+      {
+        *n_fields = layouts[i].n_fields[MIN (version, 2)];
+        return layouts[i].fields;
+      }
+  return NULL;
+}
+
+/**
+ * sps_ms_provider_from_name:
+ * @name: a provider's name
+ *
+ * Returns: which of the providers named from the manifest it is
+ */
+SpsMsProvider
+sps_ms_provider_from_name (const char *name)
+{
+  static const struct { const char *name; SpsMsProvider provider; } providers[] = {
+    { "Microsoft-Windows-DotNETRuntime", SPS_MS_PROVIDER_CLR_RUNTIME },
+    { "Microsoft-Windows-DotNETRuntimeRundown", SPS_MS_PROVIDER_CLR_RUNDOWN },
+    { "Microsoft-Windows-DotNETRuntimePrivate", SPS_MS_PROVIDER_CLR_PRIVATE },
+    { "Microsoft-DotNETCore-SampleProfiler", SPS_MS_PROVIDER_SAMPLER },
+  };
+
+  for (guint i = 0; name != NULL && i < G_N_ELEMENTS (providers); i++)
+    if (g_ascii_strcasecmp (name, providers[i].name) == 0)
+      return providers[i].provider;
+  return SPS_MS_PROVIDER_OTHER;
+}
+
+static const char *
+lookup (const ManifestEvent *events,
+        guint                n,
+        guint                id)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (events[mid].id == id)
+        return events[mid].name;
+      if (events[mid].id < id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return NULL;
+}
+
+/**
+ * sps_ms_manifest_event_name:
+ * @provider: a provider named from the manifest
+ * @id: the event's id
+ *
+ * Returns: (nullable): the event's `Task/Opcode` name, without the
+ *   provider, or %NULL when the id is not known
+ */
+const char *
+sps_ms_manifest_event_name (SpsMsProvider provider,
+                            guint         id)
+{
+  switch (provider)
+    {
+    case SPS_MS_PROVIDER_CLR_RUNTIME:
+      return lookup (runtime_events, G_N_ELEMENTS (runtime_events), id);
+    case SPS_MS_PROVIDER_CLR_RUNDOWN:
+      return lookup (rundown_events, G_N_ELEMENTS (rundown_events), id);
+    case SPS_MS_PROVIDER_CLR_PRIVATE:
+      return lookup (private_events, G_N_ELEMENTS (private_events), id);
+    case SPS_MS_PROVIDER_SAMPLER:
+      return lookup (sampler_events, G_N_ELEMENTS (sampler_events), id);
+    case SPS_MS_PROVIDER_OTHER:
+    default:
+      return NULL;
+    }
+}
+
+/**
+ * sps_ms_add_raw_payload_args:
+ * @builder: the trace builder
+ * @scratch: a string to reuse
+ * @payload: the payload's bytes
+ * @len: their number
+ *
+ * Keeps a payload that is not decoded as args: its size and its bytes in
+ * base64 (a third smaller than hex, which matters for the hundreds of
+ * thousands of events of an ETL file).
+ *
+ * Returns: the args, `{"payload_size":N,"payload_base64":"…"}`
+ */
+SpsArgsRef
+sps_ms_add_raw_payload_args (SpsTraceBuilder *builder,
+                             GString         *scratch,
+                             const guint8    *payload,
+                             gsize            len)
+{
+  g_autofree char *base64 = NULL;
+
+  g_assert (SPS_IS_TRACE_BUILDER (builder));
+  g_assert (scratch != NULL);
+
+  g_string_printf (scratch, "{\"payload_size\":%" G_GSIZE_FORMAT, len);
+  if (len > 0)
+    {
+      base64 = g_base64_encode (payload, len);
+      g_string_append_printf (scratch, ",\"payload_base64\":\"%s\"", base64);
+    }
+  g_string_append_c (scratch, '}');
+  return sps_trace_builder_add_args_text (builder, scratch->str, (gssize) scratch->len);
+}
+
+/**
+ * sps_ms_dup_utf16:
+ * @p: UTF-16LE units
+ * @n: their number
+ *
+ * Returns: (transfer full) (nullable): the text as UTF-8, or %NULL when the
+ *   units are not valid UTF-16
+ */
+char *
+sps_ms_dup_utf16 (const guint8 *p,
+                  gsize         n)
+{
+  g_autofree gunichar2 *units = g_new (gunichar2, MAX (n, 1));
+
+  for (gsize i = 0; i < n; i++)
+    units[i] = sps_ms_read_u16 (p + 2 * i);
+  return g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
+}
+
+static gboolean
+append_utf16 (GString       *out,
+              const guint8 **pos,
+              const guint8  *end,
+              gboolean       one_char)
+{
+  g_autofree char *text = NULL;
+  const guint8 *p = *pos;
+
+  if (one_char)
+    {
+      if (end - p < 2)
+        return FALSE;
+      text = sps_ms_dup_utf16 (p, 1);
+      p += 2;
+    }
+  else if (!(text = sps_clr_read_utf16z (&p, end)))
+    return FALSE;
+
+  /* Invalid UTF-16 fails the field: the payload is then kept raw */
+  if (text == NULL)
+    return FALSE;
+  sps_json_append_string (out, text, -1);
+  *pos = p;
+  return TRUE;
+}
+
+/**
+ * sps_ms_append_value:
+ * @out: where the JSON goes
+ * @type: a #SpsMsType
+ * @pointer_size: the trace's pointer size, 4 or 8
+ * @pos: (inout): the value's first byte; moved past it
+ * @end: the payload's end
+ *
+ * Appends one value as JSON: integers as numbers, booleans as
+ * `true`/`false`, floats as numbers (`null` when not finite), text as
+ * strings, GUIDs as their usual text, decimals as hex.
+ *
+ * Returns: %FALSE when the value does not fit before @end or its type is
+ *   not one of these (nothing is appended then)
+ */
+gboolean
+sps_ms_append_value (GString       *out,
+                     gint32         type,
+                     guint          pointer_size,
+                     const guint8 **pos,
+                     const guint8  *end)
+{
+  static const guint8 sizes[] = {
+    [SPS_MS_TYPE_BOOLEAN] = 4, [SPS_MS_TYPE_INT8] = 1, [SPS_MS_TYPE_UINT8] = 1,
+    [SPS_MS_TYPE_INT16] = 2, [SPS_MS_TYPE_UINT16] = 2, [SPS_MS_TYPE_INT32] = 4,
+    [SPS_MS_TYPE_UINT32] = 4, [SPS_MS_TYPE_INT64] = 8, [SPS_MS_TYPE_UINT64] = 8,
+    [SPS_MS_TYPE_FLOAT] = 4, [SPS_MS_TYPE_DOUBLE] = 8, [SPS_MS_TYPE_DECIMAL] = 16,
+    [SPS_MS_TYPE_DATE] = 8, [SPS_MS_TYPE_GUID] = 16,
+  };
+  const guint8 *p = *pos;
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  gsize size;
+
+  g_assert (out != NULL);
+
+  if (type == SPS_MS_TYPE_STRING || type == SPS_MS_TYPE_CHAR)
+    return append_utf16 (out, pos, end, type == SPS_MS_TYPE_CHAR);
+  if (type == SPS_MS_TYPE_POINTER)
+    {
+      type = pointer_size == 4 ? SPS_MS_TYPE_UINT32 : SPS_MS_TYPE_UINT64;
+      if (pointer_size != 4 && pointer_size != 8)
+        return FALSE;
+    }
+  if (type < 0 || (guint) type >= G_N_ELEMENTS (sizes) || sizes[type] == 0)
+    return FALSE;
+  size = sizes[type];
+  if ((gsize) (end - p) < size)
+    return FALSE;
+
+  switch (type)
+    {
+    case SPS_MS_TYPE_BOOLEAN: g_string_append (out, sps_ms_read_u32 (p) != 0 ? "true" : "false"); break;
+    case SPS_MS_TYPE_INT8: g_string_append_printf (out, "%d", (gint8) p[0]); break;
+    case SPS_MS_TYPE_UINT8: g_string_append_printf (out, "%u", p[0]); break;
+    case SPS_MS_TYPE_INT16: g_string_append_printf (out, "%d", (gint16) sps_ms_read_u16 (p)); break;
+    case SPS_MS_TYPE_UINT16: g_string_append_printf (out, "%u", sps_ms_read_u16 (p)); break;
+    case SPS_MS_TYPE_INT32: g_string_append_printf (out, "%d", (gint32) sps_ms_read_u32 (p)); break;
+    case SPS_MS_TYPE_UINT32: g_string_append_printf (out, "%u", sps_ms_read_u32 (p)); break;
+    case SPS_MS_TYPE_INT64:
+    case SPS_MS_TYPE_DATE:
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64) sps_ms_read_u64 (p));
+      break;
+    case SPS_MS_TYPE_UINT64: g_string_append_printf (out, "%" G_GUINT64_FORMAT, sps_ms_read_u64 (p)); break;
+    case SPS_MS_TYPE_FLOAT:
+    case SPS_MS_TYPE_DOUBLE:
+      {
+        double v;
+
+        if (type == SPS_MS_TYPE_FLOAT)
+          {
+            guint32 bits = sps_ms_read_u32 (p);
+            float f;
+
+            memcpy (&f, &bits, sizeof f);
+            v = f;
+          }
+        else
+          {
+            guint64 bits = sps_ms_read_u64 (p);
+
+            memcpy (&v, &bits, sizeof v);
+          }
+        /* JSON has no NaN or infinities */
+        if (isfinite (v))
+          g_string_append (out, g_ascii_dtostr (number, sizeof number, v));
+        else
+          g_string_append (out, "null");
+      }
+      break;
+    case SPS_MS_TYPE_GUID:
+      g_string_append_printf (out, "\"%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
+                              sps_ms_read_u32 (p), sps_ms_read_u16 (p + 4), sps_ms_read_u16 (p + 6),
+                              p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15]);
+      break;
+    case SPS_MS_TYPE_DECIMAL:
+    default:
+      g_string_append_c (out, '"');
+      for (gsize i = 0; i < size; i++)
+        g_string_append_printf (out, "%02x", p[i]);
+      g_string_append_c (out, '"');
+      break;
+    }
+
+  *pos = p + size;
+  return TRUE;
+}
+
+/**
+ * sps_ms_append_fields:
+ * @out: where the JSON goes
+ * @fields: (array length=n_fields): the payload's layout
+ * @n_fields: the number of fields
+ * @pointer_size: the trace's pointer size
+ * @payload: the payload
+ * @len: its size
+ *
+ * Appends the fields as a JSON object. Bytes after the last field (fields
+ * a later version added) are left out.
+ *
+ * Returns: %FALSE when a field does not fit the payload; @out then holds
+ *   a partial object that the caller discards
+ */
+gboolean
+sps_ms_append_fields (GString          *out,
+                      const SpsMsField *fields,
+                      guint             n_fields,
+                      guint             pointer_size,
+                      const guint8     *payload,
+                      gsize             len)
+{
+  const guint8 *p = payload;
+  const guint8 *end = payload + len;
+
+  g_string_append_c (out, '{');
+  for (guint i = 0; i < n_fields; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      sps_json_append_string (out, fields[i].name, -1);
+      g_string_append_c (out, ':');
+      if (!sps_ms_append_value (out, fields[i].type, pointer_size, &p, end))
+        return FALSE;
+    }
+  g_string_append_c (out, '}');
+  return TRUE;
+}
