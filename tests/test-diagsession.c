@@ -217,14 +217,17 @@ test_assembled_one_etl (void)
   idle = process_of_pid (trace, 0);
   g_assert_cmpuint (processes->display[idle], ==, SPS_PROCESS_DISPLAY_HIDDEN);
   g_assert_cmpuint (processes->display[process_of_pid (trace, 3644)], ==, SPS_PROCESS_DISPLAY_DEFAULT);
-  /* By samples instead: the test program (4,900), PerfView (637), … The
-   * idle process, hidden, comes after the other 19 processes with
-   * samples; the counters' own process (pid -1) has no sort index */
+  /* By samples instead: the test program (4,900), PerfView (637), …;
+   * then the 17 processes with events but no samples by pid, the last
+   * being pid -1 (the counters' own process, which also holds the
+   * PerfInfo events that name no thread); the idle process, hidden,
+   * after every other */
   g_assert_cmpint (processes->sort_index[process_of_pid (trace, 3644)], ==, 0);
   g_assert_cmpint (processes->sort_index[process_of_pid (trace, 3988)], ==, 1);
-  g_assert_cmpint (processes->sort_index[idle], ==, 19);
-  g_assert_cmpint (processes->sort_index[process_of_pid (trace, -1)], ==, G_MAXINT32);
-  g_assert_cmpuint (processes->n_rows, ==, 21);
+  g_assert_cmpint (processes->sort_index[process_of_pid (trace, 144)], ==, 19);
+  g_assert_cmpint (processes->sort_index[process_of_pid (trace, -1)], ==, 35);
+  g_assert_cmpint (processes->sort_index[idle], ==, 36);
+  g_assert_cmpuint (processes->n_rows, ==, 37);
   /* Threads too: the test program's 3708 (4,898 samples) before 3640 and
    * 3636 (1 each, in the order of their first sample: 2.6 s, 7.8 s) */
   g_assert_cmpint (thread_sort_index (trace, 3708), <, thread_sort_index (trace, 3640));
@@ -297,13 +300,18 @@ test_assembled_diaghub_merged (void)
   g_assert_cmpint (info_int (trace, "sample_interval_ns"), ==, 0);
   g_assert_cmpint (info_int (trace, "target_pid"), ==, 2140);
 
-  /* The target first and expanded; nothing else has rows but the
-   * counters' process, which is the target */
+  /* The target first and expanded (it holds the counters too); the 228
+   * other processes the kernel's rundown and events name are there,
+   * collapsed, the idle one hidden */
   processes = sps_trace_get_processes (trace);
   target = process_of_pid (trace, 2140);
   g_assert_cmpint (processes->sort_index[target], ==, 0);
   g_assert_cmpuint (processes->display[target], ==, SPS_PROCESS_DISPLAY_DEFAULT);
-  g_assert_cmpuint (processes->n_rows, ==, 1);
+  g_assert_cmpuint (processes->n_rows, ==, 229);
+  for (guint p = 0; p < processes->n_rows; p++)
+    if (p != target)
+      g_assert_cmpuint (processes->display[p], ==, processes->pid[p] == 0 ? SPS_PROCESS_DISPLAY_HIDDEN
+                                                                           : SPS_PROCESS_DISPLAY_COLLAPSED);
 
   /* The goblin counters: 98 private bytes and 40 live objects points,
    * placed by their QPC ticks against the session's earliest start

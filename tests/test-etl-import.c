@@ -153,7 +153,7 @@ import_members (const char         *zip_name,
                 const char * const *members)
 {
   g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
-  g_autoptr(SpsEtlImport) import = sps_etl_import_new (builder, expand);
+  g_autoptr(SpsEtlImport) import = sps_etl_import_new (builder, sps_xca_decompress_buffer);
   g_autoptr(GError) error = NULL;
   SpsTrace *trace;
 

@@ -194,12 +194,13 @@ read_counters (Load            *self,
 
 typedef struct
 {
-  guint32 pid;
-  guint32 row;
-  guint   samples;
+  guint32  pid;
+  guint32  row;
+  guint    samples;
+  gboolean last;
 } ProcessRank;
 
-/* Most samples first, then by pid */
+/* Most samples first, then by pid; the idle process after all */
 static int
 compare_ranks (gconstpointer a,
                gconstpointer b)
@@ -207,6 +208,8 @@ compare_ranks (gconstpointer a,
   const ProcessRank *ra = a;
   const ProcessRank *rb = b;
 
+  if (ra->last != rb->last)
+    return ra->last ? 1 : -1;
   if (ra->samples != rb->samples)
     return ra->samples > rb->samples ? -1 : 1;
   return ra->pid < rb->pid ? -1 : ra->pid > rb->pid;
@@ -234,13 +237,11 @@ set_process_display (Load *self)
   while (g_hash_table_iter_next (&iter, &pid, &process))
     {
       ProcessRank rank = { GPOINTER_TO_UINT (pid), GPOINTER_TO_UINT (process),
-                           sps_etl_import_count_process_samples (self->import, GPOINTER_TO_UINT (pid)) };
+                           sps_etl_import_count_process_samples (self->import, GPOINTER_TO_UINT (pid)),
+                           GPOINTER_TO_UINT (pid) == PID_IDLE };
 
       if (have_target && rank.pid == kernel->target_pid)
         rank.samples = G_MAXUINT;
-      /* Hidden, and last if shown */
-      else if (rank.pid == PID_IDLE)
-        rank.samples = 0;
       g_array_append_val (ranks, rank);
     }
   g_array_sort (ranks, compare_ranks);

@@ -106,17 +106,6 @@ ensure_input (const char *zip,
   return path;
 }
 
-static gssize
-expand (guint32        compression,
-        const guint8  *in,
-        gsize          in_len,
-        guint8        *out,
-        gsize          out_len,
-        GError       **error)
-{
-  return sps_xca_decompress ((SpsXcaFormat) compression, in, in_len, out, out_len, error);
-}
-
 /* The floor: each buffer's header read, each compressed buffer expanded
  * (the trace's buffers are plain LZ77). Returns the bytes expanded. */
 static gsize
@@ -181,7 +170,7 @@ import_once (const guint8 *d,
              Import       *result)
 {
   g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
-  g_autoptr(SpsEtlImport) import = sps_etl_import_new (builder, expand);
+  g_autoptr(SpsEtlImport) import = sps_etl_import_new (builder, sps_xca_decompress_buffer);
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
   Poll poll = { 0, 0 };

@@ -86,23 +86,11 @@ on_warning (const char *kind,
     g_error ("a warning does not say the file and where: %s", message);
 }
 
-/* Compressed buffers go through the real decoders */
-static gssize
-expand (guint32        compression,
-        const guint8  *in,
-        gsize          in_len,
-        guint8        *out,
-        gsize          out_len,
-        GError       **error)
-{
-  return sps_xca_decompress ((SpsXcaFormat) compression, in, in_len, out, out_len, error);
-}
-
 int
 sps_fuzz_test_one_input (const uint8_t *data,
                          size_t         size)
 {
-  static const SpsEtlReaderFuncs funcs = { on_header, on_record, on_warning, expand };
+  static const SpsEtlReaderFuncs funcs = { on_header, on_record, on_warning, sps_xca_decompress_buffer };
   g_autoptr(GError) error = NULL;
   g_autoptr(SpsEtlKernel) kernel = sps_etl_kernel_new ();
   State state = { 0, kernel };
