@@ -623,9 +623,11 @@ gboolean
 sps_etl_has_magic (const guint8 *data,
                    gsize         len)
 {
-  const guint8 *r = data + BUFFER_HEADER_SIZE;
+  const guint8 *r;
 
-  if (len < BUFFER_HEADER_SIZE + 8 || sps_ms_read_u16 (data + 54) != 4)
+  /* Before any pointer arithmetic: an empty file's bytes may be NULL */
+  if (data == NULL || len < BUFFER_HEADER_SIZE + 8 || sps_ms_read_u16 (data + 54) != 4)
     return FALSE;
+  r = data + BUFFER_HEADER_SIZE;
   return sps_ms_read_u16 (r) == 2 && (r[2] == 1 || r[2] == 2) && r[3] == 0xc0 && r[6] == 0 && r[7] == 0;
 }
