@@ -222,6 +222,7 @@ test_net452 (void)
   g_autoptr(SpsSqlEngine) engine = NULL;
   g_autofree char *method = NULL;
   g_autofree char *image = NULL;
+  g_autofree char *process = NULL;
 
   if (trace == NULL)
     return;
@@ -257,6 +258,21 @@ test_net452 (void)
                    "\"DefaultBase\":2003894272,\"Reserved1\":0,\"Reserved2\":0,\"Reserved3\":0,"
                    "\"Reserved4\":0,\"FileName\":\"\\\\Device\\\\HarddiskVolume2\\\\Windows"
                    "\\\\SysWOW64\\\\ntdll.dll\"}");
+  /* Process events: the fixed fields, then the names after the user's
+   * SID (whose size varies), as PerfView's baseline prints them: the idle
+   * process of the rundown (no SID, session -1), and the test program's
+   * start (a SID with 5 sub-authorities; Flags 2 is Wow64) */
+  process = sps_test_first_event_args (engine, "Windows Kernel/Process/DCStart");
+  g_assert_cmpstr (process, ==,
+                   "{\"UniqueProcessKey\":18446735278178406912,\"ProcessId\":0,\"ParentId\":0,"
+                   "\"SessionId\":-1,\"ExitStatus\":0,\"DirectoryTableBase\":1601536,\"Flags\":0,"
+                   "\"ImageFileName\":\"Idle\",\"CommandLine\":\"\"}");
+  g_free (process);
+  process = sps_test_first_event_args (engine, "Windows Kernel/Process/Start");
+  g_assert_cmpstr (process, ==,
+                   "{\"UniqueProcessKey\":18446738039293243520,\"ProcessId\":3644,\"ParentId\":3508,"
+                   "\"SessionId\":1,\"ExitStatus\":259,\"DirectoryTableBase\":45404160,\"Flags\":2,"
+                   "\"ImageFileName\":\"Test.x86.exe\",\"CommandLine\":\"Test.x86.exe\"}");
   /* A payload of unknown layout: its bytes */
   g_assert_cmpint (count (engine, "name = 'Windows Kernel/DiskIo/Read' AND args LIKE '{\"payload_size\":%'"),
                    ==, 2339);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "sps-etl-events.h"
+#include "sps-etl-kernel.h"
 #include "sps-etl-manifest.h"
 #include "sps-etl-private.h"
 #include "sps-ms-events.h"
@@ -113,11 +114,12 @@ static const SpsMsField thread_fields[] = {
   { "UserStackBase", SPS_MS_TYPE_POINTER }, { "UserStackLimit", SPS_MS_TYPE_POINTER },
 };
 
-/* Versions 3 and 4 start alike; the user's SID that follows has a
- * variable size and is left in the raw bytes' place */
+/* Versions 3 and 4 start alike (4 adds Flags); after the user's SID,
+ * whose size varies, come the image name and the command line
+ * (process_args()) */
 static const SpsMsField process_fields[] = {
   { "UniqueProcessKey", SPS_MS_TYPE_POINTER }, { "ProcessId", SPS_MS_TYPE_UINT32 },
-  { "ParentId", SPS_MS_TYPE_UINT32 }, { "SessionId", SPS_MS_TYPE_UINT32 },
+  { "ParentId", SPS_MS_TYPE_UINT32 }, { "SessionId", SPS_MS_TYPE_INT32 },
   { "ExitStatus", SPS_MS_TYPE_INT32 }, { "DirectoryTableBase", SPS_MS_TYPE_POINTER },
 };
 
@@ -417,6 +419,37 @@ provider_event_name (SpsEtlEvents       *self,
   return intern_name (self, key, text);
 }
 
+/* A Process event's fields: the fixed ones, then the names after the
+ * user's SID. FALSE when the payload is too short for them. */
+static gboolean
+append_process_args (GString            *out,
+                     const SpsEtlRecord *r)
+{
+  g_autofree char *image = NULL;
+  g_autofree char *command_line = NULL;
+
+  if (!sps_ms_append_fields (out, process_fields, G_N_ELEMENTS (process_fields), r->pointer_size,
+                             r->payload, r->payload_len))
+    return FALSE;
+  if (!sps_etl_process_names (r, &image, &command_line))
+    return TRUE;
+
+  /* Into the object the fields made */
+  g_string_truncate (out, out->len - 1);
+  if (r->version >= 4)
+    g_string_append_printf (out, ",\"Flags\":%u",
+                            sps_ms_read_u32 (r->payload + 2 * (gsize) r->pointer_size + 16));
+  g_string_append (out, ",\"ImageFileName\":");
+  sps_json_append_string (out, image, -1);
+  if (command_line != NULL)
+    {
+      g_string_append (out, ",\"CommandLine\":");
+      sps_json_append_string (out, command_line, -1);
+    }
+  g_string_append_c (out, '}');
+  return TRUE;
+}
+
 /* Fields where this file knows the layout, else the raw bytes */
 static SpsArgsRef
 record_args (SpsEtlEvents       *self,
@@ -439,8 +472,14 @@ record_args (SpsEtlEvents       *self,
 
   if (fields != NULL)
     {
+      gboolean ok;
+
       g_string_truncate (self->scratch, 0);
-      if (sps_ms_append_fields (self->scratch, fields, n_fields, r->pointer_size, r->payload, r->payload_len))
+      if (fields == process_fields)
+        ok = append_process_args (self->scratch, r);
+      else
+        ok = sps_ms_append_fields (self->scratch, fields, n_fields, r->pointer_size, r->payload, r->payload_len);
+      if (ok)
         return sps_trace_builder_add_args_text (self->builder, self->scratch->str, (gssize) self->scratch->len);
     }
   if (r->payload_len == 0)

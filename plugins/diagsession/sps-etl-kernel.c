@@ -248,10 +248,8 @@ add_process (SpsEtlKernel       *self,
   const guint8 *p = r->payload;
   gsize len = r->payload_len;
   guint ptr = r->pointer_size;
-  gsize at = 2 * ptr + 16 + (r->version >= 4 ? 4 : 0);
   guint32 pid;
   SpsEtlProcess *process;
-  gsize used;
 
   if (len < (gsize) ptr + 16)
     {
@@ -283,31 +281,56 @@ add_process (SpsEtlKernel       *self,
     }
   process->parent_pid = sps_ms_read_u32 (p + ptr + 4);
 
-  /* The user's SID: a 0 when there is none, else two pointers and a SID
-   * of 8 + 4 bytes per sub-authority */
-  if (process->image != NULL || r->version < 3 || len < at + 4)
+  if (process->image != NULL || r->version < 3)
     return;
+  if (!sps_etl_process_names (r, &process->image, &process->command_line))
+    self->n_bad_payloads++;
+}
+
+/**
+ * sps_etl_process_names:
+ * @record: a kernel Process event (start, end, rundown) of version 3 or
+ *   later
+ * @image: (out) (transfer full): the image file name
+ * @command_line: (out) (transfer full) (nullable): the command line, or
+ *   %NULL when the payload ends first
+ *
+ * Reads the names that follow the user's SID, whose size varies: a 0
+ * when there is none, else two pointers and a SID of 8 + 4 bytes per
+ * sub-authority.
+ *
+ * Returns: %FALSE when the payload ends before the image name
+ */
+gboolean
+sps_etl_process_names (const SpsEtlRecord  *record,
+                       char               **image,
+                       char               **command_line)
+{
+  const guint8 *p = record->payload;
+  gsize len = record->payload_len;
+  guint ptr = record->pointer_size;
+  gsize at = 2 * (gsize) ptr + 16 + (record->version >= 4 ? 4 : 0);
+  gsize used;
+
+  *image = *command_line = NULL;
+  if (record->version < 3 || len < at + 4)
+    return FALSE;
   if (sps_ms_read_u32 (p + at) == 0)
     at += 4;
   else
     {
       at += 2 * ptr;
       if (len < at + 8)
-        {
-          self->n_bad_payloads++;
-          return;
-        }
+        return FALSE;
       at += 8 + 4 * (gsize) p[at + 1];
     }
   if (at >= len)
-    {
-      self->n_bad_payloads++;
-      return;
-    }
-  process->image = ansi_string (p + at, len - at, &used);
+    return FALSE;
+  *image = ansi_string (p + at, len - at, &used);
   at += used;
   if (at < len)
-    process->command_line = sps_etl_utf16_string (p + at, len - at);
+    *command_line = sps_etl_utf16_string (p + at, len - at);
+  return TRUE;
 }
 
 /* Threads */

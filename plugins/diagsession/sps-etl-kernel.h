@@ -104,6 +104,9 @@ void          sps_etl_kernel_free   (SpsEtlKernel       *self);
 gboolean      sps_etl_kernel_add    (SpsEtlKernel       *self,
                                      const SpsEtlRecord *record);
 void          sps_etl_kernel_finish (SpsEtlKernel       *self);
+gboolean      sps_etl_process_names (const SpsEtlRecord *record,
+                                     char              **image,
+                                     char              **command_line);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsEtlKernel, sps_etl_kernel_free)
 
