@@ -404,6 +404,64 @@ test_assembled_damaged_member (void)
   g_assert_cmpint (info_int (trace, "counter_points"), ==, 3);
 }
 
+/* The ETL member's expanded size in the ZIP's headers made 2 GiB: more
+ * than its deflated bytes can expand to, so nothing that large is
+ * allocated; a warning names the member, and the counters are still
+ * read */
+static void
+test_assembled_crafted_size (void)
+{
+  g_autoptr(GBytes) etl = sps_test_shared_zip_member ("diagsession", "perfview__gcevents.etl.zip",
+                                                      "gcevents/PerfViewData.etl");
+  g_autoptr(GBytes) counters = resource_bytes ("CreateJsonDiagSession__Session.counters");
+  static const char member[] = PREFIX "/sc.user_aux.etl";
+  g_autofree char *path = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  guint8 *local = NULL;
+  guint8 *central = NULL;
+  guint32 comp_size;
+  char *data;
+  gsize len;
+
+  g_test_summary ("An assembled .diagsession whose ETL member claims 2 GiB expanded: refused "
+                  "before anything is allocated, with a warning naming it; the counters read");
+  if (etl == NULL || counters == NULL)
+    return;
+
+  path = assemble_one ("crafted-size.diagsession", etl, counters);
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  /* The member's headers, both made to say so (the package is opened
+   * with consistency checks): the local one ("PK\3\4", the expanded size
+   * at byte 22, the name at 30) and the central directory's ("PK\1\2",
+   * the sizes at bytes 20 and 24, the name at 46) */
+  for (gsize at = 0; at + 46 + sizeof member - 1 <= len; at++)
+    {
+      if (memcmp (data + at, "PK\3\4", 4) == 0 && memcmp (data + at + 30, member, sizeof member - 1) == 0)
+        local = (guint8 *) data + at;
+      if (memcmp (data + at, "PK\1\2", 4) == 0 && memcmp (data + at + 46, member, sizeof member - 1) == 0)
+        central = (guint8 *) data + at;
+    }
+  g_assert_nonnull (local);
+  g_assert_nonnull (central);
+  comp_size = (guint32) central[20] | (guint32) central[21] << 8 | (guint32) central[22] << 16 |
+              (guint32) central[23] << 24;
+  memcpy (local + 22, "\0\0\0\x80", 4);
+  memcpy (central + 24, "\0\0\0\x80", 4);
+  g_assert_true (g_file_set_contents (path, data, len, NULL));
+  g_free (data);
+
+  trace = load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sps_trace_count_warning (trace, "diagsession-resource"), ==, 1);
+  expected = g_strdup_printf ("%s: %s: it says it expands to 2147483648 bytes, more than its %u compressed "
+                              "bytes can hold", path, member, comp_size);
+  g_assert_cmpstr (warning_message (trace, "diagsession-resource"), ==, expected);
+  g_assert_cmpint (info_int (trace, "files"), ==, 0);
+  g_assert_cmpint (info_int (trace, "counter_points"), ==, 3);
+}
+
 /* A listed resource that is not in the ZIP: a warning naming it, the
  * other resource read */
 static void
@@ -811,6 +869,7 @@ main (int   argc,
   g_test_add_func ("/diagsession/import/assembled-counters-only", test_assembled_counters_only);
   g_test_add_func ("/diagsession/import/assembled-missing-resource", test_assembled_missing_resource);
   g_test_add_func ("/diagsession/import/assembled-damaged-member", test_assembled_damaged_member);
+  g_test_add_func ("/diagsession/import/assembled-crafted-size", test_assembled_crafted_size);
   g_test_add_func ("/diagsession/import/assembled-truncated", test_assembled_truncated);
   g_test_add_func ("/diagsession/import/assembled-corrupt-buffer", test_assembled_corrupt_buffer);
   g_test_add_func ("/diagsession/import/refused-forms", test_refused_forms);

@@ -41,7 +41,7 @@
 typedef struct
 {
   GBytes   *bytes;
-  gboolean  limited;    /* cut at stream_limit() */
+  gboolean  limited;    /* cut at sps_file_get_expanded_limit() */
 } Spooled;
 
 static GQuark
@@ -65,10 +65,17 @@ get_spooled (GFile *file)
   return g_object_get_qdata (G_OBJECT (file), spooled_quark ());
 }
 
-/* The limit of a stream: the smaller of STREAM_MAX_SIZE and half the
- * physical memory, so that the trace built from it fits too. */
-static guint64
-stream_limit (void)
+/**
+ * sps_file_get_expanded_limit:
+ *
+ * The most bytes an importer holds of what it reads as a stream or
+ * expands from a compressed member: the smaller of 16 GiB and half the
+ * machine's physical memory, so that the trace built from them fits too.
+ *
+ * Returns: the limit in bytes
+ */
+guint64
+sps_file_get_expanded_limit (void)
 {
   long pages = sysconf (_SC_PHYS_PAGES);
   long page_size = sysconf (_SC_PAGESIZE);
@@ -198,7 +205,7 @@ sps_file_read (GFile            *file,
     {
       if (spooled->limited && builder != NULL)
         {
-          g_autofree char *limit = g_format_size_full (stream_limit (), G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *limit = g_format_size_full (sps_file_get_expanded_limit (), G_FORMAT_SIZE_IEC_UNITS);
 
           name = g_file_get_parse_name (file);
           sps_trace_builder_warn (builder, SPS_STREAM_SIZE_LIMIT_WARNING,
@@ -441,7 +448,7 @@ _sps_file_is_fifo (GFile *file)
   return path != NULL && g_stat (path, &st) == 0 && S_ISFIFO (st.st_mode);
 }
 
-/* If @file is a FIFO, reads everything it sends (up to stream_limit())
+/* If @file is a FIFO, reads everything it sends (up to sps_file_get_expanded_limit())
  * and keeps it on @file for sps_file_read() and the format detection,
  * until _sps_file_unspool(): a FIFO can be read only once, and a stream
  * from `producer | spanscope-cli info /dev/stdin` has no size to read up
@@ -491,7 +498,7 @@ _sps_file_spool (GFile        *file,
   if (progress != NULL)
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_READING, message);
 
-  bytes = read_stream (fd, name, stream_limit (), progress, &limited, error);
+  bytes = read_stream (fd, name, sps_file_get_expanded_limit (), progress, &limited, error);
   close (fd);
   if (bytes == NULL)
     return FALSE;

@@ -35,5 +35,7 @@ GBytes   *sps_file_read          (GFile            *file,
                                   GError          **error);
 SPS_AVAILABLE_IN_ALL
 char     *sps_file_dup_display_name (GFile         *file);
+SPS_AVAILABLE_IN_ALL
+guint64   sps_file_get_expanded_limit (void);
 
 G_END_DECLS

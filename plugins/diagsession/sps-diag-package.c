@@ -17,6 +17,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -31,6 +33,7 @@
 #define READ_CHUNK ((guint64) 1 << 16)
 /* A manifest lists a few resources; more than this is not one */
 #define MAX_METADATA_SIZE ((gsize) 16 << 20)
+#define MAX_DEFLATE_RATIO 1032
 
 static const guint8 zip_magic[4] = { 'P', 'K', 3, 4 };
 static const guint8 cfb_magic[8] = { 0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1 };
@@ -223,6 +226,21 @@ read_member (SpsDiagPackage *self,
       g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_TOO_LARGE,
                    _("%s: %s: its %s are more than the %s this reads"),
                    self->display_name, member, size, limit);
+      return NULL;
+    }
+
+  /* Deflate expands at most about 1,032 to 1, and a stored member not at
+   * all: a member that says it holds more than its bytes can give is
+   * damaged or crafted, and its size is not allocated */
+  if ((st.valid & (ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD)) == (ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD) &&
+      (st.comp_method == ZIP_CM_STORE || st.comp_method == ZIP_CM_DEFLATE) &&
+      st.size > (st.comp_method == ZIP_CM_STORE ? st.comp_size : st.comp_size * MAX_DEFLATE_RATIO + 64))
+    {
+      /* Translators: a file name, a member of it, then two byte counts */
+      g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED,
+                   _("%s: %s: it says it expands to %" PRIu64 " bytes, more than its %" PRIu64
+                     " compressed bytes can hold"),
+                   self->display_name, member, (uint64_t) st.size, (uint64_t) st.comp_size);
       return NULL;
     }
 

@@ -36,6 +36,9 @@
 #define PID_IDLE 0
 /* Shares of the progress bar: reading the files' bytes, decoding them,
  * resolving stacks and the rest */
+/* A counters resource is JSON text of a few points a second: a day of
+ * several counters is tens of MiB */
+#define MAX_COUNTERS_SIZE ((gsize) 256 << 20)
 #define PROGRESS_READ   0.05
 #define PROGRESS_DECODE 0.85
 
@@ -173,7 +176,7 @@ read_counters (Load            *self,
     {
       const SpsDiagResource *r = g_ptr_array_index (resources, i);
       g_autoptr(GError) error = NULL;
-      g_autoptr(GBytes) bytes = sps_diag_package_read (package, r, G_MAXSSIZE, &error);
+      g_autoptr(GBytes) bytes = sps_diag_package_read (package, r, MAX_COUNTERS_SIZE, &error);
       g_autoptr(SpsDiagCounters) counters = NULL;
       g_autofree char *name = g_strdup_printf ("%s: %s", self->display_name, r->member);
 
@@ -331,7 +334,7 @@ read_package_etls (Load           *self,
 
           sps_progress_set_phase (self->progress, SPS_PROGRESS_PHASE_READING, message);
         }
-      bytes = sps_diag_package_read (package, r, G_MAXSSIZE, &local_error);
+      bytes = sps_diag_package_read (package, r, MIN (sps_file_get_expanded_limit (), G_MAXSIZE), &local_error);
       if (bytes == NULL)
         skip_resource (self, local_error);
       else
