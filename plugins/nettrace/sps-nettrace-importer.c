@@ -559,14 +559,6 @@ loader_clear (Loader *self)
   g_clear_pointer (&self->row_stack, g_free);
 }
 
-static char *
-dup_display_name (GFile *file)
-{
-  g_autofree char *path = g_file_get_path (file);
-
-  return path != NULL ? g_filename_display_name (path) : g_file_get_uri (file);
-}
-
 static GVariant *
 repair_options (GVariant *options)
 {
@@ -615,7 +607,7 @@ sps_nettrace_importer_load (SpsImporter      *importer,
 
   self.builder = builder;
   self.progress = progress;
-  self.display_name = dup_display_name (file);
+  self.display_name = sps_file_dup_display_name (file);
   self.data = g_bytes_get_data (contents, &self.len);
 
   sps_trace_builder_set_format (builder, "nettrace");
