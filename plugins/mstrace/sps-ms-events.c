@@ -349,16 +349,27 @@ sps_ms_add_raw_payload_args (SpsTraceBuilder *builder,
                              const guint8    *payload,
                              gsize            len)
 {
-  g_autofree char *base64 = NULL;
-
   g_assert (SPS_IS_TRACE_BUILDER (builder));
   g_assert (scratch != NULL);
 
   g_string_printf (scratch, "{\"payload_size\":%" G_GSIZE_FORMAT, len);
   if (len > 0)
     {
-      base64 = g_base64_encode (payload, len);
-      g_string_append_printf (scratch, ",\"payload_base64\":\"%s\"", base64);
+      gint state = 0;
+      gint save = 0;
+      gsize at;
+      gsize n;
+
+      /* Encoded straight into the string, without a copy per event: 4
+       * bytes per 3 and the last group (GLib's bound for the step
+       * functions without line breaks) */
+      g_string_append (scratch, ",\"payload_base64\":\"");
+      at = scratch->len;
+      g_string_set_size (scratch, at + (len / 3 + 1) * 4 + 4);
+      n = g_base64_encode_step (payload, len, FALSE, scratch->str + at, &state, &save);
+      n += g_base64_encode_close (FALSE, scratch->str + at + n, &state, &save);
+      g_string_truncate (scratch, at + n);
+      g_string_append_c (scratch, '"');
     }
   g_string_append_c (scratch, '}');
   return sps_trace_builder_add_args_text (builder, scratch->str, (gssize) scratch->len);
