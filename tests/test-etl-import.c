@@ -87,8 +87,7 @@ test_perfview_cpu (void)
   if (etl == NULL)
     return;
 
-  g_assert_true (sps_etl_import_read (import, g_bytes_get_data (etl, NULL), g_bytes_get_size (etl),
-                                      "net.4.5.2.x86.etl", &error));
+  g_assert_true (sps_etl_import_read (import, etl, "net.4.5.2.x86.etl", &error));
   g_assert_no_error (error);
   sps_etl_import_finish (import);
   stats = sps_etl_import_get_stats (import);
@@ -163,8 +162,7 @@ import_members (const char         *zip_name,
 
       if (etl == NULL)
         return NULL;
-      g_assert_true (sps_etl_import_read (import, g_bytes_get_data (etl, NULL), g_bytes_get_size (etl),
-                                          members[i], &error));
+      g_assert_true (sps_etl_import_read (import, etl, members[i], &error));
       g_assert_no_error (error);
     }
   sps_etl_import_finish (import);

@@ -11,6 +11,7 @@
 #include "sps-types.h"
 #include "sps-string-pool.h"
 #include "sps-progress.h"
+#include "sps-args-decoder.h"
 #include "sps-trace-builder.h"
 #include "sps-trace.h"
 #include "sps-importer.h"

@@ -18,6 +18,10 @@ const char *_sps_args_ref_text            (const char      *data,
 SpsArgsRef _sps_trace_builder_arena_add    (SpsTraceBuilder *self,
                                             const char      *json,
                                             gsize            len);
+gboolean   _sps_args_decode                (GPtrArray       *decoders,
+                                            SpsArgsRef       ref,
+                                            GString         *out,
+                                            GError         **error);
 SpsArgsRef _sps_args_merge                 (SpsTraceBuilder *self,
                                             SpsArgsRef       into,
                                             SpsArgsRef       from,

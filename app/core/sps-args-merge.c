@@ -143,15 +143,25 @@ _sps_args_ref_text (const char *data,
   return data + offset;
 }
 
-/* The text a reference of the builder points at, or NULL */
+/* The text a reference of the builder points at, or NULL; deferred args
+ * are decoded into *@decoded */
 static const char *
 builder_args_text (SpsTraceBuilder *self,
                    SpsArgsRef       ref,
-                   gsize           *len)
+                   gsize           *len,
+                   GString        **decoded)
 {
   const char *data;
   gsize size;
 
+  if (sps_args_ref_is_deferred (ref))
+    {
+      *decoded = g_string_new (NULL);
+      if (!_sps_args_decode (self->decoders, ref, *decoded, NULL))
+        return NULL;
+      *len = (*decoded)->len;
+      return (*decoded)->str;
+    }
   if ((ref & SPS_ARGS_REF_ARENA_BIT) != 0)
     {
       data = (const char *) self->arena->data;
@@ -261,6 +271,8 @@ _sps_args_merge (SpsTraceBuilder *self,
                  SpsArgsRef       from,
                  guint           *n_overwritten)
 {
+  g_autoptr(GString) decoded_a = NULL;
+  g_autoptr(GString) decoded_b = NULL;
   GArray *a;
   GArray *b;
   GString *out;
@@ -276,8 +288,8 @@ _sps_args_merge (SpsTraceBuilder *self,
   if (into == SPS_ARGS_REF_NONE)
     return from;
 
-  text_a = builder_args_text (self, into, &len_a);
-  text_b = builder_args_text (self, from, &len_b);
+  text_a = builder_args_text (self, into, &len_a, &decoded_a);
+  text_b = builder_args_text (self, from, &len_b, &decoded_b);
   if (text_a == NULL || text_b == NULL)
     return text_a != NULL ? into : from;
 

@@ -78,6 +78,17 @@ result_args (sqlite3_context   *sctx,
 
   if (ref == SPS_ARGS_REF_NONE)
     return;
+  if (sps_args_ref_is_deferred (ref))
+    {
+      /* Decoded now: the text is the statement's to free */
+      char *text = sps_trace_dup_args_json (ctx->trace, ref, &len);
+
+      if (text != NULL && len <= G_MAXINT)
+        sqlite3_result_text (sctx, text, (int) len, g_free);
+      else
+        g_free (text);
+      return;
+    }
   json = sps_trace_get_args_json (ctx->trace, ref, &len);
   if (json != NULL && len <= G_MAXINT)
     sqlite3_result_text (sctx, json, (int) len, SQLITE_STATIC);

@@ -87,6 +87,7 @@ sps_trace_builder_finalize (GObject *object)
   g_clear_pointer (&self->strings, sps_string_pool_unref);
   g_clear_pointer (&self->source, g_bytes_unref);
   g_clear_pointer (&self->arena, g_byte_array_unref);
+  g_clear_pointer (&self->decoders, g_ptr_array_unref);
   g_clear_pointer (&self->format, g_free);
   g_clear_pointer (&self->display_time_unit, g_free);
   g_clear_pointer (&self->warning_index, g_hash_table_unref);
@@ -119,6 +120,7 @@ sps_trace_builder_init (SpsTraceBuilder *self)
 {
   self->strings = sps_string_pool_new ();
   self->arena = g_byte_array_new ();
+  self->decoders = g_ptr_array_new_with_free_func (g_object_unref);
   self->warning_index = g_hash_table_new (g_str_hash, g_str_equal);
   self->warning_names = g_ptr_array_new_with_free_func (g_free);
   self->warning_counts = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -324,6 +326,40 @@ sps_trace_builder_add_args_text (SpsTraceBuilder *self,
     return SPS_ARGS_REF_NONE;
 
   return _sps_trace_builder_arena_add (self, json, (gsize) len);
+}
+
+/**
+ * sps_trace_builder_add_args_decoder:
+ * @self: a #SpsTraceBuilder
+ * @decoder: what makes the importer's deferred args into JSON
+ *
+ * Keeps @decoder (in the builder, then in the trace it finishes) for the
+ * args the importer references with sps_args_ref_new_deferred() instead
+ * of writing their text during the import: a binary format's payloads are
+ * then decoded only when a view, a query or an exporter reads them. Adding
+ * the same decoder again gives the same number.
+ *
+ * Returns: the decoder's number for sps_args_ref_new_deferred() (1–15),
+ *   or 0 when the builder has %SPS_ARGS_REF_MAX_DECODERS already (the
+ *   importer then writes the args' text)
+ */
+guint
+sps_trace_builder_add_args_decoder (SpsTraceBuilder *self,
+                                    SpsArgsDecoder  *decoder)
+{
+  guint index;
+
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), 0);
+  g_return_val_if_fail (SPS_IS_ARGS_DECODER (decoder), 0);
+  g_return_val_if_fail (!self->finished, 0);
+
+  /* Decoder n is at n - 1 */
+  if (g_ptr_array_find (self->decoders, decoder, &index))
+    return index + 1;
+  if (self->decoders->len >= SPS_ARGS_REF_MAX_DECODERS)
+    return 0;
+  g_ptr_array_add (self->decoders, g_object_ref (decoder));
+  return self->decoders->len;
 }
 
 /**

@@ -11,6 +11,7 @@
 
 #include <gio/gio.h>
 
+#include "sps-args-decoder.h"
 #include "sps-progress.h"
 #include "sps-string-pool.h"
 #include "sps-types.h"
@@ -47,6 +48,9 @@ SPS_AVAILABLE_IN_ALL
 SpsArgsRef       sps_trace_builder_add_args_text        (SpsTraceBuilder  *self,
                                                          const char       *json,
                                                          gssize            len);
+SPS_AVAILABLE_IN_ALL
+guint            sps_trace_builder_add_args_decoder     (SpsTraceBuilder  *self,
+                                                         SpsArgsDecoder   *decoder);
 
 /* Counters that only the importer knows */
 SPS_AVAILABLE_IN_ALL

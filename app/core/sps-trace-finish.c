@@ -154,6 +154,7 @@ move_metadata_and_warnings (Finish *f)
   trace->strings = sps_string_pool_ref (b->strings);
   trace->source = b->source != NULL ? g_bytes_ref (b->source) : NULL;
   trace->arena = g_byte_array_free_to_bytes (g_steal_pointer (&b->arena));
+  trace->decoders = g_ptr_array_ref (b->decoders);
   trace->format = g_steal_pointer (&b->format);
   trace->display_time_unit = g_steal_pointer (&b->display_time_unit);
   trace->events_read = b->events_read;

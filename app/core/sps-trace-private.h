@@ -69,6 +69,7 @@ struct _SpsTraceBuilder
   SpsStringPool    *strings;
   GBytes           *source;
   GByteArray       *arena;
+  GPtrArray        *decoders;           /* SpsArgsDecoder: number n at n - 1 */
   char             *format;
   char             *display_time_unit;
   guint64           events_read;
@@ -240,6 +241,7 @@ struct _SpsTrace
   SpsStringPool    *strings;
   GBytes           *source;
   GBytes           *arena;
+  GPtrArray        *decoders;           /* SpsArgsDecoder: number n at n - 1 */
   char             *format;
   char             *display_time_unit;
   SpsTime           start_time;

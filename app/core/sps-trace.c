@@ -111,6 +111,7 @@ sps_trace_finalize (GObject *object)
   g_clear_pointer (&self->strings, sps_string_pool_unref);
   g_clear_pointer (&self->source, g_bytes_unref);
   g_clear_pointer (&self->arena, g_bytes_unref);
+  g_clear_pointer (&self->decoders, g_ptr_array_unref);
   g_clear_pointer (&self->format, g_free);
   g_clear_pointer (&self->display_time_unit, g_free);
   g_clear_error (&self->load_error);
@@ -603,92 +604,6 @@ sps_trace_count_slices (SpsTrace     *self,
     return 0;
 
   return self->slice_counts[kind];
-}
-
-/**
- * sps_trace_get_args_json:
- * @self: a #SpsTrace
- * @ref: an args reference from one of the tables
- * @len: (out): the length of the text in bytes
- *
- * Finds the JSON text of some args without copying it. The text is not
- * NUL-terminated.
- *
- * Returns: (nullable) (transfer none): the text, or %NULL for
- *   %SPS_ARGS_REF_NONE or a reference outside its store
- */
-const char *
-sps_trace_get_args_json (SpsTrace   *self,
-                         SpsArgsRef  ref,
-                         gsize      *len)
-{
-  GBytes *store;
-  const char *data;
-  gsize size = 0;
-
-  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
-  g_return_val_if_fail (len != NULL, NULL);
-
-  *len = 0;
-
-  if (ref == SPS_ARGS_REF_NONE)
-    return NULL;
-
-  store = (ref & SPS_ARGS_REF_ARENA_BIT) != 0 ? self->arena : self->source;
-  if (store == NULL)
-    return NULL;
-
-  data = g_bytes_get_data (store, &size);
-
-  return _sps_args_ref_text (data, size, ref, len);
-}
-
-/**
- * sps_trace_parse_args:
- * @self: a #SpsTrace
- * @ref: an args reference from one of the tables
- * @error: return location for a #GError
- *
- * Parses args with json-glib, on demand (the trace keeps only the text).
- *
- * Returns: (transfer full) (nullable): the parsed value; %NULL without an
- *   error for %SPS_ARGS_REF_NONE, %NULL with @error set if the text is
- *   missing or not valid JSON
- */
-JsonNode *
-sps_trace_parse_args (SpsTrace    *self,
-                      SpsArgsRef   ref,
-                      GError     **error)
-{
-  g_autoptr(JsonParser) parser = NULL;
-  const char *text;
-  JsonNode *root;
-  gsize len;
-
-  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (ref == SPS_ARGS_REF_NONE)
-    return NULL;
-
-  text = sps_trace_get_args_json (self, ref, &len);
-  if (text == NULL || len > G_MAXSSIZE)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("The args text is outside the trace’s data"));
-      return NULL;
-    }
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, text, len, error))
-    return NULL;
-
-  root = json_parser_steal_root (parser);
-  if (root == NULL)
-    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                         _("The args text is empty"));
-
-  return root;
 }
 
 /**

@@ -238,6 +238,15 @@ const char             *sps_trace_get_args_json        (SpsTrace      *self,
                                                         SpsArgsRef     ref,
                                                         gsize         *len);
 SPS_AVAILABLE_IN_ALL
+gboolean                sps_trace_append_args_json     (SpsTrace      *self,
+                                                        SpsArgsRef     ref,
+                                                        GString       *out,
+                                                        GError       **error);
+SPS_AVAILABLE_IN_ALL
+char                   *sps_trace_dup_args_json        (SpsTrace      *self,
+                                                        SpsArgsRef     ref,
+                                                        gsize         *len);
+SPS_AVAILABLE_IN_ALL
 JsonNode               *sps_trace_parse_args           (SpsTrace      *self,
                                                         SpsArgsRef     ref,
                                                         GError       **error);

@@ -37,22 +37,34 @@ typedef gint64 SpsTime;
 /**
  * SpsArgsRef:
  *
- * A reference to the raw arguments of an event, as JSON text, without a
- * copy. 0 means "no arguments". Bit 63 selects the store: 0 is the trace's
- * source bytes (the mapped input file), 1 is the builder's own arena (for
- * importers whose input is not JSON). Bits 0–39 are the byte offset,
- * bits 40–62 the length; a length of %SPS_ARGS_REF_LENGTH_UNKNOWN means the
- * text is longer than the field holds and its end is found by scanning the
- * balanced JSON value from the offset.
+ * A reference to the arguments of an event, without a copy. 0 means "no
+ * arguments". Bits 62 and 63 select the store:
+ *
+ * - 0: JSON text in the trace's source bytes (the input file);
+ * - bit 63 (%SPS_ARGS_REF_ARENA_BIT): JSON text in the builder's own arena
+ *   (for importers whose input is not JSON);
+ * - bit 62 (%SPS_ARGS_REF_DEFERRED_BIT): args kept as the file has them,
+ *   made into JSON when they are read by the #SpsArgsDecoder the importer
+ *   added to the builder (see sps_args_ref_new_deferred()).
+ *
+ * For text, bits 0–39 are the byte offset and bits 40–61 the length; a
+ * length of %SPS_ARGS_REF_LENGTH_UNKNOWN means the text is longer than the
+ * field holds and its end is found by scanning the balanced JSON value
+ * from the offset. For deferred args, bits 58–61 are the decoder's number
+ * and bits 0–57 the importer's cookie.
  */
 typedef guint64 SpsArgsRef;
 
 #define SPS_ARGS_REF_NONE            ((SpsArgsRef) 0)
 #define SPS_ARGS_REF_OFFSET_BITS     40
-#define SPS_ARGS_REF_LENGTH_BITS     23
+#define SPS_ARGS_REF_LENGTH_BITS     22
 #define SPS_ARGS_REF_OFFSET_MASK     ((G_GUINT64_CONSTANT (1) << SPS_ARGS_REF_OFFSET_BITS) - 1)
 #define SPS_ARGS_REF_LENGTH_UNKNOWN  ((G_GUINT64_CONSTANT (1) << SPS_ARGS_REF_LENGTH_BITS) - 1)
 #define SPS_ARGS_REF_ARENA_BIT       (G_GUINT64_CONSTANT (1) << 63)
+#define SPS_ARGS_REF_DEFERRED_BIT    (G_GUINT64_CONSTANT (1) << 62)
+#define SPS_ARGS_REF_DECODER_SHIFT   58
+#define SPS_ARGS_REF_MAX_DECODERS    15
+#define SPS_ARGS_REF_COOKIE_MASK     ((G_GUINT64_CONSTANT (1) << SPS_ARGS_REF_DECODER_SHIFT) - 1)
 
 /**
  * sps_args_ref_new:
@@ -80,6 +92,37 @@ sps_args_ref_new (gboolean in_arena,
   return (in_arena ? SPS_ARGS_REF_ARENA_BIT : 0) |
          (length << SPS_ARGS_REF_OFFSET_BITS) |
          offset;
+}
+
+/**
+ * sps_args_ref_new_deferred:
+ * @decoder: what sps_trace_builder_add_args_decoder() returned (1–15)
+ * @cookie: where the importer finds the args again (below 2^58)
+ *
+ * Packs a reference to args that @decoder makes into JSON when they are
+ * read. A @decoder or @cookie out of range gives %SPS_ARGS_REF_NONE.
+ *
+ * Returns: the reference
+ */
+static inline SpsArgsRef
+sps_args_ref_new_deferred (guint   decoder,
+                           guint64 cookie)
+{
+  if (decoder == 0 || decoder > SPS_ARGS_REF_MAX_DECODERS || cookie > SPS_ARGS_REF_COOKIE_MASK)
+    return SPS_ARGS_REF_NONE;
+  return SPS_ARGS_REF_DEFERRED_BIT | (guint64) decoder << SPS_ARGS_REF_DECODER_SHIFT | cookie;
+}
+
+/**
+ * sps_args_ref_is_deferred:
+ * @ref: a reference
+ *
+ * Returns: %TRUE when @ref names args that a decoder makes into text
+ */
+static inline gboolean
+sps_args_ref_is_deferred (SpsArgsRef ref)
+{
+  return (ref & SPS_ARGS_REF_DEFERRED_BIT) != 0 && (ref & SPS_ARGS_REF_ARENA_BIT) == 0;
 }
 #endif
 

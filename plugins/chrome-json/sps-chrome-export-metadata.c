@@ -185,6 +185,7 @@ sps_chrome_write_top_level_metadata (Writer  *w,
     {
       SpsArgsRef value = SPS_ARGS_REF_NONE;
       const char *key = sps_trace_get_metadata (w->trace, i, &value);
+      g_autofree char *decoded = NULL;
       const char *json;
       gsize len = 0;
       gboolean skip = FALSE;
@@ -195,7 +196,7 @@ sps_chrome_write_top_level_metadata (Writer  *w,
         skip |= strcmp (key, reserved[r]) == 0;
       if (skip || !g_hash_table_add (seen, (gpointer) key))
         continue;
-      json = sps_trace_get_args_json (w->trace, value, &len);
+      json = sps_chrome_writer_args_text (w, value, &len, &decoded);
       if (json == NULL || len == 0)
         continue;
 

@@ -76,6 +76,10 @@ guint32  sps_chrome_writer_track_process      (Writer     *w,
                                                guint32     track);
 guint32  sps_chrome_writer_track_thread       (Writer     *w,
                                                guint32     track);
+const char *sps_chrome_writer_args_text        (Writer     *w,
+                                              SpsArgsRef  ref,
+                                              gsize      *len,
+                                              char      **decoded);
 void     sps_chrome_writer_append_args        (Writer     *w,
                                                SpsArgsRef  ref);
 void     sps_chrome_writer_append_stack_ref   (Writer     *w,

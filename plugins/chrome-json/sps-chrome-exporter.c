@@ -148,16 +148,32 @@ sps_chrome_writer_track_thread (Writer  *w,
   return w->tracks->thread[track];
 }
 
+/* The text of @ref's args: in place, or decoded into *@decoded (the
+ * caller frees it) when the importer deferred them */
+const char *
+sps_chrome_writer_args_text (Writer     *w,
+                             SpsArgsRef  ref,
+                             gsize      *len,
+                             char      **decoded)
+{
+  *decoded = NULL;
+  *len = 0;
+  if (ref == SPS_ARGS_REF_NONE)
+    return NULL;
+  if (sps_args_ref_is_deferred (ref))
+    return *decoded = sps_trace_dup_args_json (w->trace, ref, len);
+  return sps_trace_get_args_json (w->trace, ref, len);
+}
+
 void
 sps_chrome_writer_append_args (Writer     *w,
                                SpsArgsRef  ref)
 {
+  g_autofree char *decoded = NULL;
   const char *json;
   gsize len = 0;
 
-  if (ref == SPS_ARGS_REF_NONE)
-    return;
-  json = sps_trace_get_args_json (w->trace, ref, &len);
+  json = sps_chrome_writer_args_text (w, ref, &len, &decoded);
   if (json == NULL || len == 0)
     return;
   sps_chrome_writer_key (w, "args");
@@ -377,12 +393,12 @@ write_legacy_step (Writer  *w,
                    SpsTime  ts)
 {
   const SpsSliceTable *slices = w->slices;
-  const char *json = NULL;
+  g_autofree char *decoded = NULL;
+  const char *json;
   gsize len = 0;
 
   begin_legacy_event (w, phase, process, id, root, ts);
-  if (slices->args[step] != SPS_ARGS_REF_NONE)
-    json = sps_trace_get_args_json (w->trace, slices->args[step], &len);
+  json = sps_chrome_writer_args_text (w, slices->args[step], &len, &decoded);
   sps_chrome_writer_key (w, "args");
   if (json != NULL && len > 0)
     {

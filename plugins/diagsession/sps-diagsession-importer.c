@@ -120,8 +120,6 @@ read_etl (Load         *self,
           const char   *name)
 {
   g_autoptr(GError) error = NULL;
-  gsize len;
-  const guint8 *data = g_bytes_get_data (bytes, &len);
 
   if (self->progress != NULL)
     {
@@ -131,7 +129,7 @@ read_etl (Load         *self,
 
       sps_progress_set_phase (self->progress, SPS_PROGRESS_PHASE_PARSING, message);
     }
-  if (sps_etl_import_read (self->import, data, len, name, &error))
+  if (sps_etl_import_read (self->import, bytes, name, &error))
     self->n_files_read++;
   else
     skip_resource (self, error);

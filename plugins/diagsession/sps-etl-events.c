@@ -20,6 +20,7 @@
 
 #include <string.h>
 
+#include "sps-etl-args.h"
 #include "sps-etl-events.h"
 #include "sps-etl-kernel.h"
 #include "sps-etl-manifest.h"
@@ -51,6 +52,9 @@ struct _SpsEtlEvents
   GHashTable      *names;         /* name key → string id + 1 */
   GString         *scratch;
   guint32          kernel;        /* string id of KERNEL_PROVIDER */
+  SpsEtlArgs      *args;          /* decodes the args when they are read */
+  guint            decoder;       /* its number in the builder, 0: none */
+  gboolean         deferred;      /* the current file's args are deferred */
 };
 
 typedef struct
@@ -106,6 +110,27 @@ static const struct
   { "2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5", "System.Threading.Tasks.TplEventSource", SPS_MS_PROVIDER_OTHER, -1 },
 };
 
+/* The known_providers entry of @guid, or -1 */
+static gint
+known_provider (const guint8 *guid)
+{
+  static const guint8 *parsed;   /* 16 bytes an entry */
+
+  if (g_once_init_enter (&parsed))
+    {
+      guint8 *table = g_malloc0 (16 * G_N_ELEMENTS (known_providers));
+
+      for (guint i = 0; i < G_N_ELEMENTS (known_providers); i++)
+        if (!sps_etl_guid_parse (known_providers[i].guid, table + 16 * i))
+          g_assert_not_reached ();
+      g_once_init_leave (&parsed, table);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (known_providers); i++)
+    if (memcmp (parsed + 16 * i, guid, 16) == 0)
+      return (gint) i;
+  return -1;
+}
+
 /* Fields of the events decoded here */
 
 static const SpsMsField thread_fields[] = {
@@ -160,10 +185,13 @@ provider_free (gpointer data)
 }
 
 SpsEtlEvents *
-sps_etl_events_new (SpsTraceBuilder *builder)
+sps_etl_events_new (SpsTraceBuilder      *builder,
+                    SpsEtlDecompressFunc  decompress)
 {
   SpsEtlEvents *self = g_new0 (SpsEtlEvents, 1);
 
+  self->args = sps_etl_args_new (decompress);
+  self->decoder = sps_trace_builder_add_args_decoder (builder, SPS_ARGS_DECODER (self->args));
   self->builder = g_object_ref (builder);
   self->events = g_array_new (FALSE, FALSE, sizeof (SpsEtlEvent));
   self->providers = g_hash_table_new_full (guid_hash, guid_equal, NULL, provider_free);
@@ -186,7 +214,41 @@ sps_etl_events_free (SpsEtlEvents *self)
   g_ptr_array_unref (self->by_index);
   g_hash_table_unref (self->names);
   g_string_free (self->scratch, TRUE);
+  g_clear_object (&self->args);
   g_free (self);
+}
+
+/**
+ * sps_etl_events_begin_file:
+ * @self: the events of one import
+ * @etl: the bytes of the file read next, which the trace keeps for the
+ *   events' args
+ *
+ * Makes the args of the file's events deferred: decoded from @etl when
+ * they are read (sps-etl-args.c), where that is possible.
+ */
+void
+sps_etl_events_begin_file (SpsEtlEvents *self,
+                           GBytes       *etl)
+{
+  g_return_if_fail (self != NULL);
+
+  self->deferred = self->decoder != 0 && sps_etl_args_add_file (self->args, etl);
+}
+
+/**
+ * sps_etl_events_set_compression:
+ * @self: the events of one import
+ * @compression: the current file's, from its header
+ */
+void
+sps_etl_events_set_compression (SpsEtlEvents *self,
+                                guint32       compression)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->deferred)
+    sps_etl_args_set_compression (self->args, compression);
 }
 
 static Provider *
@@ -194,7 +256,7 @@ provider_of (SpsEtlEvents *self,
              const guint8 *guid)
 {
   Provider *provider = g_hash_table_lookup (self->providers, guid);
-  g_autofree char *text = NULL;
+  gint known;
 
   if (provider != NULL)
     return provider;
@@ -207,20 +269,19 @@ provider_of (SpsEtlEvents *self,
   provider->index = (guint16) MIN (self->by_index->len, G_MAXUINT16);
   if (self->by_index->len <= G_MAXUINT16)
     g_ptr_array_add (self->by_index, provider);
-  text = sps_etl_guid_to_string (guid);
-  for (guint i = 0; i < G_N_ELEMENTS (known_providers); i++)
+  known = known_provider (guid);
+  if (known >= 0)
     {
-      /* The table's GUIDs are without braces */
-      if (g_ascii_strncasecmp (text + 1, known_providers[i].guid, 36) == 0)
-        {
-          provider->name = sps_trace_builder_intern (self->builder, known_providers[i].name, -1);
-          provider->manifest = known_providers[i].manifest;
-          provider->kernel_group = known_providers[i].kernel_group;
-          break;
-        }
+      provider->name = sps_trace_builder_intern (self->builder, known_providers[known].name, -1);
+      provider->manifest = known_providers[known].manifest;
+      provider->kernel_group = known_providers[known].kernel_group;
     }
-  if (provider->name == 0)
-    provider->name = sps_trace_builder_intern (self->builder, text, -1);
+  else
+    {
+      g_autofree char *text = sps_etl_guid_to_string (guid);
+
+      provider->name = sps_trace_builder_intern (self->builder, text, -1);
+    }
   g_hash_table_insert (self->providers, provider->guid, provider);
   return provider;
 }
@@ -450,11 +511,12 @@ append_process_args (GString            *out,
   return TRUE;
 }
 
-/* Fields where this file knows the layout, else the raw bytes */
-static SpsArgsRef
-record_args (SpsEtlEvents       *self,
+/* Appends @r's args: its fields where this file knows the layout, else
+ * the raw bytes; nothing for an empty payload without fields */
+static void
+append_args (GString            *out,
              const SpsEtlRecord *r,
-             const Provider     *provider,
+             SpsMsProvider       manifest,
              gint                group)
 {
   const SpsMsField *fields = NULL;
@@ -467,24 +529,69 @@ record_args (SpsEtlEvents       *self,
   else if (((group == GROUP_IMAGE && r->opcode >= 2 && r->opcode <= 4) || r->opcode == 10) &&
            (group == GROUP_IMAGE || group == GROUP_PROCESS) && r->version >= 2)
     fields = image_fields, n_fields = G_N_ELEMENTS (image_fields);
-  else if (provider != NULL && r->kind == SPS_ETL_RECORD_EVENT_HEADER)
-    fields = sps_ms_manifest_fields (provider->manifest, r->id, r->version, &n_fields);
+  else if (r->provider != NULL && r->kind == SPS_ETL_RECORD_EVENT_HEADER)
+    fields = sps_ms_manifest_fields (manifest, r->id, r->version, &n_fields);
 
   if (fields != NULL)
     {
+      gsize at = out->len;
       gboolean ok;
 
-      g_string_truncate (self->scratch, 0);
       if (fields == process_fields)
-        ok = append_process_args (self->scratch, r);
+        ok = append_process_args (out, r);
       else
-        ok = sps_ms_append_fields (self->scratch, fields, n_fields, r->pointer_size, r->payload, r->payload_len);
+        ok = sps_ms_append_fields (out, fields, n_fields, r->pointer_size, r->payload, r->payload_len);
       if (ok)
-        return sps_trace_builder_add_args_text (self->builder, self->scratch->str, (gssize) self->scratch->len);
+        return;
+      g_string_truncate (out, at);
     }
-  if (r->payload_len == 0)
-    return SPS_ARGS_REF_NONE;
-  return sps_ms_add_raw_payload_args (self->builder, self->scratch, r->payload, r->payload_len);
+  if (r->payload_len > 0)
+    sps_ms_append_raw_payload (out, r->payload, r->payload_len);
+}
+
+/**
+ * sps_etl_events_append_args:
+ * @out: where the JSON text is appended
+ * @record: a record that is kept as an event
+ *
+ * Appends the args of @record as the import keeps them: decoded fields
+ * for the kernel's process, thread and image events and the runtime's
+ * events of the manifest table, `{"payload_size":…,"payload_base64":…}`
+ * for the others; nothing for an empty payload without fields.
+ */
+void
+sps_etl_events_append_args (GString            *out,
+                            const SpsEtlRecord *record)
+{
+  gint known = record->provider != NULL ? known_provider (record->provider) : -1;
+
+  g_return_if_fail (out != NULL);
+
+  if (record->provider == NULL)
+    append_args (out, record, SPS_MS_PROVIDER_OTHER, record->group);
+  else if (known >= 0)
+    append_args (out, record, known_providers[known].manifest, known_providers[known].kernel_group);
+  else
+    append_args (out, record, SPS_MS_PROVIDER_OTHER, -1);
+}
+
+/* The args of an event: deferred (decoded when read) where the file's
+ * bytes are kept, else their text now */
+static SpsArgsRef
+record_args (SpsEtlEvents       *self,
+             const SpsEtlRecord *r,
+             const Provider     *provider,
+             gint                group)
+{
+  guint64 cookie;
+
+  /* An empty payload may give no args at all: decided now */
+  if (self->deferred && r->payload_len > 0 && sps_etl_args_get_cookie (self->args, r, &cookie))
+    return sps_args_ref_new_deferred (self->decoder, cookie);
+
+  g_string_truncate (self->scratch, 0);
+  append_args (self->scratch, r, provider != NULL ? provider->manifest : SPS_MS_PROVIDER_OTHER, group);
+  return sps_trace_builder_add_args_text (self->builder, self->scratch->str, (gssize) self->scratch->len);
 }
 
 /**

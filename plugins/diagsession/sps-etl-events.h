@@ -27,8 +27,15 @@ typedef struct
   gboolean           named_by_id;     /* "EventID(N)": a manifest may name it */
 } SpsEtlEvent;
 
-SpsEtlEvents      *sps_etl_events_new      (SpsTraceBuilder    *builder);
+SpsEtlEvents      *sps_etl_events_new      (SpsTraceBuilder      *builder,
+                                            SpsEtlDecompressFunc  decompress);
 void               sps_etl_events_free     (SpsEtlEvents       *self);
+void               sps_etl_events_begin_file (SpsEtlEvents     *self,
+                                            GBytes             *etl);
+void               sps_etl_events_set_compression (SpsEtlEvents *self,
+                                            guint32             compression);
+void               sps_etl_events_append_args (GString          *out,
+                                            const SpsEtlRecord *record);
 void               sps_etl_events_add      (SpsEtlEvents       *self,
                                             const SpsEtlRecord *record);
 const SpsEtlEvent *sps_etl_events_get      (SpsEtlEvents       *self,

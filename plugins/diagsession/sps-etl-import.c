@@ -76,7 +76,7 @@ sps_etl_import_new (SpsTraceBuilder      *builder,
   self->builder = g_object_ref (builder);
   self->decompress = decompress;
   self->kernel = sps_etl_kernel_new ();
-  self->events = sps_etl_events_new (builder);
+  self->events = sps_etl_events_new (builder, decompress);
   self->clr = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) sps_clr_symbols_free);
   self->pointer_size = 8;
   sps_etl_guid_parse ("{e13c0d23-ccbc-4e12-931b-d9cc2eee27e4}", self->runtime);
@@ -184,6 +184,7 @@ on_header (const SpsEtlHeader *header,
 {
   SpsEtlImport *self = user_data;
 
+  sps_etl_events_set_compression (self->events, header->compression);
   self->stats.events_lost += header->events_lost;
   if (!self->have_clock)
     {
@@ -273,8 +274,7 @@ on_warning (const char *kind,
 /**
  * sps_etl_import_read:
  * @self: an import
- * @data: (array length=len): one ETL file of the session
- * @len: its size
+ * @etl: one ETL file of the session, kept for the args of its events
  * @display_name: its name for messages
  * @error: why it is not an ETL trace at all
  *
@@ -282,8 +282,7 @@ on_warning (const char *kind,
  */
 gboolean
 sps_etl_import_read (SpsEtlImport  *self,
-                     const guint8  *data,
-                     gsize          len,
+                     GBytes        *etl,
                      const char    *display_name,
                      GError       **error)
 {
@@ -294,7 +293,9 @@ sps_etl_import_read (SpsEtlImport  *self,
   g_return_val_if_fail (!self->finished, FALSE);
 
   self->display_name = display_name;
-  ok = sps_etl_read (data, len, display_name, &funcs, self, &stats, error);
+  sps_etl_events_begin_file (self->events, etl);
+  ok = sps_etl_read (g_bytes_get_data (etl, NULL), g_bytes_get_size (etl), display_name,
+                     &funcs, self, &stats, error);
   self->display_name = NULL;
 
   self->stats.reader.n_buffers += stats.n_buffers;

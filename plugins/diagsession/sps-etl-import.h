@@ -32,8 +32,7 @@ SpsEtlImport *sps_etl_import_new        (SpsTraceBuilder          *builder,
                                          SpsEtlDecompressFunc      decompress);
 void          sps_etl_import_free       (SpsEtlImport             *self);
 gboolean      sps_etl_import_read       (SpsEtlImport             *self,
-                                         const guint8             *data,
-                                         gsize                     len,
+                                         GBytes                   *etl,
                                          const char               *display_name,
                                          GError                  **error);
 void          sps_etl_import_finish     (SpsEtlImport             *self);

@@ -364,6 +364,7 @@ read_records (Reader       *self,
         {
           record.processor = processor;
           record.buffer_offset = buffer_offset;
+          record.buffer_pos = pos;
           if (!self->have_header)
             {
               if (!read_log_header (self, &record, buffer_state, error))
@@ -534,6 +535,107 @@ sps_etl_read (const guint8            *data,
 
   g_free (self.header.session_name);
   return ok;
+}
+
+/**
+ * sps_etl_buffer_data:
+ * @data: (array length=len): the whole file, as sps_etl_read() read it
+ * @len: its size
+ * @offset: where a buffer that sps_etl_read() read starts
+ * @compression: the file's compression (its header's)
+ * @decompress: what expands a compressed buffer
+ * @expanded: (out) (transfer full): the memory of an expanded buffer, to
+ *   free; %NULL when the data is the file's
+ * @data_len: (out): the size of the data
+ * @error: why the buffer cannot be read again
+ *
+ * Finds a buffer's records again, for what reads a record later
+ * (sps_etl_record_at() with a record's @buffer_pos).
+ *
+ * Returns: (nullable): the buffer's data after its header
+ */
+const guint8 *
+sps_etl_buffer_data (const guint8          *data,
+                     gsize                  len,
+                     gsize                  offset,
+                     guint32                compression,
+                     SpsEtlDecompressFunc   decompress,
+                     guint8               **expanded,
+                     gsize                 *data_len,
+                     GError               **error)
+{
+  const guint8 *b = data + offset;
+  guint32 size;
+  guint32 saved;
+
+  *expanded = NULL;
+  *data_len = 0;
+  if (offset > len || len - offset < BUFFER_HEADER_SIZE)
+    goto bad;
+  size = sps_ms_read_u32 (b);
+  saved = sps_ms_read_u32 (b + 4);
+  if (size < BUFFER_HEADER_SIZE)
+    goto bad;
+
+  if ((sps_ms_read_u16 (b + 52) & BUFFER_FLAG_COMPRESSED) != 0 && compression != 0)
+    {
+      gsize out_len = saved >= BUFFER_HEADER_SIZE ? saved - BUFFER_HEADER_SIZE : 0;
+      gssize got;
+
+      if (size > len - offset || out_len == 0 || out_len > MAX_EXPANDED_SIZE || decompress == NULL)
+        goto bad;
+      *expanded = g_malloc (out_len);
+      got = decompress (compression, b + BUFFER_HEADER_SIZE, size - BUFFER_HEADER_SIZE,
+                        *expanded, out_len, error);
+      if (got < 0)
+        {
+          g_clear_pointer (expanded, g_free);
+          return NULL;
+        }
+      *data_len = MIN ((gsize) got, out_len);
+      return *expanded;
+    }
+
+  *data_len = MIN (MIN (saved, size), len - offset);
+  if (*data_len <= BUFFER_HEADER_SIZE)
+    goto bad;
+  *data_len -= BUFFER_HEADER_SIZE;
+  return b + BUFFER_HEADER_SIZE;
+
+bad:
+  g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED,
+               /* Translators: a byte offset in an ETL file */
+               _("the buffer at byte %zu cannot be read again"), offset);
+  return NULL;
+}
+
+/**
+ * sps_etl_record_at:
+ * @data: (array length=len): a buffer's data (sps_etl_buffer_data())
+ * @len: its size
+ * @pos: a record's @buffer_pos
+ * @record: (out caller-allocates): the record
+ *
+ * Reads one record of a buffer again. Its @offset is @pos; @processor
+ * and @buffer_offset are not known here.
+ *
+ * Returns: %FALSE when no sound record is at @pos
+ */
+gboolean
+sps_etl_record_at (const guint8 *data,
+                   gsize         len,
+                   gsize         pos,
+                   SpsEtlRecord *record)
+{
+  static const SpsEtlReaderFuncs funcs = { NULL, };
+  Reader reader = { "", &funcs, NULL, NULL, { 0, }, TRUE };
+  gsize size;
+
+  if (pos > len || len - pos < 4)
+    return FALSE;
+  size = decode_record (&reader, data + pos, len - pos, pos, record);
+  record->buffer_pos = pos;
+  return size != 0 && size != G_MAXSIZE;
 }
 
 /**

@@ -54,6 +54,8 @@ typedef struct
   gsize             offset;         /* of the record: in the file, or in its
                                      * buffer's expanded data when compressed */
   gsize             buffer_offset;  /* of the buffer in the file */
+  gsize             buffer_pos;     /* of the record in its buffer's data
+                                     * (after the buffer's header, expanded) */
 } SpsEtlRecord;
 
 /* The log file header: the payload of the first record of the first
@@ -124,6 +126,19 @@ gboolean sps_etl_read          (const guint8            *data,
                                 gpointer                 user_data,
                                 SpsEtlStats             *stats,
                                 GError                 **error);
+
+const guint8 *sps_etl_buffer_data (const guint8          *data,
+                                   gsize                  len,
+                                   gsize                  offset,
+                                   guint32                compression,
+                                   SpsEtlDecompressFunc   decompress,
+                                   guint8               **expanded,
+                                   gsize                 *data_len,
+                                   GError               **error);
+gboolean sps_etl_record_at      (const guint8            *data,
+                                gsize                    len,
+                                gsize                    pos,
+                                SpsEtlRecord            *record);
 
 gboolean sps_etl_has_magic      (const guint8 *data,
                                 gsize         len);

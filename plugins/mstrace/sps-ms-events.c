@@ -331,28 +331,21 @@ sps_ms_manifest_event_name (SpsMsProvider provider,
 }
 
 /**
- * sps_ms_add_raw_payload_args:
- * @builder: the trace builder
- * @scratch: a string to reuse
+ * sps_ms_append_raw_payload:
+ * @out: where the args are appended
  * @payload: the payload's bytes
  * @len: their number
  *
- * Keeps a payload that is not decoded as args: its size and its bytes in
+ * Appends a payload that is not decoded as args: its size and its bytes in
  * base64 (a third smaller than hex, which matters for the hundreds of
- * thousands of events of an ETL file).
- *
- * Returns: the args, `{"payload_size":N,"payload_base64":"…"}`
+ * thousands of events of an ETL file), `{"payload_size":N,"payload_base64":"…"}`.
  */
-SpsArgsRef
-sps_ms_add_raw_payload_args (SpsTraceBuilder *builder,
-                             GString         *scratch,
-                             const guint8    *payload,
-                             gsize            len)
+void
+sps_ms_append_raw_payload (GString      *out,
+                           const guint8 *payload,
+                           gsize         len)
 {
-  g_assert (SPS_IS_TRACE_BUILDER (builder));
-  g_assert (scratch != NULL);
-
-  g_string_printf (scratch, "{\"payload_size\":%" G_GSIZE_FORMAT, len);
+  g_string_append_printf (out, "{\"payload_size\":%" G_GSIZE_FORMAT, len);
   if (len > 0)
     {
       gint state = 0;
@@ -363,15 +356,39 @@ sps_ms_add_raw_payload_args (SpsTraceBuilder *builder,
       /* Encoded straight into the string, without a copy per event: 4
        * bytes per 3 and the last group (GLib's bound for the step
        * functions without line breaks) */
-      g_string_append (scratch, ",\"payload_base64\":\"");
-      at = scratch->len;
-      g_string_set_size (scratch, at + (len / 3 + 1) * 4 + 4);
-      n = g_base64_encode_step (payload, len, FALSE, scratch->str + at, &state, &save);
-      n += g_base64_encode_close (FALSE, scratch->str + at + n, &state, &save);
-      g_string_truncate (scratch, at + n);
-      g_string_append_c (scratch, '"');
+      g_string_append (out, ",\"payload_base64\":\"");
+      at = out->len;
+      g_string_set_size (out, at + (len / 3 + 1) * 4 + 4);
+      n = g_base64_encode_step (payload, len, FALSE, out->str + at, &state, &save);
+      n += g_base64_encode_close (FALSE, out->str + at + n, &state, &save);
+      g_string_truncate (out, at + n);
+      g_string_append_c (out, '"');
     }
-  g_string_append_c (scratch, '}');
+  g_string_append_c (out, '}');
+}
+
+/**
+ * sps_ms_add_raw_payload_args:
+ * @builder: the trace builder
+ * @scratch: a string to reuse
+ * @payload: the payload's bytes
+ * @len: their number
+ *
+ * Keeps a payload that is not decoded as args (sps_ms_append_raw_payload()).
+ *
+ * Returns: the args
+ */
+SpsArgsRef
+sps_ms_add_raw_payload_args (SpsTraceBuilder *builder,
+                             GString         *scratch,
+                             const guint8    *payload,
+                             gsize            len)
+{
+  g_assert (SPS_IS_TRACE_BUILDER (builder));
+  g_assert (scratch != NULL);
+
+  g_string_truncate (scratch, 0);
+  sps_ms_append_raw_payload (scratch, payload, len);
   return sps_trace_builder_add_args_text (builder, scratch->str, (gssize) scratch->len);
 }
 

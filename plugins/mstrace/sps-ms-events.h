@@ -73,6 +73,9 @@ gboolean       sps_ms_append_fields          (GString         *out,
                                               gsize            len);
 const char    *sps_ms_manifest_event_name    (SpsMsProvider    provider,
                                               guint            id);
+void           sps_ms_append_raw_payload     (GString         *out,
+                                              const guint8    *payload,
+                                              gsize            len);
 SpsArgsRef     sps_ms_add_raw_payload_args   (SpsTraceBuilder *builder,
                                               GString         *scratch,
                                               const guint8    *payload,

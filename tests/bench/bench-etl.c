@@ -165,8 +165,7 @@ typedef struct
 } Import;
 
 static void
-import_once (const guint8 *d,
-             gsize         len,
+import_once (GBytes       *input,
              Import       *result)
 {
   g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
@@ -180,7 +179,7 @@ import_once (const guint8 *d,
   double wall0 = sps_bench_now_ms ();
 
   poller = g_thread_new ("poll-anon", poll_anon, &poll);
-  if (!sps_etl_import_read (import, d, len, "bench-etl-200mb.etl", &error))
+  if (!sps_etl_import_read (import, input, "bench-etl-200mb.etl", &error))
     g_error ("import: %s", error->message);
   result->read_s = sps_bench_cpu_seconds () - cpu0;
   sps_etl_import_finish (import);
@@ -207,6 +206,7 @@ main (int   argc,
   g_autofree char *path = NULL;
   g_autofree char *loadavg = NULL;
   g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GBytes) input = NULL;
   g_autoptr(GError) error = NULL;
   Import runs[RUNS];
   double cpu[RUNS], wall[RUNS];
@@ -229,6 +229,7 @@ main (int   argc,
     g_error ("%s", error->message);
   d = (const guint8 *) g_mapped_file_get_contents (mapped);
   len = g_mapped_file_get_length (mapped);
+  input = g_mapped_file_get_bytes (mapped);
   mb = (double) len / 1e6;
 
   if (g_file_get_contents ("/proc/loadavg", &loadavg, NULL, NULL))
@@ -249,7 +250,7 @@ main (int   argc,
 
   for (guint run = 0; run < RUNS; run++)
     {
-      import_once (d, len, &runs[run]);
+      import_once (input, &runs[run]);
       cpu[run] = runs[run].cpu_s;
       wall[run] = runs[run].wall_s;
       printf ("import %u: %.0f ms CPU (read %.0f, samples %.0f, finish %.0f), %.0f ms wall, %u samples, "
