@@ -274,6 +274,26 @@ test_net452 (void)
   /* A payload of unknown layout: its bytes */
   g_assert_cmpint (count (engine, "name = 'Windows Kernel/DiskIo/Read' AND args LIKE '{\"payload_size\":%'"),
                    ==, 2339);
+
+  /* The args are decoded from the file's buffers when read: every
+   * event's with a payload is deferred, and each decodes to JSON */
+  {
+    const SpsInstantTable *instants = sps_trace_get_instants (trace);
+    guint n_deferred = 0;
+    guint n_text = 0;
+
+    for (guint i = 0; i < instants->n_rows; i++)
+      if (instants->kind[i] == SPS_INSTANT_KIND_EVENT && instants->args[i] != SPS_ARGS_REF_NONE)
+        {
+          if (sps_args_ref_is_deferred (instants->args[i]))
+            n_deferred++;
+          else
+            n_text++;
+        }
+    g_assert_cmpuint (n_text, ==, 0);
+    g_assert_cmpint (n_deferred, ==, count (engine, "args IS NOT NULL"));
+    g_assert_cmpint (count (engine, "args IS NOT NULL AND json_valid(args)"), ==, n_deferred);
+  }
 }
 
 /* PerfView's test merges the four files: 95,506 events, 55
