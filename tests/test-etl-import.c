@@ -156,13 +156,21 @@ import_members (const char         *zip_name,
   g_autoptr(GError) error = NULL;
   SpsTrace *trace;
 
+  g_autoptr(GPtrArray) etls = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+
+  /* The files' headers first: they set the session's clock */
   for (guint i = 0; members[i] != NULL; i++)
     {
-      g_autoptr(GBytes) etl = sps_test_shared_zip_member ("diagsession", zip_name, members[i]);
+      GBytes *etl = sps_test_shared_zip_member ("diagsession", zip_name, members[i]);
 
       if (etl == NULL)
         return NULL;
-      g_assert_true (sps_etl_import_read (import, etl, members[i], &error));
+      sps_etl_import_add_clock (import, etl);
+      g_ptr_array_add (etls, etl);
+    }
+  for (guint i = 0; members[i] != NULL; i++)
+    {
+      g_assert_true (sps_etl_import_read (import, g_ptr_array_index (etls, i), members[i], &error));
       g_assert_no_error (error);
     }
   sps_etl_import_finish (import);

@@ -310,21 +310,24 @@ load_clear (Load *self)
   g_clear_error (&self->first_error);
 }
 
-/* Reads the package's ETL resources; FALSE when cancelled */
+/* Reads the package's ETL resources; FALSE when cancelled. Every file is
+ * read from the package first: their headers set the session's clock
+ * before any event is added, and the import keeps their bytes anyway (the
+ * events' args are decoded from them). */
 static gboolean
 read_package_etls (Load           *self,
                    SpsDiagPackage *package,
                    GPtrArray      *etls,
                    GError        **error)
 {
+  g_autoptr(GPtrArray) contents = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+
   for (guint i = 0; i < etls->len; i++)
     {
       const SpsDiagResource *r = g_ptr_array_index (etls, i);
       g_autoptr(GError) local_error = NULL;
-      g_autoptr(GBytes) bytes = NULL;
-      g_autofree char *name = g_strdup_printf ("%s: %s", self->display_name, r->member);
+      GBytes *bytes;
 
-      self->file = i;
       if (self->progress != NULL)
         {
           /* Translators: progress message; %s is a member of a package */
@@ -336,7 +339,22 @@ read_package_etls (Load           *self,
       if (bytes == NULL)
         skip_resource (self, local_error);
       else
-        read_etl (self, bytes, name);
+        sps_etl_import_add_clock (self->import, bytes);
+      g_ptr_array_add (contents, bytes);
+      if (check_cancelled (self, error))
+        return FALSE;
+    }
+
+  for (guint i = 0; i < etls->len; i++)
+    {
+      const SpsDiagResource *r = g_ptr_array_index (etls, i);
+      g_autofree char *name = NULL;
+
+      if (g_ptr_array_index (contents, i) == NULL)
+        continue;
+      name = g_strdup_printf ("%s: %s", self->display_name, r->member);
+      self->file = i;
+      read_etl (self, g_ptr_array_index (contents, i), name);
       if (check_cancelled (self, error))
         return FALSE;
     }

@@ -52,6 +52,7 @@ struct _SpsEtlEvents
   GHashTable      *names;         /* name key → string id + 1 */
   GString         *scratch;
   guint32          kernel;        /* string id of KERNEL_PROVIDER */
+  SpsEtlEvent      current;       /* what sps_etl_events_add() returns */
   SpsEtlArgs      *args;          /* decodes the args when they are read */
   guint            decoder;       /* its number in the builder, 0: none */
   gboolean         deferred;      /* the current file's args are deferred */
@@ -599,10 +600,17 @@ record_args (SpsEtlEvents       *self,
  * @self: the events of one import
  * @record: a record of the ETL, in file order
  *
- * Keeps @record as an event unless it is a CPU sample or a stack walk
- * (those are the samples and their stacks).
+ * Makes @record an event unless it is a CPU sample or a stack walk
+ * (those are the samples and their stacks). An event whose process is
+ * known (its header says it) and whose name cannot change is returned, to
+ * be added to the builder now; the others wait here for the threads'
+ * processes and the EventSource manifests of every file
+ * (sps_etl_events_get()).
+ *
+ * Returns: (nullable): the event to add now, valid until the next call;
+ *   %NULL when the record is not an event or waits here
  */
-void
+const SpsEtlEvent *
 sps_etl_events_add (SpsEtlEvents       *self,
                     const SpsEtlRecord *record)
 {
@@ -610,8 +618,8 @@ sps_etl_events_add (SpsEtlEvents       *self,
   SpsEtlEvent event = { 0, };
   gint group = -1;
 
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (record != NULL);
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (record != NULL, NULL);
 
   if (record->provider != NULL)
     {
@@ -622,7 +630,7 @@ sps_etl_events_add (SpsEtlEvents       *self,
     group = record->group;
 
   if (group == GROUP_STACKWALK || (group == GROUP_PERFINFO && record->opcode == OP_SAMPLE))
-    return;
+    return NULL;
 
   if (provider != NULL && record->kind == SPS_ETL_RECORD_EVENT_HEADER && record->id == ID_MANIFEST_DATA &&
       provider->manifest == SPS_MS_PROVIDER_OTHER)
@@ -641,7 +649,13 @@ sps_etl_events_add (SpsEtlEvents       *self,
   event.descriptor = SPS_EVENT_DESCRIPTOR (record->id, record->version, record->opcode);
   event.args = record_args (self, record, provider, group);
   event.provider_index = provider != NULL ? provider->index : 0;
-  g_array_append_val (self->events, event);
+  if (event.named_by_id || (event.pid == SPS_ETL_NO_ID && event.tid != SPS_ETL_NO_ID))
+    {
+      g_array_append_val (self->events, event);
+      return NULL;
+    }
+  self->current = event;
+  return &self->current;
 }
 
 /**
@@ -651,7 +665,7 @@ sps_etl_events_add (SpsEtlEvents       *self,
  *
  * Names the events that EventSource manifests logged in the files name.
  *
- * Returns: (array length=n_events): the events kept, in file order
+ * Returns: (array length=n_events): the events that waited, in file order
  */
 const SpsEtlEvent *
 sps_etl_events_get (SpsEtlEvents *self,

@@ -36,7 +36,7 @@ void               sps_etl_events_set_compression (SpsEtlEvents *self,
                                             guint32             compression);
 void               sps_etl_events_append_args (GString          *out,
                                             const SpsEtlRecord *record);
-void               sps_etl_events_add      (SpsEtlEvents       *self,
+const SpsEtlEvent *sps_etl_events_add      (SpsEtlEvents       *self,
                                             const SpsEtlRecord *record);
 const SpsEtlEvent *sps_etl_events_get      (SpsEtlEvents       *self,
                                             guint              *n_events);

@@ -54,6 +54,7 @@ struct _SpsEtlImport
   const char           *display_name; /* of the file being read */
 
   gboolean              have_clock;
+  guint                 n_headers;    /* files whose header was read */
   guint64               start_ticks;  /* the earliest file's start */
   guint64               frequency;
   guint                 pointer_size;
@@ -63,7 +64,8 @@ struct _SpsEtlImport
 
   SpsEtlBufferFunc      buffer_func;
   gpointer              buffer_data;
-  GHashTable           *processes;    /* after finish: pid → builder process */
+  GHashTable           *processes;    /* pid → builder process */
+  GHashTable           *builder_threads; /* (pid << 32 | tid) → builder thread + 1 */
   GHashTable           *process_samples; /* after finish: pid → samples */
 };
 
@@ -78,6 +80,8 @@ sps_etl_import_new (SpsTraceBuilder      *builder,
   self->kernel = sps_etl_kernel_new ();
   self->events = sps_etl_events_new (builder, decompress);
   self->clr = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) sps_clr_symbols_free);
+  self->processes = g_hash_table_new (NULL, NULL);
+  self->builder_threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->pointer_size = 8;
   sps_etl_guid_parse ("{e13c0d23-ccbc-4e12-931b-d9cc2eee27e4}", self->runtime);
   sps_etl_guid_parse ("{a669021c-c450-4609-a035-5af59af4df18}", self->rundown);
@@ -94,6 +98,7 @@ sps_etl_import_free (SpsEtlImport *self)
   sps_etl_events_free (self->events);
   g_hash_table_unref (self->clr);
   g_clear_pointer (&self->processes, g_hash_table_unref);
+  g_clear_pointer (&self->builder_threads, g_hash_table_unref);
   g_clear_pointer (&self->process_samples, g_hash_table_unref);
   g_free (self);
 }
@@ -173,7 +178,40 @@ sps_etl_import_set_buffer_func (SpsEtlImport     *self,
 GHashTable *
 sps_etl_import_get_processes (SpsEtlImport *self)
 {
-  return self->processes;
+  return self->finished && self->have_clock ? self->processes : NULL;
+}
+
+/**
+ * sps_etl_import_add_clock:
+ * @self: an import that has read nothing yet
+ * @etl: one file of the session
+ *
+ * Events go to the builder as they are read, on the session's clock: the
+ * earliest file's start. When a session has several files, give each one
+ * here before reading any; a single file's header sets the clock itself.
+ * A file without a readable header is left to sps_etl_import_read() to
+ * report.
+ */
+void
+sps_etl_import_add_clock (SpsEtlImport *self,
+                          GBytes       *etl)
+{
+  SpsEtlHeader header;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (!self->finished);
+
+  if (!sps_etl_read_header (g_bytes_get_data (etl, NULL), g_bytes_get_size (etl), &header))
+    return;
+  if (!self->have_clock)
+    {
+      self->have_clock = TRUE;
+      self->start_ticks = header.start_ticks;
+      self->frequency = header.perf_freq;
+    }
+  else if (header.perf_freq == self->frequency)
+    self->start_ticks = MIN (self->start_ticks, header.start_ticks);
+  g_free (header.session_name);
 }
 
 /* Reading */
@@ -186,12 +224,13 @@ on_header (const SpsEtlHeader *header,
 
   sps_etl_events_set_compression (self->events, header->compression);
   self->stats.events_lost += header->events_lost;
+  if (self->n_headers++ == 0)
+    self->pointer_size = header->pointer_size;
   if (!self->have_clock)
     {
       self->have_clock = TRUE;
       self->start_ticks = header->start_ticks;
       self->frequency = header->perf_freq;
-      self->pointer_size = header->pointer_size;
       return;
     }
   if (header->perf_freq != self->frequency)
@@ -201,7 +240,62 @@ on_header (const SpsEtlHeader *header,
                               _("its clock runs at another frequency than the session's first file's; "
                                 "its times are read at the first file's"));
     }
-  self->start_ticks = MIN (self->start_ticks, header->start_ticks);
+  /* Events of the files before are on the clock already: an earlier
+   * start than theirs (a file not given to sps_etl_import_add_clock())
+   * gives times before 0 */
+}
+
+/* Ticks as ns since the start, saturated to the model's range. A clock
+ * whose tick is a whole number of ns (10 MHz QPC: 100 ns) needs no
+ * 128-bit division per sample. */
+static SpsTime
+ticks_to_ns (SpsEtlImport *self,
+             guint64       ticks)
+{
+  __int128 delta = (__int128) ticks - (__int128) self->start_ticks;
+  __int128 t;
+
+  if (1000000000 % self->frequency == 0)
+    t = delta * (1000000000 / self->frequency);
+  else
+    t = delta * 1000000000 / self->frequency;
+  return (SpsTime) CLAMP (t, -TIME_LIMIT, TIME_LIMIT);
+}
+
+static guint32
+builder_process (SpsEtlImport *self,
+                 guint32       pid)
+{
+  gpointer value;
+  guint32 process;
+
+  if (g_hash_table_lookup_extended (self->processes, GUINT_TO_POINTER (pid), NULL, &value))
+    return GPOINTER_TO_UINT (value);
+  process = sps_trace_builder_ensure_process (self->builder, pid == SPS_ETL_NO_ID ? -1 : (gint64) pid);
+  if (pid == PID_IDLE)
+    sps_trace_builder_set_process_name (self->builder, process,
+                                        sps_trace_builder_intern (self->builder, "Idle", -1));
+  g_hash_table_insert (self->processes, GUINT_TO_POINTER (pid), GUINT_TO_POINTER (process));
+  return process;
+}
+
+static guint32
+builder_thread (SpsEtlImport *self,
+                guint32       pid,
+                guint32       tid)
+{
+  guint64 key = (guint64) pid << 32 | tid;
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->builder_threads, &key));
+  guint32 thread;
+  guint64 *stored;
+
+  if (index != 0)
+    return index - 1;
+  thread = sps_trace_builder_ensure_thread (self->builder, builder_process (self, pid), tid);
+  stored = g_new (guint64, 1);
+  *stored = key;
+  g_hash_table_insert (self->builder_threads, stored, GUINT_TO_POINTER (thread + 1));
+  return thread;
 }
 
 static SpsClrSymbols *
@@ -223,10 +317,15 @@ on_record (const SpsEtlRecord *record,
            gpointer            user_data)
 {
   SpsEtlImport *self = user_data;
+  const SpsEtlEvent *event;
   SpsClrProvider provider;
   SpsClrEvent kind;
 
-  sps_etl_events_add (self->events, record);
+  /* Straight to the builder, unless it waits for a name or a process */
+  if ((event = sps_etl_events_add (self->events, record)) != NULL)
+    sps_trace_builder_add_event (self->builder, builder_thread (self, event->pid, event->tid),
+                                 ticks_to_ns (self, event->ticks), event->provider, event->name,
+                                 event->descriptor, event->args);
   if (sps_etl_kernel_add (self->kernel, record))
     return;
 
@@ -314,8 +413,6 @@ typedef struct
   SpsEtlImport *self;
   GHashTable   *images;        /* pid → GArray of ImageRange, by base */
   GHashTable   *threads;       /* tid → GPtrArray of SpsEtlThread (borrowed) */
-  GHashTable   *processes;     /* pid → builder process */
-  GHashTable   *builder_threads; /* (pid << 32 | tid) → builder thread + 1 */
   GHashTable   *frames;        /* pid → GHashTable ip → frame + 1 */
   GArray       *thread_samples; /* builder thread → its samples (guint) */
   guint32       sample_name;
@@ -474,59 +571,6 @@ pid_of_thread (Build   *build,
   return ((const SpsEtlThread *) g_ptr_array_index (lives, lives->len - 1))->pid;
 }
 
-static guint32
-builder_process (Build   *build,
-                 guint32  pid)
-{
-  gpointer value;
-  guint32 process;
-
-  if (g_hash_table_lookup_extended (build->processes, GUINT_TO_POINTER (pid), NULL, &value))
-    return GPOINTER_TO_UINT (value);
-  process = sps_trace_builder_ensure_process (build->self->builder, pid == SPS_ETL_NO_ID ? -1 : (gint64) pid);
-  if (pid == PID_IDLE)
-    sps_trace_builder_set_process_name (build->self->builder, process,
-                                        sps_trace_builder_intern (build->self->builder, "Idle", -1));
-  g_hash_table_insert (build->processes, GUINT_TO_POINTER (pid), GUINT_TO_POINTER (process));
-  return process;
-}
-
-static guint32
-builder_thread (Build   *build,
-                guint32  pid,
-                guint32  tid)
-{
-  guint64 key = (guint64) pid << 32 | tid;
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (build->builder_threads, &key));
-  guint32 thread;
-  guint64 *stored;
-
-  if (index != 0)
-    return index - 1;
-  thread = sps_trace_builder_ensure_thread (build->self->builder, builder_process (build, pid), tid);
-  stored = g_new (guint64, 1);
-  *stored = key;
-  g_hash_table_insert (build->builder_threads, stored, GUINT_TO_POINTER (thread + 1));
-  return thread;
-}
-
-/* Ticks as ns since the start, saturated to the model's range. A clock
- * whose tick is a whole number of ns (10 MHz QPC: 100 ns) needs no
- * 128-bit division per sample. */
-static SpsTime
-ticks_to_ns (SpsEtlImport *self,
-             guint64       ticks)
-{
-  __int128 delta = (__int128) ticks - (__int128) self->start_ticks;
-  __int128 t;
-
-  if (1000000000 % self->frequency == 0)
-    t = delta * (1000000000 / self->frequency);
-  else
-    t = delta * 1000000000 / self->frequency;
-  return (SpsTime) CLAMP (t, -TIME_LIMIT, TIME_LIMIT);
-}
-
 /* Interns the IPs (leaf first) of @stack from the root down onto @callsite */
 static guint32
 intern_part (Build        *build,
@@ -568,7 +612,7 @@ thread_of_sample (Build              *build,
 
   memo->tid = sample->tid;
   memo->pid = pid_of_thread (build, sample->tid, sample->ts);
-  memo->thread = builder_thread (build, memo->pid, sample->tid);
+  memo->thread = builder_thread (build->self, memo->pid, sample->tid);
   memo->start = memo->end = 0;
   if (sample->tid == 0)
     memo->end = G_MAXUINT64;
@@ -658,7 +702,7 @@ add_samples (Build *build)
     }
 
   /* A process's samples: those of its threads */
-  g_hash_table_iter_init (&iter, build->builder_threads);
+  g_hash_table_iter_init (&iter, build->self->builder_threads);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       gpointer pid = GUINT_TO_POINTER ((guint32) (*(const guint64 *) key >> 32));
@@ -700,7 +744,7 @@ order_threads (Build *build)
     sps_trace_builder_set_thread_sort_index (build->self->builder, g_array_index (order, guint32, i), (gint32) i);
 }
 
-/* The events on their threads, on the session's clock */
+/* The events that waited for the threads' processes or their names */
 static void
 add_events (Build *build)
 {
@@ -716,7 +760,7 @@ add_events (Build *build)
       /* Headers without a process (PerfInfo's) go to the thread's */
       if (pid == SPS_ETL_NO_ID && e->tid != SPS_ETL_NO_ID)
         pid = pid_of_thread (build, e->tid, e->ticks);
-      sps_trace_builder_add_event (self->builder, builder_thread (build, pid, e->tid),
+      sps_trace_builder_add_event (self->builder, builder_thread (build->self, pid, e->tid),
                                    ticks_to_ns (self, e->ticks), e->provider, e->name,
                                    e->descriptor, e->args);
     }
@@ -731,7 +775,7 @@ name_processes_and_threads (Build *build)
   SpsEtlKernel *kernel = self->kernel;
 
   if (kernel->target_pid != SPS_ETL_NO_ID)
-    builder_process (build, kernel->target_pid);
+    builder_process (build->self, kernel->target_pid);
 
   for (guint i = 0; i < kernel->processes->len; i++)
     {
@@ -739,7 +783,7 @@ name_processes_and_threads (Build *build)
       gpointer process;
 
       if (p->image != NULL && p->image[0] != '\0' &&
-          g_hash_table_lookup_extended (build->processes, GUINT_TO_POINTER (p->pid), NULL, &process))
+          g_hash_table_lookup_extended (build->self->processes, GUINT_TO_POINTER (p->pid), NULL, &process))
         sps_trace_builder_set_process_name (self->builder, GPOINTER_TO_UINT (process),
                                             sps_trace_builder_intern (self->builder, p->image, -1));
     }
@@ -747,7 +791,7 @@ name_processes_and_threads (Build *build)
     {
       const SpsEtlThread *t = g_ptr_array_index (kernel->threads, i);
       guint64 key = (guint64) t->pid << 32 | t->tid;
-      guint thread = GPOINTER_TO_UINT (g_hash_table_lookup (build->builder_threads, &key));
+      guint thread = GPOINTER_TO_UINT (g_hash_table_lookup (build->self->builder_threads, &key));
 
       if (thread != 0 && t->name != NULL && t->name[0] != '\0')
         sps_trace_builder_set_thread_name (self->builder, thread - 1,
@@ -764,7 +808,7 @@ name_processes_and_threads (Build *build)
 void
 sps_etl_import_finish (SpsEtlImport *self)
 {
-  Build build = { self, NULL, NULL, NULL, NULL, NULL, NULL, 0 };
+  Build build = { self, NULL, NULL, NULL, NULL, 0 };
   GHashTableIter iter;
   gpointer value;
 
@@ -780,8 +824,6 @@ sps_etl_import_finish (SpsEtlImport *self)
 
   build.images = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   build.threads = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
-  build.processes = g_hash_table_new (NULL, NULL);
-  build.builder_threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   build.frames = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_hash_table_unref);
   build.sample_name = sps_trace_builder_intern (self->builder, "PerfInfo/Sample", -1);
   self->process_samples = g_hash_table_new (NULL, NULL);
@@ -808,8 +850,6 @@ sps_etl_import_finish (SpsEtlImport *self)
 
   g_hash_table_unref (build.images);
   g_hash_table_unref (build.threads);
-  self->processes = build.processes;
   g_array_unref (build.thread_samples);
-  g_hash_table_unref (build.builder_threads);
   g_hash_table_unref (build.frames);
 }

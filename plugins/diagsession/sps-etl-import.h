@@ -31,6 +31,8 @@ typedef struct
 SpsEtlImport *sps_etl_import_new        (SpsTraceBuilder          *builder,
                                          SpsEtlDecompressFunc      decompress);
 void          sps_etl_import_free       (SpsEtlImport             *self);
+void          sps_etl_import_add_clock  (SpsEtlImport             *self,
+                                         GBytes                   *etl);
 gboolean      sps_etl_import_read       (SpsEtlImport             *self,
                                          GBytes                   *etl,
                                          const char               *display_name,

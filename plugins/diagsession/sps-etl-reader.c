@@ -537,6 +537,56 @@ sps_etl_read (const guint8            *data,
   return ok;
 }
 
+typedef struct
+{
+  SpsEtlHeader *header;
+  gboolean      found;
+} HeaderPeek;
+
+static void
+peek_header (const SpsEtlHeader *header,
+             gpointer            user_data)
+{
+  HeaderPeek *peek = user_data;
+
+  *peek->header = *header;
+  peek->header->session_name = g_strdup (header->session_name);
+  peek->found = TRUE;
+}
+
+static gboolean
+peek_first_buffer (gsize    offset,
+                   gsize    len,
+                   gpointer user_data)
+{
+  return offset == 0;
+}
+
+/**
+ * sps_etl_read_header:
+ * @data: (array length=len): an ETL file
+ * @len: its size
+ * @header: (out caller-allocates): its trace header; free its
+ *   @session_name
+ *
+ * Reads the trace header alone (the first buffer's first record).
+ *
+ * Returns: %FALSE when the file has no readable header
+ */
+gboolean
+sps_etl_read_header (const guint8 *data,
+                     gsize         len,
+                     SpsEtlHeader *header)
+{
+  const SpsEtlReaderFuncs funcs = { peek_header, NULL, NULL, NULL, peek_first_buffer };
+  HeaderPeek peek = { header, FALSE };
+  SpsEtlStats stats;
+
+  memset (header, 0, sizeof *header);
+  sps_etl_read (data, len, "", &funcs, &peek, &stats, NULL);
+  return peek.found;
+}
+
 /**
  * sps_etl_buffer_data:
  * @data: (array length=len): the whole file, as sps_etl_read() read it

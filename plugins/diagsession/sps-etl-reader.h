@@ -127,6 +127,9 @@ gboolean sps_etl_read          (const guint8            *data,
                                 SpsEtlStats             *stats,
                                 GError                 **error);
 
+gboolean sps_etl_read_header     (const guint8            *data,
+                                gsize                    len,
+                                SpsEtlHeader            *header);
 const guint8 *sps_etl_buffer_data (const guint8          *data,
                                    gsize                  len,
                                    gsize                  offset,
