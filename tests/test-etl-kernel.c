@@ -78,7 +78,7 @@ test_diaghub_processes (void)
 
   g_assert_cmpuint (kernel->processes->len, ==, 241);
   g_assert_cmpuint (kernel->images->len, ==, 15103);
-  g_assert_cmpuint (kernel->samples->len, ==, 0);
+  g_assert_cmpuint (kernel->samples.len, ==, 0);
   g_assert_cmpuint (kernel->n_bad_payloads, ==, 0);
   g_assert_cmpuint (kernel->target_pid, ==, 2140);
 
@@ -268,7 +268,7 @@ test_stacks (void)
   add_key (kernel, 36, 0xdef0, key_kernel, 1);
   sps_etl_kernel_finish (kernel);
 
-  g_assert_cmpuint (kernel->samples->len, ==, 3);
+  g_assert_cmpuint (kernel->samples.len, ==, 3);
   g_assert_cmpuint (kernel->n_stack_events, ==, 3);
   g_assert_cmpuint (kernel->n_samples, ==, 3);
   g_assert_cmpuint (kernel->n_key_refs_user, ==, 2);
@@ -279,7 +279,7 @@ test_stacks (void)
   g_assert_cmpuint (kernel->n_stacks_unmatched, ==, 1);
   g_assert_cmpuint (kernel->n_keys_unresolved, ==, 1);
 
-  s = &g_array_index (kernel->samples, SpsEtlSample, 0);
+  s = sps_etl_samples_at (&kernel->samples, 0);
   g_assert_cmpuint (s->tid, ==, 7);
   g_assert_cmphex (s->ip, ==, 0xfffff80001000000);
   ips = stack_ips (kernel, s->kernel_stack, &n);
@@ -289,13 +289,13 @@ test_stacks (void)
   g_assert_cmpuint (n, ==, 3);
   g_assert_cmphex (ips[0], ==, 0x401000);
 
-  s = &g_array_index (kernel->samples, SpsEtlSample, 1);
+  s = sps_etl_samples_at (&kernel->samples, 1);
   g_assert_cmpuint (s->kernel_stack, ==, SPS_ETL_NO_ID);
   ips = stack_ips (kernel, s->user_stack, &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[1], ==, 0x7ff000002000);
 
-  s = &g_array_index (kernel->samples, SpsEtlSample, 2);
+  s = sps_etl_samples_at (&kernel->samples, 2);
   g_assert_cmpuint (s->user_stack, ==, SPS_ETL_NO_ID);
   ips = stack_ips (kernel, s->kernel_stack, &n);
   g_assert_cmpuint (n, ==, 1);
@@ -331,13 +331,13 @@ test_key_reuse (void)
 
   g_assert_cmpuint (kernel->n_stacks_attached, ==, 2);
   g_assert_cmpuint (kernel->n_keys_unresolved, ==, 1);
-  ips = stack_ips (kernel, g_array_index (kernel->samples, SpsEtlSample, 0).user_stack, &n);
+  ips = stack_ips (kernel, sps_etl_samples_at (&kernel->samples, 0)->user_stack, &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmphex (ips[0], ==, 0x401000);
-  ips = stack_ips (kernel, g_array_index (kernel->samples, SpsEtlSample, 1).user_stack, &n);
+  ips = stack_ips (kernel, sps_etl_samples_at (&kernel->samples, 1)->user_stack, &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[0], ==, 0x502000);
-  g_assert_cmpuint (g_array_index (kernel->samples, SpsEtlSample, 2).user_stack, ==, SPS_ETL_NO_ID);
+  g_assert_cmpuint (sps_etl_samples_at (&kernel->samples, 2)->user_stack, ==, SPS_ETL_NO_ID);
 }
 
 static void
@@ -370,7 +370,7 @@ test_short_payloads (void)
   g_assert_cmpuint (kernel->n_bad_payloads, ==, 5);
   g_assert_cmpuint (kernel->processes->len, ==, 1);
   g_assert_cmpuint (kernel->images->len, ==, 0);
-  g_assert_cmpuint (kernel->samples->len, ==, 0);
+  g_assert_cmpuint (kernel->samples.len, ==, 0);
   g_assert_cmpuint (kernel->threads->len, ==, 0);
 }
 

@@ -678,9 +678,9 @@ add_samples (Build *build)
   for (guint i = 0; i < LEAF_MEMO_SIZE; i++)
     leaves[i].callsite = SPS_NO_INDEX;
 
-  for (guint i = 0; i < kernel->samples->len; i++)
+  for (guint i = 0; i < kernel->samples.len; i++)
     {
-      const SpsEtlSample *sample = &g_array_index (kernel->samples, SpsEtlSample, i);
+      const SpsEtlSample *sample = sps_etl_samples_at (&kernel->samples, i);
       guint32 callsite = SPS_NO_INDEX;
 
       thread_of_sample (build, &thread, sample);
@@ -699,7 +699,11 @@ add_samples (Build *build)
       g_array_index (build->thread_samples, guint, thread.thread)++;
       sps_trace_builder_add_sample (self->builder, thread.thread, ticks_to_ns (self, sample->ts),
                                     build->sample_name, callsite, 0, weight, unit, flags);
+      /* The kernel's copy goes as the builder's grows */
+      if ((i + 1) % SPS_ETL_SAMPLE_BLOCK_SIZE == 0)
+        sps_etl_kernel_release_samples (kernel, i + 1);
     }
+  sps_etl_kernel_release_samples (kernel, G_MAXUINT);
 
   /* A process's samples: those of its threads */
   g_hash_table_iter_init (&iter, build->self->builder_threads);

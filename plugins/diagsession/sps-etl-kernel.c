@@ -160,7 +160,7 @@ sps_etl_kernel_new (void)
   self->processes = g_ptr_array_new_with_free_func (process_free);
   self->threads = g_ptr_array_new_with_free_func (thread_free);
   self->images = g_ptr_array_new_with_free_func (image_free);
-  self->samples = g_array_new (FALSE, FALSE, sizeof (SpsEtlSample));
+  self->samples.blocks = g_ptr_array_new_with_free_func (g_free);
   self->stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlStack));
   self->ips = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->target_pid = SPS_ETL_NO_ID;
@@ -197,7 +197,7 @@ sps_etl_kernel_free (SpsEtlKernel *self)
   g_ptr_array_unref (self->processes);
   g_ptr_array_unref (self->threads);
   g_ptr_array_unref (self->images);
-  g_array_unref (self->samples);
+  g_ptr_array_unref (self->samples.blocks);
   g_array_unref (self->stacks);
   g_array_unref (self->ips);
   g_free (self);
@@ -462,9 +462,11 @@ add_sample (SpsEtlKernel       *self,
       if ((sample.flags & (SPS_ETL_SAMPLE_IN_DPC | SPS_ETL_SAMPLE_IN_ISR)) != 0)
         self->n_idle_interrupts++;
     }
-  g_array_append_val (self->samples, sample);
+  if (self->samples.len % SPS_ETL_SAMPLE_BLOCK_SIZE == 0)
+    g_ptr_array_add (self->samples.blocks, g_new (SpsEtlSample, SPS_ETL_SAMPLE_BLOCK_SIZE));
+  *sps_etl_samples_at (&self->samples, self->samples.len++) = sample;
   g_hash_table_insert (self->last_sample, GUINT_TO_POINTER (sample.tid),
-                       GUINT_TO_POINTER (self->samples->len));
+                       GUINT_TO_POINTER (self->samples.len));
 }
 
 /* SampledProfileInterval: u32 source (0 the timer), u32 new and u32 old
@@ -489,7 +491,7 @@ read_interval (SpsEtlKernel       *self,
  * written out of order, a relogged trace) waits for the end. One entry
  * per thread instead of one per sample: millions of samples cost no
  * hash table. */
-static SpsEtlSample *
+static guint
 find_sample (SpsEtlKernel *self,
              guint64       ts,
              guint32       tid)
@@ -498,9 +500,9 @@ find_sample (SpsEtlKernel *self,
   SpsEtlSample *sample;
 
   if (index == 0)
-    return NULL;
-  sample = &g_array_index (self->samples, SpsEtlSample, index - 1);
-  return sample->ts == ts ? sample : NULL;
+    return 0;
+  sample = sps_etl_samples_at (&self->samples, index - 1);
+  return sample->ts == ts ? index : 0;
 }
 
 /* For each of the @n (timestamp, thread) of @wanted, the index + 1 of the
@@ -528,9 +530,9 @@ find_samples (SpsEtlKernel    *self,
     }
 
   if (n > 0)
-    for (guint s = 0; s < self->samples->len; s++)
+    for (guint s = 0; s < self->samples.len; s++)
       {
-        const SpsEtlSample *sample = &g_array_index (self->samples, SpsEtlSample, s);
+        const SpsEtlSample *sample = sps_etl_samples_at (&self->samples, s);
         SampleKey key = { sample->ts, sample->tid };
         gpointer slot;
 
@@ -643,7 +645,7 @@ add_stack_walk (SpsEtlKernel       *self,
     case OP_STACK:
       {
         gsize n = len >= 16 ? (len - 16) / ptr : 0;
-        SpsEtlSample *sample;
+        guint sample;
         guint32 stack;
         gboolean user;
 
@@ -656,8 +658,8 @@ add_stack_walk (SpsEtlKernel       *self,
         sample = find_sample (self, sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12));
         stack = add_stack (self, p + 16, n, ptr);
         user = !is_kernel_address (sps_ms_read_ptr (p + 16, ptr), ptr);
-        if (sample != NULL)
-          attach (self, sample, stack, user);
+        if (sample != 0)
+          attach (self, sps_etl_samples_at (&self->samples, sample - 1), stack, user);
         else
           {
             PendingPart part = { sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12), stack, user };
@@ -688,7 +690,7 @@ add_stack_walk (SpsEtlKernel       *self,
     case OP_KEY_KERNEL:
     case OP_KEY_USER:
       {
-        SpsEtlSample *sample;
+        guint sample;
         KeyRef ref;
 
         if (len < 16 + (gsize) ptr)
@@ -703,8 +705,7 @@ add_stack_walk (SpsEtlKernel       *self,
         ref.ts = sps_ms_read_u64 (p);
         ref.tid = sps_ms_read_u32 (p + 12);
         sample = find_sample (self, ref.ts, ref.tid);
-        ref.sample = sample != NULL ? (guint32) (sample - &g_array_index (self->samples, SpsEtlSample, 0))
-                                    : SPS_ETL_NO_ID;
+        ref.sample = sample != 0 ? sample - 1 : SPS_ETL_NO_ID;
         ref.key = sps_ms_read_ptr (p + 16, ptr);
         ref.stack = SPS_ETL_NO_ID;
         ref.user = r->opcode == OP_KEY_USER;
@@ -840,7 +841,7 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
       if (found[i] == 0)
         self->n_stacks_unmatched++;
       else
-        attach (self, &g_array_index (self->samples, SpsEtlSample, found[i] - 1), part->stack, part->user);
+        attach (self, sps_etl_samples_at (&self->samples, found[i] - 1), part->stack, part->user);
     }
 
   /* In file order, as the direct parts were attached */
@@ -856,7 +857,23 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
       else if (stack == SPS_ETL_NO_ID)
         self->n_keys_unresolved++;
       else
-        attach (self, &g_array_index (self->samples, SpsEtlSample, ref->sample), stack, ref->user);
+        attach (self, sps_etl_samples_at (&self->samples, ref->sample), stack, ref->user);
     }
   clear_reading_state (self);
+}
+
+/**
+ * sps_etl_kernel_release_samples:
+ * @self: a finished kernel reading
+ * @end: samples below this index are not needed any more
+ *
+ * Frees the blocks of samples that lie wholly below @end; their samples
+ * must not be read after this.
+ */
+void
+sps_etl_kernel_release_samples (SpsEtlKernel *self,
+                                guint         end)
+{
+  for (guint b = 0; b < self->samples.blocks->len && (b + 1) * (guint64) SPS_ETL_SAMPLE_BLOCK_SIZE <= end; b++)
+    g_clear_pointer (&g_ptr_array_index (self->samples.blocks, b), g_free);
 }

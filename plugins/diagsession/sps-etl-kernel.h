@@ -58,6 +58,27 @@ typedef struct
 #define SPS_ETL_SAMPLE_IN_DPC 0x0001
 #define SPS_ETL_SAMPLE_IN_ISR 0x0002
 
+/* The samples, in blocks: the import turns them into the builder's rows
+ * block by block and frees each block behind it, so that the two do not
+ * both hold every sample at once */
+#define SPS_ETL_SAMPLE_BLOCK_BITS 14
+#define SPS_ETL_SAMPLE_BLOCK_SIZE (1u << SPS_ETL_SAMPLE_BLOCK_BITS)
+
+typedef struct
+{
+  GPtrArray *blocks;        /* SpsEtlSample[SPS_ETL_SAMPLE_BLOCK_SIZE]; NULL once released */
+  guint      len;
+} SpsEtlSamples;
+
+static inline SpsEtlSample *
+sps_etl_samples_at (const SpsEtlSamples *samples,
+                    guint                i)
+{
+  SpsEtlSample *block = g_ptr_array_index (samples->blocks, i >> SPS_ETL_SAMPLE_BLOCK_BITS);
+
+  return &block[i & (SPS_ETL_SAMPLE_BLOCK_SIZE - 1)];
+}
+
 typedef struct
 {
   guint32 start;            /* into ips */
@@ -69,7 +90,7 @@ typedef struct
   GPtrArray *processes;     /* SpsEtlProcess */
   GPtrArray *threads;       /* SpsEtlThread */
   GPtrArray *images;        /* SpsEtlImage */
-  GArray    *samples;       /* SpsEtlSample, in file order */
+  SpsEtlSamples samples;    /* in file order */
   GArray    *stacks;        /* SpsEtlStack */
   GArray    *ips;           /* guint64 */
   guint32    target_pid;    /* Diagnostics Hub's TargetProfilingStarted; SPS_ETL_NO_ID */
@@ -104,6 +125,8 @@ void          sps_etl_kernel_free   (SpsEtlKernel       *self);
 gboolean      sps_etl_kernel_add    (SpsEtlKernel       *self,
                                      const SpsEtlRecord *record);
 void          sps_etl_kernel_finish (SpsEtlKernel       *self);
+void          sps_etl_kernel_release_samples (SpsEtlKernel *self,
+                                              guint         end);
 gboolean      sps_etl_process_names (const SpsEtlRecord *record,
                                      char              **image,
                                      char              **command_line);

@@ -63,9 +63,9 @@ check_kernel (SpsEtlKernel *kernel)
 
       g_assert_cmpuint ((guint64) stack->start + stack->len, <=, kernel->ips->len);
     }
-  for (guint i = 0; i < kernel->samples->len; i++)
+  for (guint i = 0; i < kernel->samples.len; i++)
     {
-      const SpsEtlSample *sample = &g_array_index (kernel->samples, SpsEtlSample, i);
+      const SpsEtlSample *sample = sps_etl_samples_at (&kernel->samples, i);
 
       g_assert_true (sample->kernel_stack == SPS_ETL_NO_ID || sample->kernel_stack < kernel->stacks->len);
       g_assert_true (sample->user_stack == SPS_ETL_NO_ID || sample->user_stack < kernel->stacks->len);
