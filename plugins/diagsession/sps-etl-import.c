@@ -660,6 +660,64 @@ leaf_callsite (Build    *build,
   return entry->callsite;
 }
 
+/* The callsites of stacks already interned: a user part by its stack
+ * (stack keys make many samples share one), with the process it was
+ * interned for; a kernel part by its stack and the callsite below it, in
+ * a direct-mapped memo */
+typedef struct
+{
+  guint32 pid;
+  guint32 callsite;         /* SPS_NO_INDEX: not yet */
+} UserMemo;
+
+#define KERNEL_MEMO_SIZE 4096
+
+typedef struct
+{
+  guint32 stack;
+  guint32 below;
+  guint32 pid;
+  guint32 callsite;         /* SPS_NO_INDEX: empty */
+} KernelMemo;
+
+static guint32
+stack_callsite (Build        *build,
+                UserMemo     *user_memo,
+                KernelMemo   *kernel_memo,
+                guint32       pid,
+                const SpsEtlSample *sample)
+{
+  guint32 callsite = SPS_NO_INDEX;
+
+  /* The user part is the root side of the stack */
+  if (sample->user_stack != SPS_ETL_NO_ID)
+    {
+      UserMemo *memo = &user_memo[sample->user_stack];
+
+      if (memo->callsite == SPS_NO_INDEX || memo->pid != pid)
+        {
+          memo->pid = pid;
+          memo->callsite = intern_part (build, pid, sample->user_stack, SPS_NO_INDEX);
+        }
+      callsite = memo->callsite;
+    }
+  if (sample->kernel_stack != SPS_ETL_NO_ID)
+    {
+      KernelMemo *memo = &kernel_memo[(sample->kernel_stack * 0x9e3779b1u ^ callsite) % KERNEL_MEMO_SIZE];
+
+      if (memo->callsite == SPS_NO_INDEX || memo->stack != sample->kernel_stack ||
+          memo->below != callsite || memo->pid != pid)
+        {
+          memo->stack = sample->kernel_stack;
+          memo->below = callsite;
+          memo->pid = pid;
+          memo->callsite = intern_part (build, pid, sample->kernel_stack, callsite);
+        }
+      callsite = memo->callsite;
+    }
+  return callsite;
+}
+
 static void
 add_samples (Build *build)
 {
@@ -672,11 +730,17 @@ add_samples (Build *build)
   double weight = kernel->sample_interval != 0 ? (double) kernel->sample_interval * 100 : NAN;
   SpsWeightUnit unit = kernel->sample_interval != 0 ? SPS_WEIGHT_UNIT_NS : SPS_WEIGHT_UNIT_NONE;
   SpsSampleFlags flags = kernel->sample_interval != 0 ? SPS_SAMPLE_HAS_WEIGHT : SPS_SAMPLE_NONE;
+  g_autofree UserMemo *user_memo = g_new (UserMemo, MAX (kernel->stacks->len, 1));
+  g_autofree KernelMemo *kernel_memo = g_new (KernelMemo, KERNEL_MEMO_SIZE);
   GHashTableIter iter;
   gpointer key, value;
 
   for (guint i = 0; i < LEAF_MEMO_SIZE; i++)
     leaves[i].callsite = SPS_NO_INDEX;
+  for (guint i = 0; i < kernel->stacks->len; i++)
+    user_memo[i].callsite = SPS_NO_INDEX;
+  for (guint i = 0; i < KERNEL_MEMO_SIZE; i++)
+    kernel_memo[i].callsite = SPS_NO_INDEX;
 
   for (guint i = 0; i < kernel->samples.len; i++)
     {
@@ -684,11 +748,7 @@ add_samples (Build *build)
       guint32 callsite = SPS_NO_INDEX;
 
       thread_of_sample (build, &thread, sample);
-      /* The user part is the root side of the stack */
-      if (sample->user_stack != SPS_ETL_NO_ID)
-        callsite = intern_part (build, thread.pid, sample->user_stack, callsite);
-      if (sample->kernel_stack != SPS_ETL_NO_ID)
-        callsite = intern_part (build, thread.pid, sample->kernel_stack, callsite);
+      callsite = stack_callsite (build, user_memo, kernel_memo, thread.pid, sample);
       if (callsite == SPS_NO_INDEX)
         callsite = leaf_callsite (build, leaves, thread.pid, sample->ip);
       else

@@ -552,13 +552,13 @@ add_stack (SpsEtlKernel *self,
            guint         ptr)
 {
   SpsEtlStack stack = { self->ips->len, (guint32) n };
+  guint64 *ips;
 
+  /* Grown once, not an append call per frame */
+  g_array_set_size (self->ips, self->ips->len + (guint) n);
+  ips = &g_array_index (self->ips, guint64, stack.start);
   for (gsize i = 0; i < n; i++)
-    {
-      guint64 ip = sps_ms_read_ptr (p + i * ptr, ptr);
-
-      g_array_append_val (self->ips, ip);
-    }
+    ips[i] = sps_ms_read_ptr (p + i * ptr, ptr);
   g_array_append_val (self->stacks, stack);
   return self->stacks->len - 1;
 }
