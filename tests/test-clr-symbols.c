@@ -13,6 +13,7 @@
 
 #include "sps-clr-symbols.h"
 #include "sps-etl-reader.h"
+#include "sps-ms-events.h"
 #include "sps-mstrace-bytes.h"
 #include "sps-test-util.h"
 #include "sps-test-zip.h"
@@ -111,6 +112,37 @@ test_rundown_names (void)
   g_assert_cmpuint (frames->address[frame], ==, first);
 }
 
+/* Payload values as JSON: integers of every width at their extremes,
+ * written without printf */
+static void
+test_append_values (void)
+{
+  static const guint8 payload[] = {
+    0x80,                                             /* int8 -128 */
+    0xff,                                             /* uint8 255 */
+    0x00, 0x80,                                       /* int16 -32768 */
+    0xff, 0xff, 0xff, 0xff,                           /* uint32 4294967295 */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80,   /* int64 min */
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,   /* uint64 max */
+    0x00, 0x00, 0x00, 0x00,                           /* int32 0 */
+  };
+  static const SpsMsField fields[] = {
+    { "a", SPS_MS_TYPE_INT8 }, { "b", SPS_MS_TYPE_UINT8 }, { "c", SPS_MS_TYPE_INT16 },
+    { "d", SPS_MS_TYPE_UINT32 }, { "e", SPS_MS_TYPE_INT64 }, { "f", SPS_MS_TYPE_UINT64 },
+    { "g", SPS_MS_TYPE_INT32 },
+  };
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_assert_true (sps_ms_append_fields (out, fields, G_N_ELEMENTS (fields), 8, payload, sizeof payload));
+  g_assert_cmpstr (out->str, ==,
+                   "{\"a\":-128,\"b\":255,\"c\":-32768,\"d\":4294967295,"
+                   "\"e\":-9223372036854775808,\"f\":18446744073709551615,\"g\":0}");
+
+  g_string_truncate (out, 0);
+  sps_ms_append_raw_payload (out, payload, 3);
+  g_assert_cmpstr (out->str, ==, "{\"payload_size\":3,\"payload_base64\":\"gP8A\"}");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -118,6 +150,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/mstrace/clr-symbols/rundown-names", test_rundown_names);
+  g_test_add_func ("/mstrace/events/append-values", test_append_values);
 
   return g_test_run ();
 }
