@@ -219,15 +219,17 @@ test_assembled_one_etl (void)
   g_assert_cmpuint (processes->display[process_of_pid (trace, 3644)], ==, SPS_PROCESS_DISPLAY_DEFAULT);
   /* By samples instead: the test program (4,900), PerfView (637), …;
    * then the 17 processes with events but no samples by pid, the last
-   * being pid -1 (the counters' own process, which also holds the
-   * PerfInfo events that name no thread); the idle process, hidden,
-   * after every other */
+   * being pid -1 (the PerfInfo events that name no thread); the idle
+   * process, hidden, after every other; then the counters' own process
+   * (pid -2) */
   g_assert_cmpint (processes->sort_index[process_of_pid (trace, 3644)], ==, 0);
   g_assert_cmpint (processes->sort_index[process_of_pid (trace, 3988)], ==, 1);
   g_assert_cmpint (processes->sort_index[process_of_pid (trace, 144)], ==, 19);
   g_assert_cmpint (processes->sort_index[process_of_pid (trace, -1)], ==, 35);
   g_assert_cmpint (processes->sort_index[idle], ==, 36);
-  g_assert_cmpuint (processes->n_rows, ==, 37);
+  g_assert_cmpint (processes->sort_index[process_of_pid (trace, -2)], ==, 37);
+  g_assert_cmpuint (processes->n_rows, ==, 38);
+  g_assert_cmpuint (processes->name[process_of_pid (trace, -1)], ==, 0);
   /* Threads too: the test program's 3708 (4,898 samples) before 3640 and
    * 3636 (1 each, in the order of their first sample: 2.6 s, 7.8 s) */
   g_assert_cmpint (thread_sort_index (trace, 3708), <, thread_sort_index (trace, 3640));
@@ -245,7 +247,7 @@ test_assembled_one_etl (void)
   g_assert_cmpfloat (values->value[0], ==, 100);
   g_assert_cmpfloat (values->value[1], ==, 0);
   g_assert_cmpfloat (values->value[2], ==, 100);
-  g_assert_cmpstr (sps_trace_get_string (trace, processes->name[process_of_pid (trace, -1)]), ==,
+  g_assert_cmpstr (sps_trace_get_string (trace, processes->name[process_of_pid (trace, -2)]), ==,
                    "Diagnostics Hub");
 }
 
@@ -355,7 +357,7 @@ test_assembled_counters_only (void)
   g_assert_cmpint (values->ts[0], ==, 103525400);
   g_assert_cmpfloat (values->value[0], ==, 409600);
   g_assert_cmpuint (sps_trace_get_processes (trace)->n_rows, ==, 1);
-  g_assert_cmpint (sps_trace_get_processes (trace)->pid[0], ==, -1);
+  g_assert_cmpint (sps_trace_get_processes (trace)->pid[0], ==, -2);
 }
 
 /* The ETL member's compressed bytes damaged inside an intact ZIP: a

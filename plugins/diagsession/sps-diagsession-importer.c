@@ -142,6 +142,8 @@ get_clock (Load         *self,
   return sps_etl_import_get_clock (self->import, &clock->start_ticks, &clock->frequency) ? clock : NULL;
 }
 
+#define COUNTERS_PID (-2)
+
 /* The process the counters describe: Diagnostics Hub's target, else a
  * process of their own */
 static guint32
@@ -156,9 +158,14 @@ counters_process (Load *self)
       g_hash_table_lookup_extended (processes, GUINT_TO_POINTER (kernel->target_pid), NULL, &process))
     return GPOINTER_TO_UINT (process);
 
-  row = sps_trace_builder_ensure_process (self->builder, -1);
+  /* Not -1: that is the ETL's events that name no process (PerfInfo's
+   * without a thread), as TraceEvent reports them. Windows pids are never
+   * negative. After every process of the ETLs. */
+  row = sps_trace_builder_ensure_process (self->builder, COUNTERS_PID);
   sps_trace_builder_set_process_name (self->builder, row,
                                       sps_trace_builder_intern (self->builder, "Diagnostics Hub", -1));
+  sps_trace_builder_set_process_sort_index (self->builder, row,
+                                            processes != NULL ? (gint32) g_hash_table_size (processes) : 0);
   return row;
 }
 
