@@ -494,6 +494,44 @@ test_cli_skipped (void)
   g_test_skip ("SPANSCOPE_CLI is not set; run the tests with meson test");
 }
 
+/* The CLI loads importers, exporters and analyses, never a view: a view
+ * plugin links GTK, which a command-line program must not map (it needs
+ * no display, and GTK's start-up costs time). The dynamic linker lists
+ * every library it loads with LD_DEBUG=libs. */
+static void
+test_cli_maps_no_gtk (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = sps_test_fixture_path ("chrome-phase-x.json");
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_auto(SpsTestRun) plugins = { 0, };
+
+  g_test_summary ("spanscope-cli maps no GTK library while it reads a trace, and lists the view "
+                  "plugins as not loaded");
+
+  g_subprocess_launcher_setenv (launcher, "LD_DEBUG", "libs", TRUE);
+  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SPANSCOPE_CLI"), "info", path, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+  /* The linker did report what it loaded (the core library at least) */
+  g_assert_nonnull (strstr (err, "libspanscope-core"));
+  g_assert_null (strstr (err, "libgtk-4"));
+  g_assert_null (strstr (err, "libspanscope-gtk"));
+
+  sps_test_run_cli_va (&plugins, "plugins", "--json", NULL);
+  g_assert_cmpint (plugins.status, ==, 0);
+  g_assert_nonnull (strstr (plugins.out, "\"module\" : \"flamegraph\""));
+  g_assert_nonnull (strstr (plugins.out, "\"state\" : \"not-needed\""));
+  g_assert_null (strstr (plugins.out, "\"state\" : \"failed\""));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -533,6 +571,7 @@ main (int   argc,
   g_test_add_func ("/cli/convert/missing-options", test_cli_convert_missing_options);
   g_test_add_func ("/cli/convert/bad-input-keeps-output", test_cli_convert_bad_input_keeps_output);
   g_test_add_func ("/cli/convert/unwritable-output", test_cli_convert_unwritable_output);
+  g_test_add_func ("/cli/maps-no-gtk", test_cli_maps_no_gtk);
 
   ret = g_test_run ();
 

@@ -52,6 +52,25 @@ test_length_and_invalid (void)
   g_assert_cmpstr (none, ==, "x=\"\"");
 }
 
+static void
+test_integers (void)
+{
+  g_autoptr(GString) out = g_string_new ("[");
+
+  g_test_summary ("Integers at the ends of their ranges, written in decimal");
+  sps_json_append_uint64 (out, 0);
+  g_string_append_c (out, ',');
+  sps_json_append_uint64 (out, G_MAXUINT64);
+  g_string_append_c (out, ',');
+  sps_json_append_int64 (out, G_MININT64);
+  g_string_append_c (out, ',');
+  sps_json_append_int64 (out, -1);
+  g_string_append_c (out, ',');
+  sps_json_append_int64 (out, G_MAXINT64);
+  g_string_append_c (out, ']');
+  g_assert_cmpstr (out->str, ==, "[0,18446744073709551615,-9223372036854775808,-1,9223372036854775807]");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -60,6 +79,7 @@ main (int   argc,
 
   g_test_add_func ("/json/string/escapes", test_escapes);
   g_test_add_func ("/json/string/length-and-invalid", test_length_and_invalid);
+  g_test_add_func ("/json/integers", test_integers);
 
   return g_test_run ();
 }

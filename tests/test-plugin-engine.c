@@ -211,7 +211,9 @@ test_engine_precedence (void)
   g_autofree char *shadow = sps_test_write_file (scratch_dir, "shadow/lines/lines.plugin",
                                                 "[Plugin]\n"
                                                 "Module=lines\n"
-                                                "Name=Shadowing lines\n");
+                                                "Name=Shadowing lines\n"
+                                                "X-Spanscope-API=1\n"
+                                                "X-Spanscope-Kind=importer\n");
   g_autofree char *shadow_dir = g_build_filename (scratch_dir, "shadow", NULL);
   g_autofree char *first = g_strjoin (G_SEARCHPATH_SEPARATOR_S, shadow_dir, test_plugin_dir, NULL);
   g_autofree char *second = g_strjoin (G_SEARCHPATH_SEPARATOR_S, test_plugin_dir, shadow_dir, NULL);
@@ -255,7 +257,7 @@ test_engine_user_data_dir (void)
   const char *problem;
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, "[Plugin]\nModule=mine\nName=Mine\n", -1, &error);
+  g_file_set_contents (path, "[Plugin]\nModule=mine\nName=Mine\nX-Spanscope-API=1\nX-Spanscope-Kind=view\n", -1, &error);
   g_assert_no_error (error);
 
   self = new_engine_with_path (test_plugin_dir);

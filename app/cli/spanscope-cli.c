@@ -91,6 +91,9 @@ main (int    argc,
   textdomain (GETTEXT_PACKAGE);
 
   g_set_prgname ("spanscope-cli");
+  /* No views: they would map GTK into a command-line program */
+  sps_plugin_engine_set_default_kinds (SPS_PLUGIN_KIND_IMPORTER | SPS_PLUGIN_KIND_EXPORTER |
+                                       SPS_PLUGIN_KIND_ANALYSIS);
 
   if (argc < 2)
     {

@@ -17,7 +17,16 @@
 static const char *
 state_id (SpsPluginStatus *status)
 {
-  return sps_plugin_status_get_state (status) == SPS_PLUGIN_STATE_LOADED ? "loaded" : "failed";
+  switch (sps_plugin_status_get_state (status))
+    {
+    case SPS_PLUGIN_STATE_LOADED:
+      return "loaded";
+    case SPS_PLUGIN_STATE_NOT_NEEDED:
+      return "not-needed";
+    case SPS_PLUGIN_STATE_FAILED:
+    default:
+      return "failed";
+    }
 }
 
 static void
@@ -100,12 +109,15 @@ print_text (GListModel *list)
       const char *name = sps_plugin_status_get_name (status);
       g_autofree char *kinds = format_kinds (status);
       g_autofree char *folder = g_path_get_dirname (sps_plugin_status_get_plugin_file (status));
-      gboolean loaded = sps_plugin_status_get_state (status) == SPS_PLUGIN_STATE_LOADED;
+      SpsPluginState state = sps_plugin_status_get_state (status);
+      const char *state_text = state == SPS_PLUGIN_STATE_LOADED ? _("loaded") :
+                               /* Translators: a plugin of a kind this command does not load (a view) */
+                               state == SPS_PLUGIN_STATE_NOT_NEEDED ? _("not loaded by spanscope-cli") :
+                               _("failed");
 
       /* The module name is what users configure; the file stands in when
        * the .plugin file could not be read. */
-      printf ("%s  %s", module != NULL ? module : sps_plugin_status_get_plugin_file (status),
-              loaded ? _("loaded") : _("failed"));
+      printf ("%s  %s", module != NULL ? module : sps_plugin_status_get_plugin_file (status), state_text);
       if (kinds[0] != '\0')
         printf ("  %s", kinds);
       printf ("\n");
@@ -114,7 +126,7 @@ print_text (GListModel *list)
         printf ("    %s %s\n", _("name:"), name);
       /* Translators: the folder a plugin was found in */
       printf ("    %s %s\n", _("folder:"), folder);
-      if (!loaded)
+      if (state == SPS_PLUGIN_STATE_FAILED)
         /* Translators: why a plugin failed */
         printf ("    %s %s\n", _("error:"), sps_plugin_status_get_error (status));
     }

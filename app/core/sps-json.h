@@ -16,6 +16,12 @@
 G_BEGIN_DECLS
 
 SPS_AVAILABLE_IN_ALL
+void sps_json_append_uint64 (GString    *out,
+                             guint64     value);
+SPS_AVAILABLE_IN_ALL
+void sps_json_append_int64  (GString    *out,
+                             gint64      value);
+SPS_AVAILABLE_IN_ALL
 void sps_json_append_string (GString    *out,
                              const char *text,
                              gssize      len);

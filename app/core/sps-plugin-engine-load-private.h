@@ -18,6 +18,7 @@ typedef enum
   PLUGIN_PENDING,
   PLUGIN_LOADED,
   PLUGIN_BROKEN,
+  PLUGIN_NOT_NEEDED,   /* of kinds the program does not load */
 } PluginState;
 
 typedef struct
@@ -29,6 +30,8 @@ typedef struct
   char        *error;
   /* Kind ids it provides (see extension_kinds), once loaded */
   GStrv        kinds;
+  /* What its .plugin file declares (X-Spanscope-Kind) */
+  SpsPluginKind declared;
   PluginState  state;
 } PluginEntry;
 
@@ -60,6 +63,9 @@ struct _SpsPluginEngine
 
   /* Where ::plugin-failed is emitted */
   GMainContext *context;
+
+  /* The kinds this program loads */
+  SpsPluginKind kinds;
 };
 
 void                  _sps_plugin_engine_add_problem        (SpsPluginEngine *self,

@@ -74,12 +74,13 @@ sps_plugin_engine_consider_plugin_file (SpsPluginEngine *self,
   g_autofree char *name = NULL;
   g_autofree char *reason = NULL;
   PluginEntry *entry;
+  guint declared = 0;
 
   g_assert (SPS_IS_PLUGIN_ENGINE (self));
   g_assert (path != NULL);
   g_assert (rejected != NULL);
 
-  if (!(module_name = _sps_plugin_file_check (path, &name, &reason)))
+  if (!(module_name = _sps_plugin_file_check (path, &name, &declared, &reason)))
     {
       entry = g_new0 (PluginEntry, 1);
       entry->plugin_file = g_strdup (path);
@@ -100,6 +101,7 @@ sps_plugin_engine_consider_plugin_file (SpsPluginEngine *self,
   entry->module_name = g_steal_pointer (&module_name);
   entry->name = g_steal_pointer (&name);
   entry->plugin_file = g_strdup (path);
+  entry->declared = declared;
   entry->state = PLUGIN_PENDING;
   g_ptr_array_add (self->plugins, entry);
   g_hash_table_insert (self->plugins_by_name, entry->module_name, entry);
@@ -215,6 +217,21 @@ sps_plugin_engine_loaded (SpsPluginEngine *self,
 
   g_clear_pointer (&entry->kinds, g_strfreev);
   entry->kinds = g_strv_builder_end (kinds);
+
+  /* A kind it does not declare would be loaded by programs that do not
+   * want it (a view pulls GTK into the CLI) */
+  for (guint i = 0; entry->kinds[i] != NULL; i++)
+    if ((_sps_plugin_kind_from_id (entry->kinds[i]) & entry->declared) == 0)
+      {
+        g_autofree char *what = g_strdup_printf (/* Translators: the module name of a plugin, then a kind
+                                                  * of plugin (importer, view…), untranslated */
+                                                 _("plugin “%s” provides an extension of kind “%s”, which "
+                                                   "its plugin file does not declare (X-Spanscope-Kind)"),
+                                                 entry->module_name, entry->kinds[i]);
+
+        _sps_plugin_engine_fail (self, entry, what);
+        return;
+      }
 
   if (entry->kinds[0] == NULL)
     {

@@ -261,6 +261,7 @@ sps_plugin_engine_init (SpsPluginEngine *self)
 
   g_mutex_init (&self->mutex);
   self->context = g_main_context_ref_thread_default ();
+  self->kinds = SPS_PLUGIN_KIND_ALL;
   self->search_paths = g_ptr_array_new_with_free_func (search_path_free);
   self->plugins = g_ptr_array_new_with_free_func (plugin_entry_free);
   self->plugins_by_name = g_hash_table_new (g_str_hash, g_str_equal);
@@ -305,11 +306,31 @@ sps_plugin_engine_new (void)
 /**
  * sps_plugin_engine_get_default:
  *
- * Gets the process-wide engine, created with every plugin loaded on first
- * use.
+ * Gets the process-wide engine, created on first use with every plugin of
+ * the kinds sps_plugin_engine_set_default_kinds() set (all by default)
+ * loaded.
  *
  * Returns: (transfer none): the default #SpsPluginEngine
  */
+static SpsPluginKind default_kinds = SPS_PLUGIN_KIND_ALL;
+static gboolean default_made;
+
+/**
+ * sps_plugin_engine_set_default_kinds:
+ * @kinds: what the program needs
+ *
+ * Sets the kinds of plugins the process-wide engine loads, before it is
+ * made (the first sps_plugin_engine_get_default()): `spanscope-cli` loads
+ * no views, so that it never maps GTK.
+ */
+void
+sps_plugin_engine_set_default_kinds (SpsPluginKind kinds)
+{
+  g_return_if_fail (!default_made);
+
+  default_kinds = kinds & SPS_PLUGIN_KIND_ALL;
+}
+
 SpsPluginEngine *
 sps_plugin_engine_get_default (void)
 {
@@ -319,11 +340,47 @@ sps_plugin_engine_get_default (void)
     {
       SpsPluginEngine *engine = sps_plugin_engine_new ();
 
+      default_made = TRUE;
+      engine->kinds = default_kinds;
       sps_plugin_engine_load_all (engine);
       g_once_init_leave (&default_engine, engine);
     }
 
   return default_engine;
+}
+
+/**
+ * sps_plugin_engine_set_kinds:
+ * @self: a #SpsPluginEngine
+ * @kinds: the kinds of plugins to load
+ *
+ * Restricts [method@PluginEngine.load_all] to plugins that declare one of
+ * @kinds (`X-Spanscope-Kind` in their `.plugin` file); the others are
+ * listed as not needed. Plugins loaded already stay loaded.
+ */
+void
+sps_plugin_engine_set_kinds (SpsPluginEngine *self,
+                             SpsPluginKind    kinds)
+{
+  g_return_if_fail (SPS_IS_PLUGIN_ENGINE (self));
+
+  g_mutex_lock (&self->mutex);
+  self->kinds = kinds & SPS_PLUGIN_KIND_ALL;
+  g_mutex_unlock (&self->mutex);
+}
+
+/**
+ * sps_plugin_engine_get_kinds:
+ * @self: a #SpsPluginEngine
+ *
+ * Returns: the kinds of plugins @self loads
+ */
+SpsPluginKind
+sps_plugin_engine_get_kinds (SpsPluginEngine *self)
+{
+  g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), 0);
+
+  return self->kinds;
 }
 
 /**
@@ -369,7 +426,13 @@ sps_plugin_engine_load_all (SpsPluginEngine *self)
     {
       PluginEntry *entry = g_ptr_array_index (self->plugins, i);
 
-      if (entry->state == PLUGIN_PENDING)
+      if (entry->state == PLUGIN_NOT_NEEDED && (entry->declared & self->kinds) != 0)
+        entry->state = PLUGIN_PENDING;
+      if (entry->state != PLUGIN_PENDING)
+        continue;
+      if ((entry->declared & self->kinds) == 0)
+        entry->state = PLUGIN_NOT_NEEDED;
+      else
         _sps_plugin_engine_load_entry (self, entry);
     }
 
@@ -721,11 +784,25 @@ add_status (GListStore        *store,
 {
   g_autoptr(SpsPluginStatus) status = NULL;
 
+  SpsPluginState state = entry->state == PLUGIN_LOADED ? SPS_PLUGIN_STATE_LOADED :
+                         entry->state == PLUGIN_NOT_NEEDED ? SPS_PLUGIN_STATE_NOT_NEEDED :
+                         SPS_PLUGIN_STATE_FAILED;
+  g_auto(GStrv) declared = NULL;
+
+  /* What a plugin not loaded provides: what it declares */
+  if (entry->state == PLUGIN_NOT_NEEDED)
+    {
+      static const char * const ids[] = { "importer", "exporter", "analysis", "view" };
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+      for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+        if ((entry->declared & (1u << i)) != 0)
+          g_strv_builder_add (builder, ids[i]);
+      declared = g_strv_builder_end (builder);
+    }
   status = _sps_plugin_status_new (entry->module_name, entry->name, entry->plugin_file,
-                                   (const char * const *)entry->kinds,
-                                   entry->state == PLUGIN_LOADED ? SPS_PLUGIN_STATE_LOADED
-                                                                 : SPS_PLUGIN_STATE_FAILED,
-                                   entry->error);
+                                   (const char * const *) (declared != NULL ? declared : entry->kinds),
+                                   state, entry->error);
   g_list_store_append (store, status);
 }
 
@@ -733,8 +810,9 @@ add_status (GListStore        *store,
  * sps_plugin_engine_list_status:
  * @self: a #SpsPluginEngine
  *
- * Lists every plugin found so far, loaded or failed, by precedence,
- * followed by the `.plugin` files that could not be read. Plugins not
+ * Lists every plugin found so far, loaded, failed or not needed (of a
+ * kind this program does not load), by precedence, followed by the
+ * `.plugin` files that could not be read. Plugins not
  * loaded yet (before [method@PluginEngine.load_all]) are not listed.
  *
  * Returns: (transfer full): a list model of #SpsPluginStatus

@@ -17,6 +17,36 @@
 
 G_BEGIN_DECLS
 
+/**
+ * SPS_PLUGIN_API_VERSION:
+ *
+ * The plugin API this Spanscope offers. A plugin says which one it was
+ * written for with `X-Spanscope-API=` in its `.plugin` file; the engine
+ * refuses a plugin of another API.
+ */
+#define SPS_PLUGIN_API_VERSION 1
+
+/**
+ * SpsPluginKind:
+ * @SPS_PLUGIN_KIND_IMPORTER: reads trace files (#SpsImporter)
+ * @SPS_PLUGIN_KIND_EXPORTER: writes traces (#SpsExporter)
+ * @SPS_PLUGIN_KIND_ANALYSIS: derives rows of a trace (#SpsAnalysis)
+ * @SPS_PLUGIN_KIND_VIEW: a panel of the window (SpsView, in the GTK library)
+ * @SPS_PLUGIN_KIND_ALL: every kind
+ *
+ * What a plugin provides, as its `.plugin` file declares it with
+ * `X-Spanscope-Kind=` (a list: `importer;exporter`), and what a program
+ * loads (sps_plugin_engine_set_kinds()).
+ */
+typedef enum /*< flags >*/
+{
+  SPS_PLUGIN_KIND_IMPORTER = 1 << 0,
+  SPS_PLUGIN_KIND_EXPORTER = 1 << 1,
+  SPS_PLUGIN_KIND_ANALYSIS = 1 << 2,
+  SPS_PLUGIN_KIND_VIEW     = 1 << 3,
+  SPS_PLUGIN_KIND_ALL      = 0xf,
+} SpsPluginKind;
+
 #define SPS_TYPE_PLUGIN_ENGINE (sps_plugin_engine_get_type ())
 
 SPS_AVAILABLE_IN_ALL
@@ -26,6 +56,13 @@ SPS_AVAILABLE_IN_ALL
 SpsPluginEngine *sps_plugin_engine_new               (void);
 SPS_AVAILABLE_IN_ALL
 SpsPluginEngine *sps_plugin_engine_get_default       (void);
+SPS_AVAILABLE_IN_ALL
+void             sps_plugin_engine_set_default_kinds (SpsPluginKind    kinds);
+SPS_AVAILABLE_IN_ALL
+void             sps_plugin_engine_set_kinds         (SpsPluginEngine *self,
+                                                      SpsPluginKind    kinds);
+SPS_AVAILABLE_IN_ALL
+SpsPluginKind    sps_plugin_engine_get_kinds         (SpsPluginEngine *self);
 SPS_AVAILABLE_IN_ALL
 void             sps_plugin_engine_add_search_path   (SpsPluginEngine *self,
                                                       const char      *dir);

@@ -15,6 +15,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-plugin-engine.h"
 #include "sps-plugin-files-private.h"
 
 #define PEAS_LOG_DOMAIN "libpeas"
@@ -105,13 +106,81 @@ _sps_plugin_log_capture_end (SpsPluginLogCapture *capture)
   return g_steal_pointer (&capture->messages);
 }
 
-/* Checks what libpeas needs from a .plugin file, so a broken one is
- * reported with its own path and a precise reason. Returns the module
- * name and sets @name, or NULL with @reason set. */
+/* The SpsPluginKind of a kind's id in X-Spanscope-Kind, 0 when unknown */
+guint
+_sps_plugin_kind_from_id (const char *id)
+{
+  static const struct { const char *id; SpsPluginKind kind; } kinds[] = {
+    { "importer", SPS_PLUGIN_KIND_IMPORTER }, { "exporter", SPS_PLUGIN_KIND_EXPORTER },
+    { "analysis", SPS_PLUGIN_KIND_ANALYSIS }, { "view", SPS_PLUGIN_KIND_VIEW },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (g_str_equal (id, kinds[i].id))
+      return kinds[i].kind;
+  return 0;
+}
+
+/* The plugin API and kinds a .plugin file declares; FALSE with @reason */
+static gboolean
+check_declarations (GKeyFile  *keyfile,
+                    guint     *kinds_out,
+                    char     **reason)
+{
+  g_autofree char *api = g_key_file_get_string (keyfile, "Plugin", "X-Spanscope-API", NULL);
+  g_auto(GStrv) kinds = g_key_file_get_string_list (keyfile, "Plugin", "X-Spanscope-Kind", NULL, NULL);
+  g_autofree char *ours = g_strdup_printf ("%d", SPS_PLUGIN_API_VERSION);
+
+  if (api == NULL)
+    {
+      /* Translators: X-Spanscope-API is a key of the file; keep it. %d is a number. */
+      *reason = g_strdup_printf (_("the plugin file does not say which plugin API it is written for "
+                                   "(X-Spanscope-API); this Spanscope offers API %d"),
+                                 SPS_PLUGIN_API_VERSION);
+      return FALSE;
+    }
+  if (!g_str_equal (g_strstrip (api), ours))
+    {
+      /* Translators: the first %s is a version the plugin gives; %d is ours */
+      *reason = g_strdup_printf (_("the plugin is written for plugin API %s; this Spanscope offers API %d"),
+                                 api, SPS_PLUGIN_API_VERSION);
+      return FALSE;
+    }
+
+  *kinds_out = 0;
+  for (guint i = 0; kinds != NULL && kinds[i] != NULL; i++)
+    {
+      guint kind = _sps_plugin_kind_from_id (g_strstrip (kinds[i]));
+
+      if (kind == 0)
+        {
+          /* Translators: %s is what the file says; keep the list of kinds untranslated */
+          *reason = g_strdup_printf (_("the plugin file declares an unknown kind “%s” (X-Spanscope-Kind: "
+                                       "importer, exporter, analysis or view)"),
+                                     kinds[i]);
+          return FALSE;
+        }
+      *kinds_out |= kind;
+    }
+  if (*kinds_out == 0)
+    {
+      /* Translators: keep the key and the list of kinds untranslated */
+      *reason = g_strdup (_("the plugin file does not declare what the plugin provides (X-Spanscope-Kind: "
+                            "importer, exporter, analysis or view)"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Checks what libpeas needs from a .plugin file, and the API and kinds
+ * it declares, so a broken one is reported with its own path and a
+ * precise reason. Returns the module name and sets @name and @kinds_out,
+ * or NULL with @reason set. */
 char *
 _sps_plugin_file_check (const char  *path,
-                   char       **name_out,
-                   char       **reason)
+                        char       **name_out,
+                        guint       *kinds_out,
+                        char       **reason)
 {
   g_autoptr(GKeyFile) keyfile = g_key_file_new ();
   g_autoptr(GError) error = NULL;
@@ -151,6 +220,9 @@ _sps_plugin_file_check (const char  *path,
       *reason = g_strdup (_("not a valid plugin file: no Name key in [Plugin]"));
       return NULL;
     }
+
+  if (!check_declarations (keyfile, kinds_out, reason))
+    return NULL;
 
   *name_out = g_steal_pointer (&name);
   return g_steal_pointer (&module_name);

@@ -21,6 +21,9 @@ G_BEGIN_DECLS
  * @SPS_PLUGIN_STATE_FAILED: the plugin could not be loaded, registers
  *   nothing Spanscope uses, or broke the contract of one of its interface
  *   methods; it is skipped
+ * @SPS_PLUGIN_STATE_NOT_NEEDED: the plugin provides only kinds this
+ *   program does not load (views, in `spanscope-cli`); its kinds are the
+ *   ones its plugin file declares
  *
  * What became of a plugin.
  */
@@ -28,6 +31,7 @@ typedef enum
 {
   SPS_PLUGIN_STATE_LOADED,
   SPS_PLUGIN_STATE_FAILED,
+  SPS_PLUGIN_STATE_NOT_NEEDED,
 } SpsPluginState;
 
 #define SPS_TYPE_PLUGIN_STATUS (sps_plugin_status_get_type ())

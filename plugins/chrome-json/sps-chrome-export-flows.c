@@ -255,7 +255,7 @@ sps_chrome_append_bind_id (Writer  *w,
 
   packed = GPOINTER_TO_SIZE (value);
   sps_chrome_writer_key (w, "bind_id");
-  sps_chrome_out_uint64 (w->buf, (guint64) (packed >> 1) + 1);
+  sps_json_append_uint64 (w->buf, (guint64) (packed >> 1) + 1);
   g_string_append (w->buf, (packed & 1) != 0 ? ",\"flow_out\":true" : ",\"flow_in\":true");
 }
 

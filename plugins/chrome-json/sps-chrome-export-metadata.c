@@ -60,7 +60,7 @@ write_metadata_int (Writer      *w,
                     GError     **error)
 {
   begin_metadata (w, name, process, thread, arg);
-  sps_chrome_out_int64 (w->buf, value);
+  sps_json_append_int64 (w->buf, value);
   g_string_append_c (w->buf, '}');
   return sps_chrome_writer_end_event (w, error);
 }

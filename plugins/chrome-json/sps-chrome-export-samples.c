@@ -79,12 +79,12 @@ append_location (Writer   *w,
   if (always || line != 0)
     {
       sps_chrome_out_literal (w->buf, ",\"lineNumber\":");
-      sps_chrome_out_int64 (w->buf, (gint64) line - 1);
+      sps_json_append_int64 (w->buf, (gint64) line - 1);
     }
   if (always || column != 0)
     {
       sps_chrome_out_literal (w->buf, ",\"columnNumber\":");
-      sps_chrome_out_int64 (w->buf, (gint64) column - 1);
+      sps_json_append_int64 (w->buf, (gint64) column - 1);
     }
 }
 
@@ -226,9 +226,9 @@ append_node (Profiles *p,
   guint32 parent = callsites->parent[callsite];
 
   sps_chrome_out_literal (p->w->buf, ",\n{\"id\":");
-  sps_chrome_out_uint64 (p->w->buf, node_id (callsite));
+  sps_json_append_uint64 (p->w->buf, node_id (callsite));
   sps_chrome_out_literal (p->w->buf, ",\"parent\":");
-  sps_chrome_out_uint64 (p->w->buf, node_id (parent));
+  sps_json_append_uint64 (p->w->buf, node_id (parent));
   sps_chrome_out_literal (p->w->buf, ",\"callFrame\":{\"functionName\":");
   sps_chrome_writer_append_string_id (p->w, frames->name[frame]);
   sps_chrome_out_literal (p->w->buf, ",\"scriptId\":0");
@@ -297,9 +297,9 @@ append_sample_column (Profiles      *p,
       if (i > 0)
         g_string_append_c (p->w->buf, ',');
       if (column == COLUMN_NODES)
-        sps_chrome_out_uint64 (p->w->buf, sample_node (samples, row));
+        sps_json_append_uint64 (p->w->buf, sample_node (samples, row));
       else if (column == COLUMN_LINES)
-        sps_chrome_out_uint64 (p->w->buf, samples->line[row]);
+        sps_json_append_uint64 (p->w->buf, samples->line[row]);
       else
         {
           sps_chrome_out_time_us (p->w->buf, samples->ts[row] - *time);
@@ -523,7 +523,7 @@ sps_chrome_write_samples (Writer  *w,
         {
           sps_chrome_writer_key (w, "sf");
           g_string_append_c (w->buf, '"');
-          sps_chrome_out_uint64 (w->buf, samples->callsite[i]);
+          sps_json_append_uint64 (w->buf, samples->callsite[i]);
           g_string_append_c (w->buf, '"');
         }
       if ((flags & SPS_SAMPLE_HAS_WEIGHT) != 0 && !isnan (samples->weight[i]))
@@ -560,7 +560,7 @@ sps_chrome_write_stack_frames (Writer  *w,
       if (i > 0)
         sps_chrome_out_literal (w->buf, ",\n");
       g_string_append_c (w->buf, '"');
-      sps_chrome_out_uint64 (w->buf, i);
+      sps_json_append_uint64 (w->buf, i);
       sps_chrome_out_literal (w->buf, "\":{\"name\":");
       if (frame < frames->n_rows)
         sps_chrome_writer_append_string_id (w, frames->name[frame]);
@@ -576,7 +576,7 @@ sps_chrome_write_stack_frames (Writer  *w,
       if (callsites->parent[i] != SPS_NO_INDEX)
         {
           sps_chrome_out_literal (w->buf, ",\"parent\":\"");
-          sps_chrome_out_uint64 (w->buf, callsites->parent[i]);
+          sps_json_append_uint64 (w->buf, callsites->parent[i]);
           g_string_append_c (w->buf, '"');
         }
       g_string_append_c (w->buf, '}');

@@ -55,7 +55,7 @@ typedef struct
   G_STMT_START { sps_chrome_writer_key ((w), key); sps_chrome_out_time_us ((w)->buf, (ns)); } G_STMT_END
 
 #define sps_chrome_writer_int_field(w, key, value) \
-  G_STMT_START { sps_chrome_writer_key ((w), key); sps_chrome_out_int64 ((w)->buf, (value)); } G_STMT_END
+  G_STMT_START { sps_chrome_writer_key ((w), key); sps_json_append_int64 ((w)->buf, (value)); } G_STMT_END
 
 /* Event fields (sps-chrome-exporter.c) */
 void     sps_chrome_writer_append_string_id   (Writer     *w,

@@ -191,7 +191,7 @@ sps_chrome_writer_append_stack_ref (Writer     *w,
   sps_chrome_out_literal (w->buf, ",\"");
   sps_chrome_out_len (w->buf, key, strlen (key));
   sps_chrome_out_literal (w->buf, "\":\"");
-  sps_chrome_out_uint64 (w->buf, callsite);
+  sps_json_append_uint64 (w->buf, callsite);
   g_string_append_c (w->buf, '"');
 }
 
@@ -209,7 +209,7 @@ sps_chrome_writer_begin_id_event (Writer  *w,
   sps_chrome_writer_key (w, "cat");
   sps_chrome_writer_append_string_id (w, category);
   sps_chrome_writer_key (w, "id");
-  sps_chrome_out_uint64 (w->buf, id);
+  sps_json_append_uint64 (w->buf, id);
 }
 
 gboolean

@@ -12,39 +12,6 @@
 
 #include "sps-chrome-json-out.h"
 
-void
-sps_chrome_out_uint64 (GString *out,
-                       guint64  value)
-{
-  char digits[24];
-  guint pos = sizeof digits;
-
-  do
-    {
-      digits[--pos] = (char) ('0' + value % 10);
-      value /= 10;
-    }
-  while (value != 0);
-
-  sps_chrome_out_len (out, digits + pos, sizeof digits - pos);
-}
-
-void
-sps_chrome_out_int64 (GString *out,
-                      gint64   value)
-{
-  if (value < 0)
-    {
-      g_string_append_c (out, '-');
-      /* Negate in unsigned arithmetic: -G_MININT64 does not fit a gint64. */
-      sps_chrome_out_uint64 (out, (guint64) 0 - (guint64) value);
-    }
-  else
-    {
-      sps_chrome_out_uint64 (out, (guint64) value);
-    }
-}
-
 /* Writes @ns nanoseconds as microseconds in exact decimal: the integer
  * part, then up to three digits of fraction without trailing zeros. No
  * floating point is involved, so every nanosecond survives a round trip
@@ -66,7 +33,7 @@ sps_chrome_out_time_us (GString *out,
       magnitude = (guint64) ns;
     }
 
-  sps_chrome_out_uint64 (out, magnitude / 1000);
+  sps_json_append_uint64 (out, magnitude / 1000);
   frac = (guint) (magnitude % 1000);
   if (frac != 0)
     {
@@ -103,7 +70,7 @@ sps_chrome_out_double (GString *out,
     }
   if (value == floor (value) && fabs (value) < 1e15)
     {
-      sps_chrome_out_int64 (out, (gint64) value);
+      sps_json_append_int64 (out, (gint64) value);
       return;
     }
 

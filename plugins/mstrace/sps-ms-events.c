@@ -331,51 +331,6 @@ sps_ms_manifest_event_name (SpsMsProvider provider,
 }
 
 /**
- * sps_ms_append_uint:
- * @out: where the number is appended
- * @value: a number
- *
- * Appends @value in decimal: what printf would write, without the
- * allocation GLib's printf makes per call (a field of every event).
- */
-void
-sps_ms_append_uint (GString *out,
-                    guint64  value)
-{
-  char digits[20];
-  guint n = 0;
-
-  do
-    {
-      digits[sizeof digits - ++n] = (char) ('0' + value % 10);
-      value /= 10;
-    }
-  while (value != 0);
-  g_string_append_len (out, digits + sizeof digits - n, n);
-}
-
-/**
- * sps_ms_append_int:
- * @out: where the number is appended
- * @value: a number
- *
- * Appends @value in decimal, as sps_ms_append_uint().
- */
-void
-sps_ms_append_int (GString *out,
-                   gint64   value)
-{
-  if (value < 0)
-    {
-      g_string_append_c (out, '-');
-      /* The magnitude of G_MININT64 is representable unsigned */
-      sps_ms_append_uint (out, (guint64) 0 - (guint64) value);
-    }
-  else
-    sps_ms_append_uint (out, (guint64) value);
-}
-
-/**
  * sps_ms_append_raw_payload:
  * @out: where the args are appended
  * @payload: the payload's bytes
@@ -391,7 +346,7 @@ sps_ms_append_raw_payload (GString      *out,
                            gsize         len)
 {
   g_string_append (out, "{\"payload_size\":");
-  sps_ms_append_uint (out, len);
+  sps_json_append_uint64 (out, len);
   if (len > 0)
     {
       gint state = 0;
@@ -536,17 +491,17 @@ sps_ms_append_value (GString       *out,
   switch (type)
     {
     case SPS_MS_TYPE_BOOLEAN: g_string_append (out, sps_ms_read_u32 (p) != 0 ? "true" : "false"); break;
-    case SPS_MS_TYPE_INT8: sps_ms_append_int (out, (gint8) p[0]); break;
-    case SPS_MS_TYPE_UINT8: sps_ms_append_uint (out, p[0]); break;
-    case SPS_MS_TYPE_INT16: sps_ms_append_int (out, (gint16) sps_ms_read_u16 (p)); break;
-    case SPS_MS_TYPE_UINT16: sps_ms_append_uint (out, sps_ms_read_u16 (p)); break;
-    case SPS_MS_TYPE_INT32: sps_ms_append_int (out, (gint32) sps_ms_read_u32 (p)); break;
-    case SPS_MS_TYPE_UINT32: sps_ms_append_uint (out, sps_ms_read_u32 (p)); break;
+    case SPS_MS_TYPE_INT8: sps_json_append_int64 (out, (gint8) p[0]); break;
+    case SPS_MS_TYPE_UINT8: sps_json_append_uint64 (out, p[0]); break;
+    case SPS_MS_TYPE_INT16: sps_json_append_int64 (out, (gint16) sps_ms_read_u16 (p)); break;
+    case SPS_MS_TYPE_UINT16: sps_json_append_uint64 (out, sps_ms_read_u16 (p)); break;
+    case SPS_MS_TYPE_INT32: sps_json_append_int64 (out, (gint32) sps_ms_read_u32 (p)); break;
+    case SPS_MS_TYPE_UINT32: sps_json_append_uint64 (out, sps_ms_read_u32 (p)); break;
     case SPS_MS_TYPE_INT64:
     case SPS_MS_TYPE_DATE:
-      sps_ms_append_int (out, (gint64) sps_ms_read_u64 (p));
+      sps_json_append_int64 (out, (gint64) sps_ms_read_u64 (p));
       break;
-    case SPS_MS_TYPE_UINT64: sps_ms_append_uint (out, sps_ms_read_u64 (p)); break;
+    case SPS_MS_TYPE_UINT64: sps_json_append_uint64 (out, sps_ms_read_u64 (p)); break;
     case SPS_MS_TYPE_FLOAT:
     case SPS_MS_TYPE_DOUBLE:
       {

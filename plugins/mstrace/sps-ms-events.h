@@ -73,10 +73,6 @@ gboolean       sps_ms_append_fields          (GString         *out,
                                               gsize            len);
 const char    *sps_ms_manifest_event_name    (SpsMsProvider    provider,
                                               guint            id);
-void           sps_ms_append_uint            (GString         *out,
-                                              guint64          value);
-void           sps_ms_append_int             (GString         *out,
-                                              gint64           value);
 void           sps_ms_append_raw_payload     (GString         *out,
                                               const guint8    *payload,
                                               gsize            len);
