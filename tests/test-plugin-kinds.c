@@ -161,6 +161,22 @@ test_undeclared_kind (void)
   g_assert_cmpstr (problem_of (engine, plugin), ==, message);
 }
 
+static void
+test_version (void)
+{
+  g_test_summary ("The version macros say the project's version, and SPS_CHECK_VERSION compares "
+                  "against it part by part");
+
+  g_assert_cmpstr (SPS_VERSION_S, ==, PACKAGE_VERSION);
+  g_assert_true (SPS_CHECK_VERSION (SPS_MAJOR_VERSION, SPS_MINOR_VERSION, SPS_MICRO_VERSION));
+  g_assert_true (SPS_CHECK_VERSION (SPS_MAJOR_VERSION, SPS_MINOR_VERSION, 0));
+  g_assert_false (SPS_CHECK_VERSION (SPS_MAJOR_VERSION, SPS_MINOR_VERSION, SPS_MICRO_VERSION + 1));
+  g_assert_false (SPS_CHECK_VERSION (SPS_MAJOR_VERSION, SPS_MINOR_VERSION + 1, 0));
+  g_assert_false (SPS_CHECK_VERSION (SPS_MAJOR_VERSION + 1, 0, 0));
+  if (SPS_MAJOR_VERSION > 0)
+    g_assert_true (SPS_CHECK_VERSION (SPS_MAJOR_VERSION - 1, 99, 99));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -176,6 +192,7 @@ main (int   argc,
   g_test_add_func ("/core/plugin-kinds/declarations", test_declarations);
   g_test_add_func ("/core/plugin-kinds/loaded", test_kinds_loaded);
   g_test_add_func ("/core/plugin-kinds/undeclared", test_undeclared_kind);
+  g_test_add_func ("/core/version", test_version);
 
   ret = g_test_run ();
   sps_test_remove_tree (scratch_dir);

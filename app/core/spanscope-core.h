@@ -8,6 +8,7 @@
 #define SPANSCOPE_CORE_INSIDE
 
 #include "sps-version-macros.h"
+#include "sps-version.h"
 #include "sps-types.h"
 #include "sps-string-pool.h"
 #include "sps-progress.h"

@@ -28,8 +28,12 @@
  * `callsites`).
  */
 
+G_DEFINE_BOXED_TYPE (SpsFilteredSamples, sps_filtered_samples,
+                     sps_filtered_samples_ref, sps_filtered_samples_free)
+
 struct _SpsFilteredSamples
 {
+  gatomicrefcount  ref_count;
   SpsSampleTable   samples;
   SpsCallsiteTable callsites;
 
@@ -168,6 +172,7 @@ sps_filtered_samples_new (SpsTrace              *trace,
     }
 
   self = g_new0 (SpsFilteredSamples, 1);
+  g_atomic_ref_count_init (&self->ref_count);
   self->parent = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->frame = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->depth = g_array_new (FALSE, FALSE, sizeof (guint16));
@@ -287,13 +292,30 @@ sps_filtered_samples_get_callsites (SpsFilteredSamples *self)
 }
 
 /**
+ * sps_filtered_samples_ref:
+ * @self: a #SpsFilteredSamples
+ *
+ * Returns: (transfer full): @self, with one more reference
+ */
+SpsFilteredSamples *
+sps_filtered_samples_ref (SpsFilteredSamples *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+/**
  * sps_filtered_samples_free:
  * @self: (transfer full): a #SpsFilteredSamples
+ *
+ * Drops a reference; the last one frees the tables.
  */
 void
 sps_filtered_samples_free (SpsFilteredSamples *self)
 {
-  if (self == NULL)
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
 
   g_free (self->ts);

@@ -15,6 +15,11 @@ G_BEGIN_DECLS
 
 typedef struct _SpsFilteredSamples SpsFilteredSamples;
 
+#define SPS_TYPE_FILTERED_SAMPLES (sps_filtered_samples_get_type ())
+
+SPS_AVAILABLE_IN_ALL
+GType                   sps_filtered_samples_get_type      (void) G_GNUC_CONST;
+
 SPS_AVAILABLE_IN_ALL
 SpsFilteredSamples     *sps_filtered_samples_new           (SpsTrace             *trace,
                                                             const SpsSampleTable *samples,
@@ -25,6 +30,8 @@ SPS_AVAILABLE_IN_ALL
 const SpsSampleTable   *sps_filtered_samples_get_samples   (SpsFilteredSamples   *self);
 SPS_AVAILABLE_IN_ALL
 const SpsCallsiteTable *sps_filtered_samples_get_callsites (SpsFilteredSamples   *self);
+SPS_AVAILABLE_IN_ALL
+SpsFilteredSamples     *sps_filtered_samples_ref           (SpsFilteredSamples   *self);
 SPS_AVAILABLE_IN_ALL
 void                    sps_filtered_samples_free          (SpsFilteredSamples   *self);
 

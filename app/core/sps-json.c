@@ -111,7 +111,7 @@ sps_json_append_string (GString    *out,
 
 /**
  * sps_json_strip_trailing_commas:
- * @text: (array length=len): JSON text
+ * @text: (array length=len) (element-type guint8): JSON text
  * @len: its length in bytes
  * @out_len: (out): the length of the result
  *

@@ -465,7 +465,7 @@ sps_sql_result_get_text (SpsSqlResult *self,
  * @column: a column index
  * @len: (out) (optional): the length in bytes
  *
- * Returns: (nullable) (array length=len): the bytes of a blob or text
+ * Returns: (nullable) (array length=len) (element-type guint8): the bytes of a blob or text
  *   cell, %NULL for any other kind; valid as long as @self
  */
 gconstpointer

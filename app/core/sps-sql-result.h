@@ -22,8 +22,8 @@ G_BEGIN_DECLS
  * @SPS_SQL_TYPE_REAL: a double
  * @SPS_SQL_TYPE_TEXT: UTF-8 text
  * @SPS_SQL_TYPE_BLOB: bytes
- * @SPS_SQL_TYPE_MIXED: (columns only) values of several kinds that are not
- *   all numbers
+ * @SPS_SQL_TYPE_MIXED: values of several kinds that are not all numbers
+ *   (for a column only)
  *
  * The kind of a value, or the kind observed in a column of a result: a
  * column whose values are integers and reals is %SPS_SQL_TYPE_REAL, NULLs do

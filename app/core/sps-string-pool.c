@@ -303,7 +303,8 @@ sps_string_pool_unref (SpsStringPool *self)
 /**
  * sps_string_pool_intern:
  * @self: a #SpsStringPool
- * @str: (array length=len): the bytes of the string; they may contain NUL
+ * @str: the bytes of the string (from a binding: a string; from C they may
+ *   contain NUL when @len gives their number)
  * @len: the length of @str in bytes, or -1 if it is NUL-terminated
  *
  * Finds or adds a string. Equal byte sequences always get the same id.
@@ -354,7 +355,7 @@ sps_string_pool_intern (SpsStringPool *self,
 /**
  * sps_string_pool_lookup:
  * @self: a #SpsStringPool
- * @str: (array length=len): the bytes of the string
+ * @str: the bytes of the string
  * @len: the length of @str in bytes, or -1 if it is NUL-terminated
  *
  * Finds a string without adding it.

@@ -284,7 +284,7 @@ sps_trace_builder_get_strings (SpsTraceBuilder *self)
 /**
  * sps_trace_builder_intern:
  * @self: a #SpsTraceBuilder
- * @str: (array length=len): bytes of a string
+ * @str: the bytes of a string
  * @len: length in bytes, or -1 if @str is NUL-terminated
  *
  * Returns: the string's id in sps_trace_builder_get_strings()
@@ -302,7 +302,7 @@ sps_trace_builder_intern (SpsTraceBuilder *self,
 /**
  * sps_trace_builder_add_args_text:
  * @self: a #SpsTraceBuilder
- * @json: (array length=len): JSON text of an args value
+ * @json: JSON text of an args value
  * @len: length in bytes, or -1 if @json is NUL-terminated
  *
  * Copies args text into the builder's own arena, for importers whose
