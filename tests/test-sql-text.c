@@ -11,7 +11,6 @@
 
 #include <spanscope-core.h>
 
-#include "../plugins/sql/sps-sql-text.h"
 
 static char *
 identifier (const char *name)

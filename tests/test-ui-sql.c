@@ -16,7 +16,6 @@
 #include <spanscope-gtk.h>
 
 #include "sps-sql-panel.h"
-#include "sps-sql-text.h"
 #include "sps-stats-panel.h"
 
 #include "sps-test-ui.h"

@@ -29,6 +29,7 @@
 #include "sps-core-enums.h"
 #include "sps-sql-result.h"
 #include "sps-sql-engine.h"
+#include "sps-sql-text.h"
 #include "sps-csv.h"
 #include "sps-json.h"
 #include "sps-file-read.h"

@@ -840,3 +840,53 @@ sps_trace_get_memory_size (SpsTrace *self)
 
   return size;
 }
+
+/**
+ * sps_trace_find_slice:
+ * @trace: a #SpsTrace
+ * @track: a track of slices
+ * @ts: a start time
+ *
+ * Finds a slice by where it is, as a query's result row names it (its
+ * track and start), by bisection: slices are sorted by track, then start.
+ *
+ * Returns: the first slice of @track that starts at @ts, or %SPS_NO_INDEX
+ */
+guint
+sps_trace_find_slice (SpsTrace *trace,
+                      guint     track,
+                      SpsTime   ts)
+{
+  const SpsTrackTable *tracks;
+  const SpsSliceTable *slices;
+  guint lo;
+  guint hi;
+
+  g_return_val_if_fail (SPS_IS_TRACE (trace), SPS_NO_INDEX);
+
+  tracks = sps_trace_get_tracks (trace);
+  slices = sps_trace_get_slices (trace);
+  if (track >= tracks->n_rows ||
+      (tracks->kind[track] != SPS_TRACK_THREAD_SLICES &&
+       tracks->kind[track] != SPS_TRACK_THREAD_SAMPLED_SLICES &&
+       tracks->kind[track] != SPS_TRACK_ASYNC))
+    return SPS_NO_INDEX;
+
+  lo = tracks->first_row[track];
+  hi = lo + tracks->n_rows_in_track[track];
+  g_return_val_if_fail (hi <= slices->n_rows, SPS_NO_INDEX);
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (slices->ts[mid] < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  if (lo < tracks->first_row[track] + tracks->n_rows_in_track[track] && slices->ts[lo] == ts)
+    return lo;
+  return SPS_NO_INDEX;
+}

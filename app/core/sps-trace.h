@@ -230,6 +230,10 @@ SPS_AVAILABLE_IN_ALL
 const SpsObjectTable   *sps_trace_get_objects          (SpsTrace      *self);
 
 SPS_AVAILABLE_IN_ALL
+guint                   sps_trace_find_slice           (SpsTrace      *trace,
+                                                        guint          track,
+                                                        SpsTime        ts);
+SPS_AVAILABLE_IN_ALL
 guint                   sps_trace_count_slices         (SpsTrace      *self,
                                                         SpsTrackKind   kind);
 

@@ -195,4 +195,11 @@ SPS_GTK_AVAILABLE_IN_ALL
 gboolean    sps_session_slice_matches_search (SpsSession *self,
                                               guint       slice);
 
+SPS_GTK_AVAILABLE_IN_ALL
+SpsSqlEngine      *sps_session_get_sql_engine        (SpsSession     *session,
+                                                      GError        **error);
+SPS_GTK_AVAILABLE_IN_ALL
+void               sps_session_reveal_slice          (SpsSession     *session,
+                                                      guint           slice);
+
 G_END_DECLS

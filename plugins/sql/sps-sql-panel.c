@@ -9,7 +9,6 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "sps-sql-engine-cache.h"
 #include "sps-sql-panel.h"
 
 #define SETTINGS_SCHEMA "io.github.spanscope.Spanscope.sql"
@@ -100,7 +99,7 @@ describe (SpsSqlPanel *self)
 
   g_assert (SPS_IS_SQL_PANEL (self));
 
-  if ((engine = sps_sql_engine_cache_get (self->session, NULL)) != NULL)
+  if ((engine = sps_session_get_sql_engine (self->session, NULL)) != NULL)
     sps_sql_engine_describe_async (engine, self->cancellable, describe_cb, g_object_ref (self));
   self->described = TRUE;
 }

@@ -12,7 +12,6 @@
 #include <glib/gi18n-lib.h>
 #include <gtksourceview/gtksource.h>
 
-#include "sps-sql-engine-cache.h"
 #include "sps-sql-tab.h"
 
 /* What a running query needs to find its tab again; a query whose
@@ -150,7 +149,7 @@ slice_of_row (SpsSqlTab *self,
   if (cell_integer (self->table, row, sps_result_table_find_column (self->table, "ts"), &ts) &&
       cell_integer (self->table, row, sps_result_table_find_column (self->table, "track_id"), &track) &&
       track >= 0 && track < G_MAXUINT32)
-    return sps_sql_find_slice (trace, (guint) track, ts);
+    return sps_trace_find_slice (trace, (guint) track, ts);
 
   return SPS_NO_INDEX;
 }
@@ -165,7 +164,7 @@ on_row_activated (SpsSqlTab      *self,
   g_assert (SPS_IS_SQL_TAB (self));
 
   if ((slice = slice_of_row (self, row)) != SPS_NO_INDEX)
-    sps_sql_select_slice (self->session, slice);
+    sps_session_reveal_slice (self->session, slice);
 }
 
 static void
@@ -536,7 +535,7 @@ sps_sql_tab_run (SpsSqlTab *self)
     return;
 
   sps_sql_tab_cancel (self);
-  if (!(engine = sps_sql_engine_cache_get (self->session, &error)))
+  if (!(engine = sps_session_get_sql_engine (self->session, &error)))
     {
       set_error (self, error->message);
       return;

@@ -10,8 +10,6 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "sps-sql-engine-cache.h"
-#include "sps-sql-text.h"
 #include "sps-stats-panel.h"
 
 #define SETTINGS_SCHEMA "io.github.spanscope.Spanscope.sql"
@@ -228,7 +226,7 @@ find_cb (GObject      *object,
       return;
     }
   if (self->session != NULL && sps_sql_result_get_n_rows (sql_result) == 1)
-    sps_sql_select_slice (self->session, (guint) sps_sql_result_get_int64 (sql_result, 0, 0));
+    sps_session_reveal_slice (self->session, (guint) sps_sql_result_get_int64 (sql_result, 0, 0));
 }
 
 /* A row leads to the longest slice it counts, selected on the timeline. */
@@ -257,7 +255,7 @@ on_row_activated (SpsStatsPanel  *self,
     thread = sps_result_table_dup_cell_text (table, row, 0);
   if (!(name = sps_result_table_dup_cell_text (table, row, name_column)))
     return;
-  if (!(engine = sps_sql_engine_cache_get (self->session, &error)))
+  if (!(engine = sps_session_get_sql_engine (self->session, &error)))
     {
       set_error (self, error->message);
       return;
@@ -568,7 +566,7 @@ sps_stats_panel_refresh (SpsStatsPanel *self)
   update_scope (self);
   set_error (self, NULL);
 
-  if (!(engine = sps_sql_engine_cache_get (self->session, &error)))
+  if (!(engine = sps_session_get_sql_engine (self->session, &error)))
     {
       set_busy (self, NULL);
       set_error (self, error->message);

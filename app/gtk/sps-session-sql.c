@@ -1,15 +1,18 @@
-/* sps-sql-engine-cache.c: one SQL engine per session, created on first use
+/* sps-session-sql.c: the session's SQL engine, shared by its panels
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Part of SpsSession (sps-session.c): what the SQL and statistics panels,
+ * and any plugin that queries the trace, share.
  */
 
-#define G_LOG_DOMAIN "sps-sql-engine-cache"
+#define G_LOG_DOMAIN "sps-session"
 
 #include "config.h"
 
-#include "sps-sql-engine-cache.h"
+#include "sps-session.h"
 
-#define ENGINE_KEY "sps-sql-plugin-engine"
+#define ENGINE_KEY "sps-session-sql-engine"
 
 /* A panel shows at most this many rows: enough to scroll through, and a
  * "SELECT * FROM slices" on a large trace does not copy it all into a
@@ -26,12 +29,22 @@ sync_filters (SpsSqlEngine *engine,
   sps_sql_engine_set_slice_mask (engine, mask);
 }
 
-/* The SQL and statistics panels of one window share an engine, kept on
- * the session so it lives as long as the trace is shown; opening it only
- * registers virtual tables, so nothing is copied before the first query. */
+/**
+ * sps_session_get_sql_engine:
+ * @session: a #SpsSession
+ * @error: return location for a #GError
+ *
+ * The SQL engine over the session's trace, made on first use and shared by
+ * every panel of the window (SQL, statistics, plugins), so that it lives
+ * as long as the trace is shown; making it only registers virtual tables,
+ * nothing is copied before the first query. Its `slice_visible()` follows
+ * the session's filters; it returns at most 100,000 rows a query.
+ *
+ * Returns: (transfer none) (nullable): the engine, or %NULL with @error set
+ */
 SpsSqlEngine *
-sps_sql_engine_cache_get (SpsSession  *session,
-                          GError     **error)
+sps_session_get_sql_engine (SpsSession  *session,
+                            GError     **error)
 {
   SpsSqlEngine *engine;
 
@@ -50,51 +63,17 @@ sps_sql_engine_cache_get (SpsSession  *session,
   return engine;
 }
 
-/* The first slice of @track starting at @ts (slices are sorted by track
- * then ts), or SPS_NO_INDEX. */
-guint
-sps_sql_find_slice (SpsTrace *trace,
-                    guint     track,
-                    SpsTime   ts)
-{
-  const SpsTrackTable *tracks;
-  const SpsSliceTable *slices;
-  guint lo;
-  guint hi;
-
-  g_return_val_if_fail (SPS_IS_TRACE (trace), SPS_NO_INDEX);
-
-  tracks = sps_trace_get_tracks (trace);
-  slices = sps_trace_get_slices (trace);
-  if (track >= tracks->n_rows ||
-      (tracks->kind[track] != SPS_TRACK_THREAD_SLICES &&
-       tracks->kind[track] != SPS_TRACK_THREAD_SAMPLED_SLICES &&
-       tracks->kind[track] != SPS_TRACK_ASYNC))
-    return SPS_NO_INDEX;
-
-  lo = tracks->first_row[track];
-  hi = lo + tracks->n_rows_in_track[track];
-  g_return_val_if_fail (hi <= slices->n_rows, SPS_NO_INDEX);
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (slices->ts[mid] < ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-
-  if (lo < tracks->first_row[track] + tracks->n_rows_in_track[track] && slices->ts[lo] == ts)
-    return lo;
-  return SPS_NO_INDEX;
-}
-
-/* Selects @slice and pans (or zooms out) so that it is visible. */
+/**
+ * sps_session_reveal_slice:
+ * @session: a #SpsSession
+ * @slice: a slice of the session's trace
+ *
+ * Selects @slice and pans (or zooms out) so that it is visible: what a
+ * click on a query's result row does.
+ */
 void
-sps_sql_select_slice (SpsSession *session,
-                      guint       slice)
+sps_session_reveal_slice (SpsSession *session,
+                          guint       slice)
 {
   const SpsSliceTable *slices;
   SpsTime start;

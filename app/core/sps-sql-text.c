@@ -1,4 +1,5 @@
-/* sps-sql-text.c: SQL text the SQL plugin writes (query builder, statistics)
+/* sps-sql-text.c: SQL text for the engine's tables (quoting, the query
+ * builder's queries, the statistics)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -12,6 +13,12 @@
 
 #include "sps-sql-text.h"
 
+/**
+ * sps_sql_op_to_string:
+ * @op: an operator
+ *
+ * Returns: the operator as SQL writes it
+ */
 const char *
 sps_sql_op_to_string (SpsSqlOp op)
 {
@@ -24,6 +31,12 @@ sps_sql_op_to_string (SpsSqlOp op)
   return ops[op];
 }
 
+/**
+ * sps_sql_aggregate_to_string:
+ * @function: an aggregate function
+ *
+ * Returns: the function's SQL name, `count`…
+ */
 const char *
 sps_sql_aggregate_to_string (SpsSqlAggregate function)
 {
@@ -45,7 +58,14 @@ is_plain_identifier (const char *name)
   return TRUE;
 }
 
-/* Plain names stay readable; anything else is double-quoted. */
+/**
+ * sps_sql_append_identifier:
+ * @out: where the SQL goes
+ * @name: a table or column name
+ *
+ * Appends @name as an SQL identifier: plain names stay readable, anything
+ * else is double-quoted.
+ */
 void
 sps_sql_append_identifier (GString    *out,
                            const char *name)
@@ -86,7 +106,13 @@ is_number (const char *value)
   return TRUE;
 }
 
-/* A string literal, quotes doubled. */
+/**
+ * sps_sql_append_string:
+ * @out: where the SQL goes
+ * @text: any text
+ *
+ * Appends @text as an SQL string literal, its quotes doubled.
+ */
 void
 sps_sql_append_string (GString    *out,
                        const char *text)
@@ -104,7 +130,14 @@ sps_sql_append_string (GString    *out,
   g_string_append_c (out, '\'');
 }
 
-/* A number stays a number; anything else becomes a string literal. */
+/**
+ * sps_sql_append_value:
+ * @out: where the SQL goes
+ * @value: what a user typed
+ *
+ * Appends @value as an SQL value: a number stays a number, anything else
+ * becomes a string literal.
+ */
 void
 sps_sql_append_value (GString    *out,
                       const char *value)
@@ -138,9 +171,20 @@ append_aggregate (GString                   *out,
   sps_sql_append_identifier (out, alias->str);
 }
 
-/* The query builder's SQL: filters joined by AND, an optional group-by
- * column and aggregates. Without aggregates a grouped query counts rows;
- * without either it lists rows, at most 1000. */
+/**
+ * sps_sql_build_query:
+ * @table: the table to read
+ * @filters: (array length=n_filters) (nullable): conditions, joined by AND
+ * @n_filters: their number
+ * @group_by: (nullable): a column to group by
+ * @aggregates: (array length=n_aggregates) (nullable): what to compute
+ * @n_aggregates: their number
+ *
+ * The query builder's SQL. Without aggregates a grouped query counts rows;
+ * without either it lists rows, at most 1000.
+ *
+ * Returns: (transfer full): the SQL text
+ */
 char *
 sps_sql_build_query (const char                *table,
                      const SpsSqlFilter        *filters,
@@ -209,7 +253,16 @@ sps_sql_build_query (const char                *table,
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
-/* The statistics panel's query. Columns: [thread,] name, kind, count,
+/**
+ * sps_sql_build_statistics:
+ * @grouping: the rows
+ * @filtered: count only the slices the session's filters show
+ *   (`slice_visible()`)
+ * @has_range: count only over [@start, @end)
+ * @start: the range's start
+ * @end: the range's end
+ *
+ * The statistics panel's query. Columns: [thread,] name, kind, count,
  * total, self_total, average, min, max, all times in ns.
  *
  * Without a range it reads the slices' own dur and self_time. With a range
@@ -228,7 +281,10 @@ sps_sql_build_query (const char                *table,
  * Grouping by name alone lets the engine stream the groups from its name
  * index instead of sorting every slice (2–3× less CPU on a 1e6-event trace),
  * so the two kinds are split with conditional aggregates and put back
- * together as rows afterwards. */
+ * together as rows afterwards.
+ *
+ * Returns: (transfer full): the SQL text
+ */
 char *
 sps_sql_build_statistics (SpsStatsGrouping grouping,
                           gboolean         filtered,
@@ -313,9 +369,20 @@ sps_sql_build_statistics (SpsStatsGrouping grouping,
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
-/* The id of the longest slice of a statistics row: called @name, of the
- * row's kind, on the thread labelled @thread (as the statistics label it)
- * when not NULL, and overlapping the range when there is one. */
+/**
+ * sps_sql_build_longest_slice:
+ * @name: a statistics row's slice name
+ * @sampled: the row's kind is sampled spans
+ * @filtered: only slices the session's filters show
+ * @thread: (nullable): the row's thread label, as the statistics write it
+ * @has_range: only slices that overlap [@start, @end)
+ * @start: the range's start
+ * @end: the range's end
+ *
+ * The query of the id of the longest slice of a statistics row.
+ *
+ * Returns: (transfer full): the SQL text
+ */
 char *
 sps_sql_build_longest_slice (const char *name,
                              gboolean    sampled,
