@@ -174,6 +174,29 @@ says_byte_offset (const char *message)
   return FALSE;
 }
 
+/* Deferred args (ETL events') are decoded from the file's bytes when read:
+ * what the import could read, reading must decode, as one JSON value */
+static void
+check_deferred_args (SpsTrace *trace)
+{
+  const SpsInstantTable *instants = sps_trace_get_instants (trace);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+
+  for (guint i = 0; i < instants->n_rows; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!sps_args_ref_is_deferred (instants->args[i]))
+        continue;
+      g_string_truncate (text, 0);
+      if (!sps_trace_append_args_json (trace, instants->args[i], text, &error))
+        g_error ("the args of event %u cannot be decoded: %s", i, error->message);
+      if (!json_parser_load_from_data (parser, text->str, (gssize) text->len, &error))
+        g_error ("the args of event %u are not JSON (%s): %s", i, error->message, text->str);
+    }
+}
+
 static void
 check_warnings (SpsTrace *trace,
                 GFile    *file)
@@ -234,7 +257,10 @@ sps_fuzz_import (SpsImporter  *importer,
     }
 
   if (trace != NULL)
-    check_warnings (trace, file);
+    {
+      check_warnings (trace, file);
+      check_deferred_args (trace);
+    }
 
   sps_fuzz_file_free (file, fd);
   return trace;
