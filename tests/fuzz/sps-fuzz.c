@@ -183,6 +183,8 @@ check_deferred_args (SpsTrace *trace)
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
 
+  guint n_parsed = 0;
+
   for (guint i = 0; i < instants->n_rows; i++)
     {
       g_autoptr(GError) error = NULL;
@@ -192,6 +194,11 @@ check_deferred_args (SpsTrace *trace)
       g_string_truncate (text, 0);
       if (!sps_trace_append_args_json (trace, instants->args[i], text, &error))
         g_error ("the args of event %u cannot be decoded: %s", i, error->message);
+      /* json-glib builds a tree per parse: every event's would take half
+       * of the harness's time; the first ones and every 64th are enough
+       * to see the decoders' text */
+      if (n_parsed++ >= 64 && i % 64 != 0)
+        continue;
       if (!json_parser_load_from_data (parser, text->str, (gssize) text->len, &error))
         g_error ("the args of event %u are not JSON (%s): %s", i, error->message, text->str);
     }
