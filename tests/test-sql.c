@@ -1023,7 +1023,7 @@ test_describe (void)
 {
   static const char * const trace_tables[] = {
     "callsites", "counters", "events", "events_raw", "flows", "frames", "instants", "objects", "processes",
-    "samples", "slices", "threads", "tracks",
+    "samples", "slices", "threads", "tracks", "visible_slices",
   };
   g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
