@@ -203,38 +203,21 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GOptionContext) context = NULL;
-  g_autofree char *gen = NULL;
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(SpsViewFilter) filter = NULL;
   g_autofree guint8 *mask = NULL;
   g_autofree guint32 *lanes = NULL;
   int n_runs = 21;
+  int status = 0;
   double worst_median = 0;
   double load_ms;
   double t0;
   guint32 seed;
   Bench bench;
-  const GOptionEntry entries[] = {
-    { "runs", 'n', 0, G_OPTION_ARG_INT, &n_runs, "Changes per control", "N" },
-    { "gen-trace", 'g', 0, G_OPTION_ARG_FILENAME, &gen, "Generator of missing traces", "GEN-TRACE" },
-    { NULL }
-  };
 
-  context = g_option_context_new ("TRACE.json");
-  g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 || n_runs < 1)
-    {
-      g_printerr ("%s\n", error != NULL ? error->message : "usage: bench-filter [--runs N] [--gen-trace GEN] TRACE.json");
-      return 2;
-    }
-
-  g_print ("machine: %u cores\n", g_get_num_processors ());
-  if (!(trace = sps_bench_load_trace (gen, argv[1], &load_ms, &error)))
-    {
-      g_printerr ("%s\n", error->message);
-      return 1;
-    }
+  trace = sps_bench_parse_and_load (&argc, &argv, "bench-filter", "Changes per control", &n_runs, &load_ms, &status);
+  if (trace == NULL)
+    return status;
   g_print ("%s: %u slices, %u tracks, %u flows, loaded in %.0f ms\n", argv[1],
            sps_trace_get_slices (trace)->n_rows, sps_trace_get_tracks (trace)->n_rows,
            sps_trace_get_flows (trace)->n_rows, load_ms);
