@@ -225,7 +225,12 @@ visible_column (sqlite3_vtab_cursor *base,
       sqlite3_result_int64 (context, slices->ts[row]);
       break;
     case V_DUR:
-      sqlite3_result_int64 (context, slices->dur[row]);
+      /* As in `slices`: a sampled span's interval is an estimate, not a
+       * duration */
+      if ((slices->flags[row] & SPS_SLICE_SAMPLED) == 0)
+        sqlite3_result_int64 (context, slices->dur[row]);
+      else
+        sqlite3_result_null (context);
       break;
     case V_TRACK_ID:
       sqlite3_result_int64 (context, slices->track[row]);

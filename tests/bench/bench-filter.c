@@ -21,6 +21,7 @@
 
 #include "config.h"
 
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,8 @@ main (int   argc,
   guint32 seed;
   Bench bench;
 
+  /* g_print() writes "×" and "→" in the locale's charset */
+  setlocale (LC_ALL, "");
   trace = sps_bench_parse_and_load (&argc, &argv, "bench-filter", "Changes per control", &n_runs, &load_ms, &status);
   if (trace == NULL)
     return status;
