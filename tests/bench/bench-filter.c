@@ -156,6 +156,7 @@ static const Control controls[] = {
   { "minimum duration", change_min_duration },
   { "toggle a class", change_class },
   { "focus depth 1→3", change_focus },
+  { "  + parent/child edges", change_focus },
 };
 
 /* A slice with the most flows leaving or entering it, as a focus seed */
@@ -264,7 +265,7 @@ main (int   argc,
   bench.mask = mask;
   bench.lanes_shown = lanes;
 
-  g_print ("%-22s %11s %12s %12s %14s %9s\n", "control", "visible", "update med.", "update max", "recompute med.", "ratio");
+  g_print ("%-23s %11s %12s %12s %14s %9s\n", "control", "visible", "update med.", "update max", "recompute med.", "ratio");
 
   for (guint c = 0; c < G_N_ELEMENTS (controls); c++)
     {
@@ -284,6 +285,8 @@ main (int   argc,
       sps_view_filter_set_min_duration (filter, 10000);
       if (controls[c].change == change_focus)
         {
+          /* The second focus row also follows the slices' tree */
+          sps_view_filter_set_focus_parent_child (filter, c == G_N_ELEMENTS (controls) - 1);
           sps_view_filter_set_focus_seeds (filter, &seed, 1);
           sps_view_filter_set_focus_enabled (filter, TRUE);
           sps_view_filter_set_window (filter, SPS_TIME_MIN, SPS_TIME_MAX);
@@ -316,7 +319,7 @@ main (int   argc,
 
       ours_med = sps_bench_median (ours, n_runs);
       base_med = sps_bench_median (base, n_runs);
-      g_print ("%-22s %11u %9.3f ms %9.3f ms %11.1f ms %8.4f×\n", controls[c].what, visible, ours_med,
+      g_print ("%-23s %11u %9.3f ms %9.3f ms %11.1f ms %8.4f×\n", controls[c].what, visible, ours_med,
                ours[n_runs - 1], base_med, ours_med / base_med);
       worst_median = MAX (worst_median, ours_med);
     }
