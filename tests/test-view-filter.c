@@ -420,6 +420,11 @@ test_classes (Fixture       *fx,
   g_assert_cmpint (instr_bit, ==, 1);
   g_assert_cmpuint (sps_view_filter_get_n_classes (fx->filter), ==, 5);
 
+  /* Bits of classes that do not exist are ignored */
+  sps_view_filter_set_class_masks (fx->filter, 1u << 7, 1u << 9);
+  g_assert_cmphex (sps_view_filter_get_require_mask (fx->filter), ==, 0);
+  g_assert_cmphex (sps_view_filter_get_exclude_mask (fx->filter), ==, 0);
+
   g_assert_cmphex (sps_view_filter_get_slice_classes (fx->filter, fx->s[B]), ==, 1u << error_bit);
   g_assert_cmphex (sps_view_filter_get_slice_classes (fx->filter, fx->s[F]), ==, 1u << instr_bit);
   g_assert_cmphex (sps_view_filter_get_slice_classes (fx->filter, fx->s[D]), ==,
@@ -713,6 +718,105 @@ test_changed_signal (Fixture       *fx,
   g_assert_cmpuint (n, ==, 3);
 }
 
+/* One random control change, windows and durations scaled to the trace */
+static void
+random_change (GRand         *rand,
+               SpsViewFilter *filter)
+{
+  SpsTrace *trace = sps_view_filter_get_trace (filter);
+  guint n_slices = sps_trace_get_slices (trace)->n_rows;
+  guint n_threads = sps_trace_get_threads (trace)->n_rows;
+  guint n_processes = sps_trace_get_processes (trace)->n_rows;
+  SpsTime t0 = sps_trace_get_start_time (trace);
+  SpsTime span = MAX (sps_trace_get_end_time (trace) - t0, 10);
+  SpsTime a;
+
+  switch (g_rand_int_range (rand, 0, 7))
+    {
+    case 0:
+      a = t0 + (SpsTime) (g_rand_double_range (rand, -0.05, 1.0) * span);
+      sps_view_filter_set_window (filter, a, a + (SpsTime) (g_rand_double_range (rand, -0.02, 0.4) * span));
+      break;
+    case 1:
+      sps_view_filter_set_min_duration (filter, (SpsTime) (g_rand_double_range (rand, 0, 0.05) * span));
+      break;
+    case 2:
+      if (n_processes > 0)
+        sps_view_filter_set_process_expansion (filter, g_rand_int_range (rand, 0, n_processes),
+                                               g_rand_int_range (rand, 0, 3));
+      break;
+    case 3:
+      if (n_threads > 0)
+        sps_view_filter_set_thread_expansion (filter, g_rand_int_range (rand, 0, n_threads),
+                                              g_rand_int_range (rand, 0, 3));
+      break;
+    case 4:
+      sps_view_filter_set_class_masks (filter, g_rand_int_range (rand, 0, 16) & g_rand_int_range (rand, 0, 16),
+                                       g_rand_int_range (rand, 0, 16) & g_rand_int_range (rand, 0, 16));
+      break;
+    case 5:
+      {
+        guint32 seeds[2] = { g_rand_int_range (rand, 0, MAX (n_slices, 1)),
+                             g_rand_int_range (rand, 0, MAX (n_slices, 1)) };
+
+        sps_view_filter_set_focus_seeds (filter, seeds, n_slices > 0 ? g_rand_int_range (rand, 0, 3) : 0);
+        sps_view_filter_set_focus_enabled (filter, g_rand_boolean (rand));
+      }
+      break;
+    default:
+      sps_view_filter_set_focus_depth (filter, g_rand_int_range (rand, 0, 4));
+      sps_view_filter_set_focus_direction (filter, g_rand_int_range (rand, 1, 4));
+      sps_view_filter_set_focus_parent_child (filter, g_rand_boolean (rand));
+      break;
+    }
+}
+
+/* The incrementally updated filter equals a new filter given the same
+ * state through its JSON form (a full recompute), and the definition,
+ * slice by slice. */
+static void
+check_against_fresh (SpsViewFilter *filter)
+{
+  SpsTrace *trace = sps_view_filter_get_trace (filter);
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  g_autoptr(SpsViewFilter) fresh = sps_view_filter_new (trace);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = sps_view_filter_to_json (filter);
+  g_autoptr(GBytes) m1 = NULL;
+  g_autoptr(GBytes) m2 = NULL;
+  const guint8 *m;
+  SpsTime ws;
+  SpsTime we;
+  guint n = 0;
+
+  g_assert_true (sps_view_filter_load_json (fresh, json, -1, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (sps_view_filter_get_visible_count (filter), ==, sps_view_filter_get_visible_count (fresh));
+  g_assert_cmpuint (sps_view_filter_get_total_height (filter), ==, sps_view_filter_get_total_height (fresh));
+  m1 = sps_view_filter_dup_mask (filter);
+  m2 = sps_view_filter_dup_mask (fresh);
+  g_assert_true (g_bytes_equal (m1, m2));
+
+  m = g_bytes_get_data (m1, NULL);
+  sps_view_filter_get_window (filter, &ws, &we);
+  for (guint s = 0; s < slices->n_rows; s++)
+    {
+      SpsTime end = slices->ts[s] + slices->dur[s];
+      gboolean in_time = ws <= we && slices->ts[s] <= we && end >= ws &&
+                         slices->dur[s] >= sps_view_filter_get_min_duration (filter);
+      guint32 bits = sps_view_filter_get_slice_classes (filter, s);
+      guint32 require = sps_view_filter_get_require_mask (filter);
+      gboolean classes = (bits & require) == require && (bits & sps_view_filter_get_exclude_mask (filter)) == 0;
+      guint shown = sps_view_filter_get_track_lanes_shown (filter, slices->track[s]);
+      gboolean focus = !sps_view_filter_is_focus_active (filter) || sps_view_filter_is_slice_reached (filter, s);
+
+      g_assert_cmpint (m[s], ==, in_time && classes && slices->depth[s] < shown && focus);
+      n += m[s];
+    }
+  g_assert_cmpuint (n, ==, sps_view_filter_get_visible_count (filter));
+}
+
 /* Random traces and random control sequences: after every change, the
  * incrementally updated filter equals a new filter given the same state
  * (through its JSON form), a full recompute. */
@@ -787,89 +891,46 @@ test_incremental_random (void)
 
       for (guint step = 0; step < 60; step++)
         {
-          g_autoptr(SpsViewFilter) fresh = sps_view_filter_new (trace);
-          g_autofree char *json = NULL;
-          g_autoptr(GBytes) m1 = NULL;
-          g_autoptr(GBytes) m2 = NULL;
-          guint n_slices = sps_trace_get_slices (trace)->n_rows;
-          SpsTime a;
-
-          switch (g_rand_int_range (rand, 0, 7))
-            {
-            case 0:
-              a = g_rand_int_range (rand, -100, 9000);
-              sps_view_filter_set_window (filter, a, a + g_rand_int_range (rand, -50, 3000));
-              break;
-            case 1:
-              sps_view_filter_set_min_duration (filter, g_rand_int_range (rand, 0, 300));
-              break;
-            case 2:
-              sps_view_filter_set_process_expansion (filter, g_rand_int_range (rand, 0, 4),
-                                                     g_rand_int_range (rand, 0, 3));
-              break;
-            case 3:
-              sps_view_filter_set_thread_expansion (filter, g_rand_int_range (rand, 0, n_threads),
-                                                    g_rand_int_range (rand, 0, 3));
-              break;
-            case 4:
-              sps_view_filter_set_class_masks (filter, g_rand_int_range (rand, 0, 16) & g_rand_int_range (rand, 0, 16),
-                                               g_rand_int_range (rand, 0, 16) & g_rand_int_range (rand, 0, 16));
-              break;
-            case 5:
-              {
-                guint32 seeds[2] = { g_rand_int_range (rand, 0, n_slices), g_rand_int_range (rand, 0, n_slices) };
-
-                sps_view_filter_set_focus_seeds (filter, seeds, g_rand_int_range (rand, 0, 3));
-                sps_view_filter_set_focus_enabled (filter, g_rand_boolean (rand));
-              }
-              break;
-            default:
-              sps_view_filter_set_focus_depth (filter, g_rand_int_range (rand, 0, 4));
-              sps_view_filter_set_focus_direction (filter, g_rand_int_range (rand, 1, 4));
-              sps_view_filter_set_focus_parent_child (filter, g_rand_boolean (rand));
-              break;
-            }
-
-          json = sps_view_filter_to_json (filter);
-          g_assert_true (sps_view_filter_load_json (fresh, json, -1, &error));
-          g_assert_no_error (error);
-
-          g_assert_cmpuint (sps_view_filter_get_visible_count (filter), ==,
-                            sps_view_filter_get_visible_count (fresh));
-          g_assert_cmpuint (sps_view_filter_get_total_height (filter), ==,
-                            sps_view_filter_get_total_height (fresh));
-          m1 = sps_view_filter_dup_mask (filter);
-          m2 = sps_view_filter_dup_mask (fresh);
-          g_assert_true (g_bytes_equal (m1, m2));
-
-          /* And the definition, slice by slice */
-          {
-            const SpsSliceTable *slices = sps_trace_get_slices (trace);
-            const guint8 *m = g_bytes_get_data (m1, NULL);
-            SpsTime ws;
-            SpsTime we;
-            guint n = 0;
-
-            sps_view_filter_get_window (filter, &ws, &we);
-            for (guint s = 0; s < n_slices; s++)
-              {
-                gboolean in_time = ws <= we && slices->ts[s] <= we && slices->ts[s] + slices->dur[s] >= ws &&
-                                   slices->dur[s] >= sps_view_filter_get_min_duration (filter);
-                guint32 bits = sps_view_filter_get_slice_classes (filter, s);
-                gboolean classes = (bits & sps_view_filter_get_require_mask (filter)) ==
-                                   sps_view_filter_get_require_mask (filter) &&
-                                   (bits & sps_view_filter_get_exclude_mask (filter)) == 0;
-                guint lane = sps_view_filter_get_track_lanes_shown (filter, slices->track[s]);
-                gboolean focus = !sps_view_filter_is_focus_active (filter) ||
-                                 sps_view_filter_is_slice_reached (filter, s);
-
-                g_assert_cmpint (m[s], ==, in_time && classes && slices->depth[s] < lane && focus);
-                n += m[s];
-              }
-            g_assert_cmpuint (n, ==, sps_view_filter_get_visible_count (filter));
-          }
+          random_change (rand, filter);
+          check_against_fresh (filter);
         }
     }
+}
+
+/* The same on real traces: the shared fixtures of other projects' tools */
+static void
+test_incremental_fixtures (void)
+{
+  g_autofree char *dir_path = sps_test_shared_fixture_path ("chrome", NULL);
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (23);
+  const char *name;
+  guint n_traces = 0;
+
+  /* (the helper marks the test skipped when they are missing) */
+  if (dir_path == NULL)
+    return;
+  dir = g_dir_open (dir_path, 0, NULL);
+  g_assert_nonnull (dir);
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+      g_autoptr(SpsTrace) trace = sps_test_load_path (path);
+      g_autoptr(SpsViewFilter) filter = sps_view_filter_new (trace);
+
+      g_test_message ("%s", name);
+      g_assert_true (sps_view_filter_add_rule (filter, "gpu", SPS_CLASS_RULE_CATEGORY, "*gpu*", NULL, NULL));
+      g_assert_true (sps_view_filter_add_rule (filter, "named", SPS_CLASS_RULE_ARG, "name", NULL, NULL));
+      g_assert_true (sps_view_filter_add_rule (filter, "run", SPS_CLASS_RULE_NAME, "*Run*", NULL, NULL));
+      for (guint step = 0; step < 30; step++)
+        {
+          random_change (rand, filter);
+          check_against_fresh (filter);
+        }
+      n_traces++;
+    }
+  g_assert_cmpuint (n_traces, >, 10);
 }
 
 #define TEST(path, func) \
@@ -898,6 +959,7 @@ main (int   argc,
   TEST ("json/errors", test_json_errors);
   TEST ("changed-signal", test_changed_signal);
   g_test_add_func ("/core/view-filter/incremental-random", test_incremental_random);
+  g_test_add_func ("/core/view-filter/incremental-fixtures", test_incremental_fixtures);
 
   return g_test_run ();
 }

@@ -920,15 +920,22 @@ sps_view_filter_get_slice_lane (SpsViewFilter *self,
  * @require_all: class bits a slice must all have
  * @exclude_any: class bits a slice must have none of
  *
- * Costs the distinct class patterns, and the (track, depth, pattern)
- * counts; no slice is read.
+ * Bits of classes that do not exist are ignored (so that the masks are
+ * always what the serialised filter says). Costs the distinct class
+ * patterns, and the (track, depth, pattern) counts; no slice is read.
  */
 void
 sps_view_filter_set_class_masks (SpsViewFilter *self,
                                  guint32        require_all,
                                  guint32        exclude_any)
 {
+  guint32 defined;
+
   g_return_if_fail (SPS_IS_VIEW_FILTER (self));
+
+  defined = (guint32) ((G_GUINT64_CONSTANT (1) << self->class_names->len) - 1);
+  require_all &= defined;
+  exclude_any &= defined;
 
   if (require_all == self->require_mask && exclude_any == self->exclude_mask)
     return;
