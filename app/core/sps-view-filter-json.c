@@ -159,7 +159,7 @@ get_enum (JsonNode           *node,
           guint              *out,
           GError            **error)
 {
-  const char *text;
+  const char *text = NULL;
 
   if (!get_string (node, where, &text, error))
     return FALSE;
@@ -209,7 +209,7 @@ parse_classes (JsonArray  *array,
     {
       g_autofree char *where = g_strdup_printf ("classes[%u]", i);
       JsonObject *object = get_object (json_array_get_element (array, i), where, error);
-      const char *name;
+      const char *name = NULL;
       JsonArray *rules;
 
       if (object == NULL || !check_members (object, where, class_members, error))
@@ -258,7 +258,7 @@ parse_classes (JsonArray  *array,
             return fail (error, rule_where, _("a rule has exactly one of “category”, “name” or “arg”"));
           if (json_object_has_member (rule, "value"))
             {
-              const char *value;
+              const char *value = NULL;
 
               if (item.kind != SPS_CLASS_RULE_ARG)
                 return fail (error, rule_where, _("only an “arg” rule has a “value”"));
@@ -287,7 +287,7 @@ parse_class_list (JsonNode   *node,
     return FALSE;
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
-      const char *name;
+      const char *name = NULL;
 
       if (!get_string (json_array_get_element (array, i), where, &name, error))
         return FALSE;
@@ -320,7 +320,7 @@ parse_states (SpsViewFilter *self,
     {
       g_autofree char *where = g_strdup_printf ("%s[%u]", list, i);
       JsonObject *object = get_object (json_array_get_element (array, i), where, error);
-      gint64 pid;
+      gint64 pid = 0;
       gint64 tid = 0;
       guint state = 0;
       guint found = 0;
@@ -402,7 +402,7 @@ parse_focus (SpsViewFilter *self,
     }
   if (json_object_has_member (object, "depth"))
     {
-      gint64 depth;
+      gint64 depth = 0;
 
       if (!get_integer (json_object_get_member (object, "depth"), "focus.depth", &depth, error))
         return FALSE;
@@ -428,7 +428,7 @@ parse_focus (SpsViewFilter *self,
         return FALSE;
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
-          gint64 slice;
+          gint64 slice = 0;
           guint32 s;
 
           if (!get_integer (json_array_get_element (array, i), "focus.slices", &slice, error))
@@ -467,7 +467,7 @@ parse (SpsViewFilter *self,
 
   if (json_object_has_member (object, "version"))
     {
-      gint64 version;
+      gint64 version = 0;
 
       if (!get_integer (json_object_get_member (object, "version"), "version", &version, error))
         return FALSE;

@@ -66,8 +66,9 @@ struct _SpsViewFilter
   SpsTime              window_start;
   SpsTime              window_end;
   SpsTime              min_duration;
-  guint8              *pass;              /* per slice: window and duration */
+  guint8              *in_window;         /* per slice: the window test */
   guint32             *dur_order;         /* slices by duration (lazy) */
+  guint32             *dur_cell;          /* their count cells, in that order (lazy) */
 
   /* Classes: per slice a pattern (distinct class bit set) */
   GPtrArray           *class_names;
@@ -78,9 +79,13 @@ struct _SpsViewFilter
   guint32              require_mask;
   guint32              exclude_mask;
 
-  /* Counts: per slice track, per depth, per pattern, slices that pass */
+  /* Counts: per slice track, per depth, per pattern, the slices that pass
+   * the window and the minimum duration; and what each cell stands for */
   guint32             *cells;
   gsize                n_cells;
+  guint32             *cell_track;
+  guint16             *cell_depth;
+  guint16             *cell_pattern;
   guint64              visible_total;
 
   /* Focus */
@@ -117,7 +122,8 @@ _sps_view_filter_passes (SpsViewFilter *self,
 {
   guint32 track = self->slices->track[slice];
 
-  return self->pass[slice] &&
+  return self->in_window[slice] &&
+         self->slices->dur[slice] >= self->min_duration &&
          self->pattern_ok[self->slice_pattern[slice]] &&
          self->track_group[track] != SPS_NO_INDEX &&
          self->slices->depth[slice] < self->track_limit[track];
@@ -139,6 +145,9 @@ _sps_view_filter_visible (SpsViewFilter *self,
 }
 
 void     _sps_view_filter_changed          (SpsViewFilter *self);
+void     _sps_view_filter_count_cell       (SpsViewFilter *self,
+                                            gsize          cell,
+                                            int            delta);
 void     _sps_view_filter_rebuild_counts   (SpsViewFilter *self);
 void     _sps_view_filter_recount_focus    (SpsViewFilter *self);
 

@@ -11,9 +11,21 @@
 
 #include "sps-view-filter-private.h"
 
+/* Slices fetched ahead by the minimum-duration update */
+#define PREFETCH_DISTANCE 16
+
+static inline gsize
+slice_cell (SpsViewFilter *self,
+            guint32        s)
+{
+  guint32 t = self->slices->track[s];
+
+  return self->track_cells[t] + (gsize) self->slices->depth[s] * self->patterns->len + self->slice_pattern[s];
+}
+
 static inline gboolean
-compute_pass (SpsViewFilter *self,
-              guint32        s)
+compute_in_window (SpsViewFilter *self,
+                   guint32        s)
 {
   SpsTime ts = self->slices->ts[s];
   SpsTime dur = self->slices->dur[s];
@@ -22,45 +34,23 @@ compute_pass (SpsViewFilter *self,
   if (__builtin_add_overflow (ts, dur, &end))
     end = dur > 0 ? SPS_TIME_MAX : SPS_TIME_MIN;
   return self->window_start <= self->window_end &&
-         ts <= self->window_end && end >= self->window_start &&
-         dur >= self->min_duration;
-}
-
-static void
-set_pass (SpsViewFilter *self,
-          guint32        s,
-          gboolean       pass)
-{
-  guint32 t;
-  guint16 depth;
-  gsize cell;
-  int delta;
-
-  if (self->pass[s] == pass)
-    return;
-  self->pass[s] = pass;
-  delta = pass ? 1 : -1;
-
-  t = self->slices->track[s];
-  depth = self->slices->depth[s];
-  cell = self->track_cells[t] + (gsize) depth * self->patterns->len + self->slice_pattern[s];
-  self->cells[cell] += delta;
-  if (self->track_group[t] != SPS_NO_INDEX && depth < self->track_limit[t] &&
-      self->pattern_ok[self->slice_pattern[s]])
-    {
-      self->track_visible[t] += delta;
-      self->visible_total += delta;
-    }
+         ts <= self->window_end && end >= self->window_start;
 }
 
 static gboolean
-repass_slice (SpsTrace *trace,
-              guint     slice,
-              gpointer  user_data)
+rewindow_slice (SpsTrace *trace,
+                guint     slice,
+                gpointer  user_data)
 {
   SpsViewFilter *self = user_data;
+  gboolean in = compute_in_window (self, slice);
 
-  set_pass (self, slice, compute_pass (self, slice));
+  if (self->in_window[slice] == in)
+    return TRUE;
+  self->in_window[slice] = in;
+  /* The duration test is read from the column: no byte of its own */
+  if (self->slices->dur[slice] >= self->min_duration)
+    _sps_view_filter_count_cell (self, slice_cell (self, slice), in ? 1 : -1);
   return TRUE;
 }
 
@@ -80,7 +70,7 @@ repass_interval (SpsViewFilter *self,
   for (guint t = 0; t < self->tracks->n_rows; t++)
     if (_sps_view_filter_is_slice_track (self->tracks->kind[t]) &&
         self->tracks->n_rows_in_track[t] > 0)
-      sps_trace_foreach_slice_in_range (self->trace, t, start, end, repass_slice, self);
+      sps_trace_foreach_slice_in_range (self->trace, t, start, end, rewindow_slice, self);
 }
 
 /* Slices whose test changes between two windows intersect one of them and
@@ -206,10 +196,12 @@ void
 sps_view_filter_set_min_duration (SpsViewFilter *self,
                                   SpsTime        min_duration)
 {
+  SpsTime old;
   SpsTime lo;
   SpsTime hi;
   guint a;
   guint b;
+  int delta;
 
   g_return_if_fail (SPS_IS_VIEW_FILTER (self));
 
@@ -227,14 +219,35 @@ sps_view_filter_set_min_duration (SpsViewFilter *self,
                          (gpointer) self->slices->dur);
     }
 
+  if (self->dur_cell == NULL)
+    {
+      guint n = self->slices->n_rows;
+
+      self->dur_cell = g_new (guint32, MAX (n, 1));
+      for (guint i = 0; i < n; i++)
+        self->dur_cell[i] = slice_cell (self, self->dur_order[i]);
+    }
+
+  old = self->min_duration;
   lo = MIN (min_duration, self->min_duration);
   hi = MAX (min_duration, self->min_duration);
   self->min_duration = min_duration;
 
   a = lower_bound_duration (self, lo);
   b = lower_bound_duration (self, hi);
+
+  /* Exactly the slices with lo ≤ dur < hi change their duration test,
+   * all the same way. Only those in the window count; their cells are
+   * kept in duration order, so this reads two sequential arrays and one
+   * byte per slice. */
+  delta = min_duration < old ? 1 : -1;
   for (guint i = a; i < b; i++)
-    set_pass (self, self->dur_order[i], compute_pass (self, self->dur_order[i]));
+    {
+      if (i + PREFETCH_DISTANCE < b)
+        __builtin_prefetch (&self->in_window[self->dur_order[i + PREFETCH_DISTANCE]]);
+      if (self->in_window[self->dur_order[i]])
+        _sps_view_filter_count_cell (self, self->dur_cell[i], delta);
+    }
   _sps_view_filter_changed (self);
 }
 

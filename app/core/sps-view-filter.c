@@ -84,8 +84,12 @@ sps_view_filter_finalize (GObject *object)
   g_free (self->track_limit);
   g_free (self->track_visible);
   g_free (self->track_cells);
-  g_free (self->pass);
+  g_free (self->in_window);
   g_free (self->dur_order);
+  g_free (self->dur_cell);
+  g_free (self->cell_track);
+  g_free (self->cell_depth);
+  g_free (self->cell_pattern);
   g_free (self->slice_pattern);
   g_free (self->pattern_ok);
   g_free (self->cells);
@@ -419,6 +423,24 @@ update_group_limits (SpsViewFilter *self,
     update_track_limit (self, self->group_tracks[k], FALSE);
 }
 
+/* One slice more (@delta 1) or less (-1) passes the window and duration
+ * tests in @cell; the visible counts follow when the cell is shown. */
+void
+_sps_view_filter_count_cell (SpsViewFilter *self,
+                             gsize          cell,
+                             int            delta)
+{
+  guint32 t = self->cell_track[cell];
+
+  self->cells[cell] += delta;
+  if (self->track_group[t] != SPS_NO_INDEX && self->cell_depth[cell] < self->track_limit[t] &&
+      self->pattern_ok[self->cell_pattern[cell]])
+    {
+      self->track_visible[t] += delta;
+      self->visible_total += delta;
+    }
+}
+
 /* Counts of passing slices per (track, depth, pattern), from scratch:
  * after construction and when the classification changed. */
 void
@@ -436,11 +458,26 @@ _sps_view_filter_rebuild_counts (SpsViewFilter *self)
   self->track_cells[self->tracks->n_rows] = n;
 
   g_free (self->cells);
+  g_free (self->cell_track);
+  g_free (self->cell_depth);
+  g_free (self->cell_pattern);
   self->cells = g_new0 (guint32, MAX (n, 1));
+  self->cell_track = g_new (guint32, MAX (n, 1));
+  self->cell_depth = g_new (guint16, MAX (n, 1));
+  self->cell_pattern = g_new (guint16, MAX (n, 1));
   self->n_cells = n;
+  for (guint t = 0; t < self->tracks->n_rows; t++)
+    for (gsize c = self->track_cells[t]; c < self->track_cells[t + 1]; c++)
+      {
+        self->cell_track[c] = t;
+        self->cell_depth[c] = (c - self->track_cells[t]) / n_patterns;
+        self->cell_pattern[c] = (c - self->track_cells[t]) % n_patterns;
+      }
+  /* The cells of the duration order moved with the patterns */
+  g_clear_pointer (&self->dur_cell, g_free);
 
   for (guint s = 0; s < self->slices->n_rows; s++)
-    if (self->pass[s])
+    if (self->in_window[s] && self->slices->dur[s] >= self->min_duration)
       {
         guint32 t = self->slices->track[s];
 
@@ -498,8 +535,8 @@ sps_view_filter_new (SpsTrace *trace)
   compute_offsets (self);
 
   n = MAX (self->slices->n_rows, 1);
-  self->pass = g_malloc (n);
-  memset (self->pass, 1, n);
+  self->in_window = g_malloc (n);
+  memset (self->in_window, 1, n);
   self->slice_pattern = g_new0 (guint16, n);
   g_array_append_val (self->patterns, none);
   _sps_view_filter_update_patterns (self);
@@ -548,7 +585,7 @@ sps_view_filter_reset (SpsViewFilter *self)
   self->window_start = SPS_TIME_MIN;
   self->window_end = SPS_TIME_MAX;
   self->min_duration = 0;
-  memset (self->pass, 1, MAX (self->slices->n_rows, 1));
+  memset (self->in_window, 1, MAX (self->slices->n_rows, 1));
 
   g_ptr_array_set_size (self->rules, 0);
   g_ptr_array_set_size (self->class_names, 0);
