@@ -28,13 +28,14 @@
  * reached it.
  *
  * Visibility is kept factored so that a control change costs what it
- * changes: one byte per slice for the window and duration (updated only for
- * the slices whose interval or duration lies between the old and new
- * settings, found through the trace's block index and a duration order),
- * one pattern id per slice for its class bits (a toggle re-evaluates the
- * few distinct patterns), and per track a depth limit for collapse. Counts
- * of passing slices per (track, depth, pattern) give the exact visible
- * count without a rescan. The mask aligned to the slice table and the
+ * changes: one byte per slice for the window test (updated only for the
+ * slices that intersect the part of either window outside the other, found
+ * through the trace's block index), the duration test read from the `dur`
+ * column (a change recounts the slices between the old and new minimum,
+ * from a duration order), one pattern id per slice for its class bits (a
+ * toggle re-evaluates the few distinct patterns), and per track a depth
+ * limit for collapse. Counts of passing slices per (track, depth, pattern)
+ * give the exact visible count without a rescan. The mask aligned to the slice table and the
  * compacted rows are materialised when asked for, once per state.
  *
  * The object is not thread-safe; use it from one thread (the trace it reads
