@@ -466,3 +466,63 @@ sps_view_filter_get_slice_classes (SpsViewFilter *self,
 
   return g_array_index (self->patterns, guint32, self->slice_pattern[slice]);
 }
+
+/**
+ * sps_view_filter_set_class_masks:
+ * @self: a #SpsViewFilter
+ * @require_all: class bits a slice must all have
+ * @exclude_any: class bits a slice must have none of
+ *
+ * Bits of classes that do not exist are ignored (so that the masks are
+ * always what the serialised filter says). Costs the distinct class
+ * patterns, and the (track, depth, pattern) counts; no slice is read.
+ */
+void
+sps_view_filter_set_class_masks (SpsViewFilter *self,
+                                 guint32        require_all,
+                                 guint32        exclude_any)
+{
+  guint32 defined;
+
+  g_return_if_fail (SPS_IS_VIEW_FILTER (self));
+
+  defined = (guint32) ((G_GUINT64_CONSTANT (1) << self->class_names->len) - 1);
+  require_all &= defined;
+  exclude_any &= defined;
+
+  if (require_all == self->require_mask && exclude_any == self->exclude_mask)
+    return;
+  self->require_mask = require_all;
+  self->exclude_mask = exclude_any;
+  _sps_view_filter_update_patterns (self);
+  _sps_view_filter_recount_all (self);
+  _sps_view_filter_changed (self);
+}
+
+/**
+ * sps_view_filter_get_require_mask:
+ * @self: a #SpsViewFilter
+ *
+ * Returns: the bits a visible slice has all of
+ */
+guint32
+sps_view_filter_get_require_mask (SpsViewFilter *self)
+{
+  g_return_val_if_fail (SPS_IS_VIEW_FILTER (self), 0);
+
+  return self->require_mask;
+}
+
+/**
+ * sps_view_filter_get_exclude_mask:
+ * @self: a #SpsViewFilter
+ *
+ * Returns: the bits a visible slice has none of
+ */
+guint32
+sps_view_filter_get_exclude_mask (SpsViewFilter *self)
+{
+  g_return_val_if_fail (SPS_IS_VIEW_FILTER (self), 0);
+
+  return self->exclude_mask;
+}

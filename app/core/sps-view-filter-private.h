@@ -149,6 +149,7 @@ void     _sps_view_filter_count_cell       (SpsViewFilter *self,
                                             gsize          cell,
                                             int            delta);
 void     _sps_view_filter_rebuild_counts   (SpsViewFilter *self);
+void     _sps_view_filter_recount_all      (SpsViewFilter *self);
 void     _sps_view_filter_recount_focus    (SpsViewFilter *self);
 
 void     _sps_view_filter_classify         (SpsViewFilter *self);
