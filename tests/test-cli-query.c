@@ -147,6 +147,65 @@ test_errors (void)
   g_assert_cmpstr (run.out, ==, "");
 }
 
+/* --filter: visible_slices and slice_visible() follow a saved filter */
+static void
+test_filter (void)
+{
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
+  g_autofree char *dir = g_dir_make_tmp ("sps-cli-filter-XXXXXX", NULL);
+  g_autofree char *collapse = sps_test_write_file (dir, "collapse.json",
+                                                   "{\"threads\": [{\"pid\": 1, \"tid\": 1, \"state\": \"collapsed\"}]}");
+  g_autofree char *window = sps_test_write_file (dir, "window.json",
+                                                 "{\"window\": [100000, 120000],"
+                                                 " \"threads\": [{\"pid\": 1, \"tid\": 1, \"state\": \"collapsed\"}]}");
+  g_autofree char *bad = sps_test_write_file (dir, "bad.json", "{\"min_duration\": \"long\"}");
+  g_autofree char *expected = NULL;
+  const char *sql = "SELECT group_concat(id), sum(slice_visible(id)) FROM visible_slices";
+
+  {
+    g_auto(SpsTestRun) run = { 0 };
+
+    /* Without a filter: every slice */
+    sps_test_run_cli_va (&run, "query", path, sql, "--format", "csv", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_cmpstr (run.out, ==, "group_concat(id),sum(slice_visible(id))\r\n\"0,1,2,3,4\",5\r\n");
+  }
+  {
+    g_auto(SpsTestRun) run = { 0 };
+
+    /* tid 1 collapsed keeps main (depth 0), not inner */
+    sps_test_run_cli_va (&run, "query", "--filter", collapse, path, sql, "--format", "csv", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_cmpstr (run.out, ==, "group_concat(id),sum(slice_visible(id))\r\n\"0,1,2,4\",4\r\n");
+  }
+  {
+    g_auto(SpsTestRun) run = { 0 };
+
+    sps_test_run_cli_va (&run, "query", "--filter", window, path,
+                         "SELECT name FROM slices JOIN visible_slices USING (id)", "--format", "csv", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_cmpstr (run.out, ==, "name\r\nmain\r\nfetch\r\n");
+  }
+  {
+    g_auto(SpsTestRun) run = { 0 };
+
+    /* A bad file: exit 1, the file and the member named */
+    sps_test_run_cli_va (&run, "query", "--filter", bad, path, sql, NULL);
+    g_assert_cmpint (run.status, ==, 1);
+    expected = g_strdup_printf ("spanscope-cli query: %s: member “min_duration”: expected an integer\n", bad);
+    g_assert_cmpstr (run.err, ==, expected);
+  }
+  {
+    g_auto(SpsTestRun) run = { 0 };
+
+    /* Read-only like the trace tables */
+    sps_test_run_cli_va (&run, "query", path, "DROP TABLE visible_slices", NULL);
+    g_assert_cmpint (run.status, ==, 1);
+    g_assert_nonnull (strstr (run.err, "visible_slices is read-only"));
+  }
+  sps_test_remove_tree (dir);
+}
+
 static void
 test_skipped (void)
 {
@@ -172,6 +231,7 @@ main (int   argc,
   g_test_add_func ("/cli/query/json", test_json);
   g_test_add_func ("/cli/query/ns", test_ns);
   g_test_add_func ("/cli/query/errors", test_errors);
+  g_test_add_func ("/cli/query/filter", test_filter);
 
   return g_test_run ();
 }

@@ -532,6 +532,52 @@ test_cli_maps_no_gtk (void)
   g_assert_null (strstr (plugins.out, "\"state\" : \"failed\""));
 }
 
+/* info --filter: the visible slices of a saved view filter (cli-small.json
+ * has 5 slices; collapsing tid 1 hides its depth-1 slice "inner") */
+static void
+test_cli_info_filter (void)
+{
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
+  g_autofree char *filter = sps_test_write_file (scratch_dir, "info-filter.json",
+                                                 "{\"threads\": [{\"pid\": 1, \"tid\": 1, \"state\": \"collapsed\"}]}");
+  g_autofree char *bad = sps_test_write_file (scratch_dir, "info-filter-bad.json", "{\"focus\": {\"depth\": -1}}");
+  g_autofree char *row = g_strdup_printf ("Visible slices        4 of 5 (%s)\n", filter);
+  g_autofree char *expected_err = NULL;
+
+  {
+    g_auto(SpsTestRun) run = { 0 };
+    g_autoptr(JsonObject) info = NULL;
+    JsonObject *section;
+
+    sps_test_run_cli_va (&run, "info", "--json", "--filter", filter, path, NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    info = parse_info (run.out);
+    section = json_object_get_object_member (info, "filter");
+    g_assert_nonnull (section);
+    g_assert_cmpstr (json_object_get_string_member (section, "file"), ==, filter);
+    g_assert_cmpint (json_object_get_int_member (section, "visible_slices"), ==, 4);
+    /* Expanded: tid 2 has 3 lanes (slices, sampled, samples), tid 1 has 3
+     * (depths 0 and 1, instants), the process's own 4 (async, instants,
+     * two counters): 10. Collapsed, tid 1 keeps one: 8. */
+    g_assert_cmpint (json_object_get_int_member (section, "lanes"), ==, 8);
+  }
+  {
+    g_auto(SpsTestRun) run = { 0 };
+
+    sps_test_run_cli_va (&run, "info", "--filter", filter, path, NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_nonnull (strstr (run.out, row));
+  }
+  {
+    g_auto(SpsTestRun) run = { 0 };
+
+    sps_test_run_cli_va (&run, "info", "--filter", bad, path, NULL);
+    g_assert_cmpint (run.status, ==, 1);
+    expected_err = g_strdup_printf ("spanscope-cli info: %s: member “focus.depth”: -1 is not between 0 and 16\n", bad);
+    g_assert_cmpstr (run.err, ==, expected_err);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -566,6 +612,7 @@ main (int   argc,
   g_test_add_func ("/cli/info/malformed", test_cli_info_malformed);
   g_test_add_func ("/cli/info/keep-partial", test_cli_info_keep_partial);
   g_test_add_func ("/cli/info/truncated", test_cli_info_truncated);
+  g_test_add_func ("/cli/info/filter", test_cli_info_filter);
   g_test_add_func ("/cli/convert/round-trip", test_cli_convert_round_trip);
   g_test_add_func ("/cli/convert/unknown-format", test_cli_convert_unknown_format);
   g_test_add_func ("/cli/convert/missing-options", test_cli_convert_missing_options);

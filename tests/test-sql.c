@@ -845,8 +845,21 @@ test_slice_mask (void)
   g_assert_cmpint (query_int (engine, "SELECT slice_visible(5)"), ==, 0);
   g_assert_cmpint (query_int (engine, "SELECT slice_visible(NULL) IS NULL"), ==, 1);
 
+  /* visible_slices lists the same rows, in id order; id = x reads one */
+  g_assert_cmpint (query_int (engine, "SELECT group_concat(id) = '0,2,4' FROM visible_slices"), ==, 1);
+  g_assert_cmpint (query_int (engine, "SELECT count(*) FROM visible_slices WHERE id = 2"), ==, 1);
+  g_assert_cmpint (query_int (engine, "SELECT count(*) FROM visible_slices WHERE id = 3"), ==, 0);
+  g_assert_cmpint (query_int (engine, "SELECT count(*) FROM visible_slices WHERE id = 99"), ==, 0);
+  g_assert_cmpint (query_int (engine, "SELECT count(*) FROM slices s JOIN visible_slices v"
+                                      " ON v.id = s.id AND v.ts = s.ts AND v.dur IS s.dur"
+                                      " AND v.track_id = s.track_id AND v.depth = s.depth"), ==, 3);
+
   sps_sql_engine_set_slice_mask (engine, NULL);
   g_assert_cmpint (query_int (engine, "SELECT count(*) FROM slices WHERE slice_visible(id)"), ==, 5);
+  g_assert_cmpint (query_int (engine, "SELECT count(*) FROM visible_slices"), ==, 5);
+  /* The sampled span's dur is NULL there too */
+  g_assert_cmpint (query_int (engine, "SELECT count(*) FROM slices s JOIN visible_slices v"
+                                      " ON v.id = s.id AND v.dur IS s.dur"), ==, 5);
 }
 
 static void
@@ -1023,7 +1036,7 @@ test_describe (void)
 {
   static const char * const trace_tables[] = {
     "callsites", "counters", "events", "events_raw", "flows", "frames", "instants", "objects", "processes",
-    "samples", "slices", "threads", "tracks",
+    "samples", "slices", "threads", "tracks", "visible_slices",
   };
   g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);

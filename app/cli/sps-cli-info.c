@@ -230,7 +230,9 @@ add_stack_repair (JsonBuilder *builder,
 }
 
 static void
-print_json (SpsTrace *trace)
+print_json (SpsTrace      *trace,
+            const char    *filter_path,
+            SpsViewFilter *filter)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
@@ -257,6 +259,16 @@ print_json (SpsTrace *trace)
   json_builder_end_object (builder);
   add_stack_repair (builder, trace);
   add_info_sections (builder, trace);
+  if (filter != NULL)
+    {
+      json_builder_set_member_name (builder, "filter");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "file");
+      json_builder_add_string_value (builder, filter_path);
+      add_int_member (builder, "visible_slices", sps_view_filter_get_visible_count (filter));
+      add_int_member (builder, "lanes", sps_view_filter_get_total_height (filter));
+      json_builder_end_object (builder);
+    }
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
@@ -406,8 +418,10 @@ print_stack_repair (SpsTrace *trace,
 }
 
 static void
-print_table (const char *path,
-             SpsTrace   *trace)
+print_table (const char    *path,
+             SpsTrace      *trace,
+             const char    *filter_path,
+             SpsViewFilter *filter)
 {
   g_autoptr(GArray) warnings = collect_warnings (trace);
   const GError *load_error = sps_trace_get_load_error (trace);
@@ -423,6 +437,8 @@ print_table (const char *path,
 
   for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
     label_width = MAX (label_width, text_width (labels[i]));
+  if (filter != NULL)
+    label_width = MAX (label_width, text_width (_("Visible slices")));
 
   for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
     {
@@ -450,6 +466,17 @@ print_table (const char *path,
                                                  number_width, COUNT_VALUE (&counts, i));
 
       print_row (label_width, _(count_fields[i].label), number);
+    }
+
+  if (filter != NULL)
+    {
+      g_autofree char *visible = NULL;
+
+      /* Translators: the visible slices under --filter: "1234 of 5678 (view.json)" */
+      visible = g_strdup_printf (_("%*u of %u (%s)"), number_width,
+                                 sps_view_filter_get_visible_count (filter),
+                                 sps_trace_get_slices (trace)->n_rows, filter_path);
+      print_row (label_width, _("Visible slices"), visible);
     }
 
   /* Unsigned: end − start of extreme times does not fit a gint64. */
@@ -495,6 +522,8 @@ sps_cli_info (char **argv)
   gboolean ns = FALSE;
   gboolean keep_partial = FALSE;
   gboolean keep_unrecoverable = FALSE;
+  g_autofree char *filter_path = NULL;
+  g_autoptr(SpsViewFilter) filter = NULL;
   GVariant *extra = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
@@ -506,6 +535,8 @@ sps_cli_info (char **argv)
       NULL },
     { "keep-partial", 0, 0, G_OPTION_ARG_NONE, &keep_partial,
       N_("On an error, still print what was read before it (the exit status stays 1)"), NULL },
+    { "filter", 0, 0, G_OPTION_ARG_FILENAME, &filter_path,
+      N_("Apply a saved view filter (JSON) and count the slices it shows"), N_("FILE.json") },
     { NULL }
   };
 
@@ -529,10 +560,24 @@ sps_cli_info (char **argv)
   if (trace == NULL)
     return sps_cli_report_load_error (error);
 
+  if (filter_path != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (filter_path);
+      g_autoptr(GError) filter_error = NULL;
+
+      filter = sps_view_filter_new (trace);
+      /* The file's name leads the message */
+      if (!sps_view_filter_load_file (filter, file, &filter_error))
+        {
+          fprintf (stderr, "%s: %s\n", g_get_prgname (), filter_error->message);
+          return SPS_CLI_EXIT_BAD_INPUT;
+        }
+    }
+
   if (json)
-    print_json (trace);
+    print_json (trace, filter_path, filter);
   else
-    print_table (args[1], trace);
+    print_table (args[1], trace, filter_path, filter);
 
   if (sps_trace_get_load_error (trace) != NULL)
     return sps_cli_report_load_error (sps_trace_get_load_error (trace));

@@ -246,8 +246,10 @@ sps_cli_query (char **argv)
   g_autoptr(SpsSqlEngine) engine = NULL;
   g_autoptr(SpsSqlResult) result = NULL;
   g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GBytes) mask = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *format_name = NULL;
+  g_autofree char *filter_path = NULL;
   g_autofree char *prgname = g_strdup ("spanscope-cli query");
   g_auto(GStrv) args = g_strdupv (argv);
   gboolean ns = FALSE;
@@ -259,6 +261,10 @@ sps_cli_query (char **argv)
       N_("How to print the result: table (default), csv, tsv or json"), N_("FORMAT") },
     { "ns", 0, 0, G_OPTION_ARG_NONE, &ns,
       N_("Read timestamps and durations as nanoseconds instead of microseconds"), NULL },
+    { "filter", 0, 0, G_OPTION_ARG_FILENAME, &filter_path,
+      /* Translators: keep visible_slices and slice_visible(id) as they are */
+      N_("Apply a saved view filter (JSON): the table visible_slices and slice_visible(id) follow it"),
+      N_("FILE.json") },
     { NULL }
   };
 
@@ -269,8 +275,9 @@ sps_cli_query (char **argv)
   g_option_context_set_summary (context,
                                 N_("Run SQL over a trace and print the result. Tables: processes, threads, "
                                    "tracks, slices, instants, counters, flows, samples, callsites, frames, "
-                                   "objects, and the view events (slices and samples). CSV and TSV are "
-                                   "quoted as RFC 4180 asks."));
+                                   "objects, the view events (slices and samples), and visible_slices (the "
+                                   "slices --filter shows; all without it). CSV and TSV are quoted as RFC 4180 "
+                                   "asks."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!g_option_context_parse_strv (context, &args, &error))
@@ -308,9 +315,26 @@ sps_cli_query (char **argv)
   if (trace == NULL)
     return sps_cli_report_load_error (error);
 
+  if (filter_path != NULL)
+    {
+      g_autoptr(SpsViewFilter) filter = sps_view_filter_new (trace);
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (filter_path);
+
+      /* The file's name leads the message */
+      if (!sps_view_filter_load_file (filter, file, &error))
+        {
+          fprintf (stderr, "%s: %s\n", g_get_prgname (), error->message);
+          return SPS_CLI_EXIT_BAD_INPUT;
+        }
+      mask = sps_view_filter_dup_mask (filter);
+    }
+
   engine = sps_sql_engine_new (trace, &error);
   if (engine != NULL)
-    result = sps_sql_engine_query (engine, args[2], NULL, NULL, &error);
+    {
+      sps_sql_engine_set_slice_mask (engine, mask);
+      result = sps_sql_engine_query (engine, args[2], NULL, NULL, &error);
+    }
   if (result == NULL)
     {
       fprintf (stderr, "%s: %s\n", g_get_prgname (), error->message);

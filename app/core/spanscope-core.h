@@ -33,5 +33,6 @@
 #include "sps-csv.h"
 #include "sps-json.h"
 #include "sps-file-read.h"
+#include "sps-view-filter.h"
 
 #undef SPANSCOPE_CORE_INSIDE

@@ -19,8 +19,9 @@
  * SQL over a trace. The engine owns one SQLite connection on an in-memory
  * database whose tables are virtual tables reading the trace's columns in
  * place: `processes`, `threads`, `tracks`, `slices`, `instants`,
- * `counters`, `flows`, `samples`, `callsites`, `frames` and `objects`, and
- * the view `events` of slices and samples together (see
+ * `counters`, `flows`, `samples`, `callsites`, `frames` and `objects`, the
+ * view `events` of slices and samples together, and `visible_slices`, the
+ * slices that sps_sql_engine_set_slice_mask()'s mask shows (see
  * docs/architecture.md for their columns). Nothing is copied, so creating
  * an engine costs the same for any trace size and the first query can run
  * the moment the import has finished.
@@ -125,7 +126,7 @@ authorize (void       *user_data,
 
   if (table != NULL &&
       (db_name == NULL || g_strcmp0 (db_name, "main") == 0) &&
-      _sps_sql_vtab_is_trace_table (table))
+      (_sps_sql_vtab_is_trace_table (table) || g_ascii_strcasecmp (table, "visible_slices") == 0))
     {
       g_free (self->denied_table);
       self->denied_table = g_strdup (table);
@@ -303,9 +304,10 @@ slice_visible_func (sqlite3_context  *context,
  *   visible slice (what the session's filters give), or %NULL for all
  *   visible
  *
- * Sets what the SQL function `slice_visible(id)` answers, so that queries
- * can follow the viewer's filters: `SELECT … FROM slices WHERE
- * slice_visible(id)`. A query takes the mask set when it starts; setting it
+ * Sets what the SQL function `slice_visible(id)` answers and which slices
+ * the table `visible_slices` lists, so that queries can follow the viewer's
+ * filters: `SELECT … FROM slices WHERE slice_visible(id)`, or
+ * `SELECT … FROM slices JOIN visible_slices USING (id)`. A query takes the mask set when it starts; setting it
  * never waits for a running query.
  */
 void
@@ -364,7 +366,8 @@ sps_sql_engine_new (SpsTrace  *trace,
   /* The user's temporary tables stay in memory, like the rest */
   sqlite3_exec (self->db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL);
 
-  if (!_sps_sql_vtab_register (self->vtab, self->db, error))
+  if (!_sps_sql_vtab_register (self->vtab, self->db, error) ||
+      !_sps_sql_visible_register (self->db, self->trace, &self->query_mask, error))
     return NULL;
 
   /* Not deterministic: its answer follows sps_sql_engine_set_slice_mask() */

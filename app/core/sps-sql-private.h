@@ -32,6 +32,10 @@ gboolean           _sps_sql_vtab_register           (SpsSqlVtabContext *ctx,
                                                      sqlite3           *db,
                                                      GError           **error);
 gboolean           _sps_sql_vtab_is_trace_table     (const char        *name);
+gboolean           _sps_sql_visible_register        (sqlite3           *db,
+                                                     SpsTrace          *trace,
+                                                     GBytes           **query_mask,
+                                                     GError           **error);
 void               _sps_sql_vtab_context_reset_progress (SpsSqlVtabContext *ctx);
 double             _sps_sql_vtab_context_get_progress   (SpsSqlVtabContext *ctx);
 

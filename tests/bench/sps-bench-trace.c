@@ -33,3 +33,49 @@ sps_bench_load_trace (const char  *gen,
 
   return trace;
 }
+
+/* The command line shared by the benchmarks over a generated trace:
+ * `NAME [--runs N] [--gen-trace GEN] TRACE.json`. Parses it, prints the
+ * machine's cores, generates and loads the trace. Returns NULL after
+ * printing why (*@status is then the exit status: 2 for usage, 1 for a
+ * trace that does not load). */
+SpsTrace *
+sps_bench_parse_and_load (int          *argc,
+                          char       ***argv,
+                          const char   *name,
+                          const char   *runs_help,
+                          int          *n_runs,
+                          double       *load_ms,
+                          int          *status)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *gen = NULL;
+  SpsTrace *trace;
+  const GOptionEntry entries[] = {
+    { "runs", 'n', 0, G_OPTION_ARG_INT, n_runs, runs_help, "N" },
+    { "gen-trace", 'g', 0, G_OPTION_ARG_FILENAME, &gen, "Generator of missing traces", "GEN-TRACE" },
+    { NULL }
+  };
+
+  context = g_option_context_new ("TRACE.json");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, argc, argv, &error) || *argc != 2 || *n_runs < 1)
+    {
+      if (error != NULL)
+        g_printerr ("%s\n", error->message);
+      else
+        g_printerr ("usage: %s [--runs N] [--gen-trace GEN] TRACE.json\n", name);
+      *status = 2;
+      return NULL;
+    }
+
+  g_print ("machine: %u cores\n", g_get_num_processors ());
+  if (!(trace = sps_bench_load_trace (gen, (*argv)[1], load_ms, &error)))
+    {
+      g_printerr ("%s\n", error->message);
+      *status = 1;
+      return NULL;
+    }
+  return trace;
+}

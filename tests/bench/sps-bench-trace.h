@@ -14,4 +14,12 @@ SpsTrace *sps_bench_load_trace (const char  *gen,
                                 double      *load_ms,
                                 GError     **error);
 
+SpsTrace *sps_bench_parse_and_load (int          *argc,
+                                    char       ***argv,
+                                    const char   *name,
+                                    const char   *runs_help,
+                                    int          *n_runs,
+                                    double       *load_ms,
+                                    int          *status);
+
 G_END_DECLS
