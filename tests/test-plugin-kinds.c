@@ -162,6 +162,31 @@ test_undeclared_kind (void)
 }
 
 static void
+test_formats (void)
+{
+  SpsPluginEngine *engine = sps_plugin_engine_get_default ();
+  g_autoptr(SpsImporter) etl = sps_plugin_engine_create_importer (engine, "etl");
+  g_autoptr(SpsImporter) nettrace = sps_plugin_engine_create_importer (engine, "nettrace");
+  g_autoptr(SpsImporter) none = sps_plugin_engine_create_importer (engine, "speedscope");
+  g_autoptr(SpsExporter) chromium = sps_plugin_engine_create_exporter (engine, "chromium");
+  g_autoptr(SpsExporter) folded = sps_plugin_engine_create_exporter (engine, "folded");
+  g_autoptr(SpsExporter) unknown = sps_plugin_engine_create_exporter (engine, "nettrace");
+
+  g_test_summary ("Importers and exporters are picked by the format names their plugins list in "
+                  "X-Trace-Formats: etl is the diagsession plugin's importer; a plugin that lists "
+                  "a format it only reads gives no exporter of it");
+
+  g_assert_nonnull (etl);
+  g_assert_cmpstr (sps_importer_get_name (etl), ==, "diagsession");
+  g_assert_cmpstr (sps_importer_get_name (nettrace), ==, "nettrace");
+  /* The speedscope plugin lists speedscope, but writes it only */
+  g_assert_null (none);
+  g_assert_cmpstr (sps_exporter_get_name (chromium), ==, "chromium");
+  g_assert_cmpstr (sps_exporter_get_name (folded), ==, "folded");
+  g_assert_null (unknown);
+}
+
+static void
 test_version (void)
 {
   g_test_summary ("The version macros say the project's version, and SPS_CHECK_VERSION compares "
@@ -192,6 +217,7 @@ main (int   argc,
   g_test_add_func ("/core/plugin-kinds/declarations", test_declarations);
   g_test_add_func ("/core/plugin-kinds/loaded", test_kinds_loaded);
   g_test_add_func ("/core/plugin-kinds/undeclared", test_undeclared_kind);
+  g_test_add_func ("/core/plugin-kinds/formats", test_formats);
   g_test_add_func ("/core/version", test_version);
 
   ret = g_test_run ();

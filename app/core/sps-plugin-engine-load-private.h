@@ -30,8 +30,9 @@ typedef struct
   char        *error;
   /* Kind ids it provides (see extension_kinds), once loaded */
   GStrv        kinds;
-  /* What its .plugin file declares (X-Spanscope-Kind) */
+  /* What its .plugin file declares (X-Spanscope-Kind, X-Trace-Formats) */
   SpsPluginKind declared;
+  GStrv        formats;
   PluginState  state;
 } PluginEntry;
 

@@ -73,6 +73,7 @@ sps_plugin_engine_consider_plugin_file (SpsPluginEngine *self,
   g_autofree char *module_name = NULL;
   g_autofree char *name = NULL;
   g_autofree char *reason = NULL;
+  g_auto(GStrv) formats = NULL;
   PluginEntry *entry;
   guint declared = 0;
 
@@ -80,7 +81,7 @@ sps_plugin_engine_consider_plugin_file (SpsPluginEngine *self,
   g_assert (path != NULL);
   g_assert (rejected != NULL);
 
-  if (!(module_name = _sps_plugin_file_check (path, &name, &declared, &reason)))
+  if (!(module_name = _sps_plugin_file_check (path, &name, &declared, &formats, &reason)))
     {
       entry = g_new0 (PluginEntry, 1);
       entry->plugin_file = g_strdup (path);
@@ -102,6 +103,7 @@ sps_plugin_engine_consider_plugin_file (SpsPluginEngine *self,
   entry->name = g_steal_pointer (&name);
   entry->plugin_file = g_strdup (path);
   entry->declared = declared;
+  entry->formats = g_steal_pointer (&formats);
   entry->state = PLUGIN_PENDING;
   g_ptr_array_add (self->plugins, entry);
   g_hash_table_insert (self->plugins_by_name, entry->module_name, entry);

@@ -153,6 +153,7 @@ plugin_entry_free (gpointer data)
   g_free (entry->plugin_file);
   g_free (entry->error);
   g_strfreev (entry->kinds);
+  g_strfreev (entry->formats);
   g_free (entry);
 }
 
@@ -528,10 +529,33 @@ sps_plugin_engine_mark_origin (SpsPluginEngine   *self,
 }
 
 /* Called with the mutex held. */
+/* Whether some loaded plugin lists @format in X-Trace-Formats. Called
+ * with the mutex held. */
+static gboolean
+any_plugin_lists_format (SpsPluginEngine *self,
+                         const char      *format)
+{
+  for (guint i = 0; i < self->plugins->len; i++)
+    {
+      const PluginEntry *entry = g_ptr_array_index (self->plugins, i);
+
+      if (entry->state == PLUGIN_LOADED && entry->formats != NULL &&
+          g_strv_contains ((const char * const *) entry->formats, format))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Extensions of @type from every loaded plugin, or with @format, from the
+ * plugins that list it in X-Trace-Formats (when any does: a plugin that
+ * lists none is asked too otherwise). Called with the mutex held. */
 static GPtrArray *
 sps_plugin_engine_create_extensions_locked (SpsPluginEngine *self,
-                                            GType            type)
+                                            GType            type,
+                                            const char      *format)
 {
+  gboolean by_format = format != NULL && any_plugin_lists_format (self, format);
+
   g_autoptr(GPtrArray) ret = g_ptr_array_new_with_free_func (g_object_unref);
 
   g_assert (SPS_IS_PLUGIN_ENGINE (self));
@@ -545,6 +569,9 @@ sps_plugin_engine_create_extensions_locked (SpsPluginEngine *self,
       SpsPluginLogCapture capture;
 
       if (!(info = _sps_plugin_engine_get_loaded_info (self, entry)))
+        continue;
+
+      if (by_format && (entry->formats == NULL || !g_strv_contains ((const char * const *) entry->formats, format)))
         continue;
 
       if (!peas_engine_provides_extension (self->peas, info, type))
@@ -598,7 +625,7 @@ sps_plugin_engine_create_importers (SpsPluginEngine *self)
   g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), NULL);
 
   g_mutex_lock (&self->mutex);
-  ret = sps_plugin_engine_create_extensions_locked (self, SPS_TYPE_IMPORTER);
+  ret = sps_plugin_engine_create_extensions_locked (self, SPS_TYPE_IMPORTER, NULL);
   g_mutex_unlock (&self->mutex);
 
   return ret;
@@ -621,7 +648,7 @@ sps_plugin_engine_create_exporters (SpsPluginEngine *self)
   g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), NULL);
 
   g_mutex_lock (&self->mutex);
-  ret = sps_plugin_engine_create_extensions_locked (self, SPS_TYPE_EXPORTER);
+  ret = sps_plugin_engine_create_extensions_locked (self, SPS_TYPE_EXPORTER, NULL);
   g_mutex_unlock (&self->mutex);
 
   return ret;
@@ -649,16 +676,58 @@ sps_plugin_engine_create_extensions (SpsPluginEngine *self,
   g_return_val_if_fail (G_TYPE_IS_INTERFACE (iface), NULL);
 
   g_mutex_lock (&self->mutex);
-  ret = sps_plugin_engine_create_extensions_locked (self, iface);
+  ret = sps_plugin_engine_create_extensions_locked (self, iface, NULL);
   g_mutex_unlock (&self->mutex);
 
   return ret;
 }
 
 /**
+ * sps_plugin_engine_create_importer:
+ * @self: a #SpsPluginEngine
+ * @format: a format name, as plugins list them in `X-Trace-Formats`
+ *   (`etl`, `nettrace`…)
+ *
+ * The importer of a format, without probing a file: the first importer of
+ * the plugins that list @format, else the importer named @format
+ * (sps_importer_get_name()).
+ *
+ * Returns: (transfer full) (nullable): a new importer, or %NULL when no
+ *   loaded plugin reads @format
+ */
+SpsImporter *
+sps_plugin_engine_create_importer (SpsPluginEngine *self,
+                                   const char      *format)
+{
+  g_autoptr(GPtrArray) importers = NULL;
+  gboolean listed;
+
+  g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), NULL);
+  g_return_val_if_fail (format != NULL, NULL);
+
+  g_mutex_lock (&self->mutex);
+  listed = any_plugin_lists_format (self, format);
+  importers = sps_plugin_engine_create_extensions_locked (self, SPS_TYPE_IMPORTER, format);
+  g_mutex_unlock (&self->mutex);
+
+  for (guint i = 0; i < importers->len; i++)
+    {
+      SpsImporter *importer = g_ptr_array_index (importers, i);
+
+      if (listed || g_str_equal (sps_importer_get_name (importer), format))
+        return g_object_ref (importer);
+    }
+
+  return NULL;
+}
+
+/**
  * sps_plugin_engine_create_exporter:
  * @self: a #SpsPluginEngine
  * @name: a format name, as given by sps_exporter_get_name()
+ *
+ * Only the plugins that list @name in `X-Trace-Formats` are asked, when
+ * one does (the others' modules are then not touched), else every plugin.
  *
  * Returns: (transfer full) (nullable): a new exporter for @name, or %NULL
  *   when no loaded plugin writes that format
@@ -672,7 +741,10 @@ sps_plugin_engine_create_exporter (SpsPluginEngine *self,
   g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  exporters = sps_plugin_engine_create_exporters (self);
+  /* Only the plugins that say they write @name, when one does */
+  g_mutex_lock (&self->mutex);
+  exporters = sps_plugin_engine_create_extensions_locked (self, SPS_TYPE_EXPORTER, name);
+  g_mutex_unlock (&self->mutex);
 
   for (guint i = 0; i < exporters->len; i++)
     {

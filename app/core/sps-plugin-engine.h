@@ -78,6 +78,9 @@ const GPtrArray *sps_plugin_engine_get_problems      (SpsPluginEngine *self);
 SPS_AVAILABLE_IN_ALL
 GPtrArray       *sps_plugin_engine_create_importers  (SpsPluginEngine *self);
 SPS_AVAILABLE_IN_ALL
+SpsImporter     *sps_plugin_engine_create_importer   (SpsPluginEngine *self,
+                                                      const char      *format);
+SPS_AVAILABLE_IN_ALL
 SpsExporter     *sps_plugin_engine_create_exporter   (SpsPluginEngine *self,
                                                       const char      *name);
 SPS_AVAILABLE_IN_ALL

@@ -22,6 +22,7 @@ GPtrArray *_sps_plugin_log_capture_end      (SpsPluginLogCapture  *capture);
 char      *_sps_plugin_file_check           (const char           *path,
                                              char                **name_out,
                                              guint                *kinds_out,
+                                             GStrv                *formats_out,
                                              char                **reason);
 guint      _sps_plugin_kind_from_id         (const char           *id);
 GPtrArray *_sps_plugin_list_dir_sorted      (const char           *dir,

@@ -174,12 +174,15 @@ check_declarations (GKeyFile  *keyfile,
 
 /* Checks what libpeas needs from a .plugin file, and the API and kinds
  * it declares, so a broken one is reported with its own path and a
- * precise reason. Returns the module name and sets @name and @kinds_out,
- * or NULL with @reason set. */
+ * precise reason. Returns the module name and sets @name, @kinds_out and
+ * @formats_out (X-Trace-Formats, the names of the formats its importers
+ * and exporters handle; NULL when it lists none), or NULL with @reason
+ * set. */
 char *
 _sps_plugin_file_check (const char  *path,
                         char       **name_out,
                         guint       *kinds_out,
+                        GStrv       *formats_out,
                         char       **reason)
 {
   g_autoptr(GKeyFile) keyfile = g_key_file_new ();
@@ -223,6 +226,7 @@ _sps_plugin_file_check (const char  *path,
 
   if (!check_declarations (keyfile, kinds_out, reason))
     return NULL;
+  *formats_out = g_key_file_get_string_list (keyfile, "Plugin", "X-Trace-Formats", NULL, NULL);
 
   *name_out = g_steal_pointer (&name);
   return g_steal_pointer (&module_name);
