@@ -127,6 +127,28 @@ sps_trace_builder_set_allocation_size (SpsTraceBuilder *self,
 }
 
 /**
+ * sps_trace_builder_set_allocation_type:
+ * @self: a #SpsTraceBuilder
+ * @allocation: a handle from sps_trace_builder_add_allocation()
+ * @type: a string id naming its type, 0 if unknown
+ *
+ * Sets the type of an allocation whose type the producer names after the
+ * allocation (a type definition read later).
+ */
+void
+sps_trace_builder_set_allocation_type (SpsTraceBuilder *self,
+                                       guint32          allocation,
+                                       guint32          type)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (allocation < self->n_allocations);
+  g_return_if_fail (type < sps_string_pool_get_size (self->strings));
+
+  self->alloc_type[allocation] = type;
+}
+
+/**
  * sps_trace_builder_set_allocation_callsite:
  * @self: a #SpsTraceBuilder
  * @allocation: a handle from sps_trace_builder_add_allocation()

@@ -230,6 +230,10 @@ void             sps_trace_builder_set_allocation_size  (SpsTraceBuilder  *self,
                                                          guint32           allocation,
                                                          guint64           size);
 SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_set_allocation_type  (SpsTraceBuilder  *self,
+                                                         guint32           allocation,
+                                                         guint32           type);
+SPS_AVAILABLE_IN_ALL
 void             sps_trace_builder_set_allocation_callsite (SpsTraceBuilder *self,
                                                          guint32           allocation,
                                                          guint32           callsite);

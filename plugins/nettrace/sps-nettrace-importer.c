@@ -189,6 +189,7 @@ keep_event (Loader            *self,
 {
   const SpsNettraceEventType *type = NULL;
   guint32 thread;
+  guint32 allocation;
   SpsTime ts;
 
   if (h->metadata_id < self->event_types->len)
@@ -207,6 +208,16 @@ keep_event (Loader            *self,
     }
   thread = sps_trace_builder_ensure_thread (self->builder, self->process, (gint64) h->thread);
   sps_nettrace_add_event (self, type, thread, ts, payload, h->payload_size);
+
+  /* Allocations get their stack once the methods are known */
+  allocation = sps_nettrace_add_memory_event (self, type, thread, ts, payload, h->payload_size, at);
+  if (allocation != SPS_NO_INDEX && h->stack_id < self->region_stacks->len &&
+      g_array_index (self->region_stacks, guint32, h->stack_id) != SPS_NO_INDEX)
+    {
+      guint32 pair[2] = { allocation, g_array_index (self->region_stacks, guint32, h->stack_id) };
+
+      g_array_append_vals (self->allocation_stacks, pair, 2);
+    }
 }
 
 static gboolean
@@ -553,6 +564,8 @@ loader_clear (Loader *self)
   g_clear_pointer (&self->region_stacks, g_array_unref);
   g_clear_pointer (&self->sample_stacks, g_array_unref);
   g_clear_pointer (&self->symbols, sps_clr_symbols_free);
+  g_clear_pointer (&self->memory, sps_ms_memory_free);
+  g_clear_pointer (&self->allocation_stacks, g_array_unref);
   g_clear_pointer (&self->deferred_frames, g_array_unref);
   g_clear_pointer (&self->deferred_start, g_array_unref);
   g_clear_pointer (&self->deferred_len, g_array_unref);
@@ -629,6 +642,8 @@ sps_nettrace_importer_load (SpsImporter      *importer,
   self.region_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.sample_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.symbols = sps_clr_symbols_new (builder);
+  self.memory = sps_ms_memory_new (builder, self.display_name);
+  self.allocation_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.process = sps_trace_builder_ensure_process (builder, self.pid);
   self.first_sample = sps_trace_builder_get_n_samples (builder);
   self.name_managed = sps_trace_builder_intern (builder, "Managed", -1);
@@ -669,6 +684,10 @@ sps_nettrace_importer_load (SpsImporter      *importer,
       else if (result == BLOCK_CUT)
         warn (&self, "nettrace-truncated", offset,
               _("the file ends inside a block; the complete blocks before it were read"));
+      /* A stream that stopped early may have lost the deaths of the
+       * objects still alive */
+      if (result != BLOCK_END)
+        sps_ms_memory_mark_gap (self.memory, SPS_TIME_MAX);
       break;
     }
 
@@ -695,6 +714,7 @@ sps_nettrace_importer_load (SpsImporter      *importer,
       sps_progress_set_fraction (progress, 0.9);
     }
   sps_nettrace_resolve_stacks (&self);
+  sps_ms_memory_finish (self.memory);
   sps_nettrace_name_process (&self);
   sps_trace_builder_add_events_read (builder, self.events);
   sps_trace_builder_add_metadata_events (builder, self.metadata_events);
