@@ -24,6 +24,7 @@
 #include "sps-etl-events.h"
 #include "sps-etl-kernel.h"
 #include "sps-etl-manifest.h"
+#include "sps-etl-memory.h"
 #include "sps-etl-private.h"
 #include "sps-ms-events.h"
 
@@ -55,6 +56,7 @@ struct _SpsEtlEvents
   SpsEtlArgs      *args;          /* decodes the args when they are read */
   guint            decoder;       /* its number in the builder, 0: none */
   gboolean         deferred;      /* the current file's args are deferred */
+  SpsEtlMemory    *memory;        /* the heap's events (sps-etl-memory.c) */
 };
 
 typedef struct
@@ -200,6 +202,7 @@ sps_etl_events_new (SpsTraceBuilder      *builder,
   self->names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->scratch = g_string_new (NULL);
   self->kernel = sps_trace_builder_intern (builder, KERNEL_PROVIDER, -1);
+  self->memory = sps_etl_memory_new (builder);
   return self;
 }
 
@@ -215,6 +218,7 @@ sps_etl_events_free (SpsEtlEvents *self)
   g_hash_table_unref (self->names);
   g_string_free (self->scratch, TRUE);
   g_clear_object (&self->args);
+  g_clear_pointer (&self->memory, sps_etl_memory_free);
   g_free (self);
 }
 
@@ -223,15 +227,19 @@ sps_etl_events_free (SpsEtlEvents *self)
  * @self: the events of one import
  * @etl: the bytes of the file read next, which the trace keeps for the
  *   events' args
+ * @display_name: its name, for messages
  *
  * Makes the args of the file's events deferred: decoded from @etl when
  * they are read (sps-etl-args.c), where that is possible.
  */
 void
 sps_etl_events_begin_file (SpsEtlEvents *self,
-                           GBytes       *etl)
+                           GBytes       *etl,
+                           const char   *display_name)
 {
   g_return_if_fail (self != NULL);
+
+  sps_etl_memory_set_file (self->memory, display_name);
 
   self->deferred = self->decoder != 0 && sps_etl_args_add_file (self->args, etl);
 }
@@ -642,6 +650,51 @@ sps_etl_events_add (SpsEtlEvents       *self,
   event.args = record_args (self, record, provider, group);
   event.provider_index = provider != NULL ? provider->index : 0;
   g_array_append_val (self->events, event);
+
+  if (provider != NULL)
+    sps_etl_memory_keep (self->memory, self->events->len - 1,
+                         sps_ms_memory_classify (provider->manifest,
+                                                 sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
+                                                                      provider->name, NULL),
+                                                 record->id),
+                         record);
+}
+
+/**
+ * sps_etl_events_add_memory:
+ * @self: the events of one import
+ * @event: an event's index in what sps_etl_events_get() gave, in order
+ * @process: the process it was added to
+ * @thread: the thread it was added to
+ * @ts: its time on the session's clock
+ *
+ * Makes a heap event (allocations, GCs) an allocation or a GC observation
+ * as well.
+ */
+void
+sps_etl_events_add_memory (SpsEtlEvents *self,
+                           guint         event,
+                           guint32       process,
+                           guint32       thread,
+                           SpsTime       ts)
+{
+  g_return_if_fail (self != NULL);
+
+  sps_etl_memory_add (self->memory, event, process, thread, ts);
+}
+
+/**
+ * sps_etl_events_finish_memory:
+ * @self: the events of one import, all added
+ * @events_lost: whether the files' headers count lost events
+ */
+void
+sps_etl_events_finish_memory (SpsEtlEvents *self,
+                              gboolean      events_lost)
+{
+  g_return_if_fail (self != NULL);
+
+  sps_etl_memory_finish (self->memory, events_lost);
 }
 
 /**

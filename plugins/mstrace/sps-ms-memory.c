@@ -176,6 +176,23 @@ sps_ms_memory_new (SpsTraceBuilder *builder,
   return self;
 }
 
+/**
+ * sps_ms_memory_set_display_name:
+ * @self: the heap state of an import
+ * @display_name: the name of the file whose events come next
+ */
+void
+sps_ms_memory_set_display_name (SpsMsMemory *self,
+                                const char  *display_name)
+{
+  g_return_if_fail (self != NULL);
+
+  if (g_strcmp0 (self->display_name, display_name) == 0)
+    return;
+  g_free (self->display_name);
+  self->display_name = g_strdup (display_name);
+}
+
 void
 sps_ms_memory_free (SpsMsMemory *self)
 {

@@ -40,6 +40,8 @@ SpsMsMemoryEvent sps_ms_memory_classify   (SpsMsProvider     provider,
 SpsMsMemory     *sps_ms_memory_new        (SpsTraceBuilder  *builder,
                                            const char       *display_name);
 void             sps_ms_memory_free       (SpsMsMemory      *self);
+void             sps_ms_memory_set_display_name (SpsMsMemory *self,
+                                           const char       *display_name);
 guint32          sps_ms_memory_add        (SpsMsMemory      *self,
                                            SpsMsMemoryEvent  event,
                                            guint             version,
