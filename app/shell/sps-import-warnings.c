@@ -150,6 +150,10 @@ static const struct
     N_("Time deltas that add up beyond the times Spanscope can hold: the later samples are not shown.") },
   { "args_arena_full", NP_ ("%s argument set beyond the limit", "%s argument sets beyond the limit"),
     N_("Arguments that did not fit the trace's storage; those events are shown without them.") },
+  /* .NET heap events (.nettrace and ETL) */
+  { "memory-event-malformed", NP_ ("%s heap event not read", "%s heap events not read"),
+    N_("Allocation or GC events whose payload does not fit their layout: they are kept as events, "
+       "but make no allocation or GC observation.") },
   /* .nettrace */
   { "nettrace-no-samples", NP_ ("no CPU samples in the capture", "%s captures without CPU samples"),
     N_("The capture holds no CPU samples: the flame graph and the sample rows are empty.") },
