@@ -62,9 +62,10 @@ add_bytes (guint64 sum,
  * dead at it), the known ones apart from the uncertain ones: an exact
  * allocation is known to be alive before its `death_after` and uncertain
  * from then until its `death_by` (a death found at a garbage collection
- * happened somewhere between the previous collection and that one);
- * sampled allocations, and those of unknown birth or death or in a
- * capture gap, are uncertain wherever they may be alive. One pass over the
+ * happened somewhere between the previous collection and that one); one
+ * in a capture gap is known until the gap (its `death_after`) and
+ * uncertain after it; sampled allocations, and those of unknown birth or
+ * death, are uncertain wherever they may be alive. One pass over the
  * allocations.
  */
 void
@@ -91,7 +92,9 @@ sps_trace_sum_outstanding (SpsTrace       *self,
       if (time >= a->death_by[r])
         continue;
 
-      known = a->certainty[r] == SPS_ALLOCATION_EXACT && time < a->death_after[r];
+      /* A record in a capture gap is known until the gap (death_after) */
+      known = (a->certainty[r] == SPS_ALLOCATION_EXACT || a->certainty[r] == SPS_ALLOCATION_IN_GAP) &&
+              time < a->death_after[r];
       if (known)
         {
           out->known_count++;

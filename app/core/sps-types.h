@@ -391,7 +391,8 @@ typedef enum
  * @SPS_ALLOCATION_UNKNOWN_DEATH: born, but nothing that could report its
  *   death came after its birth
  * @SPS_ALLOCATION_IN_GAP: events were lost (or the capture stopped) while
- *   it was alive, so its death may be among them
+ *   it was alive, so its death may be among them: alive for sure until
+ *   the gap (its `death_after`), perhaps dead after it
  *
  * How much the producer's events say about an allocation's life.
  */

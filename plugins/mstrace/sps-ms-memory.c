@@ -68,7 +68,7 @@ struct _SpsMsMemory
   GArray          *pending_types;   /* PendingType */
   GHashTable      *live;            /* (process, object id) → allocation + 1 */
   GHashTable      *gc;              /* process + 1 → GcState */
-  SpsTime          last_gap;        /* latest capture gap, SPS_TIME_MIN: none */
+  GArray          *gaps;            /* SpsTime: when events were lost */
 };
 
 static guint
@@ -172,7 +172,7 @@ sps_ms_memory_new (SpsTraceBuilder *builder,
   self->pending_types = g_array_new (FALSE, FALSE, sizeof (PendingType));
   self->live = g_hash_table_new_full (live_key_hash, live_key_equal, g_free, NULL);
   self->gc = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  self->last_gap = SPS_TIME_MIN;
+  self->gaps = g_array_new (FALSE, FALSE, sizeof (SpsTime));
   return self;
 }
 
@@ -203,6 +203,7 @@ sps_ms_memory_free (SpsMsMemory *self)
   g_array_unref (self->pending_types);
   g_hash_table_unref (self->live);
   g_hash_table_unref (self->gc);
+  g_array_unref (self->gaps);
   g_free (self);
 }
 
@@ -634,11 +635,12 @@ sps_ms_memory_add (SpsMsMemory      *self,
 /**
  * sps_ms_memory_mark_gap:
  * @self: the heap state of an import
- * @ts: when events were lost; %SPS_TIME_MAX when the capture stopped
- *   early or the time is not known
+ * @ts: when events were lost (the last time read before a stream that
+ *   stopped), or %SPS_TIME_MIN when the time is not known
  *
  * Objects alive at a gap may have died in it: sps_ms_memory_finish()
- * makes those never reported dead %SPS_ALLOCATION_IN_GAP.
+ * makes those never reported dead %SPS_ALLOCATION_IN_GAP, known to be
+ * alive only until the first gap after their birth.
  */
 void
 sps_ms_memory_mark_gap (SpsMsMemory *self,
@@ -646,7 +648,39 @@ sps_ms_memory_mark_gap (SpsMsMemory *self,
 {
   g_return_if_fail (self != NULL);
 
-  self->last_gap = MAX (self->last_gap, ts);
+  g_array_append_val (self->gaps, ts);
+}
+
+static int
+compare_times (gconstpointer a,
+               gconstpointer b)
+{
+  SpsTime ta = *(const SpsTime *) a;
+  SpsTime tb = *(const SpsTime *) b;
+
+  return (ta > tb) - (ta < tb);
+}
+
+/* The first gap at or after @birth (a gap of unknown time is at any
+ * time), or SPS_TIME_MAX */
+static SpsTime
+first_gap_after (GArray  *gaps,
+                 SpsTime  birth)
+{
+  guint lo = 0, hi = gaps->len;
+
+  if (gaps->len > 0 && g_array_index (gaps, SpsTime, 0) == SPS_TIME_MIN)
+    return birth;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (gaps, SpsTime, mid) < birth)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < gaps->len ? g_array_index (gaps, SpsTime, lo) : SPS_TIME_MAX;
 }
 
 /**
@@ -691,17 +725,23 @@ sps_ms_memory_finish (SpsMsMemory *self)
     }
   g_array_set_size (self->pending_types, 0);
 
-  if (self->last_gap == SPS_TIME_MIN)
+  if (self->gaps->len == 0)
     return;
 
+  g_array_sort (self->gaps, compare_times);
   g_hash_table_iter_init (&iter, self->live);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       guint32 allocation = GPOINTER_TO_UINT (value) - 1;
       SpsTime birth;
+      SpsTime gap;
 
       sps_trace_builder_get_allocation_life (self->builder, allocation, &birth, NULL);
-      if (birth <= self->last_gap)
-        sps_trace_builder_set_allocation_certainty (self->builder, allocation, SPS_ALLOCATION_IN_GAP);
+      gap = first_gap_after (self->gaps, birth);
+      if (gap == SPS_TIME_MAX)
+        continue;
+      /* Alive until the gap; after it, perhaps dead */
+      sps_trace_builder_set_allocation_certainty (self->builder, allocation, SPS_ALLOCATION_IN_GAP);
+      sps_trace_builder_set_allocation_death (self->builder, allocation, gap, SPS_TIME_MAX);
     }
 }

@@ -208,6 +208,7 @@ keep_event (Loader            *self,
     }
   thread = sps_trace_builder_ensure_thread (self->builder, self->process, (gint64) h->thread);
   sps_nettrace_add_event (self, type, thread, ts, payload, h->payload_size);
+  self->last_event_ts = MAX (self->last_event_ts, ts);
 
   /* Allocations get their stack once the methods are known */
   allocation = sps_nettrace_add_memory_event (self, type, thread, ts, payload, h->payload_size, at);
@@ -644,6 +645,7 @@ sps_nettrace_importer_load (SpsImporter      *importer,
   self.symbols = sps_clr_symbols_new (builder);
   self.memory = sps_ms_memory_new (builder, self.display_name);
   self.allocation_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self.last_event_ts = SPS_TIME_MIN;
   self.process = sps_trace_builder_ensure_process (builder, self.pid);
   self.first_sample = sps_trace_builder_get_n_samples (builder);
   self.name_managed = sps_trace_builder_intern (builder, "Managed", -1);
@@ -687,7 +689,7 @@ sps_nettrace_importer_load (SpsImporter      *importer,
       /* A stream that stopped early may have lost the deaths of the
        * objects still alive */
       if (result != BLOCK_END)
-        sps_ms_memory_mark_gap (self.memory, SPS_TIME_MAX);
+        sps_ms_memory_mark_gap (self.memory, self.last_event_ts);
       break;
     }
 

@@ -109,6 +109,7 @@ typedef struct
    * stack: pairs (allocation, distinct stack) */
   SpsMsMemory     *memory;
   GArray          *allocation_stacks;  /* guint32 pairs */
+  SpsTime          last_event_ts;      /* of the events kept, for a stream that stopped */
 
   char            *command_line;     /* from ProcessInfo, else the runtime's */
   gboolean         command_line_from_process_info;

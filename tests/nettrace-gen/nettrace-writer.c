@@ -605,8 +605,32 @@ nt_writer_add_event_type (NtWriter     *self,
                           const guint8 *fields,
                           gsize         fields_len)
 {
+  return nt_writer_add_versioned_event_type (self, provider, event_id, name, 0, fields, fields_len);
+}
+
+/**
+ * nt_writer_add_versioned_event_type:
+ * @self: a writer
+ * @provider: the provider's name
+ * @event_id: the event's id
+ * @name: the event's name (may be empty)
+ * @version: the event's version, which picks its layout
+ * @fields: (array length=fields_len): what follows the level in the record
+ * @fields_len: their size
+ *
+ * Returns: the metadata id of a new event type, for nt_writer_event()
+ */
+guint32
+nt_writer_add_versioned_event_type (NtWriter     *self,
+                                    const char   *provider,
+                                    gint32        event_id,
+                                    const char   *name,
+                                    gint32        version,
+                                    const guint8 *fields,
+                                    gsize         fields_len)
+{
   ensure_metadata (self);
-  put_metadata (self, self->next_metadata_id, provider, event_id, name, 0, fields, fields_len);
+  put_metadata (self, self->next_metadata_id, provider, event_id, name, version, fields, fields_len);
   return self->next_metadata_id++;
 }
 

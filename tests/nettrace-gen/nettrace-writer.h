@@ -51,6 +51,13 @@ guint32   nt_writer_add_event_type   (NtWriter      *self,
                                       const char    *name,
                                       const guint8  *fields,
                                       gsize          fields_len);
+guint32   nt_writer_add_versioned_event_type (NtWriter *self,
+                                      const char    *provider,
+                                      gint32         event_id,
+                                      const char    *name,
+                                      gint32         version,
+                                      const guint8  *fields,
+                                      gsize          fields_len);
 void      nt_writer_event            (NtWriter      *self,
                                       guint32        metadata_id,
                                       guint64        tid,
