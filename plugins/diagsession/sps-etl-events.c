@@ -27,6 +27,7 @@
 #include "sps-etl-memory.h"
 #include "sps-etl-private.h"
 #include "sps-ms-events.h"
+#include "sps-ms-memory.h"
 
 #define KERNEL_PROVIDER "Windows Kernel"
 
@@ -110,6 +111,12 @@ static const struct
   { "9e5f9046-43c6-4f62-ba13-7b19896253ff", "DiagnosticsHub", SPS_MS_PROVIDER_OTHER, -1 },
   { "adb401e1-5296-51f8-c125-5fda75826144", "Microsoft-Diagnostics-DiagnosticSource", SPS_MS_PROVIDER_OTHER, -1 },
   { "2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5", "System.Threading.Tasks.TplEventSource", SPS_MS_PROVIDER_OTHER, -1 },
+  /* The GUID an EventSource derives from the name (RFC 4122 name-based
+   * SHA-1 over EventSource's namespace and the upper-case UTF-16BE name;
+   * the rule gives DiagnosticSource's GUID above). That Visual Studio's
+   * allocation provider uses it in ETL is not verified: no such capture
+   * is at hand; its .nettrace events carry only the name. */
+  { "f19dcf81-fa74-5107-8eba-4864e28b7c7b", SPS_MS_PROFILER_PROVIDER, SPS_MS_PROVIDER_OTHER, -1 },
 };
 
 /* The known_providers entry of @guid, or -1 */
