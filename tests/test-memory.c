@@ -576,6 +576,67 @@ test_chrome_objects (void)
   g_assert_cmpuint (sps_trace_get_gc_observations (trace)->n_rows, ==, 0);
 }
 
+/* The builder alone: allocations added out of birth order come out
+ * sorted (unknown births first, ties in input order), death bounds given
+ * in the wrong order are swapped, and a GC end without its start (a
+ * capture that begins during a GC) is an observation but no slice and no
+ * warning */
+static void
+test_builder_tables (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  const SpsAllocationTable *a;
+  const SpsGcObservationTable *gc;
+  guint32 process = sps_trace_builder_ensure_process (builder, 7);
+  guint32 node = sps_trace_builder_intern (builder, "Node", -1);
+  guint32 first;
+
+  first = sps_trace_builder_add_allocation (builder, process, SPS_NO_INDEX, 30, 3, node, 0x3,
+                                            SPS_HEAP_NATIVE, SPS_ALLOCATION_EXACT);
+  sps_trace_builder_add_allocation (builder, process, SPS_NO_INDEX, 10, 1, node, 0x1,
+                                    SPS_HEAP_NATIVE, SPS_ALLOCATION_EXACT);
+  sps_trace_builder_add_allocation (builder, process, SPS_NO_INDEX, SPS_TIME_MIN, SPS_SIZE_UNKNOWN, 0, 0x9,
+                                    SPS_HEAP_NATIVE, SPS_ALLOCATION_UNKNOWN_BIRTH);
+  sps_trace_builder_add_allocation (builder, process, SPS_NO_INDEX, 10, 2, node, 0x2,
+                                    SPS_HEAP_NATIVE, SPS_ALLOCATION_EXACT);
+  sps_trace_builder_set_allocation_death (builder, first, 50, 40);
+
+  sps_trace_builder_add_gc_observation (builder, process, SPS_NO_INDEX, 5, SPS_GC_END, 1, 0, 0);
+  sps_trace_builder_add_gc_observation (builder, process, SPS_NO_INDEX, 60, SPS_GC_START, 2, 1,
+                                        sps_trace_builder_intern (builder, "Induced", -1));
+  sps_trace_builder_add_gc_observation (builder, process, SPS_NO_INDEX, 70, SPS_GC_END, 2, 1, 0);
+
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+
+  a = sps_trace_get_allocations (trace);
+  g_assert_cmpuint (a->n_rows, ==, 4);
+  g_assert_cmpuint (a->address[0], ==, 0x9);
+  g_assert_cmpuint (a->address[1], ==, 0x1);
+  g_assert_cmpuint (a->address[2], ==, 0x2);
+  g_assert_cmpuint (a->address[3], ==, 0x3);
+  g_assert_cmpint (a->death_after[3], ==, 40);
+  g_assert_cmpint (a->death_by[3], ==, 50);
+  g_assert_cmpint (a->death[3], ==, 50);
+  g_assert_cmpint (a->death[1], ==, SPS_TIME_MAX);
+  g_assert_cmpuint (a->heap[0], ==, SPS_HEAP_NATIVE);
+
+  gc = sps_trace_get_gc_observations (trace);
+  g_assert_cmpuint (gc->n_rows, ==, 3);
+  g_assert_cmpint (gc->ts[0], ==, 5);
+  g_assert_cmpuint (gc->kind[0], ==, SPS_GC_END);
+  g_assert_cmpstr (sps_trace_get_string (trace, gc->reason[1]), ==, "Induced");
+  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
+  assert_rows (trace, "SELECT t.name, s.name, s.ts, s.dur, s.category, s.args FROM slices s "
+                      "JOIN tracks t ON t.id = s.track_id",
+               "GC GC gen1 60 10 gc {\"count\":2,\"generation\":1,\"reason\":\"Induced\"}\n");
+  /* The birth range covers the allocations' known times */
+  g_assert_cmpint (sps_trace_get_start_time (trace), ==, 5);
+  g_assert_cmpint (sps_trace_get_end_time (trace), ==, 70);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -591,6 +652,7 @@ main (int   argc,
   g_test_add_func ("/memory/nettrace/generated/gc-bounds", test_generated_bounds);
   g_test_add_func ("/memory/nettrace/generated/uncertain-split", test_generated_uncertain_split);
   g_test_add_func ("/memory/chrome/object-history", test_chrome_objects);
+  g_test_add_func ("/memory/builder/tables", test_builder_tables);
 
   return g_test_run ();
 }

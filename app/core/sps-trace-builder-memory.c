@@ -273,14 +273,23 @@ add_gc_slice_event (SpsTraceBuilder *self,
   SpsArgsRef args = SPS_ARGS_REF_NONE;
   guint32 name = 0;
   g_autoptr(GString) text = NULL;
+  guint64 key = gc_slice_key (process, kind == SPS_GC_START || kind == SPS_GC_END ? 0 : 1);
+  gboolean begin = kind == SPS_GC_START || kind == SPS_GC_SUSPEND;
+  guint open;
 
   if (self->gc_category == 0)
     {
       self->gc_category = sps_trace_builder_intern (self, "gc", -1);
       self->gc_lane_name = sps_trace_builder_intern (self, "GC", -1);
+      self->gc_open = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
     }
 
-  if (kind == SPS_GC_START || kind == SPS_GC_SUSPEND)
+  open = GPOINTER_TO_UINT (g_hash_table_lookup (self->gc_open, &key));
+  if (!begin && open == 0)
+    return;
+  g_hash_table_replace (self->gc_open, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (begin ? open + 1 : open - 1));
+
+  if (begin)
     {
       text = g_string_new ("{");
       if (kind == SPS_GC_START)
@@ -302,10 +311,7 @@ add_gc_slice_event (SpsTraceBuilder *self,
       args = sps_trace_builder_add_args_text (self, text->str, (gssize) text->len);
     }
 
-  sps_trace_builder_add_async (self,
-                               kind == SPS_GC_START || kind == SPS_GC_SUSPEND ? SPS_ASYNC_BEGIN : SPS_ASYNC_END,
-                               process,
-                               gc_slice_key (process, kind == SPS_GC_START || kind == SPS_GC_END ? 0 : 1),
+  sps_trace_builder_add_async (self, begin ? SPS_ASYNC_BEGIN : SPS_ASYNC_END, process, key,
                                ts, name, self->gc_category, args);
 }
 

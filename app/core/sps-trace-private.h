@@ -217,6 +217,9 @@ struct _SpsTraceBuilder
    * async trees lanes of their own, named gc_lane_name */
   guint32           gc_category;
   guint32           gc_lane_name;
+  /* GC slice key → begins not ended yet, so that an end seen without its
+   * begin (a capture that starts during a GC) closes nothing */
+  GHashTable       *gc_open;
 
   /* Frames */
   guint             n_frames;
