@@ -294,6 +294,28 @@ test_gcevents_allocation_tick (void)
                                      "AND s.dur = 702700"), ==, 1);
 }
 
+/* PerfView's .NET Framework 4.5.2 trace: the runtime writes GCStart
+ * twice per GC (v1, then v2 with the same Count, 80 of each; SQL over
+ * events_raw), so 80 GCs, never nested, and 3,196 GCAllocationTick v3
+ * events, sampled allocations */
+static void
+test_net452_gcs (void)
+{
+  g_autoptr(SpsTrace) trace = load_shared ("diagsession", "perfview__net.4.5.2.x86.etl.zip");
+
+  if (trace == NULL)
+    return;
+
+  g_assert_cmpint (query_int (trace, "SELECT count(*) FROM events_raw WHERE name = "
+                                     "'Microsoft-Windows-DotNETRuntime/GC/Start'"), ==, 160);
+  assert_rows (trace, "SELECT kind, count(*) FROM gc_observations GROUP BY kind ORDER BY kind",
+               "end 80\nrestart 81\nstart 80\nsuspend 81\n");
+  assert_rows (trace, "SELECT s.name, count(*), max(s.depth) FROM slices s JOIN tracks t ON t.id = s.track_id "
+                      "WHERE t.name = 'GC' GROUP BY s.name ORDER BY s.name",
+               "GC gen0 80 0\nSuspension 81 0\n");
+  g_assert_cmpint (query_int (trace, "SELECT count(*) FROM allocations WHERE certainty = 'sampled'"), ==, 3196);
+}
+
 /* A generated capture */
 
 static void
@@ -649,6 +671,7 @@ main (int   argc,
   g_test_add_func ("/memory/nettrace/alloctrace/allocation-path", test_alloc_trace_path);
   g_test_add_func ("/memory/nettrace/alloctrace/gc-observations", test_alloc_trace_gc);
   g_test_add_func ("/memory/etl/gcevents/allocation-tick", test_gcevents_allocation_tick);
+  g_test_add_func ("/memory/etl/net452/gc-start-twice", test_net452_gcs);
   g_test_add_func ("/memory/nettrace/generated/gc-bounds", test_generated_bounds);
   g_test_add_func ("/memory/nettrace/generated/uncertain-split", test_generated_uncertain_split);
   g_test_add_func ("/memory/chrome/object-history", test_chrome_objects);

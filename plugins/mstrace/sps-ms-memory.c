@@ -58,6 +58,8 @@ typedef struct
   SpsTime current_start;       /* of the latest GC, SPS_TIME_MIN: none yet */
   SpsTime previous_start;      /* of the one before */
   guint32 last_end;            /* observation of the latest GC end, or SPS_NO_INDEX */
+  guint32 current_number;      /* the runtime's count of the GC in progress */
+  gboolean in_gc;              /* started, not ended */
 } GcState;
 
 struct _SpsMsMemory
@@ -229,6 +231,8 @@ gc_state (SpsMsMemory *self,
       state->current_start = SPS_TIME_MIN;
       state->previous_start = SPS_TIME_MIN;
       state->last_end = SPS_NO_INDEX;
+      state->current_number = 0;
+      state->in_gc = FALSE;
       g_hash_table_insert (self->gc, GUINT_TO_POINTER (process + 1), state);
     }
   return state;
@@ -493,6 +497,12 @@ add_gc_event (SpsMsMemory      *self,
       /* v0: Count, Reason; v1 and later: Count, Depth, Reason, Type */
       if (len < (version == 0 ? 8u : 12u))
         break;
+      /* .NET Framework 4.5 writes GCStart twice per GC (v1, then v2 with
+       * the same Count): the second is the same GC */
+      if (gc->in_gc && gc->current_number == sps_ms_read_u32 (p))
+        return;
+      gc->in_gc = TRUE;
+      gc->current_number = sps_ms_read_u32 (p);
       gc->previous_start = gc->current_start;
       gc->current_start = ts;
       sps_trace_builder_add_gc_observation (self->builder, process, thread, ts, SPS_GC_START,
@@ -504,6 +514,7 @@ add_gc_event (SpsMsMemory      *self,
     case SPS_MS_MEMORY_GC_END:
       if (len < 8)
         break;
+      gc->in_gc = FALSE;
       gc->last_end = sps_trace_builder_add_gc_observation (self->builder, process, thread, ts, SPS_GC_END,
                                                            sps_ms_read_u32 (p),
                                                            (gint32) MIN (sps_ms_read_u32 (p + 4), G_MAXINT32), 0);
