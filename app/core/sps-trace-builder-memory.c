@@ -12,8 +12,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include "sps-trace-builder-private.h"
 
 /**
