@@ -7,6 +7,8 @@
  * was checked by hand against the input, as each test's comment says.
  */
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 #include <spanscope-core.h>
 
@@ -570,6 +572,77 @@ test_generated_uncertain_split (void)
   assert_outstanding (cut, 9000, 0, 0, 4, 101200, 0);
 }
 
+/* Hostile payloads: counts and sizes larger than the bytes left, short
+ * fixed fields and an unknown layout version are warnings that name the
+ * file and the event's byte offset; nothing is allocated for them */
+static void
+test_generated_malformed (void)
+{
+  Capture c = { nt_writer_new (8, FREQUENCY, SYNC_QPC), };
+  g_autoptr(GByteArray) p = g_byte_array_new ();
+  static const guint8 no_fields[4] = { 0, };
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  guint32 old_allocation;
+  const char *message = NULL;
+  guint64 count = 0;
+
+  c.allocation = nt_writer_add_versioned_event_type (c.w, "DhCorProfilerProvider", 1, "ObjectAllocation", 3,
+                                                     no_fields, sizeof no_fields);
+  old_allocation = nt_writer_add_versioned_event_type (c.w, "DhCorProfilerProvider", 1, "ObjectAllocation", 2,
+                                                       no_fields, sizeof no_fields);
+  c.dead = nt_writer_add_versioned_event_type (c.w, "DhCorProfilerProvider", 2, "DeadObjects", 1,
+                                               no_fields, sizeof no_fields);
+  c.tick = nt_writer_add_versioned_event_type (c.w, "Microsoft-Windows-DotNETRuntime", 10, "", 4,
+                                               no_fields, sizeof no_fields);
+
+  /* TypesSize of 4 GiB in a 40-byte payload */
+  put_u64 (p, 1);
+  put_u32 (p, 16);
+  put_u32 (p, G_MAXUINT32);
+  put_u64 (p, MODULE);
+  put_u32 (p, 1);
+  put_u32 (p, 0);
+  put_u64 (p, 0);
+  event (&c, c.allocation, 100, p);
+  /* 10 bytes: shorter than ObjectID, Size and TypesSize */
+  put_u64 (p, 2);
+  put_u16 (p, 0);
+  event (&c, c.allocation, 200, p);
+  /* A version whose layout is not known */
+  put_u64 (p, 3);
+  put_u32 (p, 16);
+  put_u32 (p, 0);
+  event (&c, old_allocation, 300, p);
+  /* 2^32 − 1 ids announced, one given */
+  put_u32 (p, 0);
+  put_u32 (p, G_MAXUINT32);
+  put_u64 (p, 1);
+  event (&c, c.dead, 400, p);
+  /* A TypeName without its terminator */
+  put_u32 (p, 100);
+  put_u32 (p, 0);
+  put_u16 (p, 8);
+  put_u64 (p, 100);
+  put_u64 (p, 0);
+  put_u16 (p, 'A');
+  event (&c, c.tick, 500, p);
+
+  bytes = nt_writer_finish (c.w, SYNC_QPC + 1000, TRUE);
+  nt_writer_free (c.w);
+  trace = load_bytes (bytes, "hostile.nettrace");
+
+  g_assert_cmpuint (sps_trace_get_allocations (trace)->n_rows, ==, 0);
+  for (guint i = 0; i < sps_trace_get_n_warnings (trace); i++)
+    if (g_strcmp0 (sps_trace_get_warning (trace, i, &count, &message), "memory-event-malformed") == 0)
+      break;
+  g_assert_cmpuint (count, ==, 5);
+  g_assert_nonnull (message);
+  g_test_message ("%s", message);
+  g_assert_nonnull (strstr (message, "hostile.nettrace (byte "));
+  g_assert_nonnull (strstr (message, "ObjectAllocation"));
+}
+
 /* Chrome object events (tests/fixtures/chrome-memory-objects.json):
  *   Layer 0x1: N at 10 µs, snapshot size 64 at 20, D at 50
  *   Layer 0x2: N at 30, never destroyed, no size
@@ -674,6 +747,7 @@ main (int   argc,
   g_test_add_func ("/memory/etl/net452/gc-start-twice", test_net452_gcs);
   g_test_add_func ("/memory/nettrace/generated/gc-bounds", test_generated_bounds);
   g_test_add_func ("/memory/nettrace/generated/uncertain-split", test_generated_uncertain_split);
+  g_test_add_func ("/memory/nettrace/generated/malformed", test_generated_malformed);
   g_test_add_func ("/memory/chrome/object-history", test_chrome_objects);
   g_test_add_func ("/memory/builder/tables", test_builder_tables);
 
