@@ -572,6 +572,40 @@ test_generated_uncertain_split (void)
   assert_outstanding (cut, 9000, 0, 0, 4, 101200, 0);
 }
 
+/* Events the runtime dropped (three sequence numbers of the thread skipped
+ * between its events at 2000 and 3000; a sample of another capture thread
+ * at 2500 is no loss): A (born 1000) and B (born 2000) may have died in
+ * the loss, so they are in_gap, known alive until 2000; C, born at 3000
+ * after the loss, is not */
+static void
+test_generated_lost_events (void)
+{
+  Capture c = { nt_writer_new (8, FREQUENCY, SYNC_QPC), };
+  static const guint8 no_fields[4] = { 0, };
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+
+  c.allocation = nt_writer_add_versioned_event_type (c.w, "DhCorProfilerProvider", 1, "ObjectAllocation", 3,
+                                                     no_fields, sizeof no_fields);
+  allocate (&c, 1000, 0x10, 100, 0x02000001, FALSE);
+  allocate (&c, 2000, 0x20, 200, 0x02000001, FALSE);
+  nt_writer_lose_events (c.w, 3);
+  /* Another capture thread's event: the sampler's */
+  nt_writer_sample (c.w, 2, SYNC_QPC + 2500, NULL, 0, 2);
+  allocate (&c, 3000, 0x30, 300, 0x02000001, FALSE);
+  bytes = nt_writer_finish (c.w, SYNC_QPC + 4000, TRUE);
+  nt_writer_free (c.w);
+  trace = load_bytes (bytes, "lost.nettrace");
+
+  g_assert_cmpuint (sps_trace_count_warning (trace, "nettrace-events-lost"), ==, 1);
+  assert_rows (trace, "SELECT birth_ts, death_after, death_by, certainty FROM allocations",
+               "1000 2000 - in_gap\n"
+               "2000 2000 - in_gap\n"
+               "3000 - - exact\n");
+  assert_outstanding (trace, 1500, 1, 100, 0, 0, 0);
+  assert_outstanding (trace, 3500, 1, 300, 2, 300, 0);
+}
+
 /* Hostile payloads: counts and sizes larger than the bytes left, short
  * fixed fields and an unknown layout version are warnings that name the
  * file and the event's byte offset; nothing is allocated for them */
@@ -747,6 +781,7 @@ main (int   argc,
   g_test_add_func ("/memory/etl/net452/gc-start-twice", test_net452_gcs);
   g_test_add_func ("/memory/nettrace/generated/gc-bounds", test_generated_bounds);
   g_test_add_func ("/memory/nettrace/generated/uncertain-split", test_generated_uncertain_split);
+  g_test_add_func ("/memory/nettrace/generated/lost-events", test_generated_lost_events);
   g_test_add_func ("/memory/nettrace/generated/malformed", test_generated_malformed);
   g_test_add_func ("/memory/chrome/object-history", test_chrome_objects);
   g_test_add_func ("/memory/builder/tables", test_builder_tables);

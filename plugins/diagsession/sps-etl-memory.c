@@ -164,7 +164,7 @@ sps_etl_memory_finish (SpsEtlMemory *self,
     return;
   /* The headers do not say when */
   if (events_lost)
-    sps_ms_memory_mark_gap (self->memory, SPS_TIME_MIN);
+    sps_ms_memory_mark_gap (self->memory, SPS_TIME_MIN, SPS_TIME_MAX);
   sps_ms_memory_finish (self->memory);
   g_array_set_size (self->kept, 0);
   g_byte_array_set_size (self->payloads, 0);

@@ -52,6 +52,13 @@ typedef struct
   TypeKey type;
 } PendingType;
 
+/* Events were lost between these times */
+typedef struct
+{
+  SpsTime from;
+  SpsTime to;
+} Gap;
+
 /* What a process's GCs tell about the deaths reported at the next one */
 typedef struct
 {
@@ -70,7 +77,7 @@ struct _SpsMsMemory
   GArray          *pending_types;   /* PendingType */
   GHashTable      *live;            /* (process, object id) → allocation + 1 */
   GHashTable      *gc;              /* process + 1 → GcState */
-  GArray          *gaps;            /* SpsTime: when events were lost */
+  GArray          *gaps;            /* Gap: when events were lost */
 };
 
 static guint
@@ -174,7 +181,7 @@ sps_ms_memory_new (SpsTraceBuilder *builder,
   self->pending_types = g_array_new (FALSE, FALSE, sizeof (PendingType));
   self->live = g_hash_table_new_full (live_key_hash, live_key_equal, g_free, NULL);
   self->gc = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  self->gaps = g_array_new (FALSE, FALSE, sizeof (SpsTime));
+  self->gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
   return self;
 }
 
@@ -646,52 +653,58 @@ sps_ms_memory_add (SpsMsMemory      *self,
 /**
  * sps_ms_memory_mark_gap:
  * @self: the heap state of an import
- * @ts: when events were lost (the last time read before a stream that
- *   stopped), or %SPS_TIME_MIN when the time is not known
+ * @from: the last time known complete before the loss (%SPS_TIME_MIN when
+ *   not known)
+ * @to: the first time known complete after it (%SPS_TIME_MAX when the
+ *   stream stopped, or not known)
  *
- * Objects alive at a gap may have died in it: sps_ms_memory_finish()
- * makes those never reported dead %SPS_ALLOCATION_IN_GAP, known to be
- * alive only until the first gap after their birth.
+ * Notes that events were lost in (@from, @to). An object born before @to
+ * and never reported dead may have died in the loss:
+ * sps_ms_memory_finish() makes it %SPS_ALLOCATION_IN_GAP, known alive
+ * until @from (or its birth, if later).
  */
 void
 sps_ms_memory_mark_gap (SpsMsMemory *self,
-                        SpsTime      ts)
+                        SpsTime      from,
+                        SpsTime      to)
 {
+  Gap gap = { MIN (from, to), MAX (from, to) };
+
   g_return_if_fail (self != NULL);
 
-  g_array_append_val (self->gaps, ts);
+  g_array_append_val (self->gaps, gap);
 }
 
 static int
-compare_times (gconstpointer a,
-               gconstpointer b)
+compare_gap_ends (gconstpointer a,
+                  gconstpointer b)
 {
-  SpsTime ta = *(const SpsTime *) a;
-  SpsTime tb = *(const SpsTime *) b;
+  SpsTime ta = ((const Gap *) a)->to;
+  SpsTime tb = ((const Gap *) b)->to;
 
   return (ta > tb) - (ta < tb);
 }
 
-/* The first gap at or after @birth (a gap of unknown time is at any
- * time), or SPS_TIME_MAX */
+/* The earliest time an object born at @birth may have died unseen: the
+ * earliest start of the gaps ending after its birth (gaps sorted by end,
+ * @min_from[i] the least start of gaps i…), or SPS_TIME_MAX */
 static SpsTime
-first_gap_after (GArray  *gaps,
-                 SpsTime  birth)
+earliest_unseen_death (GArray        *gaps,
+                       const SpsTime *min_from,
+                       SpsTime        birth)
 {
   guint lo = 0, hi = gaps->len;
 
-  if (gaps->len > 0 && g_array_index (gaps, SpsTime, 0) == SPS_TIME_MIN)
-    return birth;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (g_array_index (gaps, SpsTime, mid) < birth)
+      if (g_array_index (gaps, Gap, mid).to <= birth)
         lo = mid + 1;
       else
         hi = mid;
     }
-  return lo < gaps->len ? g_array_index (gaps, SpsTime, lo) : SPS_TIME_MAX;
+  return lo < gaps->len ? MAX (birth, min_from[lo]) : SPS_TIME_MAX;
 }
 
 /**
@@ -707,6 +720,7 @@ sps_ms_memory_finish (SpsMsMemory *self)
 {
   GHashTableIter iter;
   gpointer key, value;
+  g_autofree SpsTime *min_from = NULL;
 
   g_return_if_fail (self != NULL);
 
@@ -739,20 +753,25 @@ sps_ms_memory_finish (SpsMsMemory *self)
   if (self->gaps->len == 0)
     return;
 
-  g_array_sort (self->gaps, compare_times);
+  g_array_sort (self->gaps, compare_gap_ends);
+  min_from = g_new (SpsTime, self->gaps->len);
+  for (guint i = self->gaps->len; i > 0; i--)
+    min_from[i - 1] = MIN (g_array_index (self->gaps, Gap, i - 1).from,
+                           i < self->gaps->len ? min_from[i] : SPS_TIME_MAX);
+
   g_hash_table_iter_init (&iter, self->live);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       guint32 allocation = GPOINTER_TO_UINT (value) - 1;
       SpsTime birth;
-      SpsTime gap;
+      SpsTime unseen;
 
       sps_trace_builder_get_allocation_life (self->builder, allocation, &birth, NULL);
-      gap = first_gap_after (self->gaps, birth);
-      if (gap == SPS_TIME_MAX)
+      unseen = earliest_unseen_death (self->gaps, min_from, birth);
+      if (unseen == SPS_TIME_MAX)
         continue;
-      /* Alive until the gap; after it, perhaps dead */
+      /* Alive until then; after it, perhaps dead */
       sps_trace_builder_set_allocation_certainty (self->builder, allocation, SPS_ALLOCATION_IN_GAP);
-      sps_trace_builder_set_allocation_death (self->builder, allocation, gap, SPS_TIME_MAX);
+      sps_trace_builder_set_allocation_death (self->builder, allocation, unseen, SPS_TIME_MAX);
     }
 }

@@ -53,7 +53,8 @@ guint32          sps_ms_memory_add        (SpsMsMemory      *self,
                                            gsize             len,
                                            gsize             offset);
 void             sps_ms_memory_mark_gap   (SpsMsMemory      *self,
-                                           SpsTime           ts);
+                                           SpsTime           from,
+                                           SpsTime           to);
 void             sps_ms_memory_finish     (SpsMsMemory      *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsMsMemory, sps_ms_memory_free)

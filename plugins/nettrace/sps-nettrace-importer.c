@@ -221,6 +221,52 @@ keep_event (Loader            *self,
     }
 }
 
+/* Each capture thread numbers its events; a number skipped is an event
+ * the runtime dropped (its buffers were full). Objects alive then may
+ * have died in what was lost. */
+typedef struct
+{
+  guint32 sequence;
+  guint64 timestamp;
+} LastEvent;
+
+static void
+note_sequence (Loader            *self,
+               const EventHeader *h,
+               gsize              at)
+{
+  LastEvent *last = g_hash_table_lookup (self->sequences, &h->capture_thread);
+  guint32 lost;
+  SpsTime from, to;
+
+  if (last == NULL)
+    {
+      last = g_new (LastEvent, 1);
+      g_hash_table_insert (self->sequences, sps_nettrace_new_u64 (h->capture_thread), last);
+    }
+  else
+    {
+      lost = h->sequence - last->sequence - 1;
+      /* A number far behind is a thread id reused, not 4 billion losses */
+      if (lost != 0 && lost < G_MAXINT32)
+        {
+          g_autofree char *message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                                   "%u event of this thread was lost before this one",
+                                                                   "%u events of this thread were lost before this one",
+                                                                   lost), lost);
+
+          warn (self, "nettrace-events-lost", at, message);
+          /* Lost between the thread's previous event and this one */
+          if (ticks_to_ns (self, last->timestamp, &from) && ticks_to_ns (self, h->timestamp, &to))
+            sps_ms_memory_mark_gap (self->memory, from, to);
+          else
+            sps_ms_memory_mark_gap (self->memory, SPS_TIME_MIN, SPS_TIME_MAX);
+        }
+    }
+  last->sequence = h->sequence;
+  last->timestamp = h->timestamp;
+}
+
 static gboolean
 parse_event_block (Loader       *self,
                    const guint8 *p,
@@ -270,6 +316,8 @@ parse_event_block (Loader       *self,
               h.capture_thread = c;
               h.processor = (guint32) n;
             }
+          else if (h.metadata_id != 0)
+            h.sequence++;
           else if (h.metadata_id != 0)
             h.sequence++;
           if (f & 0x04)
@@ -333,6 +381,7 @@ parse_event_block (Loader       *self,
           EventKind kind = h.metadata_id < self->kinds->len ?
                            g_array_index (self->kinds, guint8, h.metadata_id) : EVENT_OTHER;
 
+          note_sequence (self, &h, at);
           self->events++;
           switch (kind)
             {
@@ -567,6 +616,7 @@ loader_clear (Loader *self)
   g_clear_pointer (&self->symbols, sps_clr_symbols_free);
   g_clear_pointer (&self->memory, sps_ms_memory_free);
   g_clear_pointer (&self->allocation_stacks, g_array_unref);
+  g_clear_pointer (&self->sequences, g_hash_table_unref);
   g_clear_pointer (&self->deferred_frames, g_array_unref);
   g_clear_pointer (&self->deferred_start, g_array_unref);
   g_clear_pointer (&self->deferred_len, g_array_unref);
@@ -646,6 +696,7 @@ sps_nettrace_importer_load (SpsImporter      *importer,
   self.memory = sps_ms_memory_new (builder, self.display_name);
   self.allocation_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.last_event_ts = SPS_TIME_MIN;
+  self.sequences = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self.process = sps_trace_builder_ensure_process (builder, self.pid);
   self.first_sample = sps_trace_builder_get_n_samples (builder);
   self.name_managed = sps_trace_builder_intern (builder, "Managed", -1);
@@ -689,7 +740,7 @@ sps_nettrace_importer_load (SpsImporter      *importer,
       /* A stream that stopped early may have lost the deaths of the
        * objects still alive */
       if (result != BLOCK_END)
-        sps_ms_memory_mark_gap (self.memory, self.last_event_ts);
+        sps_ms_memory_mark_gap (self.memory, self.last_event_ts, SPS_TIME_MAX);
       break;
     }
 

@@ -110,6 +110,7 @@ typedef struct
   SpsMsMemory     *memory;
   GArray          *allocation_stacks;  /* guint32 pairs */
   SpsTime          last_event_ts;      /* of the events kept, for a stream that stopped */
+  GHashTable      *sequences;          /* capture thread (guint64) → its last event's number and time */
 
   char            *command_line;     /* from ProcessInfo, else the runtime's */
   gboolean         command_line_from_process_info;

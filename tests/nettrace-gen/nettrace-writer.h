@@ -67,6 +67,8 @@ void      nt_writer_event            (NtWriter      *self,
 void      nt_writer_other_event      (NtWriter      *self,
                                       guint64        tid,
                                       gint64         ticks);
+void      nt_writer_lose_events      (NtWriter      *self,
+                                      guint32        n);
 /* Flushes and writes a sequence point; stack ids restart after it. */
 void      nt_writer_sequence_point   (NtWriter      *self,
                                       gint64         ticks);
