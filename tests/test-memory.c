@@ -441,7 +441,7 @@ gc (Capture *c,
 /* Births, deaths and GCs chosen so that every case of the model occurs:
  *
  *   1000 A (0x10, 100 B, Node)     4000–4900 suspension
- *   2000 B (0x20, 200 B, Leaf[])   4100–4800 GC #1 (gen0); at 4500 A dead
+ *   2000 B (0x20, 200 B, Leaf[])   4100–4800 GC #1 (gen1); at 4500 A dead
  *   3000 C (0x30, 300 B, Node)     6000–6800 GC #2 (gen1); at 6500 B and
  *   5000 D (0x40, 400 B, Leaf)               0x99 (born before) dead
  *   7000 a GCAllocationTick v4 of 100,000 bytes (Demo.Big)
@@ -490,7 +490,7 @@ write_capture (gboolean end_tag)
   put_u32 (p, 1);
   put_u16 (p, 8);
   event (&c, c.suspend, 4000, p);
-  gc (&c, 4100, 4800, 1, 0);
+  gc (&c, 4100, 4800, 1, 1);
   dead (&c, 4500, first, G_N_ELEMENTS (first));
   put_u16 (p, 8);
   event (&c, c.restart, 4900, p);
@@ -536,11 +536,50 @@ test_generated_bounds (void)
 
   assert_rows (trace, "SELECT ts, kind, gc_number, generation, reason FROM gc_observations",
                "4000 suspend 1 - SuspendForGC\n"
-               "4100 start 1 0 AllocSmall\n"
-               "4800 end 1 0 -\n"
+               "4100 start 1 1 AllocSmall\n"
+               "4800 end 1 1 -\n"
                "4900 restart - - -\n"
                "6000 start 2 1 AllocSmall\n"
                "6800 end 2 1 -\n");
+}
+
+/* Generations: X (born 100) is reported dead at a gen1 GC (400); the gen0
+ * GC at 300 between does not look at gen1 objects, so X is known alive
+ * only until the gen1 GC at 200. Y (born 150) is reported at the gen0 GC
+ * at 300: the gen1 GC at 200 looked at it too (gen1 GCs collect gen0), so
+ * it was alive at 200. */
+static void
+test_generated_generations (void)
+{
+  Capture c = { nt_writer_new (8, FREQUENCY, SYNC_QPC), };
+  static const guint8 no_fields[4] = { 0, };
+  static const guint64 x[] = { 0x10 };
+  static const guint64 y[] = { 0x20 };
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+
+  c.allocation = nt_writer_add_versioned_event_type (c.w, "DhCorProfilerProvider", 1, "ObjectAllocation", 3,
+                                                     no_fields, sizeof no_fields);
+  c.dead = nt_writer_add_versioned_event_type (c.w, "DhCorProfilerProvider", 2, "DeadObjects", 1,
+                                               no_fields, sizeof no_fields);
+  c.gc_start = nt_writer_add_versioned_event_type (c.w, "Microsoft-Windows-DotNETRuntime", 1, "", 2,
+                                                   no_fields, sizeof no_fields);
+  c.gc_end = nt_writer_add_versioned_event_type (c.w, "Microsoft-Windows-DotNETRuntime", 2, "", 1,
+                                                 no_fields, sizeof no_fields);
+  allocate (&c, 100, 0x10, 10, 0x02000001, FALSE);
+  allocate (&c, 150, 0x20, 20, 0x02000001, FALSE);
+  gc (&c, 200, 250, 1, 1);
+  gc (&c, 300, 350, 2, 0);
+  dead (&c, 320, y, G_N_ELEMENTS (y));
+  gc (&c, 400, 450, 3, 1);
+  dead (&c, 420, x, G_N_ELEMENTS (x));
+  bytes = nt_writer_finish (c.w, SYNC_QPC + 500, TRUE);
+  nt_writer_free (c.w);
+  trace = load_bytes (bytes, "generations.nettrace");
+
+  assert_rows (trace, "SELECT address, birth_ts, death_after, death_by FROM allocations",
+               "16 100 200 400\n"
+               "32 150 200 300\n");
 }
 
 /* Known and uncertain apart, at times chosen between the events:
@@ -781,6 +820,7 @@ main (int   argc,
   g_test_add_func ("/memory/etl/net452/gc-start-twice", test_net452_gcs);
   g_test_add_func ("/memory/nettrace/generated/gc-bounds", test_generated_bounds);
   g_test_add_func ("/memory/nettrace/generated/uncertain-split", test_generated_uncertain_split);
+  g_test_add_func ("/memory/nettrace/generated/generations", test_generated_generations);
   g_test_add_func ("/memory/nettrace/generated/lost-events", test_generated_lost_events);
   g_test_add_func ("/memory/nettrace/generated/malformed", test_generated_malformed);
   g_test_add_func ("/memory/chrome/object-history", test_chrome_objects);

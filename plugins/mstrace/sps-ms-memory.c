@@ -36,6 +36,10 @@
 #include "sps-ms-memory.h"
 #include "sps-mstrace-bytes.h"
 
+/* Generations 0–2 (the large and pinned object heaps, 3 and 4, are
+ * collected with generation 2) */
+#define N_GENERATIONS 3
+
 /* Array nesting a Types record may claim; more is not a real type */
 #define MAX_ARRAY_DEPTH 32
 
@@ -63,7 +67,9 @@ typedef struct
 typedef struct
 {
   SpsTime current_start;       /* of the latest GC, SPS_TIME_MIN: none yet */
-  SpsTime previous_start;      /* of the one before */
+  SpsTime previous_start;      /* of the last one before it that collected
+                                * every generation it collects */
+  SpsTime start_at_least[N_GENERATIONS]; /* of the latest GC of generation g or older */
   guint32 last_end;            /* observation of the latest GC end, or SPS_NO_INDEX */
   guint32 current_number;      /* the runtime's count of the GC in progress */
   gboolean in_gc;              /* started, not ended */
@@ -237,6 +243,8 @@ gc_state (SpsMsMemory *self,
       state = g_new (GcState, 1);
       state->current_start = SPS_TIME_MIN;
       state->previous_start = SPS_TIME_MIN;
+      for (guint g = 0; g < N_GENERATIONS; g++)
+        state->start_at_least[g] = SPS_TIME_MIN;
       state->last_end = SPS_NO_INDEX;
       state->current_number = 0;
       state->in_gc = FALSE;
@@ -510,7 +518,19 @@ add_gc_event (SpsMsMemory      *self,
         return;
       gc->in_gc = TRUE;
       gc->current_number = sps_ms_read_u32 (p);
-      gc->previous_start = gc->current_start;
+      {
+        /* A GC of generation g looks at the objects of generations 0…g:
+         * an object it finds dead was alive at the last GC that looked
+         * at all of those, the last of generation g or older (a younger
+         * one would not have seen an old object die). A GC of unknown
+         * generation (v0) counts as looking at everything for what it
+         * reports and at generation 0 only for the GCs after it. */
+        guint g = version == 0 ? N_GENERATIONS - 1 : MIN (sps_ms_read_u32 (p + 4), N_GENERATIONS - 1);
+
+        gc->previous_start = gc->start_at_least[g];
+        for (guint k = 0; k <= (version == 0 ? 0 : g); k++)
+          gc->start_at_least[k] = ts;
+      }
       gc->current_start = ts;
       sps_trace_builder_add_gc_observation (self->builder, process, thread, ts, SPS_GC_START,
                                             sps_ms_read_u32 (p),
