@@ -68,6 +68,7 @@ typedef struct
   gint           kernel_group;  /* a kernel classic GUID's group, else -1 */
   guint16        index;
   SpsEtlManifest *event_source;  /* an EventSource's names, once logged */
+  gboolean       heap_events;   /* the runtime's or the allocation tool's */
 } Provider;
 
 #define ID_MANIFEST_DATA 0xfffe
@@ -290,6 +291,8 @@ provider_of (SpsEtlEvents *self,
       provider->name = sps_trace_builder_intern (self->builder, known_providers[known].name, -1);
       provider->manifest = known_providers[known].manifest;
       provider->kernel_group = known_providers[known].kernel_group;
+      provider->heap_events = provider->manifest == SPS_MS_PROVIDER_CLR_RUNTIME ||
+                              g_strcmp0 (known_providers[known].name, SPS_MS_PROFILER_PROVIDER) == 0;
     }
   else
     {
@@ -658,7 +661,7 @@ sps_etl_events_add (SpsEtlEvents       *self,
   event.provider_index = provider != NULL ? provider->index : 0;
   g_array_append_val (self->events, event);
 
-  if (provider != NULL)
+  if (provider != NULL && provider->heap_events)
     sps_etl_memory_keep (self->memory, self->events->len - 1,
                          sps_ms_memory_classify (provider->manifest,
                                                  sps_string_pool_get (sps_trace_builder_get_strings (self->builder),

@@ -235,14 +235,22 @@ note_sequence (Loader            *self,
                const EventHeader *h,
                gsize              at)
 {
-  LastEvent *last = g_hash_table_lookup (self->sequences, &h->capture_thread);
+  LastEvent *last = self->last_sequence;
   guint32 lost;
   SpsTime from, to;
 
+  /* Events come in runs of one capture thread: one lookup per run */
+  if (last == NULL || self->last_capture_thread != h->capture_thread)
+    {
+      last = g_hash_table_lookup (self->sequences, &h->capture_thread);
+      self->last_sequence = last;
+      self->last_capture_thread = h->capture_thread;
+    }
   if (last == NULL)
     {
       last = g_new (LastEvent, 1);
       g_hash_table_insert (self->sequences, sps_nettrace_new_u64 (h->capture_thread), last);
+      self->last_sequence = last;
     }
   else
     {

@@ -111,6 +111,8 @@ typedef struct
   GArray          *allocation_stacks;  /* guint32 pairs */
   SpsTime          last_event_ts;      /* of the events kept, for a stream that stopped */
   GHashTable      *sequences;          /* capture thread (guint64) → its last event's number and time */
+  gpointer         last_sequence;      /* the entry of last_capture_thread */
+  guint64          last_capture_thread;
 
   char            *command_line;     /* from ProcessInfo, else the runtime's */
   gboolean         command_line_from_process_info;
