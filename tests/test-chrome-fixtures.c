@@ -1449,6 +1449,21 @@ test_cli_info (gconstpointer data)
     g_assert_cmpint (json_object_get_int_member (object, "events"), ==, 0);
     members = g_list_delete_link (members, events);
   }
+  /* "allocations" and "gc_observations" come right after "objects": a
+   * Chrome trace's allocations are its objects' lives (at most one per
+   * object event), and it has no GC */
+  {
+    GList *allocations = g_list_find_custom (members, "allocations", (GCompareFunc) g_strcmp0);
+
+    g_assert_nonnull (allocations);
+    g_assert_cmpstr (allocations->prev->data, ==, "objects");
+    g_assert_cmpstr (allocations->next->data, ==, "gc_observations");
+    g_assert_cmpint (json_object_get_int_member (object, "allocations"), <=,
+                     json_object_get_int_member (object, "objects"));
+    g_assert_cmpint (json_object_get_int_member (object, "gc_observations"), ==, 0);
+    members = g_list_delete_link (members, allocations->next);
+    members = g_list_delete_link (members, allocations);
+  }
   g_assert_cmpuint (g_list_length (members), ==, G_N_ELEMENTS (info_fields) + 2);
   g_assert_cmpstr (g_list_nth_data (members, 0), ==, "format");
   for (i = 0; i < G_N_ELEMENTS (info_fields); i++)

@@ -54,7 +54,8 @@ info_json (const char *path,
 static const char * const info_keys[] = {
   "format", "events_read", "processes", "threads", "slices",
   "sampled_slices", "async_slices", "instants", "events", "counter_tracks",
-  "counter_values", "flows", "samples", "objects", "metadata",
+  "counter_values", "flows", "samples", "objects", "allocations",
+  "gc_observations", "metadata",
   "start_ns", "end_ns", "warnings",
 };
 
@@ -211,6 +212,9 @@ test_cli_info_json (void)
   g_assert_cmpint (json_object_get_int_member (info, "flows"), ==, 1);
   g_assert_cmpint (json_object_get_int_member (info, "samples"), ==, 1);
   g_assert_cmpint (json_object_get_int_member (info, "objects"), ==, 3);
+  /* N, O and D of one object: one life, and no GC in a Chrome trace */
+  g_assert_cmpint (json_object_get_int_member (info, "allocations"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (info, "gc_observations"), ==, 0);
   g_assert_cmpint (json_object_get_int_member (info, "metadata"), ==, 2);
   g_assert_cmpint (json_object_get_int_member (info, "start_ns"), ==, 100000);
   g_assert_cmpint (json_object_get_int_member (info, "end_ns"), ==, 160000);

@@ -1035,8 +1035,8 @@ static void
 test_describe (void)
 {
   static const char * const trace_tables[] = {
-    "callsites", "counters", "events", "events_raw", "flows", "frames", "instants", "objects", "processes",
-    "samples", "slices", "threads", "tracks", "visible_slices",
+    "allocations", "callsites", "counters", "events", "events_raw", "flows", "frames", "gc_observations",
+    "instants", "objects", "processes", "samples", "slices", "threads", "tracks", "visible_slices",
   };
   g_autoptr(SpsTrace) trace = sps_test_load_fixture ("cli-small.json");
   g_autoptr(SpsSqlEngine) engine = new_engine (trace);
@@ -1140,7 +1140,7 @@ test_async (void)
   sps_sql_engine_describe_async (engine, NULL, on_describe_done, &data);
   g_main_loop_run (loop);
   g_assert_no_error (data.error);
-  g_assert_cmpstr (sps_sql_result_get_text (data.result, 0, 0), ==, "callsites");
+  g_assert_cmpstr (sps_sql_result_get_text (data.result, 0, 0), ==, "allocations");
   g_clear_object (&data.result);
 }
 

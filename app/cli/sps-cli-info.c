@@ -30,6 +30,8 @@ typedef struct
   gint64      flows;
   gint64      samples;
   gint64      objects;
+  gint64      allocations;
+  gint64      gc_observations;
   gint64      metadata;
   gint64      start_ns;
   gint64      end_ns;
@@ -64,6 +66,8 @@ static const struct
   { "flows", N_("Flows"), G_STRUCT_OFFSET (Counts, flows) },
   { "samples", N_("Samples"), G_STRUCT_OFFSET (Counts, samples) },
   { "objects", N_("Objects"), G_STRUCT_OFFSET (Counts, objects) },
+  { "allocations", N_("Allocations"), G_STRUCT_OFFSET (Counts, allocations) },
+  { "gc_observations", N_("GC observations"), G_STRUCT_OFFSET (Counts, gc_observations) },
   { "metadata", N_("Metadata events"), G_STRUCT_OFFSET (Counts, metadata) },
   { "start_ns", N_("Start (ns)"), G_STRUCT_OFFSET (Counts, start_ns) },
   { "end_ns", N_("End (ns)"), G_STRUCT_OFFSET (Counts, end_ns) },
@@ -95,6 +99,8 @@ collect_counts (SpsTrace *trace,
   counts->flows = sps_trace_get_flows (trace)->n_rows;
   counts->samples = sps_trace_get_samples (trace)->n_rows;
   counts->objects = sps_trace_get_objects (trace)->n_rows;
+  counts->allocations = sps_trace_get_allocations (trace)->n_rows;
+  counts->gc_observations = sps_trace_get_gc_observations (trace)->n_rows;
   counts->metadata = (gint64) sps_trace_get_metadata_events (trace);
   counts->start_ns = sps_trace_get_start_time (trace);
   counts->end_ns = sps_trace_get_end_time (trace);

@@ -503,6 +503,113 @@ column_objects (SpsSqlVtabContext *ctx,
     }
 }
 
+static inline void
+result_time (sqlite3_context *sctx,
+             SpsTime          t)
+{
+  /* The extremes stand for "unknown" and "never": NULL */
+  if (t != SPS_TIME_MIN && t != SPS_TIME_MAX)
+    sqlite3_result_int64 (sctx, t);
+}
+
+static inline void
+result_size (sqlite3_context *sctx,
+             guint64          size)
+{
+  if (size != SPS_SIZE_UNKNOWN)
+    sqlite3_result_int64 (sctx, size > (guint64) G_MAXINT64 ? G_MAXINT64 : (sqlite3_int64) size);
+}
+
+static inline void
+result_enum (sqlite3_context    *sctx,
+             const char * const *names,
+             guint               n_names,
+             guint               value)
+{
+  if (value < n_names && names[value] != NULL)
+    sqlite3_result_text (sctx, names[value], -1, SQLITE_STATIC);
+}
+
+static void
+column_allocations (SpsSqlVtabContext *ctx,
+                    sqlite3_context   *sctx,
+                    guint32            row,
+                    int                col)
+{
+  static const char * const heaps[] = {
+    [SPS_HEAP_MANAGED] = "managed",
+    [SPS_HEAP_NATIVE] = "native",
+    [SPS_HEAP_OBJECT] = "object",
+  };
+  static const char * const certainties[] = {
+    [SPS_ALLOCATION_EXACT] = "exact",
+    [SPS_ALLOCATION_SAMPLED] = "sampled",
+    [SPS_ALLOCATION_UNKNOWN_BIRTH] = "unknown_birth",
+    [SPS_ALLOCATION_UNKNOWN_DEATH] = "unknown_death",
+    [SPS_ALLOCATION_IN_GAP] = "in_gap",
+  };
+  const SpsAllocationTable *t = &ctx->trace->allocations;
+
+  switch (col)
+    {
+    case AL_ID: sqlite3_result_int64 (sctx, row); break;
+    case AL_BIRTH_TS: result_time (sctx, t->birth[row]); break;
+    case AL_DEATH_TS: result_time (sctx, t->death[row]); break;
+    case AL_DEATH_AFTER: result_time (sctx, t->death_after[row]); break;
+    case AL_DEATH_BY: result_time (sctx, t->death_by[row]); break;
+    case AL_SIZE: result_size (sctx, t->size[row]); break;
+    case AL_ADDRESS:
+      if (t->address[row] != 0)
+        sqlite3_result_int64 (sctx, (sqlite3_int64) t->address[row]);
+      break;
+    case AL_TYPE: result_string (sctx, ctx, t->type[row], TRUE); break;
+    case AL_CALLSITE_ID: result_index (sctx, t->callsite[row]); break;
+    case AL_PROCESS_ID: result_index (sctx, t->process[row]); break;
+    case AL_THREAD_ID: result_index (sctx, t->thread[row]); break;
+    case AL_HEAP: result_enum (sctx, heaps, G_N_ELEMENTS (heaps), t->heap[row]); break;
+    case AL_CERTAINTY:
+      result_enum (sctx, certainties, G_N_ELEMENTS (certainties), t->certainty[row]);
+      break;
+    default: break;
+    }
+}
+
+static void
+column_gc_observations (SpsSqlVtabContext *ctx,
+                        sqlite3_context   *sctx,
+                        guint32            row,
+                        int                col)
+{
+  static const char * const kinds[] = {
+    [SPS_GC_START] = "start",
+    [SPS_GC_END] = "end",
+    [SPS_GC_MARK] = "mark",
+    [SPS_GC_SUSPEND] = "suspend",
+    [SPS_GC_RESTART] = "restart",
+  };
+  const SpsGcObservationTable *t = &ctx->trace->gc_observations;
+
+  switch (col)
+    {
+    case GC_ID: sqlite3_result_int64 (sctx, row); break;
+    case GC_TS: sqlite3_result_int64 (sctx, t->ts[row]); break;
+    case GC_PROCESS_ID: result_index (sctx, t->process[row]); break;
+    case GC_THREAD_ID: result_index (sctx, t->thread[row]); break;
+    case GC_KIND: result_enum (sctx, kinds, G_N_ELEMENTS (kinds), t->kind[row]); break;
+    case GC_NUMBER:
+      if (t->gc_number[row] != 0)
+        sqlite3_result_int64 (sctx, t->gc_number[row]);
+      break;
+    case GC_GENERATION:
+      if (t->generation[row] >= 0)
+        sqlite3_result_int64 (sctx, t->generation[row]);
+      break;
+    case GC_REASON: result_string (sctx, ctx, t->reason[row], TRUE); break;
+    case GC_BYTES: result_size (sctx, t->bytes[row]); break;
+    default: break;
+    }
+}
+
 /* The value of column @col of row @row of @table */
 void
 _sps_sql_vtab_column (SpsSqlVtabContext *ctx,
@@ -524,6 +631,8 @@ _sps_sql_vtab_column (SpsSqlVtabContext *ctx,
     case TABLE_CALLSITES: column_callsites (ctx, sctx, row, col); break;
     case TABLE_FRAMES: column_frames (ctx, sctx, row, col); break;
     case TABLE_OBJECTS: column_objects (ctx, sctx, row, col); break;
+    case TABLE_ALLOCATIONS: column_allocations (ctx, sctx, row, col); break;
+    case TABLE_GC_OBSERVATIONS: column_gc_observations (ctx, sctx, row, col); break;
     case N_TABLES:
     default:
       break;

@@ -76,6 +76,17 @@ const TableInfo _sps_sql_tables[N_TABLES] = {
     "id INTEGER, ts INTEGER, phase TEXT, process_id INTEGER, object_key INTEGER, name TEXT,"
     " args TEXT",
     0, -1, -1, -1, -1, -1 },
+  [TABLE_ALLOCATIONS] = {
+    "allocations",
+    "id INTEGER, birth_ts INTEGER, death_ts INTEGER, death_after INTEGER, death_by INTEGER,"
+    " size INTEGER, address INTEGER, type TEXT, callsite_id INTEGER, process_id INTEGER,"
+    " thread_id INTEGER, heap TEXT, certainty TEXT",
+    0, -1, -1, -1, -1, -1 },
+  [TABLE_GC_OBSERVATIONS] = {
+    "gc_observations",
+    "id INTEGER, ts INTEGER, process_id INTEGER, thread_id INTEGER, kind TEXT,"
+    " gc_number INTEGER, generation INTEGER, reason TEXT, bytes INTEGER",
+    0, -1, -1, -1, -1, -1 },
 };
 
 static guint

@@ -28,6 +28,8 @@ typedef enum
   TABLE_CALLSITES,
   TABLE_FRAMES,
   TABLE_OBJECTS,
+  TABLE_ALLOCATIONS,
+  TABLE_GC_OBSERVATIONS,
   N_TABLES
 } TableId;
 
@@ -60,6 +62,14 @@ enum {
   FR_SOURCE_FILE, FR_SOURCE_LINE, FR_SOURCE_COLUMN
 };
 enum { O_ID, O_TS, O_PHASE, O_PROCESS_ID, O_OBJECT_KEY, O_NAME, O_ARGS };
+enum {
+  AL_ID, AL_BIRTH_TS, AL_DEATH_TS, AL_DEATH_AFTER, AL_DEATH_BY, AL_SIZE, AL_ADDRESS,
+  AL_TYPE, AL_CALLSITE_ID, AL_PROCESS_ID, AL_THREAD_ID, AL_HEAP, AL_CERTAINTY
+};
+enum {
+  GC_ID, GC_TS, GC_PROCESS_ID, GC_THREAD_ID, GC_KIND, GC_NUMBER, GC_GENERATION,
+  GC_REASON, GC_BYTES
+};
 
 #define KIND_BIT(k) (1u << (k))
 #define SLICE_KINDS (KIND_BIT (SPS_TRACK_THREAD_SLICES) | \
@@ -165,6 +175,8 @@ table_n_rows (SpsTrace *trace,
     case TABLE_CALLSITES: return trace->callsites.n_rows;
     case TABLE_FRAMES: return trace->frames.n_rows;
     case TABLE_OBJECTS: return trace->objects.n_rows;
+    case TABLE_ALLOCATIONS: return trace->allocations.n_rows;
+    case TABLE_GC_OBSERVATIONS: return trace->gc_observations.n_rows;
     case N_TABLES:
     default:
       g_assert_not_reached ();

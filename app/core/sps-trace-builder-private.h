@@ -103,6 +103,20 @@ static const SpsTableLayout object_table = {
     COLUMN (object_args), COLUMN (object_phase) },
 };
 
+static const SpsTableLayout allocation_table = {
+  BUILDER_TABLE (n_allocations, allocations_capacity),
+  { COLUMN (alloc_birth), COLUMN (alloc_death), COLUMN (alloc_death_after),
+    COLUMN (alloc_death_by), COLUMN (alloc_size), COLUMN (alloc_address),
+    COLUMN (alloc_type), COLUMN (alloc_callsite), COLUMN (alloc_process),
+    COLUMN (alloc_thread), COLUMN (alloc_heap), COLUMN (alloc_certainty) },
+};
+
+static const SpsTableLayout gc_observation_table = {
+  BUILDER_TABLE (n_gc_observations, gc_observations_capacity),
+  { COLUMN (gc_ts), COLUMN (gc_process), COLUMN (gc_thread), COLUMN (gc_kind),
+    COLUMN (gc_number), COLUMN (gc_generation), COLUMN (gc_reason), COLUMN (gc_bytes) },
+};
+
 static const SpsTableLayout frame_table = {
   BUILDER_TABLE (n_frames, frames_capacity),
   { COLUMN (frame_name), COLUMN (frame_category), COLUMN (frame_module),

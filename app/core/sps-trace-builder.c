@@ -37,7 +37,7 @@ G_DEFINE_FINAL_TYPE (SpsTraceBuilder, sps_trace_builder, G_TYPE_OBJECT)
 static const SpsTableLayout * const builder_tables[] = {
   &process_table, &thread_table, &slice_record_table, &async_table, &instant_table,
   &counter_table, &counter_value_table, &flow_point_table, &object_table, &frame_table,
-  &callsite_table, &sample_table, &raw_sample_table,
+  &callsite_table, &sample_table, &raw_sample_table, &allocation_table, &gc_observation_table,
 };
 
 /* Key hashes, shared by the probes and by the rebuilds of the indexes */
@@ -91,6 +91,7 @@ sps_trace_builder_finalize (GObject *object)
   g_clear_pointer (&self->format, g_free);
   g_clear_pointer (&self->display_time_unit, g_free);
   g_clear_pointer (&self->warning_index, g_hash_table_unref);
+  g_clear_pointer (&self->gc_open, g_hash_table_unref);
   g_clear_pointer (&self->warning_names, g_ptr_array_unref);
   g_clear_pointer (&self->warning_counts, g_array_unref);
   g_clear_pointer (&self->warning_messages, g_ptr_array_unref);

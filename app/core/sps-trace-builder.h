@@ -209,6 +209,59 @@ void             sps_trace_builder_add_object_event     (SpsTraceBuilder  *self,
                                                          guint32           name,
                                                          SpsArgsRef        args);
 
+/* Allocations and garbage collector observations */
+SPS_AVAILABLE_IN_ALL
+guint32          sps_trace_builder_add_allocation       (SpsTraceBuilder  *self,
+                                                         guint32           process,
+                                                         guint32           thread,
+                                                         SpsTime           birth,
+                                                         guint64           size,
+                                                         guint32           type,
+                                                         guint64           address,
+                                                         SpsHeapKind       heap,
+                                                         SpsAllocationCertainty certainty);
+SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_set_allocation_death (SpsTraceBuilder  *self,
+                                                         guint32           allocation,
+                                                         SpsTime           death_after,
+                                                         SpsTime           death_by);
+SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_set_allocation_size  (SpsTraceBuilder  *self,
+                                                         guint32           allocation,
+                                                         guint64           size);
+SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_set_allocation_type  (SpsTraceBuilder  *self,
+                                                         guint32           allocation,
+                                                         guint32           type);
+SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_set_allocation_callsite (SpsTraceBuilder *self,
+                                                         guint32           allocation,
+                                                         guint32           callsite);
+SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_set_allocation_certainty (SpsTraceBuilder *self,
+                                                         guint32           allocation,
+                                                         SpsAllocationCertainty certainty);
+SPS_AVAILABLE_IN_ALL
+guint            sps_trace_builder_get_n_allocations    (SpsTraceBuilder  *self);
+SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_get_allocation_life  (SpsTraceBuilder  *self,
+                                                         guint32           allocation,
+                                                         SpsTime          *birth,
+                                                         SpsTime          *death_by);
+SPS_AVAILABLE_IN_ALL
+guint32          sps_trace_builder_add_gc_observation   (SpsTraceBuilder  *self,
+                                                         guint32           process,
+                                                         guint32           thread,
+                                                         SpsTime           ts,
+                                                         SpsGcKind         kind,
+                                                         guint32           gc_number,
+                                                         gint32            generation,
+                                                         guint32           reason);
+SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_set_gc_observation_bytes (SpsTraceBuilder *self,
+                                                         guint32           observation,
+                                                         guint64           bytes);
+
 /* Stack samples and the callsite prefix tree */
 SPS_AVAILABLE_IN_ALL
 guint32          sps_trace_builder_intern_frame         (SpsTraceBuilder  *self,

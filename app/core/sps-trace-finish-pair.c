@@ -568,6 +568,7 @@ _sps_pack_async_lanes (Finish *f)
   guint n_roots;
 
   f->process_n_lanes = g_new0 (guint32, MAX (b->n_processes, 1));
+  f->process_n_gc_lanes = g_new0 (guint32, MAX (b->n_processes, 1));
 
   if (n == 0)
     return;
@@ -599,28 +600,43 @@ _sps_pack_async_lanes (Finish *f)
   busy = g_array_new (FALSE, FALSE, sizeof (LaneHeapItem));
   free_lanes = g_array_new (FALSE, FALSE, sizeof (LaneHeapItem));
 
+  /* The GC slices' trees (category gc_category) are packed first, on
+   * lanes of their own: the process's "GC" track */
   for (guint p = 0; p < b->n_processes; p++)
     {
       guint32 n_lanes = 0;
 
-      g_array_set_size (busy, 0);
-      g_array_set_size (free_lanes, 0);
-
-      for (guint i = start[p]; i < start[p + 1]; i++)
+      for (guint gc_pass = b->gc_category != 0 ? 0 : 1; gc_pass < 2; gc_pass++)
         {
-          guint32 a = order[i];
-          guint32 lane;
+          guint32 first_lane = n_lanes;
 
-          while (busy->len > 0 && g_array_index (busy, LaneHeapItem, 0).key <= ts[a])
+          g_array_set_size (busy, 0);
+          g_array_set_size (free_lanes, 0);
+
+          for (guint i = start[p]; i < start[p + 1]; i++)
             {
-              guint32 freed = lane_heap_pop (busy);
+              guint32 a = order[i];
+              gboolean is_gc = b->gc_category != 0 &&
+                               b->slice_category[async_row (f, a)] == b->gc_category;
+              guint32 lane;
 
-              lane_heap_push (free_lanes, freed, freed);
+              if (is_gc != (gc_pass == 0))
+                continue;
+
+              while (busy->len > 0 && g_array_index (busy, LaneHeapItem, 0).key <= ts[a])
+                {
+                  guint32 freed = lane_heap_pop (busy);
+
+                  lane_heap_push (free_lanes, freed, freed);
+                }
+
+              lane = free_lanes->len > 0 ? lane_heap_pop (free_lanes) : n_lanes++;
+              lane_heap_push (busy, tree_end[a], lane);
+              f->async_slice_lane[a] = lane;
             }
 
-          lane = free_lanes->len > 0 ? lane_heap_pop (free_lanes) : n_lanes++;
-          lane_heap_push (busy, tree_end[a], lane);
-          f->async_slice_lane[a] = lane;
+          if (gc_pass == 0)
+            f->process_n_gc_lanes[p] = n_lanes - first_lane;
         }
 
       f->process_n_lanes[p] = n_lanes;

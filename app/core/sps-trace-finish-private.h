@@ -54,6 +54,7 @@ typedef struct
   guint32         *thread_samples_track;
   guint32         *process_instants_track;
   guint32         *process_first_lane;
+  guint32         *process_n_gc_lanes;   /* the first lanes, named "GC" */
   guint32         *counter_track;
   guint32          global_instants_track;
 
@@ -162,5 +163,6 @@ void _sps_build_counters           (Finish *f);
 void _sps_build_samples            (Finish *f);
 void _sps_build_raw_samples        (Finish *f);
 void _sps_build_objects_and_stacks (Finish *f);
+void _sps_build_allocations        (Finish *f);
 
 G_END_DECLS

@@ -460,3 +460,48 @@ _sps_build_objects_and_stacks (Finish *f)
   trace->callsites.frame = STEAL_COLUMN (b->callsite_frame, b->n_callsites);
   trace->callsites.depth = STEAL_COLUMN (b->callsite_depth, b->n_callsites);
 }
+
+/* Allocations by birth, GC observations by time; both are single tables
+ * that no track splits. */
+void
+_sps_build_allocations (Finish *f)
+{
+  SpsTraceBuilder *b = f->builder;
+  SpsAllocationTable *a = &f->trace->allocations;
+  SpsGcObservationTable *gc = &f->trace->gc_observations;
+  guint n = b->n_allocations;
+  guint ng = b->n_gc_observations;
+  guint32 start[2];
+  g_autofree guint32 *position = g_new (guint32, MAX (MAX (n, ng), 1));
+  gboolean identity;
+
+  _sps_place_rows (NULL, b->alloc_birth, NULL, n, 1, start, position);
+  identity = _sps_is_identity (position, n, n);
+
+  a->n_rows = n;
+  a->birth = SCATTER_COLUMN (b->alloc_birth, position, n, n, identity);
+  a->death = SCATTER_COLUMN (b->alloc_death, position, n, n, identity);
+  a->death_after = SCATTER_COLUMN (b->alloc_death_after, position, n, n, identity);
+  a->death_by = SCATTER_COLUMN (b->alloc_death_by, position, n, n, identity);
+  a->size = SCATTER_COLUMN (b->alloc_size, position, n, n, identity);
+  a->address = SCATTER_COLUMN (b->alloc_address, position, n, n, identity);
+  a->type = SCATTER_COLUMN (b->alloc_type, position, n, n, identity);
+  a->callsite = SCATTER_COLUMN (b->alloc_callsite, position, n, n, identity);
+  a->process = SCATTER_COLUMN (b->alloc_process, position, n, n, identity);
+  a->thread = SCATTER_COLUMN (b->alloc_thread, position, n, n, identity);
+  a->heap = SCATTER_COLUMN (b->alloc_heap, position, n, n, identity);
+  a->certainty = SCATTER_COLUMN (b->alloc_certainty, position, n, n, identity);
+
+  _sps_place_rows (NULL, b->gc_ts, NULL, ng, 1, start, position);
+  identity = _sps_is_identity (position, ng, ng);
+
+  gc->n_rows = ng;
+  gc->ts = SCATTER_COLUMN (b->gc_ts, position, ng, ng, identity);
+  gc->process = SCATTER_COLUMN (b->gc_process, position, ng, ng, identity);
+  gc->thread = SCATTER_COLUMN (b->gc_thread, position, ng, ng, identity);
+  gc->kind = SCATTER_COLUMN (b->gc_kind, position, ng, ng, identity);
+  gc->gc_number = SCATTER_COLUMN (b->gc_number, position, ng, ng, identity);
+  gc->generation = SCATTER_COLUMN (b->gc_generation, position, ng, ng, identity);
+  gc->reason = SCATTER_COLUMN (b->gc_reason, position, ng, ng, identity);
+  gc->bytes = SCATTER_COLUMN (b->gc_bytes, position, ng, ng, identity);
+}

@@ -129,7 +129,8 @@ _sps_build_tracks (Finish *f)
 
       f->process_first_lane[p] = f->n_tracks;
       for (guint l = 0; l < f->process_n_lanes[p]; l++)
-        add_track (f, SPS_TRACK_ASYNC, p, SPS_NO_INDEX, 0, 0);
+        add_track (f, SPS_TRACK_ASYNC, p, SPS_NO_INDEX,
+                   l < f->process_n_gc_lanes[p] ? b->gc_lane_name : 0, 0);
 
       if (process_has_instants[p])
         f->process_instants_track[p] = add_track (f, SPS_TRACK_PROCESS_INSTANTS, p, SPS_NO_INDEX, 0, 0);

@@ -64,6 +64,18 @@ time_range (Finish *f)
   extend_range (b->value_ts, b->n_counter_values, &start, &end);
   extend_range (b->sample_ts, b->n_samples, &start, &end);
   extend_range (b->object_ts, b->n_objects, &start, &end);
+  extend_range (b->gc_ts, b->n_gc_observations, &start, &end);
+  /* Unknown births and deaths are not times */
+  for (guint r = 0; r < b->n_allocations; r++)
+    {
+      if (b->alloc_birth[r] != SPS_TIME_MIN)
+        {
+          start = MIN (start, b->alloc_birth[r]);
+          end = MAX (end, b->alloc_birth[r]);
+        }
+      if (b->alloc_death[r] != SPS_TIME_MAX)
+        end = MAX (end, b->alloc_death[r]);
+    }
 
   if (start > end)
     start = end = 0;
@@ -205,6 +217,7 @@ finish_clear (Finish *f)
   g_clear_pointer (&f->thread_samples_track, g_free);
   g_clear_pointer (&f->process_instants_track, g_free);
   g_clear_pointer (&f->process_first_lane, g_free);
+  g_clear_pointer (&f->process_n_gc_lanes, g_free);
   g_clear_pointer (&f->counter_track, g_free);
   g_clear_pointer (&f->record_slice, g_free);
 }
@@ -230,7 +243,8 @@ static const struct
   { move_tracks, 0.86 },
   { _sps_build_block_index, 0.90 },
   { _sps_build_flows, 0.95 },
-  { _sps_build_objects_and_stacks, 0.98 },
+  { _sps_build_objects_and_stacks, 0.97 },
+  { _sps_build_allocations, 0.98 },
   { move_metadata_and_warnings, 1.0 },
 };
 

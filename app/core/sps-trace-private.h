@@ -186,6 +186,41 @@ struct _SpsTraceBuilder
   SpsArgsRef       *object_args;
   guint8           *object_phase;       /* SpsObjectPhase */
 
+  /* Allocations */
+  guint             n_allocations;
+  guint             allocations_capacity;
+  SpsTime          *alloc_birth;
+  SpsTime          *alloc_death;
+  SpsTime          *alloc_death_after;
+  SpsTime          *alloc_death_by;
+  guint64          *alloc_size;
+  guint64          *alloc_address;
+  guint32          *alloc_type;
+  guint32          *alloc_callsite;
+  guint32          *alloc_process;
+  guint32          *alloc_thread;
+  guint8           *alloc_heap;         /* SpsHeapKind */
+  guint8           *alloc_certainty;    /* SpsAllocationCertainty */
+
+  /* Garbage collector observations */
+  guint             n_gc_observations;
+  guint             gc_observations_capacity;
+  SpsTime          *gc_ts;
+  guint32          *gc_process;
+  guint32          *gc_thread;
+  guint8           *gc_kind;            /* SpsGcKind */
+  guint32          *gc_number;
+  gint32           *gc_generation;
+  guint32          *gc_reason;
+  guint64          *gc_bytes;
+  /* Category of the GC slices, 0 until the first: finish() gives their
+   * async trees lanes of their own, named gc_lane_name */
+  guint32           gc_category;
+  guint32           gc_lane_name;
+  /* GC slice key → begins not ended yet, so that an end seen without its
+   * begin (a capture that starts during a GC) closes nothing */
+  GHashTable       *gc_open;
+
   /* Frames */
   guint             n_frames;
   guint             frames_capacity;
@@ -279,6 +314,8 @@ struct _SpsTrace
   SpsCallsiteTable  callsites;
   SpsFrameTable     frames;
   SpsObjectTable    objects;
+  SpsAllocationTable allocations;
+  SpsGcObservationTable gc_observations;
 
   /* Block index: blocks of SPS_SLICE_BLOCK_SIZE consecutive slices of a
    * track; track t's are track_first_block[t] … track_first_block[t + 1]

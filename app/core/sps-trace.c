@@ -98,6 +98,22 @@ static const SpsTableLayout trace_tables[] = {
     { COLUMN (objects, ts), COLUMN (objects, phase), COLUMN (objects, process),
       COLUMN (objects, key), COLUMN (objects, name), COLUMN (objects, args) },
   },
+  {
+    TRACE_TABLE (allocations),
+    { COLUMN (allocations, birth), COLUMN (allocations, death),
+      COLUMN (allocations, death_after), COLUMN (allocations, death_by),
+      COLUMN (allocations, size), COLUMN (allocations, address), COLUMN (allocations, type),
+      COLUMN (allocations, callsite), COLUMN (allocations, process),
+      COLUMN (allocations, thread), COLUMN (allocations, heap),
+      COLUMN (allocations, certainty) },
+  },
+  {
+    TRACE_TABLE (gc_observations),
+    { COLUMN (gc_observations, ts), COLUMN (gc_observations, process),
+      COLUMN (gc_observations, thread), COLUMN (gc_observations, kind),
+      COLUMN (gc_observations, gc_number), COLUMN (gc_observations, generation),
+      COLUMN (gc_observations, reason), COLUMN (gc_observations, bytes) },
+  },
 };
 
 #undef COLUMN

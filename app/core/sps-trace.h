@@ -158,6 +158,63 @@ typedef struct
   const SpsArgsRef *args;
 } SpsObjectTable;
 
+/* Allocations are sorted by birth time (unknown births first), ties in
+ * input order. An allocation is surely alive at T when birth <= T <
+ * death_after, surely dead from death_by on, and possibly either in
+ * between; its certainty says how far the producer's events go. */
+typedef struct
+{
+  guint          n_rows;
+  const SpsTime *birth;          /* SPS_TIME_MIN when unknown */
+  const SpsTime *death;          /* as reported; SPS_TIME_MAX when not seen dead */
+  const SpsTime *death_after;    /* alive for sure before this */
+  const SpsTime *death_by;       /* dead for sure from this; SPS_TIME_MAX: never seen */
+  const guint64 *size;           /* bytes, SPS_SIZE_UNKNOWN when not given */
+  const guint64 *address;        /* the producer's object id or address, 0 if none */
+  const guint32 *type;           /* string id, 0 if unknown */
+  const guint32 *callsite;       /* the allocation's stack, SPS_NO_INDEX if none */
+  const guint32 *process;
+  const guint32 *thread;         /* SPS_NO_INDEX when not known */
+  const guint8  *heap;           /* SpsHeapKind */
+  const guint8  *certainty;      /* SpsAllocationCertainty */
+} SpsAllocationTable;
+
+/* Garbage collector observations, sorted by time (ties in input order). */
+typedef struct
+{
+  guint          n_rows;
+  const SpsTime *ts;
+  const guint32 *process;
+  const guint32 *thread;         /* SPS_NO_INDEX when not known */
+  const guint8  *kind;           /* SpsGcKind */
+  const guint32 *gc_number;      /* the runtime's GC count, 0 if not given */
+  const gint32  *generation;     /* -1 when not given */
+  const guint32 *reason;         /* string id, 0 when not given */
+  const guint64 *bytes;          /* mark: bytes marked; end: heap size after; SPS_SIZE_UNKNOWN if not */
+} SpsGcObservationTable;
+
+/**
+ * SpsOutstanding:
+ * @known_count: allocations surely alive at the time, of exact certainty
+ * @known_bytes: their bytes (those of unknown size count 0)
+ * @uncertain_count: allocations possibly alive at the time: any
+ *   certainty other than exact, or an exact one between the two
+ *   garbage collections that bound its death
+ * @uncertain_bytes: their bytes (those of unknown size count 0)
+ * @unknown_size_count: allocations of either group whose size is unknown
+ *
+ * What sps_trace_sum_outstanding() counts. Recorded allocations, not the
+ * process's memory.
+ */
+typedef struct
+{
+  guint64 known_count;
+  guint64 known_bytes;
+  guint64 uncertain_count;
+  guint64 uncertain_bytes;
+  guint64 unknown_size_count;
+} SpsOutstanding;
+
 /**
  * SpsSliceFunc:
  * @trace: the trace
@@ -233,6 +290,16 @@ SPS_AVAILABLE_IN_ALL
 guint                   sps_trace_find_slice           (SpsTrace      *trace,
                                                         guint          track,
                                                         SpsTime        ts);
+SPS_AVAILABLE_IN_ALL
+const SpsAllocationTable *sps_trace_get_allocations    (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+const SpsGcObservationTable *sps_trace_get_gc_observations (SpsTrace  *self);
+SPS_AVAILABLE_IN_ALL
+void                    sps_trace_sum_outstanding      (SpsTrace      *self,
+                                                        SpsTime        time,
+                                                        guint32        process,
+                                                        SpsOutstanding *out);
+
 SPS_AVAILABLE_IN_ALL
 guint                   sps_trace_count_slices         (SpsTrace      *self,
                                                         SpsTrackKind   kind);

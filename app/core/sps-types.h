@@ -357,4 +357,72 @@ typedef enum /*< flags >*/
   SPS_PROCESS_DISPLAY_HIDDEN    = 1 << 1,
 } SpsProcessDisplay;
 
+/**
+ * SPS_SIZE_UNKNOWN:
+ *
+ * The size of an allocation whose producer did not say it.
+ */
+#define SPS_SIZE_UNKNOWN G_MAXUINT64
+
+/**
+ * SpsHeapKind:
+ * @SPS_HEAP_MANAGED: the .NET runtime's garbage-collected heap
+ * @SPS_HEAP_NATIVE: native memory (malloc and the like)
+ * @SPS_HEAP_OBJECT: objects a producer tracks by identity (Chrome `N`/`D`)
+ *
+ * Where an allocation lives.
+ */
+typedef enum
+{
+  SPS_HEAP_MANAGED,
+  SPS_HEAP_NATIVE,
+  SPS_HEAP_OBJECT,
+} SpsHeapKind;
+
+/**
+ * SpsAllocationCertainty:
+ * @SPS_ALLOCATION_EXACT: born when the producer said, and dead when it said
+ *   (or between the two garbage collections that bound the death), or seen
+ *   alive until the end
+ * @SPS_ALLOCATION_SAMPLED: one sample standing for many allocations (.NET
+ *   `GCAllocationTick`): never counted as an exact object
+ * @SPS_ALLOCATION_UNKNOWN_BIRTH: seen only after its birth (a death or a
+ *   snapshot without a creation)
+ * @SPS_ALLOCATION_UNKNOWN_DEATH: born, but nothing that could report its
+ *   death came after its birth
+ * @SPS_ALLOCATION_IN_GAP: events were lost (or the capture stopped) while
+ *   it was alive, so its death may be among them: alive for sure until
+ *   the gap (its `death_after`), perhaps dead after it
+ *
+ * How much the producer's events say about an allocation's life.
+ */
+typedef enum
+{
+  SPS_ALLOCATION_EXACT,
+  SPS_ALLOCATION_SAMPLED,
+  SPS_ALLOCATION_UNKNOWN_BIRTH,
+  SPS_ALLOCATION_UNKNOWN_DEATH,
+  SPS_ALLOCATION_IN_GAP,
+} SpsAllocationCertainty;
+
+/**
+ * SpsGcKind:
+ * @SPS_GC_START: a garbage collection starts
+ * @SPS_GC_END: it ends
+ * @SPS_GC_MARK: a mark phase reports what it marked
+ * @SPS_GC_SUSPEND: the runtime starts suspending threads (for a GC or
+ *   otherwise)
+ * @SPS_GC_RESTART: the threads run again
+ *
+ * What a garbage collector observation is.
+ */
+typedef enum
+{
+  SPS_GC_START,
+  SPS_GC_END,
+  SPS_GC_MARK,
+  SPS_GC_SUSPEND,
+  SPS_GC_RESTART,
+} SpsGcKind;
+
 G_END_DECLS

@@ -150,7 +150,14 @@ static const struct
     N_("Time deltas that add up beyond the times Spanscope can hold: the later samples are not shown.") },
   { "args_arena_full", NP_ ("%s argument set beyond the limit", "%s argument sets beyond the limit"),
     N_("Arguments that did not fit the trace's storage; those events are shown without them.") },
+  /* .NET heap events (.nettrace and ETL) */
+  { "memory-event-malformed", NP_ ("%s heap event not read", "%s heap events not read"),
+    N_("Allocation or GC events whose payload does not fit their layout: they are kept as events, "
+       "but make no allocation or GC observation.") },
   /* .nettrace */
+  { "nettrace-events-lost", NP_ ("events lost by the runtime", "%s places where the runtime lost events"),
+    N_("The runtime dropped events (its buffers were full): objects alive then may have died unseen, "
+       "so their allocations count as uncertain from there on.") },
   { "nettrace-no-samples", NP_ ("no CPU samples in the capture", "%s captures without CPU samples"),
     N_("The capture holds no CPU samples: the flame graph and the sample rows are empty.") },
   { "nettrace-truncated", NP_ ("the end of the capture is missing", "%s cut-off ends of the capture"),

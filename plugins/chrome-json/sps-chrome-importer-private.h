@@ -15,6 +15,7 @@
 
 #include "sps-chrome-cpu-profile.h"
 #include "sps-chrome-interner.h"
+#include "sps-chrome-objects.h"
 #include "sps-chrome-scanner.h"
 #include "sps-chrome-stack-frames.h"
 #include "sps-chrome-top-samples.h"
@@ -68,6 +69,7 @@ typedef struct
   SpsChromeStackFrames *frames;
   SpsChromeCpuProfiles *profiles;
   SpsChromeTopSamples  *top_samples;
+  SpsChromeObjects     *objects;       /* N, O, D as allocations */
   GString              *scratch;
   char                 *display_name;
   const char           *base;

@@ -395,6 +395,7 @@ out:
   sps_chrome_loader_resolve_samples (self);
   sps_chrome_cpu_profiles_finish (self->profiles);
   sps_chrome_top_samples_finish (self->top_samples, self->frames);
+  sps_chrome_objects_finish (self->objects, self->builder);
   for (guint n = sps_chrome_stack_frames_resolve_slices (self->frames, self->builder); n > 0; n--)
     sps_trace_builder_warn (self->builder, "unresolved_slice_stack",
                             /* Translators: the file name; keep “%s: ” first */
@@ -417,6 +418,7 @@ loader_init (Loader          *self,
   self->progress = progress;
   self->interner = sps_chrome_interner_new (self->strings);
   self->frames = sps_chrome_stack_frames_new ();
+  self->objects = sps_chrome_objects_new ();
   self->scratch = g_string_new (NULL);
   self->display_name = dup_display_name (file);
   self->ns = ns;
@@ -438,6 +440,7 @@ loader_clear (Loader *self)
   g_clear_pointer (&self->frames, sps_chrome_stack_frames_free);
   g_clear_pointer (&self->profiles, sps_chrome_cpu_profiles_free);
   g_clear_pointer (&self->top_samples, sps_chrome_top_samples_free);
+  g_clear_pointer (&self->objects, sps_chrome_objects_free);
   g_string_free (self->scratch, TRUE);
   g_free (self->display_name);
   g_hash_table_unref (self->synthetic_pids);

@@ -396,6 +396,11 @@ loader_object (Loader               *self,
 {
   guint32 process = sps_chrome_loader_event_process (self, ev);
   SpsChromeValue id;
+  SpsChromeValue snapshot;
+  SpsChromeValue size_value;
+  double size_number;
+  guint64 size = SPS_SIZE_UNKNOWN;
+  guint64 key;
   IdScope scope;
   SpsObjectPhase phase;
 
@@ -408,12 +413,20 @@ loader_object (Loader               *self,
           ev->ph == 'O' ? SPS_OBJECT_SNAPSHOT : SPS_OBJECT_DESTROYED;
 
   /* Object ids are process-local unless id2.global says otherwise */
-  sps_trace_builder_add_object_event (self->builder, phase, process,
-                                      sps_chrome_identity_key (KEY_OBJECT, scope != ID_NONE ? &id : NULL,
-                                                               name, sps_chrome_loader_scope_name (self, ev),
-                                                               scope != ID_GLOBAL,
-                                                               sps_chrome_loader_event_pid (self, ev)),
-                                      ev->ts, name, loader_args (self, ev));
+  key = sps_chrome_identity_key (KEY_OBJECT, scope != ID_NONE ? &id : NULL,
+                                 name, sps_chrome_loader_scope_name (self, ev),
+                                 scope != ID_GLOBAL, sps_chrome_loader_event_pid (self, ev));
+  sps_trace_builder_add_object_event (self->builder, phase, process, key, ev->ts, name, loader_args (self, ev));
+
+  /* A snapshot's numeric size is the object's size */
+  if (phase == SPS_OBJECT_SNAPSHOT && (ev->fields & SPS_CHROME_FIELD_ARGS) &&
+      sps_chrome_object_lookup (self, &ev->args, "snapshot", &snapshot) &&
+      snapshot.type == SPS_CHROME_VALUE_OBJECT &&
+      sps_chrome_object_lookup (self, &snapshot, "size", &size_value) &&
+      sps_chrome_value_to_double (&size_value, &size_number) &&
+      size_number >= 0 && size_number < 9.0e18 && size_number == (double) (guint64) size_number)
+    size = (guint64) size_number;
+  sps_chrome_objects_add (self->objects, phase, process, key, ev->ts, name, size);
 }
 
 guint32

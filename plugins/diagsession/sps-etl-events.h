@@ -31,7 +31,8 @@ SpsEtlEvents      *sps_etl_events_new      (SpsTraceBuilder      *builder,
                                             SpsEtlDecompressFunc  decompress);
 void               sps_etl_events_free     (SpsEtlEvents       *self);
 void               sps_etl_events_begin_file (SpsEtlEvents     *self,
-                                            GBytes             *etl);
+                                            GBytes             *etl,
+                                            const char         *display_name);
 void               sps_etl_events_set_compression (SpsEtlEvents *self,
                                             guint32             compression);
 void               sps_etl_events_append_args (GString          *out,
@@ -40,6 +41,13 @@ const SpsEtlEvent *sps_etl_events_add      (SpsEtlEvents       *self,
                                             const SpsEtlRecord *record);
 const SpsEtlEvent *sps_etl_events_get      (SpsEtlEvents       *self,
                                             guint              *n_events);
+void               sps_etl_events_add_memory (SpsEtlEvents     *self,
+                                            guint               event,
+                                            guint32             process,
+                                            guint32             thread,
+                                            SpsTime             ts);
+void               sps_etl_events_finish_memory (SpsEtlEvents  *self,
+                                            gboolean            events_lost);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsEtlEvents, sps_etl_events_free)
 

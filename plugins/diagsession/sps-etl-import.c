@@ -392,7 +392,7 @@ sps_etl_import_read (SpsEtlImport  *self,
   g_return_val_if_fail (!self->finished, FALSE);
 
   self->display_name = display_name;
-  sps_etl_events_begin_file (self->events, etl);
+  sps_etl_events_begin_file (self->events, etl, display_name);
   ok = sps_etl_read (g_bytes_get_data (etl, NULL), g_bytes_get_size (etl), display_name,
                      &funcs, self, &stats, error);
   self->display_name = NULL;
@@ -824,10 +824,14 @@ add_events (Build *build)
       /* Headers without a process (PerfInfo's) go to the thread's */
       if (pid == SPS_ETL_NO_ID && e->tid != SPS_ETL_NO_ID)
         pid = pid_of_thread (build, e->tid, e->ticks);
-      sps_trace_builder_add_event (self->builder, builder_thread (build->self, pid, e->tid),
+      sps_trace_builder_add_event (self->builder, builder_thread (self, pid, e->tid),
                                    ticks_to_ns (self, e->ticks), e->provider, e->name,
                                    e->descriptor, e->args);
+      /* Heap events are also allocations and GC observations (sps-etl-memory.c) */
+      sps_etl_events_add_memory (self->events, i, builder_process (self, pid),
+                                 builder_thread (self, pid, e->tid), ticks_to_ns (self, e->ticks));
     }
+  sps_etl_events_finish_memory (self->events, self->stats.events_lost > 0);
 }
 
 /* Names the processes and threads that have rows (the rundown lists every

@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include "sps-ms-events.h"
+#include "sps-ms-memory.h"
 #include "sps-nettrace-loader-private.h"
 
 /* Nesting of Object fields the decoder follows; writers nest one level */
@@ -49,6 +50,7 @@ struct _Field
 struct _SpsNettraceEventType
 {
   SpsMsProvider       manifest;       /* the runtime's providers */
+  SpsMsMemoryEvent    memory;         /* a heap event (sps-ms-memory.c) */
   guint32             provider;
   guint32             name;
   SpsEventDescriptor  descriptor;
@@ -318,6 +320,7 @@ sps_nettrace_parse_event_type (Loader       *self,
   full_name = dup_event_name (provider, event_name, (guint) event_id & 0xffff, opcode);
   type = g_new0 (SpsNettraceEventType, 1);
   type->manifest = sps_ms_provider_from_name (provider);
+  type->memory = sps_ms_memory_classify (type->manifest, provider, (guint) event_id & 0xffff);
   type->provider = sps_trace_builder_intern (self->builder, provider, -1);
   type->name = sps_trace_builder_intern (self->builder, full_name, -1);
   type->descriptor = SPS_EVENT_DESCRIPTOR (event_id, version, opcode);
@@ -467,4 +470,37 @@ sps_nettrace_add_event (Loader                     *self,
 
   sps_trace_builder_add_event (self->builder, thread, ts, type->provider, type->name,
                                type->descriptor, args);
+}
+
+/**
+ * sps_nettrace_add_memory_event:
+ * @self: the loader
+ * @type: the event's type, from its metadata
+ * @thread: the builder's thread index
+ * @ts: the event's time
+ * @payload: its payload
+ * @len: the payload's size
+ * @offset: the event's byte offset in the file
+ *
+ * Hands a heap event (allocations, deaths, types, GCs) to the shared
+ * decoder of .NET heap events.
+ *
+ * Returns: the allocation it added, or %SPS_NO_INDEX
+ */
+guint32
+sps_nettrace_add_memory_event (Loader                     *self,
+                               const SpsNettraceEventType *type,
+                               guint32                     thread,
+                               SpsTime                     ts,
+                               const guint8               *payload,
+                               gsize                       len,
+                               gsize                       offset)
+{
+  g_assert (self != NULL);
+  g_assert (type != NULL);
+
+  if (type->memory == SPS_MS_MEMORY_NONE)
+    return SPS_NO_INDEX;
+  return sps_ms_memory_add (self->memory, type->memory, SPS_EVENT_DESCRIPTOR_VERSION (type->descriptor),
+                            self->pointer_size, self->process, thread, ts, payload, len, offset);
 }

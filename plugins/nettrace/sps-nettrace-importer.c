@@ -189,6 +189,7 @@ keep_event (Loader            *self,
 {
   const SpsNettraceEventType *type = NULL;
   guint32 thread;
+  guint32 allocation;
   SpsTime ts;
 
   if (h->metadata_id < self->event_types->len)
@@ -207,6 +208,71 @@ keep_event (Loader            *self,
     }
   thread = sps_trace_builder_ensure_thread (self->builder, self->process, (gint64) h->thread);
   sps_nettrace_add_event (self, type, thread, ts, payload, h->payload_size);
+  self->last_event_ts = MAX (self->last_event_ts, ts);
+
+  /* Allocations get their stack once the methods are known */
+  allocation = sps_nettrace_add_memory_event (self, type, thread, ts, payload, h->payload_size, at);
+  if (allocation != SPS_NO_INDEX && h->stack_id < self->region_stacks->len &&
+      g_array_index (self->region_stacks, guint32, h->stack_id) != SPS_NO_INDEX)
+    {
+      guint32 pair[2] = { allocation, g_array_index (self->region_stacks, guint32, h->stack_id) };
+
+      g_array_append_vals (self->allocation_stacks, pair, 2);
+    }
+}
+
+/* Each capture thread numbers its events; a number skipped is an event
+ * the runtime dropped (its buffers were full). Objects alive then may
+ * have died in what was lost. */
+typedef struct
+{
+  guint32 sequence;
+  guint64 timestamp;
+} LastEvent;
+
+static void
+note_sequence (Loader            *self,
+               const EventHeader *h,
+               gsize              at)
+{
+  LastEvent *last = self->last_sequence;
+  guint32 lost;
+  SpsTime from, to;
+
+  /* Events come in runs of one capture thread: one lookup per run */
+  if (last == NULL || self->last_capture_thread != h->capture_thread)
+    {
+      last = g_hash_table_lookup (self->sequences, &h->capture_thread);
+      self->last_sequence = last;
+      self->last_capture_thread = h->capture_thread;
+    }
+  if (last == NULL)
+    {
+      last = g_new (LastEvent, 1);
+      g_hash_table_insert (self->sequences, sps_nettrace_new_u64 (h->capture_thread), last);
+      self->last_sequence = last;
+    }
+  else
+    {
+      lost = h->sequence - last->sequence - 1;
+      /* A number far behind is a thread id reused, not 4 billion losses */
+      if (lost != 0 && lost < G_MAXINT32)
+        {
+          g_autofree char *message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                                   "%u event of this thread was lost before this one",
+                                                                   "%u events of this thread were lost before this one",
+                                                                   lost), lost);
+
+          warn (self, "nettrace-events-lost", at, message);
+          /* Lost between the thread's previous event and this one */
+          if (ticks_to_ns (self, last->timestamp, &from) && ticks_to_ns (self, h->timestamp, &to))
+            sps_ms_memory_mark_gap (self->memory, from, to);
+          else
+            sps_ms_memory_mark_gap (self->memory, SPS_TIME_MIN, SPS_TIME_MAX);
+        }
+    }
+  last->sequence = h->sequence;
+  last->timestamp = h->timestamp;
 }
 
 static gboolean
@@ -258,6 +324,8 @@ parse_event_block (Loader       *self,
               h.capture_thread = c;
               h.processor = (guint32) n;
             }
+          else if (h.metadata_id != 0)
+            h.sequence++;
           else if (h.metadata_id != 0)
             h.sequence++;
           if (f & 0x04)
@@ -321,6 +389,7 @@ parse_event_block (Loader       *self,
           EventKind kind = h.metadata_id < self->kinds->len ?
                            g_array_index (self->kinds, guint8, h.metadata_id) : EVENT_OTHER;
 
+          note_sequence (self, &h, at);
           self->events++;
           switch (kind)
             {
@@ -553,6 +622,9 @@ loader_clear (Loader *self)
   g_clear_pointer (&self->region_stacks, g_array_unref);
   g_clear_pointer (&self->sample_stacks, g_array_unref);
   g_clear_pointer (&self->symbols, sps_clr_symbols_free);
+  g_clear_pointer (&self->memory, sps_ms_memory_free);
+  g_clear_pointer (&self->allocation_stacks, g_array_unref);
+  g_clear_pointer (&self->sequences, g_hash_table_unref);
   g_clear_pointer (&self->deferred_frames, g_array_unref);
   g_clear_pointer (&self->deferred_start, g_array_unref);
   g_clear_pointer (&self->deferred_len, g_array_unref);
@@ -629,6 +701,10 @@ sps_nettrace_importer_load (SpsImporter      *importer,
   self.region_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.sample_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
   self.symbols = sps_clr_symbols_new (builder);
+  self.memory = sps_ms_memory_new (builder, self.display_name);
+  self.allocation_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self.last_event_ts = SPS_TIME_MIN;
+  self.sequences = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self.process = sps_trace_builder_ensure_process (builder, self.pid);
   self.first_sample = sps_trace_builder_get_n_samples (builder);
   self.name_managed = sps_trace_builder_intern (builder, "Managed", -1);
@@ -669,6 +745,10 @@ sps_nettrace_importer_load (SpsImporter      *importer,
       else if (result == BLOCK_CUT)
         warn (&self, "nettrace-truncated", offset,
               _("the file ends inside a block; the complete blocks before it were read"));
+      /* A stream that stopped early may have lost the deaths of the
+       * objects still alive */
+      if (result != BLOCK_END)
+        sps_ms_memory_mark_gap (self.memory, self.last_event_ts, SPS_TIME_MAX);
       break;
     }
 
@@ -695,6 +775,7 @@ sps_nettrace_importer_load (SpsImporter      *importer,
       sps_progress_set_fraction (progress, 0.9);
     }
   sps_nettrace_resolve_stacks (&self);
+  sps_ms_memory_finish (self.memory);
   sps_nettrace_name_process (&self);
   sps_trace_builder_add_events_read (builder, self.events);
   sps_trace_builder_add_metadata_events (builder, self.metadata_events);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sps-clr-symbols.h"
+#include "sps-ms-memory.h"
 #include "sps-mstrace-bytes.h"
 #include "sps-nettrace-importer.h"
 
@@ -104,6 +105,15 @@ typedef struct
 
   SpsClrSymbols   *symbols;          /* methods and modules */
 
+  /* The heap's events (sps-ms-memory.c), and the allocations that have a
+   * stack: pairs (allocation, distinct stack) */
+  SpsMsMemory     *memory;
+  GArray          *allocation_stacks;  /* guint32 pairs */
+  SpsTime          last_event_ts;      /* of the events kept, for a stream that stopped */
+  GHashTable      *sequences;          /* capture thread (guint64) → its last event's number and time */
+  gpointer         last_sequence;      /* the entry of last_capture_thread */
+  guint64          last_capture_thread;
+
   char            *command_line;     /* from ProcessInfo, else the runtime's */
   gboolean         command_line_from_process_info;
 
@@ -174,6 +184,13 @@ void     sps_nettrace_add_event          (Loader                     *self,
                                           SpsTime                     ts,
                                           const guint8               *payload,
                                           gsize                       len);
+guint32  sps_nettrace_add_memory_event   (Loader                     *self,
+                                          const SpsNettraceEventType *type,
+                                          guint32                     thread,
+                                          SpsTime                     ts,
+                                          const guint8               *payload,
+                                          gsize                       len,
+                                          gsize                       offset);
 
 guint32  sps_nettrace_intern_stack       (Loader       *self,
                                           const guint8 *p,

@@ -266,6 +266,26 @@ sps_nettrace_resolve_stacks (Loader *self)
         self->row_stack[r] = SPS_NO_INDEX;
     }
 
+  /* Allocation stacks: a deferred (cut) one gets its chain here, since
+   * the repair only rewrites samples */
+  for (guint i = 0; i + 1 < self->allocation_stacks->len; i += 2)
+    {
+      guint32 allocation = g_array_index (self->allocation_stacks, guint32, i);
+      guint32 stack = g_array_index (self->allocation_stacks, guint32, i + 1);
+      guint32 callsite = stack_callsite[stack];
+
+      if (callsite == SPS_NO_INDEX && stack_deferred[stack] != SPS_NO_INDEX)
+        {
+          guint32 d = stack_deferred[stack];
+          const guint32 *frames = &g_array_index (self->deferred_frames, guint32,
+                                                  g_array_index (self->deferred_start, guint32, d));
+
+          for (guint k = 0; k < g_array_index (self->deferred_len, guint32, d); k++)
+            callsite = sps_trace_builder_intern_callsite (self->builder, callsite, frames[k]);
+        }
+      sps_trace_builder_set_allocation_callsite (self->builder, allocation, callsite);
+    }
+
   for (guint i = 0; i < self->sample_stacks->len; i++)
     {
       guint32 stack = g_array_index (self->sample_stacks, guint32, i);

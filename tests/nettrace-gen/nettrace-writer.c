@@ -81,7 +81,9 @@ struct _NtWriter
   Header      prev;
   gint64      min_ts;
   gint64      max_ts;
-  guint32     sequence;
+  /* Sequence numbers count per capture thread, as the runtime's do */
+  guint32     sampler_sequence;
+  guint32     other_sequence;
 
   GArray     *methods;           /* Method */
   GPtrArray  *module_paths;
@@ -413,7 +415,7 @@ add_event (NtWriter     *self,
   h.metadata_id = metadata_id;
   h.capture_thread = capture_thread;
   h.processor = capture_thread == SAMPLER_THREAD ? 1 : 3;
-  h.sequence = capture_thread == self->prev.capture_thread ? self->prev.sequence + 1 : ++self->sequence;
+  h.sequence = capture_thread == SAMPLER_THREAD ? ++self->sampler_sequence : ++self->other_sequence;
   h.thread = thread;
   h.stack_id = stack;
   h.timestamp = (guint64) ticks;
@@ -605,8 +607,32 @@ nt_writer_add_event_type (NtWriter     *self,
                           const guint8 *fields,
                           gsize         fields_len)
 {
+  return nt_writer_add_versioned_event_type (self, provider, event_id, name, 0, fields, fields_len);
+}
+
+/**
+ * nt_writer_add_versioned_event_type:
+ * @self: a writer
+ * @provider: the provider's name
+ * @event_id: the event's id
+ * @name: the event's name (may be empty)
+ * @version: the event's version, which picks its layout
+ * @fields: (array length=fields_len): what follows the level in the record
+ * @fields_len: their size
+ *
+ * Returns: the metadata id of a new event type, for nt_writer_event()
+ */
+guint32
+nt_writer_add_versioned_event_type (NtWriter     *self,
+                                    const char   *provider,
+                                    gint32        event_id,
+                                    const char   *name,
+                                    gint32        version,
+                                    const guint8 *fields,
+                                    gsize         fields_len)
+{
   ensure_metadata (self);
-  put_metadata (self, self->next_metadata_id, provider, event_id, name, 0, fields, fields_len);
+  put_metadata (self, self->next_metadata_id, provider, event_id, name, version, fields, fields_len);
   return self->next_metadata_id++;
 }
 
@@ -646,6 +672,21 @@ nt_writer_other_event (NtWriter *self,
   add_event (self, META_OTHER, OTHER_THREAD, tid, id, ticks, (const guint8 *) &payload, 4);
 }
 
+/**
+ * nt_writer_lose_events:
+ * @self: a writer
+ * @n: how many events the runtime could not write
+ *
+ * Skips @n sequence numbers of the thread of nt_writer_event(), as when
+ * the runtime drops events (its buffers full).
+ */
+void
+nt_writer_lose_events (NtWriter *self,
+                       guint32   n)
+{
+  self->other_sequence += n;
+}
+
 void
 nt_writer_sequence_point (NtWriter *self,
                           gint64    ticks)
@@ -656,7 +697,7 @@ nt_writer_sequence_point (NtWriter *self,
   put_u64 (sp, (guint64) ticks);
   put_u32 (sp, 1);
   put_u64 (sp, SAMPLER_THREAD);
-  put_u32 (sp, self->sequence);
+  put_u32 (sp, self->sampler_sequence);
   write_block (self, "SPBlock", sp->data, sp->len);
 
   g_hash_table_remove_all (self->region_stacks);

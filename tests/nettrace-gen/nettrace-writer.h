@@ -51,6 +51,13 @@ guint32   nt_writer_add_event_type   (NtWriter      *self,
                                       const char    *name,
                                       const guint8  *fields,
                                       gsize          fields_len);
+guint32   nt_writer_add_versioned_event_type (NtWriter *self,
+                                      const char    *provider,
+                                      gint32         event_id,
+                                      const char    *name,
+                                      gint32         version,
+                                      const guint8  *fields,
+                                      gsize          fields_len);
 void      nt_writer_event            (NtWriter      *self,
                                       guint32        metadata_id,
                                       guint64        tid,
@@ -60,6 +67,8 @@ void      nt_writer_event            (NtWriter      *self,
 void      nt_writer_other_event      (NtWriter      *self,
                                       guint64        tid,
                                       gint64         ticks);
+void      nt_writer_lose_events      (NtWriter      *self,
+                                      guint32        n);
 /* Flushes and writes a sequence point; stack ids restart after it. */
 void      nt_writer_sequence_point   (NtWriter      *self,
                                       gint64         ticks);
