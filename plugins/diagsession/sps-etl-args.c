@@ -32,12 +32,14 @@
 #define MAX_FILES     (1u << FILE_BITS)
 #define CACHE_BUFFERS 16
 #define CACHE_BYTES   ((gsize) 16 << 20)
+#define BUFFER_EXPANDED (G_GUINT64_CONSTANT (1) << 63)
 
 typedef struct
 {
   GBytes  *bytes;
   guint32  compression;
-  GArray  *buffers;       /* guint64: each buffer's offset, in file order */
+  GArray  *buffers;       /* guint64: each buffer's offset, in file order,
+                           * with BUFFER_EXPANDED when the reader expanded it */
 } EtlFile;
 
 typedef struct
@@ -187,9 +189,9 @@ sps_etl_args_get_cookie (SpsEtlArgs         *self,
   file = &g_array_index (self->files, EtlFile, self->files->len - 1);
   /* Records come in file order: a new buffer is the last one */
   if (file->buffers->len == 0 ||
-      g_array_index (file->buffers, guint64, file->buffers->len - 1) != record->buffer_offset)
+      (g_array_index (file->buffers, guint64, file->buffers->len - 1) & ~BUFFER_EXPANDED) != record->buffer_offset)
     {
-      guint64 offset = record->buffer_offset;
+      guint64 offset = record->buffer_offset | (record->buffer_expanded ? BUFFER_EXPANDED : 0);
 
       if (file->buffers->len >= (1u << BUFFER_BITS) - 1)
         return FALSE;
@@ -213,6 +215,7 @@ cached_buffer (SpsEtlArgs  *self,
   CachedBuffer *slot = &self->cache[0];
   const guint8 *data;
   guint8 *expanded;
+  guint64 place;
   gsize size;
   gsize len;
 
@@ -234,7 +237,9 @@ cached_buffer (SpsEtlArgs  *self,
       return NULL;
     }
   data = g_bytes_get_data (file->bytes, &size);
-  data = sps_etl_buffer_data (data, size, g_array_index (file->buffers, guint64, buffer),
+  place = g_array_index (file->buffers, guint64, buffer);
+  /* Expanded again as the reader did, or read in place */
+  data = sps_etl_buffer_data (data, size, place & ~BUFFER_EXPANDED, (place & BUFFER_EXPANDED) != 0,
                               file->compression, self->decompress, &expanded, &len, error);
   if (data == NULL)
     return NULL;

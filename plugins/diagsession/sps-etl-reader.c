@@ -44,6 +44,7 @@ typedef struct
   SpsEtlStats             *stats;
   SpsEtlHeader             header;
   gboolean                 have_header;
+  gboolean                 expanded;   /* the buffer being read was */
 } Reader;
 
 static void
@@ -365,6 +366,7 @@ read_records (Reader       *self,
           record.processor = processor;
           record.buffer_offset = buffer_offset;
           record.buffer_pos = pos;
+          record.buffer_expanded = self->expanded;
           if (!self->have_header)
             {
               if (!read_log_header (self, &record, buffer_state, error))
@@ -414,7 +416,7 @@ sps_etl_read (const guint8            *data,
               SpsEtlStats             *stats,
               GError                 **error)
 {
-  Reader self = { display_name, funcs, user_data, stats, { 0, }, FALSE };
+  Reader self = { display_name, funcs, user_data, stats, { 0, }, FALSE, FALSE };
   g_autofree guint8 *expanded = NULL;
   gsize expanded_size = 0;
   gsize offset = 0;
@@ -502,8 +504,11 @@ sps_etl_read (const guint8            *data,
                   stats->n_skipped_buffers++;
                 }
               else
-                ok = read_records (&self, expanded, MIN ((gsize) got, out_len), BUFFER_HEADER_SIZE,
-                                   offset, processor, first, state, error);
+                {
+                  self.expanded = TRUE;
+                  ok = read_records (&self, expanded, MIN ((gsize) got, out_len), BUFFER_HEADER_SIZE,
+                                     offset, processor, first, state, error);
+                }
             }
         }
       else
@@ -517,6 +522,9 @@ sps_etl_read (const guint8            *data,
                     _("the file ends inside a buffer; its records up to there are kept"));
               end = left;
             }
+          /* The first buffer is read as it is, its compression flag or
+           * not: the header it holds says whether the file is compressed */
+          self.expanded = FALSE;
           if (end > BUFFER_HEADER_SIZE)
             ok = read_records (&self, b + BUFFER_HEADER_SIZE, end - BUFFER_HEADER_SIZE,
                                offset + BUFFER_HEADER_SIZE, offset, processor, first, state, error);
@@ -592,6 +600,8 @@ sps_etl_read_header (const guint8 *data,
  * @data: (array length=len): the whole file, as sps_etl_read() read it
  * @len: its size
  * @offset: where a buffer that sps_etl_read() read starts
+ * @expanded: whether sps_etl_read() expanded it (its records'
+ *   @buffer_expanded)
  * @compression: the file's compression (its header's)
  * @decompress: what expands a compressed buffer
  * @expanded: (out) (transfer full): the memory of an expanded buffer, to
@@ -608,6 +618,7 @@ const guint8 *
 sps_etl_buffer_data (const guint8          *data,
                      gsize                  len,
                      gsize                  offset,
+                     gboolean               expanded_by_reader,
                      guint32                compression,
                      SpsEtlDecompressFunc   decompress,
                      guint8               **expanded,
@@ -627,7 +638,7 @@ sps_etl_buffer_data (const guint8          *data,
   if (size < BUFFER_HEADER_SIZE)
     goto bad;
 
-  if ((sps_ms_read_u16 (b + 52) & BUFFER_FLAG_COMPRESSED) != 0 && compression != 0)
+  if (expanded_by_reader)
     {
       gsize out_len = saved >= BUFFER_HEADER_SIZE ? saved - BUFFER_HEADER_SIZE : 0;
       gssize got;
@@ -678,7 +689,7 @@ sps_etl_record_at (const guint8 *data,
                    SpsEtlRecord *record)
 {
   static const SpsEtlReaderFuncs funcs = { NULL, };
-  Reader reader = { "", &funcs, NULL, NULL, { 0, }, TRUE };
+  Reader reader = { "", &funcs, NULL, NULL, { 0, }, TRUE, FALSE };
   gsize size;
 
   if (pos > len || len - pos < 4)

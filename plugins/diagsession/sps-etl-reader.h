@@ -56,6 +56,7 @@ typedef struct
   gsize             buffer_offset;  /* of the buffer in the file */
   gsize             buffer_pos;     /* of the record in its buffer's data
                                      * (after the buffer's header, expanded) */
+  gboolean          buffer_expanded; /* its buffer was decompressed */
 } SpsEtlRecord;
 
 /* The log file header: the payload of the first record of the first
@@ -133,6 +134,7 @@ gboolean sps_etl_read_header     (const guint8            *data,
 const guint8 *sps_etl_buffer_data (const guint8          *data,
                                    gsize                  len,
                                    gsize                  offset,
+                                   gboolean               expanded_by_reader,
                                    guint32                compression,
                                    SpsEtlDecompressFunc   decompress,
                                    guint8               **expanded,
