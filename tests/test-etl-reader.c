@@ -13,6 +13,8 @@
 
 #include <string.h>
 
+#include "sps-etl-args.h"
+#include "sps-etl-events.h"
 #include "sps-etl-reader.h"
 #include "sps-test-util.h"
 #include "sps-test-zip.h"
@@ -600,6 +602,74 @@ test_hand_made (void)
   g_assert_cmpuint (r->offset, ==, 1024 + 72 + 136);
 }
 
+/* Deferred args: a record found again from its cookie gives the text the
+ * import would have written; cookies that point nowhere are errors */
+static void
+test_deferred_args (void)
+{
+  g_autoptr(GByteArray) a = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(SpsEtlArgs) args = sps_etl_args_new (NULL);
+  g_auto(Counts) c = { 0, };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) decoded = g_string_new (NULL);
+  g_autoptr(GString) direct = g_string_new (NULL);
+  guint64 cookies[5];
+  SpsEtlStats stats;
+  gsize b;
+
+  g_test_summary ("Each record's args decoded from its cookie equal the import's; a file, a buffer "
+                  "or a position that holds no record is an error that leaves the text as it was");
+
+  b = add_buffer (a, 0);
+  add_log_header (a, b, 5000);
+  add_system (a, b, 3, 1, 4, 11, 22, 5100, 13);
+  add_perfinfo (a, b, 0x0102, 15, 46, 5200, 16);
+  end_buffer (a, b, 1024);
+  b = add_buffer (a, 1);
+  add_event_header (a, b, 144, 2, 5400, NULL, 0, 0);
+  add_event_header (a, b, 143, 1, 5300, NULL, 0, 9);
+  end_buffer (a, b, 512);
+  bytes = g_bytes_new (a->data, a->len);
+
+  counts_init (&c);
+  g_assert_true (sps_etl_read (a->data, a->len, "hand.etl", &funcs, &c, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (c.seen->len, ==, 5);
+  g_assert_true (sps_etl_args_add_file (args, bytes));
+  for (guint i = 0; i < c.seen->len; i++)
+    g_assert_true (sps_etl_args_get_cookie (args, &g_array_index (c.seen, SpsEtlRecord, i), &cookies[i]));
+
+  for (guint i = 1; i < c.seen->len; i++)
+    {
+      g_string_truncate (decoded, 0);
+      g_string_truncate (direct, 0);
+      g_assert_true (sps_args_decoder_decode (SPS_ARGS_DECODER (args), cookies[i], decoded, &error));
+      g_assert_no_error (error);
+      sps_etl_events_append_args (direct, &g_array_index (c.seen, SpsEtlRecord, i));
+      g_assert_cmpstr (decoded->str, ==, direct->str);
+    }
+  /* The system record's 13 bytes: no layout for a process event that short */
+  g_string_truncate (decoded, 0);
+  g_assert_true (sps_args_decoder_decode (SPS_ARGS_DECODER (args), cookies[1], decoded, NULL));
+  g_assert_true (g_str_has_prefix (decoded->str, "{\"payload_size\":13,\"payload_base64\":"));
+
+  /* Cookies: file in bits 54–57, buffer in 23–53, position / 8 in 0–22 */
+  g_string_assign (decoded, "kept");
+  g_assert_false (sps_args_decoder_decode (SPS_ARGS_DECODER (args), (guint64) 1 << 54, decoded, &error));
+  g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED);
+  g_assert_cmpstr (error->message, ==, "The event’s file is not in the trace");
+  g_clear_error (&error);
+  g_assert_false (sps_args_decoder_decode (SPS_ARGS_DECODER (args), (guint64) 7 << 23, decoded, &error));
+  g_assert_cmpstr (error->message, ==, "The event’s buffer is not in the file");
+  g_clear_error (&error);
+  /* Past the last record of the second buffer */
+  g_assert_false (sps_args_decoder_decode (SPS_ARGS_DECODER (args), (guint64) 1 << 23 | 400 / 8, decoded, &error));
+  g_assert_cmpstr (error->message, ==, "The event cannot be read again");
+  g_clear_error (&error);
+  g_assert_cmpstr (decoded->str, ==, "kept");
+}
+
 static void
 test_damage (void)
 {
@@ -693,6 +763,7 @@ main (int   argc,
   g_test_add_func ("/etl/reader/compressed-without-expander", test_compressed_without_expander);
   g_test_add_func ("/etl/reader/hand-made", test_hand_made);
   g_test_add_func ("/etl/reader/damage", test_damage);
+  g_test_add_func ("/etl/reader/deferred-args", test_deferred_args);
   g_test_add_func ("/etl/reader/guids", test_guids);
 
   return g_test_run ();
