@@ -129,6 +129,26 @@ sps_window_update_actions (SpsWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->search_button), loaded);
 }
 
+/* The folder as the title bar shows it: under the home folder, as "~/…"
+ * (as Files and Text Editor show it), so the name fits and says where. */
+static char *
+dup_folder_label (GFile *folder)
+{
+  g_autoptr(GFile) home = g_file_new_for_path (g_get_home_dir ());
+  g_autofree char *relative = NULL;
+
+  if (g_file_equal (folder, home))
+    return g_strdup ("~");
+  relative = g_file_get_relative_path (home, folder);
+  if (relative != NULL)
+    {
+      g_autofree char *display = g_filename_display_name (relative);
+
+      return g_strconcat ("~" G_DIR_SEPARATOR_S, display, NULL);
+    }
+  return g_file_get_parse_name (folder);
+}
+
 static void
 sps_window_update_title (SpsWindow *self)
 {
@@ -150,7 +170,7 @@ sps_window_update_title (SpsWindow *self)
 
       title = g_filename_display_name (basename);
       if (parent != NULL)
-        subtitle = g_file_get_parse_name (parent);
+        subtitle = dup_folder_label (parent);
     }
   else
     {
