@@ -297,6 +297,35 @@ test_call_stack (Fixture       *fixture,
   model = view_model (fixture, "call-stack-view");
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
   assert_call_row (model, 0, "boot", 400000, 400000, 0);
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model)), ==, 0);
+
+  /* A nested slice comes with its ancestors, root first: frame > script >
+   * gc, each ancestor open on the next one only (frame's other three
+   * children are not listed), and gc's row selected. */
+  select_slice (fixture, GC);
+  model = view_model (fixture, "call-stack-view");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+  assert_call_row (model, 0, "frame", 16667000, 6167000, 10500000);
+  assert_call_row (model, 1, "script", 4500000, 3250000, 1250000);
+  assert_call_row (model, 2, "gc", 1250000, 1250000, 0);
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model)), ==, 2);
+  {
+    g_autoptr(GtkTreeListRow) gc_row = g_list_model_get_item (model, 2);
+
+    g_assert_cmpuint (gtk_tree_list_row_get_depth (gc_row), ==, 2);
+    g_assert_false (gtk_tree_list_row_is_expandable (gc_row));
+  }
+
+  /* Collapsing an ancestor and opening it again shows the path again. */
+  {
+    g_autoptr(GtkTreeListRow) frame_row = g_list_model_get_item (model, 0);
+
+    gtk_tree_list_row_set_expanded (frame_row, FALSE);
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+    gtk_tree_list_row_set_expanded (frame_row, TRUE);
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+    assert_call_row (model, 1, "script", 4500000, 3250000, 1250000);
+  }
 }
 
 static void

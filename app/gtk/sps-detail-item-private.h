@@ -56,5 +56,10 @@ G_GNUC_INTERNAL
 double         _sps_detail_item_get_fraction  (SpsDetailItem *self);
 G_GNUC_INTERNAL
 JsonNode      *_sps_detail_item_get_node      (SpsDetailItem *self);
+G_GNUC_INTERNAL
+void           _sps_detail_item_set_path_target (SpsDetailItem *self,
+                                                 guint          target);
+G_GNUC_INTERNAL
+guint          _sps_detail_item_get_path_target (SpsDetailItem *self);
 
 G_END_DECLS

@@ -26,6 +26,7 @@ struct _SpsDetailItem
   char     *value;
   JsonNode *node;
   guint     slice;
+  guint     path_target;
   guint     count;
   SpsTime   wall;
   SpsTime   self_time;
@@ -246,6 +247,7 @@ static void
 sps_detail_item_init (SpsDetailItem *self)
 {
   self->slice = SPS_NO_INDEX;
+  self->path_target = SPS_NO_INDEX;
 }
 
 SpsDetailItem *
@@ -396,4 +398,23 @@ _sps_detail_item_get_node (SpsDetailItem *self)
   g_assert (SPS_IS_DETAIL_ITEM (self));
 
   return self->node;
+}
+
+/* A call row that is an ancestor of @target: its row opens only on the
+ * next slice of the path down to @target, not on all its children. */
+void
+_sps_detail_item_set_path_target (SpsDetailItem *self,
+                                  guint          target)
+{
+  g_return_if_fail (SPS_IS_DETAIL_ITEM (self));
+
+  self->path_target = target;
+}
+
+guint
+_sps_detail_item_get_path_target (SpsDetailItem *self)
+{
+  g_return_val_if_fail (SPS_IS_DETAIL_ITEM (self), SPS_NO_INDEX);
+
+  return self->path_target;
 }

@@ -34,7 +34,8 @@
  * self time, thread and process, and the slice's stacks when it was
  * recorded with them (start and end, leaf first); on the right three tabs:
  *
- * - "Call stack": the slice and its descendants as a tree, with wall,
+ * - "Call stack": the slice's ancestors, then the slice and its
+ *   descendants as a tree, with wall,
  *   self and child time per node (children are listed when a node is
  *   expanded, so a slice with a huge subtree costs nothing up front);
  * - "Children": the direct children grouped by name, with count, total,
@@ -126,6 +127,31 @@ call_item_new (SpsTrace *trace,
                                     slices->dur[slice], slices->self_time[slice]);
 }
 
+/* The row of the ancestor path below @ancestor: the next slice on the
+ * way down to @target (itself marked as an ancestor unless it is @target). */
+static GListModel *
+path_child (SpsTrace *trace,
+            guint     ancestor,
+            guint     target)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  g_autoptr(SpsDetailItem) child = NULL;
+  GListStore *store;
+  guint next = target;
+
+  while (next != SPS_NO_INDEX && slices->parent[next] != ancestor)
+    next = slices->parent[next];
+  if (next == SPS_NO_INDEX)
+    return NULL;
+
+  child = call_item_new (trace, next);
+  if (next != target)
+    _sps_detail_item_set_path_target (child, target);
+  store = g_list_store_new (SPS_TYPE_DETAIL_ITEM);
+  g_list_store_append (store, child);
+  return G_LIST_MODEL (store);
+}
+
 static GListModel *
 create_call_children (gpointer item,
                       gpointer user_data)
@@ -134,9 +160,14 @@ create_call_children (gpointer item,
   guint slice = _sps_detail_item_get_slice (item);
   g_autoptr(GArray) children = NULL;
   GListStore *store;
+  guint target;
 
   g_assert (SPS_IS_DETAIL_ITEM (item));
   g_assert (SPS_IS_TRACE (trace));
+
+  target = _sps_detail_item_get_path_target (item);
+  if (target != SPS_NO_INDEX)
+    return path_child (trace, slice, target);
 
   if (_sps_slice_first_child (trace, slice) == SPS_NO_INDEX)
     return NULL;
@@ -262,26 +293,49 @@ set_model (GtkColumnView *view,
   g_object_unref (selection);
 }
 
+/* The slice's ancestors from the root down, then the slice opened on its
+ * children: where it was called from as well as what it called. The slice's
+ * row is selected. */
 static void
 show_call_stack (SpsDetailPanel *self,
                  SpsTrace       *trace,
                  guint           slice,
                  guint           n_children)
 {
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
   g_autoptr(GListStore) root = g_list_store_new (SPS_TYPE_DETAIL_ITEM);
-  g_autoptr(SpsDetailItem) item = call_item_new (trace, slice);
-  g_autoptr(GtkTreeListRow) row = NULL;
+  g_autoptr(SpsDetailItem) item = NULL;
   g_autoptr(GtkTreeListModel) tree = NULL;
+  GtkSelectionModel *selection;
+  guint outermost = slice;
+  guint depth = 0;
 
+  while (slices->parent[outermost] != SPS_NO_INDEX)
+    {
+      outermost = slices->parent[outermost];
+      depth++;
+    }
+
+  item = call_item_new (trace, outermost);
+  if (outermost != slice)
+    _sps_detail_item_set_path_target (item, slice);
   g_list_store_append (root, item);
   tree = gtk_tree_list_model_new (G_LIST_MODEL (g_steal_pointer (&root)), FALSE, FALSE,
                                   create_call_children, g_object_ref (trace), g_object_unref);
   set_model (self->call_stack_view, G_LIST_MODEL (tree));
 
-  /* The slice itself opens on its children. */
-  row = gtk_tree_list_model_get_row (tree, 0);
-  if (row != NULL && n_children <= CALL_STACK_AUTOEXPAND_LIMIT)
-    gtk_tree_list_row_set_expanded (row, TRUE);
+  /* Each ancestor's row opens on the next; the slice itself on its
+   * children. */
+  for (guint i = 0; i <= depth; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_row (tree, i);
+
+      if (row != NULL && (i < depth || n_children <= CALL_STACK_AUTOEXPAND_LIMIT))
+        gtk_tree_list_row_set_expanded (row, TRUE);
+    }
+
+  selection = gtk_column_view_get_model (self->call_stack_view);
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), depth);
 }
 
 typedef struct
