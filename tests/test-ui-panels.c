@@ -409,11 +409,14 @@ test_instance_browser (void)
   duration = sps_result_table_dup_cell_text (table, 0, 1);
   g_assert_cmpstr (start, ==, "154");
   g_assert_cmpstr (duration, ==, "5.2");
+  /* The current instance's row is highlighted: the first, at 154 ms. */
+  g_assert_cmpuint (sps_result_table_get_selected_row (table), ==, 0);
   maybe_save (window, "instances.png");
 
   g_signal_emit_by_name (sps_test_find_named (browser, "instance-next"), "clicked");
   g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1163800000));
   g_assert_nonnull (sps_test_find_label (browser, "2 of 8"));
+  g_assert_cmpuint (sps_result_table_get_selected_row (table), ==, 1);
   /* The list stays: same name. */
   g_assert_cmpuint (sps_result_table_get_n_rows (table), ==, 8);
 
@@ -423,6 +426,16 @@ test_instance_browser (void)
   g_assert_true (sps_instance_browser_step (SPS_INSTANCE_BROWSER (browser), -1));
   g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1222600000));
   g_assert_nonnull (sps_test_find_label (browser, "8 of 8"));
+  g_assert_cmpuint (sps_result_table_get_selected_row (table), ==, 7);
+  /* Sorted by start, latest first, the same row is highlighted, now at
+   * the top; highlighting it did not select anything else. */
+  sps_result_table_sort (table, 0, GTK_SORT_DESCENDING);
+  sps_test_spin (50);
+  g_assert_cmpuint (sps_result_table_get_row_at (table, 0), ==, 7);
+  g_assert_true (sps_instance_browser_step (SPS_INSTANCE_BROWSER (browser), -1));
+  g_assert_cmpuint (sps_result_table_get_selected_row (table), ==, 6);
+  g_assert_cmpint (selected_ts (session), !=, G_GINT64_CONSTANT (1222600000));
+  g_assert_true (sps_instance_browser_step (SPS_INSTANCE_BROWSER (browser), 1));
   g_assert_true (sps_instance_browser_step (SPS_INSTANCE_BROWSER (browser), 1));
   g_assert_cmpint (selected_ts (session), ==, G_GINT64_CONSTANT (1154000000));
 

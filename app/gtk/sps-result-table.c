@@ -14,53 +14,8 @@
 
 #include "sps-result-cell-private.h"
 #include "sps-result-row-private.h"
-#include "sps-result-table.h"
+#include "sps-result-table-private.h"
 #include "sps-time-format.h"
-
-/* What a column's factory and sorter need; each owns one copy. */
-typedef struct
-{
-  SpsResultTable *self;
-  guint           column;
-} ColumnData;
-
-struct _SpsResultTable
-{
-  GtkWidget             parent_instance;
-
-  GtkStack             *stack;
-  GtkLabel             *placeholder;
-  GtkColumnView        *view;
-  GtkLabel             *count_label;
-  GtkLabel             *note_label;
-  GtkFileChooserNative *chooser;
-  char                 *null_text;
-
-  /* Row objects in the order they were appended; rows appended since the
-   * last flush wait in @pending so a large result is spliced in at once
-   * instead of re-sorting the view once per row. */
-  GListStore           *rows;
-  GPtrArray            *pending;
-  GtkSortListModel     *sorted;
-  GtkSingleSelection   *selection;
-  guint                 flush_id;
-
-  guint                 n_columns;
-  GStrv                 names;
-  SpsResultColumnType  *types;
-  GArray               *cells;
-  guint                 n_rows;
-  /* Per column, lazily filled collation keys of text cells (or NULL). */
-  GPtrArray           **collate_keys;
-
-  /* GTK 4.8 does not say which way GtkColumnViewSorter sorts; comparing
-   * two probe rows through it tells, so NULL cells can stay last. */
-  SpsResultRow         *probe_low;
-  SpsResultRow         *probe_high;
-  gboolean              sort_descending;
-
-  guint                 last_emitted;
-};
 
 enum {
   ROW_ACTIVATED,
@@ -183,8 +138,8 @@ update_count (SpsResultTable *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "result-table.export", self->n_columns > 0);
 }
 
-static void
-flush_pending (SpsResultTable *self)
+void
+_sps_result_table_flush_pending (SpsResultTable *self)
 {
   g_assert (SPS_IS_RESULT_TABLE (self));
 
@@ -205,7 +160,7 @@ flush_pending_cb (gpointer user_data)
   SpsResultTable *self = user_data;
 
   self->flush_id = 0;
-  flush_pending (self);
+  _sps_result_table_flush_pending (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -278,9 +233,9 @@ bind_cell (GtkSignalListItemFactory *factory,
     }
 }
 
-static guint
-row_at (SpsResultTable *self,
-        guint           position)
+guint
+_sps_result_table_row_at (SpsResultTable *self,
+                          guint           position)
 {
   g_autoptr(SpsResultRow) row = NULL;
 
@@ -310,7 +265,7 @@ on_view_activate (SpsResultTable *self,
 {
   g_assert (SPS_IS_RESULT_TABLE (self));
 
-  emit_row_activated (self, row_at (self, position));
+  emit_row_activated (self, _sps_result_table_row_at (self, position));
 }
 
 static void
@@ -325,7 +280,7 @@ on_selection_changed (SpsResultTable     *self,
 
   /* Re-sorting moves the selected row and reports a change too: only a
    * different row counts as the user picking one. */
-  row = row_at (self, gtk_single_selection_get_selected (selection));
+  row = _sps_result_table_row_at (self, gtk_single_selection_get_selected (selection));
   if (row != G_MAXUINT && row != self->last_emitted)
     emit_row_activated (self, row);
 }
@@ -762,7 +717,7 @@ sps_result_table_set_result (SpsResultTable *self,
       g_ptr_array_add (self->pending, sps_result_row_new (r));
     }
   self->n_rows = n_rows;
-  flush_pending (self);
+  _sps_result_table_flush_pending (self);
 }
 
 /**
@@ -935,24 +890,6 @@ sps_result_table_sort (SpsResultTable *self,
   if (column >= 0)
     view_column = g_list_model_get_item (gtk_column_view_get_columns (self->view), column);
   gtk_column_view_sort_by_column (self->view, view_column, order);
-}
-
-/**
- * sps_result_table_get_row_at:
- * @self: a table
- * @position: a position in the view, from the top, in the current sort
- *
- * Returns: the index in append order of the row shown at @position, or
- *   %G_MAXUINT past the end
- */
-guint
-sps_result_table_get_row_at (SpsResultTable *self,
-                             guint           position)
-{
-  g_return_val_if_fail (SPS_IS_RESULT_TABLE (self), G_MAXUINT);
-
-  flush_pending (self);
-  return row_at (self, position);
 }
 
 /**

@@ -99,6 +99,11 @@ SPS_GTK_AVAILABLE_IN_ALL
 guint       sps_result_table_get_row_at      (SpsResultTable            *self,
                                               guint                      position);
 SPS_GTK_AVAILABLE_IN_ALL
+void        sps_result_table_select_row      (SpsResultTable            *self,
+                                              guint                      row);
+SPS_GTK_AVAILABLE_IN_ALL
+guint       sps_result_table_get_selected_row (SpsResultTable           *self);
+SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_set_note        (SpsResultTable            *self,
                                               const char                *note);
 SPS_GTK_AVAILABLE_IN_ALL

@@ -123,6 +123,7 @@ update_position (SpsInstanceBrowser *self)
   const SpsSliceTable *slices;
   guint selected;
   guint rank = 0;
+  guint row = G_MAXUINT;
   gboolean found = FALSE;
   gboolean have = self->instances->len > 0;
 
@@ -145,10 +146,17 @@ update_position (SpsInstanceBrowser *self)
       guint32 s = g_array_index (self->instances, guint32, i);
 
       if (s == selected)
-        found = TRUE;
+        {
+          found = TRUE;
+          row = i;
+        }
       else if (selected != SPS_NO_INDEX && slice_before (slices, s, selected))
         rank++;
     }
+
+  /* The current instance's row is highlighted (rows are appended in the
+   * instances' order; one past the listed rows selects none). */
+  sps_result_table_select_row (self->table, row < MAX_ROWS ? row : G_MAXUINT);
 
   if (found)
     {
