@@ -19,6 +19,7 @@
 
 #include "sps-application.h"
 #include "sps-go-to-time.h"
+#include "sps-instance-browser.h"
 #include "sps-search-panel.h"
 #include "sps-window.h"
 
@@ -580,6 +581,85 @@ test_window_go_to_time (void)
   sps_test_close_window (window);
 }
 
+/* The docks: the bottom one opens at 40 % of the height (180 px at
+ * least); a panel moved to the side dock, and the docks' sizes, are kept
+ * for the next window. */
+static int
+dock_height_of (SpsWindow *window)
+{
+  GtkWidget *paned = sps_test_find_named (GTK_WIDGET (window), "dock-paned");
+
+  return gtk_widget_get_height (paned) - gtk_paned_get_position (GTK_PANED (paned));
+}
+
+static gboolean
+is_docked_in (SpsWindow  *window,
+              GType       panel_type,
+              const char *dock)
+{
+  GtkWidget *panel = sps_test_find_descendant (GTK_WIDGET (window), panel_type);
+
+  return gtk_widget_is_ancestor (panel, sps_test_find_named (GTK_WIDGET (window), dock));
+}
+
+static void
+test_window_docks (void)
+{
+  GSettings *settings = sps_application_get_settings (app);
+  g_autoptr(GVariant) docks = NULL;
+  const char *where = NULL;
+  SpsWindow *window;
+  GtkWidget *paned;
+  GtkWidget *side;
+  int height;
+
+  g_settings_reset (settings, "dock-height");
+  g_settings_reset (settings, "side-dock-width");
+  g_settings_reset (settings, "panel-docks");
+
+  window = open_demo ();
+  paned = sps_test_find_named (GTK_WIDGET (window), "dock-paned");
+  side = sps_test_find_named (GTK_WIDGET (window), "side-dock");
+  height = gtk_widget_get_height (paned);
+  g_assert_cmpint (height, >, 0);
+  g_assert_cmpint (dock_height_of (window), ==, MAX (height * 40 / 100, 180));
+  g_assert_true (is_docked_in (window, SPS_TYPE_INSTANCE_BROWSER, "bottom-dock"));
+
+  /* The instances move to the side dock, which appears, and stay there. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "move-panel", g_variant_new_string ("instances"));
+  g_assert_true (is_docked_in (window, SPS_TYPE_INSTANCE_BROWSER, "side-dock"));
+  g_assert_true (gtk_widget_get_visible (side));
+  docks = g_settings_get_value (settings, "panel-docks");
+  g_assert_true (g_variant_lookup (docks, "instances", "&s", &where));
+  g_assert_cmpstr (where, ==, "side");
+
+  /* The user makes the bottom dock 250 px tall and closes the window. */
+  gtk_paned_set_position (GTK_PANED (paned), height - 250);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  gtk_window_close (GTK_WINDOW (window));
+  sps_test_spin (10);
+  g_assert_cmpint (g_settings_get_int (settings, "dock-height"), ==, 250);
+
+  /* The next window opens as it was left. */
+  window = open_demo ();
+  g_assert_cmpint (dock_height_of (window), ==, 250);
+  g_assert_true (is_docked_in (window, SPS_TYPE_INSTANCE_BROWSER, "side-dock"));
+
+  /* And back: the side dock, empty, takes no room. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "move-panel", g_variant_new_string ("instances"));
+  g_assert_true (is_docked_in (window, SPS_TYPE_INSTANCE_BROWSER, "bottom-dock"));
+  g_clear_pointer (&docks, g_variant_unref);
+  docks = g_settings_get_value (settings, "panel-docks");
+  g_assert_true (g_variant_lookup (docks, "instances", "&s", &where));
+  g_assert_cmpstr (where, ==, "bottom");
+  g_assert_false (gtk_widget_get_visible (sps_test_find_named (GTK_WIDGET (window), "side-dock")));
+
+  sps_test_close_window (window);
+  g_settings_reset (settings, "dock-height");
+  g_settings_reset (settings, "side-dock-width");
+  g_settings_reset (settings, "panel-docks");
+}
+
 static void
 test_window_collapse (void)
 {
@@ -1113,6 +1193,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/actions/keyboard-navigation", test_window_keyboard_navigation);
   g_test_add_func ("/ui/window/actions/go-to-time", test_window_go_to_time);
   g_test_add_func ("/ui/window/actions/collapse-process", test_window_collapse);
+  g_test_add_func ("/ui/window/docks", test_window_docks);
   g_test_add_func ("/ui/window/actions/search", test_window_search);
   g_test_add_func ("/ui/window/settings/keybindings", test_window_keybindings);
   g_test_add_func ("/ui/window/settings/theme", test_window_theme);

@@ -53,6 +53,7 @@ struct _SpsWindow
   gboolean              focus_elsewhere;
   gboolean              disposed;
   gboolean              dock_placed;
+  gboolean              filling_docks;
 
   /* Template children */
   GtkLabel             *title_label;
@@ -73,6 +74,7 @@ struct _SpsWindow
   GtkLabel             *error_message_label;
   GtkButton            *open_another_button;
   GtkPaned             *dock_paned;
+  GtkPaned             *side_paned;
   GtkScrolledWindow    *timeline_scroller;
   GtkWidget            *no_tracks_label;
   GtkNotebook          *side_notebook;
@@ -80,6 +82,17 @@ struct _SpsWindow
 };
 
 SpsApplication *_sps_window_get_application         (SpsWindow     *self);
+void            _sps_window_init_docks              (SpsWindow     *self);
+void            _sps_window_add_panel               (SpsWindow     *self,
+                                                     const char    *id,
+                                                     GtkWidget     *panel,
+                                                     const char    *title,
+                                                     const char    *icon_name,
+                                                     gboolean       side);
+gboolean        _sps_window_move_panel              (SpsWindow     *self,
+                                                     const char    *id);
+void            _sps_window_place_docks             (SpsWindow     *self);
+void            _sps_window_save_docks              (SpsWindow     *self);
 void            _sps_window_add_actions             (SpsWindow     *self);
 void            _sps_window_action_timeline         (GSimpleAction *action,
                                                      GVariant      *param,

@@ -41,8 +41,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 /* Height of the bottom dock when a trace is first shown. */
-#define DOCK_MIN_HEIGHT 180
-#define DOCK_MAX_HEIGHT 360
 
 typedef struct
 {
@@ -289,34 +287,9 @@ sps_window_clear_trace (SpsWindow *self)
 }
 
 static void
-sps_window_add_panel (SpsWindow   *self,
-                      GtkNotebook *notebook,
-                      GtkWidget   *panel,
-                      const char  *title,
-                      const char  *icon_name)
-{
-  GtkWidget *tab;
-  GtkWidget *label;
-
-  g_assert (SPS_IS_WINDOW (self));
-  g_assert (GTK_IS_NOTEBOOK (notebook));
-  g_assert (GTK_IS_WIDGET (panel));
-
-  tab = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  if (icon_name != NULL)
-    gtk_box_append (GTK_BOX (tab), gtk_image_new_from_icon_name (icon_name));
-  label = gtk_label_new (title);
-  gtk_box_append (GTK_BOX (tab), label);
-
-  gtk_notebook_append_page (notebook, panel, tab);
-  gtk_notebook_set_tab_reorderable (notebook, panel, TRUE);
-}
-
-static void
 sps_window_add_view (SpsWindow *self,
                      SpsView   *view)
 {
-  GtkNotebook *notebook;
   GtkWidget *panel;
 
   g_assert (SPS_IS_WINDOW (self));
@@ -328,11 +301,9 @@ sps_window_add_view (SpsWindow *self,
       return;
     }
 
-  notebook = sps_view_get_area (view) == SPS_VIEW_AREA_SIDE ? self->side_notebook
-                                                             : self->bottom_notebook;
-  sps_window_add_panel (self, notebook, panel,
-                        sps_view_get_title (view),
-                        sps_view_get_icon_name (view));
+  _sps_window_add_panel (self, G_OBJECT_TYPE_NAME (view), panel,
+                         sps_view_get_title (view), sps_view_get_icon_name (view),
+                         sps_view_get_area (view) == SPS_VIEW_AREA_SIDE);
   g_ptr_array_add (self->views, g_object_ref (view));
 }
 
@@ -357,23 +328,7 @@ sps_window_show_trace (SpsWindow *self,
   gtk_scrolled_window_set_child (self->timeline_scroller, self->timeline);
   gtk_widget_set_focusable (self->timeline, TRUE);
 
-  /* Almost a third of the height for the dock, until the user moves the
-   * splitter: the panels' natural heights are too small to read. */
-  if (!self->dock_placed)
-    {
-      int height = gtk_widget_get_height (GTK_WIDGET (self->stack));
-      int unused_width;
-
-      if (height <= 0)
-        gtk_window_get_default_size (GTK_WINDOW (self), &unused_width, &height);
-
-      if (height > 0)
-        {
-          gtk_paned_set_position (self->dock_paned,
-                                  height - CLAMP (height * 30 / 100, DOCK_MIN_HEIGHT, DOCK_MAX_HEIGHT));
-          self->dock_placed = TRUE;
-        }
-    }
+  _sps_window_place_docks (self);
 
   g_settings_bind (self->settings, "show-flows", self->session, "show-flows", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "track-height", self->timeline, "track-height", G_SETTINGS_BIND_DEFAULT);
@@ -384,21 +339,16 @@ sps_window_show_trace (SpsWindow *self,
   sps_window_add_view (self, detail_view);
 
   self->search_panel = sps_search_panel_new (self->session);
-  sps_window_add_panel (self, self->bottom_notebook, self->search_panel,
-                        _("Search"), "system-search-symbolic");
-  sps_window_add_panel (self, self->bottom_notebook, sps_filter_panel_new (self->session),
-                        _("Filters"), "view-list-symbolic");
-  sps_window_add_panel (self, self->bottom_notebook, sps_instance_browser_new (self->session),
-                        _("Instances"), "view-continuous-symbolic");
+  _sps_window_add_panel (self, "search", self->search_panel,
+                         _("Search"), "system-search-symbolic", FALSE);
+  _sps_window_add_panel (self, "filters", sps_filter_panel_new (self->session),
+                         _("Filters"), "view-list-symbolic", FALSE);
+  _sps_window_add_panel (self, "instances", sps_instance_browser_new (self->session),
+                         _("Instances"), "view-continuous-symbolic", FALSE);
 
   plugin_views = sps_plugin_engine_create_extensions (sps_plugin_engine_get_default (), SPS_TYPE_VIEW);
   for (guint i = 0; i < plugin_views->len; i++)
     sps_window_add_view (self, g_ptr_array_index (plugin_views, i));
-
-  gtk_widget_set_visible (GTK_WIDGET (self->side_notebook),
-                          gtk_notebook_get_n_pages (self->side_notebook) > 0);
-  gtk_notebook_set_show_tabs (self->bottom_notebook,
-                              gtk_notebook_get_n_pages (self->bottom_notebook) > 1);
 
   sps_go_to_time_set_session (self->go_to_time, self->session);
 }
@@ -550,6 +500,7 @@ sps_window_close_request (GtkWindow *window)
   int width;
   int height;
 
+  _sps_window_save_docks (self);
   if (!gtk_window_is_maximized (window))
     {
       gtk_window_get_default_size (window, &width, &height);
@@ -668,6 +619,7 @@ sps_window_class_init (SpsWindowClass *klass)
                                              G_STRUCT_OFFSET (SpsWindow, error_message_label));
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, open_another_button);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, dock_paned);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, side_paned);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, timeline_scroller);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, side_notebook);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, bottom_notebook);
@@ -688,6 +640,7 @@ sps_window_init (SpsWindow *self)
                                g_settings_get_int (self->settings, "window-height"));
 
   _sps_window_add_actions (self);
+  _sps_window_init_docks (self);
 
   for (guint i = 0; i < G_N_ELEMENTS (timeline_actions); i++)
     {

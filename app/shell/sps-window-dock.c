@@ -1,0 +1,377 @@
+/* sps-window-dock.c: the docks of SpsWindow's panels
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Panels live in two notebooks: the bottom dock under the timeline and the
+ * side dock beside it. Each panel has an id (its view's type name, or the
+ * built-in panel's name) and a dock: the one its view asks for, until the
+ * user moves it (by dragging its tab to the other dock, or with "Move to
+ * Side Dock"/"Move to Bottom Dock" in the tab's context menu). Where the
+ * user put each panel, and how tall the bottom dock and how wide the side
+ * dock are, is kept in the settings for the next window.
+ */
+
+#define G_LOG_DOMAIN "sps-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sps-window-private.h"
+
+#define PANEL_ID_KEY "sps-panel-id"
+#define DOCK_GROUP "io.github.spanscope.Spanscope.dock"
+
+/* The bottom dock's first height: 40 % of the window, within these. */
+#define DOCK_MIN_HEIGHT 180
+#define DOCK_SHARE 40
+#define SIDE_DEFAULT_WIDTH 360
+
+static const char *
+dock_name (SpsWindow   *self,
+           GtkNotebook *notebook)
+{
+  return notebook == self->side_notebook ? "side" : "bottom";
+}
+
+static GtkNotebook *
+saved_dock (SpsWindow   *self,
+            const char  *id,
+            GtkNotebook *fallback)
+{
+  g_autoptr(GVariant) areas = g_settings_get_value (self->settings, "panel-docks");
+  const char *area = NULL;
+
+  if (g_variant_lookup (areas, id, "&s", &area))
+    {
+      if (g_strcmp0 (area, "side") == 0)
+        return self->side_notebook;
+      if (g_strcmp0 (area, "bottom") == 0)
+        return self->bottom_notebook;
+    }
+  return fallback;
+}
+
+static void
+save_dock (SpsWindow   *self,
+           const char  *id,
+           GtkNotebook *notebook)
+{
+  g_autoptr(GVariant) old = g_settings_get_value (self->settings, "panel-docks");
+  GVariantBuilder builder;
+  GVariantIter iter;
+  const char *key;
+  const char *value;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
+  g_variant_iter_init (&iter, old);
+  while (g_variant_iter_next (&iter, "{&s&s}", &key, &value))
+    if (g_strcmp0 (key, id) != 0)
+      g_variant_builder_add (&builder, "{ss}", key, value);
+  g_variant_builder_add (&builder, "{ss}", id, dock_name (self, notebook));
+  g_settings_set_value (self->settings, "panel-docks", g_variant_builder_end (&builder));
+}
+
+/* An empty side dock takes no room; a bottom dock of one panel shows no
+ * tab. */
+static void
+update_docks (SpsWindow *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->side_notebook),
+                          gtk_notebook_get_n_pages (self->side_notebook) > 0);
+  gtk_notebook_set_show_tabs (self->bottom_notebook,
+                              gtk_notebook_get_n_pages (self->bottom_notebook) > 1);
+}
+
+static GtkWidget *
+find_panel (GtkNotebook *notebook,
+            const char  *id)
+{
+  for (int i = 0; i < gtk_notebook_get_n_pages (notebook); i++)
+    {
+      GtkWidget *panel = gtk_notebook_get_nth_page (notebook, i);
+
+      if (g_strcmp0 (g_object_get_data (G_OBJECT (panel), PANEL_ID_KEY), id) == 0)
+        return panel;
+    }
+  return NULL;
+}
+
+/**
+ * _sps_window_move_panel:
+ * @self: a window
+ * @id: a panel's id
+ *
+ * Moves the panel to the other dock, shows it there and remembers where
+ * it is.
+ *
+ * Returns: %TRUE if a panel has that id
+ */
+gboolean
+_sps_window_move_panel (SpsWindow  *self,
+                        const char *id)
+{
+  GtkNotebook *from = self->bottom_notebook;
+  GtkNotebook *to = self->side_notebook;
+  g_autoptr(GtkWidget) panel = NULL;
+  g_autoptr(GtkWidget) tab = NULL;
+  GtkWidget *found;
+
+  g_return_val_if_fail (SPS_IS_WINDOW (self), FALSE);
+
+  if (!(found = find_panel (from, id)))
+    {
+      from = self->side_notebook;
+      to = self->bottom_notebook;
+      if (!(found = find_panel (from, id)))
+        return FALSE;
+    }
+
+  panel = g_object_ref (found);
+  tab = g_object_ref (gtk_notebook_get_tab_label (from, panel));
+  gtk_notebook_detach_tab (from, panel);
+  /* page-added records the new dock */
+  gtk_notebook_append_page (to, panel, tab);
+  gtk_notebook_set_current_page (to, gtk_notebook_page_num (to, panel));
+  return TRUE;
+}
+
+static void
+on_page_added (SpsWindow   *self,
+               GtkWidget   *panel,
+               guint        position,
+               GtkNotebook *notebook)
+{
+  const char *id = g_object_get_data (G_OBJECT (panel), PANEL_ID_KEY);
+
+  gtk_notebook_set_tab_reorderable (notebook, panel, TRUE);
+  gtk_notebook_set_tab_detachable (notebook, panel, TRUE);
+  /* Moved by the user (a drag or the menu), not placed when filling */
+  if (!self->filling_docks && id != NULL)
+    save_dock (self, id, notebook);
+  update_docks (self);
+}
+
+static void
+on_page_removed (SpsWindow   *self,
+                 GtkWidget   *panel,
+                 guint        position,
+                 GtkNotebook *notebook)
+{
+  if (!self->disposed)
+    update_docks (self);
+}
+
+static void
+on_tab_pressed (GtkGestureClick *gesture,
+                int              n_press,
+                double           x,
+                double           y,
+                GtkWidget       *tab)
+{
+  GtkWidget *menu = g_object_get_data (G_OBJECT (tab), "sps-tab-menu");
+
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  gtk_popover_popup (GTK_POPOVER (menu));
+}
+
+/* The tab: the panel's icon and title; its context menu moves it to the
+ * other dock (for those who do not drag). */
+static GtkWidget *
+tab_new (const char *id,
+         const char *title,
+         const char *icon_name)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenuItem) side = NULL;
+  g_autoptr(GMenuItem) bottom = NULL;
+  GtkWidget *tab = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *popover;
+  GtkGesture *click;
+
+  if (icon_name != NULL)
+    gtk_box_append (GTK_BOX (tab), gtk_image_new_from_icon_name (icon_name));
+  gtk_box_append (GTK_BOX (tab), gtk_label_new (title));
+
+  side = g_menu_item_new (_("Move to Side Dock"), NULL);
+  g_menu_item_set_action_and_target (side, "win.move-panel", "s", id);
+  g_menu_append_item (menu, side);
+  popover = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+  gtk_widget_set_parent (popover, tab);
+  g_object_set_data_full (G_OBJECT (tab), "sps-tab-menu", popover, (GDestroyNotify) gtk_widget_unparent);
+
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_tab_pressed), tab);
+  gtk_widget_add_controller (tab, GTK_EVENT_CONTROLLER (click));
+  return tab;
+}
+
+/* The menu says where the panel goes from the dock it is in now. */
+static void
+on_tab_menu_show (GtkWidget *popover,
+                  SpsWindow *self)
+{
+  GtkWidget *tab = gtk_widget_get_parent (popover);
+  GMenuModel *model = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (popover));
+  gboolean in_side = gtk_widget_is_ancestor (tab, GTK_WIDGET (self->side_notebook));
+  g_autoptr(GMenuItem) item = g_menu_item_new_from_model (model, 0);
+
+  g_menu_item_set_label (item, in_side ? _("Move to Bottom Dock") : _("Move to Side Dock"));
+  g_menu_remove (G_MENU (model), 0);
+  g_menu_insert_item (G_MENU (model), 0, item);
+}
+
+/**
+ * _sps_window_add_panel:
+ * @self: a window
+ * @id: the panel's id, kept in the settings with its dock
+ * @panel: the panel
+ * @title: its tab's title
+ * @icon_name: (nullable): its tab's icon
+ * @side: whether it goes to the side dock unless the user moved it
+ *
+ * Adds a panel to the dock the user last put it in, else to the one
+ * @side says.
+ */
+void
+_sps_window_add_panel (SpsWindow  *self,
+                       const char *id,
+                       GtkWidget  *panel,
+                       const char *title,
+                       const char *icon_name,
+                       gboolean    side)
+{
+  GtkNotebook *notebook;
+  GtkWidget *tab;
+
+  g_return_if_fail (SPS_IS_WINDOW (self));
+  g_return_if_fail (GTK_IS_WIDGET (panel));
+
+  notebook = saved_dock (self, id, side ? self->side_notebook : self->bottom_notebook);
+  g_object_set_data_full (G_OBJECT (panel), PANEL_ID_KEY, g_strdup (id), g_free);
+  tab = tab_new (id, title, icon_name);
+  g_signal_connect_object (g_object_get_data (G_OBJECT (tab), "sps-tab-menu"), "show",
+                           G_CALLBACK (on_tab_menu_show), self, 0);
+
+  self->filling_docks = TRUE;
+  gtk_notebook_append_page (notebook, panel, tab);
+  self->filling_docks = FALSE;
+}
+
+static void
+place_docks (SpsWindow *self,
+             int        height,
+             int        width)
+{
+  int dock_height = g_settings_get_int (self->settings, "dock-height");
+  int side_width = g_settings_get_int (self->settings, "side-dock-width");
+
+  if (dock_height <= 0)
+    dock_height = MAX (height * DOCK_SHARE / 100, DOCK_MIN_HEIGHT);
+  dock_height = MIN (dock_height, height * 3 / 4);
+  gtk_paned_set_position (self->dock_paned, height - dock_height);
+
+  if (side_width <= 0)
+    side_width = SIDE_DEFAULT_WIDTH;
+  gtk_paned_set_position (self->side_paned, width - MIN (side_width, width / 2));
+  self->dock_placed = TRUE;
+}
+
+/* The paned's first allocation (its maximum position follows it) */
+static void
+on_dock_allocated (SpsWindow  *self,
+                   GParamSpec *pspec,
+                   GtkPaned   *paned)
+{
+  int height = gtk_widget_get_height (GTK_WIDGET (self->dock_paned));
+  int width = gtk_widget_get_width (GTK_WIDGET (self->dock_paned));
+
+  if (self->dock_placed || height <= 0 || width <= 0)
+    return;
+  g_signal_handlers_disconnect_by_func (paned, on_dock_allocated, self);
+  place_docks (self, height, width);
+}
+
+/**
+ * _sps_window_place_docks:
+ * @self: a window
+ *
+ * Sizes the docks when a trace is first shown in the window: as the user
+ * left them last, else the bottom dock at 40 % of the height (the panels'
+ * natural heights are too small to read). Done from the docks' own size
+ * once they have one, so that the result does not depend on when the
+ * window was last allocated.
+ */
+void
+_sps_window_place_docks (SpsWindow *self)
+{
+  if (self->dock_placed)
+    return;
+
+  if (gtk_widget_get_height (GTK_WIDGET (self->dock_paned)) > 0)
+    on_dock_allocated (self, NULL, self->dock_paned);
+  else
+    g_signal_connect_object (self->dock_paned, "notify::max-position",
+                             G_CALLBACK (on_dock_allocated), self, G_CONNECT_SWAPPED);
+}
+
+/**
+ * _sps_window_save_docks:
+ * @self: a window
+ *
+ * Remembers the docks' sizes (when the window closes).
+ */
+void
+_sps_window_save_docks (SpsWindow *self)
+{
+  int height = gtk_widget_get_height (GTK_WIDGET (self->dock_paned));
+  int width = gtk_widget_get_width (GTK_WIDGET (self->side_paned));
+
+  if (!self->dock_placed || height <= 0 || width <= 0)
+    return;
+
+  g_settings_set_int (self->settings, "dock-height",
+                      height - gtk_paned_get_position (self->dock_paned));
+  if (gtk_widget_get_visible (GTK_WIDGET (self->side_notebook)))
+    g_settings_set_int (self->settings, "side-dock-width",
+                        width - gtk_paned_get_position (self->side_paned));
+}
+
+static void
+action_move_panel (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  SpsWindow *self = user_data;
+
+  if (!_sps_window_move_panel (self, g_variant_get_string (param, NULL)))
+    g_debug ("no panel %s to move", g_variant_get_string (param, NULL));
+}
+
+static const GActionEntry dock_actions[] = {
+  { "move-panel", action_move_panel, "s" },
+};
+
+/**
+ * _sps_window_init_docks:
+ * @self: a window
+ *
+ * Lets tabs be dragged between the two docks, and keeps each dock's
+ * visibility and the user's moves up to date.
+ */
+void
+_sps_window_init_docks (SpsWindow *self)
+{
+  GtkNotebook *notebooks[] = { self->bottom_notebook, self->side_notebook };
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), dock_actions,
+                                   G_N_ELEMENTS (dock_actions), self);
+
+  for (guint i = 0; i < G_N_ELEMENTS (notebooks); i++)
+    {
+      gtk_notebook_set_group_name (notebooks[i], DOCK_GROUP);
+      g_signal_connect_object (notebooks[i], "page-added", G_CALLBACK (on_page_added), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (notebooks[i], "page-removed", G_CALLBACK (on_page_removed), self, G_CONNECT_SWAPPED);
+    }
+}
