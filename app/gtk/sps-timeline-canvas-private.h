@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include <math.h>
 #include <string.h>
 
 #include <gtk/gtk.h>
@@ -45,25 +46,59 @@ void           _sps_timeline_canvas_init_strip   (SpsTimelineCanvas       *canva
                                                   int                      width,
                                                   int                      scale);
 SPS_GTK_AVAILABLE_IN_ALL
-void           _sps_timeline_canvas_fill         (SpsTimelineCanvas       *canvas,
-                                                  double                   x0,
-                                                  double                   x1,
-                                                  double                   y0,
-                                                  double                   y1,
-                                                  guint32                  pixel);
-SPS_GTK_AVAILABLE_IN_ALL
-void           _sps_timeline_canvas_put_square   (SpsTimelineCanvas       *canvas,
-                                                  int                      left,
-                                                  const guint32           *square,
-                                                  int                      size);
-SPS_GTK_AVAILABLE_IN_ALL
 GskRenderNode *_sps_timeline_canvas_free_to_node (SpsTimelineCanvas       *canvas,
                                                   const graphene_rect_t   *bounds);
 SPS_GTK_AVAILABLE_IN_ALL
 void           _sps_timeline_canvas_clear        (SpsTimelineCanvas       *canvas);
 
 /* The helpers of the inner loops are inline: they run once per item of a
- * zoomed-out lane, where a call would cost as much as the work. */
+ * zoomed-out lane (or per column of a counter, per mark of instants),
+ * where a call would cost as much as the work. */
+
+/* Fills [x0, x1) × [y0, y1), in logical pixels, clipped. */
+static inline void
+_sps_timeline_canvas_fill (SpsTimelineCanvas *canvas,
+                           double             x0,
+                           double             x1,
+                           double             y0,
+                           double             y1,
+                           guint32            pixel)
+{
+  int left = (int) CLAMP (floor (x0 * canvas->scale + .5), 0.0, (double) canvas->width);
+  int right = (int) CLAMP (floor (x1 * canvas->scale + .5), 0.0, (double) canvas->width);
+  int top = (int) CLAMP (floor (y0 * canvas->scale + .5), 0.0, (double) canvas->height);
+  int bottom = (int) CLAMP (floor (y1 * canvas->scale + .5), 0.0, (double) canvas->height);
+
+  for (int y = top; y < bottom; y++)
+    {
+      guint32 *row = canvas->pixels + (gsize) y * canvas->width;
+
+      for (int x = left; x < right; x++)
+        row[x] = pixel;
+    }
+}
+
+/* Copies a square of @size device pixels to column @left (device pixels)
+ * of @canvas, which is as high as the square. Marks never overlap, so
+ * there is nothing to blend. */
+static inline void
+_sps_timeline_canvas_put_square (SpsTimelineCanvas *canvas,
+                                 int                left,
+                                 const guint32     *square,
+                                 int                size)
+{
+  int from = MAX (-left, 0);
+  int to = MIN (size, canvas->width - left);
+
+  if (to <= from)
+    return;
+
+  for (int y = 0; y < MIN (size, canvas->height); y++)
+    memcpy (canvas->pixels + (gsize) y * canvas->width + left + from,
+            square + (gsize) y * size + from,
+            (gsize) (to - from) * sizeof (guint32));
+}
+
 
 /* floor() for x >= -1, without a libm call in the inner loops */
 static inline int

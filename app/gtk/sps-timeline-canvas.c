@@ -51,29 +51,6 @@ _sps_timeline_canvas_init_strip (SpsTimelineCanvas *canvas,
   canvas->pixels = g_malloc0_n ((gsize) canvas->width + SPS_TIMELINE_STRIP_SLACK, sizeof (guint32));
 }
 
-/* Fills [x0, x1) × [y0, y1), in logical pixels, clipped. */
-void
-_sps_timeline_canvas_fill (SpsTimelineCanvas *canvas,
-                           double             x0,
-                           double             x1,
-                           double             y0,
-                           double             y1,
-                           guint32            pixel)
-{
-  int left = (int) CLAMP (floor (x0 * canvas->scale + .5), 0.0, (double) canvas->width);
-  int right = (int) CLAMP (floor (x1 * canvas->scale + .5), 0.0, (double) canvas->width);
-  int top = (int) CLAMP (floor (y0 * canvas->scale + .5), 0.0, (double) canvas->height);
-  int bottom = (int) CLAMP (floor (y1 * canvas->scale + .5), 0.0, (double) canvas->height);
-
-  for (int y = top; y < bottom; y++)
-    {
-      guint32 *row = canvas->pixels + (gsize) y * canvas->width;
-
-      for (int x = left; x < right; x++)
-        row[x] = pixel;
-    }
-}
-
 /* The canvas as a texture node covering @bounds; frees the canvas. */
 GskRenderNode *
 _sps_timeline_canvas_free_to_node (SpsTimelineCanvas     *canvas,
@@ -91,26 +68,5 @@ void
 _sps_timeline_canvas_clear (SpsTimelineCanvas *canvas)
 {
   g_clear_pointer (&canvas->pixels, g_free);
-}
-
-/* Copies a square of @size device pixels to column @left (device pixels)
- * of @canvas, which is as high as the square. Marks never overlap, so
- * there is nothing to blend. */
-void
-_sps_timeline_canvas_put_square (SpsTimelineCanvas *canvas,
-                                 int                left,
-                                 const guint32     *square,
-                                 int                size)
-{
-  int from = MAX (-left, 0);
-  int to = MIN (size, canvas->width - left);
-
-  if (to <= from)
-    return;
-
-  for (int y = 0; y < MIN (size, canvas->height); y++)
-    memcpy (canvas->pixels + (gsize) y * canvas->width + left + from,
-            square + (gsize) y * size + from,
-            (gsize) (to - from) * sizeof (guint32));
 }
 
