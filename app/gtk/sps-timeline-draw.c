@@ -13,11 +13,11 @@
 #include "sps-timeline-private.h"
 
 /* The rectangle of @slice in widget coordinates, clipped to the tracks. */
-gboolean
-_sps_timeline_slice_area (SpsTimeline               *self,
-                          const SpsTimelineGeometry *g,
-                          guint                      slice,
-                          graphene_rect_t           *area)
+static gboolean
+slice_area (SpsTimeline               *self,
+            const SpsTimelineGeometry *g,
+            guint                      slice,
+            graphene_rect_t           *area)
 {
   const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
   const SpsTimelineRow *row;
@@ -314,12 +314,12 @@ draw_overlays (SpsTimeline               *self,
   gtk_snapshot_push_clip (snapshot, tracks_area);
   hovered = sps_session_get_hovered_slice (self->session);
   selected = sps_session_get_selected_slice (self->session);
-  if (hovered != SPS_NO_INDEX && hovered != selected && _sps_timeline_slice_area (self, g, hovered, &rect))
+  if (hovered != SPS_NO_INDEX && hovered != selected && slice_area (self, g, hovered, &rect))
     {
       gtk_snapshot_append_color (snapshot, &self->style.hover, &rect);
       draw_outline (snapshot, &rect, 1, &self->style.shadow);
     }
-  if (selected != SPS_NO_INDEX && _sps_timeline_slice_area (self, g, selected, &rect))
+  if (selected != SPS_NO_INDEX && slice_area (self, g, selected, &rect))
     {
       graphene_rect_t outer;
 
@@ -429,7 +429,7 @@ sps_timeline_get_slice_area (SpsTimeline     *self,
 
   _sps_timeline_get_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)), &g);
 
-  return _sps_timeline_slice_area (self, &g, slice, area);
+  return slice_area (self, &g, slice, area);
 }
 
 /**

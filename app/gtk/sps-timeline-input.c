@@ -18,9 +18,9 @@
 /* Moving less than this (px) is a click, not a drag. */
 #define DRAG_THRESHOLD       3
 
-gboolean
-_sps_timeline_in_splitter (SpsTimeline *self,
-                           double       x)
+static gboolean
+in_splitter (SpsTimeline *self,
+             double       x)
 {
   return fabs (x - self->gutter_width) <= SPLITTER_GRAB;
 }
@@ -80,7 +80,7 @@ update_hover (SpsTimeline *self)
 
   if (self->pointer_inside && self->drag_mode == SPS_TIMELINE_DRAG_NONE)
     {
-      if (_sps_timeline_in_splitter (self, self->pointer_x))
+      if (in_splitter (self, self->pointer_x))
         cursor = "col-resize";
       else
         slice = hit_slice (self, self->pointer_x, self->pointer_y);
@@ -309,7 +309,7 @@ click_released_cb (SpsTimeline     *self,
   guint slice;
 
   /* After a drag the click gesture is cancelled: no release comes. */
-  if (self->session == NULL || _sps_timeline_in_splitter (self, x))
+  if (self->session == NULL || in_splitter (self, x))
     return;
 
   _sps_timeline_get_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)), &g);
@@ -472,7 +472,7 @@ _sps_timeline_drag_begin (SpsTimeline     *self,
 
   if (button == GDK_BUTTON_MIDDLE)
     self->drag_mode = SPS_TIMELINE_DRAG_PAN;
-  else if (_sps_timeline_in_splitter (self, x))
+  else if (in_splitter (self, x))
     self->drag_mode = SPS_TIMELINE_DRAG_GUTTER;
   else if (x >= g.gutter && (y < g.ruler_height || (state & GDK_SHIFT_MASK) != 0))
     self->drag_mode = SPS_TIMELINE_DRAG_RANGE;

@@ -270,17 +270,16 @@ struct _SpsTimeline
 };
 
 /* sps-timeline-style.c */
-void                    _sps_timeline_update_style      (SpsTimeline *self);
-void                    _sps_timeline_clear_marks       (SpsTimeline *self);
-void                    _sps_timeline_ensure_metrics    (SpsTimeline *self);
-void                    _sps_timeline_invalidate_metrics (SpsTimeline *self);
-void                    _sps_timeline_label_free        (gpointer     data);
-void                    _sps_timeline_invalidate_labels (SpsTimeline *self);
-GskRenderNode          *_sps_timeline_layout_to_node    (PangoLayout   *layout,
-                                                         const GdkRGBA *color);
-const SpsTimelineLabel *_sps_timeline_get_slice_label   (SpsTimeline *self,
-                                                         guint32      name,
-                                                         int          available);
+void                    _sps_timeline_clear_marks        (SpsTimeline   *self);
+void                    _sps_timeline_ensure_metrics     (SpsTimeline   *self);
+void                    _sps_timeline_invalidate_metrics (SpsTimeline   *self);
+void                    _sps_timeline_label_free         (gpointer       data);
+void                    _sps_timeline_invalidate_labels  (SpsTimeline   *self);
+GskRenderNode          *_sps_timeline_layout_to_node     (PangoLayout   *layout,
+                                                          const GdkRGBA *color);
+const SpsTimelineLabel *_sps_timeline_get_slice_label    (SpsTimeline   *self,
+                                                          guint32        name,
+                                                          int            available);
 
 /* The palette entry of a string id, looked up once per name: the slice
  * painter asks for every item it draws. */
@@ -301,13 +300,12 @@ _sps_timeline_name_color (SpsTimeline *self,
   return self->name_color[name];
 }
 
-
 /* sps-timeline.c */
 void           _sps_timeline_get_geometry          (SpsTimeline         *self,
                                                     int                  width,
                                                     int                  height,
                                                     SpsTimelineGeometry *g);
-SpsTimelineSource _sps_timeline_get_source         (SpsTimeline         *self);
+SpsTimelineSource _sps_timeline_get_source       (SpsTimeline         *self);
 
 /* sps-timeline-tiles.c */
 void           _sps_timeline_row_cache_clear       (SpsTimelineRowCache       *cache);
@@ -344,18 +342,12 @@ void           _sps_timeline_draw                  (SpsTimeline               *s
                                                     GtkSnapshot               *snapshot,
                                                     int                        width,
                                                     int                        height);
-gboolean       _sps_timeline_slice_area            (SpsTimeline               *self,
-                                                    const SpsTimelineGeometry *g,
-                                                    guint                      slice,
-                                                    graphene_rect_t           *area);
 guint          _sps_timeline_hit_row               (SpsTimeline               *self,
                                                     const SpsTimelineGeometry *g,
                                                     double                     y);
 
 /* sps-timeline-input.c */
 void           _sps_timeline_input_init            (SpsTimeline               *self);
-gboolean       _sps_timeline_in_splitter           (SpsTimeline               *self,
-                                                    double                     x);
 SpsTime        _sps_timeline_pointer_time          (SpsTimeline               *self,
                                                     gboolean                   use_pointer);
 gboolean       _sps_timeline_query_tooltip         (GtkWidget                 *widget,

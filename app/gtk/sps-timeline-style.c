@@ -44,8 +44,8 @@ luminance (const GdkRGBA *c)
   return 0.2126f * c->red + 0.7152f * c->green + 0.0722f * c->blue;
 }
 
-void
-_sps_timeline_update_style (SpsTimeline *self)
+static void
+update_style (SpsTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   SpsTimelineStyle *s = &self->style;
@@ -159,7 +159,7 @@ _sps_timeline_ensure_metrics (SpsTimeline *self)
   PangoRectangle logical;
 
   if (!self->style_valid)
-    _sps_timeline_update_style (self);
+    update_style (self);
 
   if (self->metrics_valid)
     return;
@@ -198,7 +198,7 @@ _sps_timeline_invalidate_metrics (SpsTimeline *self)
 
 GskRenderNode *
 _sps_timeline_layout_to_node (PangoLayout   *layout,
-                const GdkRGBA *color)
+                              const GdkRGBA *color)
 {
   GtkSnapshot *snapshot = gtk_snapshot_new ();
 
@@ -225,8 +225,8 @@ evict_labels (SpsTimeline *self)
  * what costs; appending a cached node costs nothing. */
 const SpsTimelineLabel *
 _sps_timeline_get_slice_label (SpsTimeline *self,
-                 guint32      name,
-                 int          available)
+                               guint32      name,
+                               int          available)
 {
   guint64 full_key = (guint64) name << 16;
   guint64 key;
