@@ -191,7 +191,6 @@ action_toggle_process (GtkWidget  *widget,
                                      !sps_session_get_process_collapsed (self->session, process));
 }
 
-
 void
 _sps_timeline_actions_class_init (GtkWidgetClass *widget_class)
 {

@@ -99,7 +99,6 @@ _sps_timeline_canvas_put_square (SpsTimelineCanvas *canvas,
             (gsize) (to - from) * sizeof (guint32));
 }
 
-
 /* floor() for x >= -1, without a libm call in the inner loops */
 static inline int
 _sps_timeline_floor_px (double x)
@@ -181,7 +180,6 @@ _sps_timeline_canvas_fill_columns (SpsTimelineCanvas *strip,
   for (int i = SPS_TIMELINE_STRIP_SLACK; i < n; i++)
     p[i] = pixel;
 }
-
 
 static inline gint64
 _sps_timeline_floor_div (gint64 a,

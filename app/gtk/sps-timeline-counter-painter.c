@@ -174,7 +174,6 @@ paint_counter (SpsTimeline               *self,
   paint->height = row->height;
 }
 
-
 /* The series' name and its value at the pointer's time */
 static char *
 counter_tooltip (const SpsTimelineSource   *source,

@@ -199,7 +199,6 @@ draw_counter_hover (SpsTimeline               *self,
   gtk_snapshot_restore (snapshot);
 }
 
-
 /* The background, and the grid lines under the tracks */
 static void
 draw_background (SpsTimeline               *self,

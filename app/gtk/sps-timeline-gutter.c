@@ -166,7 +166,6 @@ get_gutter_label (SpsTimeline          *self,
   return label;
 }
 
-
 /* The labels of rows [@first, @last) in the gutter */
 void
 _sps_timeline_draw_gutter (SpsTimeline               *self,

@@ -356,6 +356,7 @@ _sps_timeline_dup_tooltip_markup (SpsTimeline *self,
   GtkWidget *widget = GTK_WIDGET (self);
   SpsTimelineGeometry g;
   SpsTimelineSource source;
+  const SpsTimelineRow *row;
   guint index;
 
   g_return_val_if_fail (SPS_IS_TIMELINE (self), NULL);
@@ -370,12 +371,11 @@ _sps_timeline_dup_tooltip_markup (SpsTimeline *self,
   if (index == SPS_NO_INDEX)
     return NULL;
 
+  /* The row's painter says what is under the pointer */
+  row = _sps_timeline_layout_get_row (self->layout, index);
   source = _sps_timeline_get_source (self);
-  {
-    const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, index);
 
-    return _sps_timeline_painter_tooltip (_sps_timeline_painter_for_row (row), &source, &g, row, x, y);
-  }
+  return _sps_timeline_painter_tooltip (_sps_timeline_painter_for_row (row), &source, &g, row, x, y);
 }
 
 gboolean
@@ -395,7 +395,6 @@ _sps_timeline_query_tooltip (GtkWidget  *widget,
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
 }
-
 
 /* The pointer, wheel, drag and click controllers of @self */
 void

@@ -154,7 +154,6 @@ paint_instants (SpsTimeline               *self,
   while ((n = _sps_timeline_lod_points_next_n (&iter, points, G_N_ELEMENTS (points))) > 0);
 }
 
-
 /* The instant (or event) nearest the pointer, within half a mark */
 static guint
 instant_hit_test (const SpsTimelineSource   *source,

@@ -81,7 +81,6 @@ _sps_timeline_paint_ticks (SpsTimeline               *self,
       }
 }
 
-
 /* The sample nearest the pointer, within a few pixels */
 static guint
 sample_hit_test (const SpsTimelineSource   *source,

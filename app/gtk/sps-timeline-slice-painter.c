@@ -379,7 +379,6 @@ paint_process_summary (SpsTimeline               *self,
     }
 }
 
-
 /* The slice under (@x, @y), allowing 2 px of slack for thin ones; hidden
  * slices are not hit. */
 static guint

@@ -138,7 +138,6 @@ sps_timeline_snapshot (GtkWidget   *widget,
   _sps_timeline_draw (self, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
 }
 
-
 /* Size and scrolling */
 
 static void
