@@ -127,7 +127,16 @@ is_point_track (guint8 kind)
          kind == SPS_TRACK_THREAD_SAMPLES;
 }
 
-void _sps_timeline_lod_counter_track_clear (CounterTrack *ct);
-void _sps_timeline_lod_point_track_clear   (PointTrack   *pt);
+void              _sps_timeline_lod_counter_track_clear (CounterTrack     *ct);
+void              _sps_timeline_lod_point_track_clear   (PointTrack       *pt);
+/* sps-timeline-lod.c, for the lanes' windows (sps-timeline-lod-window.c) */
+const SliceLevel *_sps_timeline_lod_ensure_slice_level  (SpsTimelineLod   *self,
+                                                         guint             track,
+                                                         guint             depth,
+                                                         guint             k,
+                                                         const SliceLane **lane_out);
+guint             _sps_timeline_lod_first_reaching      (const RunRecord  *records,
+                                                         guint             n,
+                                                         SpsTime           time);
 
 G_END_DECLS

@@ -1,0 +1,459 @@
+/* sps-timeline-draw.c: a frame of the timeline: rows, overlays, ruler
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-timeline"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sps-time-format.h"
+#include "sps-timeline-private.h"
+
+/* The rectangle of @slice in widget coordinates, clipped to the tracks. */
+static gboolean
+slice_area (SpsTimeline               *self,
+            const SpsTimelineGeometry *g,
+            guint                      slice,
+            graphene_rect_t           *area)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
+  const SpsTimelineRow *row;
+  guint index;
+  double x0, x1;
+  float left, right, top, bottom;
+
+  if (self->layout == NULL || slice >= slices->n_rows)
+    return FALSE;
+
+  index = _sps_timeline_layout_find_slice_row (self->layout, slice);
+  if (index == SPS_NO_INDEX)
+    return FALSE;
+
+  row = _sps_timeline_layout_get_row (self->layout, index);
+  x0 = _sps_timeline_time_to_x (g, slices->ts[slice]);
+  x1 = _sps_timeline_time_to_x (g, slices->ts[slice] + slices->dur[slice]);
+  left = roundf ((float) CLAMP (x0, g->gutter - 2.0, g->width + 2.0));
+  right = roundf ((float) CLAMP (x1, g->gutter - 2.0, g->width + 2.0));
+  if (right - left < 1)
+    right = left + 1;
+  if (_sps_timeline_slice_keeps_gap (x0, x1))
+    right -= 1;
+
+  left = MAX (left, (float) g->gutter);
+  right = MIN (right, (float) g->width);
+  top = MAX ((float) _sps_timeline_row_top (g, row) + 1, (float) g->ruler_height);
+  bottom = MIN ((float) (_sps_timeline_row_top (g, row) + row->height - 1), (float) g->height);
+
+  if (right <= left || bottom <= top)
+    return FALSE;
+
+  *area = GRAPHENE_RECT_INIT (left, top, right - left, bottom - top);
+
+  return TRUE;
+}
+
+static void
+draw_outline (GtkSnapshot           *snapshot,
+              const graphene_rect_t *rect,
+              float                  width,
+              const GdkRGBA         *color)
+{
+  GskRoundedRect outline;
+  float widths[4] = { width, width, width, width };
+  GdkRGBA colors[4] = { *color, *color, *color, *color };
+
+  gsk_rounded_rect_init_from_rect (&outline, rect, 0);
+  gtk_snapshot_append_border (snapshot, &outline, widths, colors);
+}
+
+/* Where the range selection and the badge with its duration go. */
+typedef struct
+{
+  double  x0;
+  double  x1;
+  float   left;
+  float   right;
+  char   *text;
+  float   badge_x;
+  int     text_width;
+  int     text_height;
+} RangeView;
+
+static gboolean
+get_range_view (SpsTimeline               *self,
+                const SpsTimelineGeometry *g,
+                RangeView                 *r)
+{
+  SpsTime start, end;
+
+  if (!sps_session_get_range (self->session, &start, &end))
+    return FALSE;
+
+  r->x0 = _sps_timeline_time_to_x (g, start);
+  r->x1 = _sps_timeline_time_to_x (g, end);
+  if (r->x1 < g->gutter || r->x0 > g->width)
+    return FALSE;
+
+  r->left = (float) MAX (r->x0, (double) g->gutter);
+  r->right = MAX ((float) MIN (r->x1, (double) g->width), r->left + 1);
+
+  r->text = sps_time_format_duration ((SpsTime) MIN (_sps_time_span (start, end), (guint64) G_MAXINT64), 3);
+  pango_layout_set_text (self->text_layout, r->text, -1);
+  pango_layout_get_pixel_size (self->text_layout, &r->text_width, &r->text_height);
+  r->badge_x = (r->left + r->right - r->text_width) / 2;
+  r->badge_x = CLAMP (r->badge_x, (float) g->gutter + 6, (float) g->width - r->text_width - 6);
+
+  return TRUE;
+}
+
+static void
+draw_range (SpsTimeline               *self,
+            GtkSnapshot               *snapshot,
+            const SpsTimelineGeometry *g,
+            const RangeView           *r)
+{
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (g->gutter, 0, g->track_width, g->height));
+  gtk_snapshot_append_color (snapshot, &self->style.range,
+                             &GRAPHENE_RECT_INIT (r->left, 0, r->right - r->left, g->height));
+  if (r->x0 >= g->gutter)
+    gtk_snapshot_append_color (snapshot, &self->style.accent,
+                               &GRAPHENE_RECT_INIT (floorf ((float) r->x0), 0, 1, g->height));
+  if (r->x1 <= g->width)
+    gtk_snapshot_append_color (snapshot, &self->style.accent,
+                               &GRAPHENE_RECT_INIT (floorf ((float) r->x1), 0, 1, g->height));
+
+  /* Its duration, in a badge on the ruler (whose labels leave room) */
+  pango_layout_set_text (self->text_layout, r->text, -1);
+  gtk_snapshot_append_color (snapshot, &self->style.accent,
+                             &GRAPHENE_RECT_INIT (r->badge_x - 4, 2, r->text_width + 8, g->ruler_height - 5));
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot,
+                          &GRAPHENE_POINT_INIT (r->badge_x, floorf ((g->ruler_height - 1 - r->text_height) / 2.f)));
+  gtk_snapshot_append_layout (snapshot, self->text_layout, &self->style.accent_text);
+  gtk_snapshot_restore (snapshot);
+  gtk_snapshot_pop (snapshot);
+}
+
+guint
+_sps_timeline_hit_row (SpsTimeline               *self,
+                       const SpsTimelineGeometry *g,
+                       double                     y)
+{
+  if (self->layout == NULL || y < g->ruler_height || y >= g->height)
+    return SPS_NO_INDEX;
+
+  return _sps_timeline_layout_row_at_y (self->layout, (int) floor (y) - g->ruler_height + g->scroll);
+}
+
+static void
+draw_counter_hover (SpsTimeline               *self,
+                    GtkSnapshot               *snapshot,
+                    const SpsTimelineGeometry *g)
+{
+  const SpsTimelineRow *row;
+  guint index;
+  double value;
+  double min, max, lo, hi;
+  float y;
+  g_autofree char *text = NULL;
+  int text_width = 0, text_height = 0;
+  float tx;
+
+  if (!self->pointer_inside || self->pointer_x < g->gutter || self->drag_mode != SPS_TIMELINE_DRAG_NONE)
+    return;
+
+  index = _sps_timeline_hit_row (self, g, self->pointer_y);
+  if (index == SPS_NO_INDEX)
+    return;
+  row = _sps_timeline_layout_get_row (self->layout, index);
+  if (row->kind != SPS_TIMELINE_ROW_COUNTER)
+    return;
+
+  if (!_sps_timeline_lod_get_counter_value (self->lod, row->track, _sps_timeline_x_to_time (g, self->pointer_x), &value) ||
+      !_sps_timeline_lod_get_counter_range (self->lod, row->track, &min, &max))
+    return;
+
+  lo = MIN (min, 0.0);
+  hi = MAX (max, 0.0);
+  if (hi <= lo)
+    hi = lo + 1;
+  y = _sps_timeline_row_top (g, row) + 3 + (float) ((hi - value) / (hi - lo)) * (row->height - 5);
+
+  gtk_snapshot_append_color (snapshot, &self->style.fg,
+                             &GRAPHENE_RECT_INIT ((float) floor (self->pointer_x) - 2, floorf (y) - 2, 5, 5));
+
+  text = g_strdup_printf ("%.6g", value);
+  pango_layout_set_text (self->text_layout, text, -1);
+  pango_layout_get_pixel_size (self->text_layout, &text_width, &text_height);
+  tx = (float) self->pointer_x + 8;
+  if (tx + text_width + 4 > g->width)
+    tx = (float) self->pointer_x - 8 - text_width;
+  gtk_snapshot_append_color (snapshot, &self->style.panel,
+                             &GRAPHENE_RECT_INIT (tx - 3, _sps_timeline_row_top (g, row) + 1, text_width + 6, text_height));
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (tx, _sps_timeline_row_top (g, row) + 1));
+  gtk_snapshot_append_layout (snapshot, self->text_layout, &self->style.fg);
+  gtk_snapshot_restore (snapshot);
+}
+
+/* The background, and the grid lines under the tracks */
+static void
+draw_background (SpsTimeline               *self,
+                 GtkSnapshot               *snapshot,
+                 const SpsTimelineGeometry *g)
+{
+  gtk_snapshot_append_color (snapshot, &self->style.base, &GRAPHENE_RECT_INIT (0, 0, g->width, g->height));
+  gtk_snapshot_append_color (snapshot, &self->style.panel,
+                             &GRAPHENE_RECT_INIT (0, g->ruler_height, g->gutter, MAX (g->height - g->ruler_height, 0)));
+}
+
+static void
+draw_grid (SpsTimeline               *self,
+           GtkSnapshot               *snapshot,
+           const SpsTimelineGeometry *g,
+           const graphene_rect_t     *tracks_area,
+           const SpsTimeRulerScale   *scale)
+{
+  gtk_snapshot_push_clip (snapshot, tracks_area);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (g->gutter, g->ruler_height));
+  _sps_time_ruler_snapshot_grid (snapshot, scale, &self->style.grid, tracks_area->size.height);
+  gtk_snapshot_restore (snapshot);
+  gtk_snapshot_pop (snapshot);
+}
+
+/* The rows in view: headers across the whole width, each row's cached
+ * node in the tracks area, then the gutter's labels. */
+static void
+draw_rows (SpsTimeline               *self,
+           GtkSnapshot               *snapshot,
+           const SpsTimelineGeometry *g,
+           const graphene_rect_t     *tracks_area)
+{
+  guint n_rows = _sps_timeline_layout_get_n_rows (self->layout);
+  guint first;
+  guint last;
+
+  if (n_rows == 0 || tracks_area->size.height <= 0)
+    return;
+
+  first = _sps_timeline_layout_row_at_y (self->layout, g->scroll);
+  if (first == SPS_NO_INDEX)
+    first = n_rows;
+  last = first;
+
+  for (guint i = first; i < n_rows; i++)
+    {
+      const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, i);
+      int top = _sps_timeline_row_top (g, row);
+
+      if (top >= g->height)
+        break;
+      last = i + 1;
+
+      if (row->kind == SPS_TIMELINE_ROW_PROCESS)
+        {
+          gtk_snapshot_append_color (snapshot, &self->style.panel,
+                                     &GRAPHENE_RECT_INIT (0, top, g->width, row->height));
+          gtk_snapshot_append_color (snapshot, &self->style.border,
+                                     &GRAPHENE_RECT_INIT (0, top, g->width, 1));
+          continue;
+        }
+
+      if (row->flags & SPS_TIMELINE_ROW_FIRST)
+        gtk_snapshot_append_color (snapshot, &self->style.border,
+                                   &GRAPHENE_RECT_INIT (0, top, g->width, 1));
+    }
+
+  gtk_snapshot_push_clip (snapshot, tracks_area);
+  for (guint i = first; i < last; i++)
+    {
+      const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, i);
+      GskRenderNode *node;
+
+      /* Headers are drawn above; a collapsed one shows its activity. */
+      if (row->kind == SPS_TIMELINE_ROW_PROCESS && !(row->flags & SPS_TIMELINE_ROW_COLLAPSED))
+        continue;
+
+      node = _sps_timeline_get_row_node (self, i, row, g);
+      if (node == NULL)
+        continue;
+
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (g->gutter, _sps_timeline_row_top (g, row)));
+      gtk_snapshot_append_node (snapshot, node);
+      gtk_snapshot_restore (snapshot);
+    }
+  gtk_snapshot_pop (snapshot);
+
+  /* Rows out of sight give their nodes back. */
+  for (guint i = 0; i < self->n_row_cache; i++)
+    if ((i < first || i >= last) && (self->row_cache[i].valid || self->row_cache[i].tiles != NULL))
+      _sps_timeline_row_cache_clear (&self->row_cache[i]);
+
+  _sps_timeline_queue_prefetch (self, g, first, last);
+  _sps_timeline_draw_gutter (self, snapshot, g, first, last);
+}
+
+/* Flows, selection and hover on top of the cached rows */
+static void
+draw_overlays (SpsTimeline               *self,
+               GtkSnapshot               *snapshot,
+               const SpsTimelineGeometry *g,
+               const graphene_rect_t     *tracks_area)
+{
+  guint selected, hovered;
+  graphene_rect_t rect;
+
+  _sps_timeline_draw_flows (self, snapshot, g);
+
+  gtk_snapshot_push_clip (snapshot, tracks_area);
+  hovered = sps_session_get_hovered_slice (self->session);
+  selected = sps_session_get_selected_slice (self->session);
+  if (hovered != SPS_NO_INDEX && hovered != selected && slice_area (self, g, hovered, &rect))
+    {
+      gtk_snapshot_append_color (snapshot, &self->style.hover, &rect);
+      draw_outline (snapshot, &rect, 1, &self->style.shadow);
+    }
+  if (selected != SPS_NO_INDEX && slice_area (self, g, selected, &rect))
+    {
+      graphene_rect_t outer;
+
+      /* A frame of the accent colour over the slice's edge, a pixel
+       * into the gap around it */
+      graphene_rect_inset_r (&rect, -1, -1, &outer);
+      draw_outline (snapshot, &outer, 3, &self->style.accent);
+    }
+
+  /* Where the pointer is in time */
+  if (self->pointer_inside && self->pointer_x >= g->gutter && self->drag_mode != SPS_TIMELINE_DRAG_GUTTER)
+    gtk_snapshot_append_color (snapshot, &self->style.grid,
+                               &GRAPHENE_RECT_INIT ((float) floor (self->pointer_x), g->ruler_height,
+                                                    1, tracks_area->size.height));
+  draw_counter_hover (self, snapshot, g);
+  gtk_snapshot_pop (snapshot);
+}
+
+/* The ruler with the range selection's badge, the corner above the
+ * gutter and the splitter */
+static void
+draw_ruler (SpsTimeline               *self,
+            GtkSnapshot               *snapshot,
+            const SpsTimelineGeometry *g,
+            const SpsTimeRulerScale   *scale)
+{
+  SpsTimeRulerColors ruler_colors;
+  RangeView range;
+  gboolean has_range;
+
+  ruler_colors.background = self->style.panel;
+  ruler_colors.text = self->style.fg;
+  ruler_colors.tick = self->style.border;
+  ruler_colors.border = self->style.border;
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (g->gutter, 0));
+  has_range = get_range_view (self, g, &range);
+  _sps_time_ruler_snapshot (snapshot, self->ruler_cache, self->text_layout, scale, &ruler_colors, g->ruler_height,
+                            has_range ? range.badge_x - 8 - g->gutter : 1,
+                            has_range ? range.badge_x + range.text_width + 8 - g->gutter : 0);
+  gtk_snapshot_restore (snapshot);
+
+  if (has_range)
+    {
+      draw_range (self, snapshot, g, &range);
+      g_free (range.text);
+    }
+  _sps_timeline_draw_corner (self, snapshot, g);
+
+  /* Splitter */
+  gtk_snapshot_append_color (snapshot, &self->style.border,
+                             &GRAPHENE_RECT_INIT (MAX (g->gutter - 1, 0), 0, 1, g->height));
+}
+
+/* The whole widget */
+void
+_sps_timeline_draw (SpsTimeline *self,
+                    GtkSnapshot *snapshot,
+                    int          width,
+                    int          height)
+{
+  SpsTimelineGeometry g;
+  SpsTimeRulerScale scale;
+  graphene_rect_t tracks_area;
+
+  if (width <= 0 || height <= 0)
+    return;
+
+  _sps_timeline_get_geometry (self, width, height, &g);
+  self->frame++;
+
+  tracks_area = GRAPHENE_RECT_INIT (g.gutter, g.ruler_height, g.track_width, MAX (height - g.ruler_height, 0));
+  draw_background (self, snapshot, &g);
+
+  if (self->trace == NULL || self->layout == NULL)
+    return;
+
+  _sps_time_ruler_scale_init (&scale, self->ruler_cache, self->text_layout, sps_trace_get_start_time (self->trace),
+                              g.start, g.end, g.track_width);
+  draw_grid (self, snapshot, &g, &tracks_area, &scale);
+  draw_rows (self, snapshot, &g, &tracks_area);
+  draw_overlays (self, snapshot, &g, &tracks_area);
+  draw_ruler (self, snapshot, &g, &scale);
+}
+
+/**
+ * sps_timeline_get_slice_area:
+ * @self: a #SpsTimeline
+ * @slice: a slice index
+ * @area: (out): where @slice is drawn, in widget coordinates
+ *
+ * Returns: %FALSE when @slice is not visible (scrolled away, out of the
+ *   window, or in a collapsed process)
+ */
+gboolean
+sps_timeline_get_slice_area (SpsTimeline     *self,
+                             guint            slice,
+                             graphene_rect_t *area)
+{
+  SpsTimelineGeometry g;
+
+  g_return_val_if_fail (SPS_IS_TIMELINE (self), FALSE);
+  g_return_val_if_fail (area != NULL, FALSE);
+
+  if (self->trace == NULL)
+    return FALSE;
+
+  _sps_timeline_get_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)), &g);
+
+  return slice_area (self, &g, slice, area);
+}
+
+/**
+ * sps_timeline_build_node:
+ * @self: a #SpsTimeline
+ * @width: width to draw at, px
+ * @height: height to draw at, px
+ *
+ * Builds the render node of the whole widget as it would be drawn at
+ * @width × @height, without a renderer: benchmarks and tests of node
+ * building use it.
+ *
+ * Returns: (transfer full) (nullable): the node, or %NULL for an empty size
+ */
+GskRenderNode *
+sps_timeline_build_node (SpsTimeline *self,
+                         int          width,
+                         int          height)
+{
+  GtkSnapshot *snapshot;
+
+  g_return_val_if_fail (SPS_IS_TIMELINE (self), NULL);
+
+  snapshot = gtk_snapshot_new ();
+  _sps_timeline_draw (self, snapshot, width, height);
+
+  return gtk_snapshot_free_to_node (snapshot);
+}

@@ -1,0 +1,369 @@
+/* sps-timeline-flows.c: flow arrows between slices
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-timeline"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "sps-timeline-private.h"
+
+/* Above this many flows in the window only the selected slice's are
+ * drawn: thousands of curves would cost more than all the slices and
+ * show nothing but a tangle. */
+#define MAX_FLOWS            1000
+/* How far a flow's curve leaves its ends horizontally, at least, px: a
+ * curve bulges past its ends by less than that. */
+#define FLOW_MIN_BEND        24.0
+
+void
+_sps_timeline_invalidate_flow_cache (SpsTimeline *self)
+{
+  g_clear_pointer (&self->flow_cache.node, gsk_render_node_unref);
+  self->flow_cache.valid = FALSE;
+}
+
+static int
+compare_flow_keys (gconstpointer a,
+                   gconstpointer b)
+{
+  const SpsTimelineFlowKey *x = a;
+  const SpsTimelineFlowKey *y = b;
+
+  if (x->tmin != y->tmin)
+    return x->tmin < y->tmin ? -1 : 1;
+  return x->flow < y->flow ? -1 : x->flow > y->flow;
+}
+
+static int
+compare_times (gconstpointer a,
+               gconstpointer b)
+{
+  SpsTime x = *(const SpsTime *) a;
+  SpsTime y = *(const SpsTime *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+flow_span (SpsTimeline *self,
+           guint        flow,
+           SpsTime     *from,
+           SpsTime     *to)
+{
+  const SpsFlowTable *flows = sps_trace_get_flows (self->trace);
+  const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
+  guint32 a = flows->from_slice[flow];
+  guint32 b = flows->to_slice[flow];
+
+  /* The table keeps the slices a flow binds, not its own times. The
+   * arrow reaches the start of its target; it leaves its source at that
+   * same time when the source still runs then (a long task that posts
+   * work goes on after it), else at the source's end (or start). */
+  *to = slices->ts[b];
+  *from = CLAMP (*to, slices->ts[a], slices->ts[a] + slices->dur[a]);
+}
+
+static void
+ensure_flow_index (SpsTimeline *self)
+{
+  const SpsFlowTable *flows = sps_trace_get_flows (self->trace);
+  const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
+  guint n = 0;
+
+  if (self->flows_by_min != NULL)
+    return;
+
+  self->flows_by_min = g_new (SpsTimelineFlowKey, MAX (flows->n_rows, 1));
+  self->flow_max_sorted = g_new (SpsTime, MAX (flows->n_rows, 1));
+
+  for (guint i = 0; i < flows->n_rows; i++)
+    {
+      SpsTime from, to;
+
+      if (flows->from_slice[i] >= slices->n_rows || flows->to_slice[i] >= slices->n_rows)
+        continue;
+
+      flow_span (self, i, &from, &to);
+      self->flows_by_min[n].tmin = MIN (from, to);
+      self->flows_by_min[n].tmax = MAX (from, to);
+      self->flows_by_min[n].flow = i;
+      self->flow_max_sorted[n] = MAX (from, to);
+      n++;
+    }
+
+  self->n_flow_keys = n;
+  qsort (self->flows_by_min, n, sizeof (SpsTimelineFlowKey), compare_flow_keys);
+  qsort (self->flow_max_sorted, n, sizeof (SpsTime), compare_times);
+
+  self->flow_running_max = g_new (SpsTime, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    self->flow_running_max[i] = MAX (i > 0 ? self->flow_running_max[i - 1] : SPS_TIME_MIN,
+                                     self->flows_by_min[i].tmax);
+}
+
+/* The first flow (in order of earlier end) that may reach @start. */
+static guint
+first_flow_reaching (SpsTimeline *self,
+                     SpsTime      start)
+{
+  guint lo = 0;
+  guint hi = self->n_flow_keys;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (self->flow_running_max[mid] < start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+void
+_sps_timeline_update_selected_flows (SpsTimeline *self)
+{
+  const SpsFlowTable *flows;
+  guint selected;
+
+  g_array_set_size (self->selected_flows, 0);
+  _sps_timeline_invalidate_flow_cache (self);
+
+  if (self->session == NULL)
+    return;
+
+  selected = sps_session_get_selected_slice (self->session);
+  if (selected == SPS_NO_INDEX)
+    return;
+
+  flows = sps_trace_get_flows (self->trace);
+  for (guint i = 0; i < flows->n_rows; i++)
+    if (flows->from_slice[i] == selected || flows->to_slice[i] == selected)
+      g_array_append_val (self->selected_flows, i);
+}
+
+/* Where a flow ends on screen: the middle of the slice's row, or of its
+ * process header when the process is collapsed. */
+static gboolean
+flow_point_y (SpsTimeline               *self,
+              const SpsTimelineGeometry *g,
+              guint                      slice,
+              double                    *y)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
+  const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
+  guint index = _sps_timeline_layout_find_slice_row (self->layout, slice);
+  const SpsTimelineRow *row;
+
+  /* A filtered-out end: no arrow (a collapsed one points at its header). */
+  if (!sps_session_is_slice_visible (self->session, slice))
+    return FALSE;
+
+  if (index == SPS_NO_INDEX)
+    {
+      guint32 process = tracks->process[slices->track[slice]];
+
+      if (process == SPS_NO_INDEX)
+        return FALSE;
+      index = _sps_timeline_layout_find_process_row (self->layout, process);
+      if (index == SPS_NO_INDEX)
+        return FALSE;
+    }
+
+  row = _sps_timeline_layout_get_row (self->layout, index);
+  *y = _sps_timeline_row_top (g, row) + row->height / 2.0;
+
+  return TRUE;
+}
+
+/* Adds the curve of @flow to the path of @cr, or its arrow head (which
+ * points right, into the slice it reaches) when @head is set: curves are
+ * stroked and heads filled all at once, not one by one. */
+static void
+flow_path (SpsTimeline               *self,
+           cairo_t                   *cr,
+           const SpsTimelineGeometry *g,
+           guint                      flow,
+           gboolean                   head)
+{
+  const SpsFlowTable *flows = sps_trace_get_flows (self->trace);
+  SpsTime from, to;
+  double x0, y0, x1, y1, dx;
+
+  flow_span (self, flow, &from, &to);
+  if (!flow_point_y (self, g, flows->from_slice[flow], &y0) ||
+      !flow_point_y (self, g, flows->to_slice[flow], &y1))
+    return;
+
+  x0 = _sps_timeline_time_to_x (g, from);
+  x1 = _sps_timeline_time_to_x (g, to);
+  /* Keep far ends finite for cairo. */
+  x0 = CLAMP (x0, -1e6, 1e6);
+  x1 = CLAMP (x1, -1e6, 1e6);
+  dx = MAX (fabs (x1 - x0) / 2, FLOW_MIN_BEND);
+
+  if (head)
+    {
+      cairo_move_to (cr, x1, y1);
+      cairo_line_to (cr, x1 - 6, y1 - 3.5);
+      cairo_line_to (cr, x1 - 6, y1 + 3.5);
+      cairo_close_path (cr);
+    }
+  else
+    {
+      cairo_move_to (cr, x0, y0);
+      cairo_curve_to (cr, x0 + dx, y0, x1 - dx, y1, x1, y1);
+    }
+}
+
+/* Draws the flows that reach the window of @g, or the selected ones when
+ * @selected is set. */
+static void
+draw_flow_set (SpsTimeline               *self,
+               cairo_t                   *cr,
+               const SpsTimelineGeometry *g,
+               gboolean                   selected)
+{
+  for (int head = 0; head < 2; head++)
+    {
+      if (selected)
+        {
+          for (guint i = 0; i < self->selected_flows->len; i++)
+            flow_path (self, cr, g, g_array_index (self->selected_flows, guint, i), head);
+        }
+      else
+        {
+          /* With the curves of flows that end just outside */
+          SpsTime margin = _sps_time_offset (0, ceil (FLOW_MIN_BEND * g->ns_per_px));
+          SpsTime start = _sps_time_sub (g->start, margin);
+          SpsTime end = _sps_time_add (g->end, margin);
+
+          for (guint i = first_flow_reaching (self, start);
+               i < self->n_flow_keys && self->flows_by_min[i].tmin < end;
+               i++)
+            if (self->flows_by_min[i].tmax >= start)
+              flow_path (self, cr, g, self->flows_by_min[i].flow, head);
+        }
+
+      if (head)
+        cairo_fill (cr);
+      else
+        cairo_stroke (cr);
+    }
+}
+
+void
+_sps_timeline_draw_flows (SpsTimeline               *self,
+                          GtkSnapshot               *snapshot,
+                          const SpsTimelineGeometry *g)
+{
+  graphene_rect_t area = GRAPHENE_RECT_INIT (g->gutter, g->ruler_height,
+                                             g->track_width, MAX (g->height - g->ruler_height, 0));
+  gboolean show_all;
+  guint lo = 0, hi, n_before, n_in_window = 0;
+  SpsTimelineFlowCache *cache;
+  cairo_t *cr;
+
+  if (area.size.height <= 0)
+    return;
+
+  show_all = sps_session_get_show_flows (self->session) && sps_trace_get_flows (self->trace)->n_rows > 0;
+  if (show_all)
+    {
+      ensure_flow_index (self);
+
+      /* Flows whose earlier end is before the window's end, minus those
+       * whose later end is before its start (those come first). */
+      hi = self->n_flow_keys;
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (self->flows_by_min[mid].tmin < g->end)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      n_in_window = lo;
+
+      lo = 0;
+      hi = self->n_flow_keys;
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (self->flow_max_sorted[mid] < g->start)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      n_before = lo;
+      n_in_window -= MIN (n_before, n_in_window);
+
+      if (n_in_window > MAX_FLOWS)
+        show_all = FALSE;
+    }
+
+  show_all = show_all && n_in_window > 0;
+  if (!show_all && self->selected_flows->len == 0)
+    return;
+
+  cache = &self->flow_cache;
+  if (!cache->valid || cache->show_all != show_all || cache->ns_per_px != g->ns_per_px ||
+      cache->scroll != g->scroll || cache->width != g->track_width || cache->height != g->height ||
+      g->start < cache->start || g->end > cache->end)
+    {
+      /* Half a window more each side, for the pan frames to come; not
+       * on the first frame at a new scale: zoom frames come in series. */
+      guint64 margin = cache->valid && cache->ns_per_px == g->ns_per_px ? _sps_time_span (g->start, g->end) / 2 : 0;
+      SpsTimelineGeometry wide = *g;
+      g_autoptr(GtkSnapshot) flows = gtk_snapshot_new ();
+
+      wide.start = _sps_time_sub_span (g->start, margin);
+      wide.end = _sps_time_add_span (g->end, margin);
+      wide.gutter = 0;
+
+      cr = gtk_snapshot_append_cairo (flows, &GRAPHENE_RECT_INIT (0, area.origin.y,
+                                                                  (float) ((double) _sps_time_span (wide.start, wide.end) / g->ns_per_px),
+                                                                  area.size.height));
+      cairo_set_line_width (cr, 1.2);
+      gdk_cairo_set_source_rgba (cr, &self->style.flow);
+
+      if (show_all)
+        draw_flow_set (self, cr, &wide, FALSE);
+
+      cairo_set_line_width (cr, 2.0);
+      gdk_cairo_set_source_rgba (cr, &self->style.accent);
+      draw_flow_set (self, cr, &wide, TRUE);
+      cairo_destroy (cr);
+
+      g_clear_pointer (&cache->node, gsk_render_node_unref);
+      cache->node = gtk_snapshot_free_to_node (g_steal_pointer (&flows));
+      cache->valid = TRUE;
+      cache->start = wide.start;
+      cache->end = wide.end;
+      cache->ns_per_px = g->ns_per_px;
+      cache->scroll = g->scroll;
+      cache->width = g->track_width;
+      cache->height = g->height;
+      cache->show_all = show_all;
+    }
+
+  if (cache->node == NULL)
+    return;
+
+  gtk_snapshot_push_clip (snapshot, &area);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) _sps_timeline_time_to_x (g, cache->start), 0));
+  gtk_snapshot_append_node (snapshot, cache->node);
+  gtk_snapshot_restore (snapshot);
+  gtk_snapshot_pop (snapshot);
+}
+

@@ -1,0 +1,440 @@
+/* sps-timeline-slice-painter.c: slice lanes, and collapsed processes
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-timeline"
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "sps-time-format.h"
+#include "sps-timeline-private.h"
+
+/* Size of the tile that hatches sampled spans */
+#define HATCH_TILE           6
+
+typedef struct
+{
+  SpsTimeline               *self;
+  const SpsTimelineGeometry *g;
+  const SpsSliceTable       *slices;
+  const SpsTimelineArea     *area;
+  SpsTimelineCanvas          strip;
+  gboolean                   drawn;
+  GPtrArray                 *overlay;
+  float                      y;
+  float                      height;
+  gboolean                   labels;
+  float                      text_y;
+  /* Whether the lane holds sampled spans; the flags of other slices are
+   * only read for those that reach the end of the trace (where the
+   * unfinished ones end), so that drawing a slice reads nothing from the
+   * slice table. */
+  gboolean                   sampled;
+  SpsTime                    trace_end;
+  /* The pending run of sub-pixel items, in px */
+  gboolean                   pending;
+  double                     px0;
+  double                     px1;
+  guint32                    dominant_name;
+  SpsTime                    dominant_length;
+} LaneDraw;
+
+static void
+flush_merged (LaneDraw *d)
+{
+  SpsTimeline *self = d->self;
+  int left;
+  int right;
+
+  if (!d->pending)
+    return;
+
+  left = _sps_timeline_floor_px (d->px0);
+  right = MAX (left + 1, -_sps_timeline_floor_px (-d->px1));
+  _sps_timeline_canvas_fill_columns (&d->strip, left, right, self->style.merged_pixel[_sps_timeline_name_color (self, d->dominant_name)]);
+  d->drawn = TRUE;
+  d->pending = FALSE;
+}
+
+static GskRenderNode *
+get_hatch_tile (SpsTimeline *self,
+                guint        color)
+{
+  if (self->hatch_tiles[color] == NULL)
+    {
+      GskRenderNode *dots[3];
+
+      /* A diagonal of three 2×2 squares in a 6×6 tile */
+      for (guint i = 0; i < 3; i++)
+        dots[i] = gsk_color_node_new (&self->style.area[color],
+                                      &GRAPHENE_RECT_INIT (2 * i, HATCH_TILE - 2 - 2 * i, 2, 2));
+      self->hatch_tiles[color] = gsk_container_node_new (dots, 3);
+      for (guint i = 0; i < 3; i++)
+        gsk_render_node_unref (dots[i]);
+    }
+
+  return self->hatch_tiles[color];
+}
+
+static void
+draw_slice (LaneDraw        *d,
+            const SpsLodRun *run,
+            double           x0,
+            double           x1)
+{
+  SpsTimeline *self = d->self;
+  int width = d->area->width;
+  guint16 flags = SPS_SLICE_NONE;
+  guint color = _sps_timeline_name_color (self, run->name);
+  int left = _sps_timeline_round_px (CLAMP (x0, -2.0, width + 2.0));
+  int right = _sps_timeline_round_px (CLAMP (x1, -2.0, width + 2.0));
+  int visible;
+
+  if (d->sampled || run->end >= d->trace_end)
+    flags = d->slices->flags[run->slice];
+
+  if (right - left < 1)
+    right = left + 1;
+  /* A pixel of space between neighbours that are wide enough. */
+  if (_sps_timeline_slice_keeps_gap (x0, x1))
+    right -= 1;
+
+  d->drawn = TRUE;
+  visible = MIN (right, width) - MAX (left, 0);
+
+  if (flags & SPS_SLICE_SAMPLED)
+    {
+      /* Estimates: paler, and hatched when there is room */
+      _sps_timeline_canvas_fill_columns (&d->strip, left, right, self->style.sampled_pixel[color]);
+      if (visible >= 6)
+        g_ptr_array_add (d->overlay,
+                         gsk_repeat_node_new (&GRAPHENE_RECT_INIT (MAX (left, 0), d->y, visible, d->height),
+                                              get_hatch_tile (self, color),
+                                              /* In phase with the pixel grid, so
+                                               * the dots move with the slice */
+                                              &GRAPHENE_RECT_INIT (-(float) fmod (d->area->base_px, HATCH_TILE), 0,
+                                                                   HATCH_TILE, HATCH_TILE)));
+    }
+  else
+    {
+      _sps_timeline_canvas_fill_columns (&d->strip, left, right, self->style.fill_pixel[color]);
+    }
+
+  /* An unfinished slice ends where the trace ends: a dark notch there
+   * says it had not ended. */
+  if ((flags & SPS_SLICE_UNFINISHED) != 0 && right - left >= 6 && x1 <= width + 1)
+    {
+      float w = MIN (4.f, (right - left) / 3.f);
+
+      g_ptr_array_add (d->overlay,
+                       gsk_color_node_new (&self->style.shadow,
+                                           &GRAPHENE_RECT_INIT (right - w, d->y, w, d->height)));
+    }
+
+  /* A tile keeps a spot by the slice's whole width, not by its part in
+   * the tile: the window may show more of it. place_label() decides. */
+  if (d->labels && d->area->spots != NULL && x1 - x0 >= SPS_TIMELINE_MIN_LABEL_WIDTH - 1)
+    {
+      SpsTimelineLabelSpot spot = { x0 + d->area->base_px, x1 + d->area->base_px, run->name, run->slice };
+
+      g_array_append_val (d->area->spots, spot);
+    }
+  else if (d->labels && d->area->spots == NULL && visible >= SPS_TIMELINE_MIN_LABEL_WIDTH)
+    {
+      int available = visible - 2 * SPS_TIMELINE_LABEL_PADDING;
+      const SpsTimelineLabel *label = _sps_timeline_get_slice_label (self, run->name, available);
+
+      if (label->node != NULL)
+        _sps_timeline_add_translated (d->overlay, label->node, MAX (left, 0) + SPS_TIMELINE_LABEL_PADDING, d->text_y);
+    }
+}
+
+/* The items of a coarse level, from the level's own array of records
+ * (_sps_timeline_lod_runs_records()): what a zoomed-out frame spends its
+ * time on, thousands of items a pixel or a few wide. Each is drawn as
+ * paint_slice_lane() would, but at once: at the level drawn, short items
+ * are further apart than a pixel (see _sps_timeline_draw_level()), so no
+ * pending run would grow. Slice or run is chosen without a branch, which the
+ * processor could not predict in a lane where the two alternate. Slices
+ * that may need a label or a notch go through draw_slice(). */
+static void
+paint_lane_records (LaneDraw           *d,
+                    const SpsLodRecord *records,
+                    guint               n_records,
+                    SpsTime             start,
+                    SpsTime             end)
+{
+  SpsTimeline *self = d->self;
+  const SpsTimelineArea *a = d->area;
+  double px_per_ns = 1.0 / d->g->ns_per_px;
+  double width = a->width;
+  /* From this width on a slice may be labelled */
+  double label_width = d->labels ? SPS_TIMELINE_MIN_LABEL_WIDTH - 2 : G_MAXDOUBLE;
+
+  for (guint i = 0; i < n_records; i++)
+    {
+      const SpsLodRecord *r = &records[i];
+      double x0, x1;
+      guint color;
+      gboolean single;
+      int ls, rs, lr, rr;
+
+      if (r->start >= end)
+        break;
+      if (G_UNLIKELY (r->end <= start) && !(r->end == r->start && r->start >= start))
+        continue;
+
+      x0 = _sps_time_distance (r->start, a->base) * px_per_ns - a->base_px;
+      x1 = _sps_time_distance (r->end, a->base) * px_per_ns - a->base_px;
+      single = r->last - r->first == 1 && x1 - x0 >= 1.0;
+
+      if (single && (x1 - x0 >= label_width || r->end >= d->trace_end))
+        {
+          SpsLodRun run = { r->start, r->end, r->slice, 1, r->name };
+
+          draw_slice (d, &run, x0, x1);
+          continue;
+        }
+
+      color = _sps_timeline_name_color (self, r->name);
+
+      /* As draw_slice() draws a slice */
+      ls = _sps_timeline_round_px (CLAMP (x0, -2.0, width + 2.0));
+      rs = _sps_timeline_round_px (CLAMP (x1, -2.0, width + 2.0));
+      rs = MAX (rs, ls + 1);
+      rs -= _sps_timeline_slice_keeps_gap (x0, x1);
+      /* As flush_merged() draws a run */
+      lr = _sps_timeline_floor_px (MAX (x0, -1.0));
+      rr = MAX (lr + 1, -_sps_timeline_floor_px (-MIN (x1, width + 1.0)));
+
+      _sps_timeline_canvas_fill_columns (&d->strip, single ? ls : lr, single ? rs : rr,
+                  single ? self->style.fill_pixel[color] : self->style.merged_pixel[color]);
+      d->drawn = TRUE;
+    }
+}
+
+/* Paints the items of a slice lane in the area. */
+static void
+paint_slice_lane (SpsTimeline               *self,
+                  const SpsTimelineGeometry *g,
+                  const SpsTimelineArea     *a,
+                  const SpsTimelineRow      *row,
+                  SpsTimelinePaint          *paint)
+{
+  LaneDraw d = { 0, };
+  SpsLodIter iter;
+  SpsLodRun runs[128];
+  const SpsLodRecord *records;
+  guint n, n_records;
+  double px_per_ns = 1.0 / g->ns_per_px;
+  double right_edge = a->width + 1.0;
+  /* Category filters: a run is skipped when its own (or, merged, its
+   * longest) slice is hidden. */
+  gboolean filtered = sps_session_has_filters (self->session);
+
+  /* Labels and marks go on top of the strip, so they wait in their own
+   * list until the strip is done. */
+  d.self = self;
+  d.g = g;
+  d.slices = sps_trace_get_slices (self->trace);
+  d.area = a;
+  d.overlay = self->overlay_nodes;
+  d.y = 1;
+  d.height = row->height - 2;
+  d.labels = self->text_height <= d.height;
+  d.text_y = floorf ((row->height - self->text_height) / 2.f);
+  d.sampled = sps_trace_get_tracks (self->trace)->kind[row->track] == SPS_TRACK_THREAD_SAMPLED_SLICES;
+  d.trace_end = sps_trace_get_end_time (self->trace);
+  _sps_timeline_canvas_init_strip (&d.strip, a->width, g->scale);
+
+  /* A nanosecond of margin each side: items touching the edges of a
+   * tile are drawn by both tiles, each its part. */
+  _sps_timeline_lod_runs_init (self->lod, &iter, row->track, row->depth, _sps_timeline_draw_level (g),
+                               _sps_time_sub (_sps_timeline_area_start (a, g), 1), _sps_time_add (_sps_timeline_area_end (a, g), 1));
+
+  /* Sampled lanes read each slice's flags, and filters each slice's
+   * visibility: those take the general path. A level that does not keep
+   * its items as records is read through the lane's window when the
+   * whole window is drawn: the frames of a zoom draw it again and again.
+   * (A tile is drawn once.) */
+  if (!filtered && !d.sampled)
+    {
+      records = _sps_timeline_lod_runs_records (&iter, &n_records);
+      if (records == NULL && a->spots == NULL)
+        records = _sps_timeline_lod_runs_window (self->lod, row->track, row->depth, _sps_timeline_draw_level (g),
+                                                 _sps_time_sub (_sps_timeline_area_start (a, g), 1), _sps_time_add (_sps_timeline_area_end (a, g), 1), &n_records);
+      if (records != NULL)
+        {
+          paint_lane_records (&d, records, n_records, _sps_time_sub (_sps_timeline_area_start (a, g), 1), _sps_time_add (_sps_timeline_area_end (a, g), 1));
+          goto done;
+        }
+    }
+
+  while ((n = _sps_timeline_lod_runs_next_n (&iter, runs, G_N_ELEMENTS (runs))) > 0)
+    for (guint i = 0; i < n; i++)
+      {
+        const SpsLodRun *run = &runs[i];
+        double x0 = _sps_time_distance (run->start, a->base) * px_per_ns - a->base_px;
+        double x1 = _sps_time_distance (run->end, a->base) * px_per_ns - a->base_px;
+
+        if (filtered && !sps_session_is_slice_visible (self->session, run->slice))
+          continue;
+
+        if (run->count == 1 && x1 - x0 >= 1.0)
+          {
+            flush_merged (&d);
+            draw_slice (&d, run, x0, x1);
+            continue;
+          }
+
+        /* Narrower than a pixel, or merged already: join the pending run
+         * when it touches it (within a pixel), else start a new one. The
+         * run takes the colour of its longest item. (At the level drawn,
+         * items are further apart than a pixel, so a run is usually drawn
+         * at once, when the next item comes.) */
+        if (d.pending && x0 <= d.px1 + 1.0)
+          {
+            d.px1 = MAX (d.px1, MIN (x1, right_edge));
+            if (run->end - run->start > d.dominant_length)
+              {
+                d.dominant_name = run->name;
+                d.dominant_length = run->end - run->start;
+              }
+          }
+        else
+          {
+            flush_merged (&d);
+            d.pending = TRUE;
+            d.px0 = MAX (x0, -1.0);
+            d.px1 = MIN (x1, right_edge);
+            d.dominant_name = run->name;
+            d.dominant_length = run->end - run->start;
+          }
+      }
+
+  flush_merged (&d);
+
+done:
+  paint->canvas = d.strip;
+  paint->drawn = d.drawn;
+  paint->y = d.y;
+  paint->height = d.height;
+}
+
+/* A collapsed process: where any of its threads is busy, that is the
+ * merged coverage of their outermost slices, in one strip. Each thread
+ * costs what its top lane costs to draw, so the summary stays O(pixels)
+ * per thread. */
+static void
+paint_process_summary (SpsTimeline               *self,
+                       const SpsTimelineGeometry *g,
+                       const SpsTimelineArea     *a,
+                       const SpsTimelineRow      *row,
+                       SpsTimelinePaint          *paint)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
+  double px_per_ns = 1.0 / g->ns_per_px;
+  guint level = _sps_timeline_draw_level (g);
+  float bar = MAX (row->height - 2 * 7, 4);
+  SpsTime start = _sps_time_sub (_sps_timeline_area_start (a, g), 1);
+  SpsTime end = _sps_time_add (_sps_timeline_area_end (a, g), 1);
+
+  _sps_timeline_canvas_init_strip (&paint->canvas, a->width, g->scale);
+  paint->y = floorf ((row->height - bar) / 2);
+  paint->height = bar;
+
+  for (guint t = 0; t < tracks->n_rows; t++)
+    {
+      SpsLodIter iter;
+      SpsLodRun runs[128];
+      guint n;
+      int covered = G_MININT;   /* the strip is filled up to here */
+
+      if (tracks->process[t] != row->process ||
+          (tracks->kind[t] != SPS_TRACK_THREAD_SLICES && tracks->kind[t] != SPS_TRACK_THREAD_SAMPLED_SLICES) ||
+          !sps_session_is_track_visible (self->session, t))
+        continue;
+
+      _sps_timeline_lod_runs_init (self->lod, &iter, t, 0, level, start, end);
+      while ((n = _sps_timeline_lod_runs_next_n (&iter, runs, G_N_ELEMENTS (runs))) > 0)
+        for (guint i = 0; i < n; i++)
+          {
+            double x0 = MAX (_sps_time_distance (runs[i].start, a->base) * px_per_ns - a->base_px, -1.0);
+            double x1 = MIN (_sps_time_distance (runs[i].end, a->base) * px_per_ns - a->base_px, a->width + 1.0);
+            int left = MAX (_sps_timeline_floor_px (x0), covered);
+            int right = MAX (_sps_timeline_floor_px (x0) + 1, -_sps_timeline_floor_px (-x1));
+
+            if (right > left)
+              {
+                _sps_timeline_canvas_fill_columns (&paint->canvas, left, right, self->style.summary_pixel);
+                covered = right;
+                paint->drawn = TRUE;
+              }
+          }
+    }
+}
+
+/* The slice under (@x, @y), allowing 2 px of slack for thin ones; hidden
+ * slices are not hit. */
+static guint
+slice_hit_test (const SpsTimelineSource   *source,
+                const SpsTimelineGeometry *g,
+                const SpsTimelineRow      *row,
+                double                     x,
+                double                     y)
+{
+  guint slice = _sps_timeline_lod_slice_at (source->lod, row->track, row->depth, _sps_timeline_x_to_time (g, x),
+                                            (SpsTime) ceil (2 * g->ns_per_px));
+
+  if (slice != SPS_NO_INDEX && !sps_session_is_slice_visible (source->session, slice))
+    return SPS_NO_INDEX;
+  return slice;
+}
+
+/* Its name, duration and self time */
+static char *
+slice_tooltip (const SpsTimelineSource   *source,
+               const SpsTimelineGeometry *g,
+               const SpsTimelineRow      *row,
+               guint                      slice,
+               double                     x)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (source->trace);
+  g_autofree char *dur = NULL;
+  g_autofree char *self_time = NULL;
+  const char *name;
+  guint16 flags;
+
+  name = _sps_timeline_string_or (source->trace, slices->name[slice], _("(unnamed)"));
+  flags = slices->flags[slice];
+  dur = sps_time_format_duration (slices->dur[slice], 3);
+  self_time = sps_time_format_duration (slices->self_time[slice], 3);
+
+  if (flags & SPS_SLICE_SAMPLED)
+    /* TRANSLATORS: sampled spans are estimated from stack samples */
+    return g_markup_printf_escaped (_("<b>%s</b>\nDuration: ~%s (estimate from samples)\nSelf time: ~%s (estimate)"),
+                                    name, dur, self_time);
+  if (flags & SPS_SLICE_UNFINISHED)
+    return g_markup_printf_escaped (_("<b>%s</b>\nDuration: at least %s (did not end)\nSelf time: %s"),
+                                    name, dur, self_time);
+  return g_markup_printf_escaped (_("<b>%s</b>\nDuration: %s\nSelf time: %s"), name, dur, self_time);
+}
+
+const SpsTimelinePainter _sps_timeline_slice_painter = {
+  .name = "slices",
+  .paint = paint_slice_lane,
+  .hit_test = slice_hit_test,
+  .tooltip = slice_tooltip,
+};
+
+/* A collapsed process's header row: nothing to point at there but the
+ * header, which the widget handles (a click expands it). */
+const SpsTimelinePainter _sps_timeline_process_painter = {
+  .name = "process-summary",
+  .paint = paint_process_summary,
+};
