@@ -123,7 +123,8 @@ setup_cell (GtkSignalListItemFactory *factory,
     }
   gtk_label_set_xalign (GTK_LABEL (label), ref->column == COLUMN_FUNCTION || ref->column == COLUMN_NOTE ? 0 : 1);
   gtk_widget_set_hexpand (label, TRUE);
-  gtk_label_set_ellipsize (GTK_LABEL (label), ref->column == COLUMN_FUNCTION ? PANGO_ELLIPSIZE_START
+  /* "Module!Namespace.Type.Method(args)": both ends say the most */
+  gtk_label_set_ellipsize (GTK_LABEL (label), ref->column == COLUMN_FUNCTION ? PANGO_ELLIPSIZE_MIDDLE
                                                                                : PANGO_ELLIPSIZE_NONE);
   gtk_box_append (GTK_BOX (box), label);
   gtk_list_item_set_child (list_item, box);
@@ -184,6 +185,8 @@ add_column (SpsMemoryPanel *self,
   g_object_unref (sorter);
   gtk_column_view_column_set_resizable (col, TRUE);
   gtk_column_view_column_set_expand (col, column == COLUMN_FUNCTION || column == COLUMN_NOTE);
+  if (column == COLUMN_FUNCTION)
+    gtk_column_view_column_set_fixed_width (col, 340);
   gtk_column_view_append_column (self->function_view, col);
 }
 
@@ -193,8 +196,8 @@ static void
 show_frames (SpsMemoryPanel *self,
              guint32         callsite)
 {
-  const SpsCallsiteTable *cs = sps_trace_get_callsites (self->trace);
-  const SpsFrameTable *frames = sps_trace_get_frames (self->trace);
+  const SpsCallsiteTable *cs;
+  const SpsFrameTable *frames;
   g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
   GtkWidget *child;
 
@@ -202,6 +205,9 @@ show_frames (SpsMemoryPanel *self,
     gtk_list_box_remove (self->frames, child);
   if (callsite == SPS_NO_INDEX)
     return;
+
+  cs = sps_trace_get_callsites (self->trace);
+  frames = sps_trace_get_frames (self->trace);
 
   for (guint32 c = callsite; c != SPS_NO_INDEX; c = cs->parent[c])
     g_array_append_val (chain, c);
@@ -466,7 +472,7 @@ _sps_memory_panel_create_lists (SpsMemoryPanel *self)
   paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   gtk_paned_set_start_child (GTK_PANED (paned), scrolled (GTK_WIDGET (self->function_view)));
   gtk_paned_set_end_child (GTK_PANED (paned), right);
-  gtk_paned_set_position (GTK_PANED (paned), 760);
+  gtk_paned_set_position (GTK_PANED (paned), 900);
   gtk_widget_set_vexpand (paned, TRUE);
 
   on_function_selected (self);

@@ -99,10 +99,11 @@ update_summary (SpsMemoryPanel *self)
   uncertain_count = _sps_memory_format_count (sum.uncertain_count);
   uncertain_bytes = _sps_memory_format_count (sum.uncertain_bytes);
   at = sps_time_format_duration (self->time - self->origin, 6);
-  /* Translators: the allocations outstanding at a time: "Known: 717
-   * allocations, 64,762 bytes — uncertain: 0 allocations, 0 bytes (at 9.1 s)" */
-  text = g_strdup_printf (_("At %s — known: %s allocations, %s bytes · uncertain: %s allocations, %s bytes"),
-                          at, known_count, known_bytes, uncertain_count, uncertain_bytes);
+  /* Translators: the allocations outstanding at a time from the trace's
+   * start: "At 7.38 s — known: 64,762 bytes (allocations: 717) ·
+   * uncertain: 0 bytes (allocations: 0)" */
+  text = g_strdup_printf (_("At %s — known: %s bytes (allocations: %s) · uncertain: %s bytes (allocations: %s)"),
+                          at, known_bytes, known_count, uncertain_bytes, uncertain_count);
   gtk_label_set_text (self->summary_label, text);
 
   note = sps_outstanding_tree_dup_summary_note (self->tree);
