@@ -485,6 +485,18 @@ append_part (GString    *note,
   g_string_append (note, part);
 }
 
+/* @part (owned) is appended only when @n is not 0 */
+static void
+append_count (GString *note,
+              guint64  n,
+              char    *part)
+{
+  g_autofree char *owned = part;
+
+  if (n > 0)
+    append_part (note, owned);
+}
+
 static char *
 describe (SpsTrace      *trace,
           const guint64 *reasons,
@@ -517,18 +529,22 @@ describe (SpsTrace      *trace,
       append_part (note, part);
     }
 
-#define PART(reason, one, many) \
-  if (reasons[reason] > 0) \
-    { \
-      g_autofree char *part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, one, many, reasons[reason]), \
-                                               reasons[reason]); \
-      append_part (note, part); \
-    }
-  PART (SPS_UNCERTAIN_GAP, "%" PRIu64 " in a capture gap", "%" PRIu64 " in a capture gap")
-  PART (SPS_UNCERTAIN_SAMPLED, "%" PRIu64 " sampled", "%" PRIu64 " sampled")
-  PART (SPS_UNCERTAIN_UNKNOWN_BIRTH, "%" PRIu64 " of unknown birth", "%" PRIu64 " of unknown birth")
-  PART (SPS_UNCERTAIN_UNKNOWN_DEATH, "%" PRIu64 " of unknown end", "%" PRIu64 " of unknown end")
-#undef PART
+  append_count (note, reasons[SPS_UNCERTAIN_GAP],
+                g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " in a capture gap", "%" PRIu64 " in a capture gap",
+                                              reasons[SPS_UNCERTAIN_GAP]),
+                                 reasons[SPS_UNCERTAIN_GAP]));
+  append_count (note, reasons[SPS_UNCERTAIN_SAMPLED],
+                g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " sampled", "%" PRIu64 " sampled",
+                                              reasons[SPS_UNCERTAIN_SAMPLED]),
+                                 reasons[SPS_UNCERTAIN_SAMPLED]));
+  append_count (note, reasons[SPS_UNCERTAIN_UNKNOWN_BIRTH],
+                g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " of unknown birth", "%" PRIu64 " of unknown birth",
+                                              reasons[SPS_UNCERTAIN_UNKNOWN_BIRTH]),
+                                 reasons[SPS_UNCERTAIN_UNKNOWN_BIRTH]));
+  append_count (note, reasons[SPS_UNCERTAIN_UNKNOWN_DEATH],
+                g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " of unknown end", "%" PRIu64 " of unknown end",
+                                              reasons[SPS_UNCERTAIN_UNKNOWN_DEATH]),
+                                 reasons[SPS_UNCERTAIN_UNKNOWN_DEATH]));
 
   return g_string_free (note, FALSE);
 }

@@ -21,7 +21,8 @@
  *     unknown, to death_by), only when some allocation of the heap is
  *     ever uncertain.
  *
- * Unknown sizes count 0. Sums are 128-bit, so no size a file gives can
+ * Unknown sizes count 0; a heap whose sizes are all unknown gets no
+ * counter. Sums are 128-bit, so no size a file gives can
  * wrap them; a double holds them exactly up to 2^53 bytes. */
 
 enum
@@ -116,7 +117,9 @@ _sps_add_outstanding_counters (SpsTraceBuilder *b)
   _sps_builder_time_range (b, &start, &end);
   n_groups = b->n_processes * SPS_N_HEAPS;
   /* Per group: bit 0 some allocation is ever known, bit 1 some is ever
-   * uncertain (then the second series says more than the first) */
+   * uncertain (then the second series says more than the first), bit 2
+   * some size is known (without one, both series would be 0 throughout,
+   * as for Chrome objects without snapshot sizes: no counter then) */
   group_kinds = g_new0 (guint8, MAX (n_groups, 1));
   steps = g_array_sized_new (FALSE, FALSE, sizeof (Step), b->n_allocations * 2);
 
@@ -130,6 +133,8 @@ _sps_add_outstanding_counters (SpsTraceBuilder *b)
       if (b->alloc_process[r] >= b->n_processes || b->alloc_heap[r] >= SPS_N_HEAPS)
         continue;
       group = b->alloc_process[r] * SPS_N_HEAPS + b->alloc_heap[r];
+      if (b->alloc_size[r] != SPS_SIZE_UNKNOWN)
+        group_kinds[group] |= 4;
 
       if (known)
         {
@@ -163,12 +168,19 @@ _sps_add_outstanding_counters (SpsTraceBuilder *b)
     {
       guint32 group = g_array_index (steps, Step, i).group;
       guint32 process = group / SPS_N_HEAPS;
-      guint32 name = sps_trace_builder_intern (b, heap_names[group % SPS_N_HEAPS], -1);
+      guint32 name;
       guint32 known_track = SPS_NO_INDEX;
       guint32 all_track = SPS_NO_INDEX;
       __int128 known = 0;
       __int128 all = 0;
 
+      if ((group_kinds[group] & 4) == 0)
+        {
+          while (i < steps->len && g_array_index (steps, Step, i).group == group)
+            i++;
+          continue;
+        }
+      name = sps_trace_builder_intern (b, heap_names[group % SPS_N_HEAPS], -1);
       if (group_kinds[group] & 1)
         known_track = sps_trace_builder_ensure_counter_track (b, process, name,
                                                               sps_trace_builder_intern (b, "known", -1));
