@@ -313,6 +313,7 @@ test_generated_uncertain (void)
                                                                    SPS_NO_INDEX);
   g_autofree char *note = NULL;
   SpsCountBytes sampled;
+  SpsCountBytes bounded;
 
   assert_summary (at_2500, 2, 170, 2, 100, 0);
   assert_functions (at_2500, 10,
@@ -325,6 +326,10 @@ test_generated_uncertain (void)
   g_assert_cmpstr (note, ==, "1 may have died between GC 2 and GC 3; 1 sampled");
   sps_outstanding_tree_get_uncertain (at_2500, SPS_UNCERTAIN_SAMPLED, &sampled);
   g_assert_cmpuint (sampled.count, ==, 1);
+  g_assert_cmpuint (sampled.bytes, ==, 80);
+  sps_outstanding_tree_get_uncertain (at_2500, SPS_UNCERTAIN_GC_BOUNDS, &bounded);
+  g_assert_cmpuint (bounded.count, ==, 1);
+  g_assert_cmpuint (bounded.bytes, ==, 20);
 
   assert_summary (at_2700, 1, 10, 3, 260, 0);
   g_clear_pointer (&note, g_free);

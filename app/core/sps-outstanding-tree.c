@@ -39,6 +39,7 @@ typedef struct
   SpsCountBytes known;
   SpsCountBytes uncertain;
   guint64       reasons[SPS_N_UNCERTAIN_REASONS];
+  guint64       reason_bytes[SPS_N_UNCERTAIN_REASONS];
   SpsTime       gc_after;
   SpsTime       gc_by;
 } Leaf;
@@ -109,6 +110,7 @@ leaf_add (Leaf                     *leaf,
   count_add (&leaf->uncertain, &one);
   reason = uncertain_reason (a->certainty[r]);
   leaf->reasons[reason]++;
+  leaf->reason_bytes[reason] = _sps_add_bytes (leaf->reason_bytes[reason], one.bytes);
   if (reason == SPS_UNCERTAIN_GC_BOUNDS)
     {
       leaf->gc_after = MIN (leaf->gc_after, a->death_after[r]);
@@ -123,7 +125,10 @@ leaf_merge (Leaf       *into,
   count_add (&into->known, &leaf->known);
   count_add (&into->uncertain, &leaf->uncertain);
   for (guint i = 0; i < SPS_N_UNCERTAIN_REASONS; i++)
-    into->reasons[i] += leaf->reasons[i];
+    {
+      into->reasons[i] += leaf->reasons[i];
+      into->reason_bytes[i] = _sps_add_bytes (into->reason_bytes[i], leaf->reason_bytes[i]);
+    }
   into->gc_after = MIN (into->gc_after, leaf->gc_after);
   into->gc_by = MAX (into->gc_by, leaf->gc_by);
 }
@@ -379,8 +384,8 @@ sps_outstanding_tree_get_summary (SpsOutstandingTree *self,
  * sps_outstanding_tree_get_uncertain:
  * @self: a #SpsOutstandingTree
  * @reason: why
- * @out: (out caller-allocates): the uncertain allocations of @reason
- *   (count only: bytes are not kept per reason, so 0)
+ * @out: (out caller-allocates): the uncertain allocations of @reason,
+ *   counted once each, and their bytes
  */
 void
 sps_outstanding_tree_get_uncertain (SpsOutstandingTree *self,
@@ -391,7 +396,7 @@ sps_outstanding_tree_get_uncertain (SpsOutstandingTree *self,
   g_return_if_fail (reason < SPS_N_UNCERTAIN_REASONS);
   g_return_if_fail (out != NULL);
 
-  *out = (SpsCountBytes) { self->total.reasons[reason], 0 };
+  *out = (SpsCountBytes) { self->total.reasons[reason], self->total.reason_bytes[reason] };
 }
 
 /**
