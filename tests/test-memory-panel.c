@@ -446,6 +446,28 @@ test_allocations_only_span (void)
   assert_counter (trace, "Outstanding bytes (native)", "known + uncertain", "");
 }
 
+/* Rows that already hold the series (as a saved profile read back would
+ * give them) are kept as they are: no second copy of the points */
+static void
+test_counter_not_twice (void)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (b, 9);
+  guint32 track = sps_trace_builder_ensure_counter_track (b, process,
+                                                          sps_trace_builder_intern (b, "Outstanding bytes (native)", -1),
+                                                          sps_trace_builder_intern (b, "known", -1));
+
+  sps_trace_builder_add_counter_value (b, track, 50, 8);
+  sps_trace_builder_add_allocation (b, process, SPS_NO_INDEX, 50, 8, 0, 1, SPS_HEAP_NATIVE, SPS_ALLOCATION_EXACT);
+  trace = sps_trace_builder_finish (b, NULL, &error);
+  g_assert_no_error (error);
+
+  assert_counter (trace, "Outstanding bytes (native)", "known", "50:8");
+  g_assert_cmpuint (sps_trace_get_counters (trace)->n_rows, ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -461,6 +483,7 @@ main (int   argc,
   g_test_add_func ("/memory-panel/generated/paths", test_generated_paths);
   g_test_add_func ("/memory-panel/generated/counter", test_generated_counter);
   g_test_add_func ("/memory-panel/allocations-only/time-span", test_allocations_only_span);
+  g_test_add_func ("/memory-panel/counter/not-twice", test_counter_not_twice);
 
   return g_test_run ();
 }

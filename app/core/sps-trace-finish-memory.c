@@ -102,6 +102,17 @@ has_step_at (GArray  *steps,
   return FALSE;
 }
 
+static gboolean
+has_counter (SpsTraceBuilder *b,
+             guint32          process,
+             guint32          name)
+{
+  for (guint c = 0; c < b->n_counters; c++)
+    if (b->counter_process[c] == process && b->counter_name[c] == name)
+      return TRUE;
+  return FALSE;
+}
+
 void
 _sps_add_outstanding_counters (SpsTraceBuilder *b)
 {
@@ -181,6 +192,14 @@ _sps_add_outstanding_counters (SpsTraceBuilder *b)
           continue;
         }
       name = sps_trace_builder_intern (b, heap_names[group % SPS_N_HEAPS], -1);
+      /* A trace read back from rows that already hold these series (a
+       * saved profile) keeps them as they are, not twice */
+      if (has_counter (b, process, name))
+        {
+          while (i < steps->len && g_array_index (steps, Step, i).group == group)
+            i++;
+          continue;
+        }
       if (group_kinds[group] & 1)
         known_track = sps_trace_builder_ensure_counter_track (b, process, name,
                                                               sps_trace_builder_intern (b, "known", -1));

@@ -81,6 +81,19 @@ set_building (SpsMemoryPanel *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUILDING]);
 }
 
+/* A time from the trace's start; any time a property was given must
+ * format, however far it is */
+static SpsTime
+offset_from (SpsTime time,
+             SpsTime origin)
+{
+  SpsTime offset;
+
+  if (__builtin_sub_overflow (time, origin, &offset))
+    return time < 0 ? G_MININT64 : G_MAXINT64;
+  return offset;
+}
+
 static void
 update_summary (SpsMemoryPanel *self)
 {
@@ -98,7 +111,7 @@ update_summary (SpsMemoryPanel *self)
   known_bytes = _sps_memory_format_count (sum.known_bytes);
   uncertain_count = _sps_memory_format_count (sum.uncertain_count);
   uncertain_bytes = _sps_memory_format_count (sum.uncertain_bytes);
-  at = sps_time_format_duration (self->time - self->origin, 6);
+  at = sps_time_format_duration (offset_from (self->time, self->origin), 6);
   /* Translators: the allocations outstanding at a time from the trace's
    * start: "At 7.38 s — known: 64,762 bytes (allocations: 717) ·
    * uncertain: 0 bytes (allocations: 0)" */
@@ -180,11 +193,10 @@ show_error (SpsMemoryPanel *self,
 /* A time from the trace's start, as the entries show and take it */
 static void
 set_entry_time (GtkEntry *entry,
-                SpsTime   offset)
+                SpsTime   time,
+                SpsTime   origin)
 {
-  g_autofree char *text = NULL;
-
-  text = sps_time_format_duration (offset, 9);
+  g_autofree char *text = sps_time_format_duration (offset_from (time, origin), 9);
 
   gtk_editable_set_text (GTK_EDITABLE (entry), text);
 }
@@ -575,7 +587,7 @@ sps_memory_panel_set_time (SpsMemoryPanel *self,
 {
   g_return_if_fail (SPS_IS_MEMORY_PANEL (self));
 
-  set_entry_time (self->time_entry, time - self->origin);
+  set_entry_time (self->time_entry, time, self->origin);
   if (self->time == time)
     return;
   self->time = time;
@@ -599,11 +611,11 @@ sps_memory_panel_set_birth_range (SpsMemoryPanel *self,
   if (start == SPS_TIME_MIN)
     gtk_editable_set_text (GTK_EDITABLE (self->birth_start_entry), "");
   else
-    set_entry_time (self->birth_start_entry, start - self->origin);
+    set_entry_time (self->birth_start_entry, start, self->origin);
   if (end == SPS_TIME_MAX)
     gtk_editable_set_text (GTK_EDITABLE (self->birth_end_entry), "");
   else
-    set_entry_time (self->birth_end_entry, end - self->origin);
+    set_entry_time (self->birth_end_entry, end, self->origin);
 
   if (self->birth_start == start && self->birth_end == end)
     return;
