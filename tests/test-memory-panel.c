@@ -107,6 +107,17 @@ assert_counter (SpsTrace   *trace,
   g_assert_cmpstr (points, ==, expected);
 }
 
+/* The trace of @b, which must finish without an error */
+static SpsTrace *
+finish (SpsTraceBuilder *b)
+{
+  g_autoptr(GError) error = NULL;
+  SpsTrace *trace = sps_trace_builder_finish (b, NULL, &error);
+
+  g_assert_no_error (error);
+  return trace;
+}
+
 /* allocTrace */
 
 static SpsTrace *
@@ -228,7 +239,6 @@ static SpsTrace *
 build_capture (void)
 {
   g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
-  g_autoptr(GError) error = NULL;
   guint32 process = sps_trace_builder_ensure_process (b, 1);
   guint32 main_frame = sps_trace_builder_intern_frame (b, sps_trace_builder_intern (b, "Main", -1), 0, 0, 1);
   guint32 a_frame = sps_trace_builder_intern_frame (b, sps_trace_builder_intern (b, "A.make", -1), 0, 0, 2);
@@ -270,7 +280,7 @@ build_capture (void)
   sps_trace_builder_set_allocation_callsite (b, a, a_cs);
   sps_trace_builder_set_allocation_death (b, a, SPS_TIME_MIN, 1000);
 
-  return sps_trace_builder_finish (b, NULL, &error);
+  return finish (b);
 }
 
 /* At 1700: a1, a2 and a5 surely alive (190 B); a3 between its bounds
@@ -430,15 +440,13 @@ test_allocations_only_span (void)
 {
   g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
   g_autoptr(SpsTrace) trace = NULL;
-  g_autoptr(GError) error = NULL;
   guint32 process = sps_trace_builder_ensure_process (b, 9);
   guint32 a;
 
   sps_trace_builder_add_allocation (b, process, SPS_NO_INDEX, 50, 8, 0, 1, SPS_HEAP_NATIVE, SPS_ALLOCATION_EXACT);
   a = sps_trace_builder_add_allocation (b, process, SPS_NO_INDEX, 70, 4, 0, 2, SPS_HEAP_NATIVE, SPS_ALLOCATION_EXACT);
   sps_trace_builder_set_allocation_death (b, a, 90, 90);
-  trace = sps_trace_builder_finish (b, NULL, &error);
-  g_assert_no_error (error);
+  trace = finish (b);
 
   g_assert_cmpint (sps_trace_get_start_time (trace), ==, 50);
   g_assert_cmpint (sps_trace_get_end_time (trace), ==, 90);
@@ -453,7 +461,6 @@ test_counter_not_twice (void)
 {
   g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
   g_autoptr(SpsTrace) trace = NULL;
-  g_autoptr(GError) error = NULL;
   guint32 process = sps_trace_builder_ensure_process (b, 9);
   guint32 track = sps_trace_builder_ensure_counter_track (b, process,
                                                           sps_trace_builder_intern (b, "Outstanding bytes (native)", -1),
@@ -461,8 +468,7 @@ test_counter_not_twice (void)
 
   sps_trace_builder_add_counter_value (b, track, 50, 8);
   sps_trace_builder_add_allocation (b, process, SPS_NO_INDEX, 50, 8, 0, 1, SPS_HEAP_NATIVE, SPS_ALLOCATION_EXACT);
-  trace = sps_trace_builder_finish (b, NULL, &error);
-  g_assert_no_error (error);
+  trace = finish (b);
 
   assert_counter (trace, "Outstanding bytes (native)", "known", "50:8");
   g_assert_cmpuint (sps_trace_get_counters (trace)->n_rows, ==, 1);
