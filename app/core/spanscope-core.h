@@ -24,6 +24,7 @@
 #include "sps-plugin-engine.h"
 #include "sps-search.h"
 #include "sps-flame-tree.h"
+#include "sps-outstanding-tree.h"
 #include "sps-live-source.h"
 #include "sps-serial-source.h"
 #include "sps-core-enums.h"

@@ -165,4 +165,12 @@ void _sps_build_raw_samples        (Finish *f);
 void _sps_build_objects_and_stacks (Finish *f);
 void _sps_build_allocations        (Finish *f);
 
+/* sps-trace-finish.c */
+void _sps_builder_time_range       (SpsTraceBuilder *b,
+                                    SpsTime         *start_out,
+                                    SpsTime         *end_out);
+
+/* sps-trace-finish-memory.c */
+void _sps_add_outstanding_counters (SpsTraceBuilder *b);
+
 G_END_DECLS

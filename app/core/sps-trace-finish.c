@@ -44,10 +44,22 @@ extend_range (const SpsTime *ts,
     }
 }
 
-static void
-time_range (Finish *f)
+/**
+ * _sps_builder_time_range:
+ * @b: a builder
+ * @start_out: (out): the earliest time of its rows
+ * @end_out: (out): the latest
+ *
+ * The trace's bounds: slices, instants, counters, samples, object events,
+ * GC observations and the known births and deaths of allocations (a
+ * capture of allocations alone has a real time span). 0 and 0 when
+ * nothing has a time.
+ */
+void
+_sps_builder_time_range (SpsTraceBuilder *b,
+                         SpsTime         *start_out,
+                         SpsTime         *end_out)
 {
-  SpsTraceBuilder *b = f->builder;
   SpsTime start = SPS_TIME_MAX;
   SpsTime end = SPS_TIME_MIN;
 
@@ -80,8 +92,14 @@ time_range (Finish *f)
   if (start > end)
     start = end = 0;
 
-  f->trace->start_time = start;
-  f->trace->end_time = end;
+  *start_out = start;
+  *end_out = end;
+}
+
+static void
+time_range (Finish *f)
+{
+  _sps_builder_time_range (f->builder, &f->trace->start_time, &f->trace->end_time);
 }
 
 static void
@@ -275,6 +293,9 @@ sps_trace_builder_finish (SpsTraceBuilder  *self,
   g_return_val_if_fail (!self->finished, NULL);
   g_return_val_if_fail (progress == NULL || SPS_IS_PROGRESS (progress), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  /* Derived rows go in while the builder still takes rows */
+  _sps_add_outstanding_counters (self);
 
   self->finished = TRUE;
   trace = g_object_new (SPS_TYPE_TRACE, NULL);

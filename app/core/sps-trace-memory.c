@@ -39,18 +39,6 @@ sps_trace_get_gc_observations (SpsTrace *self)
   return &self->gc_observations;
 }
 
-static inline guint64
-add_bytes (guint64 sum,
-           guint64 size)
-{
-  guint64 r;
-
-  /* Sizes come from files: a crafted one must not wrap the sum */
-  if (size == SPS_SIZE_UNKNOWN)
-    return sum;
-  return __builtin_add_overflow (sum, size, &r) ? G_MAXUINT64 - 1 : r;
-}
-
 /**
  * sps_trace_sum_outstanding:
  * @self: a #SpsTrace
@@ -85,27 +73,23 @@ sps_trace_sum_outstanding (SpsTrace       *self,
   /* Sorted by birth: the rows born after @time end the scan */
   for (guint r = 0; r < a->n_rows && a->birth[r] <= time; r++)
     {
-      gboolean known;
+      SpsAllocationState state;
 
       if (process != SPS_NO_INDEX && a->process[r] != process)
         continue;
-      if (time >= a->death_by[r])
-        continue;
 
-      /* A record in a capture gap is known until the gap (death_after) */
-      known = (a->certainty[r] == SPS_ALLOCATION_EXACT || a->certainty[r] == SPS_ALLOCATION_IN_GAP) &&
-              time < a->death_after[r];
-      if (known)
+      state = _sps_allocation_state (a, r, time);
+      if (state == SPS_ALLOCATION_STATE_KNOWN)
         {
           out->known_count++;
-          out->known_bytes = add_bytes (out->known_bytes, a->size[r]);
+          out->known_bytes = _sps_add_bytes (out->known_bytes, a->size[r]);
         }
-      else
+      else if (state == SPS_ALLOCATION_STATE_UNCERTAIN)
         {
           out->uncertain_count++;
-          out->uncertain_bytes = add_bytes (out->uncertain_bytes, a->size[r]);
+          out->uncertain_bytes = _sps_add_bytes (out->uncertain_bytes, a->size[r]);
         }
-      if (a->size[r] == SPS_SIZE_UNKNOWN)
+      if (state != SPS_ALLOCATION_STATE_GONE && a->size[r] == SPS_SIZE_UNKNOWN)
         out->unknown_size_count++;
     }
 }

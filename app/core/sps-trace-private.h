@@ -362,4 +362,43 @@ void     _sps_trace_builder_remove_samples (SpsTraceBuilder *self,
 void     _sps_trace_set_load_error        (SpsTrace        *self,
                                            const GError    *error);
 
+/* Where an allocation stands at a time (sps_trace_sum_outstanding(), the
+ * outstanding tree and the "Outstanding bytes" counters agree through
+ * this): surely alive from birth until death_after when exact (an in_gap
+ * record until its gap, which is its death_after), possibly alive from
+ * then until death_by; sampled records and those of unknown birth or
+ * death are only ever possibly alive. */
+typedef enum
+{
+  SPS_ALLOCATION_STATE_GONE,
+  SPS_ALLOCATION_STATE_KNOWN,
+  SPS_ALLOCATION_STATE_UNCERTAIN,
+} SpsAllocationState;
+
+static inline SpsAllocationState
+_sps_allocation_state (const SpsAllocationTable *a,
+                       guint                     r,
+                       SpsTime                   time)
+{
+  if (a->birth[r] > time || time >= a->death_by[r])
+    return SPS_ALLOCATION_STATE_GONE;
+  if ((a->certainty[r] == SPS_ALLOCATION_EXACT || a->certainty[r] == SPS_ALLOCATION_IN_GAP) &&
+      time < a->death_after[r])
+    return SPS_ALLOCATION_STATE_KNOWN;
+  return SPS_ALLOCATION_STATE_UNCERTAIN;
+}
+
+/* Sizes come from files: a crafted one must not wrap a sum; unknown
+ * sizes add nothing */
+static inline guint64
+_sps_add_bytes (guint64 sum,
+                guint64 size)
+{
+  guint64 r;
+
+  if (size == SPS_SIZE_UNKNOWN)
+    return sum;
+  return __builtin_add_overflow (sum, size, &r) ? G_MAXUINT64 - 1 : r;
+}
+
 G_END_DECLS
