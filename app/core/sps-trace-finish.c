@@ -277,6 +277,14 @@ sps_trace_builder_finish (SpsTraceBuilder  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   self->finished = TRUE;
+
+  /* A saved profile's tables were finished when it was saved */
+  if (self->profile_trace != NULL)
+    {
+      _sps_trace_builder_free_records (self);
+      return g_steal_pointer (&self->profile_trace);
+    }
+
   trace = g_object_new (SPS_TYPE_TRACE, NULL);
 
   f.builder = self;

@@ -86,6 +86,10 @@ void            _sps_window_action_timeline         (GSimpleAction *action,
                                                      gpointer       user_data);
 void            _sps_window_show_search             (SpsWindow     *self);
 void            _sps_window_update_recent           (SpsWindow     *self);
+void            _sps_window_save_profile            (SpsWindow           *self,
+                                                     GFile               *output,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
 void            _sps_window_on_recent_row_activated (SpsWindow     *self,
                                                      GtkListBoxRow *row,
                                                      GtkListBox    *list);

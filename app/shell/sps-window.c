@@ -121,6 +121,7 @@ sps_window_update_actions (SpsWindow *self)
 
   sps_window_set_action_enabled (self, "cancel-load", self->state == SPS_WINDOW_STATE_LOADING &&
                                                       !g_cancellable_is_cancelled (self->cancellable));
+  sps_window_set_action_enabled (self, "save-profile", loaded);
   sps_window_set_action_enabled (self, "reload", self->file != NULL &&
                                                  self->state != SPS_WINDOW_STATE_LOADING);
 
