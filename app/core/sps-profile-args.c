@@ -93,8 +93,8 @@ decode_locked (SpsProfileArgs  *self,
 
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                /* Translators: a file name, a table and a row number */
-               _("%s: the args of %s row %" G_GINT64_FORMAT " are missing: %s"),
-               self->display_name, _sps_profile_tables[t].name, row,
+               _("%s: the args of %s row %lld are missing: %s"),
+               self->display_name, _sps_profile_tables[t].name, (long long) row,
                rc == SQLITE_ROW || rc == SQLITE_DONE ? _("no text") : sqlite3_errmsg (self->db));
   sqlite3_reset (stmt);
   return FALSE;

@@ -168,13 +168,13 @@ _sps_profile_open (const char  *path,
     {
       g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNSUPPORTED,
                    /* Translators: a file name, then two version numbers */
-                   _("%s: saved in profile format %" G_GINT64_FORMAT " by a newer Spanscope; "
+                   _("%s: saved in profile format %lld by a newer Spanscope; "
                      "this version reads formats up to %d"),
-                   display_name, version, SPS_PROFILE_FORMAT_VERSION);
+                   display_name, (long long) version, SPS_PROFILE_FORMAT_VERSION);
       ok = FALSE;
     }
   else if (version < 1)
-    ok = malformed (error, display_name, _("profile format %" G_GINT64_FORMAT " does not exist"), version);
+    ok = malformed (error, display_name, _("profile format %lld does not exist"), (long long) version);
   else
     ok = check_schema (db, display_name, error);
 
@@ -334,7 +334,7 @@ read_row_count (Reader                *r,
   sqlite3_reset (stmt);
   /* Row numbers are guint32 with SPS_NO_INDEX reserved */
   if (n < 0 || n >= G_MAXUINT32)
-    return malformed (error, r->display_name, _("“%s” has %" G_GINT64_FORMAT " rows"), table->name, n);
+    return malformed (error, r->display_name, _("“%s” has %lld rows"), table->name, (long long) n);
   memcpy ((char *) r->trace + table->n_rows, &(guint) { (guint) n }, sizeof (guint));
   return TRUE;
 }
