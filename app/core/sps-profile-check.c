@@ -201,8 +201,13 @@ check_callsites (SpsTrace    *trace,
 
   /* A stack is depth + 1 frames long, walking up from its leaf */
   for (guint r = 0; r < c->n_rows; r++)
-    if (c->parent[r] == SPS_NO_INDEX ? c->depth[r] != 0 : c->depth[c->parent[r]] + 1 != c->depth[r])
-      return bad (error, display_name, "callsites", "depth", r, _("does not follow its parent’s"));
+    {
+      if (c->parent[r] == SPS_NO_INDEX ? c->depth[r] != 0 : c->depth[c->parent[r]] + 1 != c->depth[r])
+        return bad (error, display_name, "callsites", "depth", r, _("does not follow its parent’s"));
+      /* depth + 1 must fit its guint16, as in finish() */
+      if (c->depth[r] > SPS_MAX_DEPTH)
+        return bad (error, display_name, "callsites", "depth", r, _("is out of range"));
+    }
   return TRUE;
 }
 

@@ -339,53 +339,53 @@ read_row_count (Reader                *r,
   return TRUE;
 }
 
-/* Reads a column's image into new memory of exactly @size bytes; the
- * chunks' lengths are checked against @size before anything is
- * allocated, so a row count the file does not back costs nothing. */
-static gpointer
+static gboolean
+image_mismatch (Reader                 *r,
+                const SpsProfileTable  *table,
+                const char             *column,
+                GError                **error)
+{
+  return malformed (error, r->display_name, _("the data of %s.%s does not match its %u rows"),
+                    table->name, column, _sps_profile_table_rows (r->trace, table));
+}
+
+/* Reads a column's image into new memory of exactly @size bytes (%NULL
+ * for 0); the chunks' lengths are checked against @size before anything
+ * is allocated, so a row count the file does not back costs nothing. */
+static gboolean
 read_image (Reader                 *r,
             sqlite3_stmt           *chunks,
             const SpsProfileTable  *table,
             const char             *column,
             gsize                   size,
+            guint8                **out,
             GError                **error)
 {
   g_autoptr(GArray) rowids = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autofree guint8 *data = NULL;
+  gboolean chunks_ok = TRUE;
   gsize total = 0;
   gsize offset = 0;
   int rc;
 
   sqlite3_bind_text (chunks, 1, table->name, -1, SQLITE_STATIC);
   sqlite3_bind_text (chunks, 2, column, -1, SQLITE_STATIC);
-  while ((rc = sqlite3_step (chunks)) == SQLITE_ROW)
+  while (chunks_ok && (rc = sqlite3_step (chunks)) == SQLITE_ROW)
     {
       gint64 rowid = sqlite3_column_int64 (chunks, 0);
       gint64 len = sqlite3_column_int64 (chunks, 2);
 
-      if (sqlite3_column_int64 (chunks, 1) != (gint64) rowids->len || len < 0 ||
-          (guint64) len > size - total)
-        {
-          sqlite3_reset (chunks);
-          malformed (error, r->display_name, _("the data of %s.%s does not match its %u rows"),
-                     table->name, column, _sps_profile_table_rows (r->trace, table));
-          return NULL;
-        }
-      total += len;
+      /* Chunks numbered from 0, adding up to no more than the column */
+      chunks_ok = sqlite3_column_int64 (chunks, 1) == (gint64) rowids->len &&
+                  len >= 0 && (guint64) len <= size - total;
+      total += chunks_ok ? (gsize) len : 0;
       g_array_append_val (rowids, rowid);
     }
   sqlite3_reset (chunks);
-  if (rc != SQLITE_DONE)
-    {
-      sqlite_failed (r, error);
-      return NULL;
-    }
-  if (total != size || rowids->len == 0)
-    {
-      malformed (error, r->display_name, _("the data of %s.%s does not match its %u rows"),
-                 table->name, column, _sps_profile_table_rows (r->trace, table));
-      return NULL;
-    }
+  if (chunks_ok && rc != SQLITE_DONE)
+    return sqlite_failed (r, error);
+  if (!chunks_ok || total != size || rowids->len == 0)
+    return image_mismatch (r, table, column, error);
 
   data = size > 0 ? _sps_alloc_large (size) : NULL;
   for (guint i = 0; i < rowids->len && size > 0; i++)
@@ -397,27 +397,27 @@ read_image (Reader                 *r,
                              g_array_index (rowids, gint64, i), 0, &blob) != SQLITE_OK)
         {
           sqlite3_blob_close (blob);
-          sqlite_failed (r, error);
-          return NULL;
+          return sqlite_failed (r, error);
         }
       len = sqlite3_blob_bytes (blob);
-      if ((gsize) len > size - offset ||
-          sqlite3_blob_read (blob, data + offset, len, 0) != SQLITE_OK)
+      if ((gsize) len > size - offset)
         {
           sqlite3_blob_close (blob);
-          sqlite_failed (r, error);
-          return NULL;
+          return image_mismatch (r, table, column, error);
+        }
+      if (sqlite3_blob_read (blob, data + offset, len, 0) != SQLITE_OK)
+        {
+          sqlite3_blob_close (blob);
+          return sqlite_failed (r, error);
         }
       sqlite3_blob_close (blob);
       offset += len;
     }
   if (offset != size)
-    {
-      malformed (error, r->display_name, _("the data of %s.%s does not match its %u rows"),
-                 table->name, column, _sps_profile_table_rows (r->trace, table));
-      return NULL;
-    }
-  return g_steal_pointer (&data);
+    return image_mismatch (r, table, column, error);
+
+  *out = g_steal_pointer (&data);
+  return TRUE;
 }
 
 /* Args columns are saved as a bitmap of the rows that have args; their
@@ -466,7 +466,7 @@ read_tables (Reader  *r,
           g_autofree guint8 *image = NULL;
           gpointer column;
 
-          if (!(image = read_image (r, chunks, table, c->name, size, error)) && size > 0)
+          if (!read_image (r, chunks, table, c->name, size, &image, error))
             return FALSE;
 
           column = is_args ? (gpointer) args_from_bitmap (image, t, n) : (gpointer) g_steal_pointer (&image);
