@@ -508,6 +508,32 @@ derive (SpsTrace *trace)
 }
 
 /**
+ * sps_profile_probe:
+ * @head: the first bytes of a file (at least 72 to recognise anything)
+ *
+ * Recognises a saved profile from its header: the SQLite magic and the
+ * `application_id` %SPS_PROFILE_APPLICATION_ID (big-endian at byte 68).
+ *
+ * Returns: 100 for a saved profile, 0 otherwise
+ */
+guint
+sps_profile_probe (GBytes *head)
+{
+  static const char magic[16] = "SQLite format 3";
+  const guint8 *data;
+  gsize size = 0;
+  guint32 id;
+
+  g_return_val_if_fail (head != NULL, 0);
+
+  data = g_bytes_get_data (head, &size);
+  if (size < 72 || memcmp (data, magic, sizeof magic) != 0)
+    return 0;
+  id = (guint32) data[68] << 24 | (guint32) data[69] << 16 | (guint32) data[70] << 8 | data[71];
+  return id == SPS_PROFILE_APPLICATION_ID ? 100 : 0;
+}
+
+/**
  * sps_trace_builder_load_profile:
  * @builder: a new #SpsTraceBuilder, to which nothing was added
  * @file: a saved profile (see sps_trace_save_profile())

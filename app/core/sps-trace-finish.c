@@ -258,7 +258,9 @@ static const struct
  * Sorts, pairs and indexes what was added: B/E pairing per thread, async
  * trees on lanes, parent/depth/self time, the block index for range
  * queries, flow arrows. Can be called once; the builder's rows are freed
- * whether it succeeds or not, and the builder takes no more events.
+ * whether it succeeds or not, and the builder takes no more events. A
+ * builder that read a saved profile (sps_trace_builder_load_profile())
+ * returns the trace that was read, whose tables were finished already.
  *
  * Returns: (transfer full) (nullable): the trace, or %NULL with
  *   %G_IO_ERROR_CANCELLED if @progress was cancelled
