@@ -18,7 +18,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "sps-profile-args.h"
+#include "sps-profile-args-private.h"
 #include "sps-profile-private.h"
 
 struct _SpsProfileArgs

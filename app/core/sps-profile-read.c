@@ -21,7 +21,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-importer.h"
-#include "sps-profile-args.h"
+#include "sps-profile-args-private.h"
 #include "sps-profile-private.h"
 #include "sps-trace-finish-private.h"
 

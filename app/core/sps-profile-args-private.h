@@ -1,4 +1,4 @@
-/* sps-profile-args.h: the args of a reopened profile, read from its rows
+/* sps-profile-args-private.h: the args of a reopened profile, read from its rows
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
