@@ -51,6 +51,55 @@ is_set (gpointer data)
   return *(GError **) data != NULL;
 }
 
+/* The label of the item of @model (or of its sections and submenus) that
+ * runs @action */
+static char *
+find_menu_item (GMenuModel *model,
+                const char *action)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autofree char *item_action = NULL;
+      g_autofree char *label = NULL;
+      g_autoptr(GMenuLinkIter) links = NULL;
+
+      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_ACTION, "s", &item_action) &&
+          g_strcmp0 (item_action, action) == 0 &&
+          g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_LABEL, "s", &label))
+        return g_steal_pointer (&label);
+
+      links = g_menu_model_iterate_item_links (model, i);
+      while (g_menu_link_iter_next (links))
+        {
+          g_autoptr(GMenuModel) link = g_menu_link_iter_get_value (links);
+          char *found = find_menu_item (link, action);
+
+          if (found != NULL)
+            return found;
+        }
+    }
+  return NULL;
+}
+
+/* The main menu has the item, enabled once a trace is shown */
+static void
+test_menu_item (void)
+{
+  g_autofree char *demo = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "demo.trace.json", NULL);
+  g_autofree char *label = NULL;
+  GMenu *menu = gtk_application_get_menu_by_id (GTK_APPLICATION (app), "primary-menu");
+  SpsWindow *window;
+
+  g_assert_nonnull (menu);
+  label = find_menu_item (G_MENU_MODEL (menu), "win.save-profile");
+  g_assert_cmpstr (label, ==, "Sa_ve Profile…");
+
+  window = open_window (demo);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-profile"));
+  sps_test_close_window (window);
+}
+
 static void
 test_save_profile (void)
 {
@@ -103,6 +152,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
   app = sps_test_register_app ();
 
+  g_test_add_func ("/ui/profile/menu-item", test_menu_item);
   g_test_add_func ("/ui/profile/save-and-reopen", test_save_profile);
 
   ret = g_test_run ();
