@@ -19,7 +19,7 @@
 #define ENUM(table, field, max) \
   { #field, G_STRUCT_OFFSET (SpsTrace, table.field), SPS_PROFILE_KIND_U8, SPS_PROFILE_REF_NONE, 0, max }
 #define SAMPLE_COLUMNS(t) \
-  COL (t, ts, I64), REF (t, track, TRACK, 0), REF (t, thread, THREAD, 1), \
+  COL (t, ts, I64), REF (t, track, TRACK, 0), REF (t, thread, THREAD, 0), \
   COL (t, name, STRING), COL (t, event_name, STRING), REF (t, callsite, CALLSITE, 1), \
   COL (t, raw_stack_ref, STRING), COL (t, weight, F64), ENUM (t, weight_unit, SPS_WEIGHT_UNIT_S), \
   COL (t, flags, U8), COL (t, line, U32)
