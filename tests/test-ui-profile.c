@@ -121,7 +121,10 @@ test_save_profile (void)
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-profile"));
 
   _sps_window_save_profile (window, file, saved_cb, &error);
+  /* One save at a time */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-profile"));
   sps_test_wait_until (is_set, &error);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-profile"));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
   g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
 

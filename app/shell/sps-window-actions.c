@@ -175,17 +175,35 @@ save_profile_worker (GTask        *task,
   g_task_return_boolean (task, TRUE);
 }
 
+/* Who asked for the save: a test's callback, or the menu (NULL) */
+typedef struct
+{
+  GAsyncReadyCallback callback;
+  gpointer            user_data;
+} SaveCaller;
+
 static void
 save_profile_done (GObject      *source,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
   SpsWindow *self = SPS_WINDOW (source);
+  g_autofree SaveCaller *caller = user_data;
   g_autoptr(GError) error = NULL;
   GtkWidget *message;
 
+  self->saving_profile = FALSE;
+  if (!self->disposed)
+    _sps_window_update_actions (self);
+
+  if (caller->callback != NULL)
+    {
+      caller->callback (source, result, caller->user_data);
+      return;
+    }
+
   if (g_task_propagate_boolean (G_TASK (result), &error) ||
-      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->disposed)
     return;
 
   message = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
@@ -203,8 +221,9 @@ save_profile_done (GObject      *source,
  * @callback: (nullable): called when it is written or failed
  * @user_data: data for @callback
  *
- * Saves the shown trace as a profile on a worker thread. Without a
- * callback, a failure is shown in a dialog.
+ * Saves the shown trace as a profile on a worker thread; the action is
+ * disabled until it is written. Without a callback, a failure is shown in
+ * a dialog.
  */
 void
 _sps_window_save_profile (SpsWindow           *self,
@@ -216,6 +235,7 @@ _sps_window_save_profile (SpsWindow           *self,
   g_autoptr(GFile) folder = g_file_get_parent (output);
   g_autofree char *folder_path = folder != NULL ? g_file_get_path (folder) : NULL;
   g_autofree char *source = self->file != NULL ? g_file_get_path (self->file) : NULL;
+  SaveCaller *caller;
   SaveData *data;
   GVariantDict dict;
 
@@ -236,10 +256,16 @@ _sps_window_save_profile (SpsWindow           *self,
   data->output = g_object_ref (output);
   data->options = g_variant_ref_sink (g_variant_dict_end (&dict));
 
-  task = g_task_new (self, NULL, callback != NULL ? callback : save_profile_done, user_data);
+  caller = g_new0 (SaveCaller, 1);
+  caller->callback = callback;
+  caller->user_data = user_data;
+  task = g_task_new (self, NULL, save_profile_done, caller);
   g_task_set_source_tag (task, _sps_window_save_profile);
   g_task_set_task_data (task, data, save_data_free);
   g_task_run_in_thread (task, save_profile_worker);
+
+  self->saving_profile = TRUE;
+  _sps_window_update_actions (self);
 }
 
 static void

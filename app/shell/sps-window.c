@@ -121,13 +121,22 @@ sps_window_update_actions (SpsWindow *self)
 
   sps_window_set_action_enabled (self, "cancel-load", self->state == SPS_WINDOW_STATE_LOADING &&
                                                       !g_cancellable_is_cancelled (self->cancellable));
-  sps_window_set_action_enabled (self, "save-profile", loaded);
+  /* One save at a time: the first one's file is not even written yet */
+  sps_window_set_action_enabled (self, "save-profile", loaded && !self->saving_profile);
   sps_window_set_action_enabled (self, "reload", self->file != NULL &&
                                                  self->state != SPS_WINDOW_STATE_LOADING);
 
   /* Commands without a trace have nothing to act on: hide them. */
   gtk_widget_set_visible (GTK_WIDGET (self->go_to_time_button), loaded);
   gtk_widget_set_visible (GTK_WIDGET (self->search_button), loaded);
+}
+
+void
+_sps_window_update_actions (SpsWindow *self)
+{
+  g_assert (SPS_IS_WINDOW (self));
+
+  sps_window_update_actions (self);
 }
 
 static void
