@@ -436,7 +436,8 @@ test_meta (void)
   sqlite3_finalize (stmt);
   sqlite3_close (db);
 
-  g_file_get_contents (out, &contents, &len, NULL);
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (out, &contents, &len, NULL));
   head = g_bytes_new (contents, MIN (len, 4096));
   g_assert_cmpuint (sps_profile_probe (head), ==, 100);
   remove_temp_dir (dir);
