@@ -19,6 +19,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -545,6 +547,7 @@ sps_trace_save_profile (SpsTrace     *trace,
                         GError      **error)
 {
   Writer w = { trace, NULL, path, progress, 0, 0 };
+  struct stat st = { 0, };
   gboolean ok;
   int fd;
 
@@ -554,13 +557,18 @@ sps_trace_save_profile (SpsTrace     *trace,
   g_return_val_if_fail (progress == NULL || SPS_IS_PROGRESS (progress), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  /* SQLite would add to a database already there */
-  if ((fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0)
+  /* SQLite would add to a database already there. O_NONBLOCK: a FIFO
+   * without a reader fails at once instead of blocking; anything but a
+   * regular file is refused. */
+  if ((fd = g_open (path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666)) < 0 ||
+      fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || ftruncate (fd, 0) != 0)
     {
-      int saved_errno = errno;
+      int saved_errno = fd >= 0 && !S_ISREG (st.st_mode) ? EINVAL : errno;
 
+      if (fd >= 0)
+        g_close (fd, NULL);
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   "%s: %s", path, g_strerror (saved_errno));
+                   "%s: %s", path, saved_errno == EINVAL ? _("not a regular file") : g_strerror (saved_errno));
       return FALSE;
     }
   g_close (fd, NULL);
