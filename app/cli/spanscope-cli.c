@@ -29,6 +29,7 @@ static const struct
   { "info", N_("[--json] [--ns] FILE"), N_("Print what a trace holds"), sps_cli_info },
   { "convert", N_("FILE --format FORMAT [-o OUT] [--ns] [--first-span PATTERN] [--span-filter PATTERN] "
                   "[--keep-unrecoverable] [--no-repair]"), N_("Write a trace in another format"), sps_cli_convert },
+  { "save", N_("FILE -o OUT.spprofile [--ns]"), N_("Save a trace as a profile that reopens without the capture"), sps_cli_save },
   { "flame", N_("FILE [--thread TID] [--tree measured|samples|sampled] --format folded|speedscope -o OUT"), N_("Write a flame graph as folded stacks or speedscope JSON"), sps_cli_flame },
   { "capture", N_("DEVICE [--baud N] [--duration 10s] -o OUT | --list"), N_("Record a device's trace stream"), sps_cli_capture },
   { "query", N_("FILE SQL [--format table|csv|tsv|json] [--ns]"), N_("Run SQL over a trace"), sps_cli_query },

@@ -49,6 +49,7 @@ const char     *sps_cli_get_usage           (void);
 
 int             sps_cli_info                (char               **argv);
 int             sps_cli_convert             (char               **argv);
+int             sps_cli_save                (char               **argv);
 int             sps_cli_flame               (char               **argv);
 int             sps_cli_capture             (char               **argv);
 int             sps_cli_query               (char               **argv);

@@ -35,5 +35,6 @@
 #include "sps-json.h"
 #include "sps-file-read.h"
 #include "sps-view-filter.h"
+#include "sps-profile.h"
 
 #undef SPANSCOPE_CORE_INSIDE

@@ -90,6 +90,7 @@ sps_trace_builder_finalize (GObject *object)
   g_clear_pointer (&self->decoders, g_ptr_array_unref);
   g_clear_pointer (&self->format, g_free);
   g_clear_pointer (&self->display_time_unit, g_free);
+  g_clear_object (&self->profile_trace);
   g_clear_pointer (&self->warning_index, g_hash_table_unref);
   g_clear_pointer (&self->gc_open, g_hash_table_unref);
   g_clear_pointer (&self->warning_names, g_ptr_array_unref);

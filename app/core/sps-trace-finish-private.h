@@ -17,6 +17,11 @@
 
 G_BEGIN_DECLS
 
+/* The track kinds whose rows are slices (and get the block index) */
+#define SLICE_TRACK_KINDS ((1u << SPS_TRACK_THREAD_SLICES) | \
+                           (1u << SPS_TRACK_THREAD_SAMPLED_SLICES) | \
+                           (1u << SPS_TRACK_ASYNC))
+
 typedef struct
 {
   SpsTraceBuilder *builder;

@@ -182,10 +182,6 @@ _sps_track_column (const guint32 *start,
   return track;
 }
 
-#define SLICE_TRACK_KINDS ((1u << SPS_TRACK_THREAD_SLICES) | \
-                           (1u << SPS_TRACK_THREAD_SAMPLED_SLICES) | \
-                           (1u << SPS_TRACK_ASYNC))
-
 /* Parent and depth on thread tracks come from containment: a slice's
  * parent is the innermost open slice that contains it; one that starts
  * inside a slice but ends after it (overlap, out of spec) becomes its

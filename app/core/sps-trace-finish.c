@@ -276,7 +276,9 @@ static const struct
  * Sorts, pairs and indexes what was added: B/E pairing per thread, async
  * trees on lanes, parent/depth/self time, the block index for range
  * queries, flow arrows. Can be called once; the builder's rows are freed
- * whether it succeeds or not, and the builder takes no more events.
+ * whether it succeeds or not, and the builder takes no more events. A
+ * builder that read a saved profile (sps_trace_builder_load_profile())
+ * returns the trace that was read, whose tables were finished already.
  *
  * Returns: (transfer full) (nullable): the trace, or %NULL with
  *   %G_IO_ERROR_CANCELLED if @progress was cancelled
@@ -298,6 +300,14 @@ sps_trace_builder_finish (SpsTraceBuilder  *self,
   _sps_add_outstanding_counters (self);
 
   self->finished = TRUE;
+
+  /* A saved profile's tables were finished when it was saved */
+  if (self->profile_trace != NULL)
+    {
+      _sps_trace_builder_free_records (self);
+      return g_steal_pointer (&self->profile_trace);
+    }
+
   trace = g_object_new (SPS_TYPE_TRACE, NULL);
 
   f.builder = self;

@@ -267,6 +267,10 @@ struct _SpsTraceBuilder
   guint8           *raw_sample_weight_unit;
   guint8           *raw_sample_flags;
   guint32          *raw_sample_line;
+
+  /* A saved profile's finished trace (sps_trace_builder_load_profile()),
+   * which finish() returns as it is */
+  SpsTrace         *profile_trace;
 };
 
 struct _SpsTrace
@@ -358,6 +362,11 @@ guint32  _sps_trace_builder_append_slice_record (SpsTraceBuilder    *self,
 
 void     _sps_trace_builder_remove_samples (SpsTraceBuilder *self,
                                             const guint8    *remove);
+
+/* The trace's own table list, for the saved profile's test that none is
+ * left out (exported for that test only) */
+_SPS_EXTERN
+const SpsTableLayout *_sps_trace_get_layouts (guint *n_layouts);
 
 void     _sps_trace_set_load_error        (SpsTrace        *self,
                                            const GError    *error);

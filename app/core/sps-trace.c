@@ -119,6 +119,14 @@ static const SpsTableLayout trace_tables[] = {
 #undef COLUMN
 #undef TRACE_TABLE
 
+/* For the saved profile's test that no table or column is left out. */
+const SpsTableLayout *
+_sps_trace_get_layouts (guint *n_layouts)
+{
+  *n_layouts = G_N_ELEMENTS (trace_tables);
+  return trace_tables;
+}
+
 static void
 sps_trace_finalize (GObject *object)
 {

@@ -49,6 +49,7 @@ struct _SpsWindow
   /* Docked panels of the shown trace (owned by the notebooks) */
   GtkWidget            *search_panel;
 
+  gboolean              saving_profile;
   gboolean              editing;
   gboolean              focus_elsewhere;
   gboolean              disposed;
@@ -99,6 +100,11 @@ void            _sps_window_action_timeline         (GSimpleAction *action,
                                                      gpointer       user_data);
 void            _sps_window_show_search             (SpsWindow     *self);
 void            _sps_window_update_recent           (SpsWindow     *self);
+void            _sps_window_update_actions          (SpsWindow     *self);
+void            _sps_window_save_profile            (SpsWindow           *self,
+                                                     GFile               *output,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
 void            _sps_window_on_recent_row_activated (SpsWindow     *self,
                                                      GtkListBoxRow *row,
                                                      GtkListBox    *list);

@@ -119,6 +119,8 @@ sps_window_update_actions (SpsWindow *self)
 
   sps_window_set_action_enabled (self, "cancel-load", self->state == SPS_WINDOW_STATE_LOADING &&
                                                       !g_cancellable_is_cancelled (self->cancellable));
+  /* One save at a time: the first one's file is not even written yet */
+  sps_window_set_action_enabled (self, "save-profile", loaded && !self->saving_profile);
   sps_window_set_action_enabled (self, "reload", self->file != NULL &&
                                                  self->state != SPS_WINDOW_STATE_LOADING);
 
@@ -145,6 +147,14 @@ dup_folder_label (GFile *folder)
       return g_strconcat ("~" G_DIR_SEPARATOR_S, display, NULL);
     }
   return g_file_get_parse_name (folder);
+}
+
+void
+_sps_window_update_actions (SpsWindow *self)
+{
+  g_assert (SPS_IS_WINDOW (self));
+
+  sps_window_update_actions (self);
 }
 
 static void

@@ -1,8 +1,9 @@
 #!/bin/sh
-# run-bench.sh GEN-TRACE BENCH-IMPORT DIR
+# run-bench.sh GEN-TRACE BENCH-IMPORT DIR [BENCH-PROFILE]
 #
 # Generates the benchmark traces into DIR (once; again when gen-trace is
-# newer than a file) and runs bench-import on the 1e6 and 5e6 event files.
+# newer than a file) and runs bench-import on the 1e6 and 5e6 event files,
+# then bench-profile (save and reopen a profile) on the 5e6 file.
 # The json-glib baseline runs on the 2e5 event file: json-glib builds a
 # whole DOM (about 15× the file in RAM), which is the point of the
 # comparison but too slow and too large to repeat on the big files.
@@ -11,6 +12,7 @@ set -eu
 gen=$1
 bench=$2
 dir=$3
+profile=${4:-}
 
 generate() {
   file="$dir/bench-$1.json"
@@ -33,4 +35,8 @@ echo
 echo
 "$bench" --json-glib "$dir/bench-200000.json" "$dir/bench-5000000.json"
 echo
+if [ -n "$profile" ]; then
+  "$profile" "$dir/bench-5000000.json"
+  echo
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

@@ -33,7 +33,8 @@ application/x-nettrace
 application/x-etrace
 application/x-diagsession
 application/x-etl
-application/x-etl-zip"
+application/x-etl-zip
+application/x-spanscope-profile"
 
 for tool in gio update-mime-database update-desktop-database; do
   if ! command -v "$tool" >/dev/null 2>&1; then
@@ -173,7 +174,8 @@ fi
 for pair in "application/x-chrome-trace+json application/json" \
             "application/x-compressed-chrome-trace application/gzip" \
             "application/x-diagsession application/zip" \
-            "application/x-etl-zip application/zip"; do
+            "application/x-etl-zip application/zip" \
+            "application/x-spanscope-profile application/vnd.sqlite3"; do
   if grep -qxF "$pair" "$XDG_DATA_HOME/mime/subclasses"; then
     pass "${pair% *} is a sub-class of ${pair#* }"
   else
@@ -260,6 +262,21 @@ cp "$files/x.diagsession" "$files/perfview.etl.zip"
 } > "$files/kernel.etl"
 cp "$files/kernel.etl" "$files/renamed-etl"
 
+# A saved profile's database header: SQLite's magic, and our application
+# id "SpsP" at byte 68; the same header with another id is somebody
+# else's database
+{
+  printf 'SQLite format 3\000'
+  head -c 52 /dev/zero
+  printf 'SpsP'
+  head -c 28 /dev/zero
+} > "$files/saved.spprofile"
+cp "$files/saved.spprofile" "$files/renamed-profile"
+{
+  printf 'SQLite format 3\000'
+  head -c 84 /dev/zero
+} > "$files/other.sqlite"
+
 # One execution-trace frame: length 4, then a protobuf TraceFrame.
 printf '\004\010\002\030\001' > "$files/x.etrace"
 printf '\001\002\003\004\005\006\007\010' > "$files/foo.bin"
@@ -315,6 +332,9 @@ expect_type "$files/perfview.etl.zip" application/x-etl-zip
 expect_type "$files/kernel.etl" application/x-etl
 expect_type "$files/renamed-etl" application/x-etl
 expect_type "$files/x.etrace" application/x-etrace
+expect_type "$files/saved.spprofile" application/x-spanscope-profile
+expect_type "$files/renamed-profile" application/x-spanscope-profile
+expect_not_ours "$files/other.sqlite"
 expect_not_ours "$files/foo.bin"
 
 # ---------------------------------------------------------------------------
