@@ -5,7 +5,9 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <spanscope-core.h>
 
@@ -693,6 +695,38 @@ test_json_errors (Fixture       *fx,
     g_assert_false (sps_view_filter_load_file (fx->filter, file, &error));
     g_assert_true (g_str_has_prefix (error->message, path));
     g_assert_nonnull (strstr (error->message, "unknown class “x”"));
+    sps_test_remove_tree (dir);
+  }
+
+  /* A FIFO (no writer: reading it would block for ever) is refused at
+   * once, and so is a file far larger than any filter; nothing applied */
+  {
+    g_autoptr(GError) fifo_error = NULL;
+    g_autoptr(GError) big_error = NULL;
+    g_autofree char *dir = g_dir_make_tmp ("sps-filter-XXXXXX", NULL);
+    g_autofree char *fifo_path = g_build_filename (dir, "filter.fifo", NULL);
+    g_autofree char *big_path = g_build_filename (dir, "big.json", NULL);
+    g_autoptr(GFile) fifo = g_file_new_for_path (fifo_path);
+    g_autoptr(GFile) big = g_file_new_for_path (big_path);
+    g_autofree char *expected = NULL;
+    FILE *out;
+
+    g_assert_cmpint (mkfifo (fifo_path, 0600), ==, 0);
+    g_assert_false (sps_view_filter_load_file (fx->filter, fifo, &fifo_error));
+    g_assert_error (fifo_error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE);
+    g_assert_true (g_str_has_prefix (fifo_error->message, fifo_path));
+
+    /* 16 MiB + 1 byte, sparse */
+    out = fopen (big_path, "w");
+    g_assert_nonnull (out);
+    g_assert_cmpint (fseek (out, 16 << 20, SEEK_SET), ==, 0);
+    g_assert_cmpint (fputc (' ', out), ==, ' ');
+    g_assert_cmpint (fclose (out), ==, 0);
+    g_assert_false (sps_view_filter_load_file (fx->filter, big, &big_error));
+    g_assert_error (big_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+    expected = g_strdup_printf ("%s: 16777217 bytes is too large for a filter file (at most 16777216)", big_path);
+    g_assert_cmpstr (big_error->message, ==, expected);
+    g_assert_cmpint (sps_view_filter_get_min_duration (fx->filter), ==, 50);
     sps_test_remove_tree (dir);
   }
 }

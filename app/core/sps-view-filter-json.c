@@ -11,6 +11,10 @@
 
 #include "sps-json.h"
 #include "sps-view-filter-private.h"
+#include "sps-file-read.h"
+
+/* The largest filter file read, in bytes */
+#define MAX_FILTER_FILE_SIZE (16 << 20)
 
 /*
  * A filter file is one JSON object (docs/architecture.md lists it):
@@ -648,7 +652,8 @@ sps_view_filter_load_json (SpsViewFilter  *self,
  * @error: return location for a #GError
  *
  * sps_view_filter_load_json() of a file's contents; an error message starts
- * with the file's name.
+ * with the file's name. Only a regular file of at most 16 MiB is read (a
+ * FIFO or a device is refused at once rather than read).
  *
  * Returns: %FALSE with @error set when the file cannot be read or is not
  *   a valid filter
@@ -658,6 +663,7 @@ sps_view_filter_load_file (SpsViewFilter  *self,
                            GFile          *file,
                            GError        **error)
 {
+  g_autoptr(GFileInfo) info = NULL;
   g_autofree char *contents = NULL;
   g_autofree char *name = NULL;
   gsize length;
@@ -666,7 +672,27 @@ sps_view_filter_load_file (SpsViewFilter  *self,
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  /* A FIFO or a device would block or never end; its error names it. */
+  if (!sps_file_check_regular (file, error))
+    return FALSE;
+
   name = g_file_get_parse_name (file);
+  if (!(info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, NULL, error)))
+    {
+      g_prefix_error (error, "%s: ", name);
+      return FALSE;
+    }
+  /* A filter is a few lines of JSON: anything this large is not one, and
+   * reading it whole would only cost memory. */
+  if (g_file_info_get_size (info) > MAX_FILTER_FILE_SIZE)
+    {
+      g_autofree char *size = g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) g_file_info_get_size (info));
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: %s bytes is too large for a filter file (at most %d)"),
+                   name, size, MAX_FILTER_FILE_SIZE);
+      return FALSE;
+    }
   if (!g_file_load_contents (file, NULL, &contents, &length, NULL, error) ||
       !sps_view_filter_load_json (self, contents, length, error))
     {
