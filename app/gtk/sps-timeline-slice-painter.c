@@ -30,6 +30,7 @@ typedef struct
   float                      height;
   gboolean                   labels;
   float                      text_y;
+  gboolean                   search;   /* outline the search's hits */
   /* Whether the lane holds sampled spans; the flags of other slices are
    * only read for those that reach the end of the trace (where the
    * unfinished ones end), so that drawing a slice reads nothing from the
@@ -79,6 +80,23 @@ get_hatch_tile (SpsTimeline *self,
     }
 
   return self->hatch_tiles[color];
+}
+
+static void
+outline_hit (LaneDraw *d,
+             int       left,
+             int       right)
+{
+  const GdkRGBA *accent = &d->self->style.accent;
+  int x0 = MAX (left, 0);
+  int x1 = MIN (right, d->area->width);
+
+  g_ptr_array_add (d->overlay, gsk_color_node_new (accent, &GRAPHENE_RECT_INIT (x0, d->y, x1 - x0, 1)));
+  g_ptr_array_add (d->overlay, gsk_color_node_new (accent, &GRAPHENE_RECT_INIT (x0, d->y + d->height - 1, x1 - x0, 1)));
+  if (left >= 0)
+    g_ptr_array_add (d->overlay, gsk_color_node_new (accent, &GRAPHENE_RECT_INIT (left, d->y, 1, d->height)));
+  if (right <= d->area->width)
+    g_ptr_array_add (d->overlay, gsk_color_node_new (accent, &GRAPHENE_RECT_INIT (right - 1, d->y, 1, d->height)));
 }
 
 static void
@@ -135,6 +153,14 @@ draw_slice (LaneDraw        *d,
                        gsk_color_node_new (&self->style.shadow,
                                            &GRAPHENE_RECT_INIT (right - w, d->y, w, d->height)));
     }
+
+  /* A hit of the search panel's text: a thin frame of the accent
+   * colour (the selection's is 3 px), a whole column when narrower than
+   * the frame, so that even a pixel-wide hit shows. Only the part in the
+   * area is drawn, and a side only where the slice ends in it, so that
+   * tiles meet without a seam. */
+  if (d->search && visible >= 1 && sps_session_slice_matches_search (self->session, run->slice))
+    outline_hit (d, left, right);
 
   /* A tile keeps a spot by the slice's whole width, not by its part in
    * the tile: the window may show more of it. place_label() decides. */
@@ -236,6 +262,7 @@ paint_slice_lane (SpsTimeline               *self,
   /* Category filters: a run is skipped when its own (or, merged, its
    * longest) slice is hidden. */
   gboolean filtered = sps_session_has_filters (self->session);
+  const char *search = sps_session_get_search_text (self->session);
 
   /* Labels and marks go on top of the strip, so they wait in their own
    * list until the strip is done. */
@@ -250,6 +277,7 @@ paint_slice_lane (SpsTimeline               *self,
   d.text_y = floorf ((row->height - self->text_height) / 2.f);
   d.sampled = sps_trace_get_tracks (self->trace)->kind[row->track] == SPS_TRACK_THREAD_SAMPLED_SLICES;
   d.trace_end = sps_trace_get_end_time (self->trace);
+  d.search = search != NULL && *search != '\0';
   _sps_timeline_canvas_init_strip (&d.strip, a->width, g->scale);
 
   /* A nanosecond of margin each side: items touching the edges of a
@@ -257,12 +285,12 @@ paint_slice_lane (SpsTimeline               *self,
   _sps_timeline_lod_runs_init (self->lod, &iter, row->track, row->depth, _sps_timeline_draw_level (g),
                                _sps_time_sub (_sps_timeline_area_start (a, g), 1), _sps_time_add (_sps_timeline_area_end (a, g), 1));
 
-  /* Sampled lanes read each slice's flags, and filters each slice's
-   * visibility: those take the general path. A level that does not keep
-   * its items as records is read through the lane's window when the
-   * whole window is drawn: the frames of a zoom draw it again and again.
-   * (A tile is drawn once.) */
-  if (!filtered && !d.sampled)
+  /* Sampled lanes read each slice's flags, filters each slice's
+   * visibility and a search each slice's name: those take the general
+   * path. A level that does not keep its items as records is read
+   * through the lane's window when the whole window is drawn: the
+   * frames of a zoom draw it again and again. (A tile is drawn once.) */
+  if (!filtered && !d.sampled && !d.search)
     {
       records = _sps_timeline_lod_runs_records (&iter, &n_records);
       if (records == NULL && a->spots == NULL)
@@ -412,8 +440,8 @@ slice_tooltip (const SpsTimelineSource   *source,
 
   name = _sps_timeline_string_or (source->trace, slices->name[slice], _("(unnamed)"));
   flags = slices->flags[slice];
-  dur = sps_time_format_duration (slices->dur[slice], 3);
-  self_time = sps_time_format_duration (slices->self_time[slice], 3);
+  dur = sps_time_format (slices->dur[slice]);
+  self_time = sps_time_format (slices->self_time[slice]);
 
   if (flags & SPS_SLICE_SAMPLED)
     /* TRANSLATORS: sampled spans are estimated from stack samples */
