@@ -8,6 +8,7 @@
 
 #include <spanscope-gtk.h>
 
+#include "sps-palette-private.h"
 #include "sps-timeline-private.h"
 
 #include "sps-test-ui.h"
@@ -191,6 +192,71 @@ test_gutter_fits (void)
     }
 }
 
+/* One thread of 1000 slices of 10 ns every 20 ns, 0 to 20 µs: the first
+ * 500 named alpha, the others beta; one more slice on a second thread */
+static SpsTrace *
+dense_trace (void)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (b, 1);
+  guint32 thread = sps_trace_builder_ensure_thread (b, process, 1);
+  SpsTrace *trace;
+
+  for (guint i = 0; i < 1000; i++)
+    sps_test_add_complete (b, thread, i * 20, 10, i < 500 ? "alpha" : "beta", "cat", NULL, SPS_SLICE_NONE);
+  /* On another thread at 30 µs, so that the window below fits the trace */
+  sps_test_add_complete (b, sps_trace_builder_ensure_thread (b, process, 2), 30000, 10, "end", "cat", NULL,
+                         SPS_SLICE_NONE);
+  trace = sps_trace_builder_finish (b, NULL, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+/* Zoomed out so far that the 1000 slices merge into one run (40 ns a
+ * pixel: 2 slices a pixel, gaps of half a pixel), the run is a mosaic of
+ * its names in the merged colours, alpha's half then beta's, instead of
+ * one bar of one colour; the tooltip counts what a pixel merges. */
+static void
+test_merged_mosaic (void)
+{
+  g_autoptr(SpsTrace) trace = dense_trace ();
+  g_autoptr(SpsSession) session = sps_session_new (trace);
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *tooltip = NULL;
+  GtkWidget *timeline = NULL;
+  GtkWidget *window = sps_test_present_timeline (session, WIDTH, HEIGHT, &timeline);
+  SpsTimeline *self = SPS_TIMELINE (timeline);
+  guint alpha = _sps_palette_index_for_name ("alpha", -1);
+  guint beta = _sps_palette_index_for_name ("beta", -1);
+  graphene_rect_t area;
+  int y;
+
+  g_assert_cmpuint (alpha, !=, beta);
+  sps_timeline_set_gutter_auto (self, FALSE);
+  sps_timeline_set_gutter_width (self, 200);
+  /* 600 px of tracks for 24 µs: 40 ns a pixel */
+  sps_session_set_visible (session, 0, 24000);
+  g_assert_cmpint (sps_session_get_visible_end (session), ==, 24000);
+  sps_session_set_selected_slice (session, SPS_NO_INDEX);
+  gtk_widget_queue_draw (timeline);
+  gtk_test_widget_wait_for_draw (window);
+  texture = sps_test_render (timeline, WIDTH, HEIGHT);
+
+  g_assert_true (sps_timeline_get_slice_area (self, sps_test_find_slice (trace, "alpha", 0), &area));
+  y = (int) (area.origin.y + area.size.height / 2);
+  /* 4 µs (alpha), 16 µs (beta), 22 µs (after the last slice) */
+  g_assert_cmphex (sps_test_pixel_at (texture, 200 + 100, y) & 0xffffff, ==, sps_test_rgb_of (&self->style.merged[alpha]));
+  g_assert_cmphex (sps_test_pixel_at (texture, 200 + 400, y) & 0xffffff, ==, sps_test_rgb_of (&self->style.merged[beta]));
+  g_assert_cmphex (sps_test_pixel_at (texture, 200 + 550, y) & 0xffffff, !=, sps_test_rgb_of (&self->style.merged[beta]));
+
+  /* The pixel of [4000, 4040) ns holds the slices at 4000 and 4020 */
+  tooltip = _sps_timeline_dup_tooltip_markup (self, 200 + 100, y);
+  g_assert_cmpstr (tooltip, ==, "<b>2 slices merged</b>\nMostly alpha here; zoom in to see each");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -201,6 +267,7 @@ main (int   argc,
               fixture_set_up, test_search_outline, fixture_tear_down);
 
   g_test_add_func ("/ui/timeline-controls/gutter-fits", test_gutter_fits);
+  g_test_add_func ("/ui/timeline-controls/merged-mosaic", test_merged_mosaic);
 
   return g_test_run ();
 }
