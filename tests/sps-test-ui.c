@@ -219,3 +219,31 @@ sps_test_rgb_of (const GdkRGBA *rgba)
          ((guint32) (rgba->green * 255 + .5f) << 8) |
          (guint32) (rgba->blue * 255 + .5f);
 }
+
+/* A window of @width × @height px with no title bar, holding a timeline
+ * of @session (stored in @timeline) in a scrolled window, presented and
+ * drawn once. */
+GtkWidget *
+sps_test_present_timeline (SpsSession  *session,
+                           int          width,
+                           int          height,
+                           GtkWidget  **timeline)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+
+  *timeline = sps_timeline_new (session);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), *timeline);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_EXTERNAL);
+  gtk_window_set_child (GTK_WINDOW (window), scroller);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  /* No title bar: the timeline gets the whole window. */
+  gtk_window_set_decorated (GTK_WINDOW (window), FALSE);
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_test_widget_wait_for_draw (window);
+
+  g_assert_cmpint (gtk_widget_get_width (*timeline), ==, width);
+  g_assert_cmpint (gtk_widget_get_height (*timeline), ==, height);
+
+  return window;
+}

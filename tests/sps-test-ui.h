@@ -7,6 +7,8 @@
 
 #include <gtk/gtk.h>
 
+#include <spanscope-gtk.h>
+
 G_BEGIN_DECLS
 
 void        sps_test_wait_until       (gboolean      (*done) (gpointer),
@@ -36,5 +38,10 @@ guint32     sps_test_pixel_at         (GdkTexture     *texture,
                                        int             x,
                                        int             y);
 guint32     sps_test_rgb_of           (const GdkRGBA  *rgba);
+
+GtkWidget  *sps_test_present_timeline (SpsSession     *session,
+                                       int             width,
+                                       int             height,
+                                       GtkWidget     **timeline);
 
 G_END_DECLS

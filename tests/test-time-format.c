@@ -12,6 +12,8 @@
 
 #include <spanscope-gtk.h>
 
+#include "sps-time-ruler-private.h"
+
 static void
 assert_format (SpsTime     duration,
                guint       precision,
@@ -62,6 +64,58 @@ test_format_rounding_carries (void)
   assert_format (999999999, 2, "1 s");
   /* Seconds have no larger unit. */
   assert_format (G_GINT64_CONSTANT (999999999999), 2, "1000 s");
+}
+
+static void
+assert_time (SpsTime     time,
+             const char *expected)
+{
+  g_autofree char *text = sps_time_format (time);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* The one format of times shown to users: 4 significant digits in the
+ * largest unit that fits, whole units kept whole (values by hand). */
+static void
+test_format_significant (void)
+{
+  assert_time (0, "0 ns");
+  assert_time (7, "7 ns");
+  assert_time (250, "250 ns");
+  assert_time (1500, "1.5 µs");
+  assert_time (1234567, "1.235 ms");
+  assert_time (12345678, "12.35 ms");
+  assert_time (123456789, "123.5 ms");
+  assert_time (1154300000, "1.154 s");
+  assert_time (-1234567, "-1.235 ms");
+  /* 9.9996 ms rounds to 10.00 ms: trailing zeros go */
+  assert_time (9999600, "10 ms");
+  /* 999.96 µs rounds to 1000.0 µs, shown in the next unit */
+  assert_time (999960, "1 ms");
+  /* More integer digits than 4 stay */
+  assert_time (G_GINT64_CONSTANT (5400000000000), "5400 s");
+  assert_time (G_GINT64_CONSTANT (54321987654321), "54322 s");
+  assert_time (G_MININT64, "-9223372037 s");
+}
+
+/* A tick's label goes right of the tick, left of it where it would cross
+ * the end of the ruler, and nowhere where it would overlap the label
+ * before (4 px of padding each side). */
+static void
+test_ruler_label_x (void)
+{
+  g_assert_cmpfloat (_sps_time_ruler_label_x (100, 50, 800, 0), ==, 104);
+  /* 760 + 4 + 50 > 800: left of the tick, ending 4 px before it */
+  g_assert_cmpfloat (_sps_time_ruler_label_x (760, 50, 800, 0), ==, 706);
+  /* Just fits at the right: 746 + 4 + 50 = 800 */
+  g_assert_cmpfloat (_sps_time_ruler_label_x (746, 50, 800, 0), ==, 750);
+  /* The label before ends at 720: on the left it would start at 706 */
+  g_assert_true (isnan (_sps_time_ruler_label_x (760, 50, 800, 720)));
+  g_assert_cmpfloat (_sps_time_ruler_label_x (300, 50, 800, 304), ==, 304);
+  g_assert_true (isnan (_sps_time_ruler_label_x (300, 50, 800, 305)));
+  /* A label wider than the ruler has no place */
+  g_assert_true (isnan (_sps_time_ruler_label_x (10, 50, 40, 0)));
 }
 
 static void
@@ -251,6 +305,8 @@ main (int   argc,
   g_test_add_func ("/gtk/time-format/duration/precision", test_format_precision);
   g_test_add_func ("/gtk/time-format/duration/rounding-carries", test_format_rounding_carries);
   g_test_add_func ("/gtk/time-format/duration/negative", test_format_negative);
+  g_test_add_func ("/gtk/time-format/time/significant", test_format_significant);
+  g_test_add_func ("/gtk/time-format/ruler/label-x", test_ruler_label_x);
   g_test_add_func ("/gtk/time-format/parse/units", test_parse_units);
   g_test_add_func ("/gtk/time-format/parse/bare-number-is-ms", test_parse_bare_number_is_ms);
   g_test_add_func ("/gtk/time-format/parse/sign-and-spaces", test_parse_sign_and_spaces);

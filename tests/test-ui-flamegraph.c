@@ -565,7 +565,7 @@ test_etl_samples (void)
     g_assert_cmpstr (tip, ==,
                      "all\n"
                      "Samples: 6681 inclusive (100.0%), 0 exclusive\n"
-                     "Estimated CPU time: 6.68 s inclusive, 0 ns exclusive");
+                     "Estimated CPU time: 6.681 s inclusive, 0 ns exclusive");
   }
   save_screenshot (&fixture, "flamegraph-etl.png");
   fixture_tear_down (&fixture, NULL);

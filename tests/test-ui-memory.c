@@ -165,7 +165,7 @@ test_alloc_trace (void)
   g_object_get (fixture.panel, "time", &time, NULL);
   g_assert_cmpint (time, ==, G_GINT64_CONSTANT (7429420900));
   g_assert_cmpstr (label_text (&fixture, "memory-summary"), ==,
-                   "At 7.427175 s — known: 64762 bytes (allocations: 717) · uncertain: 0 bytes (allocations: 0)");
+                   "At 7.427 s — known: 64762 bytes (allocations: 717) · uncertain: 0 bytes (allocations: 0)");
   g_assert_cmpstr (label_text (&fixture, "memory-note"), ==, "Nothing is uncertain at this time.");
   g_assert_nonnull (strstr (label_text (&fixture, "memory-explanation"), "not the process's memory use (RAM)"));
 

@@ -32,24 +32,15 @@ static void
 present (Fixture  *fixture,
          SpsTrace *trace)
 {
-  GtkWidget *scroller;
-
   fixture->trace = trace;
   fixture->session = sps_session_new (trace);
-  fixture->window = gtk_window_new ();
-  scroller = gtk_scrolled_window_new ();
-  fixture->timeline = sps_timeline_new (fixture->session);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), fixture->timeline);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_EXTERNAL);
-  gtk_window_set_child (GTK_WINDOW (fixture->window), scroller);
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), WIDTH, HEIGHT);
-  /* No title bar: the timeline gets the whole window. */
-  gtk_window_set_decorated (GTK_WINDOW (fixture->window), FALSE);
-  gtk_window_present (GTK_WINDOW (fixture->window));
+  fixture->window = sps_test_present_timeline (fixture->session, WIDTH, HEIGHT, &fixture->timeline);
+  /* The positions below are for a gutter of 200 px, not one fitted to
+   * the labels (test-ui-timeline-controls.c tests that) */
+  sps_timeline_set_gutter_auto (SPS_TIMELINE (fixture->timeline), FALSE);
+  sps_timeline_set_gutter_width (SPS_TIMELINE (fixture->timeline), 200);
+  gtk_widget_queue_draw (fixture->timeline);
   gtk_test_widget_wait_for_draw (fixture->window);
-
-  g_assert_cmpint (gtk_widget_get_width (fixture->timeline), ==, WIDTH);
-  g_assert_cmpint (gtk_widget_get_height (fixture->timeline), ==, HEIGHT);
 }
 
 static void
@@ -375,11 +366,15 @@ test_pointer (Fixture       *fixture,
   g_assert_cmpint (start, ==, 110000);
   g_assert_cmpint (end, ==, 140000);
 
-  /* Dragging the splitter resizes the gutter. */
+  /* Dragging the splitter resizes the gutter, and the width is the
+   * user's from then on: it no longer fits the labels. (Fitting waits
+   * for the next allocation, after the drag.) */
+  sps_timeline_set_gutter_auto (timeline, TRUE);
   g_signal_emit_by_name (drag, "drag-begin", (double) gutter + 2, 100.0);
   g_signal_emit_by_name (drag, "drag-update", 48.0, 3.0);
   g_signal_emit_by_name (drag, "drag-end", 48.0, 3.0);
   g_assert_cmpint (sps_timeline_get_gutter_width (timeline), ==, gutter + 48);
+  g_assert_false (sps_timeline_get_gutter_auto (timeline));
   sps_timeline_set_gutter_width (timeline, gutter);
   wait_for_draw (fixture);
 

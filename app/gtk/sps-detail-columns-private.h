@@ -9,9 +9,6 @@
 
 G_BEGIN_DECLS
 
-/* Digits after the decimal point for the times shown: 1.235 ms. */
-#define SPS_DETAIL_TIME_PRECISION 3
-
 /* What a column shows of its rows */
 typedef enum
 {

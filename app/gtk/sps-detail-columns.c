@@ -134,20 +134,19 @@ format_field (SpsDetailItem   *item,
   switch (field)
     {
     case SPS_DETAIL_COLUMN_WALL:
-      return sps_time_format_duration (_sps_detail_item_get_wall (item), SPS_DETAIL_TIME_PRECISION);
+      return sps_time_format (_sps_detail_item_get_wall (item));
     case SPS_DETAIL_COLUMN_SELF:
-      return sps_time_format_duration (_sps_detail_item_get_self (item), SPS_DETAIL_TIME_PRECISION);
+      return sps_time_format (_sps_detail_item_get_self (item));
     case SPS_DETAIL_COLUMN_CHILD:
-      return sps_time_format_duration (_sps_detail_item_get_wall (item) - _sps_detail_item_get_self (item),
-                                       SPS_DETAIL_TIME_PRECISION);
+      return sps_time_format (_sps_detail_item_get_wall (item) - _sps_detail_item_get_self (item));
     case SPS_DETAIL_COLUMN_COUNT:
       return g_strdup_printf ("%u", _sps_detail_item_get_count (item));
     case SPS_DETAIL_COLUMN_AVERAGE:
-      return sps_time_format_duration (_sps_detail_item_get_average (item), SPS_DETAIL_TIME_PRECISION);
+      return sps_time_format (_sps_detail_item_get_average (item));
     case SPS_DETAIL_COLUMN_MIN:
-      return sps_time_format_duration (_sps_detail_item_get_min (item), SPS_DETAIL_TIME_PRECISION);
+      return sps_time_format (_sps_detail_item_get_min (item));
     case SPS_DETAIL_COLUMN_MAX:
-      return sps_time_format_duration (_sps_detail_item_get_max (item), SPS_DETAIL_TIME_PRECISION);
+      return sps_time_format (_sps_detail_item_get_max (item));
     default:
       g_assert_not_reached ();
     }
@@ -219,7 +218,7 @@ bind_total (GtkSignalListItemFactory *factory,
   GtkWidget *box = gtk_list_item_get_child (list_item);
   GtkWidget *bar = gtk_widget_get_first_child (box);
   GtkWidget *label = gtk_widget_get_next_sibling (bar);
-  g_autofree char *text = sps_time_format_duration (_sps_detail_item_get_total (item), SPS_DETAIL_TIME_PRECISION);
+  g_autofree char *text = sps_time_format (_sps_detail_item_get_total (item));
 
   gtk_label_set_text (GTK_LABEL (label), text);
   /* The bar keeps the item until it is unbound or rebound. */

@@ -497,7 +497,7 @@ static char *
 format_time_field (SpsTime  time,
                    gboolean estimate)
 {
-  g_autofree char *text = sps_time_format_duration (time, SPS_DETAIL_TIME_PRECISION);
+  g_autofree char *text = sps_time_format (time);
 
   if (!estimate)
     return g_steal_pointer (&text);
@@ -530,7 +530,7 @@ show_summary (SpsDetailPanel *self,
   gtk_label_set_text (self->category_value,
                       category != NULL && *category != '\0' ? category : "—");
 
-  start = sps_time_format_duration (slices->ts[slice] - sps_trace_get_start_time (trace), SPS_DETAIL_TIME_PRECISION);
+  start = sps_time_format (slices->ts[slice] - sps_trace_get_start_time (trace));
   duration = format_time_field (slices->dur[slice], estimate);
   self_time = format_time_field (slices->self_time[slice], estimate);
   gtk_label_set_text (self->start_value, start);

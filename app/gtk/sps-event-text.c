@@ -129,7 +129,7 @@ _sps_event_text_instant_markup (SpsTrace *trace,
                                 guint     instant)
 {
   const SpsInstantTable *instants = sps_trace_get_instants (trace);
-  g_autofree char *when = sps_time_format_duration (instants->ts[instant] - sps_trace_get_start_time (trace), 3);
+  g_autofree char *when = sps_time_format (instants->ts[instant] - sps_trace_get_start_time (trace));
   g_autoptr(JsonNode) args = sps_trace_parse_args (trace, instants->args[instant], NULL);
   GString *out = g_string_new (NULL);
   g_autofree char *head = NULL;

@@ -213,7 +213,7 @@ bind_cell (GtkSignalListItemFactory *factory,
   cell = get_cell (data->self, sps_result_row_get_index (row), data->column);
   if (data->self->types[data->column] == SPS_RESULT_COLUMN_DURATION &&
       (cell->kind == CELL_INTEGER || (cell->kind == CELL_REAL && isfinite (cell->v.d))))
-    text = sps_time_format_duration (cell->kind == CELL_INTEGER ? cell->v.i : (SpsTime) llround (cell->v.d), 4);
+    text = sps_time_format (cell->kind == CELL_INTEGER ? cell->v.i : (SpsTime) llround (cell->v.d));
   else
     text = _sps_result_cell_format (cell);
   if (text != NULL)

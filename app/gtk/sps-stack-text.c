@@ -109,7 +109,7 @@ _sps_stack_text_sample_markup (SpsTrace *trace,
                                guint     sample)
 {
   const SpsSampleTable *samples = sps_trace_get_samples (trace);
-  g_autofree char *when = sps_time_format_duration (samples->ts[sample] - sps_trace_get_start_time (trace), 3);
+  g_autofree char *when = sps_time_format (samples->ts[sample] - sps_trace_get_start_time (trace));
   GString *out = g_string_new (NULL);
   g_autofree char *head = NULL;
 

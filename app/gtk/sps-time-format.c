@@ -116,6 +116,42 @@ sps_time_format_duration (SpsTime duration,
     }
 }
 
+/* What sps_time_format() keeps of a time: enough to tell 1.234 ms from
+ * 1.235 ms, few enough to read at a glance, the same in every place. */
+#define SIGNIFICANT_DIGITS 4
+
+/**
+ * sps_time_format:
+ * @time: a time or duration in ns (may be negative)
+ *
+ * Formats @time as every view shows times and durations to the user, with
+ * the same number of significant digits everywhere: the largest unit in
+ * which it is at least 1 and 4 significant digits (whole numbers of the
+ * unit are kept whole), trailing zeros removed. 1234567 gives "1.235 ms",
+ * 123456789 gives "123.5 ms", 1500 gives "1.5 µs", 250 gives "250 ns",
+ * 5400000000000 gives "5400 s".
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+sps_time_format (SpsTime time)
+{
+  guint64 whole = magnitude (time);
+  guint u = 0;
+  guint digits = 1;
+
+  while (u + 1 < G_N_ELEMENTS (units) && whole >= units[u + 1].ns)
+    u++;
+  whole /= units[u].ns;
+  while (whole >= 10)
+    {
+      whole /= 10;
+      digits++;
+    }
+
+  return sps_time_format_duration (time, digits >= SIGNIFICANT_DIGITS ? 0 : SIGNIFICANT_DIGITS - digits);
+}
+
 static const Unit *
 lookup_unit (const char *text,
              gsize       len)

@@ -20,6 +20,10 @@ G_BEGIN_DECLS
 SPS_GTK_AVAILABLE_IN_ALL
 char     *sps_time_format_duration (SpsTime      duration,
                                     guint        precision);
+/* A time or duration as every view shows it: 4 significant digits in
+ * the largest unit that fits, "1.235 ms", "123.5 ms", "250 ns". */
+SPS_GTK_AVAILABLE_IN_ALL
+char     *sps_time_format          (SpsTime      time);
 /* "12.5ms", "300us", "300µs", "4s", "1500ns", "2.5" (ms when no unit). */
 SPS_GTK_AVAILABLE_IN_ALL
 gboolean  sps_time_parse           (const char  *text,

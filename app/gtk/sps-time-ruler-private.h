@@ -59,6 +59,11 @@ char  *_sps_time_ruler_format_tick   (const SpsTimeRulerScale  *scale,
 SPS_GTK_AVAILABLE_IN_ALL
 SpsTime _sps_time_ruler_first_tick   (const SpsTimeRulerScale  *scale);
 SPS_GTK_AVAILABLE_IN_ALL
+float  _sps_time_ruler_label_x       (float                     tick_x,
+                                      int                       label_width,
+                                      float                     width,
+                                      float                     label_end);
+SPS_GTK_AVAILABLE_IN_ALL
 void   _sps_time_ruler_snapshot      (GtkSnapshot              *snapshot,
                                       SpsTimeRulerCache        *cache,
                                       PangoLayout              *layout,

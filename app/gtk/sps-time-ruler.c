@@ -352,6 +352,35 @@ tick_x (const SpsTimeRulerScale *scale,
 }
 
 /**
+ * _sps_time_ruler_label_x:
+ * @tick_x: the x of a labelled tick
+ * @label_width: the width of its label
+ * @width: the width of the ruler
+ * @label_end: where the label before it ends, padding included
+ *
+ * Where the label of a tick goes: right of the tick, or, where that
+ * would cross the end of the ruler (the last tick of a window), left of
+ * it, so that no label is ever cut. The step leaves room for every label;
+ * a label that still would overlap the one before is not drawn.
+ *
+ * Returns: the x of the label's left edge, or NAN for no label
+ */
+float
+_sps_time_ruler_label_x (float tick_x,
+                         int   label_width,
+                         float width,
+                         float label_end)
+{
+  float x = tick_x + LABEL_PADDING;
+
+  if (x + label_width > width)
+    x = tick_x - LABEL_PADDING - label_width;
+  if (x < label_end || x < 0)
+    return NAN;
+  return x;
+}
+
+/**
  * _sps_time_ruler_snapshot:
  * @snapshot: where to draw
  * @cache: the label cache
@@ -418,24 +447,21 @@ _sps_time_ruler_snapshot (GtkSnapshot              *snapshot,
       g_autofree char *text = _sps_time_ruler_format_tick (scale, t);
       float x = tick_x (scale, t);
       const CachedLabel *label;
+      float label_x;
 
       gtk_snapshot_append_color (snapshot, &colors->tick, &GRAPHENE_RECT_INIT (x, 0, 1, height - 1));
 
-      /* The step leaves room for every label; this only guards against a
-       * label longer than the measured ones. */
-      if (x + LABEL_PADDING >= label_end)
-        {
-          label = lookup_label (cache, layout, text, &colors->text);
-          if (keep_x0 <= keep_x1 && x + LABEL_PADDING < keep_x1 &&
-              x + LABEL_PADDING + label->width > keep_x0)
-            continue;
-          gtk_snapshot_save (snapshot);
-          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x + LABEL_PADDING,
-                                                                  floorf ((height - 1 - text_height) / 2)));
-          gtk_snapshot_append_node (snapshot, label->node);
-          gtk_snapshot_restore (snapshot);
-          label_end = x + LABEL_PADDING + label->width + LABEL_PADDING;
-        }
+      label = lookup_label (cache, layout, text, &colors->text);
+      label_x = _sps_time_ruler_label_x (x, label->width, width, label_end);
+      if (isnan (label_x))
+        continue;
+      if (keep_x0 <= keep_x1 && label_x < keep_x1 && label_x + label->width > keep_x0)
+        continue;
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (label_x, floorf ((height - 1 - text_height) / 2)));
+      gtk_snapshot_append_node (snapshot, label->node);
+      gtk_snapshot_restore (snapshot);
+      label_end = label_x + label->width + LABEL_PADDING;
     }
 
   gtk_snapshot_pop (snapshot);

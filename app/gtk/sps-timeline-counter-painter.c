@@ -8,9 +8,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-time-format.h"
 #include "sps-timeline-private.h"
 
 typedef struct
@@ -97,8 +99,6 @@ paint_counter (SpsTimeline               *self,
   SpsLodIter iter;
   SpsLodBucket bucket;
   guint color = _sps_timeline_name_color (self, tracks->name[row->track]);
-  double min;
-  double max;
   double value;
   int column = -1;
   double col_min = 0, col_max = 0, col_last = 0;
@@ -107,15 +107,11 @@ paint_counter (SpsTimeline               *self,
   SpsTime start = _sps_timeline_area_start (a, g);
   double px_per_ns = 1.0 / g->ns_per_px;
 
-  if (!_sps_timeline_lod_get_counter_range (self->lod, row->track, &min, &max))
+  if (!_sps_timeline_counter_axis (self->lod, row->track, &c.lo, &c.hi))
     return;
 
   c.line = self->style.line_pixel[color];
   c.area = self->style.area_pixel[color];
-  c.lo = MIN (min, 0.0);
-  c.hi = MAX (max, 0.0);
-  if (c.hi <= c.lo)
-    c.hi = c.lo + 1.0;
   c.top = 3;
   c.bottom = row->height - 2;
   c.zero = floorf (counter_y (&c, 0.0));
@@ -174,7 +170,8 @@ paint_counter (SpsTimeline               *self,
   paint->height = row->height;
 }
 
-/* The series' name and its value at the pointer's time */
+/* The series' name, its value at the pointer's time and that time (from
+ * the start of the trace, as everywhere else) */
 static char *
 counter_tooltip (const SpsTimelineSource   *source,
                  const SpsTimelineGeometry *g,
@@ -182,15 +179,216 @@ counter_tooltip (const SpsTimelineSource   *source,
                  guint                      item,
                  double                     x)
 {
+  SpsTime t = _sps_timeline_x_to_time (g, x);
+  g_autofree char *name = NULL;
+  g_autofree char *unit = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *when = NULL;
   double value;
 
-  if (!_sps_timeline_lod_get_counter_value (source->lod, row->track, _sps_timeline_x_to_time (g, x), &value))
+  if (!_sps_timeline_lod_get_counter_value (source->lod, row->track, t, &value))
     return NULL;
 
-  return g_markup_printf_escaped ("<b>%s</b>\n%.6g",
-                                  _sps_timeline_string_or (source->trace, sps_trace_get_tracks (source->trace)->name[row->track],
-                                                           _("Counter")),
-                                  value);
+  name = _sps_timeline_counter_dup_title (source->trace, row->track);
+  unit = _sps_timeline_counter_dup_unit (source->trace, row->track);
+  text = _sps_timeline_counter_format_value (value, unit);
+  when = sps_time_format (_sps_time_sub (t, sps_trace_get_start_time (source->trace)));
+
+  /* Translators: a counter's tooltip: the series' name, its value, then
+   * the time of the pointer from the start of the trace */
+  return g_markup_printf_escaped (_("<b>%s</b>\n%s at %s"), name, text, when);
+}
+
+/**
+ * _sps_timeline_counter_axis:
+ * @lod: the summaries
+ * @track: a counter track
+ * @lo: (out): the value at the bottom of the row
+ * @hi: (out): the value at the top of the row
+ *
+ * The range a counter row is drawn over, its y axis: the series' minimum
+ * and maximum, stretched to include 0 so that areas grow from a zero
+ * line, and one unit tall when the series is flat.
+ *
+ * Returns: FALSE when the series has no value
+ */
+gboolean
+_sps_timeline_counter_axis (SpsTimelineLod *lod,
+                            guint32         track,
+                            double         *lo,
+                            double         *hi)
+{
+  double min;
+  double max;
+
+  if (!_sps_timeline_lod_get_counter_range (lod, track, &min, &max))
+    return FALSE;
+
+  *lo = MIN (min, 0.0);
+  *hi = MAX (max, 0.0);
+  if (*hi <= *lo)
+    *hi = *lo + 1.0;
+  return TRUE;
+}
+
+/* The counter's name and its series' name, as the gutter shows them */
+char *
+_sps_timeline_counter_dup_title (SpsTrace *trace,
+                                 guint32   track)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  const char *name = _sps_timeline_string_or (trace, tracks->name[track], _("Counter"));
+  const char *series = _sps_timeline_string_or (trace, tracks->series[track], NULL);
+
+  return series != NULL ? g_strdup_printf ("%s %s", name, series) : g_strdup (name);
+}
+
+/* Units written as a last word of a series' name (“heap_bytes”,
+ * “gpu.util pct”), a convention of Chrome and Perfetto counters, and
+ * what is shown for them. */
+static const struct
+{
+  const char *word;
+  const char *unit;
+} unit_words[] = {
+  { "bytes", "B" },
+  { "kb", "KiB" },
+  { "mb", "MiB" },
+  { "ns", "ns" },
+  { "us", "µs" },
+  { "ms", "ms" },
+  { "pct", "%" },
+  { "percent", "%" },
+};
+
+#define MAX_UNIT_LENGTH 16
+
+static char *
+unit_of_name (const char *name)
+{
+  gsize len;
+  const char *word;
+
+  if (name == NULL)
+    return NULL;
+
+  len = strlen (name);
+  /* “Heap (MB)”, “rss [KiB]”: a short unit in brackets at the end, after
+   * a space (“counter[3]” is an instance, not a unit) */
+  if (len >= 3 && (name[len - 1] == ')' || name[len - 1] == ']'))
+    {
+      char open = name[len - 1] == ')' ? '(' : '[';
+      const char *start = strrchr (name, open);
+
+      if (start != NULL && start > name && start[-1] == ' ' &&
+          name + len - 1 - (start + 1) > 0 && name + len - 1 - (start + 1) <= MAX_UNIT_LENGTH)
+        return g_strstrip (g_strndup (start + 1, name + len - 1 - (start + 1)));
+      return NULL;
+    }
+
+  word = name + len;
+  while (word > name && g_ascii_isalpha (word[-1]))
+    word--;
+  if (word == name || (word[-1] != '_' && word[-1] != '.' && word[-1] != ' '))
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (unit_words); i++)
+    if (g_ascii_strcasecmp (word, unit_words[i].word) == 0)
+      return g_strdup (unit_words[i].unit);
+
+  return NULL;
+}
+
+/* The unit of a counter series, from its series' name, else its
+ * counter's name (the trace format has no field for it); NULL when none
+ * is written */
+char *
+_sps_timeline_counter_dup_unit (SpsTrace *trace,
+                                guint32   track)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  char *unit = unit_of_name (sps_trace_get_string (trace, tracks->series[track]));
+
+  if (unit == NULL)
+    unit = unit_of_name (sps_trace_get_string (trace, tracks->name[track]));
+  if (unit != NULL && *unit == '\0')
+    g_clear_pointer (&unit, g_free);
+  return unit;
+}
+
+/* A counter's value as the axis, tooltip and hover show it: whole
+ * numbers exactly (up to 15 digits, all a double holds), others with 4
+ * significant digits; bytes in binary multiples. Always with a '.', as
+ * times are, so what is shown is data, not locale. */
+char *
+_sps_timeline_counter_format_value (double      value,
+                                    const char *unit)
+{
+  static const char *binary[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (g_strcmp0 (unit, "B") == 0)
+    {
+      guint step = 0;
+
+      while (fabs (value) >= 1024 && step + 1 < G_N_ELEMENTS (binary))
+        {
+          value /= 1024;
+          step++;
+        }
+      unit = binary[step];
+    }
+
+  if (isfinite (value) && value == floor (value) && fabs (value) < 1e15)
+    g_ascii_formatd (number, sizeof number, "%.0f", value);
+  else
+    g_ascii_formatd (number, sizeof number, "%.4g", value);
+
+  /* -0 reads as 0 */
+  if (strcmp (number, "-0") == 0)
+    strcpy (number, "0");
+
+  return unit != NULL ? g_strdup_printf ("%s %s", number, unit) : g_strdup (number);
+}
+
+/* The y axis of the counter rows among [@first, @last): the top and
+ * bottom values at the left of the row, over a backdrop so that they stay
+ * readable on the series' area. */
+void
+_sps_timeline_draw_counter_axes (SpsTimeline               *self,
+                                 GtkSnapshot               *snapshot,
+                                 const SpsTimelineGeometry *g,
+                                 guint                      first,
+                                 guint                      last)
+{
+  for (guint i = first; i < last; i++)
+    {
+      const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, i);
+      g_autofree char *unit = NULL;
+      double lo, hi;
+      int top;
+
+      if (row->kind != SPS_TIMELINE_ROW_COUNTER || !_sps_timeline_counter_axis (self->lod, row->track, &lo, &hi))
+        continue;
+
+      unit = _sps_timeline_counter_dup_unit (self->trace, row->track);
+      top = _sps_timeline_row_top (g, row);
+      for (guint end = 0; end < 2; end++)
+        {
+          g_autofree char *text = _sps_timeline_counter_format_value (end == 0 ? hi : lo, unit);
+          int text_width = 0, text_height = 0;
+          float y;
+
+          pango_layout_set_text (self->text_layout, text, -1);
+          pango_layout_get_pixel_size (self->text_layout, &text_width, &text_height);
+          y = end == 0 ? top + 1 : top + row->height - text_height - 1;
+          gtk_snapshot_append_color (snapshot, &self->style.panel,
+                                     &GRAPHENE_RECT_INIT (g->gutter, y, text_width + 6, text_height));
+          gtk_snapshot_save (snapshot);
+          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (g->gutter + 3, y));
+          gtk_snapshot_append_layout (snapshot, self->text_layout, &self->style.dim);
+          gtk_snapshot_restore (snapshot);
+        }
+    }
 }
 
 const SpsTimelinePainter _sps_timeline_counter_painter = {

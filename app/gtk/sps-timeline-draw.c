@@ -100,7 +100,7 @@ get_range_view (SpsTimeline               *self,
   r->left = (float) MAX (r->x0, (double) g->gutter);
   r->right = MAX ((float) MIN (r->x1, (double) g->width), r->left + 1);
 
-  r->text = sps_time_format_duration ((SpsTime) MIN (_sps_time_span (start, end), (guint64) G_MAXINT64), 3);
+  r->text = sps_time_format ((SpsTime) MIN (_sps_time_span (start, end), (guint64) G_MAXINT64));
   pango_layout_set_text (self->text_layout, r->text, -1);
   pango_layout_get_pixel_size (self->text_layout, &r->text_width, &r->text_height);
   r->badge_x = (r->left + r->right - r->text_width) / 2;
@@ -156,9 +156,10 @@ draw_counter_hover (SpsTimeline               *self,
   const SpsTimelineRow *row;
   guint index;
   double value;
-  double min, max, lo, hi;
+  double lo, hi;
   float y;
   g_autofree char *text = NULL;
+  g_autofree char *unit = NULL;
   int text_width = 0, text_height = 0;
   float tx;
 
@@ -173,19 +174,15 @@ draw_counter_hover (SpsTimeline               *self,
     return;
 
   if (!_sps_timeline_lod_get_counter_value (self->lod, row->track, _sps_timeline_x_to_time (g, self->pointer_x), &value) ||
-      !_sps_timeline_lod_get_counter_range (self->lod, row->track, &min, &max))
+      !_sps_timeline_counter_axis (self->lod, row->track, &lo, &hi))
     return;
-
-  lo = MIN (min, 0.0);
-  hi = MAX (max, 0.0);
-  if (hi <= lo)
-    hi = lo + 1;
   y = _sps_timeline_row_top (g, row) + 3 + (float) ((hi - value) / (hi - lo)) * (row->height - 5);
 
   gtk_snapshot_append_color (snapshot, &self->style.fg,
                              &GRAPHENE_RECT_INIT ((float) floor (self->pointer_x) - 2, floorf (y) - 2, 5, 5));
 
-  text = g_strdup_printf ("%.6g", value);
+  unit = _sps_timeline_counter_dup_unit (self->trace, row->track);
+  text = _sps_timeline_counter_format_value (value, unit);
   pango_layout_set_text (self->text_layout, text, -1);
   pango_layout_get_pixel_size (self->text_layout, &text_width, &text_height);
   tx = (float) self->pointer_x + 8;
@@ -287,6 +284,7 @@ draw_rows (SpsTimeline               *self,
       gtk_snapshot_append_node (snapshot, node);
       gtk_snapshot_restore (snapshot);
     }
+  _sps_timeline_draw_counter_axes (self, snapshot, g, first, last);
   gtk_snapshot_pop (snapshot);
 
   /* Rows out of sight give their nodes back. */

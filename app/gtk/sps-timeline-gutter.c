@@ -166,6 +166,57 @@ get_gutter_label (SpsTimeline          *self,
   return label;
 }
 
+/* Where the label of @row starts in the gutter */
+static int
+label_indent (const SpsTimelineRow *row)
+{
+  return row->kind == SPS_TIMELINE_ROW_PROCESS ? SPS_TIMELINE_LABEL_PADDING + 4 : SPS_TIMELINE_LABEL_PADDING + 16;
+}
+
+/* The room a label leaves right of it, to the splitter */
+#define LABEL_END_ROOM (SPS_TIMELINE_LABEL_PADDING + 2)
+
+/* At most this many labels are measured: a trace with more rows gets the
+ * width of its first ones, so fitting costs a few milliseconds at most. */
+#define MAX_MEASURED_LABELS 4096
+
+/**
+ * _sps_timeline_fit_gutter:
+ * @self: a timeline with a session
+ * @limit: the widest to return
+ *
+ * The gutter width that shows the longest row label whole (of the first
+ * MAX_MEASURED_LABELS), at most @limit and at least the gutter's
+ * minimum; what sps_timeline_set_gutter_width() then clamps.
+ *
+ * Returns: the width, px
+ */
+int
+_sps_timeline_fit_gutter (SpsTimeline *self,
+                          int          limit)
+{
+  guint n_rows = _sps_timeline_layout_get_n_rows (self->layout);
+  int widest = 0;
+  guint measured = 0;
+
+  for (guint i = 0; i < n_rows && measured < MAX_MEASURED_LABELS && widest < limit; i++)
+    {
+      const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, i);
+      g_autofree char *markup = row_label_markup (self, i, row);
+      int text_width = 0;
+
+      if (markup == NULL)
+        continue;
+      pango_layout_set_markup (self->text_layout, markup, -1);
+      pango_layout_get_pixel_size (self->text_layout, &text_width, NULL);
+      widest = MAX (widest, label_indent (row) + text_width + LABEL_END_ROOM);
+      measured++;
+    }
+  pango_layout_set_attributes (self->text_layout, NULL);
+
+  return MIN (widest, limit);
+}
+
 /* The labels of rows [@first, @last) in the gutter */
 void
 _sps_timeline_draw_gutter (SpsTimeline               *self,
@@ -179,8 +230,8 @@ _sps_timeline_draw_gutter (SpsTimeline               *self,
   for (guint i = first; i < last; i++)
     {
       const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, i);
-      int indent = row->kind == SPS_TIMELINE_ROW_PROCESS ? SPS_TIMELINE_LABEL_PADDING + 4 : SPS_TIMELINE_LABEL_PADDING + 16;
-      const SpsTimelineLabel *label = get_gutter_label (self, i, row, g->gutter - indent - SPS_TIMELINE_LABEL_PADDING - 2);
+      int indent = label_indent (row);
+      const SpsTimelineLabel *label = get_gutter_label (self, i, row, g->gutter - indent - LABEL_END_ROOM);
       float text_top;
 
       if (label->node == NULL)
@@ -203,8 +254,7 @@ _sps_timeline_draw_corner (SpsTimeline               *self,
                            GtkSnapshot               *snapshot,
                            const SpsTimelineGeometry *g)
 {
-  g_autofree char *span = sps_time_format_duration ((SpsTime) MIN (_sps_time_span (g->start, g->end),
-                                                                    (guint64) G_MAXINT64), 2);
+  g_autofree char *span = sps_time_format ((SpsTime) MIN (_sps_time_span (g->start, g->end), (guint64) G_MAXINT64));
 
   gtk_snapshot_append_color (snapshot, &self->style.panel,
                              &GRAPHENE_RECT_INIT (0, 0, g->gutter, g->ruler_height));

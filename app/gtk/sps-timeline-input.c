@@ -250,6 +250,9 @@ drag_update_cb (SpsTimeline    *self,
   switch (self->drag_mode)
     {
     case SPS_TIMELINE_DRAG_GUTTER:
+      /* The user's width from now on */
+      if (self->drag_moved)
+        sps_timeline_set_gutter_auto (self, FALSE);
       sps_timeline_set_gutter_width (self, self->drag_gutter + (int) ox);
       break;
 
@@ -307,6 +310,10 @@ click_released_cb (SpsTimeline     *self,
   guint index;
   const SpsTimelineRow *row;
   guint slice;
+
+  /* A double click on the splitter fits the gutter to its labels again */
+  if (self->session != NULL && in_splitter (self, x) && n_press == 2)
+    sps_timeline_set_gutter_auto (self, TRUE);
 
   /* After a drag the click gesture is cancelled: no release comes. */
   if (self->session == NULL || in_splitter (self, x))

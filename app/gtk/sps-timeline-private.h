@@ -267,6 +267,11 @@ struct _SpsTimeline
   int                   drag_gutter;
   double                drag_scroll;
   gboolean              drag_moved;
+
+  /* The gutter fits its longest label until the user drags it */
+  guint                 gutter_auto : 1;
+  guint                 gutter_fitted : 1;  /* for this trace and font */
+  guint                 fitting_gutter : 1;
 };
 
 /* sps-timeline-style.c */
@@ -333,6 +338,9 @@ void           _sps_timeline_draw_gutter           (SpsTimeline               *s
                                                     const SpsTimelineGeometry *g,
                                                     guint                      first,
                                                     guint                      last);
+SPS_GTK_AVAILABLE_IN_ALL
+int            _sps_timeline_fit_gutter            (SpsTimeline               *self,
+                                                    int                        limit);
 void           _sps_timeline_draw_corner           (SpsTimeline               *self,
                                                     GtkSnapshot               *snapshot,
                                                     const SpsTimelineGeometry *g);
@@ -355,6 +363,28 @@ gboolean       _sps_timeline_query_tooltip         (GtkWidget                 *w
                                                     int                        y,
                                                     gboolean                   keyboard,
                                                     GtkTooltip                *tooltip);
+
+/* sps-timeline-counter-painter.c: the counters' y axis and values, shared
+ * with the hover badge; exported for the tests */
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean       _sps_timeline_counter_axis          (SpsTimelineLod            *lod,
+                                                    guint32                    track,
+                                                    double                    *lo,
+                                                    double                    *hi);
+SPS_GTK_AVAILABLE_IN_ALL
+char          *_sps_timeline_counter_dup_title     (SpsTrace                  *trace,
+                                                    guint32                    track);
+SPS_GTK_AVAILABLE_IN_ALL
+char          *_sps_timeline_counter_dup_unit      (SpsTrace                  *trace,
+                                                    guint32                    track);
+SPS_GTK_AVAILABLE_IN_ALL
+char          *_sps_timeline_counter_format_value  (double                     value,
+                                                    const char                *unit);
+void           _sps_timeline_draw_counter_axes     (SpsTimeline               *self,
+                                                    GtkSnapshot               *snapshot,
+                                                    const SpsTimelineGeometry *g,
+                                                    guint                      first,
+                                                    guint                      last);
 
 /* sps-timeline-actions.c */
 void           _sps_timeline_actions_class_init    (GtkWidgetClass            *widget_class);

@@ -30,6 +30,9 @@ typedef struct
   float                      height;
   gboolean                   labels;
   float                      text_y;
+  gboolean                   search;   /* outline the search's hits */
+  const SpsTimelineRow      *row;
+  gboolean                   mosaic;   /* merged runs as a mosaic */
   /* Whether the lane holds sampled spans; the flags of other slices are
    * only read for those that reach the end of the trace (where the
    * unfinished ones end), so that drawing a slice reads nothing from the
@@ -44,10 +47,68 @@ typedef struct
   SpsTime                    dominant_length;
 } LaneDraw;
 
+/* Merged runs wider than this many px are drawn column by column */
+#define MOSAIC_MIN_WIDTH 3
+
+/* Columns [@left, @right) covered by a run of merged slices, in the
+ * merged (paler) colour of their names. A narrow run takes the colour of
+ * its longest slice (@name); a wider one is a mosaic, as Perfetto draws
+ * a zoomed-out track: each column the colour of the slice at its middle
+ * (the one covering most of it, mostly), or of the column before where
+ * it falls in a gap, so that a run of many short slices no longer reads
+ * as one long slice. O(columns × log slices), never labelled; only in
+ * tiles and untiled frames (see paint_slice_lane()). */
+static void
+fill_coverage (LaneDraw *d,
+               int       left,
+               int       right,
+               guint32   name)
+{
+  SpsTimeline *self = d->self;
+  const SpsTimelineArea *a = d->area;
+  SpsTime half = (SpsTime) ceil (d->g->ns_per_px / 2);
+  int from, to;
+
+  if (!d->mosaic || right - left <= MOSAIC_MIN_WIDTH)
+    {
+      _sps_timeline_canvas_fill_columns (&d->strip, left, right, self->style.merged_pixel[_sps_timeline_name_color (self, name)]);
+      return;
+    }
+
+  from = MAX (left, 0);
+  to = MIN (right, a->width);
+  for (int x = from; x < to;)
+    {
+      guint32 pixel = 0;
+      int end = x;
+
+      do
+        {
+          SpsTime t = _sps_time_offset (a->base, (a->base_px + end + 0.5) * d->g->ns_per_px);
+          guint slice = _sps_timeline_lod_slice_at (self->lod, d->row->track, d->row->depth, t, half);
+          guint32 column_name = slice != SPS_NO_INDEX ? d->slices->name[slice] : name;
+
+          if (end == x)
+            {
+              name = column_name;
+              pixel = self->style.merged_pixel[_sps_timeline_name_color (self, name)];
+            }
+          else if (column_name != name)
+            {
+              break;
+            }
+          end++;
+        }
+      while (end < to);
+
+      _sps_timeline_canvas_fill_columns (&d->strip, x, end, pixel);
+      x = end;
+    }
+}
+
 static void
 flush_merged (LaneDraw *d)
 {
-  SpsTimeline *self = d->self;
   int left;
   int right;
 
@@ -56,7 +117,7 @@ flush_merged (LaneDraw *d)
 
   left = _sps_timeline_floor_px (d->px0);
   right = MAX (left + 1, -_sps_timeline_floor_px (-d->px1));
-  _sps_timeline_canvas_fill_columns (&d->strip, left, right, self->style.merged_pixel[_sps_timeline_name_color (self, d->dominant_name)]);
+  fill_coverage (d, left, right, d->dominant_name);
   d->drawn = TRUE;
   d->pending = FALSE;
 }
@@ -79,6 +140,23 @@ get_hatch_tile (SpsTimeline *self,
     }
 
   return self->hatch_tiles[color];
+}
+
+static void
+outline_hit (LaneDraw *d,
+             int       left,
+             int       right)
+{
+  const GdkRGBA *accent = &d->self->style.accent;
+  int x0 = MAX (left, 0);
+  int x1 = MIN (right, d->area->width);
+
+  g_ptr_array_add (d->overlay, gsk_color_node_new (accent, &GRAPHENE_RECT_INIT (x0, d->y, x1 - x0, 1)));
+  g_ptr_array_add (d->overlay, gsk_color_node_new (accent, &GRAPHENE_RECT_INIT (x0, d->y + d->height - 1, x1 - x0, 1)));
+  if (left >= 0)
+    g_ptr_array_add (d->overlay, gsk_color_node_new (accent, &GRAPHENE_RECT_INIT (left, d->y, 1, d->height)));
+  if (right <= d->area->width)
+    g_ptr_array_add (d->overlay, gsk_color_node_new (accent, &GRAPHENE_RECT_INIT (right - 1, d->y, 1, d->height)));
 }
 
 static void
@@ -135,6 +213,14 @@ draw_slice (LaneDraw        *d,
                        gsk_color_node_new (&self->style.shadow,
                                            &GRAPHENE_RECT_INIT (right - w, d->y, w, d->height)));
     }
+
+  /* A hit of the search panel's text: a thin frame of the accent
+   * colour (the selection's is 3 px), a whole column when narrower than
+   * the frame, so that even a pixel-wide hit shows. Only the part in the
+   * area is drawn, and a side only where the slice ends in it, so that
+   * tiles meet without a seam. */
+  if (d->search && visible >= 1 && sps_session_slice_matches_search (self->session, run->slice))
+    outline_hit (d, left, right);
 
   /* A tile keeps a spot by the slice's whole width, not by its part in
    * the tile: the window may show more of it. place_label() decides. */
@@ -212,8 +298,11 @@ paint_lane_records (LaneDraw           *d,
       lr = _sps_timeline_floor_px (MAX (x0, -1.0));
       rr = MAX (lr + 1, -_sps_timeline_floor_px (-MIN (x1, width + 1.0)));
 
-      _sps_timeline_canvas_fill_columns (&d->strip, single ? ls : lr, single ? rs : rr,
-                  single ? self->style.fill_pixel[color] : self->style.merged_pixel[color]);
+      if (G_UNLIKELY (!single && rr - lr > MOSAIC_MIN_WIDTH))
+        fill_coverage (d, lr, rr, r->name);
+      else
+        _sps_timeline_canvas_fill_columns (&d->strip, single ? ls : lr, single ? rs : rr,
+                    single ? self->style.fill_pixel[color] : self->style.merged_pixel[color]);
       d->drawn = TRUE;
     }
 }
@@ -236,6 +325,7 @@ paint_slice_lane (SpsTimeline               *self,
   /* Category filters: a run is skipped when its own (or, merged, its
    * longest) slice is hidden. */
   gboolean filtered = sps_session_has_filters (self->session);
+  const char *search = sps_session_get_search_text (self->session);
 
   /* Labels and marks go on top of the strip, so they wait in their own
    * list until the strip is done. */
@@ -244,12 +334,19 @@ paint_slice_lane (SpsTimeline               *self,
   d.slices = sps_trace_get_slices (self->trace);
   d.area = a;
   d.overlay = self->overlay_nodes;
+  d.row = row;
+  /* The mosaic costs a search a column: a zoom frame, which paints the
+   * window at a new scale, draws runs in one colour, and the tiles built
+   * once the scale rests (or every frame, below the tiled zooms) draw
+   * the mosaic. */
+  d.mosaic = a->spots != NULL || !g->tiled;
   d.y = 1;
   d.height = row->height - 2;
   d.labels = self->text_height <= d.height;
   d.text_y = floorf ((row->height - self->text_height) / 2.f);
   d.sampled = sps_trace_get_tracks (self->trace)->kind[row->track] == SPS_TRACK_THREAD_SAMPLED_SLICES;
   d.trace_end = sps_trace_get_end_time (self->trace);
+  d.search = search != NULL && *search != '\0';
   _sps_timeline_canvas_init_strip (&d.strip, a->width, g->scale);
 
   /* A nanosecond of margin each side: items touching the edges of a
@@ -257,12 +354,12 @@ paint_slice_lane (SpsTimeline               *self,
   _sps_timeline_lod_runs_init (self->lod, &iter, row->track, row->depth, _sps_timeline_draw_level (g),
                                _sps_time_sub (_sps_timeline_area_start (a, g), 1), _sps_time_add (_sps_timeline_area_end (a, g), 1));
 
-  /* Sampled lanes read each slice's flags, and filters each slice's
-   * visibility: those take the general path. A level that does not keep
-   * its items as records is read through the lane's window when the
-   * whole window is drawn: the frames of a zoom draw it again and again.
-   * (A tile is drawn once.) */
-  if (!filtered && !d.sampled)
+  /* Sampled lanes read each slice's flags, filters each slice's
+   * visibility and a search each slice's name: those take the general
+   * path. A level that does not keep its items as records is read
+   * through the lane's window when the whole window is drawn: the
+   * frames of a zoom draw it again and again. (A tile is drawn once.) */
+  if (!filtered && !d.sampled && !d.search)
     {
       records = _sps_timeline_lod_runs_records (&iter, &n_records);
       if (records == NULL && a->spots == NULL)
@@ -396,6 +493,27 @@ slice_hit_test (const SpsTimelineSource   *source,
   return slice;
 }
 
+/* Slices counted at most, for the tooltip of a merged pixel */
+#define MAX_COUNTED 1000000
+
+/* The slices of @row's lane in the pixel column at @x */
+static guint
+count_in_pixel (const SpsTimelineSource   *source,
+                const SpsTimelineGeometry *g,
+                const SpsTimelineRow      *row,
+                double                     x)
+{
+  SpsLodIter iter;
+  SpsLodRun run;
+  guint n = 0;
+
+  _sps_timeline_lod_runs_init (source->lod, &iter, row->track, row->depth, 0,
+                               _sps_timeline_x_to_time (g, floor (x)), _sps_timeline_x_to_time (g, floor (x) + 1));
+  while (n < MAX_COUNTED && _sps_timeline_lod_runs_next (&iter, &run))
+    n += run.count;
+  return n;
+}
+
 /* Its name, duration and self time */
 static char *
 slice_tooltip (const SpsTimelineSource   *source,
@@ -412,8 +530,23 @@ slice_tooltip (const SpsTimelineSource   *source,
 
   name = _sps_timeline_string_or (source->trace, slices->name[slice], _("(unnamed)"));
   flags = slices->flags[slice];
-  dur = sps_time_format_duration (slices->dur[slice], 3);
-  self_time = sps_time_format_duration (slices->self_time[slice], 3);
+
+  /* Narrower than a pixel: drawn merged with its neighbours, so the
+   * tooltip says what the pointer's pixel merges */
+  if ((double) slices->dur[slice] < g->ns_per_px)
+    {
+      guint n = count_in_pixel (source, g, row, x);
+
+      if (n > 1)
+        /* Translators: the tooltip of a zoomed-out stretch where many short
+         * slices are drawn as one; %s is the name of one of them */
+        return g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE, "<b>%u slice merged</b>\nMostly %s here; zoom in to see each",
+                                                     "<b>%u slices merged</b>\nMostly %s here; zoom in to see each", n),
+                                        n, name);
+    }
+
+  dur = sps_time_format (slices->dur[slice]);
+  self_time = sps_time_format (slices->self_time[slice]);
 
   if (flags & SPS_SLICE_SAMPLED)
     /* TRANSLATORS: sampled spans are estimated from stack samples */

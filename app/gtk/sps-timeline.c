@@ -15,6 +15,8 @@
 #define DEFAULT_GUTTER_WIDTH 200
 #define MIN_GUTTER_WIDTH     80
 #define MAX_GUTTER_WIDTH     800
+/* The widest the gutter grows by itself to fit its labels */
+#define MAX_AUTO_GUTTER_WIDTH 360
 #define DEFAULT_TRACK_HEIGHT 20
 #define MIN_TRACK_HEIGHT     8
 #define MAX_TRACK_HEIGHT     128
@@ -46,6 +48,7 @@ enum {
   PROP_0,
   PROP_SESSION,
   PROP_GUTTER_WIDTH,
+  PROP_GUTTER_AUTO,
   PROP_TRACK_HEIGHT,
   N_PROPS,
 
@@ -214,7 +217,19 @@ sps_timeline_size_allocate (GtkWidget *widget,
                             int        height,
                             int        baseline)
 {
-  configure_adjustments (SPS_TIMELINE (widget), width, height);
+  SpsTimeline *self = SPS_TIMELINE (widget);
+
+  /* The labels are measured once per trace and font, not per collapse or
+   * filter: the gutter does not jump while the user works. */
+  if (self->gutter_auto && !self->gutter_fitted && self->layout != NULL)
+    {
+      _sps_timeline_ensure_metrics (self);
+      self->gutter_fitted = TRUE;
+      self->fitting_gutter = TRUE;
+      sps_timeline_set_gutter_width (self, _sps_timeline_fit_gutter (self, MAX_AUTO_GUTTER_WIDTH));
+      self->fitting_gutter = FALSE;
+    }
+  configure_adjustments (self, width, height);
 }
 
 static void
@@ -371,6 +386,9 @@ set_session (SpsTimeline *self,
   g_signal_connect_object (session, "notify::show-flows", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "layout-changed", G_CALLBACK (layout_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "filters-changed", G_CALLBACK (filters_changed), self, G_CONNECT_SWAPPED);
+  /* Search hits are outlined in the rows' cached nodes */
+  g_signal_connect_object (session, "notify::search-text", G_CALLBACK (filters_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::search-in-category", G_CALLBACK (filters_changed), self, G_CONNECT_SWAPPED);
 
   _sps_timeline_update_selected_flows (self);
 }
@@ -386,6 +404,7 @@ sps_timeline_css_changed (GtkWidget         *widget,
   GTK_WIDGET_CLASS (sps_timeline_parent_class)->css_changed (widget, change);
 
   _sps_timeline_invalidate_metrics (self);
+  self->gutter_fitted = FALSE;
   gtk_widget_queue_resize (widget);
 }
 
@@ -464,6 +483,9 @@ sps_timeline_get_property (GObject    *object,
     case PROP_GUTTER_WIDTH:
       g_value_set_int (value, self->gutter_width);
       break;
+    case PROP_GUTTER_AUTO:
+      g_value_set_boolean (value, self->gutter_auto);
+      break;
     case PROP_TRACK_HEIGHT:
       g_value_set_int (value, self->track_height);
       break;
@@ -499,6 +521,9 @@ sps_timeline_set_property (GObject      *object,
       break;
     case PROP_GUTTER_WIDTH:
       sps_timeline_set_gutter_width (self, g_value_get_int (value));
+      break;
+    case PROP_GUTTER_AUTO:
+      sps_timeline_set_gutter_auto (self, g_value_get_boolean (value));
       break;
     case PROP_TRACK_HEIGHT:
       sps_timeline_set_track_height (self, g_value_get_int (value));
@@ -571,6 +596,18 @@ sps_timeline_class_init (SpsTimelineClass *klass)
                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
+   * SpsTimeline:gutter-auto:
+   *
+   * Whether the gutter takes the width of its longest label (up to a
+   * limit) when the trace or the font changes. Dragging the splitter
+   * turns it off; double-clicking the splitter turns it on again.
+   */
+  properties[PROP_GUTTER_AUTO] =
+    g_param_spec_boolean ("gutter-auto", NULL, NULL,
+                          TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
    * SpsTimeline:track-height:
    *
    * Height of one lane, in px; lanes grow when the font needs more.
@@ -598,6 +635,7 @@ sps_timeline_init (SpsTimeline *self)
   GtkWidget *widget = GTK_WIDGET (self);
 
   self->gutter_width = DEFAULT_GUTTER_WIDTH;
+  self->gutter_auto = TRUE;
   self->track_height = DEFAULT_TRACK_HEIGHT;
   self->labels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, _sps_timeline_label_free);
   self->gutter_labels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, _sps_timeline_label_free);
@@ -668,12 +706,57 @@ sps_timeline_set_gutter_width (SpsTimeline *self,
   g_return_if_fail (SPS_IS_TIMELINE (self));
 
   width = CLAMP (width, MIN_GUTTER_WIDTH, MAX_GUTTER_WIDTH);
+  /* While the gutter fits its labels, a width set from outside (the
+   * settings of the last window) lasts until the next allocation fits
+   * it again. */
+  if (self->gutter_auto && !self->fitting_gutter && self->gutter_fitted)
+    {
+      self->gutter_fitted = FALSE;
+      gtk_widget_queue_allocate (GTK_WIDGET (self));
+    }
   if (self->gutter_width == width)
     return;
 
   self->gutter_width = width;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GUTTER_WIDTH]);
+}
+
+/**
+ * sps_timeline_get_gutter_auto:
+ * @self: a #SpsTimeline
+ *
+ * Returns: whether the gutter fits its longest label
+ */
+gboolean
+sps_timeline_get_gutter_auto (SpsTimeline *self)
+{
+  g_return_val_if_fail (SPS_IS_TIMELINE (self), FALSE);
+
+  return self->gutter_auto;
+}
+
+/**
+ * sps_timeline_set_gutter_auto:
+ * @self: a #SpsTimeline
+ * @gutter_auto: whether the gutter takes the width of its longest label
+ *
+ * Turning it on fits the gutter at the next allocation.
+ */
+void
+sps_timeline_set_gutter_auto (SpsTimeline *self,
+                              gboolean     gutter_auto)
+{
+  g_return_if_fail (SPS_IS_TIMELINE (self));
+
+  gutter_auto = !!gutter_auto;
+  if (self->gutter_auto == (guint) gutter_auto)
+    return;
+
+  self->gutter_auto = gutter_auto;
+  self->gutter_fitted = FALSE;
+  gtk_widget_queue_allocate (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GUTTER_AUTO]);
 }
 
 /**

@@ -42,6 +42,11 @@ SPS_GTK_AVAILABLE_IN_ALL
 void        sps_timeline_set_gutter_width   (SpsTimeline *self,
                                              int          width);
 SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_timeline_get_gutter_auto    (SpsTimeline *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_timeline_set_gutter_auto    (SpsTimeline *self,
+                                             gboolean     gutter_auto);
+SPS_GTK_AVAILABLE_IN_ALL
 int         sps_timeline_get_track_height   (SpsTimeline *self);
 SPS_GTK_AVAILABLE_IN_ALL
 void        sps_timeline_set_track_height   (SpsTimeline *self,

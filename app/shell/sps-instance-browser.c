@@ -15,9 +15,6 @@
 /* Rows listed in the table; previous/next still walk every instance. */
 #define MAX_ROWS 10000
 
-/* Significant decimals of the durations in the summary. */
-#define PRECISION 3
-
 /**
  * SpsInstanceBrowser:
  *
@@ -275,9 +272,9 @@ fill (SpsInstanceBrowser *self)
   if (n_measured > 0)
     {
       g_autofree char *count = NULL;
-      g_autofree char *min_text = sps_time_format_duration (min, PRECISION);
-      g_autofree char *max_text = sps_time_format_duration (max, PRECISION);
-      g_autofree char *avg_text = sps_time_format_duration (total / n_measured, PRECISION);
+      g_autofree char *min_text = sps_time_format (min);
+      g_autofree char *max_text = sps_time_format (max);
+      g_autofree char *avg_text = sps_time_format (total / n_measured);
       g_autofree char *text = NULL;
 
       count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u measured instance",
@@ -295,7 +292,7 @@ fill (SpsInstanceBrowser *self)
     gtk_label_set_text (self->estimate_label, "");
   if (n_sampled > 0)
     {
-      g_autofree char *avg_text = sps_time_format_duration (sampled_total / n_sampled, PRECISION);
+      g_autofree char *avg_text = sps_time_format (sampled_total / n_sampled);
       g_autofree char *text = NULL;
 
       text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,

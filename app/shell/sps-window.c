@@ -278,6 +278,7 @@ sps_window_clear_trace (SpsWindow *self)
     {
       g_settings_unbind (self->timeline, "track-height");
       g_settings_unbind (self->timeline, "gutter-width");
+      g_settings_unbind (self->timeline, "gutter-auto");
     }
 
   if (self->bottom_notebook != NULL)
@@ -343,6 +344,7 @@ sps_window_show_trace (SpsWindow *self,
   g_settings_bind (self->settings, "show-flows", self->session, "show-flows", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "track-height", self->timeline, "track-height", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "gutter-width", self->timeline, "gutter-width", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "gutter-auto", self->timeline, "gutter-auto", G_SETTINGS_BIND_DEFAULT);
 
   /* The built-in view first, then the plugins' in plugin precedence. */
   detail_view = sps_detail_view_new ();

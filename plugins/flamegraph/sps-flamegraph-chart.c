@@ -683,8 +683,8 @@ sps_flamegraph_chart_dup_tooltip (SpsFlamegraphChart *self,
                               n->inclusive, percent_of (n->inclusive, root->inclusive), n->exclusive);
       if (n->n_estimated_inclusive > 0)
         {
-          g_autofree char *incl = sps_time_format_duration ((SpsTime) (n->cpu_inclusive + 0.5), 2);
-          g_autofree char *excl = sps_time_format_duration ((SpsTime) (n->cpu_exclusive + 0.5), 2);
+          g_autofree char *incl = sps_time_format ((SpsTime) (n->cpu_inclusive + 0.5));
+          g_autofree char *excl = sps_time_format ((SpsTime) (n->cpu_exclusive + 0.5));
 
           g_string_append_c (text, '\n');
           /* Translators: two durations estimated from the samples' weights */
@@ -711,8 +711,8 @@ sps_flamegraph_chart_dup_tooltip (SpsFlamegraphChart *self,
     default:
       {
         gboolean estimate = sps_flame_tree_get_values_are_estimates (self->tree);
-        g_autofree char *incl = sps_time_format_duration (n->inclusive, 2);
-        g_autofree char *excl = sps_time_format_duration (n->exclusive, 2);
+        g_autofree char *incl = sps_time_format (n->inclusive);
+        g_autofree char *excl = sps_time_format (n->exclusive);
 
         g_string_append_c (text, '\n');
         if (estimate)
@@ -760,7 +760,7 @@ sps_flamegraph_chart_dup_tooltip (SpsFlamegraphChart *self,
                                     f->n_observations);
           else
             {
-              g_autofree char *total = sps_time_format_duration (f->inclusive, 2);
+              g_autofree char *total = sps_time_format (f->inclusive);
 
               g_string_append_printf (text,
                                       g_dngettext (GETTEXT_PACKAGE,

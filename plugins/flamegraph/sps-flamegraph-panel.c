@@ -233,7 +233,7 @@ update_status (SpsFlamegraphPanel *self)
                             root->inclusive);
   else
     {
-      g_autofree char *total = sps_time_format_duration (root->inclusive, 2);
+      g_autofree char *total = sps_time_format (root->inclusive);
 
       if (sps_flame_tree_get_values_are_estimates (tree))
         /* Translators: a duration estimated from sampled spans */

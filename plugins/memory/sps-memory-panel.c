@@ -111,7 +111,7 @@ update_summary (SpsMemoryPanel *self)
   known_bytes = _sps_memory_format_count (sum.known_bytes);
   uncertain_count = _sps_memory_format_count (sum.uncertain_count);
   uncertain_bytes = _sps_memory_format_count (sum.uncertain_bytes);
-  at = sps_time_format_duration (offset_from (self->time, self->origin), 6);
+  at = sps_time_format (offset_from (self->time, self->origin));
   /* Translators: the allocations outstanding at a time from the trace's
    * start: "At 7.38 s — known: 64,762 bytes (allocations: 717) ·
    * uncertain: 0 bytes (allocations: 0)" */

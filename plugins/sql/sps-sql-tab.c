@@ -215,7 +215,7 @@ query_cb (GObject      *object,
   g_free (self->last_sql);
   self->last_sql = g_steal_pointer (&query->sql);
   sps_result_table_set_result (self->table, sql_result);
-  elapsed = sps_time_format_duration (sps_sql_result_get_elapsed_ns (sql_result), 3);
+  elapsed = sps_time_format (sps_sql_result_get_elapsed_ns (sql_result));
   if (sps_sql_result_get_truncated (sql_result))
     /* Translators: %s is a duration such as "12.5 ms"; the query had more
      * rows than the panel shows */

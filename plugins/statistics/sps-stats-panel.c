@@ -105,9 +105,9 @@ update_scope (SpsStatsPanel *self)
   if (sps_session_get_range (self->session, &start, &end))
     {
       SpsTime origin = sps_trace_get_start_time (sps_session_get_trace (self->session));
-      g_autofree char *from = sps_time_format_duration (start - origin, 4);
-      g_autofree char *to = sps_time_format_duration (end - origin, 4);
-      g_autofree char *length = sps_time_format_duration (end - start, 4);
+      g_autofree char *from = sps_time_format (start - origin);
+      g_autofree char *to = sps_time_format (end - origin);
+      g_autofree char *length = sps_time_format (end - start);
       /* Translators: the statistics cover a time range: its start and
        * end from the beginning of the trace, then its length */
       g_autofree char *text = g_strdup_printf (_("Range %s – %s (%s)"), from, to, length);
