@@ -267,6 +267,10 @@ struct _SpsTimeline
   int                   drag_gutter;
   double                drag_scroll;
   gboolean              drag_moved;
+
+  /* Stack charts of samples (sps-timeline-stacks.c), of the sample table
+   * the session's "raw-stacks" picks */
+  SpsTimelineStacks    *stacks;
 };
 
 /* sps-timeline-style.c */
