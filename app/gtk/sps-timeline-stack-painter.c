@@ -110,7 +110,16 @@ paint_stack (SpsTimeline               *self,
               paint->drawn = TRUE;
             }
 
-          if (labels && fill_right - left >= SPS_TIMELINE_MIN_LABEL_WIDTH)
+          /* In a tile, where a label may go (the tile's row places it,
+           * as for slices, by the box's whole width); in the window, the
+           * label now */
+          if (labels && a->spots != NULL && x1 - x0 >= SPS_TIMELINE_MIN_LABEL_WIDTH - 1)
+            {
+              SpsTimelineLabelSpot spot = { x0 + a->base_px, x1 + a->base_px, name, i };
+
+              g_array_append_val (a->spots, spot);
+            }
+          else if (labels && a->spots == NULL && fill_right - left >= SPS_TIMELINE_MIN_LABEL_WIDTH)
             {
               int available = fill_right - left - 2 * SPS_TIMELINE_LABEL_PADDING;
               const SpsTimelineLabel *label = _sps_timeline_get_slice_label (self, name, available);
