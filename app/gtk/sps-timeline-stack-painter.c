@@ -24,15 +24,28 @@
  * where samples are, empty where none are.
  */
 
-/* The first box of @boxes[@from..@n) ending after @t */
+/* The first box of @boxes[@from..@n) ending after @t: galloping from
+ * @from, since the next column's box is usually a few boxes on, so a
+ * zoomed-out frame touches a few nearby boxes per column instead of a
+ * whole binary search's worth. */
 static guint
 first_box_after (const SpsTimelineStackBox *boxes,
                  guint                      from,
                  guint                      n,
                  SpsTime                    t)
 {
-  guint lo = from;
-  guint hi = n;
+  guint bound = 1;
+  guint lo;
+  guint hi;
+
+  if (from >= n || boxes[from].end > t)
+    return from;
+
+  /* boxes[from + bound / 2].end <= t throughout */
+  while (bound < n - from && boxes[from + bound].end <= t)
+    bound *= 2;
+  lo = from + bound / 2 + 1;
+  hi = bound < n - from ? from + bound : n;
 
   while (lo < hi)
     {
