@@ -289,15 +289,28 @@ build_spans (SpsFlameTree              *self,
 
 /* Samples tree */
 
-/* The estimated CPU time of a sample's weight in ns, or NAN when the
- * weight is absent, negative, not finite or has no time unit. */
-static double
-sample_estimate_ns (const SpsSampleTable *samples,
-                    guint                 row)
+/**
+ * sps_flame_tree_sample_estimate_ns: (skip)
+ * @samples: a sample table
+ * @row: a row of @samples
+ *
+ * The estimated CPU time of a sample, from its weight: what the samples
+ * tree sums into its CPU values.
+ *
+ * Returns: nanoseconds, or NAN when the weight is absent, negative, not
+ *   finite or has no time unit
+ */
+double
+sps_flame_tree_sample_estimate_ns (const SpsSampleTable *samples,
+                                   guint                 row)
 {
-  double weight = samples->weight[row];
+  double weight;
   double factor;
 
+  g_return_val_if_fail (samples != NULL, NAN);
+  g_return_val_if_fail (row < samples->n_rows, NAN);
+
+  weight = samples->weight[row];
   if ((samples->flags[row] & SPS_SAMPLE_HAS_WEIGHT) == 0 || !isfinite (weight) || weight < 0)
     return NAN;
 
@@ -398,7 +411,7 @@ build_samples (SpsFlameTree              *self,
         n->instance = r;
       n->n_instances++;
       n->exclusive++;
-      estimate = sample_estimate_ns (samples, r);
+      estimate = sps_flame_tree_sample_estimate_ns (samples, r);
       if (!isnan (estimate))
         {
           n->cpu_exclusive += estimate;

@@ -242,6 +242,9 @@ SPS_AVAILABLE_IN_ALL
 char                   *sps_flame_tree_dup_path            (SpsFlameTree             *self,
                                                             guint                     node,
                                                             const char               *separator);
+SPS_AVAILABLE_IN_ALL
+double                  sps_flame_tree_sample_estimate_ns  (const SpsSampleTable     *samples,
+                                                            guint                     row);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsFlameTree, sps_flame_tree_unref)
 

@@ -91,6 +91,7 @@ struct _SpsSession
   guint     has_range : 1;
   guint     show_flows : 1;
   guint     search_in_category : 1;
+  guint     raw_stacks : 1;
 };
 
 enum {
@@ -106,6 +107,7 @@ enum {
   PROP_SHOW_FLOWS,
   PROP_SEARCH_TEXT,
   PROP_SEARCH_IN_CATEGORY,
+  PROP_RAW_STACKS,
   N_PROPS
 };
 
@@ -892,6 +894,10 @@ sps_session_get_property (GObject    *object,
       g_value_set_boolean (value, self->show_flows);
       break;
 
+    case PROP_RAW_STACKS:
+      g_value_set_boolean (value, self->raw_stacks);
+      break;
+
     case PROP_SEARCH_TEXT:
       g_value_set_string (value, self->search_text);
       break;
@@ -929,6 +935,10 @@ sps_session_set_property (GObject      *object,
 
     case PROP_SHOW_FLOWS:
       sps_session_set_show_flows (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_RAW_STACKS:
+      sps_session_set_raw_stacks (self, g_value_get_boolean (value));
       break;
 
     case PROP_SEARCH_TEXT:
@@ -1014,6 +1024,13 @@ sps_session_class_init (SpsSessionClass *klass)
   properties[PROP_SHOW_FLOWS] =
     g_param_spec_boolean ("show-flows", NULL, NULL,
                           TRUE,
+                          (G_PARAM_READWRITE |
+                           G_PARAM_EXPLICIT_NOTIFY |
+                           G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_RAW_STACKS] =
+    g_param_spec_boolean ("raw-stacks", NULL, NULL,
+                          FALSE,
                           (G_PARAM_READWRITE |
                            G_PARAM_EXPLICIT_NOTIFY |
                            G_PARAM_STATIC_STRINGS));
@@ -1542,6 +1559,43 @@ sps_session_set_show_flows (SpsSession *self,
 
   self->show_flows = show_flows;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_FLOWS]);
+}
+
+/**
+ * sps_session_get_raw_stacks:
+ * @self: a #SpsSession
+ *
+ * Returns: whether views of samples read the stacks as the file wrote
+ *   them (sps_trace_get_raw_samples()) instead of as repaired
+ */
+gboolean
+sps_session_get_raw_stacks (SpsSession *self)
+{
+  g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
+
+  return self->raw_stacks;
+}
+
+/**
+ * sps_session_set_raw_stacks:
+ * @self: a #SpsSession
+ * @raw_stacks: whether views of samples show the raw stacks
+ *
+ * Has an effect only for traces whose stacks were repaired (whose raw
+ * sample table is not empty); the others have one set of stacks.
+ */
+void
+sps_session_set_raw_stacks (SpsSession *self,
+                            gboolean    raw_stacks)
+{
+  g_return_if_fail (SPS_IS_SESSION (self));
+
+  raw_stacks = !!raw_stacks;
+  if (self->raw_stacks == (guint) raw_stacks)
+    return;
+
+  self->raw_stacks = raw_stacks;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RAW_STACKS]);
 }
 
 /**

@@ -36,6 +36,8 @@ G_DECLARE_FINAL_TYPE (SpsSession, sps_session, SPS, SESSION, GObject)
  *   "show-flows"     gboolean   draw flow arrows (default TRUE)
  *   "search-text"    char*      the search panel's text; NULL = no search
  *   "search-in-category" gboolean search matches categories, not names
+ *   "raw-stacks"     gboolean   sample views read the raw (unrepaired)
+ *                               stacks (default FALSE)
  *
  * Signals:
  *   "layout-changed" ()         the set of visible rows changed (collapse,
@@ -115,6 +117,11 @@ gboolean    sps_session_get_show_flows       (SpsSession *self);
 SPS_GTK_AVAILABLE_IN_ALL
 void        sps_session_set_show_flows       (SpsSession *self,
                                               gboolean    show_flows);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_get_raw_stacks       (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_raw_stacks       (SpsSession *self,
+                                              gboolean    raw_stacks);
 SPS_GTK_AVAILABLE_IN_ALL
 gboolean    sps_session_get_process_collapsed (SpsSession *self,
                                               guint       process);

@@ -19,6 +19,7 @@ typedef enum
   SPS_TIMELINE_ROW_COUNTER,    /* one series of a counter */
   SPS_TIMELINE_ROW_INSTANTS,   /* thread, process or global instants */
   SPS_TIMELINE_ROW_SAMPLES,    /* stack samples of a thread */
+  SPS_TIMELINE_ROW_STACK,      /* one depth of a thread's stack chart */
 } SpsTimelineRowKind;
 
 typedef enum
@@ -31,7 +32,7 @@ typedef struct
 {
   guint8  kind;        /* SpsTimelineRowKind */
   guint8  flags;       /* SpsTimelineRowFlags */
-  guint16 depth;       /* slice rows: the depth drawn */
+  guint16 depth;       /* slice and stack rows: the depth drawn */
   guint32 process;     /* SPS_NO_INDEX for the global instants */
   guint32 thread;      /* SPS_NO_INDEX unless a thread's row */
   guint32 track;       /* SPS_NO_INDEX for a process header */

@@ -8,13 +8,15 @@
 #include "config.h"
 
 #include "sps-timeline-layout-private.h"
+#include "sps-timeline-stacks-private.h"
 
 /*
  * The timeline shows one section per process, in the order of the
  * processes' sort index then pid. A section starts with a header row; below
  * it, thread by thread (sort index, then tid), each of the thread's tracks:
  * one row per depth of its slices, its sampled spans, its instants and its
- * samples; then the process's async lanes (one row per depth of each lane),
+ * samples, followed by the lanes of the samples' stack chart (one per
+ * depth, see sps-timeline-stacks.c); then the process's async lanes (one row per depth of each lane),
  * process instants and counter series. Global instants come first, above
  * every section. Processes or threads without any track are left out.
  *
@@ -45,6 +47,7 @@ struct _SpsTimelineLayout
 
   GArray              *rows;             /* SpsTimelineRow */
   guint32             *track_row;        /* first row of each track */
+  guint16             *stack_depths;     /* per track: lanes of its stack chart */
   guint32             *process_row;      /* header row of each process */
   int                  height;
 };
@@ -250,6 +253,8 @@ add_track_rows (SpsTimelineLayout *self,
     case SPS_TRACK_THREAD_SAMPLES:
       add_row (self, SPS_TIMELINE_ROW_SAMPLES, SPS_TIMELINE_ROW_FIRST, 0,
                process, thread, t, self->track_height);
+      for (guint d = 0; d < self->stack_depths[t]; d++)
+        add_row (self, SPS_TIMELINE_ROW_STACK, 0, d, process, thread, t, self->track_height);
       break;
 
     default:
@@ -320,6 +325,10 @@ _sps_timeline_layout_new (SpsTrace *trace)
   self->rows = g_array_new (FALSE, FALSE, sizeof (SpsTimelineRow));
   self->track_height = 20;
   self->header_height = 24;
+  self->stack_depths = g_new0 (guint16, MAX (self->tracks->n_rows, 1));
+  for (guint t = 0; t < self->tracks->n_rows; t++)
+    if (self->tracks->kind[t] == SPS_TRACK_THREAD_SAMPLES)
+      self->stack_depths[t] = _sps_timeline_stacks_track_depth (trace, t);
 
   compute_order (self);
   rebuild_rows (self);
@@ -345,6 +354,7 @@ _sps_timeline_layout_free (SpsTimelineLayout *self)
   g_free (self->section_start);
   g_free (self->order);
   g_free (self->track_row);
+  g_free (self->stack_depths);
   g_free (self->process_row);
   g_array_unref (self->rows);
   g_free (self);

@@ -9,6 +9,7 @@
 #include "sps-timeline-canvas-private.h"
 #include "sps-timeline-layout-private.h"
 #include "sps-timeline-lod-private.h"
+#include "sps-timeline-stacks-private.h"
 #include "sps-time-math-private.h"
 
 G_BEGIN_DECLS
@@ -64,6 +65,7 @@ typedef struct
   SpsTrace       *trace;
   SpsSession     *session;
   SpsTimelineLod *lod;
+  SpsTimelineStacks *stacks;  /* NULL until computed */
 } SpsTimelineSource;
 
 /* A painter draws one kind of row (slice lanes, counters, instants,
@@ -103,6 +105,8 @@ SPS_GTK_AVAILABLE_IN_ALL
 const SpsTimelinePainter _sps_timeline_counter_painter;
 extern const SpsTimelinePainter _sps_timeline_instant_painter;
 extern const SpsTimelinePainter _sps_timeline_sample_painter;
+SPS_GTK_AVAILABLE_IN_ALL
+const SpsTimelinePainter _sps_timeline_stack_painter;
 
 SPS_GTK_AVAILABLE_IN_ALL
 const SpsTimelinePainter *_sps_timeline_painter_for_row (const SpsTimelineRow      *row);
@@ -155,6 +159,14 @@ gboolean       _sps_timeline_track_has_events (SpsTrace                  *trace,
 const char    *_sps_timeline_string_or        (SpsTrace                  *trace,
                                                guint32                    id,
                                                const char                *fallback);
+
+/* sps-timeline-stack-painter.c: exported for the tests */
+SPS_GTK_AVAILABLE_IN_ALL
+char          *_sps_timeline_stack_box_markup (SpsTrace                  *trace,
+                                               SpsTimelineStacks         *stacks,
+                                               guint32                    track,
+                                               guint                      depth,
+                                               guint                      box);
 
 /* Geometry, inline: the painters' inner loops use it */
 

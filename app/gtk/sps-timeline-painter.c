@@ -69,6 +69,8 @@ _sps_timeline_painter_for_row (const SpsTimelineRow *row)
       return &_sps_timeline_instant_painter;
     case SPS_TIMELINE_ROW_SAMPLES:
       return &_sps_timeline_sample_painter;
+    case SPS_TIMELINE_ROW_STACK:
+      return &_sps_timeline_stack_painter;
     case SPS_TIMELINE_ROW_PROCESS:
       if (row->flags & SPS_TIMELINE_ROW_COLLAPSED)
         return &_sps_timeline_process_painter;

@@ -272,6 +272,9 @@ struct _SpsTimeline
   guint                 gutter_auto : 1;
   guint                 gutter_fitted : 1;  /* for this trace and font */
   guint                 fitting_gutter : 1;
+  /* Stack charts of samples (sps-timeline-stacks.c), of the sample table
+   * the session's "raw-stacks" picks */
+  SpsTimelineStacks    *stacks;
 };
 
 /* sps-timeline-style.c */

@@ -184,7 +184,7 @@ get_row_tile (SpsTimeline               *self,
   if ((found = find_row_tile (cache, index)) != NULL)
     return found;
 
-  if (row->kind == SPS_TIMELINE_ROW_SLICES)
+  if (row->kind == SPS_TIMELINE_ROW_SLICES || row->kind == SPS_TIMELINE_ROW_STACK)
     area.spots = spots = g_array_new (FALSE, FALSE, sizeof (SpsTimelineLabelSpot));
 
   /* Not in row_nodes: the row being put together may be there. */

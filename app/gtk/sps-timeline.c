@@ -123,11 +123,31 @@ _sps_timeline_get_geometry (SpsTimeline         *self,
     }
 }
 
+/* The stack charts of the samples the session's "raw-stacks" picks,
+ * computed once per switch, not per frame */
+static void
+stacks_changed (SpsTimeline *self)
+{
+  const SpsSampleTable *samples = sps_trace_get_samples (self->trace);
+  const SpsSampleTable *raw = sps_trace_get_raw_samples (self->trace);
+
+  if (sps_session_get_raw_stacks (self->session) && raw->n_rows > 0)
+    samples = raw;
+
+  if (self->stacks != NULL && _sps_timeline_stacks_get_samples (self->stacks) == samples)
+    return;
+
+  g_clear_pointer (&self->stacks, _sps_timeline_stacks_free);
+  self->stacks = _sps_timeline_stacks_new (self->trace, samples);
+  _sps_timeline_invalidate_row_cache (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 /* What painters read, for hit tests and tooltips */
 SpsTimelineSource
 _sps_timeline_get_source (SpsTimeline *self)
 {
-  SpsTimelineSource source = { self->trace, self->session, self->lod };
+  SpsTimelineSource source = { self->trace, self->session, self->lod, self->stacks };
 
   return source;
 }
@@ -369,6 +389,7 @@ set_session (SpsTimeline *self,
   self->trace = g_object_ref (sps_session_get_trace (session));
   self->layout = _sps_timeline_layout_new (self->trace);
   self->lod = _sps_timeline_lod_new (self->trace);
+  stacks_changed (self);
   self->n_names = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
   self->name_color = g_malloc (MAX (self->n_names, 1));
   memset (self->name_color, 0xff, MAX (self->n_names, 1));
@@ -384,6 +405,7 @@ set_session (SpsTimeline *self,
   g_signal_connect_object (session, "notify::range-start", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::range-end", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::show-flows", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::raw-stacks", G_CALLBACK (stacks_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "layout-changed", G_CALLBACK (layout_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "filters-changed", G_CALLBACK (filters_changed), self, G_CONNECT_SWAPPED);
   /* Search hits are outlined in the rows' cached nodes */
@@ -448,6 +470,7 @@ sps_timeline_finalize (GObject *object)
 
   g_clear_pointer (&self->layout, _sps_timeline_layout_free);
   g_clear_pointer (&self->lod, _sps_timeline_lod_free);
+  g_clear_pointer (&self->stacks, _sps_timeline_stacks_free);
   g_clear_object (&self->trace);
   g_free (self->row_cache);
   g_clear_pointer (&self->labels, g_hash_table_unref);

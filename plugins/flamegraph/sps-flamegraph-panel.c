@@ -875,6 +875,9 @@ sps_flamegraph_panel_new (SpsSession *session)
   g_signal_connect_swapped (self->kind_dropdown, "notify::selected", G_CALLBACK (on_scope_changed), self);
   /* Only traces whose stacks were rewritten have raw ones to show */
   gtk_widget_set_visible (GTK_WIDGET (self->raw_toggle), sps_trace_get_raw_samples (self->trace)->n_rows > 0);
+  /* The session's switch, so that the timeline's stack charts follow */
+  g_object_bind_property (self->session, "raw-stacks", self->raw_toggle, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (self->raw_toggle, "toggled", G_CALLBACK (on_scope_changed), self);
   gtk_widget_set_visible (GTK_WIDGET (self->first_span_entry), sps_trace_get_raw_samples (self->trace)->n_rows > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->span_filter_entry), sps_trace_get_raw_samples (self->trace)->n_rows > 0);

@@ -1,0 +1,348 @@
+/* sps-timeline-stacks.c: the boxes of the stack charts of samples
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "sps-timeline"
+
+#include "config.h"
+
+#include "sps-timeline-stacks-private.h"
+#include "sps-time-math-private.h"
+
+/*
+ * A thread's stack chart draws its samples in time order, one lane per
+ * depth: consecutive samples whose stacks share the same callsite at a
+ * depth (the same prefix of frames from the root, since callsites are a
+ * prefix tree) become one box there, as a browser's main-thread track
+ * draws a profile. The boxes are computed once per sample table, in one
+ * pass over the samples keeping the open box of each depth; memory is
+ * one record per box. Boxes of one depth never overlap and are sorted by
+ * start, so their ends are sorted too: finding the box at a time is a
+ * binary search.
+ */
+
+typedef struct
+{
+  guint    n_depths;
+  GArray **lanes;      /* SpsTimelineStackBox, one array per depth */
+} TrackStacks;
+
+struct _SpsTimelineStacks
+{
+  SpsTrace             *trace;
+  const SpsSampleTable *samples;
+  guint                 n_tracks;
+  TrackStacks          *tracks;
+};
+
+/* The chain of @callsite from its root, at most SPS_TIMELINE_STACK_MAX_DEPTH
+ * deep (the root-most frames are kept), into @chain; its length. */
+static guint
+callsite_chain (const SpsCallsiteTable *callsites,
+                guint32                 callsite,
+                guint32                *chain)
+{
+  guint n = 0;
+  guint len;
+  guint skip;
+
+  for (guint32 c = callsite; c < callsites->n_rows; c = callsites->parent[c])
+    n++;
+
+  len = MIN (n, SPS_TIMELINE_STACK_MAX_DEPTH);
+  skip = n - len;
+  n = len;
+  for (guint32 c = callsite; c < callsites->n_rows && n > 0; c = callsites->parent[c])
+    {
+      if (skip > 0)
+        skip--;
+      else
+        chain[--n] = c;
+    }
+
+  return len;
+}
+
+static void
+close_boxes (TrackStacks         *ts,
+             SpsTimelineStackBox *open,
+             guint                from,
+             guint                to,
+             SpsTime              end,
+             guint32              next_sample)
+{
+  for (guint d = from; d < to; d++)
+    {
+      open[d].end = end;
+      open[d].n_samples = next_sample - open[d].first_sample;
+      g_array_append_val (ts->lanes[d], open[d]);
+    }
+}
+
+static void
+compute_track (SpsTimelineStacks *self,
+               guint32            track,
+               guint32           *chain,
+               SpsTimelineStackBox *open)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
+  const SpsCallsiteTable *callsites = sps_trace_get_callsites (self->trace);
+  const SpsSampleTable *samples = self->samples;
+  TrackStacks *ts = &self->tracks[track];
+  guint32 first = tracks->first_row[track];
+  guint32 n = tracks->n_rows_in_track[track];
+  guint n_open = 0;
+  SpsTime last_end;
+
+  if (n == 0 || first > samples->n_rows || n > samples->n_rows - first)
+    return;
+
+  ts->lanes = g_new0 (GArray *, SPS_TIMELINE_STACK_MAX_DEPTH);
+
+  for (guint32 i = first; i < first + n; i++)
+    {
+      guint len = samples->callsite[i] == SPS_NO_INDEX ? 0 : callsite_chain (callsites, samples->callsite[i], chain);
+      guint keep = 0;
+
+      while (keep < n_open && keep < len && open[keep].callsite == chain[keep])
+        keep++;
+
+      close_boxes (ts, open, keep, n_open, samples->ts[i], i);
+
+      for (guint d = keep; d < len; d++)
+        {
+          if (ts->lanes[d] == NULL)
+            ts->lanes[d] = g_array_new (FALSE, FALSE, sizeof (SpsTimelineStackBox));
+          open[d].start = samples->ts[i];
+          open[d].callsite = chain[d];
+          open[d].first_sample = i;
+        }
+      n_open = len;
+      ts->n_depths = MAX (ts->n_depths, len);
+    }
+
+  /* The last sample lasts as long as the gap before it (a lone sample,
+   * a nanosecond), so that it shows as its neighbours do. */
+  if (n >= 2)
+    last_end = _sps_time_add_span (samples->ts[first + n - 1],
+                                   _sps_time_span (samples->ts[first + n - 2], samples->ts[first + n - 1]));
+  else
+    last_end = _sps_time_add (samples->ts[first], 1);
+  close_boxes (ts, open, 0, n_open, last_end, first + n);
+}
+
+/**
+ * _sps_timeline_stacks_new:
+ * @trace: a finished trace
+ * @samples: its sample table, or its raw one (same rows and tracks)
+ *
+ * Computes the boxes of every sample track of @trace from @samples. A
+ * box ends at the time of the first sample after it that does not share
+ * its prefix; the boxes of a track's last sample end one sampling gap
+ * after it (the gap between the track's last two samples; 1 ns when the
+ * track has one sample).
+ *
+ * Returns: (transfer full): the stack charts
+ */
+SpsTimelineStacks *
+_sps_timeline_stacks_new (SpsTrace             *trace,
+                          const SpsSampleTable *samples)
+{
+  const SpsTrackTable *tracks;
+  SpsTimelineStacks *self;
+  g_autofree guint32 *chain = NULL;
+  g_autofree SpsTimelineStackBox *open = NULL;
+
+  g_return_val_if_fail (SPS_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (samples != NULL, NULL);
+
+  tracks = sps_trace_get_tracks (trace);
+  self = g_new0 (SpsTimelineStacks, 1);
+  self->trace = g_object_ref (trace);
+  self->samples = samples;
+  self->n_tracks = tracks->n_rows;
+  self->tracks = g_new0 (TrackStacks, MAX (tracks->n_rows, 1));
+
+  if (samples->n_rows == 0)
+    return self;
+
+  chain = g_new (guint32, SPS_TIMELINE_STACK_MAX_DEPTH);
+  open = g_new0 (SpsTimelineStackBox, SPS_TIMELINE_STACK_MAX_DEPTH);
+
+  for (guint32 t = 0; t < tracks->n_rows; t++)
+    if (tracks->kind[t] == SPS_TRACK_THREAD_SAMPLES)
+      compute_track (self, t, chain, open);
+
+  return self;
+}
+
+/**
+ * _sps_timeline_stacks_free:
+ * @self: stack charts
+ */
+void
+_sps_timeline_stacks_free (SpsTimelineStacks *self)
+{
+  if (self == NULL)
+    return;
+
+  for (guint t = 0; t < self->n_tracks; t++)
+    {
+      if (self->tracks[t].lanes == NULL)
+        continue;
+      for (guint d = 0; d < SPS_TIMELINE_STACK_MAX_DEPTH; d++)
+        if (self->tracks[t].lanes[d] != NULL)
+          g_array_unref (self->tracks[t].lanes[d]);
+      g_free (self->tracks[t].lanes);
+    }
+  g_free (self->tracks);
+  g_clear_object (&self->trace);
+  g_free (self);
+}
+
+/**
+ * _sps_timeline_stacks_get_samples:
+ * @self: stack charts
+ *
+ * Returns: the sample table the boxes were computed from
+ */
+const SpsSampleTable *
+_sps_timeline_stacks_get_samples (SpsTimelineStacks *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->samples;
+}
+
+/**
+ * _sps_timeline_stacks_get_n_depths:
+ * @self: stack charts
+ * @track: a track index
+ *
+ * Returns: the number of lanes of @track's chart (0 for a track without
+ *   stacks)
+ */
+guint
+_sps_timeline_stacks_get_n_depths (SpsTimelineStacks *self,
+                                   guint32            track)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return track < self->n_tracks ? self->tracks[track].n_depths : 0;
+}
+
+/**
+ * _sps_timeline_stacks_get_boxes:
+ * @self: stack charts
+ * @track: a track index
+ * @depth: a depth (0: the roots)
+ * @n_boxes: (out): the number of boxes
+ *
+ * Returns: (nullable) (array length=n_boxes): the boxes of @depth, by
+ *   start time
+ */
+const SpsTimelineStackBox *
+_sps_timeline_stacks_get_boxes (SpsTimelineStacks *self,
+                                guint32            track,
+                                guint              depth,
+                                guint             *n_boxes)
+{
+  GArray *lane;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (n_boxes != NULL, NULL);
+
+  *n_boxes = 0;
+  if (track >= self->n_tracks || depth >= self->tracks[track].n_depths)
+    return NULL;
+
+  lane = self->tracks[track].lanes[depth];
+  if (lane == NULL)
+    return NULL;
+
+  *n_boxes = lane->len;
+  return (const SpsTimelineStackBox *) (gpointer) lane->data;
+}
+
+/**
+ * _sps_timeline_stacks_find_box:
+ * @self: stack charts
+ * @track: a track index
+ * @depth: a depth
+ * @t: a time
+ *
+ * Returns: the index of the box of @depth covering @t, or %SPS_NO_INDEX
+ */
+guint
+_sps_timeline_stacks_find_box (SpsTimelineStacks *self,
+                               guint32            track,
+                               guint              depth,
+                               SpsTime            t)
+{
+  guint n;
+  const SpsTimelineStackBox *boxes = _sps_timeline_stacks_get_boxes (self, track, depth, &n);
+  guint lo = 0;
+  guint hi = n;
+
+  /* The first box ending after @t */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (boxes[mid].end <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  if (lo < n && boxes[lo].start <= t)
+    return lo;
+
+  return SPS_NO_INDEX;
+}
+
+/**
+ * _sps_timeline_stacks_track_depth:
+ * @trace: a finished trace
+ * @track: a sample track
+ *
+ * The number of lanes @track's chart needs, for its samples as repaired
+ * and as read (the raw table, when there is one), without computing the
+ * boxes: the layout asks it for every track.
+ *
+ * Returns: the deepest stack of @track's samples, at most
+ *   %SPS_TIMELINE_STACK_MAX_DEPTH
+ */
+guint
+_sps_timeline_stacks_track_depth (SpsTrace *trace,
+                                  guint32   track)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  const SpsCallsiteTable *callsites = sps_trace_get_callsites (trace);
+  const SpsSampleTable *tables[2] = { sps_trace_get_samples (trace), sps_trace_get_raw_samples (trace) };
+  guint deepest = 0;
+
+  g_return_val_if_fail (track < tracks->n_rows, 0);
+
+  for (guint k = 0; k < G_N_ELEMENTS (tables); k++)
+    {
+      guint32 first = tracks->first_row[track];
+      guint32 n = tracks->n_rows_in_track[track];
+
+      if (first > tables[k]->n_rows || n > tables[k]->n_rows - first)
+        continue;
+
+      for (guint32 i = first; i < first + n; i++)
+        {
+          guint32 c = tables[k]->callsite[i];
+
+          /* Depths saturate far below the lane limit's reach; the
+           * stored depth is the chain's length − 1. */
+          if (c < callsites->n_rows)
+            deepest = MAX (deepest, MIN ((guint) callsites->depth[c] + 1, SPS_TIMELINE_STACK_MAX_DEPTH));
+        }
+    }
+
+  return deepest;
+}

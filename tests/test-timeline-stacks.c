@@ -1,0 +1,244 @@
+/* test-timeline-stacks.c: the boxes of the stack charts of samples, their
+ * rows, hit test and tooltip, without a display
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <spanscope-core.h>
+
+#include "sps-timeline-private.h"
+
+#include "sps-test-util.h"
+
+typedef struct
+{
+  SpsTrace          *trace;
+  SpsSession        *session;
+  SpsTimelineStacks *stacks;
+  SpsTimelineLayout *layout;
+  guint32            track;
+} StackFixture;
+
+/* One thread, samples every 100 ns, each weighing 1 ms:
+ *
+ *   t    100    200    300    400  500    600
+ *        A>B>C  A>B>C  A>B>D  A>E  A>B>C  (no stack)
+ *
+ * By hand, a box runs from its first sample to the next sample that
+ * does not share its prefix at its depth:
+ *   depth 0: A [100, 600) 5 samples (the stackless sample at 600 ends it)
+ *   depth 1: B [100, 400) 3, E [400, 500) 1, B [500, 600) 1
+ *   depth 2: C [100, 300) 2, D [300, 400) 1, C [500, 600) 1
+ * The second B is a box of its own: E came between. */
+static void
+stack_fixture_set_up (StackFixture  *f,
+                      gconstpointer  data)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (builder, 1);
+  guint32 thread = sps_trace_builder_ensure_thread (builder, process, 1);
+  guint32 frame[5];
+  guint32 a, ab, abc, abd, ae;
+  const char *names[] = { "A", "B", "C", "D", "E" };
+  const SpsTrackTable *tracks;
+
+  for (guint i = 0; i < G_N_ELEMENTS (frame); i++)
+    frame[i] = sps_trace_builder_intern_frame (builder, sps_trace_builder_intern (builder, names[i], -1), 0, 0, i + 1);
+  a = sps_trace_builder_intern_callsite (builder, SPS_NO_INDEX, frame[0]);
+  ab = sps_trace_builder_intern_callsite (builder, a, frame[1]);
+  abc = sps_trace_builder_intern_callsite (builder, ab, frame[2]);
+  abd = sps_trace_builder_intern_callsite (builder, ab, frame[3]);
+  ae = sps_trace_builder_intern_callsite (builder, a, frame[4]);
+
+  {
+    const guint32 stacks[] = { abc, abc, abd, ae, abc, SPS_NO_INDEX };
+
+    for (guint i = 0; i < G_N_ELEMENTS (stacks); i++)
+      sps_trace_builder_add_sample (builder, thread, 100 * (i + 1), sps_trace_builder_intern (builder, "leaf", -1),
+                                    stacks[i], 0, 1.0, SPS_WEIGHT_UNIT_MS, SPS_SAMPLE_HAS_WEIGHT);
+  }
+
+  f->trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+  f->session = sps_session_new (f->trace);
+  f->stacks = _sps_timeline_stacks_new (f->trace, sps_trace_get_samples (f->trace));
+  f->layout = _sps_timeline_layout_new (f->trace);
+
+  tracks = sps_trace_get_tracks (f->trace);
+  f->track = SPS_NO_INDEX;
+  for (guint t = 0; t < tracks->n_rows; t++)
+    if (tracks->kind[t] == SPS_TRACK_THREAD_SAMPLES)
+      f->track = t;
+  g_assert_cmpuint (f->track, !=, SPS_NO_INDEX);
+}
+
+static void
+stack_fixture_tear_down (StackFixture  *f,
+                         gconstpointer  data)
+{
+  g_clear_pointer (&f->layout, _sps_timeline_layout_free);
+  g_clear_pointer (&f->stacks, _sps_timeline_stacks_free);
+  g_clear_object (&f->session);
+  g_clear_object (&f->trace);
+}
+
+typedef struct
+{
+  SpsTime     start;
+  SpsTime     end;
+  const char *name;
+  guint       n_samples;
+} ExpectedBox;
+
+static void
+assert_boxes (StackFixture      *f,
+              guint              depth,
+              const ExpectedBox *expected,
+              guint              n_expected)
+{
+  const SpsCallsiteTable *callsites = sps_trace_get_callsites (f->trace);
+  const SpsFrameTable *frames = sps_trace_get_frames (f->trace);
+  guint n;
+  const SpsTimelineStackBox *boxes = _sps_timeline_stacks_get_boxes (f->stacks, f->track, depth, &n);
+
+  g_assert_cmpuint (n, ==, n_expected);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpint (boxes[i].start, ==, expected[i].start);
+      g_assert_cmpint (boxes[i].end, ==, expected[i].end);
+      g_assert_cmpstr (sps_trace_get_string (f->trace, frames->name[callsites->frame[boxes[i].callsite]]), ==,
+                       expected[i].name);
+      g_assert_cmpuint (boxes[i].n_samples, ==, expected[i].n_samples);
+    }
+}
+
+static void
+test_boxes (StackFixture  *f,
+            gconstpointer  data)
+{
+  const ExpectedBox depth0[] = { { 100, 600, "A", 5 } };
+  const ExpectedBox depth1[] = { { 100, 400, "B", 3 }, { 400, 500, "E", 1 }, { 500, 600, "B", 1 } };
+  const ExpectedBox depth2[] = { { 100, 300, "C", 2 }, { 300, 400, "D", 1 }, { 500, 600, "C", 1 } };
+  guint n;
+
+  g_assert_cmpuint (_sps_timeline_stacks_get_n_depths (f->stacks, f->track), ==, 3);
+  assert_boxes (f, 0, depth0, G_N_ELEMENTS (depth0));
+  assert_boxes (f, 1, depth1, G_N_ELEMENTS (depth1));
+  assert_boxes (f, 2, depth2, G_N_ELEMENTS (depth2));
+  g_assert_null (_sps_timeline_stacks_get_boxes (f->stacks, f->track, 3, &n));
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (_sps_timeline_stacks_track_depth (f->trace, f->track), ==, 3);
+}
+
+/* The last sample of a thread has a stack: its boxes end one sampling
+ * gap (the last one, 50 ns) after it. */
+static void
+test_last_box (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsTimelineStacks) stacks = NULL;
+  guint32 process = sps_trace_builder_ensure_process (builder, 1);
+  guint32 thread = sps_trace_builder_ensure_thread (builder, process, 1);
+  guint32 name = sps_trace_builder_intern (builder, "main", -1);
+  guint32 main_site = sps_trace_builder_intern_callsite (builder, SPS_NO_INDEX,
+                                                         sps_trace_builder_intern_frame (builder, name, 0, 0, 1));
+  const SpsTimelineStackBox *boxes;
+  guint n;
+
+  sps_trace_builder_add_sample (builder, thread, 1000, name, main_site, 0, NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
+  sps_trace_builder_add_sample (builder, thread, 1200, name, main_site, 0, NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
+  sps_trace_builder_add_sample (builder, thread, 1250, name, main_site, 0, NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+  stacks = _sps_timeline_stacks_new (trace, sps_trace_get_samples (trace));
+
+  for (guint t = 0; t < sps_trace_get_tracks (trace)->n_rows; t++)
+    if (sps_trace_get_tracks (trace)->kind[t] == SPS_TRACK_THREAD_SAMPLES)
+      {
+        boxes = _sps_timeline_stacks_get_boxes (stacks, t, 0, &n);
+        g_assert_cmpuint (n, ==, 1);
+        g_assert_cmpint (boxes[0].start, ==, 1000);
+        g_assert_cmpint (boxes[0].end, ==, 1300);
+        g_assert_cmpuint (boxes[0].n_samples, ==, 3);
+        return;
+      }
+  g_assert_not_reached ();
+}
+
+/* Below the thread's samples row, a row per depth */
+static void
+test_rows (StackFixture  *f,
+           gconstpointer  data)
+{
+  guint samples_row = _sps_timeline_layout_find_track_row (f->layout, f->track, 0);
+  const SpsTimelineRow *row;
+
+  g_assert_cmpuint (samples_row, !=, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_get_row (f->layout, samples_row)->kind, ==, SPS_TIMELINE_ROW_SAMPLES);
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (f->layout), ==, samples_row + 4);
+  for (guint d = 0; d < 3; d++)
+    {
+      row = _sps_timeline_layout_get_row (f->layout, samples_row + 1 + d);
+      g_assert_cmpuint (row->kind, ==, SPS_TIMELINE_ROW_STACK);
+      g_assert_cmpuint (row->depth, ==, d);
+      g_assert_cmpuint (row->track, ==, f->track);
+      g_assert_true (_sps_timeline_painter_for_row (row) == &_sps_timeline_stack_painter);
+    }
+
+  /* Collapsing the process takes the chart away with the thread */
+  _sps_timeline_layout_set_process_collapsed (f->layout, sps_trace_get_tracks (f->trace)->process[f->track], TRUE);
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (f->layout), ==, samples_row);
+}
+
+/* 100 px of gutter, 1 ns a pixel from time 0: x = 100 + t */
+static void
+test_hit_test (StackFixture  *f,
+               gconstpointer  data)
+{
+  SpsTimelineSource source = { f->trace, f->session, NULL, f->stacks };
+  SpsTimelineGeometry g = {
+    .width = 1100, .height = 400, .gutter = 100, .track_width = 1000, .ruler_height = 20,
+    .scale = 1, .start = 0, .end = 1000, .ns_per_px = 1.0,
+  };
+  SpsTimelineRow row = { .kind = SPS_TIMELINE_ROW_STACK, .track = f->track, .height = 20 };
+  g_autofree char *markup = NULL;
+
+  row.depth = 2;
+  /* D [300, 400) is box 1 of depth 2; nothing at 450 there (E has no
+   * child), C again at 599, nothing past 600 */
+  g_assert_cmpuint (_sps_timeline_painter_hit_test (&_sps_timeline_stack_painter, &source, &g, &row, 100 + 350, 0), ==, 1);
+  g_assert_cmpuint (_sps_timeline_painter_hit_test (&_sps_timeline_stack_painter, &source, &g, &row, 100 + 450, 0), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_painter_hit_test (&_sps_timeline_stack_painter, &source, &g, &row, 100 + 599, 0), ==, 2);
+  g_assert_cmpuint (_sps_timeline_painter_hit_test (&_sps_timeline_stack_painter, &source, &g, &row, 100 + 600, 0), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_painter_hit_test (&_sps_timeline_stack_painter, &source, &g, &row, 100 + 99, 0), ==, SPS_NO_INDEX);
+
+  row.depth = 1;
+  g_assert_cmpuint (_sps_timeline_painter_hit_test (&_sps_timeline_stack_painter, &source, &g, &row, 100 + 450, 0), ==, 1);
+
+  /* The first B: 3 samples of 1 ms each, from 100 to 300 ns (the trace
+   * starts at 100: 0 to 200 ns from its start), spanning [100, 400) */
+  markup = _sps_timeline_painter_tooltip (&_sps_timeline_stack_painter, &source, &g, &row, 100 + 150, 0);
+  g_assert_cmpstr (markup, ==, "<b>B</b>\n3 samples over 300 ns\nEstimated CPU: 3 ms\nFirst sample at 0 ns, last at 200 ns");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/gtk/timeline/stacks/boxes", StackFixture, NULL,
+              stack_fixture_set_up, test_boxes, stack_fixture_tear_down);
+  g_test_add_func ("/gtk/timeline/stacks/last-box", test_last_box);
+  g_test_add ("/gtk/timeline/stacks/rows", StackFixture, NULL,
+              stack_fixture_set_up, test_rows, stack_fixture_tear_down);
+  g_test_add ("/gtk/timeline/stacks/hit-test", StackFixture, NULL,
+              stack_fixture_set_up, test_hit_test, stack_fixture_tear_down);
+
+  return g_test_run ();
+}
