@@ -132,8 +132,19 @@ print_summary (const char *path)
 static int
 list_devices (void)
 {
-  g_autoptr(SpsDeviceMonitor) monitor = sps_device_monitor_new ();
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (monitor));
+  g_autoptr(SpsDeviceMonitor) monitor = NULL;
+  guint n;
+
+  if (!sps_device_monitor_is_available ())
+    {
+      fprintf (stderr, "%s\n",
+               _("Device discovery is not available: this build of spanscope-cli has no libgudev. "
+                 "Give the device path instead, e.g. /dev/ttyACM0."));
+      return SPS_CLI_EXIT_USAGE;
+    }
+
+  monitor = sps_device_monitor_new ();
+  n = g_list_model_get_n_items (G_LIST_MODEL (monitor));
 
   for (guint i = 0; i < n; i++)
     {

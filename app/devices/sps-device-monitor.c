@@ -7,6 +7,10 @@
  * virtual COM port), sorted by device path, with the vendor and model
  * names udev knows. It follows udev's add/remove events. libgudev is
  * linked here, outside the core library, which stays free of udev.
+ *
+ * Built without libgudev (-Dgudev=disabled) the list stays empty and
+ * sps_device_monitor_is_available() says so, so that the CLI and the
+ * shell can tell the user instead of reporting "no device plugged in".
  */
 
 #define G_LOG_DOMAIN "sps-device-monitor"
@@ -15,7 +19,9 @@
 
 #include <string.h>
 
-#include <gudev/gudev.h>
+#if HAVE_GUDEV
+# include <gudev/gudev.h>
+#endif
 
 #include "sps-device-monitor.h"
 #include "sps-serial-device.h"
@@ -24,7 +30,9 @@ struct _SpsDeviceMonitor
 {
   GObject      parent_instance;
 
+#if HAVE_GUDEV
   GUdevClient *client;
+#endif
   GPtrArray   *devices;
 };
 
@@ -33,6 +41,7 @@ static void sps_device_monitor_list_model_init (GListModelInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (SpsDeviceMonitor, sps_device_monitor, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, sps_device_monitor_list_model_init))
 
+#if HAVE_GUDEV
 /* udev's encoded names use '_' for spaces ("Black_Magic_Probe") */
 static char *
 dup_name (GUdevDevice *device,
@@ -114,6 +123,7 @@ on_uevent (GUdevClient *client,
   else if (g_strcmp0 (action, "add") == 0 || g_strcmp0 (action, "change") == 0)
     refresh (self, NULL);
 }
+#endif /* HAVE_GUDEV */
 
 static GType
 sps_device_monitor_get_item_type (GListModel *model)
@@ -152,9 +162,11 @@ sps_device_monitor_dispose (GObject *object)
 {
   SpsDeviceMonitor *self = SPS_DEVICE_MONITOR (object);
 
+#if HAVE_GUDEV
   if (self->client != NULL)
     g_signal_handlers_disconnect_by_data (self->client, self);
   g_clear_object (&self->client);
+#endif
   g_clear_pointer (&self->devices, g_ptr_array_unref);
 
   G_OBJECT_CLASS (sps_device_monitor_parent_class)->dispose (object);
@@ -169,12 +181,28 @@ sps_device_monitor_class_init (SpsDeviceMonitorClass *klass)
 static void
 sps_device_monitor_init (SpsDeviceMonitor *self)
 {
-  const char *subsystems[] = { "tty", NULL };
-
   self->devices = g_ptr_array_new_with_free_func (g_object_unref);
-  self->client = g_udev_client_new (subsystems);
-  g_signal_connect (self->client, "uevent", G_CALLBACK (on_uevent), self);
-  refresh (self, NULL);
+#if HAVE_GUDEV
+  {
+    const char *subsystems[] = { "tty", NULL };
+
+    self->client = g_udev_client_new (subsystems);
+    g_signal_connect (self->client, "uevent", G_CALLBACK (on_uevent), self);
+    refresh (self, NULL);
+  }
+#endif
+}
+
+/**
+ * sps_device_monitor_is_available:
+ *
+ * Returns: whether this build can discover devices (it was built with
+ *   libgudev); without it every monitor stays empty
+ */
+gboolean
+sps_device_monitor_is_available (void)
+{
+  return HAVE_GUDEV;
 }
 
 /**

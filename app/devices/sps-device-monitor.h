@@ -15,6 +15,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SpsDeviceMonitor, sps_device_monitor, SPS, DEVICE_MONITOR, GObject)
 
-SpsDeviceMonitor *sps_device_monitor_new (void);
+SpsDeviceMonitor *sps_device_monitor_new          (void);
+gboolean          sps_device_monitor_is_available (void);
 
 G_END_DECLS

@@ -183,8 +183,12 @@ sps_device_dialog_init (SpsDeviceDialog *self)
   self->list = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_widget_add_css_class (GTK_WIDGET (self->list), "boxed-list");
   gtk_list_box_bind_model (self->list, G_LIST_MODEL (self->monitor), create_row, NULL, NULL);
-  /* Shown by the list while it is empty */
-  self->empty_label = GTK_LABEL (gtk_label_new (_("No USB serial device is plugged in. Connect a board, or type the path of a port below.")));
+  /* Shown by the list while it is empty; a build without libgudev cannot
+   * see devices at all, which is not the same as none being plugged in */
+  if (sps_device_monitor_is_available ())
+    self->empty_label = GTK_LABEL (gtk_label_new (_("No USB serial device is plugged in. Connect a board, or type the path of a port below.")));
+  else
+    self->empty_label = GTK_LABEL (gtk_label_new (_("This build of Spanscope cannot discover devices (it was built without libgudev). Type the path of a port below.")));
   gtk_label_set_wrap (self->empty_label, TRUE);
   gtk_label_set_justify (self->empty_label, GTK_JUSTIFY_CENTER);
   gtk_widget_set_margin_start (GTK_WIDGET (self->empty_label), 24);
