@@ -136,8 +136,7 @@ def debian_orig(name, version, workdir):
                     "Components: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n")
     opts = ["-o", f"Dir::Etc::SourceList={sources}", "-o", "Dir::Etc::SourceParts=/nonexistent",
             "-o", f"Dir::State::Lists={apt}/lists", "-o", f"Dir::Cache={apt}/cache", "-qq"]
-    if not os.listdir(os.path.join(apt, "lists")) or not any(
-            n.endswith("Sources") for n in os.listdir(os.path.join(apt, "lists"))):
+    if not any(n.endswith("Sources") for n in os.listdir(os.path.join(apt, "lists"))):
         subprocess.run(["apt-get", *opts, "update"], check=True)
     dl = os.path.join(apt, "dl")
     subprocess.run(["apt-get", *opts, "source", "--download-only", name], cwd=dl,
