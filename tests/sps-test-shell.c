@@ -23,6 +23,10 @@ sps_test_register_app (void)
                            g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
   g_application_register (G_APPLICATION (app), NULL, &error);
   g_assert_no_error (error);
+  /* As for --screenshot: a page or a revealer shows its end state at once,
+   * so what a test renders is what it asserted, not a crossfade's first
+   * frame (on a loaded machine a transition outlasts the test's checks) */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   return g_steal_pointer (&app);
 }

@@ -389,6 +389,23 @@ exec_sql (const char *path,
 }
 
 /* The meta table says what the profile came from */
+/* The `meta` table of the profile at @path, key → value as text */
+static GHashTable *
+read_meta_table (const char *path)
+{
+  GHashTable *meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  sqlite3_stmt *stmt = NULL;
+  sqlite3 *db = open_db (path);
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT key, value FROM meta", -1, &stmt, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    g_hash_table_insert (meta, g_strdup ((const char *) sqlite3_column_text (stmt, 0)),
+                         g_strdup ((const char *) sqlite3_column_text (stmt, 1)));
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return meta;
+}
+
 static void
 test_meta (void)
 {
@@ -398,7 +415,11 @@ test_meta (void)
   g_autoptr(SpsTrace) trace = sps_test_load_path (source);
   g_autofree char *contents = NULL;
   g_autofree char *sha256 = NULL;
-  g_autoptr(GHashTable) meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autofree char *again = g_build_filename (dir, "again.spprofile", NULL);
+  g_autoptr(GHashTable) meta = NULL;
+  g_autoptr(GHashTable) meta_again = NULL;
+  g_autoptr(SpsTrace) reopened = NULL;
+  g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) head = NULL;
   sqlite3_stmt *stmt = NULL;
   sqlite3 *db;
@@ -409,13 +430,7 @@ test_meta (void)
   g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
   sha256 = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) contents, len);
 
-  db = open_db (out);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT key, value FROM meta", -1, &stmt, NULL), ==, SQLITE_OK);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
-    g_hash_table_insert (meta, g_strdup ((const char *) sqlite3_column_text (stmt, 0)),
-                         g_strdup ((const char *) sqlite3_column_text (stmt, 1)));
-  sqlite3_finalize (stmt);
-
+  meta = read_meta_table (out);
   g_assert_cmpstr (g_hash_table_lookup (meta, "format_version"), ==, "1");
   g_assert_cmpstr (g_hash_table_lookup (meta, "producer"), ==, "Spanscope");
   g_assert_cmpstr (g_hash_table_lookup (meta, "producer_version"), ==, PACKAGE_VERSION);
@@ -428,8 +443,22 @@ test_meta (void)
   g_assert_cmpstr (g_hash_table_lookup (meta, "source_sha256"), ==, sha256);
   g_assert_cmpstr (g_hash_table_lookup (meta, "trace_format"), ==, "chrome-json");
   g_assert_true (g_hash_table_contains (meta, "import_options"));
+  g_assert_false (g_hash_table_contains (meta, "resaved_from"));
+
+  /* Reopened and saved again, the profile still names the capture (not
+   * itself) as its source, and says which profile it was saved from */
+  reopened = reopen (out, &error);
+  g_assert_no_error (error);
+  save (reopened, out, again);
+  meta_again = read_meta_table (again);
+  for (const char *const *key = (const char *const[]) { "source_file", "source_size", "source_sha256",
+                                                        "import_options", "trace_format", NULL };
+       *key != NULL; key++)
+    g_assert_cmpstr (g_hash_table_lookup (meta_again, *key), ==, g_hash_table_lookup (meta, *key));
+  g_assert_cmpstr (g_hash_table_lookup (meta_again, "resaved_from"), ==, "m.spprofile");
 
   /* The header the probe reads; and the rows are plain SQL */
+  db = open_db (out);
   g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count(*) FROM slices", -1, &stmt, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
   g_assert_cmpint (sqlite3_column_int64 (stmt, 0), ==, sps_trace_get_slices (trace)->n_rows);

@@ -109,6 +109,11 @@ test_save_profile (void)
   g_autofree char *dir = g_dir_make_tmp ("test-ui-profile-XXXXXX", &error);
   g_autofree char *out = g_build_filename (dir, "demo.spprofile", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (out);
+  g_autofree char *saving = NULL;
+  g_autofree char *saved = NULL;
+  /* The temporary folder is not under the home folder, so it is shown
+   * as it is, not as "~/…" */
+  const char *where = out;
   SpsWindow *window;
   SpsWindow *reopened;
   SpsTrace *a;
@@ -123,10 +128,27 @@ test_save_profile (void)
   _sps_window_save_profile (window, file, saved_cb, &error);
   /* One save at a time */
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-profile"));
+  /* The status line says where it goes, how far it is, and offers Cancel */
+  g_assert_true (gtk_revealer_get_reveal_child (window->save_revealer));
+  saving = g_strdup_printf ("Saving profile to %s…", where);
+  g_assert_cmpstr (gtk_label_get_text (window->save_label), ==, saving);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->save_cancel_button)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->save_progress_bar)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->save_dismiss_button)));
   sps_test_wait_until (is_set, &error);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-profile"));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
   g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
+  /* Then where it went, until dismissed */
+  saved = g_strdup_printf ("Saved profile to %s", where);
+  g_assert_cmpstr (gtk_label_get_text (window->save_label), ==, saved);
+  g_assert_true (gtk_revealer_get_reveal_child (window->save_revealer));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->save_cancel_button)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->save_progress_bar)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->save_dismiss_button)));
+  sps_test_maybe_screenshot (GTK_WIDGET (window), "profile-saved");
+  g_signal_emit_by_name (window->save_dismiss_button, "clicked");
+  g_assert_false (gtk_revealer_get_reveal_child (window->save_revealer));
 
   reopened = open_window (out);
   sps_test_maybe_screenshot (GTK_WIDGET (reopened), "profile-reopened");

@@ -201,6 +201,9 @@ read_meta (Reader  *r,
   if (sqlite3_prepare_v2 (r->db, "SELECT key, value FROM meta", -1, &stmt, NULL) != SQLITE_OK)
     return sqlite_failed (r, error);
 
+  trace->has_origin = TRUE;
+  trace->origin_size = -1;
+
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       const char *key = (const char *) sqlite3_column_text (stmt, 0);
@@ -223,6 +226,14 @@ read_meta (Reader  *r,
         trace->events_read = (guint64) number;
       else if (strcmp (key, "metadata_events") == 0)
         trace->metadata_events = (guint64) number;
+      else if (strcmp (key, "source_file") == 0)
+        set_str (&trace->origin_file, text);
+      else if (strcmp (key, "source_size") == 0)
+        trace->origin_size = sqlite3_column_type (stmt, 1) == SQLITE_INTEGER && number >= 0 ? number : -1;
+      else if (strcmp (key, "source_sha256") == 0)
+        set_str (&trace->origin_sha256, text);
+      else if (strcmp (key, "import_options") == 0)
+        set_str (&trace->origin_import_options, text);
       else if (strcmp (key, "load_error_domain") == 0)
         set_str (&error_domain, text);
       else if (strcmp (key, "load_error_code") == 0)

@@ -172,6 +172,7 @@ write_meta (Writer    *w,
   g_autofree char *import_text = NULL;
   g_autofree char *source_name = NULL;
   g_autofree char *sha256 = NULL;
+  g_autofree char *resaved_from = NULL;
   const char *source = NULL;
   gint64 source_size = -1;
 
@@ -184,14 +185,28 @@ write_meta (Writer    *w,
       g_variant_lookup (options, "source-file", "&s", &source);
       import_options = g_variant_lookup_value (options, "import-options", G_VARIANT_TYPE_VARDICT);
     }
-  if (source != NULL)
+  if (trace->has_origin)
     {
-      source_name = g_path_get_basename (source);
-      if (!hash_source (source, &source_size, &sha256))
-        source_size = -1;
+      /* Saved again from a profile: the capture stays the source, and
+       * the profile it was reopened from is named apart */
+      source_name = g_strdup (trace->origin_file);
+      source_size = trace->origin_size;
+      sha256 = g_strdup (trace->origin_sha256);
+      import_text = g_strdup (trace->origin_import_options);
+      if (source != NULL)
+        resaved_from = g_path_get_basename (source);
     }
-  if (import_options != NULL)
-    import_text = g_variant_print (import_options, TRUE);
+  else
+    {
+      if (source != NULL)
+        {
+          source_name = g_path_get_basename (source);
+          if (!hash_source (source, &source_size, &sha256))
+            source_size = -1;
+        }
+      if (import_options != NULL)
+        import_text = g_variant_print (import_options, TRUE);
+    }
 
   if (!META_INT ("format_version", SPS_PROFILE_FORMAT_VERSION) ||
       !META_TEXT ("producer", "Spanscope") ||
@@ -206,7 +221,8 @@ write_meta (Writer    *w,
       !META_INT ("start_time", trace->start_time) ||
       !META_INT ("end_time", trace->end_time) ||
       !META_INT ("events_read", (gint64) trace->events_read) ||
-      !META_INT ("metadata_events", (gint64) trace->metadata_events))
+      !META_INT ("metadata_events", (gint64) trace->metadata_events) ||
+      (resaved_from != NULL && !META_TEXT ("resaved_from", resaved_from)))
     return FALSE;
 
   if (trace->load_error != NULL &&

@@ -289,6 +289,15 @@ struct _SpsTrace
   guint64           metadata_events;
   GError           *load_error;
 
+  /* A trace reopened from a saved profile: the capture it was first
+   * imported from, as the profile's meta names it, so that saving it
+   * again still names the capture (origin_size -1: unknown) */
+  gboolean          has_origin;
+  char             *origin_file;
+  gint64            origin_size;
+  char             *origin_sha256;
+  char             *origin_import_options;
+
   /* Sorted by name */
   guint             n_warnings;
   char            **warning_names;

@@ -139,6 +139,9 @@ sps_trace_finalize (GObject *object)
   g_clear_pointer (&self->format, g_free);
   g_clear_pointer (&self->display_time_unit, g_free);
   g_clear_error (&self->load_error);
+  g_clear_pointer (&self->origin_file, g_free);
+  g_clear_pointer (&self->origin_sha256, g_free);
+  g_clear_pointer (&self->origin_import_options, g_free);
 
   for (guint i = 0; i < self->n_warnings; i++)
     {

@@ -50,6 +50,8 @@ struct _SpsWindow
   GtkWidget            *search_panel;
 
   gboolean              saving_profile;
+  SpsProgress          *save_progress;       /* of the save in flight */
+  guint                 save_notice_id;      /* hides "Saved profile to …" */
   gboolean              editing;
   gboolean              focus_elsewhere;
   gboolean              disposed;
@@ -64,6 +66,11 @@ struct _SpsWindow
   SpsGoToTime          *go_to_time;
   GtkButton            *search_button;
   SpsWarningBanner     *warning_banner;
+  GtkRevealer          *save_revealer;
+  GtkLabel             *save_label;
+  GtkProgressBar       *save_progress_bar;
+  GtkButton            *save_cancel_button;
+  GtkButton            *save_dismiss_button;
   GtkStack             *stack;
   GtkWidget            *recent_box;
   GtkListBox           *recent_list;
@@ -101,6 +108,16 @@ void            _sps_window_action_timeline         (GSimpleAction *action,
 void            _sps_window_show_search             (SpsWindow     *self);
 void            _sps_window_update_recent           (SpsWindow     *self);
 void            _sps_window_update_actions          (SpsWindow     *self);
+char           *_sps_window_dup_folder_label        (GFile         *folder);
+void            _sps_window_add_file_filter         (GtkFileChooser *chooser,
+                                                     const char     *name,
+                                                     const char     *pattern,
+                                                     ...) G_GNUC_NULL_TERMINATED;
+void            _sps_window_action_save_profile     (GSimpleAction *action,
+                                                     GVariant      *param,
+                                                     gpointer       user_data);
+void            _sps_window_cancel_save             (SpsWindow     *self);
+void            _sps_window_dismiss_save_status     (SpsWindow     *self);
 void            _sps_window_save_profile            (SpsWindow           *self,
                                                      GFile               *output,
                                                      GAsyncReadyCallback  callback,

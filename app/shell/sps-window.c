@@ -131,8 +131,8 @@ sps_window_update_actions (SpsWindow *self)
 
 /* The folder as the title bar shows it: under the home folder, as "~/…"
  * (as Files and Text Editor show it), so the name fits and says where. */
-static char *
-dup_folder_label (GFile *folder)
+char *
+_sps_window_dup_folder_label (GFile *folder)
 {
   g_autoptr(GFile) home = g_file_new_for_path (g_get_home_dir ());
   g_autofree char *relative = NULL;
@@ -178,7 +178,7 @@ sps_window_update_title (SpsWindow *self)
 
       title = g_filename_display_name (basename);
       if (parent != NULL)
-        subtitle = dup_folder_label (parent);
+        subtitle = _sps_window_dup_folder_label (parent);
     }
   else
     {
@@ -536,6 +536,10 @@ sps_window_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   sps_window_release_load (self);
+  /* A save in flight finishes (its task holds the window); its notice
+   * has nowhere to show */
+  g_clear_handle_id (&self->save_notice_id, g_source_remove);
+  g_clear_object (&self->save_progress);
 
   if (self->file_chooser != NULL)
     {
@@ -617,6 +621,13 @@ sps_window_class_init (SpsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, go_to_time_button);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, go_to_time);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, warning_banner);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, save_revealer);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, save_label);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, save_progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, save_cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, save_dismiss_button);
+  gtk_widget_class_bind_template_callback (widget_class, _sps_window_cancel_save);
+  gtk_widget_class_bind_template_callback (widget_class, _sps_window_dismiss_save_status);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, no_tracks_label);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, search_button);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, stack);
