@@ -21,6 +21,8 @@
 
 #include "config.h"
 
+#include <locale.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -112,6 +114,9 @@ main (int   argc,
     { "gen-trace", 'g', 0, G_OPTION_ARG_FILENAME, &gen, "Generator of missing traces", "GEN-TRACE" },
     { NULL }
   };
+
+  /* The output has non-ASCII signs (×, ≤) */
+  setlocale (LC_ALL, "");
 
   context = g_option_context_new ("TRACE.json");
   g_option_context_add_main_entries (context, entries, NULL);

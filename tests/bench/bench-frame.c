@@ -45,6 +45,8 @@
 
 #include "config.h"
 
+#include <locale.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -314,6 +316,9 @@ main (int   argc,
     { "mode", 'm', 0, G_OPTION_ARG_INT, &only_mode, "Only these frames (0 pan, 1 zoom), for profiling", "M" },
     { NULL }
   };
+
+  /* The output has non-ASCII signs (×, ≤) */
+  setlocale (LC_ALL, "");
 
   context = g_option_context_new ("TRACE.json");
   g_option_context_add_main_entries (context, entries, NULL);

@@ -17,6 +17,8 @@
 
 #include "config.h"
 
+#include <locale.h>
+
 #include <glib/gstdio.h>
 #ifdef __GLIBC__
 # include <malloc.h>
@@ -119,6 +121,9 @@ main (int   argc,
   Load reopen = { 0, };
   gint64 start;
   double save_seconds;
+
+  /* The output has non-ASCII signs (×, ≤) */
+  setlocale (LC_ALL, "");
 
   if (argc != 2)
     {
