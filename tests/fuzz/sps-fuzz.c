@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,19 +129,29 @@ LLVMFuzzerInitialize (int    *argc,
   return 0;
 }
 
-/* A file in memory with @data in it, named by a path (importers take a
- * GFile with a path and read it as they read any file). */
-GFile *
-sps_fuzz_file_new (const guint8 *data,
-                   gsize         len,
-                   int          *fd_out)
-{
-  g_autofree char *path = NULL;
-  gsize done = 0;
-  int fd;
+/* Readers that resolve a path's symbolic links (SQLite does) cannot open
+ * /proc/self/fd/N of a memfd, whose link names no file: such harnesses
+ * ask for a real file, in a private folder on tmpfs when there is one. */
+static char *real_file_path;  /* set: write inputs there */
 
-  fd = memfd_create ("sps-fuzz-input", MFD_CLOEXEC);
-  g_assert (fd >= 0);
+void
+sps_fuzz_use_real_files (void)
+{
+  const char *dir = g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) ? "/dev/shm" : g_get_tmp_dir ();
+
+  /* One name per process, removed after each input (a crash leaves it,
+   * next to the input libFuzzer writes out) */
+  if (real_file_path == NULL)
+    real_file_path = g_strdup_printf ("%s/sps-fuzz-%d.input", dir, (int) getpid ());
+}
+
+static void
+write_all (int           fd,
+           const guint8 *data,
+           gsize         len)
+{
+  gsize done = 0;
+
   while (done < len)
     {
       ssize_t n = write (fd, data + done, len - done);
@@ -148,8 +159,32 @@ sps_fuzz_file_new (const guint8 *data,
       g_assert (n > 0);
       done += (gsize) n;
     }
+}
 
-  path = g_strdup_printf ("/proc/self/fd/%d", fd);
+/* A file with @data in it, named by a path (importers take a GFile with a
+ * path and read it as they read any file): in memory, or a real file
+ * after sps_fuzz_use_real_files() */
+GFile *
+sps_fuzz_file_new (const guint8 *data,
+                   gsize         len,
+                   int          *fd_out)
+{
+  g_autofree char *path = NULL;
+  int fd;
+
+  if (real_file_path != NULL)
+    {
+      path = g_strdup (real_file_path);
+      fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    }
+  else
+    {
+      fd = memfd_create ("sps-fuzz-input", MFD_CLOEXEC);
+      path = g_strdup_printf ("/proc/self/fd/%d", fd);
+    }
+  g_assert (fd >= 0);
+  write_all (fd, data, len);
+
   *fd_out = fd;
   return g_file_new_for_path (path);
 }
@@ -158,6 +193,8 @@ void
 sps_fuzz_file_free (GFile *file,
                     int    fd)
 {
+  if (real_file_path != NULL)
+    unlink (real_file_path);
   g_object_unref (file);
   close (fd);
 }

@@ -49,6 +49,7 @@ extern const SpsFuzzLimits sps_fuzz_limits;
   const SpsFuzzLimits sps_fuzz_limits = { (rss_mb), (seconds) }
 
 void        sps_fuzz_init        (void);
+void        sps_fuzz_use_real_files (void);
 GFile      *sps_fuzz_file_new    (const guint8     *data,
                                   gsize             len,
                                   int              *fd_out);
