@@ -11,28 +11,33 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "sps-flame-tree-private.h"
 
-typedef struct
+static int
+compare_keys (const void *a,
+              const void *b)
 {
-  SpsStringPool *strings;
-  GArray        *nodes;
-} SortContext;
+  guint64 ka = *(const guint64 *) a;
+  guint64 kb = *(const guint64 *) b;
+
+  return ka < kb ? -1 : (ka > kb ? 1 : 0);
+}
 
 static int
-compare_children (gconstpointer a,
-                  gconstpointer b,
-                  gpointer      user_data)
+compare_names (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
 {
-  const SortContext *ctx = user_data;
-  guint32 na = g_array_index (ctx->nodes, SpsFlameNode, *(const guint32 *) a).name;
-  guint32 nb = g_array_index (ctx->nodes, SpsFlameNode, *(const guint32 *) b).name;
+  SpsStringPool *strings = user_data;
+  guint32 na = *(const guint32 *) a;
+  guint32 nb = *(const guint32 *) b;
   gsize la;
   gsize lb;
-  const char *sa = sps_string_pool_get (ctx->strings, na, &la);
-  const char *sb = sps_string_pool_get (ctx->strings, nb, &lb);
+  const char *sa = sps_string_pool_get (strings, na, &la);
+  const char *sb = sps_string_pool_get (strings, nb, &lb);
   int cmp = memcmp (sa, sb, MIN (la, lb));
 
   if (cmp != 0)
@@ -40,6 +45,73 @@ compare_children (gconstpointer a,
   if (la != lb)
     return la < lb ? -1 : 1;
   return na < nb ? -1 : (na > nb ? 1 : 0);
+}
+
+/* Each node's rank among the distinct names of the tree in byte order.
+ * Trees have far fewer names than nodes (the generated 1e6-event trace:
+ * 200 names, 290,339 nodes), so the strings are compared once per name
+ * pair, not per sibling pair. */
+static guint32 *
+rank_nodes (SpsFlameTree *self)
+{
+  SpsStringPool *strings = sps_trace_get_strings (self->trace);
+  const SpsFlameNode *nodes = (const SpsFlameNode *) (gpointer) self->nodes->data;
+  guint n_strings = sps_string_pool_get_size (strings);
+  guint n = self->nodes->len;
+  g_autofree guint32 *rank_of = g_new (guint32, MAX (n_strings, 1));
+  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 *rank = g_new (guint32, MAX (n, 1));
+
+  memset (rank_of, 0xff, sizeof (guint32) * MAX (n_strings, 1));
+  for (guint i = 1; i < n; i++)
+    {
+      guint32 name = nodes[i].name;
+
+      g_assert (name < n_strings);
+      if (rank_of[name] == SPS_NO_INDEX)
+        {
+          rank_of[name] = 0;
+          g_array_append_val (names, name);
+        }
+    }
+  g_array_sort_with_data (names, compare_names, strings);
+  for (guint k = 0; k < names->len; k++)
+    rank_of[g_array_index (names, guint32, k)] = k;
+
+  rank[0] = 0;
+  for (guint i = 1; i < n; i++)
+    rank[i] = rank_of[nodes[i].name];
+  return rank;
+}
+
+/* Sorts @count children by their names' ranks; most groups are a few
+ * nodes, for which insertion sort beats a library sort's overhead */
+static void
+sort_by_rank (guint32       *children,
+              guint32        count,
+              const guint32 *rank)
+{
+  if (count > 32)
+    {
+      g_autofree guint64 *keys = g_new (guint64, count);
+
+      for (guint32 k = 0; k < count; k++)
+        keys[k] = ((guint64) rank[children[k]] << 32) | children[k];
+      qsort (keys, count, sizeof (guint64), compare_keys);
+      for (guint32 k = 0; k < count; k++)
+        children[k] = (guint32) keys[k];
+      return;
+    }
+
+  for (guint32 k = 1; k < count; k++)
+    {
+      guint32 child = children[k];
+      guint32 j = k;
+
+      for (; j > 0 && rank[children[j - 1]] > rank[child]; j--)
+        children[j] = children[j - 1];
+      children[j] = child;
+    }
 }
 
 /* Renumbers the nodes in depth-first pre-order (siblings in name order),
@@ -71,7 +143,8 @@ renumber_pre_order (SpsFlameTree  *self,
     }
   g_assert (next == n);
 
-  nodes = g_array_sized_new (FALSE, TRUE, sizeof (SpsFlameNode), n);
+  /* Every element is written below: no clearing */
+  nodes = g_array_sized_new (FALSE, FALSE, sizeof (SpsFlameNode), n);
   g_array_set_size (nodes, n);
   for (guint i = 0; i < n; i++)
     {
@@ -99,7 +172,7 @@ renumber_pre_order (SpsFlameTree  *self,
 void
 _sps_flame_tree_link_children (SpsFlameTree *self)
 {
-  SortContext ctx = { sps_trace_get_strings (self->trace), self->nodes };
+  g_autofree guint32 *rank = rank_nodes (self);
   g_autofree guint32 *order = NULL;
   g_autofree guint32 *start = NULL;
   guint n = self->nodes->len;
@@ -125,7 +198,7 @@ _sps_flame_tree_link_children (SpsFlameTree *self)
       guint32 count = start[p + 1] - start[p];
 
       if (count > 1)
-        g_qsort_with_data (order + start[p], (gint) count, sizeof (guint32), compare_children, &ctx);
+        sort_by_rank (order + start[p], count, rank);
 
       parent->first_child = count > 0 ? order[start[p]] : SPS_NO_INDEX;
       for (guint32 k = 0; k < count; k++)

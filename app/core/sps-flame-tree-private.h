@@ -9,6 +9,13 @@
 
 G_BEGIN_DECLS
 
+typedef struct
+{
+  guint32 parent;
+  guint32 name;
+  guint32 node_plus_one;  /* 0: empty */
+} SpsFlameIndexSlot;
+
 /* The tree; its doc comment is at its type, in sps-flame-tree.c */
 struct _SpsFlameTree
 {
@@ -18,8 +25,9 @@ struct _SpsFlameTree
 
   GArray           *nodes;        /* SpsFlameNode */
 
-  /* (parent, name) → node + 1, 0 = empty */
-  guint32          *index;
+  /* (parent, name) → node, open addressing; the key is in the slot, so
+   * a lookup reads one slot, not the node it names */
+  SpsFlameIndexSlot *index;
   guint             index_size;   /* a power of two */
 
   /* Span trees: slice row → node, SPS_NO_INDEX when not in the tree */

@@ -61,27 +61,42 @@ index_hash (guint32 parent,
 }
 
 static void
-index_insert (SpsFlameTree *self,
-              guint32       node)
+index_insert (SpsFlameIndexSlot *index,
+              guint              size,
+              guint32            parent,
+              guint32            name,
+              guint32            node)
 {
-  const SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, node);
-  guint mask = self->index_size - 1;
-  guint slot = index_hash (n->parent, n->name) & mask;
+  guint mask = size - 1;
+  guint slot = index_hash (parent, name) & mask;
 
-  while (self->index[slot] != 0)
+  while (index[slot].node_plus_one != 0)
     slot = (slot + 1) & mask;
-  self->index[slot] = node + 1;
+  index[slot].parent = parent;
+  index[slot].name = name;
+  index[slot].node_plus_one = node + 1;
 }
 
+/* Makes room for @n_nodes at a load of one half at most */
 static void
-index_grow (SpsFlameTree *self)
+index_reserve (SpsFlameTree *self,
+               guint64       n_nodes)
 {
-  g_free (self->index);
-  self->index_size = self->index_size == 0 ? 1024 : self->index_size * 2;
-  self->index = g_new0 (guint32, self->index_size);
+  SpsFlameIndexSlot *old = self->index;
+  guint old_size = self->index_size;
+  guint size = MAX (old_size, 1024);
 
-  for (guint i = 0; i < self->nodes->len; i++)
-    index_insert (self, i);
+  while ((guint64) size < n_nodes * 2 && size < (1u << 31))
+    size *= 2;
+  if (size == old_size)
+    return;
+
+  self->index = g_new0 (SpsFlameIndexSlot, size);
+  self->index_size = size;
+  for (guint i = 0; i < old_size; i++)
+    if (old[i].node_plus_one != 0)
+      index_insert (self->index, size, old[i].parent, old[i].name, old[i].node_plus_one - 1);
+  g_free (old);
 }
 
 static guint32
@@ -89,20 +104,13 @@ index_lookup (SpsFlameTree *self,
               guint32       parent,
               guint32       name)
 {
-  guint mask;
-  guint slot;
+  guint mask = self->index_size - 1;
+  guint slot = index_hash (parent, name) & mask;
 
-  if (self->index_size == 0)
-    return SPS_NO_INDEX;
-
-  mask = self->index_size - 1;
-  slot = index_hash (parent, name) & mask;
-  while (self->index[slot] != 0)
+  while (self->index[slot].node_plus_one != 0)
     {
-      const SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, self->index[slot] - 1);
-
-      if (n->parent == parent && n->name == name)
-        return self->index[slot] - 1;
+      if (self->index[slot].parent == parent && self->index[slot].name == name)
+        return self->index[slot].node_plus_one - 1;
       slot = (slot + 1) & mask;
     }
 
@@ -134,9 +142,8 @@ child_node (SpsFlameTree *self,
 
   /* Keep the load under one half */
   if ((guint64) self->nodes->len * 2 > self->index_size)
-    index_grow (self);
-  else
-    index_insert (self, id);
+    index_reserve (self, self->nodes->len);
+  index_insert (self->index, self->index_size, parent, name, id);
 
   return id;
 }
@@ -172,6 +179,20 @@ track_in_scope (SpsTrace                 *trace,
   return params->thread == SPS_NO_INDEX || tracks->thread[track] == params->thread;
 }
 
+/* The slice rows a span tree of @params reads at most */
+static guint64
+rows_in_scope (SpsTrace                 *trace,
+               const SpsFlameTreeParams *params)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  guint64 n = 0;
+
+  for (guint t = 0; t < tracks->n_rows; t++)
+    if (track_in_scope (trace, t, params))
+      n += tracks->n_rows_in_track[t];
+  return n;
+}
+
 static gboolean
 build_spans (SpsFlameTree              *self,
              const SpsFlameTreeParams  *params,
@@ -181,7 +202,9 @@ build_spans (SpsFlameTree              *self,
   SpsTrace *trace = self->trace;
   const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
-  g_autoptr(GArray) longest = g_array_new (FALSE, FALSE, sizeof (SpsTime));
+  /* Per node: the longest instance's value so far */
+  g_autofree SpsTime *longest = NULL;
+  gsize n_longest = 0;
   guint64 done = 0;
 
   self->n_slice_node = slices->n_rows;
@@ -248,14 +271,17 @@ build_spans (SpsFlameTree              *self,
           node = child_node (self, parent_node, slices->name[r]);
           self->slice_node[r] = node;
 
-          if (longest->len < self->nodes->len)
-            g_array_set_size (longest, self->nodes->len);
+          if (n_longest < self->nodes->len)
+            {
+              n_longest = MAX (self->nodes->len, n_longest * 2);
+              longest = g_renew (SpsTime, longest, n_longest);
+            }
 
           n = &g_array_index (self->nodes, SpsFlameNode, node);
           sat_add (&n->inclusive, value);
-          if (n->n_instances == 0 || value > g_array_index (longest, SpsTime, node))
+          if (n->n_instances == 0 || value > longest[node])
             {
-              g_array_index (longest, SpsTime, node) = value;
+              longest[node] = value;
               n->instance = r;
             }
           n->n_instances++;
@@ -572,6 +598,7 @@ sps_flame_tree_build (SpsTrace                  *trace,
 {
   g_autoptr(SpsFlameTree) self = NULL;
   SpsFlameNode root = { 0 };
+  guint64 n_expected;
   gboolean ok;
 
   g_return_val_if_fail (SPS_IS_TRACE (trace), NULL);
@@ -602,14 +629,18 @@ sps_flame_tree_build (SpsTrace                  *trace,
   g_atomic_ref_count_init (&self->ref_count);
   self->trace = g_object_ref (trace);
   self->kind = params->kind;
-  self->nodes = g_array_new (FALSE, TRUE, sizeof (SpsFlameNode));
+  /* Room for a quarter of the rows as nodes from the start: growing by
+   * doubling copies the pool and rehashes the index several times, and
+   * reserved but untouched memory costs nothing */
+  n_expected = params->kind == SPS_FLAME_TREE_SAMPLES ? 1024 : rows_in_scope (trace, params) / 4 + 1;
+  self->nodes = g_array_sized_new (FALSE, TRUE, sizeof (SpsFlameNode), n_expected);
 
   root.parent = SPS_NO_INDEX;
   root.first_child = SPS_NO_INDEX;
   root.next_sibling = SPS_NO_INDEX;
   root.instance = SPS_NO_INDEX;
   g_array_append_val (self->nodes, root);
-  index_grow (self);
+  index_reserve (self, n_expected);
 
   if (params->kind == SPS_FLAME_TREE_SAMPLES)
     ok = build_samples (self, params, progress, error);
