@@ -7,6 +7,7 @@
 
 #include <spanscope-core.h>
 
+#include "sps-etl-fields.h"
 #include "sps-etl-reader.h"
 
 G_BEGIN_DECLS
@@ -35,8 +36,9 @@ void               sps_etl_events_begin_file (SpsEtlEvents     *self,
                                             const char         *display_name);
 void               sps_etl_events_set_compression (SpsEtlEvents *self,
                                             guint32             compression);
-void               sps_etl_events_append_args (GString          *out,
-                                            const SpsEtlRecord *record);
+SpsEtlFieldsStatus sps_etl_events_append_args (GString          *out,
+                                            const SpsEtlRecord *record,
+                                            GHashTable         *layouts);
 const SpsEtlEvent *sps_etl_events_add      (SpsEtlEvents       *self,
                                             const SpsEtlRecord *record);
 const SpsEtlEvent *sps_etl_events_get      (SpsEtlEvents       *self,
