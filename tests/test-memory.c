@@ -164,6 +164,35 @@ test_alloc_trace_counts (void)
                                      "AND size IS NULL"), ==, 83);
 }
 
+/* The DeadObjects event's args are the ids the allocations read: its
+ * ObjectIds array has Count (the field before it) elements and no u16
+ * count of its own, unlike an EventPipe array. Checked by hand: the
+ * payload is at byte 26,302 of the file, 00000000 53000000 then 83
+ * little-endian u64s 20, 24, 28, 36, 92, 100, 136, 152, 164, 168 … 1,380,
+ * 1,388, 1,480 (a generic array reader took 0x0014 for the count and
+ * showed 0x0018000000000000 first). The same 83 ids are the 83 records
+ * of unknown birth. */
+static void
+test_alloc_trace_dead_object_ids (void)
+{
+  g_autoptr(SpsTrace) trace = load_alloc_trace ();
+
+  if (trace == NULL)
+    return;
+
+  assert_rows (trace, "SELECT json_extract(args, '$.Reserve'), json_extract(args, '$.Count'), "
+                      "json_array_length(args, '$.ObjectIds') FROM events_raw "
+                      "WHERE name = 'DhCorProfilerProvider/DeadObjects'",
+               "0 83 83\n");
+  assert_rows (trace, "SELECT group_concat(value, ',') FROM (SELECT j.value FROM events_raw, "
+                      "json_each(events_raw.args, '$.ObjectIds') j "
+                      "WHERE name = 'DhCorProfilerProvider/DeadObjects' AND (j.key < 10 OR j.key >= 80) ORDER BY j.key)",
+               "20,24,28,36,92,100,136,152,164,168,1380,1388,1480\n");
+  g_assert_cmpint (query_int (trace, "SELECT count(*) FROM events_raw, json_each(events_raw.args, '$.ObjectIds') j "
+                                     "JOIN allocations a ON a.address = j.value AND a.certainty = 'unknown_birth' "
+                                     "WHERE name = 'DhCorProfilerProvider/DeadObjects'"), ==, 83);
+}
+
 /* Outstanding at the end and at three times. Sizes summed by the
  * independent reader over the ObjectAllocation events born at or before
  * each time; the 83 objects of unknown birth are possibly alive (so
@@ -813,6 +842,7 @@ main (int   argc,
 
   g_test_add_func ("/memory/nettrace/alloctrace/event-counts", test_alloc_trace_counts);
   g_test_add_func ("/memory/nettrace/alloctrace/outstanding", test_alloc_trace_outstanding);
+  g_test_add_func ("/memory/nettrace/alloctrace/dead-object-ids", test_alloc_trace_dead_object_ids);
   g_test_add_func ("/memory/nettrace/alloctrace/top-types", test_alloc_trace_top_types);
   g_test_add_func ("/memory/nettrace/alloctrace/allocation-path", test_alloc_trace_path);
   g_test_add_func ("/memory/nettrace/alloctrace/gc-observations", test_alloc_trace_gc);

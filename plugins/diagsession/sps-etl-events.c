@@ -31,6 +31,7 @@
 #include "sps-etl-private.h"
 #include "sps-ms-events.h"
 #include "sps-ms-memory.h"
+#include "sps-ms-profiler.h"
 
 #define KERNEL_PROVIDER "Windows Kernel"
 
@@ -530,6 +531,7 @@ append_described_fields (GString            *out,
 static SpsEtlFieldsStatus
 append_args (GString            *out,
              const SpsEtlRecord *r,
+             const char         *provider_name,
              SpsMsProvider       manifest,
              gint                group,
              GHashTable         *layouts)
@@ -537,6 +539,12 @@ append_args (GString            *out,
   const SpsMsField *fields = NULL;
   SpsEtlFieldsStatus status = SPS_ETL_FIELDS_COMPLETE;
   guint n_fields = 0;
+
+  /* Visual Studio's allocation provider: read as its allocations are */
+  if (r->kind == SPS_ETL_RECORD_EVENT_HEADER && provider_name != NULL &&
+      sps_ms_profiler_append_args (out, sps_ms_memory_classify (manifest, provider_name, r->id), r->version,
+                                   r->payload, r->payload_len))
+    return status;
 
   if (manifest == SPS_MS_PROVIDER_OTHER && group < 0 && append_described_fields (out, r, layouts, &status))
     return status;
@@ -595,11 +603,12 @@ sps_etl_events_append_args (GString            *out,
   g_return_val_if_fail (out != NULL, SPS_ETL_FIELDS_COMPLETE);
 
   if (record->provider == NULL)
-    return append_args (out, record, SPS_MS_PROVIDER_OTHER, record->group, NULL);
+    return append_args (out, record, NULL, SPS_MS_PROVIDER_OTHER, record->group, NULL);
   else if (known >= 0)
-    return append_args (out, record, known_providers[known].manifest, known_providers[known].kernel_group, layouts);
+    return append_args (out, record, known_providers[known].name, known_providers[known].manifest,
+                        known_providers[known].kernel_group, layouts);
   else
-    return append_args (out, record, SPS_MS_PROVIDER_OTHER, -1, layouts);
+    return append_args (out, record, NULL, SPS_MS_PROVIDER_OTHER, -1, layouts);
 }
 
 /* The args of an event: deferred (decoded when read) where the file's
@@ -617,7 +626,10 @@ record_args (SpsEtlEvents       *self,
     return sps_args_ref_new_deferred (self->decoder, cookie);
 
   g_string_truncate (self->scratch, 0);
-  append_args (self->scratch, r, provider != NULL ? provider->manifest : SPS_MS_PROVIDER_OTHER, group,
+  append_args (self->scratch, r,
+               provider != NULL ? sps_string_pool_get (sps_trace_builder_get_strings (self->builder), provider->name, NULL)
+                                : NULL,
+               provider != NULL ? provider->manifest : SPS_MS_PROVIDER_OTHER, group,
                provider != NULL ? provider->layouts : NULL);
   return sps_trace_builder_add_args_text (self->builder, self->scratch->str, (gssize) self->scratch->len);
 }
