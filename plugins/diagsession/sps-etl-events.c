@@ -765,20 +765,41 @@ sps_etl_events_add (SpsEtlEvents       *self,
  * @process: the process it was added to
  * @thread: the thread it was added to
  * @ts: its time on the session's clock
+ * @event_stack: (out): where its stack is in the kernel's event_stacks,
+ *   or %SPS_ETL_NO_ID
  *
  * Makes a heap event (allocations, GCs) an allocation or a GC observation
  * as well.
+ *
+ * Returns: the allocation it added, or %SPS_NO_INDEX
  */
-void
+guint32
 sps_etl_events_add_memory (SpsEtlEvents *self,
                            guint         event,
                            guint32       process,
                            guint32       thread,
-                           SpsTime       ts)
+                           SpsTime       ts,
+                           guint32      *event_stack)
+{
+  g_return_val_if_fail (self != NULL, SPS_NO_INDEX);
+
+  return sps_etl_memory_add (self->memory, event, process, thread, ts, event_stack);
+}
+
+/**
+ * sps_etl_events_want_stacks:
+ * @self: the events of one import, every file read
+ * @kernel: the import's kernel state, not finished yet
+ *
+ * Asks @kernel for the stacks of the allocation events.
+ */
+void
+sps_etl_events_want_stacks (SpsEtlEvents *self,
+                            SpsEtlKernel *kernel)
 {
   g_return_if_fail (self != NULL);
 
-  sps_etl_memory_add (self->memory, event, process, thread, ts);
+  sps_etl_memory_want_stacks (self->memory, kernel);
 }
 
 /**

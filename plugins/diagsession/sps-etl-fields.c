@@ -697,11 +697,19 @@ sps_etl_layout_append (SpsEtlLayout *self,
 
 /* TraceLogging */
 
-/* The data of the extended data item of @item_type, or NULL */
-static const guint8 *
-find_extended_item (const SpsEtlRecord *record,
-                    guint               item_type,
-                    gsize              *len)
+/**
+ * sps_etl_record_find_item:
+ * @record: an EventHeader record
+ * @item_type: an extended data item's type
+ * @len: (out): its size
+ *
+ * Returns: (nullable): the data of the record's first extended data item
+ *   of @item_type, or %NULL
+ */
+const guint8 *
+sps_etl_record_find_item (const SpsEtlRecord *record,
+                          guint               item_type,
+                          gsize              *len)
 {
   const guint8 *p = record->extended;
   const guint8 *end = record->extended + record->extended_len;
@@ -740,7 +748,7 @@ const guint8 *
 sps_etl_find_tracelogging_schema (const SpsEtlRecord *record,
                                   gsize              *len)
 {
-  return find_extended_item (record, EXT_TYPE_TRACELOGGING_SCHEMA, len);
+  return sps_etl_record_find_item (record, EXT_TYPE_TRACELOGGING_SCHEMA, len);
 }
 
 /* A NUL-terminated UTF-8 name at @p; NULL when there is none */
@@ -781,7 +789,7 @@ char *
 sps_etl_dup_provider_name (const SpsEtlRecord *record)
 {
   gsize len = 0;
-  const guint8 *traits = find_extended_item (record, EXT_TYPE_PROVIDER_TRAITS, &len);
+  const guint8 *traits = sps_etl_record_find_item (record, EXT_TYPE_PROVIDER_TRAITS, &len);
   const guint8 *p;
   char *name;
 

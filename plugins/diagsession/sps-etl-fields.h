@@ -96,6 +96,9 @@ char              *sps_etl_tracelogging_event_name (const guint8     *schema,
 SpsEtlLayout      *sps_etl_layout_new_tracelogging (const guint8     *schema,
                                                   gsize               len,
                                                   char              **event_name);
+const guint8      *sps_etl_record_find_item      (const SpsEtlRecord *record,
+                                                  guint               item_type,
+                                                  gsize              *len);
 const guint8      *sps_etl_find_tracelogging_schema (const SpsEtlRecord *record,
                                                   gsize              *len);
 SpsEtlFieldsStatus sps_etl_layout_append         (SpsEtlLayout       *self,
