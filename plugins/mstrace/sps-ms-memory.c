@@ -47,6 +47,14 @@ typedef struct
   guint32 token;
 } TypeKey;
 
+/* What a TypeDefinition says */
+typedef struct
+{
+  guint32 name;            /* string id */
+  guint32 parent;          /* the declaring type's token, 0: none */
+  guint32 n_generic;
+} TypeInfo;
+
 typedef struct
 {
   guint32 allocation;
@@ -76,12 +84,13 @@ struct _SpsMsMemory
 {
   SpsTraceBuilder *builder;
   char            *display_name;
-  GHashTable      *type_names;      /* TypeKey → string id */
+  GHashTable      *type_names;      /* TypeKey → TypeInfo */
   GArray          *pending_types;   /* PendingType */
   GPtrArray       *descriptors;     /* GBytes: the distinct type descriptors */
   GHashTable      *descriptor_index; /* GBytes → its index + 1 */
   GHashTable      *live;            /* (process, object id) → allocation + 1 */
   GHashTable      *gc;              /* process + 1 → GcState */
+  GHashTable      *live_tracks;     /* process + 1 → LiveObjectsCount's counter track + 1 */
   GArray          *gaps;            /* Gap: when events were lost */
 };
 
@@ -182,12 +191,13 @@ sps_ms_memory_new (SpsTraceBuilder *builder,
 
   self->builder = builder;
   self->display_name = g_strdup (display_name);
-  self->type_names = g_hash_table_new_full (type_key_hash, type_key_equal, g_free, NULL);
+  self->type_names = g_hash_table_new_full (type_key_hash, type_key_equal, g_free, g_free);
   self->pending_types = g_array_new (FALSE, FALSE, sizeof (PendingType));
   self->descriptors = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   self->descriptor_index = g_hash_table_new (g_bytes_hash, g_bytes_equal);
   self->live = g_hash_table_new_full (live_key_hash, live_key_equal, g_free, NULL);
   self->gc = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->live_tracks = g_hash_table_new (NULL, NULL);
   self->gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
   return self;
 }
@@ -221,6 +231,7 @@ sps_ms_memory_free (SpsMsMemory *self)
   g_ptr_array_unref (self->descriptors);
   g_hash_table_unref (self->live);
   g_hash_table_unref (self->gc);
+  g_hash_table_unref (self->live_tracks);
   g_array_unref (self->gaps);
   g_free (self);
 }
@@ -419,6 +430,7 @@ add_type_definition (SpsMsMemory  *self,
   SpsMsTypeDefinition definition;
   const char *problem = NULL;
   TypeKey *key;
+  TypeInfo *info;
 
   if (!sps_ms_read_type_definition (p, len, &definition, &problem))
     {
@@ -428,9 +440,42 @@ add_type_definition (SpsMsMemory  *self,
   key = g_new (TypeKey, 1);
   key->module = definition.module;
   key->token = definition.token;
-  g_hash_table_replace (self->type_names, key,
-                        GUINT_TO_POINTER (sps_trace_builder_intern (self->builder, definition.name, -1)));
+  info = g_new (TypeInfo, 1);
+  info->name = sps_trace_builder_intern (self->builder, definition.name, -1);
+  info->parent = definition.parent_token;
+  info->n_generic = definition.n_generic_params;
+  g_hash_table_replace (self->type_names, key, info);
   g_free (definition.name);
+}
+
+/* LiveObjectsCount (u32): the tool's count of the objects alive, those
+ * allocated before the capture included, after each allocation and at
+ * each GC once it found the dead. A counter track of the process: it
+ * bounds no object's life (it does not say which objects it counts),
+ * so the allocations do not use it. */
+static void
+add_live_objects_count (SpsMsMemory  *self,
+                        guint32       process,
+                        SpsTime       ts,
+                        const guint8 *p,
+                        gsize         len,
+                        gsize         offset)
+{
+  guint track = GPOINTER_TO_UINT (g_hash_table_lookup (self->live_tracks, GUINT_TO_POINTER (process + 1)));
+
+  if (len < 4)
+    {
+      warn (self, offset, _("a LiveObjectsCount event is shorter than its count"));
+      return;
+    }
+  if (track == 0)
+    {
+      track = sps_trace_builder_ensure_counter_track (self->builder, process,
+                                                      sps_trace_builder_intern (self->builder, "Live objects", -1),
+                                                      sps_trace_builder_intern (self->builder, "LiveObjectsCount", -1)) + 1;
+      g_hash_table_insert (self->live_tracks, GUINT_TO_POINTER (process + 1), GUINT_TO_POINTER (track));
+    }
+  sps_trace_builder_add_counter_value (self->builder, track - 1, ts, sps_ms_read_u32 (p));
 }
 
 /* GCAllocationTick: AllocationAmount u32, AllocationKind u32, then from v1
@@ -659,8 +704,8 @@ sps_ms_memory_add (SpsMsMemory      *self,
       add_gc_event (self, event, version, process, thread, ts, payload, len, offset);
       break;
     case SPS_MS_MEMORY_LIVE_OBJECTS_COUNT:
-      /* A running count the allocations and deaths already give (it also
-       * counts objects allocated before the capture: events_raw has it) */
+      add_live_objects_count (self, process, ts, payload, len, offset);
+      break;
     case SPS_MS_MEMORY_NONE:
     default:
       break;
@@ -726,16 +771,24 @@ earliest_unseen_death (GArray        *gaps,
   return lo < gaps->len ? MAX (birth, min_from[lo]) : SPS_TIME_MAX;
 }
 
-static const char *
-lookup_type_name (guint64  module,
-                  guint32  token,
-                  gpointer user_data)
+static gboolean
+lookup_type (guint64      module,
+             guint32      token,
+             const char **name,
+             guint32     *parent,
+             guint32     *n_generic,
+             gpointer     user_data)
 {
   SpsMsMemory *self = user_data;
   TypeKey key = { module, token };
-  guint32 name = GPOINTER_TO_UINT (g_hash_table_lookup (self->type_names, &key));
+  const TypeInfo *info = g_hash_table_lookup (self->type_names, &key);
 
-  return name != 0 ? sps_string_pool_get (sps_trace_builder_get_strings (self->builder), name, NULL) : NULL;
+  if (info == NULL)
+    return FALSE;
+  *name = sps_string_pool_get (sps_trace_builder_get_strings (self->builder), info->name, NULL);
+  *parent = info->parent;
+  *n_generic = info->n_generic;
+  return TRUE;
 }
 
 /* The type a descriptor names, as C# writes it (sps-ms-profiler.c) */
@@ -745,16 +798,19 @@ descriptor_name (SpsMsMemory *self,
 {
   gsize len;
   const guint8 *types = g_bytes_get_data (descriptor, &len);
-  g_autofree char *name = sps_ms_type_descriptor_name (types, len, lookup_type_name, self);
+  g_autofree char *name = sps_ms_type_descriptor_name (types, len, lookup_type, self);
 
   /* A descriptor that does not parse names the allocated type alone */
   if (name == NULL)
     {
-      const char *base = lookup_type_name (sps_ms_read_u64 (types), sps_ms_read_u32 (types + 8), self);
+      const char *base = NULL;
+      guint32 parent, n_generic;
 
-      name = base != NULL ? g_strdup (base)
-                          : g_strdup_printf ("type 0x%08x of module 0x%" G_GINT64_MODIFIER "x",
-                                             sps_ms_read_u32 (types + 8), sps_ms_read_u64 (types));
+      if (lookup_type (sps_ms_read_u64 (types), sps_ms_read_u32 (types + 8), &base, &parent, &n_generic, self))
+        name = g_strdup (base);
+      else
+        name = g_strdup_printf ("type 0x%08x of module 0x%" G_GINT64_MODIFIER "x",
+                                sps_ms_read_u32 (types + 8), sps_ms_read_u64 (types));
     }
   return sps_trace_builder_intern (self->builder, name, -1);
 }

@@ -316,44 +316,120 @@ parse_nodes (const guint8 *p,
   return nodes->len > 0;
 }
 
-static gboolean
-append_node (GString                 *out,
-             GArray                  *nodes,
-             guint                    index,
-             guint                    depth,
-             SpsMsTypeNameLookup      lookup,
-             gpointer                 user_data)
+/* Types nested deeper than this in their declaring types are not real */
+#define MAX_DECLARING 16
+
+typedef struct
 {
-  const TypeNode *node = &g_array_index (nodes, TypeNode, index);
-  const char *base = lookup (node->module, node->token, user_data);
+  const char *name;
+  guint32     n_generic;    /* its own and its declaring types' parameters */
+} Level;
+
+/* The type's name as C# writes it, with @args (the list indices of its
+ * generic arguments, @n_args of them): its declaring types first (a
+ * nested type's ParentTypeId), each with the arguments of the parameters
+ * it adds: Dictionary`2's nested Entry (2 parameters) of String and
+ * CultureData is "System.Collections.Generic.Dictionary<System.String,
+ * System.Globalization.CultureData>.Entry". Arguments that do not match
+ * the parameter counts all go to the innermost type. */
+static gboolean
+append_type (GString             *out,
+             GArray              *nodes,
+             const TypeNode      *node,
+             guint                index,
+             guint                depth,
+             SpsMsTypeNameLookup  lookup,
+             gpointer             user_data);
+
+static gboolean
+append_arguments (GString             *out,
+                  GArray              *nodes,
+                  const TypeNode      *node,
+                  guint                index,
+                  guint                from,
+                  guint                to,
+                  guint                depth,
+                  SpsMsTypeNameLookup  lookup,
+                  gpointer             user_data)
+{
+  g_string_append_c (out, '<');
+  for (guint i = from; i < to; i++)
+    {
+      guint child = node->children[i];
+      const TypeNode *arg;
+
+      /* Arguments come after their type: no cycles */
+      if (child <= index || child >= nodes->len)
+        return FALSE;
+      if (i > from)
+        g_string_append (out, ", ");
+      arg = &g_array_index (nodes, TypeNode, child);
+      if (!append_type (out, nodes, arg, child, depth + 1, lookup, user_data))
+        return FALSE;
+    }
+  g_string_append_c (out, '>');
+  return TRUE;
+}
+
+static gboolean
+append_type (GString             *out,
+             GArray              *nodes,
+             const TypeNode      *node,
+             guint                index,
+             guint                depth,
+             SpsMsTypeNameLookup  lookup,
+             gpointer             user_data)
+{
+  Level levels[MAX_DECLARING];
+  guint n_levels = 0;
+  guint32 token = node->token;
+  guint used = 0;
+  gboolean split;
 
   if (depth > MAX_NESTING)
     return FALSE;
-  if (base != NULL)
-    {
-      g_autofree char *display = sps_ms_type_display_name (base);
 
-      g_string_append (out, display);
+  /* The type, then its declaring types, outward */
+  while (n_levels < MAX_DECLARING)
+    {
+      guint32 parent = 0;
+
+      if (!lookup (node->module, token, &levels[n_levels].name, &parent, &levels[n_levels].n_generic, user_data))
+        break;
+      n_levels++;
+      if (parent == 0 || parent == token)
+        break;
+      token = parent;
+    }
+  if (n_levels == 0)
+    {
+      g_string_append_printf (out, "type 0x%08x of module 0x%" G_GINT64_MODIFIER "x", node->token, node->module);
+      if (node->n_children > 0 && !append_arguments (out, nodes, node, index, 0, node->n_children, depth,
+                                                     lookup, user_data))
+        return FALSE;
     }
   else
-    g_string_append_printf (out, "type 0x%08x of module 0x%" G_GINT64_MODIFIER "x", node->token, node->module);
-
-  if (node->n_children > 0)
     {
-      g_string_append_c (out, '<');
-      for (guint i = 0; i < node->n_children; i++)
-        {
-          guint child = node->children[i];
+      /* Each level's own parameters: its count less its declaring type's */
+      split = levels[0].n_generic == node->n_children;
+      for (guint l = n_levels; l > 1; l--)
+        split = split && levels[l - 1].n_generic <= levels[l - 2].n_generic;
 
-          /* Arguments come after their type: no cycles */
-          if (child <= index || child >= nodes->len)
-            return FALSE;
-          if (i > 0)
-            g_string_append (out, ", ");
-          if (!append_node (out, nodes, child, depth + 1, lookup, user_data))
-            return FALSE;
+      for (guint l = n_levels; l > 0; l--)
+        {
+          g_autofree char *display = sps_ms_type_display_name (levels[l - 1].name);
+          guint end = split ? levels[l - 1].n_generic : (l == 1 ? node->n_children : 0);
+
+          if (l < n_levels)
+            g_string_append_c (out, '.');
+          g_string_append (out, display);
+          if (end > used)
+            {
+              if (!append_arguments (out, nodes, node, index, used, end, depth, lookup, user_data))
+                return FALSE;
+              used = end;
+            }
         }
-      g_string_append_c (out, '>');
     }
 
   if (node->is_array)
@@ -373,13 +449,14 @@ append_node (GString                 *out,
  * sps_ms_type_descriptor_name:
  * @types: an ObjectAllocation's type descriptor
  * @len: its size
- * @lookup: (scope call): the name a TypeDefinition gave (module, token)
+ * @lookup: (scope call): what a TypeDefinition said of (module, token)
  * @user_data: for @lookup
  *
- * Names the allocated type as C# writes it, generic arguments and array
- * levels included: "System.Collections.Generic.Dictionary<System.String,
- * System.Object>", "System.String[][]". A type no definition named is
- * "type 0x… of module 0x…".
+ * Names the allocated type as C# writes it, generic arguments, declaring
+ * types and array levels included: "System.Collections.Generic.Dictionary<
+ * System.String, System.Object>", "…Dictionary<…>.Entry[]",
+ * "System.String[][]". A type no definition named is "type 0x… of module
+ * 0x…".
  *
  * Returns: (transfer full) (nullable): the name, or %NULL when the
  *   descriptor is malformed
@@ -395,7 +472,8 @@ sps_ms_type_descriptor_name (const guint8        *types,
 
   g_return_val_if_fail (lookup != NULL, NULL);
 
-  if (!parse_nodes (types, len, nodes) || !append_node (out, nodes, 0, 0, lookup, user_data))
+  if (!parse_nodes (types, len, nodes) ||
+      !append_type (out, nodes, &g_array_index (nodes, TypeNode, 0), 0, 0, lookup, user_data))
     return NULL;
   return g_string_free (g_steal_pointer (&out), FALSE);
 }

@@ -56,10 +56,13 @@ gboolean sps_ms_read_type_definition   (const guint8          *payload,
                                         gsize                  len,
                                         SpsMsTypeDefinition   *out,
                                         const char           **problem);
-/* The name a TypeDefinition gave a type, or NULL */
-typedef const char *(*SpsMsTypeNameLookup) (guint64  module,
-                                            guint32  token,
-                                            gpointer user_data);
+/* What a TypeDefinition said of a type: FALSE when none defined it */
+typedef gboolean (*SpsMsTypeNameLookup) (guint64      module,
+                                         guint32      token,
+                                         const char **name,
+                                         guint32     *parent_token,
+                                         guint32     *n_generic_params,
+                                         gpointer     user_data);
 
 char    *sps_ms_type_descriptor_name   (const guint8          *types,
                                         gsize                  len,

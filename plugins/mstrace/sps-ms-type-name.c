@@ -56,6 +56,7 @@ parse_type (const char **p,
             guint        depth)
 {
   gboolean any = FALSE;
+  gboolean arity = FALSE;   /* a generic type's arguments may follow */
 
   if (depth > MAX_DEPTH)
     return FALSE;
@@ -70,9 +71,10 @@ parse_type (const char **p,
           (*p)++;
           while (g_ascii_isdigit (**p))
             (*p)++;
+          arity = TRUE;
           continue;
         }
-      if (c == '[' && (*p)[1] != ']' && (*p)[1] != ',' && (*p)[1] != '*')
+      if (c == '[' && arity && (*p)[1] != ']' && (*p)[1] != ',' && (*p)[1] != '*')
         {
           /* Generic arguments */
           (*p)++;
@@ -94,6 +96,7 @@ parse_type (const char **p,
             return FALSE;
           (*p)++;
           g_string_append_c (out, '>');
+          arity = FALSE;
           continue;
         }
       if (c == '\0' || c == '[' || c == ']' || c == ',' || c == '*' || c == '&')
