@@ -14,6 +14,7 @@
 #include "sps-clr-symbols.h"
 #include "sps-etl-reader.h"
 #include "sps-ms-events.h"
+#include "sps-ms-type-name.h"
 #include "sps-mstrace-bytes.h"
 #include "sps-test-util.h"
 #include "sps-test-zip.h"
@@ -143,6 +144,36 @@ test_append_values (void)
   g_assert_cmpstr (out->str, ==, "{\"payload_size\":3,\"payload_base64\":\"gP8A\"}");
 }
 
+/* Reflection's type names as C# writes them */
+static void
+test_type_display_names (void)
+{
+  static const struct { const char *in, *out; } cases[] = {
+    { "System.String", "System.String" },
+    { "System.Collections.Generic.Dictionary`2", "System.Collections.Generic.Dictionary" },
+    { "System.Collections.Generic.Dictionary`2[System.String,System.Object]",
+      "System.Collections.Generic.Dictionary<System.String, System.Object>" },
+    { "System.Collections.Generic.List`1[System.WeakReference`1[System.Diagnostics.Tracing.EventSource]]",
+      "System.Collections.Generic.List<System.WeakReference<System.Diagnostics.Tracing.EventSource>>" },
+    { "System.WeakReference`1[System.Diagnostics.Tracing.EventSource][]",
+      "System.WeakReference<System.Diagnostics.Tracing.EventSource>[]" },
+    { "System.Collections.Generic.List`1[[System.String, System.Private.CoreLib, Version=5.0.0.0]]",
+      "System.Collections.Generic.List<System.String>" },
+    { "System.Int32[,][]", "System.Int32[,][]" },
+    { "Outer+Inner", "Outer.Inner" },
+    /* Not well formed: kept as written */
+    { "Broken`1[System.String", "Broken`1[System.String" },
+    { "Bad[x]y", "Bad[x]y" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *name = sps_ms_type_display_name (cases[i].in);
+
+      g_assert_cmpstr (name, ==, cases[i].out);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -151,6 +182,7 @@ main (int   argc,
 
   g_test_add_func ("/mstrace/clr-symbols/rundown-names", test_rundown_names);
   g_test_add_func ("/mstrace/events/append-values", test_append_values);
+  g_test_add_func ("/mstrace/type-names/display", test_type_display_names);
 
   return g_test_run ();
 }

@@ -339,6 +339,71 @@ test_diaghub (void)
   g_assert_cmpint (count (engine, "name = 'System.Threading.Tasks.TplEventSource/ManifestData'"), ==, 2);
   /* Unknown providers are named by their GUID */
   g_assert_cmpint (count (engine, "provider = '{6f669bfa-816a-4204-a824-47c8e6a00474}'"), ==, 2);
+
+  /* The manifest's templates decode TPL's payloads. Checked by hand with
+   * a throw-away reader of diaghub.user_paged.1.etl's EventHeader
+   * records: the earliest TaskScheduled (id 7, ticks 13,824,488,816) holds
+   * six little-endian int32s 1, 0, 1, 0, 0x2008, 1; the earliest
+   * TaskCompleted (id 9) 1, 0, 1 and a 4-byte Boolean 0 */
+  {
+    g_autofree char *scheduled = sps_test_first_event_args (engine, "System.Threading.Tasks.TplEventSource/TaskScheduled/Send");
+    g_autofree char *completed = sps_test_first_event_args (engine, "System.Threading.Tasks.TplEventSource/TaskCompleted");
+    g_autofree char *stop = sps_test_first_event_args (engine, "Microsoft-Diagnostics-DiagnosticSource/Activity2Stop/Stop");
+
+    g_assert_cmpstr (scheduled, ==, "{\"OriginatingTaskSchedulerID\":1,\"OriginatingTaskID\":0,\"TaskID\":1,"
+                                    "\"CreatingTaskID\":0,\"TaskCreationOptions\":8200,\"appDomain\":1}");
+    g_assert_cmpstr (completed, ==, "{\"OriginatingTaskSchedulerID\":1,\"OriginatingTaskID\":0,\"TaskID\":1,"
+                                    "\"IsExceptional\":false}");
+    /* The TraceLogging schema of the earliest Activity2Stop (ticks
+     * 13,844,851,042; 350 bytes of payload, read by the same reader):
+     * two UTF-16 strings, then Arguments (in-type 0xd8: a struct, an
+     * array counted by a u16 in the payload, 2 members Key and Value),
+     * here 3 pairs of UTF-16 strings */
+    g_assert_cmpstr (stop, ==, "{\"SourceName\":\"Microsoft.EntityFrameworkCore\","
+                               "\"EventName\":\"Microsoft.EntityFrameworkCore.Database.Command.DataReaderDisposing\","
+                               "\"Arguments\":[{\"Key\":\"CommandId\",\"Value\":\"28a2c8e9-72bd-4c34-a319-f55779b1d470\"},"
+                               "{\"Key\":\"RecordsAffected\",\"Value\":\"1\"},"
+                               "{\"Key\":\"ReadCount\",\"Value\":\"1\"}]}");
+    /* Every TPL and DiagnosticSource event is decoded, none left raw */
+    g_assert_cmpint (count (engine, "(provider = 'System.Threading.Tasks.TplEventSource' OR "
+                                    "provider = 'Microsoft-Diagnostics-DiagnosticSource') AND "
+                                    "name NOT LIKE '%/ManifestData' AND args LIKE '%payload_%'"), ==, 0);
+    g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 0);
+  }
+}
+
+/* PerfView's primitive-types.etl: 5 TraceLogging events of every
+ * primitive type. The first one's values are PerfView's baseline
+ * (primitive-types.baseline.txt: Mercury, False, 77, -51, -102, 51, 102,
+ * -204, 204, guid 0ad614c4-0ef4-4225-8…), and by hand from its bytes at
+ * offset 8,563 of the file: the GUID's last bytes 80 13 f4 4f 37 cb 03 97,
+ * the FILETIME 0x01d7a58b4dfa1070 (2021-09-09 14:59:35.799 UTC), the
+ * SYSTEMTIME 2021, 9, (Thursday), 9, 14, 59, 35, 799. The boolean is a
+ * UInt8 whose out-type says boolean; the char a UInt8 shown as a number,
+ * as PerfView shows it. The provider is named by its traits
+ * ("solar_system", the name PerfView prints). The schema declares int64_type a UInt64 (in-type
+ * 10, as uint64_type): its bytes 34 ff ff ff ff ff ff ff are
+ * 18,446,744,073,709,551,412 unsigned, which PerfView shows as -204
+ * because TraceEvent reads unsigned integers into signed ones. */
+static void
+test_primitive_types (void)
+{
+  static const char * const members[] = { "primitive-types.etl", NULL };
+  g_autoptr(SpsTrace) trace = import_members ("perfview__primitive-types.etl.zip", members);
+  g_autoptr(SpsSqlEngine) engine = NULL;
+  g_autofree char *args = NULL;
+
+  if (trace == NULL)
+    return;
+  engine = new_engine (trace);
+  g_assert_cmpint (count (engine, "name = 'solar_system/PrimitiveTypesTest'"), ==, 5);
+  args = sps_test_first_event_args (engine, "solar_system/PrimitiveTypesTest");
+  g_assert_cmpstr (args, ==, "{\"string_type\":\"Mercury\",\"boolean_type\":false,\"char_type\":77,"
+                             "\"int16_type\":-51,\"int32_type\":-102,\"uint16_type\":51,\"uint32_type\":102,"
+                             "\"int64_type\":18446744073709551412,\"uint64_type\":204,"
+                             "\"guid_type\":\"0ad614c4-0ef4-4225-8013-f44f37cb0397\","
+                             "\"file_time_type\":\"2021-09-09T14:59:35.7990000Z\","
+                             "\"system_time_type\":\"2021-09-09T14:59:35.799\"}");
 }
 
 /* A ManifestData payload: the envelope, then @xml */
@@ -405,6 +470,7 @@ main (int   argc,
   g_test_add_func ("/etl/import/events/net452", test_net452);
   g_test_add_func ("/etl/import/events/diaghub-merged", test_diaghub);
   g_test_add_func ("/etl/import/events/manifest-chunks", test_manifest_chunks);
+  g_test_add_func ("/etl/import/events/tracelogging-primitive-types", test_primitive_types);
 
   return g_test_run ();
 }

@@ -15,6 +15,7 @@
 
 #include "sps-etl-args.h"
 #include "sps-etl-events.h"
+#include "sps-etl-import.h"
 #include "sps-etl-reader.h"
 #include "sps-test-util.h"
 #include "sps-test-zip.h"
@@ -154,6 +155,7 @@ read_bytes (GBytes      *bytes,
 #define DIAGNOSTICS_HUB "{9e5f9046-43c6-4f62-ba13-7b19896253ff}"
 #define CLR_RUNTIME "{e13c0d23-ccbc-4e12-931b-d9cc2eee27e4}"
 #define CLR_RUNDOWN "{a669021c-c450-4609-a035-5af59af4df18}"
+#define TEST_PROVIDER "{0badf00d-1234-4321-8888-0123456789ab}"
 
 static void
 test_diaghub_classic (void)
@@ -488,15 +490,19 @@ add_perfinfo (GByteArray *a,
   pad8 (a, buffer);
 }
 
+/* An EventHeader record of @provider; the payload's bytes are 0x5a when
+ * @payload is NULL */
 static void
-add_event_header (GByteArray   *a,
-                  gsize         buffer,
-                  guint16       id,
-                  guint8        version,
-                  guint64       ts,
-                  const guint8 *ext,
-                  gsize         ext_len,
-                  gsize         payload_len)
+add_event_header_of (GByteArray   *a,
+                     gsize         buffer,
+                     const char   *provider,
+                     guint16       id,
+                     guint8        version,
+                     guint64       ts,
+                     const guint8 *ext,
+                     gsize         ext_len,
+                     const guint8 *payload,
+                     gsize         payload_len)
 {
   gsize at = grow (a, 80 + ext_len + payload_len);
 
@@ -507,15 +513,31 @@ add_event_header (GByteArray   *a,
   put_u32 (a, at + 8, 77);
   put_u32 (a, at + 12, 66);
   put_u64 (a, at + 16, ts);
-  g_assert_true (sps_etl_guid_parse (CLR_RUNTIME, a->data + at + 24));
+  g_assert_true (sps_etl_guid_parse (provider, a->data + at + 24));
   put_u16 (a, at + 40, id);
   a->data[at + 42] = version;
   a->data[at + 44] = 4;
   a->data[at + 45] = 37;
   if (ext_len > 0)
     memcpy (a->data + at + 80, ext, ext_len);
-  memset (a->data + at + 80 + ext_len, 0x5a, payload_len);
+  if (payload != NULL)
+    memcpy (a->data + at + 80 + ext_len, payload, payload_len);
+  else
+    memset (a->data + at + 80 + ext_len, 0x5a, payload_len);
   pad8 (a, buffer);
+}
+
+static void
+add_event_header (GByteArray   *a,
+                  gsize         buffer,
+                  guint16       id,
+                  guint8        version,
+                  guint64       ts,
+                  const guint8 *ext,
+                  gsize         ext_len,
+                  gsize         payload_len)
+{
+  add_event_header_of (a, buffer, CLR_RUNTIME, id, version, ts, ext, ext_len, NULL, payload_len);
 }
 
 static void
@@ -646,7 +668,7 @@ test_deferred_args (void)
       g_string_truncate (direct, 0);
       g_assert_true (sps_args_decoder_decode (SPS_ARGS_DECODER (args), cookies[i], decoded, &error));
       g_assert_no_error (error);
-      sps_etl_events_append_args (direct, &g_array_index (c.seen, SpsEtlRecord, i));
+      sps_etl_events_append_args (direct, &g_array_index (c.seen, SpsEtlRecord, i), NULL);
       g_assert_cmpstr (decoded->str, ==, direct->str);
     }
   /* The system record's 13 bytes: no layout for a process event that short */
@@ -750,6 +772,214 @@ test_guids (void)
   g_assert_false (sps_etl_guid_parse ("g3e675d7-2554-4f18-830b-2762732560de", guid));
 }
 
+/* A TraceLogging schema item (extended data type 11) for an event @name
+ * with the fields of @fields (name, NUL, in-type…, as the schema has
+ * them), in @ext; returns its size, 8-byte aligned */
+static gsize
+tracelogging_item (guint8       *ext,
+                   const char   *name,
+                   const guint8 *fields,
+                   gsize         fields_len)
+{
+  gsize size = 2 + 1 + strlen (name) + 1 + fields_len;
+
+  memset (ext, 0, 8 + ((size + 7) & ~(gsize) 7));
+  ext[2] = 11;
+  ext[6] = (guint8) size;
+  ext[8] = (guint8) size;
+  memcpy (ext + 11, name, strlen (name) + 1);
+  memcpy (ext + 11 + strlen (name) + 1, fields, fields_len);
+  return 8 + ((size + 7) & ~(gsize) 7);
+}
+
+/* The hand-made ETL @a imported as one file; @event_stacks gets how many
+ * stack parts the kernel's reading gave events other than samples */
+static SpsTrace *
+import_hand_made (GByteArray *a,
+                  guint64    *event_stacks)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (a->data, a->len);
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(SpsEtlImport) import = sps_etl_import_new (builder, NULL);
+  g_autoptr(GError) error = NULL;
+  SpsTrace *trace;
+
+  sps_etl_import_add_clock (import, bytes);
+  g_assert_true (sps_etl_import_read (import, bytes, "hand.etl", &error));
+  g_assert_no_error (error);
+  sps_etl_import_finish (import);
+  if (event_stacks != NULL)
+    *event_stacks = sps_etl_import_get_kernel (import)->n_event_stacks_attached;
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+/* TraceLogging events whose fields run past their payload keep the
+ * fields before and the rest raw; the import warns once per event type */
+static void
+test_tracelogging_truncated (void)
+{
+  /* "N": a u16; "S": a struct of 2 members ("A" int32, "B" counted UTF-16
+   * string) in an array counted in the payload */
+  static const guint8 fields[] = { 'N', 0, 6, 'S', 0, 0x80 | 0x40 | 24, 2, 'A', 0, 7, 'B', 0, 22 };
+  /* N = 7, 2 elements: A = -2, B = "hi"; A = 5, B = "" */
+  static const guint8 whole[] = { 7, 0, 2, 0, 0xfe, 0xff, 0xff, 0xff, 4, 0, 'h', 0, 'i', 0,
+                                  5, 0, 0, 0, 0, 0 };
+  g_autoptr(GByteArray) a = g_byte_array_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsSqlEngine) engine = NULL;
+  g_autoptr(SpsSqlResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  guint8 ext[64], other[64];
+  gsize ext_len, other_len;
+  gsize b;
+
+  g_test_summary ("TraceLogging fields by their schema, structs in arrays; a cut payload keeps the fields "
+                  "before the cut and the rest as raw bytes, with one warning per event type");
+
+  ext_len = tracelogging_item (ext, "Ev", fields, sizeof fields);
+  other_len = tracelogging_item (other, "Other", fields, sizeof fields);
+  b = add_buffer (a, 0);
+  add_log_header (a, b, 5000);
+  add_event_header_of (a, b, TEST_PROVIDER, 1, 0, 5100, ext, ext_len, whole, sizeof whole);
+  /* Cut inside the second element's string count, twice; once for Other */
+  add_event_header_of (a, b, TEST_PROVIDER, 1, 0, 5200, ext, ext_len, whole, 19);
+  add_event_header_of (a, b, TEST_PROVIDER, 1, 0, 5300, ext, ext_len, whole, 19);
+  add_event_header_of (a, b, TEST_PROVIDER, 2, 0, 5400, other, other_len, whole, 3);
+  end_buffer (a, b, 1024);
+
+  trace = import_hand_made (a, NULL);
+  engine = sps_sql_engine_new (trace, &error);
+  g_assert_no_error (error);
+  result = sps_test_sql_query (engine, "SELECT name, args FROM events_raw WHERE provider = '" TEST_PROVIDER "' ORDER BY ts");
+  g_assert_cmpuint (sps_sql_result_get_n_rows (result), ==, 4);
+  g_assert_cmpstr (sps_sql_result_get_text (result, 0, 0), ==, TEST_PROVIDER "/Ev/37");
+  g_assert_cmpstr (sps_sql_result_get_text (result, 0, 1), ==,
+                   "{\"N\":7,\"S\":[{\"A\":-2,\"B\":\"hi\"},{\"A\":5,\"B\":\"\"}]}");
+  /* S starts at byte 2: its 17 bytes (02 00 fe ff ff ff 04 00 68 00 69 00
+   * 05 00 00 00 00) in base64 */
+  g_assert_cmpstr (sps_sql_result_get_text (result, 1, 1), ==,
+                   "{\"N\":7,\"payload_rest_offset\":2,\"payload_rest_base64\":\"AgD+////BABoAGkABQAAAAA=\"}");
+  /* (add_event_header_of() writes opcode 37.) N fits in the 3 bytes, S's count does not */
+  g_assert_cmpstr (sps_sql_result_get_text (result, 3, 0), ==, TEST_PROVIDER "/Other/37");
+  g_assert_cmpstr (sps_sql_result_get_text (result, 3, 1), ==,
+                   "{\"N\":7,\"payload_rest_offset\":2,\"payload_rest_base64\":\"Ag==\"}");
+  /* Ev twice and Other once: one warning for each of the two types */
+  g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 1);
+  g_assert_cmpuint (sps_trace_count_warning (trace, "etl-event-fields-truncated"), ==, 2);
+}
+
+/* A system record with @payload (padded with zeros to @len bytes) */
+static void
+add_system_payload (GByteArray   *a,
+                    gsize         buffer,
+                    guint8        group,
+                    guint8        opcode,
+                    guint64       ts,
+                    const guint8 *payload,
+                    gsize         payload_len,
+                    gsize         len)
+{
+  gsize at = a->len;
+
+  add_system (a, buffer, group, opcode, 2, 77, 66, ts, len);
+  memset (a->data + at + 32, 0, len);
+  memcpy (a->data + at + 32, payload, payload_len);
+}
+
+/* GCAllocationTick v2 with 4-byte pointers: 100,000 bytes of type "Foo" */
+static const guint8 allocation_tick[] = {
+  0xa0, 0x86, 0x01, 0x00, 0, 0, 0, 0, 0, 0, 0xa0, 0x86, 0x01, 0, 0, 0, 0, 0,
+  0x34, 0x12, 0, 0, 'F', 0, 'o', 0, 'o', 0, 0, 0, 0, 0, 0, 0
+};
+
+/* Allocations get their stacks: one from the stack item of its extended
+ * data (type 5, 32-bit: a u64 match id, then the addresses, leaf first),
+ * one from the kernel's stack walk of its time and thread (type 32: the
+ * event's timestamp, process, thread, then 64-bit addresses), named in
+ * the image "app.dll" loaded at 0x400000 (an image load of the kernel's
+ * process group, opcode 10) */
+static void
+test_allocation_stacks (void)
+{
+  static const guint8 ext_item[8 + 8 + 8] = {
+    0, 0, 5, 0, 0, 0, 16, 0,  1, 0, 0, 0, 0, 0, 0, 0,
+    0x10, 0x00, 0x40, 0x00,  0x99, 0x99, 0x00, 0x00,
+  };
+  /* ImageBase, ImageSize, ProcessId, three u32, DefaultBase, four u32, FileName */
+  guint8 image[8 + 8 + 4 + 12 + 8 + 16 + 16] = { 0, };
+  guint8 walk[16 + 3 * 8] = { 0, };
+  g_autoptr(GByteArray) a = g_byte_array_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsSqlEngine) engine = NULL;
+  g_autoptr(SpsSqlResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 event_stacks = 0;
+#define PATH_SQL(birth) \
+    "WITH RECURSIVE c(id, depth) AS (" \
+    " SELECT callsite_id, 0 FROM allocations WHERE birth_ts = " birth \
+    " UNION ALL SELECT cs.parent_id, c.depth + 1 FROM callsites cs JOIN c ON cs.id = c.id" \
+    " WHERE cs.parent_id IS NOT NULL)" \
+    " SELECT group_concat(f.name, ' < ') FROM (SELECT f.name FROM c JOIN callsites cs ON cs.id = c.id" \
+    " JOIN frames f ON f.id = cs.frame_id ORDER BY c.depth) f"
+  gsize b;
+
+  g_test_summary ("GCAllocationTick allocations get the stack of their extended data or of the kernel's "
+                  "stack walk of their time and thread, with frames named in the loaded images");
+
+  /* app.dll at 0x400000, 0x10000 bytes, in process 66 */
+  image[2] = 0x40;
+  image[9] = 0x01;
+  image[16] = 66;
+  memcpy (image + 8 + 8 + 4 + 12 + 8 + 16, "a\0p\0p\0.\0d\0l\0l\0\0\0", 16);
+  /* Ticks 5,200, process 66, thread 77: 0x400020 (leaf), 0x400030, 0x7777 */
+  walk[0] = 5200 & 0xff;
+  walk[1] = 5200 >> 8;
+  walk[8] = 66;
+  walk[12] = 77;
+  walk[16] = 0x20, walk[17] = 0, walk[18] = 0x40;
+  walk[24] = 0x30, walk[25] = 0, walk[26] = 0x40;
+  walk[32] = 0x77, walk[33] = 0x77;
+
+  b = add_buffer (a, 0);
+  add_log_header (a, b, 5000);
+  add_system_payload (a, b, 3, 10, 5050, image, sizeof image, sizeof image);
+  add_event_header_of (a, b, CLR_RUNTIME, 10, 2, 5100, ext_item, sizeof ext_item,
+                       allocation_tick, sizeof allocation_tick);
+  add_event_header_of (a, b, CLR_RUNTIME, 10, 2, 5200, NULL, 0, allocation_tick, sizeof allocation_tick);
+  add_system_payload (a, b, 24, 32, 5201, walk, sizeof walk, sizeof walk);
+  /* One more tick whose time no stack walk has */
+  add_event_header_of (a, b, CLR_RUNTIME, 10, 2, 5300, NULL, 0, allocation_tick, sizeof allocation_tick);
+  end_buffer (a, b, 2048);
+
+  trace = import_hand_made (a, &event_stacks);
+  g_assert_cmpuint (event_stacks, ==, 2);
+  engine = sps_sql_engine_new (trace, &error);
+  g_assert_no_error (error);
+
+  /* Ticks of a 1 MHz clock from 5,000: 100 µs and 200 µs */
+  result = sps_test_sql_query (engine, "SELECT birth_ts, size, type, certainty, callsite_id IS NOT NULL "
+                                       "FROM allocations ORDER BY birth_ts");
+  g_assert_cmpuint (sps_sql_result_get_n_rows (result), ==, 3);
+  g_assert_cmpint (sps_sql_result_get_int64 (result, 0, 0), ==, 100000);
+  g_assert_cmpint (sps_sql_result_get_int64 (result, 0, 1), ==, 100000);
+  g_assert_cmpstr (sps_sql_result_get_text (result, 0, 2), ==, "Foo");
+  g_assert_cmpstr (sps_sql_result_get_text (result, 0, 3), ==, "sampled");
+  g_assert_cmpint (sps_sql_result_get_int64 (result, 0, 4), ==, 1);
+  g_assert_cmpint (sps_sql_result_get_int64 (result, 1, 4), ==, 1);
+  g_assert_cmpint (sps_sql_result_get_int64 (result, 2, 4), ==, 0);
+  g_clear_pointer (&result, g_object_unref);
+
+  /* Leaf first: app.dll's 0x10 and an address outside every image */
+  result = sps_test_sql_query (engine, PATH_SQL ("100000"));
+  g_assert_cmpstr (sps_sql_result_get_text (result, 0, 0), ==, "app.dll!+0x10 < 0x9999");
+  g_clear_pointer (&result, g_object_unref);
+  result = sps_test_sql_query (engine, PATH_SQL ("200000"));
+  g_assert_cmpstr (sps_sql_result_get_text (result, 0, 0), ==, "app.dll!+0x20 < app.dll!+0x30 < 0x7777");
+#undef PATH_SQL
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -765,6 +995,8 @@ main (int   argc,
   g_test_add_func ("/etl/reader/damage", test_damage);
   g_test_add_func ("/etl/reader/deferred-args", test_deferred_args);
   g_test_add_func ("/etl/reader/guids", test_guids);
+  g_test_add_func ("/etl/reader/tracelogging-truncated", test_tracelogging_truncated);
+  g_test_add_func ("/etl/reader/allocation-stacks", test_allocation_stacks);
 
   return g_test_run ();
 }

@@ -164,6 +164,35 @@ test_alloc_trace_counts (void)
                                      "AND size IS NULL"), ==, 83);
 }
 
+/* The DeadObjects event's args are the ids the allocations read: its
+ * ObjectIds array has Count (the field before it) elements and no u16
+ * count of its own, unlike an EventPipe array. Checked by hand: the
+ * payload is at byte 26,302 of the file, 00000000 53000000 then 83
+ * little-endian u64s 20, 24, 28, 36, 92, 100, 136, 152, 164, 168 … 1,380,
+ * 1,388, 1,480 (a generic array reader took 0x0014 for the count and
+ * showed 0x0018000000000000 first). The same 83 ids are the 83 records
+ * of unknown birth. */
+static void
+test_alloc_trace_dead_object_ids (void)
+{
+  g_autoptr(SpsTrace) trace = load_alloc_trace ();
+
+  if (trace == NULL)
+    return;
+
+  assert_rows (trace, "SELECT json_extract(args, '$.Reserve'), json_extract(args, '$.Count'), "
+                      "json_array_length(args, '$.ObjectIds') FROM events_raw "
+                      "WHERE name = 'DhCorProfilerProvider/DeadObjects'",
+               "0 83 83\n");
+  assert_rows (trace, "SELECT group_concat(value, ',') FROM (SELECT j.value FROM events_raw, "
+                      "json_each(events_raw.args, '$.ObjectIds') j "
+                      "WHERE name = 'DhCorProfilerProvider/DeadObjects' AND (j.key < 10 OR j.key >= 80) ORDER BY j.key)",
+               "20,24,28,36,92,100,136,152,164,168,1380,1388,1480\n");
+  g_assert_cmpint (query_int (trace, "SELECT count(*) FROM events_raw, json_each(events_raw.args, '$.ObjectIds') j "
+                                     "JOIN allocations a ON a.address = j.value AND a.certainty = 'unknown_birth' "
+                                     "WHERE name = 'DhCorProfilerProvider/DeadObjects'"), ==, 83);
+}
+
 /* Outstanding at the end and at three times. Sizes summed by the
  * independent reader over the ObjectAllocation events born at or before
  * each time; the 83 objects of unknown birth are possibly alive (so
@@ -198,6 +227,66 @@ test_alloc_trace_top_types (void)
                "System.String 372 33624\n"
                "System.SByte[] 216 11328\n"
                "System.Object[] 11 7488\n");
+}
+
+/* Generic types named as C# writes them. Checked with a second
+ * throw-away reader (Python, over events_raw's TypeDefinition fields and
+ * ObjectAllocation's Types bytes): a descriptor is a list of types, each
+ * module u64, token u32, array flag u32, extra levels u32, ranks, an
+ * element code for arrays, then its arguments' list indices up to a 0;
+ * a nested type is named after its ParentTypeId's type, and a level takes
+ * the arguments of the parameters it adds (NumGenericParams). It agrees
+ * with the importer on all 63 types, their counts and bytes. */
+static void
+test_alloc_trace_generic_types (void)
+{
+  g_autoptr(SpsTrace) trace = load_alloc_trace ();
+
+  if (trace == NULL)
+    return;
+
+  g_assert_cmpint (query_int (trace, "SELECT count(DISTINCT type) FROM allocations"), ==, 63);
+  assert_rows (trace, "SELECT type, count(*), sum(size) FROM allocations WHERE type LIKE '%Dictionary%' "
+                      "OR type LIKE '%WeakReference%' OR type LIKE 'System.Buffers%' GROUP BY type ORDER BY type",
+               "System.Buffers.SpanAction<System.Char, System.ValueTuple<System.IntPtr, System.Int32, "
+               "System.IntPtr, System.Int32, System.Boolean>> 1 64\n"
+               "System.Collections.Generic.Dictionary<System.String, System.Globalization.CultureData> 1 80\n"
+               "System.Collections.Generic.Dictionary<System.String, System.Globalization.CultureData>.Entry[] 1 96\n"
+               "System.Collections.Generic.Dictionary<System.String, System.Globalization.CultureInfo> 1 80\n"
+               "System.Collections.Generic.Dictionary<System.String, System.Globalization.CultureInfo>.Entry[] 1 96\n"
+               "System.Collections.Generic.Dictionary<System.String, System.IntPtr> 1 80\n"
+               "System.Collections.Generic.Dictionary<System.String, System.IntPtr>.Entry[] 1 96\n"
+               "System.WeakReference<System.Diagnostics.Tracing.EventSource> 1 24\n"
+               "System.WeakReference<System.Diagnostics.Tracing.EventSource>[] 1 56\n");
+  /* Nested non-generic types after their declaring type, arrays of arrays */
+  assert_rows (trace, "SELECT type, count(*) FROM allocations WHERE type LIKE '%OneElement%' "
+                      "OR type LIKE '%ActivityInfo%' OR type = 'System.String[][]' GROUP BY type ORDER BY type",
+               "System.Action<System.Threading.AsyncLocalValueChangedArgs<"
+               "System.Diagnostics.Tracing.ActivityTracker.ActivityInfo>> 1\n"
+               "System.Diagnostics.Tracing.ActivityTracker.ActivityInfo 4\n"
+               "System.String[][] 1\n"
+               "System.Threading.AsyncLocal<System.Diagnostics.Tracing.ActivityTracker.ActivityInfo> 1\n"
+               "System.Threading.AsyncLocalValueMap.OneElementAsyncLocalValueMap 8\n");
+}
+
+/* LiveObjectsCount: 718 events (events_raw), 287 during GC #1 before its
+ * DeadObjects (7,046,400 ns), then one after each of the 717
+ * allocations, 288 to 1,004 = 287 + 717: a counter track of the
+ * process, not a bound on any object's life */
+static void
+test_alloc_trace_live_objects (void)
+{
+  g_autoptr(SpsTrace) trace = load_alloc_trace ();
+
+  if (trace == NULL)
+    return;
+
+  assert_rows (trace, "SELECT t.series, count(*), min(c.ts), max(c.ts), min(c.value), max(c.value) "
+                      "FROM counters c JOIN tracks t ON t.id = c.track_id WHERE t.name = 'Live objects' GROUP BY t.id",
+               "LiveObjectsCount 718 7046400 7382365500 287.0 1004.0\n");
+  assert_rows (trace, "SELECT c.ts, c.value FROM counters c JOIN tracks t ON t.id = c.track_id "
+                      "WHERE t.name = 'Live objects' ORDER BY c.ts LIMIT 3",
+               "7046400 287.0\n7195739100 288.0\n7198572200 289.0\n");
 }
 
 /* The first allocation (object 1484, a 48-byte SByte[] at 7,195,745,700
@@ -279,6 +368,11 @@ test_gcevents_allocation_tick (void)
                "8215605900 109120 System.String 1859511225136\n"
                "8224959700 109440 System.Text.StringBuilder 1859511334992\n");
   g_assert_cmpint (query_int (trace, "SELECT count(*) FROM allocations WHERE type = 'System.Char[]'"), ==, 5);
+  /* The file has no stacks: none of its 69 records carries an extended
+   * data item and it holds no StackWalk record (checked with a throw-away
+   * reader of its EventHeader records), so no allocation has a path;
+   * test-etl-reader's allocation-stacks test gives hand-made ones theirs */
+  g_assert_cmpint (query_int (trace, "SELECT count(*) FROM allocations WHERE callsite_id IS NULL"), ==, 12);
 
   /* Sampled: never known, uncertain from their birth to the end */
   assert_outstanding (trace, sps_trace_get_end_time (trace), 0, 0, 12, 1449944, 0);
@@ -813,6 +907,9 @@ main (int   argc,
 
   g_test_add_func ("/memory/nettrace/alloctrace/event-counts", test_alloc_trace_counts);
   g_test_add_func ("/memory/nettrace/alloctrace/outstanding", test_alloc_trace_outstanding);
+  g_test_add_func ("/memory/nettrace/alloctrace/dead-object-ids", test_alloc_trace_dead_object_ids);
+  g_test_add_func ("/memory/nettrace/alloctrace/generic-type-names", test_alloc_trace_generic_types);
+  g_test_add_func ("/memory/nettrace/alloctrace/live-objects-count", test_alloc_trace_live_objects);
   g_test_add_func ("/memory/nettrace/alloctrace/top-types", test_alloc_trace_top_types);
   g_test_add_func ("/memory/nettrace/alloctrace/allocation-path", test_alloc_trace_path);
   g_test_add_func ("/memory/nettrace/alloctrace/gc-observations", test_alloc_trace_gc);

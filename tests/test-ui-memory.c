@@ -96,6 +96,17 @@ fixture_tear_down (Fixture *fixture)
   g_clear_object (&fixture->trace);
 }
 
+/* The window as a PNG in the build directory, for a person to look at */
+static void
+save_screenshot (Fixture    *fixture,
+                 const char *name)
+{
+  g_autofree char *shot = g_build_filename (g_getenv ("MESON_BUILD_ROOT") != NULL ? g_getenv ("MESON_BUILD_ROOT") : ".",
+                                            name, NULL);
+
+  g_object_unref (sps_test_save_screenshot (fixture->window, shot));
+}
+
 static const char *
 label_text (Fixture    *fixture,
             const char *name)
@@ -148,7 +159,6 @@ static void
 test_alloc_trace (void)
 {
   g_autofree char *path = sps_test_shared_fixture_path ("nettrace", "shirhatti__allocTrace.nettrace");
-  g_autofree char *shot = NULL;
   Fixture fixture = { 0, };
   GtkSingleSelection *functions;
   GtkSingleSelection *paths;
@@ -195,9 +205,7 @@ test_alloc_trace (void)
   g_assert_nonnull (sps_test_find_label (sps_test_find_named (fixture.panel, "memory-frames"), MAIN));
 
   gtk_test_widget_wait_for_draw (fixture.window);
-  shot = g_build_filename (g_getenv ("MESON_BUILD_ROOT") != NULL ? g_getenv ("MESON_BUILD_ROOT") : ".",
-                           "memory-alloctrace.png", NULL);
-  g_object_unref (sps_test_save_screenshot (fixture.window, shot));
+  save_screenshot (&fixture, "memory-alloctrace.png");
 
   entry = sps_test_find_named (fixture.panel, "memory-time");
   gtk_editable_set_text (GTK_EDITABLE (entry), "0.5ms");
@@ -279,6 +287,130 @@ test_allocations_only (void)
   fixture_tear_down (&fixture);
 }
 
+/* Two processes with allocations: "alpha" (pid 10: 100 + 50 bytes) and
+ * "beta" (pid 20: 400 bytes). The picker offers both, biggest first, and
+ * starts on beta; choosing alpha makes the totals and the tree alpha's.
+ * When the producer collapses beta (alpha is the profiled process, as
+ * Diagnostics Hub's target is shown), the picker starts on alpha. A
+ * screenshot (memory-processes.png) shows the picker. */
+static SpsTrace *
+two_processes (gboolean alpha_profiled)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 alpha = sps_trace_builder_ensure_process (b, 10);
+  guint32 beta = sps_trace_builder_ensure_process (b, 20);
+  guint32 frame = sps_trace_builder_intern_frame (b, sps_trace_builder_intern (b, "alpha_alloc", -1), 0, 0, 0);
+  guint32 callsite = sps_trace_builder_intern_callsite (b, SPS_NO_INDEX, frame);
+  guint32 a;
+  SpsTrace *trace;
+
+  sps_trace_builder_set_process_name (b, alpha, sps_trace_builder_intern (b, "alpha", -1));
+  sps_trace_builder_set_process_name (b, beta, sps_trace_builder_intern (b, "beta", -1));
+  a = sps_trace_builder_add_allocation (b, alpha, SPS_NO_INDEX, 10, 100, 0, 1, SPS_HEAP_MANAGED, SPS_ALLOCATION_EXACT);
+  sps_trace_builder_set_allocation_callsite (b, a, callsite);
+  a = sps_trace_builder_add_allocation (b, alpha, SPS_NO_INDEX, 20, 50, 0, 2, SPS_HEAP_MANAGED, SPS_ALLOCATION_EXACT);
+  sps_trace_builder_set_allocation_callsite (b, a, callsite);
+  sps_trace_builder_add_allocation (b, beta, SPS_NO_INDEX, 30, 400, 0, 3, SPS_HEAP_MANAGED, SPS_ALLOCATION_EXACT);
+  if (alpha_profiled)
+    sps_trace_builder_set_process_display (b, beta, SPS_PROCESS_DISPLAY_COLLAPSED);
+  trace = sps_trace_builder_finish (b, NULL, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+static guint32
+process_of_pid (SpsTrace *trace,
+                gint64    pid)
+{
+  const SpsProcessTable *processes = sps_trace_get_processes (trace);
+
+  for (guint32 p = 0; p < processes->n_rows; p++)
+    if (processes->pid[p] == pid)
+      return p;
+  g_assert_not_reached ();
+}
+
+static void
+test_process_picker (void)
+{
+  Fixture fixture = { 0, };
+  Fixture profiled = { 0, };
+  GtkDropDown *dropdown;
+  GListModel *items;
+  guint process = 0;
+
+  show (&fixture, two_processes (FALSE));
+  dropdown = GTK_DROP_DOWN (sps_test_find_named (fixture.panel, "memory-process"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dropdown)));
+  items = gtk_drop_down_get_model (dropdown);
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 2);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 0), ==, "beta (20) — 400 bytes allocated");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 1), ==, "alpha (10) — 150 bytes allocated");
+  g_object_get (fixture.panel, "process", &process, NULL);
+  g_assert_cmpuint (process, ==, process_of_pid (fixture.trace, 20));
+  g_assert_cmpstr (label_text (&fixture, "memory-summary"), ==,
+                   "At 20 ns — known: 400 bytes (allocations: 1) · uncertain: 0 bytes (allocations: 0)");
+  g_assert_null (sps_test_find_label (fixture.panel, "alpha_alloc"));
+
+  gtk_drop_down_set_selected (dropdown, 1);
+  wait_until_built (&fixture);
+  g_object_get (fixture.panel, "process", &process, NULL);
+  g_assert_cmpuint (process, ==, process_of_pid (fixture.trace, 10));
+  g_assert_cmpstr (label_text (&fixture, "memory-summary"), ==,
+                   "At 20 ns — known: 150 bytes (allocations: 2) · uncertain: 0 bytes (allocations: 0)");
+  g_assert_nonnull (sps_test_find_label (fixture.panel, "alpha_alloc"));
+  g_assert_nonnull (sps_test_find_label (fixture.panel, "150"));
+
+  save_screenshot (&fixture, "memory-processes.png");
+  fixture_tear_down (&fixture);
+
+  show (&profiled, two_processes (TRUE));
+  g_object_get (profiled.panel, "process", &process, NULL);
+  g_assert_cmpuint (process, ==, process_of_pid (profiled.trace, 10));
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (sps_test_find_named (profiled.panel, "memory-process"))),
+                    ==, 1);
+  g_assert_cmpstr (label_text (&profiled, "memory-summary"), ==,
+                   "At 20 ns — known: 150 bytes (allocations: 2) · uncertain: 0 bytes (allocations: 0)");
+  fixture_tear_down (&profiled);
+}
+
+#ifdef HAVE_DIAGSESSION_PLUGIN
+/* PerfView's CPU trace (net.4.5.2.x86.etl): GCAllocationTick in two
+ * processes. The bytes are the sums of the events' AllocationAmount64
+ * (u64 at payload byte 10, decoded from events_raw's raw payloads by a
+ * throw-away script): 340,681,108 in Test.x86.exe (3,190 events),
+ * 660,172 in PerfView.exe (6). No target named: the biggest first.
+ * Screenshot: memory-net452.png. */
+static void
+test_process_picker_etl (void)
+{
+  g_autofree char *path = sps_test_shared_fixture_path ("diagsession", "perfview__net.4.5.2.x86.etl.zip");
+  Fixture fixture = { 0, };
+  GtkDropDown *dropdown;
+  GListModel *items;
+
+  if (path == NULL)
+    return;
+
+  show (&fixture, sps_test_load_path (path));
+  dropdown = GTK_DROP_DOWN (sps_test_find_named (fixture.panel, "memory-process"));
+  items = gtk_drop_down_get_model (dropdown);
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 2);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 0), ==,
+                   "Test.x86.exe (3644) — 340681108 bytes allocated");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 1), ==,
+                   "PerfView.exe (3988) — 660172 bytes allocated");
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+  /* Sampled allocations: never known, all uncertain at the end */
+  g_assert_nonnull (strstr (label_text (&fixture, "memory-summary"),
+                            "known: 0 bytes (allocations: 0) · uncertain: 340681108 bytes (allocations: 3190)"));
+
+  save_screenshot (&fixture, "memory-net452.png");
+  fixture_tear_down (&fixture);
+}
+#endif
+
 int
 main (int   argc,
       char *argv[])
@@ -287,6 +419,10 @@ main (int   argc,
 
   g_test_add_func ("/ui/memory/alloctrace", test_alloc_trace);
   g_test_add_func ("/ui/memory/allocations-only", test_allocations_only);
+  g_test_add_func ("/ui/memory/process-picker", test_process_picker);
+#ifdef HAVE_DIAGSESSION_PLUGIN
+  g_test_add_func ("/ui/memory/process-picker-etl", test_process_picker_etl);
+#endif
 
   return g_test_run ();
 }

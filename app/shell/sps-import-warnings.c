@@ -215,6 +215,10 @@ static const struct
     N_("Compressed buffers whose data is damaged: their events are missing.") },
   { "etl-clock-mismatch", NP_ ("%s ETL file on another clock", "%s ETL files on another clock"),
     N_("Files of the session whose clock runs at another frequency: their times may be off.") },
+  { "etl-event-fields-truncated", NP_ ("%s ETL event type whose fields run past its payload",
+                                       "%s ETL event types whose fields run past their payload"),
+    N_("Events whose manifest or TraceLogging fields do not fit their payload: the fields before "
+       "the cut are shown, the rest as raw bytes.") },
   /* The .diagsession importer */
   { "diagsession-resource", NP_ ("%s package resource not read", "%s package resources not read"),
     N_("Resources the package lists that are missing or damaged: the others were read.") },

@@ -25,6 +25,8 @@
 
 #include "sps-etl-args.h"
 #include "sps-etl-events.h"
+#include "sps-etl-fields.h"
+#include "sps-etl-private.h"
 
 #define FILE_BITS     4
 #define BUFFER_BITS   31
@@ -57,6 +59,8 @@ struct _SpsEtlArgs
 
   SpsEtlDecompressFunc  decompress;
   GArray               *files;       /* EtlFile */
+  GHashTable           *layouts;     /* provider GUID → its manifest's
+                                      * layouts (id → SpsEtlLayout) */
 
   /* Decoding runs on any thread */
   GMutex                lock;
@@ -87,6 +91,7 @@ sps_etl_args_finalize (GObject *object)
   for (guint i = 0; i < CACHE_BUFFERS; i++)
     g_free (self->cache[i].expanded);
   g_array_unref (self->files);
+  g_hash_table_unref (self->layouts);
   g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (sps_etl_args_parent_class)->finalize (object);
@@ -103,6 +108,8 @@ sps_etl_args_init (SpsEtlArgs *self)
 {
   self->files = g_array_new (FALSE, TRUE, sizeof (EtlFile));
   g_array_set_clear_func (self->files, clear_file);
+  self->layouts = g_hash_table_new_full (sps_etl_guid_hash, sps_etl_guid_equal, g_free,
+                                         (GDestroyNotify) g_hash_table_unref);
   g_mutex_init (&self->lock);
   for (guint i = 0; i < CACHE_BUFFERS; i++)
     self->cache[i].key = G_MAXUINT64;
@@ -269,14 +276,38 @@ cached_buffer (SpsEtlArgs  *self,
   return slot;
 }
 
-static gboolean
-sps_etl_args_decode (SpsArgsDecoder *decoder,
-                     guint64         cookie,
-                     GString        *json,
-                     GError        **error)
+/**
+ * sps_etl_args_set_layouts:
+ * @self: a decoder
+ * @provider: a provider's GUID (16 bytes, as stored)
+ * @layouts: the payload layouts of its manifest (id → SpsEtlLayout), which
+ *   are not changed afterwards
+ *
+ * Makes the events of @provider decoded by the layouts of its manifest
+ * (replacing those of a manifest read earlier).
+ */
+void
+sps_etl_args_set_layouts (SpsEtlArgs   *self,
+                          const guint8 *provider,
+                          GHashTable   *layouts)
 {
-  SpsEtlArgs *self = SPS_ETL_ARGS (decoder);
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_if_fail (SPS_IS_ETL_ARGS (self));
+  g_return_if_fail (provider != NULL && layouts != NULL);
+
+  locker = g_mutex_locker_new (&self->lock);
+  g_hash_table_replace (self->layouts, g_memdup2 (provider, 16), g_hash_table_ref (layouts));
+}
+
+/* Called with the lock held */
+static gboolean
+decode_locked (SpsEtlArgs          *self,
+               guint64              cookie,
+               GString             *json,
+               SpsEtlFieldsStatus  *status,
+               GError             **error)
+{
   guint64 key = cookie >> POS_BITS;
   gsize pos = (gsize) (cookie & ((G_GUINT64_CONSTANT (1) << POS_BITS) - 1)) << 3;
   const CachedBuffer *buffer;
@@ -296,8 +327,47 @@ sps_etl_args_decode (SpsArgsDecoder *decoder,
                            _("The event cannot be read again"));
       return FALSE;
     }
-  sps_etl_events_append_args (json, &record);
+  *status = sps_etl_events_append_args (json, &record,
+                                        record.provider != NULL ? g_hash_table_lookup (self->layouts, record.provider)
+                                                                : NULL);
   return TRUE;
+}
+
+static gboolean
+sps_etl_args_decode (SpsArgsDecoder *decoder,
+                     guint64         cookie,
+                     GString        *json,
+                     GError        **error)
+{
+  SpsEtlArgs *self = SPS_ETL_ARGS (decoder);
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+  SpsEtlFieldsStatus status;
+
+  return decode_locked (self, cookie, json, &status, error);
+}
+
+/**
+ * sps_etl_args_is_complete:
+ * @self: a decoder
+ * @cookie: an event's cookie
+ * @scratch: a string to reuse
+ *
+ * Returns: %FALSE when a field of the event's layout ran past its payload
+ *   (or the event cannot be read again)
+ */
+gboolean
+sps_etl_args_is_complete (SpsEtlArgs *self,
+                          guint64     cookie,
+                          GString    *scratch)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  SpsEtlFieldsStatus status;
+
+  g_return_val_if_fail (SPS_IS_ETL_ARGS (self), FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  g_string_truncate (scratch, 0);
+  return decode_locked (self, cookie, scratch, &status, NULL) && status == SPS_ETL_FIELDS_COMPLETE;
 }
 
 static void

@@ -23,5 +23,11 @@ void        sps_etl_args_set_compression (SpsEtlArgs           *self,
 gboolean    sps_etl_args_get_cookie      (SpsEtlArgs           *self,
                                           const SpsEtlRecord   *record,
                                           guint64              *cookie);
+void        sps_etl_args_set_layouts     (SpsEtlArgs           *self,
+                                          const guint8         *provider,
+                                          GHashTable           *layouts);
+gboolean    sps_etl_args_is_complete     (SpsEtlArgs           *self,
+                                          guint64               cookie,
+                                          GString              *scratch);
 
 G_END_DECLS

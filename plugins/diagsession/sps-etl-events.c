@@ -20,14 +20,18 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "sps-etl-args.h"
 #include "sps-etl-events.h"
+#include "sps-etl-fields.h"
 #include "sps-etl-kernel.h"
 #include "sps-etl-manifest.h"
 #include "sps-etl-memory.h"
 #include "sps-etl-private.h"
 #include "sps-ms-events.h"
 #include "sps-ms-memory.h"
+#include "sps-ms-profiler.h"
 
 #define KERNEL_PROVIDER "Windows Kernel"
 
@@ -59,6 +63,9 @@ struct _SpsEtlEvents
   guint            decoder;       /* its number in the builder, 0: none */
   gboolean         deferred;      /* the current file's args are deferred */
   SpsEtlMemory    *memory;        /* the heap's events (sps-etl-memory.c) */
+  char            *display_name;  /* of the file being read */
+  GHashTable      *warned;        /* names of event types whose fields ran
+                                   * past their payload, warned about once */
 };
 
 typedef struct
@@ -69,6 +76,7 @@ typedef struct
   gint           kernel_group;  /* a kernel classic GUID's group, else -1 */
   guint16        index;
   SpsEtlManifest *event_source;  /* an EventSource's names, once logged */
+  GHashTable     *layouts;       /* its payload layouts, once logged */
   gboolean       heap_events;   /* the runtime's or the allocation tool's */
 } Provider;
 
@@ -168,30 +176,13 @@ static const SpsMsField image_fields[] = {
   { "Reserved4", SPS_MS_TYPE_UINT32 }, { "FileName", SPS_MS_TYPE_STRING },
 };
 
-static guint
-guid_hash (gconstpointer key)
-{
-  const guint8 *g = key;
-  guint32 a, b;
-
-  memcpy (&a, g, 4);
-  memcpy (&b, g + 12, 4);
-  return a ^ b;
-}
-
-static gboolean
-guid_equal (gconstpointer a,
-            gconstpointer b)
-{
-  return memcmp (a, b, 16) == 0;
-}
-
 static void
 provider_free (gpointer data)
 {
   Provider *provider = data;
 
   g_clear_pointer (&provider->event_source, sps_etl_manifest_free);
+  g_clear_pointer (&provider->layouts, g_hash_table_unref);
   g_free (provider);
 }
 
@@ -205,13 +196,14 @@ sps_etl_events_new (SpsTraceBuilder      *builder,
   self->decoder = sps_trace_builder_add_args_decoder (builder, SPS_ARGS_DECODER (self->args));
   self->builder = g_object_ref (builder);
   self->events = g_array_new (FALSE, FALSE, sizeof (SpsEtlEvent));
-  self->providers = g_hash_table_new_full (guid_hash, guid_equal, NULL, provider_free);
+  self->providers = g_hash_table_new_full (sps_etl_guid_hash, sps_etl_guid_equal, NULL, provider_free);
   self->by_index = g_ptr_array_new ();
   g_ptr_array_add (self->by_index, NULL);
   self->names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->scratch = g_string_new (NULL);
   self->kernel = sps_trace_builder_intern (builder, KERNEL_PROVIDER, -1);
   self->memory = sps_etl_memory_new (builder);
+  self->warned = g_hash_table_new (NULL, NULL);
   return self;
 }
 
@@ -228,6 +220,8 @@ sps_etl_events_free (SpsEtlEvents *self)
   g_string_free (self->scratch, TRUE);
   g_clear_object (&self->args);
   g_clear_pointer (&self->memory, sps_etl_memory_free);
+  g_hash_table_unref (self->warned);
+  g_free (self->display_name);
   g_free (self);
 }
 
@@ -249,6 +243,8 @@ sps_etl_events_begin_file (SpsEtlEvents *self,
   g_return_if_fail (self != NULL);
 
   sps_etl_memory_set_file (self->memory, display_name);
+  g_free (self->display_name);
+  self->display_name = g_strdup (display_name);
 
   self->deferred = self->decoder != 0 && sps_etl_args_add_file (self->args, etl);
 }
@@ -269,9 +265,10 @@ sps_etl_events_set_compression (SpsEtlEvents *self,
 }
 
 static Provider *
-provider_of (SpsEtlEvents *self,
-             const guint8 *guid)
+provider_of (SpsEtlEvents       *self,
+             const SpsEtlRecord *record)
 {
+  const guint8 *guid = record->provider;
   Provider *provider = g_hash_table_lookup (self->providers, guid);
   gint known;
 
@@ -297,8 +294,12 @@ provider_of (SpsEtlEvents *self,
     }
   else
     {
-      g_autofree char *text = sps_etl_guid_to_string (guid);
+      /* A TraceLogging provider names itself in its traits; any other
+       * is known by its GUID */
+      g_autofree char *text = record->kind == SPS_ETL_RECORD_EVENT_HEADER ? sps_etl_dup_provider_name (record) : NULL;
 
+      if (text == NULL)
+        text = sps_etl_guid_to_string (guid);
       provider->name = sps_trace_builder_intern (self->builder, text, -1);
     }
   g_hash_table_insert (self->providers, provider->guid, provider);
@@ -387,48 +388,16 @@ kernel_name (SpsEtlEvents *self,
   return intern_name (self, key, text);
 }
 
-#define EXT_TYPE_TRACELOGGING_SCHEMA 11
-
 /* The event name of a TraceLogging event (EventSources in self-describing
- * mode write these), from the schema item of its extended data: a u16
- * size, extension bytes (each with bit 7 set but the last), then the name
- * in UTF-8, NUL-terminated. NULL when there is none or it is malformed. */
+ * mode write these), from the schema item of its extended data; NULL when
+ * there is none or it is malformed */
 static char *
 dup_tracelogging_name (const SpsEtlRecord *r)
 {
-  const guint8 *p = r->extended;
-  const guint8 *end = r->extended + r->extended_len;
+  gsize len = 0;
+  const guint8 *schema = sps_etl_find_tracelogging_schema (r, &len);
 
-  while (p != NULL && end - p >= 8)
-    {
-      guint16 type = sps_ms_read_u16 (p + 2);
-      guint16 flags = sps_ms_read_u16 (p + 4);
-      gsize size = sps_ms_read_u16 (p + 6);
-      const guint8 *data = p + 8;
-
-      if (size > (gsize) (end - data))
-        return NULL;
-      if (type == EXT_TYPE_TRACELOGGING_SCHEMA)
-        {
-          const guint8 *q = data + 2;
-          const guint8 *item_end = data + size;
-          const guint8 *nul;
-
-          if (size < 3)
-            return NULL;
-          while (q < item_end && (*q++ & 0x80) != 0)
-            ;
-          nul = q < item_end ? memchr (q, 0, (gsize) (item_end - q)) : NULL;
-          if (nul == NULL || nul == q || !g_utf8_validate ((const char *) q, nul - q, NULL))
-            return NULL;
-          return g_strndup ((const char *) q, (gsize) (nul - q));
-        }
-      if ((flags & 0x0001) == 0)
-        break;
-      /* Items are 8-byte aligned */
-      p = data + ((size + 7) & ~(gsize) 7);
-    }
-  return NULL;
+  return schema != NULL ? sps_etl_tracelogging_event_name (schema, len, NULL, NULL) : NULL;
 }
 
 static guint32
@@ -530,16 +499,55 @@ append_process_args (GString            *out,
   return TRUE;
 }
 
-/* Appends @r's args: its fields where this file knows the layout, else
- * the raw bytes; nothing for an empty payload without fields */
-static void
+/* The fields of a self-describing event: its TraceLogging schema, or
+ * the layout its provider's manifest gives its id. FALSE when it has
+ * neither (or the schema is malformed). */
+static gboolean
+append_described_fields (GString            *out,
+                         const SpsEtlRecord *r,
+                         GHashTable         *layouts,
+                         SpsEtlFieldsStatus *status)
+{
+  gsize len = 0;
+  const guint8 *schema;
+  SpsEtlLayout *layout = NULL;
+  g_autoptr(SpsEtlLayout) tracelogging = NULL;
+
+  if (r->kind != SPS_ETL_RECORD_EVENT_HEADER)
+    return FALSE;
+  if ((schema = sps_etl_find_tracelogging_schema (r, &len)) != NULL)
+    layout = tracelogging = sps_etl_layout_new_tracelogging (schema, len, NULL);
+  else if (layouts != NULL)
+    layout = g_hash_table_lookup (layouts, GUINT_TO_POINTER ((guint) r->id));
+  if (layout == NULL)
+    return FALSE;
+  *status = sps_etl_layout_append (layout, out, r->pointer_size, r->payload, r->payload_len);
+  return TRUE;
+}
+
+/* Appends @r's args: its fields where this file knows the layout or the
+ * event describes them, else the raw bytes; nothing for an empty payload
+ * without fields */
+static SpsEtlFieldsStatus
 append_args (GString            *out,
              const SpsEtlRecord *r,
+             const char         *provider_name,
              SpsMsProvider       manifest,
-             gint                group)
+             gint                group,
+             GHashTable         *layouts)
 {
   const SpsMsField *fields = NULL;
+  SpsEtlFieldsStatus status = SPS_ETL_FIELDS_COMPLETE;
   guint n_fields = 0;
+
+  /* Visual Studio's allocation provider: read as its allocations are */
+  if (r->kind == SPS_ETL_RECORD_EVENT_HEADER && provider_name != NULL &&
+      sps_ms_profiler_append_args (out, sps_ms_memory_classify (manifest, provider_name, r->id), r->version,
+                                   r->payload, r->payload_len))
+    return status;
+
+  if (manifest == SPS_MS_PROVIDER_OTHER && group < 0 && append_described_fields (out, r, layouts, &status))
+    return status;
 
   if (group == GROUP_THREAD && r->opcode >= 1 && r->opcode <= 4)
     fields = thread_fields, n_fields = G_N_ELEMENTS (thread_fields);
@@ -561,37 +569,46 @@ append_args (GString            *out,
       else
         ok = sps_ms_append_fields (out, fields, n_fields, r->pointer_size, r->payload, r->payload_len);
       if (ok)
-        return;
+        return status;
       g_string_truncate (out, at);
     }
   if (r->payload_len > 0)
     sps_ms_append_raw_payload (out, r->payload, r->payload_len);
+  return status;
 }
 
 /**
  * sps_etl_events_append_args:
  * @out: where the JSON text is appended
  * @record: a record that is kept as an event
+ * @layouts: (nullable): the payload layouts of its provider's manifest
+ *   (id → SpsEtlLayout), if it logged one
  *
  * Appends the args of @record as the import keeps them: decoded fields
- * for the kernel's process, thread and image events and the runtime's
- * events of the manifest table, `{"payload_size":…,"payload_base64":…}`
- * for the others; nothing for an empty payload without fields.
+ * for the kernel's process, thread and image events, the runtime's
+ * events of the manifest table, TraceLogging events and the events of an
+ * EventSource's manifest; `{"payload_size":…,"payload_base64":…}` for the
+ * others; nothing for an empty payload without fields.
+ *
+ * Returns: %SPS_ETL_FIELDS_PARTIAL when a described field ran past the
+ *   payload
  */
-void
+SpsEtlFieldsStatus
 sps_etl_events_append_args (GString            *out,
-                            const SpsEtlRecord *record)
+                            const SpsEtlRecord *record,
+                            GHashTable         *layouts)
 {
   gint known = record->provider != NULL ? known_provider (record->provider) : -1;
 
-  g_return_if_fail (out != NULL);
+  g_return_val_if_fail (out != NULL, SPS_ETL_FIELDS_COMPLETE);
 
   if (record->provider == NULL)
-    append_args (out, record, SPS_MS_PROVIDER_OTHER, record->group);
+    return append_args (out, record, NULL, SPS_MS_PROVIDER_OTHER, record->group, NULL);
   else if (known >= 0)
-    append_args (out, record, known_providers[known].manifest, known_providers[known].kernel_group);
+    return append_args (out, record, known_providers[known].name, known_providers[known].manifest,
+                        known_providers[known].kernel_group, layouts);
   else
-    append_args (out, record, SPS_MS_PROVIDER_OTHER, -1);
+    return append_args (out, record, NULL, SPS_MS_PROVIDER_OTHER, -1, layouts);
 }
 
 /* The args of an event: deferred (decoded when read) where the file's
@@ -609,8 +626,55 @@ record_args (SpsEtlEvents       *self,
     return sps_args_ref_new_deferred (self->decoder, cookie);
 
   g_string_truncate (self->scratch, 0);
-  append_args (self->scratch, r, provider != NULL ? provider->manifest : SPS_MS_PROVIDER_OTHER, group);
+  append_args (self->scratch, r,
+               provider != NULL ? sps_string_pool_get (sps_trace_builder_get_strings (self->builder), provider->name, NULL)
+                                : NULL,
+               provider != NULL ? provider->manifest : SPS_MS_PROVIDER_OTHER, group,
+               provider != NULL ? provider->layouts : NULL);
   return sps_trace_builder_add_args_text (self->builder, self->scratch->str, (gssize) self->scratch->len);
+}
+
+/* Warns once per event type whose fields ran past the payload */
+static void
+warn_partial (SpsEtlEvents *self,
+              guint32       name,
+              const char   *where)
+{
+  if (!g_hash_table_add (self->warned, GUINT_TO_POINTER (name)))
+    return;
+  /* Translators: an event's name, then where the first such event is */
+  sps_trace_builder_warn (self->builder, "etl-event-fields-truncated",
+                          _("The fields of “%s” events run past their payload (the first %s); "
+                            "the rest of such payloads is kept as raw bytes"),
+                          sps_string_pool_get (sps_trace_builder_get_strings (self->builder), name, NULL),
+                          where);
+}
+
+/* A TraceLogging event's fields, decoded now to know whether they fit
+ * (its args may be decoded only when they are read) */
+static void
+check_tracelogging_fields (SpsEtlEvents       *self,
+                           const SpsEtlRecord *r,
+                           guint32             name)
+{
+  g_autoptr(SpsEtlLayout) layout = NULL;
+  g_autofree char *where = NULL;
+  const guint8 *schema;
+  gsize len = 0;
+
+  if (g_hash_table_contains (self->warned, GUINT_TO_POINTER (name)) ||
+      r->kind != SPS_ETL_RECORD_EVENT_HEADER ||
+      (schema = sps_etl_find_tracelogging_schema (r, &len)) == NULL ||
+      (layout = sps_etl_layout_new_tracelogging (schema, len, NULL)) == NULL)
+    return;
+  g_string_truncate (self->scratch, 0);
+  if (sps_etl_layout_append (layout, self->scratch, r->pointer_size, r->payload, r->payload_len) ==
+      SPS_ETL_FIELDS_COMPLETE)
+    return;
+  /* Translators: a file's name and a byte offset in it */
+  where = g_strdup_printf (_("in %s, record at byte %zu"), self->display_name != NULL ? self->display_name : "",
+                           r->offset);
+  warn_partial (self, name, where);
 }
 
 /**
@@ -641,7 +705,7 @@ sps_etl_events_add (SpsEtlEvents       *self,
 
   if (record->provider != NULL)
     {
-      provider = provider_of (self, record->provider);
+      provider = provider_of (self, record);
       group = provider->kernel_group;
     }
   else
@@ -655,7 +719,12 @@ sps_etl_events_add (SpsEtlEvents       *self,
     {
       if (provider->event_source == NULL)
         provider->event_source = sps_etl_manifest_new ();
-      sps_etl_manifest_add_chunk (provider->event_source, record->payload, record->payload_len);
+      if (sps_etl_manifest_add_chunk (provider->event_source, record->payload, record->payload_len))
+        {
+          g_clear_pointer (&provider->layouts, g_hash_table_unref);
+          provider->layouts = sps_etl_manifest_ref_layouts (provider->event_source);
+          sps_etl_args_set_layouts (self->args, provider->guid, provider->layouts);
+        }
     }
 
   event.ticks = record->timestamp;
@@ -667,6 +736,9 @@ sps_etl_events_add (SpsEtlEvents       *self,
   event.descriptor = SPS_EVENT_DESCRIPTOR (record->id, record->version, record->opcode);
   event.args = record_args (self, record, provider, group);
   event.provider_index = provider != NULL ? provider->index : 0;
+  if (provider != NULL && provider->manifest == SPS_MS_PROVIDER_OTHER && group < 0 &&
+      record->kind == SPS_ETL_RECORD_EVENT_HEADER && record->extended != NULL)
+    check_tracelogging_fields (self, record, event.name);
   /* Heap events wait too: they become allocations and GC observations
    * once the session's processes are known (sps-etl-memory.c) */
   if ((provider != NULL && provider->heap_events) || event.named_by_id ||
@@ -693,20 +765,41 @@ sps_etl_events_add (SpsEtlEvents       *self,
  * @process: the process it was added to
  * @thread: the thread it was added to
  * @ts: its time on the session's clock
+ * @event_stack: (out): where its stack is in the kernel's event_stacks,
+ *   or %SPS_ETL_NO_ID
  *
  * Makes a heap event (allocations, GCs) an allocation or a GC observation
  * as well.
+ *
+ * Returns: the allocation it added, or %SPS_NO_INDEX
  */
-void
+guint32
 sps_etl_events_add_memory (SpsEtlEvents *self,
                            guint         event,
                            guint32       process,
                            guint32       thread,
-                           SpsTime       ts)
+                           SpsTime       ts,
+                           guint32      *event_stack)
+{
+  g_return_val_if_fail (self != NULL, SPS_NO_INDEX);
+
+  return sps_etl_memory_add (self->memory, event, process, thread, ts, event_stack);
+}
+
+/**
+ * sps_etl_events_want_stacks:
+ * @self: the events of one import, every file read
+ * @kernel: the import's kernel state, not finished yet
+ *
+ * Asks @kernel for the stacks of the allocation events.
+ */
+void
+sps_etl_events_want_stacks (SpsEtlEvents *self,
+                            SpsEtlKernel *kernel)
 {
   g_return_if_fail (self != NULL);
 
-  sps_etl_memory_add (self->memory, event, process, thread, ts);
+  sps_etl_memory_want_stacks (self->memory, kernel);
 }
 
 /**
@@ -721,6 +814,21 @@ sps_etl_events_finish_memory (SpsEtlEvents *self,
   g_return_if_fail (self != NULL);
 
   sps_etl_memory_finish (self->memory, events_lost);
+}
+
+/* An event of a manifest's layout: its fields, decoded again from the
+ * file's bytes to know whether they fit */
+static void
+check_manifest_fields (SpsEtlEvents      *self,
+                       const Provider    *provider,
+                       const SpsEtlEvent *e)
+{
+  if (provider->layouts == NULL || (e->args & SPS_ARGS_REF_DEFERRED_BIT) == 0 ||
+      g_hash_table_contains (self->warned, GUINT_TO_POINTER (e->name)) ||
+      !g_hash_table_contains (provider->layouts, GUINT_TO_POINTER (SPS_EVENT_DESCRIPTOR_ID (e->descriptor))))
+    return;
+  if (!sps_etl_args_is_complete (self->args, e->args & SPS_ARGS_REF_COOKIE_MASK, self->scratch))
+    warn_partial (self, e->name, _("in the ETL files"));
 }
 
 /**
@@ -738,7 +846,8 @@ sps_etl_events_get (SpsEtlEvents *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  /* Events read before their EventSource's manifest get its names now */
+  /* Events read before their EventSource's manifest get its names now,
+   * and its layouts are checked against their payloads */
   for (guint i = 0; i < self->events->len; i++)
     {
       SpsEtlEvent *e = &g_array_index (self->events, SpsEtlEvent, i);
@@ -747,22 +856,25 @@ sps_etl_events_get (SpsEtlEvents *self,
       guint64 key = (guint64) 3 << 48 | (guint64) e->provider_index << 32 | id;
       const char *name;
 
-      if (!e->named_by_id || e->provider_index >= self->by_index->len)
+      if (e->provider_index == 0 || e->provider_index >= self->by_index->len)
         continue;
       provider = g_ptr_array_index (self->by_index, e->provider_index);
-      if (provider->event_source == NULL || !(name = sps_etl_manifest_lookup (provider->event_source, id)))
-        continue;
-      if (g_hash_table_contains (self->names, &key))
-        e->name = intern_name (self, key, NULL);
-      else
+      if (e->named_by_id && provider->event_source != NULL &&
+          (name = sps_etl_manifest_lookup (provider->event_source, id)) != NULL)
         {
-          g_autoptr(GString) text = g_string_new (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
-                                                                       provider->name, NULL));
+          if (g_hash_table_contains (self->names, &key))
+            e->name = intern_name (self, key, NULL);
+          else
+            {
+              g_autoptr(GString) text = g_string_new (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
+                                                                           provider->name, NULL));
 
-          g_string_append_printf (text, "/%s", name);
-          e->name = intern_name (self, key, text);
+              g_string_append_printf (text, "/%s", name);
+              e->name = intern_name (self, key, text);
+            }
+          e->named_by_id = FALSE;
         }
-      e->named_by_id = FALSE;
+      check_manifest_fields (self, provider, e);
     }
 
   *n_events = self->events->len;

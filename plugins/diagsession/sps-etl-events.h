@@ -7,6 +7,8 @@
 
 #include <spanscope-core.h>
 
+#include "sps-etl-fields.h"
+#include "sps-etl-kernel.h"
 #include "sps-etl-reader.h"
 
 G_BEGIN_DECLS
@@ -35,17 +37,21 @@ void               sps_etl_events_begin_file (SpsEtlEvents     *self,
                                             const char         *display_name);
 void               sps_etl_events_set_compression (SpsEtlEvents *self,
                                             guint32             compression);
-void               sps_etl_events_append_args (GString          *out,
-                                            const SpsEtlRecord *record);
+SpsEtlFieldsStatus sps_etl_events_append_args (GString          *out,
+                                            const SpsEtlRecord *record,
+                                            GHashTable         *layouts);
 const SpsEtlEvent *sps_etl_events_add      (SpsEtlEvents       *self,
                                             const SpsEtlRecord *record);
 const SpsEtlEvent *sps_etl_events_get      (SpsEtlEvents       *self,
                                             guint              *n_events);
-void               sps_etl_events_add_memory (SpsEtlEvents     *self,
+guint32            sps_etl_events_add_memory (SpsEtlEvents     *self,
                                             guint               event,
                                             guint32             process,
                                             guint32             thread,
-                                            SpsTime             ts);
+                                            SpsTime             ts,
+                                            guint32            *event_stack);
+void               sps_etl_events_want_stacks (SpsEtlEvents    *self,
+                                            SpsEtlKernel       *kernel);
 void               sps_etl_events_finish_memory (SpsEtlEvents  *self,
                                             gboolean            events_lost);
 

@@ -808,6 +808,23 @@ order_threads (Build *build)
     sps_trace_builder_set_thread_sort_index (build->self->builder, g_array_index (order, guint32, i), (gint32) i);
 }
 
+/* The callsite of an event's stack parts (an allocation's), user part
+ * below kernel part as for a sample; SPS_NO_INDEX when it has none */
+static guint32
+event_callsite (Build   *build,
+                guint32  pid,
+                guint32  event_stack)
+{
+  const SpsEtlEventStack *s = &g_array_index (build->self->kernel->event_stacks, SpsEtlEventStack, event_stack);
+  guint32 callsite = SPS_NO_INDEX;
+
+  if (s->user_stack != SPS_ETL_NO_ID)
+    callsite = intern_part (build, pid, s->user_stack, SPS_NO_INDEX);
+  if (s->kernel_stack != SPS_ETL_NO_ID)
+    callsite = intern_part (build, pid, s->kernel_stack, callsite);
+  return callsite;
+}
+
 /* The events that waited for the threads' processes or their names */
 static void
 add_events (Build *build)
@@ -815,6 +832,7 @@ add_events (Build *build)
   SpsEtlImport *self = build->self;
   guint n;
   const SpsEtlEvent *events = sps_etl_events_get (self->events, &n);
+  guint32 allocation, event_stack, callsite;
 
   for (guint i = 0; i < n; i++)
     {
@@ -827,9 +845,14 @@ add_events (Build *build)
       sps_trace_builder_add_event (self->builder, builder_thread (self, pid, e->tid),
                                    ticks_to_ns (self, e->ticks), e->provider, e->name,
                                    e->descriptor, e->args);
-      /* Heap events are also allocations and GC observations (sps-etl-memory.c) */
-      sps_etl_events_add_memory (self->events, i, builder_process (self, pid),
-                                 builder_thread (self, pid, e->tid), ticks_to_ns (self, e->ticks));
+      /* Heap events are also allocations and GC observations (sps-etl-memory.c),
+       * an allocation with the stack the kernel walked for it */
+      allocation = sps_etl_events_add_memory (self->events, i, builder_process (self, pid),
+                                              builder_thread (self, pid, e->tid), ticks_to_ns (self, e->ticks),
+                                              &event_stack);
+      if (allocation != SPS_NO_INDEX && event_stack != SPS_ETL_NO_ID &&
+          (callsite = event_callsite (build, pid, event_stack)) != SPS_NO_INDEX)
+        sps_trace_builder_set_allocation_callsite (self->builder, allocation, callsite);
     }
   sps_etl_events_finish_memory (self->events, self->stats.events_lost > 0);
 }
@@ -885,6 +908,7 @@ sps_etl_import_finish (SpsEtlImport *self)
   if (!self->have_clock)
     return;
 
+  sps_etl_events_want_stacks (self->events, self->kernel);
   sps_etl_kernel_finish (self->kernel);
   g_hash_table_iter_init (&iter, self->clr);
   while (g_hash_table_iter_next (&iter, NULL, &value))

@@ -163,6 +163,7 @@ sps_etl_kernel_new (void)
   self->samples.blocks = g_ptr_array_new_with_free_func (g_free);
   self->stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlStack));
   self->ips = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->event_stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlEventStack));
   self->target_pid = SPS_ETL_NO_ID;
   self->open_processes = g_hash_table_new (NULL, NULL);
   self->open_threads = g_hash_table_new (NULL, NULL);
@@ -200,6 +201,7 @@ sps_etl_kernel_free (SpsEtlKernel *self)
   g_ptr_array_unref (self->samples.blocks);
   g_array_unref (self->stacks);
   g_array_unref (self->ips);
+  g_array_unref (self->event_stacks);
   g_free (self);
 }
 
@@ -570,19 +572,26 @@ is_kernel_address (guint64 ip,
   return ptr == 8 ? ip >= G_GUINT64_CONSTANT (0xffff800000000000) : ip >= 0x80000000u;
 }
 
+/* A stack part into an empty slot (the first part of a side wins) */
+static void
+fill_slot (guint32 *slot,
+           guint32  stack,
+           guint64 *count)
+{
+  if (*slot == SPS_ETL_NO_ID)
+    {
+      *slot = stack;
+      (*count)++;
+    }
+}
+
 static void
 attach (SpsEtlKernel *self,
         SpsEtlSample *sample,
         guint32       stack,
         gboolean      user)
 {
-  guint32 *slot = user ? &sample->user_stack : &sample->kernel_stack;
-
-  if (*slot == SPS_ETL_NO_ID)
-    {
-      *slot = stack;
-      self->n_stacks_attached++;
-    }
+  fill_slot (user ? &sample->user_stack : &sample->kernel_stack, stack, &self->n_stacks_attached);
 }
 
 /* A reference waits for the next definition of its key */
@@ -790,17 +799,108 @@ sps_etl_kernel_add (SpsEtlKernel       *self,
 }
 
 /**
+ * sps_etl_kernel_want_stack:
+ * @self: the kernel state of one import, before sps_etl_kernel_finish()
+ * @ts: an event's timestamp
+ * @tid: its thread
+ *
+ * Asks for the stack of an event that is not a CPU sample (an
+ * allocation): the stack walk the kernel logged for its timestamp and
+ * thread, which sps_etl_kernel_finish() attaches to
+ * `event_stacks[index]` (stack parts that a sample takes are not).
+ *
+ * Returns: the event's index in @self->event_stacks
+ */
+guint
+sps_etl_kernel_want_stack (SpsEtlKernel *self,
+                           guint64       ts,
+                           guint32       tid)
+{
+  SpsEtlEventStack wanted = { ts, tid, SPS_ETL_NO_ID, SPS_ETL_NO_ID };
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  g_array_append_val (self->event_stacks, wanted);
+  return self->event_stacks->len - 1;
+}
+
+/**
+ * sps_etl_kernel_add_event_stack:
+ * @self: the kernel state of one import
+ * @ts: an event's timestamp
+ * @tid: its thread
+ * @ips: its stack as the event's extended data gives it (leaf first)
+ * @n: the number of addresses
+ * @pointer_size: their size, 4 or 8
+ *
+ * Keeps the stack an event carries itself (ETW's stack trace items, for
+ * providers enabled with stacks), as an event's stack.
+ *
+ * Returns: the event's index in @self->event_stacks
+ */
+guint
+sps_etl_kernel_add_event_stack (SpsEtlKernel *self,
+                                guint64       ts,
+                                guint32       tid,
+                                const guint8 *ips,
+                                gsize         n,
+                                guint         pointer_size)
+{
+  guint index;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (pointer_size == 4 || pointer_size == 8, 0);
+
+  index = sps_etl_kernel_want_stack (self, ts, tid);
+  if (n > 0 && n <= G_MAXUINT32)
+    {
+      g_array_index (self->event_stacks, SpsEtlEventStack, index).user_stack = add_stack (self, ips, n, pointer_size);
+      self->n_event_stacks_attached++;
+    }
+  return index;
+}
+
+/* The events that want their stacks are found by (timestamp, thread):
+ * an event starts as a SampleKey does */
+G_STATIC_ASSERT (G_STRUCT_OFFSET (SpsEtlEventStack, ts) == G_STRUCT_OFFSET (SampleKey, ts));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (SpsEtlEventStack, tid) == G_STRUCT_OFFSET (SampleKey, tid));
+
+/* The event of (@ts, @tid) among those that want their stacks, or NULL */
+static SpsEtlEventStack *
+find_event (SpsEtlKernel *self,
+            GHashTable   *events,
+            guint64       ts,
+            guint32       tid)
+{
+  SampleKey key = { ts, tid };
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (events, &key));
+
+  return index != 0 ? &g_array_index (self->event_stacks, SpsEtlEventStack, index - 1) : NULL;
+}
+
+static void
+attach_to_event (SpsEtlKernel     *self,
+                 SpsEtlEventStack *event,
+                 guint32           stack,
+                 gboolean          user)
+{
+  fill_slot (user ? &event->user_stack : &event->kernel_stack, stack, &self->n_event_stacks_attached);
+}
+
+/**
  * sps_etl_kernel_finish:
  * @self: the kernel state of one import, after its last record
  *
- * Gives the samples the stacks of their stack key references, and drops
- * what was only needed while reading.
+ * Gives the samples the stacks of their stack key references, the events
+ * that want theirs (sps_etl_kernel_want_stack()) the stack parts no sample
+ * took, and drops what was only needed while reading.
  */
 void
 sps_etl_kernel_finish (SpsEtlKernel *self)
 {
   g_autoptr(GArray) wanted = NULL;
   g_autoptr(GArray) wanted_ref = NULL;
+  g_autoptr(GHashTable) events = NULL;
   g_autofree guint *found = NULL;
   guint n_parts;
 
@@ -834,14 +934,22 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
     g_array_index (self->key_refs, KeyRef, g_array_index (wanted_ref, guint, i)).sample =
       found[n_parts + i] > 0 ? found[n_parts + i] - 1 : SPS_ETL_NO_ID;
 
+  /* The events that want their stacks, by (timestamp, thread) */
+  events = g_hash_table_new (sample_key_hash, sample_key_equal);
+  for (guint i = 0; i < self->event_stacks->len; i++)
+    g_hash_table_insert (events, &g_array_index (self->event_stacks, SpsEtlEventStack, i), GUINT_TO_POINTER (i + 1));
+
   for (guint i = 0; i < n_parts; i++)
     {
       const PendingPart *part = &g_array_index (self->pending_parts, PendingPart, i);
+      SpsEtlEventStack *event;
 
-      if (found[i] == 0)
-        self->n_stacks_unmatched++;
-      else
+      if (found[i] != 0)
         attach (self, sps_etl_samples_at (&self->samples, found[i] - 1), part->stack, part->user);
+      else if ((event = find_event (self, events, part->ts, part->tid)) != NULL)
+        attach_to_event (self, event, part->stack, part->user);
+      else
+        self->n_stacks_unmatched++;
     }
 
   /* In file order, as the direct parts were attached */
@@ -849,11 +957,17 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
     {
       const KeyRef *ref = &g_array_index (self->key_refs, KeyRef, i);
       guint32 stack = ref->stack;
+      SpsEtlEventStack *event;
 
       if (stack == SPS_ETL_NO_ID)
         stack = GPOINTER_TO_UINT (g_hash_table_lookup (self->key_stacks, &ref->key)) - 1;
       if (ref->sample == SPS_ETL_NO_ID)
-        self->n_stacks_unmatched++;
+        {
+          if (stack != SPS_ETL_NO_ID && (event = find_event (self, events, ref->ts, ref->tid)) != NULL)
+            attach_to_event (self, event, stack, ref->user);
+          else
+            self->n_stacks_unmatched++;
+        }
       else if (stack == SPS_ETL_NO_ID)
         self->n_keys_unresolved++;
       else

@@ -85,6 +85,16 @@ typedef struct
   guint32 len;
 } SpsEtlStack;
 
+/* An event other than a sample that wants its stack (an allocation):
+ * the stack parts of its (timestamp, thread), as a sample gets them */
+typedef struct
+{
+  guint64  ts;
+  guint32  tid;
+  guint32  kernel_stack;    /* index into stacks, or SPS_ETL_NO_ID */
+  guint32  user_stack;
+} SpsEtlEventStack;
+
 typedef struct
 {
   GPtrArray *processes;     /* SpsEtlProcess */
@@ -93,6 +103,7 @@ typedef struct
   SpsEtlSamples samples;    /* in file order */
   GArray    *stacks;        /* SpsEtlStack */
   GArray    *ips;           /* guint64 */
+  GArray    *event_stacks;  /* SpsEtlEventStack */
   guint32    target_pid;    /* Diagnostics Hub's TargetProfilingStarted; SPS_ETL_NO_ID */
   guint32    sample_interval; /* the timer's sampling interval, 100 ns units; 0 unknown */
 
@@ -108,6 +119,7 @@ typedef struct
   guint64    n_stacks_unmatched;    /* stack parts whose sample was not found */
   guint64    n_keys_unresolved;     /* key references without a definition */
   guint64    n_bad_payloads;        /* events too short for their fields */
+  guint64    n_event_stacks_attached; /* stack parts given to other events */
 
   /* While reading */
   GHashTable *open_processes;  /* pid → SpsEtlProcess */
@@ -125,6 +137,15 @@ void          sps_etl_kernel_free   (SpsEtlKernel       *self);
 gboolean      sps_etl_kernel_add    (SpsEtlKernel       *self,
                                      const SpsEtlRecord *record);
 void          sps_etl_kernel_finish (SpsEtlKernel       *self);
+guint         sps_etl_kernel_want_stack (SpsEtlKernel   *self,
+                                     guint64             ts,
+                                     guint32             tid);
+guint         sps_etl_kernel_add_event_stack (SpsEtlKernel *self,
+                                     guint64             ts,
+                                     guint32             tid,
+                                     const guint8       *ips,
+                                     gsize               n,
+                                     guint               pointer_size);
 void          sps_etl_kernel_release_samples (SpsEtlKernel *self,
                                               guint         end);
 gboolean      sps_etl_process_names (const SpsEtlRecord *record,

@@ -1,4 +1,4 @@
-/* sps-etl-manifest.h: the event names of an EventSource's manifest, as
+/* sps-etl-manifest.h: the event names and payload layouts of an EventSource's manifest, as
  * the EventSource writes it into the trace
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -19,6 +19,7 @@ gboolean        sps_etl_manifest_add_chunk  (SpsEtlManifest *self,
                                              gsize           len);
 const char     *sps_etl_manifest_lookup     (SpsEtlManifest *self,
                                              guint           id);
+GHashTable     *sps_etl_manifest_ref_layouts (SpsEtlManifest *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsEtlManifest, sps_etl_manifest_free)
 

@@ -8,6 +8,7 @@
 
 #include <spanscope-core.h>
 
+#include "sps-etl-kernel.h"
 #include "sps-etl-reader.h"
 #include "sps-ms-memory.h"
 
@@ -23,11 +24,14 @@ void          sps_etl_memory_keep     (SpsEtlMemory       *self,
                                        guint               event,
                                        SpsMsMemoryEvent    kind,
                                        const SpsEtlRecord *record);
-void          sps_etl_memory_add      (SpsEtlMemory       *self,
+void          sps_etl_memory_want_stacks (SpsEtlMemory    *self,
+                                       SpsEtlKernel       *kernel);
+guint32       sps_etl_memory_add      (SpsEtlMemory       *self,
                                        guint               event,
                                        guint32             process,
                                        guint32             thread,
-                                       SpsTime             ts);
+                                       SpsTime             ts,
+                                       guint32            *event_stack);
 void          sps_etl_memory_finish   (SpsEtlMemory       *self,
                                        gboolean            events_lost);
 

@@ -29,4 +29,23 @@ sps_etl_xml_attribute (const char **names,
   return NULL;
 }
 
+/* GUIDs as stored (16 bytes) as hash table keys */
+static inline guint
+sps_etl_guid_hash (gconstpointer key)
+{
+  const guint8 *g = key;
+  guint32 a, b;
+
+  memcpy (&a, g, 4);
+  memcpy (&b, g + 12, 4);
+  return a ^ b;
+}
+
+static inline gboolean
+sps_etl_guid_equal (gconstpointer a,
+                    gconstpointer b)
+{
+  return memcmp (a, b, 16) == 0;
+}
+
 G_END_DECLS

@@ -42,6 +42,8 @@ struct _SpsMemoryPanel
   SpsTime             time;
   SpsTime             birth_start;
   SpsTime             birth_end;
+  guint32             process;        /* whose allocations, SPS_NO_INDEX: all */
+  GArray             *process_rows;   /* guint32: the picker's processes, in its order */
 
   SpsOutstandingTree *tree;
   GArray             *paths;          /* SpsOutstandingPath of the selected function */
@@ -54,6 +56,7 @@ struct _SpsMemoryPanel
   GtkEntry           *birth_start_entry;
   GtkEntry           *birth_end_entry;
   GtkWidget          *copy_range_button;
+  GtkDropDown        *process_dropdown;
   GtkSpinner         *spinner;
   GtkLabel           *error_label;
   GtkLabel           *summary_label;

@@ -21,8 +21,11 @@
  * time), optionally only those born in a range, per function with
  * inclusive and exclusive bytes and counts; a function's allocation
  * paths as a tree; a path's frames. Known allocations are kept apart from
- * uncertain ones everywhere. The model is core's #SpsOutstandingTree,
- * built on a worker thread; a newer request cancels an older one.
+ * uncertain ones everywhere. When the capture has allocations in more
+ * than one process, a drop-down chooses whose (at first the process the
+ * producer says was profiled, else the one that allocated the most
+ * bytes). The model is core's #SpsOutstandingTree, built on a worker
+ * thread; a newer request cancels an older one.
  */
 
 enum {
@@ -31,6 +34,7 @@ enum {
   PROP_TIME,
   PROP_BIRTH_START,
   PROP_BIRTH_END,
+  PROP_PROCESS,
   PROP_TREE,
   N_PROPS
 };
@@ -45,6 +49,7 @@ typedef struct
   SpsTime   time;
   SpsTime   birth_start;
   SpsTime   birth_end;
+  guint32   process;
 } Request;
 
 static void
@@ -64,7 +69,7 @@ build_in_thread (GTask        *task,
 
   g_task_return_pointer (task,
                          sps_outstanding_tree_new (request->trace, request->time, request->birth_start,
-                                                   request->birth_end, SPS_NO_INDEX),
+                                                   request->birth_end, request->process),
                          g_object_unref);
 }
 
@@ -176,6 +181,7 @@ rebuild (SpsMemoryPanel *self)
   request->time = self->time;
   request->birth_start = self->birth_start;
   request->birth_end = self->birth_end;
+  request->process = self->process;
   task = g_task_new (self, cancellable, on_built, g_object_ref (self));
   g_task_set_source_tag (task, rebuild);
   g_task_set_task_data (task, request, (GDestroyNotify) request_free);
@@ -334,12 +340,149 @@ entry (SpsMemoryPanel *self,
   return GTK_ENTRY (widget);
 }
 
+/* The processes with allocations, biggest allocators first (bytes of
+ * known size, sampled allocations' amounts included) */
+typedef struct
+{
+  guint32 process;
+  guint64 bytes;
+} ProcessBytes;
+
+static int
+compare_process_bytes (gconstpointer a,
+                       gconstpointer b)
+{
+  const ProcessBytes *pa = a;
+  const ProcessBytes *pb = b;
+
+  if (pa->bytes != pb->bytes)
+    return pa->bytes > pb->bytes ? -1 : 1;
+  return pa->process < pb->process ? -1 : pa->process > pb->process;
+}
+
+static GArray *
+processes_by_bytes (SpsTrace *trace)
+{
+  const SpsAllocationTable *allocations = sps_trace_get_allocations (trace);
+  const SpsProcessTable *processes = sps_trace_get_processes (trace);
+  g_autofree ProcessBytes *sums = g_new0 (ProcessBytes, MAX (processes->n_rows, 1));
+  g_autofree gboolean *seen = g_new0 (gboolean, MAX (processes->n_rows, 1));
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (ProcessBytes));
+
+  for (guint i = 0; i < allocations->n_rows; i++)
+    {
+      guint32 p = allocations->process[i];
+      guint64 size = allocations->size[i];
+
+      if (p >= processes->n_rows)
+        continue;
+      seen[p] = TRUE;
+      /* Saturating: sizes come from the file */
+      if (size != SPS_SIZE_UNKNOWN && __builtin_add_overflow (sums[p].bytes, size, &sums[p].bytes))
+        sums[p].bytes = G_MAXUINT64;
+    }
+  for (guint32 p = 0; p < processes->n_rows; p++)
+    if (seen[p])
+      {
+        sums[p].process = p;
+        g_array_append_val (out, sums[p]);
+      }
+  g_array_sort (out, compare_process_bytes);
+  return out;
+}
+
+/* The process the producer says was profiled: the one it shows expanded
+ * while it collapses the others (Diagnostics Hub's target), or
+ * SPS_NO_INDEX */
+static guint32
+profiled_process (SpsTrace *trace)
+{
+  const SpsProcessTable *processes = sps_trace_get_processes (trace);
+  guint32 expanded = SPS_NO_INDEX;
+  gboolean collapsed = FALSE;
+
+  for (guint32 p = 0; p < processes->n_rows; p++)
+    {
+      if (processes->display[p] == SPS_PROCESS_DISPLAY_COLLAPSED)
+        collapsed = TRUE;
+      else if (processes->display[p] == SPS_PROCESS_DISPLAY_DEFAULT)
+        {
+          if (expanded != SPS_NO_INDEX)
+            return SPS_NO_INDEX;
+          expanded = p;
+        }
+    }
+  return collapsed ? expanded : SPS_NO_INDEX;
+}
+
+static char *
+process_label (SpsTrace *trace,
+               guint32   process,
+               guint64   bytes)
+{
+  const SpsProcessTable *processes = sps_trace_get_processes (trace);
+  const char *name = sps_trace_get_string (trace, processes->name[process]);
+  g_autofree char *amount = _sps_memory_format_count (bytes);
+
+  if (name == NULL || name[0] == '\0')
+    /* Translators: a process without a name, its id, then the bytes it allocated */
+    return g_strdup_printf (_("Process %" PRId64 " — %s bytes allocated"), (gint64) processes->pid[process], amount);
+  /* Translators: a process's name, its id, then the bytes it allocated */
+  return g_strdup_printf (_("%s (%" PRId64 ") — %s bytes allocated"), name, (gint64) processes->pid[process], amount);
+}
+
+static void
+on_process_selected (SpsMemoryPanel *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->process_dropdown);
+
+  if (self->process_rows != NULL && selected < self->process_rows->len)
+    sps_memory_panel_set_process (self, g_array_index (self->process_rows, guint32, selected));
+}
+
+/* Fills the picker: shown only when more than one process allocated */
+static void
+setup_processes (SpsMemoryPanel *self)
+{
+  g_autoptr(GArray) by_bytes = processes_by_bytes (self->trace);
+  g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
+  guint32 profiled = profiled_process (self->trace);
+  guint selected = 0;
+
+  self->process = SPS_NO_INDEX;
+  self->process_rows = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gtk_widget_set_visible (GTK_WIDGET (self->process_dropdown), by_bytes->len > 1);
+  if (by_bytes->len <= 1)
+    return;
+
+  for (guint i = 0; i < by_bytes->len; i++)
+    {
+      const ProcessBytes *p = &g_array_index (by_bytes, ProcessBytes, i);
+      g_autofree char *label = process_label (self->trace, p->process, p->bytes);
+
+      g_array_append_val (self->process_rows, p->process);
+      gtk_string_list_append (labels, label);
+      if (p->process == profiled)
+        selected = i;
+    }
+  self->process = g_array_index (self->process_rows, guint32, selected);
+  gtk_drop_down_set_model (self->process_dropdown, G_LIST_MODEL (labels));
+  gtk_drop_down_set_selected (self->process_dropdown, selected);
+  g_signal_connect_object (self->process_dropdown, "notify::selected", G_CALLBACK (on_process_selected), self,
+                           G_CONNECT_SWAPPED);
+}
+
 static GtkWidget *
 create_toolbar (SpsMemoryPanel *self)
 {
   GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
 
   gtk_widget_add_css_class (toolbar, "toolbar");
+  self->process_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));
+  gtk_widget_set_name (GTK_WIDGET (self->process_dropdown), "memory-process");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->process_dropdown), _("The process whose allocations are shown"));
+  gtk_widget_set_visible (GTK_WIDGET (self->process_dropdown), FALSE);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->process_dropdown));
   gtk_box_append (GTK_BOX (toolbar), gtk_label_new (_("Outstanding at")));
   self->time_entry = entry (self, toolbar, "memory-time", _("e.g. 12.5ms"), G_CALLBACK (on_time_activate));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->time_entry),
@@ -396,6 +539,7 @@ sps_memory_panel_dispose (GObject *object)
   g_clear_object (&self->path_selection);
   g_clear_object (&self->tree);
   g_clear_pointer (&self->paths, g_array_unref);
+  g_clear_pointer (&self->process_rows, g_array_unref);
   g_clear_object (&self->trace);
   g_clear_object (&self->session);
 
@@ -424,6 +568,9 @@ sps_memory_panel_get_property (GObject    *object,
     case PROP_BIRTH_END:
       g_value_set_int64 (value, self->birth_end);
       break;
+    case PROP_PROCESS:
+      g_value_set_uint (value, self->process);
+      break;
     case PROP_TREE:
       g_value_set_object (value, self->tree);
       break;
@@ -450,6 +597,9 @@ sps_memory_panel_set_property (GObject      *object,
       break;
     case PROP_BIRTH_END:
       sps_memory_panel_set_birth_range (self, self->birth_start, g_value_get_int64 (value));
+      break;
+    case PROP_PROCESS:
+      sps_memory_panel_set_process (self, g_value_get_uint (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -478,6 +628,9 @@ sps_memory_panel_class_init (SpsMemoryPanelClass *klass)
   properties[PROP_BIRTH_END] =
     g_param_spec_int64 ("birth-end", NULL, NULL, G_MININT64, G_MAXINT64, G_MAXINT64,
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PROCESS] =
+    g_param_spec_uint ("process", NULL, NULL, 0, G_MAXUINT32, SPS_NO_INDEX,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TREE] =
     g_param_spec_object ("tree", NULL, NULL, SPS_TYPE_OUTSTANDING_TREE,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -539,6 +692,7 @@ sps_memory_panel_new (SpsSession *session)
                            G_CONNECT_SWAPPED);
   update_sensitivity (self);
 
+  setup_processes (self);
   self->time = G_MININT64;
   sps_memory_panel_set_time (self, sps_trace_get_end_time (self->trace));
 
@@ -627,5 +781,43 @@ sps_memory_panel_set_birth_range (SpsMemoryPanel *self,
   self->birth_start = start;
   self->birth_end = end;
   g_object_thaw_notify (G_OBJECT (self));
+  rebuild (self);
+}
+
+/**
+ * sps_memory_panel_get_process:
+ * @self: a #SpsMemoryPanel
+ *
+ * Returns: the process whose allocations are shown, %SPS_NO_INDEX when
+ *   all are (the capture's allocations are all of one process, or none)
+ */
+guint32
+sps_memory_panel_get_process (SpsMemoryPanel *self)
+{
+  g_return_val_if_fail (SPS_IS_MEMORY_PANEL (self), SPS_NO_INDEX);
+
+  return self->process;
+}
+
+/**
+ * sps_memory_panel_set_process:
+ * @self: a #SpsMemoryPanel
+ * @process: one of the processes the picker offers, or %SPS_NO_INDEX for
+ *   all of them
+ */
+void
+sps_memory_panel_set_process (SpsMemoryPanel *self,
+                              guint32         process)
+{
+  g_return_if_fail (SPS_IS_MEMORY_PANEL (self));
+
+  if (self->process == process)
+    return;
+  self->process = process;
+  for (guint i = 0; self->process_rows != NULL && i < self->process_rows->len; i++)
+    if (g_array_index (self->process_rows, guint32, i) == process &&
+        gtk_drop_down_get_selected (self->process_dropdown) != i)
+      gtk_drop_down_set_selected (self->process_dropdown, i);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROCESS]);
   rebuild (self);
 }

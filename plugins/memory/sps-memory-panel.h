@@ -22,5 +22,8 @@ void                sps_memory_panel_set_time     (SpsMemoryPanel *self,
 void                sps_memory_panel_set_birth_range (SpsMemoryPanel *self,
                                                    SpsTime         start,
                                                    SpsTime         end);
+guint32             sps_memory_panel_get_process  (SpsMemoryPanel *self);
+void                sps_memory_panel_set_process  (SpsMemoryPanel *self,
+                                                   guint32         process);
 
 G_END_DECLS

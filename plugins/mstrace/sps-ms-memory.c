@@ -34,14 +34,12 @@
 
 #include "sps-clr-symbols.h"
 #include "sps-ms-memory.h"
+#include "sps-ms-profiler.h"
 #include "sps-mstrace-bytes.h"
 
 /* Generations 0–2 (the large and pinned object heaps, 3 and 4, are
  * collected with generation 2) */
 #define N_GENERATIONS 3
-
-/* Array nesting a Types record may claim; more is not a real type */
-#define MAX_ARRAY_DEPTH 32
 
 typedef struct
 {
@@ -49,11 +47,18 @@ typedef struct
   guint32 token;
 } TypeKey;
 
+/* What a TypeDefinition says */
+typedef struct
+{
+  guint32 name;            /* string id */
+  guint32 parent;          /* the declaring type's token, 0: none */
+  guint32 n_generic;
+} TypeInfo;
+
 typedef struct
 {
   guint32 allocation;
-  guint32 array_depth;
-  TypeKey type;
+  guint32 descriptor;      /* in SpsMsMemory.descriptors */
 } PendingType;
 
 /* Events were lost between these times */
@@ -79,10 +84,13 @@ struct _SpsMsMemory
 {
   SpsTraceBuilder *builder;
   char            *display_name;
-  GHashTable      *type_names;      /* TypeKey → string id */
+  GHashTable      *type_names;      /* TypeKey → TypeInfo */
   GArray          *pending_types;   /* PendingType */
+  GPtrArray       *descriptors;     /* GBytes: the distinct type descriptors */
+  GHashTable      *descriptor_index; /* GBytes → its index + 1 */
   GHashTable      *live;            /* (process, object id) → allocation + 1 */
   GHashTable      *gc;              /* process + 1 → GcState */
+  GHashTable      *live_tracks;     /* process + 1 → LiveObjectsCount's counter track + 1 */
   GArray          *gaps;            /* Gap: when events were lost */
 };
 
@@ -183,10 +191,13 @@ sps_ms_memory_new (SpsTraceBuilder *builder,
 
   self->builder = builder;
   self->display_name = g_strdup (display_name);
-  self->type_names = g_hash_table_new_full (type_key_hash, type_key_equal, g_free, NULL);
+  self->type_names = g_hash_table_new_full (type_key_hash, type_key_equal, g_free, g_free);
   self->pending_types = g_array_new (FALSE, FALSE, sizeof (PendingType));
+  self->descriptors = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  self->descriptor_index = g_hash_table_new (g_bytes_hash, g_bytes_equal);
   self->live = g_hash_table_new_full (live_key_hash, live_key_equal, g_free, NULL);
   self->gc = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->live_tracks = g_hash_table_new (NULL, NULL);
   self->gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
   return self;
 }
@@ -216,8 +227,11 @@ sps_ms_memory_free (SpsMsMemory *self)
   g_free (self->display_name);
   g_hash_table_unref (self->type_names);
   g_array_unref (self->pending_types);
+  g_hash_table_unref (self->descriptor_index);
+  g_ptr_array_unref (self->descriptors);
   g_hash_table_unref (self->live);
   g_hash_table_unref (self->gc);
+  g_hash_table_unref (self->live_tracks);
   g_array_unref (self->gaps);
   g_free (self);
 }
@@ -304,6 +318,22 @@ mark_type (SpsMsMemory *self,
   return intern_name (self, names, G_N_ELEMENTS (names), "MarkType", type);
 }
 
+/* The index of a type descriptor, each distinct one kept once */
+static guint32
+descriptor_index (SpsMsMemory  *self,
+                  const guint8 *types,
+                  gsize         len)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (types, len);
+  gpointer index = g_hash_table_lookup (self->descriptor_index, bytes);
+
+  if (index != NULL)
+    return GPOINTER_TO_UINT (index) - 1;
+  g_ptr_array_add (self->descriptors, g_bytes_ref (bytes));
+  g_hash_table_insert (self->descriptor_index, bytes, GUINT_TO_POINTER (self->descriptors->len));
+  return self->descriptors->len - 1;
+}
+
 static void
 add_object_allocation (SpsMsMemory  *self,
                        guint32       process,
@@ -314,44 +344,28 @@ add_object_allocation (SpsMsMemory  *self,
                        gsize         offset,
                        guint32      *allocation)
 {
+  SpsMsObjectAllocation a;
   PendingType pending = { 0, };
+  const char *problem = NULL;
   LiveKey key;
-  guint64 id;
-  guint32 size;
-  guint32 types_size;
-  const guint8 *types;
   gpointer old;
 
-  if (len < 16)
+  if (!sps_ms_read_object_allocation (p, len, &a, &problem))
     {
-      warn (self, offset, _("an ObjectAllocation event is shorter than its fixed fields"));
+      warn (self, offset, problem);
       return;
     }
-  id = sps_ms_read_u64 (p);
-  size = sps_ms_read_u32 (p + 8);
-  types_size = sps_ms_read_u32 (p + 12);
-  types = p + 16;
-  if (types_size > len - 16 || types_size < 12)
-    {
-      warn (self, offset, _("an ObjectAllocation event's type record does not fit its payload"));
-      return;
-    }
+  /* Named at the end: a TypeDefinition may come after its allocations */
+  pending.descriptor = descriptor_index (self, a.types, a.types_size);
 
-  pending.type.module = sps_ms_read_u64 (types);
-  pending.type.token = sps_ms_read_u32 (types + 8);
-  /* Then: an array flag, the arrays nested in it, the shapes… (only
-   * the depth of "[]" is used) */
-  if (types_size >= 20 && sps_ms_read_u32 (types + 12) == 1)
-    pending.array_depth = MIN (sps_ms_read_u32 (types + 16), MAX_ARRAY_DEPTH - 1) + 1;
-
-  key.id = id;
+  key.id = a.object_id;
   key.process = process;
   /* An id reused without a death reported in between: the first object's
    * end is unknown, it stays as it was */
   if (g_hash_table_lookup_extended (self->live, &key, NULL, &old))
     g_hash_table_remove (self->live, &key);
 
-  *allocation = sps_trace_builder_add_allocation (self->builder, process, thread, ts, size, 0, id,
+  *allocation = sps_trace_builder_add_allocation (self->builder, process, thread, ts, a.size, 0, a.object_id,
                                                   SPS_HEAP_MANAGED, SPS_ALLOCATION_EXACT);
   pending.allocation = *allocation;
   g_array_append_val (self->pending_types, pending);
@@ -368,27 +382,22 @@ add_dead_objects (SpsMsMemory  *self,
                   gsize         offset)
 {
   GcState *gc = gc_state (self, process);
-  guint32 count;
+  SpsMsDeadObjects dead;
+  const char *problem = NULL;
   /* Reported at the GC in progress (or, with no GC events, at this
    * report); alive until the GC before it, if one was seen */
   SpsTime death_by = gc->current_start != SPS_TIME_MIN && gc->current_start <= ts ? gc->current_start : ts;
   SpsTime after_gc = gc->current_start != SPS_TIME_MIN && gc->current_start <= ts ? gc->previous_start : SPS_TIME_MIN;
 
-  if (len < 8)
+  if (!sps_ms_read_dead_objects (p, len, &dead, &problem))
     {
-      warn (self, offset, _("a DeadObjects event is shorter than its fixed fields"));
-      return;
-    }
-  count = sps_ms_read_u32 (p + 4);
-  if (count > (len - 8) / 8)
-    {
-      warn (self, offset, _("a DeadObjects event lists more object ids than its payload holds"));
+      warn (self, offset, problem);
       return;
     }
 
-  for (guint32 i = 0; i < count; i++)
+  for (guint32 i = 0; i < dead.count; i++)
     {
-      LiveKey key = { sps_ms_read_u64 (p + 8 + 8 * (gsize) i), process };
+      LiveKey key = { sps_ms_dead_object_id (&dead, i), process };
       gpointer value;
       guint32 allocation;
       SpsTime birth;
@@ -418,20 +427,55 @@ add_type_definition (SpsMsMemory  *self,
                      gsize         len,
                      gsize         offset)
 {
-  const guint8 *pos = p + 12;
-  g_autofree char *name = NULL;
+  SpsMsTypeDefinition definition;
+  const char *problem = NULL;
   TypeKey *key;
+  TypeInfo *info;
 
-  if (len < 14 || !(name = sps_clr_read_utf16z (&pos, p + len)))
+  if (!sps_ms_read_type_definition (p, len, &definition, &problem))
     {
-      warn (self, offset, _("a TypeDefinition event's name does not fit its payload"));
+      warn (self, offset, problem);
       return;
     }
   key = g_new (TypeKey, 1);
-  key->module = sps_ms_read_u64 (p);
-  key->token = sps_ms_read_u32 (p + 8);
-  g_hash_table_replace (self->type_names, key,
-                        GUINT_TO_POINTER (sps_trace_builder_intern (self->builder, name, -1)));
+  key->module = definition.module;
+  key->token = definition.token;
+  info = g_new (TypeInfo, 1);
+  info->name = sps_trace_builder_intern (self->builder, definition.name, -1);
+  info->parent = definition.parent_token;
+  info->n_generic = definition.n_generic_params;
+  g_hash_table_replace (self->type_names, key, info);
+  g_free (definition.name);
+}
+
+/* LiveObjectsCount (u32): the tool's count of the objects alive, those
+ * allocated before the capture included, after each allocation and at
+ * each GC once it found the dead. A counter track of the process: it
+ * bounds no object's life (it does not say which objects it counts),
+ * so the allocations do not use it. */
+static void
+add_live_objects_count (SpsMsMemory  *self,
+                        guint32       process,
+                        SpsTime       ts,
+                        const guint8 *p,
+                        gsize         len,
+                        gsize         offset)
+{
+  guint track = GPOINTER_TO_UINT (g_hash_table_lookup (self->live_tracks, GUINT_TO_POINTER (process + 1)));
+
+  if (len < 4)
+    {
+      warn (self, offset, _("a LiveObjectsCount event is shorter than its count"));
+      return;
+    }
+  if (track == 0)
+    {
+      track = sps_trace_builder_ensure_counter_track (self->builder, process,
+                                                      sps_trace_builder_intern (self->builder, "Live objects", -1),
+                                                      sps_trace_builder_intern (self->builder, "LiveObjectsCount", -1)) + 1;
+      g_hash_table_insert (self->live_tracks, GUINT_TO_POINTER (process + 1), GUINT_TO_POINTER (track));
+    }
+  sps_trace_builder_add_counter_value (self->builder, track - 1, ts, sps_ms_read_u32 (p));
 }
 
 /* GCAllocationTick: AllocationAmount u32, AllocationKind u32, then from v1
@@ -660,8 +704,8 @@ sps_ms_memory_add (SpsMsMemory      *self,
       add_gc_event (self, event, version, process, thread, ts, payload, len, offset);
       break;
     case SPS_MS_MEMORY_LIVE_OBJECTS_COUNT:
-      /* A running count the allocations and deaths already give (it also
-       * counts objects allocated before the capture: events_raw has it) */
+      add_live_objects_count (self, process, ts, payload, len, offset);
+      break;
     case SPS_MS_MEMORY_NONE:
     default:
       break;
@@ -727,6 +771,50 @@ earliest_unseen_death (GArray        *gaps,
   return lo < gaps->len ? MAX (birth, min_from[lo]) : SPS_TIME_MAX;
 }
 
+static gboolean
+lookup_type (guint64      module,
+             guint32      token,
+             const char **name,
+             guint32     *parent,
+             guint32     *n_generic,
+             gpointer     user_data)
+{
+  SpsMsMemory *self = user_data;
+  TypeKey key = { module, token };
+  const TypeInfo *info = g_hash_table_lookup (self->type_names, &key);
+
+  if (info == NULL)
+    return FALSE;
+  *name = sps_string_pool_get (sps_trace_builder_get_strings (self->builder), info->name, NULL);
+  *parent = info->parent;
+  *n_generic = info->n_generic;
+  return TRUE;
+}
+
+/* The type a descriptor names, as C# writes it (sps-ms-profiler.c) */
+static guint32
+descriptor_name (SpsMsMemory *self,
+                 GBytes      *descriptor)
+{
+  gsize len;
+  const guint8 *types = g_bytes_get_data (descriptor, &len);
+  g_autofree char *name = sps_ms_type_descriptor_name (types, len, lookup_type, self);
+
+  /* A descriptor that does not parse names the allocated type alone */
+  if (name == NULL)
+    {
+      const char *base = NULL;
+      guint32 parent, n_generic;
+
+      if (lookup_type (sps_ms_read_u64 (types), sps_ms_read_u32 (types + 8), &base, &parent, &n_generic, self))
+        name = g_strdup (base);
+      else
+        name = g_strdup_printf ("type 0x%08x of module 0x%" G_GINT64_MODIFIER "x",
+                                sps_ms_read_u32 (types + 8), sps_ms_read_u64 (types));
+    }
+  return sps_trace_builder_intern (self->builder, name, -1);
+}
+
 /**
  * sps_ms_memory_finish:
  * @self: the heap state of an import whose every event was added
@@ -741,32 +829,18 @@ sps_ms_memory_finish (SpsMsMemory *self)
   GHashTableIter iter;
   gpointer key, value;
   g_autofree SpsTime *min_from = NULL;
+  g_autofree guint32 *names = NULL;
 
   g_return_if_fail (self != NULL);
 
+  names = g_new0 (guint32, MAX (self->descriptors->len, 1));
   for (guint i = 0; i < self->pending_types->len; i++)
     {
       const PendingType *pending = &g_array_index (self->pending_types, PendingType, i);
-      guint32 name = GPOINTER_TO_UINT (g_hash_table_lookup (self->type_names, &pending->type));
-      g_autoptr(GString) text = NULL;
 
-      if (name == 0)
-        {
-          /* Named by module and token when no TypeDefinition named it */
-          text = g_string_new (NULL);
-          g_string_printf (text, "type 0x%08x of module 0x%" G_GINT64_MODIFIER "x",
-                           pending->type.token, pending->type.module);
-        }
-      else if (pending->array_depth > 0)
-        text = g_string_new (sps_string_pool_get (sps_trace_builder_get_strings (self->builder), name, NULL));
-
-      if (text != NULL)
-        {
-          for (guint d = 0; d < pending->array_depth; d++)
-            g_string_append (text, "[]");
-          name = sps_trace_builder_intern (self->builder, text->str, (gssize) text->len);
-        }
-      sps_trace_builder_set_allocation_type (self->builder, pending->allocation, name);
+      if (names[pending->descriptor] == 0)
+        names[pending->descriptor] = descriptor_name (self, g_ptr_array_index (self->descriptors, pending->descriptor));
+      sps_trace_builder_set_allocation_type (self->builder, pending->allocation, names[pending->descriptor]);
     }
   g_array_set_size (self->pending_types, 0);
 

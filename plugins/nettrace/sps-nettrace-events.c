@@ -18,6 +18,7 @@
 
 #include "sps-ms-events.h"
 #include "sps-ms-memory.h"
+#include "sps-ms-profiler.h"
 #include "sps-nettrace-loader-private.h"
 
 /* Nesting of Object fields the decoder follows; writers nest one level */
@@ -435,7 +436,13 @@ sps_nettrace_add_event (Loader                     *self,
   g_assert (self != NULL);
   g_assert (type != NULL);
 
-  if (type->fields != NULL)
+  g_string_truncate (self->scratch, 0);
+  /* Visual Studio's allocation provider writes its arrays unlike its
+   * metadata: read as the allocations read them */
+  if (sps_ms_profiler_append_args (self->scratch, type->memory, SPS_EVENT_DESCRIPTOR_VERSION (type->descriptor),
+                                   payload, len))
+    args = sps_trace_builder_add_args_text (self->builder, self->scratch->str, (gssize) self->scratch->len);
+  else if (type->fields != NULL)
     {
       const guint8 *p = payload;
 

@@ -1,0 +1,933 @@
+/* sps-etl-fields.c: the fields of ETW payloads that describe themselves
+ * (EventSource manifests, TraceLogging schemas), decoded as JSON
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Both descriptions name their fields with TDH's in-types, so one layout
+ * (a flat list of fields, each struct followed by its members) and one
+ * decoder serve both: an EventSource's manifest gives a layout per event
+ * id (sps-etl-manifest.c), a TraceLogging event carries its own in an
+ * extended data item. Values are written as the other ETL and .nettrace
+ * args are (sps_ms_append_value()): numbers, strings, GUIDs as text;
+ * times as ISO 8601 text; binary data as hex.
+ *
+ * A field that runs past the payload stops the decoding there: the
+ * fields before it stay decoded and the payload from that field on is
+ * kept raw (`payload_rest_offset`, `payload_rest_base64`). Bytes after
+ * the last field are left out, as for the runtime's events (a later
+ * version's fields).
+ */
+
+#define G_LOG_DOMAIN "sps-etl"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <spanscope-core.h>
+
+#include "sps-etl-fields.h"
+#include "sps-etl-private.h"
+#include "sps-ms-events.h"
+
+/* Structs nested deeper than this are not a real schema */
+#define MAX_DEPTH 32
+/* As for .nettrace args: text much longer than the payload (fields that
+ * take no bytes, repeated) is kept raw instead */
+#define MAX_TEXT_BASE     4096
+#define MAX_TEXT_PER_BYTE 64
+/* TraceLogging's out-type of a boolean stored in an integer */
+#define OUT_TYPE_BOOLEAN 3
+
+#define EXT_TYPE_TRACELOGGING_SCHEMA 11
+#define EXT_TYPE_PROVIDER_TRAITS     12
+
+struct _SpsEtlLayout
+{
+  GArray   *fields;       /* SpsEtlField */
+  gboolean  valid;        /* spans computed and references checked */
+  gboolean  open_end;     /* a field it could not describe ends it: the
+                           * bytes after the last field are kept raw */
+};
+
+typedef struct
+{
+  SpsEtlLayout *layout;
+  GString      *out;
+  guint         pointer_size;
+  const guint8 *end;
+  gsize         limit;
+  guint64      *values;   /* each top-level integer field's value */
+} Decoder;
+
+static void
+field_clear (gpointer data)
+{
+  SpsEtlField *field = data;
+
+  g_clear_pointer (&field->name, g_free);
+}
+
+SpsEtlLayout *
+sps_etl_layout_new (void)
+{
+  SpsEtlLayout *self = g_new0 (SpsEtlLayout, 1);
+
+  self->fields = g_array_new (FALSE, TRUE, sizeof (SpsEtlField));
+  g_array_set_clear_func (self->fields, field_clear);
+  return self;
+}
+
+void
+sps_etl_layout_free (SpsEtlLayout *self)
+{
+  if (self == NULL)
+    return;
+  g_array_unref (self->fields);
+  g_free (self);
+}
+
+/**
+ * sps_etl_layout_add:
+ * @self: a layout being described
+ * @name: the field's name
+ * @in_type: its in-type
+ *
+ * Returns: (transfer none): the field, for its counts and lengths; valid
+ *   until the next field is added
+ */
+SpsEtlField *
+sps_etl_layout_add (SpsEtlLayout *self,
+                    const char   *name,
+                    SpsEtlInType  in_type)
+{
+  SpsEtlField field = { 0, };
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  field.name = g_strdup (name);
+  field.in_type = in_type;
+  g_array_append_val (self->fields, field);
+  self->valid = FALSE;
+  return &g_array_index (self->fields, SpsEtlField, self->fields->len - 1);
+}
+
+guint
+sps_etl_layout_get_n_fields (SpsEtlLayout *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->fields->len;
+}
+
+SpsEtlField *
+sps_etl_layout_get (SpsEtlLayout *self,
+                    guint         index)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (index < self->fields->len, NULL);
+
+  return &g_array_index (self->fields, SpsEtlField, index);
+}
+
+/* The index of the top-level field @name, or -1 */
+gint
+sps_etl_layout_find (SpsEtlLayout *self,
+                     const char   *name)
+{
+  g_return_val_if_fail (self != NULL, -1);
+
+  for (guint i = 0; i < self->fields->len; i++)
+    if (g_strcmp0 (g_array_index (self->fields, SpsEtlField, i).name, name) == 0)
+      return (gint) i;
+  return -1;
+}
+
+/**
+ * sps_etl_layout_set_open_end:
+ * @self: a layout
+ *
+ * Says that a field the description had could not be described: the
+ * bytes after the last field are then kept raw rather than left out.
+ */
+void
+sps_etl_layout_set_open_end (SpsEtlLayout *self)
+{
+  g_return_if_fail (self != NULL);
+
+  self->open_end = TRUE;
+}
+
+static gboolean
+is_integer (guint in_type)
+{
+  return (in_type >= SPS_ETL_IN_INT8 && in_type <= SPS_ETL_IN_UINT64) ||
+         in_type == SPS_ETL_IN_HEXINT32 || in_type == SPS_ETL_IN_HEXINT64;
+}
+
+/* Computes the span of the field at @index; FALSE when its members run
+ * past the layout or nest too deep */
+static gboolean
+compute_span (SpsEtlLayout *self,
+              guint         index,
+              guint         depth)
+{
+  SpsEtlField *field = &g_array_index (self->fields, SpsEtlField, index);
+  guint next = index + 1;
+
+  if (depth > MAX_DEPTH || field->in_type > SPS_ETL_IN_COUNTED_BINARY || field->in_type == SPS_ETL_IN_NULL)
+    return FALSE;
+  if (field->in_type == SPS_ETL_IN_STRUCT)
+    for (guint m = 0; m < field->n_members; m++)
+      {
+        if (next >= self->fields->len || !compute_span (self, next, depth + 1))
+          return FALSE;
+        next += g_array_index (self->fields, SpsEtlField, next).span;
+      }
+  if (next - index > G_MAXUINT16)
+    return FALSE;
+  /* (The array may have moved: index again) */
+  g_array_index (self->fields, SpsEtlField, index).span = (guint16) (next - index);
+  return TRUE;
+}
+
+/* A count or length taken from an earlier top-level integer field */
+static gboolean
+reference_ok (SpsEtlLayout *self,
+              guint         kind,
+              guint         referenced,
+              guint         index,
+              const guint8 *top_level)
+{
+  const SpsEtlField *ref;
+
+  if (kind != SPS_ETL_SIZE_FIELD)
+    return TRUE;
+  if (referenced >= index || !top_level[referenced])
+    return FALSE;
+  ref = &g_array_index (self->fields, SpsEtlField, referenced);
+  return is_integer (ref->in_type) && ref->count_kind == SPS_ETL_SIZE_NONE;
+}
+
+/**
+ * sps_etl_layout_is_valid:
+ * @self: a layout, every field added
+ *
+ * Checks the description: structs' members within the layout and not
+ * nested too deep, known in-types, counts and lengths read from earlier
+ * top-level integer fields.
+ *
+ * Returns: whether payloads can be decoded by it
+ */
+gboolean
+sps_etl_layout_is_valid (SpsEtlLayout *self)
+{
+  g_autofree guint8 *top_level = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->valid)
+    return TRUE;
+  top_level = g_malloc0 (MAX (self->fields->len, 1));
+  for (guint i = 0; i < self->fields->len; i += g_array_index (self->fields, SpsEtlField, i).span)
+    {
+      if (!compute_span (self, i, 0))
+        return FALSE;
+      top_level[i] = TRUE;
+    }
+  for (guint i = 0; i < self->fields->len; i++)
+    {
+      const SpsEtlField *field = &g_array_index (self->fields, SpsEtlField, i);
+
+      if (!reference_ok (self, field->count_kind, field->count, i, top_level) ||
+          !reference_ok (self, field->length_kind, field->length, i, top_level))
+        return FALSE;
+    }
+  self->valid = TRUE;
+  return TRUE;
+}
+
+/* Decoding */
+
+static gboolean append_field (Decoder       *d,
+                              guint          index,
+                              const guint8 **pos,
+                              guint64       *value);
+
+static void
+append_hex (GString      *out,
+            const guint8 *p,
+            gsize         n)
+{
+  static const char digits[] = "0123456789abcdef";
+
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < n; i++)
+    {
+      g_string_append_c (out, digits[p[i] >> 4]);
+      g_string_append_c (out, digits[p[i] & 0xf]);
+    }
+  g_string_append_c (out, '"');
+}
+
+/* 8-bit text: UTF-8 as it is, anything else as Latin-1 */
+static void
+append_ansi (GString      *out,
+             const guint8 *p,
+             gsize         n)
+{
+  g_autoptr(GString) text = NULL;
+
+  if (g_utf8_validate ((const char *) p, (gssize) n, NULL) && memchr (p, 0, n) == NULL)
+    {
+      sps_json_append_string (out, (const char *) p, (gssize) n);
+      return;
+    }
+  text = g_string_sized_new (n);
+  for (gsize i = 0; i < n && p[i] != 0; i++)
+    g_string_append_unichar (text, p[i]);
+  sps_json_append_string (out, text->str, (gssize) text->len);
+}
+
+/* UTF-16 text of @n units; FALSE when it is not valid UTF-16 */
+static gboolean
+append_utf16 (GString      *out,
+              const guint8 *p,
+              gsize         n)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  /* A fixed length may include the terminator and what follows it */
+  while (len < n && sps_ms_read_u16 (p + 2 * len) != 0)
+    len++;
+  if (!(text = sps_ms_dup_utf16 (p, len)))
+    return FALSE;
+  sps_json_append_string (out, text, -1);
+  return TRUE;
+}
+
+/* FILETIME (100 ns since 1601, UTC) as ISO 8601 text; out of GLib's
+ * range (years 1–9999), the number */
+static void
+append_filetime (GString *out,
+                 guint64  filetime)
+{
+  static const guint64 unix_epoch = G_GUINT64_CONSTANT (116444736000000000);
+  g_autoptr(GDateTime) time = NULL;
+  gint64 seconds;
+  guint fraction;
+
+  seconds = (gint64) (filetime / 10000000) - (gint64) (unix_epoch / 10000000);
+  fraction = (guint) (filetime % 10000000);
+  if ((time = g_date_time_new_from_unix_utc (seconds)) == NULL)
+    {
+      sps_json_append_uint64 (out, filetime);
+      return;
+    }
+  g_string_append_printf (out, "\"%04d-%02d-%02dT%02d:%02d:%02d.%07uZ\"",
+                          g_date_time_get_year (time), g_date_time_get_month (time),
+                          g_date_time_get_day_of_month (time), g_date_time_get_hour (time),
+                          g_date_time_get_minute (time), g_date_time_get_second (time), fraction);
+}
+
+/* SYSTEMTIME (year, month, day of week, day, hour, minute, second,
+ * milliseconds; no time zone) as ISO 8601 text, or hex when a part is out
+ * of its range */
+static void
+append_systemtime (GString      *out,
+                   const guint8 *p)
+{
+  guint v[8];
+
+  for (guint i = 0; i < 8; i++)
+    v[i] = sps_ms_read_u16 (p + 2 * i);
+  if (v[1] < 1 || v[1] > 12 || v[3] < 1 || v[3] > 31 || v[4] > 23 || v[5] > 59 || v[6] > 59 || v[7] > 999)
+    {
+      append_hex (out, p, 16);
+      return;
+    }
+  g_string_append_printf (out, "\"%04u-%02u-%02uT%02u:%02u:%02u.%03u\"", v[0], v[1], v[3], v[4], v[5], v[6], v[7]);
+}
+
+/* A security identifier as S-R-A-S1-S2…; FALSE when it does not fit */
+static gboolean
+append_sid (GString       *out,
+            const guint8 **pos,
+            const guint8  *end)
+{
+  const guint8 *p = *pos;
+  guint64 authority = 0;
+  guint n;
+
+  if (end - p < 8)
+    return FALSE;
+  n = p[1];
+  if (n > 15 || (gsize) (end - p - 8) < 4 * (gsize) n)
+    return FALSE;
+  for (guint i = 2; i < 8; i++)
+    authority = authority << 8 | p[i];
+  g_string_append_printf (out, "\"S-%u-%" G_GUINT64_FORMAT, p[0], authority);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (out, "-%u", sps_ms_read_u32 (p + 8 + 4 * i));
+  g_string_append_c (out, '"');
+  *pos = p + 8 + 4 * (gsize) n;
+  return TRUE;
+}
+
+/* The integer types as the shared value decoder knows them */
+static gint32
+ms_type (guint in_type)
+{
+  switch (in_type)
+    {
+    case SPS_ETL_IN_INT8: return SPS_MS_TYPE_INT8;
+    case SPS_ETL_IN_UINT8: return SPS_MS_TYPE_UINT8;
+    case SPS_ETL_IN_INT16: return SPS_MS_TYPE_INT16;
+    case SPS_ETL_IN_UINT16: return SPS_MS_TYPE_UINT16;
+    case SPS_ETL_IN_INT32: return SPS_MS_TYPE_INT32;
+    case SPS_ETL_IN_UINT32:
+    case SPS_ETL_IN_HEXINT32:
+      return SPS_MS_TYPE_UINT32;
+    case SPS_ETL_IN_INT64: return SPS_MS_TYPE_INT64;
+    case SPS_ETL_IN_UINT64:
+    case SPS_ETL_IN_HEXINT64:
+      return SPS_MS_TYPE_UINT64;
+    case SPS_ETL_IN_FLOAT: return SPS_MS_TYPE_FLOAT;
+    case SPS_ETL_IN_DOUBLE: return SPS_MS_TYPE_DOUBLE;
+    case SPS_ETL_IN_BOOLEAN: return SPS_MS_TYPE_BOOLEAN;
+    case SPS_ETL_IN_GUID: return SPS_MS_TYPE_GUID;
+    case SPS_ETL_IN_POINTER: return SPS_MS_TYPE_POINTER;
+    default: return -1;
+    }
+}
+
+static guint
+integer_size (guint in_type)
+{
+  switch (in_type)
+    {
+    case SPS_ETL_IN_INT8: case SPS_ETL_IN_UINT8: return 1;
+    case SPS_ETL_IN_INT16: case SPS_ETL_IN_UINT16: return 2;
+    case SPS_ETL_IN_INT32: case SPS_ETL_IN_UINT32: case SPS_ETL_IN_HEXINT32: return 4;
+    default: return 8;
+    }
+}
+
+/* A count or a length: fixed, a field's value or a u16 in the payload */
+static gboolean
+read_size (Decoder       *d,
+           guint          kind,
+           guint          number,
+           const guint8 **pos,
+           guint64       *size)
+{
+  switch (kind)
+    {
+    case SPS_ETL_SIZE_FIXED: *size = number; return TRUE;
+    case SPS_ETL_SIZE_FIELD: *size = d->values[number]; return TRUE;
+    case SPS_ETL_SIZE_DATA_U16:
+      if (d->end - *pos < 2)
+        return FALSE;
+      *size = sps_ms_read_u16 (*pos);
+      *pos += 2;
+      return TRUE;
+    case SPS_ETL_SIZE_NONE:
+    default:
+      return FALSE;
+    }
+}
+
+/* Text or bytes whose size the description or the payload gives */
+static gboolean
+append_sized (Decoder           *d,
+              const SpsEtlField *field,
+              const guint8     **pos,
+              guint              kind,
+              guint              number)
+{
+  guint in_type = field->in_type;
+  guint64 size;
+  guint unit = in_type == SPS_ETL_IN_UNICODE ? 2 : 1;
+
+  if (!read_size (d, kind, number, pos, &size))
+    return FALSE;
+  /* Counted strings count bytes */
+  if (in_type == SPS_ETL_IN_COUNTED_UNICODE)
+    size /= 2, unit = 2;
+  if (size > (guint64) (d->end - *pos) / unit)
+    return FALSE;
+  if (unit == 2)
+    {
+      if (!append_utf16 (d->out, *pos, (gsize) size))
+        return FALSE;
+    }
+  else if (in_type == SPS_ETL_IN_ANSI || in_type == SPS_ETL_IN_COUNTED_ANSI)
+    append_ansi (d->out, *pos, (gsize) size);
+  else
+    append_hex (d->out, *pos, (gsize) size);
+  *pos += size * unit;
+  return TRUE;
+}
+
+/* One value of the field at @index (an element, for an array); @value
+ * gets an integer's value */
+static gboolean
+append_element (Decoder       *d,
+                guint          index,
+                const guint8 **pos,
+                guint64       *value)
+{
+  const SpsEtlField *field = &g_array_index (d->layout->fields, SpsEtlField, index);
+  const guint8 *p = *pos;
+  gint32 type;
+
+  switch (field->in_type)
+    {
+    case SPS_ETL_IN_STRUCT:
+      {
+        guint member = index + 1;
+
+        g_string_append_c (d->out, '{');
+        for (guint m = 0; m < field->n_members; m++)
+          {
+            const SpsEtlField *f = &g_array_index (d->layout->fields, SpsEtlField, member);
+            guint64 ignored;
+
+            if (m > 0)
+              g_string_append_c (d->out, ',');
+            sps_json_append_string (d->out, f->name, -1);
+            g_string_append_c (d->out, ':');
+            if (!append_field (d, member, pos, &ignored))
+              return FALSE;
+            member += f->span;
+          }
+        g_string_append_c (d->out, '}');
+        return TRUE;
+      }
+
+    case SPS_ETL_IN_UNICODE:
+    case SPS_ETL_IN_ANSI:
+      if (field->length_kind != SPS_ETL_SIZE_NONE)
+        return append_sized (d, field, pos, field->length_kind, field->length);
+      if (field->in_type == SPS_ETL_IN_UNICODE)
+        return sps_ms_append_value (d->out, SPS_MS_TYPE_STRING, d->pointer_size, pos, d->end);
+      {
+        const guint8 *nul = memchr (p, 0, (gsize) (d->end - p));
+
+        if (nul == NULL)
+          return FALSE;
+        append_ansi (d->out, p, (gsize) (nul - p));
+        *pos = nul + 1;
+        return TRUE;
+      }
+
+    case SPS_ETL_IN_BINARY:
+      /* A manifest's binary has a length; TraceLogging's a u16 first */
+      if (field->length_kind != SPS_ETL_SIZE_NONE)
+        return append_sized (d, field, pos, field->length_kind, field->length);
+      return append_sized (d, field, pos, SPS_ETL_SIZE_DATA_U16, 0);
+
+    case SPS_ETL_IN_COUNTED_UNICODE:
+    case SPS_ETL_IN_COUNTED_ANSI:
+    case SPS_ETL_IN_COUNTED_BINARY:
+      return append_sized (d, field, pos, SPS_ETL_SIZE_DATA_U16, 0);
+
+    case SPS_ETL_IN_FILETIME:
+      if (d->end - p < 8)
+        return FALSE;
+      append_filetime (d->out, sps_ms_read_u64 (p));
+      *pos = p + 8;
+      return TRUE;
+
+    case SPS_ETL_IN_SYSTEMTIME:
+      if (d->end - p < 16)
+        return FALSE;
+      append_systemtime (d->out, p);
+      *pos = p + 16;
+      return TRUE;
+
+    case SPS_ETL_IN_SID:
+      return append_sid (d->out, pos, d->end);
+
+    default:
+      break;
+    }
+
+  type = ms_type (field->in_type);
+  if (type < 0)
+    return FALSE;
+  if (is_integer (field->in_type))
+    {
+      guint size = integer_size (field->in_type);
+
+      if ((gsize) (d->end - p) < size)
+        return FALSE;
+      *value = size == 1 ? p[0] : size == 2 ? sps_ms_read_u16 (p) : size == 4 ? sps_ms_read_u32 (p) : sps_ms_read_u64 (p);
+      /* TraceLogging's booleans are integers that say so */
+      if (field->out_type == OUT_TYPE_BOOLEAN)
+        {
+          g_string_append (d->out, *value != 0 ? "true" : "false");
+          *pos = p + size;
+          return TRUE;
+        }
+    }
+  return sps_ms_append_value (d->out, type, d->pointer_size, pos, d->end);
+}
+
+/* The field at @index: its value, or its array of values */
+static gboolean
+append_field (Decoder       *d,
+              guint          index,
+              const guint8 **pos,
+              guint64       *value)
+{
+  const SpsEtlField *field = &g_array_index (d->layout->fields, SpsEtlField, index);
+  guint64 count;
+
+  *value = 0;
+  if (field->count_kind == SPS_ETL_SIZE_NONE)
+    return append_element (d, index, pos, value) && d->out->len <= d->limit;
+
+  if (!read_size (d, field->count_kind, field->count, pos, &count))
+    return FALSE;
+  g_string_append_c (d->out, '[');
+  for (guint64 k = 0; k < count; k++)
+    {
+      guint64 ignored;
+
+      if (k > 0)
+        g_string_append_c (d->out, ',');
+      /* Elements that take no bytes stop at the text's limit */
+      if (!append_element (d, index, pos, &ignored) || d->out->len > d->limit)
+        return FALSE;
+    }
+  g_string_append_c (d->out, ']');
+  return TRUE;
+}
+
+static void
+append_rest (GString      *out,
+             gboolean      first,
+             const guint8 *payload,
+             const guint8 *rest,
+             const guint8 *end)
+{
+  g_autofree char *base64 = g_base64_encode (rest, (gsize) (end - rest));
+
+  if (!first)
+    g_string_append_c (out, ',');
+  g_string_append (out, "\"payload_rest_offset\":");
+  sps_json_append_uint64 (out, (guint64) (rest - payload));
+  g_string_append (out, ",\"payload_rest_base64\":\"");
+  g_string_append (out, base64);
+  g_string_append_c (out, '"');
+}
+
+/**
+ * sps_etl_layout_append:
+ * @self: a valid layout (sps_etl_layout_is_valid())
+ * @out: where the JSON object is appended
+ * @pointer_size: the record's pointer size, 4 or 8
+ * @payload: the payload
+ * @len: its size
+ *
+ * Appends the payload's fields as a JSON object. A field that does not
+ * fit (or whose text would be far longer than the payload) ends the
+ * decoding: the payload from that top-level field on is kept raw.
+ *
+ * Returns: whether every field was decoded
+ */
+SpsEtlFieldsStatus
+sps_etl_layout_append (SpsEtlLayout *self,
+                       GString      *out,
+                       guint         pointer_size,
+                       const guint8 *payload,
+                       gsize         len)
+{
+  g_autofree guint64 *values = NULL;
+  SpsEtlFieldsStatus status = SPS_ETL_FIELDS_COMPLETE;
+  const guint8 *pos = payload;
+  gboolean first = TRUE;
+  Decoder d;
+
+  g_return_val_if_fail (self != NULL && self->valid, SPS_ETL_FIELDS_PARTIAL);
+  g_return_val_if_fail (out != NULL, SPS_ETL_FIELDS_PARTIAL);
+
+  values = g_new0 (guint64, MAX (self->fields->len, 1));
+  d.layout = self;
+  d.out = out;
+  d.pointer_size = pointer_size;
+  d.end = payload + len;
+  d.limit = out->len + MAX_TEXT_BASE + MAX_TEXT_PER_BYTE * len;
+  d.values = values;
+
+  g_string_append_c (out, '{');
+  for (guint i = 0; i < self->fields->len; i += g_array_index (self->fields, SpsEtlField, i).span)
+    {
+      const SpsEtlField *field = &g_array_index (self->fields, SpsEtlField, i);
+      const guint8 *start = pos;
+      gsize at = out->len;
+
+      if (!field->hidden)
+        {
+          if (!first)
+            g_string_append_c (out, ',');
+          sps_json_append_string (out, field->name, -1);
+          g_string_append_c (out, ':');
+        }
+      if (!append_field (&d, i, &pos, &values[i]))
+        {
+          g_string_truncate (out, at);
+          append_rest (out, first, payload, start, d.end);
+          status = SPS_ETL_FIELDS_PARTIAL;
+          first = FALSE;
+          break;
+        }
+      if (field->hidden)
+        g_string_truncate (out, at);
+      else
+        first = FALSE;
+    }
+  if (status == SPS_ETL_FIELDS_COMPLETE && self->open_end && pos < d.end)
+    append_rest (out, first, payload, pos, d.end);
+  g_string_append_c (out, '}');
+  return status;
+}
+
+/* TraceLogging */
+
+/**
+ * sps_etl_record_find_item:
+ * @record: an EventHeader record
+ * @item_type: an extended data item's type
+ * @len: (out): its size
+ *
+ * Returns: (nullable): the data of the record's first extended data item
+ *   of @item_type, or %NULL
+ */
+const guint8 *
+sps_etl_record_find_item (const SpsEtlRecord *record,
+                          guint               item_type,
+                          gsize              *len)
+{
+  const guint8 *p = record->extended;
+  const guint8 *end = record->extended + record->extended_len;
+
+  while (p != NULL && end - p >= 8)
+    {
+      guint16 type = sps_ms_read_u16 (p + 2);
+      guint16 flags = sps_ms_read_u16 (p + 4);
+      gsize size = sps_ms_read_u16 (p + 6);
+      const guint8 *data = p + 8;
+
+      if (size > (gsize) (end - data))
+        return NULL;
+      if (type == item_type)
+        {
+          *len = size;
+          return data;
+        }
+      if ((flags & 0x0001) == 0)
+        break;
+      /* Items are 8-byte aligned */
+      p = data + ((size + 7) & ~(gsize) 7);
+    }
+  return NULL;
+}
+
+/**
+ * sps_etl_find_tracelogging_schema:
+ * @record: an EventHeader record
+ * @len: (out): the schema's size
+ *
+ * Returns: (nullable): the TraceLogging schema among the record's
+ *   extended data items (item 11), or %NULL
+ */
+const guint8 *
+sps_etl_find_tracelogging_schema (const SpsEtlRecord *record,
+                                  gsize              *len)
+{
+  return sps_etl_record_find_item (record, EXT_TYPE_TRACELOGGING_SCHEMA, len);
+}
+
+/* A NUL-terminated UTF-8 name at @p; NULL when there is none */
+static char *
+read_name (const guint8 **p,
+           const guint8  *end)
+{
+  const guint8 *nul = *p < end ? memchr (*p, 0, (gsize) (end - *p)) : NULL;
+  char *name;
+
+  if (nul == NULL || !g_utf8_validate ((const char *) *p, nul - *p, NULL))
+    return NULL;
+  name = g_strndup ((const char *) *p, (gsize) (nul - *p));
+  *p = nul + 1;
+  return name;
+}
+
+/* TraceLogging's in-type byte: the type in bits 0–4, how an array is
+ * counted in bits 5–6, an out-type byte following in bit 7 */
+#define TLG_TYPE_MASK  0x1f
+#define TLG_COUNT_MASK 0x60
+#define TLG_CCOUNT     0x20   /* a u16 count in the schema */
+#define TLG_VCOUNT     0x40   /* a u16 count in the payload */
+#define TLG_CUSTOM     0x60   /* a u16 size and a schema of its own */
+#define TLG_CHAIN      0x80
+
+/**
+ * sps_etl_dup_provider_name:
+ * @record: an EventHeader record
+ *
+ * The provider's name that a TraceLogging provider writes in its
+ * traits (extended data item 12: a u16 size, then the name in UTF-8),
+ * as PerfView names such providers.
+ *
+ * Returns: (transfer full) (nullable): the name, or %NULL
+ */
+char *
+sps_etl_dup_provider_name (const SpsEtlRecord *record)
+{
+  gsize len = 0;
+  const guint8 *traits = sps_etl_record_find_item (record, EXT_TYPE_PROVIDER_TRAITS, &len);
+  const guint8 *p;
+  char *name;
+
+  if (traits == NULL || len < 3)
+    return NULL;
+  p = traits + 2;
+  name = read_name (&p, traits + MIN (len, (gsize) MAX (sps_ms_read_u16 (traits), 2)));
+  if (name != NULL && name[0] == '\0')
+    g_clear_pointer (&name, g_free);
+  return name;
+}
+
+/**
+ * sps_etl_tracelogging_event_name:
+ * @schema: a TraceLogging schema item (sps_etl_find_tracelogging_schema())
+ * @len: its size
+ * @fields: (out) (optional): where the fields' descriptions start
+ * @fields_end: (out) (optional): where they end
+ *
+ * Reads the schema's head: its size (u16), tag bytes (bit 7 set on all
+ * but the last), then the event's name.
+ *
+ * Returns: (transfer full) (nullable): the event's name, or %NULL when
+ *   the schema has none
+ */
+char *
+sps_etl_tracelogging_event_name (const guint8  *schema,
+                                 gsize          len,
+                                 const guint8 **fields,
+                                 const guint8 **fields_end)
+{
+  const guint8 *p = schema + 2;
+  const guint8 *end;
+  char *name;
+
+  if (len < 3)
+    return NULL;
+  end = schema + MIN (len, (gsize) MAX (sps_ms_read_u16 (schema), 2));
+  while (p < end && (*p++ & 0x80) != 0)
+    ;
+  if (!(name = read_name (&p, end)) || name[0] == '\0')
+    {
+      g_free (name);
+      return NULL;
+    }
+  if (fields != NULL)
+    *fields = p;
+  if (fields_end != NULL)
+    *fields_end = end;
+  return name;
+}
+
+/**
+ * sps_etl_layout_new_tracelogging:
+ * @schema: a TraceLogging schema item (sps_etl_find_tracelogging_schema())
+ * @len: its size
+ * @event_name: (out) (optional): the event's name
+ *
+ * Reads the schema: its head (sps_etl_tracelogging_event_name()), then
+ * each field: name, in-type, out-type and its tags when bit 7 says so, a
+ * u16 count for constant-count arrays; a struct's out-type is its
+ * number of members, which follow it.
+ *
+ * Returns: (transfer full) (nullable): the layout, valid, or %NULL when
+ *   the schema is malformed (@event_name is still set when it was read)
+ */
+SpsEtlLayout *
+sps_etl_layout_new_tracelogging (const guint8  *schema,
+                                 gsize          len,
+                                 char         **event_name)
+{
+  g_autoptr(SpsEtlLayout) layout = sps_etl_layout_new ();
+  const guint8 *p = NULL;
+  const guint8 *end = NULL;
+  char *name = sps_etl_tracelogging_event_name (schema, len, &p, &end);
+
+  if (event_name != NULL)
+    *event_name = name;
+  if (name == NULL)
+    return NULL;
+  if (event_name == NULL)
+    g_free (name);
+
+  while (p < end)
+    {
+      g_autofree char *field_name = read_name (&p, end);
+      SpsEtlField *field;
+      guint8 in, out = 0;
+
+      if (field_name == NULL || p >= end)
+        return NULL;
+      in = *p++;
+      if ((in & TLG_CHAIN) != 0)
+        {
+          if (p >= end)
+            return NULL;
+          out = *p++;
+          /* Field tags follow while bit 7 is set */
+          for (guint8 b = out; (b & 0x80) != 0; )
+            {
+              if (p >= end)
+                return NULL;
+              b = *p++;
+            }
+        }
+      field = sps_etl_layout_add (layout, field_name, in & TLG_TYPE_MASK);
+      field->out_type = out & 0x7f;
+      if (field->in_type == SPS_ETL_IN_STRUCT)
+        field->n_members = out & 0x7f;
+      switch (in & TLG_COUNT_MASK)
+        {
+        case TLG_CCOUNT:
+          if (end - p < 2)
+            return NULL;
+          field->count_kind = SPS_ETL_SIZE_FIXED;
+          field->count = sps_ms_read_u16 (p);
+          p += 2;
+          break;
+        case TLG_VCOUNT:
+          field->count_kind = SPS_ETL_SIZE_DATA_U16;
+          break;
+        case TLG_CUSTOM:
+          {
+            guint16 size;
+
+            /* A serializer's own schema: the payload has a u16 size and
+             * the bytes, kept as bytes */
+            if (end - p < 2 || (size = sps_ms_read_u16 (p)) > (gsize) (end - p - 2))
+              return NULL;
+            p += 2 + size;
+            field->in_type = SPS_ETL_IN_COUNTED_BINARY;
+          }
+          break;
+        default:
+          break;
+        }
+    }
+  if (!sps_etl_layout_is_valid (layout))
+    return NULL;
+  return g_steal_pointer (&layout);
+}

@@ -1,0 +1,187 @@
+/* test-etl-fields.c: payloads decoded by EventSource manifests' templates and TraceLogging schemas
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Hand-made manifests and schemas, with payloads written byte by byte
+ * here; every expected value is read off those bytes (little-endian).
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sps-etl-fields.h"
+#include "sps-etl-manifest.h"
+
+/* A one-chunk ManifestData payload holding @xml */
+static GByteArray *
+manifest_payload (const char *xml)
+{
+  GByteArray *out = g_byte_array_new ();
+  static const guint8 envelope[8] = { 1, 1, 0, 0x5b, 1, 0, 0, 0 };
+
+  g_byte_array_append (out, envelope, sizeof envelope);
+  g_byte_array_append (out, (const guint8 *) xml, (guint) strlen (xml));
+  return out;
+}
+
+static const char manifest_xml[] =
+  "<instrumentationManifest><instrumentation><events><provider name=\"P\" guid=\"{0badf00d-1234-4321-8888-0123456789ab}\">"
+  "<events>"
+  "<event value=\"1\" version=\"0\" task=\"T1\" template=\"A\"/>"
+  "<event value=\"2\" version=\"0\" task=\"T2\" template=\"B\"/>"
+  "<event value=\"3\" task=\"T3\" template=\"C\"/>"
+  "<event value=\"4\" task=\"T4\" template=\"D\"/>"
+  "<event value=\"5\" task=\"T5\"/>"
+  "</events><templates>"
+  "<template tid=\"A\">"
+  "<data name=\"Count\" inType=\"win:UInt16\"/>"
+  "<data name=\"Values\" inType=\"win:Int32\" count=\"Count\"/>"
+  "<data name=\"Size\" inType=\"win:UInt32\"/>"
+  "<data name=\"Blob\" inType=\"win:Binary\" length=\"Size\"/>"
+  "<data name=\"Name\" inType=\"win:AnsiString\"/>"
+  "<data name=\"Fixed\" inType=\"win:UnicodeString\" length=\"3\"/>"
+  "<data name=\"When\" inType=\"win:FILETIME\"/>"
+  "<data name=\"Ok\" inType=\"win:Boolean\"/>"
+  "<data name=\"Ptr\" inType=\"win:Pointer\"/>"
+  "</template>"
+  "<template tid=\"B\"><data name=\"X\" inType=\"win:Double\"/><data name=\"Odd\" inType=\"win:Unknown\"/>"
+  "<data name=\"Y\" inType=\"win:Int8\"/></template>"
+  "<template tid=\"C\"><data name=\"S\" inType=\"win:UnicodeString\"/><data name=\"G\" inType=\"win:GUID\"/></template>"
+  "<template tid=\"D\"><data name=\"V\" inType=\"win:Int32\" count=\"Later\"/><data name=\"Later\" inType=\"win:UInt16\"/></template>"
+  "</templates></provider></events></instrumentation></instrumentationManifest>";
+
+/* Appends @layout's decoding of @payload to a new string */
+static char *
+decode (SpsEtlLayout       *layout,
+        guint               pointer_size,
+        const guint8       *payload,
+        gsize               len,
+        SpsEtlFieldsStatus  expected)
+{
+  GString *out = g_string_new (NULL);
+
+  g_assert_cmpint (sps_etl_layout_append (layout, out, pointer_size, payload, len), ==, expected);
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_manifest_templates (void)
+{
+  g_autoptr(SpsEtlManifest) manifest = sps_etl_manifest_new ();
+  g_autoptr(GByteArray) chunk = manifest_payload (manifest_xml);
+  g_autoptr(GHashTable) layouts = NULL;
+  /* Count 2; Values -1, 300; Size 3; Blob ab cd ef; Name "ok"; Fixed
+   * "xyz" (3 UTF-16 units, no terminator); When 116444736000000000 (the
+   * Unix epoch as a FILETIME); Ok 1; Ptr 0x1234 (4-byte pointers) */
+  static const guint8 a[] = { 2, 0, 0xff, 0xff, 0xff, 0xff, 0x2c, 1, 0, 0, 3, 0, 0, 0, 0xab, 0xcd, 0xef,
+                              'o', 'k', 0, 'x', 0, 'y', 0, 'z', 0,
+                              0x00, 0x80, 0x3e, 0xd5, 0xde, 0xb1, 0x9d, 0x01, 1, 0, 0, 0, 0x34, 0x12, 0, 0 };
+  /* X 1.5, then two bytes no field describes */
+  static const guint8 b[] = { 0, 0, 0, 0, 0, 0, 0xf8, 0x3f, 9, 8 };
+  /* S "ab", then 4 of the GUID's 16 bytes */
+  static const guint8 c[] = { 'a', 0, 'b', 0, 0, 0, 1, 2, 3, 4 };
+  g_autofree char *text_a = NULL;
+  g_autofree char *text_b = NULL;
+  g_autofree char *text_c = NULL;
+  g_autofree char *text_d = NULL;
+
+  g_test_summary ("An EventSource manifest's templates: counted arrays, a binary sized by the field before "
+                  "it (not shown, as TraceEvent shows it), fixed-length text, times; an unknown in-type "
+                  "ends the template; a cut payload keeps the fields before the cut");
+
+  g_assert_true (sps_etl_manifest_add_chunk (manifest, chunk->data, chunk->len));
+  layouts = sps_etl_manifest_ref_layouts (manifest);
+  /* Event 5 has no template; D's count names a later field, so its
+   * template ends before that field */
+  g_assert_cmpuint (g_hash_table_size (layouts), ==, 4);
+  g_assert_null (g_hash_table_lookup (layouts, GUINT_TO_POINTER (5)));
+
+  text_a = decode (g_hash_table_lookup (layouts, GUINT_TO_POINTER (1)), 4, a, sizeof a, SPS_ETL_FIELDS_COMPLETE);
+  g_assert_cmpstr (text_a, ==, "{\"Count\":2,\"Values\":[-1,300],\"Blob\":\"abcdef\",\"Name\":\"ok\",\"Fixed\":\"xyz\","
+                               "\"When\":\"1970-01-01T00:00:00.0000000Z\",\"Ok\":true,\"Ptr\":4660}");
+  /* 09 08 in base64 is CQg= */
+  text_b = decode (g_hash_table_lookup (layouts, GUINT_TO_POINTER (2)), 8, b, sizeof b, SPS_ETL_FIELDS_COMPLETE);
+  g_assert_cmpstr (text_b, ==, "{\"X\":1.5,\"payload_rest_offset\":8,\"payload_rest_base64\":\"CQg=\"}");
+  /* 01 02 03 04 is AQIDBA== */
+  text_c = decode (g_hash_table_lookup (layouts, GUINT_TO_POINTER (3)), 8, c, sizeof c, SPS_ETL_FIELDS_PARTIAL);
+  g_assert_cmpstr (text_c, ==, "{\"S\":\"ab\",\"payload_rest_offset\":6,\"payload_rest_base64\":\"AQIDBA==\"}");
+  text_d = decode (g_hash_table_lookup (layouts, GUINT_TO_POINTER (4)), 8, c, 3, SPS_ETL_FIELDS_COMPLETE);
+  g_assert_cmpstr (text_d, ==, "{\"payload_rest_offset\":0,\"payload_rest_base64\":\"YQBi\"}");
+}
+
+/* A TraceLogging schema: size, one tag byte 0, the name, then @fields */
+static GByteArray *
+schema (const char   *name,
+        const guint8 *fields,
+        gsize         len)
+{
+  GByteArray *out = g_byte_array_new ();
+  guint16 size = (guint16) (2 + 1 + strlen (name) + 1 + len);
+  guint8 head[3] = { size & 0xff, size >> 8, 0 };
+
+  g_byte_array_append (out, head, 3);
+  g_byte_array_append (out, (const guint8 *) name, (guint) strlen (name) + 1);
+  g_byte_array_append (out, fields, (guint) len);
+  return out;
+}
+
+static void
+test_tracelogging_schema (void)
+{
+  /* "C": 3 uint8 with the boolean out-type, constant count 3 in the schema;
+   * "T": a counted ANSI string; "H": a hex int64; "Z": a SID */
+  static const guint8 fields[] = { 'C', 0, 0x80 | 0x20 | 4, 3, 3, 0, 'T', 0, 23, 'H', 0, 21, 'Z', 0, 19 };
+  /* 1 0 7; "abc"; 0x10; S-1-5-32-544 (revision 1, 2 sub-authorities,
+   * authority 5, then 32 and 544) */
+  static const guint8 payload[] = { 1, 0, 7, 3, 0, 'a', 'b', 'c', 0x10, 0, 0, 0, 0, 0, 0, 0,
+                                    1, 2, 0, 0, 0, 0, 0, 5, 32, 0, 0, 0, 0x20, 2, 0, 0 };
+  /* "E": a struct of no members in a payload-counted array */
+  static const guint8 empty[] = { 'E', 0, 0x80 | 0x40 | 24, 0 };
+  static const guint8 many[] = { 0xff, 0xff };
+  /* A struct of 3 members with only one after it */
+  static const guint8 short_struct[] = { 'S', 0, 0x80 | 24, 3, 'A', 0, 7 };
+  g_autoptr(GByteArray) s1 = schema ("One", fields, sizeof fields);
+  g_autoptr(GByteArray) s2 = schema ("Two", empty, sizeof empty);
+  g_autoptr(GByteArray) s3 = schema ("Three", short_struct, sizeof short_struct);
+  g_autoptr(SpsEtlLayout) l1 = NULL;
+  g_autoptr(SpsEtlLayout) l2 = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *name3 = NULL;
+  g_autofree char *text1 = NULL;
+  g_autofree char *text2 = NULL;
+
+  g_test_summary ("TraceLogging schemas: constant-count arrays, out-types, counted strings, SIDs; "
+                  "elements of no bytes stop at the text limit; a struct whose members are missing is refused");
+
+  l1 = sps_etl_layout_new_tracelogging (s1->data, s1->len, &name);
+  g_assert_nonnull (l1);
+  g_assert_cmpstr (name, ==, "One");
+  text1 = decode (l1, 8, payload, sizeof payload, SPS_ETL_FIELDS_COMPLETE);
+  g_assert_cmpstr (text1, ==, "{\"C\":[true,false,true],\"T\":\"abc\",\"H\":16,\"Z\":\"S-1-5-32-544\"}");
+
+  /* 65,535 empty objects would be 196 KB of text for 2 bytes: kept raw
+   * (ff ff is //8=) */
+  l2 = sps_etl_layout_new_tracelogging (s2->data, s2->len, NULL);
+  g_assert_nonnull (l2);
+  text2 = decode (l2, 8, many, sizeof many, SPS_ETL_FIELDS_PARTIAL);
+  g_assert_cmpstr (text2, ==, "{\"payload_rest_offset\":0,\"payload_rest_base64\":\"//8=\"}");
+
+  g_assert_null (sps_etl_layout_new_tracelogging (s3->data, s3->len, &name3));
+  g_assert_cmpstr (name3, ==, "Three");
+  /* Shorter than its head, or a name without its end */
+  g_assert_null (sps_etl_layout_new_tracelogging (s1->data, 2, NULL));
+  g_assert_null (sps_etl_layout_new_tracelogging (s1->data, 5, NULL));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/etl/fields/manifest-templates", test_manifest_templates);
+  g_test_add_func ("/etl/fields/tracelogging-schema", test_tracelogging_schema);
+
+  return g_test_run ();
+}
