@@ -201,23 +201,14 @@ _sps_timeline_stack_box_markup (SpsTrace          *trace,
   g_autofree char *name = NULL;
   GString *out = g_string_new (NULL);
   double cpu = 0;
-  guint n_estimated = 0;
+  guint n_estimated;
   guint n;
 
   b = _sps_timeline_stacks_get_boxes (stacks, track, depth, &n);
   g_return_val_if_fail (box < n, NULL);
   b = &b[box];
 
-  for (guint32 s = b->first_sample; s < b->first_sample + b->n_samples; s++)
-    {
-      double estimate = sps_flame_tree_sample_estimate_ns (samples, s);
-
-      if (!isnan (estimate))
-        {
-          cpu += estimate;
-          n_estimated++;
-        }
-    }
+  n_estimated = _sps_timeline_stacks_estimate_cpu (samples, b->first_sample, b->n_samples, &cpu);
 
   first = sps_time_format_duration (_sps_time_sub (samples->ts[b->first_sample], origin), 3);
   last = sps_time_format_duration (_sps_time_sub (samples->ts[b->first_sample + b->n_samples - 1], origin), 3);

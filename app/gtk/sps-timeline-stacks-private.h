@@ -8,6 +8,7 @@
 #include <spanscope-core.h>
 
 #include "sps-gtk-version-macros.h"
+#include "sps-selection.h"
 
 G_BEGIN_DECLS
 
@@ -54,6 +55,19 @@ guint                      _sps_timeline_stacks_find_box  (SpsTimelineStacks    
 SPS_GTK_AVAILABLE_IN_ALL
 guint                      _sps_timeline_stacks_track_depth (SpsTrace           *trace,
                                                            guint32               track);
+
+SPS_GTK_AVAILABLE_IN_ALL
+guint                      _sps_timeline_stacks_estimate_cpu (const SpsSampleTable *samples,
+                                                           guint                 first,
+                                                           guint                 n,
+                                                           double               *cpu_ns);
+SPS_GTK_AVAILABLE_IN_ALL
+void                       _sps_timeline_stacks_box_selection (SpsTimelineStacks *self,
+                                                           SpsTrace             *trace,
+                                                           guint32               track,
+                                                           guint                 depth,
+                                                           guint                 box,
+                                                           SpsSelection         *selection);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsTimelineStacks, _sps_timeline_stacks_free)
 

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include "sps-timeline-stacks-private.h"
 #include "sps-time-math-private.h"
 
@@ -345,4 +347,86 @@ _sps_timeline_stacks_track_depth (SpsTrace *trace,
     }
 
   return deepest;
+}
+
+/**
+ * _sps_timeline_stacks_estimate_cpu:
+ * @samples: a sample table
+ * @first: a row of it
+ * @n: how many rows from @first
+ * @cpu_ns: (out): the CPU time estimated from the weights of those with a
+ *   time unit, in ns
+ *
+ * What a box's samples tell of the CPU time (the tooltip and the detail
+ * panel both show it).
+ *
+ * Returns: how many of the samples had an estimate
+ */
+guint
+_sps_timeline_stacks_estimate_cpu (const SpsSampleTable *samples,
+                                   guint                 first,
+                                   guint                 n,
+                                   double               *cpu_ns)
+{
+  guint n_estimated = 0;
+
+  g_return_val_if_fail (samples != NULL, 0);
+  g_return_val_if_fail (cpu_ns != NULL, 0);
+  g_return_val_if_fail (first <= samples->n_rows && n <= samples->n_rows - first, 0);
+
+  *cpu_ns = 0;
+  for (guint s = first; s < first + n; s++)
+    {
+      double estimate = sps_flame_tree_sample_estimate_ns (samples, s);
+
+      if (!isnan (estimate))
+        {
+          *cpu_ns += estimate;
+          n_estimated++;
+        }
+    }
+
+  return n_estimated;
+}
+
+/**
+ * _sps_timeline_stacks_box_selection:
+ * @self: stack charts
+ * @trace: the trace they were computed from
+ * @track: a sample track
+ * @depth: a depth of its chart
+ * @box: a box of @depth
+ * @selection: (out caller-allocates): the selection of that box
+ *
+ * Describes a box as a session selection (%SPS_SELECTION_STACK_BOX): its
+ * track, depth, callsite, samples (of the raw table when the charts were
+ * computed from it) and span.
+ */
+void
+_sps_timeline_stacks_box_selection (SpsTimelineStacks *self,
+                                    SpsTrace          *trace,
+                                    guint32            track,
+                                    guint              depth,
+                                    guint              box,
+                                    SpsSelection      *selection)
+{
+  const SpsTimelineStackBox *boxes;
+  guint n;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (selection != NULL);
+
+  sps_selection_init_none (selection);
+  boxes = _sps_timeline_stacks_get_boxes (self, track, depth, &n);
+  g_return_if_fail (box < n);
+
+  selection->kind = SPS_SELECTION_STACK_BOX;
+  selection->track = track;
+  selection->depth = depth;
+  selection->callsite = boxes[box].callsite;
+  selection->first_sample = boxes[box].first_sample;
+  selection->n_samples = boxes[box].n_samples;
+  selection->raw = self->samples == sps_trace_get_raw_samples (trace) && self->samples != sps_trace_get_samples (trace);
+  selection->start = boxes[box].start;
+  selection->end = boxes[box].end;
 }
