@@ -319,6 +319,47 @@ test_filters (void)
   g_assert_cmpstr (rows, ==, "0:2");
 }
 
+static char *
+runs_text (SpsTimelineStacks *stacks,
+           guint32            track,
+           guint              depth,
+           guint              level)
+{
+  guint n;
+  const SpsTimelineStackRun *runs = _sps_timeline_stacks_get_runs (stacks, track, depth, level, &n);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (out, "%s[%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ") box %u ×%u", i > 0 ? " " : "",
+                            runs[i].start, runs[i].end, runs[i].box, runs[i].n_boxes);
+  return g_string_free (out, FALSE);
+}
+
+/* The lanes' levels of detail, by hand from the boxes of depth 2
+ * (C [100, 300), D [300, 400), C [500, 600)): at 128 ns C (200 ns) is
+ * wide, D and the second C are narrow but start in buckets 2 and 3; at
+ * 256 ns all are narrow, C in bucket 0, D and C in bucket 1; at 512 ns
+ * all three start in bucket 0 (and D's run takes the second C, which
+ * starts in D's bucket). A level is the same whichever levels were made
+ * before it. */
+static void
+test_runs (StackFixture  *f,
+           gconstpointer  data)
+{
+  g_autoptr(SpsTimelineStacks) fresh = _sps_timeline_stacks_new (f->trace, sps_trace_get_samples (f->trace));
+  g_autofree char *l0 = runs_text (f->stacks, f->track, 2, 0);
+  g_autofree char *l7 = runs_text (f->stacks, f->track, 2, 7);
+  g_autofree char *l8 = runs_text (f->stacks, f->track, 2, 8);
+  g_autofree char *l9 = runs_text (f->stacks, f->track, 2, 9);
+  g_autofree char *l9_fresh = runs_text (fresh, f->track, 2, 9);
+
+  g_assert_cmpstr (l0, ==, "[100,300) box 0 ×1 [300,400) box 1 ×1 [500,600) box 2 ×1");
+  g_assert_cmpstr (l7, ==, "[100,300) box 0 ×1 [300,400) box 1 ×1 [500,600) box 2 ×1");
+  g_assert_cmpstr (l8, ==, "[100,300) box 0 ×1 [300,600) box 1 ×2");
+  g_assert_cmpstr (l9, ==, "[100,600) box 0 ×3");
+  g_assert_cmpstr (l9_fresh, ==, l9);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -329,6 +370,8 @@ main (int   argc,
               stack_fixture_set_up, test_boxes, stack_fixture_tear_down);
   g_test_add_func ("/gtk/timeline/stacks/last-box", test_last_box);
   g_test_add_func ("/gtk/timeline/stacks/filters", test_filters);
+  g_test_add ("/gtk/timeline/stacks/runs", StackFixture, NULL,
+              stack_fixture_set_up, test_runs, stack_fixture_tear_down);
   g_test_add ("/gtk/timeline/stacks/rows", StackFixture, NULL,
               stack_fixture_set_up, test_rows, stack_fixture_tear_down);
   g_test_add ("/gtk/timeline/stacks/hit-test", StackFixture, NULL,
