@@ -50,8 +50,8 @@ struct _SpsWindow
   GtkWidget            *search_panel;
 
   gboolean              saving_profile;
-  gboolean              editing;
-  gboolean              focus_elsewhere;
+  gboolean              editing;          /* text entry, text view or menu */
+  gboolean              focus_elsewhere;  /* a docked panel */
   gboolean              disposed;
   gboolean              dock_placed;
   gboolean              filling_docks;
