@@ -195,6 +195,19 @@ test_statistics_tab (void)
 }
 
 static gboolean
+entry_has_text (gpointer data)
+{
+  return *gtk_editable_get_text (data) != '\0';
+}
+
+/* The editor's text is longer than QUERY */
+static gboolean
+buffer_grew (gpointer data)
+{
+  return gtk_text_buffer_get_char_count (data) > (int) strlen (QUERY);
+}
+
+static gboolean
 spans_differ (gpointer data)
 {
   gint64 *before = data;
@@ -233,10 +246,24 @@ test_keys_from_panels (void)
   sps_test_wait_until (has_rows, table);
 
   /* The SQL editor (a text view) keeps its letters: the timeline's
-   * actions are off while it has the focus */
+   * actions are off while it has the focus, and W is typed (QUERY has no
+   * lower-case w) while the window stays */
   gtk_widget_grab_focus (editor);
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "zoom-in"));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "clear"));
+  span = sps_session_get_visible_end (session) - sps_session_get_visible_start (session);
+  press_keys (GTK_WIDGET (window), "w");
+  sps_test_wait_until (buffer_grew, gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)));
+  {
+    g_autofree char *text = NULL;
+    GtkTextIter start, end;
+
+    gtk_text_buffer_get_bounds (gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)), &start, &end);
+    text = gtk_text_iter_get_text (&start, &end);
+    g_assert_cmpuint (strlen (text), ==, strlen (QUERY) + 1);
+    g_assert_nonnull (strchr (text, 'w'));
+  }
+  g_assert_cmpint (sps_session_get_visible_end (session) - sps_session_get_visible_start (session), ==, span);
 
   /* The results table has the focus: W zooms the timeline */
   span = sps_session_get_visible_end (session) - sps_session_get_visible_start (session);
@@ -260,7 +287,7 @@ test_keys_from_panels (void)
   g_assert_true (gtk_widget_grab_focus (search));
   span = sps_session_get_visible_end (session) - sps_session_get_visible_start (session);
   press_keys (GTK_WIDGET (window), "w");
-  sps_test_spin (100);
+  sps_test_wait_until (entry_has_text, search);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "w");
   g_assert_cmpint (sps_session_get_visible_end (session) - sps_session_get_visible_start (session), ==, span);
 
