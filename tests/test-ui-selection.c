@@ -349,6 +349,106 @@ test_stack_box (void)
   gtk_window_destroy (GTK_WINDOW (ui.window));
 }
 
+/* Deferred args, as the ETL importer writes them: cookie N stands for
+ * {"n":N}; cookie 99 cannot be read */
+#define TEST_TYPE_DECODER (test_decoder_get_type ())
+G_DECLARE_FINAL_TYPE (TestDecoder, test_decoder, TEST, DECODER, GObject)
+
+struct _TestDecoder
+{
+  GObject parent_instance;
+};
+
+static gboolean
+test_decoder_decode (SpsArgsDecoder *decoder,
+                     guint64         cookie,
+                     GString        *json,
+                     GError        **error)
+{
+  if (cookie == 99)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "cookie 99");
+      return FALSE;
+    }
+  g_string_append_printf (json, "{\"n\":%" G_GUINT64_FORMAT "}", cookie);
+  return TRUE;
+}
+
+static void
+test_decoder_iface_init (SpsArgsDecoderInterface *iface)
+{
+  iface->decode = test_decoder_decode;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestDecoder, test_decoder, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SPS_TYPE_ARGS_DECODER, test_decoder_iface_init))
+
+static void
+test_decoder_class_init (TestDecoderClass *klass)
+{
+}
+
+static void
+test_decoder_init (TestDecoder *self)
+{
+}
+
+/* A selected event's deferred args are decoded through the trace for the
+ * panel; args that cannot be decoded say why. Events: Kernel
+ * Process/Start (id 1, version 2, opcode 1) at 10 ns with cookie 7, and
+ * at 20 ns with cookie 99. */
+static void
+test_deferred_args (void)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(TestDecoder) decoder = g_object_new (TEST_TYPE_DECODER, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsSession) session = NULL;
+  guint32 process = sps_trace_builder_ensure_process (b, 4);
+  guint32 thread = sps_trace_builder_ensure_thread (b, process, 40);
+  guint32 provider = sps_trace_builder_intern (b, "Kernel", -1);
+  guint32 name = sps_trace_builder_intern (b, "Kernel/Process/Start", -1);
+  guint number = sps_trace_builder_add_args_decoder (b, SPS_ARGS_DECODER (decoder));
+  GListModel *args;
+  Ui ui;
+
+  sps_trace_builder_add_event (b, thread, 10, provider, name, SPS_EVENT_DESCRIPTOR (1, 2, 1),
+                               sps_args_ref_new_deferred (number, 7));
+  sps_trace_builder_add_event (b, thread, 20, provider, name, SPS_EVENT_DESCRIPTOR (1, 2, 1),
+                               sps_args_ref_new_deferred (number, 99));
+  trace = sps_trace_builder_finish (b, NULL, &error);
+  g_assert_no_error (error);
+  session = sps_session_new (trace);
+  ui_present (&ui, session);
+
+  sps_session_select_instant (session, 0);
+  g_assert_cmpstr (label_text (ui.panel, "item-name-value"), ==, "Kernel/Process/Start");
+  g_assert_cmpstr (label_text (ui.panel, "item-provider-value"), ==, "Kernel");
+  g_assert_cmpstr (label_text (ui.panel, "item-id-value"), ==, "1");
+  g_assert_cmpstr (label_text (ui.panel, "item-version-value"), ==, "2");
+  g_assert_cmpstr (label_text (ui.panel, "item-opcode-value"), ==, "1");
+  g_assert_cmpstr (label_text (ui.panel, "item-time-value"), ==, "0 ns");
+  args = G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (sps_test_find_named (ui.panel, "item-arguments-view"))));
+  g_assert_cmpuint (g_list_model_get_n_items (args), ==, 1);
+  {
+    g_autoptr(GtkTreeListRow) row = g_list_model_get_item (args, 0);
+    g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
+    g_autofree char *key = NULL;
+    g_autofree char *value = NULL;
+
+    g_object_get (item, "name", &key, "value", &value, NULL);
+    g_assert_cmpstr (key, ==, "n");
+    g_assert_cmpstr (value, ==, "7");
+  }
+
+  sps_session_select_instant (session, 1);
+  g_assert_cmpstr (label_text (ui.panel, "item-time-value"), ==, "10 ns");
+  g_assert_cmpstr (label_text (ui.panel, "item-arguments-message"), ==, "The arguments could not be read: cookie 99");
+
+  gtk_window_destroy (GTK_WINDOW (ui.window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -357,6 +457,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/selection/event", test_event);
   g_test_add_func ("/ui/selection/stack-box", test_stack_box);
+  g_test_add_func ("/ui/selection/deferred-args", test_deferred_args);
 
   return g_test_run ();
 }
