@@ -18,6 +18,7 @@
 #include "sps-timeline-private.h"
 
 #include "sps-test-ui.h"
+#include "sps-test-util.h"
 
 #define SYNC_QPC  G_GINT64_CONSTANT (123456789000)
 #define FREQUENCY G_GINT64_CONSTANT (10000000)
@@ -84,6 +85,27 @@ label_text (GtkWidget  *panel,
 
   g_assert_nonnull (label);
   return gtk_label_get_text (GTK_LABEL (label));
+}
+
+/* The item page's args are one row, @key = @value */
+static void
+assert_one_arg (GtkWidget  *panel,
+                const char *key,
+                const char *value)
+{
+  GtkWidget *view = sps_test_find_named (panel, "item-arguments-view");
+  GListModel *args = G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (view)));
+  g_autoptr(GtkTreeListRow) row = NULL;
+  g_autoptr(GObject) item = NULL;
+  g_autofree char *row_key = NULL;
+  g_autofree char *row_value = NULL;
+
+  g_assert_cmpuint (g_list_model_get_n_items (args), ==, 1);
+  row = g_list_model_get_item (args, 0);
+  item = gtk_tree_list_row_get_item (row);
+  g_object_get (item, "name", &row_key, "value", &row_value, NULL);
+  g_assert_cmpstr (row_key, ==, key);
+  g_assert_cmpstr (row_value, ==, value);
 }
 
 /* The middle of the first row of @kind (of @track when not SPS_NO_INDEX),
@@ -194,7 +216,6 @@ test_event (void)
   g_autofree char *shot = NULL;
   const SpsInstantTable *instants;
   const SpsSelection *sel;
-  GListModel *args;
   guint first, second;
   Ui ui;
   int x, y;
@@ -235,18 +256,7 @@ test_event (void)
   g_assert_cmpstr (label_text (ui.panel, "item-opcode-value"), ==, "0");
   g_assert_cmpstr (label_text (ui.panel, "item-time-value"), ==, "2 ms");
   g_assert_cmpstr (label_text (ui.panel, "item-thread-value"), ==, "Thread 77");
-  args = G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (sps_test_find_named (ui.panel, "item-arguments-view"))));
-  g_assert_cmpuint (g_list_model_get_n_items (args), ==, 1);
-  {
-    g_autoptr(GtkTreeListRow) row = g_list_model_get_item (args, 0);
-    g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
-    g_autofree char *key = NULL;
-    g_autofree char *value = NULL;
-
-    g_object_get (item, "name", &key, "value", &value, NULL);
-    g_assert_cmpstr (key, ==, "Count");
-    g_assert_cmpstr (value, ==, "42");
-  }
+  assert_one_arg (ui.panel, "Count", "42");
 
   /* Outlined: the 3 px accent frame starts 5 px left of the tick's
    * column (a square of 9 px around it, grown by a pixel) */
@@ -349,50 +359,6 @@ test_stack_box (void)
   gtk_window_destroy (GTK_WINDOW (ui.window));
 }
 
-/* Deferred args, as the ETL importer writes them: cookie N stands for
- * {"n":N}; cookie 99 cannot be read */
-#define TEST_TYPE_DECODER (test_decoder_get_type ())
-G_DECLARE_FINAL_TYPE (TestDecoder, test_decoder, TEST, DECODER, GObject)
-
-struct _TestDecoder
-{
-  GObject parent_instance;
-};
-
-static gboolean
-test_decoder_decode (SpsArgsDecoder *decoder,
-                     guint64         cookie,
-                     GString        *json,
-                     GError        **error)
-{
-  if (cookie == 99)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "cookie 99");
-      return FALSE;
-    }
-  g_string_append_printf (json, "{\"n\":%" G_GUINT64_FORMAT "}", cookie);
-  return TRUE;
-}
-
-static void
-test_decoder_iface_init (SpsArgsDecoderInterface *iface)
-{
-  iface->decode = test_decoder_decode;
-}
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TestDecoder, test_decoder, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (SPS_TYPE_ARGS_DECODER, test_decoder_iface_init))
-
-static void
-test_decoder_class_init (TestDecoderClass *klass)
-{
-}
-
-static void
-test_decoder_init (TestDecoder *self)
-{
-}
-
 /* A selected event's deferred args are decoded through the trace for the
  * panel; args that cannot be decoded say why. Events: Kernel
  * Process/Start (id 1, version 2, opcode 1) at 10 ns with cookie 7, and
@@ -401,7 +367,7 @@ static void
 test_deferred_args (void)
 {
   g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
-  g_autoptr(TestDecoder) decoder = g_object_new (TEST_TYPE_DECODER, NULL);
+  g_autoptr(SpsTestDecoder) decoder = sps_test_decoder_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(SpsSession) session = NULL;
@@ -410,7 +376,6 @@ test_deferred_args (void)
   guint32 provider = sps_trace_builder_intern (b, "Kernel", -1);
   guint32 name = sps_trace_builder_intern (b, "Kernel/Process/Start", -1);
   guint number = sps_trace_builder_add_args_decoder (b, SPS_ARGS_DECODER (decoder));
-  GListModel *args;
   Ui ui;
 
   sps_trace_builder_add_event (b, thread, 10, provider, name, SPS_EVENT_DESCRIPTOR (1, 2, 1),
@@ -429,18 +394,7 @@ test_deferred_args (void)
   g_assert_cmpstr (label_text (ui.panel, "item-version-value"), ==, "2");
   g_assert_cmpstr (label_text (ui.panel, "item-opcode-value"), ==, "1");
   g_assert_cmpstr (label_text (ui.panel, "item-time-value"), ==, "0 ns");
-  args = G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (sps_test_find_named (ui.panel, "item-arguments-view"))));
-  g_assert_cmpuint (g_list_model_get_n_items (args), ==, 1);
-  {
-    g_autoptr(GtkTreeListRow) row = g_list_model_get_item (args, 0);
-    g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
-    g_autofree char *key = NULL;
-    g_autofree char *value = NULL;
-
-    g_object_get (item, "name", &key, "value", &value, NULL);
-    g_assert_cmpstr (key, ==, "n");
-    g_assert_cmpstr (value, ==, "7");
-  }
+  assert_one_arg (ui.panel, "n", "7");
 
   sps_session_select_instant (session, 1);
   g_assert_cmpstr (label_text (ui.panel, "item-time-value"), ==, "10 ns");
