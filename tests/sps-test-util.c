@@ -300,3 +300,64 @@ sps_test_gzip (const void *data,
         return g_byte_array_free_to_bytes (g_steal_pointer (&out));
     }
 }
+
+/* The decoder of deferred args of sps-test-util.h */
+
+struct _SpsTestDecoder
+{
+  GObject parent_instance;
+  guint   n_calls;
+};
+
+static gboolean
+sps_test_decoder_decode (SpsArgsDecoder *decoder,
+                         guint64         cookie,
+                         GString        *json,
+                         GError        **error)
+{
+  SpsTestDecoder *self = SPS_TEST_DECODER (decoder);
+
+  self->n_calls++;
+  /* Something appended before the failure: the caller must drop it */
+  g_string_append (json, "{\"n\":");
+  if (cookie == 99)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "cookie 99");
+      return FALSE;
+    }
+  g_string_append_printf (json, "%" G_GUINT64_FORMAT "}", cookie);
+  return TRUE;
+}
+
+static void
+sps_test_decoder_iface_init (SpsArgsDecoderInterface *iface)
+{
+  iface->decode = sps_test_decoder_decode;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (SpsTestDecoder, sps_test_decoder, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SPS_TYPE_ARGS_DECODER, sps_test_decoder_iface_init))
+
+static void
+sps_test_decoder_class_init (SpsTestDecoderClass *klass)
+{
+}
+
+static void
+sps_test_decoder_init (SpsTestDecoder *self)
+{
+}
+
+/* A new decoder of that kind, to give a builder */
+SpsTestDecoder *
+sps_test_decoder_new (void)
+{
+  return g_object_new (SPS_TYPE_TEST_DECODER, NULL);
+}
+
+/* How many times it decoded (or tried to) */
+guint
+sps_test_decoder_get_n_calls (SpsTestDecoder *self)
+{
+  return self->n_calls;
+}

@@ -62,4 +62,12 @@ void      sps_test_add_complete        (SpsTraceBuilder    *builder,
                                         const char         *args,
                                         SpsSliceFlags       flags);
 
+/* Deferred args (SpsArgsDecoder): cookie N stands for {"n":N}; cookie 99
+ * cannot be read (the error says "cookie 99") */
+#define SPS_TYPE_TEST_DECODER (sps_test_decoder_get_type ())
+G_DECLARE_FINAL_TYPE (SpsTestDecoder, sps_test_decoder, SPS, TEST_DECODER, GObject)
+
+SpsTestDecoder *sps_test_decoder_new         (void);
+guint           sps_test_decoder_get_n_calls (SpsTestDecoder     *self);
+
 G_END_DECLS

@@ -11,55 +11,6 @@
 
 #include "sps-test-util.h"
 
-/* A decoder whose cookie N stands for {"n":N}; cookie 99 cannot be read */
-#define TEST_TYPE_DECODER (test_decoder_get_type ())
-G_DECLARE_FINAL_TYPE (TestDecoder, test_decoder, TEST, DECODER, GObject)
-
-struct _TestDecoder
-{
-  GObject parent_instance;
-  guint   n_calls;
-};
-
-static gboolean
-test_decoder_decode (SpsArgsDecoder *decoder,
-                     guint64         cookie,
-                     GString        *json,
-                     GError        **error)
-{
-  TestDecoder *self = TEST_DECODER (decoder);
-
-  self->n_calls++;
-  /* Something appended before the failure: the caller must drop it */
-  g_string_append (json, "{\"n\":");
-  if (cookie == 99)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "cookie 99");
-      return FALSE;
-    }
-  g_string_append_printf (json, "%" G_GUINT64_FORMAT "}", cookie);
-  return TRUE;
-}
-
-static void
-test_decoder_iface_init (SpsArgsDecoderInterface *iface)
-{
-  iface->decode = test_decoder_decode;
-}
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TestDecoder, test_decoder, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (SPS_TYPE_ARGS_DECODER, test_decoder_iface_init))
-
-static void
-test_decoder_class_init (TestDecoderClass *klass)
-{
-}
-
-static void
-test_decoder_init (TestDecoder *self)
-{
-}
-
 static void
 test_refs (void)
 {
@@ -84,7 +35,7 @@ static void
 test_decoder_numbers (void)
 {
   g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
-  g_autoptr(TestDecoder) first = g_object_new (TEST_TYPE_DECODER, NULL);
+  g_autoptr(SpsTestDecoder) first = sps_test_decoder_new ();
 
   g_test_summary ("Decoders are numbered 1 to 15 in the order they are added; the same one keeps its "
                   "number; a 16th gets 0");
@@ -92,7 +43,7 @@ test_decoder_numbers (void)
   g_assert_cmpuint (sps_trace_builder_add_args_decoder (builder, SPS_ARGS_DECODER (first)), ==, 1);
   for (guint i = 2; i <= 16; i++)
     {
-      g_autoptr(TestDecoder) other = g_object_new (TEST_TYPE_DECODER, NULL);
+      g_autoptr(SpsTestDecoder) other = sps_test_decoder_new ();
 
       g_assert_cmpuint (sps_trace_builder_add_args_decoder (builder, SPS_ARGS_DECODER (other)), ==,
                         i <= 15 ? i : 0);
@@ -103,7 +54,7 @@ static void
 test_read (void)
 {
   g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
-  g_autoptr(TestDecoder) decoder = g_object_new (TEST_TYPE_DECODER, NULL);
+  g_autoptr(SpsTestDecoder) decoder = sps_test_decoder_new ();
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(SpsSqlEngine) engine = NULL;
   g_autoptr(SpsSqlResult) result = NULL;
@@ -133,7 +84,7 @@ test_read (void)
   trace = sps_trace_builder_finish (builder, NULL, &error);
   g_assert_no_error (error);
   g_clear_object (&builder);
-  g_assert_cmpuint (decoder->n_calls, ==, 0);
+  g_assert_cmpuint (sps_test_decoder_get_n_calls (decoder), ==, 0);
 
   instants = sps_trace_get_instants (trace);
   g_assert_cmpuint (instants->n_rows, ==, 3);
@@ -152,7 +103,7 @@ test_read (void)
   node = sps_trace_parse_args (trace, instants->args[0], &error);
   g_assert_no_error (error);
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "n"), ==, 7);
-  g_assert_cmpuint (decoder->n_calls, ==, 3);
+  g_assert_cmpuint (sps_test_decoder_get_n_calls (decoder), ==, 3);
 
   /* Cookie 99: an error, nothing appended */
   g_assert_false (sps_trace_append_args_json (trace, instants->args[1], out, &error));
@@ -186,7 +137,7 @@ static void
 test_merge (void)
 {
   g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
-  g_autoptr(TestDecoder) decoder = g_object_new (TEST_TYPE_DECODER, NULL);
+  g_autoptr(SpsTestDecoder) decoder = sps_test_decoder_new ();
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;

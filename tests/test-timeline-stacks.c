@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <spanscope-core.h>
 
 #include "sps-timeline-private.h"
@@ -226,6 +228,138 @@ test_hit_test (StackFixture  *f,
   g_assert_cmpstr (markup, ==, "<b>B</b>\n3 samples over 300 ns\nEstimated CPU: 3 ms\nFirst sample at 0 ns, last at 200 ns");
 }
 
+/* The stack rows of each thread: "tid:lanes" in row order, e.g. "7:2 8:2" */
+static char *
+stack_rows (SpsTrace          *trace,
+            SpsTimelineLayout *layout)
+{
+  const SpsThreadTable *threads = sps_trace_get_threads (trace);
+  GString *out = g_string_new (NULL);
+  guint32 thread = SPS_NO_INDEX;
+  guint lanes = 0;
+
+  for (guint i = 0; i <= _sps_timeline_layout_get_n_rows (layout); i++)
+    {
+      const SpsTimelineRow *row = i < _sps_timeline_layout_get_n_rows (layout) ? _sps_timeline_layout_get_row (layout, i) : NULL;
+
+      if (row != NULL && row->kind != SPS_TIMELINE_ROW_STACK)
+        continue;
+      if (thread != SPS_NO_INDEX && (row == NULL || row->thread != thread))
+        {
+          g_string_append_printf (out, "%s%" G_GINT64_FORMAT ":%u", out->len > 0 ? " " : "", threads->tid[thread], lanes);
+          lanes = 0;
+        }
+      if (row == NULL)
+        break;
+      thread = row->thread;
+      lanes++;
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* The charts follow what hides samples: the idle process (pid 0, which
+ * importers mark hidden) has no chart until shown, a hidden thread or
+ * process loses its chart, a collapsed process too. Each thread samples
+ * A>B twice, so its chart has 2 lanes. */
+static void
+test_filters (void)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsSession) session = NULL;
+  g_autoptr(SpsTimelineLayout) layout = NULL;
+  g_autofree char *rows = NULL;
+  guint32 idle = sps_trace_builder_ensure_process (b, 0);
+  guint32 app = sps_trace_builder_ensure_process (b, 5);
+  guint32 threads[] = {
+    sps_trace_builder_ensure_thread (b, idle, 0),
+    sps_trace_builder_ensure_thread (b, app, 7),
+    sps_trace_builder_ensure_thread (b, app, 8),
+  };
+  guint32 a = sps_trace_builder_intern (b, "A", -1);
+  guint32 a_cs = sps_trace_builder_intern_callsite (b, SPS_NO_INDEX, sps_trace_builder_intern_frame (b, a, 0, 0, 1));
+  guint32 ab_cs = sps_trace_builder_intern_callsite (b, a_cs,
+                                                     sps_trace_builder_intern_frame (b, sps_trace_builder_intern (b, "B", -1), 0, 0, 2));
+  guint32 t8 = SPS_NO_INDEX;
+
+  for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+    for (guint k = 0; k < 2; k++)
+      sps_trace_builder_add_sample (b, threads[t], 100 * k + t, a, ab_cs, 0, NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
+  sps_trace_builder_set_process_display (b, idle, SPS_PROCESS_DISPLAY_HIDDEN);
+  trace = sps_trace_builder_finish (b, NULL, &error);
+  g_assert_no_error (error);
+
+  session = sps_session_new (trace);
+  layout = _sps_timeline_layout_new (trace);
+  _sps_timeline_layout_sync_filters (layout, session);
+  rows = stack_rows (trace, layout);
+  g_assert_cmpstr (rows, ==, "7:2 8:2");
+  g_clear_pointer (&rows, g_free);
+
+  for (guint i = 0; i < sps_trace_get_threads (trace)->n_rows; i++)
+    if (sps_trace_get_threads (trace)->tid[i] == 8)
+      t8 = i;
+  sps_session_set_thread_hidden (session, t8, TRUE);
+  _sps_timeline_layout_sync_filters (layout, session);
+  rows = stack_rows (trace, layout);
+  g_assert_cmpstr (rows, ==, "7:2");
+  g_clear_pointer (&rows, g_free);
+
+  /* Show everything: the idle process's chart comes first (pid 0) */
+  sps_session_show_all (session);
+  _sps_timeline_layout_sync_filters (layout, session);
+  rows = stack_rows (trace, layout);
+  g_assert_cmpstr (rows, ==, "0:2 7:2 8:2");
+  g_clear_pointer (&rows, g_free);
+
+  _sps_timeline_layout_set_process_collapsed (layout, app, TRUE);
+  rows = stack_rows (trace, layout);
+  g_assert_cmpstr (rows, ==, "0:2");
+}
+
+static char *
+runs_text (SpsTimelineStacks *stacks,
+           guint32            track,
+           guint              depth,
+           guint              level)
+{
+  guint n;
+  const SpsTimelineStackRun *runs = _sps_timeline_stacks_get_runs (stacks, track, depth, level, &n);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (out, "%s[%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ") box %u ×%u", i > 0 ? " " : "",
+                            runs[i].start, runs[i].end, runs[i].box, runs[i].n_boxes);
+  return g_string_free (out, FALSE);
+}
+
+/* The lanes' levels of detail, by hand from the boxes of depth 2
+ * (C [100, 300), D [300, 400), C [500, 600)): at 128 ns C (200 ns) is
+ * wide, D and the second C are narrow but start in buckets 2 and 3; at
+ * 256 ns all are narrow, C in bucket 0, D and C in bucket 1; at 512 ns
+ * all three start in bucket 0 (and D's run takes the second C, which
+ * starts in D's bucket). A level is the same whichever levels were made
+ * before it. */
+static void
+test_runs (StackFixture  *f,
+           gconstpointer  data)
+{
+  g_autoptr(SpsTimelineStacks) fresh = _sps_timeline_stacks_new (f->trace, sps_trace_get_samples (f->trace));
+  g_autofree char *l0 = runs_text (f->stacks, f->track, 2, 0);
+  g_autofree char *l7 = runs_text (f->stacks, f->track, 2, 7);
+  g_autofree char *l8 = runs_text (f->stacks, f->track, 2, 8);
+  g_autofree char *l9 = runs_text (f->stacks, f->track, 2, 9);
+  g_autofree char *l9_fresh = runs_text (fresh, f->track, 2, 9);
+
+  g_assert_cmpstr (l0, ==, "[100,300) box 0 ×1 [300,400) box 1 ×1 [500,600) box 2 ×1");
+  g_assert_cmpstr (l7, ==, "[100,300) box 0 ×1 [300,400) box 1 ×1 [500,600) box 2 ×1");
+  g_assert_cmpstr (l8, ==, "[100,300) box 0 ×1 [300,600) box 1 ×2");
+  g_assert_cmpstr (l9, ==, "[100,600) box 0 ×3");
+  g_assert_cmpstr (l9_fresh, ==, l9);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -235,6 +369,9 @@ main (int   argc,
   g_test_add ("/gtk/timeline/stacks/boxes", StackFixture, NULL,
               stack_fixture_set_up, test_boxes, stack_fixture_tear_down);
   g_test_add_func ("/gtk/timeline/stacks/last-box", test_last_box);
+  g_test_add_func ("/gtk/timeline/stacks/filters", test_filters);
+  g_test_add ("/gtk/timeline/stacks/runs", StackFixture, NULL,
+              stack_fixture_set_up, test_runs, stack_fixture_tear_down);
   g_test_add ("/gtk/timeline/stacks/rows", StackFixture, NULL,
               stack_fixture_set_up, test_rows, stack_fixture_tear_down);
   g_test_add ("/gtk/timeline/stacks/hit-test", StackFixture, NULL,

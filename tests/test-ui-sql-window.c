@@ -12,6 +12,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -193,6 +194,116 @@ test_statistics_tab (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+entry_has_text (gpointer data)
+{
+  return *gtk_editable_get_text (data) != '\0';
+}
+
+/* The editor's text is longer than QUERY */
+static gboolean
+buffer_grew (gpointer data)
+{
+  return gtk_text_buffer_get_char_count (data) > (int) strlen (QUERY);
+}
+
+static gboolean
+spans_differ (gpointer data)
+{
+  gint64 *before = data;
+  SpsSession *session = (SpsSession *) (gpointer) (gsize) before[1];
+
+  return sps_session_get_visible_end (session) - sps_session_get_visible_start (session) != before[0];
+}
+
+/* The timeline's keys act on it from any panel, unless a text entry has
+ * the focus: W in the SQL results zooms in (the window's span divided by
+ * 1.5, rounded, around the centre: the pointer is not over the
+ * timeline), W in the search entry is typed. The timeline shows a focus
+ * ring while it has the focus. */
+static void
+test_keys_from_panels (void)
+{
+  SpsWindow *window = open_demo ();
+  SpsSession *session = sps_window_get_session (window);
+  GtkWidget *timeline = GTK_WIDGET (sps_window_get_timeline (window));
+  GtkWidget *panel;
+  GtkWidget *editor;
+  GtkWidget *search;
+  GtkWidget *rows;
+  SpsResultTable *table;
+  g_autoptr(GdkTexture) unfocused = NULL;
+  g_autoptr(GdkTexture) focused = NULL;
+  gint64 wait[2];
+  gint64 span;
+
+  panel = show_panel (window, "SpsSqlPanel");
+  editor = sps_test_find_type_name (panel, "GtkSourceView");
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)), QUERY, -1);
+  table = SPS_RESULT_TABLE (sps_test_find_type_name (panel, "SpsResultTable"));
+  gtk_widget_grab_focus (editor);
+  press_keys (GTK_WIDGET (window), "ctrl+Return");
+  sps_test_wait_until (has_rows, table);
+
+  /* The SQL editor (a text view) keeps its letters: the timeline's
+   * actions are off while it has the focus, and W is typed (QUERY has no
+   * lower-case w) while the window stays */
+  gtk_widget_grab_focus (editor);
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "zoom-in"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "clear"));
+  span = sps_session_get_visible_end (session) - sps_session_get_visible_start (session);
+  press_keys (GTK_WIDGET (window), "w");
+  sps_test_wait_until (buffer_grew, gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)));
+  {
+    g_autofree char *text = NULL;
+    GtkTextIter start, end;
+
+    gtk_text_buffer_get_bounds (gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)), &start, &end);
+    text = gtk_text_iter_get_text (&start, &end);
+    g_assert_cmpuint (strlen (text), ==, strlen (QUERY) + 1);
+    g_assert_nonnull (strchr (text, 'w'));
+  }
+  g_assert_cmpint (sps_session_get_visible_end (session) - sps_session_get_visible_start (session), ==, span);
+
+  /* The results table has the focus: W zooms the timeline */
+  span = sps_session_get_visible_end (session) - sps_session_get_visible_start (session);
+  rows = sps_test_find_descendant (GTK_WIDGET (table), GTK_TYPE_COLUMN_VIEW);
+  g_assert_nonnull (rows);
+  g_assert_true (gtk_widget_grab_focus (rows));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  unfocused = sps_test_render (timeline, gtk_widget_get_width (timeline), gtk_widget_get_height (timeline));
+  press_keys (GTK_WIDGET (window), "w");
+  wait[0] = span;
+  wait[1] = (gint64) (gsize) session;
+  sps_test_wait_until (spans_differ, wait);
+  g_assert_cmpint (sps_session_get_visible_end (session) - sps_session_get_visible_start (session), ==,
+                   (gint64) llround ((double) span / 1.5));
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), GTK_WIDGET (table)));
+
+  /* The search entry has the focus: W is typed */
+  search = sps_test_find_type_name (GTK_WIDGET (window), "GtkSearchEntry");
+  g_assert_nonnull (search);
+  show_panel (window, "SpsSearchPanel");
+  g_assert_true (gtk_widget_grab_focus (search));
+  span = sps_session_get_visible_end (session) - sps_session_get_visible_start (session);
+  press_keys (GTK_WIDGET (window), "w");
+  sps_test_wait_until (entry_has_text, search);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "w");
+  g_assert_cmpint (sps_session_get_visible_end (session) - sps_session_get_visible_start (session), ==, span);
+
+  /* The focus ring: the timeline's left edge (in its gutter, whose
+   * background is flat) changes when it takes the focus */
+  gtk_widget_grab_focus (timeline);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  focused = sps_test_render (timeline, gtk_widget_get_width (timeline), gtk_widget_get_height (timeline));
+  g_assert_cmphex (sps_test_pixel_at (focused, 1, 60), !=, sps_test_pixel_at (unfocused, 1, 60));
+  /* … and only its edge: the middle of the gutter is the same */
+  g_assert_cmphex (sps_test_pixel_at (focused, 8, 60), ==, sps_test_pixel_at (unfocused, 8, 60));
+  sps_test_maybe_screenshot (GTK_WIDGET (window), "timeline-focus");
+
+  sps_test_close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -203,6 +314,7 @@ main (int   argc,
 
   g_test_add_func ("/sql/window/sql-tab", test_sql_tab);
   g_test_add_func ("/sql/window/statistics-tab", test_statistics_tab);
+  g_test_add_func ("/sql/window/keys-from-panels", test_keys_from_panels);
 
   return g_test_run ();
 }

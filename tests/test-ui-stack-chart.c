@@ -96,6 +96,67 @@ test_box_pixels (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Pixels of the gutter beside @row that differ from its background (the
+ * pixel at its left edge): the label's text */
+static guint
+gutter_ink (GdkTexture           *texture,
+            GtkWidget            *timeline,
+            const SpsTimelineRow *row)
+{
+  int top = SPS_TIMELINE (timeline)->ruler_height + row->y;
+  int gutter = sps_timeline_get_gutter_width (SPS_TIMELINE (timeline));
+  int width = gdk_texture_get_width (texture);
+  g_autofree guint32 *pixels = g_new (guint32, (gsize) width * gdk_texture_get_height (texture));
+  guint32 background;
+  guint n = 0;
+
+  gdk_texture_download (texture, (guchar *) pixels, width * sizeof (guint32));
+  background = pixels[(gsize) (top + row->height / 2) * width + 1];
+  for (int y = top + 1; y < top + row->height - 1; y++)
+    for (int x = 1; x < gutter - 4; x++)
+      n += pixels[(gsize) y * width + x] != background;
+  return n;
+}
+
+/* The chart's first lane is labelled in the gutter (“Stack” and the
+ * thread), its deeper lanes are not */
+static void
+test_gutter_label (void)
+{
+  g_autoptr(SpsTrace) trace = make_trace ();
+  g_autoptr(SpsSession) session = sps_session_new (trace);
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *timeline = sps_timeline_new (session);
+  SpsTimelineLayout *layout;
+  const SpsTimelineRow *lane0 = NULL, *lane1 = NULL;
+
+  gtk_window_set_child (GTK_WINDOW (window), timeline);
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_window_set_decorated (GTK_WINDOW (window), FALSE);
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_test_widget_wait_for_draw (window);
+
+  layout = _sps_timeline_get_layout (SPS_TIMELINE (timeline));
+  for (guint i = 0; i < _sps_timeline_layout_get_n_rows (layout); i++)
+    {
+      const SpsTimelineRow *row = _sps_timeline_layout_get_row (layout, i);
+
+      if (row->kind == SPS_TIMELINE_ROW_STACK && row->depth == 0)
+        lane0 = row;
+      else if (row->kind == SPS_TIMELINE_ROW_STACK && row->depth == 1)
+        lane1 = row;
+    }
+  g_assert_nonnull (lane0);
+  g_assert_nonnull (lane1);
+
+  texture = sps_test_save_screenshot (window, g_test_get_filename (G_TEST_BUILT, "ui-stack-chart-gutter.png", NULL));
+  g_assert_cmpuint (gutter_ink (texture, timeline, lane0), >, 0);
+  g_assert_cmpuint (gutter_ink (texture, timeline, lane1), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -103,6 +164,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/ui/stack-chart/box-pixels", test_box_pixels);
+  g_test_add_func ("/ui/stack-chart/gutter-label", test_gutter_label);
 
   return g_test_run ();
 }

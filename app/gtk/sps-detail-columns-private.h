@@ -33,5 +33,10 @@ void           _sps_detail_column_view_append   (GtkColumnView   *view,
                                                  int              fixed_width);
 GtkWidget     *_sps_detail_scrolled             (GtkWidget       *child);
 GtkWidget     *_sps_detail_placeholder_label_new (const char     *text);
+GtkLabel      *_sps_detail_field_new            (GtkGrid         *grid,
+                                                 int              row,
+                                                 const char      *key,
+                                                 const char      *name,
+                                                 GtkWidget      **key_out);
 
 G_END_DECLS

@@ -333,3 +333,36 @@ _sps_detail_column_view_append (GtkColumnView   *view,
       break;
     }
 }
+
+/* A key label and a value label (named @name, for the tests) on @row of
+ * @grid, as the detail panel's summaries show fields; the value */
+GtkLabel *
+_sps_detail_field_new (GtkGrid    *grid,
+                       int         row,
+                       const char *key,
+                       const char *name,
+                       GtkWidget **key_out)
+{
+  GtkWidget *key_label = gtk_label_new (key);
+  GtkWidget *value = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (key_label), 0.0f);
+  gtk_widget_set_valign (key_label, GTK_ALIGN_START);
+  gtk_widget_add_css_class (key_label, "dim-label");
+
+  gtk_widget_set_name (value, name);
+  gtk_label_set_xalign (GTK_LABEL (value), 0.0f);
+  gtk_label_set_selectable (GTK_LABEL (value), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (value), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_set_hexpand (value, TRUE);
+  gtk_widget_add_css_class (value, "numeric");
+
+  gtk_grid_attach (grid, key_label, 0, row, 1, 1);
+  gtk_grid_attach (grid, value, 1, row, 1, 1);
+
+  if (key_out != NULL)
+    *key_out = key_label;
+
+  return GTK_LABEL (value);
+}

@@ -9,9 +9,11 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-detail-args-private.h"
 #include "sps-detail-columns-private.h"
 #include "sps-detail-item-private.h"
 #include "sps-detail-panel.h"
+#include "sps-detail-selection-private.h"
 #include "sps-session-private.h"
 #include "sps-stack-text-private.h"
 #include "sps-time-format.h"
@@ -21,10 +23,6 @@
  * closed until the user asks, since the tree list holds a node per row. */
 #define CALL_STACK_AUTOEXPAND_LIMIT 5000
 
-/* Argument trees with at most this many JSON nodes open fully expanded;
- * bigger ones open at their first level so a huge array costs nothing
- * until the user asks for it. */
-#define ARGS_AUTOEXPAND_LIMIT 200
 
 /**
  * SpsDetailPanel:
@@ -43,6 +41,10 @@
  *   group's share of the largest total;
  * - "Arguments": the slice's args, parsed with json-glib only when the
  *   slice is shown, as a tree of keys and values.
+ *
+ * Any other selection (an instant or decoded event, a sample, a stack
+ * chart's box) gets the page of sps-detail-selection.c: its fields and,
+ * for instants and events, its args.
  *
  * Widgets that tests look up carry names: "name-value", "category-value",
  * "start-value", "duration-value", "self-time-value", "thread-value",
@@ -76,9 +78,9 @@ struct _SpsDetailPanel
   GtkColumnView *call_stack_view;
   GtkColumnView *children_view;
   GtkWidget     *children_stack;
-  GtkColumnView *args_view;
-  GtkWidget     *args_stack;
-  GtkLabel      *args_message;
+  SpsDetailArgs  args;
+
+  SpsDetailSelection item;  /* the page of anything but a slice */
 };
 
 enum {
@@ -184,114 +186,7 @@ create_call_children (gpointer item,
   return G_LIST_MODEL (store);
 }
 
-static GListModel *
-create_arg_children (gpointer item,
-                     gpointer user_data)
-{
-  JsonNode *node;
-  GListStore *store;
-
-  g_assert (SPS_IS_DETAIL_ITEM (item));
-
-  node = _sps_detail_item_get_node (item);
-  if (node == NULL)
-    return NULL;
-
-  store = g_list_store_new (SPS_TYPE_DETAIL_ITEM);
-
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonObjectIter iter;
-      const char *key;
-      JsonNode *member;
-
-      json_object_iter_init_ordered (&iter, json_node_get_object (node));
-      while (json_object_iter_next_ordered (&iter, &key, &member))
-        {
-          g_autoptr(SpsDetailItem) child = _sps_detail_item_new_arg (key, member);
-
-          g_list_store_append (store, child);
-        }
-    }
-  else
-    {
-      JsonArray *array = json_node_get_array (node);
-      guint n = json_array_get_length (array);
-
-      for (guint i = 0; i < n; i++)
-        {
-          g_autofree char *key = g_strdup_printf ("[%u]", i);
-          g_autoptr(SpsDetailItem) child = _sps_detail_item_new_arg (key, json_array_get_element (array, i));
-
-          g_list_store_append (store, child);
-        }
-    }
-
-  if (g_list_model_get_n_items (G_LIST_MODEL (store)) == 0)
-    {
-      g_object_unref (store);
-      return NULL;
-    }
-
-  return G_LIST_MODEL (store);
-}
-
-/* Whether @node has at most *budget nodes (objects, arrays and values),
- * spending the budget as it goes so that neither the work nor the
- * recursion depth exceed the limit, whatever the shape of the args. */
-static gboolean
-json_fits_budget (JsonNode *node,
-                  guint    *budget)
-{
-  if (*budget == 0)
-    return FALSE;
-  (*budget)--;
-
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonObjectIter iter;
-      JsonNode *member;
-
-      json_object_iter_init (&iter, json_node_get_object (node));
-      while (json_object_iter_next (&iter, NULL, &member))
-        if (!json_fits_budget (member, budget))
-          return FALSE;
-    }
-  else if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
-      guint len = json_array_get_length (array);
-
-      for (guint i = 0; i < len; i++)
-        if (!json_fits_budget (json_array_get_element (array, i), budget))
-          return FALSE;
-    }
-
-  return TRUE;
-}
-
 /* Filling in */
-
-/* Shows @model (or nothing) in @view. GTK 4.8's list views crash when
- * their model is set back to NULL, so "nothing" is an empty list. */
-static void
-set_model (GtkColumnView *view,
-           GListModel    *model)
-{
-  g_autoptr(GListModel) empty = NULL;
-  GtkSingleSelection *selection;
-
-  if (model == NULL)
-    model = empty = G_LIST_MODEL (g_list_store_new (SPS_TYPE_DETAIL_ITEM));
-
-  selection = gtk_single_selection_new (g_object_ref (model));
-  gtk_single_selection_set_autoselect (selection, FALSE);
-  gtk_single_selection_set_can_unselect (selection, TRUE);
-  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
-
-  gtk_column_view_set_model (view, GTK_SELECTION_MODEL (selection));
-  g_object_unref (selection);
-}
 
 /* The slice's ancestors from the root down, then the slice opened on its
  * children: where it was called from as well as what it called. The slice's
@@ -322,7 +217,7 @@ show_call_stack (SpsDetailPanel *self,
   g_list_store_append (root, item);
   tree = gtk_tree_list_model_new (G_LIST_MODEL (g_steal_pointer (&root)), FALSE, FALSE,
                                   create_call_children, g_object_ref (trace), g_object_unref);
-  set_model (self->call_stack_view, G_LIST_MODEL (tree));
+  _sps_detail_set_model (self->call_stack_view, G_LIST_MODEL (tree));
 
   /* Each ancestor's row opens on the next; the slice itself on its
    * children. */
@@ -412,68 +307,9 @@ show_children (SpsDetailPanel *self,
       g_list_store_append (store, item);
     }
 
-  set_model (self->children_view, G_LIST_MODEL (store));
+  _sps_detail_set_model (self->children_view, G_LIST_MODEL (store));
   gtk_stack_set_visible_child_name (GTK_STACK (self->children_stack),
                                     groups->len > 0 ? "list" : "empty");
-}
-
-static void
-show_args (SpsDetailPanel *self,
-           SpsTrace       *trace,
-           guint           slice)
-{
-  const SpsSliceTable *slices = sps_trace_get_slices (trace);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GListModel) top = NULL;
-  g_autoptr(SpsDetailItem) holder = NULL;
-  g_autoptr(GtkTreeListModel) tree = NULL;
-  guint budget;
-
-  set_model (self->args_view, NULL);
-
-  root = sps_trace_parse_args (trace, slices->args[slice], &error);
-  if (root == NULL)
-    {
-      if (error != NULL)
-        {
-          g_autofree char *message = g_strdup_printf (_("The arguments could not be read: %s"), error->message);
-
-          gtk_label_set_text (self->args_message, message);
-        }
-      else
-        gtk_label_set_text (self->args_message, _("No arguments"));
-
-      gtk_stack_set_visible_child_name (GTK_STACK (self->args_stack), "empty");
-      return;
-    }
-
-  /* The top level of an object or array is the list itself; anything
-   * else is shown as a single "args" row. */
-  holder = _sps_detail_item_new_arg ("args", root);
-  if (JSON_NODE_HOLDS_OBJECT (root) || JSON_NODE_HOLDS_ARRAY (root))
-    top = create_arg_children (holder, NULL);
-  else
-    {
-      GListStore *store = g_list_store_new (SPS_TYPE_DETAIL_ITEM);
-
-      g_list_store_append (store, holder);
-      top = G_LIST_MODEL (store);
-    }
-
-  if (top == NULL)
-    {
-      gtk_label_set_text (self->args_message, _("No arguments"));
-      gtk_stack_set_visible_child_name (GTK_STACK (self->args_stack), "empty");
-      return;
-    }
-
-  budget = ARGS_AUTOEXPAND_LIMIT;
-  tree = gtk_tree_list_model_new (g_steal_pointer (&top), FALSE,
-                                  json_fits_budget (root, &budget),
-                                  create_arg_children, NULL, NULL);
-  set_model (self->args_view, G_LIST_MODEL (tree));
-  gtk_stack_set_visible_child_name (GTK_STACK (self->args_stack), "list");
 }
 
 /* A slice's stack (sf, esf or an inline stack), leaf first; the field is
@@ -513,8 +349,6 @@ show_summary (SpsDetailPanel *self,
 {
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
   const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
-  const SpsThreadTable *threads = sps_trace_get_threads (trace);
-  const SpsProcessTable *processes = sps_trace_get_processes (trace);
   guint32 track = slices->track[slice];
   guint32 thread = tracks->thread[track];
   guint32 process = tracks->process[track];
@@ -539,39 +373,18 @@ show_summary (SpsDetailPanel *self,
 
   if (thread != SPS_NO_INDEX)
     {
-      const char *name = sps_trace_get_string (trace, threads->name[thread]);
-      g_autofree char *tid = g_strdup_printf ("%" G_GINT64_FORMAT, threads->tid[thread]);
-      g_autofree char *text = NULL;
-
-      if (name != NULL && *name != '\0')
-        /* TRANSLATORS: a thread's name and its id, e.g. "Main (tid 42)" */
-        text = g_strdup_printf (_("%s (tid %s)"), name, tid);
-      else
-        /* TRANSLATORS: a thread without a name, by its id */
-        text = g_strdup_printf (_("Thread %s"), tid);
+      g_autofree char *text = _sps_detail_dup_thread_text (trace, thread);
 
       gtk_label_set_text (self->thread_value, text);
     }
   gtk_widget_set_visible (self->thread_key, thread != SPS_NO_INDEX);
   gtk_widget_set_visible (GTK_WIDGET (self->thread_value), thread != SPS_NO_INDEX);
 
-  if (process != SPS_NO_INDEX)
-    {
-      const char *name = sps_trace_get_string (trace, processes->name[process]);
-      g_autofree char *pid = g_strdup_printf ("%" G_GINT64_FORMAT, processes->pid[process]);
-      g_autofree char *text = NULL;
+  {
+    g_autofree char *text = _sps_detail_dup_process_text (trace, process);
 
-      if (name != NULL && *name != '\0')
-        /* TRANSLATORS: a process's name and its id, e.g. "Browser (pid 7)" */
-        text = g_strdup_printf (_("%s (pid %s)"), name, pid);
-      else
-        /* TRANSLATORS: a process without a name, by its id */
-        text = g_strdup_printf (_("Process %s"), pid);
-
-      gtk_label_set_text (self->process_value, text);
-    }
-  else
-    gtk_label_set_text (self->process_value, "—");
+    gtk_label_set_text (self->process_value, text);
+  }
 
   show_stack (self->stack_value, self->stack_key, trace, slices->callsite[slice]);
   show_stack (self->end_stack_value, self->end_stack_key, trace, slices->end_callsite[slice]);
@@ -593,6 +406,7 @@ static void
 sps_detail_panel_update (SpsDetailPanel *self)
 {
   g_autoptr(GArray) children = NULL;
+  const SpsSelection *selection = NULL;
   guint slice = SPS_NO_INDEX;
   SpsTrace *trace = NULL;
 
@@ -600,16 +414,24 @@ sps_detail_panel_update (SpsDetailPanel *self)
 
   if (self->session != NULL)
     {
+      selection = sps_session_get_selection (self->session);
       slice = sps_session_get_selected_slice (self->session);
       trace = sps_session_get_trace (self->session);
+    }
+
+  if (selection != NULL && selection->kind != SPS_SELECTION_NONE && selection->kind != SPS_SELECTION_SLICE)
+    {
+      _sps_detail_selection_show (&self->item, trace, selection);
+      gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "item");
+      return;
     }
 
   if (slice == SPS_NO_INDEX)
     {
       /* Drop the models so nothing of the old slice stays alive. */
-      set_model (self->call_stack_view, NULL);
-      set_model (self->children_view, NULL);
-      set_model (self->args_view, NULL);
+      _sps_detail_set_model (self->call_stack_view, NULL);
+      _sps_detail_set_model (self->children_view, NULL);
+      _sps_detail_set_model (self->args.view, NULL);
       gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "empty");
       return;
     }
@@ -619,14 +441,13 @@ sps_detail_panel_update (SpsDetailPanel *self)
 
   show_call_stack (self, trace, slice, children->len);
   show_children (self, trace, children);
-  show_args (self, trace, slice);
+  _sps_detail_args_show (&self->args, trace, sps_trace_get_slices (trace)->args[slice]);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "slice");
 }
 
 static void
-on_selected_slice_changed (SpsDetailPanel *self,
-                           GParamSpec     *pspec,
-                           SpsSession     *session)
+on_selection_changed (SpsDetailPanel *self,
+                      SpsSession     *session)
 {
   g_assert (SPS_IS_DETAIL_PANEL (self));
   g_assert (SPS_IS_SESSION (session));
@@ -636,36 +457,6 @@ on_selected_slice_changed (SpsDetailPanel *self,
 
 /* Building the widgets */
 
-static GtkLabel *
-add_field (GtkGrid    *grid,
-           int         row,
-           const char *key,
-           const char *name,
-           GtkWidget **key_out)
-{
-  GtkWidget *key_label = gtk_label_new (key);
-  GtkWidget *value = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (key_label), 0.0f);
-  gtk_widget_set_valign (key_label, GTK_ALIGN_START);
-  gtk_widget_add_css_class (key_label, "dim-label");
-
-  gtk_widget_set_name (value, name);
-  gtk_label_set_xalign (GTK_LABEL (value), 0.0f);
-  gtk_label_set_selectable (GTK_LABEL (value), TRUE);
-  gtk_label_set_wrap (GTK_LABEL (value), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
-  gtk_widget_set_hexpand (value, TRUE);
-  gtk_widget_add_css_class (value, "numeric");
-
-  gtk_grid_attach (grid, key_label, 0, row, 1, 1);
-  gtk_grid_attach (grid, value, 1, row, 1, 1);
-
-  if (key_out != NULL)
-    *key_out = key_label;
-
-  return GTK_LABEL (value);
-}
 
 static GtkWidget *
 build_summary (SpsDetailPanel *self)
@@ -691,16 +482,16 @@ build_summary (SpsDetailPanel *self)
   gtk_grid_attach (GTK_GRID (grid), name, 0, 0, 2, 1);
   self->name_value = GTK_LABEL (name);
 
-  self->category_value = add_field (GTK_GRID (grid), 1, _("Category"), "category-value", NULL);
-  self->start_value = add_field (GTK_GRID (grid), 2, _("Start"), "start-value", NULL);
-  self->duration_value = add_field (GTK_GRID (grid), 3, _("Duration"), "duration-value", NULL);
-  self->self_time_value = add_field (GTK_GRID (grid), 4, _("Self time"), "self-time-value", NULL);
-  self->thread_value = add_field (GTK_GRID (grid), 5, _("Thread"), "thread-value", &self->thread_key);
-  self->process_value = add_field (GTK_GRID (grid), 6, _("Process"), "process-value", NULL);
+  self->category_value = _sps_detail_field_new (GTK_GRID (grid), 1, _("Category"), "category-value", NULL);
+  self->start_value = _sps_detail_field_new (GTK_GRID (grid), 2, _("Start"), "start-value", NULL);
+  self->duration_value = _sps_detail_field_new (GTK_GRID (grid), 3, _("Duration"), "duration-value", NULL);
+  self->self_time_value = _sps_detail_field_new (GTK_GRID (grid), 4, _("Self time"), "self-time-value", NULL);
+  self->thread_value = _sps_detail_field_new (GTK_GRID (grid), 5, _("Thread"), "thread-value", &self->thread_key);
+  self->process_value = _sps_detail_field_new (GTK_GRID (grid), 6, _("Process"), "process-value", NULL);
   /* Translators: the call stack a slice was recorded with (sf), leaf first */
-  self->stack_value = add_field (GTK_GRID (grid), 7, _("Stack"), "stack-value", &self->stack_key);
+  self->stack_value = _sps_detail_field_new (GTK_GRID (grid), 7, _("Stack"), "stack-value", &self->stack_key);
   /* Translators: the call stack at the end of a slice (esf), leaf first */
-  self->end_stack_value = add_field (GTK_GRID (grid), 8, _("End stack"), "end-stack-value",
+  self->end_stack_value = _sps_detail_field_new (GTK_GRID (grid), 8, _("End stack"), "end-stack-value",
                                      &self->end_stack_key);
 
   gtk_widget_set_name (note, "note-label");
@@ -749,29 +540,6 @@ build_children_page (SpsDetailPanel *self)
   return self->children_stack;
 }
 
-static GtkWidget *
-build_args_page (SpsDetailPanel *self)
-{
-  GtkWidget *message;
-
-  self->args_view = _sps_detail_column_view_new ("arguments-view");
-
-  _sps_detail_column_view_append (self->args_view, SPS_DETAIL_COLUMN_TREE_NAME, _("Key"), FALSE, 220);
-  _sps_detail_column_view_append (self->args_view, SPS_DETAIL_COLUMN_VALUE, _("Value"), TRUE, 200);
-
-  message = _sps_detail_placeholder_label_new (NULL);
-  gtk_widget_set_name (message, "arguments-message");
-  gtk_label_set_selectable (GTK_LABEL (message), TRUE);
-  self->args_message = GTK_LABEL (message);
-
-  self->args_stack = gtk_stack_new ();
-  gtk_stack_add_named (GTK_STACK (self->args_stack),
-                       _sps_detail_scrolled (GTK_WIDGET (self->args_view)), "list");
-  gtk_stack_add_named (GTK_STACK (self->args_stack), message, "empty");
-
-  return self->args_stack;
-}
-
 static void
 sps_detail_panel_constructed (GObject *object)
 {
@@ -780,8 +548,8 @@ sps_detail_panel_constructed (GObject *object)
   G_OBJECT_CLASS (sps_detail_panel_parent_class)->constructed (object);
 
   if (self->session != NULL)
-    g_signal_connect_object (self->session, "notify::selected-slice",
-                             G_CALLBACK (on_selected_slice_changed), self,
+    g_signal_connect_object (self->session, "selection-changed",
+                             G_CALLBACK (on_selection_changed), self,
                              G_CONNECT_SWAPPED);
 
   sps_detail_panel_update (self);
@@ -880,7 +648,7 @@ sps_detail_panel_init (SpsDetailPanel *self)
                             gtk_label_new (_("Call stack")));
   gtk_notebook_append_page (GTK_NOTEBOOK (notebook), build_children_page (self),
                             gtk_label_new (_("Children")));
-  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), build_args_page (self),
+  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), _sps_detail_args_page_new (&self->args, "arguments-view", "arguments-message"),
                             gtk_label_new (_("Arguments")));
   gtk_widget_set_name (notebook, "detail-tabs");
   gtk_notebook_set_show_border (GTK_NOTEBOOK (notebook), FALSE);
@@ -896,6 +664,7 @@ sps_detail_panel_init (SpsDetailPanel *self)
   gtk_widget_set_name (self->stack, "detail-stack");
   gtk_stack_add_named (GTK_STACK (self->stack), empty, "empty");
   gtk_stack_add_named (GTK_STACK (self->stack), content, "slice");
+  gtk_stack_add_named (GTK_STACK (self->stack), _sps_detail_selection_page_new (&self->item), "item");
   gtk_widget_set_parent (self->stack, GTK_WIDGET (self));
 }
 

@@ -21,8 +21,10 @@ G_BEGIN_DECLS
 SPS_GTK_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (SpsDetailPanel, sps_detail_panel, SPS, DETAIL_PANEL, GtkWidget)
 
-/* Shows the session's selected slice: name, category, start, duration,
- * self time, thread, and the tabs "Call stack", "Children", "Arguments". */
+/* Shows the session's selection: a slice's name, category, start,
+ * duration, self time, thread, and the tabs "Call stack", "Children",
+ * "Arguments"; the fields of an event, instant, sample or stack chart
+ * box. */
 SPS_GTK_AVAILABLE_IN_ALL
 GtkWidget  *sps_detail_panel_new         (SpsSession     *session);
 SPS_GTK_AVAILABLE_IN_ALL

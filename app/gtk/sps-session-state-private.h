@@ -63,6 +63,9 @@ struct _SpsSession
   guint     show_flows : 1;
   guint     search_in_category : 1;
   guint     raw_stacks : 1;
+
+  /* The selection (sps-session-selection.c); selected_slice mirrors it */
+  SpsSelection selection;
 };
 
 enum {

@@ -12,6 +12,7 @@
 
 #include "sps-session.h"
 #include "sps-session-private.h"
+#include "sps-session-selection-private.h"
 #include "sps-session-state-private.h"
 #include "sps-time-math-private.h"
 
@@ -146,17 +147,25 @@ centre_on (SpsSession *self,
   apply_window (self, _sps_time_sub_span (time, span / 2), span);
 }
 
+/* Fits [@ts, @end] with a margin of a tenth of it on each side */
+static void
+fit_span (SpsSession *self,
+          SpsTime     ts,
+          SpsTime     end)
+{
+  guint64 margin = _sps_time_span (ts, MAX (ts, end)) / FIT_MARGIN_DIVISOR;
+  SpsTime start = _sps_time_sub_span (ts, margin);
+
+  apply_window (self, start, _sps_time_span (start, _sps_time_add_span (MAX (ts, end), margin)));
+}
+
 static void
 fit_slice (SpsSession *self,
            guint       slice)
 {
   const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
-  SpsTime ts = slices->ts[slice];
-  SpsTime dur = MAX (slices->dur[slice], 0);
-  SpsTime margin = dur / FIT_MARGIN_DIVISOR;
-  SpsTime start = _sps_time_sub (ts, margin);
 
-  apply_window (self, start, _sps_time_span (start, _sps_time_add (_sps_time_add (ts, dur), margin)));
+  fit_span (self, slices->ts[slice], _sps_time_add (slices->ts[slice], MAX (slices->dur[slice], 0)));
 }
 
 /* After keyboard navigation: bring the new selection into view. A slice
@@ -523,6 +532,8 @@ sps_session_class_init (SpsSessionClass *klass)
    * When threads or processes changed, #SpsSession::layout-changed is
    * emitted first.
    */
+  _sps_session_selection_class_init (object_class);
+
   _sps_session_signals[FILTERS_CHANGED] =
     g_signal_new ("filters-changed",
                   G_TYPE_FROM_CLASS (klass),
@@ -537,6 +548,7 @@ static void
 sps_session_init (SpsSession *self)
 {
   self->selected_slice = SPS_NO_INDEX;
+  sps_selection_init_none (&self->selection);
   self->hovered_slice = SPS_NO_INDEX;
   self->show_flows = TRUE;
 }
@@ -691,16 +703,20 @@ sps_session_pan (SpsSession *self,
  * sps_session_fit:
  * @self: a #SpsSession
  *
- * Fits the selected slice (with 10 % of its duration as margin on each
- * side), or else the range selection, or else the whole trace.
+ * Fits the selection (a slice or a stack chart's box, with 10 % of its
+ * duration as margin on each side; an instant or a sample is centred at
+ * the current zoom), or else the range selection, or else the whole
+ * trace.
  */
 void
 sps_session_fit (SpsSession *self)
 {
   g_return_if_fail (SPS_IS_SESSION (self));
 
-  if (self->selected_slice != SPS_NO_INDEX)
-    fit_slice (self, self->selected_slice);
+  if (self->selection.kind == SPS_SELECTION_INSTANT || self->selection.kind == SPS_SELECTION_SAMPLE)
+    centre_on (self, self->selection.start);
+  else if (self->selection.kind != SPS_SELECTION_NONE)
+    fit_span (self, self->selection.start, self->selection.end);
   else if (self->has_range)
     apply_window (self, self->range_start, _sps_time_span (self->range_start, self->range_end));
   else
@@ -763,17 +779,26 @@ sps_session_get_selected_slice (SpsSession *self)
  * @self: a #SpsSession
  * @slice: a slice index, or %SPS_NO_INDEX to clear
  *
- * Selects @slice. The window does not move (see the select_ functions
- * for navigation that reveals its target).
+ * Selects @slice (sps_session_set_selection() with a slice). The window
+ * does not move (see the select_ functions for navigation that reveals
+ * its target).
  */
 void
 sps_session_set_selected_slice (SpsSession *self,
                                 guint       slice)
 {
+  SpsSelection sel;
+
   g_return_if_fail (SPS_IS_SESSION (self));
   g_return_if_fail (slice == SPS_NO_INDEX || slice < sps_trace_get_slices (self->trace)->n_rows);
 
-  set_slice_property (self, &self->selected_slice, slice, PROP_SELECTED_SLICE);
+  sps_selection_init_none (&sel);
+  if (slice != SPS_NO_INDEX)
+    {
+      sel.kind = SPS_SELECTION_SLICE;
+      sel.index = slice;
+    }
+  sps_session_set_selection (self, &sel);
 }
 
 /**
@@ -960,8 +985,8 @@ sps_session_clear_range (SpsSession *self)
  * sps_session_clear:
  * @self: a #SpsSession
  *
- * What Escape does: clears the selected slice and the range selection.
- * The window, hover and collapsed processes stay.
+ * What Escape does: clears the selection (of any kind) and the range
+ * selection. The window, hover and collapsed processes stay.
  */
 void
 sps_session_clear (SpsSession *self)
@@ -969,7 +994,7 @@ sps_session_clear (SpsSession *self)
   g_return_if_fail (SPS_IS_SESSION (self));
 
   g_object_freeze_notify (G_OBJECT (self));
-  sps_session_set_selected_slice (self, SPS_NO_INDEX);
+  sps_session_set_selection (self, NULL);
   sps_session_clear_range (self);
   g_object_thaw_notify (G_OBJECT (self));
 }

@@ -12,6 +12,7 @@
 #include <spanscope-core.h>
 
 #include "sps-gtk-version-macros.h"
+#include "sps-selection.h"
 
 G_BEGIN_DECLS
 
@@ -28,7 +29,8 @@ G_DECLARE_FINAL_TYPE (SpsSession, sps_session, SPS, SESSION, GObject)
  *   "trace"          SpsTrace*  construct-only
  *   "visible-start"  gint64     ns, start of the visible window
  *   "visible-end"    gint64     ns, end of the visible window (> start)
- *   "selected-slice" guint      slice index or SPS_NO_INDEX
+ *   "selected-slice" guint      slice index or SPS_NO_INDEX (the selection
+ *                               when it is a slice)
  *   "hovered-slice"  guint      slice index or SPS_NO_INDEX
  *   "has-range"      gboolean   a time range is selected
  *   "range-start"    gint64     ns
@@ -40,6 +42,7 @@ G_DECLARE_FINAL_TYPE (SpsSession, sps_session, SPS, SESSION, GObject)
  *                               stacks (default FALSE)
  *
  * Signals:
+ *   "selection-changed" ()      the selection (any kind of item) changed
  *   "layout-changed" ()         the set of visible rows changed (collapse,
  *                               filters); views rebuild their layout
  *   "filters-changed" ()        a thread, process or category was hidden
@@ -86,6 +89,17 @@ guint       sps_session_get_selected_slice   (SpsSession *self);
 SPS_GTK_AVAILABLE_IN_ALL
 void        sps_session_set_selected_slice   (SpsSession *self,
                                               guint       slice);
+SPS_GTK_AVAILABLE_IN_ALL
+const SpsSelection *sps_session_get_selection (SpsSession         *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_selection        (SpsSession         *self,
+                                              const SpsSelection *selection);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_select_instant       (SpsSession *self,
+                                              guint       instant);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_select_sample        (SpsSession *self,
+                                              guint       sample);
 SPS_GTK_AVAILABLE_IN_ALL
 gboolean    sps_session_select_parent        (SpsSession *self);
 SPS_GTK_AVAILABLE_IN_ALL

@@ -12,29 +12,23 @@
 #include "sps-time-format.h"
 #include "sps-timeline-private.h"
 
-/* The rectangle of @slice in widget coordinates, clipped to the tracks. */
+/* The rectangle of [@x0, @x1) of row @index in widget coordinates,
+ * clipped to the tracks. */
 static gboolean
-slice_area (SpsTimeline               *self,
-            const SpsTimelineGeometry *g,
-            guint                      slice,
-            graphene_rect_t           *area)
+row_span_area (SpsTimeline               *self,
+               const SpsTimelineGeometry *g,
+               guint                      index,
+               double                     x0,
+               double                     x1,
+               graphene_rect_t           *area)
 {
-  const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
   const SpsTimelineRow *row;
-  guint index;
-  double x0, x1;
   float left, right, top, bottom;
 
-  if (self->layout == NULL || slice >= slices->n_rows)
-    return FALSE;
-
-  index = _sps_timeline_layout_find_slice_row (self->layout, slice);
   if (index == SPS_NO_INDEX)
     return FALSE;
 
   row = _sps_timeline_layout_get_row (self->layout, index);
-  x0 = _sps_timeline_time_to_x (g, slices->ts[slice]);
-  x1 = _sps_timeline_time_to_x (g, slices->ts[slice] + slices->dur[slice]);
   left = roundf ((float) CLAMP (x0, g->gutter - 2.0, g->width + 2.0));
   right = roundf ((float) CLAMP (x1, g->gutter - 2.0, g->width + 2.0));
   if (right - left < 1)
@@ -53,6 +47,65 @@ slice_area (SpsTimeline               *self,
   *area = GRAPHENE_RECT_INIT (left, top, right - left, bottom - top);
 
   return TRUE;
+}
+
+/* The rectangle of @slice in widget coordinates, clipped to the tracks. */
+static gboolean
+slice_area (SpsTimeline               *self,
+            const SpsTimelineGeometry *g,
+            guint                      slice,
+            graphene_rect_t           *area)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
+
+  if (self->layout == NULL || slice >= slices->n_rows)
+    return FALSE;
+
+  return row_span_area (self, g, _sps_timeline_layout_find_slice_row (self->layout, slice),
+                        _sps_timeline_time_to_x (g, slices->ts[slice]),
+                        _sps_timeline_time_to_x (g, slices->ts[slice] + slices->dur[slice]), area);
+}
+
+/* Half the width of the frame around a selected instant or sample, px */
+#define POINT_SELECTION_HALF 4
+
+/* The rectangle of what @sel selects: a slice or a stack chart's box as
+ * drawn, an instant or sample as a small square around its time. */
+static gboolean
+selection_area (SpsTimeline               *self,
+                const SpsTimelineGeometry *g,
+                const SpsSelection        *sel,
+                graphene_rect_t           *area)
+{
+  guint index;
+  double x;
+
+  if (self->layout == NULL || sel->kind == SPS_SELECTION_NONE)
+    return FALSE;
+  if (sel->kind == SPS_SELECTION_SLICE)
+    return slice_area (self, g, sel->index, area);
+
+  index = _sps_timeline_layout_find_track_row (self->layout, sel->track, 0);
+  if (index == SPS_NO_INDEX)
+    return FALSE;
+
+  if (sel->kind == SPS_SELECTION_STACK_BOX)
+    {
+      const SpsTimelineRow *row;
+
+      /* The chart's lanes follow the samples row, one per depth */
+      index += 1 + sel->depth;
+      if (index >= _sps_timeline_layout_get_n_rows (self->layout))
+        return FALSE;
+      row = _sps_timeline_layout_get_row (self->layout, index);
+      if (row->kind != SPS_TIMELINE_ROW_STACK || row->track != sel->track || row->depth != sel->depth)
+        return FALSE;
+      return row_span_area (self, g, index, _sps_timeline_time_to_x (g, sel->start),
+                            _sps_timeline_time_to_x (g, sel->end), area);
+    }
+
+  x = floor (_sps_timeline_time_to_x (g, sel->start));
+  return row_span_area (self, g, index, x - POINT_SELECTION_HALF, x + POINT_SELECTION_HALF + 1, area);
 }
 
 static void
@@ -316,7 +369,7 @@ draw_overlays (SpsTimeline               *self,
       gtk_snapshot_append_color (snapshot, &self->style.hover, &rect);
       draw_outline (snapshot, &rect, 1, &self->style.shadow);
     }
-  if (selected != SPS_NO_INDEX && slice_area (self, g, selected, &rect))
+  if (selection_area (self, g, sps_session_get_selection (self->session), &rect))
     {
       graphene_rect_t outer;
 

@@ -70,6 +70,15 @@ row_label_markup (SpsTimeline          *self,
                               collapsed ? "\u25B8" : "\u25BE", name, processes->pid[row->process]);
     }
 
+  /* A stack chart's first lane says what the lanes are and whose */
+  if (row->kind == SPS_TIMELINE_ROW_STACK)
+    return row->depth == 0 && row->thread != SPS_NO_INDEX
+      ? g_markup_printf_escaped ("<span fgalpha=\"70%%\">%s</span> %s <span fgalpha=\"60%%\">%" G_GINT64_FORMAT "</span>",
+                                 _("Stack"),
+                                 _sps_timeline_string_or (self->trace, threads->name[row->thread], _("Thread")),
+                                 threads->tid[row->thread])
+      : NULL;
+
   if (!(row->flags & SPS_TIMELINE_ROW_FIRST))
     return NULL;
 

@@ -69,6 +69,71 @@ hit_slice (SpsTimeline *self,
   return _sps_timeline_painter_hit_test (&_sps_timeline_slice_painter, &source, &g, row, x, y);
 }
 
+/**
+ * _sps_timeline_hit_item:
+ * @self: a #SpsTimeline
+ * @x: widget coordinates
+ * @y: widget coordinates
+ * @selection: (out caller-allocates): what a click at (@x, @y) selects
+ *
+ * The item under (@x, @y) as a selection: a slice, an instant or decoded
+ * event, a sample, or a box of a stack chart, found by the row's
+ * painter; kind %SPS_SELECTION_NONE over nothing (a click there clears
+ * the selection).
+ */
+void
+_sps_timeline_hit_item (SpsTimeline  *self,
+                        double        x,
+                        double        y,
+                        SpsSelection *selection)
+{
+  SpsTimelineGeometry g;
+  SpsTimelineSource source;
+  const SpsTimelineRow *row;
+  guint index;
+  guint item;
+
+  g_return_if_fail (SPS_IS_TIMELINE (self));
+  g_return_if_fail (selection != NULL);
+
+  sps_selection_init_none (selection);
+  if (self->layout == NULL)
+    return;
+
+  _sps_timeline_get_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)), &g);
+  if (x < g.gutter || (index = _sps_timeline_hit_row (self, &g, y)) == SPS_NO_INDEX)
+    return;
+
+  row = _sps_timeline_layout_get_row (self->layout, index);
+  source = _sps_timeline_get_source (self);
+  item = _sps_timeline_painter_hit_test (_sps_timeline_painter_for_row (row), &source, &g, row, x, y);
+  if (item == SPS_NO_INDEX)
+    return;
+
+  switch ((SpsTimelineRowKind) row->kind)
+    {
+    case SPS_TIMELINE_ROW_SLICES:
+      selection->kind = SPS_SELECTION_SLICE;
+      selection->index = item;
+      break;
+    case SPS_TIMELINE_ROW_INSTANTS:
+      selection->kind = SPS_SELECTION_INSTANT;
+      selection->index = item;
+      break;
+    case SPS_TIMELINE_ROW_SAMPLES:
+      selection->kind = SPS_SELECTION_SAMPLE;
+      selection->index = item;
+      break;
+    case SPS_TIMELINE_ROW_STACK:
+      _sps_timeline_stacks_box_selection (self->stacks, self->trace, row->track, row->depth, item, selection);
+      break;
+    case SPS_TIMELINE_ROW_PROCESS:
+    case SPS_TIMELINE_ROW_COUNTER:
+    default:
+      break;
+    }
+}
+
 static void
 update_hover (SpsTimeline *self)
 {
@@ -309,7 +374,7 @@ click_released_cb (SpsTimeline     *self,
   SpsTimelineGeometry g;
   guint index;
   const SpsTimelineRow *row;
-  guint slice;
+  SpsSelection selection;
 
   /* A double click on the splitter fits the gutter to its labels again */
   if (self->session != NULL && in_splitter (self, x) && n_press == 2)
@@ -338,9 +403,9 @@ click_released_cb (SpsTimeline     *self,
   if (x < g.gutter)
     return;
 
-  slice = hit_slice (self, x, y);
+  _sps_timeline_hit_item (self, x, y, &selection);
   self->selecting_from_click = TRUE;
-  sps_session_set_selected_slice (self->session, slice);
+  sps_session_set_selection (self->session, &selection);
   self->selecting_from_click = FALSE;
 }
 

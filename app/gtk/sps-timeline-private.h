@@ -43,6 +43,11 @@ gboolean           _sps_timeline_drag_begin (SpsTimeline     *self,
                                              guint            button,
                                              GdkModifierType  state);
 SPS_GTK_AVAILABLE_IN_ALL
+void               _sps_timeline_hit_item   (SpsTimeline  *self,
+                                             double        x,
+                                             double        y,
+                                             SpsSelection *selection);
+SPS_GTK_AVAILABLE_IN_ALL
 char              *_sps_timeline_dup_tooltip_markup (SpsTimeline *self,
                                                      int          x,
                                                      int          y);

@@ -14,61 +14,38 @@
 #include "sps-timeline-private.h"
 
 /*
- * One lane per depth of the boxes of sps-timeline-stacks.c. A frame
- * costs a binary search per pixel column at most, whatever the number of
- * boxes: a box a pixel wide or more is drawn as a box (labelled when
- * there is room), and a column whose boxes are all narrower than a pixel
- * is filled once, in the lighter "merged" colour of the first of them,
- * after which the search jumps to the next column. So a zoomed-out lane
- * of millions of boxes draws as a few hundred runs, and reads as covered
- * where samples are, empty where none are.
+ * One lane per depth of the boxes of sps-timeline-stacks.c, drawn from
+ * the lane's level of detail for the scale (_sps_timeline_stacks_get_runs()):
+ * one binary search for the area's start, then its runs in order, at
+ * most one per pixel and one per change of colour, whatever the number
+ * of boxes. A box a pixel wide or more is
+ * drawn as a box (labelled when there is room); a run of merged boxes,
+ * or a box narrower than a pixel, fills its columns in the lighter
+ * "merged" colour of its first box. So a zoomed-out lane of millions of
+ * boxes costs a few hundred runs, and reads as covered where samples
+ * are, empty where none are.
  */
 
-/* The first box of @boxes[@from..@n) ending after @t: galloping from
- * @from, since the next column's box is usually a few boxes on, so a
- * zoomed-out frame touches a few nearby boxes per column instead of a
- * whole binary search's worth. */
+/* The first of @runs ending after @t */
 static guint
-first_box_after (const SpsTimelineStackBox *boxes,
-                 guint                      from,
+first_run_after (const SpsTimelineStackRun *runs,
                  guint                      n,
                  SpsTime                    t)
 {
-  guint bound = 1;
-  guint lo;
-  guint hi;
-
-  if (from >= n || boxes[from].end > t)
-    return from;
-
-  /* boxes[from + bound / 2].end <= t throughout */
-  while (bound < n - from && boxes[from + bound].end <= t)
-    bound *= 2;
-  lo = from + bound / 2 + 1;
-  hi = bound < n - from ? from + bound : n;
+  guint lo = 0;
+  guint hi = n;
 
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (boxes[mid].end <= t)
+      if (runs[mid].end <= t)
         lo = mid + 1;
       else
         hi = mid;
     }
 
   return lo;
-}
-
-static guint32
-box_name (SpsTrace                  *trace,
-          const SpsTimelineStackBox *box)
-{
-  const SpsCallsiteTable *callsites = sps_trace_get_callsites (trace);
-  const SpsFrameTable *frames = sps_trace_get_frames (trace);
-  guint32 frame = callsites->frame[box->callsite];
-
-  return frame < frames->n_rows ? frames->name[frame] : 0;
 }
 
 static void
@@ -79,39 +56,33 @@ paint_stack (SpsTimeline               *self,
              SpsTimelinePaint          *paint)
 {
   guint n;
-  const SpsTimelineStackBox *boxes = _sps_timeline_stacks_get_boxes (self->stacks, row->track, row->depth, &n);
+  const SpsTimelineStackRun *runs = _sps_timeline_stacks_get_runs (self->stacks, row->track, row->depth,
+                                                                   _sps_timeline_lod_level_for_resolution (g->ns_per_px),
+                                                                   &n);
   double px_per_ns = 1.0 / g->ns_per_px;
   gboolean labels = self->text_height <= row->height - 2;
   float text_y = floorf ((row->height - self->text_height) / 2.f);
-  guint i = 0;
   int x = 0;
 
   _sps_timeline_canvas_init_strip (&paint->canvas, a->width, g->scale);
   paint->y = 1;
   paint->height = row->height - 2;
 
-  while (x < a->width && i < n)
+  for (guint i = first_run_after (runs, n, _sps_timeline_area_start (a, g)); i < n && x < a->width; i++)
     {
-      SpsTime t = _sps_time_offset (a->base, floor ((a->base_px + x) * g->ns_per_px));
-      const SpsTimelineStackBox *box;
-      double x0, x1;
+      const SpsTimelineStackRun *run = &runs[i];
+      double x0 = _sps_time_distance (run->start, a->base) * px_per_ns - a->base_px;
+      double x1 = _sps_time_distance (run->end, a->base) * px_per_ns - a->base_px;
       guint32 name;
       guint color;
 
-      i = first_box_after (boxes, i, n, t);
-      if (i >= n)
-        break;
-
-      box = &boxes[i];
-      x0 = _sps_time_distance (box->start, a->base) * px_per_ns - a->base_px;
-      x1 = _sps_time_distance (box->end, a->base) * px_per_ns - a->base_px;
       if (x0 >= a->width)
         break;
 
-      name = box_name (self->trace, box);
+      name = run->name;
       color = _sps_timeline_name_color (self, name);
 
-      if (x1 - x0 >= 1.0)
+      if (run->n_boxes == 1 && x1 - x0 >= 1.0)
         {
           gint64 left = MAX (_sps_timeline_round_any (x0), x);
           gint64 right = MIN (_sps_timeline_round_any (x1), a->width);
@@ -128,7 +99,7 @@ paint_stack (SpsTimeline               *self,
            * label now */
           if (labels && a->spots != NULL && x1 - x0 >= SPS_TIMELINE_MIN_LABEL_WIDTH - 1)
             {
-              SpsTimelineLabelSpot spot = { x0 + a->base_px, x1 + a->base_px, name, i };
+              SpsTimelineLabelSpot spot = { x0 + a->base_px, x1 + a->base_px, name, run->box };
 
               g_array_append_val (a->spots, spot);
             }
@@ -143,19 +114,19 @@ paint_stack (SpsTimeline               *self,
             }
 
           x = MAX (x, right);
-          i++;
         }
       else
         {
-          /* Narrower than a pixel: its column (or the first column it
-           * reaches in the area) in the merged colour, once. */
-          int column = MAX (x, (int) MIN (_sps_timeline_round_any (floor (x0)), a->width));
+          /* Narrower than a pixel, or merged: its columns (at least the
+           * first it reaches in the area) in the merged colour */
+          gint64 left = MAX (_sps_timeline_round_any (floor (x0)), x);
+          gint64 right = MIN (MAX (_sps_timeline_round_any (ceil (x1)), left + 1), a->width);
 
-          if (column >= a->width)
+          if (left >= a->width)
             break;
-          _sps_timeline_canvas_fill_columns (&paint->canvas, column, column + 1, self->style.merged_pixel[color]);
+          _sps_timeline_canvas_fill_columns (&paint->canvas, left, right, self->style.merged_pixel[color]);
           paint->drawn = TRUE;
-          x = column + 1;
+          x = right;
         }
     }
 }
@@ -201,29 +172,20 @@ _sps_timeline_stack_box_markup (SpsTrace          *trace,
   g_autofree char *name = NULL;
   GString *out = g_string_new (NULL);
   double cpu = 0;
-  guint n_estimated = 0;
+  guint n_estimated;
   guint n;
 
   b = _sps_timeline_stacks_get_boxes (stacks, track, depth, &n);
   g_return_val_if_fail (box < n, NULL);
   b = &b[box];
 
-  for (guint32 s = b->first_sample; s < b->first_sample + b->n_samples; s++)
-    {
-      double estimate = sps_flame_tree_sample_estimate_ns (samples, s);
-
-      if (!isnan (estimate))
-        {
-          cpu += estimate;
-          n_estimated++;
-        }
-    }
+  n_estimated = _sps_timeline_stacks_estimate_cpu (samples, b->first_sample, b->n_samples, &cpu);
 
   first = sps_time_format_duration (_sps_time_sub (samples->ts[b->first_sample], origin), 3);
   last = sps_time_format_duration (_sps_time_sub (samples->ts[b->first_sample + b->n_samples - 1], origin), 3);
   span = sps_time_format_duration (_sps_time_sub (b->end, b->start), 3);
 
-  name = g_markup_escape_text (_sps_timeline_string_or (trace, box_name (trace, b), "?"), -1);
+  name = g_markup_escape_text (_sps_timeline_string_or (trace, _sps_timeline_stacks_box_name (trace, b), "?"), -1);
   g_string_append_printf (out, "<b>%s</b>\n", name);
   /* Translators: a box of the stack chart of samples: how many
    * consecutive samples have this frame, and how long they span */

@@ -8,6 +8,7 @@
 #include <spanscope-core.h>
 
 #include "sps-gtk-version-macros.h"
+#include "sps-selection.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,19 @@ typedef struct
   guint32 n_samples;
 } SpsTimelineStackBox;
 
+/* What a lane draws at one level of detail (see
+ * _sps_timeline_stacks_get_runs()): a box of its own (@n_boxes 1), or a
+ * run of @n_boxes consecutive boxes narrower than the level's
+ * resolution, drawn in one colour. */
+typedef struct
+{
+  SpsTime start;
+  SpsTime end;
+  guint32 box;       /* its first box */
+  guint32 n_boxes;
+  guint32 name;      /* the name of its first box's frame: its colour */
+} SpsTimelineStackRun;
+
 typedef struct _SpsTimelineStacks SpsTimelineStacks;
 
 SPS_GTK_AVAILABLE_IN_ALL
@@ -47,6 +61,15 @@ const SpsTimelineStackBox *_sps_timeline_stacks_get_boxes (SpsTimelineStacks    
                                                            guint                 depth,
                                                            guint                *n_boxes);
 SPS_GTK_AVAILABLE_IN_ALL
+const SpsTimelineStackRun *_sps_timeline_stacks_get_runs  (SpsTimelineStacks    *self,
+                                                           guint32               track,
+                                                           guint                 depth,
+                                                           guint                 level,
+                                                           guint                *n_runs);
+SPS_GTK_AVAILABLE_IN_ALL
+guint32                    _sps_timeline_stacks_box_name  (SpsTrace             *trace,
+                                                           const SpsTimelineStackBox *box);
+SPS_GTK_AVAILABLE_IN_ALL
 guint                      _sps_timeline_stacks_find_box  (SpsTimelineStacks    *self,
                                                            guint32               track,
                                                            guint                 depth,
@@ -54,6 +77,19 @@ guint                      _sps_timeline_stacks_find_box  (SpsTimelineStacks    
 SPS_GTK_AVAILABLE_IN_ALL
 guint                      _sps_timeline_stacks_track_depth (SpsTrace           *trace,
                                                            guint32               track);
+
+SPS_GTK_AVAILABLE_IN_ALL
+guint                      _sps_timeline_stacks_estimate_cpu (const SpsSampleTable *samples,
+                                                           guint                 first,
+                                                           guint                 n,
+                                                           double               *cpu_ns);
+SPS_GTK_AVAILABLE_IN_ALL
+void                       _sps_timeline_stacks_box_selection (SpsTimelineStacks *self,
+                                                           SpsTrace             *trace,
+                                                           guint32               track,
+                                                           guint                 depth,
+                                                           guint                 box,
+                                                           SpsSelection         *selection);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsTimelineStacks, _sps_timeline_stacks_free)
 

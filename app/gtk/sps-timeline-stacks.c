@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include "sps-timeline-stacks-private.h"
 #include "sps-time-math-private.h"
 
@@ -22,10 +24,22 @@
  * binary search.
  */
 
+/* Levels of detail are made as the slice lanes' are (sps-timeline-lod.c):
+ * per power-of-two resolution, when a frame first needs it, and kept. A
+ * zoomed-out frame then walks a lane's runs in the window, one per
+ * change of colour, instead of searching its boxes column by column. */
+#define N_LEVELS 63
+
 typedef struct
 {
-  guint    n_depths;
-  GArray **lanes;      /* SpsTimelineStackBox, one array per depth */
+  GArray *levels[N_LEVELS];  /* SpsTimelineStackRun; NULL until needed */
+} LaneLod;
+
+typedef struct
+{
+  guint     n_depths;
+  GArray  **lanes;     /* SpsTimelineStackBox, one array per depth */
+  LaneLod **lods;      /* per depth, NULL until a frame needs one */
 } TrackStacks;
 
 struct _SpsTimelineStacks
@@ -192,9 +206,18 @@ _sps_timeline_stacks_free (SpsTimelineStacks *self)
       if (self->tracks[t].lanes == NULL)
         continue;
       for (guint d = 0; d < SPS_TIMELINE_STACK_MAX_DEPTH; d++)
-        if (self->tracks[t].lanes[d] != NULL)
-          g_array_unref (self->tracks[t].lanes[d]);
+        {
+          if (self->tracks[t].lanes[d] != NULL)
+            g_array_unref (self->tracks[t].lanes[d]);
+          if (self->tracks[t].lods != NULL && self->tracks[t].lods[d] != NULL)
+            {
+              for (guint l = 0; l < N_LEVELS; l++)
+                g_clear_pointer (&self->tracks[t].lods[d]->levels[l], g_array_unref);
+              g_free (self->tracks[t].lods[d]);
+            }
+        }
       g_free (self->tracks[t].lanes);
+      g_free (self->tracks[t].lods);
     }
   g_free (self->tracks);
   g_clear_object (&self->trace);
@@ -263,6 +286,126 @@ _sps_timeline_stacks_get_boxes (SpsTimelineStacks *self,
 
   *n_boxes = lane->len;
   return (const SpsTimelineStackBox *) (gpointer) lane->data;
+}
+
+/**
+ * _sps_timeline_stacks_box_name:
+ * @trace: the trace of the charts
+ * @box: a box
+ *
+ * Returns: the string id of the name of @box's frame (0 when unknown)
+ */
+guint32
+_sps_timeline_stacks_box_name (SpsTrace                  *trace,
+                               const SpsTimelineStackBox *box)
+{
+  const SpsCallsiteTable *callsites = sps_trace_get_callsites (trace);
+  const SpsFrameTable *frames = sps_trace_get_frames (trace);
+  guint32 frame = box->callsite < callsites->n_rows ? callsites->frame[box->callsite] : SPS_NO_INDEX;
+
+  return frame < frames->n_rows ? frames->name[frame] : 0;
+}
+
+/* Level @level of a lane of @n @boxes. Each bucket of 2^@level ns
+ * (aligned to multiples of it) is drawn in the colour of the first box
+ * starting in it, as a mosaic: the boxes narrower than the resolution
+ * that start in one bucket merge into one run, and a run goes on into
+ * the next bucket when that bucket's first box has the same name and
+ * follows closer than the resolution. A box as wide as the resolution
+ * stays a box of its own. So a lane costs one item per change of colour
+ * at the scale drawn, not one per box or per pixel. */
+static GArray *
+build_level (SpsTrace                  *trace,
+             const SpsTimelineStackBox *boxes,
+             guint                      n,
+             guint                      level)
+{
+  guint64 resolution = (guint64) 1 << level;
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (SpsTimelineStackRun), MAX (n / 16, 1));
+  SpsTimelineStackRun cur = { 0, };
+  SpsTime cur_bucket = 0;
+  gboolean have = FALSE;
+  gboolean cur_merges = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      SpsTimelineStackRun item = { boxes[i].start, boxes[i].end, i, 1, _sps_timeline_stacks_box_name (trace, &boxes[i]) };
+      SpsTime bucket = item.start >> level;
+      gboolean merges = _sps_time_span (item.start, MAX (item.start, item.end)) < resolution;
+
+      if (have && cur_merges && merges &&
+          (bucket == cur_bucket ||
+           (item.name == cur.name && _sps_time_span (cur.end, MAX (cur.end, item.start)) < resolution)))
+        {
+          cur.end = MAX (cur.end, item.end);
+          cur.n_boxes++;
+          cur_bucket = bucket;
+          continue;
+        }
+      if (have)
+        g_array_append_val (out, cur);
+      cur = item;
+      cur_bucket = bucket;
+      cur_merges = merges;
+      have = TRUE;
+    }
+  if (have)
+    g_array_append_val (out, cur);
+
+  return out;
+}
+
+/**
+ * _sps_timeline_stacks_get_runs:
+ * @self: stack charts
+ * @track: a track index
+ * @depth: a depth
+ * @level: a level of detail: resolution 2^@level ns
+ * @n_runs: (out): the number of runs
+ *
+ * The lane's boxes at a resolution: boxes of their own and runs of
+ * merged boxes, by start time (see #SpsTimelineStackRun and
+ * build_level()). Made from the boxes the first time a level is asked
+ * for, and kept until the charts are freed. At most one run per
+ * 2^@level ns of the lane and its boxes as wide as that, fewer where
+ * neighbouring buckets have one colour, so drawing costs what the
+ * pixels show.
+ *
+ * Returns: (nullable) (array length=n_runs): the runs
+ */
+const SpsTimelineStackRun *
+_sps_timeline_stacks_get_runs (SpsTimelineStacks *self,
+                               guint32            track,
+                               guint              depth,
+                               guint              level,
+                               guint             *n_runs)
+{
+  TrackStacks *ts;
+  LaneLod *lod;
+  const SpsTimelineStackBox *boxes;
+  guint n_boxes;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (n_runs != NULL, NULL);
+
+  *n_runs = 0;
+  boxes = _sps_timeline_stacks_get_boxes (self, track, depth, &n_boxes);
+  if (boxes == NULL || n_boxes == 0)
+    return NULL;
+
+  level = MIN (level, N_LEVELS - 1);
+  ts = &self->tracks[track];
+  if (ts->lods == NULL)
+    ts->lods = g_new0 (LaneLod *, SPS_TIMELINE_STACK_MAX_DEPTH);
+  if (ts->lods[depth] == NULL)
+    ts->lods[depth] = g_new0 (LaneLod, 1);
+  lod = ts->lods[depth];
+
+  if (lod->levels[level] == NULL)
+    lod->levels[level] = build_level (self->trace, boxes, n_boxes, level);
+
+  *n_runs = lod->levels[level]->len;
+  return (const SpsTimelineStackRun *) (gpointer) lod->levels[level]->data;
 }
 
 /**
@@ -345,4 +488,86 @@ _sps_timeline_stacks_track_depth (SpsTrace *trace,
     }
 
   return deepest;
+}
+
+/**
+ * _sps_timeline_stacks_estimate_cpu:
+ * @samples: a sample table
+ * @first: a row of it
+ * @n: how many rows from @first
+ * @cpu_ns: (out): the CPU time estimated from the weights of those with a
+ *   time unit, in ns
+ *
+ * What a box's samples tell of the CPU time (the tooltip and the detail
+ * panel both show it).
+ *
+ * Returns: how many of the samples had an estimate
+ */
+guint
+_sps_timeline_stacks_estimate_cpu (const SpsSampleTable *samples,
+                                   guint                 first,
+                                   guint                 n,
+                                   double               *cpu_ns)
+{
+  guint n_estimated = 0;
+
+  g_return_val_if_fail (samples != NULL, 0);
+  g_return_val_if_fail (cpu_ns != NULL, 0);
+  g_return_val_if_fail (first <= samples->n_rows && n <= samples->n_rows - first, 0);
+
+  *cpu_ns = 0;
+  for (guint s = first; s < first + n; s++)
+    {
+      double estimate = sps_flame_tree_sample_estimate_ns (samples, s);
+
+      if (!isnan (estimate))
+        {
+          *cpu_ns += estimate;
+          n_estimated++;
+        }
+    }
+
+  return n_estimated;
+}
+
+/**
+ * _sps_timeline_stacks_box_selection:
+ * @self: stack charts
+ * @trace: the trace they were computed from
+ * @track: a sample track
+ * @depth: a depth of its chart
+ * @box: a box of @depth
+ * @selection: (out caller-allocates): the selection of that box
+ *
+ * Describes a box as a session selection (%SPS_SELECTION_STACK_BOX): its
+ * track, depth, callsite, samples (of the raw table when the charts were
+ * computed from it) and span.
+ */
+void
+_sps_timeline_stacks_box_selection (SpsTimelineStacks *self,
+                                    SpsTrace          *trace,
+                                    guint32            track,
+                                    guint              depth,
+                                    guint              box,
+                                    SpsSelection      *selection)
+{
+  const SpsTimelineStackBox *boxes;
+  guint n;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (selection != NULL);
+
+  sps_selection_init_none (selection);
+  boxes = _sps_timeline_stacks_get_boxes (self, track, depth, &n);
+  g_return_if_fail (box < n);
+
+  selection->kind = SPS_SELECTION_STACK_BOX;
+  selection->track = track;
+  selection->depth = depth;
+  selection->callsite = boxes[box].callsite;
+  selection->first_sample = boxes[box].first_sample;
+  selection->n_samples = boxes[box].n_samples;
+  selection->raw = self->samples == sps_trace_get_raw_samples (trace) && self->samples != sps_trace_get_samples (trace);
+  selection->start = boxes[box].start;
+  selection->end = boxes[box].end;
 }

@@ -399,7 +399,7 @@ set_session (SpsTimeline *self,
 
   g_signal_connect_object (session, "notify::visible-start", G_CALLBACK (visible_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::visible-end", G_CALLBACK (visible_changed), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "notify::selected-slice", G_CALLBACK (selection_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "selection-changed", G_CALLBACK (selection_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::hovered-slice", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::has-range", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::range-start", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);

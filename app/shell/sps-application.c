@@ -59,26 +59,51 @@ struct _SpsApplication
 G_DEFINE_FINAL_TYPE (SpsApplication, sps_application, GTK_TYPE_APPLICATION)
 
 /* Settings key (in the keybindings schema) → the action it triggers. */
+/* Settings key (in the keybindings schema) → the action it triggers; the
+ * timeline's actions have a twin for their navigation keys (see
+ * SPS_WINDOW_NAV_SUFFIX). */
 static const struct {
   const char *key;
   const char *action;
+  gboolean    timeline;
 } keybindings[] = {
-  { "zoom-in", "win.zoom-in" },
-  { "zoom-out", "win.zoom-out" },
-  { "pan-left", "win.pan-left" },
-  { "pan-right", "win.pan-right" },
-  { "scroll-up", "win.scroll-up" },
-  { "scroll-down", "win.scroll-down" },
-  { "select-parent", "win.select-parent" },
-  { "select-child", "win.select-child" },
-  { "select-prev", "win.select-prev" },
-  { "select-next", "win.select-next" },
-  { "fit", "win.fit" },
-  { "go-to-time", "win.go-to-time" },
-  { "clear", "win.clear" },
-  { "open", "win.open" },
-  { "search", "win.search" },
+  { "zoom-in", "win.zoom-in", TRUE },
+  { "zoom-out", "win.zoom-out", TRUE },
+  { "pan-left", "win.pan-left", TRUE },
+  { "pan-right", "win.pan-right", TRUE },
+  { "scroll-up", "win.scroll-up", TRUE },
+  { "scroll-down", "win.scroll-down", TRUE },
+  { "select-parent", "win.select-parent", TRUE },
+  { "select-child", "win.select-child", TRUE },
+  { "select-prev", "win.select-prev", TRUE },
+  { "select-next", "win.select-next", TRUE },
+  { "fit", "win.fit", TRUE },
+  { "go-to-time", "win.go-to-time", FALSE },
+  { "clear", "win.clear", TRUE },
+  { "open", "win.open", FALSE },
+  { "search", "win.search", FALSE },
 };
+
+/* Whether a key moves around in lists, trees and tables (a docked panel
+ * keeps these while it has the focus) */
+static gboolean
+is_navigation_key (guint           keyval,
+                   GdkModifierType mods)
+{
+  if ((mods & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)) != 0)
+    return FALSE;
+
+  switch (keyval)
+    {
+    case GDK_KEY_Up: case GDK_KEY_Down: case GDK_KEY_Left: case GDK_KEY_Right:
+    case GDK_KEY_KP_Up: case GDK_KEY_KP_Down: case GDK_KEY_KP_Left: case GDK_KEY_KP_Right:
+    case GDK_KEY_Page_Up: case GDK_KEY_Page_Down: case GDK_KEY_Home: case GDK_KEY_End:
+    case GDK_KEY_space: case GDK_KEY_Return: case GDK_KEY_KP_Enter: case GDK_KEY_Tab:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
 
 
 static const GOptionEntry option_entries[] = {
@@ -174,8 +199,10 @@ sps_application_apply_keybinding (SpsApplication *self,
                                   const char     *key)
 {
   g_autoptr(GStrvBuilder) builder = NULL;
+  g_autoptr(GStrvBuilder) nav_builder = NULL;
   g_auto(GStrv) accels = NULL;
   g_auto(GStrv) valid = NULL;
+  g_auto(GStrv) nav = NULL;
 
   g_assert (SPS_IS_APPLICATION (self));
   g_assert (key != NULL);
@@ -187,23 +214,33 @@ sps_application_apply_keybinding (SpsApplication *self,
 
       accels = g_settings_get_strv (self->keybindings, key);
       builder = g_strv_builder_new ();
+      nav_builder = g_strv_builder_new ();
 
       for (guint j = 0; accels[j] != NULL; j++)
         {
           guint keyval;
           GdkModifierType mods;
 
-          if (gtk_accelerator_parse (accels[j], &keyval, &mods) && keyval != 0)
-            g_strv_builder_add (builder, accels[j]);
-          else
+          if (!gtk_accelerator_parse (accels[j], &keyval, &mods) || keyval == 0)
             g_warning ("Ignoring the key binding “%s” of “%s”: not an accelerator",
                        accels[j], key);
+          else if (keybindings[i].timeline && is_navigation_key (keyval, mods))
+            g_strv_builder_add (nav_builder, accels[j]);
+          else
+            g_strv_builder_add (builder, accels[j]);
         }
 
       valid = g_strv_builder_end (builder);
       gtk_application_set_accels_for_action (GTK_APPLICATION (self),
                                              keybindings[i].action,
                                              (const char * const *) valid);
+      if (keybindings[i].timeline)
+        {
+          g_autofree char *twin = g_strconcat (keybindings[i].action, SPS_WINDOW_NAV_SUFFIX, NULL);
+
+          nav = g_strv_builder_end (nav_builder);
+          gtk_application_set_accels_for_action (GTK_APPLICATION (self), twin, (const char * const *) nav);
+        }
       return;
     }
 }

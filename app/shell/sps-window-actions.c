@@ -198,7 +198,10 @@ _sps_window_action_timeline (GSimpleAction *action,
   if (self->timeline == NULL)
     return;
 
+  /* NAME and its twin NAME-nav both run the timeline's NAME */
   name = g_strconcat ("timeline.", g_action_get_name (G_ACTION (action)), NULL);
+  if (g_str_has_suffix (name, SPS_WINDOW_NAV_SUFFIX))
+    name[strlen (name) - strlen (SPS_WINDOW_NAV_SUFFIX)] = '\0';
   if (!gtk_widget_activate_action (self->timeline, name, NULL))
     g_debug ("The timeline has no action %s", name);
 }

@@ -52,8 +52,8 @@ struct _SpsWindow
   gboolean              saving_profile;
   SpsProgress          *save_progress;       /* of the save in flight */
   guint                 save_notice_id;      /* hides "Saved profile to …" */
-  gboolean              editing;
-  gboolean              focus_elsewhere;
+  gboolean              editing;          /* text entry, text view or menu */
+  gboolean              focus_elsewhere;  /* a docked panel */
   gboolean              disposed;
   gboolean              dock_placed;
   gboolean              filling_docks;

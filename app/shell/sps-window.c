@@ -25,9 +25,14 @@
  *
  * The timeline's commands are window actions ("win.zoom-in", …) that
  * forward to the timeline's widget actions, so the application can bind
- * them to the accelerators kept in the settings. They are disabled while
- * a text entry, a menu or a docked panel has the focus, so that typing
- * "ms" into "Go to Time" does not select a child slice.
+ * them to the accelerators kept in the settings. They act on the
+ * timeline whichever panel has the focus (W zooms while the SQL results
+ * have it), except while a text entry, a text view (the SQL editor) or a
+ * menu has it, so that typing "ms" into "Go to Time" does not select a
+ * child slice. Each has a twin, "win.NAME-nav", that the application
+ * binds to the plain navigation keys of the action (arrows, Page Up…):
+ * the twins are also disabled while a docked panel has the focus, whose
+ * lists and trees move with those keys.
  */
 
 G_DEFINE_FINAL_TYPE (SpsWindow, sps_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -107,10 +112,15 @@ sps_window_update_actions (SpsWindow *self)
 
   loaded = self->state == SPS_WINDOW_STATE_LOADED && self->timeline != NULL;
 
-  keys = loaded && !self->editing && !self->focus_elsewhere;
+  keys = loaded && !self->editing;
 
   for (guint i = 0; i < G_N_ELEMENTS (timeline_actions); i++)
-    sps_window_set_action_enabled (self, timeline_actions[i], keys);
+    {
+      g_autofree char *nav = g_strconcat (timeline_actions[i], SPS_WINDOW_NAV_SUFFIX, NULL);
+
+      sps_window_set_action_enabled (self, timeline_actions[i], keys);
+      sps_window_set_action_enabled (self, nav, keys && !self->focus_elsewhere);
+    }
 
   /* These two actions are only the key bindings: the header bar buttons
    * open the popover and the search bar directly, whatever has the focus. */
@@ -217,11 +227,12 @@ sps_window_set_state (SpsWindow      *self,
   sps_window_update_actions (self);
 }
 
-/* The timeline's single-key bindings ("s", "Up", "Escape"…) are window
+/* The timeline's single-key bindings ("w", "Up", "Escape"…) are window
  * accelerators, which GTK runs before the focused widget sees the key.
- * They must not take keys from a text entry, a menu or a panel with its
- * own keyboard navigation, so they are disabled while one has the focus
- * (a disabled action lets the key through). */
+ * They must not take keys from a text entry, a text view or a menu, so
+ * they are disabled while one has the focus (a disabled action lets the
+ * key through); a docked panel keeps only its navigation keys (the
+ * "-nav" twins). */
 static void
 on_focus_widget_changed (SpsWindow  *self,
                          GParamSpec *pspec,
@@ -238,10 +249,11 @@ on_focus_widget_changed (SpsWindow  *self,
     return;
 
   focus = gtk_root_get_focus (GTK_ROOT (self));
-  editing = focus != NULL && GTK_IS_EDITABLE (focus);
+  editing = focus != NULL &&
+            (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT_VIEW (focus) ||
+             gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL);
   elsewhere = focus != NULL &&
-              (gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL ||
-               gtk_widget_is_ancestor (focus, GTK_WIDGET (self->bottom_notebook)) ||
+              (gtk_widget_is_ancestor (focus, GTK_WIDGET (self->bottom_notebook)) ||
                gtk_widget_is_ancestor (focus, GTK_WIDGET (self->side_notebook)));
 
   if (editing != self->editing || elsewhere != self->focus_elsewhere)
@@ -666,12 +678,14 @@ sps_window_init (SpsWindow *self)
   _sps_window_init_docks (self);
 
   for (guint i = 0; i < G_N_ELEMENTS (timeline_actions); i++)
-    {
-      g_autoptr(GSimpleAction) simple = g_simple_action_new (timeline_actions[i], NULL);
+    for (guint twin = 0; twin < 2; twin++)
+      {
+        g_autofree char *name = g_strconcat (timeline_actions[i], twin ? SPS_WINDOW_NAV_SUFFIX : "", NULL);
+        g_autoptr(GSimpleAction) simple = g_simple_action_new (name, NULL);
 
-      g_signal_connect_object (simple, "activate", G_CALLBACK (_sps_window_action_timeline), self, 0);
-      g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (simple));
-    }
+        g_signal_connect_object (simple, "activate", G_CALLBACK (_sps_window_action_timeline), self, 0);
+        g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (simple));
+      }
 
   g_signal_connect_object (self->search_button, "clicked",
                            G_CALLBACK (_sps_window_show_search), self, G_CONNECT_SWAPPED);

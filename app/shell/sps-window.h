@@ -11,6 +11,12 @@
 
 G_BEGIN_DECLS
 
+/* The timeline's window actions each have a twin, NAME + this suffix,
+ * bound to the plain navigation keys of NAME's accelerators (arrows,
+ * Page Up/Down, Home, End): the twin is off while a docked panel has the
+ * focus, which needs those keys, and NAME stays on. */
+#define SPS_WINDOW_NAV_SUFFIX "-nav"
+
 /**
  * SpsWindowState:
  * @SPS_WINDOW_STATE_EMPTY: nothing opened yet, the welcome page shows

@@ -1,0 +1,17 @@
+/* sps-session-selection-private.h: the selection part of SpsSession, for
+ * the files SpsSession is split over
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "sps-session.h"
+
+G_BEGIN_DECLS
+
+/* Installs "selection-changed" (called from class_init) */
+G_GNUC_INTERNAL
+void  _sps_session_selection_class_init  (GObjectClass *klass);
+
+G_END_DECLS
