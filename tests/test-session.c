@@ -1029,6 +1029,69 @@ test_filter_mask (FilterFixture *fixture,
   g_assert_true (again == mask);
 }
 
+/* The session forwards its controls to its view filter: categories as
+ * one required class whose rules are the shown tokens (so "any token
+ * shown" stays the rule), collapse as the filter's COLLAPSED, which hides
+ * lanes on the timeline but no slice from the session's answers. Expected
+ * strings by hand from build_filter_trace(), in the order of
+ * visible_slices(). */
+static void
+test_filter_forwarding (FilterFixture *fixture,
+                        gconstpointer  data)
+{
+  SpsSession *session = fixture->session;
+  SpsTrace *trace = fixture->trace;
+  SpsViewFilter *filter = sps_session_get_view_filter (session);
+  guint p1 = process_index (trace, 1);
+  g_autoptr(GBytes) mask = NULL;
+  g_autoptr(GBytes) matched = NULL;
+  int bit;
+
+  g_assert_nonnull (filter);
+  g_assert_true (sps_view_filter_get_trace (filter) == trace);
+  g_assert_cmpuint (sps_view_filter_get_n_classes (filter), ==, 0);
+
+  sps_session_set_category_hidden (session, string_id (trace, "gpu"), TRUE);
+  bit = sps_view_filter_lookup_class (filter, "categories-shown");
+  g_assert_cmpint (bit, ==, 0);
+  g_assert_cmphex (sps_view_filter_get_require_mask (filter), ==, 1);
+  g_assert_cmphex (sps_view_filter_get_exclude_mask (filter), ==, 0);
+  /* draw (gpu) and Draw (gpu) go; "gpu, benchmark" has "benchmark" */
+  assert_visible_slices (fixture, "011101");
+  g_assert_cmpuint (sps_view_filter_get_visible_count (filter), ==, 4);
+
+  mask = sps_session_dup_slice_mask (session);
+  matched = sps_view_filter_dup_matched_mask (filter);
+  g_assert_true (g_bytes_equal (mask, matched));
+
+  /* All shown again: only the mask drops the bit */
+  sps_session_set_category_hidden (session, string_id (trace, "gpu"), FALSE);
+  g_assert_cmphex (sps_view_filter_get_require_mask (filter), ==, 0);
+  g_assert_cmpuint (sps_view_filter_get_visible_count (filter), ==, 6);
+  assert_visible_slices (fixture, "111111");
+
+  /* Collapse: the filter keeps tid 10's first lane (draw, bench and
+   * read are all at depth 0), tid 11 takes no lane; the session still
+   * shows all six */
+  sps_session_set_process_collapsed (session, p1, TRUE);
+  g_assert_cmpint (sps_view_filter_get_process_expansion (filter, p1), ==, SPS_EXPANSION_COLLAPSED);
+  g_assert_cmpuint (sps_view_filter_get_visible_count (filter), ==, 4);
+  g_assert_false (sps_view_filter_is_slice_visible (filter, find_slice (trace, "Draw", 11)));
+  assert_visible_slices (fixture, "111111");
+  g_assert_false (sps_session_has_filters (session));
+
+  /* Hidden wins over collapsed, and showing it again restores collapsed */
+  sps_session_set_process_hidden (session, p1, TRUE);
+  g_assert_cmpint (sps_view_filter_get_process_expansion (filter, p1), ==, SPS_EXPANSION_HIDDEN);
+  assert_visible_slices (fixture, "000001");
+  sps_session_set_process_hidden (session, p1, FALSE);
+  g_assert_cmpint (sps_view_filter_get_process_expansion (filter, p1), ==, SPS_EXPANSION_COLLAPSED);
+  sps_session_set_thread_hidden (session, thread_index (trace, 20), TRUE);
+  g_assert_cmpint (sps_view_filter_get_thread_expansion (filter, thread_index (trace, 20)), ==,
+                   SPS_EXPANSION_HIDDEN);
+  assert_visible_slices (fixture, "111110");
+}
+
 static void
 test_search_state (FilterFixture *fixture,
                    gconstpointer  data)
@@ -1182,6 +1245,7 @@ main (int   argc,
   FILTER_TEST ("/gtk/session/filters/threads-and-processes", test_filter_threads);
   FILTER_TEST ("/gtk/session/filters/slice-mask", test_filter_mask);
   FILTER_TEST ("/gtk/session/filters/only-this", test_filter_only);
+  FILTER_TEST ("/gtk/session/filters/view-filter", test_filter_forwarding);
   FILTER_TEST ("/gtk/session/search/matches", test_search_state);
   FILTER_TEST ("/gtk/session/search/notify", test_search_notify);
   g_test_add_func ("/gtk/session/viewport/tiny-and-empty-traces", test_tiny_and_empty_traces);

@@ -152,7 +152,7 @@ static void
 test_rows (Fixture       *fixture,
            gconstpointer  data)
 {
-  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, NULL);
   guint32 *p = fixture->process;
   guint32 *t = fixture->thread;
   guint32 *o = fixture->other_thread;
@@ -192,7 +192,7 @@ static void
 test_collapse (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, NULL);
   guint32 *p = fixture->process;
   guint32 *o = fixture->other_thread;
   const guint8 F = SPS_TIMELINE_ROW_FIRST;
@@ -236,7 +236,7 @@ static void
 test_filters (Fixture       *fixture,
               gconstpointer  data)
 {
-  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, NULL);
   g_autoptr(SpsSession) session = sps_session_new (fixture->trace);
   guint32 *p = fixture->process;
   guint32 *t = fixture->thread;
@@ -276,11 +276,57 @@ test_filters (Fixture       *fixture,
   g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 416);
 }
 
+/* Rows follow the session's view filter: each row that is a lane of the
+ * filter is found from that lane, and a collapsed process's lanes lead to
+ * its header (row 3: after the global instants and pid 40's header and
+ * lane, as in test_rows()), which is where flows to its slices go. */
+static void
+test_lanes (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(SpsSession) session = sps_session_new (fixture->trace);
+  SpsViewFilter *filter = sps_session_get_view_filter (session);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, filter);
+  guint n_lanes = 0;
+
+  g_assert_true (_sps_timeline_layout_get_filter (layout) == filter);
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 19);
+  for (guint i = 0; i < _sps_timeline_layout_get_n_rows (layout); i++)
+    {
+      const SpsTimelineRow *row = _sps_timeline_layout_get_row (layout, i);
+      guint lane;
+
+      if (row->kind == SPS_TIMELINE_ROW_PROCESS || row->kind == SPS_TIMELINE_ROW_STACK)
+        continue;
+      lane = sps_view_filter_get_track_lane (filter, row->track) + row->depth;
+      g_assert_cmpuint (_sps_timeline_layout_find_lane_row (layout, lane), ==, i);
+      n_lanes++;
+    }
+  /* 19 rows: 4 headers, no stack lane (the sample has no stack) */
+  g_assert_cmpuint (n_lanes, ==, 15);
+  g_assert_cmpuint (sps_view_filter_get_total_height (filter), ==, 15);
+  g_assert_cmpuint (_sps_timeline_layout_find_lane_row (layout, 15), ==, SPS_NO_INDEX);
+
+  sps_session_set_process_collapsed (session, fixture->process[0], TRUE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 7 + 1);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "c", 0)), ==,
+                    SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_find_lane_row (layout,
+                                                        sps_view_filter_get_slice_lane (filter, sps_test_find_slice (fixture->trace, "c", 0))),
+                    ==, 3);
+  g_assert_cmpuint (_sps_timeline_layout_find_lane_row (layout,
+                                                        sps_view_filter_get_slice_lane (filter, sps_test_find_slice (fixture->trace, "op", 0))),
+                    ==, 3);
+  g_assert_cmpuint (_sps_timeline_layout_get_row (layout, 3)->flags, ==,
+                    SPS_TIMELINE_ROW_FIRST | SPS_TIMELINE_ROW_COLLAPSED);
+}
+
 static void
 test_hit (Fixture       *fixture,
           gconstpointer  data)
 {
-  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, NULL);
   const SpsTrackTable *tracks = sps_trace_get_tracks (fixture->trace);
   guint b = sps_test_find_slice (fixture->trace, "b", 0);
   const SpsTimelineRow *row;
@@ -327,7 +373,7 @@ test_empty (void)
   trace = sps_trace_builder_finish (builder, NULL, &error);
   g_assert_no_error (error);
 
-  layout = _sps_timeline_layout_new (trace);
+  layout = _sps_timeline_layout_new (trace, NULL);
   g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 0);
   g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 0);
   g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, 0), ==, SPS_NO_INDEX);
@@ -343,6 +389,7 @@ main (int   argc,
   g_test_add ("/gtk/timeline-layout/rows", Fixture, NULL, fixture_set_up, test_rows, fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/collapse", Fixture, NULL, fixture_set_up, test_collapse, fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/filters", Fixture, NULL, fixture_set_up, test_filters, fixture_tear_down);
+  g_test_add ("/gtk/timeline-layout/lanes", Fixture, NULL, fixture_set_up, test_lanes, fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/hit", Fixture, NULL, fixture_set_up, test_hit, fixture_tear_down);
   g_test_add_func ("/gtk/timeline-layout/empty", test_empty);
 

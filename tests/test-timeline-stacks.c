@@ -65,7 +65,7 @@ stack_fixture_set_up (StackFixture  *f,
   g_assert_no_error (error);
   f->session = sps_session_new (f->trace);
   f->stacks = _sps_timeline_stacks_new (f->trace, sps_trace_get_samples (f->trace));
-  f->layout = _sps_timeline_layout_new (f->trace);
+  f->layout = _sps_timeline_layout_new (f->trace, NULL);
 
   tracks = sps_trace_get_tracks (f->trace);
   f->track = SPS_NO_INDEX;

@@ -63,6 +63,14 @@ struct _SpsSession
   guint     show_flows : 1;
   guint     search_in_category : 1;
   guint     raw_stacks : 1;
+
+  /* The interaction pipeline (issue 17): every control above that hides
+   * or collapses is forwarded to it, and the slices' visibility, the
+   * masks and the timeline's lanes come from it (sps-session-filters.c). */
+  SpsViewFilter *view_filter;
+  guint8   *thread_collapsed;   /* one per thread */
+  guint32   user_require;       /* class masks of the classification chips */
+  guint32   user_exclude;
 };
 
 enum {
@@ -96,4 +104,6 @@ G_GNUC_INTERNAL
 void  _sps_session_init_filters            (SpsSession *self);
 G_GNUC_INTERNAL
 void  _sps_session_apply_default_display   (SpsSession *self);
+G_GNUC_INTERNAL
+void  _sps_session_finalize_filters        (SpsSession *self);
 G_END_DECLS

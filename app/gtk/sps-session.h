@@ -47,7 +47,9 @@ G_DECLARE_FINAL_TYPE (SpsSession, sps_session, SPS, SESSION, GObject)
  *
  * Filters: a slice is visible when its track is (not on a hidden thread,
  * nor in a hidden process) and at least one token of its category is
- * shown. Chrome writes category lists such as "gpu,benchmark"; the
+ * shown. The controls are forwarded to the session's SpsViewFilter
+ * (sps_session_get_view_filter()), which answers for slices; collapse
+ * changes the filter's lanes, not which slices are visible here. Chrome writes category lists such as "gpu,benchmark"; the
  * session splits them at commas (trimming blanks) and filters per token,
  * so hiding "gpu" keeps "gpu,benchmark" slices while "benchmark" is
  * shown, and "only this" on "gpu" keeps them too.
@@ -184,6 +186,8 @@ gboolean    sps_session_is_category_visible  (SpsSession *self,
                                               guint32     category_string_id);
 SPS_GTK_AVAILABLE_IN_ALL
 GBytes     *sps_session_dup_slice_mask       (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsViewFilter *sps_session_get_view_filter   (SpsSession *self);
 
 SPS_GTK_AVAILABLE_IN_ALL
 const char *sps_session_get_search_text      (SpsSession *self);

@@ -149,33 +149,29 @@ _sps_timeline_update_selected_flows (SpsTimeline *self)
       g_array_append_val (self->selected_flows, i);
 }
 
-/* Where a flow ends on screen: the middle of the slice's row, or of its
- * process header when the process is collapsed. */
+/* Where a flow ends on screen: the middle of the row of the slice, or of
+ * its nearest visible ancestor when the filter hides it (a collapsed
+ * thread's deeper lanes, a short or excluded slice), or of the lane that
+ * stands for it (a collapsed thread's or process's representative lane)
+ * when no ancestor shows: an end is never dropped unless its thread or
+ * process is hidden. */
 static gboolean
 flow_point_y (SpsTimeline               *self,
               const SpsTimelineGeometry *g,
               guint                      slice,
               double                    *y)
 {
-  const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
-  const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
-  guint index = _sps_timeline_layout_find_slice_row (self->layout, slice);
+  SpsViewFilter *filter = _sps_timeline_layout_get_filter (self->layout);
+  guint shown = sps_view_filter_project (filter, slice);
+  guint index = SPS_NO_INDEX;
   const SpsTimelineRow *row;
 
-  /* A filtered-out end: no arrow (a collapsed one points at its header). */
-  if (!sps_session_is_slice_visible (self->session, slice))
-    return FALSE;
-
+  if (shown != SPS_NO_INDEX)
+    index = _sps_timeline_layout_find_slice_row (self->layout, shown);
   if (index == SPS_NO_INDEX)
-    {
-      guint32 process = tracks->process[slices->track[slice]];
-
-      if (process == SPS_NO_INDEX)
-        return FALSE;
-      index = _sps_timeline_layout_find_process_row (self->layout, process);
-      if (index == SPS_NO_INDEX)
-        return FALSE;
-    }
+    index = _sps_timeline_layout_find_lane_row (self->layout, sps_view_filter_get_slice_lane (filter, slice));
+  if (index == SPS_NO_INDEX)
+    return FALSE;
 
   row = _sps_timeline_layout_get_row (self->layout, index);
   *y = _sps_timeline_row_top (g, row) + row->height / 2.0;

@@ -387,7 +387,7 @@ set_session (SpsTimeline *self,
 
   self->session = g_object_ref (session);
   self->trace = g_object_ref (sps_session_get_trace (session));
-  self->layout = _sps_timeline_layout_new (self->trace);
+  self->layout = _sps_timeline_layout_new (self->trace, sps_session_get_view_filter (session));
   self->lod = _sps_timeline_lod_new (self->trace);
   stacks_changed (self);
   self->n_names = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
