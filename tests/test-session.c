@@ -1092,6 +1092,145 @@ test_filter_forwarding (FilterFixture *fixture,
   assert_visible_slices (fixture, "111110");
 }
 
+/* Thread collapse is layout: the filter keeps tid 10's first lane, the
+ * session's answers do not change (by hand: all six slices of
+ * build_filter_trace() are at depth 0, so even the filter keeps them) */
+static void
+test_thread_collapse (FilterFixture *fixture,
+                      gconstpointer  data)
+{
+  SpsSession *session = fixture->session;
+  SpsViewFilter *filter = sps_session_get_view_filter (session);
+  guint t10 = thread_index (fixture->trace, 10);
+
+  g_assert_false (sps_session_get_thread_collapsed (session, t10));
+  sps_session_set_thread_collapsed (session, t10, TRUE);
+  g_assert_true (sps_session_get_thread_collapsed (session, t10));
+  g_assert_cmpint (sps_view_filter_get_thread_expansion (filter, t10), ==, SPS_EXPANSION_COLLAPSED);
+  g_assert_cmpuint (fixture->layout_changed, ==, 1);
+  g_assert_cmpuint (fixture->filters_changed, ==, 0);
+  sps_session_set_thread_collapsed (session, t10, TRUE);
+  g_assert_cmpuint (fixture->layout_changed, ==, 1);
+  assert_visible_slices (fixture, "111111");
+  g_assert_false (sps_session_has_filters (session));
+
+  /* Hidden wins; shown again, it is collapsed again */
+  sps_session_set_thread_hidden (session, t10, TRUE);
+  g_assert_cmpint (sps_view_filter_get_thread_expansion (filter, t10), ==, SPS_EXPANSION_HIDDEN);
+  sps_session_set_thread_hidden (session, t10, FALSE);
+  g_assert_cmpint (sps_view_filter_get_thread_expansion (filter, t10), ==, SPS_EXPANSION_COLLAPSED);
+  sps_session_set_thread_collapsed (session, t10, FALSE);
+  g_assert_cmpint (sps_view_filter_get_thread_expansion (filter, t10), ==, SPS_EXPANSION_EXPANDED);
+}
+
+/* The minimum duration hides exactly the shorter slices: durations are
+ * draw 10, bench 10, read(10) 10, read(11) 5, Draw 2, idle 100 */
+static void
+test_min_duration (FilterFixture *fixture,
+                   gconstpointer  data)
+{
+  SpsSession *session = fixture->session;
+
+  sps_session_set_min_duration (session, 5);
+  g_assert_cmpint (sps_session_get_min_duration (session), ==, 5);
+  assert_visible_slices (fixture, "111101");
+  g_assert_true (sps_session_has_filters (session));
+  g_assert_cmpuint (fixture->filters_changed, ==, 1);
+  sps_session_set_min_duration (session, 5);
+  g_assert_cmpuint (fixture->filters_changed, ==, 1);
+
+  sps_session_set_min_duration (session, 11);
+  assert_visible_slices (fixture, "000001");
+  sps_session_set_min_duration (session, 101);
+  assert_visible_slices (fixture, "000000");
+  sps_session_set_min_duration (session, -3);
+  g_assert_cmpint (sps_session_get_min_duration (session), ==, 0);
+  assert_visible_slices (fixture, "111111");
+  g_assert_false (sps_session_has_filters (session));
+  g_assert_null (sps_session_dup_slice_mask (session));
+}
+
+/* Focus: the selection is the seed; with no flow in this trace, focus
+ * keeps the selected slice alone; no selection, nothing hidden */
+static void
+test_focus (FilterFixture *fixture,
+            gconstpointer  data)
+{
+  SpsSession *session = fixture->session;
+  SpsTrace *trace = fixture->trace;
+
+  g_assert_false (sps_session_get_focus (session));
+  g_assert_cmpuint (sps_session_get_focus_depth (session), ==, 1);
+  g_assert_cmpint (sps_session_get_focus_direction (session), ==, SPS_FOCUS_BOTH);
+
+  sps_session_set_selected_slice (session, find_slice (trace, "draw", 10));
+  assert_visible_slices (fixture, "111111");
+  sps_session_set_focus (session, TRUE);
+  g_assert_true (sps_session_get_focus (session));
+  assert_visible_slices (fixture, "100000");
+  g_assert_true (sps_session_has_filters (session));
+
+  sps_session_set_selected_slice (session, find_slice (trace, "read", 11));
+  assert_visible_slices (fixture, "000100");
+  sps_session_set_selected_slice (session, SPS_NO_INDEX);
+  assert_visible_slices (fixture, "111111");
+
+  sps_session_set_focus_depth (session, 9);
+  g_assert_cmpuint (sps_session_get_focus_depth (session), ==, 5);
+  sps_session_set_focus_depth (session, 0);
+  g_assert_cmpuint (sps_session_get_focus_depth (session), ==, 1);
+  sps_session_set_focus_direction (session, SPS_FOCUS_INCOMING);
+  g_assert_cmpint (sps_session_get_focus_direction (session), ==, SPS_FOCUS_INCOMING);
+
+  sps_session_set_focus (session, FALSE);
+  sps_session_set_selected_slice (session, find_slice (trace, "idle", 20));
+  assert_visible_slices (fixture, "111111");
+}
+
+/* Chips: a user's class on names, required then excluded; the built-in
+ * "error" has no slice in this trace, so requiring it hides all */
+static void
+test_class_chips (FilterFixture *fixture,
+                  gconstpointer  data)
+{
+  SpsSession *session = fixture->session;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+
+  names = sps_session_dup_class_names (session);
+  g_assert_cmpuint (g_strv_length (names), ==, 2);
+  g_assert_cmpstr (names[0], ==, "error");
+  g_assert_cmpstr (names[1], ==, "instrumentation");
+  g_clear_pointer (&names, g_strfreev);
+
+  g_assert_true (sps_session_add_class_rule (session, "reads", SPS_CLASS_RULE_NAME, "read", NULL, &error));
+  g_assert_no_error (error);
+  names = sps_session_dup_class_names (session);
+  g_assert_cmpuint (g_strv_length (names), ==, 3);
+  g_assert_cmpstr (names[2], ==, "reads");
+  g_assert_cmpint (sps_session_get_class_state (session, "reads"), ==, SPS_CLASS_ANY);
+
+  sps_session_set_class_state (session, "reads", SPS_CLASS_REQUIRED);
+  assert_visible_slices (fixture, "001100");
+  g_assert_cmpuint (fixture->filters_changed, ==, 1);
+  sps_session_set_class_state (session, "reads", SPS_CLASS_EXCLUDED);
+  g_assert_cmpint (sps_session_get_class_state (session, "reads"), ==, SPS_CLASS_EXCLUDED);
+  assert_visible_slices (fixture, "110011");
+
+  /* Chips and categories together: with "gpu" hidden too, draw and Draw
+   * go, bench stays ("benchmark" is shown), idle stays ("" is shown) */
+  sps_session_set_category_hidden (session, string_id (fixture->trace, "gpu"), TRUE);
+  assert_visible_slices (fixture, "010001");
+
+  sps_session_set_class_state (session, "error", SPS_CLASS_REQUIRED);
+  assert_visible_slices (fixture, "000000");
+  sps_session_set_class_state (session, "error", SPS_CLASS_ANY);
+  sps_session_set_class_state (session, "reads", SPS_CLASS_ANY);
+  sps_session_show_all (session);
+  assert_visible_slices (fixture, "111111");
+  g_assert_false (sps_session_has_filters (session));
+}
+
 static void
 test_search_state (FilterFixture *fixture,
                    gconstpointer  data)
@@ -1246,6 +1385,10 @@ main (int   argc,
   FILTER_TEST ("/gtk/session/filters/slice-mask", test_filter_mask);
   FILTER_TEST ("/gtk/session/filters/only-this", test_filter_only);
   FILTER_TEST ("/gtk/session/filters/view-filter", test_filter_forwarding);
+  FILTER_TEST ("/gtk/session/controls/thread-collapse", test_thread_collapse);
+  FILTER_TEST ("/gtk/session/controls/min-duration", test_min_duration);
+  FILTER_TEST ("/gtk/session/controls/focus", test_focus);
+  FILTER_TEST ("/gtk/session/controls/class-chips", test_class_chips);
   FILTER_TEST ("/gtk/session/search/matches", test_search_state);
   FILTER_TEST ("/gtk/session/search/notify", test_search_notify);
   g_test_add_func ("/gtk/session/viewport/tiny-and-empty-traces", test_tiny_and_empty_traces);

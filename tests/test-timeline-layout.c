@@ -322,6 +322,47 @@ test_lanes (Fixture       *fixture,
                     SPS_TIMELINE_ROW_FIRST | SPS_TIMELINE_ROW_COLLAPSED);
 }
 
+/* A collapsed thread keeps its representative lane: tid 2 of pid 10
+ * (three depths, sampled spans, instants) keeps depth 0 of its slices
+ * (row 4, y 88); its other four rows go and everything below moves up by
+ * 4 × 20 px (test_rows(): 19 rows, 416 px). Its hidden slices lead to the
+ * representative lane, through the filter's lanes and through projection
+ * (c's outermost ancestor is a, drawn there). */
+static void
+test_thread_collapse (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(SpsSession) session = sps_session_new (fixture->trace);
+  SpsViewFilter *filter = sps_session_get_view_filter (session);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, filter);
+  guint a = sps_test_find_slice (fixture->trace, "a", 0);
+  guint c = sps_test_find_slice (fixture->trace, "c", 0);
+  const SpsTimelineRow *row;
+
+  sps_session_set_thread_collapsed (session, fixture->thread[1], TRUE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 15);
+  g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 336);
+
+  row = _sps_timeline_layout_get_row (layout, 4);
+  g_assert_cmpuint (row->thread, ==, fixture->thread[1]);
+  g_assert_cmpint (row->kind, ==, SPS_TIMELINE_ROW_SLICES);
+  g_assert_cmpint (row->depth, ==, 0);
+  g_assert_cmpint (row->y, ==, 88);
+  row = _sps_timeline_layout_get_row (layout, 5);
+  g_assert_cmpuint (row->thread, ==, fixture->thread[0]);
+  g_assert_cmpint (row->y, ==, 108);
+
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, a), ==, 4);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, c), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_find_lane_row (layout, sps_view_filter_get_slice_lane (filter, c)), ==, 4);
+  g_assert_cmpuint (sps_view_filter_project (filter, c), ==, a);
+
+  sps_session_set_thread_collapsed (session, fixture->thread[1], FALSE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 416);
+}
+
 static void
 test_hit (Fixture       *fixture,
           gconstpointer  data)
@@ -390,6 +431,8 @@ main (int   argc,
   g_test_add ("/gtk/timeline-layout/collapse", Fixture, NULL, fixture_set_up, test_collapse, fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/filters", Fixture, NULL, fixture_set_up, test_filters, fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/lanes", Fixture, NULL, fixture_set_up, test_lanes, fixture_tear_down);
+  g_test_add ("/gtk/timeline-layout/thread-collapse", Fixture, NULL, fixture_set_up, test_thread_collapse,
+              fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/hit", Fixture, NULL, fixture_set_up, test_hit, fixture_tear_down);
   g_test_add_func ("/gtk/timeline-layout/empty", test_empty);
 

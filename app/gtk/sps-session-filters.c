@@ -225,6 +225,7 @@ _sps_session_init_filters (SpsSession *self)
 
   self->view_filter = sps_view_filter_new (self->trace);
   self->thread_collapsed = g_new0 (guint8, MAX (self->n_threads, 1));
+  _sps_session_init_controls (self);
 }
 
 void
@@ -234,6 +235,12 @@ _sps_session_finalize_filters (SpsSession *self)
 
   g_clear_object (&self->view_filter);
   g_clear_pointer (&self->thread_collapsed, g_free);
+}
+
+gboolean
+_sps_session_is_category_class (const char *name)
+{
+  return g_strcmp0 (name, CATEGORY_CLASS) == 0;
 }
 
 static SpsExpansion
@@ -262,15 +269,17 @@ sync_hierarchy (SpsSession *self)
 
 /* The filter's class masks: the chips' masks, and CATEGORY_CLASS
  * required while a token is hidden. */
-static void
-sync_masks (SpsSession *self,
-            gboolean    tokens_hidden)
+void
+_sps_session_sync_masks (SpsSession *self)
 {
   int bit = sps_view_filter_lookup_class (self->view_filter, CATEGORY_CLASS);
   guint32 require = self->user_require;
+  gboolean tokens_hidden = FALSE;
 
   g_assert (SPS_IS_SESSION (self));
 
+  for (guint i = 0; i < self->categories->len && !tokens_hidden; i++)
+    tokens_hidden = self->token_hidden[i];
   if (tokens_hidden && bit >= 0)
     require |= 1u << bit;
   sps_view_filter_set_class_masks (self->view_filter, require, self->user_exclude);
@@ -306,9 +315,8 @@ sync_categories (SpsSession *self)
       /* Only when the chips took every class: categories are then not
        * filtered, which shows too much rather than too little */
       g_warning ("Cannot filter categories: %s", error->message);
-      any_hidden = FALSE;
     }
-  sync_masks (self, any_hidden);
+  _sps_session_sync_masks (self);
 }
 
 /* Recomputes the derived visibility after a flag changed. */

@@ -106,4 +106,12 @@ G_GNUC_INTERNAL
 void  _sps_session_apply_default_display   (SpsSession *self);
 G_GNUC_INTERNAL
 void  _sps_session_finalize_filters        (SpsSession *self);
+G_GNUC_INTERNAL
+void  _sps_session_sync_masks              (SpsSession *self);
+G_GNUC_INTERNAL
+gboolean _sps_session_is_category_class    (const char *name);
+
+/* sps-session-controls.c */
+G_GNUC_INTERNAL
+void  _sps_session_init_controls           (SpsSession *self);
 G_END_DECLS

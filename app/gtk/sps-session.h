@@ -189,6 +189,72 @@ GBytes     *sps_session_dup_slice_mask       (SpsSession *self);
 SPS_GTK_AVAILABLE_IN_ALL
 SpsViewFilter *sps_session_get_view_filter   (SpsSession *self);
 
+/**
+ * SPS_SESSION_MAX_FOCUS_DEPTH:
+ *
+ * The most flow hops focus mode follows from the selection.
+ */
+#define SPS_SESSION_MAX_FOCUS_DEPTH 5
+
+/**
+ * SpsClassState:
+ * @SPS_CLASS_ANY: the class does not filter
+ * @SPS_CLASS_REQUIRED: only slices of the class show
+ * @SPS_CLASS_EXCLUDED: slices of the class are hidden
+ *
+ * The state of a classification chip.
+ */
+typedef enum
+{
+  SPS_CLASS_ANY,
+  SPS_CLASS_REQUIRED,
+  SPS_CLASS_EXCLUDED,
+} SpsClassState;
+
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_get_thread_collapsed (SpsSession *self,
+                                              guint       thread);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_thread_collapsed (SpsSession *self,
+                                              guint       thread,
+                                              gboolean    collapsed);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsTime     sps_session_get_min_duration     (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_min_duration     (SpsSession *self,
+                                              SpsTime     min_duration);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_get_focus            (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_focus            (SpsSession *self,
+                                              gboolean    focus);
+SPS_GTK_AVAILABLE_IN_ALL
+guint       sps_session_get_focus_depth      (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_focus_depth      (SpsSession *self,
+                                              guint       depth);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsFocusDirection sps_session_get_focus_direction (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_focus_direction  (SpsSession        *self,
+                                              SpsFocusDirection  direction);
+SPS_GTK_AVAILABLE_IN_ALL
+char      **sps_session_dup_class_names      (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_add_class_rule       (SpsSession        *self,
+                                              const char        *class_name,
+                                              SpsClassRuleKind   kind,
+                                              const char        *pattern,
+                                              const char        *value,
+                                              GError           **error);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsClassState sps_session_get_class_state    (SpsSession *self,
+                                              const char *class_name);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_class_state      (SpsSession    *self,
+                                              const char    *class_name,
+                                              SpsClassState  state);
+
 SPS_GTK_AVAILABLE_IN_ALL
 const char *sps_session_get_search_text      (SpsSession *self);
 SPS_GTK_AVAILABLE_IN_ALL

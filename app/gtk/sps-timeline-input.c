@@ -333,6 +333,9 @@ click_released_cb (SpsTimeline     *self,
                                              !(row->flags & SPS_TIMELINE_ROW_COLLAPSED));
           return;
         }
+      /* A thread's label folds the thread */
+      if (x < g.gutter && _sps_timeline_gutter_toggle_thread (self, index))
+        return;
     }
 
   if (x < g.gutter)

@@ -347,6 +347,9 @@ int            _sps_timeline_fit_gutter            (SpsTimeline               *s
 void           _sps_timeline_draw_corner           (SpsTimeline               *self,
                                                     GtkSnapshot               *snapshot,
                                                     const SpsTimelineGeometry *g);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean       _sps_timeline_gutter_toggle_thread  (SpsTimeline               *self,
+                                                    guint                      index);
 
 /* sps-timeline-draw.c */
 void           _sps_timeline_draw                  (SpsTimeline               *self,

@@ -1,0 +1,305 @@
+/* test-ui-filter-controls.c: the timeline's controls on the view filter
+ * (thread collapse, minimum duration, flows to hidden ends), checked on
+ * the pixels drawn, under a display
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <spanscope-gtk.h>
+
+#include "sps-filter-bar.h"
+#include "sps-palette-private.h"
+#include "sps-timeline-private.h"
+
+#include "sps-test-ui.h"
+
+#include "sps-test-util.h"
+
+#define WIDTH  800
+#define HEIGHT 400
+
+/*
+ * process pid 1: thread tid 1  outer [0, 10000]
+ *                                mid   [1000, 5000]    (4000 ns)
+ *                                  leaf [1500, 2000]   (500 ns, flow leaf → target)
+ *                                short [6000, 6100]    (100 ns)
+ *                thread tid 2  target [7000, 9000]
+ *
+ * tid 1 has 3 lanes; tid 2 one.
+ */
+typedef struct
+{
+  SpsTrace    *trace;
+  SpsSession  *session;
+  GtkWidget   *window;
+  GtkWidget   *timeline;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (b, 1);
+  guint32 t1 = sps_trace_builder_ensure_thread (b, process, 1);
+  guint32 t2 = sps_trace_builder_ensure_thread (b, process, 2);
+  guint32 leaf;
+  guint32 target;
+  SpsTimeline *self;
+
+  sps_test_add_complete (b, t1, 0, 10000, "outer", "cat", NULL, SPS_SLICE_NONE);
+  sps_test_add_complete (b, t1, 1000, 4000, "mid", "cat", NULL, SPS_SLICE_NONE);
+  leaf = sps_trace_builder_add_complete (b, t1, 1500, 500, sps_trace_builder_intern (b, "leaf", -1),
+                                         sps_trace_builder_intern (b, "cat", -1), SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+  sps_test_add_complete (b, t1, 6000, 100, "short", "cat", NULL, SPS_SLICE_NONE);
+  target = sps_trace_builder_add_complete (b, t2, 7000, 2000, sps_trace_builder_intern (b, "target", -1),
+                                           sps_trace_builder_intern (b, "cat", -1), SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+  sps_trace_builder_add_flow_point (b, 1, SPS_FLOW_START, SPS_FLOW_BIND_SLICE, t1, 1800, leaf, 0, 0);
+  sps_trace_builder_add_flow_point (b, 1, SPS_FLOW_END, SPS_FLOW_BIND_SLICE, t2, 7000, target, 0, 0);
+  fixture->trace = sps_trace_builder_finish (b, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sps_trace_get_flows (fixture->trace)->n_rows, ==, 1);
+
+  fixture->session = sps_session_new (fixture->trace);
+  fixture->window = sps_test_present_timeline (fixture->session, WIDTH, HEIGHT, &fixture->timeline);
+  self = SPS_TIMELINE (fixture->timeline);
+  sps_timeline_set_gutter_auto (self, FALSE);
+  sps_timeline_set_gutter_width (self, 200);
+  /* 600 px for 12 µs: 20 ns a pixel */
+  sps_session_set_visible (fixture->session, 0, 12000);
+  sps_session_set_selected_slice (fixture->session, SPS_NO_INDEX);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  if (fixture->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (g_steal_pointer (&fixture->window)));
+  g_clear_object (&fixture->session);
+  g_clear_object (&fixture->trace);
+}
+
+static GdkTexture *
+render (Fixture *fixture)
+{
+  gtk_widget_queue_draw (fixture->timeline);
+  gtk_test_widget_wait_for_draw (fixture->window);
+
+  return sps_test_render (fixture->timeline, WIDTH, HEIGHT);
+}
+
+static guint
+slice (Fixture    *fixture,
+       const char *name)
+{
+  return sps_test_find_slice (fixture->trace, name, 0);
+}
+
+/* The fill colour of @name's slices */
+static guint32
+fill_of (Fixture    *fixture,
+         const char *name)
+{
+  SpsTimeline *self = SPS_TIMELINE (fixture->timeline);
+
+  return sps_test_rgb_of (&self->style.fill[_sps_palette_index_for_name (name, -1)]);
+}
+
+/* The pixel at the middle of @name's rectangle, right of its label */
+static guint32
+pixel_in (Fixture          *fixture,
+          GdkTexture       *texture,
+          graphene_rect_t  *area)
+{
+  int x = (int) (area->origin.x + area->size.width * 3 / 4);
+  int y = (int) (area->origin.y + area->size.height / 2);
+
+  return sps_test_pixel_at (texture, x, y) & 0xffffff;
+}
+
+/* The thread's row that holds its label (its first row) */
+static guint
+label_row (Fixture *fixture,
+           guint    thread_slice)
+{
+  SpsTimeline *self = SPS_TIMELINE (fixture->timeline);
+  guint track = sps_trace_get_slices (fixture->trace)->track[thread_slice];
+
+  return _sps_timeline_layout_find_track_row (self->layout, track, 0);
+}
+
+/* A click on tid 1's label folds it to its representative lane: outer
+ * stays where it was, drawn in its colour; mid, leaf and short are no
+ * longer drawn, and tid 2's target moves up by the two lanes tid 1 lost.
+ * A second click brings them back. */
+static void
+test_thread_collapse (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  SpsTimeline *self = SPS_TIMELINE (fixture->timeline);
+  g_autoptr(GdkTexture) before = NULL;
+  g_autoptr(GdkTexture) after = NULL;
+  graphene_rect_t outer, mid, target, outer_after, target_after;
+  int lane;
+
+  before = render (fixture);
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "outer"), &outer));
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "mid"), &mid));
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "target"), &target));
+  g_assert_cmphex (pixel_in (fixture, before, &mid), ==, fill_of (fixture, "mid"));
+  lane = (int) (mid.origin.y - outer.origin.y);
+  g_assert_cmpint (lane, >, 0);
+
+  g_assert_true (_sps_timeline_gutter_toggle_thread (self, label_row (fixture, slice (fixture, "outer"))));
+  g_assert_true (sps_session_get_thread_collapsed (fixture->session,
+                                                   sps_trace_get_tracks (fixture->trace)->thread[
+                                                     sps_trace_get_slices (fixture->trace)->track[slice (fixture, "outer")]]));
+  after = render (fixture);
+  sps_test_maybe_screenshot (fixture->window, "thread-collapsed");
+
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "outer"), &outer_after));
+  g_assert_cmpfloat (outer_after.origin.y, ==, outer.origin.y);
+  g_assert_cmphex (pixel_in (fixture, after, &outer_after), ==, fill_of (fixture, "outer"));
+  g_assert_false (sps_timeline_get_slice_area (self, slice (fixture, "mid"), &mid));
+  g_assert_false (sps_timeline_get_slice_area (self, slice (fixture, "short"), &mid));
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "target"), &target_after));
+  g_assert_cmpfloat (target_after.origin.y, ==, target.origin.y - 2 * lane);
+  g_assert_cmphex (pixel_in (fixture, after, &target_after), ==, fill_of (fixture, "target"));
+
+  /* A label row that is no thread's first does nothing */
+  g_assert_false (_sps_timeline_gutter_toggle_thread (self, 0));
+  g_assert_true (_sps_timeline_gutter_toggle_thread (self, label_row (fixture, slice (fixture, "outer"))));
+  g_clear_object (&after);
+  after = render (fixture);
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "mid"), &mid));
+  g_assert_cmphex (pixel_in (fixture, after, &mid), ==, fill_of (fixture, "mid"));
+}
+
+/* The filter bar's slider hides exactly the shorter slices: the longest
+ * slice is outer (10 µs), so the slider's position 750 of 1000 is
+ * 10000^0.75 = 1000 ns: short (100 ns) and leaf (500 ns) go, mid
+ * (4000 ns) and outer stay. Typing "50ns" in the entry brings them back;
+ * "0.2us" hides short only. */
+static void
+test_min_duration_slider (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  SpsTimeline *self = SPS_TIMELINE (fixture->timeline);
+  GtkWidget *bar = sps_filter_bar_new ();
+  g_autoptr(GdkTexture) before = NULL;
+  g_autoptr(GdkTexture) after = NULL;
+  g_autoptr(GdkTexture) typed = NULL;
+  GtkWidget *scale;
+  GtkWidget *entry;
+  graphene_rect_t shrt, leaf, mid;
+
+  g_object_ref_sink (bar);
+  sps_filter_bar_set_session (SPS_FILTER_BAR (bar), fixture->session);
+  scale = sps_test_find_named (bar, "min-duration-scale");
+  entry = sps_test_find_named (bar, "min-duration-entry");
+  g_assert_nonnull (scale);
+  g_assert_nonnull (entry);
+
+  before = render (fixture);
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "short"), &shrt));
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "leaf"), &leaf));
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "mid"), &mid));
+  g_assert_cmphex (pixel_in (fixture, before, &shrt), ==, fill_of (fixture, "short"));
+  g_assert_cmphex (pixel_in (fixture, before, &leaf), ==, fill_of (fixture, "leaf"));
+
+  g_assert_cmpfloat_with_epsilon (sps_filter_bar_value_for_duration (SPS_FILTER_BAR (bar), 1000), 750.0, 1e-9);
+  gtk_range_set_value (GTK_RANGE (scale), 750);
+  g_assert_cmpint (sps_session_get_min_duration (fixture->session), ==, 1000);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "1 µs");
+  after = render (fixture);
+  g_assert_cmphex (pixel_in (fixture, after, &shrt), !=, fill_of (fixture, "short"));
+  g_assert_cmphex (pixel_in (fixture, after, &leaf), !=, fill_of (fixture, "leaf"));
+  g_assert_cmphex (pixel_in (fixture, after, &mid), ==, fill_of (fixture, "mid"));
+  g_assert_false (sps_session_is_slice_visible (fixture->session, slice (fixture, "short")));
+  g_assert_false (sps_session_is_slice_visible (fixture->session, slice (fixture, "leaf")));
+  g_assert_true (sps_session_is_slice_visible (fixture->session, slice (fixture, "mid")));
+  g_assert_true (sps_session_is_slice_visible (fixture->session, slice (fixture, "target")));
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "0.2us");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpint (sps_session_get_min_duration (fixture->session), ==, 200);
+  typed = render (fixture);
+  g_assert_cmphex (pixel_in (fixture, typed, &shrt), !=, fill_of (fixture, "short"));
+  g_assert_cmphex (pixel_in (fixture, typed, &leaf), ==, fill_of (fixture, "leaf"));
+
+  /* Not a time: the entry says so and nothing changes */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "soon");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_true (gtk_widget_has_css_class (entry, "error"));
+  g_assert_cmpint (sps_session_get_min_duration (fixture->session), ==, 200);
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpint (sps_session_get_min_duration (fixture->session), ==, 0);
+  g_assert_cmpfloat (gtk_range_get_value (GTK_RANGE (scale)), ==, 0);
+
+  sps_filter_bar_set_session (SPS_FILTER_BAR (bar), NULL);
+  g_object_unref (bar);
+}
+
+/* A flow from a hidden slice is drawn from its nearest visible ancestor.
+ * The flow leaves leaf at 2000 ns (its end, before target starts) for
+ * target at 7000 ns; selected, it is drawn in the accent colour, 2 px
+ * wide, and leaves horizontally. Collapsing tid 1 hides leaf: the flow
+ * then starts on outer's lane (its ancestor there), so the pixels just
+ * right of 2000 ns on outer's middle line turn from outer's colour to
+ * the accent; on leaf's old line they were the accent before. */
+static void
+test_flow_to_collapsed_ancestor (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  SpsTimeline *self = SPS_TIMELINE (fixture->timeline);
+  guint32 accent = sps_test_rgb_of (&self->style.accent);
+  g_autoptr(GdkTexture) before = NULL;
+  g_autoptr(GdkTexture) after = NULL;
+  graphene_rect_t outer, leaf;
+  int x, y_outer, y_leaf;
+
+  sps_session_set_selected_slice (fixture->session, slice (fixture, "target"));
+  before = render (fixture);
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "outer"), &outer));
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "leaf"), &leaf));
+  /* 3 px right of leaf's end (2000 ns): clear of the arrow's start */
+  x = (int) (leaf.origin.x + leaf.size.width) + 3;
+  /* Row middles: the rectangles leave 1 px above and below */
+  y_outer = (int) (outer.origin.y - 1 + (outer.size.height + 2) / 2);
+  y_leaf = (int) (leaf.origin.y - 1 + (leaf.size.height + 2) / 2);
+  g_test_message ("x %d, outer's line %d, leaf's line %d", x, y_outer, y_leaf);
+
+  g_assert_cmphex (sps_test_pixel_at (before, x, y_leaf) & 0xffffff, ==, accent);
+  g_assert_cmphex (sps_test_pixel_at (before, x, y_outer) & 0xffffff, ==, fill_of (fixture, "outer"));
+
+  sps_session_set_thread_collapsed (fixture->session,
+                                    sps_trace_get_tracks (fixture->trace)->thread[
+                                      sps_trace_get_slices (fixture->trace)->track[slice (fixture, "leaf")]],
+                                    TRUE);
+  after = render (fixture);
+  sps_test_maybe_screenshot (fixture->window, "flow-to-collapsed");
+  g_assert_false (sps_timeline_get_slice_area (self, slice (fixture, "leaf"), &leaf));
+  g_assert_cmphex (sps_test_pixel_at (after, x, y_outer) & 0xffffff, ==, accent);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/ui/filter-controls/thread-collapse", Fixture, NULL,
+              fixture_set_up, test_thread_collapse, fixture_tear_down);
+  g_test_add ("/ui/filter-controls/min-duration-slider", Fixture, NULL,
+              fixture_set_up, test_min_duration_slider, fixture_tear_down);
+  g_test_add ("/ui/filter-controls/flow-to-collapsed-ancestor", Fixture, NULL,
+              fixture_set_up, test_flow_to_collapsed_ancestor, fixture_tear_down);
+
+  return g_test_run ();
+}
