@@ -288,6 +288,107 @@ test_flow_to_collapsed_ancestor (Fixture       *fixture,
   g_assert_cmphex (sps_test_pixel_at (after, x, y_outer) & 0xffffff, ==, accent);
 }
 
+static guint32
+add_slice (SpsTraceBuilder *b,
+           guint32          thread,
+           SpsTime          ts,
+           SpsTime          dur,
+           const char      *name)
+{
+  return sps_trace_builder_add_complete (b, thread, ts, dur, sps_trace_builder_intern (b, name, -1),
+                                         sps_trace_builder_intern (b, "cat", -1), SPS_ARGS_REF_NONE,
+                                         SPS_SLICE_NONE);
+}
+
+/* The flows of @selected, as flow indices in increasing order */
+static char *
+selected_flows (SpsTimeline *self)
+{
+  GString *out = g_string_new (NULL);
+  g_autofree guint *sorted = g_memdup2 (self->selected_flows->data, sizeof (guint) * self->selected_flows->len);
+
+  for (guint i = 0; i < self->selected_flows->len; i++)
+    for (guint j = i + 1; j < self->selected_flows->len; j++)
+      if (sorted[j] < sorted[i])
+        {
+          guint t = sorted[i];
+
+          sorted[i] = sorted[j];
+          sorted[j] = t;
+        }
+  for (guint i = 0; i < self->selected_flows->len; i++)
+    g_string_append_printf (out, "%s%u", i > 0 ? " " : "", sorted[i]);
+  return g_string_free (out, FALSE);
+}
+
+/* The selection's flows follow chains both ways, as Perfetto's: flows
+ * 0: a → b, 1: b → c, 2: d → c, 3: c → e. Selecting b draws into b: 0
+ * (nothing goes into a) and out of b: 1, then out of c: 3 — not 2,
+ * which enters c from elsewhere. Selecting d: 2, then 3. Selecting c:
+ * into c: 1 and 2, into b: 0; out of c: 3 — all four. A slice without
+ * flows draws none. (By hand from the four edges.) */
+static void
+test_flow_chains (void)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsSession) session = NULL;
+  g_autofree char *flows = NULL;
+  guint32 process = sps_trace_builder_ensure_process (b, 1);
+  guint32 t1 = sps_trace_builder_ensure_thread (b, process, 1);
+  guint32 t2 = sps_trace_builder_ensure_thread (b, process, 2);
+  struct { guint32 thread; SpsTime ts; guint32 handle; } s[5] = {
+    { t1, 0, 0 }, { t2, 200, 0 }, { t1, 400, 0 }, { t2, 300, 0 }, { t2, 700, 0 },
+  };
+  const char *names[] = { "a", "b", "c", "d", "e" };
+  const guint ends[][2] = { { 0, 1 }, { 1, 2 }, { 3, 2 }, { 2, 4 } };
+  const char *expected[] = { "0 1 3", "0 1 3", "0 1 2 3", "2 3", "0 1 2 3" };
+  GtkWidget *timeline = NULL;
+  GtkWidget *window;
+  SpsTimeline *self;
+
+  for (guint i = 0; i < G_N_ELEMENTS (s); i++)
+    s[i].handle = add_slice (b, s[i].thread, s[i].ts, 50, names[i]);
+  add_slice (b, t2, 900, 10, "lone");
+  for (guint i = 0; i < G_N_ELEMENTS (ends); i++)
+    {
+      const guint from = ends[i][0];
+      const guint to = ends[i][1];
+
+      sps_trace_builder_add_flow_point (b, i + 1, SPS_FLOW_START, SPS_FLOW_BIND_SLICE, s[from].thread, s[from].ts + 10,
+                                        s[from].handle, 0, 0);
+      sps_trace_builder_add_flow_point (b, i + 1, SPS_FLOW_END, SPS_FLOW_BIND_SLICE, s[to].thread, s[to].ts,
+                                        s[to].handle, 0, 0);
+    }
+  trace = sps_trace_builder_finish (b, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sps_trace_get_flows (trace)->n_rows, ==, 4);
+  /* The flow table keeps the order of the keys */
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpuint (sps_trace_get_flows (trace)->from_slice[i], ==, sps_test_find_slice (trace, names[ends[i][0]], 0));
+
+  session = sps_session_new (trace);
+  window = sps_test_present_timeline (session, WIDTH, HEIGHT, &timeline);
+  self = SPS_TIMELINE (timeline);
+
+  /* a: out 0, out of b 1, out of c 3; e: in 3, into c 1 and 2, into b 0 */
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      sps_session_set_selected_slice (session, sps_test_find_slice (trace, names[i], 0));
+      flows = selected_flows (self);
+      g_test_message ("%s: %s", names[i], flows);
+      g_assert_cmpstr (flows, ==, expected[i]);
+      g_clear_pointer (&flows, g_free);
+    }
+
+  sps_session_set_selected_slice (session, sps_test_find_slice (trace, "lone", 0));
+  flows = selected_flows (self);
+  g_assert_cmpstr (flows, ==, "");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -300,6 +401,7 @@ main (int   argc,
               fixture_set_up, test_min_duration_slider, fixture_tear_down);
   g_test_add ("/ui/filter-controls/flow-to-collapsed-ancestor", Fixture, NULL,
               fixture_set_up, test_flow_to_collapsed_ancestor, fixture_tear_down);
+  g_test_add_func ("/ui/filter-controls/flow-chains", test_flow_chains);
 
   return g_test_run ();
 }
