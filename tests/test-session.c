@@ -1231,6 +1231,57 @@ test_class_chips (FilterFixture *fixture,
   g_assert_false (sps_session_has_filters (session));
 }
 
+/* The ids in visible_slices, in order, as the session's SQL engine (the
+ * SQL panel's) lists them */
+static char *
+sql_visible (SpsSession *session)
+{
+  g_autoptr(GError) error = NULL;
+  SpsSqlEngine *engine = sps_session_get_sql_engine (session, &error);
+  g_autoptr(SpsSqlResult) result = NULL;
+
+  g_assert_no_error (error);
+  result = sps_test_sql_query (engine, "SELECT ifnull(group_concat(id, ','), '') FROM visible_slices");
+  return g_strdup (sps_sql_result_get_text (result, 0, 0));
+}
+
+/* visible_slices in the SQL panel follows the window's filter, as the
+ * CLI's --filter makes it follow a file: every slice, then without the
+ * ones shorter than 10 ns (ids by hand: draw 0, bench 1, read 2 on tid
+ * 10; read 3, Draw 4 on tid 11; idle 5, in build order), then with a
+ * chip excluding the reads too; collapse does not change it. */
+static void
+test_sql_visible (FilterFixture *fixture,
+                  gconstpointer  data)
+{
+  SpsSession *session = fixture->session;
+  SpsTrace *trace = fixture->trace;
+  g_autofree char *all = NULL;
+  g_autofree char *long_ones = NULL;
+  g_autofree char *no_reads = NULL;
+  g_autofree char *collapsed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpuint (find_slice (trace, "draw", 10), ==, 0);
+  g_assert_cmpuint (find_slice (trace, "idle", 20), ==, 5);
+
+  all = sql_visible (session);
+  g_assert_cmpstr (all, ==, "0,1,2,3,4,5");
+
+  sps_session_set_min_duration (session, 10);
+  long_ones = sql_visible (session);
+  g_assert_cmpstr (long_ones, ==, "0,1,2,5");
+
+  g_assert_true (sps_session_add_class_rule (session, "reads", SPS_CLASS_RULE_NAME, "read", NULL, &error));
+  sps_session_set_class_state (session, "reads", SPS_CLASS_EXCLUDED);
+  no_reads = sql_visible (session);
+  g_assert_cmpstr (no_reads, ==, "0,1,5");
+
+  sps_session_set_process_collapsed (session, process_index (trace, 1), TRUE);
+  collapsed = sql_visible (session);
+  g_assert_cmpstr (collapsed, ==, "0,1,5");
+}
+
 static void
 test_search_state (FilterFixture *fixture,
                    gconstpointer  data)
@@ -1389,6 +1440,7 @@ main (int   argc,
   FILTER_TEST ("/gtk/session/controls/min-duration", test_min_duration);
   FILTER_TEST ("/gtk/session/controls/focus", test_focus);
   FILTER_TEST ("/gtk/session/controls/class-chips", test_class_chips);
+  FILTER_TEST ("/gtk/session/controls/sql-visible", test_sql_visible);
   FILTER_TEST ("/gtk/session/search/matches", test_search_state);
   FILTER_TEST ("/gtk/session/search/notify", test_search_notify);
   g_test_add_func ("/gtk/session/viewport/tiny-and-empty-traces", test_tiny_and_empty_traces);
