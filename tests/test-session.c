@@ -1282,6 +1282,68 @@ test_sql_visible (FilterFixture *fixture,
   g_assert_cmpstr (collapsed, ==, "0,1,5");
 }
 
+/* Pins keep the order they were made in and emit layout-changed; flags
+ * stay in time order with default names counted per session, and the
+ * go-to-time flag replaces the previous one (its name from the trace's
+ * start: this trace starts at 0) */
+static void
+test_marks (FilterFixture *fixture,
+            gconstpointer  data)
+{
+  SpsSession *session = fixture->session;
+  SpsTrace *trace = fixture->trace;
+  GListModel *flags = sps_session_get_flags (session);
+  guint t11 = thread_index (trace, 11);
+  guint t20 = thread_index (trace, 20);
+  const guint32 *pinned;
+  guint n = 99;
+  SpsFlag *first;
+  SpsFlag *go;
+  g_autoptr(SpsFlag) item = NULL;
+
+  pinned = sps_session_get_pinned_threads (session, &n);
+  g_assert_cmpuint (n, ==, 0);
+  sps_session_set_thread_pinned (session, t20, TRUE);
+  sps_session_set_thread_pinned (session, t11, TRUE);
+  sps_session_set_thread_pinned (session, t11, TRUE);
+  g_assert_cmpuint (fixture->layout_changed, ==, 2);
+  pinned = sps_session_get_pinned_threads (session, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (pinned[0], ==, t20);
+  g_assert_cmpuint (pinned[1], ==, t11);
+  g_assert_true (sps_session_get_thread_pinned (session, t11));
+  sps_session_set_thread_pinned (session, t20, FALSE);
+  pinned = sps_session_get_pinned_threads (session, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (pinned[0], ==, t11);
+  g_assert_false (sps_session_get_thread_pinned (session, t20));
+
+  first = sps_session_add_flag (session, 50, NULL);
+  sps_session_add_flag (session, 20, "early");
+  sps_session_add_flag (session, 70, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (flags), ==, 3);
+  item = g_list_model_get_item (flags, 0);
+  g_assert_cmpstr (sps_flag_get_name (item), ==, "early");
+  g_assert_cmpint (sps_flag_get_time (item), ==, 20);
+  g_clear_object (&item);
+  g_assert_cmpstr (sps_flag_get_name (first), ==, "Flag 1");
+  item = g_list_model_get_item (flags, 2);
+  g_assert_cmpstr (sps_flag_get_name (item), ==, "Flag 2");
+  g_assert_cmpint (sps_flag_get_time (item), ==, 70);
+  g_clear_object (&item);
+
+  sps_session_remove_flag (session, first);
+  g_assert_cmpuint (g_list_model_get_n_items (flags), ==, 2);
+
+  go = sps_session_mark_go_to_time (session, 40);
+  g_assert_cmpstr (sps_flag_get_name (go), ==, "Go to 40 ns");
+  go = sps_session_mark_go_to_time (session, 90);
+  g_assert_cmpuint (g_list_model_get_n_items (flags), ==, 3);
+  item = g_list_model_get_item (flags, 2);
+  g_assert_true (item == go);
+  g_assert_cmpint (sps_flag_get_time (go), ==, 90);
+}
+
 static void
 test_search_state (FilterFixture *fixture,
                    gconstpointer  data)
@@ -1441,6 +1503,7 @@ main (int   argc,
   FILTER_TEST ("/gtk/session/controls/focus", test_focus);
   FILTER_TEST ("/gtk/session/controls/class-chips", test_class_chips);
   FILTER_TEST ("/gtk/session/controls/sql-visible", test_sql_visible);
+  FILTER_TEST ("/gtk/session/marks", test_marks);
   FILTER_TEST ("/gtk/session/search/matches", test_search_state);
   FILTER_TEST ("/gtk/session/search/notify", test_search_notify);
   g_test_add_func ("/gtk/session/viewport/tiny-and-empty-traces", test_tiny_and_empty_traces);

@@ -363,6 +363,44 @@ test_thread_collapse (Fixture       *fixture,
   g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 416);
 }
 
+/* Pinned threads come first, in the order pinned, and leave their place:
+ * pid 20's thread (1 row), then tid 3 of pid 10 (1 row), then the rows
+ * of test_rows() without them (19 - 2 = 17 more, 416 px in all). */
+static void
+test_pinned (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(SpsSession) session = sps_session_new (fixture->trace);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, sps_session_get_view_filter (session));
+  const SpsTimelineRow *row;
+
+  sps_session_set_thread_pinned (session, fixture->other_thread[0], TRUE);
+  sps_session_set_thread_pinned (session, fixture->thread[2], TRUE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 19);
+  g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 416);
+
+  row = _sps_timeline_layout_get_row (layout, 0);
+  g_assert_cmpuint (row->thread, ==, fixture->other_thread[0]);
+  g_assert_cmpint (row->y, ==, 0);
+  row = _sps_timeline_layout_get_row (layout, 1);
+  g_assert_cmpuint (row->thread, ==, fixture->thread[2]);
+  g_assert_cmpint (row->y, ==, 20);
+  row = _sps_timeline_layout_get_row (layout, 2);
+  g_assert_cmpint (row->kind, ==, SPS_TIMELINE_ROW_INSTANTS);
+  g_assert_cmpuint (row->process, ==, SPS_NO_INDEX);
+  /* pid 20's header stays, now without its thread's row */
+  row = _sps_timeline_layout_get_row (layout, _sps_timeline_layout_find_process_row (layout, fixture->process[1]) + 1);
+  g_assert_cmpint (row->kind, ==, SPS_TIMELINE_ROW_PROCESS);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "e", 0)), ==, 1);
+
+  sps_session_set_thread_pinned (session, fixture->other_thread[0], FALSE);
+  sps_session_set_thread_pinned (session, fixture->thread[2], FALSE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  row = _sps_timeline_layout_get_row (layout, 0);
+  g_assert_cmpuint (row->process, ==, SPS_NO_INDEX);
+}
+
 static void
 test_hit (Fixture       *fixture,
           gconstpointer  data)
@@ -433,6 +471,7 @@ main (int   argc,
   g_test_add ("/gtk/timeline-layout/lanes", Fixture, NULL, fixture_set_up, test_lanes, fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/thread-collapse", Fixture, NULL, fixture_set_up, test_thread_collapse,
               fixture_tear_down);
+  g_test_add ("/gtk/timeline-layout/pinned", Fixture, NULL, fixture_set_up, test_pinned, fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/hit", Fixture, NULL, fixture_set_up, test_hit, fixture_tear_down);
   g_test_add_func ("/gtk/timeline-layout/empty", test_empty);
 

@@ -7,9 +7,12 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <spanscope-gtk.h>
 
 #include "sps-filter-bar.h"
+#include "sps-trace-settings.h"
 #include "sps-palette-private.h"
 #include "sps-timeline-private.h"
 
@@ -389,6 +392,129 @@ test_flow_chains (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Pinning tid 2 moves its row above everything: target's rectangle then
+ * starts right under the ruler (its row's top, plus the 1 px gap), in
+ * its colour; thread 1's outer moves down by one lane. */
+static void
+test_pinned_at_top (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  SpsTimeline *self = SPS_TIMELINE (fixture->timeline);
+  g_autoptr(GdkTexture) after = NULL;
+  graphene_rect_t outer, target, outer_after, target_after;
+  guint thread = sps_trace_get_tracks (fixture->trace)->thread[
+                   sps_trace_get_slices (fixture->trace)->track[slice (fixture, "target")]];
+
+  g_clear_object (&after);
+  after = render (fixture);
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "outer"), &outer));
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "target"), &target));
+  g_assert_cmpfloat (target.origin.y, >, outer.origin.y);
+
+  sps_session_set_thread_pinned (fixture->session, thread, TRUE);
+  g_clear_object (&after);
+  after = render (fixture);
+  sps_test_maybe_screenshot (fixture->window, "pinned");
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "target"), &target_after));
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "outer"), &outer_after));
+  g_assert_cmpfloat (target_after.origin.y, ==, self->ruler_height + 1);
+  g_assert_cmpfloat (outer_after.origin.y, ==, outer.origin.y + target.size.height + 2);
+  g_assert_cmphex (pixel_in (fixture, after, &target_after), ==, fill_of (fixture, "target"));
+}
+
+/* A flag is a line of its colour at its time over the tracks: with the
+ * view on 0–9000 ns, 3000 ns is x = 200 + 3000 / 15 = 400 (200 px of
+ * gutter, 600 px for 9000 ns: 15 ns a pixel); the columns beside it are
+ * not. The add-flag action (M) with the pointer away flags the middle of
+ * the view: 4500 ns. */
+static void
+test_flag_drawn (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  SpsTimeline *self = SPS_TIMELINE (fixture->timeline);
+  guint32 color = sps_test_rgb_of (_sps_timeline_flag_color ());
+  g_autoptr(GdkTexture) texture = NULL;
+  GListModel *flags = sps_session_get_flags (fixture->session);
+  g_autoptr(SpsFlag) added = NULL;
+  int y = HEIGHT - 10;
+
+  sps_session_set_visible (fixture->session, 0, 9000);
+  g_assert_cmpint (sps_session_get_visible_start (fixture->session), ==, 0);
+  g_assert_cmpint (sps_session_get_visible_end (fixture->session), ==, 9000);
+  g_assert_cmpint (sps_timeline_get_gutter_width (self), ==, 200);
+  sps_session_add_flag (fixture->session, 3000, "here");
+  texture = render (fixture);
+  sps_test_maybe_screenshot (fixture->window, "flag");
+  g_assert_cmphex (sps_test_pixel_at (texture, 400, y) & 0xffffff, ==, color);
+  g_assert_cmphex (sps_test_pixel_at (texture, 399, y) & 0xffffff, !=, color);
+  g_assert_cmphex (sps_test_pixel_at (texture, 401, y) & 0xffffff, !=, color);
+  /* and its label's flag in the ruler */
+  g_assert_cmphex (sps_test_pixel_at (texture, 402, 1) & 0xffffff, ==, color);
+
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.add-flag", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (flags), ==, 2);
+  added = g_list_model_get_item (flags, 1);
+  g_assert_cmpint (sps_flag_get_time (added), ==, 4500);
+  g_assert_cmpstr (sps_flag_get_name (added), ==, "Flag 1");
+}
+
+/* Pins, flags and the user's classes go to the trace's settings and come
+ * back on another session of the same trace; the session's own classes
+ * (categories, error, instrumentation) are not saved. */
+static void
+test_settings_roundtrip (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  guint thread = sps_trace_get_tracks (fixture->trace)->thread[
+                   sps_trace_get_slices (fixture->trace)->track[slice (fixture, "target")]];
+  g_autoptr(SpsSession) again = sps_session_new (fixture->trace);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *json_again = NULL;
+  g_auto(GStrv) names = NULL;
+  g_autoptr(SpsFlag) flag = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path ("/traces/x.json");
+  g_autofree char *path = sps_trace_settings_path (file);
+  const guint32 *pinned;
+  guint n;
+
+  sps_session_set_thread_pinned (fixture->session, thread, TRUE);
+  sps_session_add_flag (fixture->session, 3000, "here");
+  g_assert_true (sps_session_add_class_rule (fixture->session, "shorts", SPS_CLASS_RULE_NAME, "sh*", NULL, &error));
+  sps_session_set_class_state (fixture->session, "error", SPS_CLASS_EXCLUDED);
+  json = sps_trace_settings_to_json (fixture->session, NULL);
+  g_test_message ("%s", json);
+  g_assert_nonnull (strstr (json, "\"tid\" : 2"));
+  g_assert_nonnull (strstr (json, "\"time\" : 3000"));
+  g_assert_nonnull (strstr (json, "\"shorts\""));
+  g_assert_null (strstr (json, "\"error\""));
+
+  g_assert_true (sps_trace_settings_apply (again, json, &error));
+  g_assert_no_error (error);
+  pinned = sps_session_get_pinned_threads (again, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (pinned[0], ==, thread);
+  g_assert_cmpuint (g_list_model_get_n_items (sps_session_get_flags (again)), ==, 1);
+  flag = g_list_model_get_item (sps_session_get_flags (again), 0);
+  g_assert_cmpint (sps_flag_get_time (flag), ==, 3000);
+  g_assert_cmpstr (sps_flag_get_name (flag), ==, "here");
+  names = sps_session_dup_class_names (again);
+  g_assert_cmpuint (g_strv_length (names), ==, 3);
+  g_assert_cmpstr (names[2], ==, "shorts");
+  json_again = sps_trace_settings_to_json (again, NULL);
+  g_assert_cmpstr (json_again, ==, json);
+
+  g_assert_false (sps_trace_settings_apply (again, "[1, 2]", &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_false (sps_trace_settings_apply (again, "{ \"pinned\": ", &error));
+  g_clear_error (&error);
+
+  /* One file per trace, under the user's configuration */
+  g_assert_true (g_str_has_prefix (path, g_get_user_config_dir ()));
+  g_assert_true (g_str_has_suffix (path, ".json"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -402,6 +528,12 @@ main (int   argc,
   g_test_add ("/ui/filter-controls/flow-to-collapsed-ancestor", Fixture, NULL,
               fixture_set_up, test_flow_to_collapsed_ancestor, fixture_tear_down);
   g_test_add_func ("/ui/filter-controls/flow-chains", test_flow_chains);
+  g_test_add ("/ui/filter-controls/pinned-at-top", Fixture, NULL,
+              fixture_set_up, test_pinned_at_top, fixture_tear_down);
+  g_test_add ("/ui/filter-controls/flag-drawn", Fixture, NULL,
+              fixture_set_up, test_flag_drawn, fixture_tear_down);
+  g_test_add ("/ui/filter-controls/settings-roundtrip", Fixture, NULL,
+              fixture_set_up, test_settings_roundtrip, fixture_tear_down);
 
   return g_test_run ();
 }

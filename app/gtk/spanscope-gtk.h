@@ -11,6 +11,7 @@
 #define SPANSCOPE_GTK_INSIDE
 
 #include "sps-gtk-version-macros.h"
+#include "sps-flag.h"
 #include "sps-session.h"
 #include "sps-time-format.h"
 #include "sps-timeline.h"

@@ -226,6 +226,7 @@ _sps_session_init_filters (SpsSession *self)
   self->view_filter = sps_view_filter_new (self->trace);
   self->thread_collapsed = g_new0 (guint8, MAX (self->n_threads, 1));
   _sps_session_init_controls (self);
+  _sps_session_init_marks (self);
 }
 
 void
@@ -235,6 +236,7 @@ _sps_session_finalize_filters (SpsSession *self)
 
   g_clear_object (&self->view_filter);
   g_clear_pointer (&self->thread_collapsed, g_free);
+  _sps_session_finalize_marks (self);
 }
 
 gboolean

@@ -8,6 +8,7 @@
 
 #pragma once
 
+#include "sps-flag.h"
 #include "sps-session.h"
 #include "sps-search.h"
 
@@ -71,6 +72,12 @@ struct _SpsSession
   guint8   *thread_collapsed;   /* one per thread */
   guint32   user_require;       /* class masks of the classification chips */
   guint32   user_exclude;
+
+  /* Pinned threads and flags (sps-session-marks.c) */
+  GArray     *pinned;           /* guint32 thread, in the order pinned */
+  GListStore *flags;            /* SpsFlag, by time */
+  SpsFlag    *go_to_flag;       /* the last go-to-time target, in flags */
+  guint       n_flags_made;     /* for the default names */
 };
 
 enum {
@@ -114,4 +121,10 @@ gboolean _sps_session_is_category_class    (const char *name);
 /* sps-session-controls.c */
 G_GNUC_INTERNAL
 void  _sps_session_init_controls           (SpsSession *self);
+
+/* sps-session-marks.c */
+G_GNUC_INTERNAL
+void  _sps_session_init_marks              (SpsSession *self);
+G_GNUC_INTERNAL
+void  _sps_session_finalize_marks          (SpsSession *self);
 G_END_DECLS

@@ -11,6 +11,7 @@
 
 #include <spanscope-core.h>
 
+#include "sps-flag.h"
 #include "sps-gtk-version-macros.h"
 
 G_BEGIN_DECLS
@@ -254,6 +255,29 @@ SPS_GTK_AVAILABLE_IN_ALL
 void        sps_session_set_class_state      (SpsSession    *self,
                                               const char    *class_name,
                                               SpsClassState  state);
+
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_get_thread_pinned    (SpsSession *self,
+                                              guint       thread);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_thread_pinned    (SpsSession *self,
+                                              guint       thread,
+                                              gboolean    pinned);
+SPS_GTK_AVAILABLE_IN_ALL
+const guint32 *sps_session_get_pinned_threads (SpsSession *self,
+                                              guint      *n_threads);
+SPS_GTK_AVAILABLE_IN_ALL
+GListModel *sps_session_get_flags            (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsFlag    *sps_session_add_flag             (SpsSession *self,
+                                              SpsTime     time,
+                                              const char *name);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_remove_flag          (SpsSession *self,
+                                              SpsFlag    *flag);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsFlag    *sps_session_mark_go_to_time      (SpsSession *self,
+                                              SpsTime     time);
 
 SPS_GTK_AVAILABLE_IN_ALL
 const char *sps_session_get_search_text      (SpsSession *self);

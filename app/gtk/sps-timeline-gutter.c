@@ -157,6 +157,11 @@ row_label_markup (SpsTimeline          *self,
   if (!starts_group (self, index, row))
     return g_markup_printf_escaped ("<span fgalpha=\"60%%\">%s</span>", sub != NULL ? sub : "");
 
+  /* Pinned above every process: say which one it belongs to */
+  if (sps_session_get_thread_pinned (self->session, row->thread) &&
+      threads->process[row->thread] < processes->n_rows)
+    sub = _sps_timeline_string_or (self->trace, processes->name[threads->process[row->thread]], _("Process"));
+
   if (sub != NULL)
     return g_markup_printf_escaped ("%s%s <span fgalpha=\"60%%\">%" G_GINT64_FORMAT " · %s</span>",
                                     thread_chevron (self, row->thread),

@@ -50,6 +50,8 @@ struct _SpsTimelineLayout
   guint                n_processes;
   guint8              *collapsed;        /* per process */
   guint8              *has_tracks;       /* per process: has a section */
+  GArray              *pinned;           /* guint32 threads, in pin order */
+  guint8              *thread_pinned;    /* per thread */
 
   GArray              *rows;             /* SpsTimelineRow */
   guint32             *track_row;        /* first row of each track */
@@ -172,6 +174,25 @@ is_collapsed (SpsTimelineLayout *self,
          sps_view_filter_get_process_expansion (self->filter, process) == SPS_EXPANSION_COLLAPSED;
 }
 
+/* Pinned threads come first, each as its lanes the filter shows (none
+ * while it or its process is hidden, or its process collapsed) */
+static void
+add_pinned_rows (SpsTimelineLayout *self)
+{
+  for (guint i = 0; i < self->pinned->len; i++)
+    {
+      guint32 thread = g_array_index (self->pinned, guint32, i);
+      guint g = sps_view_filter_get_thread_group (self->filter, thread);
+      guint process;
+
+      if (!sps_view_filter_get_group (self->filter, g, &process, NULL))
+        continue;
+      add_group_rows (self, g,
+                      sps_view_filter_get_thread_expansion (self->filter, thread) == SPS_EXPANSION_EXPANDED &&
+                      sps_view_filter_get_process_expansion (self->filter, process) == SPS_EXPANSION_EXPANDED);
+    }
+}
+
 static void
 rebuild_rows (SpsTimelineLayout *self)
 {
@@ -190,6 +211,8 @@ rebuild_rows (SpsTimelineLayout *self)
   self->lane_row = g_new (guint32, MAX (self->n_lanes, 1));
   for (guint l = 0; l < self->n_lanes; l++)
     self->lane_row[l] = SPS_NO_INDEX;
+
+  add_pinned_rows (self);
 
   for (guint g = 0; g < n_groups; g++)
     {
@@ -235,6 +258,10 @@ rebuild_rows (SpsTimelineLayout *self)
           continue;
         }
 
+      /* A pinned thread's rows are at the top already */
+      if (thread != SPS_NO_INDEX && self->thread_pinned[thread])
+        continue;
+
       expanded = thread == SPS_NO_INDEX ||
                  sps_view_filter_get_thread_expansion (self->filter, thread) == SPS_EXPANSION_EXPANDED;
       add_group_rows (self, g, expanded);
@@ -267,6 +294,8 @@ _sps_timeline_layout_new (SpsTrace      *trace,
   self->n_processes = sps_trace_get_processes (trace)->n_rows;
   self->collapsed = g_new0 (guint8, MAX (self->n_processes, 1));
   self->has_tracks = g_new0 (guint8, MAX (self->n_processes, 1));
+  self->pinned = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->thread_pinned = g_new0 (guint8, MAX (sps_trace_get_threads (trace)->n_rows, 1));
   self->track_row = g_new (guint32, MAX (self->tracks->n_rows, 1));
   self->process_row = g_new (guint32, MAX (self->n_processes, 1));
   self->rows = g_array_new (FALSE, FALSE, sizeof (SpsTimelineRow));
@@ -302,6 +331,8 @@ _sps_timeline_layout_free (SpsTimelineLayout *self)
   g_clear_object (&self->filter);
   g_free (self->collapsed);
   g_free (self->has_tracks);
+  g_array_unref (self->pinned);
+  g_free (self->thread_pinned);
   g_free (self->track_row);
   g_free (self->stack_depths);
   g_free (self->process_row);
@@ -366,7 +397,8 @@ _sps_timeline_layout_set_process_collapsed (SpsTimelineLayout *self,
  *
  * Lays the rows out again as @session's view filter says: hidden threads
  * and processes lose their rows (processes their header too), collapsed
- * threads keep their representative lane. (Category filters hide slices,
+ * threads keep their representative lane; @session's pinned threads come
+ * first, above the global tracks, in the order they were pinned. (Category filters hide slices,
  * not rows.) The layout follows @session's filter from now on.
  *
  * Returns: %TRUE when the rows changed
@@ -377,6 +409,8 @@ _sps_timeline_layout_sync_filters (SpsTimelineLayout *self,
 {
   g_autoptr(GArray) before = NULL;
   SpsViewFilter *filter;
+  const guint32 *pinned;
+  guint n_pinned;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (SPS_IS_SESSION (session), FALSE);
@@ -384,6 +418,14 @@ _sps_timeline_layout_sync_filters (SpsTimelineLayout *self,
 
   filter = sps_session_get_view_filter (session);
   g_set_object (&self->filter, filter);
+
+  pinned = sps_session_get_pinned_threads (session, &n_pinned);
+  for (guint i = 0; i < self->pinned->len; i++)
+    self->thread_pinned[g_array_index (self->pinned, guint32, i)] = FALSE;
+  g_array_set_size (self->pinned, 0);
+  g_array_append_vals (self->pinned, pinned, n_pinned);
+  for (guint i = 0; i < n_pinned; i++)
+    self->thread_pinned[pinned[i]] = TRUE;
 
   before = g_array_copy (self->rows);
   rebuild_rows (self);

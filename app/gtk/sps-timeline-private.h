@@ -351,6 +351,16 @@ SPS_GTK_AVAILABLE_IN_ALL
 gboolean       _sps_timeline_gutter_toggle_thread  (SpsTimeline               *self,
                                                     guint                      index);
 
+/* sps-timeline-flags.c */
+void           _sps_timeline_draw_flags            (SpsTimeline               *self,
+                                                    GtkSnapshot               *snapshot,
+                                                    const SpsTimelineGeometry *g);
+SPS_GTK_AVAILABLE_IN_ALL
+const GdkRGBA *_sps_timeline_flag_color            (void);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsFlag       *_sps_timeline_add_flag_at           (SpsTimeline               *self,
+                                                    double                     x);
+
 /* sps-timeline-draw.c */
 void           _sps_timeline_draw                  (SpsTimeline               *self,
                                                     GtkSnapshot               *snapshot,

@@ -76,6 +76,7 @@ static const struct {
   { "fit", "win.fit" },
   { "go-to-time", "win.go-to-time" },
   { "clear", "win.clear" },
+  { "add-flag", "win.add-flag" },
   { "open", "win.open" },
   { "search", "win.search" },
 };

@@ -28,7 +28,10 @@
  *
  * Widgets that tests look up carry names: "min-duration-entry",
  * "min-duration-scale", "focus-toggle", "focus-depth",
- * "focus-direction", and "class-chip-NAME" for each chip.
+ * "focus-direction", "class-chip-NAME" for each chip, "flags-button" and
+ * "flag-list". A "Flags" button lists the session's flags (time markers:
+ * M, or a double click on the ruler, adds one) with their names to edit,
+ * a button to go to each and one to delete it.
  */
 struct _SpsFilterBar
 {
@@ -44,6 +47,8 @@ struct _SpsFilterBar
   GtkSpinButton  *focus_depth;
   GtkDropDown    *focus_direction;
   GtkBox         *chips;
+  GtkMenuButton  *flags_button;
+  GtkListBox     *flag_list;
 };
 
 G_DEFINE_FINAL_TYPE (SpsFilterBar, sps_filter_bar, GTK_TYPE_BOX)
@@ -312,6 +317,125 @@ longest_slice (SpsTrace *trace)
   return longest;
 }
 
+/* Flags */
+
+static void
+flag_name_changed_cb (GtkEditable *entry,
+                      SpsFlag     *flag)
+{
+  sps_flag_set_name (flag, gtk_editable_get_text (entry));
+}
+
+static void
+flag_go_cb (SpsFilterBar *self,
+            GtkButton    *button)
+{
+  SpsFlag *flag = g_object_get_data (G_OBJECT (button), "sps-flag");
+
+  g_assert (SPS_IS_FILTER_BAR (self));
+
+  if (self->session != NULL && flag != NULL)
+    sps_session_go_to_time (self->session, sps_flag_get_time (flag));
+}
+
+static void
+flag_delete_cb (SpsFilterBar *self,
+                GtkButton    *button)
+{
+  SpsFlag *flag = g_object_get_data (G_OBJECT (button), "sps-flag");
+
+  g_assert (SPS_IS_FILTER_BAR (self));
+
+  if (self->session != NULL && flag != NULL)
+    sps_session_remove_flag (self->session, flag);
+}
+
+static void
+add_flag_cb (SpsFilterBar *self)
+{
+  SpsTime start;
+  SpsTime end;
+
+  g_assert (SPS_IS_FILTER_BAR (self));
+
+  if (self->session == NULL)
+    return;
+  start = sps_session_get_visible_start (self->session);
+  end = sps_session_get_visible_end (self->session);
+  sps_session_add_flag (self->session, start + (end - start) / 2, NULL);
+}
+
+static GtkWidget *
+make_flag_row (SpsFilterBar *self,
+               SpsFlag      *flag)
+{
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *name = gtk_entry_new ();
+  GtkWidget *when;
+  GtkWidget *go;
+  GtkWidget *delete;
+  SpsTime start = sps_trace_get_start_time (sps_session_get_trace (self->session));
+  g_autofree char *time_text = sps_time_format (sps_flag_get_time (flag) - start);
+
+  gtk_editable_set_text (GTK_EDITABLE (name), sps_flag_get_name (flag));
+  gtk_widget_set_hexpand (name, TRUE);
+  g_signal_connect_object (name, "changed", G_CALLBACK (flag_name_changed_cb), flag, 0);
+  when = gtk_label_new (time_text);
+  gtk_widget_add_css_class (when, "dim-label");
+  gtk_widget_add_css_class (when, "numeric");
+  go = gtk_button_new_from_icon_name ("find-location-symbolic");
+  gtk_widget_set_tooltip_text (go, _("Go to this flag"));
+  delete = gtk_button_new_from_icon_name ("user-trash-symbolic");
+  gtk_widget_set_tooltip_text (delete, _("Delete this flag"));
+  gtk_widget_add_css_class (go, "flat");
+  gtk_widget_add_css_class (delete, "flat");
+  g_object_set_data_full (G_OBJECT (go), "sps-flag", g_object_ref (flag), g_object_unref);
+  g_object_set_data_full (G_OBJECT (delete), "sps-flag", g_object_ref (flag), g_object_unref);
+  g_signal_connect_object (go, "clicked", G_CALLBACK (flag_go_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (delete, "clicked", G_CALLBACK (flag_delete_cb), self, G_CONNECT_SWAPPED);
+
+  gtk_box_append (GTK_BOX (row), name);
+  gtk_box_append (GTK_BOX (row), when);
+  gtk_box_append (GTK_BOX (row), go);
+  gtk_box_append (GTK_BOX (row), delete);
+  return row;
+}
+
+static void
+rebuild_flags (SpsFilterBar *self)
+{
+  GListModel *flags;
+  GtkWidget *child;
+  guint n;
+  g_autofree char *label = NULL;
+
+  g_assert (SPS_IS_FILTER_BAR (self));
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->flag_list))) != NULL)
+    gtk_list_box_remove (self->flag_list, child);
+
+  if (self->session == NULL)
+    return;
+
+  flags = sps_session_get_flags (self->session);
+  n = g_list_model_get_n_items (flags);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(SpsFlag) flag = g_list_model_get_item (flags, i);
+
+      gtk_list_box_append (self->flag_list, make_flag_row (self, flag));
+    }
+  /* Translators: the button that lists the flags (time markers), with how many */
+  label = n > 0 ? g_strdup_printf (_("Flags (%u)"), n) : g_strdup (_("Flags"));
+  gtk_menu_button_set_label (self->flags_button, label);
+}
+
+static void
+flags_changed_cb (SpsFilterBar *self)
+{
+  rebuild_flags (self);
+}
+
 static void
 sps_filter_bar_dispose (GObject *object)
 {
@@ -355,6 +479,10 @@ sps_filter_bar_init (SpsFilterBar *self)
   };
   g_autoptr(GtkStringList) direction_list = gtk_string_list_new (NULL);
   GtkWidget *separator;
+  GtkWidget *flags_box;
+  GtkWidget *hint;
+  GtkWidget *add;
+  GtkWidget *popover;
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_HORIZONTAL);
   gtk_box_set_spacing (GTK_BOX (self), 6);
@@ -412,7 +540,29 @@ sps_filter_bar_init (SpsFilterBar *self)
   /* Translators: the classification chips follow */
   add_label (self, _("Classes"));
   self->chips = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->chips), TRUE);
   gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->chips));
+
+  flags_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  hint = gtk_label_new (_("M, or a double click on the ruler, adds a flag"));
+  gtk_widget_add_css_class (hint, "dim-label");
+  gtk_box_append (GTK_BOX (flags_box), hint);
+  self->flag_list = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->flag_list), "flag-list");
+  gtk_list_box_set_selection_mode (self->flag_list, GTK_SELECTION_NONE);
+  gtk_box_append (GTK_BOX (flags_box), GTK_WIDGET (self->flag_list));
+  /* Translators: adds a flag in the middle of the view */
+  add = gtk_button_new_with_label (_("Add a Flag"));
+  g_signal_connect_object (add, "clicked", G_CALLBACK (add_flag_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (flags_box), add);
+  popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (popover), flags_box);
+  self->flags_button = GTK_MENU_BUTTON (gtk_menu_button_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->flags_button), "flags-button");
+  gtk_menu_button_set_label (self->flags_button, _("Flags"));
+  gtk_menu_button_set_popover (self->flags_button, popover);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->flags_button), _("Time markers: list, go to, rename, delete"));
+  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->flags_button));
 }
 
 /**
@@ -456,12 +606,20 @@ sps_filter_bar_set_session (SpsFilterBar *self,
     return;
 
   if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      g_signal_handlers_disconnect_by_data (sps_session_get_flags (self->session), self);
+    }
   g_set_object (&self->session, session);
   self->longest = session != NULL ? longest_slice (sps_session_get_trace (session)) : 0;
 
   rebuild_chips (self);
+  rebuild_flags (self);
   if (session != NULL)
-    g_signal_connect_object (session, "filters-changed", G_CALLBACK (sync_from_session), self, G_CONNECT_SWAPPED);
+    {
+      g_signal_connect_object (session, "filters-changed", G_CALLBACK (sync_from_session), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (sps_session_get_flags (session), "items-changed", G_CALLBACK (flags_changed_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
   sync_from_session (self);
 }

@@ -9,6 +9,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-trace-settings.h"
 #include "sps-window-private.h"
 
 /**
@@ -74,6 +75,7 @@ static const char * const timeline_actions[] = {
   "select-prev",
   "select-next",
   "clear",
+  "add-flag",
 };
 
 SpsApplication *
@@ -340,6 +342,7 @@ sps_window_show_trace (SpsWindow *self,
 
   gtk_scrolled_window_set_child (self->timeline_scroller, self->timeline);
   gtk_widget_set_focusable (self->timeline, TRUE);
+  sps_trace_settings_attach (self->session, self->file);
   sps_filter_bar_set_session (self->filter_bar, self->session);
 
   _sps_window_place_docks (self);
