@@ -276,7 +276,8 @@ _sps_timeline_update_selected_flows (SpsTimeline *self)
  * thread's deeper lanes, a short or excluded slice), or of the lane that
  * stands for it (a collapsed thread's or process's representative lane)
  * when no ancestor shows: an end is never dropped unless its thread or
- * process is hidden. */
+ * process is hidden (flow_path() leaves out a flow whose two ends are
+ * both filtered out). */
 static gboolean
 flow_point_y (SpsTimeline               *self,
               const SpsTimelineGeometry *g,
@@ -314,6 +315,12 @@ flow_path (SpsTimeline               *self,
   const SpsFlowTable *flows = sps_trace_get_flows (self->trace);
   SpsTime from, to;
   double x0, y0, x1, y1, dx;
+
+  /* Both ends filtered out (too short, excluded, out of focus; folding
+   * filters nothing): the flow links nothing shown */
+  if (!sps_session_is_slice_visible (self->session, flows->from_slice[flow]) &&
+      !sps_session_is_slice_visible (self->session, flows->to_slice[flow]))
+    return;
 
   flow_span (self, flow, &from, &to);
   if (!flow_point_y (self, g, flows->from_slice[flow], &y0) ||

@@ -296,8 +296,8 @@ make_row_box (SpsFilterPanel *self)
 
   gtk_box_append (GTK_BOX (box), check);
   gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), pin);
   gtk_box_append (GTK_BOX (box), only);
+  gtk_box_append (GTK_BOX (box), pin);
 
   return box;
 }
@@ -308,8 +308,8 @@ bind_row_box (GtkWidget     *box,
 {
   GtkWidget *check = gtk_widget_get_first_child (box);
   GtkWidget *label = gtk_widget_get_next_sibling (check);
-  GtkWidget *pin = gtk_widget_get_next_sibling (label);
-  GtkWidget *only = gtk_widget_get_next_sibling (pin);
+  GtkWidget *only = gtk_widget_get_next_sibling (label);
+  GtkWidget *pin = gtk_widget_get_next_sibling (only);
   SpsFilterPanel *self = g_object_get_data (G_OBJECT (box), "sps-filter-panel");
   gboolean thread = sps_filter_item_get_kind (item) == SPS_FILTER_ITEM_THREAD;
   GBinding *shown;
@@ -339,7 +339,8 @@ bind_row_box (GtkWidget     *box,
 static void
 unbind_row_box (GtkWidget *box)
 {
-  GtkWidget *only = gtk_widget_get_last_child (box);
+  GtkWidget *pin = gtk_widget_get_last_child (box);
+  GtkWidget *only = gtk_widget_get_prev_sibling (pin);
   GBinding *binding;
 
   if ((binding = g_object_get_data (G_OBJECT (box), "sps-binding-shown")))
@@ -349,7 +350,7 @@ unbind_row_box (GtkWidget *box)
   g_object_set_data (G_OBJECT (box), "sps-binding-shown", NULL);
   g_object_set_data (G_OBJECT (box), "sps-binding-enabled", NULL);
   g_object_set_data (G_OBJECT (only), "sps-filter-item", NULL);
-  g_object_set_data (G_OBJECT (gtk_widget_get_prev_sibling (only)), "sps-filter-item", NULL);
+  g_object_set_data (G_OBJECT (pin), "sps-filter-item", NULL);
 }
 
 static void
