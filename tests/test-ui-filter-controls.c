@@ -249,6 +249,54 @@ test_min_duration_slider (Fixture       *fixture,
   g_object_unref (bar);
 }
 
+/* The bar's "+" makes a class of the user's and its chip: "shorts" on
+ * names "sh*" holds short only; its chip's first click shows only short
+ * (outer, mid, leaf, target go), the second hides it, the third shows
+ * all again. */
+static void
+test_new_class_chip (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  GtkWidget *bar = g_object_ref_sink (sps_filter_bar_new ());
+  GtkWidget *name;
+  GtkWidget *pattern;
+  GtkWidget *chip;
+  const char *all[] = { "outer", "mid", "leaf", "short", "target" };
+  const gboolean only[] = { FALSE, FALSE, FALSE, TRUE, FALSE };
+
+  sps_filter_bar_set_session (SPS_FILTER_BAR (bar), fixture->session);
+  name = sps_test_find_named (bar, "new-class-name");
+  pattern = sps_test_find_named (bar, "new-class-pattern");
+  g_assert_nonnull (name);
+  g_assert_nonnull (pattern);
+  g_assert_null (sps_test_find_named (bar, "class-chip-shorts"));
+
+  gtk_editable_set_text (GTK_EDITABLE (name), "shorts");
+  gtk_editable_set_text (GTK_EDITABLE (pattern), "sh*");
+  g_signal_emit_by_name (pattern, "activate");
+  chip = sps_test_find_named (bar, "class-chip-shorts");
+  g_assert_nonnull (chip);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (chip)), ==, "shorts");
+
+  g_signal_emit_by_name (chip, "clicked");
+  g_assert_cmpint (sps_session_get_class_state (fixture->session, "shorts"), ==, SPS_CLASS_REQUIRED);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (chip)), ==, "Only shorts");
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    g_assert_cmpint (sps_session_is_slice_visible (fixture->session, slice (fixture, all[i])), ==, only[i]);
+
+  g_signal_emit_by_name (chip, "clicked");
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (chip)), ==, "Hide shorts");
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    g_assert_cmpint (sps_session_is_slice_visible (fixture->session, slice (fixture, all[i])), ==, !only[i]);
+
+  g_signal_emit_by_name (chip, "clicked");
+  g_assert_cmpint (sps_session_get_class_state (fixture->session, "shorts"), ==, SPS_CLASS_ANY);
+  g_assert_false (sps_session_has_filters (fixture->session));
+
+  sps_filter_bar_set_session (SPS_FILTER_BAR (bar), NULL);
+  g_object_unref (bar);
+}
+
 /* A flow from a hidden slice is drawn from its nearest visible ancestor.
  * The flow leaves leaf at 2000 ns (its end, before target starts) for
  * target at 7000 ns; selected, it is drawn in the accent colour, 2 px
@@ -525,6 +573,8 @@ main (int   argc,
               fixture_set_up, test_thread_collapse, fixture_tear_down);
   g_test_add ("/ui/filter-controls/min-duration-slider", Fixture, NULL,
               fixture_set_up, test_min_duration_slider, fixture_tear_down);
+  g_test_add ("/ui/filter-controls/new-class-chip", Fixture, NULL,
+              fixture_set_up, test_new_class_chip, fixture_tear_down);
   g_test_add ("/ui/filter-controls/flow-to-collapsed-ancestor", Fixture, NULL,
               fixture_set_up, test_flow_to_collapsed_ancestor, fixture_tear_down);
   g_test_add_func ("/ui/filter-controls/flow-chains", test_flow_chains);

@@ -28,8 +28,10 @@
  *
  * Widgets that tests look up carry names: "min-duration-entry",
  * "min-duration-scale", "focus-toggle", "focus-depth",
- * "focus-direction", "class-chip-NAME" for each chip, "flags-button" and
- * "flag-list". A "Flags" button lists the session's flags (time markers:
+ * "focus-direction", "class-chip-NAME" for each chip, "new-class-name",
+ * "new-class-kind", "new-class-pattern", "flags-button" and "flag-list".
+ * A "+" after the chips makes a class of the user's: a name and a rule
+ * (a glob on names or on category tokens, or an argument's name). A "Flags" button lists the session's flags (time markers:
  * M, or a double click on the ruler, adds one) with their names to edit,
  * a button to go to each and one to delete it.
  */
@@ -49,6 +51,10 @@ struct _SpsFilterBar
   GtkBox         *chips;
   GtkMenuButton  *flags_button;
   GtkListBox     *flag_list;
+  GtkMenuButton  *new_class_button;
+  GtkEntry       *class_name;
+  GtkDropDown    *class_kind;
+  GtkEntry       *class_pattern;
 };
 
 G_DEFINE_FINAL_TYPE (SpsFilterBar, sps_filter_bar, GTK_TYPE_BOX)
@@ -297,13 +303,45 @@ rebuild_chips (SpsFilterBar *self)
       g_autofree char *widget_name = g_strdup_printf ("class-chip-%s", names[i]);
 
       gtk_widget_set_name (chip, widget_name);
-      gtk_widget_add_css_class (chip, "pill");
-      gtk_widget_add_css_class (chip, "small");
+      gtk_widget_add_css_class (chip, "sps-chip");
       gtk_widget_set_tooltip_text (chip, _("Click to show only this class, again to hide it, again to show all"));
       g_object_set_data_full (G_OBJECT (chip), "class-name", g_strdup (names[i]), g_free);
       g_signal_connect_object (chip, "clicked", G_CALLBACK (chip_clicked_cb), self, G_CONNECT_SWAPPED);
       gtk_box_append (self->chips, chip);
     }
+}
+
+static const SpsClassRuleKind rule_kinds[] = {
+  SPS_CLASS_RULE_NAME, SPS_CLASS_RULE_CATEGORY, SPS_CLASS_RULE_ARG,
+};
+
+/* "+": a class of the user's from its name and one rule; more rules for
+ * the same name add to it */
+static void
+new_class_cb (SpsFilterBar *self)
+{
+  const char *name = gtk_editable_get_text (GTK_EDITABLE (self->class_name));
+  const char *pattern = gtk_editable_get_text (GTK_EDITABLE (self->class_pattern));
+  guint kind = gtk_drop_down_get_selected (self->class_kind);
+  g_autoptr(GError) error = NULL;
+
+  g_assert (SPS_IS_FILTER_BAR (self));
+
+  if (self->session == NULL || *name == '\0' || *pattern == '\0' || kind >= G_N_ELEMENTS (rule_kinds) ||
+      g_str_equal (name, "categories-shown"))
+    return;
+
+  if (!sps_session_add_class_rule (self->session, name, rule_kinds[kind], pattern, NULL, &error))
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->class_name), "error");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->class_name), error->message);
+      return;
+    }
+  gtk_widget_remove_css_class (GTK_WIDGET (self->class_name), "error");
+  gtk_editable_set_text (GTK_EDITABLE (self->class_pattern), "");
+  rebuild_chips (self);
+  sync_from_session (self);
+  gtk_menu_button_popdown (self->new_class_button);
 }
 
 static SpsTime
@@ -483,6 +521,9 @@ sps_filter_bar_init (SpsFilterBar *self)
   GtkWidget *hint;
   GtkWidget *add;
   GtkWidget *popover;
+  GtkWidget *class_box;
+  GtkWidget *spacer;
+  GtkStringList *kinds;
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_HORIZONTAL);
   gtk_box_set_spacing (GTK_BOX (self), 6);
@@ -542,6 +583,40 @@ sps_filter_bar_init (SpsFilterBar *self)
   self->chips = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4));
   gtk_widget_set_hexpand (GTK_WIDGET (self->chips), TRUE);
   gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->chips));
+
+  /* Translators: the kinds of rule of a new class: what the glob matches */
+  kinds = gtk_string_list_new ((const char *[]) { _("Name"), _("Category"), _("Argument"), NULL });
+  class_box = gtk_grid_new ();
+  gtk_grid_set_row_spacing (GTK_GRID (class_box), 6);
+  gtk_grid_set_column_spacing (GTK_GRID (class_box), 6);
+  self->class_name = GTK_ENTRY (gtk_entry_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->class_name), "new-class-name");
+  /* Translators: placeholder of the name of a new classification class */
+  gtk_entry_set_placeholder_text (self->class_name, _("Class name"));
+  self->class_kind = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (kinds), NULL));
+  gtk_widget_set_name (GTK_WIDGET (self->class_kind), "new-class-kind");
+  self->class_pattern = GTK_ENTRY (gtk_entry_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->class_pattern), "new-class-pattern");
+  /* Translators: placeholder of the rule of a new class: a glob such as *Paint* */
+  gtk_entry_set_placeholder_text (self->class_pattern, _("Pattern, e.g. *Paint*"));
+  g_signal_connect_object (self->class_pattern, "activate", G_CALLBACK (new_class_cb), self, G_CONNECT_SWAPPED);
+  add = gtk_button_new_with_label (_("Add Class"));
+  g_signal_connect_object (add, "clicked", G_CALLBACK (new_class_cb), self, G_CONNECT_SWAPPED);
+  gtk_grid_attach (GTK_GRID (class_box), GTK_WIDGET (self->class_name), 0, 0, 2, 1);
+  gtk_grid_attach (GTK_GRID (class_box), GTK_WIDGET (self->class_kind), 0, 1, 1, 1);
+  gtk_grid_attach (GTK_GRID (class_box), GTK_WIDGET (self->class_pattern), 1, 1, 1, 1);
+  gtk_grid_attach (GTK_GRID (class_box), add, 0, 2, 2, 1);
+  popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (popover), class_box);
+  self->new_class_button = GTK_MENU_BUTTON (gtk_menu_button_new ());
+  gtk_menu_button_set_icon_name (self->new_class_button, "list-add-symbolic");
+  gtk_menu_button_set_popover (self->new_class_button, popover);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->new_class_button), _("A class of your own: slices whose name, category or arguments match"));
+  gtk_box_insert_child_after (GTK_BOX (self), GTK_WIDGET (self->new_class_button), GTK_WIDGET (self->chips));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->chips), FALSE);
+  spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_set_hexpand (spacer, TRUE);
+  gtk_box_append (GTK_BOX (self), spacer);
 
   flags_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   hint = gtk_label_new (_("M, or a double click on the ruler, adds a flag"));
