@@ -96,3 +96,36 @@ _sps_timeline_add_flag_at (SpsTimeline *self,
     x = g.gutter + g.track_width / 2.0;
   return sps_session_add_flag (self->session, _sps_timeline_x_to_time (&g, x), NULL);
 }
+
+static void
+flag_renamed_cb (SpsTimeline *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * _sps_timeline_flags_changed:
+ * @self: a #SpsTimeline
+ * @position: where the session's flags changed
+ * @removed: flags removed there
+ * @added: flags added there
+ * @flags: the session's flags
+ *
+ * Redraws, and redraws again whenever an added flag is renamed (the
+ * handlers go with the flag or the widget, whichever goes first).
+ */
+void
+_sps_timeline_flags_changed (SpsTimeline *self,
+                             guint        position,
+                             guint        removed,
+                             guint        added,
+                             GListModel  *flags)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(SpsFlag) flag = g_list_model_get_item (flags, i);
+
+      g_signal_connect_object (flag, "notify::name", G_CALLBACK (flag_renamed_cb), self, G_CONNECT_SWAPPED);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}

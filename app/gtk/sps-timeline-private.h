@@ -360,6 +360,11 @@ const GdkRGBA *_sps_timeline_flag_color            (void);
 SPS_GTK_AVAILABLE_IN_ALL
 SpsFlag       *_sps_timeline_add_flag_at           (SpsTimeline               *self,
                                                     double                     x);
+void           _sps_timeline_flags_changed         (SpsTimeline               *self,
+                                                    guint                      position,
+                                                    guint                      removed,
+                                                    guint                      added,
+                                                    GListModel                *flags);
 
 /* sps-timeline-draw.c */
 void           _sps_timeline_draw                  (SpsTimeline               *self,
