@@ -528,6 +528,8 @@ test_settings_roundtrip (Fixture       *fixture,
 
   sps_session_set_thread_pinned (fixture->session, thread, TRUE);
   sps_session_add_flag (fixture->session, 3000, "here");
+  /* Go to Time's flag is not kept */
+  sps_session_mark_go_to_time (fixture->session, 5000);
   g_assert_true (sps_session_add_class_rule (fixture->session, "shorts", SPS_CLASS_RULE_NAME, "sh*", NULL, &error));
   sps_session_set_class_state (fixture->session, "error", SPS_CLASS_EXCLUDED);
   json = sps_trace_settings_to_json (fixture->session, NULL);
@@ -536,6 +538,7 @@ test_settings_roundtrip (Fixture       *fixture,
   g_assert_nonnull (strstr (json, "\"time\" : 3000"));
   g_assert_nonnull (strstr (json, "\"shorts\""));
   g_assert_null (strstr (json, "\"error\""));
+  g_assert_null (strstr (json, "5000"));
 
   g_assert_true (sps_trace_settings_apply (again, json, &error));
   g_assert_no_error (error);

@@ -186,6 +186,23 @@ sps_session_remove_flag (SpsSession *self,
   g_list_store_remove (self->flags, position);
 }
 
+/**
+ * sps_session_is_go_to_flag:
+ * @self: a #SpsSession
+ * @flag: one of its flags
+ *
+ * Returns: whether @flag marks the last Go to Time target (a mark of the
+ *   moment, which the trace's settings do not keep)
+ */
+gboolean
+sps_session_is_go_to_flag (SpsSession *self,
+                           SpsFlag    *flag)
+{
+  g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
+
+  return flag != NULL && flag == self->go_to_flag;
+}
+
 /* @time from the trace's start, as the ruler shows it (the time itself
  * when the difference does not fit) */
 static SpsTime

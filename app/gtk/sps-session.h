@@ -278,6 +278,9 @@ void        sps_session_remove_flag          (SpsSession *self,
 SPS_GTK_AVAILABLE_IN_ALL
 SpsFlag    *sps_session_mark_go_to_time      (SpsSession *self,
                                               SpsTime     time);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_is_go_to_flag        (SpsSession *self,
+                                              SpsFlag    *flag);
 
 SPS_GTK_AVAILABLE_IN_ALL
 const char *sps_session_get_search_text      (SpsSession *self);

@@ -25,7 +25,7 @@
  *     "classes": [ { "name": "gc", "rules": [ { "name": "GC*" } ] } ] }
  *
  * Threads are named by pid and tid, which stay the same when the trace is
- * read again; classes are the view filter's serialised classes other than
+ * read again; the Go to Time flag is a mark of the moment, not kept; classes are the view filter's serialised classes other than
  * the ones every session makes. The file is written whenever one of these
  * changes and read once when the trace opens; a file that does not parse
  * is ignored (and overwritten by the next change).
@@ -135,6 +135,8 @@ sps_trace_settings_to_json (SpsSession *session,
     {
       g_autoptr(SpsFlag) flag = g_list_model_get_item (flags, i);
 
+      if (sps_session_is_go_to_flag (session, flag))
+        continue;
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "time");
       json_builder_add_int_value (builder, sps_flag_get_time (flag));
