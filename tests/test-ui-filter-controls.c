@@ -297,6 +297,61 @@ test_new_class_chip (Fixture       *fixture,
   g_object_unref (bar);
 }
 
+/* The bar's category chips: a (gpu), b (io), c ("gpu, benchmark"). The
+ * gpu chip's first click shows only a and c, the second hides both
+ * (c has gpu among its tokens: an excluded class hides it, unlike the
+ * Filters panel's check box), the third shows all; its class is
+ * "category:gpu" and gets a chip of its own after the first click. */
+static void
+test_token_chips (void)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsSession) session = NULL;
+  guint32 process = sps_trace_builder_ensure_process (b, 1);
+  guint32 thread = sps_trace_builder_ensure_thread (b, process, 1);
+  GtkWidget *bar = g_object_ref_sink (sps_filter_bar_new ());
+  GtkWidget *chip;
+  guint s[3];
+
+  sps_test_add_complete (b, thread, 0, 10, "a", "gpu", NULL, SPS_SLICE_NONE);
+  sps_test_add_complete (b, thread, 20, 10, "b", "io", NULL, SPS_SLICE_NONE);
+  sps_test_add_complete (b, thread, 40, 10, "c", "gpu, benchmark", NULL, SPS_SLICE_NONE);
+  trace = sps_trace_builder_finish (b, NULL, &error);
+  g_assert_no_error (error);
+  session = sps_session_new (trace);
+  for (guint i = 0; i < 3; i++)
+    s[i] = sps_test_find_slice (trace, (const char *[]) { "a", "b", "c" }[i], 0);
+
+  sps_filter_bar_set_session (SPS_FILTER_BAR (bar), session);
+  g_assert_nonnull (sps_test_find_named (bar, "token-chip-benchmark"));
+  g_assert_nonnull (sps_test_find_named (bar, "token-chip-io"));
+  chip = sps_test_find_named (bar, "token-chip-gpu");
+  g_assert_nonnull (chip);
+
+  g_signal_emit_by_name (chip, "clicked");
+  g_assert_cmpint (sps_session_get_class_state (session, "category:gpu"), ==, SPS_CLASS_REQUIRED);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (chip)), ==, "Only gpu");
+  g_assert_nonnull (sps_test_find_named (bar, "class-chip-category:gpu"));
+  g_assert_true (sps_session_is_slice_visible (session, s[0]));
+  g_assert_false (sps_session_is_slice_visible (session, s[1]));
+  g_assert_true (sps_session_is_slice_visible (session, s[2]));
+
+  g_signal_emit_by_name (chip, "clicked");
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (chip)), ==, "Hide gpu");
+  g_assert_false (sps_session_is_slice_visible (session, s[0]));
+  g_assert_true (sps_session_is_slice_visible (session, s[1]));
+  g_assert_false (sps_session_is_slice_visible (session, s[2]));
+
+  g_signal_emit_by_name (chip, "clicked");
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (chip)), ==, "gpu");
+  g_assert_false (sps_session_has_filters (session));
+
+  sps_filter_bar_set_session (SPS_FILTER_BAR (bar), NULL);
+  g_object_unref (bar);
+}
+
 /* A flow from a hidden slice is drawn from its nearest visible ancestor.
  * The flow leaves leaf at 2000 ns (its end, before target starts) for
  * target at 7000 ns; selected, it is drawn in the accent colour, 2 px
@@ -581,6 +636,7 @@ main (int   argc,
   g_test_add ("/ui/filter-controls/flow-to-collapsed-ancestor", Fixture, NULL,
               fixture_set_up, test_flow_to_collapsed_ancestor, fixture_tear_down);
   g_test_add_func ("/ui/filter-controls/flow-chains", test_flow_chains);
+  g_test_add_func ("/ui/filter-controls/token-chips", test_token_chips);
   g_test_add ("/ui/filter-controls/pinned-at-top", Fixture, NULL,
               fixture_set_up, test_pinned_at_top, fixture_tear_down);
   g_test_add ("/ui/filter-controls/flag-drawn", Fixture, NULL,

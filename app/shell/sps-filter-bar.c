@@ -31,7 +31,12 @@
  * "focus-direction", "class-chip-NAME" for each chip, "new-class-name",
  * "new-class-kind", "new-class-pattern", "flags-button" and "flag-list".
  * A "+" after the chips makes a class of the user's: a name and a rule
- * (a glob on names or on category tokens, or an argument's name). A "Flags" button lists the session's flags (time markers:
+ * (a glob on names or on category tokens, or an argument's name).
+ * "Categories" lists a chip per category token ("token-chip-TOKEN"): its
+ * first click makes the token a class, "category:TOKEN", required; then
+ * excluded (a slice with that token among others goes too, unlike the
+ * Filters panel's check boxes, which hide a slice once all its tokens
+ * are hidden), then neither. A "Flags" button lists the session's flags (time markers:
  * M, or a double click on the ruler, adds one) with their names to edit,
  * a button to go to each and one to delete it.
  */
@@ -52,6 +57,8 @@ struct _SpsFilterBar
   GtkMenuButton  *flags_button;
   GtkListBox     *flag_list;
   GtkMenuButton  *new_class_button;
+  GtkMenuButton  *tokens_button;
+  GtkFlowBox     *tokens;
   GtkEntry       *class_name;
   GtkDropDown    *class_kind;
   GtkEntry       *class_pattern;
@@ -98,6 +105,14 @@ sps_filter_bar_value_for_duration (SpsFilterBar *self,
   if (duration <= 0 || self->longest <= 1)
     return 0;
   return CLAMP (SCALE_STEPS * log ((double) duration) / log ((double) self->longest), 0, SCALE_STEPS);
+}
+
+/* The class of a category token's chip: data, so not translated (the
+ * trace's settings keep it) */
+static char *
+token_class (const char *token)
+{
+  return g_strconcat ("category:", token, NULL);
 }
 
 static void
@@ -170,6 +185,17 @@ sync_from_session (SpsFilterBar *self)
       const char *name = g_object_get_data (G_OBJECT (child), "class-name");
 
       update_chip (GTK_BUTTON (child), name, sps_session_get_class_state (self->session, name));
+    }
+
+  for (child = gtk_widget_get_first_child (GTK_WIDGET (self->tokens));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *chip = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
+      const char *token = g_object_get_data (G_OBJECT (chip), "token");
+      g_autofree char *name = token_class (token);
+
+      update_chip (GTK_BUTTON (chip), token, sps_session_get_class_state (self->session, name));
     }
 
   self->syncing = FALSE;
@@ -342,6 +368,70 @@ new_class_cb (SpsFilterBar *self)
   rebuild_chips (self);
   sync_from_session (self);
   gtk_menu_button_popdown (self->new_class_button);
+}
+
+/* A category token's chip: its class is made on the first click */
+static void
+token_chip_clicked_cb (SpsFilterBar *self,
+                       GtkButton    *chip)
+{
+  const char *token = g_object_get_data (G_OBJECT (chip), "token");
+  g_autofree char *name = NULL;
+  g_autoptr(GError) error = NULL;
+  SpsClassState state;
+
+  g_assert (SPS_IS_FILTER_BAR (self));
+
+  if (self->session == NULL)
+    return;
+
+  name = token_class (token);
+  if (sps_view_filter_lookup_class (sps_session_get_view_filter (self->session), name) < 0 &&
+      !sps_session_add_class_rule (self->session, name, SPS_CLASS_RULE_CATEGORY, token, NULL, &error))
+    {
+      gtk_widget_set_tooltip_text (GTK_WIDGET (chip), error->message);
+      return;
+    }
+  state = sps_session_get_class_state (self->session, name);
+  sps_session_set_class_state (self->session, name, (state + 1) % (SPS_CLASS_EXCLUDED + 1));
+  update_chip (chip, token, sps_session_get_class_state (self->session, name));
+  rebuild_chips (self);
+  sync_from_session (self);
+}
+
+static void
+rebuild_tokens (SpsFilterBar *self)
+{
+  const guint32 *tokens;
+  GtkWidget *child;
+  guint n = 0;
+
+  g_assert (SPS_IS_FILTER_BAR (self));
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->tokens))) != NULL)
+    gtk_flow_box_remove (self->tokens, child);
+  if (self->session == NULL)
+    return;
+
+  tokens = sps_session_get_categories (self->session, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *token = sps_trace_get_string (sps_session_get_trace (self->session), tokens[i]);
+      g_autofree char *trimmed = g_strstrip (g_strdup (token != NULL ? token : ""));
+      g_autofree char *widget_name = g_strdup_printf ("token-chip-%s", trimmed);
+      GtkWidget *chip;
+
+      /* An empty category cannot be a glob of its own */
+      if (*trimmed == '\0')
+        continue;
+      chip = gtk_button_new_with_label (trimmed);
+      gtk_widget_set_name (chip, widget_name);
+      gtk_widget_add_css_class (chip, "sps-chip");
+      g_object_set_data_full (G_OBJECT (chip), "token", g_steal_pointer (&trimmed), g_free);
+      g_signal_connect_object (chip, "clicked", G_CALLBACK (token_chip_clicked_cb), self, G_CONNECT_SWAPPED);
+      gtk_flow_box_append (self->tokens, chip);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->tokens_button), n > 0);
 }
 
 static SpsTime
@@ -523,6 +613,7 @@ sps_filter_bar_init (SpsFilterBar *self)
   GtkWidget *popover;
   GtkWidget *class_box;
   GtkWidget *spacer;
+  GtkWidget *tokens_scroller;
   GtkStringList *kinds;
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_HORIZONTAL);
@@ -613,6 +704,25 @@ sps_filter_bar_init (SpsFilterBar *self)
   gtk_menu_button_set_popover (self->new_class_button, popover);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->new_class_button), _("A class of your own: slices whose name, category or arguments match"));
   gtk_box_insert_child_after (GTK_BOX (self), GTK_WIDGET (self->new_class_button), GTK_WIDGET (self->chips));
+
+  self->tokens = GTK_FLOW_BOX (gtk_flow_box_new ());
+  gtk_flow_box_set_selection_mode (self->tokens, GTK_SELECTION_NONE);
+  gtk_flow_box_set_max_children_per_line (self->tokens, 6);
+  tokens_scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (tokens_scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (tokens_scroller), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (tokens_scroller), 300);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (tokens_scroller), GTK_WIDGET (self->tokens));
+  popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (popover), tokens_scroller);
+  self->tokens_button = GTK_MENU_BUTTON (gtk_menu_button_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->tokens_button), "tokens-button");
+  /* Translators: opens a chip per category token */
+  gtk_menu_button_set_label (self->tokens_button, _("Categories"));
+  gtk_menu_button_set_popover (self->tokens_button, popover);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->tokens_button),
+                               _("A chip per category: show only its slices, or hide them"));
+  gtk_box_insert_child_after (GTK_BOX (self), GTK_WIDGET (self->tokens_button), GTK_WIDGET (self->new_class_button));
   gtk_widget_set_hexpand (GTK_WIDGET (self->chips), FALSE);
   spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   gtk_widget_set_hexpand (spacer, TRUE);
@@ -689,6 +799,7 @@ sps_filter_bar_set_session (SpsFilterBar *self,
   self->longest = session != NULL ? longest_slice (sps_session_get_trace (session)) : 0;
 
   rebuild_chips (self);
+  rebuild_tokens (self);
   rebuild_flags (self);
   if (session != NULL)
     {
