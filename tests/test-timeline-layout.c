@@ -152,7 +152,7 @@ static void
 test_rows (Fixture       *fixture,
            gconstpointer  data)
 {
-  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, NULL);
   guint32 *p = fixture->process;
   guint32 *t = fixture->thread;
   guint32 *o = fixture->other_thread;
@@ -192,7 +192,7 @@ static void
 test_collapse (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, NULL);
   guint32 *p = fixture->process;
   guint32 *o = fixture->other_thread;
   const guint8 F = SPS_TIMELINE_ROW_FIRST;
@@ -236,7 +236,7 @@ static void
 test_filters (Fixture       *fixture,
               gconstpointer  data)
 {
-  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, NULL);
   g_autoptr(SpsSession) session = sps_session_new (fixture->trace);
   guint32 *p = fixture->process;
   guint32 *t = fixture->thread;
@@ -276,11 +276,136 @@ test_filters (Fixture       *fixture,
   g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 416);
 }
 
+/* Rows follow the session's view filter: each row that is a lane of the
+ * filter is found from that lane, and a collapsed process's lanes lead to
+ * its header (row 3: after the global instants and pid 40's header and
+ * lane, as in test_rows()), which is where flows to its slices go. */
+static void
+test_lanes (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(SpsSession) session = sps_session_new (fixture->trace);
+  SpsViewFilter *filter = sps_session_get_view_filter (session);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, filter);
+  guint n_lanes = 0;
+
+  g_assert_true (_sps_timeline_layout_get_filter (layout) == filter);
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 19);
+  for (guint i = 0; i < _sps_timeline_layout_get_n_rows (layout); i++)
+    {
+      const SpsTimelineRow *row = _sps_timeline_layout_get_row (layout, i);
+      guint lane;
+
+      if (row->kind == SPS_TIMELINE_ROW_PROCESS || row->kind == SPS_TIMELINE_ROW_STACK)
+        continue;
+      lane = sps_view_filter_get_track_lane (filter, row->track) + row->depth;
+      g_assert_cmpuint (_sps_timeline_layout_find_lane_row (layout, lane), ==, i);
+      n_lanes++;
+    }
+  /* 19 rows: 4 headers, no stack lane (the sample has no stack) */
+  g_assert_cmpuint (n_lanes, ==, 15);
+  g_assert_cmpuint (sps_view_filter_get_total_height (filter), ==, 15);
+  g_assert_cmpuint (_sps_timeline_layout_find_lane_row (layout, 15), ==, SPS_NO_INDEX);
+
+  sps_session_set_process_collapsed (session, fixture->process[0], TRUE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 7 + 1);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "c", 0)), ==,
+                    SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_find_lane_row (layout,
+                                                        sps_view_filter_get_slice_lane (filter, sps_test_find_slice (fixture->trace, "c", 0))),
+                    ==, 3);
+  g_assert_cmpuint (_sps_timeline_layout_find_lane_row (layout,
+                                                        sps_view_filter_get_slice_lane (filter, sps_test_find_slice (fixture->trace, "op", 0))),
+                    ==, 3);
+  g_assert_cmpuint (_sps_timeline_layout_get_row (layout, 3)->flags, ==,
+                    SPS_TIMELINE_ROW_FIRST | SPS_TIMELINE_ROW_COLLAPSED);
+}
+
+/* A collapsed thread keeps its representative lane: tid 2 of pid 10
+ * (three depths, sampled spans, instants) keeps depth 0 of its slices
+ * (row 4, y 88); its other four rows go and everything below moves up by
+ * 4 × 20 px (test_rows(): 19 rows, 416 px). Its hidden slices lead to the
+ * representative lane, through the filter's lanes and through projection
+ * (c's outermost ancestor is a, drawn there). */
+static void
+test_thread_collapse (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(SpsSession) session = sps_session_new (fixture->trace);
+  SpsViewFilter *filter = sps_session_get_view_filter (session);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, filter);
+  guint a = sps_test_find_slice (fixture->trace, "a", 0);
+  guint c = sps_test_find_slice (fixture->trace, "c", 0);
+  const SpsTimelineRow *row;
+
+  sps_session_set_thread_collapsed (session, fixture->thread[1], TRUE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 15);
+  g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 336);
+
+  row = _sps_timeline_layout_get_row (layout, 4);
+  g_assert_cmpuint (row->thread, ==, fixture->thread[1]);
+  g_assert_cmpint (row->kind, ==, SPS_TIMELINE_ROW_SLICES);
+  g_assert_cmpint (row->depth, ==, 0);
+  g_assert_cmpint (row->y, ==, 88);
+  row = _sps_timeline_layout_get_row (layout, 5);
+  g_assert_cmpuint (row->thread, ==, fixture->thread[0]);
+  g_assert_cmpint (row->y, ==, 108);
+
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, a), ==, 4);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, c), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_find_lane_row (layout, sps_view_filter_get_slice_lane (filter, c)), ==, 4);
+  g_assert_cmpuint (sps_view_filter_project (filter, c), ==, a);
+
+  sps_session_set_thread_collapsed (session, fixture->thread[1], FALSE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 416);
+}
+
+/* Pinned threads come first, in the order pinned, and leave their place:
+ * pid 20's thread (1 row), then tid 3 of pid 10 (1 row), then the rows
+ * of test_rows() without them (19 - 2 = 17 more, 416 px in all). */
+static void
+test_pinned (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(SpsSession) session = sps_session_new (fixture->trace);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, sps_session_get_view_filter (session));
+  const SpsTimelineRow *row;
+
+  sps_session_set_thread_pinned (session, fixture->other_thread[0], TRUE);
+  sps_session_set_thread_pinned (session, fixture->thread[2], TRUE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 19);
+  g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 416);
+
+  row = _sps_timeline_layout_get_row (layout, 0);
+  g_assert_cmpuint (row->thread, ==, fixture->other_thread[0]);
+  g_assert_cmpint (row->y, ==, 0);
+  row = _sps_timeline_layout_get_row (layout, 1);
+  g_assert_cmpuint (row->thread, ==, fixture->thread[2]);
+  g_assert_cmpint (row->y, ==, 20);
+  row = _sps_timeline_layout_get_row (layout, 2);
+  g_assert_cmpint (row->kind, ==, SPS_TIMELINE_ROW_INSTANTS);
+  g_assert_cmpuint (row->process, ==, SPS_NO_INDEX);
+  /* pid 20's header stays, now without its thread's row */
+  row = _sps_timeline_layout_get_row (layout, _sps_timeline_layout_find_process_row (layout, fixture->process[1]) + 1);
+  g_assert_cmpint (row->kind, ==, SPS_TIMELINE_ROW_PROCESS);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "e", 0)), ==, 1);
+
+  sps_session_set_thread_pinned (session, fixture->other_thread[0], FALSE);
+  sps_session_set_thread_pinned (session, fixture->thread[2], FALSE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  row = _sps_timeline_layout_get_row (layout, 0);
+  g_assert_cmpuint (row->process, ==, SPS_NO_INDEX);
+}
+
 static void
 test_hit (Fixture       *fixture,
           gconstpointer  data)
 {
-  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, NULL);
   const SpsTrackTable *tracks = sps_trace_get_tracks (fixture->trace);
   guint b = sps_test_find_slice (fixture->trace, "b", 0);
   const SpsTimelineRow *row;
@@ -327,7 +452,7 @@ test_empty (void)
   trace = sps_trace_builder_finish (builder, NULL, &error);
   g_assert_no_error (error);
 
-  layout = _sps_timeline_layout_new (trace);
+  layout = _sps_timeline_layout_new (trace, NULL);
   g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 0);
   g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 0);
   g_assert_cmpuint (_sps_timeline_layout_row_at_y (layout, 0), ==, SPS_NO_INDEX);
@@ -343,6 +468,10 @@ main (int   argc,
   g_test_add ("/gtk/timeline-layout/rows", Fixture, NULL, fixture_set_up, test_rows, fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/collapse", Fixture, NULL, fixture_set_up, test_collapse, fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/filters", Fixture, NULL, fixture_set_up, test_filters, fixture_tear_down);
+  g_test_add ("/gtk/timeline-layout/lanes", Fixture, NULL, fixture_set_up, test_lanes, fixture_tear_down);
+  g_test_add ("/gtk/timeline-layout/thread-collapse", Fixture, NULL, fixture_set_up, test_thread_collapse,
+              fixture_tear_down);
+  g_test_add ("/gtk/timeline-layout/pinned", Fixture, NULL, fixture_set_up, test_pinned, fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/hit", Fixture, NULL, fixture_set_up, test_hit, fixture_tear_down);
   g_test_add_func ("/gtk/timeline-layout/empty", test_empty);
 

@@ -224,7 +224,7 @@ slice_fixture_set_up (SliceFixture  *f,
 
   f->session = sps_session_new (f->trace);
   f->lod = _sps_timeline_lod_new (f->trace);
-  f->layout = _sps_timeline_layout_new (f->trace);
+  f->layout = _sps_timeline_layout_new (f->trace, NULL);
   _sps_timeline_layout_set_heights (f->layout, 20, 26);
   f->source = (SpsTimelineSource) { f->trace, f->session, f->lod };
   f->g = (SpsTimelineGeometry) {

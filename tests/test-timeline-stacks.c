@@ -67,7 +67,7 @@ stack_fixture_set_up (StackFixture  *f,
   g_assert_no_error (error);
   f->session = sps_session_new (f->trace);
   f->stacks = _sps_timeline_stacks_new (f->trace, sps_trace_get_samples (f->trace));
-  f->layout = _sps_timeline_layout_new (f->trace);
+  f->layout = _sps_timeline_layout_new (f->trace, NULL);
 
   tracks = sps_trace_get_tracks (f->trace);
   f->track = SPS_NO_INDEX;
@@ -292,7 +292,7 @@ test_filters (void)
   g_assert_no_error (error);
 
   session = sps_session_new (trace);
-  layout = _sps_timeline_layout_new (trace);
+  layout = _sps_timeline_layout_new (trace, sps_session_get_view_filter (session));
   _sps_timeline_layout_sync_filters (layout, session);
   rows = stack_rows (trace, layout);
   g_assert_cmpstr (rows, ==, "7:2 8:2");

@@ -363,6 +363,28 @@ test_filter_panel (void)
   g_assert_false (sps_session_has_filters (session));
   g_assert_nonnull (sps_test_find_label (panel, "Everything is shown"));
 
+  /* The thread's Pin (after Only) moves its rows to the top of the
+   * timeline, above the global instants; again, back to their place */
+  {
+    GtkWidget *pin = gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (sps_test_find_label (panel, label)));
+    GtkWidget *timeline = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_TIMELINE);
+    SpsTimelineLayout *layout = _sps_timeline_get_layout (SPS_TIMELINE (timeline));
+
+    g_assert_true (GTK_IS_TOGGLE_BUTTON (pin));
+    g_assert_cmpstr (gtk_widget_get_name (pin), ==, "filter-pin");
+    g_assert_true (gtk_widget_get_visible (pin));
+    g_assert_cmpuint (_sps_timeline_layout_get_row (layout, 0)->thread, !=, encoder);
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (pin), TRUE);
+    g_assert_true (sps_session_get_thread_pinned (session, encoder));
+    g_assert_cmpuint (_sps_timeline_layout_get_row (layout, 0)->thread, ==, encoder);
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (pin), FALSE);
+    g_assert_false (sps_session_get_thread_pinned (session, encoder));
+    g_assert_cmpuint (_sps_timeline_layout_get_row (layout, 0)->thread, !=, encoder);
+    /* A category has no pin */
+    g_assert_false (gtk_widget_get_visible (gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (
+                      sps_test_find_label (panel, "gpu")))));
+  }
+
   sps_test_close_window (window);
 }
 

@@ -937,15 +937,16 @@ test_window_show_flows (void)
   SpsWindow *window = open_demo ();
   SpsSession *session = sps_window_get_session (window);
 
-  g_assert_true (sps_session_get_show_flows (session));
-
-  /* View ▸ Show Flow Arrows toggles the setting and the session. */
-  g_action_group_activate_action (G_ACTION_GROUP (app), "show-flows", NULL);
-  g_assert_false (g_settings_get_boolean (settings, "show-flows"));
+  /* By default only the selected slice's flows are drawn, as in Perfetto */
   g_assert_false (sps_session_get_show_flows (session));
 
+  /* View ▸ Show All Flows toggles the setting and the session. */
   g_action_group_activate_action (G_ACTION_GROUP (app), "show-flows", NULL);
+  g_assert_true (g_settings_get_boolean (settings, "show-flows"));
   g_assert_true (sps_session_get_show_flows (session));
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "show-flows", NULL);
+  g_assert_false (sps_session_get_show_flows (session));
 
   sps_test_close_window (window);
   g_settings_reset (settings, "show-flows");

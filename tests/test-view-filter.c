@@ -967,6 +967,130 @@ test_incremental_fixtures (void)
   g_assert_cmpuint (n_traces, >, 10);
 }
 
+/* Which of A … H a predicate lets through, as a string of 0/1 */
+static char *
+slice_bits (Fixture  *fx,
+            gboolean (*pred) (SpsViewFilter *, guint))
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < 8; i++)
+    g_string_append_c (out, pred (fx->filter, fx->s[i]) ? '1' : '0');
+  return g_string_free (out, FALSE);
+}
+
+#define assert_bits(fx, pred, expected) \
+  G_STMT_START { \
+    g_autofree char *got_ = slice_bits (fx, pred); \
+    g_assert_cmpstr (got_, ==, expected); \
+  } G_STMT_END
+
+/* The mask agrees with the predicate on every slice */
+static void
+assert_matched_mask (Fixture *fx)
+{
+  g_autoptr(GBytes) mask = sps_view_filter_dup_matched_mask (fx->filter);
+  g_autoptr(GBytes) again = sps_view_filter_dup_matched_mask (fx->filter);
+  gsize size;
+  const guint8 *bytes = g_bytes_get_data (mask, &size);
+
+  g_assert_cmpuint (size, ==, 8);
+  for (guint i = 0; i < 8; i++)
+    g_assert_cmpint (bytes[i], ==, sps_view_filter_is_slice_matched (fx->filter, i));
+  /* Shared until the next change */
+  g_assert_true (mask == again);
+}
+
+/* Matched = visible with every collapsed process and thread expanded:
+ * what a session's search, flame graph and statistics take. Expected
+ * values from the picture at the top: collapsing pid 10 keeps tid 1's
+ * first lane (A only); hiding tid 3 takes G and H from both answers; a
+ * 15 ns minimum drops D (10), F (10) and H (5). */
+static void
+test_matched (Fixture       *fx,
+              gconstpointer  data)
+{
+  assert_bits (fx, sps_view_filter_is_slice_matched, "11111111");
+  assert_matched_mask (fx);
+
+  sps_view_filter_set_process_expansion (fx->filter, fx->process[0], SPS_EXPANSION_COLLAPSED);
+  assert_bits (fx, sps_view_filter_is_slice_visible, "10000011");
+  assert_bits (fx, sps_view_filter_is_slice_matched, "11111111");
+  assert_matched_mask (fx);
+
+  sps_view_filter_set_thread_expansion (fx->filter, fx->thread[2], SPS_EXPANSION_HIDDEN);
+  assert_bits (fx, sps_view_filter_is_slice_visible, "10000000");
+  assert_bits (fx, sps_view_filter_is_slice_matched, "11111100");
+  assert_matched_mask (fx);
+
+  sps_view_filter_set_min_duration (fx->filter, 15);
+  assert_bits (fx, sps_view_filter_is_slice_matched, "11101000");
+  assert_matched_mask (fx);
+
+  /* A collapsed thread hides its deeper lanes from visibility only */
+  sps_view_filter_set_process_expansion (fx->filter, fx->process[0], SPS_EXPANSION_EXPANDED);
+  sps_view_filter_set_thread_expansion (fx->filter, fx->thread[0], SPS_EXPANSION_COLLAPSED);
+  assert_bits (fx, sps_view_filter_is_slice_visible, "10001000");
+  assert_bits (fx, sps_view_filter_is_slice_matched, "11101000");
+  assert_matched_mask (fx);
+}
+
+/* Replacing a class's rules: the bits follow the new patterns only (by
+ * hand from the categories at the top: cat1 is A C D E F; gc and error
+ * are B G H) */
+static void
+test_replace_rules (Fixture       *fx,
+                    gconstpointer  data)
+{
+  const char *cat1[] = { "cat1", NULL };
+  const char *gc_error[] = { "gc", "error", NULL };
+  const char *none[] = { NULL };
+  g_autoptr(GError) error = NULL;
+  int bit;
+
+  g_assert_true (sps_view_filter_replace_rules (fx->filter, "shown", SPS_CLASS_RULE_CATEGORY, cat1, &error));
+  g_assert_no_error (error);
+  bit = sps_view_filter_lookup_class (fx->filter, "shown");
+  g_assert_cmpint (bit, ==, 0);
+  sps_view_filter_set_class_masks (fx->filter, 1u << bit, 0);
+  assert_bits (fx, sps_view_filter_is_slice_matched, "10111100");
+  g_assert_cmpuint (sps_view_filter_get_visible_count (fx->filter), ==, 5);
+
+  g_assert_true (sps_view_filter_replace_rules (fx->filter, "shown", SPS_CLASS_RULE_CATEGORY, gc_error, &error));
+  assert_bits (fx, sps_view_filter_is_slice_matched, "01000011");
+  g_assert_cmpuint (sps_view_filter_get_visible_count (fx->filter), ==, 3);
+  g_assert_cmpuint (sps_view_filter_get_n_classes (fx->filter), ==, 1);
+
+  g_assert_true (sps_view_filter_replace_rules (fx->filter, "shown", SPS_CLASS_RULE_CATEGORY, none, &error));
+  assert_bits (fx, sps_view_filter_is_slice_matched, "00000000");
+  g_assert_cmpuint (sps_view_filter_get_visible_count (fx->filter), ==, 0);
+}
+
+/* The tracks of each group, in track order: tid 1 its slices, tid 2 its
+ * slices then its instants, tid 3 its slices; the global group and the
+ * processes' own groups have none in this trace */
+static void
+test_group_tracks (Fixture       *fx,
+                   gconstpointer  data)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (fx->trace);
+  static const guint expected_n[] = { 0, 1, 2, 0, 1, 0 };
+  const guint32 *list;
+  guint n;
+
+  g_assert_cmpuint (sps_view_filter_get_n_groups (fx->filter), ==, 6);
+  for (guint g = 0; g < 6; g++)
+    {
+      list = sps_view_filter_get_group_tracks (fx->filter, g, &n);
+      g_assert_cmpuint (n, ==, expected_n[g]);
+    }
+  list = sps_view_filter_get_group_tracks (fx->filter, 2, &n);
+  g_assert_cmpuint (tracks->kind[list[0]], ==, SPS_TRACK_THREAD_SLICES);
+  g_assert_cmpuint (tracks->kind[list[1]], ==, SPS_TRACK_THREAD_INSTANTS);
+  g_assert_cmpuint (tracks->thread[list[0]], ==, fx->thread[1]);
+  g_assert_cmpuint (list[0], <, list[1]);
+}
+
 #define TEST(path, func) \
   g_test_add ("/core/view-filter/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
@@ -992,6 +1116,9 @@ main (int   argc,
   TEST ("json/roundtrip", test_json_roundtrip);
   TEST ("json/errors", test_json_errors);
   TEST ("changed-signal", test_changed_signal);
+  TEST ("matched", test_matched);
+  TEST ("classes/replace-rules", test_replace_rules);
+  TEST ("layout/group-tracks", test_group_tracks);
   g_test_add_func ("/core/view-filter/incremental-random", test_incremental_random);
   g_test_add_func ("/core/view-filter/incremental-fixtures", test_incremental_fixtures);
 

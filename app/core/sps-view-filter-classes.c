@@ -451,6 +451,57 @@ sps_view_filter_add_rule (SpsViewFilter     *self,
 }
 
 /**
+ * sps_view_filter_replace_rules:
+ * @self: a #SpsViewFilter
+ * @class_name: the class whose rules change (added when missing)
+ * @kind: what the new rules look at (%SPS_CLASS_RULE_CATEGORY or
+ *   %SPS_CLASS_RULE_NAME)
+ * @patterns: (array zero-terminated=1): a glob per new rule; may be empty
+ * @error: return location for a #GError
+ *
+ * Replaces every rule of a class by one rule per pattern, and classifies
+ * every slice once (a view that derives a class from many toggles, such
+ * as the categories a session shows, pays one pass per change instead of
+ * one per rule).
+ *
+ * Returns: %FALSE with @error set when the class cannot be added
+ */
+gboolean
+sps_view_filter_replace_rules (SpsViewFilter      *self,
+                               const char         *class_name,
+                               SpsClassRuleKind    kind,
+                               const char * const *patterns,
+                               GError            **error)
+{
+  int bit;
+
+  g_return_val_if_fail (SPS_IS_VIEW_FILTER (self), FALSE);
+  g_return_val_if_fail (class_name != NULL, FALSE);
+  g_return_val_if_fail (kind == SPS_CLASS_RULE_CATEGORY || kind == SPS_CLASS_RULE_NAME, FALSE);
+  g_return_val_if_fail (patterns != NULL, FALSE);
+
+  bit = sps_view_filter_add_class (self, class_name, error);
+  if (bit < 0)
+    return FALSE;
+
+  for (guint r = self->rules->len; r > 0; r--)
+    {
+      SpsClassRule *rule = g_ptr_array_index (self->rules, r - 1);
+
+      if (rule->bit == (guint) bit)
+        g_ptr_array_remove_index (self->rules, r - 1);
+    }
+  for (guint i = 0; patterns[i] != NULL; i++)
+    if (!_sps_view_filter_append_rule (self, class_name, kind, patterns[i], NULL, error))
+      g_assert_not_reached ();   /* the class exists */
+
+  _sps_view_filter_classify (self);
+  _sps_view_filter_rebuild_counts (self);
+  _sps_view_filter_changed (self);
+  return TRUE;
+}
+
+/**
  * sps_view_filter_get_slice_classes:
  * @self: a #SpsViewFilter
  * @slice: a slice index

@@ -617,6 +617,30 @@ sps_view_filter_is_slice_visible (SpsViewFilter *self,
 }
 
 /**
+ * sps_view_filter_is_slice_matched:
+ * @self: a #SpsViewFilter
+ * @slice: a slice index
+ *
+ * Whether @slice passes every rule but collapse: the window, the minimum
+ * duration, the class masks, focus, and neither its thread nor its
+ * process is hidden. A collapsed thread or process is drawn by its
+ * representative lane, yet its slices are still there for a search, a
+ * flame graph or statistics: those ask this, the timeline asks
+ * sps_view_filter_is_slice_visible().
+ *
+ * Returns: whether @slice matches the filter; a few array reads
+ */
+gboolean
+sps_view_filter_is_slice_matched (SpsViewFilter *self,
+                                  guint          slice)
+{
+  g_return_val_if_fail (SPS_IS_VIEW_FILTER (self), FALSE);
+  g_return_val_if_fail (slice < self->slices->n_rows, FALSE);
+
+  return _sps_view_filter_matches (self, slice);
+}
+
+/**
  * sps_view_filter_get_visible_count:
  * @self: a #SpsViewFilter
  *
@@ -661,6 +685,40 @@ sps_view_filter_get_track_visible_count (SpsViewFilter *self,
   return n;
 }
 
+/* One byte per slice: visible, or @matched (collapse aside). With focus
+ * only the reached slices are read; else the tracks that may show. */
+static GBytes *
+build_mask (SpsViewFilter *self,
+            gboolean       matched)
+{
+  guint n = self->slices->n_rows;
+  guint8 *mask = g_malloc0 (MAX (n, 1));
+
+  if (_sps_view_filter_focus_active (self))
+    {
+      for (guint i = 0; i < self->reached_list->len; i++)
+        {
+          guint32 s = g_array_index (self->reached_list, guint32, i);
+
+          mask[s] = matched ? _sps_view_filter_matches (self, s) : _sps_view_filter_passes (self, s);
+        }
+      return g_bytes_new_take (mask, MAX (n, 1));
+    }
+
+  for (guint t = 0; t < self->tracks->n_rows; t++)
+    {
+      guint32 first = self->tracks->first_row[t];
+      guint32 end = first + self->tracks->n_rows_in_track[t];
+
+      if (!_sps_view_filter_is_slice_track (self->tracks->kind[t]) ||
+          (matched ? self->track_group[t] == SPS_NO_INDEX : self->track_visible[t] == 0))
+        continue;
+      for (guint32 s = first; s < end; s++)
+        mask[s] = matched ? _sps_view_filter_matches (self, s) : _sps_view_filter_passes (self, s);
+    }
+  return g_bytes_new_take (mask, MAX (n, 1));
+}
+
 /**
  * sps_view_filter_dup_mask:
  * @self: a #SpsViewFilter
@@ -678,36 +736,31 @@ sps_view_filter_dup_mask (SpsViewFilter *self)
   g_return_val_if_fail (SPS_IS_VIEW_FILTER (self), NULL);
 
   if (self->mask == NULL)
-    {
-      guint n = self->slices->n_rows;
-      guint8 *mask = g_malloc0 (MAX (n, 1));
-
-      if (_sps_view_filter_focus_active (self))
-        {
-          for (guint i = 0; i < self->reached_list->len; i++)
-            {
-              guint32 s = g_array_index (self->reached_list, guint32, i);
-
-              mask[s] = _sps_view_filter_passes (self, s);
-            }
-        }
-      else
-        {
-          for (guint t = 0; t < self->tracks->n_rows; t++)
-            {
-              guint32 first = self->tracks->first_row[t];
-
-              if (!_sps_view_filter_is_slice_track (self->tracks->kind[t]) ||
-                  self->track_visible[t] == 0)
-                continue;
-              for (guint32 s = first; s < first + self->tracks->n_rows_in_track[t]; s++)
-                mask[s] = _sps_view_filter_passes (self, s);
-            }
-        }
-      self->mask = g_bytes_new_take (mask, MAX (n, 1));
-    }
+    self->mask = build_mask (self, FALSE);
 
   return g_bytes_ref (self->mask);
+}
+
+/**
+ * sps_view_filter_dup_matched_mask:
+ * @self: a #SpsViewFilter
+ *
+ * sps_view_filter_dup_mask() with every collapsed process and thread
+ * taken as expanded: one byte per slice, 1 where
+ * sps_view_filter_is_slice_matched(). Built on the first call after a
+ * change and shared until the next one.
+ *
+ * Returns: (transfer full): the mask
+ */
+GBytes *
+sps_view_filter_dup_matched_mask (SpsViewFilter *self)
+{
+  g_return_val_if_fail (SPS_IS_VIEW_FILTER (self), NULL);
+
+  if (self->matched_mask == NULL)
+    self->matched_mask = build_mask (self, TRUE);
+
+  return g_bytes_ref (self->matched_mask);
 }
 
 /**

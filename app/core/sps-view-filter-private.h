@@ -105,6 +105,7 @@ struct _SpsViewFilter
   guint32             *children;
 
   GBytes              *mask;              /* cached until the next change */
+  GBytes              *matched_mask;      /* likewise, collapse aside */
 };
 
 static inline gboolean
@@ -133,6 +134,31 @@ static inline gboolean
 _sps_view_filter_focus_active (SpsViewFilter *self)
 {
   return self->focus_enabled && self->seeds->len > 0;
+}
+
+/* Visibility were every collapsed process and thread expanded: hidden
+ * ones and invalid mappings still hide their slices. */
+static inline gboolean
+_sps_view_filter_matches (SpsViewFilter *self,
+                          guint32        slice)
+{
+  guint32 g = self->track_group[self->slices->track[slice]];
+  guint32 process;
+  guint32 thread;
+
+  if (g == SPS_NO_INDEX)
+    return FALSE;
+  if (_sps_view_filter_focus_active (self) && !self->reached[slice])
+    return FALSE;
+  process = self->group_process[g];
+  thread = self->group_thread[g];
+  if (process != SPS_NO_INDEX && self->process_expansion[process] == SPS_EXPANSION_HIDDEN)
+    return FALSE;
+  if (thread != SPS_NO_INDEX && self->thread_expansion[thread] == SPS_EXPANSION_HIDDEN)
+    return FALSE;
+  return self->in_window[slice] &&
+         self->slices->dur[slice] >= self->min_duration &&
+         self->pattern_ok[self->slice_pattern[slice]];
 }
 
 static inline gboolean

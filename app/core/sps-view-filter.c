@@ -66,6 +66,7 @@ sps_view_filter_finalize (GObject *object)
   g_clear_pointer (&self->seeds, g_array_unref);
   g_clear_pointer (&self->reached_list, g_array_unref);
   g_clear_pointer (&self->mask, g_bytes_unref);
+  g_clear_pointer (&self->matched_mask, g_bytes_unref);
 
   g_free (self->group_process);
   g_free (self->group_thread);
@@ -139,6 +140,7 @@ _sps_view_filter_changed (SpsViewFilter *self)
   g_assert (SPS_IS_VIEW_FILTER (self));
 
   g_clear_pointer (&self->mask, g_bytes_unref);
+  g_clear_pointer (&self->matched_mask, g_bytes_unref);
   if (_sps_view_filter_focus_active (self))
     _sps_view_filter_recount_focus (self);
   g_signal_emit (self, signals[CHANGED], 0);
@@ -952,3 +954,26 @@ sps_view_filter_get_slice_lane (SpsViewFilter *self,
   return SPS_NO_INDEX;
 }
 
+/**
+ * sps_view_filter_get_group_tracks:
+ * @self: a #SpsViewFilter
+ * @group: a group
+ * @n_tracks: (out): how many tracks
+ *
+ * The tracks whose lanes @group stacks, in track order (a view walks the
+ * groups and these to lay its rows out in the filter's order).
+ *
+ * Returns: (array length=n_tracks) (transfer none): track indices
+ */
+const guint32 *
+sps_view_filter_get_group_tracks (SpsViewFilter *self,
+                                  guint          group,
+                                  guint         *n_tracks)
+{
+  g_return_val_if_fail (SPS_IS_VIEW_FILTER (self), NULL);
+  g_return_val_if_fail (group < self->n_groups, NULL);
+  g_return_val_if_fail (n_tracks != NULL, NULL);
+
+  *n_tracks = self->group_track_start[group + 1] - self->group_track_start[group];
+  return self->group_tracks + self->group_track_start[group];
+}

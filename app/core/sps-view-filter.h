@@ -170,6 +170,10 @@ guint           sps_view_filter_get_track_lanes_shown (SpsViewFilter     *self,
 SPS_AVAILABLE_IN_ALL
 guint           sps_view_filter_get_slice_lane       (SpsViewFilter      *self,
                                                       guint               slice);
+SPS_AVAILABLE_IN_ALL
+const guint32  *sps_view_filter_get_group_tracks     (SpsViewFilter      *self,
+                                                      guint               group,
+                                                      guint              *n_tracks);
 
 /* Time */
 SPS_AVAILABLE_IN_ALL
@@ -205,6 +209,12 @@ gboolean        sps_view_filter_add_rule             (SpsViewFilter      *self,
                                                       SpsClassRuleKind    kind,
                                                       const char         *pattern,
                                                       const char         *value,
+                                                      GError            **error);
+SPS_AVAILABLE_IN_ALL
+gboolean        sps_view_filter_replace_rules        (SpsViewFilter      *self,
+                                                      const char         *class_name,
+                                                      SpsClassRuleKind    kind,
+                                                      const char * const *patterns,
                                                       GError            **error);
 SPS_AVAILABLE_IN_ALL
 void            sps_view_filter_set_class_masks      (SpsViewFilter      *self,
@@ -256,6 +266,11 @@ gboolean        sps_view_filter_is_slice_reached     (SpsViewFilter      *self,
 SPS_AVAILABLE_IN_ALL
 gboolean        sps_view_filter_is_slice_visible     (SpsViewFilter      *self,
                                                       guint               slice);
+SPS_AVAILABLE_IN_ALL
+gboolean        sps_view_filter_is_slice_matched     (SpsViewFilter      *self,
+                                                      guint               slice);
+SPS_AVAILABLE_IN_ALL
+GBytes         *sps_view_filter_dup_matched_mask     (SpsViewFilter      *self);
 SPS_AVAILABLE_IN_ALL
 guint           sps_view_filter_get_visible_count    (SpsViewFilter      *self);
 SPS_AVAILABLE_IN_ALL

@@ -12,6 +12,7 @@
 
 #include "sps-gtk-version-macros.h"
 #include "sps-selection.h"
+#include "sps-flag.h"
 #include "sps-session.h"
 #include "sps-time-format.h"
 #include "sps-timeline.h"

@@ -1,6 +1,25 @@
 /* sps-session-filters.c: what SpsSession hides: processes, threads, category tokens
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The session keeps the user's flags and forwards them to its
+ * SpsViewFilter, which answers for slices (visibility, masks, lanes):
+ *
+ * - a hidden process or thread is HIDDEN, a collapsed one COLLAPSED
+ *   (hidden wins), otherwise EXPANDED;
+ * - category tokens: the session shows a slice while *any* of its tokens
+ *   is shown, but an exclude mask hides a slice with *any* excluded bit.
+ *   So the hidden tokens are not excluded one class each (a trace has far
+ *   more tokens than the filter has classes): one class, CATEGORY_CLASS,
+ *   has a category rule per *shown* token and is required while some
+ *   token is hidden. A slice has that bit exactly when one of its tokens
+ *   is shown: what users saw before, in one bit whatever the number of
+ *   tokens. Changing a token replaces the class's rules (one pass over
+ *   the slices); showing every token again only drops the bit from the
+ *   require mask.
+ *
+ * Instants and samples are not slices: their visibility stays the
+ * per-track and per-category bytes derived here.
  */
 
 #define G_LOG_DOMAIN "sps-session"
@@ -12,6 +31,9 @@
 #include "sps-session.h"
 #include "sps-session-private.h"
 #include "sps-session-state-private.h"
+
+/* The class of slices with at least one shown category token */
+#define CATEGORY_CLASS "categories-shown"
 
 static int
 compare_token_text (gconstpointer a,
@@ -200,6 +222,103 @@ _sps_session_init_filters (SpsSession *self)
   self->n_strings = sps_string_pool_get_size (strings);
   self->category_visible = g_new (guint8, MAX (self->n_strings, 1));
   memset (self->category_visible, 1, MAX (self->n_strings, 1));
+
+  self->view_filter = sps_view_filter_new (self->trace);
+  self->thread_collapsed = g_new0 (guint8, MAX (self->n_threads, 1));
+  _sps_session_init_controls (self);
+  _sps_session_init_marks (self);
+}
+
+void
+_sps_session_finalize_filters (SpsSession *self)
+{
+  g_assert (SPS_IS_SESSION (self));
+
+  g_clear_object (&self->view_filter);
+  g_clear_pointer (&self->thread_collapsed, g_free);
+  _sps_session_finalize_marks (self);
+}
+
+gboolean
+_sps_session_is_category_class (const char *name)
+{
+  return g_strcmp0 (name, CATEGORY_CLASS) == 0;
+}
+
+static SpsExpansion
+expansion_of (gboolean hidden,
+              gboolean collapsed)
+{
+  if (hidden)
+    return SPS_EXPANSION_HIDDEN;
+  return collapsed ? SPS_EXPANSION_COLLAPSED : SPS_EXPANSION_EXPANDED;
+}
+
+/* The processes' and threads' states to the filter; a state that did
+ * not change costs nothing there. */
+static void
+sync_hierarchy (SpsSession *self)
+{
+  g_assert (SPS_IS_SESSION (self));
+
+  for (guint p = 0; p < self->n_processes; p++)
+    sps_view_filter_set_process_expansion (self->view_filter, p,
+                                           expansion_of (self->process_hidden[p], self->collapsed[p]));
+  for (guint t = 0; t < self->n_threads; t++)
+    sps_view_filter_set_thread_expansion (self->view_filter, t,
+                                          expansion_of (self->thread_hidden[t], self->thread_collapsed[t]));
+}
+
+/* The filter's class masks: the chips' masks, and CATEGORY_CLASS
+ * required while a token is hidden. */
+void
+_sps_session_sync_masks (SpsSession *self)
+{
+  int bit = sps_view_filter_lookup_class (self->view_filter, CATEGORY_CLASS);
+  guint32 require = self->user_require;
+  gboolean tokens_hidden = FALSE;
+
+  g_assert (SPS_IS_SESSION (self));
+
+  for (guint i = 0; i < self->categories->len && !tokens_hidden; i++)
+    tokens_hidden = self->token_hidden[i];
+  if (tokens_hidden && bit >= 0)
+    require |= 1u << bit;
+  sps_view_filter_set_class_masks (self->view_filter, require, self->user_exclude);
+}
+
+/* The category tokens to the filter (see the top of this file). */
+static void
+sync_categories (SpsSession *self)
+{
+  g_autoptr(GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  gboolean any_hidden = FALSE;
+
+  g_assert (SPS_IS_SESSION (self));
+
+  for (guint i = 0; i < self->categories->len; i++)
+    {
+      /* The filter's rules see tokens trimmed, and an all-blank category
+       * as the empty token */
+      const char *text = sps_trace_get_string (self->trace, g_array_index (self->categories, guint32, i));
+
+      if (self->token_hidden[i])
+        any_hidden = TRUE;
+      else
+        g_ptr_array_add (shown, g_strstrip (g_strdup (text != NULL ? text : "")));
+    }
+  g_ptr_array_add (shown, NULL);
+
+  if (any_hidden &&
+      !sps_view_filter_replace_rules (self->view_filter, CATEGORY_CLASS, SPS_CLASS_RULE_CATEGORY,
+                                      (const char * const *) shown->pdata, &error))
+    {
+      /* Only when the chips took every class: categories are then not
+       * filtered, which shows too much rather than too little */
+      g_warning ("Cannot filter categories: %s", error->message);
+    }
+  _sps_session_sync_masks (self);
 }
 
 /* Recomputes the derived visibility after a flag changed. */
@@ -252,6 +371,11 @@ filters_changed (SpsSession *self,
   g_assert (SPS_IS_SESSION (self));
 
   update_visibility (self);
+  /* Tokens change alone (or all shown again, from show_all()); the
+   * hierarchy costs nothing where it did not change */
+  sync_hierarchy (self);
+  if (!rows_changed)
+    sync_categories (self);
   if (rows_changed)
     g_signal_emit (self, _sps_session_signals[LAYOUT_CHANGED], 0);
   g_signal_emit (self, _sps_session_signals[FILTERS_CHANGED], 0);
@@ -296,6 +420,7 @@ _sps_session_apply_default_display (SpsSession *self)
         set_flag (self->process_hidden, p, TRUE, &self->n_hidden);
     }
   update_visibility (self);
+  sync_hierarchy (self);
 }
 
 /**
@@ -337,6 +462,7 @@ sps_session_set_process_collapsed (SpsSession *self,
     return;
 
   self->collapsed[process] = collapsed;
+  sync_hierarchy (self);
   g_signal_emit (self, _sps_session_signals[LAYOUT_CHANGED], 0);
 }
 
@@ -517,6 +643,7 @@ sps_session_show_all (SpsSession *self)
   memset (self->thread_hidden, 0, MAX (self->n_threads, 1));
   memset (self->token_hidden, 0, MAX (self->categories->len, 1));
   self->n_hidden = 0;
+  sync_categories (self);
   filters_changed (self, TRUE);
 }
 
@@ -648,6 +775,18 @@ sps_session_show_only_category (SpsSession *self,
     }
 }
 
+/* Whether the filter's own controls (minimum duration, chips, focus)
+ * hide any slice, hierarchy and categories aside */
+static gboolean
+filter_hides_slices (SpsSession *self)
+{
+  g_assert (SPS_IS_SESSION (self));
+
+  return sps_view_filter_get_min_duration (self->view_filter) > 0 ||
+         self->user_require != 0 || self->user_exclude != 0 ||
+         sps_view_filter_is_focus_active (self->view_filter);
+}
+
 /**
  * sps_session_has_filters:
  * @self: a #SpsSession
@@ -659,7 +798,7 @@ sps_session_has_filters (SpsSession *self)
 {
   g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
 
-  return self->n_hidden != 0;
+  return self->n_hidden != 0 || filter_hides_slices (self);
 }
 
 /**
@@ -704,8 +843,12 @@ sps_session_is_category_visible (SpsSession *self,
  * @self: a #SpsSession
  * @slice: a slice index
  *
- * Whether the filters let @slice through: its track is visible and one of
- * its category tokens is shown. Two array reads; cheap enough for every
+ * Whether the filters let @slice through: neither its thread nor its
+ * process is hidden, one of its category tokens is shown, and it passes
+ * the minimum duration, the classification chips and focus. Collapse is
+ * no filter: a collapsed thread's or process's slices are visible here
+ * (its representative lane stands for them on the timeline). A few array
+ * reads (sps_view_filter_is_slice_matched()); cheap enough for every
  * slice of a frame or of an aggregation pass.
  *
  * Returns: whether @slice is shown
@@ -714,16 +857,9 @@ gboolean
 sps_session_is_slice_visible (SpsSession *self,
                               guint       slice)
 {
-  const SpsSliceTable *slices;
-
   g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
 
-  slices = sps_trace_get_slices (self->trace);
-  g_return_val_if_fail (slice < slices->n_rows, FALSE);
-
-  return self->track_visible[slices->track[slice]]
-         && (slices->category[slice] >= self->n_strings
-             || self->category_visible[slices->category[slice]]);
+  return sps_view_filter_is_slice_matched (self->view_filter, slice);
 }
 
 /**
@@ -778,9 +914,11 @@ sps_session_is_sample_visible (SpsSession *self,
  * sps_session_dup_slice_mask:
  * @self: a #SpsSession
  *
- * The filters as one byte per slice (nonzero = visible), for workers that
- * must not call into the session from their thread. Built on first use
- * after each change of the filters and shared until the next one.
+ * The filters as one byte per slice (nonzero = visible, as
+ * sps_session_is_slice_visible() says), for workers that must not call
+ * into the session from their thread: the view filter's
+ * sps_view_filter_dup_matched_mask(), built on first use after each
+ * change and shared until the next one.
  *
  * Returns: (transfer full) (nullable): the mask, or %NULL when nothing is
  *   hidden
@@ -788,54 +926,28 @@ sps_session_is_sample_visible (SpsSession *self,
 GBytes *
 sps_session_dup_slice_mask (SpsSession *self)
 {
-  const SpsSliceTable *slices;
-  guint8 *mask;
-  guint i;
-
   g_return_val_if_fail (SPS_IS_SESSION (self), NULL);
 
-  if (self->n_hidden == 0)
+  if (!sps_session_has_filters (self))
     return NULL;
 
-  if (self->slice_mask == NULL)
-    {
-      const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
-      gboolean categories_filtered = FALSE;
+  return sps_view_filter_dup_matched_mask (self->view_filter);
+}
 
-      for (i = 0; i < self->categories->len; i++)
-        categories_filtered |= self->token_hidden[i];
+/**
+ * sps_session_get_view_filter:
+ * @self: a #SpsSession
+ *
+ * The interaction pipeline the session's controls are forwarded to: the
+ * timeline takes its lanes from it, SQL its mask. Read it; change the
+ * controls through the session, which keeps both in step.
+ *
+ * Returns: (transfer none): the session's view filter
+ */
+SpsViewFilter *
+sps_session_get_view_filter (SpsSession *self)
+{
+  g_return_val_if_fail (SPS_IS_SESSION (self), NULL);
 
-      slices = sps_trace_get_slices (self->trace);
-      mask = g_malloc (MAX (slices->n_rows, 1));
-
-      /* A track's slices are contiguous rows: whole tracks at once, and
-       * the categories only where some are hidden. */
-      for (i = 0; i < tracks->n_rows; i++)
-        {
-          guint first;
-          guint n;
-
-          if (tracks->kind[i] != SPS_TRACK_THREAD_SLICES &&
-              tracks->kind[i] != SPS_TRACK_THREAD_SAMPLED_SLICES &&
-              tracks->kind[i] != SPS_TRACK_ASYNC)
-            continue;
-
-          first = tracks->first_row[i];
-          n = tracks->n_rows_in_track[i];
-          g_assert (first + n <= slices->n_rows);
-
-          if (!self->track_visible[i] || !categories_filtered)
-            {
-              memset (mask + first, self->track_visible[i], n);
-              continue;
-            }
-
-          for (guint r = first; r < first + n; r++)
-            mask[r] = slices->category[r] >= self->n_strings
-                      || self->category_visible[slices->category[r]];
-        }
-      self->slice_mask = g_bytes_new_take (mask, MAX (slices->n_rows, 1));
-    }
-
-  return g_bytes_ref (self->slice_mask);
+  return self->view_filter;
 }

@@ -8,6 +8,7 @@
 
 #pragma once
 
+#include "sps-flag.h"
 #include "sps-session.h"
 #include "sps-search.h"
 
@@ -66,6 +67,20 @@ struct _SpsSession
 
   /* The selection (sps-session-selection.c); selected_slice mirrors it */
   SpsSelection selection;
+
+  /* The interaction pipeline (issue 17): every control above that hides
+   * or collapses is forwarded to it, and the slices' visibility, the
+   * masks and the timeline's lanes come from it (sps-session-filters.c). */
+  SpsViewFilter *view_filter;
+  guint8   *thread_collapsed;   /* one per thread */
+  guint32   user_require;       /* class masks of the classification chips */
+  guint32   user_exclude;
+
+  /* Pinned threads and flags (sps-session-marks.c) */
+  GArray     *pinned;           /* guint32 thread, in the order pinned */
+  GListStore *flags;            /* SpsFlag, by time */
+  SpsFlag    *go_to_flag;       /* the last go-to-time target, in flags */
+  guint       n_flags_made;     /* for the default names */
 };
 
 enum {
@@ -99,4 +114,20 @@ G_GNUC_INTERNAL
 void  _sps_session_init_filters            (SpsSession *self);
 G_GNUC_INTERNAL
 void  _sps_session_apply_default_display   (SpsSession *self);
+G_GNUC_INTERNAL
+void  _sps_session_finalize_filters        (SpsSession *self);
+G_GNUC_INTERNAL
+void  _sps_session_sync_masks              (SpsSession *self);
+G_GNUC_INTERNAL
+gboolean _sps_session_is_category_class    (const char *name);
+
+/* sps-session-controls.c */
+G_GNUC_INTERNAL
+void  _sps_session_init_controls           (SpsSession *self);
+
+/* sps-session-marks.c */
+G_GNUC_INTERNAL
+void  _sps_session_init_marks              (SpsSession *self);
+G_GNUC_INTERNAL
+void  _sps_session_finalize_marks          (SpsSession *self);
 G_END_DECLS

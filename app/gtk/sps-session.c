@@ -299,6 +299,7 @@ sps_session_finalize (GObject *object)
   g_clear_pointer (&self->search_text, g_free);
   g_clear_pointer (&self->search_pattern, sps_search_pattern_free);
   g_clear_pointer (&self->search_memo, g_free);
+  _sps_session_finalize_filters (self);
 
   G_OBJECT_CLASS (sps_session_parent_class)->finalize (object);
 }

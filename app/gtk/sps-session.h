@@ -11,6 +11,7 @@
 
 #include <spanscope-core.h>
 
+#include "sps-flag.h"
 #include "sps-gtk-version-macros.h"
 #include "sps-selection.h"
 
@@ -50,7 +51,9 @@ G_DECLARE_FINAL_TYPE (SpsSession, sps_session, SPS, SESSION, GObject)
  *
  * Filters: a slice is visible when its track is (not on a hidden thread,
  * nor in a hidden process) and at least one token of its category is
- * shown. Chrome writes category lists such as "gpu,benchmark"; the
+ * shown. The controls are forwarded to the session's SpsViewFilter
+ * (sps_session_get_view_filter()), which answers for slices; collapse
+ * changes the filter's lanes, not which slices are visible here. Chrome writes category lists such as "gpu,benchmark"; the
  * session splits them at commas (trimming blanks) and filters per token,
  * so hiding "gpu" keeps "gpu,benchmark" slices while "benchmark" is
  * shown, and "only this" on "gpu" keeps them too.
@@ -198,6 +201,100 @@ gboolean    sps_session_is_category_visible  (SpsSession *self,
                                               guint32     category_string_id);
 SPS_GTK_AVAILABLE_IN_ALL
 GBytes     *sps_session_dup_slice_mask       (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsViewFilter *sps_session_get_view_filter   (SpsSession *self);
+
+/**
+ * SPS_SESSION_MAX_FOCUS_DEPTH:
+ *
+ * The most flow hops focus mode follows from the selection.
+ */
+#define SPS_SESSION_MAX_FOCUS_DEPTH 5
+
+/**
+ * SpsClassState:
+ * @SPS_CLASS_ANY: the class does not filter
+ * @SPS_CLASS_REQUIRED: only slices of the class show
+ * @SPS_CLASS_EXCLUDED: slices of the class are hidden
+ *
+ * The state of a classification chip.
+ */
+typedef enum
+{
+  SPS_CLASS_ANY,
+  SPS_CLASS_REQUIRED,
+  SPS_CLASS_EXCLUDED,
+} SpsClassState;
+
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_get_thread_collapsed (SpsSession *self,
+                                              guint       thread);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_thread_collapsed (SpsSession *self,
+                                              guint       thread,
+                                              gboolean    collapsed);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsTime     sps_session_get_min_duration     (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_min_duration     (SpsSession *self,
+                                              SpsTime     min_duration);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_get_focus            (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_focus            (SpsSession *self,
+                                              gboolean    focus);
+SPS_GTK_AVAILABLE_IN_ALL
+guint       sps_session_get_focus_depth      (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_focus_depth      (SpsSession *self,
+                                              guint       depth);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsFocusDirection sps_session_get_focus_direction (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_focus_direction  (SpsSession        *self,
+                                              SpsFocusDirection  direction);
+SPS_GTK_AVAILABLE_IN_ALL
+char      **sps_session_dup_class_names      (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_add_class_rule       (SpsSession        *self,
+                                              const char        *class_name,
+                                              SpsClassRuleKind   kind,
+                                              const char        *pattern,
+                                              const char        *value,
+                                              GError           **error);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsClassState sps_session_get_class_state    (SpsSession *self,
+                                              const char *class_name);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_class_state      (SpsSession    *self,
+                                              const char    *class_name,
+                                              SpsClassState  state);
+
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_get_thread_pinned    (SpsSession *self,
+                                              guint       thread);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_thread_pinned    (SpsSession *self,
+                                              guint       thread,
+                                              gboolean    pinned);
+SPS_GTK_AVAILABLE_IN_ALL
+const guint32 *sps_session_get_pinned_threads (SpsSession *self,
+                                              guint      *n_threads);
+SPS_GTK_AVAILABLE_IN_ALL
+GListModel *sps_session_get_flags            (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsFlag    *sps_session_add_flag             (SpsSession *self,
+                                              SpsTime     time,
+                                              const char *name);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_remove_flag          (SpsSession *self,
+                                              SpsFlag    *flag);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsFlag    *sps_session_mark_go_to_time      (SpsSession *self,
+                                              SpsTime     time);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_is_go_to_flag        (SpsSession *self,
+                                              SpsFlag    *flag);
 
 SPS_GTK_AVAILABLE_IN_ALL
 const char *sps_session_get_search_text      (SpsSession *self);

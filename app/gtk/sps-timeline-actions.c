@@ -191,6 +191,20 @@ action_toggle_process (GtkWidget  *widget,
                                      !sps_session_get_process_collapsed (self->session, process));
 }
 
+/* A flag at the pointer's time over the tracks, else the view's middle */
+static void
+action_add_flag (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  SpsTimeline *self = SPS_TIMELINE (widget);
+
+  if (self->session == NULL)
+    return;
+
+  _sps_timeline_add_flag_at (self, self->pointer_inside ? self->pointer_x : -1);
+}
+
 void
 _sps_timeline_actions_class_init (GtkWidgetClass *widget_class)
 {
@@ -208,6 +222,7 @@ _sps_timeline_actions_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "timeline.clear", NULL, action_clear);
   gtk_widget_class_install_action (widget_class, "timeline.select", "u", action_select);
   gtk_widget_class_install_action (widget_class, "timeline.toggle-process", "u", action_toggle_process);
+  gtk_widget_class_install_action (widget_class, "timeline.add-flag", NULL, action_add_flag);
 
   /* No key bindings of its own: the keys are the application's
    * accelerators, read from the settings so that users can rebind them

@@ -453,6 +453,7 @@ _sps_timeline_draw (SpsTimeline *self,
   draw_rows (self, snapshot, &g, &tracks_area);
   draw_overlays (self, snapshot, &g, &tracks_area);
   draw_ruler (self, snapshot, &g, &scale);
+  _sps_timeline_draw_flags (self, snapshot, &g);
 }
 
 /**

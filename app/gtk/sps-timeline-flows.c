@@ -127,10 +127,133 @@ first_flow_reaching (SpsTimeline *self,
   return lo;
 }
 
+/* The flows of a slice, by source and by target: flow indices sorted by
+ * that end, built once per trace (which never changes) and kept on the
+ * widget with the trace. */
+typedef struct
+{
+  const guint32 *key;
+  guint32       *by_from;
+  guint32       *by_to;
+  guint          n;
+} FlowEnds;
+
+static void
+flow_ends_free (gpointer data)
+{
+  FlowEnds *ends = data;
+
+  g_free (ends->by_from);
+  g_free (ends->by_to);
+  g_free (ends);
+}
+
+static int
+compare_by_key (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  const guint32 *key = user_data;
+  guint32 x = *(const guint32 *) a;
+  guint32 y = *(const guint32 *) b;
+
+  if (key[x] != key[y])
+    return key[x] < key[y] ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+static FlowEnds *
+ensure_flow_ends (SpsTimeline *self)
+{
+  const SpsFlowTable *flows = sps_trace_get_flows (self->trace);
+  FlowEnds *ends = g_object_get_data (G_OBJECT (self), "sps-flow-ends");
+
+  if (ends != NULL && ends->n == flows->n_rows)
+    return ends;
+
+  ends = g_new0 (FlowEnds, 1);
+  ends->n = flows->n_rows;
+  ends->by_from = g_new (guint32, MAX (ends->n, 1));
+  ends->by_to = g_new (guint32, MAX (ends->n, 1));
+  for (guint i = 0; i < ends->n; i++)
+    ends->by_from[i] = ends->by_to[i] = i;
+  g_qsort_with_data (ends->by_from, ends->n, sizeof (guint32), compare_by_key, (gpointer) flows->from_slice);
+  g_qsort_with_data (ends->by_to, ends->n, sizeof (guint32), compare_by_key, (gpointer) flows->to_slice);
+  g_object_set_data_full (G_OBJECT (self), "sps-flow-ends", ends, flow_ends_free);
+  return ends;
+}
+
+/* The first position in @sorted (flow indices sorted by @key) whose key
+ * is @slice or more */
+static guint
+lower_bound (const guint32 *sorted,
+             guint          n,
+             const guint32 *key,
+             guint32        slice)
+{
+  guint lo = 0;
+  guint hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (key[sorted[mid]] < slice)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The flows of a chain through @selected, as Perfetto draws a selected
+ * slice's flows: the flows into it and, from their sources, the flows
+ * into those, and so on (incoming), and likewise out of it (outgoing).
+ * Each slice is entered once per direction, so a cycle ends; a chain
+ * stops after MAX_CHAIN flows. */
+#define MAX_CHAIN 10000
+
+static void
+follow_chain (SpsTimeline *self,
+              guint        selected,
+              gboolean     outgoing,
+              GHashTable  *flows_seen)
+{
+  const SpsFlowTable *flows = sps_trace_get_flows (self->trace);
+  FlowEnds *ends = ensure_flow_ends (self);
+  const guint32 *sorted = outgoing ? ends->by_from : ends->by_to;
+  const guint32 *key = outgoing ? flows->from_slice : flows->to_slice;
+  const guint32 *other = outgoing ? flows->to_slice : flows->from_slice;
+  g_autoptr(GHashTable) slices_seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) queue = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 first = selected;
+
+  g_array_append_val (queue, first);
+  g_hash_table_add (slices_seen, GUINT_TO_POINTER (selected));
+
+  for (guint q = 0; q < queue->len && self->selected_flows->len < MAX_CHAIN; q++)
+    {
+      guint32 slice = g_array_index (queue, guint32, q);
+
+      for (guint k = lower_bound (sorted, ends->n, key, slice);
+           k < ends->n && key[sorted[k]] == slice && self->selected_flows->len < MAX_CHAIN;
+           k++)
+        {
+          guint i = sorted[k];
+          guint32 there = other[i];
+
+          if (g_hash_table_add (flows_seen, GUINT_TO_POINTER (i)))
+            g_array_append_val (self->selected_flows, i);
+          if (g_hash_table_add (slices_seen, GUINT_TO_POINTER (there)))
+            g_array_append_val (queue, there);
+        }
+    }
+}
+
 void
 _sps_timeline_update_selected_flows (SpsTimeline *self)
 {
-  const SpsFlowTable *flows;
+  g_autoptr(GHashTable) flows_seen = NULL;
   guint selected;
 
   g_array_set_size (self->selected_flows, 0);
@@ -143,39 +266,35 @@ _sps_timeline_update_selected_flows (SpsTimeline *self)
   if (selected == SPS_NO_INDEX)
     return;
 
-  flows = sps_trace_get_flows (self->trace);
-  for (guint i = 0; i < flows->n_rows; i++)
-    if (flows->from_slice[i] == selected || flows->to_slice[i] == selected)
-      g_array_append_val (self->selected_flows, i);
+  flows_seen = g_hash_table_new (NULL, NULL);
+  follow_chain (self, selected, FALSE, flows_seen);
+  follow_chain (self, selected, TRUE, flows_seen);
 }
 
-/* Where a flow ends on screen: the middle of the slice's row, or of its
- * process header when the process is collapsed. */
+/* Where a flow ends on screen: the middle of the row of the slice, or of
+ * its nearest visible ancestor when the filter hides it (a collapsed
+ * thread's deeper lanes, a short or excluded slice), or of the lane that
+ * stands for it (a collapsed thread's or process's representative lane)
+ * when no ancestor shows: an end is never dropped unless its thread or
+ * process is hidden (flow_path() leaves out a flow whose two ends are
+ * both filtered out). */
 static gboolean
 flow_point_y (SpsTimeline               *self,
               const SpsTimelineGeometry *g,
               guint                      slice,
               double                    *y)
 {
-  const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
-  const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
-  guint index = _sps_timeline_layout_find_slice_row (self->layout, slice);
+  SpsViewFilter *filter = _sps_timeline_layout_get_filter (self->layout);
+  guint shown = sps_view_filter_project (filter, slice);
+  guint index = SPS_NO_INDEX;
   const SpsTimelineRow *row;
 
-  /* A filtered-out end: no arrow (a collapsed one points at its header). */
-  if (!sps_session_is_slice_visible (self->session, slice))
-    return FALSE;
-
+  if (shown != SPS_NO_INDEX)
+    index = _sps_timeline_layout_find_slice_row (self->layout, shown);
   if (index == SPS_NO_INDEX)
-    {
-      guint32 process = tracks->process[slices->track[slice]];
-
-      if (process == SPS_NO_INDEX)
-        return FALSE;
-      index = _sps_timeline_layout_find_process_row (self->layout, process);
-      if (index == SPS_NO_INDEX)
-        return FALSE;
-    }
+    index = _sps_timeline_layout_find_lane_row (self->layout, sps_view_filter_get_slice_lane (filter, slice));
+  if (index == SPS_NO_INDEX)
+    return FALSE;
 
   row = _sps_timeline_layout_get_row (self->layout, index);
   *y = _sps_timeline_row_top (g, row) + row->height / 2.0;
@@ -196,6 +315,12 @@ flow_path (SpsTimeline               *self,
   const SpsFlowTable *flows = sps_trace_get_flows (self->trace);
   SpsTime from, to;
   double x0, y0, x1, y1, dx;
+
+  /* Both ends filtered out (too short, excluded, out of focus; folding
+   * filters nothing): the flow links nothing shown */
+  if (!sps_session_is_slice_visible (self->session, flows->from_slice[flow]) &&
+      !sps_session_is_slice_visible (self->session, flows->to_slice[flow]))
+    return;
 
   flow_span (self, flow, &from, &to);
   if (!flow_point_y (self, g, flows->from_slice[flow], &y0) ||

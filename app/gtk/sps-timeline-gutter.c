@@ -48,6 +48,53 @@ starts_group (SpsTimeline          *self,
   return TRUE;
 }
 
+/* Whether the thread's label can fold it: it has more than one lane, or
+ * is folded already. */
+static gboolean
+thread_collapsible (SpsTimeline *self,
+                    guint32      thread)
+{
+  SpsViewFilter *filter = sps_session_get_view_filter (self->session);
+
+  return sps_session_get_thread_collapsed (self->session, thread) ||
+         sps_view_filter_get_group_lanes (filter, sps_view_filter_get_thread_group (filter, thread)) > 1;
+}
+
+/* ▸ collapsed, ▾ expanded; nothing for a thread of one lane */
+static const char *
+thread_chevron (SpsTimeline *self,
+                guint32      thread)
+{
+  if (!thread_collapsible (self, thread))
+    return "";
+  return sps_session_get_thread_collapsed (self->session, thread) ? "\u25B8 " : "\u25BE ";
+}
+
+/**
+ * _sps_timeline_gutter_toggle_thread:
+ * @self: a #SpsTimeline
+ * @index: the row clicked in the gutter
+ *
+ * A click on a thread's label (its first row) collapses the thread to its
+ * representative lane, or expands it.
+ *
+ * Returns: %TRUE when the click was a thread's label
+ */
+gboolean
+_sps_timeline_gutter_toggle_thread (SpsTimeline *self,
+                                    guint        index)
+{
+  const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, index);
+
+  if (row->thread == SPS_NO_INDEX || !(row->flags & SPS_TIMELINE_ROW_FIRST) ||
+      !starts_group (self, index, row) || !thread_collapsible (self, row->thread))
+    return FALSE;
+
+  sps_session_set_thread_collapsed (self->session, row->thread,
+                                    !sps_session_get_thread_collapsed (self->session, row->thread));
+  return TRUE;
+}
+
 static char *
 row_label_markup (SpsTimeline          *self,
                   guint                 index,
@@ -119,12 +166,19 @@ row_label_markup (SpsTimeline          *self,
   if (!starts_group (self, index, row))
     return g_markup_printf_escaped ("<span fgalpha=\"60%%\">%s</span>", sub != NULL ? sub : "");
 
+  /* Pinned above every process: say which one it belongs to */
+  if (sps_session_get_thread_pinned (self->session, row->thread) &&
+      threads->process[row->thread] < processes->n_rows)
+    sub = _sps_timeline_string_or (self->trace, processes->name[threads->process[row->thread]], _("Process"));
+
   if (sub != NULL)
-    return g_markup_printf_escaped ("%s <span fgalpha=\"60%%\">%" G_GINT64_FORMAT " · %s</span>",
+    return g_markup_printf_escaped ("%s%s <span fgalpha=\"60%%\">%" G_GINT64_FORMAT " · %s</span>",
+                                    thread_chevron (self, row->thread),
                                     _sps_timeline_string_or (self->trace, threads->name[row->thread], _("Thread")),
                                     threads->tid[row->thread], sub);
 
-  return g_markup_printf_escaped ("%s <span fgalpha=\"60%%\">%" G_GINT64_FORMAT "</span>",
+  return g_markup_printf_escaped ("%s%s <span fgalpha=\"60%%\">%" G_GINT64_FORMAT "</span>",
+                                  thread_chevron (self, row->thread),
                                   _sps_timeline_string_or (self->trace, threads->name[row->thread], _("Thread")),
                                   threads->tid[row->thread]);
 }

@@ -386,7 +386,12 @@ click_released_cb (SpsTimeline     *self,
 
   _sps_timeline_get_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)), &g);
   if (y < g.ruler_height)
-    return;
+    {
+      /* A double click on the ruler flags its time */
+      if (n_press == 2 && x >= g.gutter)
+        _sps_timeline_add_flag_at (self, x);
+      return;
+    }
 
   index = _sps_timeline_hit_row (self, &g, y);
   if (index != SPS_NO_INDEX)
@@ -398,6 +403,9 @@ click_released_cb (SpsTimeline     *self,
                                              !(row->flags & SPS_TIMELINE_ROW_COLLAPSED));
           return;
         }
+      /* A thread's label folds the thread */
+      if (x < g.gutter && _sps_timeline_gutter_toggle_thread (self, index))
+        return;
     }
 
   if (x < g.gutter)

@@ -44,7 +44,8 @@ typedef struct _SpsTimelineLayout SpsTimelineLayout;
 
 /* Exported (but not installed) for the tests. */
 SPS_GTK_AVAILABLE_IN_ALL
-SpsTimelineLayout    *_sps_timeline_layout_new                   (SpsTrace          *trace);
+SpsTimelineLayout    *_sps_timeline_layout_new                   (SpsTrace          *trace,
+                                                                  SpsViewFilter     *filter);
 SPS_GTK_AVAILABLE_IN_ALL
 void                  _sps_timeline_layout_free                  (SpsTimelineLayout *self);
 SPS_GTK_AVAILABLE_IN_ALL
@@ -78,6 +79,11 @@ guint                 _sps_timeline_layout_find_track_row        (SpsTimelineLay
 SPS_GTK_AVAILABLE_IN_ALL
 guint                 _sps_timeline_layout_find_slice_row        (SpsTimelineLayout *self,
                                                                   guint              slice);
+SPS_GTK_AVAILABLE_IN_ALL
+guint                 _sps_timeline_layout_find_lane_row         (SpsTimelineLayout *self,
+                                                                  guint              lane);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsViewFilter        *_sps_timeline_layout_get_filter            (SpsTimelineLayout *self);
 SPS_GTK_AVAILABLE_IN_ALL
 guint                 _sps_timeline_layout_find_process_row      (SpsTimelineLayout *self,
                                                                   guint              process);

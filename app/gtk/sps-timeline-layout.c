@@ -7,188 +7,60 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "sps-timeline-layout-private.h"
 #include "sps-timeline-stacks-private.h"
 
 /*
  * The timeline shows one section per process, in the order of the
- * processes' sort index then pid. A section starts with a header row; below
- * it, thread by thread (sort index, then tid), each of the thread's tracks:
- * one row per depth of its slices, its sampled spans, its instants and its
- * samples, followed by the lanes of the samples' stack chart (one per
- * depth, see sps-timeline-stacks.c); then the process's async lanes (one row per depth of each lane),
- * process instants and counter series. Global instants come first, above
- * every section. Processes or threads without any track are left out.
+ * session's view filter (SpsViewFilter: processes by sort index then pid,
+ * threads by sort index then tid). A section starts with a header row;
+ * below it, group by group (the process's threads, then its own tracks),
+ * each track's rows: one per depth of its slices, one for its sampled
+ * spans, instants or samples, the samples followed by the lanes of their
+ * stack chart (one per depth, see sps-timeline-stacks.c), two lane heights
+ * for a counter. Global tracks come first, above every section. Processes
+ * without any track are left out.
  *
- * The order is computed once; collapsing a process only rebuilds the rows,
- * in time linear in the number of tracks. No display is needed, so tests
- * use this directly.
+ * Which rows show is the filter's: a track shows the lanes the filter
+ * gives it (sps_view_filter_get_track_lanes_shown()), so a collapsed
+ * thread keeps its representative lane (the first lane of its first
+ * track) and a hidden one none. A collapsed process shows its header,
+ * drawn as its activity: the header stands for the filter's
+ * representative lane of the process. Stack-chart lanes are the
+ * timeline's own and show while their thread and process are expanded.
+ * Each row that is a lane of the filter is found from that lane
+ * (_sps_timeline_layout_find_lane_row()), which is how flows reach the
+ * lane that stands for a hidden slice.
+ *
+ * Rebuilding the rows costs the number of tracks. No display is needed,
+ * so tests use this directly.
  */
 
 struct _SpsTimelineLayout
 {
   SpsTrace            *trace;
   const SpsTrackTable *tracks;
+  SpsViewFilter       *filter;
 
   int                  track_height;
   int                  header_height;
 
   guint                n_processes;
   guint8              *collapsed;        /* per process */
-  guint8              *process_hidden;   /* per process: filtered out */
-  guint8              *track_hidden;     /* per track: filtered out */
-
-  /* Display order: processes[i] has tracks order[start[i]..start[i+1]) */
-  guint                n_sections;
-  guint32             *section_process;
-  guint32             *section_start;
-  guint32             *order;
-  guint32              global_track;
+  guint8              *has_tracks;       /* per process: has a section */
+  GArray              *pinned;           /* guint32 threads, in pin order */
+  guint8              *thread_pinned;    /* per thread */
 
   GArray              *rows;             /* SpsTimelineRow */
   guint32             *track_row;        /* first row of each track */
   guint16             *stack_depths;     /* per track: lanes of its stack chart */
   guint32             *process_row;      /* header row of each process */
+  guint32             *lane_row;         /* per lane of the filter */
+  guint                n_lanes;
   int                  height;
 };
-
-typedef struct
-{
-  const gint32 *sort_index;
-  const gint64 *key;
-  const guint32 *group;
-} SortContext;
-
-/* By group (when given), then sort index, then key (pid or tid), then
- * index, so the order is total and stable. */
-static int
-compare_rows (gconstpointer a,
-              gconstpointer b,
-              gpointer      user_data)
-{
-  const SortContext *ctx = user_data;
-  guint32 i = *(const guint32 *) a;
-  guint32 j = *(const guint32 *) b;
-
-  if (ctx->group != NULL && ctx->group[i] != ctx->group[j])
-    return ctx->group[i] < ctx->group[j] ? -1 : 1;
-  if (ctx->sort_index[i] != ctx->sort_index[j])
-    return ctx->sort_index[i] < ctx->sort_index[j] ? -1 : 1;
-  if (ctx->key[i] != ctx->key[j])
-    return ctx->key[i] < ctx->key[j] ? -1 : 1;
-  if (i != j)
-    return i < j ? -1 : 1;
-  return 0;
-}
-
-static void
-compute_order (SpsTimelineLayout *self)
-{
-  const SpsProcessTable *processes = sps_trace_get_processes (self->trace);
-  const SpsThreadTable *threads = sps_trace_get_threads (self->trace);
-  const SpsTrackTable *tracks = self->tracks;
-  guint np = processes->n_rows;
-  guint nt = threads->n_rows;
-  g_autofree guint32 *thread_order = g_new (guint32, MAX (nt, 1));
-  g_autofree guint32 *process_order = g_new (guint32, MAX (np, 1));
-  g_autofree guint32 *thread_start = g_new0 (guint32, nt + 1);
-  g_autofree guint32 *thread_tracks = g_new (guint32, MAX (tracks->n_rows, 1));
-  g_autofree guint32 *own_start = g_new0 (guint32, np + 1);
-  g_autofree guint32 *own_tracks = g_new (guint32, MAX (tracks->n_rows, 1));
-  g_autofree guint32 *thread_fill = NULL;
-  g_autofree guint32 *own_fill = NULL;
-  g_autofree guint32 *n_tracks_of_process = g_new0 (guint32, MAX (np, 1));
-  SortContext ctx;
-  guint n_order = 0;
-
-  self->global_track = SPS_NO_INDEX;
-
-  /* Tracks grouped by thread, and by process for the others, keeping the
-   * order of the track table (slices, sampled, instants, samples; async
-   * lanes, process instants, counters). */
-  for (guint t = 0; t < tracks->n_rows; t++)
-    {
-      if (tracks->thread[t] != SPS_NO_INDEX)
-        thread_start[tracks->thread[t] + 1]++;
-      else if (tracks->process[t] != SPS_NO_INDEX)
-        own_start[tracks->process[t] + 1]++;
-      else if (self->global_track == SPS_NO_INDEX)
-        self->global_track = t;
-
-      if (tracks->process[t] != SPS_NO_INDEX)
-        n_tracks_of_process[tracks->process[t]]++;
-    }
-  for (guint i = 0; i < nt; i++)
-    thread_start[i + 1] += thread_start[i];
-  for (guint i = 0; i < np; i++)
-    own_start[i + 1] += own_start[i];
-
-  thread_fill = g_memdup2 (thread_start, sizeof (guint32) * (nt + 1));
-  own_fill = g_memdup2 (own_start, sizeof (guint32) * (np + 1));
-  for (guint t = 0; t < tracks->n_rows; t++)
-    {
-      if (tracks->thread[t] != SPS_NO_INDEX)
-        thread_tracks[thread_fill[tracks->thread[t]]++] = t;
-      else if (tracks->process[t] != SPS_NO_INDEX)
-        own_tracks[own_fill[tracks->process[t]]++] = t;
-    }
-
-  for (guint i = 0; i < nt; i++)
-    thread_order[i] = i;
-  ctx.group = threads->process;
-  ctx.sort_index = threads->sort_index;
-  ctx.key = threads->tid;
-  g_qsort_with_data (thread_order, nt, sizeof (guint32), compare_rows, &ctx);
-
-  for (guint i = 0; i < np; i++)
-    process_order[i] = i;
-  ctx.group = NULL;
-  ctx.sort_index = processes->sort_index;
-  ctx.key = processes->pid;
-  g_qsort_with_data (process_order, np, sizeof (guint32), compare_rows, &ctx);
-
-  self->section_process = g_new (guint32, MAX (np, 1));
-  self->section_start = g_new (guint32, np + 1);
-  self->order = g_new (guint32, MAX (tracks->n_rows, 1));
-
-  for (guint i = 0; i < np; i++)
-    {
-      guint32 p = process_order[i];
-      guint lo = 0;
-      guint hi = nt;
-
-      if (n_tracks_of_process[p] == 0)
-        continue;
-
-      self->section_process[self->n_sections] = p;
-      self->section_start[self->n_sections] = n_order;
-      self->n_sections++;
-
-      /* The process's threads are contiguous in thread_order. */
-      while (lo < hi)
-        {
-          guint mid = lo + (hi - lo) / 2;
-
-          if (threads->process[thread_order[mid]] < p)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-
-      for (guint k = lo; k < nt && threads->process[thread_order[k]] == p; k++)
-        {
-          guint32 th = thread_order[k];
-
-          for (guint32 j = thread_start[th]; j < thread_start[th + 1]; j++)
-            self->order[n_order++] = thread_tracks[j];
-        }
-
-      for (guint32 j = own_start[p]; j < own_start[p + 1]; j++)
-        self->order[n_order++] = own_tracks[j];
-    }
-
-  self->section_start[self->n_sections] = n_order;
-}
 
 static void
 add_row (SpsTimelineLayout *self,
@@ -215,15 +87,27 @@ add_row (SpsTimelineLayout *self,
   self->height += height;
 }
 
+/* The row of a lane of the filter is the one added next */
+static void
+map_lane (SpsTimelineLayout *self,
+          guint              lane)
+{
+  if (lane < self->n_lanes)
+    self->lane_row[lane] = self->rows->len;
+}
+
 static void
 add_track_rows (SpsTimelineLayout *self,
-                guint32            t)
+                guint32            t,
+                gboolean           expanded)
 {
   const SpsTrackTable *tracks = self->tracks;
   guint32 process = tracks->process[t];
   guint32 thread = tracks->thread[t];
+  guint shown = sps_view_filter_get_track_lanes_shown (self->filter, t);
+  guint lane = sps_view_filter_get_track_lane (self->filter, t);
 
-  if (self->track_hidden[t])
+  if (shown == 0)
     return;
 
   self->track_row[t] = self->rows->len;
@@ -233,12 +117,16 @@ add_track_rows (SpsTimelineLayout *self,
     case SPS_TRACK_THREAD_SLICES:
     case SPS_TRACK_THREAD_SAMPLED_SLICES:
     case SPS_TRACK_ASYNC:
-      for (guint d = 0; d < MAX (tracks->max_depth[t], 1); d++)
-        add_row (self, SPS_TIMELINE_ROW_SLICES, d == 0 ? SPS_TIMELINE_ROW_FIRST : 0,
-                 d, process, thread, t, self->track_height);
+      for (guint d = 0; d < shown; d++)
+        {
+          map_lane (self, lane + d);
+          add_row (self, SPS_TIMELINE_ROW_SLICES, d == 0 ? SPS_TIMELINE_ROW_FIRST : 0,
+                   d, process, thread, t, self->track_height);
+        }
       break;
 
     case SPS_TRACK_COUNTER:
+      map_lane (self, lane);
       add_row (self, SPS_TIMELINE_ROW_COUNTER, SPS_TIMELINE_ROW_FIRST, 0,
                process, thread, t, 2 * self->track_height);
       break;
@@ -246,14 +134,16 @@ add_track_rows (SpsTimelineLayout *self,
     case SPS_TRACK_THREAD_INSTANTS:
     case SPS_TRACK_PROCESS_INSTANTS:
     case SPS_TRACK_GLOBAL_INSTANTS:
+      map_lane (self, lane);
       add_row (self, SPS_TIMELINE_ROW_INSTANTS, SPS_TIMELINE_ROW_FIRST, 0,
                process, thread, t, self->track_height);
       break;
 
     case SPS_TRACK_THREAD_SAMPLES:
+      map_lane (self, lane);
       add_row (self, SPS_TIMELINE_ROW_SAMPLES, SPS_TIMELINE_ROW_FIRST, 0,
                process, thread, t, self->track_height);
-      for (guint d = 0; d < self->stack_depths[t]; d++)
+      for (guint d = 0; expanded && d < self->stack_depths[t]; d++)
         add_row (self, SPS_TIMELINE_ROW_STACK, 0, d, process, thread, t, self->track_height);
       break;
 
@@ -264,8 +154,51 @@ add_track_rows (SpsTimelineLayout *self,
 }
 
 static void
+add_group_rows (SpsTimelineLayout *self,
+                guint              g,
+                gboolean           expanded)
+{
+  const guint32 *tracks;
+  guint n;
+
+  tracks = sps_view_filter_get_group_tracks (self->filter, g, &n);
+  for (guint i = 0; i < n; i++)
+    add_track_rows (self, tracks[i], expanded);
+}
+
+static gboolean
+is_collapsed (SpsTimelineLayout *self,
+              guint              process)
+{
+  return self->collapsed[process] ||
+         sps_view_filter_get_process_expansion (self->filter, process) == SPS_EXPANSION_COLLAPSED;
+}
+
+/* Pinned threads come first, each as its lanes the filter shows (none
+ * while it or its process is hidden, or its process collapsed) */
+static void
+add_pinned_rows (SpsTimelineLayout *self)
+{
+  for (guint i = 0; i < self->pinned->len; i++)
+    {
+      guint32 thread = g_array_index (self->pinned, guint32, i);
+      guint g = sps_view_filter_get_thread_group (self->filter, thread);
+      guint process;
+
+      if (!sps_view_filter_get_group (self->filter, g, &process, NULL))
+        continue;
+      add_group_rows (self, g,
+                      sps_view_filter_get_thread_expansion (self->filter, thread) == SPS_EXPANSION_EXPANDED &&
+                      sps_view_filter_get_process_expansion (self->filter, process) == SPS_EXPANSION_EXPANDED);
+    }
+}
+
+static void
 rebuild_rows (SpsTimelineLayout *self)
 {
+  guint n_groups = sps_view_filter_get_n_groups (self->filter);
+  guint32 section = SPS_NO_INDEX;   /* the process whose groups come */
+
   g_array_set_size (self->rows, 0);
   self->height = 0;
 
@@ -273,53 +206,96 @@ rebuild_rows (SpsTimelineLayout *self)
     self->track_row[t] = SPS_NO_INDEX;
   for (guint p = 0; p < self->n_processes; p++)
     self->process_row[p] = SPS_NO_INDEX;
+  g_free (self->lane_row);
+  self->n_lanes = sps_view_filter_get_total_height (self->filter);
+  self->lane_row = g_new (guint32, MAX (self->n_lanes, 1));
+  for (guint l = 0; l < self->n_lanes; l++)
+    self->lane_row[l] = SPS_NO_INDEX;
 
-  if (self->global_track != SPS_NO_INDEX)
-    add_track_rows (self, self->global_track);
+  add_pinned_rows (self);
 
-  for (guint s = 0; s < self->n_sections; s++)
+  for (guint g = 0; g < n_groups; g++)
     {
-      guint32 p = self->section_process[s];
-      gboolean collapsed = self->collapsed[p];
+      guint process;
+      guint thread;
+      gboolean expanded;
+
+      /* Threads of a process that does not exist come last, never shown */
+      if (!sps_view_filter_get_group (self->filter, g, &process, &thread))
+        continue;
+
+      if (process == SPS_NO_INDEX)
+        {
+          add_group_rows (self, g, TRUE);
+          continue;
+        }
 
       /* A hidden process loses its header too; its rows are not found. */
-      if (self->process_hidden[p])
+      if (!self->has_tracks[process] ||
+          sps_view_filter_get_process_expansion (self->filter, process) == SPS_EXPANSION_HIDDEN)
         continue;
 
-      self->process_row[p] = self->rows->len;
-      add_row (self, SPS_TIMELINE_ROW_PROCESS,
-               SPS_TIMELINE_ROW_FIRST | (collapsed ? SPS_TIMELINE_ROW_COLLAPSED : 0),
-               0, p, SPS_NO_INDEX, SPS_NO_INDEX, self->header_height);
+      if (process != section)
+        {
+          gboolean collapsed = is_collapsed (self, process);
 
-      if (collapsed)
+          section = process;
+          self->process_row[process] = self->rows->len;
+          add_row (self, SPS_TIMELINE_ROW_PROCESS,
+                   SPS_TIMELINE_ROW_FIRST | (collapsed ? SPS_TIMELINE_ROW_COLLAPSED : 0),
+                   0, process, SPS_NO_INDEX, SPS_NO_INDEX, self->header_height);
+        }
+
+      if (is_collapsed (self, process))
+        {
+          /* The header is what the process's representative lane looks
+           * like (it draws the process's activity) */
+          guint first = sps_view_filter_get_group_offset (self->filter, g);
+          guint n = sps_view_filter_get_group_height (self->filter, g);
+
+          for (guint l = first; l < first + n && l < self->n_lanes; l++)
+            self->lane_row[l] = self->process_row[process];
+          continue;
+        }
+
+      /* A pinned thread's rows are at the top already */
+      if (thread != SPS_NO_INDEX && self->thread_pinned[thread])
         continue;
 
-      for (guint32 j = self->section_start[s]; j < self->section_start[s + 1]; j++)
-        add_track_rows (self, self->order[j]);
+      expanded = thread == SPS_NO_INDEX ||
+                 sps_view_filter_get_thread_expansion (self->filter, thread) == SPS_EXPANSION_EXPANDED;
+      add_group_rows (self, g, expanded);
     }
 }
 
 /**
  * _sps_timeline_layout_new:
  * @trace: a finished trace
+ * @filter: (nullable): the view filter of the session showing @trace, or
+ *   %NULL for a filter of the layout's own that shows everything
  *
- * Returns: (transfer full): the rows of @trace with nothing collapsed,
+ * Returns: (transfer full): the rows of @trace as @filter lays them out,
  *   20 px tracks and 24 px headers
  */
 SpsTimelineLayout *
-_sps_timeline_layout_new (SpsTrace *trace)
+_sps_timeline_layout_new (SpsTrace      *trace,
+                          SpsViewFilter *filter)
 {
   SpsTimelineLayout *self;
 
   g_return_val_if_fail (SPS_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (filter == NULL || SPS_IS_VIEW_FILTER (filter), NULL);
+  g_return_val_if_fail (filter == NULL || sps_view_filter_get_trace (filter) == trace, NULL);
 
   self = g_new0 (SpsTimelineLayout, 1);
   self->trace = g_object_ref (trace);
   self->tracks = sps_trace_get_tracks (trace);
+  self->filter = filter != NULL ? g_object_ref (filter) : sps_view_filter_new (trace);
   self->n_processes = sps_trace_get_processes (trace)->n_rows;
   self->collapsed = g_new0 (guint8, MAX (self->n_processes, 1));
-  self->process_hidden = g_new0 (guint8, MAX (self->n_processes, 1));
-  self->track_hidden = g_new0 (guint8, MAX (self->tracks->n_rows, 1));
+  self->has_tracks = g_new0 (guint8, MAX (self->n_processes, 1));
+  self->pinned = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->thread_pinned = g_new0 (guint8, MAX (sps_trace_get_threads (trace)->n_rows, 1));
   self->track_row = g_new (guint32, MAX (self->tracks->n_rows, 1));
   self->process_row = g_new (guint32, MAX (self->n_processes, 1));
   self->rows = g_array_new (FALSE, FALSE, sizeof (SpsTimelineRow));
@@ -327,10 +303,15 @@ _sps_timeline_layout_new (SpsTrace *trace)
   self->header_height = 24;
   self->stack_depths = g_new0 (guint16, MAX (self->tracks->n_rows, 1));
   for (guint t = 0; t < self->tracks->n_rows; t++)
-    if (self->tracks->kind[t] == SPS_TRACK_THREAD_SAMPLES)
-      self->stack_depths[t] = _sps_timeline_stacks_track_depth (trace, t);
+    {
+      guint32 process = self->tracks->process[t];
 
-  compute_order (self);
+      if (self->tracks->kind[t] == SPS_TRACK_THREAD_SAMPLES)
+        self->stack_depths[t] = _sps_timeline_stacks_track_depth (trace, t);
+      if (process < self->n_processes)
+        self->has_tracks[process] = TRUE;
+    }
+
   rebuild_rows (self);
 
   return self;
@@ -347,15 +328,15 @@ _sps_timeline_layout_free (SpsTimelineLayout *self)
     return;
 
   g_clear_object (&self->trace);
+  g_clear_object (&self->filter);
   g_free (self->collapsed);
-  g_free (self->process_hidden);
-  g_free (self->track_hidden);
-  g_free (self->section_process);
-  g_free (self->section_start);
-  g_free (self->order);
+  g_free (self->has_tracks);
+  g_array_unref (self->pinned);
+  g_free (self->thread_pinned);
   g_free (self->track_row);
   g_free (self->stack_depths);
   g_free (self->process_row);
+  g_free (self->lane_row);
   g_array_unref (self->rows);
   g_free (self);
 }
@@ -414,9 +395,11 @@ _sps_timeline_layout_set_process_collapsed (SpsTimelineLayout *self,
  * @self: a layout
  * @session: the session of the same trace
  *
- * Takes the thread and process filters of @session: tracks that are not
- * visible lose their rows, hidden processes their header too. (Category
- * filters hide slices, not rows.)
+ * Lays the rows out again as @session's view filter says: hidden threads
+ * and processes lose their rows (processes their header too), collapsed
+ * threads keep their representative lane; @session's pinned threads come
+ * first, above the global tracks, in the order they were pinned. (Category filters hide slices,
+ * not rows.) The layout follows @session's filter from now on.
  *
  * Returns: %TRUE when the rows changed
  */
@@ -424,32 +407,31 @@ gboolean
 _sps_timeline_layout_sync_filters (SpsTimelineLayout *self,
                                    SpsSession        *session)
 {
-  gboolean changed = FALSE;
+  g_autoptr(GArray) before = NULL;
+  SpsViewFilter *filter;
+  const guint32 *pinned;
+  guint n_pinned;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (SPS_IS_SESSION (session), FALSE);
   g_return_val_if_fail (sps_session_get_trace (session) == self->trace, FALSE);
 
-  for (guint p = 0; p < self->n_processes; p++)
-    {
-      guint8 hidden = sps_session_get_process_hidden (session, p);
+  filter = sps_session_get_view_filter (session);
+  g_set_object (&self->filter, filter);
 
-      changed |= self->process_hidden[p] != hidden;
-      self->process_hidden[p] = hidden;
-    }
+  pinned = sps_session_get_pinned_threads (session, &n_pinned);
+  for (guint i = 0; i < self->pinned->len; i++)
+    self->thread_pinned[g_array_index (self->pinned, guint32, i)] = FALSE;
+  g_array_set_size (self->pinned, 0);
+  g_array_append_vals (self->pinned, pinned, n_pinned);
+  for (guint i = 0; i < n_pinned; i++)
+    self->thread_pinned[pinned[i]] = TRUE;
 
-  for (guint t = 0; t < self->tracks->n_rows; t++)
-    {
-      guint8 hidden = !sps_session_is_track_visible (session, t);
+  before = g_array_copy (self->rows);
+  rebuild_rows (self);
 
-      changed |= self->track_hidden[t] != hidden;
-      self->track_hidden[t] = hidden;
-    }
-
-  if (changed)
-    rebuild_rows (self);
-
-  return changed;
+  return before->len != self->rows->len ||
+         memcmp (before->data, self->rows->data, sizeof (SpsTimelineRow) * before->len) != 0;
 }
 
 /**
@@ -619,4 +601,35 @@ _sps_timeline_layout_find_process_row (SpsTimelineLayout *self,
   g_return_val_if_fail (process < self->n_processes, SPS_NO_INDEX);
 
   return self->process_row[process];
+}
+
+/**
+ * _sps_timeline_layout_find_lane_row:
+ * @self: a layout
+ * @lane: a lane of the view filter's effective layout
+ *
+ * Returns: the row drawing @lane (a collapsed process's header for the
+ *   process's representative lane), or %SPS_NO_INDEX
+ */
+guint
+_sps_timeline_layout_find_lane_row (SpsTimelineLayout *self,
+                                    guint              lane)
+{
+  g_return_val_if_fail (self != NULL, SPS_NO_INDEX);
+
+  return lane < self->n_lanes ? self->lane_row[lane] : SPS_NO_INDEX;
+}
+
+/**
+ * _sps_timeline_layout_get_filter:
+ * @self: a layout
+ *
+ * Returns: (transfer none): the view filter the rows follow
+ */
+SpsViewFilter *
+_sps_timeline_layout_get_filter (SpsTimelineLayout *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->filter;
 }

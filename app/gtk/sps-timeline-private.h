@@ -352,6 +352,24 @@ int            _sps_timeline_fit_gutter            (SpsTimeline               *s
 void           _sps_timeline_draw_corner           (SpsTimeline               *self,
                                                     GtkSnapshot               *snapshot,
                                                     const SpsTimelineGeometry *g);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean       _sps_timeline_gutter_toggle_thread  (SpsTimeline               *self,
+                                                    guint                      index);
+
+/* sps-timeline-flags.c */
+void           _sps_timeline_draw_flags            (SpsTimeline               *self,
+                                                    GtkSnapshot               *snapshot,
+                                                    const SpsTimelineGeometry *g);
+SPS_GTK_AVAILABLE_IN_ALL
+const GdkRGBA *_sps_timeline_flag_color            (void);
+SPS_GTK_AVAILABLE_IN_ALL
+SpsFlag       *_sps_timeline_add_flag_at           (SpsTimeline               *self,
+                                                    double                     x);
+void           _sps_timeline_flags_changed         (SpsTimeline               *self,
+                                                    guint                      position,
+                                                    guint                      removed,
+                                                    guint                      added,
+                                                    GListModel                *flags);
 
 /* sps-timeline-draw.c */
 void           _sps_timeline_draw                  (SpsTimeline               *self,

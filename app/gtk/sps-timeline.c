@@ -387,7 +387,7 @@ set_session (SpsTimeline *self,
 
   self->session = g_object_ref (session);
   self->trace = g_object_ref (sps_session_get_trace (session));
-  self->layout = _sps_timeline_layout_new (self->trace);
+  self->layout = _sps_timeline_layout_new (self->trace, sps_session_get_view_filter (session));
   self->lod = _sps_timeline_lod_new (self->trace);
   stacks_changed (self);
   self->n_names = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
@@ -405,6 +405,10 @@ set_session (SpsTimeline *self,
   g_signal_connect_object (session, "notify::range-start", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::range-end", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::show-flows", G_CALLBACK (session_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (sps_session_get_flags (session), "items-changed", G_CALLBACK (_sps_timeline_flags_changed),
+                           self, G_CONNECT_SWAPPED);
+  _sps_timeline_flags_changed (self, 0, 0, g_list_model_get_n_items (sps_session_get_flags (session)),
+                               sps_session_get_flags (session));
   g_signal_connect_object (session, "notify::raw-stacks", G_CALLBACK (stacks_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "layout-changed", G_CALLBACK (layout_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "filters-changed", G_CALLBACK (filters_changed), self, G_CONNECT_SWAPPED);

@@ -58,7 +58,6 @@ struct _SpsApplication
 
 G_DEFINE_FINAL_TYPE (SpsApplication, sps_application, GTK_TYPE_APPLICATION)
 
-/* Settings key (in the keybindings schema) → the action it triggers. */
 /* Settings key (in the keybindings schema) → the action it triggers; the
  * timeline's actions have a twin for their navigation keys (see
  * SPS_WINDOW_NAV_SUFFIX). */
@@ -80,6 +79,7 @@ static const struct {
   { "fit", "win.fit", TRUE },
   { "go-to-time", "win.go-to-time", FALSE },
   { "clear", "win.clear", TRUE },
+  { "add-flag", "win.add-flag", TRUE },
   { "open", "win.open", FALSE },
   { "search", "win.search", FALSE },
 };

@@ -24,9 +24,12 @@
  * (flame graph, statistics, search). The state lives in the #SpsSession;
  * the panel only mirrors it, so other views may change filters too.
  *
+ * A thread's row has a "Pin" toggle too, which moves the thread's rows to
+ * the top of the timeline.
+ *
  * Widgets that tests look up carry names: "show-all", "filter-status",
  * "thread-filter-list", "category-filter-list"; each row's check box is
- * named "filter-check" and its button "filter-only".
+ * named "filter-check", its button "filter-only" and its pin "filter-pin".
  */
 struct _SpsFilterPanel
 {
@@ -249,6 +252,21 @@ build_items (SpsFilterPanel *self)
     }
 }
 
+/* A thread's pin: its rows go to the top of the timeline */
+static void
+on_pin_toggled (SpsFilterPanel  *self,
+                GtkToggleButton *pin)
+{
+  SpsFilterItem *item = g_object_get_data (G_OBJECT (pin), "sps-filter-item");
+
+  g_assert (SPS_IS_FILTER_PANEL (self));
+
+  if (item == NULL || sps_filter_item_get_kind (item) != SPS_FILTER_ITEM_THREAD)
+    return;
+  sps_session_set_thread_pinned (self->session, sps_filter_item_get_index (item),
+                                 gtk_toggle_button_get_active (pin));
+}
+
 /* Rows */
 
 static GtkWidget *
@@ -257,6 +275,8 @@ make_row_box (SpsFilterPanel *self)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *check = gtk_check_button_new ();
   GtkWidget *label = gtk_label_new (NULL);
+  /* Translators: a toggle that pins a thread to the top of the timeline */
+  GtkWidget *pin = gtk_toggle_button_new_with_label (C_("filter", "Pin"));
   GtkWidget *only = gtk_button_new_with_label (C_("filter", "Only"));
 
   gtk_widget_set_name (check, "filter-check");
@@ -268,10 +288,16 @@ make_row_box (SpsFilterPanel *self)
   gtk_widget_add_css_class (only, "sps-filter-only");
   gtk_widget_set_tooltip_text (only, _("Show only this and hide the others"));
   g_signal_connect_object (only, "clicked", G_CALLBACK (on_only_clicked), self, G_CONNECT_SWAPPED);
+  gtk_widget_set_name (pin, "filter-pin");
+  gtk_widget_add_css_class (pin, "flat");
+  gtk_widget_set_tooltip_text (pin, _("Pin this thread to the top of the timeline"));
+  g_object_set_data (G_OBJECT (box), "sps-filter-panel", self);
+  g_signal_connect_object (pin, "toggled", G_CALLBACK (on_pin_toggled), self, G_CONNECT_SWAPPED);
 
   gtk_box_append (GTK_BOX (box), check);
   gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), only);
+  gtk_box_append (GTK_BOX (box), pin);
 
   return box;
 }
@@ -283,6 +309,9 @@ bind_row_box (GtkWidget     *box,
   GtkWidget *check = gtk_widget_get_first_child (box);
   GtkWidget *label = gtk_widget_get_next_sibling (check);
   GtkWidget *only = gtk_widget_get_next_sibling (label);
+  GtkWidget *pin = gtk_widget_get_next_sibling (only);
+  SpsFilterPanel *self = g_object_get_data (G_OBJECT (box), "sps-filter-panel");
+  gboolean thread = sps_filter_item_get_kind (item) == SPS_FILTER_ITEM_THREAD;
   GBinding *shown;
   GBinding *enabled;
 
@@ -299,12 +328,19 @@ bind_row_box (GtkWidget     *box,
   g_object_set_data (G_OBJECT (box), "sps-binding-shown", shown);
   g_object_set_data (G_OBJECT (box), "sps-binding-enabled", enabled);
   g_object_set_data_full (G_OBJECT (only), "sps-filter-item", g_object_ref (item), g_object_unref);
+
+  gtk_widget_set_visible (pin, thread);
+  g_object_set_data (G_OBJECT (pin), "sps-filter-item", NULL);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (pin),
+                                thread && sps_session_get_thread_pinned (self->session, sps_filter_item_get_index (item)));
+  g_object_set_data_full (G_OBJECT (pin), "sps-filter-item", g_object_ref (item), g_object_unref);
 }
 
 static void
 unbind_row_box (GtkWidget *box)
 {
-  GtkWidget *only = gtk_widget_get_last_child (box);
+  GtkWidget *pin = gtk_widget_get_last_child (box);
+  GtkWidget *only = gtk_widget_get_prev_sibling (pin);
   GBinding *binding;
 
   if ((binding = g_object_get_data (G_OBJECT (box), "sps-binding-shown")))
@@ -314,6 +350,7 @@ unbind_row_box (GtkWidget *box)
   g_object_set_data (G_OBJECT (box), "sps-binding-shown", NULL);
   g_object_set_data (G_OBJECT (box), "sps-binding-enabled", NULL);
   g_object_set_data (G_OBJECT (only), "sps-filter-item", NULL);
+  g_object_set_data (G_OBJECT (pin), "sps-filter-item", NULL);
 }
 
 static void

@@ -265,6 +265,8 @@ sps_go_to_time_submit (SpsGoToTime  *self,
     }
 
   sps_session_go_to_time (self->session, start + offset);
+  /* The target stays marked */
+  sps_session_mark_go_to_time (self->session, start + offset);
 
   sps_go_to_time_show_error (self, NULL);
   gtk_popover_popdown (GTK_POPOVER (self));

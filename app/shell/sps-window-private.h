@@ -9,6 +9,7 @@
 #include "sps-device-dialog.h"
 #include "sps-go-to-time.h"
 #include "sps-search-panel.h"
+#include "sps-filter-bar.h"
 #include "sps-filter-panel.h"
 #include "sps-instance-browser.h"
 #include "sps-live-window.h"
@@ -87,6 +88,7 @@ struct _SpsWindow
   GtkWidget            *no_tracks_label;
   GtkNotebook          *side_notebook;
   GtkNotebook          *bottom_notebook;
+  SpsFilterBar         *filter_bar;
 };
 
 SpsApplication *_sps_window_get_application         (SpsWindow     *self);

@@ -9,6 +9,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-trace-settings.h"
 #include "sps-window-private.h"
 
 /**
@@ -79,6 +80,7 @@ static const char * const timeline_actions[] = {
   "select-prev",
   "select-next",
   "clear",
+  "add-flag",
 };
 
 SpsApplication *
@@ -302,6 +304,8 @@ sps_window_clear_trace (SpsWindow *self)
 
   if (self->go_to_time != NULL)
     sps_go_to_time_set_session (self->go_to_time, NULL);
+  if (self->filter_bar != NULL)
+    sps_filter_bar_set_session (self->filter_bar, NULL);
 
   self->timeline = NULL;
   g_clear_pointer (&self->views, g_ptr_array_unref);
@@ -350,6 +354,8 @@ sps_window_show_trace (SpsWindow *self,
 
   gtk_scrolled_window_set_child (self->timeline_scroller, self->timeline);
   gtk_widget_set_focusable (self->timeline, TRUE);
+  sps_trace_settings_attach (self->session, self->file);
+  sps_filter_bar_set_session (self->filter_bar, self->session);
 
   _sps_window_place_docks (self);
 
@@ -624,6 +630,7 @@ sps_window_class_init (SpsWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (SPS_TYPE_GO_TO_TIME);
+  g_type_ensure (SPS_TYPE_FILTER_BAR);
   g_type_ensure (SPS_TYPE_WARNING_BANNER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/spanscope/Spanscope/sps-window.ui");
@@ -656,6 +663,7 @@ sps_window_class_init (SpsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, dock_paned);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, side_paned);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, timeline_scroller);
+  gtk_widget_class_bind_template_child (widget_class, SpsWindow, filter_bar);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, side_notebook);
   gtk_widget_class_bind_template_child (widget_class, SpsWindow, bottom_notebook);
 }
