@@ -56,39 +56,8 @@ on_plugin_failed (SpsPluginEngine *engine,
   g_ptr_array_add (fixture->failed, g_path_get_basename (plugin_file));
 }
 
-/* One folder per analysis plugin (links to its .plugin file and module in
- * the build), made once: libpeas's C loader is shared by every engine of
- * the process and keeps a module by its path, so each test's engine must
- * find a module where the others did. */
+/* One folder per analysis plugin (see sps_test_link_plugin_folders()) */
 static char *plugins_root;
-
-static void
-make_plugin_folders (void)
-{
-  static const char * const all[] = { "marks", "marks-fail", "marks-samples", "marks-cancel" };
-  g_autoptr(GError) error = NULL;
-
-  plugins_root = g_dir_make_tmp ("sps-analyses-XXXXXX", &error);
-  g_assert_no_error (error);
-
-  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
-    {
-      g_autofree char *module = g_strdelimit (g_strdup (all[i]), "-", '_');
-      g_autofree char *so = g_strdup_printf ("lib%s.so", module);
-      g_autofree char *info = g_strdup_printf ("%s.plugin", all[i]);
-      g_autofree char *folder = g_build_filename (plugins_root, all[i], NULL);
-      const char *files[] = { so, info };
-
-      g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
-      for (guint j = 0; j < G_N_ELEMENTS (files); j++)
-        {
-          g_autofree char *target = g_test_build_filename (G_TEST_BUILT, "analysis-plugins", files[j], NULL);
-          g_autofree char *link = g_build_filename (folder, files[j], NULL);
-
-          g_assert_cmpint (symlink (target, link), ==, 0);
-        }
-    }
-}
 
 /* A scratch folder with the trace, and an engine that loads the
  * analyses named after the bundled plugins */
@@ -441,7 +410,11 @@ main (int   argc,
   int ret;
 
   g_test_init (&argc, &argv, NULL);
-  make_plugin_folders ();
+  {
+    const char * const all[] = { "marks", "marks-fail", "marks-samples", "marks-cancel", NULL };
+
+    plugins_root = sps_test_link_plugin_folders ("analysis-plugins", all);
+  }
 
   TEST ("/core/analysis/rows", no_analyses, test_rows);
   TEST ("/core/analysis/marks", marks, test_marks);
