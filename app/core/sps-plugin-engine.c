@@ -64,6 +64,12 @@
  * not recorded. [method@PluginEngine.list_status] lists every plugin with
  * its state and translated reason, for the CLI and the Plugins dialog.
  *
+ * Plugins can be turned off by module name ([method@PluginEngine.set_disabled],
+ * or the `disabled-plugins` setting through
+ * [method@PluginEngine.bind_settings]): they are not loaded, or once
+ * loaded make no more extensions. That code, and the list of plugins with
+ * their states, is in sps-plugin-engine-manage.c.
+ *
  * The engine serialises its own use of libpeas with a mutex, so its
  * methods may be called from any thread. Each failure is also announced
  * by [signal@PluginEngine::plugin-failed], in the main context the engine
