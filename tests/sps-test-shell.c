@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "sps-test-shell.h"
+#include "sps-warning-banner.h"
 #include "sps-test-ui.h"
 
 /* A registered application that is not unique, so that tests running at
@@ -67,4 +68,52 @@ sps_test_close_window (SpsWindow *window)
 {
   gtk_window_destroy (GTK_WINDOW (window));
   sps_test_spin (10);
+}
+
+/* The labels of a row of the Plugins dialog, in order, joined with "|"
+ * (the switch on the title line left out). */
+char *
+sps_test_plugin_row_text (GtkWidget *row)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  GtkWidget *box = gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (box); child; child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_BOX (child))
+        {
+          for (GtkWidget *c = gtk_widget_get_first_child (child); c; c = gtk_widget_get_next_sibling (c))
+            if (GTK_IS_LABEL (c))
+              g_string_append_printf (text, "%s|", gtk_label_get_text (GTK_LABEL (c)));
+        }
+      else
+        g_string_append_printf (text, "%s|", gtk_label_get_text (GTK_LABEL (child)));
+    }
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+typedef struct
+{
+  GtkWidget *banner;
+  guint      n_failures;
+} BannerWait;
+
+static gboolean
+banner_counts (gpointer data)
+{
+  BannerWait *wait = data;
+
+  return sps_warning_banner_get_n_plugin_failures (SPS_WARNING_BANNER (wait->banner)) == wait->n_failures;
+}
+
+/* Waits until a window's warning banner counts @n_failures plugins that
+ * failed (the engine announces failures from an idle). */
+void
+sps_test_wait_for_banner_failures (GtkWidget *banner,
+                                   guint      n_failures)
+{
+  BannerWait wait = { banner, n_failures };
+
+  sps_test_wait_until (banner_counts, &wait);
 }

@@ -17,5 +17,8 @@ SpsWindow      *sps_test_open_file     (SpsApplication *app,
                                         int             height);
 void            sps_test_wait_for_load (SpsWindow      *window);
 void            sps_test_close_window  (SpsWindow      *window);
+char           *sps_test_plugin_row_text (GtkWidget    *row);
+void            sps_test_wait_for_banner_failures (GtkWidget *banner,
+                                                   guint      n_failures);
 
 G_END_DECLS

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <unistd.h>
+
 #include <glib/gstdio.h>
 
 #include "sps-test-util.h"
@@ -192,6 +194,44 @@ sps_test_write_temp (const char *dir_template,
   g_assert_no_error (error);
 
   return path;
+}
+
+/* A new temporary folder holding one folder per plugin of @names, each
+ * with links to the plugin's NAME.plugin file and its module libMODULE.so
+ * (MODULE is NAME with "_" for "-") built in the tests' folder
+ * @built_dir. An engine given one of those folders finds that plugin
+ * alone. Made once per test program: libpeas's C loader is shared by the
+ * engines of a process and keeps a module by its path, so every engine
+ * must find a module where the others did. Returns the folder.
+ */
+char *
+sps_test_link_plugin_folders (const char         *built_dir,
+                              const char * const *names)
+{
+  g_autoptr(GError) error = NULL;
+  char *root = g_dir_make_tmp ("sps-plugins-XXXXXX", &error);
+
+  g_assert_no_error (error);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *module = g_strdelimit (g_strdup (names[i]), "-", '_');
+      g_autofree char *so = g_strdup_printf ("lib%s.so", module);
+      g_autofree char *info = g_strdup_printf ("%s.plugin", names[i]);
+      g_autofree char *folder = g_build_filename (root, names[i], NULL);
+      const char *files[] = { so, info };
+
+      g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+      for (guint j = 0; j < G_N_ELEMENTS (files); j++)
+        {
+          g_autofree char *target = g_test_build_filename (G_TEST_BUILT, built_dir, files[j], NULL);
+          g_autofree char *link = g_build_filename (folder, files[j], NULL);
+
+          g_assert_cmpint (symlink (target, link), ==, 0);
+        }
+    }
+
+  return root;
 }
 
 /* Removes @path and, for a folder, everything in it; symbolic links are

@@ -39,6 +39,8 @@ char     *sps_test_write_temp          (const char         *dir_template,
                                         const void         *data,
                                         gsize               len);
 void      sps_test_remove_tree         (const char         *path);
+char     *sps_test_link_plugin_folders (const char         *built_dir,
+                                        const char * const *names);
 SpsPluginStatus *sps_test_find_plugin_status (SpsPluginEngine *engine,
                                               const char      *module_name);
 GBytes   *sps_test_gzip                (const void         *data,

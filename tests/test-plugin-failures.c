@@ -324,6 +324,7 @@ test_failures_cli (void)
   g_assert_cmpint (text.status, ==, 0);
   expected = g_strdup_printf ("noext  failed\n"
                               "    name: No extensions\n"
+                              "    description: Loads, but registers no extension\n"
                               "    folder: %s\n"
                               "    error: plugin “noext” loaded but registers nothing Spanscope uses "
                               "(importer, exporter, analysis or view)\n"

@@ -1,9 +1,10 @@
 #!/bin/sh
-# test-sdk-examples.sh: the example plugins of examples/plugins, built
-# outside the tree against the SDK as `meson install` installs it (into a
-# temporary folder: headers, pkg-config files, libraries), then loaded by
-# spanscope-cli from SPANSCOPE_PLUGIN_PATH and checked on their example
-# files.
+# test-sdk-examples.sh: the C example plugins (examples/plugins/
+# spans-importer, examples/c-view), built outside the tree against the SDK
+# as `meson install` installs it (into a temporary folder: headers,
+# pkg-config files, libraries), then loaded from SPANSCOPE_PLUGIN_PATH by
+# spanscope-cli (the importer) and by test-ui-example-view under Xvfb (the
+# view) and checked on their example files.
 #
 # Usage: test-sdk-examples.sh SOURCE_ROOT BUILD_ROOT
 #
@@ -33,19 +34,25 @@ for pc in "$(dirname "$installed_pc")"/spanscope-*.pc; do
   sed "s|^prefix=|prefix=$tmp/root|" "$pc" >"$pcdir/$(basename "$pc")"
 done
 
-# The C importer, with nothing of the source tree but its own folder
-cp -r "$src/examples/plugins/spans-importer" "$tmp/spans-importer"
-PKG_CONFIG_PATH=$pcdir \
-  meson setup "$tmp/spans-build" "$tmp/spans-importer" >"$tmp/setup.log" 2>&1 ||
-  { cat "$tmp/setup.log"; fail "meson setup of the C importer"; }
-ninja -C "$tmp/spans-build" >"$tmp/ninja.log" 2>&1 ||
-  { cat "$tmp/ninja.log"; fail "building the C importer"; }
-grep -q "warning:" "$tmp/ninja.log" && { cat "$tmp/ninja.log"; fail "the C importer builds with warnings"; }
-echo "ok: the C importer builds against the installed SDK"
+# build_example FOLDER NAME WHAT: copies examples/FOLDER alone (nothing
+# else of the source tree) to $tmp/NAME and builds it in $tmp/NAME-build
+# against the installed SDK, without warnings
+build_example() {
+  cp -r "$src/examples/$1" "$tmp/$2"
+  PKG_CONFIG_PATH=$pcdir \
+    meson setup "$tmp/$2-build" "$tmp/$2" >"$tmp/$2-setup.log" 2>&1 ||
+    { cat "$tmp/$2-setup.log"; fail "meson setup of $3"; }
+  ninja -C "$tmp/$2-build" >"$tmp/$2-ninja.log" 2>&1 ||
+    { cat "$tmp/$2-ninja.log"; fail "building $3"; }
+  grep -q "warning:" "$tmp/$2-ninja.log" && { cat "$tmp/$2-ninja.log"; fail "$3 builds with warnings"; }
+  echo "ok: $3 builds against the installed SDK"
+}
+
+build_example plugins/spans-importer spans "the C importer"
 
 # Loaded and used by the CLI: 4 spans on 2 threads, the longest "main"
 out=$(SPANSCOPE_PLUGIN_PATH="$tmp/spans-build:$SPANSCOPE_PLUGIN_PATH" \
-  "$SPANSCOPE_CLI" query "$tmp/spans-importer/example.spans" \
+  "$SPANSCOPE_CLI" query "$tmp/spans/example.spans" \
   --ns --format csv "SELECT name, ts, dur, thread_id FROM slices ORDER BY ts" 2>&1 | tr -d "\r") ||
   fail "spanscope-cli query: $out"
 expected='name,ts,dur,thread_id
@@ -70,3 +77,16 @@ case "$out" in
   *) fail "the error does not say where: $out" ;;
 esac
 echo "ok: a malformed span list is refused, with its line"
+
+# The C view, out of tree too: it needs spanscope-gtk-1 (and through it
+# gtk4 and spanscope-core-1) and libpeas-1.0, nothing else of the tree
+build_example c-view c-view "the C view"
+
+# Loaded by the plugin engine of a GTK program from its build folder, its
+# panel made for a trace and read (test-ui-example-view.c says what)
+if [ -n "${SPANSCOPE_EXAMPLE_VIEW_TEST:-}" ]; then
+  SPANSCOPE_PLUGIN_PATH="$tmp/c-view-build:$SPANSCOPE_PLUGIN_PATH" \
+    xvfb-run -a -s "-screen 0 1280x1024x24" "$SPANSCOPE_EXAMPLE_VIEW_TEST" >"$tmp/view.log" 2>&1 ||
+    { cat "$tmp/view.log"; fail "the C view's panel"; }
+  echo "ok: the C view's panel counts the slices of each thread"
+fi

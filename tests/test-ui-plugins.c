@@ -27,27 +27,6 @@
 
 static SpsApplication *app;
 
-/* The labels of @row's box, in order, joined with "|". */
-static char *
-row_text (GtkWidget *row)
-{
-  g_autoptr(GString) text = g_string_new (NULL);
-  GtkWidget *box = gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row));
-
-  for (GtkWidget *child = gtk_widget_get_first_child (box); child; child = gtk_widget_get_next_sibling (child))
-    {
-      if (GTK_IS_BOX (child))
-        {
-          for (GtkWidget *c = gtk_widget_get_first_child (child); c; c = gtk_widget_get_next_sibling (c))
-            g_string_append_printf (text, "%s|", gtk_label_get_text (GTK_LABEL (c)));
-        }
-      else
-        g_string_append_printf (text, "%s|", gtk_label_get_text (GTK_LABEL (child)));
-    }
-
-  return g_string_free (g_steal_pointer (&text), FALSE);
-}
-
 static void
 test_plugins_dialog (void)
 {
@@ -78,7 +57,7 @@ test_plugins_dialog (void)
   /* Failed ones first */
   for (GtkWidget *row = gtk_widget_get_first_child (list); row; row = gtk_widget_get_next_sibling (row))
     {
-      g_autofree char *text = row_text (row);
+      g_autofree char *text = sps_test_plugin_row_text (row);
       gboolean failed = strstr (text, "|Failed|") != NULL;
 
       n_rows++;
@@ -96,16 +75,18 @@ test_plugins_dialog (void)
 
   noext = sps_test_find_named (list, "noext");
   g_assert_nonnull (noext);
-  noext_text = row_text (noext);
-  noext_expected = g_strdup_printf ("No extensions|Failed|module noext|%s/no-extensions|"
+  noext_text = sps_test_plugin_row_text (noext);
+  noext_expected = g_strdup_printf ("No extensions|Failed|Loads, but registers no extension|module noext|"
+                                    "%s/no-extensions|"
                                     "plugin “noext” loaded but registers nothing Spanscope uses "
                                     "(importer, exporter, analysis or view)|", faulty_dir);
   g_assert_cmpstr (noext_text, ==, noext_expected);
 
   lines = sps_test_find_named (list, "lines");
   g_assert_nonnull (lines);
-  lines_text = row_text (lines);
-  lines_expected = g_strdup_printf ("Lines|Loaded|Importer, exporter · module lines|%s|", plugin_dir);
+  lines_text = sps_test_plugin_row_text (lines);
+  lines_expected = g_strdup_printf ("Lines|Loaded|Reads and writes the \"spslines\" test format|"
+                                    "Importer, exporter · module lines|%s|", plugin_dir);
   g_assert_cmpstr (lines_text, ==, lines_expected);
 
   summary = g_strdup_printf ("7 of %u plugins failed and are skipped; the others work.", n_rows);
@@ -113,29 +94,6 @@ test_plugins_dialog (void)
 
   sps_test_maybe_screenshot (GTK_WIDGET (dialog), "plugins-dialog");
   gtk_window_destroy (GTK_WINDOW (dialog));
-}
-
-typedef struct
-{
-  GtkWidget *banner;
-  guint      n_failures;
-} BannerWait;
-
-static gboolean
-banner_counts (gpointer data)
-{
-  BannerWait *wait = data;
-
-  return sps_warning_banner_get_n_plugin_failures (SPS_WARNING_BANNER (wait->banner)) == wait->n_failures;
-}
-
-static void
-wait_for_banner (GtkWidget *banner,
-                 guint      n_failures)
-{
-  BannerWait wait = { banner, n_failures };
-
-  sps_test_wait_until (banner_counts, &wait);
 }
 
 static void
@@ -163,7 +121,7 @@ test_plugins_trace_still_loads (void)
    * reason is in the details. The demo trace itself has no warnings. */
   banner = sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_WARNING_BANNER);
   g_assert_nonnull (banner);
-  wait_for_banner (banner, 8);
+  sps_test_wait_for_banner_failures (banner, 8);
   g_assert_true (gtk_widget_get_visible (banner));
   g_assert_cmpuint (sps_warning_banner_get_n_warnings (SPS_WARNING_BANNER (banner)), ==, 0);
   g_assert_cmpstr (sps_warning_banner_get_summary (SPS_WARNING_BANNER (banner)), ==,
@@ -186,7 +144,7 @@ test_plugins_trace_still_loads (void)
     g_assert_no_error (error);
     g_assert_cmpuint (sps_trace_get_events_read (other), ==, 1);
     g_assert_cmpuint (sps_plugin_engine_count_failed (sps_plugin_engine_get_default ()), ==, 10);
-    wait_for_banner (banner, 10);
+    sps_test_wait_for_banner_failures (banner, 10);
     g_assert_cmpstr (sps_warning_banner_get_summary (SPS_WARNING_BANNER (banner)), ==,
                      "10 plugins failed and are skipped");
     g_unlink (lines);

@@ -23,10 +23,24 @@ state_id (SpsPluginStatus *status)
       return "loaded";
     case SPS_PLUGIN_STATE_NOT_NEEDED:
       return "not-needed";
+    case SPS_PLUGIN_STATE_DISABLED:
+      return "disabled";
     case SPS_PLUGIN_STATE_FAILED:
     default:
       return "failed";
     }
+}
+
+static void
+add_nullable_member (JsonBuilder *builder,
+                     const char  *name,
+                     const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
 }
 
 static void
@@ -45,16 +59,16 @@ print_json (GListModel *list)
       g_autofree char *folder = g_path_get_dirname (sps_plugin_status_get_plugin_file (status));
 
       json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "module");
-      if (sps_plugin_status_get_module_name (status) != NULL)
-        json_builder_add_string_value (builder, sps_plugin_status_get_module_name (status));
-      else
-        json_builder_add_null_value (builder);
-      json_builder_set_member_name (builder, "name");
-      if (sps_plugin_status_get_name (status) != NULL)
-        json_builder_add_string_value (builder, sps_plugin_status_get_name (status));
-      else
-        json_builder_add_null_value (builder);
+      add_nullable_member (builder, "module", sps_plugin_status_get_module_name (status));
+      add_nullable_member (builder, "name", sps_plugin_status_get_name (status));
+      add_nullable_member (builder, "description", sps_plugin_status_get_description (status));
+      add_nullable_member (builder, "version", sps_plugin_status_get_version (status));
+      add_nullable_member (builder, "website", sps_plugin_status_get_website (status));
+      json_builder_set_member_name (builder, "authors");
+      json_builder_begin_array (builder);
+      for (const char * const *a = sps_plugin_status_get_authors (status); *a != NULL; a++)
+        json_builder_add_string_value (builder, *a);
+      json_builder_end_array (builder);
       json_builder_set_member_name (builder, "kinds");
       json_builder_begin_array (builder);
       for (guint k = 0; kinds[k] != NULL; k++)
@@ -66,11 +80,7 @@ print_json (GListModel *list)
       json_builder_add_string_value (builder, sps_plugin_status_get_plugin_file (status));
       json_builder_set_member_name (builder, "state");
       json_builder_add_string_value (builder, state_id (status));
-      json_builder_set_member_name (builder, "error");
-      if (sps_plugin_status_get_error (status) != NULL)
-        json_builder_add_string_value (builder, sps_plugin_status_get_error (status));
-      else
-        json_builder_add_null_value (builder);
+      add_nullable_member (builder, "error", sps_plugin_status_get_error (status));
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -99,6 +109,15 @@ format_kinds (SpsPluginStatus *status)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+/* "    label value", when there is a value */
+static void
+print_field (const char *label,
+             const char *value)
+{
+  if (value != NULL)
+    printf ("    %s %s\n", label, value);
+}
+
 static void
 print_text (GListModel *list)
 {
@@ -108,12 +127,18 @@ print_text (GListModel *list)
       const char *module = sps_plugin_status_get_module_name (status);
       const char *name = sps_plugin_status_get_name (status);
       g_autofree char *kinds = format_kinds (status);
+      g_autofree char *authors = NULL;
       g_autofree char *folder = g_path_get_dirname (sps_plugin_status_get_plugin_file (status));
       SpsPluginState state = sps_plugin_status_get_state (status);
       const char *state_text = state == SPS_PLUGIN_STATE_LOADED ? _("loaded") :
                                /* Translators: a plugin of a kind this command does not load (a view) */
                                state == SPS_PLUGIN_STATE_NOT_NEEDED ? _("not loaded by spanscope-cli") :
+                               /* Translators: a plugin the user turned off */
+                               state == SPS_PLUGIN_STATE_DISABLED ? _("disabled") :
                                _("failed");
+
+      if (sps_plugin_status_get_authors (status)[0] != NULL)
+        authors = g_strjoinv (", ", (char **) sps_plugin_status_get_authors (status));
 
       /* The module name is what users configure; the file stands in when
        * the .plugin file could not be read. */
@@ -124,6 +149,11 @@ print_text (GListModel *list)
       if (name != NULL)
         /* Translators: the display name of a plugin */
         printf ("    %s %s\n", _("name:"), name);
+      print_field (_("description:"), sps_plugin_status_get_description (status));
+      print_field (_("version:"), sps_plugin_status_get_version (status));
+      if (authors != NULL)
+        print_field (_("authors:"), authors);
+      print_field (_("website:"), sps_plugin_status_get_website (status));
       /* Translators: the folder a plugin was found in */
       printf ("    %s %s\n", _("folder:"), folder);
       if (state == SPS_PLUGIN_STATE_FAILED)
@@ -148,7 +178,7 @@ sps_cli_plugins (char **argv)
   g_set_prgname ("spanscope-cli plugins");
   context = g_option_context_new (NULL);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  g_option_context_set_summary (context, _("List the plugins found, what they provide, and why any failed."));
+  g_option_context_set_summary (context, _("List the plugins found, what they provide, and why any failed or is turned off."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!g_option_context_parse_strv (context, &args, &error))

@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "sps-progress.h"
+#include "sps-trace.h"
 #include "sps-trace-builder.h"
 
 G_BEGIN_DECLS
@@ -45,7 +46,17 @@ G_DECLARE_INTERFACE (SpsAnalysis, sps_analysis, SPS, ANALYSIS, GObject)
  *   has read the whole input and before sps_trace_builder_finish(): it
  *   may add rows (tracks, samples, raw samples, metadata) and rewrite
  *   samples. Runs on the import's worker thread. @options is an `a{sv}`
- *   dictionary or %NULL.
+ *   dictionary or %NULL. Importers call it for the analyses their format
+ *   needs (sps_analysis_run()).
+ * @analyze: what an analysis plugin implements: the load pipeline calls it
+ *   after the importer's trace is finished (and on a reopened profile), on
+ *   the load's worker thread, before any window shows the trace. It reads
+ *   @trace (immutable; see sps_trace_get_n_slices() and its siblings) and
+ *   adds what it finds to @results, a builder that shares @trace's strings
+ *   and holds its processes and threads at the same indices: slices,
+ *   async slices, instants, counters, warnings, metadata and info sections.
+ *   Those rows are added to the trace; anything else (samples, flows,
+ *   allocations…) fails the analysis.
  */
 struct _SpsAnalysisInterface
 {
@@ -57,6 +68,11 @@ struct _SpsAnalysisInterface
                            GVariant        *options,
                            SpsProgress     *progress,
                            GError         **error);
+  gboolean    (*analyze)  (SpsAnalysis     *self,
+                           SpsTrace        *trace,
+                           SpsTraceBuilder *results,
+                           SpsProgress     *progress,
+                           GError         **error);
 };
 
 SPS_AVAILABLE_IN_ALL
@@ -65,6 +81,14 @@ SPS_AVAILABLE_IN_ALL
 gboolean    sps_analysis_run      (SpsAnalysis     *self,
                                    SpsTraceBuilder *builder,
                                    GVariant        *options,
+                                   SpsProgress     *progress,
+                                   GError         **error);
+SPS_AVAILABLE_IN_ALL
+gboolean    sps_analysis_can_analyze (SpsAnalysis     *self);
+SPS_AVAILABLE_IN_ALL
+gboolean    sps_analysis_analyze  (SpsAnalysis     *self,
+                                   SpsTrace        *trace,
+                                   SpsTraceBuilder *results,
                                    SpsProgress     *progress,
                                    GError         **error);
 

@@ -19,6 +19,7 @@ typedef enum
   PLUGIN_LOADED,
   PLUGIN_BROKEN,
   PLUGIN_NOT_NEEDED,   /* of kinds the program does not load */
+  PLUGIN_DISABLED,     /* turned off by the user */
 } PluginState;
 
 typedef struct
@@ -67,6 +68,10 @@ struct _SpsPluginEngine
 
   /* The kinds this program loads */
   SpsPluginKind kinds;
+
+  /* Module names the user turned off, and the settings that say so */
+  GHashTable   *disabled;
+  GSettings    *settings;
 };
 
 void                  _sps_plugin_engine_add_problem        (SpsPluginEngine *self,
@@ -84,5 +89,7 @@ PeasPluginInfo       *_sps_plugin_engine_get_loaded_info    (SpsPluginEngine   *
                                                              const PluginEntry *entry);
 void                  _sps_plugin_engine_load_entry         (SpsPluginEngine *self,
                                                              PluginEntry     *entry);
+void                  _sps_plugin_engine_load_pending       (SpsPluginEngine *self);
+void                  _sps_plugin_engine_bind_app_settings  (SpsPluginEngine *self);
 
 G_END_DECLS

@@ -64,6 +64,12 @@
  * not recorded. [method@PluginEngine.list_status] lists every plugin with
  * its state and translated reason, for the CLI and the Plugins dialog.
  *
+ * Plugins can be turned off by module name ([method@PluginEngine.set_disabled],
+ * or the `disabled-plugins` setting through
+ * [method@PluginEngine.bind_settings]): they are not loaded, or once
+ * loaded make no more extensions. That code, and the list of plugins with
+ * their states, is in sps-plugin-engine-manage.c.
+ *
  * The engine serialises its own use of libpeas with a mutex, so its
  * methods may be called from any thread. Each failure is also announced
  * by [signal@PluginEngine::plugin-failed], in the main context the engine
@@ -218,6 +224,8 @@ sps_plugin_engine_finalize (GObject *object)
   g_clear_pointer (&self->search_paths, g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_pointer (&self->disabled, g_hash_table_unref);
+  g_clear_object (&self->settings);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (sps_plugin_engine_parent_class)->finalize (object);
@@ -268,6 +276,7 @@ sps_plugin_engine_init (SpsPluginEngine *self)
   self->plugins_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->rejected = g_ptr_array_new_with_free_func (plugin_entry_free);
   self->problems = g_ptr_array_new_with_free_func (g_free);
+  self->disabled = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   self->peas = peas_engine_new ();
 
@@ -309,7 +318,9 @@ sps_plugin_engine_new (void)
  *
  * Gets the process-wide engine, created on first use with every plugin of
  * the kinds sps_plugin_engine_set_default_kinds() set (all by default)
- * loaded.
+ * loaded, except the ones the application's `disabled-plugins` setting
+ * turns off (when its settings schema is installed; the engine follows
+ * later changes of the setting).
  *
  * Returns: (transfer none): the default #SpsPluginEngine
  */
@@ -343,6 +354,7 @@ sps_plugin_engine_get_default (void)
 
       default_made = TRUE;
       engine->kinds = default_kinds;
+      _sps_plugin_engine_bind_app_settings (engine);
       sps_plugin_engine_load_all (engine);
       g_once_init_leave (&default_engine, engine);
     }
@@ -410,9 +422,10 @@ sps_plugin_engine_add_search_path (SpsPluginEngine *self,
  * @self: a #SpsPluginEngine
  *
  * Scans the search paths not scanned yet and loads every plugin found
- * that is not loaded yet. Broken plugins are skipped and recorded in
- * [method@PluginEngine.get_problems]; this never fails. Calling it again
- * only picks up new search paths.
+ * that is not loaded yet, except those turned off
+ * ([method@PluginEngine.set_disabled]). Broken plugins are skipped and
+ * recorded in [method@PluginEngine.get_problems]; this never fails.
+ * Calling it again only picks up new search paths.
  */
 void
 sps_plugin_engine_load_all (SpsPluginEngine *self)
@@ -420,23 +433,8 @@ sps_plugin_engine_load_all (SpsPluginEngine *self)
   g_return_if_fail (SPS_IS_PLUGIN_ENGINE (self));
 
   g_mutex_lock (&self->mutex);
-
   _sps_plugin_engine_scan_pending_paths (self);
-
-  for (guint i = 0; i < self->plugins->len; i++)
-    {
-      PluginEntry *entry = g_ptr_array_index (self->plugins, i);
-
-      if (entry->state == PLUGIN_NOT_NEEDED && (entry->declared & self->kinds) != 0)
-        entry->state = PLUGIN_PENDING;
-      if (entry->state != PLUGIN_PENDING)
-        continue;
-      if ((entry->declared & self->kinds) == 0)
-        entry->state = PLUGIN_NOT_NEEDED;
-      else
-        _sps_plugin_engine_load_entry (self, entry);
-    }
-
+  _sps_plugin_engine_load_pending (self);
   g_mutex_unlock (&self->mutex);
 }
 
@@ -848,94 +846,4 @@ _sps_plugin_engine_check_result (gpointer      extension,
     }
 
   return ret;
-}
-
-static void
-add_status (GListStore        *store,
-            const PluginEntry *entry)
-{
-  g_autoptr(SpsPluginStatus) status = NULL;
-
-  SpsPluginState state = entry->state == PLUGIN_LOADED ? SPS_PLUGIN_STATE_LOADED :
-                         entry->state == PLUGIN_NOT_NEEDED ? SPS_PLUGIN_STATE_NOT_NEEDED :
-                         SPS_PLUGIN_STATE_FAILED;
-  g_auto(GStrv) declared = NULL;
-
-  /* What a plugin not loaded provides: what it declares */
-  if (entry->state == PLUGIN_NOT_NEEDED)
-    {
-      static const char * const ids[] = { "importer", "exporter", "analysis", "view" };
-      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-
-      for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
-        if ((entry->declared & (1u << i)) != 0)
-          g_strv_builder_add (builder, ids[i]);
-      declared = g_strv_builder_end (builder);
-    }
-  status = _sps_plugin_status_new (entry->module_name, entry->name, entry->plugin_file,
-                                   (const char * const *) (declared != NULL ? declared : entry->kinds),
-                                   state, entry->error);
-  g_list_store_append (store, status);
-}
-
-/**
- * sps_plugin_engine_list_status:
- * @self: a #SpsPluginEngine
- *
- * Lists every plugin found so far, loaded, failed or not needed (of a
- * kind this program does not load), by precedence, followed by the
- * `.plugin` files that could not be read. Plugins not
- * loaded yet (before [method@PluginEngine.load_all]) are not listed.
- *
- * Returns: (transfer full): a list model of #SpsPluginStatus
- */
-GListModel *
-sps_plugin_engine_list_status (SpsPluginEngine *self)
-{
-  GListStore *store;
-
-  g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), NULL);
-
-  store = g_list_store_new (SPS_TYPE_PLUGIN_STATUS);
-
-  g_mutex_lock (&self->mutex);
-  for (guint i = 0; i < self->plugins->len; i++)
-    {
-      const PluginEntry *entry = g_ptr_array_index (self->plugins, i);
-
-      if (entry->state != PLUGIN_PENDING)
-        add_status (store, entry);
-    }
-  for (guint i = 0; i < self->rejected->len; i++)
-    add_status (store, g_ptr_array_index (self->rejected, i));
-  g_mutex_unlock (&self->mutex);
-
-  return G_LIST_MODEL (store);
-}
-
-/**
- * sps_plugin_engine_count_failed:
- * @self: a #SpsPluginEngine
- *
- * Returns: how many plugins (and unreadable `.plugin` files) failed
- */
-guint
-sps_plugin_engine_count_failed (SpsPluginEngine *self)
-{
-  guint n;
-
-  g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (self), 0);
-
-  g_mutex_lock (&self->mutex);
-  n = self->rejected->len;
-  for (guint i = 0; i < self->plugins->len; i++)
-    {
-      const PluginEntry *entry = g_ptr_array_index (self->plugins, i);
-
-      if (entry->state == PLUGIN_BROKEN)
-        n++;
-    }
-  g_mutex_unlock (&self->mutex);
-
-  return n;
 }

@@ -69,6 +69,14 @@ void             sps_plugin_engine_add_search_path   (SpsPluginEngine *self,
 SPS_AVAILABLE_IN_ALL
 void             sps_plugin_engine_load_all          (SpsPluginEngine *self);
 SPS_AVAILABLE_IN_ALL
+void             sps_plugin_engine_set_disabled      (SpsPluginEngine    *self,
+                                                      const char * const *module_names);
+SPS_AVAILABLE_IN_ALL
+char           **sps_plugin_engine_dup_disabled      (SpsPluginEngine *self);
+SPS_AVAILABLE_IN_ALL
+void             sps_plugin_engine_bind_settings     (SpsPluginEngine *self,
+                                                      GSettings       *settings);
+SPS_AVAILABLE_IN_ALL
 char           **sps_plugin_engine_list_plugins      (SpsPluginEngine *self);
 SPS_AVAILABLE_IN_ALL
 gboolean         sps_plugin_engine_is_loaded         (SpsPluginEngine *self,

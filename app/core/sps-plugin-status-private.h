@@ -15,5 +15,10 @@ SpsPluginStatus *_sps_plugin_status_new (const char         *module_name,
                                          const char * const *kinds,
                                          SpsPluginState      state,
                                          const char         *error);
+void             _sps_plugin_status_set_about (SpsPluginStatus    *self,
+                                               const char         *description,
+                                               const char * const *authors,
+                                               const char         *version,
+                                               const char         *website);
 
 G_END_DECLS

@@ -29,6 +29,12 @@ struct _SpsPluginStatus
   GStrv           kinds;
   char           *error;
   SpsPluginState  state;
+
+  /* From the .plugin file, when libpeas could read it */
+  char           *description;
+  GStrv           authors;
+  char           *version;
+  char           *website;
 };
 
 G_DEFINE_FINAL_TYPE (SpsPluginStatus, sps_plugin_status, G_TYPE_OBJECT)
@@ -43,6 +49,10 @@ sps_plugin_status_finalize (GObject *object)
   g_free (self->plugin_file);
   g_strfreev (self->kinds);
   g_free (self->error);
+  g_free (self->description);
+  g_strfreev (self->authors);
+  g_free (self->version);
+  g_free (self->website);
 
   G_OBJECT_CLASS (sps_plugin_status_parent_class)->finalize (object);
 }
@@ -58,6 +68,7 @@ sps_plugin_status_class_init (SpsPluginStatusClass *klass)
 static void
 sps_plugin_status_init (SpsPluginStatus *self)
 {
+  self->authors = g_new0 (char *, 1);
 }
 
 SpsPluginStatus *
@@ -81,6 +92,32 @@ _sps_plugin_status_new (const char         *module_name,
   self->error = g_strdup (error);
 
   return self;
+}
+
+/* Empty strings are absent keys */
+static char *
+dup_nonempty (const char *str)
+{
+  return str != NULL && str[0] != '\0' ? g_strdup (str) : NULL;
+}
+
+void
+_sps_plugin_status_set_about (SpsPluginStatus    *self,
+                              const char         *description,
+                              const char * const *authors,
+                              const char         *version,
+                              const char         *website)
+{
+  g_return_if_fail (SPS_IS_PLUGIN_STATUS (self));
+
+  g_free (self->description);
+  self->description = dup_nonempty (description);
+  g_strfreev (self->authors);
+  self->authors = authors != NULL ? g_strdupv ((char **) authors) : g_new0 (char *, 1);
+  g_free (self->version);
+  self->version = dup_nonempty (version);
+  g_free (self->website);
+  self->website = dup_nonempty (website);
 }
 
 /**
@@ -163,8 +200,8 @@ sps_plugin_status_get_state (SpsPluginStatus *self)
  * sps_plugin_status_get_error:
  * @self: a #SpsPluginStatus
  *
- * Returns: (nullable): why the plugin failed, translated, or %NULL when
- *   it is loaded
+ * Returns: (nullable): why the plugin failed, translated, or %NULL
+ *   unless it failed
  */
 const char *
 sps_plugin_status_get_error (SpsPluginStatus *self)
@@ -172,6 +209,64 @@ sps_plugin_status_get_error (SpsPluginStatus *self)
   g_return_val_if_fail (SPS_IS_PLUGIN_STATUS (self), NULL);
 
   return self->error;
+}
+
+/**
+ * sps_plugin_status_get_description:
+ * @self: a #SpsPluginStatus
+ *
+ * Returns: (nullable): the plugin's `Description`, translated when the
+ *   `.plugin` file has a translation, or %NULL when it has none
+ */
+const char *
+sps_plugin_status_get_description (SpsPluginStatus *self)
+{
+  g_return_val_if_fail (SPS_IS_PLUGIN_STATUS (self), NULL);
+
+  return self->description;
+}
+
+/**
+ * sps_plugin_status_get_authors:
+ * @self: a #SpsPluginStatus
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the plugin's
+ *   `Authors`, empty when it names none
+ */
+const char * const *
+sps_plugin_status_get_authors (SpsPluginStatus *self)
+{
+  g_return_val_if_fail (SPS_IS_PLUGIN_STATUS (self), NULL);
+
+  return (const char * const *) self->authors;
+}
+
+/**
+ * sps_plugin_status_get_version:
+ * @self: a #SpsPluginStatus
+ *
+ * Returns: (nullable): the plugin's `Version`, or %NULL when it gives none
+ */
+const char *
+sps_plugin_status_get_version (SpsPluginStatus *self)
+{
+  g_return_val_if_fail (SPS_IS_PLUGIN_STATUS (self), NULL);
+
+  return self->version;
+}
+
+/**
+ * sps_plugin_status_get_website:
+ * @self: a #SpsPluginStatus
+ *
+ * Returns: (nullable): the plugin's `Website`, or %NULL when it gives none
+ */
+const char *
+sps_plugin_status_get_website (SpsPluginStatus *self)
+{
+  g_return_val_if_fail (SPS_IS_PLUGIN_STATUS (self), NULL);
+
+  return self->website;
 }
 
 /**

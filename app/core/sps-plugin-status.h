@@ -24,6 +24,9 @@ G_BEGIN_DECLS
  * @SPS_PLUGIN_STATE_NOT_NEEDED: the plugin provides only kinds this
  *   program does not load (views, in `spanscope-cli`); its kinds are the
  *   ones its plugin file declares
+ * @SPS_PLUGIN_STATE_DISABLED: the user turned the plugin off (the
+ *   `disabled-plugins` setting); its kinds are the ones its plugin file
+ *   declares
  *
  * What became of a plugin.
  */
@@ -32,6 +35,7 @@ typedef enum
   SPS_PLUGIN_STATE_LOADED,
   SPS_PLUGIN_STATE_FAILED,
   SPS_PLUGIN_STATE_NOT_NEEDED,
+  SPS_PLUGIN_STATE_DISABLED,
 } SpsPluginState;
 
 #define SPS_TYPE_PLUGIN_STATUS (sps_plugin_status_get_type ())
@@ -51,6 +55,14 @@ SPS_AVAILABLE_IN_ALL
 SpsPluginState      sps_plugin_status_get_state       (SpsPluginStatus *self);
 SPS_AVAILABLE_IN_ALL
 const char         *sps_plugin_status_get_error       (SpsPluginStatus *self);
+SPS_AVAILABLE_IN_ALL
+const char         *sps_plugin_status_get_description (SpsPluginStatus *self);
+SPS_AVAILABLE_IN_ALL
+const char * const *sps_plugin_status_get_authors     (SpsPluginStatus *self);
+SPS_AVAILABLE_IN_ALL
+const char         *sps_plugin_status_get_version     (SpsPluginStatus *self);
+SPS_AVAILABLE_IN_ALL
+const char         *sps_plugin_status_get_website     (SpsPluginStatus *self);
 
 SPS_AVAILABLE_IN_ALL
 const char         *sps_plugin_kind_get_label         (const char      *kind);

@@ -23,6 +23,7 @@
 #include "sps-importer.h"
 #include "sps-profile-args-private.h"
 #include "sps-profile-private.h"
+#include "sps-trace-append-private.h"
 #include "sps-trace-finish-private.h"
 
 typedef struct
@@ -495,29 +496,6 @@ read_tables (Reader  *r,
   return TRUE;
 }
 
-/* After the tables, finish()'s derived state */
-static void
-derive (SpsTrace *trace)
-{
-  Finish f = { 0, };
-
-  f.trace = trace;
-  _sps_build_block_index (&f);
-
-  for (guint t = 0; t < trace->tracks.n_rows; t++)
-    {
-      guint32 first = trace->tracks.first_row[t];
-      guint32 end = first + trace->tracks.n_rows_in_track[t];
-      guint8 kind = trace->tracks.kind[t];
-
-      if ((SLICE_TRACK_KINDS & (1u << kind)) == 0)
-        continue;
-      for (guint32 i = first; i < end; i++)
-        if ((trace->slices.flags[i] & (SPS_SLICE_UNFINISHED | SPS_SLICE_UNMATCHED_END | SPS_SLICE_STEP)) == 0)
-          trace->slice_counts[kind]++;
-    }
-}
-
 /**
  * sps_profile_probe:
  * @head: the first bytes of a file (at least 72 to recognise anything)
@@ -609,7 +587,7 @@ sps_trace_builder_load_profile (SpsTraceBuilder  *builder,
   if (!ok)
     return FALSE;
 
-  derive (trace);
+  _sps_trace_derive (trace);
   trace->arena = g_bytes_new (NULL, 0);
   trace->decoders = g_ptr_array_new_with_free_func (g_object_unref);
   g_ptr_array_add (trace->decoders, g_steal_pointer (&args));

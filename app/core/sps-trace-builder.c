@@ -444,6 +444,28 @@ sps_trace_builder_warn (SpsTraceBuilder *self,
 }
 
 /**
+ * sps_trace_builder_add_warning:
+ * @self: a #SpsTraceBuilder
+ * @name: a snake_case warning name, e.g. "long_slice"
+ * @message: (nullable): the message, already translated; only the first
+ *   message of each name is kept
+ *
+ * Counts one occurrence of the warning @name, like
+ * sps_trace_builder_warn() without a format: for bindings, and for
+ * plugins that translate their own messages.
+ */
+void
+sps_trace_builder_add_warning (SpsTraceBuilder *self,
+                               const char      *name,
+                               const char      *message)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (name != NULL);
+
+  _sps_trace_builder_warn_count (self, name, 1, message);
+}
+
+/**
  * sps_trace_builder_add_metadata:
  * @self: a #SpsTraceBuilder
  * @key: the key (e.g. a top-level key of the input)

@@ -65,6 +65,10 @@ void             sps_trace_builder_warn                 (SpsTraceBuilder  *self,
                                                          const char       *format,
                                                          ...) G_GNUC_PRINTF (3, 4);
 SPS_AVAILABLE_IN_ALL
+void             sps_trace_builder_add_warning          (SpsTraceBuilder  *self,
+                                                         const char       *name,
+                                                         const char       *message);
+SPS_AVAILABLE_IN_ALL
 void             sps_trace_builder_add_metadata         (SpsTraceBuilder  *self,
                                                          const char       *key,
                                                          SpsArgsRef        value);

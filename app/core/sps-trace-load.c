@@ -9,11 +9,13 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-analysis.h"
 #include "sps-importer.h"
 #include "sps-plugin-engine.h"
 #include "sps-file-read.h"
 #include "sps-file-read-private.h"
 #include "sps-plugin-engine-private.h"
+#include "sps-trace-analyze-private.h"
 #include "sps-trace-builder.h"
 #include "sps-trace-private.h"
 #include "sps-trace.h"
@@ -27,6 +29,7 @@ typedef struct
   GVariant     *options;
   SpsProgress  *progress;
   GPtrArray    *importers;
+  GPtrArray    *analyses;
   GCancellable *cancellable;
   gulong        cancelled_id;
   SpsLoadFlags  flags;
@@ -45,6 +48,7 @@ load_data_free (gpointer user_data)
   g_clear_pointer (&data->options, g_variant_unref);
   g_clear_object (&data->progress);
   g_clear_pointer (&data->importers, g_ptr_array_unref);
+  g_clear_pointer (&data->analyses, g_ptr_array_unref);
   g_free (data);
 }
 
@@ -250,6 +254,13 @@ sps_trace_load_run (LoadData  *data,
   if (import_error != NULL)
     _sps_trace_set_load_error (trace, import_error);
 
+  /* Analysis plugins add their rows before anyone sees the trace */
+  if (!_sps_trace_run_analyses (trace, data->analyses, data->progress, error))
+    {
+      g_object_unref (trace);
+      return NULL;
+    }
+
   return trace;
 }
 
@@ -298,7 +309,10 @@ sps_trace_load_worker (GTask        *task,
  *
  * Loads @file on a worker thread: every importer probes the first 4096
  * bytes, the one with the highest score (above 0; the first one on a tie)
- * reads the file, and the builder is finished into a trace.
+ * reads the file, and the builder is finished into a trace. Then every
+ * analysis plugin of @engine runs on the trace (sps_analysis_analyze()),
+ * in plugin precedence, and its rows are added to it; an analysis that
+ * fails is skipped and its plugin reported as failed.
  *
  * Cancelling @cancellable also cancels @progress, and cancelling
  * @progress stops the load too. A cancelled load frees everything it
@@ -348,6 +362,7 @@ sps_trace_load_async (GFile               *file,
   /* Created here, not on the worker, so libpeas is only used from the
    * threads that call into the engine. */
   data->importers = sps_plugin_engine_create_importers (engine);
+  data->analyses = sps_plugin_engine_create_extensions (engine, SPS_TYPE_ANALYSIS);
 
   task = g_task_new (NULL,
                      cancellable != NULL ? cancellable : sps_progress_get_cancellable (data->progress),

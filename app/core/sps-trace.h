@@ -345,6 +345,60 @@ void                    sps_trace_foreach_slice_in_range (SpsTrace    *self,
 SPS_AVAILABLE_IN_ALL
 gsize                   sps_trace_get_memory_size      (SpsTrace      *self);
 
+/* Row by row, for bindings and analyses (sps-trace-rows.c) */
+SPS_AVAILABLE_IN_ALL
+guint                   sps_trace_get_n_processes      (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+gboolean                sps_trace_get_process          (SpsTrace      *self,
+                                                        guint          i,
+                                                        gint64        *pid,
+                                                        const char   **name);
+SPS_AVAILABLE_IN_ALL
+guint                   sps_trace_get_n_threads        (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+gboolean                sps_trace_get_thread           (SpsTrace      *self,
+                                                        guint          i,
+                                                        guint         *process,
+                                                        gint64        *tid,
+                                                        const char   **name);
+SPS_AVAILABLE_IN_ALL
+guint                   sps_trace_get_n_tracks         (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+gboolean                sps_trace_get_track            (SpsTrace      *self,
+                                                        guint          i,
+                                                        SpsTrackKind  *kind,
+                                                        guint         *process,
+                                                        guint         *thread,
+                                                        const char   **name);
+SPS_AVAILABLE_IN_ALL
+guint                   sps_trace_get_n_slices         (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+gboolean                sps_trace_get_slice            (SpsTrace      *self,
+                                                        guint          i,
+                                                        guint         *track,
+                                                        SpsTime       *ts,
+                                                        SpsTime       *dur,
+                                                        guint         *depth,
+                                                        const char   **name,
+                                                        const char   **category);
+SPS_AVAILABLE_IN_ALL
+guint                   sps_trace_get_n_counter_values (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+gboolean                sps_trace_get_counter_value    (SpsTrace      *self,
+                                                        guint          i,
+                                                        guint         *track,
+                                                        SpsTime       *ts,
+                                                        double        *value);
+SPS_AVAILABLE_IN_ALL
+guint                   sps_trace_get_n_samples        (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+gboolean                sps_trace_get_sample           (SpsTrace      *self,
+                                                        guint          i,
+                                                        guint         *track,
+                                                        SpsTime       *ts,
+                                                        const char   **name,
+                                                        guint         *stack_depth);
+
 /* Loading with the plugin engine's importers */
 
 /**
