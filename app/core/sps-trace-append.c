@@ -205,9 +205,13 @@ merge_warnings (SpsTrace *trace,
   guint64 *counts = g_new (guint64, MAX (cap, 1));
   char **messages = g_new (char *, MAX (cap, 1));
 
-  memcpy (names, trace->warning_names, n * sizeof (char *));
-  memcpy (counts, trace->warning_counts, n * sizeof (guint64));
-  memcpy (messages, trace->warning_messages, n * sizeof (char *));
+  /* A trace without warnings has no arrays: memcpy() takes no NULL */
+  if (n > 0)
+    {
+      memcpy (names, trace->warning_names, n * sizeof (char *));
+      memcpy (counts, trace->warning_counts, n * sizeof (guint64));
+      memcpy (messages, trace->warning_messages, n * sizeof (char *));
+    }
 
   for (guint i = 0; i < results->n_warnings; i++)
     {

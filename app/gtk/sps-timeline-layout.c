@@ -430,8 +430,10 @@ _sps_timeline_layout_sync_filters (SpsTimelineLayout *self,
   before = g_array_copy (self->rows);
   rebuild_rows (self);
 
+  /* Empty arrays may have no data: memcmp() takes no NULL */
   return before->len != self->rows->len ||
-         memcmp (before->data, self->rows->data, sizeof (SpsTimelineRow) * before->len) != 0;
+         (before->len > 0 &&
+          memcmp (before->data, self->rows->data, sizeof (SpsTimelineRow) * before->len) != 0);
 }
 
 /**
