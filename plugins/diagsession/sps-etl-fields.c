@@ -712,9 +712,14 @@ sps_etl_record_find_item (const SpsEtlRecord *record,
                           gsize              *len)
 {
   const guint8 *p = record->extended;
-  const guint8 *end = record->extended + record->extended_len;
+  const guint8 *end;
 
-  while (p != NULL && end - p >= 8)
+  /* A record without extended items has no pointer to offset */
+  if (p == NULL)
+    return NULL;
+  end = p + record->extended_len;
+
+  while (end - p >= 8)
     {
       guint16 type = sps_ms_read_u16 (p + 2);
       guint16 flags = sps_ms_read_u16 (p + 4);
