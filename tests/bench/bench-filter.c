@@ -159,28 +159,6 @@ static const Control controls[] = {
   { "  + parent/child edges", change_focus },
 };
 
-/* A slice with the most flows leaving or entering it, as a focus seed */
-static guint32
-pick_seed (SpsTrace *trace)
-{
-  const SpsFlowTable *flows = sps_trace_get_flows (trace);
-  guint n = sps_trace_get_slices (trace)->n_rows;
-  g_autofree guint16 *degree = g_new0 (guint16, MAX (n, 1));
-  guint32 best = 0;
-
-  for (guint f = 0; f < flows->n_rows; f++)
-    {
-      if (flows->from_slice[f] < n && degree[flows->from_slice[f]] < G_MAXUINT16)
-        degree[flows->from_slice[f]]++;
-      if (flows->to_slice[f] < n && degree[flows->to_slice[f]] < G_MAXUINT16)
-        degree[flows->to_slice[f]]++;
-    }
-  for (guint s = 0; s < n; s++)
-    if (degree[s] > degree[best])
-      best = s;
-  return best;
-}
-
 static guint32
 pick_big_process (SpsTrace *trace)
 {
@@ -229,7 +207,7 @@ main (int   argc,
   trace_start = sps_trace_get_start_time (trace);
   trace_span = MAX (sps_trace_get_end_time (trace) - trace_start, 100);
   big_process = pick_big_process (trace);
-  seed = pick_seed (trace);
+  seed = sps_bench_pick_focus_seed (trace);
 
   /* One-time costs, not part of a control change */
   t0 = sps_bench_now_ms ();

@@ -124,28 +124,6 @@ pick_targets (SpsTrace *trace)
            other_thread, per_thread[other_thread]);
 }
 
-/* A slice with the most flows, as the selection focus starts from */
-static guint32
-pick_seed (SpsTrace *trace)
-{
-  const SpsFlowTable *flows = sps_trace_get_flows (trace);
-  guint n = sps_trace_get_slices (trace)->n_rows;
-  g_autofree guint16 *degree = g_new0 (guint16, MAX (n, 1));
-  guint32 best = 0;
-
-  for (guint f = 0; f < flows->n_rows; f++)
-    {
-      if (flows->from_slice[f] < n && degree[flows->from_slice[f]] < G_MAXUINT16)
-        degree[flows->from_slice[f]]++;
-      if (flows->to_slice[f] < n && degree[flows->to_slice[f]] < G_MAXUINT16)
-        degree[flows->to_slice[f]]++;
-    }
-  for (guint s = 0; s < n; s++)
-    if (degree[s] > degree[best])
-      best = s;
-  return best;
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -170,7 +148,7 @@ main (int   argc,
            sps_trace_get_slices (trace)->n_rows, sps_trace_get_tracks (trace)->n_rows,
            sps_trace_get_flows (trace)->n_rows, load_ms);
   pick_targets (trace);
-  seed = pick_seed (trace);
+  seed = sps_bench_pick_focus_seed (trace);
 
   /* One-time costs, not part of a control change */
   t0 = sps_bench_now_ms ();

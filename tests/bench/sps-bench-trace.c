@@ -79,3 +79,26 @@ sps_bench_parse_and_load (int          *argc,
     }
   return trace;
 }
+
+/* A slice with the most flows leaving or entering it: where the focus
+ * benchmarks start from */
+guint32
+sps_bench_pick_focus_seed (SpsTrace *trace)
+{
+  const SpsFlowTable *flows = sps_trace_get_flows (trace);
+  guint n = sps_trace_get_slices (trace)->n_rows;
+  g_autofree guint16 *degree = g_new0 (guint16, MAX (n, 1));
+  guint32 best = 0;
+
+  for (guint f = 0; f < flows->n_rows; f++)
+    {
+      if (flows->from_slice[f] < n && degree[flows->from_slice[f]] < G_MAXUINT16)
+        degree[flows->from_slice[f]]++;
+      if (flows->to_slice[f] < n && degree[flows->to_slice[f]] < G_MAXUINT16)
+        degree[flows->to_slice[f]]++;
+    }
+  for (guint s = 0; s < n; s++)
+    if (degree[s] > degree[best])
+      best = s;
+  return best;
+}

@@ -22,4 +22,6 @@ SpsTrace *sps_bench_parse_and_load (int          *argc,
                                     double       *load_ms,
                                     int          *status);
 
+guint32   sps_bench_pick_focus_seed (SpsTrace *trace);
+
 G_END_DECLS
