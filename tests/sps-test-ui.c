@@ -247,3 +247,39 @@ sps_test_present_timeline (SpsSession  *session,
 
   return window;
 }
+
+/* The first controller of @widget of @type (a gesture of @button, unless
+ * @button is 0); aborts the test when there is none. The controllers'
+ * signals, emitted by a test, run their handlers (PLATFORM.md §5). */
+GtkEventController *
+sps_test_find_controller (GtkWidget *widget,
+                          GType      type,
+                          guint      button)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type) &&
+          (button == 0 || gtk_gesture_single_get_button (GTK_GESTURE_SINGLE (controller)) == button))
+        return controller;
+    }
+
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* Draws @widget of @window again, then renders it at @width × @height */
+GdkTexture *
+sps_test_redraw (GtkWidget *window,
+                 GtkWidget *widget,
+                 int        width,
+                 int        height)
+{
+  gtk_widget_queue_draw (widget);
+  gtk_test_widget_wait_for_draw (window);
+
+  return sps_test_render (widget, width, height);
+}

@@ -39,6 +39,13 @@ guint32     sps_test_pixel_at         (GdkTexture     *texture,
                                        int             y);
 guint32     sps_test_rgb_of           (const GdkRGBA  *rgba);
 
+GtkEventController *sps_test_find_controller (GtkWidget *widget,
+                                              GType      type,
+                                              guint      button);
+GdkTexture *sps_test_redraw           (GtkWidget      *window,
+                                       GtkWidget      *widget,
+                                       int             width,
+                                       int             height);
 GtkWidget  *sps_test_present_timeline (SpsSession     *session,
                                        int             width,
                                        int             height,

@@ -277,8 +277,9 @@ sps_test_find_slice (SpsTrace   *trace,
 }
 
 /* Adds a complete slice with interned @name and @category, and @args (JSON
- * object text) unless NULL. */
-void
+ * object text) unless NULL; returns the builder's handle of the slice
+ * (for flows). */
+guint32
 sps_test_add_complete (SpsTraceBuilder *builder,
                        guint32          thread,
                        SpsTime          ts,
@@ -288,12 +289,28 @@ sps_test_add_complete (SpsTraceBuilder *builder,
                        const char      *args,
                        SpsSliceFlags    flags)
 {
-  sps_trace_builder_add_complete (builder, thread, ts, dur,
-                                  sps_trace_builder_intern (builder, name, -1),
-                                  sps_trace_builder_intern (builder, category, -1),
-                                  args != NULL ? sps_trace_builder_add_args_text (builder, args, -1)
-                                               : SPS_ARGS_REF_NONE,
-                                  flags);
+  return sps_trace_builder_add_complete (builder, thread, ts, dur,
+                                         sps_trace_builder_intern (builder, name, -1),
+                                         sps_trace_builder_intern (builder, category, -1),
+                                         args != NULL ? sps_trace_builder_add_args_text (builder, args, -1)
+                                                      : SPS_ARGS_REF_NONE,
+                                         flags);
+}
+
+/* A flow of @key from slice handle @from (on @from_thread at @from_ts) to
+ * @to, both bound to their slices. */
+void
+sps_test_add_flow (SpsTraceBuilder *builder,
+                   guint64          key,
+                   guint32          from_thread,
+                   SpsTime          from_ts,
+                   guint32          from,
+                   guint32          to_thread,
+                   SpsTime          to_ts,
+                   guint32          to)
+{
+  sps_trace_builder_add_flow_point (builder, key, SPS_FLOW_START, SPS_FLOW_BIND_SLICE, from_thread, from_ts, from, 0, 0);
+  sps_trace_builder_add_flow_point (builder, key, SPS_FLOW_END, SPS_FLOW_BIND_SLICE, to_thread, to_ts, to, 0, 0);
 }
 
 /* The status of the plugin whose module is @module_name, or NULL. */

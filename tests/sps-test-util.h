@@ -55,7 +55,7 @@ char     *sps_test_first_event_args    (SpsSqlEngine       *engine,
 guint     sps_test_find_slice          (SpsTrace           *trace,
                                         const char         *name,
                                         guint               nth);
-void      sps_test_add_complete        (SpsTraceBuilder    *builder,
+guint32   sps_test_add_complete        (SpsTraceBuilder    *builder,
                                         guint32             thread,
                                         SpsTime             ts,
                                         SpsTime             dur,
@@ -63,6 +63,14 @@ void      sps_test_add_complete        (SpsTraceBuilder    *builder,
                                         const char         *category,
                                         const char         *args,
                                         SpsSliceFlags       flags);
+void      sps_test_add_flow            (SpsTraceBuilder    *builder,
+                                        guint64             key,
+                                        guint32             from_thread,
+                                        SpsTime             from_ts,
+                                        guint32             from,
+                                        guint32             to_thread,
+                                        SpsTime             to_ts,
+                                        guint32             to);
 
 /* Deferred args (SpsArgsDecoder): cookie N stands for {"n":N}; cookie 99
  * cannot be read (the error says "cookie 99") */

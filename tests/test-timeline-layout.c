@@ -194,6 +194,7 @@ test_collapse (Fixture       *fixture,
 {
   g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, NULL);
   guint32 *p = fixture->process;
+  guint32 *t = fixture->thread;
   guint32 *o = fixture->other_thread;
   const guint8 F = SPS_TIMELINE_ROW_FIRST;
   const guint8 C = SPS_TIMELINE_ROW_COLLAPSED;
@@ -202,9 +203,12 @@ test_collapse (Fixture       *fixture,
     { SPS_TIMELINE_ROW_PROCESS, F, 0, p[3], NONE, 0, 20, 24 },
     { SPS_TIMELINE_ROW_SLICES, F, 0, p[3], o[2], SPS_TRACK_THREAD_SLICES, 44, 20 },
     { SPS_TIMELINE_ROW_PROCESS, F | C, 0, p[0], NONE, 0, 64, 24 },
-    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[1], NONE, 0, 88, 24 },
-    { SPS_TIMELINE_ROW_SLICES, F, 0, p[1], o[0], SPS_TRACK_THREAD_SLICES, 112, 20 },
-    { SPS_TIMELINE_ROW_PROCESS, F | C, 0, p[2], NONE, 0, 132, 24 },
+    /* The representative lane: depth 0 of pid 10's first thread, tid 2 */
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[0], t[1], SPS_TRACK_THREAD_SLICES, 88, 20 },
+    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[1], NONE, 0, 108, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[1], o[0], SPS_TRACK_THREAD_SLICES, 132, 20 },
+    { SPS_TIMELINE_ROW_PROCESS, F | C, 0, p[2], NONE, 0, 152, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[2], o[1], SPS_TRACK_THREAD_SLICES, 176, 20 },
   };
 
   g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "c", 0)), ==, 6);
@@ -217,15 +221,18 @@ test_collapse (Fixture       *fixture,
   g_assert_true (_sps_timeline_layout_get_process_collapsed (layout, p[0]));
   g_assert_false (_sps_timeline_layout_get_process_collapsed (layout, p[1]));
 
-  check_rows (fixture, layout, expected, G_N_ELEMENTS (expected), 156);
+  check_rows (fixture, layout, expected, G_N_ELEMENTS (expected), 196);
 
-  /* Hidden slices have no row; the others moved. */
+  /* Hidden slices have no row; a, on the representative lane, has; the
+   * others moved. */
   g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "c", 0)), ==, SPS_NO_INDEX);
   g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "op", 0)), ==, SPS_NO_INDEX);
-  g_assert_cmpuint (_sps_timeline_layout_find_process_row (layout, p[1]), ==, 4);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "a", 0)), ==, 4);
+  g_assert_cmpuint (_sps_timeline_layout_find_process_row (layout, p[1]), ==, 5);
 
+  /* pid 30's one lane is its representative lane: collapsed or not, 19 rows */
   g_assert_true (_sps_timeline_layout_set_process_collapsed (layout, p[0], FALSE));
-  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 18);
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 19);
   g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "c", 0)), ==, 6);
 }
 
@@ -278,8 +285,10 @@ test_filters (Fixture       *fixture,
 
 /* Rows follow the session's view filter: each row that is a lane of the
  * filter is found from that lane, and a collapsed process's lanes lead to
- * its header (row 3: after the global instants and pid 40's header and
- * lane, as in test_rows()), which is where flows to its slices go. */
+ * its representative lane (row 4, under its header, row 3: after the
+ * global instants and pid 40's header and lane, as in test_rows()): the
+ * first lane of its first thread, tid 2, where a is drawn and where flows
+ * to its hidden slices go. */
 static void
 test_lanes (Fixture       *fixture,
             gconstpointer  data)
@@ -309,17 +318,20 @@ test_lanes (Fixture       *fixture,
 
   sps_session_set_process_collapsed (session, fixture->process[0], TRUE);
   g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
-  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 7 + 1);
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 7 + 1 + 1);
   g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "c", 0)), ==,
                     SPS_NO_INDEX);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, sps_test_find_slice (fixture->trace, "a", 0)), ==, 4);
   g_assert_cmpuint (_sps_timeline_layout_find_lane_row (layout,
                                                         sps_view_filter_get_slice_lane (filter, sps_test_find_slice (fixture->trace, "c", 0))),
-                    ==, 3);
+                    ==, 4);
   g_assert_cmpuint (_sps_timeline_layout_find_lane_row (layout,
                                                         sps_view_filter_get_slice_lane (filter, sps_test_find_slice (fixture->trace, "op", 0))),
-                    ==, 3);
+                    ==, 4);
   g_assert_cmpuint (_sps_timeline_layout_get_row (layout, 3)->flags, ==,
                     SPS_TIMELINE_ROW_FIRST | SPS_TIMELINE_ROW_COLLAPSED);
+  g_assert_cmpuint (_sps_timeline_layout_get_row (layout, 4)->thread, ==, fixture->thread[1]);
+  g_assert_cmpuint (_sps_timeline_layout_get_row (layout, 4)->depth, ==, 0);
 }
 
 /* A collapsed thread keeps its representative lane: tid 2 of pid 10
@@ -379,8 +391,11 @@ test_pinned (Fixture       *fixture,
   g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
   g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 19);
   g_assert_cmpint (_sps_timeline_layout_get_height (layout), ==, 416);
+  g_assert_cmpuint (_sps_timeline_layout_get_n_pinned_rows (layout), ==, 2);
+  g_assert_cmpint (_sps_timeline_layout_get_pinned_height (layout), ==, 40);
 
   row = _sps_timeline_layout_get_row (layout, 0);
+  g_assert_cmpint (row->flags, ==, SPS_TIMELINE_ROW_FIRST | SPS_TIMELINE_ROW_PINNED);
   g_assert_cmpuint (row->thread, ==, fixture->other_thread[0]);
   g_assert_cmpint (row->y, ==, 0);
   row = _sps_timeline_layout_get_row (layout, 1);
@@ -399,6 +414,74 @@ test_pinned (Fixture       *fixture,
   g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
   row = _sps_timeline_layout_get_row (layout, 0);
   g_assert_cmpuint (row->process, ==, SPS_NO_INDEX);
+  g_assert_cmpint (_sps_timeline_layout_get_pinned_height (layout), ==, 0);
+}
+
+/* A pinned thread shows its lanes whatever its process's state: tid 2 of
+ * pid 10 has five (three depths, sampled spans, instants; test_rows()).
+ * pid 10 collapsed: the five pinned rows (100 px), then the global
+ * instants, pid 40, and pid 10's header with no lane under it (tid 2,
+ * its representative thread, is at the top: its lanes stand for it,
+ * so c, hidden in the section, leads to row 0). pid 10 hidden: the same
+ * five rows, flagged to judge their slices by the slice rules alone,
+ * and pid 10's section gone. tid 2 itself collapsed: its first lane
+ * only; hidden: nothing. */
+static void
+test_pinned_folded_process (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autoptr(SpsSession) session = sps_session_new (fixture->trace);
+  SpsViewFilter *filter = sps_session_get_view_filter (session);
+  g_autoptr(SpsTimelineLayout) layout = _sps_timeline_layout_new (fixture->trace, filter);
+  guint32 *p = fixture->process;
+  guint a = sps_test_find_slice (fixture->trace, "a", 0);
+  guint c = sps_test_find_slice (fixture->trace, "c", 0);
+  const guint8 F = SPS_TIMELINE_ROW_FIRST;
+  const guint8 P = SPS_TIMELINE_ROW_PINNED;
+  const guint8 O = SPS_TIMELINE_ROW_OWN_RULES;
+  const ExpectedRow pinned[] = {
+    { SPS_TIMELINE_ROW_SLICES, F | P, 0, p[0], fixture->thread[1], SPS_TRACK_THREAD_SLICES, 0, 20 },
+    { SPS_TIMELINE_ROW_SLICES, P, 1, p[0], fixture->thread[1], SPS_TRACK_THREAD_SLICES, 20, 20 },
+    { SPS_TIMELINE_ROW_SLICES, P, 2, p[0], fixture->thread[1], SPS_TRACK_THREAD_SLICES, 40, 20 },
+    { SPS_TIMELINE_ROW_SLICES, F | P, 0, p[0], fixture->thread[1], SPS_TRACK_THREAD_SAMPLED_SLICES, 60, 20 },
+    { SPS_TIMELINE_ROW_INSTANTS, F | P, 0, p[0], fixture->thread[1], SPS_TRACK_THREAD_INSTANTS, 80, 20 },
+    { SPS_TIMELINE_ROW_INSTANTS, F, 0, NONE, NONE, SPS_TRACK_GLOBAL_INSTANTS, 100, 20 },
+    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[3], NONE, 0, 120, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[3], fixture->other_thread[2], SPS_TRACK_THREAD_SLICES, 144, 20 },
+    { SPS_TIMELINE_ROW_PROCESS, F | SPS_TIMELINE_ROW_COLLAPSED, 0, p[0], NONE, 0, 164, 24 },
+    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[1], NONE, 0, 188, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[1], fixture->other_thread[0], SPS_TRACK_THREAD_SLICES, 212, 20 },
+    { SPS_TIMELINE_ROW_PROCESS, F, 0, p[2], NONE, 0, 232, 24 },
+    { SPS_TIMELINE_ROW_SLICES, F, 0, p[2], fixture->other_thread[1], SPS_TRACK_THREAD_SLICES, 256, 20 },
+  };
+
+  sps_session_set_thread_pinned (session, fixture->thread[1], TRUE);
+  sps_session_set_process_collapsed (session, p[0], TRUE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  check_rows (fixture, layout, pinned, G_N_ELEMENTS (pinned), 276);
+  g_assert_cmpint (_sps_timeline_layout_get_pinned_height (layout), ==, 100);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, a), ==, 0);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, c), ==, 2);
+  g_assert_cmpuint (_sps_timeline_layout_find_lane_row (layout, sps_view_filter_get_slice_lane (filter, c)), ==, 0);
+
+  sps_session_set_process_hidden (session, p[0], TRUE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 5 + 7);
+  g_assert_cmpint (_sps_timeline_layout_get_pinned_height (layout), ==, 100);
+  for (guint i = 0; i < 5; i++)
+    g_assert_cmpint (_sps_timeline_layout_get_row (layout, i)->flags & (P | O), ==, P | O);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, c), ==, 2);
+  g_assert_cmpuint (_sps_timeline_layout_find_process_row (layout, p[0]), ==, SPS_NO_INDEX);
+
+  sps_session_set_thread_collapsed (session, fixture->thread[1], TRUE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_cmpint (_sps_timeline_layout_get_pinned_height (layout), ==, 20);
+  g_assert_cmpuint (_sps_timeline_layout_find_slice_row (layout, c), ==, SPS_NO_INDEX);
+
+  sps_session_set_thread_hidden (session, fixture->thread[1], TRUE);
+  g_assert_true (_sps_timeline_layout_sync_filters (layout, session));
+  g_assert_cmpint (_sps_timeline_layout_get_pinned_height (layout), ==, 0);
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 7);
 }
 
 static void
@@ -472,6 +555,8 @@ main (int   argc,
   g_test_add ("/gtk/timeline-layout/thread-collapse", Fixture, NULL, fixture_set_up, test_thread_collapse,
               fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/pinned", Fixture, NULL, fixture_set_up, test_pinned, fixture_tear_down);
+  g_test_add ("/gtk/timeline-layout/pinned-folded-process", Fixture, NULL, fixture_set_up,
+              test_pinned_folded_process, fixture_tear_down);
   g_test_add ("/gtk/timeline-layout/hit", Fixture, NULL, fixture_set_up, test_hit, fixture_tear_down);
   g_test_add_func ("/gtk/timeline-layout/empty", test_empty);
 

@@ -192,9 +192,11 @@ test_rows (StackFixture  *f,
       g_assert_true (_sps_timeline_painter_for_row (row) == &_sps_timeline_stack_painter);
     }
 
-  /* Collapsing the process takes the chart away with the thread */
+  /* Collapsing the process takes the chart away; the samples row, the
+   * first lane of its only thread, stays as its representative lane */
   _sps_timeline_layout_set_process_collapsed (f->layout, sps_trace_get_tracks (f->trace)->process[f->track], TRUE);
-  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (f->layout), ==, samples_row);
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (f->layout), ==, samples_row + 1);
+  g_assert_cmpuint (_sps_timeline_layout_get_row (f->layout, samples_row)->kind, ==, SPS_TIMELINE_ROW_SAMPLES);
 }
 
 /* 100 px of gutter, 1 ns a pixel from time 0: x = 100 + t */

@@ -495,9 +495,10 @@ test_flow_chains (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* Pinning tid 2 moves its row above everything: target's rectangle then
- * starts right under the ruler (its row's top, plus the 1 px gap), in
- * its colour; thread 1's outer moves down by one lane. */
+/* Pinning tid 2 moves its row above everything, into the pinned band:
+ * target's rectangle then starts right under the ruler (its row's top,
+ * plus the 1 px gap), in its colour; thread 1's outer moves down by one
+ * lane and the band's separator. */
 static void
 test_pinned_at_top (Fixture       *fixture,
                     gconstpointer  data)
@@ -521,7 +522,7 @@ test_pinned_at_top (Fixture       *fixture,
   g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "target"), &target_after));
   g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "outer"), &outer_after));
   g_assert_cmpfloat (target_after.origin.y, ==, self->ruler_height + 1);
-  g_assert_cmpfloat (outer_after.origin.y, ==, outer.origin.y + target.size.height + 2);
+  g_assert_cmpfloat (outer_after.origin.y, ==, outer.origin.y + target.size.height + 2 + SPS_TIMELINE_PIN_SEPARATOR);
   g_assert_cmphex (pixel_in (fixture, after, &target_after), ==, fill_of (fixture, "target"));
 }
 

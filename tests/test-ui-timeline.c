@@ -312,7 +312,8 @@ test_collapse (Fixture       *fixture,
 
   g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.toggle-process", "u", process));
   g_assert_true (sps_session_get_process_collapsed (fixture->session, process));
-  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 1 + 1 + 1);
+  /* pid 1's header and representative lane (tid 10's first), pid 2 */
+  g_assert_cmpuint (_sps_timeline_layout_get_n_rows (layout), ==, 1 + 1 + 1 + 1);
   wait_for_draw (fixture);
   g_assert_false (sps_timeline_get_slice_area (timeline, inner, &area));
 
@@ -322,32 +323,14 @@ test_collapse (Fixture       *fixture,
   g_assert_true (sps_timeline_get_slice_area (timeline, inner, &area));
 }
 
-static GtkEventController *
-find_controller (GtkWidget *widget,
-                 GType      type)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
-        return controller;
-    }
-
-  g_assert_not_reached ();
-  return NULL;
-}
-
 /* Controllers' signals run the handlers' logic (PLATFORM.md §5). */
 static void
 test_pointer (Fixture       *fixture,
               gconstpointer  data)
 {
   SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
-  GtkEventController *drag = find_controller (fixture->timeline, GTK_TYPE_GESTURE_DRAG);
-  GtkEventController *click = find_controller (fixture->timeline, GTK_TYPE_GESTURE_CLICK);
+  GtkEventController *drag = sps_test_find_controller (fixture->timeline, GTK_TYPE_GESTURE_DRAG, 0);
+  GtkEventController *click = sps_test_find_controller (fixture->timeline, GTK_TYPE_GESTURE_CLICK, 0);
   int gutter = sps_timeline_get_gutter_width (timeline);
   guint process = find_process (fixture->trace, 1);
   SpsTime start, end;
@@ -407,7 +390,7 @@ test_drag_modifiers (Fixture       *fixture,
                      gconstpointer  data)
 {
   SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
-  GtkEventController *drag = find_controller (fixture->timeline, GTK_TYPE_GESTURE_DRAG);
+  GtkEventController *drag = sps_test_find_controller (fixture->timeline, GTK_TYPE_GESTURE_DRAG, 0);
   int gutter = sps_timeline_get_gutter_width (timeline);
   SpsTime start, end;
 
@@ -471,7 +454,7 @@ test_hover (Fixture       *fixture,
             gconstpointer  data)
 {
   SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
-  GtkEventController *motion = find_controller (fixture->timeline, GTK_TYPE_EVENT_CONTROLLER_MOTION);
+  GtkEventController *motion = sps_test_find_controller (fixture->timeline, GTK_TYPE_EVENT_CONTROLLER_MOTION, 0);
   guint leaf = sps_test_find_slice (fixture->trace, "leaf", 0);
   graphene_rect_t area;
   double x, y;
@@ -515,51 +498,6 @@ test_no_key_bindings (Fixture       *fixture,
   sps_session_set_visible (fixture->session, 0, 150000);
   g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.zoom-in", NULL));
   check_visible (fixture, 25000, 125000);
-}
-
-/* A collapsed process keeps a strip of where its threads are busy. */
-static void
-test_collapsed_summary (Fixture       *fixture,
-                        gconstpointer  data)
-{
-  SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
-  SpsTimelineLayout *layout = _sps_timeline_get_layout (timeline);
-  int gutter = sps_timeline_get_gutter_width (timeline);
-  guint process = find_process (fixture->trace, 1);
-  const SpsTimelineRow *header;
-  g_autoptr(GdkTexture) expanded = NULL;
-  g_autoptr(GdkTexture) collapsed = NULL;
-  graphene_rect_t area;
-  int busy_x, idle_x, y;
-  guint32 busy, idle;
-
-  /* 70 µs over 600 px; outer, tid 10's only top slice, is [100, 150] µs:
-   * from 85.7 px to 514.3 px. */
-  sps_session_set_visible (fixture->session, 90000, 160000);
-  wait_for_draw (fixture);
-  g_assert_true (sps_timeline_get_slice_area (timeline, sps_test_find_slice (fixture->trace, "outer", 0), &area));
-  header = _sps_timeline_layout_get_row (layout, _sps_timeline_layout_find_process_row (layout, process));
-  /* The header is the row just above outer's lane. */
-  y = (int) area.origin.y - 1 - header->height / 2;
-  busy_x = gutter + 300;
-  idle_x = gutter + 40;
-  expanded = render (fixture);
-
-  sps_session_set_process_collapsed (fixture->session, process, TRUE);
-  collapsed = render (fixture);
-  busy = sps_test_pixel_at (collapsed, busy_x, y);
-  idle = sps_test_pixel_at (collapsed, idle_x, y);
-
-  /* Expanded, the header is empty; collapsed, it is darker where outer
-   * is, and only there (the tracks area starts at the gutter). */
-  g_assert_cmphex (sps_test_pixel_at (expanded, busy_x, y), ==, sps_test_pixel_at (expanded, idle_x, y));
-  g_assert_cmphex (idle, ==, sps_test_pixel_at (expanded, idle_x, y));
-  g_assert_cmphex (busy, !=, idle);
-  g_assert_cmpuint (busy & 0xff, <, idle & 0xff);
-  g_assert_cmphex (sps_test_pixel_at (collapsed, gutter + 90, y), ==, busy);
-  g_assert_cmphex (sps_test_pixel_at (collapsed, gutter + 511, y), ==, busy);
-  g_assert_cmphex (sps_test_pixel_at (collapsed, gutter + 520, y), ==, idle);
-  g_assert_cmphex (sps_test_pixel_at (collapsed, gutter + 80, y), ==, idle);
 }
 
 /* 40 threads of one slice each: taller than the window. */
@@ -619,292 +557,6 @@ test_scroll (void)
   g_assert_cmpfloat (area.origin.y + area.size.height, <=, HEIGHT);
 
   fixture_tear_down (&fixture, NULL);
-}
-
-/* The pixels of @node, WIDTH × HEIGHT, as @renderer draws them at @scale
- * device pixels per pixel (GDK_SCALE) */
-static guint32 *
-render_pixels (GskRenderer   *renderer,
-               GskRenderNode *node,
-               int            scale)
-{
-  /* NULL at scale 1: the identity */
-  g_autoptr(GskTransform) transform = gsk_transform_scale (NULL, scale, scale);
-  g_autoptr(GskRenderNode) scaled = transform != NULL ? gsk_transform_node_new (node, transform)
-                                                      : gsk_render_node_ref (node);
-  g_autoptr(GdkTexture) texture = gsk_renderer_render_texture (renderer, scaled,
-                                                               &GRAPHENE_RECT_INIT (0, 0, WIDTH * scale,
-                                                                                    HEIGHT * scale));
-  guint32 *pixels = g_new (guint32, (gsize) WIDTH * HEIGHT * scale * scale);
-
-  gdk_texture_download (texture, (guchar *) pixels, WIDTH * scale * sizeof (guint32));
-
-  return pixels;
-}
-
-/* Runs what the main loop has to do now, as between two frames */
-static void
-run_idle (void)
-{
-  for (guint i = 0; i < 10000 && g_main_context_iteration (NULL, FALSE); i++)
-    ;
-}
-
-/* Pans a timeline of @trace back and forth over a fifth of it; after each
- * step, checks that it shows exactly the pixels of a timeline drawing
- * that window afresh, without tiles.
- * Returns how many pixels of the last picture are not the background,
- * so that callers know something was compared. */
-static gsize
-assert_pan_matches_fresh (GtkWidget *host,
-                          SpsTrace  *trace,
-                          gboolean   idle_between)
-{
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (host));
-  g_autoptr(SpsSession) session = sps_session_new (trace);
-  GtkWidget *panned = sps_timeline_new (session);
-  GtkWidget *fresh = sps_timeline_new (session);
-  /* In windows, for the theme's colours (flows are drawn in the text
-   * colour, faded) */
-  GtkWidget *windows[2] = { gtk_window_new (), gtk_window_new () };
-  SpsTime start, span;
-  double ns_per_px;
-  int track_width;
-  int scale;
-  gsize colored = 0;
-
-  gtk_window_set_child (GTK_WINDOW (windows[0]), panned);
-  gtk_window_set_child (GTK_WINDOW (windows[1]), fresh);
-  _sps_timeline_set_tiles_enabled (SPS_TIMELINE (fresh), FALSE);
-  track_width = WIDTH - sps_timeline_get_gutter_width (SPS_TIMELINE (panned));
-  /* Compared in device pixels: 2 with GDK_SCALE=2 (the ui-timeline-hidpi
-   * test), where tiles meet in the middle of no pixel either */
-  scale = gtk_widget_get_scale_factor (panned);
-  g_assert_cmpint (scale, ==, gtk_widget_get_scale_factor (fresh));
-
-  /* A fifth of the trace, so that there is room to pan both ways */
-  span = (sps_trace_get_end_time (trace) - sps_trace_get_start_time (trace)) / 5;
-  start = sps_trace_get_start_time (trace) + span;
-  ns_per_px = (double) span / track_width;
-
-  /* 37 px steps right, then 5 steps of 53 px back: tiles come into view
-   * on both sides and some are reused from several frames before. */
-  for (int i = 0; i <= 12; i++)
-    {
-      SpsTime offset = (SpsTime) ((i <= 7 ? i * 37 : 7 * 37 - (i - 7) * 53) * ns_per_px);
-      g_autoptr(GskRenderNode) node_a = NULL;
-      g_autoptr(GskRenderNode) node_b = NULL;
-      g_autofree guint32 *a = NULL;
-      g_autofree guint32 *b = NULL;
-      gsize differ = 0;
-
-      sps_session_set_visible (session, start + offset, start + offset + span);
-      node_a = sps_timeline_build_node (SPS_TIMELINE (panned), WIDTH, HEIGHT);
-      node_b = sps_timeline_build_node (SPS_TIMELINE (fresh), WIDTH, HEIGHT);
-      /* The main loop's idle time between frames, where the tiles coming
-       * into view next are built */
-      if (idle_between)
-        run_idle ();
-      a = render_pixels (renderer, node_a, scale);
-      b = render_pixels (renderer, node_b, scale);
-
-      colored = 0;
-      for (gsize k = 0; k < (gsize) WIDTH * HEIGHT * scale * scale; k++)
-        {
-          differ += a[k] != b[k];
-          colored += (a[k] & 0xffffff) != (a[0] & 0xffffff);
-        }
-      g_assert_cmpuint (differ, ==, 0);
-    }
-
-  gtk_window_destroy (GTK_WINDOW (windows[0]));
-  gtk_window_destroy (GTK_WINDOW (windows[1]));
-
-  return colored;
-}
-
-static SpsTrace *
-load_demo (void)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SpsTrace *trace = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-
-  return trace;
-}
-
-/* Slice lanes are drawn in tiles that panning reuses: after a series of
- * pans the picture must be exactly what a timeline drawing the window
- * afresh, without tiles, shows. */
-static void
-test_pan_tiles (Fixture       *fixture,
-                gconstpointer  data)
-{
-  g_autoptr(SpsTrace) trace = load_demo ();
-
-  /* The picture is not empty: slices were drawn (the demo's first fifth
-   * is busy), so the comparison compared something. */
-  g_assert_cmpuint (assert_pan_matches_fresh (fixture->timeline, trace, FALSE), >, (gsize) WIDTH * HEIGHT / 20);
-  /* And with the tiles coming into view built between frames */
-  g_assert_cmpuint (assert_pan_matches_fresh (fixture->timeline, trace, TRUE), >, (gsize) WIDTH * HEIGHT / 20);
-}
-
-/* Counts the tiles frames build while panning the demo right by @step px
- * a frame over 600 px, after a frame at the start */
-static gboolean
-set_flag (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop for @ms, as while the user looks at the picture */
-static void
-run_main_loop_for (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, set_flag, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static guint
-count_pan_tile_builds (SpsTrace *trace,
-                       int       step,
-                       gboolean  idle_between,
-                       guint     pause_ms)
-{
-  g_autoptr(SpsSession) session = sps_session_new (trace);
-  GtkWidget *window = gtk_window_new ();
-  GtkWidget *timeline = sps_timeline_new (session);
-  SpsTime span = (sps_trace_get_end_time (trace) - sps_trace_get_start_time (trace)) / 5;
-  SpsTime start = sps_trace_get_start_time (trace) + span;
-  double ns_per_px;
-  guint built;
-
-  gtk_window_set_child (GTK_WINDOW (window), timeline);
-  ns_per_px = (double) span / (WIDTH - sps_timeline_get_gutter_width (SPS_TIMELINE (timeline)));
-
-  /* A frame at the scale (drawn without tiles, as the frames of a zoom
-   * are), a pause of @pause_ms, then a frame 3 px further, which draws
-   * the window's tiles unless they were built during the pause */
-  for (int f = 0; f < 2; f++)
-    {
-      SpsTime offset = (SpsTime) (f * 3 * ns_per_px);
-
-      sps_session_set_visible (session, start + offset, start + offset + span);
-      gsk_render_node_unref (sps_timeline_build_node (SPS_TIMELINE (timeline), WIDTH, HEIGHT));
-      if (f == 0 && pause_ms > 0)
-        {
-          run_main_loop_for (pause_ms);
-          /* And what the pause started, however slow the machine */
-          run_idle ();
-        }
-    }
-  run_idle ();
-  built = _sps_timeline_get_frame_tile_builds (SPS_TIMELINE (timeline));
-  if (pause_ms >= 300)
-    g_assert_cmpuint (built, ==, 0);
-  else
-    g_assert_cmpuint (built, >, 0);
-
-  for (int x = 3 + step; x <= 600; x += step)
-    {
-      SpsTime offset = (SpsTime) (x * ns_per_px);
-
-      sps_session_set_visible (session, start + offset, start + offset + span);
-      gsk_render_node_unref (sps_timeline_build_node (SPS_TIMELINE (timeline), WIDTH, HEIGHT));
-      if (idle_between)
-        run_idle ();
-    }
-
-  built = _sps_timeline_get_frame_tile_builds (SPS_TIMELINE (timeline)) - built;
-  gtk_window_destroy (GTK_WINDOW (window));
-
-  return built;
-}
-
-/* Between the frames of a pan, the tile coming into view next is built
- * for every row: the frames themselves build none, while frames with no
- * time between them build the tiles as they come. After a zoom, the tiles
- * under the window are built once the scale has stayed the same for a
- * while. */
-static void
-test_pan_prefetch (Fixture       *fixture,
-                   gconstpointer  data)
-{
-  g_autoptr(SpsTrace) trace = load_demo ();
-
-  g_assert_cmpuint (count_pan_tile_builds (trace, 8, TRUE, 0), ==, 0);
-  /* Steps under a tile's width (256 px): one tile ahead is enough */
-  g_assert_cmpuint (count_pan_tile_builds (trace, 200, TRUE, 0), ==, 0);
-  g_assert_cmpuint (count_pan_tile_builds (trace, 8, FALSE, 0), >, 0);
-  /* A pause after a zoom (150 ms of the same scale) builds the tiles
-   * under the window: the first frame of the pan then builds none either */
-  g_assert_cmpuint (count_pan_tile_builds (trace, 8, TRUE, 400), ==, 0);
-}
-
-/* Two threads of 15 slices each, 100 µs apart (about 200 px in the
- * test's view): 100 px ones on the first, whose labels are cut short
- * with an ellipsis at a width that depends on how much of them is
- * visible, and a flow from each to a short one on the second. A short
- * slice at 0 puts the others @delay late: as it varies, the windows of
- * the test cut slices at different places of their tiles, some wholly
- * inside one, whose label the tile cannot give. */
-static SpsTrace *
-build_flow_trace (SpsTime delay)
-{
-  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
-  g_autoptr(GError) error = NULL;
-  guint32 process = sps_trace_builder_ensure_process (builder, 1);
-  guint32 threads[2] = {
-    sps_trace_builder_ensure_thread (builder, process, 1),
-    sps_trace_builder_ensure_thread (builder, process, 2),
-  };
-  SpsTrace *trace;
-
-  for (guint i = 0; i < 15; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("a long name of work item %u", i % 7);
-      guint32 id = sps_trace_builder_intern (builder, name, -1);
-      SpsTime ts = (SpsTime) i * 100000 + delay;
-
-      sps_trace_builder_add_complete (builder, threads[0], ts, 50000, id, 0, SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
-      sps_trace_builder_add_complete (builder, threads[1], ts + 60000, 12000, id, 0, SPS_ARGS_REF_NONE,
-                                      SPS_SLICE_NONE);
-      sps_trace_builder_add_flow_point (builder, i, SPS_FLOW_START, SPS_FLOW_BIND_ENCLOSING, threads[0],
-                                        ts + 45000, 0, 0, 0);
-      sps_trace_builder_add_flow_point (builder, i, SPS_FLOW_END, SPS_FLOW_BIND_NEXT, threads[1],
-                                        ts + 59000, 0, 0, 0);
-    }
-
-  sps_trace_builder_add_complete (builder, threads[1], 0, 1000, sps_trace_builder_intern (builder, "start", -1), 0,
-                                  SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
-
-  trace = sps_trace_builder_finish (builder, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (sps_trace_get_flows (trace)->n_rows, ==, 15);
-
-  return trace;
-}
-
-/* Flows are drawn for more than the window and moved while panning;
- * labels of slices wholly inside a tile come with the tile. Both must
- * land where a fresh drawing puts them. */
-static void
-test_pan_flows (Fixture       *fixture,
-                gconstpointer  data)
-{
-  for (SpsTime delay = 10000; delay <= 90000; delay += 20000)
-    {
-      g_autoptr(SpsTrace) trace = build_flow_trace (delay);
-
-      g_assert_cmpuint (assert_pan_matches_fresh (fixture->timeline, trace, TRUE), >, (gsize) WIDTH * HEIGHT / 50);
-    }
 }
 
 static void
@@ -1112,12 +764,7 @@ main (int   argc,
   g_test_add ("/ui/timeline/hover", Fixture, NULL, fixture_set_up, test_hover, fixture_tear_down);
   g_test_add ("/ui/timeline/no-key-bindings", Fixture, NULL, fixture_set_up, test_no_key_bindings,
               fixture_tear_down);
-  g_test_add ("/ui/timeline/collapsed-summary", Fixture, NULL, fixture_set_up, test_collapsed_summary,
-              fixture_tear_down);
   g_test_add ("/ui/timeline/build-node", Fixture, NULL, fixture_set_up, test_build_node, fixture_tear_down);
-  g_test_add ("/ui/timeline/pan-tiles", Fixture, NULL, fixture_set_up, test_pan_tiles, fixture_tear_down);
-  g_test_add ("/ui/timeline/pan-flows", Fixture, NULL, fixture_set_up, test_pan_flows, fixture_tear_down);
-  g_test_add ("/ui/timeline/pan-prefetch", Fixture, NULL, fixture_set_up, test_pan_prefetch, fixture_tear_down);
   g_test_add ("/ui/timeline/properties", Fixture, NULL, fixture_set_up, test_properties, fixture_tear_down);
   g_test_add ("/ui/timeline/ruler", Fixture, NULL, fixture_set_up, test_ruler, fixture_tear_down);
   g_test_add ("/ui/timeline/sample-tooltip", Fixture, NULL, fixture_set_up_v8, test_sample_tooltip,

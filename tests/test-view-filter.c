@@ -46,37 +46,6 @@ typedef struct
 
 enum { A, B, C, D, E, F, G, H };
 
-static guint32
-add_slice (SpsTraceBuilder *b,
-           guint32          thread,
-           SpsTime          ts,
-           SpsTime          dur,
-           const char      *name,
-           const char      *category,
-           const char      *args)
-{
-  return sps_trace_builder_add_complete (b, thread, ts, dur,
-                                         sps_trace_builder_intern (b, name, -1),
-                                         sps_trace_builder_intern (b, category, -1),
-                                         args != NULL ? sps_trace_builder_add_args_text (b, args, -1)
-                                                      : SPS_ARGS_REF_NONE,
-                                         SPS_SLICE_NONE);
-}
-
-static void
-add_flow (SpsTraceBuilder *b,
-          guint64          key,
-          guint32          from_thread,
-          SpsTime          from_ts,
-          guint32          from,
-          guint32          to_thread,
-          SpsTime          to_ts,
-          guint32          to)
-{
-  sps_trace_builder_add_flow_point (b, key, SPS_FLOW_START, SPS_FLOW_BIND_SLICE, from_thread, from_ts, from, 0, 0);
-  sps_trace_builder_add_flow_point (b, key, SPS_FLOW_END, SPS_FLOW_BIND_SLICE, to_thread, to_ts, to, 0, 0);
-}
-
 static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
@@ -95,18 +64,18 @@ fixture_setup (Fixture       *fx,
   guint32 he;
   guint32 hg;
 
-  add_slice (b, t1, 0, 100, "A", "cat1", NULL);
-  hb = add_slice (b, t1, 10, 20, "B", "cat2, error", NULL);
-  add_slice (b, t1, 40, 50, "C", "cat1", NULL);
-  add_slice (b, t1, 50, 10, "D", "cat1", "{\"status\":\"failed\"}");
-  he = add_slice (b, t2, 200, 50, "E", "cat1", NULL);
-  add_slice (b, t2, 210, 10, "F", "cat1", NULL);
-  hg = add_slice (b, t3, 0, 1000, "G", "gc", NULL);
-  add_slice (b, t3, 500, 5, "H", "gc", "{\"status\":\"ok\"}");
+  sps_test_add_complete (b, t1, 0, 100, "A", "cat1", NULL, SPS_SLICE_NONE);
+  hb = sps_test_add_complete (b, t1, 10, 20, "B", "cat2, error", NULL, SPS_SLICE_NONE);
+  sps_test_add_complete (b, t1, 40, 50, "C", "cat1", NULL, SPS_SLICE_NONE);
+  sps_test_add_complete (b, t1, 50, 10, "D", "cat1", "{\"status\":\"failed\"}", SPS_SLICE_NONE);
+  he = sps_test_add_complete (b, t2, 200, 50, "E", "cat1", NULL, SPS_SLICE_NONE);
+  sps_test_add_complete (b, t2, 210, 10, "F", "cat1", NULL, SPS_SLICE_NONE);
+  hg = sps_test_add_complete (b, t3, 0, 1000, "G", "gc", NULL, SPS_SLICE_NONE);
+  sps_test_add_complete (b, t3, 500, 5, "H", "gc", "{\"status\":\"ok\"}", SPS_SLICE_NONE);
   sps_trace_builder_add_instant (b, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD, p1, t2, 230,
                                  sps_trace_builder_intern (b, "tick", -1), 0, SPS_ARGS_REF_NONE);
-  add_flow (b, 1, t1, 15, hb, t2, 200, he);
-  add_flow (b, 2, t2, 240, he, t3, 600, hg);
+  sps_test_add_flow (b, 1, t1, 15, hb, t2, 200, he);
+  sps_test_add_flow (b, 2, t2, 240, he, t3, 600, hg);
 
   fx->trace = sps_trace_builder_finish (b, NULL, &error);
   g_assert_no_error (error);
@@ -332,8 +301,8 @@ test_mismatched_mapping (void)
   guint32 t2 = sps_trace_builder_ensure_thread (b, p2, 22);
   const SpsThreadTable *threads;
 
-  add_slice (b, t1, 0, 10, "X", "", NULL);
-  add_slice (b, t2, 0, 10, "Y", "", NULL);
+  sps_test_add_complete (b, t1, 0, 10, "X", "", NULL, SPS_SLICE_NONE);
+  sps_test_add_complete (b, t2, 0, 10, "Y", "", NULL, SPS_SLICE_NONE);
   trace = sps_trace_builder_finish (b, NULL, &error);
   g_assert_no_error (error);
 
@@ -752,221 +721,6 @@ test_changed_signal (Fixture       *fx,
   g_assert_cmpuint (n, ==, 3);
 }
 
-/* One random control change, windows and durations scaled to the trace */
-static void
-random_change (GRand         *rand,
-               SpsViewFilter *filter)
-{
-  SpsTrace *trace = sps_view_filter_get_trace (filter);
-  guint n_slices = sps_trace_get_slices (trace)->n_rows;
-  guint n_threads = sps_trace_get_threads (trace)->n_rows;
-  guint n_processes = sps_trace_get_processes (trace)->n_rows;
-  SpsTime t0 = sps_trace_get_start_time (trace);
-  SpsTime span = MAX (sps_trace_get_end_time (trace) - t0, 10);
-  SpsTime a;
-
-  switch (g_rand_int_range (rand, 0, 7))
-    {
-    case 0:
-      a = t0 + (SpsTime) (g_rand_double_range (rand, -0.05, 1.0) * span);
-      sps_view_filter_set_window (filter, a, a + (SpsTime) (g_rand_double_range (rand, -0.02, 0.4) * span));
-      break;
-    case 1:
-      sps_view_filter_set_min_duration (filter, (SpsTime) (g_rand_double_range (rand, 0, 0.05) * span));
-      break;
-    case 2:
-      if (n_processes > 0)
-        sps_view_filter_set_process_expansion (filter, g_rand_int_range (rand, 0, n_processes),
-                                               g_rand_int_range (rand, 0, 3));
-      break;
-    case 3:
-      if (n_threads > 0)
-        sps_view_filter_set_thread_expansion (filter, g_rand_int_range (rand, 0, n_threads),
-                                              g_rand_int_range (rand, 0, 3));
-      break;
-    case 4:
-      sps_view_filter_set_class_masks (filter, g_rand_int_range (rand, 0, 16) & g_rand_int_range (rand, 0, 16),
-                                       g_rand_int_range (rand, 0, 16) & g_rand_int_range (rand, 0, 16));
-      break;
-    case 5:
-      {
-        guint32 seeds[2] = { g_rand_int_range (rand, 0, MAX (n_slices, 1)),
-                             g_rand_int_range (rand, 0, MAX (n_slices, 1)) };
-
-        sps_view_filter_set_focus_seeds (filter, seeds, n_slices > 0 ? g_rand_int_range (rand, 0, 3) : 0);
-        sps_view_filter_set_focus_enabled (filter, g_rand_boolean (rand));
-      }
-      break;
-    default:
-      sps_view_filter_set_focus_depth (filter, g_rand_int_range (rand, 0, 4));
-      sps_view_filter_set_focus_direction (filter, g_rand_int_range (rand, 1, 4));
-      sps_view_filter_set_focus_parent_child (filter, g_rand_boolean (rand));
-      break;
-    }
-}
-
-/* The incrementally updated filter equals a new filter given the same
- * state through its JSON form (a full recompute), and the definition,
- * slice by slice. */
-static void
-check_against_fresh (SpsViewFilter *filter)
-{
-  SpsTrace *trace = sps_view_filter_get_trace (filter);
-  const SpsSliceTable *slices = sps_trace_get_slices (trace);
-  g_autoptr(SpsViewFilter) fresh = sps_view_filter_new (trace);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *json = sps_view_filter_to_json (filter);
-  g_autoptr(GBytes) m1 = NULL;
-  g_autoptr(GBytes) m2 = NULL;
-  const guint8 *m;
-  SpsTime ws;
-  SpsTime we;
-  guint n = 0;
-
-  g_assert_true (sps_view_filter_load_json (fresh, json, -1, &error));
-  g_assert_no_error (error);
-
-  g_assert_cmpuint (sps_view_filter_get_visible_count (filter), ==, sps_view_filter_get_visible_count (fresh));
-  g_assert_cmpuint (sps_view_filter_get_total_height (filter), ==, sps_view_filter_get_total_height (fresh));
-  m1 = sps_view_filter_dup_mask (filter);
-  m2 = sps_view_filter_dup_mask (fresh);
-  g_assert_true (g_bytes_equal (m1, m2));
-
-  m = g_bytes_get_data (m1, NULL);
-  sps_view_filter_get_window (filter, &ws, &we);
-  for (guint s = 0; s < slices->n_rows; s++)
-    {
-      SpsTime end = slices->ts[s] + slices->dur[s];
-      gboolean in_time = ws <= we && slices->ts[s] <= we && end >= ws &&
-                         slices->dur[s] >= sps_view_filter_get_min_duration (filter);
-      guint32 bits = sps_view_filter_get_slice_classes (filter, s);
-      guint32 require = sps_view_filter_get_require_mask (filter);
-      gboolean classes = (bits & require) == require && (bits & sps_view_filter_get_exclude_mask (filter)) == 0;
-      guint shown = sps_view_filter_get_track_lanes_shown (filter, slices->track[s]);
-      gboolean focus = !sps_view_filter_is_focus_active (filter) || sps_view_filter_is_slice_reached (filter, s);
-
-      g_assert_cmpint (m[s], ==, in_time && classes && slices->depth[s] < shown && focus);
-      n += m[s];
-    }
-  g_assert_cmpuint (n, ==, sps_view_filter_get_visible_count (filter));
-}
-
-/* Random traces and random control sequences: after every change, the
- * incrementally updated filter equals a new filter given the same state
- * (through its JSON form), a full recompute. */
-static void
-test_incremental_random (void)
-{
-  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
-
-  for (guint round = 0; round < 6; round++)
-    {
-      g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
-      g_autoptr(SpsTrace) trace = NULL;
-      g_autoptr(SpsViewFilter) filter = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GArray) handles = g_array_new (FALSE, FALSE, sizeof (guint32));
-      g_autoptr(GArray) handle_thread = g_array_new (FALSE, FALSE, sizeof (guint32));
-      g_autoptr(GArray) handle_ts = g_array_new (FALSE, FALSE, sizeof (SpsTime));
-      guint n_threads = 0;
-      guint32 threads[12];
-      const char *cats[] = { "a", "b", "a,b", "error", "" };
-
-      for (guint p = 0; p < 4; p++)
-        {
-          guint32 process = sps_trace_builder_ensure_process (b, 100 + p);
-
-          for (guint t = 0; t < 3; t++)
-            threads[n_threads++] = sps_trace_builder_ensure_thread (b, process, 1000 + p * 10 + t);
-        }
-      for (guint t = 0; t < n_threads; t++)
-        {
-          SpsTime ts = g_rand_int_range (rand, 0, 100);
-
-          /* Nested runs: a root with a few levels of children */
-          for (guint r = 0; r < 20; r++)
-            {
-              SpsTime root_dur = g_rand_int_range (rand, 1, 400);
-              SpsTime child_ts = ts;
-
-              for (guint depth = 0; depth < 4 && child_ts < ts + root_dur; depth++)
-                {
-                  SpsTime dur = MAX (0, root_dur - (child_ts - ts) - g_rand_int_range (rand, 0, 50));
-                  g_autofree char *name = g_strdup_printf ("n%d", g_rand_int_range (rand, 0, 6));
-                  guint32 h = add_slice (b, threads[t], child_ts, dur, name,
-                                         cats[g_rand_int_range (rand, 0, G_N_ELEMENTS (cats))],
-                                         g_rand_boolean (rand) ? "{\"k\":1}" : NULL);
-
-                  g_array_append_val (handles, h);
-                  g_array_append_val (handle_thread, threads[t]);
-                  g_array_append_val (handle_ts, child_ts);
-                  child_ts += g_rand_int_range (rand, 0, 30);
-                }
-              ts += root_dur + g_rand_int_range (rand, 0, 40);
-            }
-        }
-      for (guint f = 0; f < 40; f++)
-        {
-          guint i = g_rand_int_range (rand, 0, handles->len);
-          guint j = g_rand_int_range (rand, 0, handles->len);
-
-          add_flow (b, f + 1, g_array_index (handle_thread, guint32, i), g_array_index (handle_ts, SpsTime, i),
-                    g_array_index (handles, guint32, i), g_array_index (handle_thread, guint32, j),
-                    g_array_index (handle_ts, SpsTime, j), g_array_index (handles, guint32, j));
-        }
-      trace = sps_trace_builder_finish (b, NULL, &error);
-      g_assert_no_error (error);
-
-      filter = sps_view_filter_new (trace);
-      g_assert_true (sps_view_filter_add_rule (filter, "error", SPS_CLASS_RULE_CATEGORY, "error", NULL, NULL));
-      g_assert_true (sps_view_filter_add_rule (filter, "b", SPS_CLASS_RULE_CATEGORY, "b", NULL, NULL));
-      g_assert_true (sps_view_filter_add_rule (filter, "k", SPS_CLASS_RULE_ARG, "k", "1", NULL));
-      g_assert_true (sps_view_filter_add_rule (filter, "n1", SPS_CLASS_RULE_NAME, "n1", NULL, NULL));
-
-      for (guint step = 0; step < 60; step++)
-        {
-          random_change (rand, filter);
-          check_against_fresh (filter);
-        }
-    }
-}
-
-/* The same on real traces: the shared fixtures of other projects' tools */
-static void
-test_incremental_fixtures (void)
-{
-  g_autofree char *dir_path = sps_test_shared_fixture_path ("chrome", NULL);
-  g_autoptr(GDir) dir = NULL;
-  g_autoptr(GRand) rand = g_rand_new_with_seed (23);
-  const char *name;
-  guint n_traces = 0;
-
-  /* (the helper marks the test skipped when they are missing) */
-  if (dir_path == NULL)
-    return;
-  dir = g_dir_open (dir_path, 0, NULL);
-  g_assert_nonnull (dir);
-
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir_path, name, NULL);
-      g_autoptr(SpsTrace) trace = sps_test_load_path (path);
-      g_autoptr(SpsViewFilter) filter = sps_view_filter_new (trace);
-
-      g_test_message ("%s", name);
-      g_assert_true (sps_view_filter_add_rule (filter, "gpu", SPS_CLASS_RULE_CATEGORY, "*gpu*", NULL, NULL));
-      g_assert_true (sps_view_filter_add_rule (filter, "named", SPS_CLASS_RULE_ARG, "name", NULL, NULL));
-      g_assert_true (sps_view_filter_add_rule (filter, "run", SPS_CLASS_RULE_NAME, "*Run*", NULL, NULL));
-      for (guint step = 0; step < 30; step++)
-        {
-          random_change (rand, filter);
-          check_against_fresh (filter);
-        }
-      n_traces++;
-    }
-  g_assert_cmpuint (n_traces, >, 10);
-}
-
 /* Which of A … H a predicate lets through, as a string of 0/1 */
 static char *
 slice_bits (Fixture  *fx,
@@ -1091,6 +845,53 @@ test_group_tracks (Fixture       *fx,
   g_assert_cmpuint (list[0], <, list[1]);
 }
 
+/* All of a track's lanes, whatever collapse or hiding shows: tid 1's
+ * slice track has depths 0–2 (A, B/C, D), tid 2's two (E, F) and its
+ * instant track one (the picture at the top). */
+static void
+test_track_lanes (Fixture       *fx,
+                  gconstpointer  data)
+{
+  guint t1 = fx->trace->slices.track[fx->s[A]];
+  guint t2 = fx->trace->slices.track[fx->s[E]];
+  const guint32 *tracks;
+  guint n;
+
+  sps_view_filter_set_process_expansion (fx->filter, fx->process[0], SPS_EXPANSION_HIDDEN);
+  g_assert_cmpuint (sps_view_filter_get_track_lanes_shown (fx->filter, t1), ==, 0);
+  g_assert_cmpuint (sps_view_filter_get_track_lanes (fx->filter, t1), ==, 3);
+  g_assert_cmpuint (sps_view_filter_get_track_lanes (fx->filter, t2), ==, 2);
+  tracks = sps_view_filter_get_group_tracks (fx->filter, group_of_thread (fx, 2), &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (sps_view_filter_get_track_lanes (fx->filter, tracks[1]), ==, 1);
+}
+
+/* The rules on slices alone, whatever hides or folds their thread or
+ * process: with pid 10 hidden, A … F are not matched but pass; a 15 ns
+ * minimum then fails D (10 ns) and F (10 ns) and H (5 ns) whatever the
+ * expansion; excluding the "error" class (B's category) fails B too. */
+static void
+test_passes_rules (Fixture       *fx,
+                   gconstpointer  data)
+{
+  int error;
+
+  sps_view_filter_set_process_expansion (fx->filter, fx->process[0], SPS_EXPANSION_HIDDEN);
+  sps_view_filter_set_thread_expansion (fx->filter, fx->thread[2], SPS_EXPANSION_COLLAPSED);
+  assert_bits (fx, sps_view_filter_is_slice_matched, "00000011");
+  assert_bits (fx, sps_view_filter_slice_passes_rules, "11111111");
+
+  sps_view_filter_set_min_duration (fx->filter, 15);
+  assert_bits (fx, sps_view_filter_slice_passes_rules, "11101010");
+
+  g_assert_true (sps_view_filter_add_rule (fx->filter, "error", SPS_CLASS_RULE_CATEGORY, "error", NULL, NULL));
+  error = sps_view_filter_lookup_class (fx->filter, "error");
+  g_assert_cmpint (error, >=, 0);
+  sps_view_filter_set_class_masks (fx->filter, 0, 1u << error);
+  assert_bits (fx, sps_view_filter_slice_passes_rules, "10101010");
+  assert_bits (fx, sps_view_filter_is_slice_matched, "00000010");
+}
+
 #define TEST(path, func) \
   g_test_add ("/core/view-filter/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
@@ -1119,8 +920,8 @@ main (int   argc,
   TEST ("matched", test_matched);
   TEST ("classes/replace-rules", test_replace_rules);
   TEST ("layout/group-tracks", test_group_tracks);
-  g_test_add_func ("/core/view-filter/incremental-random", test_incremental_random);
-  g_test_add_func ("/core/view-filter/incremental-fixtures", test_incremental_fixtures);
+  TEST ("layout/track-lanes", test_track_lanes);
+  TEST ("passes-rules", test_passes_rules);
 
   return g_test_run ();
 }

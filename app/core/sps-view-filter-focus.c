@@ -641,6 +641,32 @@ sps_view_filter_is_slice_matched (SpsViewFilter *self,
 }
 
 /**
+ * sps_view_filter_slice_passes_rules:
+ * @self: a #SpsViewFilter
+ * @slice: a slice index
+ *
+ * Whether @slice passes the rules on slices themselves — the window, the
+ * minimum duration, the class masks and focus — whatever its thread's
+ * and process's expansion. A view that shows a thread on its own, as the
+ * timeline shows a pinned thread of a hidden or collapsed process, asks
+ * this for that thread's slices. A slice of a track with an invalid
+ * mapping passes nothing.
+ *
+ * Returns: whether @slice passes; a few array reads
+ */
+gboolean
+sps_view_filter_slice_passes_rules (SpsViewFilter *self,
+                                    guint          slice)
+{
+  g_return_val_if_fail (SPS_IS_VIEW_FILTER (self), FALSE);
+  g_return_val_if_fail (slice < self->slices->n_rows, FALSE);
+
+  if (self->track_group[self->slices->track[slice]] == SPS_NO_INDEX)
+    return FALSE;
+  return _sps_view_filter_passes_rules (self, slice);
+}
+
+/**
  * sps_view_filter_get_visible_count:
  * @self: a #SpsViewFilter
  *

@@ -136,6 +136,19 @@ _sps_view_filter_focus_active (SpsViewFilter *self)
   return self->focus_enabled && self->seeds->len > 0;
 }
 
+/* The rules on the slice itself (focus, window, minimum duration,
+ * classes), whatever its thread's and process's expansion */
+static inline gboolean
+_sps_view_filter_passes_rules (SpsViewFilter *self,
+                               guint32        slice)
+{
+  if (_sps_view_filter_focus_active (self) && !self->reached[slice])
+    return FALSE;
+  return self->in_window[slice] &&
+         self->slices->dur[slice] >= self->min_duration &&
+         self->pattern_ok[self->slice_pattern[slice]];
+}
+
 /* Visibility were every collapsed process and thread expanded: hidden
  * ones and invalid mappings still hide their slices. */
 static inline gboolean
@@ -148,17 +161,13 @@ _sps_view_filter_matches (SpsViewFilter *self,
 
   if (g == SPS_NO_INDEX)
     return FALSE;
-  if (_sps_view_filter_focus_active (self) && !self->reached[slice])
-    return FALSE;
   process = self->group_process[g];
   thread = self->group_thread[g];
   if (process != SPS_NO_INDEX && self->process_expansion[process] == SPS_EXPANSION_HIDDEN)
     return FALSE;
   if (thread != SPS_NO_INDEX && self->thread_expansion[thread] == SPS_EXPANSION_HIDDEN)
     return FALSE;
-  return self->in_window[slice] &&
-         self->slices->dur[slice] >= self->min_duration &&
-         self->pattern_ok[self->slice_pattern[slice]];
+  return _sps_view_filter_passes_rules (self, slice);
 }
 
 static inline gboolean

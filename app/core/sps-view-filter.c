@@ -907,6 +907,27 @@ sps_view_filter_get_track_lanes_shown (SpsViewFilter *self,
 }
 
 /**
+ * sps_view_filter_get_track_lanes:
+ * @self: a #SpsViewFilter
+ * @track: a track index
+ *
+ * All the lanes of @track, shown or not: one per depth of a slice track
+ * (at least one), one for any other track. A view that lays a thread out
+ * whatever its process's state (a pinned thread) uses it.
+ *
+ * Returns: the number of lanes
+ */
+guint
+sps_view_filter_get_track_lanes (SpsViewFilter *self,
+                                 guint          track)
+{
+  g_return_val_if_fail (SPS_IS_VIEW_FILTER (self), 0);
+  g_return_val_if_fail (track < self->tracks->n_rows, 0);
+
+  return self->track_lanes[track];
+}
+
+/**
  * sps_view_filter_get_slice_lane:
  * @self: a #SpsViewFilter
  * @slice: a slice index

@@ -168,6 +168,9 @@ SPS_AVAILABLE_IN_ALL
 guint           sps_view_filter_get_track_lanes_shown (SpsViewFilter     *self,
                                                       guint               track);
 SPS_AVAILABLE_IN_ALL
+guint           sps_view_filter_get_track_lanes      (SpsViewFilter      *self,
+                                                      guint               track);
+SPS_AVAILABLE_IN_ALL
 guint           sps_view_filter_get_slice_lane       (SpsViewFilter      *self,
                                                       guint               slice);
 SPS_AVAILABLE_IN_ALL
@@ -268,6 +271,9 @@ gboolean        sps_view_filter_is_slice_visible     (SpsViewFilter      *self,
                                                       guint               slice);
 SPS_AVAILABLE_IN_ALL
 gboolean        sps_view_filter_is_slice_matched     (SpsViewFilter      *self,
+                                                      guint               slice);
+SPS_AVAILABLE_IN_ALL
+gboolean        sps_view_filter_slice_passes_rules   (SpsViewFilter      *self,
                                                       guint               slice);
 SPS_AVAILABLE_IN_ALL
 GBytes         *sps_view_filter_dup_matched_mask     (SpsViewFilter      *self);

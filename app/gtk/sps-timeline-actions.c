@@ -13,11 +13,15 @@
 #define KEY_ZOOM_FACTOR      1.5
 #define PAN_FRACTION         0.15
 
+/* Scrolls the rows, or the pinned band for a pinned row, until row
+ * @index is in view */
 static void
 scroll_to_row (SpsTimeline *self,
                guint        index)
 {
+  SpsTimelineGeometry g;
   const SpsTimelineRow *row;
+  int top, bottom;
   double value;
   double page;
 
@@ -25,15 +29,29 @@ scroll_to_row (SpsTimeline *self,
     return;
 
   row = _sps_timeline_layout_get_row (self->layout, index);
+  _sps_timeline_get_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)),
+                              gtk_widget_get_height (GTK_WIDGET (self)), &g);
+  if (_sps_timeline_row_pinned (&g, row))
+    {
+      _sps_timeline_row_bounds (&g, row, &top, &bottom);
+      if (row->y < g.pinned_scroll)
+        self->pinned_scroll = row->y;
+      else if (row->y + row->height > g.pinned_scroll + (bottom - top))
+        self->pinned_scroll = row->y + row->height - (bottom - top);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+
   value = gtk_adjustment_get_value (self->vadjustment);
   page = gtk_adjustment_get_page_size (self->vadjustment);
 
   if (page <= 0)
     return;
-  if (row->y < value)
-    gtk_adjustment_set_value (self->vadjustment, row->y);
-  else if (row->y + row->height > value + page)
-    gtk_adjustment_set_value (self->vadjustment, row->y + row->height - page);
+  /* The adjustment counts from the first row below the pinned ones */
+  if (row->y - g.pinned_height < value)
+    gtk_adjustment_set_value (self->vadjustment, row->y - g.pinned_height);
+  else if (row->y - g.pinned_height + row->height > value + page)
+    gtk_adjustment_set_value (self->vadjustment, row->y - g.pinned_height + row->height - page);
 }
 
 void

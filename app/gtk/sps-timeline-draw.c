@@ -24,6 +24,7 @@ row_span_area (SpsTimeline               *self,
 {
   const SpsTimelineRow *row;
   float left, right, top, bottom;
+  int area_top, area_bottom;
 
   if (index == SPS_NO_INDEX)
     return FALSE;
@@ -38,8 +39,10 @@ row_span_area (SpsTimeline               *self,
 
   left = MAX (left, (float) g->gutter);
   right = MIN (right, (float) g->width);
-  top = MAX ((float) _sps_timeline_row_top (g, row) + 1, (float) g->ruler_height);
-  bottom = MIN ((float) (_sps_timeline_row_top (g, row) + row->height - 1), (float) g->height);
+  /* Within the row's area: the pinned band, or the rows below it */
+  _sps_timeline_row_bounds (g, row, &area_top, &area_bottom);
+  top = MAX ((float) _sps_timeline_row_top (g, row) + 1, (float) area_top);
+  bottom = MIN ((float) (_sps_timeline_row_top (g, row) + row->height - 1), (float) area_bottom);
 
   if (right <= left || bottom <= top)
     return FALSE;
@@ -190,15 +193,29 @@ draw_range (SpsTimeline               *self,
   gtk_snapshot_pop (snapshot);
 }
 
+/* The row under widget y @y: in the pinned band, a pinned row; below it,
+ * one of the scrolled rows; SPS_NO_INDEX on the ruler, the band's
+ * separator or past the last row */
 guint
 _sps_timeline_hit_row (SpsTimeline               *self,
                        const SpsTimelineGeometry *g,
                        double                     y)
 {
+  int py = (int) floor (y);
+
   if (self->layout == NULL || y < g->ruler_height || y >= g->height)
     return SPS_NO_INDEX;
 
-  return _sps_timeline_layout_row_at_y (self->layout, (int) floor (y) - g->ruler_height + g->scroll);
+  if (py < _sps_timeline_tracks_top (g))
+    {
+      int content = py - g->ruler_height + g->pinned_scroll;
+
+      if (py >= _sps_timeline_tracks_top (g) - SPS_TIMELINE_PIN_SEPARATOR || content >= g->pinned_height)
+        return SPS_NO_INDEX;
+      return _sps_timeline_layout_row_at_y (self->layout, content);
+    }
+
+  return _sps_timeline_layout_row_at_y (self->layout, py - _sps_timeline_tracks_top (g) + g->scroll);
 }
 
 static void
@@ -275,57 +292,56 @@ draw_grid (SpsTimeline               *self,
   gtk_snapshot_pop (snapshot);
 }
 
-/* The rows in view: headers across the whole width, each row's cached
- * node in the tracks area, then the gutter's labels. */
-static void
-draw_rows (SpsTimeline               *self,
-           GtkSnapshot               *snapshot,
-           const SpsTimelineGeometry *g,
-           const graphene_rect_t     *tracks_area)
+/* Rows from @first on, while they start above @bottom and are among the
+ * first @end rows: headers across the whole width, each row's cached
+ * node in the tracks area, then the gutter's labels, clipped to
+ * [@top, @bottom). Returns the row after the last drawn. */
+static guint
+draw_row_range (SpsTimeline               *self,
+                GtkSnapshot               *snapshot,
+                const SpsTimelineGeometry *g,
+                guint                      first,
+                guint                      end,
+                int                        top,
+                int                        bottom)
 {
-  guint n_rows = _sps_timeline_layout_get_n_rows (self->layout);
-  guint first;
-  guint last;
+  guint last = first;
 
-  if (n_rows == 0 || tracks_area->size.height <= 0)
-    return;
+  if (bottom <= top)
+    return first;
 
-  first = _sps_timeline_layout_row_at_y (self->layout, g->scroll);
-  if (first == SPS_NO_INDEX)
-    first = n_rows;
-  last = first;
-
-  for (guint i = first; i < n_rows; i++)
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, top, g->width, bottom - top));
+  for (guint i = first; i < end; i++)
     {
       const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, i);
-      int top = _sps_timeline_row_top (g, row);
+      int row_top = _sps_timeline_row_top (g, row);
 
-      if (top >= g->height)
+      if (row_top >= bottom)
         break;
       last = i + 1;
 
       if (row->kind == SPS_TIMELINE_ROW_PROCESS)
         {
           gtk_snapshot_append_color (snapshot, &self->style.panel,
-                                     &GRAPHENE_RECT_INIT (0, top, g->width, row->height));
+                                     &GRAPHENE_RECT_INIT (0, row_top, g->width, row->height));
           gtk_snapshot_append_color (snapshot, &self->style.border,
-                                     &GRAPHENE_RECT_INIT (0, top, g->width, 1));
+                                     &GRAPHENE_RECT_INIT (0, row_top, g->width, 1));
           continue;
         }
 
       if (row->flags & SPS_TIMELINE_ROW_FIRST)
         gtk_snapshot_append_color (snapshot, &self->style.border,
-                                   &GRAPHENE_RECT_INIT (0, top, g->width, 1));
+                                   &GRAPHENE_RECT_INIT (0, row_top, g->width, 1));
     }
 
-  gtk_snapshot_push_clip (snapshot, tracks_area);
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (g->gutter, top, g->track_width, bottom - top));
   for (guint i = first; i < last; i++)
     {
       const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, i);
       GskRenderNode *node;
 
-      /* Headers are drawn above; a collapsed one shows its activity. */
-      if (row->kind == SPS_TIMELINE_ROW_PROCESS && !(row->flags & SPS_TIMELINE_ROW_COLLAPSED))
+      /* Headers are drawn above, and show nothing in the tracks */
+      if (row->kind == SPS_TIMELINE_ROW_PROCESS)
         continue;
 
       node = _sps_timeline_get_row_node (self, i, row, g);
@@ -340,13 +356,72 @@ draw_rows (SpsTimeline               *self,
   _sps_timeline_draw_counter_axes (self, snapshot, g, first, last);
   gtk_snapshot_pop (snapshot);
 
+  _sps_timeline_draw_gutter (self, snapshot, g, first, last);
+  gtk_snapshot_pop (snapshot);
+
+  return last;
+}
+
+/* The line under the pinned band and, when its rows are higher than the
+ * band, a thumb at its right edge saying which part of them shows */
+static void
+draw_band_edge (SpsTimeline               *self,
+                GtkSnapshot               *snapshot,
+                const SpsTimelineGeometry *g)
+{
+  int view = g->band - SPS_TIMELINE_PIN_SEPARATOR;
+
+  gtk_snapshot_append_color (snapshot, &self->style.shadow,
+                             &GRAPHENE_RECT_INIT (0, _sps_timeline_tracks_top (g) - SPS_TIMELINE_PIN_SEPARATOR,
+                                                  g->width, SPS_TIMELINE_PIN_SEPARATOR));
+  if (g->pinned_height > view && view > 0)
+    {
+      float length = MAX (view * (float) view / g->pinned_height, 6.f);
+      float y = g->ruler_height + (view - length) * g->pinned_scroll / (float) (g->pinned_height - view);
+
+      gtk_snapshot_append_color (snapshot, &self->style.dim,
+                                 &GRAPHENE_RECT_INIT (g->width - 4, y, 3, length));
+    }
+}
+
+/* The rows in view: the pinned band's, then the scrolled ones below it */
+static void
+draw_rows (SpsTimeline               *self,
+           GtkSnapshot               *snapshot,
+           const SpsTimelineGeometry *g,
+           const graphene_rect_t     *tracks_area)
+{
+  guint n_rows = _sps_timeline_layout_get_n_rows (self->layout);
+  guint n_pinned = _sps_timeline_layout_get_n_pinned_rows (self->layout);
+  guint pinned_first = n_pinned;
+  guint pinned_last = n_pinned;
+  guint first;
+  guint last;
+
+  if (n_rows == 0 || tracks_area->size.height <= 0)
+    return;
+
+  if (n_pinned > 0)
+    {
+      pinned_first = _sps_timeline_layout_row_at_y (self->layout, g->pinned_scroll);
+      pinned_last = draw_row_range (self, snapshot, g, pinned_first, n_pinned, g->ruler_height,
+                                    MIN (_sps_timeline_tracks_top (g) - SPS_TIMELINE_PIN_SEPARATOR, g->height));
+      draw_band_edge (self, snapshot, g);
+    }
+
+  first = _sps_timeline_layout_row_at_y (self->layout, g->scroll);
+  if (first == SPS_NO_INDEX)
+    first = n_rows;
+  last = draw_row_range (self, snapshot, g, first, n_rows, _sps_timeline_tracks_top (g), g->height);
+
   /* Rows out of sight give their nodes back. */
   for (guint i = 0; i < self->n_row_cache; i++)
-    if ((i < first || i >= last) && (self->row_cache[i].valid || self->row_cache[i].tiles != NULL))
+    if ((i < pinned_first || i >= pinned_last) && (i < first || i >= last) &&
+        (self->row_cache[i].valid || self->row_cache[i].tiles != NULL))
       _sps_timeline_row_cache_clear (&self->row_cache[i]);
 
-  _sps_timeline_queue_prefetch (self, g, first, last);
-  _sps_timeline_draw_gutter (self, snapshot, g, first, last);
+  /* The tiles to come, for the scrolled rows in view and the pinned ones */
+  _sps_timeline_queue_prefetch (self, g, n_pinned > 0 ? pinned_first : first, last);
 }
 
 /* Flows, selection and hover on top of the cached rows */

@@ -277,7 +277,11 @@ _sps_timeline_update_selected_flows (SpsTimeline *self)
  * stands for it (a collapsed thread's or process's representative lane)
  * when no ancestor shows: an end is never dropped unless its thread or
  * process is hidden (flow_path() leaves out a flow whose two ends are
- * both filtered out). */
+ * both filtered out). A pinned thread's slice is drawn in its own row
+ * whatever its process's state, so that row comes first. An end whose
+ * row is out of its area (a scrolled row under the pinned band, a pinned
+ * one scrolled out of the band) is held at the area's edge, pointing
+ * the way to it. */
 static gboolean
 flow_point_y (SpsTimeline               *self,
               const SpsTimelineGeometry *g,
@@ -285,19 +289,32 @@ flow_point_y (SpsTimeline               *self,
               double                    *y)
 {
   SpsViewFilter *filter = _sps_timeline_layout_get_filter (self->layout);
-  guint shown = sps_view_filter_project (filter, slice);
-  guint index = SPS_NO_INDEX;
+  guint index = _sps_timeline_layout_find_slice_row (self->layout, slice);
   const SpsTimelineRow *row;
+  int top, bottom;
 
-  if (shown != SPS_NO_INDEX)
-    index = _sps_timeline_layout_find_slice_row (self->layout, shown);
+  if (index != SPS_NO_INDEX &&
+      !_sps_timeline_row_shows_slice (self->session, _sps_timeline_layout_get_row (self->layout, index), slice))
+    index = SPS_NO_INDEX;
+  if (index == SPS_NO_INDEX)
+    {
+      guint shown = sps_view_filter_project (filter, slice);
+
+      if (shown != SPS_NO_INDEX)
+        index = _sps_timeline_layout_find_slice_row (self->layout, shown);
+    }
   if (index == SPS_NO_INDEX)
     index = _sps_timeline_layout_find_lane_row (self->layout, sps_view_filter_get_slice_lane (filter, slice));
   if (index == SPS_NO_INDEX)
     return FALSE;
 
   row = _sps_timeline_layout_get_row (self->layout, index);
+  _sps_timeline_row_bounds (g, row, &top, &bottom);
   *y = _sps_timeline_row_top (g, row) + row->height / 2.0;
+  if (*y < top)
+    *y = top;
+  else if (_sps_timeline_row_pinned (g, row) && *y > bottom)
+    *y = bottom;
 
   return TRUE;
 }
@@ -442,7 +459,8 @@ _sps_timeline_draw_flows (SpsTimeline               *self,
 
   cache = &self->flow_cache;
   if (!cache->valid || cache->show_all != show_all || cache->ns_per_px != g->ns_per_px ||
-      cache->scroll != g->scroll || cache->width != g->track_width || cache->height != g->height ||
+      cache->scroll != g->scroll || cache->pinned_scroll != g->pinned_scroll || cache->band != g->band ||
+      cache->width != g->track_width || cache->height != g->height ||
       g->start < cache->start || g->end > cache->end)
     {
       /* Half a window more each side, for the pan frames to come; not
@@ -476,6 +494,8 @@ _sps_timeline_draw_flows (SpsTimeline               *self,
       cache->end = wide.end;
       cache->ns_per_px = g->ns_per_px;
       cache->scroll = g->scroll;
+      cache->pinned_scroll = g->pinned_scroll;
+      cache->band = g->band;
       cache->width = g->track_width;
       cache->height = g->height;
       cache->show_all = show_all;

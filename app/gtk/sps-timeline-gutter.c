@@ -49,12 +49,20 @@ starts_group (SpsTimeline          *self,
 }
 
 /* Whether the thread's label can fold it: it has more than one lane, or
- * is folded already. */
+ * is folded already; not the representative lane of a collapsed process
+ * (unless pinned: a pinned thread shows its lanes whatever its process's
+ * state), which shows one lane whatever the thread's state. */
 static gboolean
 thread_collapsible (SpsTimeline *self,
                     guint32      thread)
 {
   SpsViewFilter *filter = sps_session_get_view_filter (self->session);
+  guint32 process = sps_trace_get_threads (self->trace)->process[thread];
+
+  if (process < sps_trace_get_processes (self->trace)->n_rows &&
+      sps_session_get_process_collapsed (self->session, process) &&
+      !sps_session_get_thread_pinned (self->session, thread))
+    return FALSE;
 
   return sps_session_get_thread_collapsed (self->session, thread) ||
          sps_view_filter_get_group_lanes (filter, sps_view_filter_get_thread_group (filter, thread)) > 1;

@@ -243,6 +243,28 @@ leave_cb (SpsTimeline              *self,
   update_hover (self);
 }
 
+/* Scrolls the pinned band by @delta px when the pointer is over it and
+ * its rows are higher than it */
+static gboolean
+scroll_band (SpsTimeline *self,
+             double       delta)
+{
+  SpsTimelineGeometry g;
+  int view;
+
+  if (!self->pointer_inside)
+    return FALSE;
+
+  _sps_timeline_get_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)), &g);
+  view = g.band - SPS_TIMELINE_PIN_SEPARATOR;
+  if (self->pointer_y < g.ruler_height || self->pointer_y >= _sps_timeline_tracks_top (&g) || g.pinned_height <= view)
+    return FALSE;
+
+  self->pinned_scroll = CLAMP (g.pinned_scroll + (int) round (delta), 0, g.pinned_height - view);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
 static gboolean
 scroll_cb (SpsTimeline              *self,
            double                    dx,
@@ -256,9 +278,12 @@ scroll_cb (SpsTimeline              *self,
 
   state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
 
-  /* Shift+wheel, or the wheel over the labels, scrolls the rows. */
+  /* Shift+wheel, or the wheel over the labels, scrolls the rows (over
+   * the pinned band, the band's rows). */
   if ((state & GDK_SHIFT_MASK) != 0 || (self->pointer_inside && self->pointer_x < self->gutter_width))
     {
+      if (scroll_band (self, (dy != 0 ? dy : dx) * self->lane_height * 3))
+        return TRUE;
       if (self->vadjustment != NULL)
         gtk_adjustment_set_value (self->vadjustment,
                                   gtk_adjustment_get_value (self->vadjustment) +
@@ -417,6 +442,21 @@ click_released_cb (SpsTimeline     *self,
   self->selecting_from_click = FALSE;
 }
 
+/* A right click on the ruler opens its menu */
+static void
+secondary_pressed_cb (SpsTimeline     *self,
+                      int              n_press,
+                      double           x,
+                      double           y,
+                      GtkGestureClick *gesture)
+{
+  if (self->session == NULL || y >= self->ruler_height || x < self->gutter_width)
+    return;
+
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  _sps_timeline_popup_ruler_menu (self, x);
+}
+
 /**
  * _sps_timeline_dup_tooltip_markup:
  * @self: a #SpsTimeline
@@ -506,6 +546,11 @@ _sps_timeline_input_init (SpsTimeline *self)
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
   g_signal_connect_swapped (gesture, "released", G_CALLBACK (click_released_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
+  g_signal_connect_swapped (gesture, "pressed", G_CALLBACK (secondary_pressed_cb), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
 }
 
 /**
@@ -518,7 +563,8 @@ _sps_timeline_input_init (SpsTimeline *self)
  *
  * Starts a drag of the timeline's drag gesture: the middle button, or
  * the primary one with Control in the tracks, pans; Shift in the tracks,
- * or any button on the ruler, selects a time range; the splitter resizes
+ * or the primary button on the ruler, selects a time range
+ * (the secondary one opens the ruler's menu); the splitter resizes
  * the gutter. The gesture's "drag-begin" handler reads @button and
  * @state from the event; tests, whose emitted signals have no event,
  * call this and then emit "drag-update" and "drag-end".
@@ -549,7 +595,10 @@ _sps_timeline_drag_begin (SpsTimeline     *self,
   self->drag_gutter = self->gutter_width;
   self->drag_scroll = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
 
-  if (button == GDK_BUTTON_MIDDLE)
+  /* The secondary button opens menus (the ruler's): no drag */
+  if (button == GDK_BUTTON_SECONDARY)
+    self->drag_mode = SPS_TIMELINE_DRAG_NONE;
+  else if (button == GDK_BUTTON_MIDDLE)
     self->drag_mode = SPS_TIMELINE_DRAG_PAN;
   else if (in_splitter (self, x))
     self->drag_mode = SPS_TIMELINE_DRAG_GUTTER;

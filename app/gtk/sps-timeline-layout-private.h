@@ -26,6 +26,10 @@ typedef enum
 {
   SPS_TIMELINE_ROW_FIRST     = 1 << 0,  /* first row of its track */
   SPS_TIMELINE_ROW_COLLAPSED = 1 << 1,  /* header of a collapsed process */
+  SPS_TIMELINE_ROW_PINNED    = 1 << 2,  /* a pinned thread's row */
+  SPS_TIMELINE_ROW_OWN_RULES = 1 << 3,  /* pinned, of a hidden process: its
+                                         * slices pass by the slice rules
+                                         * alone (the filter hides them) */
 } SpsTimelineRowFlags;
 
 typedef struct
@@ -69,6 +73,10 @@ const SpsTimelineRow *_sps_timeline_layout_get_row               (SpsTimelineLay
                                                                   guint              row);
 SPS_GTK_AVAILABLE_IN_ALL
 int                   _sps_timeline_layout_get_height            (SpsTimelineLayout *self);
+SPS_GTK_AVAILABLE_IN_ALL
+int                   _sps_timeline_layout_get_pinned_height     (SpsTimelineLayout *self);
+SPS_GTK_AVAILABLE_IN_ALL
+guint                 _sps_timeline_layout_get_n_pinned_rows     (SpsTimelineLayout *self);
 SPS_GTK_AVAILABLE_IN_ALL
 guint                 _sps_timeline_layout_row_at_y              (SpsTimelineLayout *self,
                                                                   int                y);

@@ -26,13 +26,20 @@
  * Which rows show is the filter's: a track shows the lanes the filter
  * gives it (sps_view_filter_get_track_lanes_shown()), so a collapsed
  * thread keeps its representative lane (the first lane of its first
- * track) and a hidden one none. A collapsed process shows its header,
- * drawn as its activity: the header stands for the filter's
- * representative lane of the process. Stack-chart lanes are the
- * timeline's own and show while their thread and process are expanded.
- * Each row that is a lane of the filter is found from that lane
+ * track) and a hidden one none. A collapsed process keeps its header and,
+ * under it, its representative lane: the first lane of its first thread
+ * that has one, drawn as that lane is drawn anywhere. Stack-chart lanes
+ * are the timeline's own and show while their thread and process are
+ * expanded. Each row that is a lane of the filter is found from that lane
  * (_sps_timeline_layout_find_lane_row()), which is how flows reach the
  * lane that stands for a hidden slice.
+ *
+ * Pinned threads come before everything, in the order pinned, flagged
+ * SPS_TIMELINE_ROW_PINNED: the widget draws them in a band under the
+ * ruler that does not scroll with the rest (the pinned height). A pinned
+ * thread shows its lanes whatever its process's state — all of them, or
+ * its first when the thread itself is collapsed, none when the thread
+ * itself is hidden — and leaves its place in its process.
  *
  * Rebuilding the rows costs the number of tracks. No display is needed,
  * so tests use this directly.
@@ -60,6 +67,8 @@ struct _SpsTimelineLayout
   guint32             *lane_row;         /* per lane of the filter */
   guint                n_lanes;
   int                  height;
+  int                  pinned_height;     /* of the pinned rows, first */
+  guint                n_pinned_rows;
 };
 
 static void
@@ -96,18 +105,22 @@ map_lane (SpsTimelineLayout *self,
     self->lane_row[lane] = self->rows->len;
 }
 
+/* @lanes lanes of track @t (rows of a slice track's depths from 0), with
+ * @extra flags; the lanes the filter shows are mapped to their rows */
 static void
-add_track_rows (SpsTimelineLayout *self,
-                guint32            t,
-                gboolean           expanded)
+add_track_lanes (SpsTimelineLayout *self,
+                 guint32            t,
+                 guint              lanes,
+                 gboolean           expanded,
+                 guint8             extra)
 {
   const SpsTrackTable *tracks = self->tracks;
   guint32 process = tracks->process[t];
   guint32 thread = tracks->thread[t];
-  guint shown = sps_view_filter_get_track_lanes_shown (self->filter, t);
+  guint mapped = sps_view_filter_get_track_lanes_shown (self->filter, t);
   guint lane = sps_view_filter_get_track_lane (self->filter, t);
 
-  if (shown == 0)
+  if (lanes == 0)
     return;
 
   self->track_row[t] = self->rows->len;
@@ -117,34 +130,38 @@ add_track_rows (SpsTimelineLayout *self,
     case SPS_TRACK_THREAD_SLICES:
     case SPS_TRACK_THREAD_SAMPLED_SLICES:
     case SPS_TRACK_ASYNC:
-      for (guint d = 0; d < shown; d++)
+      for (guint d = 0; d < lanes; d++)
         {
-          map_lane (self, lane + d);
-          add_row (self, SPS_TIMELINE_ROW_SLICES, d == 0 ? SPS_TIMELINE_ROW_FIRST : 0,
+          if (d < mapped)
+            map_lane (self, lane + d);
+          add_row (self, SPS_TIMELINE_ROW_SLICES, (d == 0 ? SPS_TIMELINE_ROW_FIRST : 0) | extra,
                    d, process, thread, t, self->track_height);
         }
       break;
 
     case SPS_TRACK_COUNTER:
-      map_lane (self, lane);
-      add_row (self, SPS_TIMELINE_ROW_COUNTER, SPS_TIMELINE_ROW_FIRST, 0,
+      if (mapped > 0)
+        map_lane (self, lane);
+      add_row (self, SPS_TIMELINE_ROW_COUNTER, SPS_TIMELINE_ROW_FIRST | extra, 0,
                process, thread, t, 2 * self->track_height);
       break;
 
     case SPS_TRACK_THREAD_INSTANTS:
     case SPS_TRACK_PROCESS_INSTANTS:
     case SPS_TRACK_GLOBAL_INSTANTS:
-      map_lane (self, lane);
-      add_row (self, SPS_TIMELINE_ROW_INSTANTS, SPS_TIMELINE_ROW_FIRST, 0,
+      if (mapped > 0)
+        map_lane (self, lane);
+      add_row (self, SPS_TIMELINE_ROW_INSTANTS, SPS_TIMELINE_ROW_FIRST | extra, 0,
                process, thread, t, self->track_height);
       break;
 
     case SPS_TRACK_THREAD_SAMPLES:
-      map_lane (self, lane);
-      add_row (self, SPS_TIMELINE_ROW_SAMPLES, SPS_TIMELINE_ROW_FIRST, 0,
+      if (mapped > 0)
+        map_lane (self, lane);
+      add_row (self, SPS_TIMELINE_ROW_SAMPLES, SPS_TIMELINE_ROW_FIRST | extra, 0,
                process, thread, t, self->track_height);
       for (guint d = 0; expanded && d < self->stack_depths[t]; d++)
-        add_row (self, SPS_TIMELINE_ROW_STACK, 0, d, process, thread, t, self->track_height);
+        add_row (self, SPS_TIMELINE_ROW_STACK, extra, d, process, thread, t, self->track_height);
       break;
 
     default:
@@ -163,7 +180,28 @@ add_group_rows (SpsTimelineLayout *self,
 
   tracks = sps_view_filter_get_group_tracks (self->filter, g, &n);
   for (guint i = 0; i < n; i++)
-    add_track_rows (self, tracks[i], expanded);
+    add_track_lanes (self, tracks[i], sps_view_filter_get_track_lanes_shown (self->filter, tracks[i]),
+                     expanded, 0);
+}
+
+/* The representative lane of a collapsed process, from group @g (the
+ * first of the process with a lane shown): the first lane of its first
+ * track that shows one. (When only the layout collapsed the process, the
+ * filter shows the group whole: one lane is kept all the same.) */
+static void
+add_representative_row (SpsTimelineLayout *self,
+                        guint              g)
+{
+  const guint32 *tracks;
+  guint n;
+
+  tracks = sps_view_filter_get_group_tracks (self->filter, g, &n);
+  for (guint i = 0; i < n; i++)
+    if (sps_view_filter_get_track_lanes_shown (self->filter, tracks[i]) > 0)
+      {
+        add_track_lanes (self, tracks[i], 1, FALSE, 0);
+        return;
+      }
 }
 
 static gboolean
@@ -174,8 +212,10 @@ is_collapsed (SpsTimelineLayout *self,
          sps_view_filter_get_process_expansion (self->filter, process) == SPS_EXPANSION_COLLAPSED;
 }
 
-/* Pinned threads come first, each as its lanes the filter shows (none
- * while it or its process is hidden, or its process collapsed) */
+/* Pinned threads come first, each with its lanes whatever its process's
+ * state (all of them; its first when the thread is collapsed; none when
+ * it is hidden). In a hidden process the filter hides the thread's
+ * slices, so its rows say to judge them by the slice rules alone. */
 static void
 add_pinned_rows (SpsTimelineLayout *self)
 {
@@ -183,13 +223,28 @@ add_pinned_rows (SpsTimelineLayout *self)
     {
       guint32 thread = g_array_index (self->pinned, guint32, i);
       guint g = sps_view_filter_get_thread_group (self->filter, thread);
+      SpsExpansion expansion = sps_view_filter_get_thread_expansion (self->filter, thread);
+      guint8 extra = SPS_TIMELINE_ROW_PINNED;
+      const guint32 *tracks;
+      guint budget;
       guint process;
+      guint n;
 
-      if (!sps_view_filter_get_group (self->filter, g, &process, NULL))
+      if (!sps_view_filter_get_group (self->filter, g, &process, NULL) || expansion == SPS_EXPANSION_HIDDEN)
         continue;
-      add_group_rows (self, g,
-                      sps_view_filter_get_thread_expansion (self->filter, thread) == SPS_EXPANSION_EXPANDED &&
-                      sps_view_filter_get_process_expansion (self->filter, process) == SPS_EXPANSION_EXPANDED);
+      if (process != SPS_NO_INDEX &&
+          sps_view_filter_get_process_expansion (self->filter, process) == SPS_EXPANSION_HIDDEN)
+        extra |= SPS_TIMELINE_ROW_OWN_RULES;
+
+      budget = expansion == SPS_EXPANSION_COLLAPSED ? 1 : G_MAXUINT;
+      tracks = sps_view_filter_get_group_tracks (self->filter, g, &n);
+      for (guint k = 0; k < n && budget > 0; k++)
+        {
+          guint lanes = MIN (sps_view_filter_get_track_lanes (self->filter, tracks[k]), budget);
+
+          add_track_lanes (self, tracks[k], lanes, expansion == SPS_EXPANSION_EXPANDED, extra);
+          budget -= lanes;
+        }
     }
 }
 
@@ -198,6 +253,7 @@ rebuild_rows (SpsTimelineLayout *self)
 {
   guint n_groups = sps_view_filter_get_n_groups (self->filter);
   guint32 section = SPS_NO_INDEX;   /* the process whose groups come */
+  gboolean represented = FALSE;      /* its representative lane is laid out */
 
   g_array_set_size (self->rows, 0);
   self->height = 0;
@@ -213,6 +269,8 @@ rebuild_rows (SpsTimelineLayout *self)
     self->lane_row[l] = SPS_NO_INDEX;
 
   add_pinned_rows (self);
+  self->pinned_height = self->height;
+  self->n_pinned_rows = self->rows->len;
 
   for (guint g = 0; g < n_groups; g++)
     {
@@ -240,6 +298,7 @@ rebuild_rows (SpsTimelineLayout *self)
           gboolean collapsed = is_collapsed (self, process);
 
           section = process;
+          represented = FALSE;
           self->process_row[process] = self->rows->len;
           add_row (self, SPS_TIMELINE_ROW_PROCESS,
                    SPS_TIMELINE_ROW_FIRST | (collapsed ? SPS_TIMELINE_ROW_COLLAPSED : 0),
@@ -248,13 +307,14 @@ rebuild_rows (SpsTimelineLayout *self)
 
       if (is_collapsed (self, process))
         {
-          /* The header is what the process's representative lane looks
-           * like (it draws the process's activity) */
-          guint first = sps_view_filter_get_group_offset (self->filter, g);
-          guint n = sps_view_filter_get_group_height (self->filter, g);
-
-          for (guint l = first; l < first + n && l < self->n_lanes; l++)
-            self->lane_row[l] = self->process_row[process];
+          /* Its first group with a lane stands for it; a pinned thread's
+           * lane stands for it from the top. */
+          if (!represented && sps_view_filter_get_group_height (self->filter, g) > 0)
+            {
+              represented = TRUE;
+              if (thread == SPS_NO_INDEX || !self->thread_pinned[thread])
+                add_representative_row (self, g);
+            }
           continue;
         }
 
@@ -610,8 +670,7 @@ _sps_timeline_layout_find_process_row (SpsTimelineLayout *self,
  * @self: a layout
  * @lane: a lane of the view filter's effective layout
  *
- * Returns: the row drawing @lane (a collapsed process's header for the
- *   process's representative lane), or %SPS_NO_INDEX
+ * Returns: the row drawing @lane, or %SPS_NO_INDEX
  */
 guint
 _sps_timeline_layout_find_lane_row (SpsTimelineLayout *self,
@@ -634,4 +693,33 @@ _sps_timeline_layout_get_filter (SpsTimelineLayout *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   return self->filter;
+}
+
+/**
+ * _sps_timeline_layout_get_pinned_height:
+ * @self: a layout
+ *
+ * Returns: the height of the pinned threads' rows, which come first
+ *   (content y 0 up to it); 0 when nothing is pinned
+ */
+int
+_sps_timeline_layout_get_pinned_height (SpsTimelineLayout *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->pinned_height;
+}
+
+/**
+ * _sps_timeline_layout_get_n_pinned_rows:
+ * @self: a layout
+ *
+ * Returns: how many rows the pinned threads have (rows 0 up to it)
+ */
+guint
+_sps_timeline_layout_get_n_pinned_rows (SpsTimelineLayout *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_pinned_rows;
 }

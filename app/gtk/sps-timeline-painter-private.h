@@ -14,6 +14,9 @@
 
 G_BEGIN_DECLS
 
+/* The line under the pinned band, px */
+#define SPS_TIMELINE_PIN_SEPARATOR 2
+
 /* Where the widget's parts go for one frame, and the visible window */
 typedef struct
 {
@@ -22,7 +25,15 @@ typedef struct
   int     gutter;          /* x where the tracks start */
   int     track_width;
   int     ruler_height;
-  int     scroll;          /* content y at the top of the tracks */
+  int     scroll;          /* content y at the top of the scrolled rows */
+  /* Pinned threads' rows (content y below pinned_height) are drawn in a
+   * band under the ruler that does not scroll with the others: band px
+   * high with its separator, scrolled by pinned_scroll inside itself
+   * when the rows are higher than it may be. The scrolled rows start at
+   * tracks_top (the ruler's bottom when nothing is pinned). */
+  int     pinned_height;
+  int     band;
+  int     pinned_scroll;
   int     scale;           /* device pixels per px */
   SpsTime start;
   SpsTime end;
@@ -69,7 +80,7 @@ typedef struct
 } SpsTimelineSource;
 
 /* A painter draws one kind of row (slice lanes, counters, instants,
- * samples, a collapsed process), finds what is under the pointer in it
+ * samples, stack charts), finds what is under the pointer in it
  * and says what the tooltip shows. Painters are plain tables of
  * functions that the widget calls per row, not widgets: a trace has
  * thousands of rows. Each function may be NULL. */
@@ -100,7 +111,6 @@ typedef struct
 
 SPS_GTK_AVAILABLE_IN_ALL
 const SpsTimelinePainter _sps_timeline_slice_painter;
-extern const SpsTimelinePainter _sps_timeline_process_painter;
 SPS_GTK_AVAILABLE_IN_ALL
 const SpsTimelinePainter _sps_timeline_counter_painter;
 extern const SpsTimelinePainter _sps_timeline_instant_painter;
@@ -184,11 +194,61 @@ _sps_timeline_x_to_time (const SpsTimelineGeometry *g,
   return _sps_time_offset (g->start, (x - g->gutter) * g->ns_per_px);
 }
 
+/* The widget y where the scrolled rows start: under the pinned band */
+static inline int
+_sps_timeline_tracks_top (const SpsTimelineGeometry *g)
+{
+  return g->ruler_height + g->band;
+}
+
+/* Whether @row is drawn in the pinned band under the ruler */
+static inline gboolean
+_sps_timeline_row_pinned (const SpsTimelineGeometry *g,
+                          const SpsTimelineRow      *row)
+{
+  return row->y < g->pinned_height;
+}
+
 static inline int
 _sps_timeline_row_top (const SpsTimelineGeometry *g,
                        const SpsTimelineRow      *row)
 {
-  return g->ruler_height + row->y - g->scroll;
+  if (_sps_timeline_row_pinned (g, row))
+    return g->ruler_height + row->y - g->pinned_scroll;
+  return _sps_timeline_tracks_top (g) + row->y - g->scroll;
+}
+
+/* The band of widget y where @row may show: the pinned band's rows
+ * above its separator, the others below the band */
+static inline void
+_sps_timeline_row_bounds (const SpsTimelineGeometry *g,
+                          const SpsTimelineRow      *row,
+                          int                       *top,
+                          int                       *bottom)
+{
+  if (_sps_timeline_row_pinned (g, row))
+    {
+      *top = g->ruler_height;
+      *bottom = _sps_timeline_tracks_top (g) - SPS_TIMELINE_PIN_SEPARATOR;
+    }
+  else
+    {
+      *top = _sps_timeline_tracks_top (g);
+      *bottom = g->height;
+    }
+}
+
+/* Whether @row draws @slice, one of its own: what the session shows;
+ * for a pinned thread of a hidden process (which the filter hides), the
+ * slice rules alone. */
+static inline gboolean
+_sps_timeline_row_shows_slice (SpsSession           *session,
+                               const SpsTimelineRow *row,
+                               guint                 slice)
+{
+  if (G_UNLIKELY (row->flags & SPS_TIMELINE_ROW_OWN_RULES))
+    return sps_view_filter_slice_passes_rules (sps_session_get_view_filter (session), slice);
+  return sps_session_is_slice_visible (session, slice);
 }
 
 /* The level drawn at: the first whose resolution is coarser than a

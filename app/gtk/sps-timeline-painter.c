@@ -55,7 +55,8 @@ _sps_timeline_window_area (const SpsTimelineGeometry *g,
 }
 
 /* The painter of @row, or NULL for a row that shows nothing in the
- * tracks (an expanded process's header) */
+ * tracks (a process's header: a collapsed process's representative lane
+ * is a row of its own, drawn by its track's painter) */
 const SpsTimelinePainter *
 _sps_timeline_painter_for_row (const SpsTimelineRow *row)
 {
@@ -72,9 +73,6 @@ _sps_timeline_painter_for_row (const SpsTimelineRow *row)
     case SPS_TIMELINE_ROW_STACK:
       return &_sps_timeline_stack_painter;
     case SPS_TIMELINE_ROW_PROCESS:
-      if (row->flags & SPS_TIMELINE_ROW_COLLAPSED)
-        return &_sps_timeline_process_painter;
-      return NULL;
     default:
       return NULL;
     }

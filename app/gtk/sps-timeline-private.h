@@ -59,6 +59,8 @@ char              *_sps_timeline_dup_tooltip_markup (SpsTimeline *self,
  * that starts at the trace's start, so that panning redraws only the
  * tiles that come into view. */
 #define SPS_TIMELINE_TILE_WIDTH       256
+/* The pinned band takes at most this much of the rows' height */
+#define SPS_TIMELINE_PIN_FRACTION     0.4
 
 typedef enum
 {
@@ -94,7 +96,6 @@ typedef struct
   guint32  line_pixel[SPS_PALETTE_SIZE];
   guint32  area_pixel[SPS_PALETTE_SIZE];
   guint32  dim_pixel;
-  guint32  summary_pixel;  /* activity of a collapsed process */
   gboolean dark;
 } SpsTimelineStyle;
 
@@ -178,6 +179,8 @@ typedef struct
   SpsTime        end;
   double         ns_per_px;
   int            scroll;
+  int            pinned_scroll;
+  int            band;
   int            width;
   int            height;
   gboolean       show_all;
@@ -206,6 +209,7 @@ struct _SpsTimeline
 
   int                   gutter_width;
   int                   track_height;
+  int                   pinned_scroll;   /* inside the pinned band */
 
   /* From the font */
   PangoLayout          *text_layout;
@@ -280,6 +284,12 @@ struct _SpsTimeline
   /* Stack charts of samples (sps-timeline-stacks.c), of the sample table
    * the session's "raw-stacks" picks */
   SpsTimelineStacks    *stacks;
+
+  /* The ruler's menu (sps-timeline-ruler-menu.c) and the time it was
+   * opened for */
+  GtkWidget            *ruler_menu;
+  double                menu_x;
+  SpsTime               menu_time;
 };
 
 /* sps-timeline-style.c */
@@ -411,6 +421,12 @@ void           _sps_timeline_draw_counter_axes     (SpsTimeline               *s
                                                     const SpsTimelineGeometry *g,
                                                     guint                      first,
                                                     guint                      last);
+
+/* sps-timeline-ruler-menu.c */
+void           _sps_timeline_ruler_menu_class_init (GtkWidgetClass            *widget_class);
+SPS_GTK_AVAILABLE_IN_ALL
+GtkWidget     *_sps_timeline_popup_ruler_menu      (SpsTimeline               *self,
+                                                    double                     x);
 
 /* sps-timeline-actions.c */
 void           _sps_timeline_actions_class_init    (GtkWidgetClass            *widget_class);

@@ -1,4 +1,4 @@
-/* sps-timeline-slice-painter.c: slice lanes, and collapsed processes
+/* sps-timeline-slice-painter.c: slice lanes
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -379,7 +379,7 @@ paint_slice_lane (SpsTimeline               *self,
         double x0 = _sps_time_distance (run->start, a->base) * px_per_ns - a->base_px;
         double x1 = _sps_time_distance (run->end, a->base) * px_per_ns - a->base_px;
 
-        if (filtered && !sps_session_is_slice_visible (self->session, run->slice))
+        if (filtered && !_sps_timeline_row_shows_slice (self->session, row, run->slice))
           continue;
 
         if (run->count == 1 && x1 - x0 >= 1.0)
@@ -423,59 +423,6 @@ done:
   paint->height = d.height;
 }
 
-/* A collapsed process: where any of its threads is busy, that is the
- * merged coverage of their outermost slices, in one strip. Each thread
- * costs what its top lane costs to draw, so the summary stays O(pixels)
- * per thread. */
-static void
-paint_process_summary (SpsTimeline               *self,
-                       const SpsTimelineGeometry *g,
-                       const SpsTimelineArea     *a,
-                       const SpsTimelineRow      *row,
-                       SpsTimelinePaint          *paint)
-{
-  const SpsTrackTable *tracks = sps_trace_get_tracks (self->trace);
-  double px_per_ns = 1.0 / g->ns_per_px;
-  guint level = _sps_timeline_draw_level (g);
-  float bar = MAX (row->height - 2 * 7, 4);
-  SpsTime start = _sps_time_sub (_sps_timeline_area_start (a, g), 1);
-  SpsTime end = _sps_time_add (_sps_timeline_area_end (a, g), 1);
-
-  _sps_timeline_canvas_init_strip (&paint->canvas, a->width, g->scale);
-  paint->y = floorf ((row->height - bar) / 2);
-  paint->height = bar;
-
-  for (guint t = 0; t < tracks->n_rows; t++)
-    {
-      SpsLodIter iter;
-      SpsLodRun runs[128];
-      guint n;
-      int covered = G_MININT;   /* the strip is filled up to here */
-
-      if (tracks->process[t] != row->process ||
-          (tracks->kind[t] != SPS_TRACK_THREAD_SLICES && tracks->kind[t] != SPS_TRACK_THREAD_SAMPLED_SLICES) ||
-          !sps_session_is_track_visible (self->session, t))
-        continue;
-
-      _sps_timeline_lod_runs_init (self->lod, &iter, t, 0, level, start, end);
-      while ((n = _sps_timeline_lod_runs_next_n (&iter, runs, G_N_ELEMENTS (runs))) > 0)
-        for (guint i = 0; i < n; i++)
-          {
-            double x0 = MAX (_sps_time_distance (runs[i].start, a->base) * px_per_ns - a->base_px, -1.0);
-            double x1 = MIN (_sps_time_distance (runs[i].end, a->base) * px_per_ns - a->base_px, a->width + 1.0);
-            int left = MAX (_sps_timeline_floor_px (x0), covered);
-            int right = MAX (_sps_timeline_floor_px (x0) + 1, -_sps_timeline_floor_px (-x1));
-
-            if (right > left)
-              {
-                _sps_timeline_canvas_fill_columns (&paint->canvas, left, right, self->style.summary_pixel);
-                covered = right;
-                paint->drawn = TRUE;
-              }
-          }
-    }
-}
-
 /* The slice under (@x, @y), allowing 2 px of slack for thin ones; hidden
  * slices are not hit. */
 static guint
@@ -488,7 +435,7 @@ slice_hit_test (const SpsTimelineSource   *source,
   guint slice = _sps_timeline_lod_slice_at (source->lod, row->track, row->depth, _sps_timeline_x_to_time (g, x),
                                             (SpsTime) ceil (2 * g->ns_per_px));
 
-  if (slice != SPS_NO_INDEX && !sps_session_is_slice_visible (source->session, slice))
+  if (slice != SPS_NO_INDEX && !_sps_timeline_row_shows_slice (source->session, row, slice))
     return SPS_NO_INDEX;
   return slice;
 }
@@ -563,11 +510,4 @@ const SpsTimelinePainter _sps_timeline_slice_painter = {
   .paint = paint_slice_lane,
   .hit_test = slice_hit_test,
   .tooltip = slice_tooltip,
-};
-
-/* A collapsed process's header row: nothing to point at there but the
- * header, which the widget handles (a click expands it). */
-const SpsTimelinePainter _sps_timeline_process_painter = {
-  .name = "process-summary",
-  .paint = paint_process_summary,
 };

@@ -114,8 +114,6 @@ update_style (SpsTimeline *self)
       s->area_pixel[i] = _sps_timeline_canvas_pixel (&s->area[i]);
     }
   s->dim_pixel = _sps_timeline_canvas_pixel (&s->dim);
-  line = mix (&s->panel, &s->fg, s->dark ? 0.4f : 0.32f);
-  s->summary_pixel = _sps_timeline_canvas_pixel (&line);
 
   _sps_timeline_clear_marks (self);
   self->style_valid = TRUE;

@@ -383,8 +383,9 @@ prefetch_tiles (gpointer user_data)
       const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, self->prefetch_row);
       SpsTimelineRowCache *cache = &self->row_cache[self->prefetch_row];
 
-      /* Rows the last frame drew at this scale */
-      if (cache->drawn_ns_per_px != g->ns_per_px)
+      /* Rows the last frame drew at this scale (not those between the
+       * pinned band and the rows below it, out of sight) */
+      if (cache->drawn_ns_per_px != g->ns_per_px || (!cache->valid && cache->tiles == NULL))
         continue;
 
       ensure_row_tiles (self, cache, g, row);

@@ -67,14 +67,37 @@ static GParamSpec *properties[N_PROPS];
 
 /* Geometry */
 
+/* The scrolled rows' offset: content y below the pinned rows */
 static int
 get_scroll (SpsTimeline *self,
             int          page)
 {
-  int content = self->layout != NULL ? _sps_timeline_layout_get_height (self->layout) : 0;
+  int content = self->layout != NULL
+    ? _sps_timeline_layout_get_height (self->layout) - _sps_timeline_layout_get_pinned_height (self->layout)
+    : 0;
   int value = self->vadjustment != NULL ? (int) gtk_adjustment_get_value (self->vadjustment) : 0;
 
   return CLAMP (value, 0, MAX (content - page, 0));
+}
+
+/* The pinned band: at most SPS_TIMELINE_PIN_FRACTION of the rows' height
+ * (at least a lane), scrolling inside itself beyond that */
+static void
+get_band (SpsTimeline         *self,
+          SpsTimelineGeometry *g)
+{
+  int rows = MAX (g->height - g->ruler_height, 0);
+  int view;
+
+  g->pinned_height = self->layout != NULL ? _sps_timeline_layout_get_pinned_height (self->layout) : 0;
+  g->band = 0;
+  g->pinned_scroll = 0;
+  if (g->pinned_height > 0)
+    {
+      view = MIN (g->pinned_height, MAX ((int) (rows * SPS_TIMELINE_PIN_FRACTION), self->lane_height));
+      g->band = view + SPS_TIMELINE_PIN_SEPARATOR;
+      g->pinned_scroll = CLAMP (self->pinned_scroll, 0, g->pinned_height - view);
+    }
 }
 
 void
@@ -90,7 +113,8 @@ _sps_timeline_get_geometry (SpsTimeline         *self,
   g->ruler_height = self->ruler_height;
   g->gutter = CLAMP (self->gutter_width, 0, MAX (width - 40, 0));
   g->track_width = MAX (width - g->gutter, 1);
-  g->scroll = get_scroll (self, MAX (height - g->ruler_height, 0));
+  get_band (self, g);
+  g->scroll = g->pinned_height + get_scroll (self, MAX (height - _sps_timeline_tracks_top (g), 0));
   g->scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
 
   if (self->session != NULL)
@@ -186,6 +210,9 @@ sps_timeline_measure (GtkWidget      *widget,
       int content = self->layout != NULL ? _sps_timeline_layout_get_height (self->layout) : 0;
 
       *minimum = self->ruler_height + self->lane_height * 2;
+      /* The pinned band adds its separator */
+      if (self->layout != NULL && _sps_timeline_layout_get_pinned_height (self->layout) > 0)
+        content += SPS_TIMELINE_PIN_SEPARATOR;
       *natural = MAX (*minimum, self->ruler_height + content);
     }
 }
@@ -205,8 +232,8 @@ configure_adjustments (SpsTimeline *self,
 
   if (self->vadjustment != NULL)
     {
-      int page = MAX (height - g.ruler_height, 1);
-      int content = self->layout != NULL ? _sps_timeline_layout_get_height (self->layout) : 0;
+      int page = MAX (height - _sps_timeline_tracks_top (&g), 1);
+      int content = self->layout != NULL ? _sps_timeline_layout_get_height (self->layout) - g.pinned_height : 0;
       double value = gtk_adjustment_get_value (self->vadjustment);
 
       gtk_adjustment_configure (self->vadjustment,
@@ -250,6 +277,8 @@ sps_timeline_size_allocate (GtkWidget *widget,
       self->fitting_gutter = FALSE;
     }
   configure_adjustments (self, width, height);
+  if (self->ruler_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->ruler_menu));
 }
 
 static void
@@ -455,6 +484,7 @@ sps_timeline_dispose (GObject *object)
   g_clear_object (&self->hadjustment);
   g_clear_object (&self->vadjustment);
 
+  g_clear_pointer (&self->ruler_menu, gtk_widget_unparent);
   _sps_timeline_invalidate_row_cache (self);
   if (self->labels != NULL)
     _sps_timeline_invalidate_labels (self);
@@ -652,6 +682,7 @@ sps_timeline_class_init (SpsTimelineClass *klass)
   g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
 
   _sps_timeline_actions_class_init (widget_class);
+  _sps_timeline_ruler_menu_class_init (widget_class);
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
 }
