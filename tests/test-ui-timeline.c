@@ -330,7 +330,7 @@ test_pointer (Fixture       *fixture,
 {
   SpsTimeline *timeline = SPS_TIMELINE (fixture->timeline);
   GtkEventController *drag = sps_test_find_controller (fixture->timeline, GTK_TYPE_GESTURE_DRAG, 0);
-  GtkEventController *click = sps_test_find_controller (fixture->timeline, GTK_TYPE_GESTURE_CLICK, 0);
+  GtkEventController *click = sps_test_find_controller (fixture->timeline, GTK_TYPE_GESTURE_CLICK, GDK_BUTTON_PRIMARY);
   int gutter = sps_timeline_get_gutter_width (timeline);
   guint process = find_process (fixture->trace, 1);
   SpsTime start, end;

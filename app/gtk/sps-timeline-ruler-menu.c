@@ -1,7 +1,8 @@
 /* sps-timeline-ruler-menu.c: the ruler's context menu
  *
- * A right click on the ruler, or the Menu key (Shift+F10) while the
- * timeline has the focus, opens a menu for the time at that place: add
+ * A right click on the ruler, or the ruler-menu key (Menu, Shift+F10:
+ * an application accelerator, as all the timeline's keys are), opens a
+ * menu for the time at that place: add
  * a flag there, remove the flag there, clear every flag, zoom to the
  * range selection or out to the whole trace, copy the time (as the
  * ruler counts it, from the trace's start, in the one time format). The
@@ -274,7 +275,7 @@ _sps_timeline_ruler_menu_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "timeline.ruler-zoom-range", NULL, action_zoom);
   gtk_widget_class_install_action (widget_class, "timeline.ruler-zoom-all", NULL, action_zoom);
   gtk_widget_class_install_action (widget_class, "timeline.ruler-copy-time", NULL, action_copy_time);
+  /* Its keys (Menu, Shift+F10) are the application's, as all the
+   * timeline's are */
   gtk_widget_class_install_action (widget_class, "timeline.ruler-menu", NULL, action_menu);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "timeline.ruler-menu", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "timeline.ruler-menu", NULL);
 }

@@ -80,6 +80,7 @@ static const struct {
   { "go-to-time", "win.go-to-time", FALSE },
   { "clear", "win.clear", TRUE },
   { "add-flag", "win.add-flag", TRUE },
+  { "ruler-menu", "win.ruler-menu", TRUE },
   { "open", "win.open", FALSE },
   { "search", "win.search", FALSE },
 };

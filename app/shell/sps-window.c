@@ -81,6 +81,7 @@ static const char * const timeline_actions[] = {
   "select-next",
   "clear",
   "add-flag",
+  "ruler-menu",
 };
 
 SpsApplication *
