@@ -294,8 +294,8 @@ draw_grid (SpsTimeline               *self,
 
 /* Rows from @first on, while they start above @bottom and are among the
  * first @end rows: headers across the whole width, each row's cached
- * node in the tracks area, then the gutter's labels, clipped to
- * [@top, @bottom). Returns the row after the last drawn. */
+ * node in the tracks area, then the gutter's labels, within [@top,
+ * @bottom). Returns the row after the last drawn. */
 static guint
 draw_row_range (SpsTimeline               *self,
                 GtkSnapshot               *snapshot,
@@ -310,7 +310,11 @@ draw_row_range (SpsTimeline               *self,
   if (bottom <= top)
     return first;
 
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, top, g->width, bottom - top));
+  /* Headers and labels stay in their area (the band's or the rows'
+   * below it); with nothing pinned the ruler, drawn last, covers what
+   * reaches above, so the frame needs no clip node more */
+  if (g->band > 0)
+    gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, top, g->width, bottom - top));
   for (guint i = first; i < end; i++)
     {
       const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, i);
@@ -357,7 +361,8 @@ draw_row_range (SpsTimeline               *self,
   gtk_snapshot_pop (snapshot);
 
   _sps_timeline_draw_gutter (self, snapshot, g, first, last);
-  gtk_snapshot_pop (snapshot);
+  if (g->band > 0)
+    gtk_snapshot_pop (snapshot);
 
   return last;
 }
