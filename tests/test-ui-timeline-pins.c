@@ -506,6 +506,61 @@ test_ruler_menu (Fixture       *fixture,
   gtk_popover_popdown (GTK_POPOVER (menu));
 }
 
+/* The label of the first item of @menu's model */
+static char *
+dup_first_label (GtkWidget *menu)
+{
+  GMenuModel *model = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (menu));
+  char *label = NULL;
+
+  g_assert_true (g_menu_model_get_item_attribute (model, 0, G_MENU_ATTRIBUTE_LABEL, "s", &label));
+  return label;
+}
+
+/* A right click on a thread's label opens its menu: "Pin to Top" on
+ * worker's label (its lane, in the middle of target's rectangle) pins
+ * it; on its label in the band the menu says "Unpin", which unpins it.
+ * The process headers and the rows of no thread have no such menu. */
+static void
+test_label_menu (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  SpsTimeline *self = SPS_TIMELINE (fixture->timeline);
+  GtkEventController *click = sps_test_find_controller (fixture->timeline, GTK_TYPE_GESTURE_CLICK,
+                                                        GDK_BUTTON_SECONDARY);
+  g_autofree char *pin = NULL;
+  g_autofree char *unpin = NULL;
+  g_autoptr(GdkTexture) pinned = NULL;
+  g_autoptr(GdkTexture) unpinned = NULL;
+  graphene_rect_t target;
+  GtkWidget *menu;
+
+  g_assert_true (sps_timeline_get_slice_area (self, SLICE ("target"), &target));
+  g_signal_emit_by_name (click, "pressed", 1, 50.0, (double) target.origin.y + 5);
+  menu = self->label_menu;
+  g_assert_nonnull (menu);
+  g_assert_true (gtk_widget_get_visible (menu));
+  pin = dup_first_label (menu);
+  g_assert_cmpstr (pin, ==, "Pin to Top");
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.toggle-pin", "u", fixture->thread_worker));
+  g_assert_true (sps_session_get_thread_pinned (fixture->session, fixture->thread_worker));
+  gtk_popover_popdown (GTK_POPOVER (menu));
+
+  pinned = render (fixture);
+  g_assert_true (sps_timeline_get_slice_area (self, SLICE ("target"), &target));
+  g_assert_cmpfloat (target.origin.y, ==, self->ruler_height + 1);
+  g_assert_true (_sps_timeline_popup_label_menu (self, 0, target.origin.y + 5) == menu);
+  unpin = dup_first_label (menu);
+  g_assert_cmpstr (unpin, ==, "Unpin");
+  g_assert_true (gtk_widget_activate_action (fixture->timeline, "timeline.toggle-pin", "u", fixture->thread_worker));
+  g_assert_false (sps_session_get_thread_pinned (fixture->session, fixture->thread_worker));
+  gtk_popover_popdown (GTK_POPOVER (menu));
+
+  /* Row 0 is now pid 1's header */
+  unpinned = render (fixture);
+  g_assert_null (_sps_timeline_popup_label_menu (self, 0, self->ruler_height + 5));
+}
+
 /* Real traces (the shared catapult and Kineto fixtures; skipped without
  * them): the thread of the last slice lane pinned, its rows come first,
  * in the band, as many as it had, starting right under the ruler; then
@@ -625,6 +680,7 @@ main (int   argc,
   TEST ("pinned-folded-process", test_pinned_folded_process);
   TEST ("collapsed-representative", test_collapsed_representative);
   TEST ("ruler-menu", test_ruler_menu);
+  TEST ("label-menu", test_label_menu);
   g_test_add_func ("/ui/timeline-pins/real-fixtures", test_real_fixtures);
 
   return g_test_run ();

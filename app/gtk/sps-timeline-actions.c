@@ -209,6 +209,23 @@ action_toggle_process (GtkWidget  *widget,
                                      !sps_session_get_process_collapsed (self->session, process));
 }
 
+/* Pins a thread to the band under the ruler, or unpins it (the thread
+ * labels' menu) */
+static void
+action_toggle_pin (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  SpsTimeline *self = SPS_TIMELINE (widget);
+  guint thread = g_variant_get_uint32 (parameter);
+
+  if (self->session == NULL || thread >= sps_trace_get_threads (self->trace)->n_rows)
+    return;
+
+  sps_session_set_thread_pinned (self->session, thread,
+                                 !sps_session_get_thread_pinned (self->session, thread));
+}
+
 /* A flag at the pointer's time over the tracks, else the view's middle */
 static void
 action_add_flag (GtkWidget  *widget,
@@ -240,6 +257,7 @@ _sps_timeline_actions_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "timeline.clear", NULL, action_clear);
   gtk_widget_class_install_action (widget_class, "timeline.select", "u", action_select);
   gtk_widget_class_install_action (widget_class, "timeline.toggle-process", "u", action_toggle_process);
+  gtk_widget_class_install_action (widget_class, "timeline.toggle-pin", "u", action_toggle_pin);
   gtk_widget_class_install_action (widget_class, "timeline.add-flag", NULL, action_add_flag);
 
   /* No key bindings of its own: the keys are the application's

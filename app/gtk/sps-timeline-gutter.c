@@ -363,3 +363,55 @@ _sps_timeline_draw_corner (SpsTimeline               *self,
     gtk_snapshot_append_node (snapshot, self->corner_node);
 }
 
+
+/**
+ * _sps_timeline_popup_label_menu:
+ * @self: a #SpsTimeline with a session
+ * @index: the row whose label was right-clicked
+ * @y: where, in widget coordinates
+ *
+ * A thread's label has a menu that pins the thread to the band under the
+ * ruler, or unpins it.
+ *
+ * Returns: (transfer none) (nullable): the menu's popover, or %NULL when
+ *   the row is no thread's
+ */
+GtkWidget *
+_sps_timeline_popup_label_menu (SpsTimeline *self,
+                                guint        index,
+                                double       y)
+{
+  const SpsTimelineRow *row;
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenuItem) item = NULL;
+  gboolean pinned;
+
+  g_return_val_if_fail (SPS_IS_TIMELINE (self), NULL);
+
+  if (self->session == NULL || self->layout == NULL || index >= _sps_timeline_layout_get_n_rows (self->layout))
+    return NULL;
+  row = _sps_timeline_layout_get_row (self->layout, index);
+  if (row->thread == SPS_NO_INDEX)
+    return NULL;
+
+  pinned = sps_session_get_thread_pinned (self->session, row->thread);
+  item = g_menu_item_new (pinned ? _("Unpin") : _("Pin to Top"), NULL);
+  g_menu_item_set_action_and_target (item, "timeline.toggle-pin", "u", row->thread);
+  g_menu_append_item (menu, item);
+
+  if (self->label_menu == NULL)
+    {
+      self->label_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+      gtk_widget_set_parent (self->label_menu, GTK_WIDGET (self));
+      gtk_popover_set_has_arrow (GTK_POPOVER (self->label_menu), FALSE);
+      gtk_popover_set_position (GTK_POPOVER (self->label_menu), GTK_POS_RIGHT);
+    }
+  else
+    gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->label_menu), G_MENU_MODEL (menu));
+
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->label_menu),
+                               &(GdkRectangle) { 0, (int) floor (y), MAX (self->gutter_width - 1, 1), 1 });
+  gtk_popover_popup (GTK_POPOVER (self->label_menu));
+
+  return self->label_menu;
+}

@@ -442,7 +442,8 @@ click_released_cb (SpsTimeline     *self,
   self->selecting_from_click = FALSE;
 }
 
-/* A right click on the ruler opens its menu */
+/* A right click on the ruler opens its menu, one on a thread's label
+ * the label's (pin, unpin) */
 static void
 secondary_pressed_cb (SpsTimeline     *self,
                       int              n_press,
@@ -450,11 +451,23 @@ secondary_pressed_cb (SpsTimeline     *self,
                       double           y,
                       GtkGestureClick *gesture)
 {
-  if (self->session == NULL || y >= self->ruler_height || x < self->gutter_width)
+  SpsTimelineGeometry g;
+
+  if (self->session == NULL || in_splitter (self, x))
     return;
 
-  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
-  _sps_timeline_popup_ruler_menu (self, x);
+  if (y < self->ruler_height)
+    {
+      if (x < self->gutter_width)
+        return;
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+      _sps_timeline_popup_ruler_menu (self, x);
+      return;
+    }
+
+  _sps_timeline_get_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)), &g);
+  if (x < g.gutter && _sps_timeline_popup_label_menu (self, _sps_timeline_hit_row (self, &g, y), y) != NULL)
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
 }
 
 /**

@@ -288,6 +288,7 @@ struct _SpsTimeline
   /* The ruler's menu (sps-timeline-ruler-menu.c) and the time it was
    * opened for */
   GtkWidget            *ruler_menu;
+  GtkWidget            *label_menu;     /* a thread label's: pin, unpin */
   double                menu_x;
   SpsTime               menu_time;
 };
@@ -365,6 +366,10 @@ void           _sps_timeline_draw_corner           (SpsTimeline               *s
 SPS_GTK_AVAILABLE_IN_ALL
 gboolean       _sps_timeline_gutter_toggle_thread  (SpsTimeline               *self,
                                                     guint                      index);
+SPS_GTK_AVAILABLE_IN_ALL
+GtkWidget     *_sps_timeline_popup_label_menu      (SpsTimeline               *self,
+                                                    guint                      index,
+                                                    double                     y);
 
 /* sps-timeline-flags.c */
 void           _sps_timeline_draw_flags            (SpsTimeline               *self,

@@ -279,6 +279,8 @@ sps_timeline_size_allocate (GtkWidget *widget,
   configure_adjustments (self, width, height);
   if (self->ruler_menu != NULL)
     gtk_popover_present (GTK_POPOVER (self->ruler_menu));
+  if (self->label_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->label_menu));
 }
 
 static void
@@ -485,6 +487,7 @@ sps_timeline_dispose (GObject *object)
   g_clear_object (&self->vadjustment);
 
   g_clear_pointer (&self->ruler_menu, gtk_widget_unparent);
+  g_clear_pointer (&self->label_menu, gtk_widget_unparent);
   _sps_timeline_invalidate_row_cache (self);
   if (self->labels != NULL)
     _sps_timeline_invalidate_labels (self);
