@@ -617,6 +617,25 @@ test_settings_roundtrip (Fixture       *fixture,
   g_assert_false (sps_trace_settings_apply (again, "{ \"pinned\": ", &error));
   g_clear_error (&error);
 
+  /* Members of the wrong type in the user's file are skipped, without a
+   * json-glib critical (the test aborts on one): only the flag at 7000 is
+   * well formed. */
+  {
+    g_autoptr(SpsSession) odd = sps_session_new (fixture->trace);
+    g_autoptr(SpsFlag) kept = NULL;
+
+    g_assert_true (sps_trace_settings_apply (odd,
+                                             "{ \"pinned\": 3, \"classes\": { \"a\": 1 },"
+                                             " \"flags\": [ 1, { \"time\": \"x\" }, { \"time\": {} },"
+                                             " { \"time\": 7000, \"name\": \"ok\" } ] }", &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (g_list_model_get_n_items (sps_session_get_flags (odd)), ==, 1);
+    kept = g_list_model_get_item (sps_session_get_flags (odd), 0);
+    g_assert_cmpint (sps_flag_get_time (kept), ==, 7000);
+    sps_session_get_pinned_threads (odd, &n);
+    g_assert_cmpuint (n, ==, 0);
+  }
+
   /* One file per trace, under the user's configuration */
   g_assert_true (g_str_has_prefix (path, g_get_user_config_dir ()));
   g_assert_true (g_str_has_suffix (path, ".json"));

@@ -56,6 +56,28 @@ sps_trace_settings_path (GFile *trace_file)
   return g_build_filename (g_get_user_config_dir (), "spanscope", "traces", name, NULL);
 }
 
+/* The settings file is the user's: a member of the wrong type, or an
+ * array element that is not an object, is skipped rather than handed to
+ * json-glib's accessors, which would warn (and abort under fatal
+ * criticals). */
+static JsonArray *
+get_array_member (JsonObject *object,
+                  const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static JsonObject *
+get_object_element (JsonArray *array,
+                    guint      index)
+{
+  JsonNode *node = json_array_get_element (array, index);
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
 static void
 add_classes (JsonBuilder   *builder,
              SpsViewFilter *filter)
@@ -70,10 +92,10 @@ add_classes (JsonBuilder   *builder,
   if (json_parser_load_from_data (parser, text, -1, NULL) &&
       JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)) &&
       (root = json_node_get_object (json_parser_get_root (parser))) != NULL &&
-      (classes = json_object_get_array_member (root, "classes")) != NULL)
+      (classes = get_array_member (root, "classes")) != NULL)
     for (guint i = 0; i < json_array_get_length (classes); i++)
       {
-        JsonObject *klass = json_array_get_object_element (classes, i);
+        JsonObject *klass = get_object_element (classes, i);
 
         if (klass == NULL || is_own_class (json_object_get_string_member_with_default (klass, "name", NULL)))
           continue;
@@ -182,19 +204,19 @@ apply_classes (SpsSession *session,
 
   for (guint i = 0; i < json_array_get_length (classes); i++)
     {
-      JsonObject *klass = json_array_get_object_element (classes, i);
+      JsonObject *klass = get_object_element (classes, i);
       const char *name;
       JsonArray *rules;
 
       if (klass == NULL ||
           (name = json_object_get_string_member_with_default (klass, "name", NULL)) == NULL ||
           *name == '\0' || is_own_class (name) ||
-          (rules = json_object_get_array_member (klass, "rules")) == NULL)
+          (rules = get_array_member (klass, "rules")) == NULL)
         continue;
 
       for (guint r = 0; r < json_array_get_length (rules); r++)
         {
-          JsonObject *rule = json_array_get_object_element (rules, r);
+          JsonObject *rule = get_object_element (rules, r);
 
           for (guint k = 0; rule != NULL && k < G_N_ELEMENTS (kinds); k++)
             {
@@ -243,10 +265,10 @@ sps_trace_settings_apply (SpsSession  *session,
     }
   root = json_node_get_object (json_parser_get_root (parser));
 
-  if ((array = json_object_get_array_member (root, "pinned")) != NULL)
+  if ((array = get_array_member (root, "pinned")) != NULL)
     for (guint i = 0; i < json_array_get_length (array); i++)
       {
-        JsonObject *pin = json_array_get_object_element (array, i);
+        JsonObject *pin = get_object_element (array, i);
         guint thread;
 
         if (pin == NULL)
@@ -257,18 +279,20 @@ sps_trace_settings_apply (SpsSession  *session,
           sps_session_set_thread_pinned (session, thread, TRUE);
       }
 
-  if ((array = json_object_get_array_member (root, "flags")) != NULL)
+  if ((array = get_array_member (root, "flags")) != NULL)
     for (guint i = 0; i < json_array_get_length (array); i++)
       {
-        JsonObject *flag = json_array_get_object_element (array, i);
+        JsonObject *flag = get_object_element (array, i);
 
-        if (flag == NULL || !json_object_has_member (flag, "time"))
+        JsonNode *time = flag != NULL ? json_object_get_member (flag, "time") : NULL;
+
+        if (time == NULL || json_node_get_value_type (time) != G_TYPE_INT64)
           continue;
-        sps_session_add_flag (session, json_object_get_int_member (flag, "time"),
+        sps_session_add_flag (session, json_node_get_int (time),
                               json_object_get_string_member_with_default (flag, "name", ""));
       }
 
-  if ((array = json_object_get_array_member (root, "classes")) != NULL)
+  if ((array = get_array_member (root, "classes")) != NULL)
     apply_classes (session, array);
 
   return TRUE;
