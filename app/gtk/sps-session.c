@@ -632,7 +632,10 @@ sps_session_get_raw_stacks (SpsSession *self)
  * @raw_stacks: whether views of samples show the raw stacks
  *
  * Has an effect only for traces whose stacks were repaired (whose raw
- * sample table is not empty); the others have one set of stacks.
+ * sample table is not empty); the others have one set of stacks. A
+ * selected stack-chart box is found again in the stacks now shown (the
+ * box of the same frame at the same time), or the selection is cleared
+ * when those stacks have no such box.
  */
 void
 sps_session_set_raw_stacks (SpsSession *self,
@@ -645,5 +648,7 @@ sps_session_set_raw_stacks (SpsSession *self,
     return;
 
   self->raw_stacks = raw_stacks;
+  /* A selected stack-chart box is one of the table shown until now */
+  _sps_session_selection_follow_stacks (self);
   g_object_notify_by_pspec (G_OBJECT (self), _sps_session_properties[PROP_RAW_STACKS]);
 }
