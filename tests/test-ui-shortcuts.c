@@ -112,8 +112,8 @@ shortcuts_of (SpsWindow *window)
   return by_title;
 }
 
-/* The defaults (the keybindings schema) and the fixed bindings: 19
- * actions, 26 accelerators, counted by hand from the schema. The
+/* The defaults (the keybindings schema) and the fixed bindings: 21
+ * actions, 30 accelerators, counted by hand from the schema. The
  * navigation keys (arrows) sit on the twin actions and still show on
  * their action's row. */
 static void
@@ -131,9 +131,10 @@ test_shortcuts_every_accelerator (void)
   shown = window_accels (by_title);
   assert_same_accels (expected, shown);
   /* 4 zoom-in + 3 zoom-out + 2 + 2 pans + 1 + 1 scrolls + 4 selects +
-   * fit, go to time, flag, clear, open, search, close, quit, help */
-  g_assert_cmpuint (shown->len, ==, 26);
-  g_assert_cmpuint (g_hash_table_size (by_title), ==, 19);
+   * fit, go to time, flag, clear, open, search, close, quit, help +
+   * 2 + 2 search steps */
+  g_assert_cmpuint (shown->len, ==, 30);
+  g_assert_cmpuint (g_hash_table_size (by_title), ==, 21);
 
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Zoom in"), ==, "w equal plus KP_Add");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Pan left"), ==, "a Left");
@@ -142,6 +143,9 @@ test_shortcuts_every_accelerator (void)
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Flag the time under the pointer"), ==, "m");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Keyboard shortcuts"), ==, "<Control>question");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Quit"), ==, "<Control>q");
+  g_assert_cmpstr (g_hash_table_lookup (by_title, "Select the next search match"), ==, "Return KP_Enter");
+  g_assert_cmpstr (g_hash_table_lookup (by_title, "Select the previous search match"), ==,
+                   "<Shift>Return <Shift>KP_Enter");
 
   /* Ctrl+? opens it: the action the accelerator names exists */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
@@ -175,7 +179,7 @@ test_shortcuts_follow_settings (void)
   expected = application_accels (GTK_APPLICATION (app));
   shown = window_accels (by_title);
   assert_same_accels (expected, shown);
-  g_assert_cmpuint (shown->len, ==, 26 - 4 + 2 - 1);
+  g_assert_cmpuint (shown->len, ==, 30 - 4 + 2 - 1);
 
   g_settings_reset (keys, "zoom-in");
   g_settings_reset (keys, "fit");

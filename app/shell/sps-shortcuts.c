@@ -37,6 +37,9 @@ static const SpsShortcut shortcuts[] = {
   { NULL, "<Control>w", "win.close", FALSE, GROUP_TRACES, N_("Close the window") },
   { NULL, "<Control>q", "app.quit", FALSE, GROUP_TRACES, N_("Quit") },
   { "search", NULL, "win.search", FALSE, GROUP_TRACES, N_("Search slices") },
+  /* Enter is a navigation key: on the twin, so a docked list keeps it */
+  { "search-next", NULL, "win.search-next", TRUE, GROUP_TRACES, N_("Select the next search match") },
+  { "search-prev", NULL, "win.search-prev", TRUE, GROUP_TRACES, N_("Select the previous search match") },
   { NULL, "<Control>question", "win.show-help-overlay", FALSE, GROUP_TRACES, N_("Keyboard shortcuts") },
   { "zoom-in", NULL, "win.zoom-in", TRUE, GROUP_VIEW, N_("Zoom in") },
   { "zoom-out", NULL, "win.zoom-out", TRUE, GROUP_VIEW, N_("Zoom out") },

@@ -83,6 +83,14 @@ static const char * const timeline_actions[] = {
   "add-flag",
 };
 
+/* Window actions (with their -nav twins, as the timeline's) that step
+ * through the search panel's matches: Enter and Shift+Enter outside the
+ * search entry */
+static const char * const search_step_actions[] = {
+  "search-next",
+  "search-prev",
+};
+
 SpsApplication *
 _sps_window_get_application (SpsWindow *self)
 {
@@ -121,6 +129,13 @@ sps_window_update_actions (SpsWindow *self)
       g_autofree char *nav = g_strconcat (timeline_actions[i], SPS_WINDOW_NAV_SUFFIX, NULL);
 
       sps_window_set_action_enabled (self, timeline_actions[i], keys);
+      sps_window_set_action_enabled (self, nav, keys && !self->focus_elsewhere);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (search_step_actions); i++)
+    {
+      g_autofree char *nav = g_strconcat (search_step_actions[i], SPS_WINDOW_NAV_SUFFIX, NULL);
+
+      sps_window_set_action_enabled (self, search_step_actions[i], keys);
       sps_window_set_action_enabled (self, nav, keys && !self->focus_elsewhere);
     }
 
@@ -692,6 +707,15 @@ sps_window_init (SpsWindow *self)
         g_autoptr(GSimpleAction) simple = g_simple_action_new (name, NULL);
 
         g_signal_connect_object (simple, "activate", G_CALLBACK (_sps_window_action_timeline), self, 0);
+        g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (simple));
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (search_step_actions); i++)
+    for (guint twin = 0; twin < 2; twin++)
+      {
+        g_autofree char *name = g_strconcat (search_step_actions[i], twin ? SPS_WINDOW_NAV_SUFFIX : "", NULL);
+        g_autoptr(GSimpleAction) simple = g_simple_action_new (name, NULL);
+
+        g_signal_connect_object (simple, "activate", G_CALLBACK (_sps_window_action_search_step), self, 0);
         g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (simple));
       }
 
