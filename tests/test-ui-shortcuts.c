@@ -20,12 +20,17 @@
 
 static SpsApplication *app;
 
-/* The shortcuts of @widget and its descendants, title → accelerator */
+/* The shortcuts of @widget and its descendants inside a section, title →
+ * accelerator. The window also keeps a copy of each for its search page,
+ * outside the sections. */
 static void
 collect_shortcuts (GtkWidget  *widget,
-                   GHashTable *by_title)
+                   GHashTable *by_title,
+                   gboolean    in_section)
 {
-  if (GTK_IS_SHORTCUTS_SHORTCUT (widget))
+  in_section = in_section || GTK_IS_SHORTCUTS_SECTION (widget);
+
+  if (in_section && GTK_IS_SHORTCUTS_SHORTCUT (widget))
     {
       g_autofree char *title = NULL;
       g_autofree char *accelerator = NULL;
@@ -41,7 +46,7 @@ collect_shortcuts (GtkWidget  *widget,
 
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
-    collect_shortcuts (child, by_title);
+    collect_shortcuts (child, by_title, in_section);
 }
 
 static int
@@ -107,7 +112,7 @@ shortcuts_of (SpsWindow *window)
   GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
 
   g_assert_nonnull (overlay);
-  collect_shortcuts (GTK_WIDGET (overlay), by_title);
+  collect_shortcuts (GTK_WIDGET (overlay), by_title, FALSE);
 
   return by_title;
 }
@@ -150,6 +155,8 @@ test_shortcuts_every_accelerator (void)
   /* Ctrl+? opens it: the action the accelerator names exists */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)))));
+  sps_test_maybe_screenshot (GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window))),
+                             "shortcuts-window");
 
   sps_test_close_window (window);
 }

@@ -177,17 +177,19 @@ sps_application_update_help_overlays (SpsApplication *self)
   for (const GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
     {
       GtkApplicationWindow *window;
-      GtkShortcutsWindow *old;
+      g_autoptr(GtkWidget) old = NULL;
       g_autoptr(GtkWidget) overlay = NULL;
 
       if (!GTK_IS_APPLICATION_WINDOW (l->data))
         continue;
 
       window = l->data;
-      old = gtk_application_window_get_help_overlay (window);
+      /* The window only drops its reference to the one it replaces,
+       * which may be the last: keep it until it is destroyed */
+      if (gtk_application_window_get_help_overlay (window) != NULL)
+        old = g_object_ref (GTK_WIDGET (gtk_application_window_get_help_overlay (window)));
       overlay = _sps_shortcuts_window_new (GTK_APPLICATION (self));
       gtk_application_window_set_help_overlay (window, GTK_SHORTCUTS_WINDOW (overlay));
-      /* The window only drops its reference to the one it replaces */
       if (old != NULL)
         gtk_window_destroy (GTK_WINDOW (old));
     }

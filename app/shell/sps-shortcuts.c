@@ -146,7 +146,7 @@ _sps_shortcuts_window_new (GtkApplication *application)
                    "<property name=\"modal\">True</property>"
                    "<child><object class=\"GtkShortcutsSection\">"
                    "<property name=\"section-name\">shortcuts</property>"
-                   "<property name=\"max-height\">12</property>");
+                   "<property name=\"max-height\">20</property>");
 
   for (guint group = 0; group < N_GROUPS; group++)
     {
