@@ -641,7 +641,7 @@ shown_slices (Fixture *fixture)
 }
 
 /* Focus on leaf (the fixture above, by hand): over its flow alone, leaf
- * and target (2 slices). With "Parents and children" a hop also goes up
+ * and target (2 slices). With "Nesting" on, a hop also goes up
  * to the parent and down to the children: depth 1 adds mid (3), depth 2
  * outer (4), depth 3 outer's other child, short (all 5). Only outgoing:
  * leaf has no children, so target alone joins it again. */

@@ -648,7 +648,7 @@ sps_filter_bar_init (SpsFilterBar *self)
 
   self->min_scale = GTK_SCALE (gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, 0, SCALE_STEPS, 1));
   gtk_widget_set_name (GTK_WIDGET (self->min_scale), "min-duration-scale");
-  gtk_widget_set_size_request (GTK_WIDGET (self->min_scale), 160, -1);
+  gtk_widget_set_size_request (GTK_WIDGET (self->min_scale), 110, -1);
   gtk_scale_set_draw_value (self->min_scale, FALSE);
   gtk_scale_set_format_value_func (self->min_scale, format_scale_value_cb, self, NULL);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->min_scale), _("Hide the shorter slices"));
@@ -682,7 +682,7 @@ sps_filter_bar_init (SpsFilterBar *self)
   gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->focus_direction));
 
   /* Translators: focus mode also follows nesting, not only flows */
-  self->focus_parent_child = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (_("Parents and children")));
+  self->focus_parent_child = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (_("Nesting")));
   gtk_widget_set_name (GTK_WIDGET (self->focus_parent_child), "focus-parent-child");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->focus_parent_child),
                                _("Each hop of focus also goes to the enclosing slice (incoming) and the nested ones (outgoing)"));
