@@ -93,6 +93,19 @@ sps_test_load_path (const char *path)
   return trace;
 }
 
+/* Finishes @builder, which must succeed. */
+SpsTrace *
+sps_test_finish (SpsTraceBuilder *builder)
+{
+  g_autoptr(GError) error = NULL;
+  SpsTrace *trace = sps_trace_builder_finish (builder, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+
+  return trace;
+}
+
 /* Runs @sql, which must succeed (the message names the statement). */
 SpsSqlResult *
 sps_test_sql_query (SpsSqlEngine *engine,

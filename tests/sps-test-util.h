@@ -28,6 +28,7 @@ void      sps_test_run_cli_va          (SpsTestRun         *run,
 char     *sps_test_fixture_path        (const char         *name);
 SpsTrace *sps_test_load_path           (const char         *path);
 SpsTrace *sps_test_load_fixture        (const char         *name);
+SpsTrace *sps_test_finish              (SpsTraceBuilder    *builder);
 char     *sps_test_shared_fixture_path (const char         *subdir,
                                         const char         *name);
 

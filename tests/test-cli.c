@@ -257,7 +257,7 @@ test_cli_info_table (void)
   g_assert_true (g_regex_match (events, run.out, 0, NULL));
   g_assert_true (g_regex_match (warning, run.out, 0, NULL));
   g_assert_nonnull (strstr (run.out, "chrome-json"));
-  g_assert_nonnull (strstr (run.out, "60.000 us"));
+  g_assert_nonnull (strstr (run.out, "60 µs"));
 
   /* The counts are right-aligned in one column. */
   lines = g_strsplit (run.out, "\n", -1);
@@ -285,10 +285,11 @@ test_cli_info_table_extreme_times (void)
                                               " \"ts\": -9223372036854775, \"dur\": 0},\n"
                                               " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1,"
                                               " \"ts\": 9223372036854775, \"dur\": 0}]\n");
-  g_autoptr(GRegex) duration = g_regex_new ("^Duration +18446744073\\.710 s$", G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr(GRegex) duration = g_regex_new ("^Duration +18446744074 s$", G_REGEX_MULTILINE, 0, NULL);
   g_auto(SpsTestRun) run = { 0 };
 
-  /* 2 × 9223372036854775000 ns = 18446744073.70955 s */
+  /* 2 × 9223372036854775000 ns = 18446744073.70955 s, in whole seconds
+   * as the one time formatter shows 4 or more integer digits */
   sps_test_run_cli_va (&run, "info", path, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_true (g_regex_match (duration, run.out, 0, NULL));

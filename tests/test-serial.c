@@ -380,6 +380,15 @@ test_cli_errors (void)
   static const char * const no_device[] = { "capture", "-o", "x.etrace", NULL };
   static const char * const bad_baud[] = { "capture", "/dev/ttyACM0", "--baud", "12345", "-o", "x.etrace", NULL };
   static const char * const bad_duration[] = { "capture", "/dev/ttyACM0", "--duration", "soon", "-o", "x.etrace", NULL };
+  /* "m" is no unit of the time parser (minutes are "min"); no duration is
+   * negative */
+  static const char * const minutes_as_m[] = { "capture", "/dev/ttyACM0", "--duration", "2m", "-o", "x.etrace", NULL };
+  static const char * const negative[] = { "capture", "/dev/ttyACM0", "--duration", "-3", "-o", "x.etrace", NULL };
+  /* Accepted (a bare number is seconds): the device is what fails */
+  static const char * const seconds[] = { "capture", "/nonexistent/ttyACM9", "--duration", "1.5", "-o",
+                                          "/nonexistent/x.etrace", NULL };
+  static const char * const minutes[] = { "capture", "/nonexistent/ttyACM9", "--duration", "2min", "-o",
+                                          "/nonexistent/x.etrace", NULL };
   static const char * const missing[] = { "capture", "/nonexistent/ttyACM9", "-o", "/nonexistent/x.etrace", NULL };
   static const char * const list[] = { "capture", "--list", NULL };
   g_autofree char *err = NULL;
@@ -394,6 +403,10 @@ test_cli_errors (void)
   g_assert_cmpint (run_cli (no_device, NULL), ==, 2);
   g_assert_cmpint (run_cli (bad_baud, NULL), ==, 2);
   g_assert_cmpint (run_cli (bad_duration, NULL), ==, 2);
+  g_assert_cmpint (run_cli (minutes_as_m, NULL), ==, 2);
+  g_assert_cmpint (run_cli (negative, NULL), ==, 2);
+  g_assert_cmpint (run_cli (seconds, NULL), ==, 1);
+  g_assert_cmpint (run_cli (minutes, NULL), ==, 1);
   g_assert_cmpint (run_cli (missing, &err), ==, 1);
   g_assert_nonnull (strstr (err, "/nonexistent/ttyACM9"));
   g_assert_cmpint (run_cli (list, NULL), ==, 0);

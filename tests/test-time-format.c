@@ -1,4 +1,5 @@
-/* test-time-format.c: durations as text, parsing what users type, ticks
+/* test-time-format.c: the one formatter of times (views, CLI, plugins),
+ * parsing what users type, ticks
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,9 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include <spanscope-gtk.h>
-
-#include "sps-time-ruler-private.h"
+#include <spanscope-core.h>
 
 static void
 assert_format (SpsTime     duration,
@@ -99,25 +98,6 @@ test_format_significant (void)
   assert_time (G_MININT64, "-9223372037 s");
 }
 
-/* A tick's label goes right of the tick, left of it where it would cross
- * the end of the ruler, and nowhere where it would overlap the label
- * before (4 px of padding each side). */
-static void
-test_ruler_label_x (void)
-{
-  g_assert_cmpfloat (_sps_time_ruler_label_x (100, 50, 800, 0), ==, 104);
-  /* 760 + 4 + 50 > 800: left of the tick, ending 4 px before it */
-  g_assert_cmpfloat (_sps_time_ruler_label_x (760, 50, 800, 0), ==, 706);
-  /* Just fits at the right: 746 + 4 + 50 = 800 */
-  g_assert_cmpfloat (_sps_time_ruler_label_x (746, 50, 800, 0), ==, 750);
-  /* The label before ends at 720: on the left it would start at 706 */
-  g_assert_true (isnan (_sps_time_ruler_label_x (760, 50, 800, 720)));
-  g_assert_cmpfloat (_sps_time_ruler_label_x (300, 50, 800, 304), ==, 304);
-  g_assert_true (isnan (_sps_time_ruler_label_x (300, 50, 800, 305)));
-  /* A label wider than the ruler has no place */
-  g_assert_true (isnan (_sps_time_ruler_label_x (10, 50, 40, 0)));
-}
-
 static void
 test_format_negative (void)
 {
@@ -125,6 +105,52 @@ test_format_negative (void)
   assert_format (-1, 3, "-1 ns");
   assert_format (G_MININT64, 3, "-9223372036.855 s");
   assert_format (G_MAXINT64, 0, "9223372037 s");
+}
+
+/* The largest times: 9223372036854775807 ns is 9223372036.854775807 s;
+ * with 4 significant digits whole seconds stay whole and .85 rounds up. */
+static void
+test_format_huge (void)
+{
+  assert_format (G_MAXINT64, 9, "9223372036.854775807 s");
+  assert_format (G_MAXINT64, 3, "9223372036.855 s");
+  assert_format (G_MAXINT64 - 1, 9, "9223372036.854775806 s");
+  assert_time (G_MAXINT64, "9223372037 s");
+  assert_time (G_MAXINT64 - 1, "9223372037 s");
+  assert_time (G_MININT64 + 1, "-9223372037 s");
+  /* 0 has no sign, at any precision */
+  assert_format (0, 0, "0 ns");
+  assert_time (0, "0 ns");
+  assert_time (-1, "-1 ns");
+  assert_time (-999999, "-1 ms");
+}
+
+static void
+assert_span (SpsTime     start,
+             SpsTime     end,
+             const char *expected)
+{
+  g_autofree char *text = sps_time_format_span (start, end);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* The span between two times, which may not fit an SpsTime: from the
+ * earliest to the latest time is 2^64 − 1 ns = 18446744073.709551615 s,
+ * shown as 18446744074 s (4 significant digits keep whole seconds). */
+static void
+test_format_span (void)
+{
+  assert_span (0, 1234567, "1.235 ms");
+  assert_span (1000, 1000, "0 ns");
+  assert_span (5, 3, "-2 ns");
+  assert_span (-1500, 0, "1.5 µs");
+  assert_span (G_MININT64, G_MAXINT64, "18446744074 s");
+  assert_span (G_MAXINT64, G_MININT64, "-18446744074 s");
+  /* The extremes `spanscope-cli info` meets: ±9223372036854775 µs */
+  assert_span (G_GINT64_CONSTANT (-9223372036854775000), G_GINT64_CONSTANT (9223372036854775000),
+               "18446744074 s");
+  assert_span (G_MININT64, 0, "9223372037 s");
 }
 
 static void
@@ -164,6 +190,11 @@ test_parse_units (void)
   assert_parse ("1500ns", 1500);
   assert_parse ("12MS", 12000000);
   assert_parse ("2 Us", 2000);
+  /* Minutes and hours, for the length of a capture */
+  assert_parse ("1min", G_GINT64_CONSTANT (60000000000));
+  assert_parse ("1.5 min", G_GINT64_CONSTANT (90000000000));
+  assert_parse ("2H", G_GINT64_CONSTANT (7200000000000));
+  assert_parse ("0.1h", G_GINT64_CONSTANT (360000000000));
 }
 
 static void
@@ -201,6 +232,15 @@ test_parse_exact_decimal (void)
   assert_parse ("-0.5ns", -1);
   assert_parse ("9223372036854775807ns", G_MAXINT64);
   assert_parse ("-9223372036854775807ns", -G_MAXINT64);
+  assert_parse ("9223372036.854775807s", G_MAXINT64);
+  /* 10^-13 h is 0.36 ns, 2 × 10^-13 h is 0.72 ns */
+  assert_parse ("0.0000000000001h", 0);
+  assert_parse ("0.0000000000002h", 1);
+  /* Past the 19th decimal nothing counts */
+  assert_parse ("1.00000000000000000009h", G_GINT64_CONSTANT (3600000000000));
+  /* 153722867 min = 9223372020000000000 ns; 2562047 h = 9223369200000000000 ns */
+  assert_parse ("153722867min", G_GINT64_CONSTANT (9223372020000000000));
+  assert_parse ("2562047h", G_GINT64_CONSTANT (9223369200000000000));
 }
 
 static void
@@ -217,6 +257,8 @@ test_parse_garbage (void)
   assert_parse_fails ("12 ms x");
   assert_parse_fails ("1e3ms");
   assert_parse_fails ("12m");
+  assert_parse_fails ("12 mins");
+  assert_parse_fails ("1hr");
   assert_parse_fails ("--1ms");
   assert_parse_fails ("1 2ms");
 }
@@ -228,6 +270,10 @@ test_parse_out_of_range (void)
   assert_parse_fails ("9223372037s");
   assert_parse_fails ("99999999999999999999999");
   assert_parse_fails ("-9223372036854775808ns");
+  assert_parse_fails ("9223372036.854775808s");
+  assert_parse_fails ("153722868min");
+  assert_parse_fails ("2562048h");
+  assert_parse_fails ("18446744073709551616ns");
 }
 
 static void
@@ -301,22 +347,23 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/gtk/time-format/duration/units", test_format_units);
-  g_test_add_func ("/gtk/time-format/duration/precision", test_format_precision);
-  g_test_add_func ("/gtk/time-format/duration/rounding-carries", test_format_rounding_carries);
-  g_test_add_func ("/gtk/time-format/duration/negative", test_format_negative);
-  g_test_add_func ("/gtk/time-format/time/significant", test_format_significant);
-  g_test_add_func ("/gtk/time-format/ruler/label-x", test_ruler_label_x);
-  g_test_add_func ("/gtk/time-format/parse/units", test_parse_units);
-  g_test_add_func ("/gtk/time-format/parse/bare-number-is-ms", test_parse_bare_number_is_ms);
-  g_test_add_func ("/gtk/time-format/parse/sign-and-spaces", test_parse_sign_and_spaces);
-  g_test_add_func ("/gtk/time-format/parse/exact-decimal", test_parse_exact_decimal);
-  g_test_add_func ("/gtk/time-format/parse/garbage", test_parse_garbage);
-  g_test_add_func ("/gtk/time-format/parse/out-of-range", test_parse_out_of_range);
-  g_test_add_func ("/gtk/time-format/parse/round-trips-format", test_parse_round_trips_format);
-  g_test_add_func ("/gtk/time-format/tick-step/values", test_tick_step_values);
-  g_test_add_func ("/gtk/time-format/tick-step/degenerate", test_tick_step_degenerate);
-  g_test_add_func ("/gtk/time-format/tick-step/is-smallest", test_tick_step_is_smallest);
+  g_test_add_func ("/core/time-format/duration/units", test_format_units);
+  g_test_add_func ("/core/time-format/duration/precision", test_format_precision);
+  g_test_add_func ("/core/time-format/duration/rounding-carries", test_format_rounding_carries);
+  g_test_add_func ("/core/time-format/duration/negative", test_format_negative);
+  g_test_add_func ("/core/time-format/duration/huge", test_format_huge);
+  g_test_add_func ("/core/time-format/span/exact", test_format_span);
+  g_test_add_func ("/core/time-format/time/significant", test_format_significant);
+  g_test_add_func ("/core/time-format/parse/units", test_parse_units);
+  g_test_add_func ("/core/time-format/parse/bare-number-is-ms", test_parse_bare_number_is_ms);
+  g_test_add_func ("/core/time-format/parse/sign-and-spaces", test_parse_sign_and_spaces);
+  g_test_add_func ("/core/time-format/parse/exact-decimal", test_parse_exact_decimal);
+  g_test_add_func ("/core/time-format/parse/garbage", test_parse_garbage);
+  g_test_add_func ("/core/time-format/parse/out-of-range", test_parse_out_of_range);
+  g_test_add_func ("/core/time-format/parse/round-trips-format", test_parse_round_trips_format);
+  g_test_add_func ("/core/time-format/tick-step/values", test_tick_step_values);
+  g_test_add_func ("/core/time-format/tick-step/degenerate", test_tick_step_degenerate);
+  g_test_add_func ("/core/time-format/tick-step/is-smallest", test_tick_step_is_smallest);
 
   return g_test_run ();
 }

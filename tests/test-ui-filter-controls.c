@@ -641,6 +641,89 @@ test_settings_roundtrip (Fixture       *fixture,
   g_assert_true (g_str_has_suffix (path, ".json"));
 }
 
+/* The names of the slices @fixture's session shows, in slice order,
+ * joined with spaces */
+static char *
+shown_slices (Fixture *fixture)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (fixture->trace);
+  g_autoptr(GString) names = g_string_new (NULL);
+
+  for (guint i = 0; i < slices->n_rows; i++)
+    if (sps_session_is_slice_visible (fixture->session, i))
+      {
+        if (names->len > 0)
+          g_string_append_c (names, ' ');
+        g_string_append (names, sps_trace_get_string (fixture->trace, slices->name[i]));
+      }
+
+  return g_string_free (g_steal_pointer (&names), FALSE);
+}
+
+/* Focus on leaf (the fixture above, by hand): over its flow alone, leaf
+ * and target (2 slices). With "Nesting" on, a hop also goes up
+ * to the parent and down to the children: depth 1 adds mid (3), depth 2
+ * outer (4), depth 3 outer's other child, short (all 5). Only outgoing:
+ * leaf has no children, so target alone joins it again. */
+static void
+test_focus_parent_child (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  SpsTimeline *self = SPS_TIMELINE (fixture->timeline);
+  GtkWidget *bar = g_object_ref_sink (sps_filter_bar_new ());
+  g_autoptr(GdkTexture) flows_only = NULL;
+  g_autoptr(GdkTexture) nested = NULL;
+  GtkWidget *check;
+  GtkWidget *depth;
+  graphene_rect_t mid;
+  char *shown;
+
+  sps_filter_bar_set_session (SPS_FILTER_BAR (bar), fixture->session);
+  check = sps_test_find_named (bar, "focus-parent-child");
+  depth = sps_test_find_named (bar, "focus-depth");
+  g_assert_nonnull (check);
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
+  g_assert_true (sps_timeline_get_slice_area (self, slice (fixture, "mid"), &mid));
+
+  sps_session_set_selected_slice (fixture->session, slice (fixture, "leaf"));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (sps_test_find_named (bar, "focus-toggle")), TRUE);
+  g_assert_cmpstr ((shown = shown_slices (fixture)), ==, "leaf target");
+  g_free (shown);
+  flows_only = render (fixture);
+  g_assert_cmphex (pixel_in (fixture, flows_only, &mid), !=, fill_of (fixture, "mid"));
+
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+  g_assert_true (sps_session_get_focus_parent_child (fixture->session));
+  g_assert_true (sps_view_filter_get_focus_parent_child (sps_session_get_view_filter (fixture->session)));
+  g_assert_cmpstr ((shown = shown_slices (fixture)), ==, "mid leaf target");
+  g_free (shown);
+  nested = render (fixture);
+  sps_test_maybe_screenshot (fixture->window, "focus-parent-child");
+  g_assert_cmphex (pixel_in (fixture, nested, &mid), ==, fill_of (fixture, "mid"));
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (depth), 2);
+  g_assert_cmpstr ((shown = shown_slices (fixture)), ==, "outer mid leaf target");
+  g_free (shown);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (depth), 3);
+  g_assert_cmpstr ((shown = shown_slices (fixture)), ==, "outer mid leaf short target");
+  g_free (shown);
+
+  sps_session_set_focus_direction (fixture->session, SPS_FOCUS_OUTGOING);
+  g_assert_cmpstr ((shown = shown_slices (fixture)), ==, "leaf target");
+  g_free (shown);
+
+  /* Off again: flows only, whatever the depth; the bar mirrors the
+   * session when the session changes */
+  sps_session_set_focus_direction (fixture->session, SPS_FOCUS_BOTH);
+  sps_session_set_focus_parent_child (fixture->session, FALSE);
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
+  g_assert_cmpstr ((shown = shown_slices (fixture)), ==, "leaf target");
+  g_free (shown);
+
+  sps_filter_bar_set_session (SPS_FILTER_BAR (bar), NULL);
+  g_object_unref (bar);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -651,6 +734,8 @@ main (int   argc,
               fixture_set_up, test_thread_collapse, fixture_tear_down);
   g_test_add ("/ui/filter-controls/min-duration-slider", Fixture, NULL,
               fixture_set_up, test_min_duration_slider, fixture_tear_down);
+  g_test_add ("/ui/filter-controls/focus-parent-child", Fixture, NULL,
+              fixture_set_up, test_focus_parent_child, fixture_tear_down);
   g_test_add ("/ui/filter-controls/new-class-chip", Fixture, NULL,
               fixture_set_up, test_new_class_chip, fixture_tear_down);
   g_test_add ("/ui/filter-controls/flow-to-collapsed-ancestor", Fixture, NULL,

@@ -892,6 +892,17 @@ test_window_search (void)
   g_signal_emit_by_name (entry, "previous-match");
   g_assert_cmpuint (sps_session_get_selected_slice (session), ==, first);
 
+  /* Enter and Shift+Enter step from the timeline too (the twins of
+   * search-next and search-prev, on while the timeline has the focus) */
+  gtk_widget_grab_focus (sps_test_find_descendant (GTK_WIDGET (window), SPS_TYPE_TIMELINE));
+  sps_test_spin (5);
+  activate (window, "search-next-nav");
+  g_assert_cmpuint (sps_session_get_selected_slice (session), ==, second);
+  activate (window, "search-prev-nav");
+  g_assert_cmpuint (sps_session_get_selected_slice (session), ==, first);
+  gtk_widget_grab_focus (entry);
+  sps_test_spin (5);
+
   gtk_editable_set_text (GTK_EDITABLE (entry), "no such slice");
   g_signal_emit_by_name (entry, "activate");
   sps_test_wait_until (search_done, panel);

@@ -79,24 +79,26 @@ on_signal (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* "10s", "500ms", "2m", "1h" or plain seconds; 0 on a bad value */
+/* --duration, read by the one parser of times ("10s", "500ms", "2min",
+ * "1h"), except that a bare number is in seconds here: a capture lasts
+ * seconds, not milliseconds. The length in ms, rounded up; 0 on a bad or
+ * non-positive value. */
 static gint64
 parse_duration_ms (const char *text)
 {
-  char *end = NULL;
-  double value = g_ascii_strtod (text, &end);
+  g_autofree char *with_unit = NULL;
+  gsize len = strlen (text);
+  SpsTime ns;
 
-  if (end == text || value <= 0)
+  while (len > 0 && g_ascii_isspace (text[len - 1]))
+    len--;
+  if (len > 0 && (g_ascii_isdigit (text[len - 1]) || text[len - 1] == '.'))
+    text = with_unit = g_strconcat (text, "s", NULL);
+
+  if (!sps_time_parse (text, &ns, NULL) || ns <= 0)
     return 0;
-  if (*end == '\0' || strcmp (end, "s") == 0)
-    return (gint64) (value * 1000);
-  if (strcmp (end, "ms") == 0)
-    return (gint64) value;
-  if (strcmp (end, "m") == 0 || strcmp (end, "min") == 0)
-    return (gint64) (value * 60000);
-  if (strcmp (end, "h") == 0)
-    return (gint64) (value * 3600000);
-  return 0;
+
+  return ns / 1000000 + (ns % 1000000 != 0);
 }
 
 /* What the capture decodes to, for the user; nothing if no importer
@@ -183,7 +185,7 @@ sps_cli_capture (char **argv)
     { "baud", 0, 0, G_OPTION_ARG_INT, &baud,
       N_("Line speed in bit/s (default 115200; USB devices usually ignore it)"), N_("N") },
     { "duration", 0, 0, G_OPTION_ARG_STRING, &duration,
-      N_("Stop after this time, e.g. 10s, 500ms, 2m (default: until the device goes away or Ctrl+C)"),
+      N_("Stop after this time, e.g. 10s, 500ms, 2min (default: until the device goes away or Ctrl+C)"),
       N_("TIME") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("Where to write the captured stream (.etrace)"), N_("OUT") },

@@ -286,19 +286,6 @@ print_json (SpsTrace      *trace,
   printf ("%s\n", text);
 }
 
-static char *
-format_duration (guint64 ns)
-{
-  /* Shown with the largest unit that keeps at least one integer digit. */
-  if (ns < 1000)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " ns", ns);
-  if (ns < 1000000)
-    return g_strdup_printf ("%.3f us", ns / 1e3);
-  if (ns < 1000000000)
-    return g_strdup_printf ("%.3f ms", ns / 1e6);
-  return g_strdup_printf ("%.3f s", ns / 1e9);
-}
-
 /* The width of @text in columns: translated labels hold non-ASCII
  * letters, and printf pads by bytes. */
 static int
@@ -485,8 +472,8 @@ print_table (const char    *path,
       print_row (label_width, _("Visible slices"), visible);
     }
 
-  /* Unsigned: end − start of extreme times does not fit a gint64. */
-  duration = format_duration ((guint64) counts.end_ns - (guint64) counts.start_ns);
+  /* The span of extreme times does not fit a gint64: formatted exactly. */
+  duration = sps_time_format_span (counts.start_ns, counts.end_ns);
   print_row (label_width, _("Duration"), duration);
 
   if (warnings->len == 0)

@@ -23,6 +23,7 @@
 #include "sps-plugin-status.h"
 #include "sps-plugin-engine.h"
 #include "sps-search.h"
+#include "sps-time-format.h"
 #include "sps-flame-tree.h"
 #include "sps-outstanding-tree.h"
 #include "sps-live-source.h"

@@ -14,7 +14,6 @@
 #include "sps-selection.h"
 #include "sps-flag.h"
 #include "sps-session.h"
-#include "sps-time-format.h"
 #include "sps-timeline.h"
 #include "sps-detail-panel.h"
 #include "sps-detail-view.h"

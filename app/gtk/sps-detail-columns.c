@@ -14,7 +14,7 @@
 
 #include "sps-detail-columns-private.h"
 #include "sps-detail-item-private.h"
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 
 static SpsDetailItem *
 dup_list_item_item (GtkListItem *list_item)

@@ -16,7 +16,7 @@
 #include "sps-detail-selection-private.h"
 #include "sps-session-private.h"
 #include "sps-stack-text-private.h"
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 
 /* The call stack opens on the slice's children when there are at most
  * this many; a slice with more (a run loop with a million tasks) stays

@@ -14,7 +14,7 @@
 #include "sps-detail-columns-private.h"
 #include "sps-detail-selection-private.h"
 #include "sps-stack-text-private.h"
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 #include "sps-time-math-private.h"
 #include "sps-timeline-stacks-private.h"
 

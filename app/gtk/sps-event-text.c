@@ -14,7 +14,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-event-text-private.h"
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 #include "sps-time-math-private.h"
 
 /* Args a tooltip lists before "… n more", and the characters of a value */

@@ -15,7 +15,7 @@
 #include "sps-result-cell-private.h"
 #include "sps-result-row-private.h"
 #include "sps-result-table-private.h"
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 
 enum {
   ROW_ACTIVATED,

@@ -265,6 +265,44 @@ sps_session_set_focus_direction (SpsSession        *self,
     emit_filters_changed (self, FALSE);
 }
 
+/**
+ * sps_session_get_focus_parent_child:
+ * @self: a #SpsSession
+ *
+ * Returns: whether focus also follows parent/child nesting
+ */
+gboolean
+sps_session_get_focus_parent_child (SpsSession *self)
+{
+  g_return_val_if_fail (SPS_IS_SESSION (self), FALSE);
+
+  return sps_view_filter_get_focus_parent_child (self->view_filter);
+}
+
+/**
+ * sps_session_set_focus_parent_child:
+ * @self: a #SpsSession
+ * @follow: whether a focus hop also goes from a slice to its parent
+ *   (incoming) and its children (outgoing), not only along flows
+ *
+ * Off by default: focus follows flows only. Emits
+ * #SpsSession::filters-changed when focus is on and the setting changed.
+ */
+void
+sps_session_set_focus_parent_child (SpsSession *self,
+                                    gboolean    follow)
+{
+  g_return_if_fail (SPS_IS_SESSION (self));
+
+  follow = !!follow;
+  if (follow == sps_view_filter_get_focus_parent_child (self->view_filter))
+    return;
+
+  sps_view_filter_set_focus_parent_child (self->view_filter, follow);
+  if (sps_view_filter_is_focus_active (self->view_filter))
+    emit_filters_changed (self, FALSE);
+}
+
 /* Classification chips */
 
 typedef struct

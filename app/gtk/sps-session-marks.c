@@ -17,7 +17,7 @@
 
 #include "sps-session.h"
 #include "sps-session-state-private.h"
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 
 void
 _sps_session_init_marks (SpsSession *self)

@@ -13,5 +13,9 @@ G_BEGIN_DECLS
 /* Installs "selection-changed" (called from class_init) */
 G_GNUC_INTERNAL
 void  _sps_session_selection_class_init  (GObjectClass *klass);
+/* Re-finds a selected stack-chart box in the sample table the raw/repaired
+ * switch now shows (called when the switch changed) */
+G_GNUC_INTERNAL
+void  _sps_session_selection_follow_stacks (SpsSession  *self);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include "sps-session-selection-private.h"
 #include "sps-session-state-private.h"
 #include "sps-time-math-private.h"
+#include "sps-timeline-stacks-private.h"
 
 /*
  * The selection is one SpsSelection by value: a slice, an instant or
@@ -232,4 +233,82 @@ sps_session_select_sample (SpsSession *self,
   g_return_if_fail (sample == SPS_NO_INDEX || sample < sps_trace_get_samples (self->trace)->n_rows);
 
   select_row (self, SPS_SELECTION_SAMPLE, sample);
+}
+
+/* The box of @stacks at @sel's start whose frame is @sel's frame, at the
+ * depth nearest @sel's (repair adds or removes frames above a frame, so
+ * its depth can differ between the tables); FALSE when there is none. */
+static gboolean
+find_same_box (SpsSession         *self,
+               SpsTimelineStacks  *stacks,
+               const SpsSelection *sel,
+               SpsSelection       *resolved)
+{
+  const SpsCallsiteTable *callsites = sps_trace_get_callsites (self->trace);
+  guint n_depths = _sps_timeline_stacks_get_n_depths (stacks, sel->track);
+  guint32 frame = callsites->frame[sel->callsite];
+
+  for (guint distance = 0; distance < n_depths + sel->depth; distance++)
+    for (guint side = 0; side < 2; side++)
+      {
+        guint depth;
+        guint box;
+        guint n_boxes;
+        const SpsTimelineStackBox *boxes;
+
+        if (side == 0 && distance > sel->depth)
+          continue;
+        if (side == 1 && distance == 0)
+          continue;
+        depth = side == 0 ? sel->depth - distance : sel->depth + distance;
+        if (depth >= n_depths)
+          continue;
+
+        box = _sps_timeline_stacks_find_box (stacks, sel->track, depth, sel->start);
+        if (box == SPS_NO_INDEX)
+          continue;
+        boxes = _sps_timeline_stacks_get_boxes (stacks, sel->track, depth, &n_boxes);
+        if (callsites->frame[boxes[box].callsite] != frame)
+          continue;
+
+        _sps_timeline_stacks_box_selection (stacks, self->trace, sel->track, depth, box, resolved);
+        return TRUE;
+      }
+
+  return FALSE;
+}
+
+/*
+ * A stack-chart box is a run of rows of one sample table, the raw or the
+ * repaired one. When the switch between them changes, the box is found
+ * again in the table now shown (as the timeline chooses it: the raw table
+ * only when there is one): the box that starts the selected box's run
+ * with the same frame. Cleared when that table has no such box: the
+ * frame is one the repair added or removed there.
+ */
+void
+_sps_session_selection_follow_stacks (SpsSession *self)
+{
+  const SpsSampleTable *raw = sps_trace_get_raw_samples (self->trace);
+  const SpsSampleTable *shown;
+  const SpsSampleTable *selected;
+  g_autoptr(SpsTimelineStacks) stacks = NULL;
+  SpsSelection resolved;
+
+  g_assert (SPS_IS_SESSION (self));
+
+  if (self->selection.kind != SPS_SELECTION_STACK_BOX)
+    return;
+
+  shown = self->raw_stacks && raw->n_rows > 0 ? raw : sps_trace_get_samples (self->trace);
+  selected = self->selection.raw ? raw : sps_trace_get_samples (self->trace);
+  if (shown == selected)
+    return;
+
+  /* One pass over the samples, once per flip of the switch */
+  stacks = _sps_timeline_stacks_new (self->trace, shown);
+  if (!find_same_box (self, stacks, &self->selection, &resolved))
+    sps_selection_init_none (&resolved);
+
+  sps_session_set_selection (self, &resolved);
 }

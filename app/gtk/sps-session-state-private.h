@@ -130,4 +130,12 @@ G_GNUC_INTERNAL
 void  _sps_session_init_marks              (SpsSession *self);
 G_GNUC_INTERNAL
 void  _sps_session_finalize_marks          (SpsSession *self);
+
+/* sps-session-viewport.c */
+G_GNUC_INTERNAL
+void  _sps_session_compute_bounds          (SpsSession *self);
+G_GNUC_INTERNAL
+void  _sps_session_reveal_slice            (SpsSession *self,
+                                            guint       slice);
+
 G_END_DECLS

@@ -254,6 +254,11 @@ SPS_GTK_AVAILABLE_IN_ALL
 void        sps_session_set_focus_direction  (SpsSession        *self,
                                               SpsFocusDirection  direction);
 SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_session_get_focus_parent_child (SpsSession *self);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_set_focus_parent_child (SpsSession *self,
+                                                gboolean    follow);
+SPS_GTK_AVAILABLE_IN_ALL
 char      **sps_session_dup_class_names      (SpsSession *self);
 SPS_GTK_AVAILABLE_IN_ALL
 gboolean    sps_session_add_class_rule       (SpsSession        *self,

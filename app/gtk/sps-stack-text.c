@@ -15,7 +15,7 @@
 
 #include "sps-event-text-private.h"
 #include "sps-stack-text-private.h"
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 #include "sps-time-math-private.h"
 
 /* Frames a sample's tooltip lists before "… n more" */

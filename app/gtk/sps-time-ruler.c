@@ -9,7 +9,7 @@
 
 #include <math.h>
 
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 #include "sps-time-math-private.h"
 #include "sps-time-ruler-private.h"
 

@@ -12,7 +12,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 #include "sps-timeline-private.h"
 
 typedef struct

@@ -9,7 +9,7 @@
 
 #include <math.h>
 
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 #include "sps-timeline-private.h"
 
 /* The rectangle of [@x0, @x1) of row @index in widget coordinates,

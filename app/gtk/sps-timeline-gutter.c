@@ -11,7 +11,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 #include "sps-timeline-private.h"
 
 /* @id's string, or @fallback when it has none or an empty one */

@@ -21,7 +21,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 #include "sps-timeline-private.h"
 
 /* How near a flag's line the pointer is on the flag, px either side */

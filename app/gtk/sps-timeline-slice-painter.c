@@ -11,7 +11,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 #include "sps-timeline-private.h"
 
 /* Size of the tile that hatches sampled spans */

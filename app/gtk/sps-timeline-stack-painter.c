@@ -10,7 +10,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#include "sps-time-format.h"
+#include <spanscope-core.h>
 #include "sps-timeline-private.h"
 
 /*

@@ -14,6 +14,7 @@
 #include "sps-application.h"
 #include "sps-plugins-dialog.h"
 #include "sps-screenshot-job.h"
+#include "sps-shortcuts.h"
 #include "sps-window.h"
 
 /**
@@ -57,33 +58,6 @@ struct _SpsApplication
 };
 
 G_DEFINE_FINAL_TYPE (SpsApplication, sps_application, GTK_TYPE_APPLICATION)
-
-/* Settings key (in the keybindings schema) → the action it triggers; the
- * timeline's actions have a twin for their navigation keys (see
- * SPS_WINDOW_NAV_SUFFIX). */
-static const struct {
-  const char *key;
-  const char *action;
-  gboolean    timeline;
-} keybindings[] = {
-  { "zoom-in", "win.zoom-in", TRUE },
-  { "zoom-out", "win.zoom-out", TRUE },
-  { "pan-left", "win.pan-left", TRUE },
-  { "pan-right", "win.pan-right", TRUE },
-  { "scroll-up", "win.scroll-up", TRUE },
-  { "scroll-down", "win.scroll-down", TRUE },
-  { "select-parent", "win.select-parent", TRUE },
-  { "select-child", "win.select-child", TRUE },
-  { "select-prev", "win.select-prev", TRUE },
-  { "select-next", "win.select-next", TRUE },
-  { "fit", "win.fit", TRUE },
-  { "go-to-time", "win.go-to-time", FALSE },
-  { "clear", "win.clear", TRUE },
-  { "add-flag", "win.add-flag", TRUE },
-  { "ruler-menu", "win.ruler-menu", TRUE },
-  { "open", "win.open", FALSE },
-  { "search", "win.search", FALSE },
-};
 
 /* Whether a key moves around in lists, trees and tables (a docked panel
  * keeps these while it has the focus) */
@@ -196,8 +170,34 @@ sps_application_apply_font_scale (SpsApplication *self)
 }
 
 static void
-sps_application_apply_keybinding (SpsApplication *self,
-                                  const char     *key)
+sps_application_update_help_overlays (SpsApplication *self)
+{
+  g_assert (SPS_IS_APPLICATION (self));
+
+  for (const GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    {
+      GtkApplicationWindow *window;
+      g_autoptr(GtkWidget) old = NULL;
+      g_autoptr(GtkWidget) overlay = NULL;
+
+      if (!GTK_IS_APPLICATION_WINDOW (l->data))
+        continue;
+
+      window = l->data;
+      /* The window only drops its reference to the one it replaces,
+       * which may be the last: keep it until it is destroyed */
+      if (gtk_application_window_get_help_overlay (window) != NULL)
+        old = g_object_ref (GTK_WIDGET (gtk_application_window_get_help_overlay (window)));
+      overlay = _sps_shortcuts_window_new (GTK_APPLICATION (self));
+      gtk_application_window_set_help_overlay (window, GTK_SHORTCUTS_WINDOW (overlay));
+      if (old != NULL)
+        gtk_window_destroy (GTK_WINDOW (old));
+    }
+}
+
+static void
+sps_application_apply_keybinding (SpsApplication    *self,
+                                  const SpsShortcut *shortcut)
 {
   g_autoptr(GStrvBuilder) builder = NULL;
   g_autoptr(GStrvBuilder) nav_builder = NULL;
@@ -206,43 +206,43 @@ sps_application_apply_keybinding (SpsApplication *self,
   g_auto(GStrv) nav = NULL;
 
   g_assert (SPS_IS_APPLICATION (self));
-  g_assert (key != NULL);
+  g_assert (shortcut != NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (keybindings); i++)
+  if (shortcut->settings_key == NULL)
     {
-      if (!g_str_equal (keybindings[i].key, key))
-        continue;
-
-      accels = g_settings_get_strv (self->keybindings, key);
-      builder = g_strv_builder_new ();
-      nav_builder = g_strv_builder_new ();
-
-      for (guint j = 0; accels[j] != NULL; j++)
-        {
-          guint keyval;
-          GdkModifierType mods;
-
-          if (!gtk_accelerator_parse (accels[j], &keyval, &mods) || keyval == 0)
-            g_warning ("Ignoring the key binding “%s” of “%s”: not an accelerator",
-                       accels[j], key);
-          else if (keybindings[i].timeline && is_navigation_key (keyval, mods))
-            g_strv_builder_add (nav_builder, accels[j]);
-          else
-            g_strv_builder_add (builder, accels[j]);
-        }
-
-      valid = g_strv_builder_end (builder);
-      gtk_application_set_accels_for_action (GTK_APPLICATION (self),
-                                             keybindings[i].action,
-                                             (const char * const *) valid);
-      if (keybindings[i].timeline)
-        {
-          g_autofree char *twin = g_strconcat (keybindings[i].action, SPS_WINDOW_NAV_SUFFIX, NULL);
-
-          nav = g_strv_builder_end (nav_builder);
-          gtk_application_set_accels_for_action (GTK_APPLICATION (self), twin, (const char * const *) nav);
-        }
+      gtk_application_set_accels_for_action (GTK_APPLICATION (self), shortcut->action,
+                                             (const char *[]) { shortcut->fixed_accel, NULL });
       return;
+    }
+
+  accels = g_settings_get_strv (self->keybindings, shortcut->settings_key);
+  builder = g_strv_builder_new ();
+  nav_builder = g_strv_builder_new ();
+
+  for (guint j = 0; accels[j] != NULL; j++)
+    {
+      guint keyval;
+      GdkModifierType mods;
+
+      if (!gtk_accelerator_parse (accels[j], &keyval, &mods) || keyval == 0)
+        g_warning ("Ignoring the key binding “%s” of “%s”: not an accelerator",
+                   accels[j], shortcut->settings_key);
+      else if (shortcut->timeline && is_navigation_key (keyval, mods))
+        g_strv_builder_add (nav_builder, accels[j]);
+      else
+        g_strv_builder_add (builder, accels[j]);
+    }
+
+  valid = g_strv_builder_end (builder);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self),
+                                         shortcut->action,
+                                         (const char * const *) valid);
+  if (shortcut->timeline)
+    {
+      g_autofree char *twin = g_strconcat (shortcut->action, SPS_WINDOW_NAV_SUFFIX, NULL);
+
+      nav = g_strv_builder_end (nav_builder);
+      gtk_application_set_accels_for_action (GTK_APPLICATION (self), twin, (const char * const *) nav);
     }
 }
 
@@ -251,9 +251,19 @@ on_keybinding_changed (SpsApplication *self,
                        const char     *key,
                        GSettings      *settings)
 {
+  const SpsShortcut *table;
+  guint n;
+
   g_assert (SPS_IS_APPLICATION (self));
 
-  sps_application_apply_keybinding (self, key);
+  table = _sps_shortcuts_get (&n);
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (table[i].settings_key, key) == 0)
+      {
+        sps_application_apply_keybinding (self, &table[i]);
+        sps_application_update_help_overlays (self);
+        return;
+      }
 }
 
 static void
@@ -564,6 +574,8 @@ sps_application_startup (GApplication *app)
   g_autoptr(GtkCssProvider) style_provider = NULL;
   g_autoptr(GAction) theme_action = NULL;
   g_autoptr(GAction) flows_action = NULL;
+  const SpsShortcut *shortcuts;
+  guint n_shortcuts;
   GAction *action;
   GdkDisplay *display;
 
@@ -604,16 +616,12 @@ sps_application_startup (GApplication *app)
   flows_action = g_settings_create_action (self->settings, "show-flows");
   g_action_map_add_action (G_ACTION_MAP (self), flows_action);
 
-  for (guint i = 0; i < G_N_ELEMENTS (keybindings); i++)
-    sps_application_apply_keybinding (self, keybindings[i].key);
+  shortcuts = _sps_shortcuts_get (&n_shortcuts);
+  for (guint i = 0; i < n_shortcuts; i++)
+    sps_application_apply_keybinding (self, &shortcuts[i]);
   g_signal_connect_object (self->keybindings, "changed",
                            G_CALLBACK (on_keybinding_changed),
                            self, G_CONNECT_SWAPPED);
-
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.close",
-                                         (const char *[]) { "<Control>w", NULL });
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit",
-                                         (const char *[]) { "<Control>q", NULL });
 
   sps_application_update_recent_menu (self);
   g_signal_connect_object (self->settings, "changed::recent-files",
@@ -690,11 +698,29 @@ sps_application_finalize (GObject *object)
   G_OBJECT_CLASS (sps_application_parent_class)->finalize (object);
 }
 
+/* Every application window gets the shortcuts window generated from the
+ * key binding table (there is no help-overlay.ui resource for GTK to load) */
+static void
+sps_application_window_added (GtkApplication *application,
+                              GtkWindow      *window)
+{
+  GTK_APPLICATION_CLASS (sps_application_parent_class)->window_added (application, window);
+
+  if (GTK_IS_APPLICATION_WINDOW (window) &&
+      gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)) == NULL)
+    {
+      g_autoptr(GtkWidget) overlay = _sps_shortcuts_window_new (application);
+
+      gtk_application_window_set_help_overlay (GTK_APPLICATION_WINDOW (window), GTK_SHORTCUTS_WINDOW (overlay));
+    }
+}
+
 static void
 sps_application_class_init (SpsApplicationClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+  GtkApplicationClass *gtk_app_class = GTK_APPLICATION_CLASS (klass);
 
   object_class->dispose = sps_application_dispose;
   object_class->finalize = sps_application_finalize;
@@ -704,6 +730,8 @@ sps_application_class_init (SpsApplicationClass *klass)
   app_class->startup = sps_application_startup;
   app_class->activate = sps_application_activate;
   app_class->open = sps_application_open;
+
+  gtk_app_class->window_added = sps_application_window_added;
 }
 
 static void

@@ -21,14 +21,15 @@
  * minimum duration (an entry taking any unit, as sps_time_parse() reads
  * it, and a slider on a logarithmic scale from 0 to the longest slice),
  * focus mode ("Focus": only what leads to and from the selected slice,
- * with a depth of 1 to 5 flow hops and a direction) and a chip per
+ * with a depth of 1 to 5 flow hops, a direction and, when asked, parent
+ * and child hops too) and a chip per
  * classification class, which a click turns from "any" to "only" to
  * "hide" and back. The state lives in the #SpsSession (which forwards it
  * to its view filter); the bar mirrors it.
  *
  * Widgets that tests look up carry names: "min-duration-entry",
  * "min-duration-scale", "focus-toggle", "focus-depth",
- * "focus-direction", "class-chip-NAME" for each chip, "new-class-name",
+ * "focus-direction", "focus-parent-child", "class-chip-NAME" for each chip, "new-class-name",
  * "new-class-kind", "new-class-pattern", "flags-button" and "flag-list".
  * A "+" after the chips makes a class of the user's: a name and a rule
  * (a glob on names or on category tokens, or an argument's name).
@@ -53,6 +54,7 @@ struct _SpsFilterBar
   GtkToggleButton *focus_toggle;
   GtkSpinButton  *focus_depth;
   GtkDropDown    *focus_direction;
+  GtkCheckButton *focus_parent_child;
   GtkBox         *chips;
   GtkMenuButton  *flags_button;
   GtkListBox     *flag_list;
@@ -177,6 +179,7 @@ sync_from_session (SpsFilterBar *self)
   for (guint i = 0; i < G_N_ELEMENTS (directions); i++)
     if (directions[i] == sps_session_get_focus_direction (self->session))
       gtk_drop_down_set_selected (self->focus_direction, i);
+  gtk_check_button_set_active (self->focus_parent_child, sps_session_get_focus_parent_child (self->session));
 
   for (child = gtk_widget_get_first_child (GTK_WIDGET (self->chips));
        child != NULL;
@@ -289,6 +292,18 @@ focus_direction_changed_cb (SpsFilterBar *self,
     return;
 
   sps_session_set_focus_direction (self->session, directions[selected]);
+}
+
+static void
+focus_parent_child_toggled_cb (SpsFilterBar   *self,
+                               GtkCheckButton *check)
+{
+  g_assert (SPS_IS_FILTER_BAR (self));
+
+  if (self->syncing || self->session == NULL)
+    return;
+
+  sps_session_set_focus_parent_child (self->session, gtk_check_button_get_active (check));
 }
 
 static void
@@ -633,7 +648,7 @@ sps_filter_bar_init (SpsFilterBar *self)
 
   self->min_scale = GTK_SCALE (gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, 0, SCALE_STEPS, 1));
   gtk_widget_set_name (GTK_WIDGET (self->min_scale), "min-duration-scale");
-  gtk_widget_set_size_request (GTK_WIDGET (self->min_scale), 160, -1);
+  gtk_widget_set_size_request (GTK_WIDGET (self->min_scale), 110, -1);
   gtk_scale_set_draw_value (self->min_scale, FALSE);
   gtk_scale_set_format_value_func (self->min_scale, format_scale_value_cb, self, NULL);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->min_scale), _("Hide the shorter slices"));
@@ -665,6 +680,15 @@ sps_filter_bar_init (SpsFilterBar *self)
   g_signal_connect_object (self->focus_direction, "notify::selected", G_CALLBACK (focus_direction_changed_cb), self,
                            G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->focus_direction));
+
+  /* Translators: focus mode also follows nesting, not only flows */
+  self->focus_parent_child = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (_("Nesting")));
+  gtk_widget_set_name (GTK_WIDGET (self->focus_parent_child), "focus-parent-child");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->focus_parent_child),
+                               _("Each hop of focus also goes to the enclosing slice (incoming) and the nested ones (outgoing)"));
+  g_signal_connect_object (self->focus_parent_child, "toggled", G_CALLBACK (focus_parent_child_toggled_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->focus_parent_child));
 
   separator = gtk_separator_new (GTK_ORIENTATION_VERTICAL);
   gtk_box_append (GTK_BOX (self), separator);

@@ -206,6 +206,25 @@ _sps_window_action_timeline (GSimpleAction *action,
     g_debug ("The timeline has no action %s", name);
 }
 
+/* search-next and search-prev (and their twins): the search panel's next
+ * or previous match after the selection, as Enter and Shift+Enter do in
+ * its entry; nothing before a search */
+void
+_sps_window_action_search_step (GSimpleAction *action,
+                                GVariant      *param,
+                                gpointer       user_data)
+{
+  SpsWindow *self = user_data;
+
+  g_assert (SPS_IS_WINDOW (self));
+
+  if (self->search_panel == NULL)
+    return;
+
+  sps_search_panel_step (SPS_SEARCH_PANEL (self->search_panel),
+                         g_str_has_prefix (g_action_get_name (G_ACTION (action)), "search-next") ? 1 : -1);
+}
+
 /* Recent files and drag and drop */
 
 void

@@ -107,6 +107,9 @@ void            _sps_window_add_actions             (SpsWindow     *self);
 void            _sps_window_action_timeline         (GSimpleAction *action,
                                                      GVariant      *param,
                                                      gpointer       user_data);
+void            _sps_window_action_search_step      (GSimpleAction *action,
+                                                     GVariant      *param,
+                                                     gpointer       user_data);
 void            _sps_window_show_search             (SpsWindow     *self);
 void            _sps_window_update_recent           (SpsWindow     *self);
 void            _sps_window_update_actions          (SpsWindow     *self);

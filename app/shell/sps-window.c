@@ -84,6 +84,33 @@ static const char * const timeline_actions[] = {
   "ruler-menu",
 };
 
+/* Window actions (with their -nav twins, as the timeline's) that step
+ * through the search panel's matches: Enter and Shift+Enter outside the
+ * search entry */
+static const char * const search_step_actions[] = {
+  "search-next",
+  "search-prev",
+};
+
+/* Adds the action NAME and its twin NAME-nav for each of @names, both
+ * running @activate */
+static void
+add_actions_with_twins (SpsWindow          *self,
+                        const char * const *names,
+                        guint               n_names,
+                        GCallback           activate)
+{
+  for (guint i = 0; i < n_names; i++)
+    for (guint twin = 0; twin < 2; twin++)
+      {
+        g_autofree char *name = g_strconcat (names[i], twin ? SPS_WINDOW_NAV_SUFFIX : "", NULL);
+        g_autoptr(GSimpleAction) simple = g_simple_action_new (name, NULL);
+
+        g_signal_connect_object (simple, "activate", activate, self, 0);
+        g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (simple));
+      }
+}
+
 SpsApplication *
 _sps_window_get_application (SpsWindow *self)
 {
@@ -105,6 +132,23 @@ sps_window_set_action_enabled (SpsWindow  *self,
     g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
 }
 
+/* NAME follows @keys; its twin NAME-nav is also off while a docked panel
+ * has the focus */
+static void
+enable_actions_with_twins (SpsWindow          *self,
+                           const char * const *names,
+                           guint               n_names,
+                           gboolean            keys)
+{
+  for (guint i = 0; i < n_names; i++)
+    {
+      g_autofree char *nav = g_strconcat (names[i], SPS_WINDOW_NAV_SUFFIX, NULL);
+
+      sps_window_set_action_enabled (self, names[i], keys);
+      sps_window_set_action_enabled (self, nav, keys && !self->focus_elsewhere);
+    }
+}
+
 static void
 sps_window_update_actions (SpsWindow *self)
 {
@@ -117,13 +161,8 @@ sps_window_update_actions (SpsWindow *self)
 
   keys = loaded && !self->editing;
 
-  for (guint i = 0; i < G_N_ELEMENTS (timeline_actions); i++)
-    {
-      g_autofree char *nav = g_strconcat (timeline_actions[i], SPS_WINDOW_NAV_SUFFIX, NULL);
-
-      sps_window_set_action_enabled (self, timeline_actions[i], keys);
-      sps_window_set_action_enabled (self, nav, keys && !self->focus_elsewhere);
-    }
+  enable_actions_with_twins (self, timeline_actions, G_N_ELEMENTS (timeline_actions), keys);
+  enable_actions_with_twins (self, search_step_actions, G_N_ELEMENTS (search_step_actions), keys);
 
   /* These two actions are only the key bindings: the header bar buttons
    * open the popover and the search bar directly, whatever has the focus. */
@@ -686,15 +725,10 @@ sps_window_init (SpsWindow *self)
   _sps_window_add_actions (self);
   _sps_window_init_docks (self);
 
-  for (guint i = 0; i < G_N_ELEMENTS (timeline_actions); i++)
-    for (guint twin = 0; twin < 2; twin++)
-      {
-        g_autofree char *name = g_strconcat (timeline_actions[i], twin ? SPS_WINDOW_NAV_SUFFIX : "", NULL);
-        g_autoptr(GSimpleAction) simple = g_simple_action_new (name, NULL);
-
-        g_signal_connect_object (simple, "activate", G_CALLBACK (_sps_window_action_timeline), self, 0);
-        g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (simple));
-      }
+  add_actions_with_twins (self, timeline_actions, G_N_ELEMENTS (timeline_actions),
+                          G_CALLBACK (_sps_window_action_timeline));
+  add_actions_with_twins (self, search_step_actions, G_N_ELEMENTS (search_step_actions),
+                          G_CALLBACK (_sps_window_action_search_step));
 
   g_signal_connect_object (self->search_button, "clicked",
                            G_CALLBACK (_sps_window_show_search), self, G_CONNECT_SWAPPED);

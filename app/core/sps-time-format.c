@@ -1,4 +1,9 @@
-/* sps-time-format.c: durations as text and back, ruler tick steps
+/* sps-time-format.c: the one formatter of times and durations, the one
+ * parser of what users type, ruler tick steps
+ *
+ * Every place that shows a time to a person (the views, the CLI, the
+ * plugins) goes through these functions, so a time reads the same
+ * everywhere.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -56,24 +61,14 @@ magnitude (gint64 value)
   return (guint64) (-(value + 1)) + 1;
 }
 
-/**
- * sps_time_format_duration:
- * @duration: a duration in ns (may be negative)
- * @precision: the most digits to show after the decimal point
- *
- * Formats @duration with the largest unit (ns, µs, ms, s) in which it is
- * at least 1, rounded to @precision decimals (half away from zero), with
- * trailing zeros removed: 1500 gives "1.5 µs", 999999 with precision 2
- * gives "1 ms" (rounding can move to the next unit), 250 gives "250 ns".
- *
- * Returns: (transfer full): the text
- */
-char *
-sps_time_format_duration (SpsTime duration,
-                          guint   precision)
+/* Formats @mag ns (with a minus sign when @negative) in the largest unit
+ * in which it is at least 1, rounded to @precision decimals. */
+static char *
+format_magnitude (gboolean negative,
+                  guint64  mag,
+                  guint    precision)
 {
-  guint64 mag = magnitude (duration);
-  const char *sign = duration < 0 ? "-" : "";
+  const char *sign = negative && mag > 0 ? "-" : "";
   guint u = 0;
 
   precision = MIN (precision, MAX_PRECISION);
@@ -120,23 +115,12 @@ sps_time_format_duration (SpsTime duration,
  * 1.235 ms, few enough to read at a glance, the same in every place. */
 #define SIGNIFICANT_DIGITS 4
 
-/**
- * sps_time_format:
- * @time: a time or duration in ns (may be negative)
- *
- * Formats @time as every view shows times and durations to the user, with
- * the same number of significant digits everywhere: the largest unit in
- * which it is at least 1 and 4 significant digits (whole numbers of the
- * unit are kept whole), trailing zeros removed. 1234567 gives "1.235 ms",
- * 123456789 gives "123.5 ms", 1500 gives "1.5 µs", 250 gives "250 ns",
- * 5400000000000 gives "5400 s".
- *
- * Returns: (transfer full): the text
- */
-char *
-sps_time_format (SpsTime time)
+/* @mag ns with 4 significant digits (whole units kept whole). */
+static char *
+format_significant (gboolean negative,
+                    guint64  mag)
 {
-  guint64 whole = magnitude (time);
+  guint64 whole = mag;
   guint u = 0;
   guint digits = 1;
 
@@ -149,35 +133,105 @@ sps_time_format (SpsTime time)
       digits++;
     }
 
-  return sps_time_format_duration (time, digits >= SIGNIFICANT_DIGITS ? 0 : SIGNIFICANT_DIGITS - digits);
+  return format_magnitude (negative, mag, digits >= SIGNIFICANT_DIGITS ? 0 : SIGNIFICANT_DIGITS - digits);
 }
 
-static const Unit *
+/**
+ * sps_time_format_duration:
+ * @duration: a duration in ns (may be negative)
+ * @precision: the most digits to show after the decimal point
+ *
+ * Formats @duration with the largest unit (ns, µs, ms, s) in which it is
+ * at least 1, rounded to @precision decimals (half away from zero), with
+ * trailing zeros removed: 1500 gives "1.5 µs", 999999 with precision 2
+ * gives "1 ms" (rounding can move to the next unit), 250 gives "250 ns".
+ *
+ * Use it where a fixed number of decimals matters (a value the user will
+ * type back); everywhere else use sps_time_format().
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+sps_time_format_duration (SpsTime duration,
+                          guint   precision)
+{
+  return format_magnitude (duration < 0, magnitude (duration), precision);
+}
+
+/**
+ * sps_time_format:
+ * @time: a time or duration in ns (may be negative)
+ *
+ * Formats @time as every view, the command line and the plugins show
+ * times and durations to the user, with the same number of significant
+ * digits everywhere: the largest unit in which it is at least 1 and 4
+ * significant digits (whole numbers of the unit are kept whole), trailing
+ * zeros removed. 1234567 gives "1.235 ms", 123456789 gives "123.5 ms",
+ * 1500 gives "1.5 µs", 250 gives "250 ns", 5400000000000 gives "5400 s".
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+sps_time_format (SpsTime time)
+{
+  return format_significant (time < 0, magnitude (time));
+}
+
+/**
+ * sps_time_format_span:
+ * @start: a time in ns
+ * @end: a time in ns
+ *
+ * Formats the duration from @start to @end as sps_time_format() does,
+ * computed without overflow: the span between the earliest and the latest
+ * time (up to 2^64 - 1 ns) does not fit an #SpsTime but is formatted
+ * exactly ("18446744074 s"). @end before @start gives a negative duration.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+sps_time_format_span (SpsTime start,
+                      SpsTime end)
+{
+  /* Two's complement: the unsigned difference is exact modulo 2^64, and
+   * the true span is below 2^64. */
+  if (end >= start)
+    return format_significant (FALSE, (guint64) end - (guint64) start);
+
+  return format_significant (TRUE, (guint64) start - (guint64) end);
+}
+
+/* The length in ns of the unit spelled @text (@len bytes), 0 if none. */
+static guint64
 lookup_unit (const char *text,
              gsize       len)
 {
   static const struct {
     const char *spelling;
-    guint       unit;
+    guint64     ns;
   } spellings[] = {
-    { "ns", 0 },
-    { "us", 1 },
-    { "µs", 1 },      /* U+00B5 MICRO SIGN */
-    { "μs", 1 },      /* U+03BC GREEK SMALL LETTER MU */
-    { "ms", 2 },
-    { "s", 3 },
+    { "ns", 1 },
+    { "us", G_GUINT64_CONSTANT (1000) },
+    { "µs", G_GUINT64_CONSTANT (1000) },      /* U+00B5 MICRO SIGN */
+    { "μs", G_GUINT64_CONSTANT (1000) },      /* U+03BC GREEK SMALL LETTER MU */
+    { "ms", G_GUINT64_CONSTANT (1000000) },
+    { "s", G_GUINT64_CONSTANT (1000000000) },
+    /* For the length of a capture; "m" alone is not one (minutes or
+     * milli-something?). */
+    { "min", G_GUINT64_CONSTANT (60000000000) },
+    { "h", G_GUINT64_CONSTANT (3600000000000) },
   };
 
   /* No unit: milliseconds, the unit people think of for frame times. */
   if (len == 0)
-    return &units[2];
+    return G_GUINT64_CONSTANT (1000000);
 
   for (guint i = 0; i < G_N_ELEMENTS (spellings); i++)
     if (strlen (spellings[i].spelling) == len &&
         g_ascii_strncasecmp (text, spellings[i].spelling, len) == 0)
-      return &units[spellings[i].unit];
+      return spellings[i].ns;
 
-  return NULL;
+  return 0;
 }
 
 static void
@@ -185,9 +239,13 @@ set_parse_error (GError     **error,
                  const char  *text)
 {
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-               _("“%s” is not a time: write a number and a unit (ns, us, ms or s), for example 12.5ms"),
+               _("“%s” is not a time: write a number and a unit (ns, us, ms, s, min or h), for example 12.5ms"),
                text);
 }
+
+/* The fraction digits that count: 19 of them resolve a nanosecond of an
+ * hour 10^6 times over, and fit a guint64. */
+#define MAX_FRACTION_DIGITS 19
 
 /**
  * sps_time_parse:
@@ -197,10 +255,11 @@ set_parse_error (GError     **error,
  *
  * Reads a time written as an optional sign, a decimal number and an
  * optional unit: "12.5ms", "300us", "300µs", "300 us", "4s", "1500ns",
- * "-2ms". A number without a unit is in milliseconds ("2.5" is 2.5 ms).
- * Units are case-insensitive; spaces around the number and the unit are
- * allowed. The conversion is exact decimal arithmetic: digits below a
- * nanosecond round half away from zero.
+ * "-2ms", "1.5min", "2h". A number without a unit is in milliseconds
+ * ("2.5" is 2.5 ms). Units are case-insensitive; spaces around the number
+ * and the unit are allowed. The conversion is exact decimal arithmetic
+ * (to the 19th decimal): what falls below a nanosecond rounds half away
+ * from zero.
  *
  * Returns: %TRUE on success; %FALSE with @error set
  *   (%G_IO_ERROR_INVALID_ARGUMENT) on anything else, or a time out of the
@@ -218,10 +277,13 @@ sps_time_parse (const char  *text,
   const char *unit_end;
   gsize n_int;
   gsize n_frac = 0;
+  gsize n_used;
   gboolean negative = FALSE;
-  const Unit *unit;
+  guint64 unit_ns;
   guint64 whole = 0;
-  guint64 frac = 0;
+  guint64 frac_digits = 0;
+  guint64 frac_ns;
+  unsigned __int128 scaled;
   guint64 total;
 
   g_return_val_if_fail (text != NULL, FALSE);
@@ -267,8 +329,8 @@ sps_time_parse (const char  *text,
   while (g_ascii_isspace (*p))
     p++;
 
-  unit = lookup_unit (unit_start, unit_end - unit_start);
-  if (*p != '\0' || unit == NULL)
+  unit_ns = lookup_unit (unit_start, unit_end - unit_start);
+  if (*p != '\0' || unit_ns == 0)
     {
       set_parse_error (error, text);
       return FALSE;
@@ -283,16 +345,17 @@ sps_time_parse (const char  *text,
       whole = whole * 10 + digit;
     }
 
-  /* The first unit->digits fraction digits are whole nanoseconds; the
-   * next one decides the rounding. */
-  for (guint i = 0; i < unit->digits; i++)
-    frac = frac * 10 + (i < n_frac ? (guint64) (frac_start[i] - '0') : 0);
-  if (n_frac > unit->digits && frac_start[unit->digits] >= '5')
-    frac++;
+  /* fraction × unit, rounded half away from zero: F / 10^n × unit_ns with
+   * F < 10^19 and unit_ns < 2^42 needs more than 64 bits. */
+  n_used = MIN (n_frac, MAX_FRACTION_DIGITS);
+  for (gsize i = 0; i < n_used; i++)
+    frac_digits = frac_digits * 10 + (guint64) (frac_start[i] - '0');
+  scaled = (unsigned __int128) frac_digits * unit_ns * 2 / pow10_u64 ((guint) n_used);
+  frac_ns = (guint64) ((scaled + 1) / 2);
 
-  if (whole > (G_MAXUINT64 - frac) / unit->ns)
+  if (whole > (G_MAXUINT64 - frac_ns) / unit_ns)
     goto out_of_range;
-  total = whole * unit->ns + frac;
+  total = whole * unit_ns + frac_ns;
   if (total > (guint64) G_MAXINT64)
     goto out_of_range;
 
