@@ -117,8 +117,8 @@ shortcuts_of (SpsWindow *window)
   return by_title;
 }
 
-/* The defaults (the keybindings schema) and the fixed bindings: 21
- * actions, 30 accelerators, counted by hand from the schema. The
+/* The defaults (the keybindings schema) and the fixed bindings: 22
+ * actions, 32 accelerators, counted by hand from the schema. The
  * navigation keys (arrows) sit on the twin actions and still show on
  * their action's row. */
 static void
@@ -137,15 +137,16 @@ test_shortcuts_every_accelerator (void)
   assert_same_accels (expected, shown);
   /* 4 zoom-in + 3 zoom-out + 2 + 2 pans + 1 + 1 scrolls + 4 selects +
    * fit, go to time, flag, clear, open, search, close, quit, help +
-   * 2 + 2 search steps */
-  g_assert_cmpuint (shown->len, ==, 30);
-  g_assert_cmpuint (g_hash_table_size (by_title), ==, 21);
+   * 2 + 2 search steps + 2 for the ruler's menu */
+  g_assert_cmpuint (shown->len, ==, 32);
+  g_assert_cmpuint (g_hash_table_size (by_title), ==, 22);
 
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Zoom in"), ==, "w equal plus KP_Add");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Pan left"), ==, "a Left");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Scroll down"), ==, "Down");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Select the parent slice"), ==, "<Alt>Up");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Flag the time under the pointer"), ==, "m");
+  g_assert_cmpstr (g_hash_table_lookup (by_title, "Open the ruler's menu"), ==, "Menu <Shift>F10");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Keyboard shortcuts"), ==, "<Control>question");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Quit"), ==, "<Control>q");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Select the next search match"), ==, "Return KP_Enter");
@@ -186,7 +187,7 @@ test_shortcuts_follow_settings (void)
   expected = application_accels (GTK_APPLICATION (app));
   shown = window_accels (by_title);
   assert_same_accels (expected, shown);
-  g_assert_cmpuint (shown->len, ==, 30 - 4 + 2 - 1);
+  g_assert_cmpuint (shown->len, ==, 32 - 4 + 2 - 1);
 
   g_settings_reset (keys, "zoom-in");
   g_settings_reset (keys, "fit");
