@@ -113,17 +113,23 @@ load,0,1.0
 parse,100000,2.0
 decode,300000,3.0'
 
-# A bad line: the error names the file and the line
-printf '# spans 1\n1 0 10 fine\n1 x 10 bad\n' >"$tmp/bad.spans"
-if out=$(SPANSCOPE_PLUGIN_PATH="$tmp/spans-build:$SPANSCOPE_PLUGIN_PATH" \
-  "$SPANSCOPE_CLI" info "$tmp/bad.spans" 2>&1); then
-  fail "a bad span list was read"
-fi
-case "$out" in
-  *"bad.spans:3: the thread, start and duration must be integers"*) ;;
-  *) fail "the error does not say where: $out" ;;
-esac
-echo "ok: a malformed span list is refused, with its line"
+# refuses BAD_LINES ERROR: a span list of a good line, then BAD_LINES,
+# is not read, and the error names the file and the line
+refuses() {
+  printf '# spans 1\n1 0 10 fine\n%s\n' "$1" >"$tmp/bad.spans"
+  if out=$(SPANSCOPE_PLUGIN_PATH="$tmp/spans-build:$SPANSCOPE_PLUGIN_PATH" \
+    "$SPANSCOPE_CLI" info "$tmp/bad.spans" 2>&1); then
+    fail "a bad span list was read: $1"
+  fi
+  case "$out" in
+    *"bad.spans:3: $2"*) ;;
+    *) fail "the error does not say where or what: $out" ;;
+  esac
+  echo "ok: refused, with its line: $1"
+}
+refuses '1 x 10 bad' 'the thread, start and duration must be integers'
+refuses '1 0 10 bad cat [1,2]' 'the args must be a JSON object'
+refuses '1 0 10 bad cat {"a":' 'the args must be a JSON object'
 
 # The C view, out of tree too: it needs spanscope-gtk-1 (and through it
 # gtk4 and spanscope-core-1) and libpeas-1.0, nothing else of the tree
