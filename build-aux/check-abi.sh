@@ -4,7 +4,8 @@
 # The dynamic symbols LIBRARY (a shared library) defines must be exactly
 # the ones SYMBOLS lists (one a line, sorted; "#" starts a comment), so
 # that a symbol appearing in or disappearing from the ABI is a decision
-# made in the same commit as the list. With STATIC_LIBRARY, every listed
+# made in the same commit as the list; no internal ("_sps_*") may be
+# among them. With STATIC_LIBRARY, every listed
 # symbol must also be defined there (the static library is built from
 # the same objects).
 #
@@ -31,6 +32,14 @@ trap 'rm -rf "$tmp"' EXIT
 nm -D --defined-only "$lib" |
   awk 'NF == 3 && $3 !~ /^__/ && $3 != "_edata" && $3 != "_end" && $3 != "_init" && $3 != "_fini" { print $3 }' |
   LC_ALL=C sort -u >"$tmp/exported"
+
+# Internals ("_sps_*") are never ABI, whatever a list says: the shared
+# libraries hide them (build-aux/hide-internals.map)
+if grep -q '^_sps_' "$tmp/exported"; then
+  echo "not ok: $(basename "$lib") exports internals:"
+  grep '^_sps_' "$tmp/exported" | sed 's/^/  /'
+  exit 1
+fi
 
 if $update; then
   { grep '^#' "$list" 2>/dev/null || true; cat "$tmp/exported"; } >"$tmp/new"

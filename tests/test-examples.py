@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-# test-examples.py: the Python example plugins (examples/python-importer,
-# examples/python-analysis) loaded by the real plugin engine from their own
-# folders, as a user's search path would give them, with exact results.
+# test-examples.py: the Python example plugins (examples/plugins/
+# tinytrace-importer, examples/plugins/category-counts) loaded by the real
+# plugin engine from their own folders, as a user's search path would give
+# them, with exact results; and the engine's extension lists as a Python
+# caller gets them.
 # Run with the system's interpreter (/usr/bin/python3: python3-gi), whose
 # libpython is the one the libpeas python3 loader embeds.
 #
@@ -10,6 +12,7 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import json
 import os
 import sys
 import tempfile
@@ -23,7 +26,7 @@ from gi.repository import Gio, GLib, Spanscope  # noqa: E402
 MS = 1_000_000
 
 source_root = sys.argv[1]
-examples = os.path.join(source_root, 'examples')
+examples = os.path.join(source_root, 'examples', 'plugins')
 scratch = tempfile.TemporaryDirectory(prefix='sps-examples-')
 
 
@@ -79,7 +82,7 @@ def load(engine, path, progress=None):
 
 
 # The importer: found in its folder, loaded by the python3 loader
-engine = engine_with('python-importer')
+engine = engine_with('tinytrace-importer')
 tiny = status(engine, 'tinytrace')
 check('tinytrace is loaded', tiny.get_state(), Spanscope.PluginState.LOADED)
 check('tinytrace declares', list(tiny.get_kinds()), ['importer'])
@@ -88,7 +91,7 @@ importer = engine.create_importer('tinytrace')
 check('found by its format name', importer.get_name(), 'tinytrace')
 
 # Probing looks at the first line only
-example = os.path.join(examples, 'python-importer', 'example.tiny')
+example = os.path.join(examples, 'tinytrace-importer', 'example.tiny')
 file = Gio.File.new_for_path(example)
 check('probe: a tiny trace', importer.probe(file, GLib.Bytes.new(b'tinytrace 1\nprocess 1 a\n')), 100)
 check('probe: another header', importer.probe(file, GLib.Bytes.new(b'tinytrace 2\n')), 0)
@@ -130,41 +133,67 @@ try:
 except GLib.Error as e:
     check('a cancelled load stops', e.matches(Gio.io_error_quark(), Gio.IOErrorEnum.CANCELLED), True)
 
-# The analysis, with the bundled Chrome JSON importer. By hand: load (2 ms,
-# pid 1), parse (1 ms, inside load), idle (3 ms, pid 2) are 1 ms or longer;
-# short (0.5 ms) and paint (0.999 ms) are not
-engine = engine_with('python-analysis')
-check('long_slices is loaded', status(engine, 'long_slices').get_state(), Spanscope.PluginState.LOADED)
+# The extension lists from Python: proper lists, their objects alive
+# after the list is gone (G_DEBUG=fatal-criticals makes a double unref of
+# an element, or of the list, fatal here)
+importers = engine.create_importers()
+check('create_importers gives a list', type(importers), list)
+check('the Python importer is in it', 'tinytrace' in [i.get_name() for i in importers], True)
+check('and Chrome JSON', 'chrome-json' in [i.get_name() for i in importers], True)
+tiny_importer = [i for i in importers if i.get_name() == 'tinytrace'][0]
+del importers
+import gc  # noqa: E402
+gc.collect()
+check('an importer outlives its list', tiny_importer.probe(file, GLib.Bytes.new(b'tinytrace 1\n')), 100)
+check('create_exporters gives a list', type(engine.create_exporters()), list)
+extensions = engine.create_extensions(Spanscope.Importer)
+check('create_extensions gives the same importers',
+      sorted(e.get_name() for e in extensions), sorted(i.get_name() for i in engine.create_importers()))
+check('as importers', all(isinstance(e, Spanscope.Importer) for e in extensions), True)
+del extensions, tiny_importer
+gc.collect()
+
+# The analysis, with the bundled Chrome JSON importer. By hand, in
+# process pid 1 (index 0): "io" slices start at 0 µs, and twice at 500
+# µs (on two threads: one value, 3), "cpu" at 100 µs, one without a
+# category at 3000 µs; in pid 2 (index 1) one "io" at 50 µs. Totals: io
+# 4, cpu 1, (none) 1.
+engine = engine_with('category-counts')
+check('category_counts is loaded', status(engine, 'category_counts').get_state(), Spanscope.PluginState.LOADED)
 trace_json = write('trace.json', '{"traceEvents":['
-                   '{"ph":"X","name":"short","pid":1,"tid":1,"ts":0,"dur":500},'
-                   '{"ph":"X","name":"load","pid":1,"tid":1,"ts":1000,"dur":2000},'
-                   '{"ph":"X","name":"parse","pid":1,"tid":1,"ts":1100,"dur":1000},'
-                   '{"ph":"X","name":"paint","pid":1,"tid":2,"ts":5000,"dur":999},'
-                   '{"ph":"X","name":"idle","pid":2,"tid":3,"ts":10000,"dur":3000}]}')
+                   '{"ph":"X","name":"load","cat":"io","pid":1,"tid":1,"ts":0,"dur":2000},'
+                   '{"ph":"X","name":"parse","cat":"cpu","pid":1,"tid":1,"ts":100,"dur":1000},'
+                   '{"ph":"X","name":"read","cat":"io","pid":1,"tid":2,"ts":500,"dur":300},'
+                   '{"ph":"X","name":"read","cat":"io","pid":1,"tid":3,"ts":500,"dur":100},'
+                   '{"ph":"X","name":"paint","pid":1,"tid":1,"ts":3000,"dur":100},'
+                   '{"ph":"X","name":"idle","cat":"io","pid":2,"tid":4,"ts":50,"dur":10}]}')
 progress = Spanscope.Progress.new(None)
 trace = load(engine, trace_json, progress)
-check('marked slices',
-      rows(trace, "SELECT name, ts, dur, process_id, async FROM slices WHERE category = 'long-slices' ORDER BY ts"),
-      [('long: load', 1 * MS, 2 * MS, 0, 1), ('long: parse', 1100000, 1 * MS, 0, 1),
-       ('long: idle', 10 * MS, 3 * MS, 1, 1)])
-check('the slices read are all there', rows(trace, "SELECT count(*) FROM slices WHERE category IS NOT 'long-slices'"),
-      [(5,)])
-check('counters', rows(trace, "SELECT name, process_id, ts, value FROM counters ORDER BY process_id, ts"),
-      [('Long slices', 0, 1 * MS, 1.0), ('Long slices', 0, 1100000, 2.0), ('Long slices', 1, 10 * MS, 1.0)])
-check('warnings', trace.count_warning('long_slice'), 3)
+check('counters',
+      rows(trace, 'SELECT name, series, process_id, ts, value FROM counters ORDER BY process_id, series, ts'),
+      [('Slices', '(none)', 0, 3 * MS, 1.0), ('Slices', 'cpu', 0, 100000, 1.0),
+       ('Slices', 'io', 0, 0, 1.0), ('Slices', 'io', 0, 500000, 3.0),
+       ('Slices', 'io', 1, 50000, 1.0)])
+check('one counter track per process and category',
+      rows(trace, "SELECT count(*) FROM tracks WHERE kind = 'counter'"), [(4,)])
+check('the slices are the trace’s', rows(trace, 'SELECT count(*) FROM slices'), [(6,)])
+sections = {trace.get_info_section(i)[0]: i for i in range(trace.get_n_info_sections())}
+check('the totals’ info section', 'category-counts' in sections, True)
+check('the totals', json.loads(trace.dup_args_json(trace.get_info_section(sections['category-counts'])[1])[0]),
+      {'(none)': 1, 'cpu': 1, 'io': 4})
 check('progress at the end', progress.get_phase(), Spanscope.ProgressPhase.DONE)
 
-# Both together: the analysis marks what the Python importer read
-engine = engine_with('python-importer', 'python-analysis')
+# Both together: the analysis counts what the Python importer read (no
+# categories: load 0 µs, parse 100 µs, decode 300 µs, all of process 10)
+engine = engine_with('tinytrace-importer', 'category-counts')
 trace = load(engine, example)
-check('a tiny trace marked', rows(trace, "SELECT name, ts, dur FROM slices WHERE category = 'long-slices'"),
-      [('long: load', 0, 1500000)])
+check('a tiny trace counted', rows(trace, 'SELECT series, ts, value FROM counters ORDER BY ts'),
+      [('(none)', 0, 1.0), ('(none)', 100000, 2.0), ('(none)', 300000, 3.0)])
 
 # A cancelled analysis stops at its first look. The class is the one the
-# engine's python3 loader imported into this interpreter (an engine's
-# extension arrays do not cross into Python).
-analysis = sys.modules['long_slices'].LongSlices()
-check('the analysis’ name', analysis.get_name(), 'long-slices')
+# engine's python3 loader imported into this interpreter.
+analysis = sys.modules['category_counts'].CategoryCounts()
+check('the analysis’ name', analysis.get_name(), 'category-counts')
 progress = Spanscope.Progress.new(None)
 progress.cancel()
 try:

@@ -613,7 +613,10 @@ sps_plugin_engine_create_extensions_locked (SpsPluginEngine *self,
  * Creates one new importer for every loaded plugin that provides one, by
  * plugin precedence.
  *
- * Returns: (transfer full) (element-type SpsImporter): new importers
+ * The array owns the extensions: freeing it (g_ptr_array_unref()) drops
+ * them, which is why bindings see it as (transfer container).
+ *
+ * Returns: (transfer container) (element-type SpsImporter): new importers
  */
 GPtrArray *
 sps_plugin_engine_create_importers (SpsPluginEngine *self)
@@ -636,7 +639,10 @@ sps_plugin_engine_create_importers (SpsPluginEngine *self)
  * Creates one new exporter for every loaded plugin that provides one, by
  * plugin precedence.
  *
- * Returns: (transfer full) (element-type SpsExporter): new exporters
+ * The array owns the extensions: freeing it (g_ptr_array_unref()) drops
+ * them, which is why bindings see it as (transfer container).
+ *
+ * Returns: (transfer container) (element-type SpsExporter): new exporters
  */
 GPtrArray *
 sps_plugin_engine_create_exporters (SpsPluginEngine *self)
@@ -662,7 +668,10 @@ sps_plugin_engine_create_exporters (SpsPluginEngine *self)
  * top of the core (which the engine cannot know) instantiate their own
  * extension points.
  *
- * Returns: (transfer full) (element-type GObject): new extensions
+ * The array owns the extensions: freeing it (g_ptr_array_unref()) drops
+ * them, which is why bindings see it as (transfer container).
+ *
+ * Returns: (transfer container) (element-type GObject): new extensions
  */
 GPtrArray *
 sps_plugin_engine_create_extensions (SpsPluginEngine *self,

@@ -94,7 +94,7 @@ _sps_trace_run_analyses (SpsTrace     *trace,
       if (sps_progress_is_cancelled (progress))
         break;
 
-      /* Translators: %s is the name of an analysis, e.g. long-slices */
+      /* Translators: %s is the name of an analysis, e.g. category-counts */
       message = g_strdup_printf (_("Running the analysis “%s”"), name);
       sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_INDEXING, message);
       sps_progress_set_fraction (progress, 0.0);

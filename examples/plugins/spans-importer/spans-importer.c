@@ -3,16 +3,18 @@
  * A span list is text: a first line "# spans 1", then comments ("#…")
  * and one span a line,
  *
- *   THREAD START DURATION NAME
+ *   THREAD START DURATION NAME [CATEGORY [ARGS]]
  *
- * the thread's id, the start and duration in nanoseconds (integers), and
- * the rest of the line as the span's name. Every thread is in process 1.
+ * the thread's id, the start and duration in nanoseconds (integers), the
+ * span's name (a word), optionally its category (a word, "-" for none)
+ * and its args: the rest of the line, a JSON object. Every thread is in
+ * process 1.
  *
  * What it shows of the plugin API: the registration (peas_register_types)
  * with a dynamic type, probing by content, reading the file with
  * sps_file_read() (limits, progress and changed-file checks included),
- * adding processes, threads and slices to the builder, and errors that
- * say where (FILE:LINE: what).
+ * adding processes, threads and slices with their args to the builder,
+ * and errors that say where (FILE:LINE: what).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -69,7 +71,28 @@ fail (GError     **error,
   return FALSE;
 }
 
-/* "THREAD START DURATION NAME" into the builder; FALSE with @error */
+/* The args text, checked: the trace keeps it as written and parses it
+ * when a view or a query reads it, so what goes in must be an object */
+static gboolean
+add_args (SpsTraceBuilder  *builder,
+          const char       *text,
+          SpsArgsRef       *ref,
+          GFile            *file,
+          guint             line,
+          GError          **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  if (!json_parser_load_from_data (parser, text, -1, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return fail (error, file, line, "the args must be a JSON object");
+
+  *ref = sps_trace_builder_add_args_text (builder, text, -1);
+  return TRUE;
+}
+
+/* "THREAD START DURATION NAME [CATEGORY [ARGS]]" into the builder; FALSE
+ * with @error */
 static gboolean
 add_span (SpsTraceBuilder  *builder,
           guint32           process,
@@ -78,21 +101,28 @@ add_span (SpsTraceBuilder  *builder,
           guint             line,
           GError          **error)
 {
-  g_auto(GStrv) fields = g_strsplit (text, " ", 4);
+  g_auto(GStrv) fields = g_strsplit (text, " ", 6);
+  guint n_fields = g_strv_length (fields);
+  SpsArgsRef args = SPS_ARGS_REF_NONE;
+  guint32 category = 0;
   gint64 tid, start, duration;
 
-  if (g_strv_length (fields) != 4 || fields[3][0] == '\0')
+  if (n_fields < 4 || fields[3][0] == '\0')
     return fail (error, file, line, "a span needs a thread, a start, a duration and a name");
   if (!g_ascii_string_to_signed (fields[0], 10, 0, G_MAXINT32, &tid, NULL) ||
       !g_ascii_string_to_signed (fields[1], 10, G_MININT64 / 4, G_MAXINT64 / 4, &start, NULL) ||
       !g_ascii_string_to_signed (fields[2], 10, 0, G_MAXINT64 / 4, &duration, NULL))
     return fail (error, file, line, "the thread, start and duration must be integers (the duration not negative)");
+  if (n_fields >= 5 && !g_str_equal (fields[4], "-"))
+    category = sps_trace_builder_intern (builder, fields[4], -1);
+  if (n_fields == 6 && !add_args (builder, fields[5], &args, file, line, error))
+    return FALSE;
 
   sps_trace_builder_add_complete (builder,
                                   sps_trace_builder_ensure_thread (builder, process, tid),
                                   start, duration,
                                   sps_trace_builder_intern (builder, fields[3], -1),
-                                  0, SPS_ARGS_REF_NONE, 0);
+                                  category, args, 0);
   return TRUE;
 }
 
