@@ -163,7 +163,7 @@ _sps_column_materialise (gpointer              owner,
  * @layout: the table's layout
  * @column: one of @layout's columns that may be stored once
  * @row: a row of the table
- * @value: (element_size bytes): what @row holds from now on
+ * @value: what @row holds from now on, the column's element size of bytes
  *
  * Writes one value of a column that may be constant: a table of one row
  * takes it as its constant, a value equal to the constant costs nothing,
