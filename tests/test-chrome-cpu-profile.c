@@ -72,9 +72,9 @@ dup_sample_row (SpsTrace *trace,
 
   return g_strdup_printf ("%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT "|%s|%s|%s|%u|%s",
                           samples->ts[i], threads->tid[samples->thread[i]], stack,
-                          str (trace, samples->name[i]), str (trace, samples->event_name[i]),
-                          samples->line[i],
-                          (samples->flags[i] & SPS_SAMPLE_UNRESOLVED) ? "u" : "");
+                          str (trace, samples->name[i]), str (trace, sps_sample_table_get_event_name (samples, i)),
+                          sps_sample_table_get_line (samples, i),
+                          (sps_sample_table_get_flags (samples, i) & SPS_SAMPLE_UNRESOLVED) ? "u" : "");
 }
 
 static void
@@ -184,9 +184,9 @@ test_top_level_samples (void)
       guint32 process = threads->process[samples->thread[i]];
 
       if (samples->ts[i] == 10000)
-        g_assert_cmpfloat (samples->weight[i], ==, 2.0);
+        g_assert_cmpfloat (sps_sample_table_get_weight (samples, i), ==, 2.0);
       if (samples->ts[i] == 5000)
-        g_assert_false (samples->flags[i] & SPS_SAMPLE_HAS_WEIGHT);
+        g_assert_false (sps_sample_table_get_flags (samples, i) & SPS_SAMPLE_HAS_WEIGHT);
       /* tid 21 is the thread of pid 20 that the events named */
       g_assert_cmpint (processes->pid[process], ==, threads->tid[samples->thread[i]] == 21 ? 20 : 99);
     }
@@ -608,8 +608,8 @@ check_recording (const char      *name,
                            GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, leaf)) + 1));
       g_assert_cmpint (threads->tid[samples->thread[i]], ==, tid);
       g_assert_cmpstr (str (trace, threads->name[samples->thread[i]]), ==, thread_name);
-      g_assert_cmpstr (str (trace, samples->event_name[i]), ==, "ProfileChunk");
-      g_assert_false (samples->flags[i] & SPS_SAMPLE_UNRESOLVED);
+      g_assert_cmpstr (str (trace, sps_sample_table_get_event_name (samples, i)), ==, "ProfileChunk");
+      g_assert_false (sps_sample_table_get_flags (samples, i) & SPS_SAMPLE_UNRESOLVED);
     }
   g_assert_cmpint (samples->ts[0], ==, first_ns);
   g_assert_cmpint (samples->ts[samples->n_rows - 1], ==, last_ns);

@@ -669,12 +669,12 @@ spot_simple_trace (SpsTrace *trace)
 
   /* P "SampleC" at 878 with "sf": 8 → frame8 whose parent is "1" (main) */
   for (guint i = 0; i < samples->n_rows; i++)
-    if (g_strcmp0 (string_of (trace, samples->event_name[i]), "SampleC") == 0)
+    if (g_strcmp0 (string_of (trace, sps_sample_table_get_event_name (samples, i)), "SampleC") == 0)
       sample_c = i;
   g_assert_cmpuint (sample_c, !=, SPS_NO_INDEX);
   g_assert_cmpint (samples->ts[sample_c], ==, 878000);
   g_assert_cmpuint (samples->thread[sample_c], ==, find_thread (trace, 22630, 22631));
-  g_assert_false (samples->flags[sample_c] & SPS_SAMPLE_UNRESOLVED);
+  g_assert_false (sps_sample_table_get_flags (samples, sample_c) & SPS_SAMPLE_UNRESOLVED);
   g_assert_cmpuint (samples->callsite[sample_c], !=, SPS_NO_INDEX);
   {
     g_autofree char *path = dup_callsite_path (trace, samples->callsite[sample_c]);
@@ -1537,25 +1537,25 @@ assert_sampled_stacks (SpsTrace *trace)
 
   /* valid samples keep the event's name beside the leaf frame's, which
    * names them for navigation; the raw sf is kept as written */
-  g_assert_cmpstr (string_of (trace, samples->event_name[first]), ==, "cpu");
+  g_assert_cmpstr (string_of (trace, sps_sample_table_get_event_name (samples, first)), ==, "cpu");
   g_assert_cmpstr (string_of (trace, samples->name[first]),
                    ==, string_of (trace, sps_trace_get_frames (trace)->name[
                          sps_trace_get_callsites (trace)->frame[samples->callsite[first]]]));
-  g_assert_cmpstr (string_of (trace, samples->raw_stack_ref[first]), ==, "2");
-  g_assert_cmpstr (string_of (trace, samples->raw_stack_ref[second]), ==, "1");
+  g_assert_cmpstr (string_of (trace, sps_sample_table_get_raw_stack_ref (samples, first)), ==, "2");
+  g_assert_cmpstr (string_of (trace, sps_sample_table_get_raw_stack_ref (samples, second)), ==, "1");
 
-  g_assert_cmpuint (samples->flags[first], ==, SPS_SAMPLE_HAS_WEIGHT);
-  g_assert_cmpuint (samples->flags[second], ==, SPS_SAMPLE_HAS_WEIGHT);
-  g_assert_cmpfloat (samples->weight[first], ==, 250.0);
-  g_assert_cmpfloat (samples->weight[second], ==, 500.0);
-  g_assert_cmpuint (samples->weight_unit[first], ==, SPS_WEIGHT_UNIT_US);
-  g_assert_cmpuint (samples->weight_unit[second], ==, SPS_WEIGHT_UNIT_US);
+  g_assert_cmpuint (sps_sample_table_get_flags (samples, first), ==, SPS_SAMPLE_HAS_WEIGHT);
+  g_assert_cmpuint (sps_sample_table_get_flags (samples, second), ==, SPS_SAMPLE_HAS_WEIGHT);
+  g_assert_cmpfloat (sps_sample_table_get_weight (samples, first), ==, 250.0);
+  g_assert_cmpfloat (sps_sample_table_get_weight (samples, second), ==, 500.0);
+  g_assert_cmpuint (sps_sample_table_get_weight_unit (samples, first), ==, SPS_WEIGHT_UNIT_US);
+  g_assert_cmpuint (sps_sample_table_get_weight_unit (samples, second), ==, SPS_WEIGHT_UNIT_US);
 
   /* thread 12's observation is resolved but carries no weight */
-  g_assert_false (samples->flags[other] & SPS_SAMPLE_HAS_WEIGHT);
-  g_assert_false (samples->flags[other] & SPS_SAMPLE_UNRESOLVED);
-  g_assert_true (isnan (samples->weight[other]));
-  g_assert_cmpuint (samples->weight_unit[other], ==, SPS_WEIGHT_UNIT_NONE);
+  g_assert_false (sps_sample_table_get_flags (samples, other) & SPS_SAMPLE_HAS_WEIGHT);
+  g_assert_false (sps_sample_table_get_flags (samples, other) & SPS_SAMPLE_UNRESOLVED);
+  g_assert_true (isnan (sps_sample_table_get_weight (samples, other)));
+  g_assert_cmpuint (sps_sample_table_get_weight_unit (samples, other), ==, SPS_WEIGHT_UNIT_NONE);
   g_assert_cmpuint (samples->callsite[other], ==, work);
 
   /* The per-thread sample tree of thread 11: main has 2 inclusive samples
@@ -1564,8 +1564,8 @@ assert_sampled_stacks (SpsTrace *trace)
     {
       double us = NAN;
 
-      if (samples->flags[i] & SPS_SAMPLE_HAS_WEIGHT)
-        us = weight_to_us (samples->weight[i], samples->weight_unit[i]);
+      if (sps_sample_table_get_flags (samples, i) & SPS_SAMPLE_HAS_WEIGHT)
+        us = weight_to_us (sps_sample_table_get_weight (samples, i), sps_sample_table_get_weight_unit (samples, i));
       if (!isnan (us))
         total_us += us;
 
@@ -1620,12 +1620,12 @@ dump_samples (SpsTrace *trace)
                               "%" G_GINT64_FORMAT " tid=%" G_GINT64_FORMAT " %s [%s] sf=%s w=%g unit=%u flags=%u\n",
                               samples->ts[i],
                               threads->tid[samples->thread[i]],
-                              string_of (trace, samples->event_name[i]),
+                              string_of (trace, sps_sample_table_get_event_name (samples, i)),
                               stack,
-                              string_of (trace, samples->raw_stack_ref[i]),
-                              samples->weight[i],
-                              samples->weight_unit[i],
-                              samples->flags[i]);
+                              string_of (trace, sps_sample_table_get_raw_stack_ref (samples, i)),
+                              sps_sample_table_get_weight (samples, i),
+                              sps_sample_table_get_weight_unit (samples, i),
+                              sps_sample_table_get_flags (samples, i));
     }
 
   for (guint i = 0; i < callsites->n_rows; i++)
@@ -1707,15 +1707,15 @@ test_sampled_unresolved (void)
     {
       g_autofree char *stack = NULL;
 
-      g_assert_cmpstr (string_of (trace, samples->event_name[i]), ==, expected[i].name);
+      g_assert_cmpstr (string_of (trace, sps_sample_table_get_event_name (samples, i)), ==, expected[i].name);
       g_assert_cmpint (samples->ts[i], ==, expected[i].ts);
-      g_assert_cmpstr (string_of (trace, samples->raw_stack_ref[i]), ==, expected[i].raw_sf);
-      g_assert_cmpuint (samples->flags[i], ==, expected[i].flags);
-      g_assert_cmpuint (samples->weight_unit[i], ==, expected[i].unit);
+      g_assert_cmpstr (string_of (trace, sps_sample_table_get_raw_stack_ref (samples, i)), ==, expected[i].raw_sf);
+      g_assert_cmpuint (sps_sample_table_get_flags (samples, i), ==, expected[i].flags);
+      g_assert_cmpuint (sps_sample_table_get_weight_unit (samples, i), ==, expected[i].unit);
       if (isnan (expected[i].weight))
-        g_assert_true (isnan (samples->weight[i]));
+        g_assert_true (isnan (sps_sample_table_get_weight (samples, i)));
       else
-        g_assert_cmpfloat (samples->weight[i], ==, expected[i].weight);
+        g_assert_cmpfloat (sps_sample_table_get_weight (samples, i), ==, expected[i].weight);
 
       g_assert_cmpuint (samples->callsite[i], !=, SPS_NO_INDEX);
       stack = dup_callsite_path (trace, samples->callsite[i]);
@@ -1731,7 +1731,7 @@ test_sampled_unresolved (void)
   g_assert_cmpuint (sps_trace_get_n_warnings (trace), ==, 1);
 
   /* 2 ms = 2000 µs */
-  g_assert_cmpfloat (weight_to_us (samples->weight[5], samples->weight_unit[5]), ==, 2000.0);
+  g_assert_cmpfloat (weight_to_us (sps_sample_table_get_weight (samples, 5), sps_sample_table_get_weight_unit (samples, 5)), ==, 2000.0);
   /* the P with "dur": 500 at 60 µs is the last event: the trace ends at
    * its ts */
   g_assert_cmpint (sps_trace_get_end_time (trace), ==, 60000);

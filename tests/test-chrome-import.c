@@ -763,17 +763,17 @@ test_phase_sample (void)
       g_assert_cmpuint (i, <, samples->n_rows);
 
       stack = stack_of (trace, samples->callsite[i]);
-      g_assert_cmpstr (str (trace, samples->event_name[i]), ==, expected[k].name);
+      g_assert_cmpstr (str (trace, sps_sample_table_get_event_name (samples, i)), ==, expected[k].name);
       g_assert_cmpstr (stack, ==, expected[k].stack);
       /* The navigation name is the stack's leaf */
       g_assert_true (g_str_has_suffix (stack, str (trace, samples->name[i])));
-      g_assert_cmpstr (str (trace, samples->raw_stack_ref[i]), ==, expected[k].raw ? expected[k].raw : "");
+      g_assert_cmpstr (str (trace, sps_sample_table_get_raw_stack_ref (samples, i)), ==, expected[k].raw ? expected[k].raw : "");
       if (isnan (expected[k].weight))
-        g_assert_true (isnan (samples->weight[i]));
+        g_assert_true (isnan (sps_sample_table_get_weight (samples, i)));
       else
-        g_assert_cmpfloat (samples->weight[i], ==, expected[k].weight);
-      g_assert_cmpint (samples->weight_unit[i], ==, expected[k].unit);
-      g_assert_cmpuint (samples->flags[i], ==, expected[k].flags);
+        g_assert_cmpfloat (sps_sample_table_get_weight (samples, i), ==, expected[k].weight);
+      g_assert_cmpint (sps_sample_table_get_weight_unit (samples, i), ==, expected[k].unit);
+      g_assert_cmpuint (sps_sample_table_get_flags (samples, i), ==, expected[k].flags);
       g_assert_cmpuint (samples->thread[i], ==, find_thread (trace, 7, expected[k].tid));
     }
 }

@@ -190,10 +190,10 @@ check_weights (SpsTrace *trace)
   for (guint i = 0; i < samples->n_rows; i++)
     {
       g_assert_cmpstr (sps_trace_get_string (trace, samples->name[i]), ==, expected[i].name);
-      g_assert_cmpint (samples->weight_unit[i], ==, expected[i].unit);
-      g_assert_cmpint ((samples->flags[i] & SPS_SAMPLE_HAS_WEIGHT) != 0, ==, expected[i].has_weight);
+      g_assert_cmpint (sps_sample_table_get_weight_unit (samples, i), ==, expected[i].unit);
+      g_assert_cmpint ((sps_sample_table_get_flags (samples, i) & SPS_SAMPLE_HAS_WEIGHT) != 0, ==, expected[i].has_weight);
       if (expected[i].has_weight)
-        g_assert_cmpfloat (samples->weight[i], ==, expected[i].weight);
+        g_assert_cmpfloat (sps_sample_table_get_weight (samples, i), ==, expected[i].weight);
     }
 }
 

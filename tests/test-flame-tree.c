@@ -540,10 +540,19 @@ test_sample_override (void)
   one.thread += row;
   one.name += row;
   one.callsite += row;
-  one.raw_stack_ref += row;
-  one.weight += row;
-  one.weight_unit += row;
-  one.flags += row;
+  /* Columns stored once (NULL) hold their value for the one row too */
+  if (one.event_name != NULL)
+    one.event_name += row;
+  if (one.raw_stack_ref != NULL)
+    one.raw_stack_ref += row;
+  if (one.weight != NULL)
+    one.weight += row;
+  if (one.weight_unit != NULL)
+    one.weight_unit += row;
+  if (one.flags != NULL)
+    one.flags += row;
+  if (one.line != NULL)
+    one.line += row;
 
   sps_flame_tree_params_init (&params, SPS_FLAME_TREE_SAMPLES);
   params.samples = &one;

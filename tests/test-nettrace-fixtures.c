@@ -302,7 +302,7 @@ test_perfview_only_managed (void)
     {
       const char *leaf = leaf_name (trace, samples->callsite[r]);
 
-      g_assert_cmpstr (sps_trace_get_string (trace, samples->event_name[r]), ==, "Managed");
+      g_assert_cmpstr (sps_trace_get_string (trace, sps_sample_table_get_event_name (samples, r)), ==, "Managed");
       g_assert_true (g_str_has_suffix (root_name (trace, samples->callsite[r]),
                                        "!NoNativeStacks.Program.Main(class System.String[])"));
       find_byte += g_str_has_suffix (leaf, "!NoNativeStacks.Program.FindByte(value class "
@@ -377,7 +377,7 @@ test_robot_cleaner (void)
   g_assert_cmpint (sps_trace_get_threads (trace)->tid[samples->thread[0]], ==, 40349031);
   for (guint r = 0; r < samples->n_rows; r++)
     {
-      managed += g_str_equal (sps_trace_get_string (trace, samples->event_name[r]), "Managed");
+      managed += g_str_equal (sps_trace_get_string (trace, sps_sample_table_get_event_name (samples, r)), "Managed");
       add_if_not_present += g_str_has_suffix (leaf_name (trace, samples->callsite[r]),
                                               "!System.Collections.Generic.HashSet`1[System.Int64]."
                                               "AddIfNotPresent(!0)");

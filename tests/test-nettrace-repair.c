@@ -474,7 +474,7 @@ check_thread (SpsTrace     *trace,
       /* 1 s + k ms after the sync time */
       g_assert_cmpint (samples->ts[r], ==, G_GINT64_CONSTANT (1000000000) + (gint64) expect[i].k * 1000000);
       g_assert_cmpstr (got, ==, want);
-      g_assert_cmpuint (samples->flags[r] & (SPS_SAMPLE_REPAIRED | SPS_SAMPLE_TRUNCATED), ==, expect[i].flags);
+      g_assert_cmpuint (sps_sample_table_get_flags (samples, r) & (SPS_SAMPLE_REPAIRED | SPS_SAMPLE_TRUNCATED), ==, expect[i].flags);
     }
 }
 
@@ -580,7 +580,7 @@ test_repair_default (gconstpointer data)
       for (const char *p = stack; *p != '\0'; p++)
         depth += *p == ';';
       g_assert_cmpuint (depth, <=, 100);
-      if (raw->flags[r] & SPS_SAMPLE_TRUNCATED)
+      if (sps_sample_table_get_flags (raw, r) & SPS_SAMPLE_TRUNCATED)
         n_truncated++;
     }
   g_assert_cmpuint (n_truncated, ==, 5);
@@ -706,7 +706,7 @@ test_repair_disabled (void)
   g_assert_cmpuint (sps_trace_get_raw_samples (trace)->n_rows, ==, 0);
   g_assert_false (sps_stack_repair_get_summary (trace, NULL, NULL, NULL, NULL));
   for (guint r = 0; r < samples->n_rows; r++)
-    g_assert_cmpuint (samples->flags[r] & (SPS_SAMPLE_REPAIRED | SPS_SAMPLE_TRUNCATED), ==, 0);
+    g_assert_cmpuint (sps_sample_table_get_flags (samples, r) & (SPS_SAMPLE_REPAIRED | SPS_SAMPLE_TRUNCATED), ==, 0);
 }
 
 /* Filter scenario: thread 201 with four samples

@@ -147,8 +147,11 @@ assert_same_traces (SpsTrace *a,
       g_assert_cmpuint (n, ==, _sps_profile_table_rows (b, table));
       for (const SpsProfileColumn *c = table->columns; c->name != NULL; c++)
         {
-          const guint8 *da = _sps_profile_column_get (a, c);
-          const guint8 *db = _sps_profile_column_get (b, c);
+          /* Columns stored once compare by their rows' values */
+          g_autofree gpointer owned_a = NULL;
+          g_autofree gpointer owned_b = NULL;
+          const guint8 *da = _sps_profile_column_rows (a, c, n, &owned_a);
+          const guint8 *db = _sps_profile_column_rows (b, c, n, &owned_b);
           gsize size = _sps_profile_kind_size (c->kind);
 
           for (guint r = 0; r < n; r++)
@@ -292,6 +295,8 @@ test_schema_complete (void)
               if (pc->offset == layouts[l].columns[c].offset)
                 {
                   g_assert_cmpuint (_sps_profile_kind_size (pc->kind), ==, layouts[l].columns[c].element_size);
+                  /* A column stored once is written out from the same constant */
+                  g_assert_cmpuint (pc->constant, ==, layouts[l].columns[c].constant);
                   found = TRUE;
                 }
           if (!found)

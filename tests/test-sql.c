@@ -245,7 +245,7 @@ check_tables_match_model (SpsTrace     *trace,
       g_string_append_printf (expected, "%u|%" G_GINT64_FORMAT "|%s|%s|%s|%s\n",
                               i, samples->ts[i], thread, callsite,
                               sps_trace_get_string (trace, samples->name[i]),
-                              str_or_null (trace, samples->raw_stack_ref[i]));
+                              str_or_null (trace, sps_sample_table_get_raw_stack_ref (samples, i)));
     }
   CHECK ("SELECT id, ts, thread_id, callsite_id, name, sf FROM samples");
 

@@ -1014,19 +1014,19 @@ test_samples_and_callsites (Fixture       *fixture,
   g_assert_cmpuint (samples->n_rows, ==, 2);
   g_assert_cmpint (samples->ts[0], ==, 10);
   g_assert_cmpuint (samples->callsite[0], ==, c1);
-  g_assert_cmpfloat (samples->weight[0], ==, 2.5);
-  g_assert_cmpuint (samples->weight_unit[0], ==, SPS_WEIGHT_UNIT_US);
-  g_assert_cmpuint (samples->flags[0], ==, SPS_SAMPLE_HAS_WEIGHT);
-  g_assert_cmpstr (sps_trace_get_string (trace, samples->raw_stack_ref[0]), ==, "8");
+  g_assert_cmpfloat (sps_sample_table_get_weight (samples, 0), ==, 2.5);
+  g_assert_cmpuint (sps_sample_table_get_weight_unit (samples, 0), ==, SPS_WEIGHT_UNIT_US);
+  g_assert_cmpuint (sps_sample_table_get_flags (samples, 0), ==, SPS_SAMPLE_HAS_WEIGHT);
+  g_assert_cmpstr (sps_trace_get_string (trace, sps_sample_table_get_raw_stack_ref (samples, 0)), ==, "8");
   g_assert_cmpint (samples->ts[1], ==, 30);
   g_assert_cmpuint (samples->callsite[1], ==, c0);
-  g_assert_true (isnan (samples->weight[1]));
-  g_assert_cmpuint (samples->flags[1], ==, SPS_SAMPLE_UNRESOLVED);
+  g_assert_true (isnan (sps_sample_table_get_weight (samples, 1)));
+  g_assert_cmpuint (sps_sample_table_get_flags (samples, 1), ==, SPS_SAMPLE_UNRESOLVED);
   for (guint i = 0; i < 2; i++)
     {
       g_assert_cmpuint (samples->track[i], ==, 0);
       g_assert_cmpuint (samples->thread[i], ==, fixture->thread);
-      g_assert_cmpstr (sps_trace_get_string (trace, samples->event_name[i]), ==, "cpu");
+      g_assert_cmpstr (sps_trace_get_string (trace, sps_sample_table_get_event_name (samples, i)), ==, "cpu");
     }
   /* Navigation names a sample by its leaf frame */
   g_assert_cmpstr (sps_trace_get_string (trace, samples->name[0]), ==, "work");

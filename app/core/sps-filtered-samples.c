@@ -54,6 +54,10 @@ struct _SpsFilteredSamples
   GArray  *depth;           /* guint16 */
 };
 
+#define COLUMN_LIKE(source, Type, n) ((source) != NULL ? g_new (Type, MAX ((n), 1)) : NULL)
+#define COPY_ROW(self, samples, column, to, from) \
+  G_STMT_START { if ((self)->column != NULL) (self)->column[to] = (samples)->column[from]; } G_STMT_END
+
 typedef struct
 {
   SpsTrace     *trace;
@@ -185,13 +189,14 @@ sps_filtered_samples_new (SpsTrace              *trace,
   self->track = g_new (guint32, MAX (samples->n_rows, 1));
   self->thread = g_new (guint32, MAX (samples->n_rows, 1));
   self->name = g_new (guint32, MAX (samples->n_rows, 1));
-  self->event_name = g_new (guint32, MAX (samples->n_rows, 1));
-  self->line = g_new (guint32, MAX (samples->n_rows, 1));
   self->callsite = g_new (guint32, MAX (samples->n_rows, 1));
-  self->raw_stack_ref = g_new (guint32, MAX (samples->n_rows, 1));
-  self->weight = g_new (double, MAX (samples->n_rows, 1));
-  self->weight_unit = g_new (guint8, MAX (samples->n_rows, 1));
-  self->flags = g_new (guint8, MAX (samples->n_rows, 1));
+  /* A column the trace stores once stays so (NULL, its constant kept) */
+  self->event_name = COLUMN_LIKE (samples->event_name, guint32, samples->n_rows);
+  self->line = COLUMN_LIKE (samples->line, guint32, samples->n_rows);
+  self->raw_stack_ref = COLUMN_LIKE (samples->raw_stack_ref, guint32, samples->n_rows);
+  self->weight = COLUMN_LIKE (samples->weight, double, samples->n_rows);
+  self->weight_unit = COLUMN_LIKE (samples->weight_unit, guint8, samples->n_rows);
+  self->flags = COLUMN_LIKE (samples->flags, guint8, samples->n_rows);
 
   for (guint r = 0; r < samples->n_rows; r++)
     {
@@ -234,13 +239,13 @@ sps_filtered_samples_new (SpsTrace              *trace,
       self->track[n] = samples->track[r];
       self->thread[n] = samples->thread[r];
       self->name[n] = samples->name[r];
-      self->event_name[n] = samples->event_name[r];
-      self->line[n] = samples->line[r];
       self->callsite[n] = result;
-      self->raw_stack_ref[n] = samples->raw_stack_ref[r];
-      self->weight[n] = samples->weight[r];
-      self->weight_unit[n] = samples->weight_unit[r];
-      self->flags[n] = samples->flags[r];
+      COPY_ROW (self, samples, event_name, n, r);
+      COPY_ROW (self, samples, line, n, r);
+      COPY_ROW (self, samples, raw_stack_ref, n, r);
+      COPY_ROW (self, samples, weight, n, r);
+      COPY_ROW (self, samples, weight_unit, n, r);
+      COPY_ROW (self, samples, flags, n, r);
       n++;
     }
 
@@ -252,6 +257,7 @@ sps_filtered_samples_new (SpsTrace              *trace,
     .name = self->name, .event_name = self->event_name, .callsite = self->callsite,
     .raw_stack_ref = self->raw_stack_ref, .weight = self->weight,
     .weight_unit = self->weight_unit, .flags = self->flags, .line = self->line,
+    .constants = samples->constants,
   };
   self->callsites = (SpsCallsiteTable) {
     self->parent->len, (const guint32 *) (gpointer) self->parent->data,

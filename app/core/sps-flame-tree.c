@@ -28,6 +28,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-flame-tree-private.h"
+#include "sps-trace-private.h"
 
 /* Rows between two cancellation checks. */
 #define CHECK_STRIDE 65536
@@ -336,11 +337,11 @@ sps_flame_tree_sample_estimate_ns (const SpsSampleTable *samples,
   g_return_val_if_fail (samples != NULL, NAN);
   g_return_val_if_fail (row < samples->n_rows, NAN);
 
-  weight = samples->weight[row];
-  if ((samples->flags[row] & SPS_SAMPLE_HAS_WEIGHT) == 0 || !isfinite (weight) || weight < 0)
+  weight = SPS_SAMPLE_VALUE (samples, weight, row);
+  if ((SPS_SAMPLE_VALUE (samples, flags, row) & SPS_SAMPLE_HAS_WEIGHT) == 0 || !isfinite (weight) || weight < 0)
     return NAN;
 
-  switch ((SpsWeightUnit) samples->weight_unit[row])
+  switch ((SpsWeightUnit) SPS_SAMPLE_VALUE (samples, weight_unit, row))
     {
     case SPS_WEIGHT_UNIT_NS: factor = 1.0; break;
     case SPS_WEIGHT_UNIT_US: factor = 1e3; break;

@@ -54,6 +54,8 @@ typedef struct
   guint8      ref;              /* SpsProfileRef */
   guint8      nullable;         /* SPS_NO_INDEX allowed, saved as NULL */
   guint8      max;              /* enumerations: the largest value; 0: any */
+  gsize       constant;         /* offset of the value of every row while the
+                                 * column is NULL (stored once); 0: never */
 } SpsProfileColumn;
 
 #define SPS_PROFILE_MAX_COLUMNS 13
@@ -106,6 +108,29 @@ _sps_profile_column_get (SpsTrace               *trace,
 
   memcpy (&data, (const char *) trace + column->offset, sizeof data);
   return data;
+}
+
+/* A column's @n_rows rows as one array: a column stored once is written
+ * out into a new array, which @owned gets (NULL otherwise) */
+static inline gconstpointer
+_sps_profile_column_rows (SpsTrace               *trace,
+                          const SpsProfileColumn *column,
+                          guint                   n_rows,
+                          gpointer               *owned)
+{
+  gconstpointer data = _sps_profile_column_get (trace, column);
+  gsize size;
+  char *rows;
+
+  *owned = NULL;
+  if (data != NULL || column->constant == 0)
+    return data;
+  size = _sps_profile_kind_size (column->kind);
+  rows = g_malloc ((gsize) MAX (n_rows, 1) * size);
+  for (guint r = 0; r < n_rows; r++)
+    memcpy (rows + (gsize) r * size, (const char *) trace + column->constant, size);
+  *owned = rows;
+  return rows;
 }
 
 static inline guint

@@ -587,6 +587,7 @@ sps_trace_builder_load_profile (SpsTraceBuilder  *builder,
   if (!ok)
     return FALSE;
 
+  _sps_trace_store_constants (trace);
   _sps_trace_derive (trace);
   trace->arena = g_bytes_new (NULL, 0);
   trace->decoders = g_ptr_array_new_with_free_func (g_object_unref);

@@ -13,16 +13,21 @@
 
 #define TABLE(field) G_STRUCT_OFFSET (SpsTrace, field.n_rows)
 #define COL(table, field, kind) \
-  { #field, G_STRUCT_OFFSET (SpsTrace, table.field), SPS_PROFILE_KIND_##kind, SPS_PROFILE_REF_NONE, 0, 0 }
+  { #field, G_STRUCT_OFFSET (SpsTrace, table.field), SPS_PROFILE_KIND_##kind, SPS_PROFILE_REF_NONE, 0, 0, 0 }
 #define REF(table, field, ref, nullable) \
-  { #field, G_STRUCT_OFFSET (SpsTrace, table.field), SPS_PROFILE_KIND_U32, SPS_PROFILE_REF_##ref, nullable, 0 }
+  { #field, G_STRUCT_OFFSET (SpsTrace, table.field), SPS_PROFILE_KIND_U32, SPS_PROFILE_REF_##ref, nullable, 0, 0 }
 #define ENUM(table, field, max) \
-  { #field, G_STRUCT_OFFSET (SpsTrace, table.field), SPS_PROFILE_KIND_U8, SPS_PROFILE_REF_NONE, 0, max }
+  { #field, G_STRUCT_OFFSET (SpsTrace, table.field), SPS_PROFILE_KIND_U8, SPS_PROFILE_REF_NONE, 0, max, 0 }
+/* A sample column that may be stored once (SpsSampleConstants) */
+#define SAMPLE_CONSTANT(table, field, kind, max) \
+  { #field, G_STRUCT_OFFSET (SpsTrace, table.field), SPS_PROFILE_KIND_##kind, SPS_PROFILE_REF_NONE, 0, max, \
+    G_STRUCT_OFFSET (SpsTrace, table.constants.field) }
 #define SAMPLE_COLUMNS(t) \
   COL (t, ts, I64), REF (t, track, TRACK, 0), REF (t, thread, THREAD, 0), \
-  COL (t, name, STRING), COL (t, event_name, STRING), REF (t, callsite, CALLSITE, 1), \
-  COL (t, raw_stack_ref, STRING), COL (t, weight, F64), ENUM (t, weight_unit, SPS_WEIGHT_UNIT_S), \
-  COL (t, flags, U8), COL (t, line, U32)
+  COL (t, name, STRING), SAMPLE_CONSTANT (t, event_name, STRING, 0), REF (t, callsite, CALLSITE, 1), \
+  SAMPLE_CONSTANT (t, raw_stack_ref, STRING, 0), SAMPLE_CONSTANT (t, weight, F64, 0), \
+  SAMPLE_CONSTANT (t, weight_unit, U8, SPS_WEIGHT_UNIT_S), SAMPLE_CONSTANT (t, flags, U8, 0), \
+  SAMPLE_CONSTANT (t, line, U32, 0)
 
 /* Referenced tables come before the tables that refer to them, so that
  * the reader checks each reference against a table it already has. */
@@ -82,11 +87,11 @@ const SpsProfileTable _sps_profile_tables[] = {
       COL (gc_observations, reason, STRING), COL (gc_observations, bytes, U64) } },
   /* Not SpsTrace tables, but columns all the same */
   { "metadata", G_STRUCT_OFFSET (SpsTrace, n_metadata), SPS_PROFILE_REF_NONE,
-    { { "key", G_STRUCT_OFFSET (SpsTrace, metadata_keys), SPS_PROFILE_KIND_STRING, 0, 0, 0 },
-      { "value", G_STRUCT_OFFSET (SpsTrace, metadata_values), SPS_PROFILE_KIND_ARGS, 0, 0, 0 } } },
+    { { "key", G_STRUCT_OFFSET (SpsTrace, metadata_keys), SPS_PROFILE_KIND_STRING, 0, 0, 0, 0 },
+      { "value", G_STRUCT_OFFSET (SpsTrace, metadata_values), SPS_PROFILE_KIND_ARGS, 0, 0, 0, 0 } } },
   { "info_sections", G_STRUCT_OFFSET (SpsTrace, n_info_sections), SPS_PROFILE_REF_NONE,
-    { { "name", G_STRUCT_OFFSET (SpsTrace, info_names), SPS_PROFILE_KIND_STRING, 0, 0, 0 },
-      { "value", G_STRUCT_OFFSET (SpsTrace, info_values), SPS_PROFILE_KIND_ARGS, 0, 0, 0 } } },
+    { { "name", G_STRUCT_OFFSET (SpsTrace, info_names), SPS_PROFILE_KIND_STRING, 0, 0, 0, 0 },
+      { "value", G_STRUCT_OFFSET (SpsTrace, info_values), SPS_PROFILE_KIND_ARGS, 0, 0, 0, 0 } } },
 };
 
 const guint _sps_profile_n_tables = G_N_ELEMENTS (_sps_profile_tables);

@@ -368,14 +368,21 @@ write_rows (Writer                 *w,
   g_autoptr(GString) sql = g_string_new (NULL);
   g_autoptr(GString) json = g_string_new (NULL);
   g_autofree char *create = create_table_sql (table);
+  g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
   guint n = _sps_profile_table_rows (w->trace, table);
   guint n_columns = 0;
+  gconstpointer rows[SPS_PROFILE_MAX_COLUMNS];
 
   g_string_append_printf (sql, "INSERT INTO %s VALUES (?", table->name);
   for (const SpsProfileColumn *c = table->columns; c->name != NULL; c++, n_columns++)
     {
+      gpointer mem;
+
       g_string_append (sql, ", ?");
       g_ptr_array_add (bitmaps, c->kind == SPS_PROFILE_KIND_ARGS ? g_malloc0 (n / 8 + 1) : NULL);
+      rows[n_columns] = _sps_profile_column_rows (w->trace, c, n, &mem);
+      if (mem != NULL)
+        g_ptr_array_add (owned, mem);
     }
   g_string_append (sql, ")");
 
@@ -388,7 +395,7 @@ write_rows (Writer                 *w,
       for (guint i = 0; i < n_columns; i++)
         {
           const SpsProfileColumn *c = &table->columns[i];
-          gconstpointer data = _sps_profile_column_get (w->trace, c);
+          gconstpointer data = rows[i];
           SpsArgsRef ref;
 
           if (c->kind != SPS_PROFILE_KIND_ARGS)
@@ -488,9 +495,10 @@ write_tables (Writer  *w,
 
       for (const SpsProfileColumn *c = table->columns; c->name != NULL; c++, i++)
         {
+          g_autofree gpointer owned = NULL;
           gconstpointer data = c->kind == SPS_PROFILE_KIND_ARGS
                                ? g_ptr_array_index (bitmaps, i)
-                               : _sps_profile_column_get (w->trace, c);
+                               : _sps_profile_column_rows (w->trace, c, n, &owned);
           gsize size = c->kind == SPS_PROFILE_KIND_ARGS
                        ? (n + 7) / 8
                        : (gsize) n * _sps_profile_kind_size (c->kind);

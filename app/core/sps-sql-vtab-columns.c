@@ -351,10 +351,10 @@ sample_estimate (const SpsSampleTable *t,
                  guint32               row,
                  gint64               *ns)
 {
-  guint8 unit = t->weight_unit[row];
-  double weight = t->weight[row];
+  guint8 unit = SPS_SAMPLE_VALUE (t, weight_unit, row);
+  double weight = SPS_SAMPLE_VALUE (t, weight, row);
 
-  if ((t->flags[row] & SPS_SAMPLE_HAS_WEIGHT) == 0 ||
+  if ((SPS_SAMPLE_VALUE (t, flags, row) & SPS_SAMPLE_HAS_WEIGHT) == 0 ||
       unit == SPS_WEIGHT_UNIT_NONE || unit >= G_N_ELEMENTS (weight_unit_ns) ||
       !isfinite (weight) || weight < 0)
     return FALSE;
@@ -375,6 +375,8 @@ column_samples (SpsSqlVtabContext *ctx,
   const SpsSampleTable *t = &ctx->trace->samples;
   const SpsCallsiteTable *callsites = &ctx->trace->callsites;
   guint32 callsite;
+  double weight;
+  guint8 unit;
   gint64 ns;
 
   switch (col)
@@ -395,13 +397,14 @@ column_samples (SpsSqlVtabContext *ctx,
     case SA_KIND: sqlite3_result_text (sctx, "sample", -1, SQLITE_STATIC); break;
     case SA_SAMPLE_COUNT: sqlite3_result_int (sctx, 1); break;
     case SA_SAMPLE_WEIGHT:
-      if ((t->flags[row] & SPS_SAMPLE_HAS_WEIGHT) != 0 && !isnan (t->weight[row]))
-        sqlite3_result_double (sctx, t->weight[row]);
+      weight = SPS_SAMPLE_VALUE (t, weight, row);
+      if ((SPS_SAMPLE_VALUE (t, flags, row) & SPS_SAMPLE_HAS_WEIGHT) != 0 && !isnan (weight))
+        sqlite3_result_double (sctx, weight);
       break;
     case SA_WEIGHT_UNIT:
-      if (t->weight_unit[row] < G_N_ELEMENTS (weight_unit_names) &&
-          weight_unit_names[t->weight_unit[row]] != NULL)
-        sqlite3_result_text (sctx, weight_unit_names[t->weight_unit[row]], -1, SQLITE_STATIC);
+      unit = SPS_SAMPLE_VALUE (t, weight_unit, row);
+      if (unit < G_N_ELEMENTS (weight_unit_names) && weight_unit_names[unit] != NULL)
+        sqlite3_result_text (sctx, weight_unit_names[unit], -1, SQLITE_STATIC);
       break;
     /* A raw sample's CPU estimate belongs to its observed leaf: inclusive
      * and self are the same. */
@@ -410,12 +413,12 @@ column_samples (SpsSqlVtabContext *ctx,
       if (sample_estimate (t, row, &ns))
         sqlite3_result_int64 (sctx, ns);
       break;
-    case SA_SF: result_string (sctx, ctx, t->raw_stack_ref[row], TRUE); break;
-    case SA_UNRESOLVED: sqlite3_result_int (sctx, (t->flags[row] & SPS_SAMPLE_UNRESOLVED) != 0); break;
-    case SA_EVENT_NAME: result_string (sctx, ctx, t->event_name[row], FALSE); break;
+    case SA_SF: result_string (sctx, ctx, SPS_SAMPLE_VALUE (t, raw_stack_ref, row), TRUE); break;
+    case SA_UNRESOLVED: sqlite3_result_int (sctx, (SPS_SAMPLE_VALUE (t, flags, row) & SPS_SAMPLE_UNRESOLVED) != 0); break;
+    case SA_EVENT_NAME: result_string (sctx, ctx, SPS_SAMPLE_VALUE (t, event_name, row), FALSE); break;
     case SA_LINE:
-      if (t->line[row] != 0)
-        sqlite3_result_int64 (sctx, t->line[row]);
+      if (SPS_SAMPLE_VALUE (t, line, row) != 0)
+        sqlite3_result_int64 (sctx, SPS_SAMPLE_VALUE (t, line, row));
       break;
     case SA_DUR:
     case SA_SELF_TIME:

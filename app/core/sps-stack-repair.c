@@ -704,7 +704,9 @@ sps_stack_repair_run (SpsAnalysis      *analysis,
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_PARSING, _("Repairing stacks"));
 
   r.callsite = g_memdup2 (b->sample_callsite, MAX (b->n_samples, 1) * sizeof (guint32));
-  r.flags = g_memdup2 (b->sample_flags, MAX (b->n_samples, 1));
+  r.flags = g_new (guint8, MAX (b->n_samples, 1));
+  for (guint32 row = 0; row < b->n_samples; row++)
+    r.flags[row] = SPS_SAMPLE_VALUE_OF_BUILDER (b, flags, row);
   r.remove = g_new0 (guint8, MAX (b->n_samples, 1));
   r.reports = g_array_new (FALSE, FALSE, sizeof (ThreadReport));
   g_array_set_clear_func (r.reports, thread_report_clear);
@@ -762,7 +764,7 @@ sps_stack_repair_run (SpsAnalysis      *analysis,
         {
           guint32 deferred = row_deferred (&r, row);
           guint32 raw_callsite = b->sample_callsite[row];
-          guint8 raw_flags = b->sample_flags[row];
+          guint8 raw_flags = SPS_SAMPLE_VALUE_OF_BUILDER (b, flags, row);
 
           if (!changed || !r.keep_raw)
             continue;
@@ -775,16 +777,17 @@ sps_stack_repair_run (SpsAnalysis      *analysis,
           if (r.remove[row] == REMOVED_UNRECOVERABLE || (r.flags[row] & SPS_SAMPLE_TRUNCATED) != 0)
             raw_flags |= SPS_SAMPLE_TRUNCATED;
           sps_trace_builder_add_raw_sample (b, b->sample_thread[row], b->sample_ts[row],
-                                            b->sample_name[row], raw_callsite,
-                                            b->sample_raw_stack_ref[row], b->sample_weight[row],
-                                            b->sample_weight_unit[row], raw_flags);
+                                            SPS_SAMPLE_VALUE_OF_BUILDER (b, name, row), raw_callsite,
+                                            SPS_SAMPLE_VALUE_OF_BUILDER (b, raw_stack_ref, row),
+                                            SPS_SAMPLE_VALUE_OF_BUILDER (b, weight, row),
+                                            SPS_SAMPLE_VALUE_OF_BUILDER (b, weight_unit, row), raw_flags);
         }
 
       /* (No samples: the builder has no columns yet, NULL pointers.) */
       if (b->n_samples > 0)
         {
           memcpy (b->sample_callsite, r.callsite, b->n_samples * sizeof (guint32));
-          memcpy (b->sample_flags, r.flags, b->n_samples);
+          _sps_trace_builder_set_sample_flags (b, r.flags);
         }
       if (changed)
         _sps_trace_builder_remove_samples (b, r.remove);

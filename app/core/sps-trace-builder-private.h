@@ -45,6 +45,22 @@ table_count (gpointer owner,
   return (guint *) (gpointer) ((char *) owner + offset);
 }
 
+/* Writes @value into @row of column @c of @layout, a column that may be
+ * stored once: a plain store when it is stored per row, else nothing
+ * when @value is the constant (compared as bytes: NAN equals NAN). */
+#define CONSTANT_COLUMN_WRITE(owner, layout, c, row, Type, value) \
+  G_STMT_START { \
+    const SpsColumn *column_ = &(layout)->columns[c]; \
+    Type *data_ = column_get ((owner), column_->offset); \
+    Type value_ = (value); \
+    \
+    G_STATIC_ASSERT (sizeof (Type) == sizeof value_); \
+    if G_LIKELY (data_ != NULL) \
+      data_[row] = value_; \
+    else if (memcmp ((const char *) (owner) + column_->constant, &value_, sizeof value_) != 0) \
+      _sps_column_write ((owner), (layout), column_, (row), &value_); \
+  } G_STMT_END
+
 #define BUILDER_TABLE(n_rows, capacity) \
   G_STRUCT_OFFSET (SpsTraceBuilder, n_rows), G_STRUCT_OFFSET (SpsTraceBuilder, capacity)
 #define COLUMN(field) SPS_COLUMN (SpsTraceBuilder, field)
@@ -129,18 +145,47 @@ static const SpsTableLayout callsite_table = {
   { COLUMN (callsite_parent), COLUMN (callsite_frame), COLUMN (callsite_depth) },
 };
 
+/* Sample columns that an importer often fills with one value (a CPU
+ * profile's event name, weight, unit and flags) are stored once until a
+ * row differs. The columns of both sample tables come in the same order,
+ * so that one append serves both (SAMPLE_COLUMN_*). */
+#define CONSTANT(field, value) SPS_CONSTANT_COLUMN (SpsTraceBuilder, field, value)
+
+enum
+{
+  SAMPLE_COLUMN_TS,
+  SAMPLE_COLUMN_THREAD,
+  SAMPLE_COLUMN_NAME,
+  SAMPLE_COLUMN_CALLSITE,
+  SAMPLE_COLUMN_RAW_STACK_REF,
+  SAMPLE_COLUMN_WEIGHT,
+  SAMPLE_COLUMN_WEIGHT_UNIT,
+  SAMPLE_COLUMN_FLAGS,
+  SAMPLE_COLUMN_LINE,
+};
+
 static const SpsTableLayout sample_table = {
   BUILDER_TABLE (n_samples, samples_capacity),
-  { COLUMN (sample_ts), COLUMN (sample_thread), COLUMN (sample_name),
-    COLUMN (sample_callsite), COLUMN (sample_raw_stack_ref), COLUMN (sample_weight),
-    COLUMN (sample_weight_unit), COLUMN (sample_flags), COLUMN (sample_line) },
+  { COLUMN (sample_ts), COLUMN (sample_thread),
+    CONSTANT (sample_name, sample_constants.event_name),
+    COLUMN (sample_callsite),
+    CONSTANT (sample_raw_stack_ref, sample_constants.raw_stack_ref),
+    CONSTANT (sample_weight, sample_constants.weight),
+    CONSTANT (sample_weight_unit, sample_constants.weight_unit),
+    CONSTANT (sample_flags, sample_constants.flags),
+    CONSTANT (sample_line, sample_constants.line) },
 };
 
 static const SpsTableLayout raw_sample_table = {
   BUILDER_TABLE (n_raw_samples, raw_samples_capacity),
-  { COLUMN (raw_sample_ts), COLUMN (raw_sample_thread), COLUMN (raw_sample_name),
-    COLUMN (raw_sample_callsite), COLUMN (raw_sample_raw_stack_ref), COLUMN (raw_sample_weight),
-    COLUMN (raw_sample_weight_unit), COLUMN (raw_sample_flags), COLUMN (raw_sample_line) },
+  { COLUMN (raw_sample_ts), COLUMN (raw_sample_thread),
+    CONSTANT (raw_sample_name, raw_sample_constants.event_name),
+    COLUMN (raw_sample_callsite),
+    CONSTANT (raw_sample_raw_stack_ref, raw_sample_constants.raw_stack_ref),
+    CONSTANT (raw_sample_weight, raw_sample_constants.weight),
+    CONSTANT (raw_sample_weight_unit, raw_sample_constants.weight_unit),
+    CONSTANT (raw_sample_flags, raw_sample_constants.flags),
+    CONSTANT (raw_sample_line, raw_sample_constants.line) },
 };
 
 #undef COLUMN

@@ -34,15 +34,15 @@ append_sample_row (SpsTraceBuilder      *self,
 
   g_assert (layout == &sample_table || layout == &raw_sample_table);
 
-  ((SpsTime *) column_get (self, layout->columns[0].offset))[row] = ts;
-  ((guint32 *) column_get (self, layout->columns[1].offset))[row] = thread;
-  ((guint32 *) column_get (self, layout->columns[2].offset))[row] = name;
-  ((guint32 *) column_get (self, layout->columns[3].offset))[row] = callsite;
-  ((guint32 *) column_get (self, layout->columns[4].offset))[row] = raw_stack_ref;
-  ((double *) column_get (self, layout->columns[5].offset))[row] = weight;
-  ((guint8 *) column_get (self, layout->columns[6].offset))[row] = weight_unit;
-  ((guint8 *) column_get (self, layout->columns[7].offset))[row] = flags;
-  ((guint32 *) column_get (self, layout->columns[8].offset))[row] = 0;
+  ((SpsTime *) column_get (self, layout->columns[SAMPLE_COLUMN_TS].offset))[row] = ts;
+  ((guint32 *) column_get (self, layout->columns[SAMPLE_COLUMN_THREAD].offset))[row] = thread;
+  ((guint32 *) column_get (self, layout->columns[SAMPLE_COLUMN_CALLSITE].offset))[row] = callsite;
+  CONSTANT_COLUMN_WRITE (self, layout, SAMPLE_COLUMN_NAME, row, guint32, name);
+  CONSTANT_COLUMN_WRITE (self, layout, SAMPLE_COLUMN_RAW_STACK_REF, row, guint32, raw_stack_ref);
+  CONSTANT_COLUMN_WRITE (self, layout, SAMPLE_COLUMN_WEIGHT, row, double, weight);
+  CONSTANT_COLUMN_WRITE (self, layout, SAMPLE_COLUMN_WEIGHT_UNIT, row, guint8, weight_unit);
+  CONSTANT_COLUMN_WRITE (self, layout, SAMPLE_COLUMN_FLAGS, row, guint8, flags);
+  CONSTANT_COLUMN_WRITE (self, layout, SAMPLE_COLUMN_LINE, row, guint32, 0);
 
   return row;
 }
@@ -287,17 +287,20 @@ sps_trace_builder_add_samples (SpsTraceBuilder *self,
           g_critical ("%s: callsite %u does not exist", G_STRFUNC, callsite);
           callsite = SPS_NO_INDEX;
         }
+      /* Counted first: a write to a column stored once checks the rows */
+      self->n_samples = row + 1;
       self->sample_ts[row] = ts[i];
       self->sample_thread[row] = thread;
-      self->sample_name[row] = name;
       self->sample_callsite[row] = callsite;
-      self->sample_raw_stack_ref[row] = 0;
-      self->sample_weight[row] = NAN;
-      self->sample_weight_unit[row] = SPS_WEIGHT_UNIT_NONE;
-      self->sample_flags[row] = SPS_SAMPLE_NONE;
-      self->sample_line[row] = lines != NULL ? lines[i] : 0;
+      CONSTANT_COLUMN_WRITE (self, &sample_table, SAMPLE_COLUMN_NAME, row, guint32, name);
+      CONSTANT_COLUMN_WRITE (self, &sample_table, SAMPLE_COLUMN_RAW_STACK_REF, row, guint32, 0);
+      CONSTANT_COLUMN_WRITE (self, &sample_table, SAMPLE_COLUMN_WEIGHT, row, double, NAN);
+      CONSTANT_COLUMN_WRITE (self, &sample_table, SAMPLE_COLUMN_WEIGHT_UNIT, row, guint8,
+                             SPS_WEIGHT_UNIT_NONE);
+      CONSTANT_COLUMN_WRITE (self, &sample_table, SAMPLE_COLUMN_FLAGS, row, guint8, SPS_SAMPLE_NONE);
+      CONSTANT_COLUMN_WRITE (self, &sample_table, SAMPLE_COLUMN_LINE, row, guint32,
+                             lines != NULL ? lines[i] : 0);
     }
-  self->n_samples += n;
   return first;
 }
 
@@ -323,7 +326,8 @@ sps_trace_builder_set_sample_callsite (SpsTraceBuilder *self,
   g_return_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites);
 
   self->sample_callsite[sample] = callsite;
-  self->sample_flags[sample] |= flags;
+  CONSTANT_COLUMN_WRITE (self, &sample_table, SAMPLE_COLUMN_FLAGS, sample, guint8,
+                         SPS_SAMPLE_VALUE_OF_BUILDER (self, flags, sample) | flags);
 }
 
 /**
@@ -344,7 +348,7 @@ sps_trace_builder_set_sample_line (SpsTraceBuilder *self,
   g_return_if_fail (!self->finished);
   g_return_if_fail (sample < self->n_samples);
 
-  self->sample_line[sample] = line;
+  CONSTANT_COLUMN_WRITE (self, &sample_table, SAMPLE_COLUMN_LINE, sample, guint32, line);
 }
 
 /**
@@ -378,9 +382,9 @@ sps_trace_builder_get_sample_ref (SpsTraceBuilder *self,
   g_return_if_fail (sample < self->n_samples);
 
   if (name != NULL)
-    *name = self->sample_name[sample];
+    *name = SPS_SAMPLE_VALUE_OF_BUILDER (self, name, sample);
   if (raw_stack_ref != NULL)
-    *raw_stack_ref = self->sample_raw_stack_ref[sample];
+    *raw_stack_ref = SPS_SAMPLE_VALUE_OF_BUILDER (self, raw_stack_ref, sample);
 }
 
 /**
@@ -421,6 +425,18 @@ sps_trace_builder_add_raw_sample (SpsTraceBuilder *self,
                      weight, weight_unit, flags);
 }
 
+/* Sets every sample's flags to @flags' (n_samples of them), as an
+ * analysis rewrote them: a column stored once stays so while they agree */
+void
+_sps_trace_builder_set_sample_flags (SpsTraceBuilder *self,
+                                     const guint8    *flags)
+{
+  g_assert (SPS_IS_TRACE_BUILDER (self));
+
+  for (guint32 r = 0; r < self->n_samples; r++)
+    CONSTANT_COLUMN_WRITE (self, &sample_table, SAMPLE_COLUMN_FLAGS, r, guint8, flags[r]);
+}
+
 /* Drops the samples whose @remove entry is non-zero, keeping the others
  * in order. */
 void
@@ -438,13 +454,20 @@ _sps_trace_builder_remove_samples (SpsTraceBuilder *self,
         continue;
       self->sample_ts[w] = self->sample_ts[r];
       self->sample_thread[w] = self->sample_thread[r];
-      self->sample_name[w] = self->sample_name[r];
       self->sample_callsite[w] = self->sample_callsite[r];
-      self->sample_raw_stack_ref[w] = self->sample_raw_stack_ref[r];
-      self->sample_weight[w] = self->sample_weight[r];
-      self->sample_weight_unit[w] = self->sample_weight_unit[r];
-      self->sample_flags[w] = self->sample_flags[r];
-      self->sample_line[w] = self->sample_line[r];
+      /* A column stored once keeps its one value */
+      if (self->sample_name != NULL)
+        self->sample_name[w] = self->sample_name[r];
+      if (self->sample_raw_stack_ref != NULL)
+        self->sample_raw_stack_ref[w] = self->sample_raw_stack_ref[r];
+      if (self->sample_weight != NULL)
+        self->sample_weight[w] = self->sample_weight[r];
+      if (self->sample_weight_unit != NULL)
+        self->sample_weight_unit[w] = self->sample_weight_unit[r];
+      if (self->sample_flags != NULL)
+        self->sample_flags[w] = self->sample_flags[r];
+      if (self->sample_line != NULL)
+        self->sample_line[w] = self->sample_line[r];
       w++;
     }
   self->n_samples = w;

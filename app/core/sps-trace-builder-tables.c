@@ -97,6 +97,10 @@ _sps_table_grow (gpointer              owner,
       gsize size = (gsize) cap * column->element_size;
       gpointer mem;
 
+      /* Still one value for every row: nothing to grow */
+      if (old == NULL && column->constant != 0)
+        continue;
+
       /* A column of 32 MiB and more has its own mapping in glibc's
        * malloc (its dynamic mmap threshold stops there), which realloc()
        * moves with mremap(): no copy, and the pages stay huge. Below that,
@@ -118,6 +122,78 @@ _sps_table_grow (gpointer              owner,
       column_set (owner, column->offset, mem);
     }
   *capacity = cap;
+}
+
+/**
+ * _sps_column_materialise:
+ * @owner: the struct that holds the table
+ * @layout: the table's layout
+ * @column: one of @layout's columns, stored once (its pointer is %NULL)
+ *
+ * Stores @column's constant in each of the table's rows, with room for
+ * its capacity (its row count when it has none).
+ *
+ * Returns: the column
+ */
+gpointer
+_sps_column_materialise (gpointer              owner,
+                         const SpsTableLayout *layout,
+                         const SpsColumn      *column)
+{
+  guint n_rows = *table_count (owner, layout->n_rows);
+  guint cap = layout->capacity != 0 ? *table_count (owner, layout->capacity) : n_rows;
+  gconstpointer value = (const char *) owner + column->constant;
+  gsize size = column->element_size;
+  char *mem;
+
+  g_assert (column->constant != 0 && column_get (owner, column->offset) == NULL);
+  g_assert (cap >= n_rows);
+
+  mem = (gsize) MAX (cap, 1) * size >= HUGE_PAGE_SIZE ? _sps_alloc_large ((gsize) cap * size)
+                                                       : g_malloc ((gsize) MAX (cap, 1) * size);
+  for (guint r = 0; r < n_rows; r++)
+    memcpy (mem + (gsize) r * size, value, size);
+  column_set (owner, column->offset, mem);
+  return mem;
+}
+
+/**
+ * _sps_column_write:
+ * @owner: the struct that holds the table
+ * @layout: the table's layout
+ * @column: one of @layout's columns that may be stored once
+ * @row: a row of the table
+ * @value: what @row holds from now on, the column's element size of bytes
+ *
+ * Writes one value of a column that may be constant: a table of one row
+ * takes it as its constant, a value equal to the constant costs nothing,
+ * and any other one materialises the column first.
+ */
+void
+_sps_column_write (gpointer              owner,
+                   const SpsTableLayout *layout,
+                   const SpsColumn      *column,
+                   guint                 row,
+                   gconstpointer         value)
+{
+  char *data = column_get (owner, column->offset);
+  char *constant = (char *) owner + column->constant;
+
+  g_assert (row < *table_count (owner, layout->n_rows));
+
+  if (data == NULL)
+    {
+      /* Bytes, not values: a NAN weight equals itself */
+      if (memcmp (constant, value, column->element_size) == 0)
+        return;
+      if (*table_count (owner, layout->n_rows) == 1)
+        {
+          memcpy (constant, value, column->element_size);
+          return;
+        }
+      data = _sps_column_materialise (owner, layout, column);
+    }
+  memcpy (data + (gsize) row * column->element_size, value, column->element_size);
 }
 
 /* Frees every column of the table and empties it. */
@@ -150,8 +226,10 @@ _sps_table_get_memory_size (gconstpointer         owner,
   g_assert (layout != NULL);
 
   memcpy (&n_rows, (const char *) owner + layout->n_rows, sizeof n_rows);
+  /* A column stored once costs its constant, in the owner */
   FOREACH_COLUMN (column, layout)
-    row_size += column->element_size;
+    if (column_get (owner, column->offset) != NULL || column->constant == 0)
+      row_size += column->element_size;
 
   return (gsize) n_rows * row_size;
 }

@@ -329,36 +329,46 @@ _sps_build_counters (Finish *f)
   counters->value = SCATTER_COLUMN (b->value_value, position, n, n, identity);
 }
 
+/* A sample column that may be stored once: scattered when stored per
+ * row, else NULL with its constant */
+#define SCATTER_SAMPLE_COLUMN(out, field, column, constants, position, n, identity) \
+  G_STMT_START { \
+    if ((column) != NULL) \
+      (out)->field = SCATTER_COLUMN ((column), (position), (n), (n), (identity)); \
+    (out)->constants.field = (constants)->field; \
+  } G_STMT_END
+
 /* Moves a builder's sample columns (those of its samples or of its raw
  * samples: the same columns) into @out, in the order @position gives. */
 static void
-scatter_samples (SpsTraceBuilder *b,
-                 SpsSampleTable  *out,
-                 SpsTime        **ts,
-                 guint32        **thread,
-                 guint32        **name,
-                 guint32        **callsite,
-                 guint32        **raw_stack_ref,
-                 double         **weight,
-                 guint8         **weight_unit,
-                 guint8         **flags,
-                 guint32        **line,
-                 const guint32   *position,
-                 guint            n,
-                 gboolean         identity)
+scatter_samples (SpsTraceBuilder          *b,
+                 SpsSampleTable           *out,
+                 SpsTime                 **ts,
+                 guint32                 **thread,
+                 guint32                 **name,
+                 guint32                 **callsite,
+                 guint32                 **raw_stack_ref,
+                 double                  **weight,
+                 guint8                  **weight_unit,
+                 guint8                  **flags,
+                 guint32                 **line,
+                 const SpsSampleConstants *constants,
+                 const guint32            *position,
+                 guint                     n,
+                 gboolean                  identity)
 {
   guint32 *leaf_name;
 
   out->n_rows = n;
   out->ts = SCATTER_COLUMN (*ts, position, n, n, identity);
   out->thread = SCATTER_COLUMN (*thread, position, n, n, identity);
-  out->event_name = SCATTER_COLUMN (*name, position, n, n, identity);
   out->callsite = SCATTER_COLUMN (*callsite, position, n, n, identity);
-  out->raw_stack_ref = SCATTER_COLUMN (*raw_stack_ref, position, n, n, identity);
-  out->weight = SCATTER_COLUMN (*weight, position, n, n, identity);
-  out->weight_unit = SCATTER_COLUMN (*weight_unit, position, n, n, identity);
-  out->flags = SCATTER_COLUMN (*flags, position, n, n, identity);
-  out->line = SCATTER_COLUMN (*line, position, n, n, identity);
+  SCATTER_SAMPLE_COLUMN (out, event_name, *name, constants, position, n, identity);
+  SCATTER_SAMPLE_COLUMN (out, raw_stack_ref, *raw_stack_ref, constants, position, n, identity);
+  SCATTER_SAMPLE_COLUMN (out, weight, *weight, constants, position, n, identity);
+  SCATTER_SAMPLE_COLUMN (out, weight_unit, *weight_unit, constants, position, n, identity);
+  SCATTER_SAMPLE_COLUMN (out, flags, *flags, constants, position, n, identity);
+  SCATTER_SAMPLE_COLUMN (out, line, *line, constants, position, n, identity);
 
   /* A sample is named by its leaf frame for navigation; an unresolved
    * stack's single frame carries the event's name, so nothing is lost.
@@ -371,7 +381,7 @@ scatter_samples (SpsTraceBuilder *b,
       if (callsite_row < b->n_callsites && b->callsite_frame[callsite_row] < b->n_frames)
         leaf_name[r] = b->frame_name[b->callsite_frame[callsite_row]];
       else
-        leaf_name[r] = out->event_name[r];
+        leaf_name[r] = SPS_SAMPLE_VALUE (out, event_name, r);
     }
   out->name = leaf_name;
 }
@@ -393,8 +403,8 @@ _sps_build_samples (Finish *f)
                                     position, &identity);
   scatter_samples (b, samples, &b->sample_ts, &b->sample_thread, &b->sample_name,
                    &b->sample_callsite, &b->sample_raw_stack_ref, &b->sample_weight,
-                   &b->sample_weight_unit, &b->sample_flags, &b->sample_line, position, n,
-                   identity);
+                   &b->sample_weight_unit, &b->sample_flags, &b->sample_line,
+                   &b->sample_constants, position, n, identity);
 }
 
 /* Raw samples go on the same tracks as samples without changing the
@@ -422,7 +432,7 @@ _sps_build_raw_samples (Finish *f)
   scatter_samples (b, raw, &b->raw_sample_ts, &b->raw_sample_thread, &b->raw_sample_name,
                    &b->raw_sample_callsite, &b->raw_sample_raw_stack_ref, &b->raw_sample_weight,
                    &b->raw_sample_weight_unit, &b->raw_sample_flags, &b->raw_sample_line,
-                   position, n, identity);
+                   &b->raw_sample_constants, position, n, identity);
 }
 
 void

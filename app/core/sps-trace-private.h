@@ -42,6 +42,8 @@ typedef struct
 {
   gsize offset;               /* of the column's pointer in the owner */
   gsize element_size;
+  gsize constant;             /* offset of the value every row holds while
+                               * the pointer is NULL; 0: always stored */
 } SpsColumn;
 
 typedef struct
@@ -52,7 +54,27 @@ typedef struct
 } SpsTableLayout;
 
 #define SPS_COLUMN(Owner, field) \
-  { G_STRUCT_OFFSET (Owner, field), sizeof *((Owner *) NULL)->field }
+  { G_STRUCT_OFFSET (Owner, field), sizeof *((Owner *) NULL)->field, 0 }
+/* A column stored once while every row holds one value (@value's), and
+ * materialised when a row differs */
+#define SPS_CONSTANT_COLUMN(Owner, field, value) \
+  { G_STRUCT_OFFSET (Owner, field), sizeof *((Owner *) NULL)->field, G_STRUCT_OFFSET (Owner, value) }
+
+/* A builder sample's value in a column that may be stored once; @field
+ * is the column's name after "sample_" (name: the event's name) */
+#define SPS_SAMPLE_VALUE_OF_BUILDER(self, field, row) \
+  ((self)->sample_##field != NULL ? (self)->sample_##field[row] \
+                                  : (self)->sample_constants.SPS_SAMPLE_CONSTANT_##field)
+#define SPS_SAMPLE_CONSTANT_name          event_name
+#define SPS_SAMPLE_CONSTANT_raw_stack_ref raw_stack_ref
+#define SPS_SAMPLE_CONSTANT_weight        weight
+#define SPS_SAMPLE_CONSTANT_weight_unit   weight_unit
+#define SPS_SAMPLE_CONSTANT_flags         flags
+#define SPS_SAMPLE_CONSTANT_line          line
+
+/* A sample table's value at @row of a column that may be constant */
+#define SPS_SAMPLE_VALUE(table, column, row) \
+  ((table)->column != NULL ? (table)->column[row] : (table)->constants.column)
 
 /* Open-addressing index over the rows of a table: a slot holds row + 1,
  * 0 is empty. Each table compares its own key columns. */
@@ -253,6 +275,9 @@ struct _SpsTraceBuilder
   guint8           *sample_weight_unit; /* SpsWeightUnit */
   guint8           *sample_flags;       /* SpsSampleFlags */
   guint32          *sample_line;        /* source line in the leaf, 0: unknown */
+  /* The values of name, raw stack ref, weight, unit, flags and line while
+   * their columns are NULL: every sample holds them (sample_table) */
+  SpsSampleConstants sample_constants;
 
   /* Raw samples: the stacks as read, kept when an analysis (stack
    * repair) rewrote the samples above */
@@ -267,6 +292,7 @@ struct _SpsTraceBuilder
   guint8           *raw_sample_weight_unit;
   guint8           *raw_sample_flags;
   guint32          *raw_sample_line;
+  SpsSampleConstants raw_sample_constants;
 
   /* A saved profile's finished trace (sps_trace_builder_load_profile()),
    * which finish() returns as it is */
@@ -349,6 +375,14 @@ void     _sps_advise_huge_pages           (gpointer              mem,
 gpointer _sps_alloc_large                 (gsize                 size);
 void     _sps_table_grow                  (gpointer              owner,
                                            const SpsTableLayout *layout);
+gpointer _sps_column_materialise          (gpointer              owner,
+                                           const SpsTableLayout *layout,
+                                           const SpsColumn      *column);
+void     _sps_column_write                (gpointer              owner,
+                                           const SpsTableLayout *layout,
+                                           const SpsColumn      *column,
+                                           guint                 row,
+                                           gconstpointer         value);
 void     _sps_table_free                  (gpointer              owner,
                                            const SpsTableLayout *layout);
 gsize    _sps_table_get_memory_size       (gconstpointer         owner,
@@ -369,6 +403,8 @@ guint32  _sps_trace_builder_append_slice_record (SpsTraceBuilder    *self,
                                                  SpsArgsRef          args,
                                                  guint16             flags);
 
+void     _sps_trace_builder_set_sample_flags (SpsTraceBuilder *self,
+                                             const guint8    *flags);
 void     _sps_trace_builder_remove_samples (SpsTraceBuilder *self,
                                             const guint8    *remove);
 
@@ -376,6 +412,7 @@ void     _sps_trace_builder_remove_samples (SpsTraceBuilder *self,
  * left out (exported for that test only) */
 _SPS_EXTERN
 const SpsTableLayout *_sps_trace_get_layouts (guint *n_layouts);
+void     _sps_trace_store_constants       (SpsTrace        *self);
 
 void     _sps_trace_set_load_error        (SpsTrace        *self,
                                            const GError    *error);

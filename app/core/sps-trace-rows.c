@@ -12,6 +12,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include "sps-trace-private.h"
 
 /* Out arguments are optional in C (a binding always passes them all) */
@@ -290,4 +292,100 @@ sps_trace_get_sample (SpsTrace    *self,
   SET_OUT (name, sps_trace_get_string (self, self->samples.name[i]));
   SET_OUT (stack_depth, callsite == SPS_NO_INDEX ? 0 : self->callsites.depth[callsite] + 1u);
   return TRUE;
+}
+
+/**
+ * sps_sample_table_get_event_name:
+ * @self: a sample table
+ * @row: a row below @self's n_rows
+ *
+ * Returns: the string id of the name of the event @row came in
+ */
+guint32
+sps_sample_table_get_event_name (const SpsSampleTable *self,
+                                 guint                 row)
+{
+  g_return_val_if_fail (self != NULL && row < self->n_rows, 0);
+
+  return SPS_SAMPLE_VALUE (self, event_name, row);
+}
+
+/**
+ * sps_sample_table_get_raw_stack_ref:
+ * @self: a sample table
+ * @row: a row below @self's n_rows
+ *
+ * Returns: the string id of @row's stack reference as the input wrote it
+ */
+guint32
+sps_sample_table_get_raw_stack_ref (const SpsSampleTable *self,
+                                    guint                 row)
+{
+  g_return_val_if_fail (self != NULL && row < self->n_rows, 0);
+
+  return SPS_SAMPLE_VALUE (self, raw_stack_ref, row);
+}
+
+/**
+ * sps_sample_table_get_weight:
+ * @self: a sample table
+ * @row: a row below @self's n_rows
+ *
+ * Returns: @row's raw weight, NAN when absent
+ */
+double
+sps_sample_table_get_weight (const SpsSampleTable *self,
+                             guint                 row)
+{
+  g_return_val_if_fail (self != NULL && row < self->n_rows, NAN);
+
+  return SPS_SAMPLE_VALUE (self, weight, row);
+}
+
+/**
+ * sps_sample_table_get_weight_unit:
+ * @self: a sample table
+ * @row: a row below @self's n_rows
+ *
+ * Returns: the unit of @row's weight
+ */
+SpsWeightUnit
+sps_sample_table_get_weight_unit (const SpsSampleTable *self,
+                                  guint                 row)
+{
+  g_return_val_if_fail (self != NULL && row < self->n_rows, SPS_WEIGHT_UNIT_NONE);
+
+  return (SpsWeightUnit) SPS_SAMPLE_VALUE (self, weight_unit, row);
+}
+
+/**
+ * sps_sample_table_get_flags:
+ * @self: a sample table
+ * @row: a row below @self's n_rows
+ *
+ * Returns: @row's flags
+ */
+SpsSampleFlags
+sps_sample_table_get_flags (const SpsSampleTable *self,
+                            guint                 row)
+{
+  g_return_val_if_fail (self != NULL && row < self->n_rows, SPS_SAMPLE_NONE);
+
+  return (SpsSampleFlags) SPS_SAMPLE_VALUE (self, flags, row);
+}
+
+/**
+ * sps_sample_table_get_line:
+ * @self: a sample table
+ * @row: a row below @self's n_rows
+ *
+ * Returns: the 1-based source line in @row's leaf function, 0 if unknown
+ */
+guint32
+sps_sample_table_get_line (const SpsSampleTable *self,
+                           guint                 row)
+{
+  g_return_val_if_fail (self != NULL && row < self->n_rows, 0);
+
+  return SPS_SAMPLE_VALUE (self, line, row);
 }

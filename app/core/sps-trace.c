@@ -27,6 +27,8 @@ G_DEFINE_FINAL_TYPE (SpsTrace, sps_trace, G_TYPE_OBJECT)
 
 #define TRACE_TABLE(table) G_STRUCT_OFFSET (SpsTrace, table.n_rows), 0
 #define COLUMN(table, field) SPS_COLUMN (SpsTrace, table.field)
+/* A sample column that may be stored once, in the table's constants */
+#define CONSTANT(table, field) SPS_CONSTANT_COLUMN (SpsTrace, table.field, table.constants.field)
 
 /* The tables own their columns; these lists free and measure them. */
 static const SpsTableLayout trace_tables[] = {
@@ -71,17 +73,17 @@ static const SpsTableLayout trace_tables[] = {
   {
     TRACE_TABLE (samples),
     { COLUMN (samples, ts), COLUMN (samples, track), COLUMN (samples, thread),
-      COLUMN (samples, name), COLUMN (samples, callsite), COLUMN (samples, raw_stack_ref),
-      COLUMN (samples, weight), COLUMN (samples, weight_unit), COLUMN (samples, flags),
-      COLUMN (samples, event_name), COLUMN (samples, line) },
+      COLUMN (samples, name), COLUMN (samples, callsite), CONSTANT (samples, raw_stack_ref),
+      CONSTANT (samples, weight), CONSTANT (samples, weight_unit), CONSTANT (samples, flags),
+      CONSTANT (samples, event_name), CONSTANT (samples, line) },
   },
   {
     TRACE_TABLE (raw_samples),
     { COLUMN (raw_samples, ts), COLUMN (raw_samples, track), COLUMN (raw_samples, thread),
       COLUMN (raw_samples, name), COLUMN (raw_samples, callsite),
-      COLUMN (raw_samples, raw_stack_ref), COLUMN (raw_samples, weight),
-      COLUMN (raw_samples, weight_unit), COLUMN (raw_samples, flags),
-      COLUMN (raw_samples, event_name), COLUMN (raw_samples, line) },
+      CONSTANT (raw_samples, raw_stack_ref), CONSTANT (raw_samples, weight),
+      CONSTANT (raw_samples, weight_unit), CONSTANT (raw_samples, flags),
+      CONSTANT (raw_samples, event_name), CONSTANT (raw_samples, line) },
   },
   {
     TRACE_TABLE (callsites),
@@ -117,6 +119,7 @@ static const SpsTableLayout trace_tables[] = {
 };
 
 #undef COLUMN
+#undef CONSTANT
 #undef TRACE_TABLE
 
 /* For the saved profile's test that no table or column is left out. */
@@ -125,6 +128,43 @@ _sps_trace_get_layouts (guint *n_layouts)
 {
   *n_layouts = G_N_ELEMENTS (trace_tables);
   return trace_tables;
+}
+
+/**
+ * _sps_trace_store_constants:
+ * @self: a trace whose tables were filled column by column (a saved
+ *   profile's)
+ *
+ * Stores once each column that may be constant and holds one value in
+ * every row, as finish() leaves those an importer wrote once.
+ */
+void
+_sps_trace_store_constants (SpsTrace *self)
+{
+  g_assert (SPS_IS_TRACE (self));
+
+  for (guint t = 0; t < G_N_ELEMENTS (trace_tables); t++)
+    {
+      const SpsTableLayout *layout = &trace_tables[t];
+      guint n_rows = G_STRUCT_MEMBER (guint, self, layout->n_rows);
+
+      for (const SpsColumn *c = layout->columns;
+           c < layout->columns + SPS_MAX_COLUMNS && c->element_size != 0; c++)
+        {
+          gpointer *column = (gpointer *) G_STRUCT_MEMBER_P (self, c->offset);
+          const char *rows = *column;
+          guint r = 1;
+
+          if (c->constant == 0 || rows == NULL || n_rows == 0)
+            continue;
+          while (r < n_rows && memcmp (rows, rows + (gsize) r * c->element_size, c->element_size) == 0)
+            r++;
+          if (r < n_rows)
+            continue;
+          memcpy (G_STRUCT_MEMBER_P (self, c->constant), rows, c->element_size);
+          g_clear_pointer (column, g_free);
+        }
+    }
 }
 
 static void

@@ -110,7 +110,33 @@ typedef struct
   const guint32 *category;
 } SpsFlowTable;
 
-/* Samples are sorted by (track, ts). */
+/**
+ * SpsSampleConstants:
+ * @event_name: the event's name of every row, when the column is %NULL
+ * @raw_stack_ref: the raw stack reference of every row, when %NULL
+ * @weight: the raw weight of every row, when %NULL
+ * @weight_unit: the #SpsWeightUnit of every row, when %NULL
+ * @flags: the #SpsSampleFlags of every row, when %NULL
+ * @line: the source line of every row, when %NULL
+ *
+ * The values of an #SpsSampleTable's columns that hold one value for
+ * every row and are stored once.
+ */
+typedef struct
+{
+  guint32 event_name;
+  guint32 raw_stack_ref;
+  double  weight;
+  guint8  weight_unit;
+  guint8  flags;
+  guint32 line;
+} SpsSampleConstants;
+
+/* Samples are sorted by (track, ts). The columns marked "may be constant"
+ * are %NULL when every row holds the same value, then in @constants (a
+ * CPU profile's samples share their event, weight and flags): read them
+ * with sps_sample_table_get_event_name() and its siblings, which read
+ * either form. A table a caller fills itself may give every column. */
 typedef struct
 {
   guint          n_rows;
@@ -118,14 +144,34 @@ typedef struct
   const guint32 *track;
   const guint32 *thread;
   const guint32 *name;           /* the leaf frame's name (the event's when no stack) */
-  const guint32 *event_name;     /* the event's name */
+  const guint32 *event_name;     /* the event's name; may be constant */
   const guint32 *callsite;       /* leaf callsite, SPS_NO_INDEX if none */
-  const guint32 *raw_stack_ref;  /* the raw `sf` as written, string id */
-  const double  *weight;         /* raw weight; NAN when absent */
-  const guint8  *weight_unit;    /* SpsWeightUnit */
-  const guint8  *flags;          /* SpsSampleFlags */
-  const guint32 *line;           /* source line in the leaf (1-based), 0 if unknown */
+  const guint32 *raw_stack_ref;  /* the raw `sf` as written, string id; may be constant */
+  const double  *weight;         /* raw weight; NAN when absent; may be constant */
+  const guint8  *weight_unit;    /* SpsWeightUnit; may be constant */
+  const guint8  *flags;          /* SpsSampleFlags; may be constant */
+  const guint32 *line;           /* source line in the leaf (1-based), 0 if unknown; may be constant */
+  SpsSampleConstants constants;  /* the values of the columns that are NULL */
 } SpsSampleTable;
+
+SPS_AVAILABLE_IN_ALL
+guint32                 sps_sample_table_get_event_name    (const SpsSampleTable *self,
+                                                            guint                 row);
+SPS_AVAILABLE_IN_ALL
+guint32                 sps_sample_table_get_raw_stack_ref (const SpsSampleTable *self,
+                                                            guint                 row);
+SPS_AVAILABLE_IN_ALL
+double                  sps_sample_table_get_weight        (const SpsSampleTable *self,
+                                                            guint                 row);
+SPS_AVAILABLE_IN_ALL
+SpsWeightUnit           sps_sample_table_get_weight_unit   (const SpsSampleTable *self,
+                                                            guint                 row);
+SPS_AVAILABLE_IN_ALL
+SpsSampleFlags          sps_sample_table_get_flags         (const SpsSampleTable *self,
+                                                            guint                 row);
+SPS_AVAILABLE_IN_ALL
+guint32                 sps_sample_table_get_line          (const SpsSampleTable *self,
+                                                            guint                 row);
 
 typedef struct
 {

@@ -117,15 +117,15 @@ _sps_stack_text_sample_markup (SpsTrace *trace,
    * was taken from the start of the trace, the name of the event it came in */
   head = g_markup_printf_escaped (_("<b>%s</b>\nSample at %s (%s)"),
                                   sps_trace_get_string (trace, samples->name[sample]), when,
-                                  sps_trace_get_string (trace, samples->event_name[sample]));
+                                  sps_trace_get_string (trace, sps_sample_table_get_event_name (samples, sample)));
   g_string_append (out, head);
-  if (samples->line[sample] != 0)
+  if (sps_sample_table_get_line (samples, sample) != 0)
     /* Translators: the source line in the leaf function a sample was taken at */
-    g_string_append_printf (out, _("\nLine %u"), samples->line[sample]);
-  if ((samples->flags[sample] & SPS_SAMPLE_HAS_WEIGHT) != 0)
+    g_string_append_printf (out, _("\nLine %u"), sps_sample_table_get_line (samples, sample));
+  if ((sps_sample_table_get_flags (samples, sample) & SPS_SAMPLE_HAS_WEIGHT) != 0)
     /* Translators: a sample's weight, as written in the trace */
-    g_string_append_printf (out, _("\nWeight: %g"), samples->weight[sample]);
-  if ((samples->flags[sample] & SPS_SAMPLE_UNRESOLVED) != 0)
+    g_string_append_printf (out, _("\nWeight: %g"), sps_sample_table_get_weight (samples, sample));
+  if ((sps_sample_table_get_flags (samples, sample) & SPS_SAMPLE_UNRESOLVED) != 0)
     g_string_append (out, _("\nThe stack of this sample could not be resolved."));
   else if (samples->callsite[sample] != SPS_NO_INDEX)
     {

@@ -168,7 +168,8 @@ sample_profile_form (Profiles *p,
                      guint     row)
 {
   const SpsSampleTable *samples = sps_trace_get_samples (p->w->trace);
-  guint32 event_name = samples->event_name[row];
+  guint32 event_name = sps_sample_table_get_event_name (samples, row);
+  SpsSampleFlags flags = sps_sample_table_get_flags (samples, row);
   ProfileForm form;
   guint32 group;
   SpsTime ts = samples->ts[row];
@@ -182,11 +183,11 @@ sample_profile_form (Profiles *p,
   /* An unresolved sample of a profile (its node was never defined) names
    * node 0, which no profile defines either: it reads back unresolved,
    * with its line */
-  if ((samples->flags[row] != SPS_SAMPLE_NONE && samples->flags[row] != SPS_SAMPLE_UNRESOLVED) ||
-      samples->raw_stack_ref[row] != 0 ||
-      samples->weight_unit[row] != SPS_WEIGHT_UNIT_NONE ||
+  if ((flags != SPS_SAMPLE_NONE && flags != SPS_SAMPLE_UNRESOLVED) ||
+      sps_sample_table_get_raw_stack_ref (samples, row) != 0 ||
+      sps_sample_table_get_weight_unit (samples, row) != SPS_WEIGHT_UNIT_NONE ||
       samples->thread[row] >= p->w->threads->n_rows ||
-      (samples->flags[row] == SPS_SAMPLE_NONE && !callsite_is_v8 (p, samples->callsite[row])))
+      (flags == SPS_SAMPLE_NONE && !callsite_is_v8 (p, samples->callsite[row])))
     return PROFILE_NONE;
 
   /* Deltas go forward and fit in 64 bits (a P event holds any time) */
@@ -211,7 +212,7 @@ static guint64
 sample_node (const SpsSampleTable *samples,
              guint                 row)
 {
-  if ((samples->flags[row] & SPS_SAMPLE_UNRESOLVED) != 0)
+  if ((sps_sample_table_get_flags (samples, row) & SPS_SAMPLE_UNRESOLVED) != 0)
     return 0;
   return node_id (samples->callsite[row]);
 }
@@ -299,7 +300,7 @@ append_sample_column (Profiles      *p,
       if (column == COLUMN_NODES)
         sps_json_append_uint64 (p->w->buf, sample_node (samples, row));
       else if (column == COLUMN_LINES)
-        sps_json_append_uint64 (p->w->buf, samples->line[row]);
+        sps_json_append_uint64 (p->w->buf, sps_sample_table_get_line (samples, row));
       else
         {
           sps_chrome_out_time_us (p->w->buf, samples->ts[row] - *time);
@@ -318,7 +319,7 @@ has_lines (const SpsSampleTable *samples,
            guint                 n_rows)
 {
   for (guint i = 0; i < n_rows; i++)
-    if (samples->line[rows[i]] != 0)
+    if (sps_sample_table_get_line (samples, rows[i]) != 0)
       return TRUE;
   return FALSE;
 }
@@ -502,9 +503,10 @@ sps_chrome_write_samples (Writer  *w,
 
   for (guint i = 0; i < samples->n_rows; i++)
     {
-      guint8 flags = samples->flags[i];
+      guint8 flags = sps_sample_table_get_flags (samples, i);
       guint32 thread = samples->thread[i];
       const char *unit;
+      double weight;
 
       if (as_profile[i])
         continue;
@@ -512,12 +514,12 @@ sps_chrome_write_samples (Writer  *w,
         thread = sps_chrome_writer_track_thread (w, samples->track[i]);
 
       sps_chrome_writer_begin_event (w, 'P');
-      sps_chrome_writer_append_name (w, samples->event_name[i]);
+      sps_chrome_writer_append_name (w, sps_sample_table_get_event_name (samples, i));
       sps_chrome_writer_append_thread (w, thread);
       sps_chrome_writer_ts (w, "ts", samples->ts[i]);
       if ((flags & SPS_SAMPLE_UNRESOLVED) != 0)
         {
-          append_unresolved_stack (w, samples->raw_stack_ref[i]);
+          append_unresolved_stack (w, sps_sample_table_get_raw_stack_ref (samples, i));
         }
       else if (samples->callsite[i] < callsites->n_rows)
         {
@@ -526,13 +528,14 @@ sps_chrome_write_samples (Writer  *w,
           sps_json_append_uint64 (w->buf, samples->callsite[i]);
           g_string_append_c (w->buf, '"');
         }
-      if ((flags & SPS_SAMPLE_HAS_WEIGHT) != 0 && !isnan (samples->weight[i]))
+      weight = sps_sample_table_get_weight (samples, i);
+      if ((flags & SPS_SAMPLE_HAS_WEIGHT) != 0 && !isnan (weight))
         {
           sps_chrome_writer_key (w, "weight");
-          sps_chrome_out_double (w->buf, samples->weight[i]);
+          sps_chrome_out_double (w->buf, weight);
         }
       /* The unit was kept without a usable weight too */
-      unit = weight_unit_name ((SpsWeightUnit) samples->weight_unit[i]);
+      unit = weight_unit_name (sps_sample_table_get_weight_unit (samples, i));
       if (unit != NULL)
         {
           sps_chrome_writer_key (w, "weightUnit");

@@ -66,7 +66,12 @@ struct _SpsEtlEvents
   char            *display_name;  /* of the file being read */
   GHashTable      *warned;        /* names of event types whose fields ran
                                    * past their payload, warned about once */
+  GHashTable      *schemas;       /* TraceLogging schema (GBytes) → its
+                                   * SpsEtlLayout, or NULL when malformed */
 };
+
+/* Distinct TraceLogging schemas kept parsed; a file with more starts over */
+#define MAX_SCHEMAS 4096
 
 typedef struct
 {
@@ -204,6 +209,8 @@ sps_etl_events_new (SpsTraceBuilder      *builder,
   self->kernel = sps_trace_builder_intern (builder, KERNEL_PROVIDER, -1);
   self->memory = sps_etl_memory_new (builder);
   self->warned = g_hash_table_new (NULL, NULL);
+  self->schemas = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
+                                         (GDestroyNotify) sps_etl_layout_free);
   return self;
 }
 
@@ -221,6 +228,7 @@ sps_etl_events_free (SpsEtlEvents *self)
   g_clear_object (&self->args);
   g_clear_pointer (&self->memory, sps_etl_memory_free);
   g_hash_table_unref (self->warned);
+  g_hash_table_unref (self->schemas);
   g_free (self->display_name);
   g_free (self);
 }
@@ -650,6 +658,25 @@ warn_partial (SpsEtlEvents *self,
                           where);
 }
 
+/* The layout of a TraceLogging schema, parsed once per distinct schema
+ * (an event type's events all carry the same bytes); NULL when malformed */
+static SpsEtlLayout *
+schema_layout (SpsEtlEvents *self,
+               const guint8 *schema,
+               gsize         len)
+{
+  g_autoptr(GBytes) key = g_bytes_new_static (schema, len);
+  gpointer layout;
+
+  if (g_hash_table_lookup_extended (self->schemas, key, NULL, &layout))
+    return layout;
+  if (g_hash_table_size (self->schemas) >= MAX_SCHEMAS)
+    g_hash_table_remove_all (self->schemas);
+  layout = sps_etl_layout_new_tracelogging (schema, len, NULL);
+  g_hash_table_insert (self->schemas, g_bytes_new (schema, len), layout);
+  return layout;
+}
+
 /* A TraceLogging event's fields, decoded now to know whether they fit
  * (its args may be decoded only when they are read) */
 static void
@@ -657,7 +684,7 @@ check_tracelogging_fields (SpsEtlEvents       *self,
                            const SpsEtlRecord *r,
                            guint32             name)
 {
-  g_autoptr(SpsEtlLayout) layout = NULL;
+  SpsEtlLayout *layout;
   g_autofree char *where = NULL;
   const guint8 *schema;
   gsize len = 0;
@@ -665,7 +692,7 @@ check_tracelogging_fields (SpsEtlEvents       *self,
   if (g_hash_table_contains (self->warned, GUINT_TO_POINTER (name)) ||
       r->kind != SPS_ETL_RECORD_EVENT_HEADER ||
       (schema = sps_etl_find_tracelogging_schema (r, &len)) == NULL ||
-      (layout = sps_etl_layout_new_tracelogging (schema, len, NULL)) == NULL)
+      (layout = schema_layout (self, schema, len)) == NULL)
     return;
   g_string_truncate (self->scratch, 0);
   if (sps_etl_layout_append (layout, self->scratch, r->pointer_size, r->payload, r->payload_len) ==

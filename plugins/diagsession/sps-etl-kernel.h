@@ -60,8 +60,13 @@ typedef struct
 
 /* The samples, in blocks: the import turns them into the builder's rows
  * block by block and frees each block behind it, so that the two do not
- * both hold every sample at once */
-#define SPS_ETL_SAMPLE_BLOCK_BITS 14
+ * both hold every sample at once. A block is 32 MiB: glibc's malloc maps
+ * anything larger than its dynamic mmap threshold can grow to (32 MiB)
+ * on its own, so a freed block goes back to the system at once; smaller
+ * blocks came from the heap, which kept them while the builder's columns
+ * grew elsewhere (the peak of the import). Pages of a block not reached
+ * yet are not resident. */
+#define SPS_ETL_SAMPLE_BLOCK_BITS 20
 #define SPS_ETL_SAMPLE_BLOCK_SIZE (1u << SPS_ETL_SAMPLE_BLOCK_BITS)
 
 typedef struct

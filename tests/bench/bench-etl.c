@@ -32,6 +32,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -152,6 +155,18 @@ poll_anon (gpointer data)
   return NULL;
 }
 
+/* The peak since the last call, polled once more now; the next phase
+ * starts from zero */
+static guint64
+poll_take_peak (Poll *poll)
+{
+  guint64 now = sps_bench_proc_status_bytes ("RssAnon");
+  guint64 peak = MAX (poll->peak, now);
+
+  poll->peak = 0;
+  return peak;
+}
+
 typedef struct
 {
   double   cpu_s;
@@ -160,8 +175,13 @@ typedef struct
   double   samples_s;       /* the samples into the builder */
   double   finish_s;        /* the trace finished */
   guint    samples;
+  guint    instants;
+  gsize    model;
+  gsize    strings;
   guint64  peak_anon;
+  guint64  phase_peak[3];   /* peak of each phase: read, samples, finish */
   guint64  kept_anon;
+  guint64  trimmed_anon;    /* kept after malloc_trim() */
 } Import;
 
 static void
@@ -182,11 +202,14 @@ import_once (GBytes       *input,
   if (!sps_etl_import_read (import, input, "bench-etl-200mb.etl", &error))
     g_error ("import: %s", error->message);
   result->read_s = sps_bench_cpu_seconds () - cpu0;
+  result->phase_peak[0] = poll_take_peak (&poll);
   sps_etl_import_finish (import);
   g_clear_pointer (&import, sps_etl_import_free);
   result->samples_s = sps_bench_cpu_seconds () - cpu0 - result->read_s;
+  result->phase_peak[1] = poll_take_peak (&poll);
   if ((trace = sps_trace_builder_finish (builder, NULL, &error)) == NULL)
     g_error ("finish: %s", error->message);
+  result->phase_peak[2] = poll_take_peak (&poll);
   result->cpu_s = sps_bench_cpu_seconds () - cpu0;
   result->finish_s = result->cpu_s - result->read_s - result->samples_s;
   result->wall_s = (sps_bench_now_ms () - wall0) / 1000.0;
@@ -195,8 +218,21 @@ import_once (GBytes       *input,
   g_thread_join (poller);
 
   result->samples = sps_trace_get_samples (trace)->n_rows;
+  result->instants = sps_trace_get_instants (trace)->n_rows;
+  result->model = sps_trace_get_memory_size (trace);
+  result->strings = sps_string_pool_get_memory_size (sps_trace_get_strings (trace));
   result->kept_anon = sps_bench_proc_status_bytes ("RssAnon") - before;
   result->peak_anon = MAX (poll.peak, before + result->kept_anon) - before;
+  for (guint i = 0; i < G_N_ELEMENTS (result->phase_peak); i++)
+    {
+      result->phase_peak[i] = result->phase_peak[i] > before ? result->phase_peak[i] - before : 0;
+      result->peak_anon = MAX (result->peak_anon, result->phase_peak[i]);
+    }
+#ifdef __GLIBC__
+  /* Freed heap pages glibc keeps are not the trace's */
+  malloc_trim (0);
+#endif
+  result->trimmed_anon = sps_bench_proc_status_bytes ("RssAnon") - before;
 }
 
 int
@@ -267,8 +303,16 @@ main (int   argc,
   printf ("import (median of %u):       %7.1f MB/s of input  (%.0f ms CPU, %.0f ms wall; %.1fx the bare pass)\n",
           RUNS, mb / t_import, t_import * 1000, sps_bench_median (wall, RUNS) * 1000, t_import / t_bare);
   printf ("samples/s:                   %7.2f M\n", runs[0].samples / t_import / 1e6);
-  printf ("anonymous memory per sample: %.1f bytes at the peak, %.1f bytes kept by the trace\n",
-          per_sample_peak, per_sample_kept);
+  printf ("anonymous memory per sample: %.1f bytes at the peak (reading %.1f, samples %.1f, finish %.1f), "
+          "%.1f bytes kept by the trace (%.1f after malloc_trim)\n", per_sample_peak,
+          (double) runs[0].phase_peak[0] / MAX (runs[0].samples, 1),
+          (double) runs[0].phase_peak[1] / MAX (runs[0].samples, 1),
+          (double) runs[0].phase_peak[2] / MAX (runs[0].samples, 1), per_sample_kept,
+          (double) runs[0].trimmed_anon / MAX (runs[0].samples, 1));
+  printf ("model size (sps_trace_get_memory_size): %.1f bytes per sample (string pool %.1f); "
+          "%.2f events per sample\n", (double) runs[0].model / MAX (runs[0].samples, 1),
+          (double) runs[0].strings / MAX (runs[0].samples, 1),
+          (double) runs[0].instants / MAX (runs[0].samples, 1));
   printf ("peak RSS: %.1f MB (the mapped input's pages included)\n",
           (double) sps_bench_peak_rss_bytes () / 1e6);
   printf ("targets: >= 100 MB/s: %s; <= 64 bytes per sample: %s\n",
