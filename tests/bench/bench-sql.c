@@ -20,6 +20,13 @@
  * queries, without and with an index on ts (whose creation is timed too).
  * Each query runs N times (default 5); the median is reported with the
  * ratio copy / virtual.
+ *
+ * Then issue 19's ratios, each against its baseline in the same run: every
+ * join of slices with a small table by id against the plain scan
+ * (SELECT sum(dur) FROM slices); GROUP BY name against the same query over
+ * a native table keyed by an integer name id; count(*); and a ts range and
+ * a track_id lookup returning about 1 % of the rows against the scan of all
+ * of them (they must cost about 1 % of it).
  */
 
 #define G_LOG_DOMAIN "sps-bench-sql"
@@ -136,6 +143,148 @@ typedef struct
   double      target_ms;     /* 0: none */
 } Query;
 
+static double
+median_of (SpsSqlEngine  *engine,
+           const char    *sql,
+           guint          repeat,
+           char         **check,
+           guint         *n_rows)
+{
+  double cpu;
+
+  return median_ms (engine, sql, repeat, check, n_rows, &cpu);
+}
+
+static gboolean
+print_ratio (const char *label,
+             double      ms,
+             double      base_ms,
+             double      target,
+             guint       rows)
+{
+  double ratio = ms / MAX (base_ms, 0.001);
+
+  g_print ("  %-44s %10.2f ms %7.2f×  target ≤ %.2f×: %s  (%u rows)\n", label, ms, ratio, target,
+           ratio <= target ? "met" : "MISSED", rows);
+  return ratio <= target;
+}
+
+/* Issue 19: joins by id, count(*) and proportional lookups, as ratios
+ * against the plain scan measured in the same run */
+static void
+bench_lookups (SpsSqlEngine *engine,
+               SpsTrace     *trace,
+               guint         repeat)
+{
+  static const Query joins[] = {
+    { "join threads (t.id = s.thread_id)",
+      "SELECT sum(s.dur), sum(t.tid) FROM slices s JOIN threads t ON t.id = s.thread_id", 1.2 },
+    { "join processes (p.id = s.process_id)",
+      "SELECT sum(s.dur), sum(p.pid) FROM slices s JOIN processes p ON p.id = s.process_id", 1.2 },
+    { "join tracks (k.id = s.track_id)",
+      "SELECT sum(s.dur), sum(k.max_depth) FROM slices s JOIN tracks k ON k.id = s.track_id", 1.2 },
+    { "join callsites (c.id = s.callsite_id)",
+      "SELECT sum(s.dur), sum(c.depth) FROM slices s JOIN callsites c ON c.id = s.callsite_id", 1.2 },
+    { "join callsites, frames (f.id = c.frame_id)",
+      "SELECT sum(s.dur), sum(f.address) FROM slices s JOIN callsites c ON c.id = s.callsite_id"
+      " JOIN frames f ON f.id = c.frame_id", 1.2 },
+    { "join threads, GROUP BY t.name",
+      "SELECT t.name, count(*) FROM slices s JOIN threads t ON s.thread_id = t.id GROUP BY t.name", 1.2 },
+    { "join threads (other order)",
+      "SELECT sum(s.dur), sum(t.tid) FROM threads t JOIN slices s ON s.thread_id = t.id", 1.2 },
+  };
+  g_autofree char *check = NULL;
+  g_autofree char *sql = NULL;
+  g_autoptr(SpsSqlResult) result = NULL;
+  guint n_slices = sps_trace_get_slices (trace)->n_rows;
+  SpsTime start = sps_trace_get_start_time (trace);
+  SpsTime end = sps_trace_get_end_time (trace);
+  double scan_ms, scan2_ms, ms;
+  guint rows, n_range, track_rows;
+  gint64 track;
+
+  g_print ("\nissue 19: lookups against the plain scan, in the same run (median of %u)\n", repeat);
+  scan_ms = median_of (engine, "SELECT sum(dur) FROM slices", repeat, &check, &rows);
+  g_clear_pointer (&check, g_free);
+  g_print ("  %-44s %10.2f ms  (baseline, %u slices)\n", "scan: SELECT sum(dur) FROM slices", scan_ms,
+           n_slices);
+  for (guint i = 0; i < G_N_ELEMENTS (joins); i++)
+    {
+      ms = median_of (engine, joins[i].sql, repeat, &check, &rows);
+      g_clear_pointer (&check, g_free);
+      print_ratio (joins[i].label, ms, scan_ms, joins[i].target_ms, rows);
+    }
+
+  ms = median_of (engine, "SELECT count(*) FROM slices", repeat, &check, &rows);
+  g_print ("  %-44s %10.3f ms  target ≤ 10 ms: %s  (= %s)\n", "SELECT count(*) FROM slices", ms,
+           ms <= 10 ? "met" : "MISSED", check);
+  g_clear_pointer (&check, g_free);
+
+  /* Proportional: ~1 % of the rows against all of them, same shape */
+  scan2_ms = median_of (engine, "SELECT count(*), sum(dur) FROM slices", repeat, &check, &rows);
+  g_clear_pointer (&check, g_free);
+  g_print ("  %-44s %10.2f ms  (baseline)\n", "scan: SELECT count(*), sum(dur) FROM slices", scan2_ms);
+
+  sql = g_strdup_printf ("SELECT count(*), sum(dur) FROM slices WHERE ts BETWEEN %" G_GINT64_FORMAT
+                         " AND %" G_GINT64_FORMAT, start + (end - start) / 2,
+                         start + (end - start) / 2 + (end - start) / 100);
+  ms = median_of (engine, sql, repeat, &check, &rows);
+  n_range = (guint) g_ascii_strtoull (check, NULL, 10);
+  g_clear_pointer (&check, g_free);
+  g_clear_pointer (&sql, g_free);
+  g_print ("  %-44s %10.2f ms %7.2f %% of the scan for %.2f %% of the rows\n",
+           "ts BETWEEN a AND b (1 % of the time)", ms, 100 * ms / MAX (scan2_ms, 0.001),
+           100.0 * n_range / MAX (n_slices, 1));
+
+  /* The slice track nearest 1 % of the slices */
+  result = sps_sql_engine_query (engine,
+                                 "SELECT id, row_count FROM tracks"
+                                 " WHERE kind IN ('thread_slices', 'thread_sampled_slices', 'async')"
+                                 " ORDER BY abs(row_count - (SELECT count(*) FROM slices) / 100), id LIMIT 1",
+                                 NULL, NULL, NULL);
+  if (result == NULL || sps_sql_result_get_n_rows (result) != 1)
+    return;
+  track = sps_sql_result_get_int64 (result, 0, 0);
+  track_rows = (guint) sps_sql_result_get_int64 (result, 0, 1);
+  sql = g_strdup_printf ("SELECT count(*), sum(dur) FROM slices WHERE track_id = %" G_GINT64_FORMAT, track);
+  ms = median_of (engine, sql, repeat, &check, &rows);
+  g_clear_pointer (&check, g_free);
+  g_print ("  %-44s %10.2f ms %7.2f %% of the scan for %.2f %% of the rows\n",
+           "track_id = n", ms, 100 * ms / MAX (scan2_ms, 0.001), 100.0 * track_rows / MAX (n_slices, 1));
+}
+
+/* GROUP BY name against the same query over a native table keyed by an
+ * integer name id (filled from the copy), target ≤ 0.5× */
+static gboolean
+bench_group_by_native (SpsSqlEngine *engine,
+                       guint         repeat,
+                       double        virtual_ms,
+                       guint         virtual_rows)
+{
+  g_autoptr(SpsSqlResult) result = NULL;
+  g_autofree char *check = NULL;
+  double fill_ms, native_ms;
+  guint rows;
+
+  result = run_query (engine,
+                      "CREATE TEMP TABLE names (id INTEGER PRIMARY KEY, name TEXT UNIQUE);"
+                      "INSERT INTO names (name) SELECT DISTINCT name FROM copy;"
+                      "CREATE TEMP TABLE native (id INTEGER PRIMARY KEY, name_id INTEGER, dur INTEGER);"
+                      "INSERT INTO native SELECT c.id, n.id, c.dur FROM copy c JOIN names n ON n.name = c.name",
+                      &fill_ms);
+  native_ms = median_of (engine, "SELECT name_id, count(*), sum(dur) FROM native GROUP BY name_id",
+                         repeat, &check, &rows);
+  g_print ("\nnative table keyed by an integer name id (filled in %.0f ms):\n", fill_ms);
+  if (rows != virtual_rows)
+    {
+      g_printerr ("MISMATCH GROUP BY name: %u groups, native %u\n", virtual_rows, rows);
+      return FALSE;
+    }
+  print_ratio ("GROUP BY name: virtual / native by name id", virtual_ms, native_ms, 0.5, rows);
+  g_print ("  %-44s %10.2f ms\n", "native GROUP BY name_id", native_ms);
+  return TRUE;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -228,6 +377,8 @@ main (int   argc,
                                  &virtual_cpu[i]);
     }
 
+  bench_lookups (engine, trace, (guint) repeat);
+
   /* The copy-based approach: a plain table filled by INSERT */
   result = run_query (engine,
                       "CREATE TEMP TABLE copy (id INTEGER PRIMARY KEY, ts INTEGER, dur INTEGER,"
@@ -293,6 +444,8 @@ main (int   argc,
                indexed_cpu[i], indexed_cpu[i] / MAX (virtual_cpu[i], 0.001));
     g_print ("\nindex on ts for the copy: %.0f ms; copy's time to first result: %.0f ms (fill + index)\n",
              index_ms, fill_ms + index_ms);
+
+    ok &= bench_group_by_native (engine, (guint) repeat, virtual_ms[0], virtual_rows[0]);
 
     g_print ("\ntargets:\n");
     g_print ("  first result after import: %.3f ms (no extra phase)\n", create_ms + first_ms);
