@@ -81,20 +81,7 @@ assert_query_fails (SpsSqlEngine *engine,
 static char *
 dump_result (SpsSqlResult *result)
 {
-  GString *out = g_string_new (NULL);
-
-  for (guint row = 0; row < sps_sql_result_get_n_rows (result); row++)
-    {
-      for (guint col = 0; col < sps_sql_result_get_n_columns (result); col++)
-        {
-          g_autofree char *text = sps_sql_result_dup_display_text (result, row, col);
-
-          g_string_append (out, col > 0 ? "|" : "");
-          g_string_append (out, text != NULL ? text : "∅");
-        }
-      g_string_append_c (out, '\n');
-    }
-  return g_string_free (out, FALSE);
+  return sps_test_sql_dump (result);
 }
 
 /* The row of @table whose id is @id as "a|b|…", from SQL */

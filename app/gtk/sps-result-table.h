@@ -69,6 +69,12 @@ SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_set_result      (SpsResultTable            *self,
                                               SpsSqlResult              *result);
 SPS_GTK_AVAILABLE_IN_ALL
+void        sps_result_table_append_result   (SpsResultTable            *self,
+                                              SpsSqlResult              *rows);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_result_table_update_result   (SpsResultTable            *self,
+                                              SpsSqlResult              *result);
+SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_clear           (SpsResultTable            *self);
 SPS_GTK_AVAILABLE_IN_ALL
 guint       sps_result_table_get_n_columns   (SpsResultTable            *self);

@@ -143,28 +143,39 @@ typedef struct
   double      target_ms;     /* 0: none */
 } Query;
 
-static double
+/* Wall and thread CPU time of a query, medians */
+typedef struct
+{
+  double wall;
+  double cpu;
+} Times;
+
+static Times
 median_of (SpsSqlEngine  *engine,
            const char    *sql,
            guint          repeat,
            char         **check,
            guint         *n_rows)
 {
-  double cpu;
+  Times t;
 
-  return median_ms (engine, sql, repeat, check, n_rows, &cpu);
+  t.wall = median_ms (engine, sql, repeat, check, n_rows, &t.cpu);
+  return t;
 }
 
+/* The target is judged on CPU time: the machine is shared, and wall
+ * times under load are up to 2–3× the CPU times */
 static gboolean
 print_ratio (const char *label,
-             double      ms,
-             double      base_ms,
+             Times       t,
+             Times       base,
              double      target,
              guint       rows)
 {
-  double ratio = ms / MAX (base_ms, 0.001);
+  double ratio = t.cpu / MAX (base.cpu, 0.001);
 
-  g_print ("  %-44s %10.2f ms %7.2f×  target ≤ %.2f×: %s  (%u rows)\n", label, ms, ratio, target,
+  g_print ("  %-44s %9.2f ms wall %7.2f× | %9.2f ms CPU %7.2f×  target ≤ %.2f×: %s  (%u rows)\n",
+           label, t.wall, t.wall / MAX (base.wall, 0.001), t.cpu, ratio, target,
            ratio <= target ? "met" : "MISSED", rows);
   return ratio <= target;
 }
@@ -199,41 +210,42 @@ bench_lookups (SpsSqlEngine *engine,
   guint n_slices = sps_trace_get_slices (trace)->n_rows;
   SpsTime start = sps_trace_get_start_time (trace);
   SpsTime end = sps_trace_get_end_time (trace);
-  double scan_ms, scan2_ms, ms;
+  Times scan, scan2, t;
   guint rows, n_range, track_rows;
   gint64 track;
 
   g_print ("\nissue 19: lookups against the plain scan, in the same run (median of %u)\n", repeat);
-  scan_ms = median_of (engine, "SELECT sum(dur) FROM slices", repeat, &check, &rows);
+  scan = median_of (engine, "SELECT sum(dur) FROM slices", repeat, &check, &rows);
   g_clear_pointer (&check, g_free);
-  g_print ("  %-44s %10.2f ms  (baseline, %u slices)\n", "scan: SELECT sum(dur) FROM slices", scan_ms,
-           n_slices);
+  g_print ("  %-44s %9.2f ms wall          | %9.2f ms CPU  (baseline, %u slices)\n",
+           "scan: SELECT sum(dur) FROM slices", scan.wall, scan.cpu, n_slices);
   for (guint i = 0; i < G_N_ELEMENTS (joins); i++)
     {
-      ms = median_of (engine, joins[i].sql, repeat, &check, &rows);
+      t = median_of (engine, joins[i].sql, repeat, &check, &rows);
       g_clear_pointer (&check, g_free);
-      print_ratio (joins[i].label, ms, scan_ms, joins[i].target_ms, rows);
+      print_ratio (joins[i].label, t, scan, joins[i].target_ms, rows);
     }
 
-  ms = median_of (engine, "SELECT count(*) FROM slices", repeat, &check, &rows);
-  g_print ("  %-44s %10.3f ms  target ≤ 10 ms: %s  (= %s)\n", "SELECT count(*) FROM slices", ms,
-           ms <= 10 ? "met" : "MISSED", check);
+  t = median_of (engine, "SELECT count(*) FROM slices", repeat, &check, &rows);
+  g_print ("  %-44s %9.3f ms wall  target ≤ 10 ms: %s  (= %s)\n", "SELECT count(*) FROM slices", t.wall,
+           t.wall <= 10 ? "met" : "MISSED", check);
   g_clear_pointer (&check, g_free);
 
   /* Proportional: ~1 % of the rows against all of them, same shape */
-  scan2_ms = median_of (engine, "SELECT count(*), sum(dur) FROM slices", repeat, &check, &rows);
+  scan2 = median_of (engine, "SELECT count(*), sum(dur) FROM slices", repeat, &check, &rows);
   g_clear_pointer (&check, g_free);
-  g_print ("  %-44s %10.2f ms  (baseline)\n", "scan: SELECT count(*), sum(dur) FROM slices", scan2_ms);
+  g_print ("  %-44s %9.2f ms wall          | %9.2f ms CPU  (baseline)\n",
+           "scan: SELECT count(*), sum(dur) FROM slices", scan2.wall, scan2.cpu);
 
   sql = g_strdup_printf ("SELECT count(*), sum(dur) FROM slices WHERE ts BETWEEN %" G_GINT64_FORMAT
                          " AND %" G_GINT64_FORMAT, start + (end - start) / 2,
                          start + (end - start) / 2 + (end - start) / 100);
-  ms = median_of (engine, sql, repeat, &check, &rows);
+  t = median_of (engine, sql, repeat, &check, &rows);
   n_range = (guint) g_ascii_strtoull (check, NULL, 10);
   g_clear_pointer (&check, g_free);
   g_clear_pointer (&sql, g_free);
-  g_print ("  %-44s %10.2f ms %7.2f %% of the scan for %.2f %% of the rows\n",
-           "ts BETWEEN a AND b (1 % of the time)", ms, 100 * ms / MAX (scan2_ms, 0.001),
+  g_print ("  %-44s %9.2f ms wall, %9.2f ms CPU: %.2f %% of the scan's CPU for %.2f %% of the rows\n",
+           "ts BETWEEN a AND b (1 % of the time)", t.wall, t.cpu, 100 * t.cpu / MAX (scan2.cpu, 0.001),
            100.0 * n_range / MAX (n_slices, 1));
 
   /* The slice track nearest 1 % of the slices */
@@ -247,10 +259,11 @@ bench_lookups (SpsSqlEngine *engine,
   track = sps_sql_result_get_int64 (result, 0, 0);
   track_rows = (guint) sps_sql_result_get_int64 (result, 0, 1);
   sql = g_strdup_printf ("SELECT count(*), sum(dur) FROM slices WHERE track_id = %" G_GINT64_FORMAT, track);
-  ms = median_of (engine, sql, repeat, &check, &rows);
+  t = median_of (engine, sql, repeat, &check, &rows);
   g_clear_pointer (&check, g_free);
-  g_print ("  %-44s %10.2f ms %7.2f %% of the scan for %.2f %% of the rows\n",
-           "track_id = n", ms, 100 * ms / MAX (scan2_ms, 0.001), 100.0 * track_rows / MAX (n_slices, 1));
+  g_print ("  %-44s %9.2f ms wall, %9.2f ms CPU: %.2f %% of the scan's CPU for %.2f %% of the rows\n",
+           "track_id = n", t.wall, t.cpu, 100 * t.cpu / MAX (scan2.cpu, 0.001),
+           100.0 * track_rows / MAX (n_slices, 1));
 }
 
 /* GROUP BY name against the same query over a native table keyed by an
@@ -259,11 +272,13 @@ static gboolean
 bench_group_by_native (SpsSqlEngine *engine,
                        guint         repeat,
                        double        virtual_ms,
+                       double        virtual_cpu,
                        guint         virtual_rows)
 {
   g_autoptr(SpsSqlResult) result = NULL;
   g_autofree char *check = NULL;
-  double fill_ms, native_ms;
+  double fill_ms;
+  Times native, virtual_t;
   guint rows;
 
   result = run_query (engine,
@@ -272,16 +287,17 @@ bench_group_by_native (SpsSqlEngine *engine,
                       "CREATE TEMP TABLE native (id INTEGER PRIMARY KEY, name_id INTEGER, dur INTEGER);"
                       "INSERT INTO native SELECT c.id, n.id, c.dur FROM copy c JOIN names n ON n.name = c.name",
                       &fill_ms);
-  native_ms = median_of (engine, "SELECT name_id, count(*), sum(dur) FROM native GROUP BY name_id",
-                         repeat, &check, &rows);
+  native = median_of (engine, "SELECT name_id, count(*), sum(dur) FROM native GROUP BY name_id",
+                      repeat, &check, &rows);
   g_print ("\nnative table keyed by an integer name id (filled in %.0f ms):\n", fill_ms);
   if (rows != virtual_rows)
     {
       g_printerr ("MISMATCH GROUP BY name: %u groups, native %u\n", virtual_rows, rows);
       return FALSE;
     }
-  print_ratio ("GROUP BY name: virtual / native by name id", virtual_ms, native_ms, 0.5, rows);
-  g_print ("  %-44s %10.2f ms\n", "native GROUP BY name_id", native_ms);
+  virtual_t.wall = virtual_ms;
+  virtual_t.cpu = virtual_cpu;
+  print_ratio ("GROUP BY name: virtual / native by name id", virtual_t, native, 0.5, rows);
   return TRUE;
 }
 
@@ -445,7 +461,7 @@ main (int   argc,
     g_print ("\nindex on ts for the copy: %.0f ms; copy's time to first result: %.0f ms (fill + index)\n",
              index_ms, fill_ms + index_ms);
 
-    ok &= bench_group_by_native (engine, (guint) repeat, virtual_ms[0], virtual_rows[0]);
+    ok &= bench_group_by_native (engine, (guint) repeat, virtual_ms[0], virtual_cpu[0], virtual_rows[0]);
 
     g_print ("\ntargets:\n");
     g_print ("  first result after import: %.3f ms (no extra phase)\n", create_ms + first_ms);
