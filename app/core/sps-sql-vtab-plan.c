@@ -89,18 +89,6 @@ const TableInfo _sps_sql_tables[N_TABLES] = {
     0, -1, -1, -1, -1, -1 },
 };
 
-static guint
-count_tracks (SpsTrace *trace,
-              guint32   kinds)
-{
-  guint n = 0;
-
-  for (guint t = 0; t < trace->tracks.n_rows; t++)
-    if ((kinds & KIND_BIT (trace->tracks.kind[t])) != 0)
-      n++;
-  return n;
-}
-
 static gboolean
 order_by_consumed (const TableInfo    *info,
                    sqlite3_index_info *index,
@@ -299,7 +287,10 @@ _sps_sql_vtab_best_index (sqlite3_vtab       *base,
   else
     {
       if ((plan & PLAN_TRACK_EQ) != 0)
-        rows /= MAX (1, count_tracks (trace, info->track_kinds));
+        /* The average over every track id, as a join looks them up: a
+         * table of tracks outside and these rows inside must cost about
+         * one scan of them */
+        rows /= MAX (1, trace->tracks.n_rows);
       else if ((plan & PLAN_THREAD_EQ) != 0)
         rows /= MAX (1, trace->threads.n_rows);
       else if ((plan & PLAN_KEY_EQ) != 0)

@@ -979,6 +979,20 @@ sps_result_table_set_note (SpsResultTable *self,
 }
 
 /**
+ * sps_result_table_get_note:
+ * @self: a table
+ *
+ * Returns: the note shown after the row count ("" for none)
+ */
+const char *
+sps_result_table_get_note (SpsResultTable *self)
+{
+  g_return_val_if_fail (SPS_IS_RESULT_TABLE (self), NULL);
+
+  return gtk_label_get_text (self->note_label);
+}
+
+/**
  * sps_result_table_set_null_text:
  * @self: a table
  * @text: how NULL cells show, "NULL" by default (they export as empty

@@ -113,6 +113,8 @@ SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_set_note        (SpsResultTable            *self,
                                               const char                *note);
 SPS_GTK_AVAILABLE_IN_ALL
+const char *sps_result_table_get_note        (SpsResultTable            *self);
+SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_set_null_text   (SpsResultTable            *self,
                                               const char                *text);
 SPS_GTK_AVAILABLE_IN_ALL
