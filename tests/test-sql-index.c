@@ -152,6 +152,19 @@ static const Case cases[] = {
   { "SELECT id FROM slices WHERE track_id = (SELECT track_id FROM slices WHERE id = 0)"
     " AND ts > (SELECT avg(ts) FROM slices) AND name <> 'x'", FALSE },
   { "SELECT id FROM slices WHERE thread_id = 1 AND parent_id IS NOT NULL AND depth >= 1", FALSE },
+  /* A key equality with a narrower plan: the key is still checked */
+  { "SELECT id FROM slices WHERE track_id = (SELECT track_id FROM slices WHERE id = 5)"
+    " AND parent_id = (SELECT parent_id FROM slices WHERE parent_id IS NOT NULL ORDER BY id DESC LIMIT 1)", FALSE },
+  { "SELECT id FROM slices WHERE id = 7 AND parent_id = 3", FALSE },
+  { "SELECT id FROM slices WHERE id = 7 AND parent_id = (SELECT parent_id FROM slices WHERE id = 7)", FALSE },
+  { "SELECT id FROM slices WHERE name = 'beta' AND parent_id IN (1, 2, 3, 4, 5, 6)", FALSE },
+  { "SELECT id FROM slices WHERE thread_id = 1 AND process_id = 1", FALSE },
+  { "SELECT id FROM slices WHERE thread_id = 1 AND process_id = 0", FALSE },
+  { "SELECT id FROM slices WHERE ts BETWEEN (SELECT avg(ts) FROM slices) AND (SELECT avg(ts) FROM slices) + 90000"
+    " AND process_id = 1", FALSE },
+  { "SELECT p.id, (SELECT count(*) FROM slices c WHERE c.track_id = p.track_id AND c.ts >= p.ts"
+    " AND c.parent_id = p.id) FROM slices p", FALSE },
+  { "SELECT id FROM samples WHERE thread_id = 1 AND callsite_id = 3", FALSE },
   /* Joins, both orders */
   { "SELECT s.id, t.tid, t.name FROM slices s JOIN threads t ON t.id = s.thread_id", FALSE },
   { "SELECT s.id, t.tid FROM threads t CROSS JOIN slices s WHERE s.thread_id = t.id", FALSE },

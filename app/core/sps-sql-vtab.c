@@ -819,6 +819,10 @@ vtab_filter (sqlite3_vtab_cursor  *base,
         }
     }
 
+  /* The key's equality is omitted from SQLite's checks: unless its rows
+   * come from the key index below, the cursor checks it row by row */
+  cursor->filter_key = have_key;
+
   /* A slice ends no earlier than it starts */
   if (table == TABLE_SLICES)
     cursor->ts_hi = MIN (cursor->ts_hi, cursor->end_hi);
@@ -849,19 +853,19 @@ vtab_filter (sqlite3_vtab_cursor  *base,
     {
       if ((info->track_kinds & KIND_BIT (trace->tracks.kind[cursor->track])) != 0)
         add_track_segment (cursor, segments, cursor->track);
+      /* The segment is the track's: no row to check */
+      cursor->filter_track = FALSE;
     }
   else if (have_key)
     {
       const KeyIndex *index = _sps_sql_vtab_get_key_index (ctx, table, cursor->key_col);
 
       if (index->unusable)
-        {
-          cursor->filter_key = TRUE;
-          add_segment (segments, SPS_NO_INDEX, 0, n_rows);
-        }
+        add_segment (segments, SPS_NO_INDEX, 0, n_rows);
       else if (cursor->key < index->n_keys)
         {
-          /* The key's rows, in row order */
+          /* The key's rows, in row order: no row to check */
+          cursor->filter_key = FALSE;
           cursor->list = index->rows + index->offsets[cursor->key];
           cursor->list_len = index->offsets[cursor->key + 1] - index->offsets[cursor->key];
           total = cursor->list_len;
@@ -899,6 +903,10 @@ vtab_filter (sqlite3_vtab_cursor  *base,
             continue;
           add_track_segment (cursor, segments, t);
         }
+      /* The segments are the thread's tracks (a sample's thread is its
+       * own column, checked row by row) */
+      if (table != TABLE_SAMPLES)
+        cursor->filter_thread = FALSE;
     }
   else
     add_segment (segments, SPS_NO_INDEX, 0, n_rows);
