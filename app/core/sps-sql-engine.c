@@ -475,8 +475,12 @@ static gboolean
 skip_word (const char **p,
            const char  *word)
 {
-  gsize len = strlen (word);
+  gsize len;
 
+  g_assert (p != NULL && *p != NULL);
+  g_assert (word != NULL && word[0] != '\0');
+
+  len = strlen (word);
   while (g_ascii_isspace (**p))
     (*p)++;
   if (g_ascii_strncasecmp (*p, word, len) != 0)
@@ -506,6 +510,9 @@ prepare_count (SpsSqlEngine *self,
   sqlite3_stmt *count = NULL;
   gboolean qualified;
   guint64 n_rows;
+
+  g_assert (SPS_IS_SQL_ENGINE (self));
+  g_assert (stmt != NULL);
 
   if (p == NULL || sqlite3_column_count (stmt) != 1 ||
       !skip_word (&p, "select") || !skip_word (&p, "count") || !skip_word (&p, "(") ||

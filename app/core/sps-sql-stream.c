@@ -45,6 +45,8 @@ typedef struct
 static void
 stream_clear (SpsSqlStream *stream)
 {
+  g_assert (stream != NULL);
+
   if (stream->destroy != NULL)
     stream->destroy (stream->data);
   g_clear_object (&stream->current);
@@ -78,6 +80,8 @@ deliver (gpointer user_data)
 {
   Batch *batch = user_data;
 
+  g_assert (batch != NULL);
+
   batch->stream->func (batch->rows, batch->first, batch->stream->data);
   return G_SOURCE_REMOVE;
 }
@@ -86,6 +90,8 @@ static void
 batch_free (gpointer user_data)
 {
   Batch *batch = user_data;
+
+  g_assert (batch != NULL);
 
   g_object_unref (batch->rows);
   _sps_sql_stream_unref (batch->stream);
@@ -97,6 +103,9 @@ void
 _sps_sql_stream_begin (SpsSqlStream *stream,
                        SpsSqlResult *result)
 {
+  g_assert (stream != NULL);
+  g_assert (SPS_IS_SQL_RESULT (result));
+
   g_set_object (&stream->current, result);
   stream->flushed = 0;
   stream->started = stream->last_flush = g_get_monotonic_time ();
@@ -106,9 +115,12 @@ static void
 flush (SpsSqlStream *stream,
        gint64        now)
 {
-  guint n = sps_sql_result_get_n_rows (stream->current);
+  guint n;
   Batch *batch;
 
+  g_assert (stream != NULL);
+
+  n = sps_sql_result_get_n_rows (stream->current);
   if (n == stream->flushed)
     return;
 
@@ -128,6 +140,7 @@ _sps_sql_stream_row_added (SpsSqlStream *stream)
   gint64 now;
   guint n;
 
+  g_assert (stream != NULL);
   g_assert (stream->current != NULL);
 
   n = sps_sql_result_get_n_rows (stream->current);

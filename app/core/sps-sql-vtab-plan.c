@@ -133,6 +133,9 @@ append_column_name (GString    *text,
 {
   const char *p = columns;
 
+  g_assert (text != NULL);
+  g_assert (columns != NULL);
+
   for (int i = 0; i < col && p != NULL; i++)
     if ((p = strchr (p, ',')) != NULL)
       p++;

@@ -637,6 +637,8 @@ static SpsResultColumnType
 column_type_of (SpsSqlResult *result,
                 guint         column)
 {
+  g_assert (SPS_IS_SQL_RESULT (result));
+
   switch (sps_sql_result_get_column_type (result, column))
     {
     case SPS_SQL_TYPE_INTEGER:
@@ -662,6 +664,7 @@ append_result_rows (SpsResultTable *self,
   guint n_rows = sps_sql_result_get_n_rows (result);
   guint base = self->n_rows;
 
+  g_assert (SPS_IS_RESULT_TABLE (self));
   g_assert (first <= n_rows);
   g_return_if_fail (sps_sql_result_get_n_columns (result) == n_columns);
   g_return_if_fail ((guint64) base + (n_rows - first) < SPS_RESULT_ROW_PROBE_LOW);

@@ -203,6 +203,8 @@ rows_cb (SpsSqlResult *rows,
   Query *query = user_data;
   g_autoptr(SpsSqlTab) self = g_weak_ref_get (&query->self);
 
+  g_assert (SPS_IS_SQL_RESULT (rows));
+
   if (self == NULL || self->cancellable != query->cancellable)
     return;
 
