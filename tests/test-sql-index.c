@@ -397,6 +397,22 @@ test_plans (void)
     }
 }
 
+/* count(*) from the row count only for the trace's own table: a temporary
+ * table or view of the same name hides it */
+static void
+test_count_hidden (void)
+{
+  g_autoptr(SpsTrace) trace = generate_trace (2);
+  g_autoptr(SpsSqlEngine) engine = engine_with_copies (trace);
+  g_autoptr(SpsSqlResult) created = sps_test_sql_query (engine, "CREATE TEMP VIEW threads AS SELECT 1 AS x");
+  g_autoptr(SpsSqlResult) hidden = sps_test_sql_query (engine, "SELECT count(*) FROM threads");
+  g_autoptr(SpsSqlResult) own = sps_test_sql_query (engine, "SELECT count(*) FROM main.threads");
+
+  /* The view has one row; the trace 2 processes × 3 threads */
+  g_assert_cmpint (sps_sql_result_get_int64 (hidden, 0, 0), ==, 1);
+  g_assert_cmpint (sps_sql_result_get_int64 (own, 0, 0), ==, 6);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -406,6 +422,7 @@ main (int   argc,
   g_test_add_func ("/sql-index/generated", test_generated);
   g_test_add_func ("/sql-index/fixtures", test_fixtures);
   g_test_add_func ("/sql-index/plans", test_plans);
+  g_test_add_func ("/sql-index/count-hidden", test_count_hidden);
 
   return g_test_run ();
 }

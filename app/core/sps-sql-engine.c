@@ -492,6 +492,23 @@ skip_word (const char **p,
   return TRUE;
 }
 
+/* Whether a temporary table or view named @table hides the trace's */
+static gboolean
+hidden_by_temp (SpsSqlEngine *self,
+                const char   *table)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_assert (SPS_IS_SQL_ENGINE (self));
+  g_assert (table != NULL);
+
+  if (sqlite3_prepare_v2 (self->db, "SELECT 1 FROM temp.sqlite_schema WHERE name = ?1 COLLATE NOCASE"
+                          " AND type IN ('table', 'view')", -1, &stmt, NULL) != SQLITE_OK)
+    return TRUE;
+  sqlite3_bind_text (stmt, 1, table, -1, SQLITE_TRANSIENT);
+  return sqlite3_step (stmt) != SQLITE_DONE;
+}
+
 /* `SELECT count(*) FROM t` on a trace table: SQLite answers it for its own
  * tables from the b-tree's count (OP_Count) but steps a virtual table row
  * by row; the tables know their row count, so the statement becomes
@@ -532,8 +549,7 @@ prepare_count (SpsSqlEngine *self,
     p++;
   if (*p != '\0' || !_sps_sql_vtab_count_rows (self->vtab, table, &n_rows))
     return NULL;
-  if (!qualified &&
-      sqlite3_table_column_metadata (self->db, "temp", table, NULL, NULL, NULL, NULL, NULL, NULL) == SQLITE_OK)
+  if (!qualified && hidden_by_temp (self, table))
     return NULL;
 
   quoted = sqlite3_mprintf ("%w", sqlite3_column_name (stmt, 0));
