@@ -120,6 +120,27 @@ sps_test_sql_query (SpsSqlEngine *engine,
   return result;
 }
 
+/* Every cell of @result as text, rows as lines, cells split by "|", NULL
+ * as "∅" */
+char *
+sps_test_sql_dump (SpsSqlResult *result)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint row = 0; row < sps_sql_result_get_n_rows (result); row++)
+    {
+      for (guint col = 0; col < sps_sql_result_get_n_columns (result); col++)
+        {
+          g_autofree char *text = sps_sql_result_dup_display_text (result, row, col);
+
+          g_string_append (out, col > 0 ? "|" : "");
+          g_string_append (out, text != NULL ? text : "∅");
+        }
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
 /* The args of the earliest event of events_raw named @name; there must
  * be one. */
 char *

@@ -50,6 +50,7 @@ GBytes   *sps_test_gzip                (const void         *data,
 
 SpsSqlResult *sps_test_sql_query       (SpsSqlEngine       *engine,
                                         const char         *sql);
+char         *sps_test_sql_dump        (SpsSqlResult       *result);
 char     *sps_test_first_event_args    (SpsSqlEngine       *engine,
                                         const char         *name);
 

@@ -450,11 +450,16 @@ set_statement_error (SpsSqlEngine  *self,
   else if (self->denied_pragma)
     g_set_error_literal (error, SPS_SQL_ERROR, SPS_SQL_ERROR_READ_ONLY,
                          _("PRAGMA writable_schema is not allowed: the trace tables are read-only"));
-  else if (g_str_has_prefix (message, "table ") && g_str_has_suffix (message, " may not be modified"))
+  else if (g_str_has_prefix (message, "table ") &&
+           (g_str_has_suffix (message, " may not be modified") ||
+            g_str_has_suffix (message, " may not be altered") ||
+            g_str_has_suffix (message, " may not be dropped")))
     {
-      /* SQLite's own check for a virtual table without xUpdate */
+      /* SQLite's own checks for a virtual table without xUpdate, and for
+       * an eponymous one (which cannot be altered or dropped) */
       g_autofree char *table = g_strndup (message + strlen ("table "),
-                                          strlen (message) - strlen ("table ") - strlen (" may not be modified"));
+                                          strrchr (message, ' ') - message - strlen ("table ") -
+                                          strlen (" may not be"));
 
       g_set_error (error, SPS_SQL_ERROR, SPS_SQL_ERROR_READ_ONLY,
                    _("table %s is read-only"), table);
@@ -465,6 +470,99 @@ set_statement_error (SpsSqlEngine  *self,
                          message);
 }
 
+/* Moves past whitespace and then @word (any case); FALSE if it is not next */
+static gboolean
+skip_word (const char **p,
+           const char  *word)
+{
+  gsize len;
+
+  g_assert (p != NULL && *p != NULL);
+  g_assert (word != NULL && word[0] != '\0');
+
+  len = strlen (word);
+  while (g_ascii_isspace (**p))
+    (*p)++;
+  if (g_ascii_strncasecmp (*p, word, len) != 0)
+    return FALSE;
+  /* A keyword or name must end there */
+  if (g_ascii_isalnum (word[len - 1]) && (g_ascii_isalnum ((*p)[len]) || (*p)[len] == '_'))
+    return FALSE;
+  *p += len;
+  return TRUE;
+}
+
+/* Whether a temporary table or view named @table hides the trace's */
+static gboolean
+hidden_by_temp (SpsSqlEngine *self,
+                const char   *table)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_assert (SPS_IS_SQL_ENGINE (self));
+  g_assert (table != NULL);
+
+  if (sqlite3_prepare_v2 (self->db, "SELECT 1 FROM temp.sqlite_schema WHERE name = ?1 COLLATE NOCASE"
+                          " AND type IN ('table', 'view')", -1, &stmt, NULL) != SQLITE_OK)
+    return TRUE;
+  sqlite3_bind_text (stmt, 1, table, -1, SQLITE_TRANSIENT);
+  return sqlite3_step (stmt) != SQLITE_DONE;
+}
+
+/* `SELECT count(*) FROM t` on a trace table: SQLite answers it for its own
+ * tables from the b-tree's count (OP_Count) but steps a virtual table row
+ * by row; the tables know their row count, so the statement becomes
+ * `SELECT n` under the same column name. NULL for any other statement
+ * (and when a temporary table of that name hides the trace's). */
+static sqlite3_stmt *
+prepare_count (SpsSqlEngine *self,
+               sqlite3_stmt *stmt)
+{
+  const char *p = sqlite3_sql (stmt);
+  const char *name;
+  const char *before;
+  g_autofree char *table = NULL;
+  char *quoted;
+  g_autofree char *sql = NULL;
+  sqlite3_stmt *count = NULL;
+  gboolean qualified;
+  guint64 n_rows;
+
+  g_assert (SPS_IS_SQL_ENGINE (self));
+  g_assert (stmt != NULL);
+
+  if (p == NULL || sqlite3_column_count (stmt) != 1 ||
+      !skip_word (&p, "select") || !skip_word (&p, "count") || !skip_word (&p, "(") ||
+      !skip_word (&p, "*") || !skip_word (&p, ")") || !skip_word (&p, "from"))
+    return NULL;
+  before = p;
+  qualified = skip_word (&p, "main") && skip_word (&p, ".");
+  if (!qualified)
+    p = before;
+  while (g_ascii_isspace (*p))
+    p++;
+  name = p;
+  while (g_ascii_isalnum (*p) || *p == '_')
+    p++;
+  table = g_strndup (name, p - name);
+  while (g_ascii_isspace (*p) || *p == ';')
+    p++;
+  if (*p != '\0' || !_sps_sql_vtab_count_rows (self->vtab, table, &n_rows))
+    return NULL;
+  if (!qualified && hidden_by_temp (self, table))
+    return NULL;
+
+  quoted = sqlite3_mprintf ("%w", sqlite3_column_name (stmt, 0));
+  sql = g_strdup_printf ("SELECT %" G_GUINT64_FORMAT " AS \"%s\"", n_rows, quoted);
+  sqlite3_free (quoted);
+  if (sqlite3_prepare_v2 (self->db, sql, -1, &count, NULL) != SQLITE_OK)
+    {
+      sqlite3_finalize (count);
+      return NULL;
+    }
+  return count;
+}
+
 /* Runs every statement of @sql in order; the result is that of the last
  * statement that returns columns (else of the last statement). */
 static SpsSqlResult *
@@ -472,6 +570,7 @@ run_locked (SpsSqlEngine  *self,
             const char    *sql,
             SpsProgress   *progress,
             GCancellable  *cancellable,
+            SpsSqlStream  *stream,
             GError       **error)
 {
   g_autoptr(SpsSqlResult) result = NULL;
@@ -485,6 +584,7 @@ run_locked (SpsSqlEngine  *self,
     {
       g_autoptr(sqlite3_stmt) stmt = NULL;
       g_autoptr(SpsSqlResult) current = NULL;
+      sqlite3_stmt *count;
       const char *next = NULL;
       int rc;
 
@@ -507,9 +607,16 @@ run_locked (SpsSqlEngine  *self,
       tail = next;
       if (stmt == NULL)
         continue;     /* whitespace or a comment */
+      if ((count = prepare_count (self, stmt)) != NULL)
+        {
+          sqlite3_finalize (stmt);
+          stmt = count;
+        }
 
       _sps_sql_vtab_context_reset_progress (self->vtab);
       current = _sps_sql_result_new (stmt);
+      if (stream != NULL && sps_sql_result_get_n_columns (current) > 0)
+        _sps_sql_stream_begin (stream, current);
       while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
         {
           if (max_rows > 0 && sps_sql_result_get_n_rows (current) >= max_rows)
@@ -519,6 +626,8 @@ run_locked (SpsSqlEngine  *self,
               break;
             }
           _sps_sql_result_append_row (current, stmt);
+          if (stream != NULL)
+            _sps_sql_stream_row_added (stream);
         }
       if (rc != SQLITE_DONE)
         {
@@ -548,6 +657,7 @@ run (SpsSqlEngine  *self,
      const char    *sql,
      SpsProgress   *progress,
      GCancellable  *cancellable,
+     SpsSqlStream  *stream,
      GError       **error)
 {
   g_autoptr(GCancellable) progress_cancellable = NULL;
@@ -582,7 +692,7 @@ run (SpsSqlEngine  *self,
   if (progress_cancellable != NULL && progress_cancellable != cancellable)
     progress_handler_id = g_cancellable_connect (progress_cancellable, G_CALLBACK (on_cancelled), self, NULL);
 
-  result = run_locked (self, sql, progress, cancellable, error);
+  result = run_locked (self, sql, progress, cancellable, stream, error);
 
   /* Disconnecting waits for a handler running on another thread */
   if (handler != 0)
@@ -633,13 +743,14 @@ sps_sql_engine_query (SpsSqlEngine  *self,
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return run (self, sql, progress, cancellable, error);
+  return run (self, sql, progress, cancellable, NULL, error);
 }
 
 typedef struct
 {
-  char        *sql;
-  SpsProgress *progress;
+  char         *sql;
+  SpsProgress  *progress;
+  SpsSqlStream *stream;
 } QueryData;
 
 static void
@@ -647,6 +758,7 @@ query_data_free (QueryData *data)
 {
   g_free (data->sql);
   g_clear_object (&data->progress);
+  g_clear_pointer (&data->stream, _sps_sql_stream_unref);
   g_free (data);
 }
 
@@ -664,7 +776,7 @@ query_worker (GTask        *task,
   g_assert (G_IS_TASK (task));
   g_assert (SPS_IS_SQL_ENGINE (self));
 
-  result = run (self, data->sql, data->progress, cancellable, &error);
+  result = run (self, data->sql, data->progress, cancellable, data->stream, &error);
   if (result == NULL)
     g_task_return_error (task, error);
   else
@@ -678,6 +790,7 @@ run_in_thread (SpsSqlEngine        *self,
                const char          *sql,
                SpsProgress         *progress,
                GCancellable        *cancellable,
+               SpsSqlStream        *stream,
                GAsyncReadyCallback  callback,
                gpointer             user_data,
                gpointer             source_tag)
@@ -691,6 +804,7 @@ run_in_thread (SpsSqlEngine        *self,
   data = g_new0 (QueryData, 1);
   data->sql = g_strdup (sql);
   data->progress = progress != NULL ? g_object_ref (progress) : NULL;
+  data->stream = stream;
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, source_tag);
@@ -724,7 +838,49 @@ sps_sql_engine_query_async (SpsSqlEngine        *self,
   g_return_if_fail (progress == NULL || SPS_IS_PROGRESS (progress));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  run_in_thread (self, sql, progress, cancellable, callback, user_data, sps_sql_engine_query_async);
+  run_in_thread (self, sql, progress, cancellable, NULL, callback, user_data, sps_sql_engine_query_async);
+}
+
+/**
+ * sps_sql_engine_query_stream_async:
+ * @self: a #SpsSqlEngine
+ * @sql: one or more SQL statements separated by `;`
+ * @progress: (nullable): where to report progress
+ * @cancellable: (nullable): a #GCancellable that interrupts the query
+ * @rows_func: (scope notified) (closure rows_data) (destroy rows_destroy):
+ *   called with each batch of rows
+ * @rows_data: data for @rows_func
+ * @rows_destroy: (nullable): frees @rows_data once no batch is pending
+ * @callback: called on the thread-default main context of the caller
+ * @user_data: data for @callback
+ *
+ * Runs @sql on a worker thread as sps_sql_engine_query_async() does, and
+ * hands out the rows of each statement that returns columns while it
+ * runs: the first batch after a few rows (or 20 ms), then one every
+ * 100 ms, each on the caller's thread-default main context, in order and
+ * before @callback. Finish with sps_sql_engine_query_finish(): its result
+ * holds every row, including those not handed out yet.
+ */
+void
+sps_sql_engine_query_stream_async (SpsSqlEngine        *self,
+                                   const char          *sql,
+                                   SpsProgress         *progress,
+                                   GCancellable        *cancellable,
+                                   SpsSqlRowsFunc       rows_func,
+                                   gpointer             rows_data,
+                                   GDestroyNotify       rows_destroy,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_return_if_fail (SPS_IS_SQL_ENGINE (self));
+  g_return_if_fail (sql != NULL);
+  g_return_if_fail (progress == NULL || SPS_IS_PROGRESS (progress));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+  g_return_if_fail (rows_func != NULL);
+
+  run_in_thread (self, sql, progress, cancellable,
+                 _sps_sql_stream_new (rows_func, rows_data, rows_destroy),
+                 callback, user_data, sps_sql_engine_query_async);
 }
 
 /**
@@ -748,22 +904,43 @@ sps_sql_engine_query_finish (SpsSqlEngine  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-/* Tables and views of both schemas with their columns, trace tables first */
-static const char describe_sql[] =
-  "SELECT s.name AS table_name,"
-  "       CASE WHEN s.sql LIKE 'CREATE VIRTUAL TABLE%' OR (s.db = 'main' AND s.name IN ('events', 'events_raw'))"
-  "            THEN 'trace' ELSE s.type END AS table_kind,"
-  "       s.db AS schema,"
-  "       p.cid AS position,"
-  "       p.name AS column_name,"
-  "       p.type AS column_type"
-  "  FROM (SELECT name, type, sql, 'main' AS db, 0 AS o FROM main.sqlite_schema"
-  "         WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite%'"
-  "        UNION ALL"
-  "        SELECT name, type, sql, 'temp', 1 FROM temp.sqlite_schema"
-  "         WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite%') AS s,"
-  "       pragma_table_info(s.name, s.db) AS p"
-  " ORDER BY s.o, table_kind <> 'trace', s.name, p.cid";
+/* Tables and views of both schemas with their columns, trace tables first.
+ * The trace tables are eponymous (registered modules, not in
+ * sqlite_schema), so their names come from the engine's list. */
+static const char *
+describe_sql (void)
+{
+  static char *sql = NULL;
+  static gsize built = 0;
+
+  if (g_once_init_enter (&built))
+    {
+      GString *text = g_string_new (
+        "SELECT s.name AS table_name,"
+        "       CASE WHEN s.o < 0 OR (s.db = 'main' AND s.name IN ('events', 'events_raw'))"
+        "            THEN 'trace' ELSE s.type END AS table_kind,"
+        "       s.db AS schema,"
+        "       p.cid AS position,"
+        "       p.name AS column_name,"
+        "       p.type AS column_type"
+        "  FROM (SELECT column1 AS name, 'table' AS type, 'main' AS db, -1 AS o FROM (VALUES ");
+
+      _sps_sql_vtab_append_table_names (text);
+      g_string_append (text,
+        ")        UNION ALL"
+        "        SELECT name, type, 'main' AS db, 0 AS o FROM main.sqlite_schema"
+        "         WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite%'"
+        "        UNION ALL"
+        "        SELECT name, type, 'temp', 1 FROM temp.sqlite_schema"
+        "         WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite%') AS s,"
+        "       pragma_table_info(s.name, s.db) AS p"
+        " ORDER BY s.o > 0, table_kind <> 'trace', s.name, p.cid");
+      sql = g_string_free (text, FALSE);
+      g_once_init_leave (&built, 1);
+    }
+
+  return sql;
+}
 
 /**
  * sps_sql_engine_describe:
@@ -787,7 +964,7 @@ sps_sql_engine_describe (SpsSqlEngine  *self,
   g_return_val_if_fail (SPS_IS_SQL_ENGINE (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return run (self, describe_sql, NULL, cancellable, error);
+  return run (self, describe_sql (), NULL, cancellable, NULL, error);
 }
 
 /**
@@ -808,7 +985,7 @@ sps_sql_engine_describe_async (SpsSqlEngine        *self,
 {
   g_return_if_fail (SPS_IS_SQL_ENGINE (self));
 
-  run_in_thread (self, describe_sql, NULL, cancellable, callback, user_data,
+  run_in_thread (self, describe_sql (), NULL, cancellable, NULL, callback, user_data,
                  sps_sql_engine_describe_async);
 }
 
@@ -853,7 +1030,7 @@ sps_sql_engine_list_tables (SpsSqlEngine  *self,
   g_return_val_if_fail (SPS_IS_SQL_ENGINE (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  result = run (self, describe_sql, NULL, NULL, error);
+  result = run (self, describe_sql (), NULL, NULL, NULL, error);
   if (result == NULL)
     return NULL;
 

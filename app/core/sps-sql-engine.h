@@ -46,6 +46,20 @@ typedef enum
 SPS_AVAILABLE_IN_ALL
 GQuark sps_sql_error_quark (void);
 
+/**
+ * SpsSqlRowsFunc:
+ * @rows: the new rows, with the statement's columns
+ * @first_row: the index of the first of @rows in the statement's result;
+ *   0 starts the rows of a new statement
+ * @user_data: the data given with the function
+ *
+ * Receives the rows of a running query in batches, on the main context of
+ * the thread that started it (see sps_sql_engine_query_stream_async()).
+ */
+typedef void (*SpsSqlRowsFunc) (SpsSqlResult *rows,
+                                guint         first_row,
+                                gpointer      user_data);
+
 #define SPS_TYPE_SQL_ENGINE (sps_sql_engine_get_type ())
 
 SPS_AVAILABLE_IN_ALL
@@ -75,6 +89,16 @@ void          sps_sql_engine_query_async          (SpsSqlEngine        *self,
                                                    const char          *sql,
                                                    SpsProgress         *progress,
                                                    GCancellable        *cancellable,
+                                                   GAsyncReadyCallback  callback,
+                                                   gpointer             user_data);
+SPS_AVAILABLE_IN_ALL
+void          sps_sql_engine_query_stream_async   (SpsSqlEngine        *self,
+                                                   const char          *sql,
+                                                   SpsProgress         *progress,
+                                                   GCancellable        *cancellable,
+                                                   SpsSqlRowsFunc       rows_func,
+                                                   gpointer             rows_data,
+                                                   GDestroyNotify       rows_destroy,
                                                    GAsyncReadyCallback  callback,
                                                    gpointer             user_data);
 SPS_AVAILABLE_IN_ALL

@@ -13,15 +13,28 @@
 G_BEGIN_DECLS
 
 typedef struct _SpsSqlVtabContext SpsSqlVtabContext;
+typedef struct _SpsSqlStream SpsSqlStream;
 
 /* Results, filled row by row by the engine's worker */
 SpsSqlResult      *_sps_sql_result_new              (sqlite3_stmt      *stmt);
 void               _sps_sql_result_append_row       (SpsSqlResult      *self,
                                                      sqlite3_stmt      *stmt);
+SpsSqlResult      *_sps_sql_result_copy_rows        (SpsSqlResult      *self,
+                                                     guint              first,
+                                                     guint              n);
 void               _sps_sql_result_set_truncated    (SpsSqlResult      *self,
                                                      gboolean           truncated);
 void               _sps_sql_result_set_elapsed_ns   (SpsSqlResult      *self,
                                                      gint64             elapsed_ns);
+
+/* Streaming: batches of rows posted to the caller's main context */
+SpsSqlStream      *_sps_sql_stream_new              (SpsSqlRowsFunc     func,
+                                                     gpointer           data,
+                                                     GDestroyNotify     destroy);
+void               _sps_sql_stream_unref            (SpsSqlStream      *stream);
+void               _sps_sql_stream_begin            (SpsSqlStream      *stream,
+                                                     SpsSqlResult      *result);
+void               _sps_sql_stream_row_added        (SpsSqlStream      *stream);
 
 /* Virtual tables: the context lives as long as the engine and holds a
  * reference on the trace, so text handed to SQLite as SQLITE_STATIC stays
@@ -32,6 +45,10 @@ gboolean           _sps_sql_vtab_register           (SpsSqlVtabContext *ctx,
                                                      sqlite3           *db,
                                                      GError           **error);
 gboolean           _sps_sql_vtab_is_trace_table     (const char        *name);
+void               _sps_sql_vtab_append_table_names (GString           *sql);
+gboolean           _sps_sql_vtab_count_rows         (SpsSqlVtabContext *ctx,
+                                                     const char        *table,
+                                                     guint64           *n_rows);
 gboolean           _sps_sql_visible_register        (sqlite3           *db,
                                                      SpsTrace          *trace,
                                                      GBytes           **query_mask,

@@ -190,6 +190,47 @@ _sps_sql_result_append_row (SpsSqlResult *self,
   self->n_rows++;
 }
 
+/* A new result with the columns of @self and its rows [first, first + n):
+ * what a streaming query hands out while @self keeps growing */
+SpsSqlResult *
+_sps_sql_result_copy_rows (SpsSqlResult *self,
+                           guint         first,
+                           guint         n)
+{
+  SpsSqlResult *copy;
+
+  g_assert (SPS_IS_SQL_RESULT (self));
+  g_assert (first <= self->n_rows && n <= self->n_rows - first);
+
+  copy = g_object_new (SPS_TYPE_SQL_RESULT, NULL);
+  copy->n_columns = self->n_columns;
+  copy->names = g_strdupv (self->names);
+  copy->decltypes = g_new0 (char *, self->n_columns + 1);
+  copy->column_types = g_new0 (guint8, self->n_columns + 1);
+  for (guint c = 0; c < self->n_columns; c++)
+    copy->decltypes[c] = g_strdup (self->decltypes[c]);
+
+  for (guint r = first; r < first + n; r++)
+    for (guint c = 0; c < self->n_columns; c++)
+      {
+        Cell cell = *get_cell (self, r, c);
+
+        if (cell.type == SPS_SQL_TYPE_TEXT || cell.type == SPS_SQL_TYPE_BLOB)
+          {
+            gsize offset = copy->bytes->len;
+
+            /* The text and its nul */
+            g_byte_array_append (copy->bytes, self->bytes->data + cell.v.offset, cell.len + 1);
+            cell.v.offset = offset;
+          }
+        copy->column_types[c] = merge_type (copy->column_types[c], cell.type);
+        g_array_append_val (copy->cells, cell);
+      }
+  copy->n_rows = n;
+
+  return copy;
+}
+
 void
 _sps_sql_result_set_truncated (SpsSqlResult *self,
                                gboolean      truncated)

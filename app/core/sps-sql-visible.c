@@ -255,7 +255,7 @@ visible_rowid (sqlite3_vtab_cursor *base,
 
 static const sqlite3_module visible_module = {
   .iVersion = 0,
-  .xCreate = visible_connect,
+  .xCreate = NULL,          /* eponymous: nothing to parse per connection */
   .xConnect = visible_connect,
   .xBestIndex = visible_best_index,
   .xDisconnect = visible_disconnect,
@@ -269,7 +269,7 @@ static const sqlite3_module visible_module = {
   .xRowid = visible_rowid,
 };
 
-/* Registers the module and creates main.visible_slices. @query_mask is the
+/* Registers the module, whose name makes it main.visible_slices. @query_mask is the
  * engine's field for the running query's mask; it outlives the db. */
 gboolean
 _sps_sql_visible_register (sqlite3   *db,
@@ -278,7 +278,6 @@ _sps_sql_visible_register (sqlite3   *db,
                            GError   **error)
 {
   VisibleVtab *aux;
-  char *message = NULL;
   int rc;
 
   g_assert (db != NULL);
@@ -289,16 +288,11 @@ _sps_sql_visible_register (sqlite3   *db,
   aux = g_new0 (VisibleVtab, 1);
   aux->trace = trace;
   aux->query_mask = query_mask;
-  rc = sqlite3_create_module_v2 (db, "spanscope_visible", &visible_module, aux, g_free);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_exec (db, "CREATE VIRTUAL TABLE main.visible_slices USING spanscope_visible",
-                       NULL, NULL, &message);
+  rc = sqlite3_create_module_v2 (db, "visible_slices", &visible_module, aux, g_free);
   if (rc != SQLITE_OK)
     {
       g_set_error (error, SPS_SQL_ERROR, SPS_SQL_ERROR_SQLITE,
-                   _("Could not register the trace tables: %s"),
-                   message != NULL ? message : sqlite3_errstr (rc));
-      sqlite3_free (message);
+                   _("Could not register the trace tables: %s"), sqlite3_errstr (rc));
       return FALSE;
     }
   return TRUE;

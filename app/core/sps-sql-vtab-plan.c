@@ -19,16 +19,16 @@ const TableInfo _sps_sql_tables[N_TABLES] = {
   [TABLE_PROCESSES] = {
     "processes",
     "id INTEGER, pid INTEGER, name TEXT, sort_index INTEGER, labels TEXT",
-    0, -1, -1, -1, -1, -1 },
+    0, -1, -1, -1, -1, P_NAME },
   [TABLE_THREADS] = {
     "threads",
     "id INTEGER, process_id INTEGER, pid INTEGER, tid INTEGER, name TEXT, sort_index INTEGER",
-    0, -1, -1, -1, -1, -1 },
+    0, -1, -1, -1, -1, TH_NAME },
   [TABLE_TRACKS] = {
     "tracks",
     "id INTEGER, kind TEXT, process_id INTEGER, thread_id INTEGER, name TEXT, series TEXT,"
     " row_count INTEGER, max_depth INTEGER",
-    0, -1, -1, -1, -1, -1 },
+    0, -1, -1, -1, -1, TR_NAME },
   [TABLE_SLICES] = {
     "slices",
     "id INTEGER, ts INTEGER, dur INTEGER, end_ts INTEGER, name TEXT, category TEXT,"
@@ -53,7 +53,7 @@ const TableInfo _sps_sql_tables[N_TABLES] = {
     "flows",
     "id INTEGER, from_slice_id INTEGER, to_slice_id INTEGER, flow_key INTEGER, name TEXT,"
     " category TEXT",
-    0, -1, -1, -1, -1, -1 },
+    0, -1, -1, -1, -1, F_NAME },
   [TABLE_SAMPLES] = {
     "samples",
     "id INTEGER, ts INTEGER, dur INTEGER, self_time INTEGER, name TEXT, track_id INTEGER,"
@@ -70,7 +70,7 @@ const TableInfo _sps_sql_tables[N_TABLES] = {
     "frames",
     "id INTEGER, name TEXT, category TEXT, module TEXT, address INTEGER,"
     " source_file TEXT, source_line INTEGER, source_column INTEGER",
-    0, -1, -1, -1, -1, -1 },
+    0, -1, -1, -1, -1, FR_NAME },
   [TABLE_OBJECTS] = {
     "objects",
     "id INTEGER, ts INTEGER, phase TEXT, process_id INTEGER, object_key INTEGER, name TEXT,"
@@ -88,18 +88,6 @@ const TableInfo _sps_sql_tables[N_TABLES] = {
     " gc_number INTEGER, generation INTEGER, reason TEXT, bytes INTEGER",
     0, -1, -1, -1, -1, -1 },
 };
-
-static guint
-count_tracks (SpsTrace *trace,
-              guint32   kinds)
-{
-  guint n = 0;
-
-  for (guint t = 0; t < trace->tracks.n_rows; t++)
-    if ((kinds & KIND_BIT (trace->tracks.kind[t])) != 0)
-      n++;
-  return n;
-}
 
 static gboolean
 order_by_consumed (const TableInfo    *info,
@@ -137,12 +125,34 @@ order_by_consumed (const TableInfo    *info,
   return TRUE;
 }
 
+/* The name of column @col in a table's declaration */
+static void
+append_column_name (GString    *text,
+                    const char *columns,
+                    int         col)
+{
+  const char *p = columns;
+
+  g_assert (text != NULL);
+  g_assert (columns != NULL);
+
+  for (int i = 0; i < col && p != NULL; i++)
+    if ((p = strchr (p, ',')) != NULL)
+      p++;
+  if (p == NULL)
+    return;
+  while (*p == ' ')
+    p++;
+  g_string_append_len (text, p, strcspn (p, " "));
+}
+
 /* What EXPLAIN QUERY PLAN shows after "INDEX n:" */
 static char *
-describe_plan (int plan)
+describe_plan (const TableInfo *info,
+               int              plan)
 {
   static const char * const names[N_PLAN_SLOTS] = {
-    "id=", "track_id=", "thread_id=", "name=", "ts>=", "ts<=", "end_ts>=", "end_ts<=",
+    "id=", "track_id=", "thread_id=", "name=", "ts>=", "ts<=", "end_ts>=", "end_ts<=", "=",
   };
   GString *text;
   char *str;
@@ -155,10 +165,12 @@ describe_plan (int plan)
   text = g_string_new (NULL);
   for (guint slot = 0; slot < N_PLAN_SLOTS; slot++)
     {
-      if ((plan & (1 << slot)) == 0)
+      if ((plan & plan_slot_bit (slot)) == 0)
         continue;
       if (text->len > 0)
         g_string_append_c (text, ' ');
+      if (slot == 8)
+        append_column_name (text, info->columns, plan >> PLAN_KEY_SHIFT);
       if (slot == 4 && (plan & PLAN_TS_EQ) != 0)
         g_string_append (text, "ts=");
       else
@@ -180,6 +192,7 @@ _sps_sql_vtab_best_index (sqlite3_vtab       *base,
   double rows = MAX (1, table_n_rows (trace, vtab->table));
   int slot_constraint[N_PLAN_SLOTS];
   int plan = 0;
+  int key_col = -1;
   int argv_index = 0;
 
   for (guint i = 0; i < N_PLAN_SLOTS; i++)
@@ -209,6 +222,13 @@ _sps_sql_vtab_best_index (sqlite3_vtab       *base,
             {
               slot = 4;
               flags = PLAN_TS_EQ;
+            }
+          else if (c->iColumn >= 0 && c->iColumn < MAX_KEY_COLUMNS &&
+                   _sps_sql_vtab_key_ref (vtab->table, c->iColumn) >= 0 &&
+                   slot_constraint[8] == -1)
+            {
+              slot = 8;
+              key_col = c->iColumn;
             }
         }
       else if ((c->iColumn == info->col_ts && info->track_kinds != 0) ||
@@ -243,7 +263,7 @@ _sps_sql_vtab_best_index (sqlite3_vtab       *base,
       if ((flags & PLAN_TS_EQ) != 0 && slot_constraint[5] >= 0)
         continue;
       slot_constraint[slot] = i;
-      plan |= (1 << slot) | flags;
+      plan |= plan_slot_bit (slot) | flags;
       if ((flags & PLAN_TS_EQ) != 0)
         slot_constraint[5] = -2;
     }
@@ -256,8 +276,10 @@ _sps_sql_vtab_best_index (sqlite3_vtab       *base,
         continue;
       index->aConstraintUsage[i].argvIndex = ++argv_index;
       /* Equalities are exact; ranges are checked again by SQLite */
-      index->aConstraintUsage[i].omit = slot <= 3;
+      index->aConstraintUsage[i].omit = slot <= 3 || slot == 8;
     }
+  if (key_col >= 0)
+    plan |= key_col << PLAN_KEY_SHIFT;
 
   /* Honest estimates: what the cursor will visit */
   if ((plan & PLAN_ID_EQ) != 0)
@@ -268,9 +290,14 @@ _sps_sql_vtab_best_index (sqlite3_vtab       *base,
   else
     {
       if ((plan & PLAN_TRACK_EQ) != 0)
-        rows /= MAX (1, count_tracks (trace, info->track_kinds));
+        /* The average over every track id, as a join looks them up: a
+         * table of tracks outside and these rows inside must cost about
+         * one scan of them */
+        rows /= MAX (1, trace->tracks.n_rows);
       else if ((plan & PLAN_THREAD_EQ) != 0)
         rows /= MAX (1, trace->threads.n_rows);
+      else if ((plan & PLAN_KEY_EQ) != 0)
+        rows /= MAX (1, table_n_rows (trace, _sps_sql_vtab_key_ref (vtab->table, key_col)));
       else if ((plan & PLAN_NAME_EQ) != 0)
         rows /= 20;
       if ((plan & PLAN_TS_EQ) != 0)
@@ -288,12 +315,12 @@ _sps_sql_vtab_best_index (sqlite3_vtab       *base,
    * from the name index when nothing narrower is asked for */
   if (info->col_name >= 0 && index->nOrderBy == 1 &&
       index->aOrderBy[0].iColumn == info->col_name && !index->aOrderBy[0].desc &&
-      (plan & (PLAN_ID_EQ | PLAN_TRACK_EQ | PLAN_THREAD_EQ | PLAN_NAME_EQ |
+      (plan & (PLAN_ID_EQ | PLAN_TRACK_EQ | PLAN_THREAD_EQ | PLAN_NAME_EQ | PLAN_KEY_EQ |
                PLAN_TS_LO | PLAN_TS_HI | PLAN_END_LO | PLAN_END_HI)) == 0)
     plan |= PLAN_BY_NAME;
 
   index->idxNum = plan;
-  index->idxStr = describe_plan (plan);
+  index->idxStr = describe_plan (info, plan);
   index->needToFreeIdxStr = index->idxStr != NULL;
   index->estimatedRows = (sqlite3_int64) rows;
   /* A binary search or an index lookup costs a little on top of the rows */

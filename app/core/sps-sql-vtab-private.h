@@ -79,6 +79,17 @@ enum {
                        KIND_BIT (SPS_TRACK_PROCESS_INSTANTS) | \
                        KIND_BIT (SPS_TRACK_GLOBAL_INSTANTS))
 
+/* Rows of a table grouped by the value of a foreign-key column */
+typedef struct
+{
+  guint32  *offsets;
+  guint32  *rows;
+  guint     n_keys;
+  gboolean  unusable;       /* values out of range: scan instead */
+} KeyIndex;
+
+#define MAX_KEY_COLUMNS 32
+
 /* Rows of a table grouped by name id: rows[offsets[id]] … rows[offsets[id + 1]] */
 typedef struct
 {
@@ -87,14 +98,23 @@ typedef struct
   guint32 *rows_by_text;    /* all rows, by name text (bytewise), then row */
 } NameIndex;
 
+/* The aux of one table's module */
+typedef struct
+{
+  SpsSqlVtabContext *ctx;
+  TableId            table;
+} VtabModule;
+
 struct _SpsSqlVtabContext
 {
   SpsTrace      *trace;
   SpsStringPool *strings;
   guint          n_strings;
+  VtabModule     modules[N_TABLES];
 
   /* Built on first use by a query, which holds the engine's lock */
   NameIndex      name_index[N_TABLES];
+  KeyIndex      *key_index[N_TABLES][MAX_KEY_COLUMNS];
 
   /* Progress of the first cursor of the running statement */
   gpointer       lead_cursor;
@@ -152,9 +172,20 @@ enum
   PLAN_END_HI_STRICT  = 1 << 11,
   PLAN_TS_EQ          = 1 << 12,   /* TS_LO's value bounds both ends */
   PLAN_BY_NAME        = 1 << 13,   /* rows in name order (no argv) */
+  PLAN_KEY_EQ         = 1 << 14,   /* a foreign-key column = x; its column
+                                    * is (plan >> PLAN_KEY_SHIFT) */
 };
 
-#define N_PLAN_SLOTS 8
+#define PLAN_KEY_SHIFT 16
+
+/* Slots that take a value, in argv order: the bits 0…7, then the key */
+#define N_PLAN_SLOTS 9
+
+static inline int
+plan_slot_bit (guint slot)
+{
+  return slot < 8 ? 1 << slot : PLAN_KEY_EQ;
+}
 
 static inline guint
 table_n_rows (SpsTrace *trace,
@@ -185,6 +216,17 @@ table_n_rows (SpsTrace *trace,
 
 int  _sps_sql_vtab_best_index (sqlite3_vtab       *base,
                                sqlite3_index_info *info);
+
+int             _sps_sql_vtab_key_ref        (TableId            table,
+                                              int                col);
+guint32         _sps_sql_vtab_row_key        (SpsTrace          *trace,
+                                              TableId            table,
+                                              int                col,
+                                              guint32            row);
+const KeyIndex *_sps_sql_vtab_get_key_index  (SpsSqlVtabContext *ctx,
+                                              TableId            table,
+                                              int                col);
+void            _sps_sql_vtab_key_index_free (KeyIndex          *index);
 
 void _sps_sql_vtab_column (SpsSqlVtabContext *ctx,
                            TableId            table,

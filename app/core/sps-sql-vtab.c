@@ -14,7 +14,7 @@
 #include "sps-sql-vtab-private.h"
 #include "sps-trace-private.h"
 
-/* One module, "spanscope", whose argument names the table. Every cursor
+/* One eponymous module per table, named after it. Every cursor
  * walks row numbers of one of the trace's tables: the row number is the
  * `id` column and the rowid. Rows always come out in ascending row order,
  * which for the tables sorted by (track, ts) is also (track_id, ts) order.
@@ -40,7 +40,10 @@ typedef struct
   guint32             row;
   gboolean            eof;
 
-  /* Rows come either from segments or from a list of rows */
+  /* Rows come either from segments or from a list of rows; the segments
+   * live in segment_array, kept from one filter to the next so that a
+   * join's lookups allocate nothing */
+  GArray             *segment_array;
   Segment            *segments;
   guint               n_segments;
   guint               segment;
@@ -55,6 +58,9 @@ typedef struct
   guint32             thread;
   gboolean            filter_name;
   guint32             name;
+  gboolean            filter_key;   /* only when the key index is unusable */
+  int                 key_col;
+  guint32             key;
   SpsTime             ts_lo;        /* inclusive bounds */
   SpsTime             ts_hi;
   SpsTime             end_lo;
@@ -105,6 +111,11 @@ table_name (SpsTrace *trace,
     case TABLE_SLICES: return trace->slices.name;
     case TABLE_INSTANTS: return trace->instants.name;
     case TABLE_SAMPLES: return trace->samples.name;
+    case TABLE_PROCESSES: return trace->processes.name;
+    case TABLE_THREADS: return trace->threads.name;
+    case TABLE_TRACKS: return trace->tracks.name;
+    case TABLE_FLOWS: return trace->flows.name;
+    case TABLE_FRAMES: return trace->frames.name;
     default: return NULL;
     }
 }
@@ -135,6 +146,8 @@ _sps_sql_vtab_context_free (SpsSqlVtabContext *ctx)
       g_free (ctx->name_index[i].offsets);
       g_free (ctx->name_index[i].rows);
       g_free (ctx->name_index[i].rows_by_text);
+      for (guint c = 0; c < MAX_KEY_COLUMNS; c++)
+        _sps_sql_vtab_key_index_free (ctx->key_index[i][c]);
     }
   g_clear_object (&ctx->trace);
   g_free (ctx);
@@ -171,6 +184,30 @@ _sps_sql_vtab_is_trace_table (const char *name)
     if (g_ascii_strcasecmp (name, _sps_sql_tables[i].name) == 0)
       return TRUE;
   return g_ascii_strcasecmp (name, "events") == 0;
+}
+
+/* The trace tables' names as rows of a VALUES clause, visible_slices too */
+void
+_sps_sql_vtab_append_table_names (GString *sql)
+{
+  for (guint i = 0; i < N_TABLES; i++)
+    g_string_append_printf (sql, "('%s'), ", _sps_sql_tables[i].name);
+  g_string_append (sql, "('visible_slices')");
+}
+
+/* The row count of trace table @table (any case); FALSE if it is none */
+gboolean
+_sps_sql_vtab_count_rows (SpsSqlVtabContext *ctx,
+                          const char        *table,
+                          guint64           *n_rows)
+{
+  for (guint i = 0; i < N_TABLES; i++)
+    if (g_ascii_strcasecmp (table, _sps_sql_tables[i].name) == 0)
+      {
+        *n_rows = table_n_rows (ctx->trace, (TableId) i);
+        return TRUE;
+      }
+  return FALSE;
 }
 
 /* Counting sort of the rows by name id: two passes, no comparisons */
@@ -267,22 +304,13 @@ vtab_connect (sqlite3            *db,
               sqlite3_vtab      **out_vtab,
               char              **out_error)
 {
-  SpsSqlVtabContext *ctx = aux;
+  /* One module per table, named after it, whose aux is its entry */
+  VtabModule *entry = aux;
+  SpsSqlVtabContext *ctx = entry->ctx;
   g_autofree char *schema = NULL;
   Vtab *vtab;
-  int table = -1;
+  TableId table = entry->table;
   int rc;
-
-  /* argv: module, database, table name, then our argument */
-  if (argc >= 4)
-    for (guint i = 0; i < N_TABLES; i++)
-      if (g_strcmp0 (argv[3], _sps_sql_tables[i].name) == 0)
-        table = (int) i;
-  if (table < 0)
-    {
-      *out_error = sqlite3_mprintf ("%s", _("spanscope: unknown trace table"));
-      return SQLITE_ERROR;
-    }
 
   schema = g_strdup_printf ("CREATE TABLE x(%s)", _sps_sql_tables[table].columns);
   rc = sqlite3_declare_vtab (db, schema);
@@ -294,7 +322,7 @@ vtab_connect (sqlite3            *db,
     return SQLITE_NOMEM;
   memset (vtab, 0, sizeof *vtab);
   vtab->ctx = ctx;
-  vtab->table = (TableId) table;
+  vtab->table = table;
   *out_vtab = &vtab->base;
 
   return SQLITE_OK;
@@ -317,6 +345,7 @@ vtab_open (sqlite3_vtab         *base,
     return SQLITE_NOMEM;
   memset (cursor, 0, sizeof *cursor);
   cursor->vtab = (Vtab *) base;
+  cursor->segment_array = g_array_new (FALSE, FALSE, sizeof (Segment));
   *out_cursor = &cursor->base;
 
   return SQLITE_OK;
@@ -325,7 +354,8 @@ vtab_open (sqlite3_vtab         *base,
 static void
 cursor_clear (Cursor *cursor)
 {
-  g_clear_pointer (&cursor->segments, g_free);
+  g_array_set_size (cursor->segment_array, 0);
+  cursor->segments = NULL;
   cursor->n_segments = 0;
   cursor->segment = 0;
   cursor->list = NULL;
@@ -334,6 +364,7 @@ cursor_clear (Cursor *cursor)
   cursor->filter_track = FALSE;
   cursor->filter_thread = FALSE;
   cursor->filter_name = FALSE;
+  cursor->filter_key = FALSE;
   cursor->ts_lo = SPS_TIME_MIN;
   cursor->ts_hi = SPS_TIME_MAX;
   cursor->end_lo = SPS_TIME_MIN;
@@ -353,6 +384,7 @@ vtab_close (sqlite3_vtab_cursor *base)
   if (ctx->lead_cursor == cursor)
     ctx->lead_cursor = NULL;
   cursor_clear (cursor);
+  g_array_unref (cursor->segment_array);
   sqlite3_free (cursor);
   return SQLITE_OK;
 }
@@ -531,6 +563,10 @@ cursor_row_matches (Cursor  *cursor,
   if (cursor->filter_name && table_name (trace, table)[row] != cursor->name)
     return FALSE;
 
+  if (cursor->filter_key &&
+      _sps_sql_vtab_row_key (trace, table, cursor->key_col, row) != cursor->key)
+    return FALSE;
+
   ts = table_ts (trace, table);
   if (cursor->check_ts && ts != NULL && (ts[row] < cursor->ts_lo || ts[row] > cursor->ts_hi))
     return FALSE;
@@ -696,27 +732,36 @@ vtab_filter (sqlite3_vtab_cursor  *base,
   TableId table = cursor->vtab->table;
   const TableInfo *info = &_sps_sql_tables[table];
   guint n_rows = table_n_rows (trace, table);
-  g_autoptr(GArray) segments = g_array_new (FALSE, FALSE, sizeof (Segment));
+  GArray *segments;
   gboolean empty = FALSE;
+  gboolean have_key = FALSE;
   gboolean have_id = FALSE;
   guint32 id = 0;
   guint64 total = 0;
   int arg = 0;
 
   cursor_clear (cursor);
+  segments = cursor->segment_array;
 
   for (guint slot = 0; slot < N_PLAN_SLOTS; slot++)
     {
       sqlite3_value *value;
 
-      if ((plan & (1 << slot)) == 0)
+      if ((plan & plan_slot_bit (slot)) == 0)
         continue;
       if (arg >= argc)
         break;
       value = argv[arg++];
 
-      switch (1 << slot)
+      switch (plan_slot_bit (slot))
         {
+        case PLAN_KEY_EQ:
+          cursor->key_col = (plan >> PLAN_KEY_SHIFT) & 0xff;
+          have_key = value_to_index (value, &cursor->key) &&
+                     _sps_sql_vtab_key_ref (table, cursor->key_col) >= 0;
+          empty |= !have_key;
+          break;
+
         case PLAN_ID_EQ:
           have_id = value_to_index (value, &id);
           empty |= !have_id;
@@ -774,6 +819,10 @@ vtab_filter (sqlite3_vtab_cursor  *base,
         }
     }
 
+  /* The key's equality is omitted from SQLite's checks: unless its rows
+   * come from the key index below, the cursor checks it row by row */
+  cursor->filter_key = have_key;
+
   /* A slice ends no earlier than it starts */
   if (table == TABLE_SLICES)
     cursor->ts_hi = MIN (cursor->ts_hi, cursor->end_hi);
@@ -804,6 +853,33 @@ vtab_filter (sqlite3_vtab_cursor  *base,
     {
       if ((info->track_kinds & KIND_BIT (trace->tracks.kind[cursor->track])) != 0)
         add_track_segment (cursor, segments, cursor->track);
+      /* The segment is the track's: no row to check */
+      cursor->filter_track = FALSE;
+    }
+  else if (have_key)
+    {
+      const KeyIndex *index = _sps_sql_vtab_get_key_index (ctx, table, cursor->key_col);
+
+      if (index->unusable)
+        add_segment (segments, SPS_NO_INDEX, 0, n_rows);
+      else if (cursor->key < index->n_keys)
+        {
+          /* The key's rows, in row order: no row to check */
+          cursor->filter_key = FALSE;
+          cursor->list = index->rows + index->offsets[cursor->key];
+          cursor->list_len = index->offsets[cursor->key + 1] - index->offsets[cursor->key];
+          total = cursor->list_len;
+          if (cursor->list_len == 0)
+            {
+              cursor->eof = TRUE;
+              return SQLITE_OK;
+            }
+        }
+      else
+        {
+          cursor->eof = TRUE;
+          return SQLITE_OK;
+        }
     }
   else if (cursor->filter_name &&
            !(cursor->ts_lo != SPS_TIME_MIN && cursor->ts_hi != SPS_TIME_MAX))
@@ -827,6 +903,10 @@ vtab_filter (sqlite3_vtab_cursor  *base,
             continue;
           add_track_segment (cursor, segments, t);
         }
+      /* The segments are the thread's tracks (a sample's thread is its
+       * own column, checked row by row) */
+      if (table != TABLE_SAMPLES)
+        cursor->filter_thread = FALSE;
     }
   else
     add_segment (segments, SPS_NO_INDEX, 0, n_rows);
@@ -834,7 +914,7 @@ vtab_filter (sqlite3_vtab_cursor  *base,
   if (cursor->list == NULL)
     {
       cursor->n_segments = segments->len;
-      cursor->segments = (Segment *) g_array_free (g_steal_pointer (&segments), FALSE);
+      cursor->segments = (Segment *) (gpointer) segments->data;
       for (guint i = 0; i < cursor->n_segments; i++)
         total += cursor->segments[i].hi - cursor->segments[i].lo;
       if (cursor->n_segments > 0)
@@ -894,9 +974,12 @@ vtab_rowid (sqlite3_vtab_cursor *base,
   return SQLITE_OK;
 }
 
+/* Eponymous-only (no xCreate): each table exists in every connection the
+ * module is registered on, under the module's name, with nothing to parse
+ * until a statement first uses it. */
 static const sqlite3_module module = {
   .iVersion = 0,
-  .xCreate = vtab_connect,
+  .xCreate = NULL,
   .xConnect = vtab_connect,
   .xBestIndex = _sps_sql_vtab_best_index,
   .xDisconnect = vtab_disconnect,
@@ -923,19 +1006,20 @@ _sps_sql_vtab_register (SpsSqlVtabContext  *ctx,
   g_assert (ctx != NULL);
   g_assert (db != NULL);
 
-  rc = sqlite3_create_module_v2 (db, "spanscope", &module, ctx, NULL);
-  if (rc != SQLITE_OK)
+  for (guint i = 0; i < N_TABLES; i++)
     {
-      g_set_error (error, SPS_SQL_ERROR, SPS_SQL_ERROR_SQLITE,
-                   _("Could not register the trace tables: %s"), sqlite3_errmsg (db));
-      return FALSE;
+      ctx->modules[i].ctx = ctx;
+      ctx->modules[i].table = (TableId) i;
+      rc = sqlite3_create_module_v2 (db, _sps_sql_tables[i].name, &module, &ctx->modules[i], NULL);
+      if (rc != SQLITE_OK)
+        {
+          g_set_error (error, SPS_SQL_ERROR, SPS_SQL_ERROR_SQLITE,
+                       _("Could not register the trace tables: %s"), sqlite3_errmsg (db));
+          return FALSE;
+        }
     }
 
-  /* Declaring the tables only parses their schemas: no rows are read */
   sql = g_string_new ("BEGIN;");
-  for (guint i = 0; i < N_TABLES; i++)
-    g_string_append_printf (sql, "CREATE VIRTUAL TABLE main.%s USING spanscope(%s);",
-                            _sps_sql_tables[i].name, _sps_sql_tables[i].name);
   /* The seed's single view of observations: measured slices, converted
    * spans and raw samples side by side, told apart by kind. SQLite pushes
    * WHERE terms into both arms of the UNION ALL, so constraints still reach

@@ -69,6 +69,12 @@ SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_set_result      (SpsResultTable            *self,
                                               SpsSqlResult              *result);
 SPS_GTK_AVAILABLE_IN_ALL
+void        sps_result_table_append_result   (SpsResultTable            *self,
+                                              SpsSqlResult              *rows);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_result_table_update_result   (SpsResultTable            *self,
+                                              SpsSqlResult              *result);
+SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_clear           (SpsResultTable            *self);
 SPS_GTK_AVAILABLE_IN_ALL
 guint       sps_result_table_get_n_columns   (SpsResultTable            *self);
@@ -106,6 +112,8 @@ guint       sps_result_table_get_selected_row (SpsResultTable           *self);
 SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_set_note        (SpsResultTable            *self,
                                               const char                *note);
+SPS_GTK_AVAILABLE_IN_ALL
+const char *sps_result_table_get_note        (SpsResultTable            *self);
 SPS_GTK_AVAILABLE_IN_ALL
 void        sps_result_table_set_null_text   (SpsResultTable            *self,
                                               const char                *text);

@@ -15,12 +15,15 @@
 #include "sps-sql-tab.h"
 
 /* What a running query needs to find its tab again; a query whose
- * cancellable is no longer the tab's was superseded and is dropped. */
+ * cancellable is no longer the tab's was superseded (or cancelled) and is
+ * dropped. Shared by the batches of rows and the end of the query, and
+ * released on whichever thread drops it last: hence the weak reference. */
 typedef struct
 {
-  SpsSqlTab    *self;
+  GWeakRef      self;
   GCancellable *cancellable;
   char         *sql;
+  gboolean      streamed;       /* the table shows this query's rows */
 } Query;
 
 struct _SpsSqlTab
@@ -54,15 +57,22 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (SpsSqlTab, sps_sql_tab, GTK_TYPE_WIDGET)
 
 static void
-query_free (Query *query)
+query_clear (gpointer data)
 {
-  g_clear_object (&query->self);
+  Query *query = data;
+
+  g_weak_ref_clear (&query->self);
   g_clear_object (&query->cancellable);
   g_clear_pointer (&query->sql, g_free);
-  g_free (query);
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Query, query_free)
+static void
+query_unref (gpointer query)
+{
+  g_atomic_rc_box_release_full (query, query_clear);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Query, query_unref)
 
 static void
 set_error (SpsSqlTab  *self,
@@ -183,6 +193,28 @@ on_progress (SpsSqlTab   *self,
   sps_result_table_set_note (self->table, note);
 }
 
+/* A batch of rows while the query runs: the first of a statement replaces
+ * what the table showed, the others are appended */
+static void
+rows_cb (SpsSqlResult *rows,
+         guint         first_row,
+         gpointer      user_data)
+{
+  Query *query = user_data;
+  g_autoptr(SpsSqlTab) self = g_weak_ref_get (&query->self);
+
+  g_assert (SPS_IS_SQL_RESULT (rows));
+
+  if (self == NULL || self->cancellable != query->cancellable)
+    return;
+
+  if (first_row == 0 || !query->streamed)
+    sps_result_table_set_result (self->table, rows);
+  else
+    sps_result_table_append_result (self->table, rows);
+  query->streamed = TRUE;
+}
+
 static void
 query_cb (GObject      *object,
           GAsyncResult *result,
@@ -193,12 +225,12 @@ query_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autofree char *elapsed = NULL;
   g_autofree char *note = NULL;
-  SpsSqlTab *self = query->self;
+  g_autoptr(SpsSqlTab) self = g_weak_ref_get (&query->self);
 
   sql_result = sps_sql_engine_query_finish (SPS_SQL_ENGINE (object), result, &error);
 
   /* Superseded by a newer query, or the tab is going away. */
-  if (self->cancellable != query->cancellable)
+  if (self == NULL || self->cancellable != query->cancellable)
     return;
   set_running (self, NULL);
 
@@ -214,7 +246,12 @@ query_cb (GObject      *object,
 
   g_free (self->last_sql);
   self->last_sql = g_steal_pointer (&query->sql);
-  sps_result_table_set_result (self->table, sql_result);
+  /* The rows not handed out in batches yet, or everything when the
+   * statement that gives the result is not the one streamed */
+  if (query->streamed)
+    sps_result_table_update_result (self->table, sql_result);
+  else
+    sps_result_table_set_result (self->table, sql_result);
   elapsed = sps_time_format (sps_sql_result_get_elapsed_ns (sql_result));
   if (sps_sql_result_get_truncated (sql_result))
     /* Translators: %s is a duration such as "12.5 ms"; the query had more
@@ -550,11 +587,15 @@ sps_sql_tab_run (SpsSqlTab *self)
   self->progress = sps_progress_new (cancellable);
   g_signal_connect_object (self->progress, "notify::fraction", G_CALLBACK (on_progress), self, G_CONNECT_SWAPPED);
 
-  query = g_new0 (Query, 1);
-  query->self = g_object_ref (self);
+  query = g_atomic_rc_box_new0 (Query);
+  g_weak_ref_init (&query->self, self);
   query->cancellable = g_object_ref (cancellable);
   query->sql = g_strdup (sql);
-  sps_sql_engine_query_async (engine, sql, self->progress, cancellable, query_cb, query);
+  /* Rows show while the statement runs; the table keeps them when it is
+   * cancelled */
+  sps_sql_engine_query_stream_async (engine, sql, self->progress, cancellable,
+                                     rows_cb, g_atomic_rc_box_acquire (query), query_unref,
+                                     query_cb, query);
 }
 
 void
