@@ -629,6 +629,7 @@ sps_filter_bar_init (SpsFilterBar *self)
   GtkWidget *class_box;
   GtkWidget *spacer;
   GtkWidget *tokens_scroller;
+  GtkWidget *chips_scroller;
   GtkStringList *kinds;
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_HORIZONTAL);
@@ -696,8 +697,17 @@ sps_filter_bar_init (SpsFilterBar *self)
   /* Translators: the classification chips follow */
   add_label (self, _("Classes"));
   self->chips = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4));
-  gtk_widget_set_hexpand (GTK_WIDGET (self->chips), TRUE);
-  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->chips));
+  /* The chips are the part of the bar that grows with the trace and the
+   * translation: they scroll sideways when the window is too narrow for
+   * all of them, so the controls after them (Flags) are never cut off */
+  chips_scroller = gtk_scrolled_window_new ();
+  gtk_widget_set_name (chips_scroller, "chips-scroller");
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (chips_scroller), GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (chips_scroller), TRUE);
+  gtk_scrolled_window_set_min_content_width (GTK_SCROLLED_WINDOW (chips_scroller), 48);
+  gtk_widget_set_hexpand (chips_scroller, FALSE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (chips_scroller), GTK_WIDGET (self->chips));
+  gtk_box_append (GTK_BOX (self), chips_scroller);
 
   /* Translators: the kinds of rule of a new class: what the glob matches */
   kinds = gtk_string_list_new ((const char *[]) { _("Name"), _("Category"), _("Argument"), NULL });
@@ -727,7 +737,7 @@ sps_filter_bar_init (SpsFilterBar *self)
   gtk_menu_button_set_icon_name (self->new_class_button, "list-add-symbolic");
   gtk_menu_button_set_popover (self->new_class_button, popover);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->new_class_button), _("A class of your own: slices whose name, category or arguments match"));
-  gtk_box_insert_child_after (GTK_BOX (self), GTK_WIDGET (self->new_class_button), GTK_WIDGET (self->chips));
+  gtk_box_insert_child_after (GTK_BOX (self), GTK_WIDGET (self->new_class_button), chips_scroller);
 
   self->tokens = GTK_FLOW_BOX (gtk_flow_box_new ());
   gtk_flow_box_set_selection_mode (self->tokens, GTK_SELECTION_NONE);
@@ -747,7 +757,6 @@ sps_filter_bar_init (SpsFilterBar *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->tokens_button),
                                _("A chip per category: show only its slices, or hide them"));
   gtk_box_insert_child_after (GTK_BOX (self), GTK_WIDGET (self->tokens_button), GTK_WIDGET (self->new_class_button));
-  gtk_widget_set_hexpand (GTK_WIDGET (self->chips), FALSE);
   spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   gtk_widget_set_hexpand (spacer, TRUE);
   gtk_box_append (GTK_BOX (self), spacer);
