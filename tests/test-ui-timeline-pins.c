@@ -356,6 +356,15 @@ test_pinned_folded_process (Fixture       *fixture,
         }
       /* timer, io's sibling, is not pinned: folded away */
       g_assert_false (sps_timeline_get_slice_area (self, SLICE ("tick"), &(graphene_rect_t) { 0, }));
+      /* Selecting a slice of the pinned thread elsewhere (a search
+       * match, say) reveals it, and leaves its process as it is: the
+       * band shows it already */
+      if (state == 0)
+        {
+          sps_session_set_selected_slice (fixture->session, SLICE ("r1child"));
+          g_assert_true (sps_session_get_process_collapsed (fixture->session, fixture->process_io));
+          sps_session_set_selected_slice (fixture->session, SPS_NO_INDEX);
+        }
     }
 }
 

@@ -62,6 +62,7 @@ _sps_timeline_reveal_slice (SpsTimeline *self,
   const SpsTrackTable *tracks;
   SpsTime start, end, visible_start, visible_end;
   guint32 process;
+  guint32 thread;
 
   if (self->trace == NULL || slice == SPS_NO_INDEX)
     return;
@@ -72,7 +73,11 @@ _sps_timeline_reveal_slice (SpsTimeline *self,
     return;
 
   process = tracks->process[slices->track[slice]];
-  if (process != SPS_NO_INDEX && sps_session_get_process_collapsed (self->session, process))
+  thread = tracks->thread[slices->track[slice]];
+  /* A pinned thread shows its lanes in the band whatever its process's
+   * state: nothing to unfold */
+  if (process != SPS_NO_INDEX && sps_session_get_process_collapsed (self->session, process) &&
+      (thread == SPS_NO_INDEX || !sps_session_get_thread_pinned (self->session, thread)))
     sps_session_set_process_collapsed (self->session, process, FALSE);
 
   start = slices->ts[slice];
