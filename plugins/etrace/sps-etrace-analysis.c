@@ -519,16 +519,35 @@ emit_spans (Build *b)
     }
 }
 
+/* @start + @windows × @window, saturated: a capture whose times reach the
+ * ends of gint64 must not wrap the window arithmetic */
+static gint64
+window_time (gint64  start,
+             guint64 windows,
+             gint64  window)
+{
+  gint64 offset;
+  gint64 time;
+
+  if (windows > G_MAXINT64 ||
+      __builtin_mul_overflow ((gint64) windows, window, &offset) ||
+      __builtin_add_overflow (start, offset, &time))
+    return G_MAXINT64;
+  return time;
+}
+
 /* CPU load: the share of each window a name's spans cover, in percent. */
 static void
 emit_load (Build *b)
 {
-  gint64 range = b->end - b->start;
+  gint64 range;
   gint64 window = 1000;
   static const gint64 steps[] = { 1, 2, 5 };
   guint32 series = sps_trace_builder_intern (b->builder, _("CPU %"), -1);
   guint n_windows;
 
+  if (__builtin_sub_overflow (b->end, b->start, &range))
+    range = G_MAXINT64;
   if (b->spans->len == 0 || range <= 0)
     return;
 
@@ -565,8 +584,9 @@ emit_load (Build *b)
 
       while (t < span->end)
         {
-          guint w = (guint) ((t - b->start) / window);
-          gint64 w_end = b->start + (gint64) (w + 1) * window;
+          /* t ≥ start: the difference fits unsigned */
+          guint w = (guint) (((guint64) t - (guint64) b->start) / (guint64) window);
+          gint64 w_end = window_time (b->start, (guint64) w + 1, window);
           gint64 until = MIN (w_end, span->end);
           gint64 *busy;
 
@@ -593,7 +613,7 @@ emit_load (Build *b)
 
       counter = sps_trace_builder_ensure_counter_track (b->builder, track->process, track->text_id, series);
       for (guint w = 0; w < n_windows; w++)
-        sps_trace_builder_add_counter_value (b->builder, counter, b->start + (gint64) w * window,
+        sps_trace_builder_add_counter_value (b->builder, counter, window_time (b->start, w, window),
                                              100.0 * (double) g_array_index (track->busy, gint64, w) / (double) window);
     }
 }
