@@ -48,10 +48,7 @@ fixture_tear_down (Fixture       *fixture,
 static GdkTexture *
 render (Fixture *fixture)
 {
-  gtk_widget_queue_draw (fixture->timeline);
-  gtk_test_widget_wait_for_draw (fixture->window);
-
-  return sps_test_render (fixture->timeline, WIDTH, HEIGHT);
+  return sps_test_redraw (fixture->window, fixture->timeline, WIDTH, HEIGHT);
 }
 
 /* The four sides of @name's rectangle (sps_timeline_get_slice_area(), the
