@@ -1,6 +1,7 @@
-/* test-file-read.c: trace files are read, not mapped: special files are
- * refused without blocking (a FIFO is read whole, then loaded), and a
- * file that changes while (or after) it is read leaves a valid trace
+/* test-file-read.c: trace files are read, or mapped under a read lease:
+ * special files are refused without blocking (a FIFO is read whole, then
+ * loaded), and a file that changes while (or after) it is read leaves a
+ * valid trace that keeps what it imported
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -19,6 +20,7 @@
 #include <json-glib/json-glib.h>
 #include <spanscope-core.h>
 
+#include "sps-file-map-private.h"
 #include "sps-test-util.h"
 
 #define TRACE_TEXT \
@@ -230,28 +232,86 @@ test_char_device (void)
                    "/dev/zero: not a regular file (a character device); traces are read from files");
 }
 
-/* The trace points into the text it was read from (args are kept as
- * text): cutting and rewriting the file after the import changes nothing
- * (a mapping would raise SIGBUS on the first page past the new end). */
-static void
-test_truncated_after_import (void)
+/* Whether @path is mapped into this process (/proc/self/maps names it) */
+static gboolean
+is_mapped (const char *path)
 {
-  g_autofree char *dir = g_dir_make_tmp ("spanscope-cut-XXXXXX", NULL);
-  g_autofree char *path = sps_test_write_file (dir, "trace.json", TRACE_TEXT);
-  g_autoptr(SpsTrace) trace = sps_test_load_path (path);
+  g_autofree char *maps = NULL;
+
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
+  return strstr (maps, path) != NULL;
+}
+
+static void
+assert_args_kept (SpsTrace *trace)
+{
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
   const char *args;
   gsize len = 0;
 
   g_assert_cmpuint (slices->n_rows, ==, 1);
-  g_assert_cmpint (truncate (path, 0), ==, 0);
-  g_assert_true (g_file_set_contents (path, "xx", 2, NULL));
-  g_assert_cmpint (truncate (path, 0), ==, 0);
-
+  g_assert_cmpstr (sps_trace_get_string (trace, slices->name[0]), ==, "work");
   args = sps_trace_get_args_json (trace, slices->args[0], &len);
   g_assert_cmpmem (args, len, "{\"path\":\"/tmp/in.txt\",\"n\":42}", strlen ("{\"path\":\"/tmp/in.txt\",\"n\":42}"));
   g_assert_cmpuint (sps_trace_count_warning (trace, SPS_FILE_CHANGED_WARNING), ==, 0);
+}
 
+typedef enum
+{
+  CHANGE_READ,          /* small: read into memory, then cut and rewritten */
+  CHANGE_MAPPED,        /* mapped, then cut and rewritten by path */
+  CHANGE_WRITER_AFTER,  /* mapped, then written through a descriptor */
+  CHANGE_WRITER_BEFORE, /* open for writing before the import */
+} Change;
+
+/* The trace points into the text it was read from (args are kept as
+ * text): changing the file after the import changes nothing in the trace.
+ * A small file is read into memory. With the smallest mapped size lowered
+ * to one byte, the same file is mapped under a read lease: truncate() or a
+ * writer's open() waits until the mapping became a copy (a bare mapping
+ * would raise SIGBUS on the first page past the new end, or show the new
+ * bytes). A file already open for writing (a trace still being written)
+ * gets no lease: it is read into memory, and later changes need no copy. */
+static void
+test_changed_after_import (gconstpointer data)
+{
+  Change change = GPOINTER_TO_INT (data);
+  gboolean mapped = change == CHANGE_MAPPED || change == CHANGE_WRITER_AFTER;
+  g_autofree char *dir = g_dir_make_tmp ("spanscope-change-XXXXXX", NULL);
+  g_autofree char *path = sps_test_write_file (dir, "trace.json", TRACE_TEXT);
+  g_autoptr(SpsTrace) trace = NULL;
+  guint copies;
+  int fd = -1;
+
+  _sps_file_map_set_min_size (change == CHANGE_READ ? 0 : 1);
+  if (change == CHANGE_WRITER_BEFORE)
+    fd = g_open (path, O_WRONLY, 0);
+  copies = _sps_file_map_get_snapshot_count ();
+  trace = sps_test_load_path (path);
+  g_assert_cmpint (is_mapped (path), ==, mapped);
+
+  if (change == CHANGE_READ || change == CHANGE_MAPPED)
+    {
+      g_assert_cmpint (truncate (path, 0), ==, 0);
+      g_assert_true (g_file_set_contents (path, "xx", 2, NULL));
+      g_assert_cmpint (truncate (path, 0), ==, 0);
+    }
+  else
+    {
+      if (change == CHANGE_WRITER_AFTER)
+        fd = g_open (path, O_WRONLY, 0);
+      g_assert_cmpint (fd, >=, 0);
+      /* Over the name and the args, then cut */
+      g_assert_cmpint (pwrite (fd, "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", 40, 5), ==, 40);
+      g_assert_cmpint (pwrite (fd, "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", 40, 80), ==, 40);
+      g_assert_cmpint (ftruncate (fd, 60), ==, 0);
+      close (fd);
+    }
+  g_assert_cmpuint (_sps_file_map_get_snapshot_count (), ==, copies + (mapped ? 1 : 0));
+  g_assert_false (is_mapped (path));
+
+  assert_args_kept (trace);
+  _sps_file_map_set_min_size (0);
   sps_test_remove_tree (dir);
 }
 
@@ -317,7 +377,14 @@ main (int   argc,
   g_test_add_func ("/file-read/fifo/stdin", test_fifo_stdin);
   g_test_add_func ("/file-read/fifo/cancelled", test_fifo_cancelled);
   g_test_add_func ("/file-read/char-device", test_char_device);
-  g_test_add_func ("/file-read/truncated-after-import", test_truncated_after_import);
+  g_test_add_data_func ("/file-read/changed-after-import/read", GINT_TO_POINTER (CHANGE_READ),
+                        test_changed_after_import);
+  g_test_add_data_func ("/file-read/changed-after-import/mapped", GINT_TO_POINTER (CHANGE_MAPPED),
+                        test_changed_after_import);
+  g_test_add_data_func ("/file-read/changed-after-import/writer", GINT_TO_POINTER (CHANGE_WRITER_AFTER),
+                        test_changed_after_import);
+  g_test_add_data_func ("/file-read/changed-after-import/written-already", GINT_TO_POINTER (CHANGE_WRITER_BEFORE),
+                        test_changed_after_import);
   g_test_add_func ("/file-read/grew-while-reading", test_grew_while_reading);
   g_test_add_func ("/file-read/regular", test_regular);
 

@@ -2,15 +2,17 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Importers read their file with read(2) into memory rather than mapping
- * it: a mapping outlives the file's size, so a trace that its producer
+ * A bare mapping outlives the file's size, so a trace that its producer
  * truncates or rewrites while Spanscope reads it (a normal thing: traces
  * are opened while they are still being written) would kill the program
  * with SIGBUS on the first page past the new end, even long after the
- * import, since the trace model points into the text. A read copy is a
- * snapshot: it stays valid whatever happens to the file, and a change is
- * noticed (the size or the modification time differ before and after) and
- * reported as a warning while everything read is kept.
+ * import, since the trace model points into the text. A large local file
+ * no one writes to is mapped under a read lease that makes the mapping a
+ * copy before the file may change (sps-file-map.c); everything else is
+ * read with read(2) into memory. A read copy is a snapshot: it stays valid
+ * whatever happens to the file, and a change is noticed (the size or the
+ * modification time differ before and after) and reported as a warning
+ * while everything read is kept.
  */
 
 #define G_LOG_DOMAIN "sps-file-read"
@@ -27,6 +29,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "sps-file-map-private.h"
 #include "sps-file-read.h"
 #include "sps-file-read-private.h"
 #include "sps-importer.h"
@@ -169,9 +172,10 @@ same_file_state (const struct stat *a,
  * @progress: (nullable): the READING fraction, and cancellation
  * @error: a #GError
  *
- * Reads the whole of @file into memory with read(2), not a mapping, so
- * that the bytes stay valid whatever happens to the file (see the top of
- * this file). A device or a socket is refused with
+ * Reads the whole of @file into memory with read(2), or maps it under a
+ * read lease that turns the mapping into a copy before anyone may change
+ * the file, so that the bytes stay valid whatever happens to the file (see
+ * the top of this file). A device or a socket is refused with
  * %G_IO_ERROR_NOT_REGULAR_FILE without blocking, and so is a FIFO, except
  * while sps_trace_load() reads one: then this returns what the FIFO sent
  * (read whole before the format was detected). When the file shrinks,
@@ -193,6 +197,7 @@ sps_file_read (GFile            *file,
   struct stat before, after;
   const char *path;
   Spooled *spooled;
+  GBytes *mapped;
   gboolean changed = FALSE;
   gsize size;
   gsize done = 0;
@@ -248,6 +253,15 @@ sps_file_read (GFile            *file,
       return NULL;
     }
   fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+
+  /* A large local file no one writes to is mapped instead, under a lease
+   * that turns it into a copy before anyone may change it
+   * (sps-file-map.c) */
+  if ((mapped = _sps_file_map (fd, &before)))
+    {
+      close (fd);
+      return mapped;
+    }
 
   if ((guint64) before.st_size >= G_MAXSIZE ||
       !(data = g_try_malloc ((gsize) before.st_size + 1)))

@@ -1,0 +1,314 @@
+/* sps-file-map.c: a trace file mapped, yet a snapshot
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A read copy of a trace file (sps-file-read.c) costs its size in
+ * anonymous memory for as long as the trace is open, since the trace points
+ * into the text (args are kept as text). A mapping costs nothing but page
+ * cache the kernel can drop, but it outlives the file's size: a producer
+ * that truncates or rewrites the file would make every later read of the
+ * mapping fault with SIGBUS, or show other bytes than were imported.
+ *
+ * A read lease (fcntl F_SETLEASE, F_RDLCK) closes that gap. While it is
+ * held, whoever opens the file for writing or truncates it is made to wait
+ * (up to /proc/sys/fs/lease-break-time, 45 s by default) and this process
+ * is told with a signal. The handler only wakes a thread, which copies the
+ * mapping into anonymous memory, moves the copy over the mapping's
+ * addresses with mremap() (so every pointer into the text stays valid and
+ * sees the same bytes), and only then releases the lease: the writer goes
+ * on, the trace keeps what it imported. The copy is paid only by files that
+ * really change.
+ *
+ * A lease is refused while someone has the file open for writing (a trace
+ * still being written), and it only protects against writers on this
+ * machine: such files, files on other file systems than the local ones
+ * listed below, and small files are read as before.
+ */
+
+/* F_SETLEASE, F_SETSIG, F_SETOWN_EX, mremap(), gettid(): Linux */
+#define _GNU_SOURCE
+
+#define G_LOG_DOMAIN "sps-file-map"
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "sps-file-map-private.h"
+
+/* Below this, a read copy costs little and needs no lease */
+#define MIN_MAPPED_SIZE (((gsize) 1) << 20)
+
+typedef struct
+{
+  int    fd;        /* holds the lease; -1 once the text is a copy */
+  char  *addr;
+  gsize  size;      /* the file's bytes */
+  gsize  length;    /* mapped: whole pages, at least one byte more */
+} FileMap;
+
+static GMutex     maps_lock;
+static GPtrArray *maps;            /* FileMap *, under maps_lock */
+static int        wake_fds[2] = { -1, -1 };
+static int        lease_signal;
+static pid_t      lease_tid;
+static guint      snapshot_count;  /* under maps_lock */
+static gsize      min_mapped_size = MIN_MAPPED_SIZE;
+
+static void
+on_lease_break (int        sig,
+                siginfo_t *info,
+                void      *context)
+{
+  int saved_errno = errno;
+  char byte = 0;
+
+  /* Only a wake-up: the thread looks at every lease, so a lost byte (a
+   * full pipe) loses nothing */
+  if (write (wake_fds[1], &byte, 1) < 0)
+    {
+      /* nothing to do in a signal handler */
+    }
+  errno = saved_errno;
+}
+
+/* Replaces @map's pages by an anonymous copy of the same bytes at the same
+ * addresses, then lets the writer go on. Called with maps_lock held. */
+static void
+snapshot (FileMap *map)
+{
+  void *copy = mmap (NULL, map->length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+  if (copy != MAP_FAILED)
+    {
+      memcpy (copy, map->addr, map->size);
+      if (mprotect (copy, map->length, PROT_READ) != 0 ||
+          mremap (copy, map->length, map->length, MREMAP_MAYMOVE | MREMAP_FIXED, map->addr) == MAP_FAILED)
+        munmap (copy, map->length);
+      else
+        snapshot_count++;
+    }
+  /* Without memory for the copy the file cannot be kept from changing:
+   * the writer would only wait for the kernel's timeout */
+  fcntl (map->fd, F_SETLEASE, F_UNLCK);
+  close (map->fd);
+  map->fd = -1;
+}
+
+static gpointer
+lease_thread (gpointer data)
+{
+  GMutex *started_lock = data;
+
+  g_mutex_lock (started_lock);
+  lease_tid = gettid ();
+  g_mutex_unlock (started_lock);
+
+  for (;;)
+    {
+      char bytes[64];
+      ssize_t n = read (wake_fds[0], bytes, sizeof bytes);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+
+      g_mutex_lock (&maps_lock);
+      for (guint i = 0; i < maps->len; i++)
+        {
+          FileMap *map = g_ptr_array_index (maps, i);
+
+          /* A lease being broken already reads as what it will become */
+          if (map->fd >= 0 && fcntl (map->fd, F_GETLEASE) != F_RDLCK)
+            snapshot (map);
+        }
+      g_mutex_unlock (&maps_lock);
+    }
+  return NULL;
+}
+
+static gpointer
+start (gpointer data)
+{
+  static GMutex started_lock;
+  struct sigaction action = { 0 };
+  GThread *thread;
+
+  if (pipe2 (wake_fds, O_CLOEXEC) != 0)
+    return GINT_TO_POINTER (FALSE);
+  fcntl (wake_fds[1], F_SETFL, O_NONBLOCK);
+
+  /* A real-time signal carries the lease's descriptor and queues; no
+   * library of ours uses this one */
+  lease_signal = SIGRTMAX - 4;
+  action.sa_sigaction = on_lease_break;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset (&action.sa_mask);
+  if (sigaction (lease_signal, &action, NULL) != 0)
+    return GINT_TO_POINTER (FALSE);
+
+  maps = g_ptr_array_new ();
+  g_mutex_lock (&started_lock);
+  thread = g_thread_new ("sps-file-lease", lease_thread, &started_lock);
+  g_mutex_unlock (&started_lock);
+  g_thread_unref (thread);
+  /* The thread's id is set before it reads the pipe: wait for it */
+  for (;;)
+    {
+      gboolean ready;
+
+      g_mutex_lock (&started_lock);
+      ready = lease_tid != 0;
+      g_mutex_unlock (&started_lock);
+      if (ready)
+        break;
+      g_usleep (100);
+    }
+  return GINT_TO_POINTER (TRUE);
+}
+
+/* Local file systems whose leases see every writer (all on this machine) */
+static gboolean
+is_local (int fd)
+{
+  struct statfs fs;
+
+  if (fstatfs (fd, &fs) != 0)
+    return FALSE;
+  switch ((guint32) fs.f_type)
+    {
+    case 0xEF53:      /* ext2, ext3, ext4 */
+    case 0x58465342:  /* XFS */
+    case 0x9123683E:  /* Btrfs */
+    case 0xF2F52010:  /* F2FS */
+    case 0x01021994:  /* tmpfs */
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static void
+unmap (gpointer data)
+{
+  FileMap *map = data;
+
+  g_mutex_lock (&maps_lock);
+  g_ptr_array_remove_fast (maps, map);
+  g_mutex_unlock (&maps_lock);
+
+  munmap (map->addr, map->length);
+  if (map->fd >= 0)
+    close (map->fd);
+  g_free (map);
+}
+
+/**
+ * _sps_file_map:
+ * @fd: a regular file open for reading
+ * @st: what fstat() said of @fd when it was opened
+ *
+ * Maps the file under a read lease (see the top of this file), followed by
+ * a NUL that is not part of its length. %NULL when the file is small, on
+ * a file system that is not known to be local, open for writing anywhere,
+ * or changed since @st: then the caller reads it.
+ *
+ * Returns: (transfer full) (nullable): the mapped contents
+ */
+GBytes *
+_sps_file_map (int                fd,
+               const struct stat *st)
+{
+  static GOnce once = G_ONCE_INIT;
+  struct f_owner_ex owner;
+  struct stat now;
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  gsize size, length;
+  FileMap *map;
+  void *addr;
+  int lease_fd;
+
+  if (st->st_size <= 0 || (guint64) st->st_size < min_mapped_size ||
+      (guint64) st->st_size >= G_MAXSIZE - 2 * page || !is_local (fd))
+    return NULL;
+  if (!GPOINTER_TO_INT (g_once (&once, start, NULL)))
+    return NULL;
+
+  size = (gsize) st->st_size;
+  length = (size + 1 + page - 1) / page * page;
+
+  if ((lease_fd = fcntl (fd, F_DUPFD_CLOEXEC, 3)) < 0)
+    return NULL;
+  owner.type = F_OWNER_TID;
+  owner.pid = lease_tid;
+  if (fcntl (lease_fd, F_SETSIG, lease_signal) != 0 ||
+      fcntl (lease_fd, F_SETOWN_EX, &owner) != 0 ||
+      fcntl (lease_fd, F_SETLEASE, F_RDLCK) != 0)
+    {
+      close (lease_fd);
+      return NULL;
+    }
+
+  /* Under the lease the file can no longer change unnoticed; it must
+   * still be what was opened */
+  if (fstat (lease_fd, &now) != 0 || now.st_size != st->st_size ||
+      now.st_mtim.tv_sec != st->st_mtim.tv_sec || now.st_mtim.tv_nsec != st->st_mtim.tv_nsec)
+    {
+      close (lease_fd);
+      return NULL;
+    }
+
+  /* Anonymous zero pages first, then the file over them: the page after
+   * the file's last byte is a zero (the NUL) even when the size is a
+   * multiple of the page size */
+  addr = mmap (NULL, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (addr == MAP_FAILED)
+    {
+      close (lease_fd);
+      return NULL;
+    }
+  if (mmap (addr, (size + page - 1) / page * page, PROT_READ, MAP_PRIVATE | MAP_FIXED, lease_fd, 0) == MAP_FAILED)
+    {
+      munmap (addr, length);
+      close (lease_fd);
+      return NULL;
+    }
+
+  map = g_new0 (FileMap, 1);
+  map->fd = lease_fd;
+  map->addr = addr;
+  map->size = size;
+  map->length = length;
+  g_mutex_lock (&maps_lock);
+  g_ptr_array_add (maps, map);
+  g_mutex_unlock (&maps_lock);
+
+  return g_bytes_new_with_free_func (addr, size, unmap, map);
+}
+
+/* For tests: how many mapped files were copied because they were going
+ * to change; and the smallest file mapped (the default when 0) */
+guint
+_sps_file_map_get_snapshot_count (void)
+{
+  guint count;
+
+  g_mutex_lock (&maps_lock);
+  count = snapshot_count;
+  g_mutex_unlock (&maps_lock);
+  return count;
+}
+
+void
+_sps_file_map_set_min_size (gsize size)
+{
+  min_mapped_size = size > 0 ? size : MIN_MAPPED_SIZE;
+}
