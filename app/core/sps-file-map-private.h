@@ -19,6 +19,10 @@ GBytes *_sps_file_map                    (int                fd,
 _SPS_EXTERN
 guint   _sps_file_map_get_snapshot_count (void);
 _SPS_EXTERN
+guint   _sps_file_map_get_fault_count    (void);
+_SPS_EXTERN
 void    _sps_file_map_set_min_size       (gsize              size);
+_SPS_EXTERN
+void    _sps_file_map_set_copy_on_change (gboolean           copy);
 
 G_END_DECLS

@@ -23,6 +23,13 @@
  * still being written), and it only protects against writers on this
  * machine: such files, files on other file systems than the local ones
  * listed below, and small files are read as before.
+ *
+ * Should a mapped file change all the same (the kernel breaks a lease on
+ * its own after lease-break-time, if this process was stopped that long,
+ * or there was no memory for the copy), a SIGBUS handler is the last line
+ * of defence: a fault inside a mapping puts zero pages from the faulting
+ * page to the mapping's end, so the text reads as cut there (the parsers
+ * stop at a NUL) instead of killing the program.
  */
 
 /* F_SETLEASE, F_SETSIG, F_SETOWN_EX, mremap(), gettid(): Linux */
@@ -61,6 +68,77 @@ static int        lease_signal;
 static pid_t      lease_tid;
 static guint      snapshot_count;  /* under maps_lock */
 static gsize      min_mapped_size = MIN_MAPPED_SIZE;
+static gboolean   copy_on_change = TRUE;
+
+/* The mappings as the SIGBUS handler sees them, without a lock: a slot is
+ * free while its start is 0 */
+#define MAX_GUARDED 256
+static gsize            guarded_start[MAX_GUARDED];
+static gsize            guarded_end[MAX_GUARDED];
+static gsize            page_size;
+static guint            fault_count;
+static struct sigaction previous_sigbus;
+
+static void
+on_sigbus (int        sig,
+           siginfo_t *info,
+           void      *context)
+{
+  gsize addr = (gsize) info->si_addr;
+
+  for (guint i = 0; i < MAX_GUARDED; i++)
+    {
+      gsize start = __atomic_load_n (&guarded_start[i], __ATOMIC_ACQUIRE);
+      gsize end = __atomic_load_n (&guarded_end[i], __ATOMIC_ACQUIRE);
+      gsize page = addr & ~(page_size - 1);
+
+      if (start == 0 || addr < start || addr >= end)
+        continue;
+      if (mmap ((void *) page, end - page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
+        {
+          __atomic_add_fetch (&fault_count, 1, __ATOMIC_RELAXED);
+          return;
+        }
+      break;
+    }
+
+  /* Not ours: as if this handler were not there */
+  if (previous_sigbus.sa_flags & SA_SIGINFO)
+    previous_sigbus.sa_sigaction (sig, info, context);
+  else if (previous_sigbus.sa_handler != SIG_DFL && previous_sigbus.sa_handler != SIG_IGN)
+    previous_sigbus.sa_handler (sig);
+  else
+    signal (SIGBUS, SIG_DFL);  /* the fault happens again, and kills */
+}
+
+static gboolean
+guard (gsize start,
+       gsize end)
+{
+  for (guint i = 0; i < MAX_GUARDED; i++)
+    {
+      gsize free_slot = 0;
+
+      if (__atomic_load_n (&guarded_start[i], __ATOMIC_ACQUIRE) != 0)
+        continue;
+      __atomic_store_n (&guarded_end[i], end, __ATOMIC_RELEASE);
+      if (__atomic_compare_exchange_n (&guarded_start[i], &free_slot, start, FALSE,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+unguard (gsize start)
+{
+  for (guint i = 0; i < MAX_GUARDED; i++)
+    if (__atomic_load_n (&guarded_start[i], __ATOMIC_ACQUIRE) == start)
+      {
+        __atomic_store_n (&guarded_start[i], 0, __ATOMIC_RELEASE);
+        return;
+      }
+}
 
 static void
 on_lease_break (int        sig,
@@ -84,8 +162,10 @@ on_lease_break (int        sig,
 static void
 snapshot (FileMap *map)
 {
-  void *copy = mmap (NULL, map->length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void *copy = MAP_FAILED;
 
+  if (copy_on_change)
+    copy = mmap (NULL, map->length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (copy != MAP_FAILED)
     {
       memcpy (copy, map->addr, map->size);
@@ -155,6 +235,12 @@ start (gpointer data)
   if (sigaction (lease_signal, &action, NULL) != 0)
     return GINT_TO_POINTER (FALSE);
 
+  page_size = (gsize) sysconf (_SC_PAGESIZE);
+  action.sa_sigaction = on_sigbus;
+  action.sa_flags = SA_SIGINFO;
+  if (sigaction (SIGBUS, &action, &previous_sigbus) != 0)
+    return GINT_TO_POINTER (FALSE);
+
   maps = g_ptr_array_new ();
   g_mutex_lock (&started_lock);
   thread = g_thread_new ("sps-file-lease", lease_thread, &started_lock);
@@ -205,6 +291,7 @@ unmap (gpointer data)
   g_ptr_array_remove_fast (maps, map);
   g_mutex_unlock (&maps_lock);
 
+  unguard ((gsize) map->addr);
   munmap (map->addr, map->length);
   if (map->fd >= 0)
     close (map->fd);
@@ -275,8 +362,15 @@ _sps_file_map (int                fd,
       close (lease_fd);
       return NULL;
     }
+  if (!guard ((gsize) addr, (gsize) addr + length))
+    {
+      munmap (addr, length);
+      close (lease_fd);
+      return NULL;
+    }
   if (mmap (addr, (size + page - 1) / page * page, PROT_READ, MAP_PRIVATE | MAP_FIXED, lease_fd, 0) == MAP_FAILED)
     {
+      unguard ((gsize) addr);
       munmap (addr, length);
       close (lease_fd);
       return NULL;
@@ -295,7 +389,9 @@ _sps_file_map (int                fd,
 }
 
 /* For tests: how many mapped files were copied because they were going
- * to change; and the smallest file mapped (the default when 0) */
+ * to change, how many faults the SIGBUS handler turned into zeros; the
+ * smallest file mapped (the default when 0); whether a file about to
+ * change is copied (when not, only the SIGBUS handler is left) */
 guint
 _sps_file_map_get_snapshot_count (void)
 {
@@ -311,4 +407,18 @@ void
 _sps_file_map_set_min_size (gsize size)
 {
   min_mapped_size = size > 0 ? size : MIN_MAPPED_SIZE;
+}
+
+guint
+_sps_file_map_get_fault_count (void)
+{
+  return __atomic_load_n (&fault_count, __ATOMIC_RELAXED);
+}
+
+void
+_sps_file_map_set_copy_on_change (gboolean copy)
+{
+  g_mutex_lock (&maps_lock);
+  copy_on_change = copy;
+  g_mutex_unlock (&maps_lock);
 }
