@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Usage: bench-import [--json-glib SMALL-FILE] FILE
+ * Usage: bench-import [--json-glib SMALL-FILE] [--simdjson PROGRAM] FILE
  *
  * Loads FILE through the real plugin engine (SPANSCOPE_PLUGIN_PATH) with
  * sps_trace_load() and prints its size, its event count, the wall time of
@@ -11,7 +11,9 @@
  * measures two baselines so that figures can be read as ratios on any
  * machine: a memchr scan of the mapped file (an upper bound: touching every
  * byte once) and, with --json-glib, json-glib's DOM parser on SMALL-FILE
- * (the import path the streaming importer replaces). The json-glib baseline
+ * (the import path the streaming importer replaces), and with --simdjson,
+ * bench-simdjson on FILE before and after the import (issue 19's target:
+ * the import ≥ 3× as fast as the faster of the two). The json-glib baseline
  * runs last, after the trace is freed, so it does not change the peak RSS
  * reported for the import.
  */
@@ -32,6 +34,56 @@
 #include "sps-bench-util.h"
 
 #define MB (1000.0 * 1000.0)
+
+typedef struct
+{
+  double wall;    /* load + walk */
+  double cpu;
+  double walk_wall;
+  double walk_cpu;
+  guint64 events;
+} SimdjsonRun;
+
+/* Runs bench-simdjson on @path and reads what it prints */
+static gboolean
+simdjson_baseline (const char   *program,
+                   const char   *path,
+                   SimdjsonRun  *run,
+                   GError      **error)
+{
+  const char *argv[] = { program, path, NULL };
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  double load_wall = -1, walk_wall = -1, load_cpu = -1, walk_cpu = -1;
+  int status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, error) ||
+      !g_spawn_check_wait_status (status, error))
+    return FALSE;
+  lines = g_strsplit (out, "\n", -1);
+  run->events = 0;
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "wall "))
+        sscanf (lines[i] + 5, "%lf %lf", &load_wall, &walk_wall);
+      else if (g_str_has_prefix (lines[i], "cpu "))
+        sscanf (lines[i] + 4, "%lf %lf", &load_cpu, &walk_cpu);
+      else if (g_str_has_prefix (lines[i], "events "))
+        run->events = g_ascii_strtoull (lines[i] + 7, NULL, 10);
+    }
+  if (load_wall < 0 || walk_wall < 0 || load_cpu < 0 || walk_cpu < 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s printed no times", program);
+      return FALSE;
+    }
+  run->wall = load_wall + walk_wall;
+  run->walk_wall = walk_wall;
+  run->walk_cpu = walk_cpu;
+  run->cpu = load_cpu + walk_cpu;
+  g_print ("simdjson       %.3f s wall (read %.3f + walk %.3f), %.3f s CPU, %" G_GUINT64_FORMAT " events\n",
+           run->wall, load_wall, walk_wall, run->cpu, run->events);
+  return TRUE;
+}
 
 static void
 release_free_memory (void)
@@ -118,6 +170,8 @@ main (int   argc,
       char *argv[])
 {
   g_autofree char *json_glib_file = NULL;
+  g_autofree char *simdjson_program = NULL;
+  SimdjsonRun simdjson[2] = { { 0 } };
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) file = NULL;
@@ -127,6 +181,8 @@ main (int   argc,
   const GOptionEntry entries[] = {
     { "json-glib", 0, 0, G_OPTION_ARG_FILENAME, &json_glib_file,
       "Also time json-glib's DOM parser on this (smaller) file", "FILE" },
+    { "simdjson", 0, 0, G_OPTION_ARG_FILENAME, &simdjson_program,
+      "Also time this simdjson program (bench-simdjson) on FILE", "PROGRAM" },
     { NULL }
   };
   const char *path;
@@ -148,7 +204,7 @@ main (int   argc,
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2)
     {
-      g_printerr ("usage: bench-import [--json-glib SMALL-FILE] FILE\n");
+      g_printerr ("usage: bench-import [--json-glib SMALL-FILE] [--simdjson PROGRAM] FILE\n");
       return 2;
     }
   path = argv[1];
@@ -170,6 +226,12 @@ main (int   argc,
   /* The scan also brings the file into the page cache, so the import is
    * timed on a warm cache, like the scan it is compared with. */
   if (!scan_baseline (path, &scan_seconds, &braces, &error))
+    {
+      g_printerr ("bench-import: %s\n", error->message);
+      return 1;
+    }
+
+  if (simdjson_program != NULL && !simdjson_baseline (simdjson_program, path, &simdjson[0], &error))
     {
       g_printerr ("bench-import: %s\n", error->message);
       return 1;
@@ -232,6 +294,31 @@ main (int   argc,
     }
 
   g_clear_object (&trace);
+
+  if (simdjson_program != NULL)
+    {
+      double best, best_cpu;
+
+      if (!simdjson_baseline (simdjson_program, path, &simdjson[1], &error))
+        {
+          g_printerr ("bench-import: %s\n", error->message);
+          return 1;
+        }
+      best = MIN (simdjson[0].wall, simdjson[1].wall);
+      best_cpu = MIN (simdjson[0].cpu, simdjson[1].cpu);
+      /* The target's figure: wall time, the import on both cores against
+       * one simdjson thread (the faster of its two runs); CPU time beside
+       * it, which a loaded machine disturbs less; and against the walk
+       * alone, without simdjson's read of the file into a padded buffer */
+      g_print ("import/simdjson %.2fx simdjson's speed (wall: %.3f s against %.3f s); "
+               "by CPU time %.2fx (%.3f s against %.3f s)\n",
+               best / seconds, seconds, best, best_cpu / cpu, cpu, best_cpu);
+      g_print ("import/walk     %.2fx the walk alone (wall: %.3f s); by CPU time %.2fx (%.3f s)\n",
+               MIN (simdjson[0].walk_wall, simdjson[1].walk_wall) / seconds,
+               MIN (simdjson[0].walk_wall, simdjson[1].walk_wall),
+               MIN (simdjson[0].walk_cpu, simdjson[1].walk_cpu) / cpu,
+               MIN (simdjson[0].walk_cpu, simdjson[1].walk_cpu));
+    }
 
   if (json_glib_file != NULL)
     {

@@ -1,9 +1,11 @@
 #!/bin/sh
-# run-bench.sh GEN-TRACE BENCH-IMPORT DIR [BENCH-PROFILE]
+# run-bench.sh GEN-TRACE BENCH-IMPORT DIR [BENCH-PROFILE [BENCH-SIMDJSON]]
 #
 # Generates the benchmark traces into DIR (once; again when gen-trace is
 # newer than a file) and runs bench-import on the 1e6 and 5e6 event files,
-# then bench-profile (save and reopen a profile) on the 5e6 file.
+# then bench-profile (save and reopen a profile) on the 5e6 file. With
+# BENCH-SIMDJSON, the 5e6 import is also compared with simdjson's walk of
+# the same file (issue 19).
 # The json-glib baseline runs on the 2e5 event file: json-glib builds a
 # whole DOM (about 15× the file in RAM), which is the point of the
 # comparison but too slow and too large to repeat on the big files.
@@ -13,6 +15,7 @@ gen=$1
 bench=$2
 dir=$3
 profile=${4:-}
+simdjson=${5:-}
 
 generate() {
   file="$dir/bench-$1.json"
@@ -33,7 +36,11 @@ echo
 
 "$bench" "$dir/bench-1000000.json"
 echo
-"$bench" --json-glib "$dir/bench-200000.json" "$dir/bench-5000000.json"
+if [ -n "$simdjson" ]; then
+  "$bench" --json-glib "$dir/bench-200000.json" --simdjson "$simdjson" "$dir/bench-5000000.json"
+else
+  "$bench" --json-glib "$dir/bench-200000.json" "$dir/bench-5000000.json"
+fi
 echo
 if [ -n "$profile" ]; then
   "$profile" "$dir/bench-5000000.json"
