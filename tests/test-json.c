@@ -71,6 +71,26 @@ test_integers (void)
   g_assert_cmpstr (out->str, ==, "[0,18446744073709551615,-9223372036854775808,-1,9223372036854775807]");
 }
 
+static void
+test_time_us (void)
+{
+  const gint64 ns[] = { 0, 1, 10, 100, 1500, 2000, 1001, -1, -1500, G_MAXINT64, G_MININT64, 9007199254740993 };
+  g_autoptr(GString) out = g_string_new ("[");
+
+  g_test_summary ("Nanoseconds written as microseconds exactly, without trailing zeros, "
+                  "at the ends of gint64 and past 2^53 (where a double rounds)");
+  for (guint i = 0; i < G_N_ELEMENTS (ns); i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      sps_json_append_time_us (out, ns[i]);
+    }
+  g_string_append_c (out, ']');
+  g_assert_cmpstr (out->str, ==,
+                   "[0,0.001,0.01,0.1,1.5,2,1.001,-0.001,-1.5,9223372036854775.807,"
+                   "-9223372036854775.808,9007199254740.993]");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -80,6 +100,7 @@ main (int   argc,
   g_test_add_func ("/json/string/escapes", test_escapes);
   g_test_add_func ("/json/string/length-and-invalid", test_length_and_invalid);
   g_test_add_func ("/json/integers", test_integers);
+  g_test_add_func ("/json/time-us", test_time_us);
 
   return g_test_run ();
 }

@@ -58,6 +58,44 @@ sps_json_append_int64 (GString *out,
 }
 
 /**
+ * sps_json_append_time_us:
+ * @out: where to append
+ * @ns: a time or a duration in nanoseconds
+ *
+ * Appends @ns as a JSON number of microseconds, exactly: the whole
+ * microseconds, then up to three decimals without trailing zeros (1500 ns
+ * is `1.5`, 2000 ns is `2`), for the whole range of #gint64 (a double
+ * would round times past 2^53 ns, about 104 days).
+ */
+void
+sps_json_append_time_us (GString *out,
+                         gint64   ns)
+{
+  guint64 magnitude;
+  guint frac;
+
+  if (ns < 0)
+    {
+      g_string_append_c (out, '-');
+      magnitude = (guint64) 0 - (guint64) ns;
+    }
+  else
+    magnitude = (guint64) ns;
+
+  sps_json_append_uint64 (out, magnitude / 1000);
+  frac = (guint) (magnitude % 1000);
+  if (frac != 0)
+    {
+      char digits[5] = { '.', (char) ('0' + frac / 100), (char) ('0' + frac / 10 % 10), (char) ('0' + frac % 10), 0 };
+      gsize len = 4;
+
+      while (digits[len - 1] == '0')
+        len--;
+      g_string_append_len (out, digits, (gssize) len);
+    }
+}
+
+/**
  * sps_json_append_string:
  * @out: where to append
  * @text: the string's text

@@ -22,6 +22,9 @@ SPS_AVAILABLE_IN_ALL
 void sps_json_append_int64  (GString    *out,
                              gint64      value);
 SPS_AVAILABLE_IN_ALL
+void sps_json_append_time_us (GString   *out,
+                              gint64     ns);
+SPS_AVAILABLE_IN_ALL
 void sps_json_append_string (GString    *out,
                              const char *text,
                              gssize      len);

@@ -303,7 +303,7 @@ append_sample_column (Profiles      *p,
         sps_json_append_uint64 (p->w->buf, sps_sample_table_get_line (samples, row));
       else
         {
-          sps_chrome_out_time_us (p->w->buf, samples->ts[row] - *time);
+          sps_json_append_time_us (p->w->buf, samples->ts[row] - *time);
           *time = samples->ts[row];
         }
       if (p->w->buf->len >= CHUNK_SIZE && !sps_chrome_writer_flush (p->w, error))
@@ -386,7 +386,7 @@ write_profile (Profiles       *p,
 
   begin_profile_event (p, 'P', "Profile", group, thread, start);
   sps_chrome_out_literal (p->w->buf, ",\"args\":{\"data\":{\"startTime\":");
-  sps_chrome_out_time_us (p->w->buf, start);
+  sps_json_append_time_us (p->w->buf, start);
   sps_chrome_out_literal (p->w->buf, "}}");
   if (!sps_chrome_writer_end_event (p->w, error))
     return FALSE;

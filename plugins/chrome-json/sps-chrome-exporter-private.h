@@ -52,7 +52,7 @@ typedef struct
 #define sps_chrome_writer_key(w, key) sps_chrome_out_literal ((w)->buf, ",\"" key "\":")
 
 #define sps_chrome_writer_ts(w, key, ns) \
-  G_STMT_START { sps_chrome_writer_key ((w), key); sps_chrome_out_time_us ((w)->buf, (ns)); } G_STMT_END
+  G_STMT_START { sps_chrome_writer_key ((w), key); sps_json_append_time_us ((w)->buf, (ns)); } G_STMT_END
 
 #define sps_chrome_writer_int_field(w, key, value) \
   G_STMT_START { sps_chrome_writer_key ((w), key); sps_json_append_int64 ((w)->buf, (value)); } G_STMT_END

@@ -12,44 +12,6 @@
 
 #include "sps-chrome-json-out.h"
 
-/* Writes @ns nanoseconds as microseconds in exact decimal: the integer
- * part, then up to three digits of fraction without trailing zeros. No
- * floating point is involved, so every nanosecond survives a round trip
- * whatever the magnitude of the timestamp. */
-void
-sps_chrome_out_time_us (GString *out,
-                        SpsTime  ns)
-{
-  guint64 magnitude;
-  guint frac;
-
-  if (ns < 0)
-    {
-      g_string_append_c (out, '-');
-      magnitude = (guint64) 0 - (guint64) ns;
-    }
-  else
-    {
-      magnitude = (guint64) ns;
-    }
-
-  sps_json_append_uint64 (out, magnitude / 1000);
-  frac = (guint) (magnitude % 1000);
-  if (frac != 0)
-    {
-      g_string_append_c (out, '.');
-      g_string_append_c (out, (char) ('0' + frac / 100));
-      frac %= 100;
-      if (frac != 0)
-        {
-          g_string_append_c (out, (char) ('0' + frac / 10));
-          frac %= 10;
-          if (frac != 0)
-            g_string_append_c (out, (char) ('0' + frac));
-        }
-    }
-}
-
 /* JSON has no NaN or infinity. An infinity is written as a literal that
  * every parser reads back as an infinity; NaN has no number form. */
 void

@@ -34,8 +34,6 @@ sps_chrome_out_len (GString    *out,
 
 #define sps_chrome_out_literal(out, literal) sps_chrome_out_len ((out), "" literal "", sizeof (literal) - 1)
 
-void sps_chrome_out_time_us (GString    *out,
-                             SpsTime     ns);
 void sps_chrome_out_double  (GString    *out,
                              double      value);
 void sps_chrome_out_string  (GString    *out,

@@ -454,7 +454,6 @@ emit_spans (Build *b)
       gboolean isr = name->source == SPS_ETRACE_SOURCE_ISR;
       gint64 dur = span->end - span->start;
       char number[G_ASCII_DTOSTR_BUF_SIZE];
-      char number_us[G_ASCII_DTOSTR_BUF_SIZE]; /* a second value in one printf */
 
       track->n_spans++;
       track->min_ns = MIN (track->min_ns, dur);
@@ -466,19 +465,25 @@ emit_spans (Build *b)
       g_string_printf (args, "{\"type\":\"%s\",\"priority\":%u", isr ? "isr" : "task", name->priority);
       if (name->has_deadline)
         {
-          gint64 deadline = span->start + (gint64) llround ((double) name->deadline_ms * 1e6);
-          gboolean missed = span->end > deadline;
+          gint64 deadline;
+          gboolean missed;
 
-          g_string_append_printf (args, ",\"deadline_ms\":%s,\"deadline_us\":%s,\"deadline_missed\":%s",
-                                  g_ascii_formatd (number, sizeof number, "%.9g", name->deadline_ms),
-                                  g_ascii_formatd (number_us, sizeof number_us, "%.3f", deadline / 1e3),
-                                  missed ? "true" : "false");
+          /* Saturating: a span near the end of time has no deadline after it */
+          if (__builtin_add_overflow (span->start, (gint64) llround ((double) name->deadline_ms * 1e6), &deadline))
+            deadline = G_MAXINT64;
+          missed = span->end > deadline;
+
+          g_string_append_printf (args, ",\"deadline_ms\":%s,\"deadline_us\":",
+                                  g_ascii_formatd (number, sizeof number, "%.9g", name->deadline_ms));
+          sps_json_append_time_us (args, deadline);
+          g_string_append_printf (args, ",\"deadline_missed\":%s", missed ? "true" : "false");
           if (missed)
             {
               gint pid = track->pid;
 
-              g_string_append_printf (args, ",\"lateness_us\":%s",
-                                      g_ascii_formatd (number, sizeof number, "%.3f", (span->end - deadline) / 1e3));
+              /* end > deadline >= start: no overflow below the span's own */
+              g_string_append (args, ",\"lateness_us\":");
+              sps_json_append_time_us (args, (gint64) ((guint64) span->end - (guint64) deadline));
               track->n_misses++;
               b->n_misses++;
 
@@ -489,11 +494,11 @@ emit_spans (Build *b)
                   g_string_append (b->miss_list, "{\"name\":");
                   sps_json_append_string (b->miss_list, name->name, -1);
                   g_string_append (b->miss_list, ",\"start_us\":");
-                  g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", span->start / 1e3));
+                  sps_json_append_time_us (b->miss_list, span->start);
                   g_string_append (b->miss_list, ",\"end_us\":");
-                  g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", span->end / 1e3));
+                  sps_json_append_time_us (b->miss_list, span->end);
                   g_string_append (b->miss_list, ",\"deadline_us\":");
-                  g_string_append (b->miss_list, g_ascii_formatd (number, sizeof number, "%.3f", deadline / 1e3));
+                  sps_json_append_time_us (b->miss_list, deadline);
                   g_string_append (b->miss_list, "}");
                 }
 
@@ -686,22 +691,22 @@ emit_summary (Build *b)
   for (guint i = 0; i < sorted->len; i++)
     {
       const Track *track = g_ptr_array_index (sorted, i);
-      char min[G_ASCII_DTOSTR_BUF_SIZE], avg[G_ASCII_DTOSTR_BUF_SIZE];
-      char max[G_ASCII_DTOSTR_BUF_SIZE], jitter[G_ASCII_DTOSTR_BUF_SIZE];
 
       if (track->n_spans == 0)
         continue;
       if (times->len > 1)
         g_string_append_c (times, ',');
       sps_json_append_string (times, track->text, -1);
-      g_string_append_printf (times,
-                              ":{\"count\":%u,\"min_us\":%s,\"avg_us\":%s,\"max_us\":%s,\"jitter_us\":%s,\"deadline_misses\":%u}",
-                              track->n_spans,
-                              g_ascii_formatd (min, sizeof min, "%.3f", track->min_ns / 1e3),
-                              g_ascii_formatd (avg, sizeof avg, "%.3f", (double) track->sum_ns / track->n_spans / 1e3),
-                              g_ascii_formatd (max, sizeof max, "%.3f", track->max_ns / 1e3),
-                              g_ascii_formatd (jitter, sizeof jitter, "%.3f", (track->max_ns - track->min_ns) / 1e3),
-                              track->n_misses);
+      g_string_append_printf (times, ":{\"count\":%u,\"min_us\":", track->n_spans);
+      sps_json_append_time_us (times, track->min_ns);
+      /* The mean to the nearest nanosecond, in integers */
+      g_string_append (times, ",\"avg_us\":");
+      sps_json_append_time_us (times, (gint64) (((guint64) track->sum_ns + track->n_spans / 2) / track->n_spans));
+      g_string_append (times, ",\"max_us\":");
+      sps_json_append_time_us (times, track->max_ns);
+      g_string_append (times, ",\"jitter_us\":");
+      sps_json_append_time_us (times, track->max_ns - track->min_ns);
+      g_string_append_printf (times, ",\"deadline_misses\":%u}", track->n_misses);
     }
   g_string_append_c (times, '}');
   g_string_append_c (b->miss_list, ']');

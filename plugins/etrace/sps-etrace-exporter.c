@@ -60,28 +60,6 @@ compare_rows (gconstpointer a,
 }
 
 static void
-append_us (GString *out,
-           SpsTime  ns)
-{
-  guint64 abs_ns = ns < 0 ? (guint64) 0 - (guint64) ns : (guint64) ns;
-  guint frac = (guint) (abs_ns % 1000);
-
-  if (ns < 0)
-    g_string_append_c (out, '-');
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT, abs_ns / 1000);
-  if (frac != 0)
-    {
-      char digits[8];
-      int len;
-
-      len = g_snprintf (digits, sizeof digits, ".%03u", frac);
-      while (len > 1 && digits[len - 1] == '0')
-        len--;
-      g_string_append_len (out, digits, len);
-    }
-}
-
-static void
 append_field (GString    *out,
               const char *text)
 {
@@ -139,13 +117,13 @@ write_span (GString  *out,
 
   append_field (out, sps_trace_get_string (trace, slices->name[row]));
   g_string_append (out, g_strcmp0 (category, "isr") == 0 ? ",isr," : ",task,");
-  append_us (out, start);
+  sps_json_append_time_us (out, start);
   g_string_append_c (out, ',');
-  append_us (out, start + slices->dur[row]);
+  sps_json_append_time_us (out, start + slices->dur[row]);
   g_string_append_printf (out, ",%" G_GINT64_FORMAT ",", priority);
   /* (args of other formats may say anything) */
   if (has_deadline && deadline_ms >= 0 && deadline_ms <= 1e12)
-    append_us (out, start + (SpsTime) llround (deadline_ms * 1e6));
+    sps_json_append_time_us (out, start + (SpsTime) llround (deadline_ms * 1e6));
   g_string_append (out, ",\n");
 }
 
@@ -162,9 +140,9 @@ write_marker (GString  *out,
 
   append_field (out, sps_trace_get_string (trace, instants->name[row]));
   g_string_append (out, ",marker,");
-  append_us (out, instants->ts[row]);
+  sps_json_append_time_us (out, instants->ts[row]);
   g_string_append_c (out, ',');
-  append_us (out, instants->ts[row]);
+  sps_json_append_time_us (out, instants->ts[row]);
   g_string_append (out, ",0,,");
   if (has_value)
     g_string_append_printf (out, "%" G_GINT64_FORMAT, value);

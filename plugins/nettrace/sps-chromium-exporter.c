@@ -55,19 +55,6 @@ typedef struct
   GArray                 *stack;         /* guint32 callsite, scratch */
 } Writer;
 
-/* Nanoseconds as microseconds with three exact decimals */
-static void
-append_us (GString *out,
-           SpsTime  ns)
-{
-  if (ns < 0)
-    {
-      g_string_append_c (out, '-');
-      ns = -ns;
-    }
-  g_string_append_printf (out, "%" G_GINT64_FORMAT ".%03d", ns / 1000, (int) (ns % 1000));
-}
-
 static gboolean
 flush (Writer   *w,
        gboolean  force,
@@ -104,9 +91,9 @@ close_spans (Writer  *w,
       g_string_append (w->out, "{\"name\":");
       sps_json_append_string (w->out, sps_trace_get_string (w->trace, g_array_index (w->open_name, guint32, d)), -1);
       g_string_append (w->out, ",\"cat\":\"sample\",\"ph\":\"X\",\"ts\":");
-      append_us (w->out, start);
+      sps_json_append_time_us (w->out, start);
       g_string_append (w->out, ",\"dur\":");
-      append_us (w->out, ts - start);
+      sps_json_append_time_us (w->out, ts - start);
       g_string_append_printf (w->out, ",\"pid\":%" G_GINT64_FORMAT ",\"tid\":%" G_GINT64_FORMAT "}",
                               w->pid, w->tid);
       g_array_set_size (w->open_name, d);
