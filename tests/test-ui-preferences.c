@@ -14,9 +14,11 @@
 
 #include "config.h"
 
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <spanscope-gtk.h>
 
@@ -505,6 +507,53 @@ test_pages (void)
   close_preferences (prefs);
 }
 
+/* In German: the pages' titles, rows and the editor's messages, and a
+ * look at each page (SPS_TEST_SCREENSHOT_DIR) */
+static void
+test_german (void)
+{
+  g_autoptr(GSettings) keys = g_settings_get_child (sps_application_get_settings (app), "keybindings");
+  g_autofree char *old_language = g_strdup (g_getenv ("LANGUAGE"));
+  SpsPreferencesWindow *prefs;
+  GtkWidget *page;
+
+  /* glibc rereads LANGUAGE once setlocale() bumps its catalogue counter */
+  g_setenv ("LANGUAGE", "de", TRUE);
+  setlocale (LC_ALL, "");
+
+  prefs = open_preferences ("appearance");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (prefs)), ==, "Einstellungen");
+  g_assert_nonnull (sps_test_find_label (GTK_WIDGET (prefs), "Auswahlfarbe"));
+  g_assert_nonnull (sps_test_find_label (GTK_WIDGET (prefs), "Zeitstempel in Chrome-JSON"));
+  sps_test_maybe_screenshot (GTK_WIDGET (prefs), "preferences-appearance-de");
+
+  sps_preferences_window_set_page (prefs, "plugins");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (prefs));
+  sps_test_maybe_screenshot (GTK_WIDGET (prefs), "preferences-plugins-de");
+
+  sps_preferences_window_set_page (prefs, "keyboard");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (prefs));
+  page = sps_test_find_descendant (GTK_WIDGET (prefs), SPS_TYPE_PREFERENCES_KEYBOARD);
+  g_assert_cmpstr (message (page), ==, "Klicken Sie auf ein Tastenkürzel, um es zu ändern.");
+  g_assert_cmpstr (button_label (page, "fit-alternate"), ==, "Keines");
+  click (page, "zoom-in-alternate");
+  g_assert_cmpstr (message (page), ==, "Drücken Sie das neue Tastenkürzel für „Vergrößern“ … Esc bricht ab, "
+                                       "Rücktaste löscht es.");
+  g_assert_true (press (page, GDK_KEY_s, 0));
+  g_assert_cmpstr (message (page), ==, "S gehört schon zu „Verkleinern“: nicht geändert.");
+  assert_strv (keys, "zoom-in", "w equal plus KP_Add");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (prefs));
+  sps_test_maybe_screenshot (GTK_WIDGET (prefs), "preferences-keyboard-de");
+
+  close_preferences (prefs);
+
+  if (old_language != NULL)
+    g_setenv ("LANGUAGE", old_language, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  setlocale (LC_ALL, "");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -512,6 +561,11 @@ main (int   argc,
   int ret;
 
   gtk_test_init (&argc, &argv, NULL);
+  if (g_getenv ("SPANSCOPE_LOCALEDIR") != NULL)
+    {
+      bindtextdomain (GETTEXT_PACKAGE, g_getenv ("SPANSCOPE_LOCALEDIR"));
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+    }
 
   app = sps_test_register_app ();
 
@@ -521,6 +575,7 @@ main (int   argc,
   g_test_add_func ("/ui/preferences/keyboard/capture", test_capture);
   g_test_add_func ("/ui/preferences/keyboard/conflicts-and-clearing", test_conflicts_and_clearing);
   g_test_add_func ("/ui/preferences/pages", test_pages);
+  g_test_add_func ("/ui/preferences/german", test_german);
 
   ret = g_test_run ();
 
