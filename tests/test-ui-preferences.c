@@ -148,7 +148,7 @@ static const char *
 button_label (GtkWidget  *page,
               const char *name)
 {
-  return gtk_button_get_label (GTK_BUTTON (named (page, name)));
+  return gtk_label_get_text (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (named (page, name)))));
 }
 
 static void

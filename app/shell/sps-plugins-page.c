@@ -8,7 +8,7 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 
 #include "sps-panel-util.h"
 #include "sps-plugins-page.h"

@@ -13,7 +13,7 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 
 #include "sps-preferences-private.h"
 
@@ -132,6 +132,10 @@ drop_down_new (const char *name,
   items = g_strv_builder_end (builder);
   drop_down = gtk_drop_down_new_from_strings ((const char * const *) items);
   gtk_widget_set_name (drop_down, name);
+  /* GTK 4.8 measures the button a little short of some labels ("Der
+   * Auswahl" lost its last letter); one width for all also lines the
+   * drop-downs up */
+  gtk_widget_set_size_request (drop_down, 170, -1);
 
   return drop_down;
 }

@@ -8,7 +8,7 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 
 #include "sps-preferences-keyboard.h"
 #include "sps-preferences-private.h"
@@ -98,17 +98,21 @@ update_row (SpsPreferencesKeyboard *self,
       GdkModifierType mods = 0;
       guint keyval = 0;
 
+      GtkLabel *text = GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button)));
+
       if (self->capture == shortcut && self->capture_slot == slot)
-        gtk_button_set_label (GTK_BUTTON (button), _("New shortcut…"));
+        gtk_label_set_text (text, _("New shortcut…"));
       else if (slot < n && gtk_accelerator_parse (accels[slot], &keyval, &mods) && keyval != 0)
         {
           g_autofree char *label = gtk_accelerator_get_label (keyval, mods);
 
-          gtk_button_set_label (GTK_BUTTON (button), label);
+          gtk_label_set_text (text, label);
         }
       else
         /* Translators: a place for a key binding that has none */
-        gtk_button_set_label (GTK_BUTTON (button), C_("shortcut", "None"));
+        gtk_label_set_text (text, C_("shortcut", "None"));
+      /* The label may be cut short in the button */
+      gtk_widget_set_tooltip_text (button, gtk_label_get_text (text));
 
       if (keyval == 0 && !(self->capture == shortcut && self->capture_slot == slot))
         gtk_widget_add_css_class (button, "dim-label");
@@ -311,12 +315,18 @@ create_row (SpsPreferencesKeyboard *self,
   for (guint slot = 0; slot < SPS_SHORTCUT_N_SLOTS; slot++)
     {
       GtkWidget *button = gtk_button_new ();
+      GtkWidget *label = gtk_label_new (NULL);
       g_autofree char *name = g_strdup_printf ("%s-%s", shortcut->settings_key, slot_names[slot]);
 
+      /* Every button as wide, whatever its keys: the columns line up */
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_width_chars (GTK_LABEL (label), 14);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 14);
+      gtk_button_set_child (GTK_BUTTON (button), label);
       gtk_widget_set_name (button, name);
-      gtk_widget_set_size_request (button, 140, -1);
-      gtk_widget_set_tooltip_text (button, slot == SPS_SHORTCUT_PRIMARY ? _("Primary shortcut")
-                                                                        : _("Alternate shortcut"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                      slot == SPS_SHORTCUT_PRIMARY ? _("Primary shortcut") : _("Alternate shortcut"),
+                                      -1);
       g_object_set_data (G_OBJECT (button), "sps-shortcut", (gpointer) shortcut);
       g_object_set_data (G_OBJECT (button), "sps-slot", GUINT_TO_POINTER (slot));
       g_signal_connect_object (button, "clicked", G_CALLBACK (on_binding_clicked), self, 0);

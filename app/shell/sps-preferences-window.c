@@ -7,7 +7,7 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 
 #include "sps-plugins-page.h"
 #include "sps-preferences-keyboard.h"
@@ -129,12 +129,16 @@ _sps_preferences_row_new (GtkWidget  *group,
   GtkWidget *label = gtk_label_new (title);
   GtkWidget *sub = gtk_label_new (subtitle);
 
+  /* Wrapped labels ask for a line of up to 40 characters at most, so a
+   * long translation wraps instead of squeezing the control */
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
   gtk_box_append (GTK_BOX (texts), label);
 
   gtk_label_set_xalign (GTK_LABEL (sub), 0);
   gtk_label_set_wrap (GTK_LABEL (sub), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (sub), 40);
   gtk_widget_add_css_class (sub, "dim-label");
   gtk_widget_add_css_class (sub, "caption");
   gtk_widget_set_visible (sub, subtitle != NULL && subtitle[0] != '\0');

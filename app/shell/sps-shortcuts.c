@@ -15,7 +15,7 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 
 #include "sps-shortcuts.h"
 #include "sps-window.h"
@@ -166,10 +166,12 @@ _sps_shortcuts_canonical (guint           keyval,
   if (keyval == 0 || is_modifier_key (keyval))
     return NULL;
 
-  mods &= gtk_accelerator_get_default_mod_mask ();
-  if (lower != keyval)
+  /* An upper-case letter is Shift and the letter, unless Caps Lock
+   * made it upper case */
+  if (lower != keyval && (mods & GDK_LOCK_MASK) == 0)
     mods |= GDK_SHIFT_MASK;
-  else if ((mods & GDK_SHIFT_MASK) != 0 && shift_is_consumed (keyval))
+  mods &= gtk_accelerator_get_default_mod_mask ();
+  if (lower == keyval && (mods & GDK_SHIFT_MASK) != 0 && shift_is_consumed (keyval))
     mods &= ~GDK_SHIFT_MASK;
 
   return gtk_accelerator_name (lower, mods);
