@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <gdk/x11/gdkx.h>
+
 #include "sps-test-shell.h"
 #include "sps-warning-banner.h"
 #include "sps-test-ui.h"
@@ -116,4 +118,73 @@ sps_test_wait_for_banner_failures (GtkWidget *banner,
   BannerWait wait = { banner, n_failures };
 
   sps_test_wait_until (banner_counts, &wait);
+}
+
+/* The shortcuts of @widget and its descendants inside a section, title →
+ * accelerator. The window also keeps a copy of each for its search page,
+ * outside the sections. */
+static void
+collect_shortcuts (GtkWidget  *widget,
+                   GHashTable *by_title,
+                   gboolean    in_section)
+{
+  in_section = in_section || GTK_IS_SHORTCUTS_SECTION (widget);
+
+  if (in_section && GTK_IS_SHORTCUTS_SHORTCUT (widget))
+    {
+      g_autofree char *title = NULL;
+      g_autofree char *accelerator = NULL;
+      g_autofree char *action = NULL;
+
+      g_object_get (widget, "title", &title, "accelerator", &accelerator, "action-name", &action, NULL);
+      /* Each row shows the keys it was given, not what GTK finds for an
+       * action (which would miss the navigation twins) */
+      g_assert_null (action);
+      g_assert_false (g_hash_table_contains (by_title, title));
+      g_hash_table_insert (by_title, g_steal_pointer (&title), g_steal_pointer (&accelerator));
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_shortcuts (child, by_title, in_section);
+}
+
+/* The rows of @window's shortcuts window (Ctrl+?): title → the
+ * accelerators it shows, separated by spaces */
+GHashTable *
+sps_test_shortcuts_of (SpsWindow *window)
+{
+  GHashTable *by_title = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
+
+  g_assert_nonnull (overlay);
+  collect_shortcuts (GTK_WIDGET (overlay), by_title, FALSE);
+
+  return by_title;
+}
+
+/* Sends real key presses to @window through xdotool (XTEST). */
+void
+sps_test_press_keys (GtkWidget  *window,
+                     const char *keys)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *xid = NULL;
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  const char *move[] = { NULL, "mousemove", "--window", NULL, "600", "700", NULL };
+  const char *key[] = { NULL, "key", keys, NULL };
+  int status = 0;
+
+  g_assert_true (GDK_IS_X11_SURFACE (gtk_native_get_surface (GTK_NATIVE (window))));
+  g_assert_nonnull (xdotool);
+  xid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (window))));
+  move[0] = key[0] = xdotool;
+  move[3] = xid;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) move, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, &error));
+  g_assert_true (g_spawn_sync (NULL, (char **) key, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, &error));
 }

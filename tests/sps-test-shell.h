@@ -21,4 +21,8 @@ char           *sps_test_plugin_row_text (GtkWidget    *row);
 void            sps_test_wait_for_banner_failures (GtkWidget *banner,
                                                    guint      n_failures);
 
+GHashTable     *sps_test_shortcuts_of  (SpsWindow      *window);
+void            sps_test_press_keys    (GtkWidget      *window,
+                                        const char     *keys);
+
 G_END_DECLS

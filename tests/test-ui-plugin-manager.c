@@ -1,4 +1,4 @@
-/* test-ui-plugin-manager.c: the Plugins dialog as a plugin manager (what
+/* test-ui-plugin-manager.c: the Preferences' Plugins page as a plugin manager (what
  * it shows of each plugin, its switches and the disabled-plugins
  * setting), and an analysis plugin that fails in a window's load
  *
@@ -20,7 +20,8 @@
 #include <spanscope-gtk.h>
 
 #include "sps-application.h"
-#include "sps-plugins-dialog.h"
+#include "sps-plugins-page.h"
+#include "sps-preferences-window.h"
 #include "sps-warning-banner.h"
 #include "sps-window.h"
 
@@ -96,18 +97,22 @@ test_analysis_in_window (void)
   sps_test_close_window (window);
 }
 
-static SpsPluginsDialog *
+/* The Plugins page of the Preferences, as the warning banner's button
+ * shows it (app.plugins) */
+static GtkWidget *
 open_dialog (void)
 {
   g_autoptr(GList) toplevels = NULL;
 
-  /* Main menu ▸ Plugins */
   g_action_group_activate_action (G_ACTION_GROUP (app), "plugins", NULL);
 
   toplevels = gtk_window_list_toplevels ();
   for (GList *l = toplevels; l != NULL; l = l->next)
-    if (SPS_IS_PLUGINS_DIALOG (l->data))
-      return l->data;
+    if (SPS_IS_PREFERENCES_WINDOW (l->data))
+      {
+        g_assert_cmpstr (sps_preferences_window_get_page (l->data), ==, "plugins");
+        return sps_test_find_descendant (l->data, SPS_TYPE_PLUGINS_PAGE);
+      }
 
   g_assert_not_reached ();
 }
@@ -138,7 +143,8 @@ static void
 test_dialog (void)
 {
   SpsPluginEngine *engine = sps_plugin_engine_get_default ();
-  SpsPluginsDialog *dialog = open_dialog ();
+  GtkWidget *dialog = open_dialog ();
+  GtkWidget *window = GTK_WIDGET (gtk_widget_get_root (dialog));
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   g_autofree char *marks_folder = g_build_filename (plugins_root, "marks", NULL);
   g_autofree char *fail_folder = g_build_filename (plugins_root, "marks-fail", NULL);
@@ -153,8 +159,8 @@ test_dialog (void)
   const char *off[] = { (const char *) dialog, "marks", "|Turned off|" };
   const char *on[] = { (const char *) dialog, "marks", "|Loaded|" };
 
-  gtk_window_set_default_size (GTK_WINDOW (dialog), 620, 900);
-  gtk_test_widget_wait_for_draw (GTK_WIDGET (dialog));
+  gtk_window_set_default_size (GTK_WINDOW (window), 620, 900);
+  gtk_test_widget_wait_for_draw (window);
 
   /* marks.plugin.in: name, version, description, authors, website */
   text = sps_test_plugin_row_text (find_row (GTK_WIDGET (dialog), "marks"));
@@ -192,8 +198,8 @@ test_dialog (void)
   sps_test_wait_until (row_says, off);
   g_assert_nonnull (sps_test_find_label (GTK_WIDGET (dialog),
                                          "1 of 13 plugins failed and is skipped; the others work."));
-  gtk_test_widget_wait_for_draw (GTK_WIDGET (dialog));
-  sps_test_maybe_screenshot (GTK_WIDGET (dialog), "plugin-manager");
+  gtk_test_widget_wait_for_draw (window);
+  sps_test_maybe_screenshot (window, "plugin-manager");
 
   /* On again, live */
   toggle = sps_test_find_named (GTK_WIDGET (dialog), "switch-marks");
@@ -206,7 +212,7 @@ test_dialog (void)
   again = load_demo ();
   g_assert_cmpuint (count_marks (again), ==, 101);
 
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 int

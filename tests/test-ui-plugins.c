@@ -1,4 +1,5 @@
-/* test-ui-plugins.c: the Plugins dialog with deliberately broken plugins
+/* test-ui-plugins.c: the plugin manager (the Preferences' Plugins page)
+ * with deliberately broken plugins
  * present (tests/plugins/faulty), and a trace window that still works
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -17,7 +18,7 @@
 #include <spanscope-gtk.h>
 
 #include "sps-application.h"
-#include "sps-plugins-dialog.h"
+#include "sps-plugins-page.h"
 #include "sps-warning-banner.h"
 #include "sps-window.h"
 
@@ -31,7 +32,8 @@ static void
 test_plugins_dialog (void)
 {
   SpsPluginEngine *engine = sps_plugin_engine_get_default ();
-  SpsPluginsDialog *dialog = sps_plugins_dialog_new (NULL, engine);
+  GtkWidget *dialog = gtk_window_new ();
+  GtkWidget *page = sps_plugins_page_new (engine);
   g_autofree char *faulty_dir = g_test_build_filename (G_TEST_BUILT, "plugins", "faulty", NULL);
   g_autofree char *noext_expected = NULL;
   g_autofree char *noext_text = NULL;
@@ -47,11 +49,12 @@ test_plugins_dialog (void)
   guint n_failed_engine = sps_plugin_engine_count_failed (engine);
   g_autofree char *summary = NULL;
 
+  gtk_window_set_child (GTK_WINDOW (dialog), page);
   gtk_window_set_default_size (GTK_WINDOW (dialog), 620, 900);
   gtk_window_present (GTK_WINDOW (dialog));
   gtk_test_widget_wait_for_draw (GTK_WIDGET (dialog));
 
-  list = sps_test_find_descendant (GTK_WIDGET (dialog), GTK_TYPE_LIST_BOX);
+  list = sps_test_find_descendant (page, GTK_TYPE_LIST_BOX);
   g_assert_nonnull (list);
 
   /* Failed ones first */

@@ -20,35 +20,6 @@
 
 static SpsApplication *app;
 
-/* The shortcuts of @widget and its descendants inside a section, title →
- * accelerator. The window also keeps a copy of each for its search page,
- * outside the sections. */
-static void
-collect_shortcuts (GtkWidget  *widget,
-                   GHashTable *by_title,
-                   gboolean    in_section)
-{
-  in_section = in_section || GTK_IS_SHORTCUTS_SECTION (widget);
-
-  if (in_section && GTK_IS_SHORTCUTS_SHORTCUT (widget))
-    {
-      g_autofree char *title = NULL;
-      g_autofree char *accelerator = NULL;
-      g_autofree char *action = NULL;
-
-      g_object_get (widget, "title", &title, "accelerator", &accelerator, "action-name", &action, NULL);
-      /* Each row shows the keys it was given, not what GTK finds for an
-       * action (which would miss the navigation twins) */
-      g_assert_null (action);
-      g_assert_false (g_hash_table_contains (by_title, title));
-      g_hash_table_insert (by_title, g_steal_pointer (&title), g_steal_pointer (&accelerator));
-    }
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_shortcuts (child, by_title, in_section);
-}
-
 static int
 compare_strings (gconstpointer a,
                  gconstpointer b)
@@ -105,20 +76,8 @@ assert_same_accels (GPtrArray *expected,
   g_assert_cmpuint (shown->len, ==, expected->len);
 }
 
-static GHashTable *
-shortcuts_of (SpsWindow *window)
-{
-  GHashTable *by_title = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
-
-  g_assert_nonnull (overlay);
-  collect_shortcuts (GTK_WIDGET (overlay), by_title, FALSE);
-
-  return by_title;
-}
-
-/* The defaults (the keybindings schema) and the fixed bindings: 22
- * actions, 32 accelerators, counted by hand from the schema. The
+/* The defaults (the keybindings schema): 23 actions, 33 accelerators,
+ * counted by hand from the schema. The
  * navigation keys (arrows) sit on the twin actions and still show on
  * their action's row. */
 static void
@@ -130,16 +89,16 @@ test_shortcuts_every_accelerator (void)
   g_autoptr(GPtrArray) shown = NULL;
 
   gtk_window_present (GTK_WINDOW (window));
-  by_title = shortcuts_of (window);
+  by_title = sps_test_shortcuts_of (window);
 
   expected = application_accels (GTK_APPLICATION (app));
   shown = window_accels (by_title);
   assert_same_accels (expected, shown);
   /* 4 zoom-in + 3 zoom-out + 2 + 2 pans + 1 + 1 scrolls + 4 selects +
-   * fit, go to time, flag, clear, open, search, close, quit, help +
-   * 2 + 2 search steps + 2 for the ruler's menu */
-  g_assert_cmpuint (shown->len, ==, 32);
-  g_assert_cmpuint (g_hash_table_size (by_title), ==, 22);
+   * fit, go to time, flag, clear, open, search, close, quit, help,
+   * preferences + 2 + 2 search steps + 2 for the ruler's menu */
+  g_assert_cmpuint (shown->len, ==, 33);
+  g_assert_cmpuint (g_hash_table_size (by_title), ==, 23);
 
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Zoom in"), ==, "w equal plus KP_Add");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Pan left"), ==, "a Left");
@@ -149,6 +108,7 @@ test_shortcuts_every_accelerator (void)
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Open the ruler's menu"), ==, "Menu <Shift>F10");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Keyboard shortcuts"), ==, "<Control>question");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Quit"), ==, "<Control>q");
+  g_assert_cmpstr (g_hash_table_lookup (by_title, "Preferences"), ==, "<Control>comma");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Select the next search match"), ==, "Return KP_Enter");
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Select the previous search match"), ==,
                    "<Shift>Return <Shift>KP_Enter");
@@ -179,7 +139,7 @@ test_shortcuts_follow_settings (void)
 
   g_settings_set_strv (keys, "zoom-in", z);
   g_settings_set_strv (keys, "fit", none);
-  by_title = shortcuts_of (window);
+  by_title = sps_test_shortcuts_of (window);
   /* <Shift>Up went to the twin and still shows on the row; an action
    * without keys has no row */
   g_assert_cmpstr (g_hash_table_lookup (by_title, "Zoom in"), ==, "z <Shift>Up");
@@ -187,11 +147,11 @@ test_shortcuts_follow_settings (void)
   expected = application_accels (GTK_APPLICATION (app));
   shown = window_accels (by_title);
   assert_same_accels (expected, shown);
-  g_assert_cmpuint (shown->len, ==, 32 - 4 + 2 - 1);
+  g_assert_cmpuint (shown->len, ==, 33 - 4 + 2 - 1);
 
   g_settings_reset (keys, "zoom-in");
   g_settings_reset (keys, "fit");
-  restored = shortcuts_of (window);
+  restored = sps_test_shortcuts_of (window);
   g_assert_cmpstr (g_hash_table_lookup (restored, "Zoom in"), ==, "w equal plus KP_Add");
   g_assert_cmpstr (g_hash_table_lookup (restored, "Fit the selection, the range or the trace"), ==, "f");
 

@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
-#include <gdk/x11/gdkx.h>
 #include <spanscope-gtk.h>
 
 #include "sps-application.h"
@@ -77,32 +76,6 @@ open_demo (void)
   "WHERE name LIKE 'Shader::%' AND kind = 'measured'\n" \
   "GROUP BY name ORDER BY name"
 
-/* Sends real key presses to @window through xdotool (XTEST). */
-static void
-press_keys (GtkWidget  *window,
-            const char *keys)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *xid = NULL;
-  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
-  const char *move[] = { NULL, "mousemove", "--window", NULL, "600", "700", NULL };
-  const char *key[] = { NULL, "key", keys, NULL };
-  int status = 0;
-
-  g_assert_true (GDK_IS_X11_SURFACE (gtk_native_get_surface (GTK_NATIVE (window))));
-  g_assert_nonnull (xdotool);
-  xid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (window))));
-  move[0] = key[0] = xdotool;
-  move[3] = xid;
-
-  g_assert_true (g_spawn_sync (NULL, (char **) move, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, &error));
-  g_assert_true (g_spawn_sync (NULL, (char **) key, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, &error));
-}
-
 /* The X events named Shader::* in data/samples/demo.trace.json, counted
  * with a JSON reader: 8 Shader::sharpen, 8 Shader::tone_map. */
 static void
@@ -129,7 +102,7 @@ test_sql_tab (void)
    * breaking the line. Without a pointer in the window (no window
    * manager here) X would not give it the keyboard. */
   gtk_widget_grab_focus (editor);
-  press_keys (GTK_WIDGET (window), "ctrl+Return");
+  sps_test_press_keys (GTK_WIDGET (window), "ctrl+Return");
   sps_test_wait_until (has_rows, table);
   {
     g_autofree char *text = NULL;
@@ -252,7 +225,7 @@ test_keys_from_panels (void)
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)), QUERY, -1);
   table = SPS_RESULT_TABLE (sps_test_find_type_name (panel, "SpsResultTable"));
   gtk_widget_grab_focus (editor);
-  press_keys (GTK_WIDGET (window), "ctrl+Return");
+  sps_test_press_keys (GTK_WIDGET (window), "ctrl+Return");
   sps_test_wait_until (has_rows, table);
 
   /* The SQL editor (a text view) keeps its letters: the timeline's
@@ -262,7 +235,7 @@ test_keys_from_panels (void)
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "zoom-in"));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "clear"));
   span = sps_session_get_visible_end (session) - sps_session_get_visible_start (session);
-  press_keys (GTK_WIDGET (window), "w");
+  sps_test_press_keys (GTK_WIDGET (window), "w");
   sps_test_wait_until (buffer_grew, gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)));
   {
     g_autofree char *text = NULL;
@@ -282,7 +255,7 @@ test_keys_from_panels (void)
   g_assert_true (gtk_widget_grab_focus (rows));
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
   unfocused = sps_test_render (timeline, gtk_widget_get_width (timeline), gtk_widget_get_height (timeline));
-  press_keys (GTK_WIDGET (window), "w");
+  sps_test_press_keys (GTK_WIDGET (window), "w");
   wait[0] = span;
   wait[1] = (gint64) (gsize) session;
   sps_test_wait_until (spans_differ, wait);
@@ -296,7 +269,7 @@ test_keys_from_panels (void)
   g_assert_nonnull (search);
   g_assert_true (gtk_widget_grab_focus (search));
   span = sps_session_get_visible_end (session) - sps_session_get_visible_start (session);
-  press_keys (GTK_WIDGET (window), "w");
+  sps_test_press_keys (GTK_WIDGET (window), "w");
   sps_test_wait_until (entry_has_text, search);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "w");
   g_assert_cmpint (sps_session_get_visible_end (session) - sps_session_get_visible_start (session), ==, span);

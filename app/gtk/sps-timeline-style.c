@@ -65,7 +65,9 @@ update_style (SpsTimeline *self)
     gtk_style_context_get_color (context, &s->fg);
     has_bg = gtk_style_context_lookup_color (context, "theme_bg_color", &bg);
     has_base = gtk_style_context_lookup_color (context, "theme_base_color", &s->base);
-    has_selected = gtk_style_context_lookup_color (context, "theme_selected_bg_color", &selected);
+    /* The Preferences' selection colour, defined by the application */
+    has_selected = gtk_style_context_lookup_color (context, "sps_selection_color", &selected) ||
+                   gtk_style_context_lookup_color (context, "theme_selected_bg_color", &selected);
     has_selected_fg = gtk_style_context_lookup_color (context, "theme_selected_fg_color", &selected_fg);
   }
   G_GNUC_END_IGNORE_DEPRECATIONS
@@ -88,7 +90,9 @@ update_style (SpsTimeline *self)
   s->border = with_alpha (&s->fg, s->dark ? 0.14f : 0.12f);
   s->grid = with_alpha (&s->fg, s->dark ? 0.07f : 0.06f);
   s->accent = with_alpha (&selected, 1.f);
-  s->accent_text = with_alpha (&selected_fg, 1.f);
+  /* Text on the accent (the range's badge) stays readable on a light
+   * selection colour */
+  s->accent_text = luminance (&selected) > 0.6f ? (GdkRGBA) { 0.f, 0.f, 0.f, 1.f } : with_alpha (&selected_fg, 1.f);
   s->range = with_alpha (&selected, 0.16f);
   s->hover = s->dark ? (GdkRGBA) { 1.f, 1.f, 1.f, 0.14f } : (GdkRGBA) { 1.f, 1.f, 1.f, 0.3f };
   s->shadow = with_alpha (&s->fg, 0.55f);

@@ -12,7 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-application.h"
-#include "sps-plugins-dialog.h"
+#include "sps-preferences-window.h"
 #include "sps-screenshot-job.h"
 #include "sps-shortcuts.h"
 #include "sps-window.h"
@@ -39,7 +39,10 @@ struct _SpsApplication
 
   GSettings      *settings;
   GSettings      *keybindings;
-  GtkCssProvider *font_provider;
+  /* Font scale and selection colour, from the settings */
+  GtkCssProvider *settings_provider;
+  /* The Preferences window while it is open (one per application) */
+  GtkWindow      *preferences;
 
   /* Importer options from the command line (--ns, --us), for the files
    * named there; NULL when none was given. */
@@ -152,10 +155,12 @@ sps_application_apply_theme (SpsApplication *self)
 }
 
 static void
-sps_application_apply_font_scale (SpsApplication *self)
+sps_application_apply_css (SpsApplication *self)
 {
-  g_autofree char *css = NULL;
+  g_autoptr(GString) css = g_string_new (NULL);
+  g_autofree char *color = NULL;
   double scale;
+  GdkRGBA rgba;
 
   g_assert (SPS_IS_APPLICATION (self));
 
@@ -164,9 +169,25 @@ sps_application_apply_font_scale (SpsApplication *self)
   /* Percentages relative to the theme's font, so every label and the
    * timeline's text (which uses the widget's Pango context) follow.
    * Integral percent: no locale-dependent decimal separator in CSS. */
-  css = g_strdup_printf ("window.sps-window { font-size: %d%%; }",
-                         (int) CLAMP (scale * 100.0 + 0.5, 10.0, 1000.0));
-  gtk_css_provider_load_from_data (self->font_provider, css, -1);
+  g_string_append_printf (css, "window.sps-window { font-size: %d%%; }\n",
+                          (int) CLAMP (scale * 100.0 + 0.5, 10.0, 1000.0));
+
+  /* The timeline looks this colour up before the theme's accent
+   * (sps-timeline-style.c). gdk_rgba_to_string() writes no locale's
+   * decimal comma; anything that does not parse keeps the theme's. */
+  color = g_settings_get_string (self->settings, "selection-color");
+  if (color[0] != '\0' && gdk_rgba_parse (&rgba, color))
+    {
+      g_autofree char *text = gdk_rgba_to_string (&rgba);
+
+      g_string_append_printf (css, "@define-color sps_selection_color %s;\n", text);
+      /* A named colour alone is no part of any widget's style, so
+       * changing it restyles nothing; this rule makes the timeline's
+       * style depend on it, so that it reads the colour again. */
+      g_string_append (css, "timeline { caret-color: @sps_selection_color; }\n");
+    }
+
+  gtk_css_provider_load_from_data (self->settings_provider, css->str, css->len);
 }
 
 static void
@@ -208,13 +229,6 @@ sps_application_apply_keybinding (SpsApplication    *self,
   g_assert (SPS_IS_APPLICATION (self));
   g_assert (shortcut != NULL);
 
-  if (shortcut->settings_key == NULL)
-    {
-      gtk_application_set_accels_for_action (GTK_APPLICATION (self), shortcut->action,
-                                             (const char *[]) { shortcut->fixed_accel, NULL });
-      return;
-    }
-
   accels = g_settings_get_strv (self->keybindings, shortcut->settings_key);
   builder = g_strv_builder_new ();
   nav_builder = g_strv_builder_new ();
@@ -224,6 +238,9 @@ sps_application_apply_keybinding (SpsApplication    *self,
       guint keyval;
       GdkModifierType mods;
 
+      /* A primary binding cleared in the Preferences, its alternate kept */
+      if (accels[j][0] == '\0')
+        continue;
       if (!gtk_accelerator_parse (accels[j], &keyval, &mods) || keyval == 0)
         g_warning ("Ignoring the key binding “%s” of “%s”: not an accelerator",
                    accels[j], shortcut->settings_key);
@@ -350,16 +367,20 @@ action_about (GSimpleAction *action,
 }
 
 static void
+action_preferences (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  sps_application_show_preferences (SPS_APPLICATION (user_data), NULL);
+}
+
+/* The plugin manager is the Preferences' Plugins page */
+static void
 action_plugins (GSimpleAction *action,
                 GVariant      *param,
                 gpointer       user_data)
 {
-  SpsApplication *self = user_data;
-
-  g_assert (SPS_IS_APPLICATION (self));
-
-  gtk_window_present (GTK_WINDOW (sps_plugins_dialog_new (gtk_application_get_active_window (GTK_APPLICATION (self)),
-                                                          sps_plugin_engine_get_default ())));
+  sps_application_show_preferences (SPS_APPLICATION (user_data), "plugins");
 }
 
 static void
@@ -380,6 +401,7 @@ action_open_recent (GSimpleAction *action,
 static const GActionEntry app_actions[] = {
   { "quit", action_quit },
   { "about", action_about },
+  { "preferences", action_preferences },
   { "plugins", action_plugins },
   { "open-recent", action_open_recent, "s" },
   /* Always disabled: the placeholder of an empty recent-files menu. */
@@ -404,12 +426,13 @@ sps_application_screenshot (SpsApplication *self,
   g_autoptr(SpsScreenshotJob) job = sps_screenshot_job_new (self->screenshot_path,
                                                             self->screenshot_width,
                                                             self->screenshot_height);
+  g_autoptr(GVariant) options = sps_application_dup_import_options (self, self->import_options);
 
   if (self->screenshot_has_range)
     sps_screenshot_job_set_range (job, self->screenshot_range_start, self->screenshot_range_end);
   g_signal_connect_object (job, "finished", G_CALLBACK (on_screenshot_finished), self, G_CONNECT_SWAPPED);
   g_set_object (&self->screenshot_job, job);
-  sps_screenshot_job_run (job, sps_window_new (self), file, self->import_options);
+  sps_screenshot_job_run (job, sps_window_new (self), file, options);
 }
 
 static gboolean
@@ -591,12 +614,15 @@ sps_application_startup (GApplication *app)
   gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (style_provider),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 
-  self->font_provider = gtk_css_provider_new ();
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (self->font_provider),
+  self->settings_provider = gtk_css_provider_new ();
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (self->settings_provider),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  sps_application_apply_font_scale (self);
+  sps_application_apply_css (self);
   g_signal_connect_object (self->settings, "changed::font-scale",
-                           G_CALLBACK (sps_application_apply_font_scale),
+                           G_CALLBACK (sps_application_apply_css),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::selection-color",
+                           G_CALLBACK (sps_application_apply_css),
                            self, G_CONNECT_SWAPPED);
 
   sps_application_apply_theme (self);
@@ -679,10 +705,12 @@ sps_application_dispose (GObject *object)
   SpsApplication *self = SPS_APPLICATION (object);
 
   g_clear_object (&self->screenshot_job);
+  if (self->preferences != NULL)
+    gtk_window_destroy (self->preferences);
 
   g_clear_object (&self->keybindings);
   g_clear_object (&self->settings);
-  g_clear_object (&self->font_provider);
+  g_clear_object (&self->settings_provider);
 
   G_OBJECT_CLASS (sps_application_parent_class)->dispose (object);
 }
@@ -812,6 +840,7 @@ sps_application_open_file_with_options (SpsApplication *self,
                                         GtkWindow      *preferred,
                                         GVariant       *options)
 {
+  g_autoptr(GVariant) defaults = NULL;
   GtkWindow *window;
 
   g_return_if_fail (SPS_IS_APPLICATION (self));
@@ -832,7 +861,8 @@ sps_application_open_file_with_options (SpsApplication *self,
   else
     window = GTK_WINDOW (sps_window_new (self));
 
-  sps_window_load_with_options (SPS_WINDOW (window), file, options);
+  defaults = sps_application_dup_import_options (self, options);
+  sps_window_load_with_options (SPS_WINDOW (window), file, defaults);
   gtk_window_present (window);
 }
 
@@ -896,4 +926,77 @@ sps_application_get_exit_status (SpsApplication *self)
   g_return_val_if_fail (SPS_IS_APPLICATION (self), 1);
 
   return self->exit_status;
+}
+
+/**
+ * sps_application_dup_import_options:
+ * @self: a #SpsApplication
+ * @options: (nullable): importer options the user gave for a file
+ *
+ * The importer options a file is opened with: @options when given (the
+ * command line's --ns and --us), else the Preferences' unit of Chrome
+ * JSON timestamps when it is not the importer's own default
+ * (microseconds), so that a file opened with the defaults records no
+ * options in a profile saved from it.
+ *
+ * Returns: (transfer full) (nullable): the options, %NULL for none
+ */
+GVariant *
+sps_application_dup_import_options (SpsApplication *self,
+                                    GVariant       *options)
+{
+  g_autofree char *unit = NULL;
+  GVariantDict dict;
+
+  g_return_val_if_fail (SPS_IS_APPLICATION (self), NULL);
+
+  if (options != NULL)
+    return g_variant_ref_sink (options);
+  if (self->settings == NULL)
+    return NULL;
+
+  unit = g_settings_get_string (self->settings, "timestamp-unit");
+  if (g_str_equal (unit, "us"))
+    return NULL;
+
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "timestamp-unit", "s", unit);
+
+  return g_variant_ref_sink (g_variant_dict_end (&dict));
+}
+
+/**
+ * sps_application_show_preferences:
+ * @self: a #SpsApplication
+ * @page: (nullable): the page to show ("appearance", "plugins",
+ *   "keyboard"), or %NULL for the one shown last
+ *
+ * Presents the Preferences window, transient for the active window:
+ * there is one per application, raised when it is open already.
+ *
+ * Returns: (transfer none): the Preferences window
+ */
+GtkWindow *
+sps_application_show_preferences (SpsApplication *self,
+                                  const char     *page)
+{
+  GtkWindow *active;
+
+  g_return_val_if_fail (SPS_IS_APPLICATION (self), NULL);
+
+  active = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (self->preferences == NULL)
+    {
+      self->preferences = GTK_WINDOW (sps_preferences_window_new (self, sps_plugin_engine_get_default ()));
+      g_object_add_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
+    }
+
+  if (active != self->preferences)
+    gtk_window_set_transient_for (self->preferences, active);
+  if (page != NULL)
+    sps_preferences_window_set_page (SPS_PREFERENCES_WINDOW (self->preferences), page);
+  gtk_window_present (self->preferences);
+
+  return self->preferences;
 }

@@ -28,5 +28,9 @@ void            sps_application_open_file_with_options (SpsApplication *self,
 void            sps_application_add_recent      (SpsApplication *self,
                                                  GFile          *file);
 int             sps_application_get_exit_status (SpsApplication *self);
+GVariant       *sps_application_dup_import_options (SpsApplication *self,
+                                                    GVariant       *options);
+GtkWindow      *sps_application_show_preferences (SpsApplication *self,
+                                                  const char     *page);
 
 G_END_DECLS

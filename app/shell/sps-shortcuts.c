@@ -3,8 +3,9 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The application sets its accelerators from this table (reading the
- * rebindable ones from the settings), and the shortcuts window (Ctrl+?)
+ * The application sets its accelerators from this table (reading each
+ * action's keys from the settings), the Preferences' Keyboard page edits
+ * those settings, and the shortcuts window (Ctrl+?)
  * is generated from the same table and from the accelerators the
  * application actually set, so it lists every binding of every action,
  * alternates and navigation keys included, and nothing else.
@@ -14,7 +15,7 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 
 #include "sps-shortcuts.h"
 #include "sps-window.h"
@@ -33,29 +34,30 @@ static const char * const group_titles[N_GROUPS] = {
 };
 
 static const SpsShortcut shortcuts[] = {
-  { "open", NULL, "win.open", FALSE, GROUP_TRACES, N_("Open a trace") },
-  { NULL, "<Control>w", "win.close", FALSE, GROUP_TRACES, N_("Close the window") },
-  { NULL, "<Control>q", "app.quit", FALSE, GROUP_TRACES, N_("Quit") },
-  { "search", NULL, "win.search", FALSE, GROUP_TRACES, N_("Search slices") },
+  { "open", "win.open", FALSE, GROUP_TRACES, N_("Open a trace") },
+  { "close", "win.close", FALSE, GROUP_TRACES, N_("Close the window") },
+  { "quit", "app.quit", FALSE, GROUP_TRACES, N_("Quit") },
+  { "search", "win.search", FALSE, GROUP_TRACES, N_("Search slices") },
   /* Enter is a navigation key: on the twin, so a docked list keeps it */
-  { "search-next", NULL, "win.search-next", TRUE, GROUP_TRACES, N_("Select the next search match") },
-  { "search-prev", NULL, "win.search-prev", TRUE, GROUP_TRACES, N_("Select the previous search match") },
-  { NULL, "<Control>question", "win.show-help-overlay", FALSE, GROUP_TRACES, N_("Keyboard shortcuts") },
-  { "zoom-in", NULL, "win.zoom-in", TRUE, GROUP_VIEW, N_("Zoom in") },
-  { "zoom-out", NULL, "win.zoom-out", TRUE, GROUP_VIEW, N_("Zoom out") },
-  { "pan-left", NULL, "win.pan-left", TRUE, GROUP_VIEW, N_("Pan left") },
-  { "pan-right", NULL, "win.pan-right", TRUE, GROUP_VIEW, N_("Pan right") },
-  { "scroll-up", NULL, "win.scroll-up", TRUE, GROUP_VIEW, N_("Scroll up") },
-  { "scroll-down", NULL, "win.scroll-down", TRUE, GROUP_VIEW, N_("Scroll down") },
-  { "fit", NULL, "win.fit", TRUE, GROUP_VIEW, N_("Fit the selection, the range or the trace") },
-  { "go-to-time", NULL, "win.go-to-time", FALSE, GROUP_VIEW, N_("Go to a time") },
-  { "add-flag", NULL, "win.add-flag", TRUE, GROUP_VIEW, N_("Flag the time under the pointer") },
-  { "ruler-menu", NULL, "win.ruler-menu", TRUE, GROUP_VIEW, N_("Open the ruler's menu") },
-  { "select-parent", NULL, "win.select-parent", TRUE, GROUP_SELECTION, N_("Select the parent slice") },
-  { "select-child", NULL, "win.select-child", TRUE, GROUP_SELECTION, N_("Select the first child") },
-  { "select-prev", NULL, "win.select-prev", TRUE, GROUP_SELECTION, N_("Select the previous sibling") },
-  { "select-next", NULL, "win.select-next", TRUE, GROUP_SELECTION, N_("Select the next sibling") },
-  { "clear", NULL, "win.clear", TRUE, GROUP_SELECTION, N_("Clear the selection and the range") },
+  { "search-next", "win.search-next", TRUE, GROUP_TRACES, N_("Select the next search match") },
+  { "search-prev", "win.search-prev", TRUE, GROUP_TRACES, N_("Select the previous search match") },
+  { "preferences", "app.preferences", FALSE, GROUP_TRACES, N_("Preferences") },
+  { "shortcuts", "win.show-help-overlay", FALSE, GROUP_TRACES, N_("Keyboard shortcuts") },
+  { "zoom-in", "win.zoom-in", TRUE, GROUP_VIEW, N_("Zoom in") },
+  { "zoom-out", "win.zoom-out", TRUE, GROUP_VIEW, N_("Zoom out") },
+  { "pan-left", "win.pan-left", TRUE, GROUP_VIEW, N_("Pan left") },
+  { "pan-right", "win.pan-right", TRUE, GROUP_VIEW, N_("Pan right") },
+  { "scroll-up", "win.scroll-up", TRUE, GROUP_VIEW, N_("Scroll up") },
+  { "scroll-down", "win.scroll-down", TRUE, GROUP_VIEW, N_("Scroll down") },
+  { "fit", "win.fit", TRUE, GROUP_VIEW, N_("Fit the selection, the range or the trace") },
+  { "go-to-time", "win.go-to-time", FALSE, GROUP_VIEW, N_("Go to a time") },
+  { "add-flag", "win.add-flag", TRUE, GROUP_VIEW, N_("Flag the time under the pointer") },
+  { "ruler-menu", "win.ruler-menu", TRUE, GROUP_VIEW, N_("Open the ruler's menu") },
+  { "select-parent", "win.select-parent", TRUE, GROUP_SELECTION, N_("Select the parent slice") },
+  { "select-child", "win.select-child", TRUE, GROUP_SELECTION, N_("Select the first child") },
+  { "select-prev", "win.select-prev", TRUE, GROUP_SELECTION, N_("Select the previous sibling") },
+  { "select-next", "win.select-next", TRUE, GROUP_SELECTION, N_("Select the next sibling") },
+  { "clear", "win.clear", TRUE, GROUP_SELECTION, N_("Clear the selection and the range") },
 };
 
 /**
@@ -71,6 +73,215 @@ _sps_shortcuts_get (guint *n_shortcuts)
 
   *n_shortcuts = G_N_ELEMENTS (shortcuts);
   return shortcuts;
+}
+
+const char *
+_sps_shortcuts_get_group_title (guint group)
+{
+  g_assert (group < N_GROUPS);
+
+  return _(group_titles[group]);
+}
+
+guint
+_sps_shortcuts_get_n_groups (void)
+{
+  return N_GROUPS;
+}
+
+/**
+ * _sps_shortcuts_find:
+ * @settings_key: a key of the keybindings schema
+ *
+ * Returns: (nullable): the entry of the table for @settings_key
+ */
+const SpsShortcut *
+_sps_shortcuts_find (const char *settings_key)
+{
+  g_assert (settings_key != NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (shortcuts); i++)
+    if (g_str_equal (shortcuts[i].settings_key, settings_key))
+      return &shortcuts[i];
+
+  return NULL;
+}
+
+static gboolean
+is_modifier_key (guint keyval)
+{
+  switch (keyval)
+    {
+    case GDK_KEY_Shift_L: case GDK_KEY_Shift_R: case GDK_KEY_Control_L: case GDK_KEY_Control_R:
+    case GDK_KEY_Alt_L: case GDK_KEY_Alt_R: case GDK_KEY_Meta_L: case GDK_KEY_Meta_R:
+    case GDK_KEY_Super_L: case GDK_KEY_Super_R: case GDK_KEY_Hyper_L: case GDK_KEY_Hyper_R:
+    case GDK_KEY_Caps_Lock: case GDK_KEY_Shift_Lock: case GDK_KEY_ISO_Level3_Shift:
+    case GDK_KEY_ISO_Level5_Shift: case GDK_KEY_Num_Lock:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* Whether the keyboard types @keyval only with Shift held (“?” is Shift
+ * and “/” on a US keyboard): then Shift is part of the key, and Ctrl+?
+ * is the same binding as Ctrl+Shift+?, so it is dropped. */
+static gboolean
+shift_is_consumed (guint keyval)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  g_autofree GdkKeymapKey *keys = NULL;
+  int n_keys = 0;
+
+  if (display == NULL || !gdk_display_map_keyval (display, keyval, &keys, &n_keys))
+    return FALSE;
+
+  for (int i = 0; i < n_keys; i++)
+    if (keys[i].level == 0)
+      return FALSE;
+
+  return n_keys > 0;
+}
+
+/**
+ * _sps_shortcuts_canonical:
+ * @keyval: the key pressed
+ * @mods: the modifiers held
+ *
+ * One spelling for each key press, so that two bindings that a press
+ * would match compare equal as strings: letters in lower case (Shift+A
+ * is "<Shift>a"), Shift dropped when it only selects the symbol
+ * ("<Control>question"), modifiers GTK does not bind (Caps Lock, Num
+ * Lock) ignored.
+ *
+ * Returns: (transfer full) (nullable): the accelerator, or %NULL for a
+ *   modifier key on its own
+ */
+char *
+_sps_shortcuts_canonical (guint           keyval,
+                          GdkModifierType mods)
+{
+  guint lower = gdk_keyval_to_lower (keyval);
+
+  if (keyval == 0 || is_modifier_key (keyval))
+    return NULL;
+
+  /* An upper-case letter is Shift and the letter, unless Caps Lock
+   * made it upper case */
+  if (lower != keyval && (mods & GDK_LOCK_MASK) == 0)
+    mods |= GDK_SHIFT_MASK;
+  mods &= gtk_accelerator_get_default_mod_mask ();
+  if (lower == keyval && (mods & GDK_SHIFT_MASK) != 0 && shift_is_consumed (keyval))
+    mods &= ~GDK_SHIFT_MASK;
+
+  return gtk_accelerator_name (lower, mods);
+}
+
+/**
+ * _sps_shortcuts_canonical_accel:
+ * @accel: an accelerator as the settings hold it
+ *
+ * Returns: (transfer full) (nullable): _sps_shortcuts_canonical() of
+ *   @accel, %NULL when it is not an accelerator
+ */
+char *
+_sps_shortcuts_canonical_accel (const char *accel)
+{
+  GdkModifierType mods;
+  guint keyval;
+
+  g_assert (accel != NULL);
+
+  if (!gtk_accelerator_parse (accel, &keyval, &mods) || keyval == 0)
+    return NULL;
+
+  return _sps_shortcuts_canonical (keyval, mods);
+}
+
+/**
+ * _sps_shortcuts_find_user:
+ * @keybindings: the keybindings settings
+ * @accel: an accelerator
+ * @except: (nullable): an action whose binding is being replaced
+ * @except_slot: which of @except's bindings is being replaced
+ *
+ * Which action already uses @accel, any of its keys (alternates and
+ * further keys included), except the binding being replaced.
+ *
+ * Returns: (nullable): the action that has @accel, %NULL when it is free
+ */
+const SpsShortcut *
+_sps_shortcuts_find_user (GSettings         *keybindings,
+                          const char        *accel,
+                          const SpsShortcut *except,
+                          SpsShortcutSlot    except_slot)
+{
+  g_autofree char *wanted = NULL;
+
+  g_assert (G_IS_SETTINGS (keybindings));
+  g_assert (accel != NULL);
+
+  if (!(wanted = _sps_shortcuts_canonical_accel (accel)))
+    return NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (shortcuts); i++)
+    {
+      g_auto(GStrv) accels = g_settings_get_strv (keybindings, shortcuts[i].settings_key);
+
+      for (guint j = 0; accels[j] != NULL; j++)
+        {
+          g_autofree char *have = NULL;
+
+          if (&shortcuts[i] == except && j == except_slot)
+            continue;
+          if ((have = _sps_shortcuts_canonical_accel (accels[j])) && g_str_equal (have, wanted))
+            return &shortcuts[i];
+        }
+    }
+
+  return NULL;
+}
+
+/**
+ * _sps_shortcuts_set_slot:
+ * @keybindings: the keybindings settings
+ * @shortcut: an entry of the table
+ * @slot: its primary or alternate binding
+ * @accel: (nullable): the new binding, %NULL or "" to clear it
+ *
+ * Replaces one binding of @shortcut's key, keeping the others in their
+ * places: a cleared primary stays as "" while an alternate follows, and
+ * empty places at the end are dropped.
+ */
+void
+_sps_shortcuts_set_slot (GSettings         *keybindings,
+                         const SpsShortcut *shortcut,
+                         SpsShortcutSlot    slot,
+                         const char        *accel)
+{
+  g_auto(GStrv) old = NULL;
+  g_autoptr(GPtrArray) accels = g_ptr_array_new ();
+  guint n_old;
+
+  g_assert (G_IS_SETTINGS (keybindings));
+  g_assert (shortcut != NULL);
+  g_assert (slot < SPS_SHORTCUT_N_SLOTS);
+
+  old = g_settings_get_strv (keybindings, shortcut->settings_key);
+  n_old = g_strv_length (old);
+
+  for (guint i = 0; i < MAX (n_old, (guint) slot + 1); i++)
+    {
+      if (i == slot)
+        g_ptr_array_add (accels, (gpointer) (accel != NULL ? accel : ""));
+      else
+        g_ptr_array_add (accels, i < n_old ? old[i] : (char *) "");
+    }
+  while (accels->len > 0 && ((const char *) g_ptr_array_index (accels, accels->len - 1))[0] == '\0')
+    g_ptr_array_set_size (accels, accels->len - 1);
+  g_ptr_array_add (accels, NULL);
+
+  g_settings_set_strv (keybindings, shortcut->settings_key, (const char * const *) accels->pdata);
 }
 
 /**

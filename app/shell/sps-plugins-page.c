@@ -1,22 +1,22 @@
-/* sps-plugins-dialog.c: the plugin manager: the plugins found, why any
- * failed, and switches to turn them off
+/* sps-plugins-page.c: the plugin manager (the Preferences' Plugins
+ * page): the plugins found, why any failed, and switches to turn them off
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#define G_LOG_DOMAIN "sps-plugins-dialog"
+#define G_LOG_DOMAIN "sps-plugins-page"
 
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 
 #include "sps-panel-util.h"
-#include "sps-plugins-dialog.h"
+#include "sps-plugins-page.h"
 
 /**
- * SpsPluginsDialog:
+ * SpsPluginsPage:
  *
- * The plugin manager: every plugin the engine found, one row each, with
+ * The plugin manager, the Preferences' Plugins page: every plugin the engine found, one row each, with
  * its name, version, description, authors, website, what it provides,
  * its module and folder, and whether it is loaded, failed (with the
  * reason) or turned off. A switch per plugin turns it off or on: the
@@ -25,9 +25,9 @@
  * come first, so that what needs attention is on top.
  */
 
-struct _SpsPluginsDialog
+struct _SpsPluginsPage
 {
-  GtkWindow        parent_instance;
+  GtkWidget        parent_instance;
 
   SpsPluginEngine *engine;
   GSettings       *settings;
@@ -36,9 +36,9 @@ struct _SpsPluginsDialog
   guint            refill_id;
 };
 
-G_DEFINE_FINAL_TYPE (SpsPluginsDialog, sps_plugins_dialog, GTK_TYPE_WINDOW)
+G_DEFINE_FINAL_TYPE (SpsPluginsPage, sps_plugins_page, GTK_TYPE_WIDGET)
 
-static void sps_plugins_dialog_fill (SpsPluginsDialog *self);
+static void sps_plugins_page_fill (SpsPluginsPage *self);
 
 static GtkWidget *
 new_label (const char *text,
@@ -59,10 +59,10 @@ new_label (const char *text,
 static gboolean
 refill_idle (gpointer data)
 {
-  SpsPluginsDialog *self = data;
+  SpsPluginsPage *self = data;
 
   self->refill_id = 0;
-  sps_plugins_dialog_fill (self);
+  sps_plugins_page_fill (self);
 
   return G_SOURCE_REMOVE;
 }
@@ -74,7 +74,7 @@ refill_idle (gpointer data)
 static void
 on_switch_active (GtkSwitch        *toggle,
                   GParamSpec       *pspec,
-                  SpsPluginsDialog *self)
+                  SpsPluginsPage *self)
 {
   const char *module = g_object_get_data (G_OBJECT (toggle), "module");
   g_auto(GStrv) old = g_settings_get_strv (self->settings, "disabled-plugins");
@@ -82,7 +82,7 @@ on_switch_active (GtkSwitch        *toggle,
   g_auto(GStrv) disabled = NULL;
 
   g_assert (GTK_IS_SWITCH (toggle));
-  g_assert (SPS_IS_PLUGINS_DIALOG (self));
+  g_assert (SPS_IS_PLUGINS_PAGE (self));
   g_assert (module != NULL);
 
   for (guint i = 0; old[i] != NULL; i++)
@@ -152,7 +152,7 @@ format_kinds_and_module (SpsPluginStatus *status)
 }
 
 static GtkWidget *
-create_row (SpsPluginsDialog *self,
+create_row (SpsPluginsPage *self,
             SpsPluginStatus  *status)
 {
   const char * const *authors = sps_plugin_status_get_authors (status);
@@ -230,10 +230,6 @@ create_row (SpsPluginsDialog *self,
   if (state == SPS_PLUGIN_STATE_FAILED)
     gtk_box_append (GTK_BOX (box), new_label (sps_plugin_status_get_error (status), "error"));
 
-  gtk_widget_set_margin_top (box, 9);
-  gtk_widget_set_margin_bottom (box, 9);
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
   gtk_widget_set_name (row, module != NULL ? module : basename);
@@ -242,7 +238,7 @@ create_row (SpsPluginsDialog *self,
 }
 
 static void
-sps_plugins_dialog_fill (SpsPluginsDialog *self)
+sps_plugins_page_fill (SpsPluginsPage *self)
 {
   g_autoptr(GListModel) list = sps_plugin_engine_list_status (self->engine);
   guint n = g_list_model_get_n_items (list);
@@ -251,7 +247,7 @@ sps_plugins_dialog_fill (SpsPluginsDialog *self)
   g_autofree char *summary = NULL;
   GtkWidget *child;
 
-  g_assert (SPS_IS_PLUGINS_DIALOG (self));
+  g_assert (SPS_IS_PLUGINS_PAGE (self));
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))))
     gtk_list_box_remove (self->list, child);
@@ -290,40 +286,37 @@ sps_plugins_dialog_fill (SpsPluginsDialog *self)
 }
 
 static void
-sps_plugins_dialog_dispose (GObject *object)
+sps_plugins_page_dispose (GObject *object)
 {
-  SpsPluginsDialog *self = (SpsPluginsDialog *)object;
+  SpsPluginsPage *self = (SpsPluginsPage *)object;
+  GtkWidget *child;
 
   g_clear_handle_id (&self->refill_id, g_source_remove);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
+    gtk_widget_unparent (child);
   g_clear_object (&self->engine);
   g_clear_object (&self->settings);
 
-  G_OBJECT_CLASS (sps_plugins_dialog_parent_class)->dispose (object);
+  G_OBJECT_CLASS (sps_plugins_page_parent_class)->dispose (object);
 }
 
 static void
-sps_plugins_dialog_class_init (SpsPluginsDialogClass *klass)
+sps_plugins_page_class_init (SpsPluginsPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = sps_plugins_dialog_dispose;
+  object_class->dispose = sps_plugins_page_dispose;
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
 static void
-sps_plugins_dialog_init (SpsPluginsDialog *self)
+sps_plugins_page_init (SpsPluginsPage *self)
 {
-  GtkWidget *header = gtk_header_bar_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   GtkWidget *scrolled = gtk_scrolled_window_new ();
-
-  gtk_window_set_title (GTK_WINDOW (self), _("Plugins"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 560, 520);
-  gtk_window_set_modal (GTK_WINDOW (self), TRUE);
-  gtk_window_set_destroy_with_parent (GTK_WINDOW (self), TRUE);
-  gtk_window_set_titlebar (GTK_WINDOW (self), header);
+  GtkWidget *clamp = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
   self->summary = GTK_LABEL (new_label ("", "dim-label"));
   gtk_label_set_selectable (self->summary, FALSE);
@@ -332,40 +325,34 @@ sps_plugins_dialog_init (SpsPluginsDialog *self)
   self->list = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_NONE);
   gtk_widget_add_css_class (GTK_WIDGET (self->list), "boxed-list");
+  gtk_widget_add_css_class (GTK_WIDGET (self->list), "sps-boxed-list");
   gtk_widget_set_valign (GTK_WIDGET (self->list), GTK_ALIGN_START);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->list));
 
-  gtk_widget_set_margin_top (box, 18);
-  gtk_widget_set_margin_bottom (box, 18);
-  gtk_widget_set_margin_start (box, 18);
-  gtk_widget_set_margin_end (box, 18);
+  gtk_widget_add_css_class (clamp, "sps-preferences-page");
+  gtk_box_append (GTK_BOX (clamp), box);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), box);
-  gtk_window_set_child (GTK_WINDOW (self), scrolled);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), clamp);
+  gtk_widget_set_parent (scrolled, GTK_WIDGET (self));
 }
 
 /**
- * sps_plugins_dialog_new:
- * @parent: (nullable): the window the dialog belongs to
+ * sps_plugins_page_new:
  * @engine: the engine whose plugins to list and turn off or on
  *
- * Returns: (transfer none): a new dialog, not shown yet
+ * Returns: (transfer floating): a new plugin manager
  */
-SpsPluginsDialog *
-sps_plugins_dialog_new (GtkWindow       *parent,
-                        SpsPluginEngine *engine)
+GtkWidget *
+sps_plugins_page_new (SpsPluginEngine *engine)
 {
-  SpsPluginsDialog *self;
+  SpsPluginsPage *self;
 
-  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (SPS_IS_PLUGIN_ENGINE (engine), NULL);
 
-  self = g_object_new (SPS_TYPE_PLUGINS_DIALOG,
-                       "transient-for", parent,
-                       NULL);
+  self = g_object_new (SPS_TYPE_PLUGINS_PAGE, NULL);
   self->engine = g_object_ref (engine);
   self->settings = g_settings_new (APP_ID);
-  sps_plugins_dialog_fill (self);
+  sps_plugins_page_fill (self);
 
-  return self;
+  return GTK_WIDGET (self);
 }
