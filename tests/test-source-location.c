@@ -225,6 +225,32 @@ test_find_cpu_profile (void)
         }
     }
 
+  /* Samples read their own line (V8's `lines`, 1-based) in the leaf
+   * frame's file, without the frame's column: of the profile's 50,294
+   * samples, 32,345 are in window.library.stall (V8 lineNumber 54, so
+   * frame line 55) at line 58 and 142 at line 57 (counted with Python
+   * over the ProfileChunk events' samples and lines) */
+  {
+    const SpsSampleTable *samples = sps_trace_get_samples (trace);
+    guint at_58 = 0;
+    guint at_57 = 0;
+
+    for (guint row = 0; row < samples->n_rows; row++)
+      {
+        SpsSelection sample = { .kind = SPS_SELECTION_SAMPLE, .index = row };
+        g_autoptr(SpsSourceLocation) location = sps_source_location_find (trace, &sample);
+        g_autofree char *text = describe (location);
+
+        if (g_str_equal (text, "window.library.stall @ http://localhost:10200/tricky-main-thread-library.js:58"))
+          at_58++;
+        else if (g_str_equal (text, "window.library.stall @ http://localhost:10200/tricky-main-thread-library.js:57"))
+          at_57++;
+      }
+    g_assert_cmpuint (samples->n_rows, ==, 50294);
+    g_assert_cmpuint (at_58, ==, 32345);
+    g_assert_cmpuint (at_57, ==, 142);
+  }
+
   {
     g_autofree char *first = describe_slice (trace, "FunctionCall", 0);
     g_autofree char *second = describe_slice (trace, "FunctionCall", 1);

@@ -523,12 +523,30 @@ sps_source_panel_class_init (SpsSourcePanelClass *klass)
   gtk_widget_class_set_css_name (widget_class, "spssourcepanel");
 }
 
+/* The Adwaita scheme of the app's light or dark theme (Preferences ▸
+ * Theme sets the GtkSettings property) */
+static void
+follow_theme (GtkSourceBuffer *buffer)
+{
+  GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
+  GtkSettings *settings = gtk_settings_get_default ();
+  GtkSourceStyleScheme *scheme;
+  gboolean dark = FALSE;
+
+  if (settings != NULL)
+    g_object_get (settings, "gtk-application-prefer-dark-theme", &dark, NULL);
+  if ((scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "Adwaita-dark" : "Adwaita")))
+    gtk_source_buffer_set_style_scheme (buffer, scheme);
+}
+
 static GtkWidget *
 new_view (void)
 {
   GtkWidget *view = gtk_source_view_new ();
   g_autoptr(GtkSourceMarkAttributes) attributes = gtk_source_mark_attributes_new ();
   GdkRGBA background = { 0.96, 0.76, 0.07, 0.30 };
+  GtkSourceBuffer *buffer;
+  GtkSettings *settings;
 
   gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
   gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), TRUE);
@@ -540,6 +558,12 @@ new_view (void)
   gtk_source_mark_attributes_set_background (attributes, &background);
   gtk_source_mark_attributes_set_icon_name (attributes, "go-next-symbolic");
   gtk_source_view_set_mark_attributes (GTK_SOURCE_VIEW (view), SPS_SOURCE_PANEL_LINE_MARK, attributes, 0);
+
+  buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
+  follow_theme (buffer);
+  if ((settings = gtk_settings_get_default ()) != NULL)
+    g_signal_connect_object (settings, "notify::gtk-application-prefer-dark-theme",
+                             G_CALLBACK (follow_theme), buffer, G_CONNECT_SWAPPED);
 
   return view;
 }
