@@ -135,6 +135,17 @@ sps_test_find_label (GtkWidget  *root,
   return sps_test_find_widget (root, is_label, text);
 }
 
+/* The text of the label named @name under @root, which must be there */
+const char *
+sps_test_label_text (GtkWidget  *root,
+                     const char *name)
+{
+  GtkWidget *label = sps_test_find_named (root, name);
+
+  g_assert_true (GTK_IS_LABEL (label));
+  return gtk_label_get_text (GTK_LABEL (label));
+}
+
 /* @widget as it is drawn now, @width × @height, rendered by its window's
  * renderer.
  */

@@ -26,6 +26,8 @@ GtkWidget  *sps_test_find_type_name   (GtkWidget      *root,
                                        const char     *type_name);
 GtkWidget  *sps_test_find_label       (GtkWidget      *root,
                                        const char     *text);
+const char *sps_test_label_text       (GtkWidget      *root,
+                                       const char     *name);
 
 GdkTexture *sps_test_render           (GtkWidget      *widget,
                                        int             width,

@@ -253,6 +253,7 @@ sps_trace_load_run (LoadData  *data,
    * partial. */
   if (import_error != NULL)
     _sps_trace_set_load_error (trace, import_error);
+  _sps_trace_set_file (trace, data->file);
 
   /* Analysis plugins add their rows before anyone sees the trace */
   if (!_sps_trace_run_analyses (trace, data->analyses, data->progress, error))

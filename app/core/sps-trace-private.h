@@ -314,6 +314,7 @@ struct _SpsTrace
   guint64           events_read;
   guint64           metadata_events;
   GError           *load_error;
+  GFile            *file;               /* what sps_trace_load() read, or NULL */
 
   /* A trace reopened from a saved profile: the capture it was first
    * imported from, as the profile's meta names it, so that saving it
@@ -416,6 +417,8 @@ void     _sps_trace_store_constants       (SpsTrace        *self);
 
 void     _sps_trace_set_load_error        (SpsTrace        *self,
                                            const GError    *error);
+void     _sps_trace_set_file              (SpsTrace        *self,
+                                           GFile           *file);
 
 /* Where an allocation stands at a time (sps_trace_sum_outstanding(), the
  * outstanding tree and the "Outstanding bytes" counters agree through

@@ -179,6 +179,7 @@ sps_trace_finalize (GObject *object)
   g_clear_pointer (&self->format, g_free);
   g_clear_pointer (&self->display_time_unit, g_free);
   g_clear_error (&self->load_error);
+  g_clear_object (&self->file);
   g_clear_pointer (&self->origin_file, g_free);
   g_clear_pointer (&self->origin_sha256, g_free);
   g_clear_pointer (&self->origin_import_options, g_free);
@@ -228,6 +229,16 @@ _sps_trace_set_load_error (SpsTrace     *self,
   g_clear_error (&self->load_error);
   if (error != NULL)
     self->load_error = g_error_copy (error);
+}
+
+void
+_sps_trace_set_file (SpsTrace *self,
+                     GFile    *file)
+{
+  g_assert (SPS_IS_TRACE (self));
+  g_assert (file == NULL || G_IS_FILE (file));
+
+  g_set_object (&self->file, file);
 }
 
 /**
@@ -360,6 +371,25 @@ sps_trace_get_load_error (SpsTrace *self)
   g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
 
   return self->load_error;
+}
+
+/**
+ * sps_trace_get_file:
+ * @self: a #SpsTrace
+ *
+ * The file the trace was read from, for views that find files beside it
+ * (the source viewer's path rules are kept per trace folder).
+ *
+ * Returns: (nullable) (transfer none): the file given to
+ *   sps_trace_load() or sps_trace_load_async(), or %NULL for a trace
+ *   built in memory
+ */
+GFile *
+sps_trace_get_file (SpsTrace *self)
+{
+  g_return_val_if_fail (SPS_IS_TRACE (self), NULL);
+
+  return self->file;
 }
 
 /**

@@ -292,6 +292,8 @@ SPS_AVAILABLE_IN_ALL
 guint64                 sps_trace_get_metadata_events  (SpsTrace      *self);
 SPS_AVAILABLE_IN_ALL
 const GError           *sps_trace_get_load_error       (SpsTrace      *self);
+SPS_AVAILABLE_IN_ALL
+GFile                  *sps_trace_get_file             (SpsTrace      *self);
 
 SPS_AVAILABLE_IN_ALL
 guint                   sps_trace_get_n_warnings       (SpsTrace      *self);

@@ -1,0 +1,365 @@
+/* test-broadway.c: `spanscope --broadway=PORT` seen in a web browser:
+ * the app serves tests/fixtures/broadway-two-slices.json on a free
+ * loopback port, headless Chromium loads the page and takes a screenshot,
+ * and the two slices are where the timeline draws them, in their palette
+ * colours. Every child has a deadline and is killed with its process
+ * group when the test ends.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#define G_LOG_DOMAIN "test-broadway"
+
+#include "config.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <spanscope-gtk.h>
+
+#include "sps-test-util.h"
+
+#define APP_READY_TIMEOUT_S 60
+#define BROWSER_TIMEOUT_S 60
+#define ATTEMPTS 4
+
+typedef struct
+{
+  GSubprocess *process;
+  gboolean     exited;
+} Child;
+
+static void
+child_setup (gpointer data)
+{
+  /* Its own process group: Chromium's helpers go with it */
+  setpgid (0, 0);
+}
+
+static void
+child_exited_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Child *child = user_data;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
+  child->exited = TRUE;
+}
+
+static gboolean
+flag_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+child_spawn (Child               *child,
+             GSubprocessLauncher *launcher,
+             const char * const  *argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
+  child->process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  child->exited = FALSE;
+  g_subprocess_wait_async (child->process, NULL, child_exited_cb, child);
+}
+
+/* Waits up to @seconds for @child to exit; TRUE if it did */
+static gboolean
+child_wait (Child *child,
+            guint  seconds)
+{
+  gboolean timed_out = FALSE;
+  guint timeout = g_timeout_add_seconds (seconds, flag_cb, &timed_out);
+
+  while (!child->exited && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (timeout);
+
+  return child->exited;
+}
+
+/* Ends @child and its group: SIGTERM (the app stops its daemon), then
+ * SIGKILL after 5 s */
+static void
+child_kill (Child *child)
+{
+  const char *pid;
+
+  if (child->process == NULL)
+    return;
+
+  pid = g_subprocess_get_identifier (child->process);
+  if (!child->exited && pid != NULL)
+    {
+      pid_t group = (pid_t) g_ascii_strtoll (pid, NULL, 10);
+
+      kill (-group, SIGTERM);
+      if (!child_wait (child, 5))
+        {
+          kill (-group, SIGKILL);
+          while (!child->exited)
+            g_main_context_iteration (NULL, TRUE);
+        }
+    }
+  g_clear_object (&child->process);
+}
+
+static guint
+free_port (void)
+{
+  g_autoptr(GSocketListener) listener = g_socket_listener_new ();
+  g_autoptr(GError) error = NULL;
+  guint16 port = g_socket_listener_add_any_inet_port (listener, NULL, &error);
+
+  g_assert_no_error (error);
+  g_socket_listener_close (listener);
+  return port;
+}
+
+typedef struct
+{
+  GString  *output;
+  gboolean  done;
+} Reader;
+
+static void
+read_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Reader *reader = user_data;
+  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, NULL);
+
+  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
+    {
+      reader->done = TRUE;
+      return;
+    }
+  g_string_append_len (reader->output, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes));
+  g_input_stream_read_bytes_async (G_INPUT_STREAM (object), 4096, G_PRIORITY_DEFAULT, NULL, read_cb, reader);
+}
+
+typedef struct
+{
+  int x0, x1, y0, y1;
+  guint count;
+} Box;
+
+static gboolean
+near (guint32 pixel,
+      guint32 rgb)
+{
+  for (int shift = 0; shift < 24; shift += 8)
+    {
+      int a = (pixel >> shift) & 0xff;
+      int b = (rgb >> shift) & 0xff;
+
+      if (ABS (a - b) > 2)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The bounding box of the pixels of colour @rgb (0xRRGGBB) */
+static Box
+find_colour (const guint32 *pixels,
+             int            width,
+             int            height,
+             guint32        rgb)
+{
+  Box box = { width, -1, height, -1, 0 };
+
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      if (near (pixels[y * width + x], rgb))
+        {
+          box.x0 = MIN (box.x0, x);
+          box.x1 = MAX (box.x1, x);
+          box.y0 = MIN (box.y0, y);
+          box.y1 = MAX (box.y1, y);
+          box.count++;
+        }
+
+  return box;
+}
+
+static guint32
+rgb_of (const GdkRGBA *rgba)
+{
+  return (guint32) (rgba->red * 255 + .5) << 16 | (guint32) (rgba->green * 255 + .5) << 8 |
+         (guint32) (rgba->blue * 255 + .5);
+}
+
+static gboolean
+take_screenshot (const char *chromium,
+                 const char *profile,
+                 const char *url,
+                 const char *png)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                                                        G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_autofree char *profile_arg = g_strconcat ("--user-data-dir=", profile, NULL);
+  g_autofree char *png_arg = g_strconcat ("--screenshot=", png, NULL);
+  const char *argv[] = { chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                         "--window-size=1400,1000", "--virtual-time-budget=4000", profile_arg, png_arg, url, NULL };
+  Child browser = { NULL, FALSE };
+  gboolean done;
+
+  g_unlink (png);
+  child_spawn (&browser, launcher, argv);
+  done = child_wait (&browser, BROWSER_TIMEOUT_S);
+  child_kill (&browser);
+
+  return done && g_file_test (png, G_FILE_TEST_IS_REGULAR);
+}
+
+/* Paint [0, 500 µs) and Layout [500, 1000 µs) fill the one thread's row;
+ * the window fits the trace, so each takes half the timeline's width,
+ * Paint's right edge touching Layout's left edge, on the same rows. */
+static void
+test_browser_screenshot (void)
+{
+  g_autofree char *chromium = g_find_program_in_path ("chromium");
+  g_autofree char *daemon = g_find_program_in_path ("gtk4-broadwayd");
+  g_autofree char *fixture = sps_test_fixture_path ("broadway-two-slices.json");
+  g_autofree char *tmp = NULL;
+  g_autofree char *runtime = NULL;
+  g_autofree char *profile = NULL;
+  g_autofree char *png = NULL;
+  g_autofree char *port_arg = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *exe = g_getenv ("SPANSCOPE_EXE");
+  Child app = { NULL, FALSE };
+  Reader reader = { NULL, FALSE };
+  guint32 paint_rgb = rgb_of (sps_palette_get_fill_for_name ("Paint", FALSE));
+  guint32 layout_rgb = rgb_of (sps_palette_get_fill_for_name ("Layout", FALSE));
+  gboolean ready = FALSE;
+  gboolean timed_out = FALSE;
+  Box paint = { 0 };
+  Box layout = { 0 };
+  guint port;
+
+  if (chromium == NULL || daemon == NULL)
+    {
+      g_test_skip ("needs chromium and gtk4-broadwayd (build-aux/dev install-deps)");
+      return;
+    }
+  g_assert_nonnull (exe);
+  g_assert_cmphex (paint_rgb, !=, layout_rgb);
+
+  tmp = g_dir_make_tmp ("sps-broadway-XXXXXX", &error);
+  g_assert_no_error (error);
+  runtime = g_build_filename (tmp, "runtime", NULL);
+  profile = g_build_filename (tmp, "chromium", NULL);
+  png = g_build_filename (tmp, "page.png", NULL);
+  g_assert_cmpint (g_mkdir (runtime, 0700), ==, 0);
+
+  port = free_port ();
+  port_arg = g_strdup_printf ("--broadway=%u", port);
+  url = g_strdup_printf ("http://127.0.0.1:%u/", port);
+
+  /* The app, with its daemon's socket in a folder of its own */
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime, TRUE);
+  g_subprocess_launcher_setenv (launcher, "GTK_A11Y", "none", TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "DISPLAY");
+  g_subprocess_launcher_unsetenv (launcher, "WAYLAND_DISPLAY");
+  {
+    const char *argv[] = { exe, port_arg, fixture, NULL };
+
+    child_spawn (&app, launcher, argv);
+  }
+
+  /* It prints the address once the daemon serves it */
+  reader.output = g_string_new (NULL);
+  g_input_stream_read_bytes_async (g_subprocess_get_stdout_pipe (app.process), 4096, G_PRIORITY_DEFAULT, NULL,
+                                   read_cb, &reader);
+  {
+    guint timeout = g_timeout_add_seconds (APP_READY_TIMEOUT_S, flag_cb, &timed_out);
+
+    while (!timed_out && !app.exited && !(ready = strstr (reader.output->str, url) != NULL))
+      g_main_context_iteration (NULL, TRUE);
+    if (!timed_out)
+      g_source_remove (timeout);
+  }
+  g_test_message ("app said: %s", reader.output->str);
+  g_assert_true (ready);
+
+  /* The page draws once the app has loaded the trace and mapped its
+   * window; try a few times on a slow machine */
+  for (guint attempt = 0; attempt < ATTEMPTS; attempt++)
+    {
+      g_autoptr(GdkTexture) texture = NULL;
+      g_autofree guint32 *pixels = NULL;
+      int width, height;
+
+      g_assert_false (app.exited);
+      g_assert_true (take_screenshot (chromium, profile, url, png));
+      texture = gdk_texture_new_from_filename (png, &error);
+      g_assert_no_error (error);
+      width = gdk_texture_get_width (texture);
+      height = gdk_texture_get_height (texture);
+      pixels = g_new (guint32, (gsize) width * height);
+      gdk_texture_download (texture, (guchar *) pixels, (gsize) width * 4);
+
+      paint = find_colour (pixels, width, height, paint_rgb);
+      layout = find_colour (pixels, width, height, layout_rgb);
+      g_test_message ("attempt %u: Paint %u px at x %d..%d y %d..%d; Layout %u px at x %d..%d y %d..%d",
+                      attempt, paint.count, paint.x0, paint.x1, paint.y0, paint.y1,
+                      layout.count, layout.x0, layout.x1, layout.y0, layout.y1);
+      if (paint.count > 0 && layout.count > 0)
+        break;
+    }
+
+  child_kill (&app);
+  while (!reader.done)
+    g_main_context_iteration (NULL, TRUE);
+  g_string_free (reader.output, TRUE);
+  if (g_getenv ("SPS_TEST_SCREENSHOT_DIR") != NULL)
+    {
+      g_autofree char *keep = g_build_filename (g_getenv ("SPS_TEST_SCREENSHOT_DIR"), "broadway-page.png", NULL);
+      g_autofree char *contents = NULL;
+      gsize length;
+
+      if (g_file_get_contents (png, &contents, &length, NULL))
+        g_file_set_contents (keep, contents, (gssize) length, NULL);
+    }
+  sps_test_remove_tree (tmp);
+
+  /* Both slices are there, side by side on the same rows */
+  g_assert_cmpuint (paint.count, >, 0);
+  g_assert_cmpuint (layout.count, >, 0);
+  g_assert_cmpint (paint.y0, ==, layout.y0);
+  g_assert_cmpint (paint.y1, ==, layout.y1);
+  /* A lane is track-height (20 px by default) and a slice fills it but a
+   * pixel above and below (the slice painter's row->height - 2) */
+  g_assert_cmpint (paint.y1 - paint.y0 + 1, ==, 20 - 2);
+  /* Adjacent slices keep a one-pixel gap between them (the painter's
+   * _sps_timeline_slice_keeps_gap) */
+  g_assert_cmpint (layout.x0, ==, paint.x1 + 2);
+  /* Equal durations, equal widths (to a pixel of rounding), and together
+   * most of the 1200-pixel window's width (the gutter takes the rest) */
+  g_assert_cmpint (ABS ((paint.x1 - paint.x0) - (layout.x1 - layout.x0)), <=, 1);
+  g_assert_cmpint (layout.x1 - paint.x0, >=, 600);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/broadway/browser-screenshot", test_browser_screenshot);
+
+  return g_test_run ();
+}
