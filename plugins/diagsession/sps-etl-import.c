@@ -688,30 +688,32 @@ stack_callsite (Build        *build,
                 const SpsEtlSample *sample)
 {
   guint32 callsite = SPS_NO_INDEX;
+  guint32 user_stack = sps_etl_sample_stack (build->self->kernel, sample, TRUE);
+  guint32 kernel_stack = sps_etl_sample_stack (build->self->kernel, sample, FALSE);
 
   /* The user part is the root side of the stack */
-  if (sample->user_stack != SPS_ETL_NO_ID)
+  if (user_stack != SPS_ETL_NO_ID)
     {
-      UserMemo *memo = &user_memo[sample->user_stack];
+      UserMemo *memo = &user_memo[user_stack];
 
       if (memo->callsite == SPS_NO_INDEX || memo->pid != pid)
         {
           memo->pid = pid;
-          memo->callsite = intern_part (build, pid, sample->user_stack, SPS_NO_INDEX);
+          memo->callsite = intern_part (build, pid, user_stack, SPS_NO_INDEX);
         }
       callsite = memo->callsite;
     }
-  if (sample->kernel_stack != SPS_ETL_NO_ID)
+  if (kernel_stack != SPS_ETL_NO_ID)
     {
-      KernelMemo *memo = &kernel_memo[(sample->kernel_stack * 0x9e3779b1u ^ callsite) % KERNEL_MEMO_SIZE];
+      KernelMemo *memo = &kernel_memo[(kernel_stack * 0x9e3779b1u ^ callsite) % KERNEL_MEMO_SIZE];
 
-      if (memo->callsite == SPS_NO_INDEX || memo->stack != sample->kernel_stack ||
+      if (memo->callsite == SPS_NO_INDEX || memo->stack != kernel_stack ||
           memo->below != callsite || memo->pid != pid)
         {
-          memo->stack = sample->kernel_stack;
+          memo->stack = kernel_stack;
           memo->below = callsite;
           memo->pid = pid;
-          memo->callsite = intern_part (build, pid, sample->kernel_stack, callsite);
+          memo->callsite = intern_part (build, pid, kernel_stack, callsite);
         }
       callsite = memo->callsite;
     }
