@@ -677,8 +677,8 @@ schema_layout (SpsEtlEvents *self,
   return layout;
 }
 
-/* A TraceLogging event's fields, decoded now to know whether they fit
- * (its args may be decoded only when they are read) */
+/* Whether a TraceLogging event's fields fit its payload, by a walk over
+ * their sizes (its args are decoded only when they are read) */
 static void
 check_tracelogging_fields (SpsEtlEvents       *self,
                            const SpsEtlRecord *r,
@@ -694,9 +694,7 @@ check_tracelogging_fields (SpsEtlEvents       *self,
       (schema = sps_etl_find_tracelogging_schema (r, &len)) == NULL ||
       (layout = schema_layout (self, schema, len)) == NULL)
     return;
-  g_string_truncate (self->scratch, 0);
-  if (sps_etl_layout_append (layout, self->scratch, r->pointer_size, r->payload, r->payload_len) ==
-      SPS_ETL_FIELDS_COMPLETE)
+  if (sps_etl_layout_check (layout, r->pointer_size, r->payload, r->payload_len) == SPS_ETL_FIELDS_COMPLETE)
     return;
   /* Translators: a file's name and a byte offset in it */
   where = g_strdup_printf (_("in %s, record at byte %zu"), self->display_name != NULL ? self->display_name : "",
