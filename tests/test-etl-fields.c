@@ -51,7 +51,8 @@ static const char manifest_xml[] =
   "<template tid=\"D\"><data name=\"V\" inType=\"win:Int32\" count=\"Later\"/><data name=\"Later\" inType=\"win:UInt16\"/></template>"
   "</templates></provider></events></instrumentation></instrumentationManifest>";
 
-/* Appends @layout's decoding of @payload to a new string */
+/* Appends @layout's decoding of @payload to a new string; the walk over
+ * the sizes alone (what the import checks) must say the same */
 static char *
 decode (SpsEtlLayout       *layout,
         guint               pointer_size,
@@ -62,7 +63,24 @@ decode (SpsEtlLayout       *layout,
   GString *out = g_string_new (NULL);
 
   g_assert_cmpint (sps_etl_layout_append (layout, out, pointer_size, payload, len), ==, expected);
+  g_assert_cmpint (sps_etl_layout_check (layout, pointer_size, payload, len), ==, expected);
   return g_string_free (out, FALSE);
+}
+
+/* Every prefix of @payload shorter than @fits bytes is PARTIAL for both
+ * the decoding and the walk, the first @fits bytes and more COMPLETE */
+static void
+check_prefixes (SpsEtlLayout *layout,
+                guint         pointer_size,
+                const guint8 *payload,
+                gsize         len,
+                gsize         fits)
+{
+  for (gsize n = 0; n <= len; n++)
+    {
+      g_autofree char *text = decode (layout, pointer_size, payload, n,
+                                      n < fits ? SPS_ETL_FIELDS_PARTIAL : SPS_ETL_FIELDS_COMPLETE);
+    }
 }
 
 static void
@@ -98,6 +116,9 @@ test_manifest_templates (void)
   g_assert_null (g_hash_table_lookup (layouts, GUINT_TO_POINTER (5)));
 
   text_a = decode (g_hash_table_lookup (layouts, GUINT_TO_POINTER (1)), 4, a, sizeof a, SPS_ETL_FIELDS_COMPLETE);
+  /* Its last field, the pointer, takes the last 4 bytes: one short is a
+   * cut, and so is each shorter prefix */
+  check_prefixes (g_hash_table_lookup (layouts, GUINT_TO_POINTER (1)), 4, a, sizeof a, sizeof a);
   g_assert_cmpstr (text_a, ==, "{\"Count\":2,\"Values\":[-1,300],\"Blob\":\"abcdef\",\"Name\":\"ok\",\"Fixed\":\"xyz\","
                                "\"When\":\"1970-01-01T00:00:00.0000000Z\",\"Ok\":true,\"Ptr\":4660}");
   /* 09 08 in base64 is CQg= */
@@ -174,6 +195,77 @@ test_tracelogging_schema (void)
   g_assert_null (sps_etl_layout_new_tracelogging (s1->data, 5, NULL));
 }
 
+/* The import's check walks the sizes without decoding: for payloads that
+ * fit exactly, that are one byte short, whose nested structs have more or
+ * fewer elements than their count says, or whose text is not UTF-16, it
+ * says what the decoding says */
+static void
+test_size_walk (void)
+{
+  /* "N" uint16; "S" an array (u16 count in the payload) of a struct of
+   * "A" int32 and "I", a struct of "B", two uint8 (a count of 2 in the
+   * schema); "W" an array (u16 count in the payload) of NUL-terminated
+   * UTF-16 strings */
+  static const guint8 fields[] = { 'N', 0, 6,
+                                   'S', 0, 0x80 | 0x40 | 24, 2,
+                                   'A', 0, 7,
+                                   'I', 0, 0x80 | 24, 1,
+                                   'B', 0, 0x80 | 0x20 | 4, 0, 2, 0,
+                                   'W', 0, 0x40 | 1 };
+  /* N 7; S of 2: (A 1, B 5 6), (A -1, B 0 1); W of 1: "hi" — 24 bytes,
+   * the last the high byte of the terminator */
+  static const guint8 payload[] = { 7, 0, 2, 0,
+                                    1, 0, 0, 0, 5, 6,
+                                    0xff, 0xff, 0xff, 0xff, 0, 1,
+                                    1, 0, 'h', 0, 'i', 0, 0, 0 };
+  /* The same with S counting 4 structs, then 1 */
+  static const guint8 four[] = { 7, 0, 4, 0,
+                                  1, 0, 0, 0, 5, 6,
+                                  0xff, 0xff, 0xff, 0xff, 0, 1,
+                                  1, 0, 'h', 0, 'i', 0, 0, 0 };
+  static const guint8 one[] = { 7, 0, 1, 0,
+                                1, 0, 0, 0, 5, 6,
+                                0xff, 0xff, 0xff, 0xff, 0, 1,
+                                1, 0, 'h', 0, 'i', 0, 0, 0 };
+  /* "h" then a high surrogate (d800) with no low one after it */
+  static const guint8 lone[] = { 7, 0, 0, 0, 1, 0, 'h', 0, 0x00, 0xd8, 0, 0 };
+  /* The same place with a pair (d83d de00, U+1F600) */
+  static const guint8 pair[] = { 7, 0, 0, 0, 1, 0, 0x3d, 0xd8, 0x00, 0xde, 0, 0 };
+  g_autoptr(GByteArray) s = schema ("Nest", fields, sizeof fields);
+  g_autoptr(SpsEtlLayout) layout = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *text_four = NULL;
+  g_autofree char *text_one = NULL;
+  g_autofree char *text_lone = NULL;
+  g_autofree char *text_pair = NULL;
+
+  g_test_summary ("The size walk the import runs agrees with the decoding: exact fit, one byte short "
+                  "and every shorter prefix, nested struct counts, a count in the payload, invalid UTF-16");
+
+  layout = sps_etl_layout_new_tracelogging (s->data, s->len, NULL);
+  g_assert_nonnull (layout);
+  text = decode (layout, 8, payload, sizeof payload, SPS_ETL_FIELDS_COMPLETE);
+  g_assert_cmpstr (text, ==, "{\"N\":7,\"S\":[{\"A\":1,\"I\":{\"B\":[5,6]}},{\"A\":-1,\"I\":{\"B\":[0,1]}}],"
+                             "\"W\":[\"hi\"]}");
+  check_prefixes (layout, 8, payload, sizeof payload, sizeof payload);
+
+  /* The third struct is read from W's bytes (A from 01 00 68 00, B from
+   * 69 00), the fourth has 2 of its 6 bytes: S is kept raw from byte 2 */
+  text_four = decode (layout, 8, four, sizeof four, SPS_ETL_FIELDS_PARTIAL);
+  g_assert_cmpstr (text_four, ==, "{\"N\":7,\"payload_rest_offset\":2,"
+                                  "\"payload_rest_base64\":\"BAABAAAABQb/////AAEBAGgAaQAAAA==\"}");
+  /* One struct: W's count is read from ff ff (65,535 strings) */
+  text_one = decode (layout, 8, one, sizeof one, SPS_ETL_FIELDS_PARTIAL);
+  g_assert_true (g_str_has_prefix (text_one, "{\"N\":7,\"S\":[{\"A\":1,\"I\":{\"B\":[5,6]}}],"
+                                             "\"payload_rest_offset\":10,"));
+
+  text_lone = decode (layout, 8, lone, sizeof lone, SPS_ETL_FIELDS_PARTIAL);
+  g_assert_true (g_str_has_prefix (text_lone, "{\"N\":7,\"S\":[],\"payload_rest_offset\":4,"));
+  text_pair = decode (layout, 8, pair, sizeof pair, SPS_ETL_FIELDS_COMPLETE);
+  g_assert_cmpstr (text_pair, ==, "{\"N\":7,\"S\":[],\"W\":[\"\xf0\x9f\x98\x80\"]}");
+  check_prefixes (layout, 8, pair, sizeof pair, sizeof pair);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -182,6 +274,7 @@ main (int   argc,
 
   g_test_add_func ("/etl/fields/manifest-templates", test_manifest_templates);
   g_test_add_func ("/etl/fields/tracelogging-schema", test_tracelogging_schema);
+  g_test_add_func ("/etl/fields/size-walk", test_size_walk);
 
   return g_test_run ();
 }

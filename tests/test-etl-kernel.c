@@ -282,22 +282,22 @@ test_stacks (void)
   s = sps_etl_samples_at (&kernel->samples, 0);
   g_assert_cmpuint (s->tid, ==, 7);
   g_assert_cmphex (s->ip, ==, 0xfffff80001000000);
-  ips = stack_ips (kernel, s->kernel_stack, &n);
+  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, s, FALSE), &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[1], ==, 0xfffff80001000020);
-  ips = stack_ips (kernel, s->user_stack, &n);
+  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, s, TRUE), &n);
   g_assert_cmpuint (n, ==, 3);
   g_assert_cmphex (ips[0], ==, 0x401000);
 
   s = sps_etl_samples_at (&kernel->samples, 1);
-  g_assert_cmpuint (s->kernel_stack, ==, SPS_ETL_NO_ID);
-  ips = stack_ips (kernel, s->user_stack, &n);
+  g_assert_cmpuint (sps_etl_sample_stack (kernel, s, FALSE), ==, SPS_ETL_NO_ID);
+  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, s, TRUE), &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[1], ==, 0x7ff000002000);
 
   s = sps_etl_samples_at (&kernel->samples, 2);
-  g_assert_cmpuint (s->user_stack, ==, SPS_ETL_NO_ID);
-  ips = stack_ips (kernel, s->kernel_stack, &n);
+  g_assert_cmpuint (sps_etl_sample_stack (kernel, s, TRUE), ==, SPS_ETL_NO_ID);
+  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, s, FALSE), &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmphex (ips[0], ==, 0xfffff80002000000);
 }
@@ -331,13 +331,13 @@ test_key_reuse (void)
 
   g_assert_cmpuint (kernel->n_stacks_attached, ==, 2);
   g_assert_cmpuint (kernel->n_keys_unresolved, ==, 1);
-  ips = stack_ips (kernel, sps_etl_samples_at (&kernel->samples, 0)->user_stack, &n);
+  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 0), TRUE), &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmphex (ips[0], ==, 0x401000);
-  ips = stack_ips (kernel, sps_etl_samples_at (&kernel->samples, 1)->user_stack, &n);
+  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 1), TRUE), &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[0], ==, 0x502000);
-  g_assert_cmpuint (sps_etl_samples_at (&kernel->samples, 2)->user_stack, ==, SPS_ETL_NO_ID);
+  g_assert_cmpuint (sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 2), TRUE), ==, SPS_ETL_NO_ID);
 }
 
 static void

@@ -162,9 +162,12 @@ _sps_place_rows (const guint32 *track,
   if (any_unsorted)
     {
       g_autofree guint32 *order = g_new (guint32, total);
-      g_autofree SpsTime *times = g_new (SpsTime, total);
+      /* Times gathered in order only where durations break ties; without
+       * them the sort reads each time through its row (a shuffled table
+       * of samples: 8 bytes per row less at finish()'s peak) */
+      g_autofree SpsTime *times = dur != NULL ? g_new (SpsTime, total) : NULL;
 
-      /* The rows and times of the tracks to sort, laid out by position */
+      /* The rows (and times) of the tracks to sort, laid out by position */
       for (guint r = 0; r < n_rows; r++)
         {
           guint32 t = track != NULL ? track[r] : 0;
@@ -172,7 +175,8 @@ _sps_place_rows (const guint32 *track,
           if (t != SPS_NO_INDEX && unsorted[t])
             {
               order[position[r]] = r;
-              times[position[r]] = ts[r];
+              if (times != NULL)
+                times[position[r]] = ts[r];
             }
         }
 
@@ -182,7 +186,10 @@ _sps_place_rows (const guint32 *track,
             guint32 *rows = order + start[t];
             guint32 len = start[t + 1] - start[t];
 
-            _sps_sort_rows_with_times (rows, times + start[t], len, dur);
+            if (times != NULL)
+              _sps_sort_rows_with_times (rows, times + start[t], len, dur);
+            else
+              _sps_sort_rows_by_time (rows, ts, len);
             for (guint32 i = 0; i < len; i++)
               position[rows[i]] = start[t] + i;
           }

@@ -113,6 +113,9 @@ void     _sps_sort_rows_with_times  (guint32       *rows,
                                      SpsTime       *times,
                                      gsize          n,
                                      const SpsTime *dur);
+void     _sps_sort_rows_by_time     (guint32       *rows,
+                                     const SpsTime *ts,
+                                     gsize          n);
 guint32 *_sps_order_by_key_and_time (const guint64 *key,
                                      const SpsTime *ts,
                                      guint          n);

@@ -221,52 +221,64 @@ radix_sort_u64 (guint64 *keys,
   g_free (counts);
 }
 
-/* Sorts @rows and @times together by time, stably, in place, while the
- * moves stay within @budget; FALSE when they would not, leaving the two
- * arrays permuted alike with equal times still in their first order (so
- * a stable sort can take over from there). */
+/* The time of the i-th row being sorted: @times[i] when the caller
+ * gathered them, else read through the row from the table's @ts column */
+#define ROW_TIME(rows, times, ts, i) ((times) != NULL ? (times)[i] : (ts)[(rows)[i]])
+
+/* Sorts @rows (and @times with them, when not NULL) by time, stably, in
+ * place, while the moves stay within @budget; FALSE when they would not,
+ * leaving the rows permuted with equal times still in their first order
+ * (so a stable sort can take over from there). */
 static gboolean
-insertion_sort_pairs_bounded (guint32 *rows,
-                              SpsTime *times,
-                              gsize    n,
-                              gsize    budget)
+insertion_sort_bounded (guint32       *rows,
+                        SpsTime       *times,
+                        const SpsTime *ts,
+                        gsize          n,
+                        gsize          budget)
 {
   for (gsize i = 1; i < n; i++)
     {
-      SpsTime t = times[i];
+      SpsTime t = ROW_TIME (rows, times, ts, i);
       guint32 row = rows[i];
       gsize j = i;
 
-      if (times[i - 1] <= t)
+      if (ROW_TIME (rows, times, ts, i - 1) <= t)
         continue;
-      for (; j > 0 && times[j - 1] > t; j--)
+      for (; j > 0 && ROW_TIME (rows, times, ts, j - 1) > t; j--)
         {
           if (budget-- == 0)
             {
-              times[j] = t;
+              if (times != NULL)
+                times[j] = t;
               rows[j] = row;
               return FALSE;
             }
-          times[j] = times[j - 1];
+          if (times != NULL)
+            times[j] = times[j - 1];
           rows[j] = rows[j - 1];
         }
-      times[j] = t;
+      if (times != NULL)
+        times[j] = t;
       rows[j] = row;
     }
   return TRUE;
 }
 
-/* Sorts @rows stably by @times (times[i] is the time of rows[i]; both are
- * reordered). When the time span and the row count fit in 64 bits
- * together, each row becomes one 8-byte key (time offset above position),
- * half the traffic of (key, row) items. */
+/* Sorts @rows stably by time: @times[i] is the time of rows[i] (both are
+ * reordered), or, with @times NULL, @ts[rows[i]] is. When the time span
+ * and the row count fit in 64 bits together, each row becomes one 8-byte
+ * key (time offset above position), half the traffic of (key, row)
+ * items. The sorted keys still hold each time and where its row was, so
+ * the rows are gathered through the sort's scratch half and the times
+ * read back from the keys: no copy of either array (a shuffled table of
+ * millions of samples would need 12 more bytes per row at finish()'s
+ * peak). */
 static void
-sort_by_time (guint32 *rows,
-              SpsTime *times,
-              gsize    n)
+sort_by_time (guint32       *rows,
+              SpsTime       *times,
+              const SpsTime *ts,
+              gsize          n)
 {
-  g_autofree guint32 *rows_copy = NULL;
-  g_autofree SpsTime *times_copy = NULL;
   SpsTime min = SPS_TIME_MAX;
   SpsTime max = SPS_TIME_MIN;
   guint range_bits;
@@ -275,18 +287,15 @@ sort_by_time (guint32 *rows,
   /* Rows that are nearly in order (V8 profiles step back a little now and
    * then) are sorted where they are: copies of millions of rows cost more
    * in fresh pages than the few moves */
-  if (insertion_sort_pairs_bounded (rows, times, n, n < 48 ? G_MAXSIZE : 2 * n))
+  if (insertion_sort_bounded (rows, times, ts, n, n < 48 ? G_MAXSIZE : 2 * n))
     return;
-
-  rows_copy = memcpy (_sps_alloc_large (MAX (n, 1) * sizeof (guint32)), rows,
-                      n * sizeof (guint32));
-  times_copy = memcpy (_sps_alloc_large (MAX (n, 1) * sizeof (SpsTime)), times,
-                       n * sizeof (SpsTime));
 
   for (gsize i = 0; i < n; i++)
     {
-      min = MIN (min, times[i]);
-      max = MAX (max, times[i]);
+      SpsTime t = ROW_TIME (rows, times, ts, i);
+
+      min = MIN (min, t);
+      max = MAX (max, t);
     }
 
   range_bits = bit_width ((guint64) max - (guint64) min);
@@ -295,43 +304,48 @@ sort_by_time (guint32 *rows,
   if (range_bits + index_bits <= 64)
     {
       guint64 *keys = _sps_alloc_large (2 * n * sizeof (guint64));
+      guint32 *gathered = (guint32 *) (gpointer) (keys + n);
       guint64 index_mask = (G_GUINT64_CONSTANT (1) << index_bits) - 1;
 
       for (gsize i = 0; i < n; i++)
-        keys[i] = (((guint64) times[i] - (guint64) min) << index_bits) | i;
+        keys[i] = (((guint64) ROW_TIME (rows, times, ts, i) - (guint64) min) << index_bits) | i;
 
       radix_sort_u64 (keys, keys + n, n, index_bits, index_bits + range_bits);
 
+      /* The scratch half is free again */
       for (gsize i = 0; i < n; i++)
-        {
-          guint64 from = keys[i] & index_mask;
-
-          rows[i] = rows_copy[from];
-          times[i] = times_copy[from];
-        }
+        gathered[i] = rows[keys[i] & index_mask];
+      memcpy (rows, gathered, n * sizeof (guint32));
+      if (times != NULL)
+        for (gsize i = 0; i < n; i++)
+          times[i] = (SpsTime) ((guint64) min + (keys[i] >> index_bits));
 
       g_free (keys);
     }
   else
     {
       SortItem *items = g_new (SortItem, 2 * n);
+      guint32 *gathered = (guint32 *) (gpointer) (items + n);
 
       for (gsize i = 0; i < n; i++)
         {
-          items[i].key = time_key (times[i]);
+          items[i].key = time_key (ROW_TIME (rows, times, ts, i));
           items[i].row = i;
           items[i].unused = 0;
         }
       sort_items (items, items + n, n);
       for (gsize i = 0; i < n; i++)
-        {
-          rows[i] = rows_copy[items[i].row];
-          times[i] = times_copy[items[i].row];
-        }
+        gathered[i] = rows[items[i].row];
+      memcpy (rows, gathered, n * sizeof (guint32));
+      if (times != NULL)
+        for (gsize i = 0; i < n; i++)
+          times[i] = (SpsTime) (items[i].key ^ (G_GUINT64_CONSTANT (1) << 63));
 
       g_free (items);
     }
 }
+
+#undef ROW_TIME
 
 /* Sorts @rows by (time, [dur descending]) stably; @times[i] is the time
  * of rows[i], gathered by the caller so that sorting and tie checks read
@@ -349,9 +363,25 @@ _sps_sort_rows_with_times (guint32       *rows,
       sorted = FALSE;
 
   if (!sorted)
-    sort_by_time (rows, times, n);
+    sort_by_time (rows, times, NULL, n);
   if (dur != NULL)
     sort_equal_times_by_duration (rows, times, n, dur);
+}
+
+/* Sorts @rows stably by @ts[rows[i]], for tables without durations: no
+ * array of their times is gathered (8 bytes per row less at the peak,
+ * for one random read more per row). */
+void
+_sps_sort_rows_by_time (guint32       *rows,
+                        const SpsTime *ts,
+                        gsize          n)
+{
+  for (gsize i = 1; i < n; i++)
+    if (ts[rows[i]] < ts[rows[i - 1]])
+      {
+        sort_by_time (rows, NULL, ts, n);
+        return;
+      }
 }
 
 /* Orders rows by (key, ts), ties in row order. */

@@ -68,12 +68,14 @@ struct _SpsEtlEvents
                                    * past their payload, warned about once */
   GHashTable      *schemas;       /* TraceLogging schema (GBytes) → its
                                    * SpsEtlLayout, or NULL when malformed */
+  struct _Provider *last_provider; /* of the record before: a buffer's
+                                    * records run in streaks of one */
 };
 
 /* Distinct TraceLogging schemas kept parsed; a file with more starts over */
 #define MAX_SCHEMAS 4096
 
-typedef struct
+typedef struct _Provider
 {
   guint8         guid[16];
   guint32        name;          /* string id */
@@ -277,11 +279,13 @@ provider_of (SpsEtlEvents       *self,
              const SpsEtlRecord *record)
 {
   const guint8 *guid = record->provider;
-  Provider *provider = g_hash_table_lookup (self->providers, guid);
+  Provider *provider = self->last_provider;
   gint known;
 
-  if (provider != NULL)
+  if (provider != NULL && memcmp (provider->guid, guid, 16) == 0)
     return provider;
+  if ((provider = g_hash_table_lookup (self->providers, guid)) != NULL)
+    return self->last_provider = provider;
 
   provider = g_new0 (Provider, 1);
   memcpy (provider->guid, guid, 16);
@@ -311,7 +315,7 @@ provider_of (SpsEtlEvents       *self,
       provider->name = sps_trace_builder_intern (self->builder, text, -1);
     }
   g_hash_table_insert (self->providers, provider->guid, provider);
-  return provider;
+  return self->last_provider = provider;
 }
 
 /* PerfView's opcode names of the kernel's events, else the number */
@@ -677,8 +681,8 @@ schema_layout (SpsEtlEvents *self,
   return layout;
 }
 
-/* A TraceLogging event's fields, decoded now to know whether they fit
- * (its args may be decoded only when they are read) */
+/* Whether a TraceLogging event's fields fit its payload, by a walk over
+ * their sizes (its args are decoded only when they are read) */
 static void
 check_tracelogging_fields (SpsEtlEvents       *self,
                            const SpsEtlRecord *r,
@@ -694,9 +698,7 @@ check_tracelogging_fields (SpsEtlEvents       *self,
       (schema = sps_etl_find_tracelogging_schema (r, &len)) == NULL ||
       (layout = schema_layout (self, schema, len)) == NULL)
     return;
-  g_string_truncate (self->scratch, 0);
-  if (sps_etl_layout_append (layout, self->scratch, r->pointer_size, r->payload, r->payload_len) ==
-      SPS_ETL_FIELDS_COMPLETE)
+  if (sps_etl_layout_check (layout, r->pointer_size, r->payload, r->payload_len) == SPS_ETL_FIELDS_COMPLETE)
     return;
   /* Translators: a file's name and a byte offset in it */
   where = g_strdup_printf (_("in %s, record at byte %zu"), self->display_name != NULL ? self->display_name : "",

@@ -50,15 +50,53 @@ struct _SpsEtlLayout
                            * bytes after the last field are kept raw */
 };
 
+/* One decoder for the JSON and for the walk that only checks sizes: a
+ * walk has no @out and writes nothing, it only adds to @bound at most
+ * what each write would take, so that it knows when the text could reach
+ * the limit (then only the decoding can tell) */
 typedef struct
 {
   SpsEtlLayout *layout;
-  GString      *out;
+  GString      *out;      /* NULL: a walk */
+  gsize         bound;    /* a walk's: at most the text so far */
+  gboolean      unsure;   /* a walk's bound passed the limit */
   guint         pointer_size;
   const guint8 *end;
   gsize         limit;
   guint64      *values;   /* each top-level integer field's value */
 } Decoder;
+
+static inline void
+emit_c (Decoder *d,
+        char     c)
+{
+  if (d->out != NULL)
+    g_string_append_c (d->out, c);
+  else
+    d->bound++;
+}
+
+/* A name or other text: escaped, each byte takes at most 6 */
+static inline void
+emit_name (Decoder    *d,
+           const char *name)
+{
+  if (d->out != NULL)
+    sps_json_append_string (d->out, name, -1);
+  else
+    d->bound += 6 * strlen (name) + 2;
+}
+
+/* Whether the text is, or a walk's could be, past the limit */
+static inline gboolean
+over_limit (Decoder *d)
+{
+  if (d->out != NULL)
+    return d->out->len > d->limit;
+  if (d->bound > d->limit)
+    d->unsure = TRUE;
+  return d->unsure;
+}
 
 static void
 field_clear (gpointer data)
@@ -350,9 +388,11 @@ append_systemtime (GString      *out,
   g_string_append_printf (out, "\"%04u-%02u-%02uT%02u:%02u:%02u.%03u\"", v[0], v[1], v[3], v[4], v[5], v[6], v[7]);
 }
 
-/* A security identifier as S-R-A-S1-S2…; FALSE when it does not fit */
+/* A security identifier as S-R-A-S1-S2…; FALSE when it does not fit.
+ * A walk (@out NULL) adds at most its text to *@bound. */
 static gboolean
 append_sid (GString       *out,
+            gsize         *bound,
             const guint8 **pos,
             const guint8  *end)
 {
@@ -365,6 +405,13 @@ append_sid (GString       *out,
   n = p[1];
   if (n > 15 || (gsize) (end - p - 8) < 4 * (gsize) n)
     return FALSE;
+  if (out == NULL)
+    {
+      /* "S-255-" and 20 digits, then "-" and 10 digits each, quoted */
+      *bound += 2 + 6 + 20 + 11 * (gsize) n;
+      *pos = p + 8 + 4 * (gsize) n;
+      return TRUE;
+    }
   for (guint i = 2; i < 8; i++)
     authority = authority << 8 | p[i];
   g_string_append_printf (out, "\"S-%u-%" G_GUINT64_FORMAT, p[0], authority);
@@ -457,7 +504,19 @@ append_sized (Decoder           *d,
     size /= 2, unit = 2;
   if (size > (guint64) (d->end - *pos) / unit)
     return FALSE;
-  if (unit == 2)
+  if (d->out == NULL)
+    {
+      gsize len = 0;
+
+      /* As append_utf16(): the units before a NUL, valid */
+      while (unit == 2 && len < size && sps_ms_read_u16 (*pos + 2 * len) != 0)
+        len++;
+      if (unit == 2 && !sps_ms_utf16_is_valid (*pos, len))
+        return FALSE;
+      /* Hex takes 2 bytes a byte; text at most 6 a byte or unit */
+      d->bound += 6 * (gsize) size + 2;
+    }
+  else if (unit == 2)
     {
       if (!append_utf16 (d->out, *pos, (gsize) size))
         return FALSE;
@@ -467,6 +526,22 @@ append_sized (Decoder           *d,
   else
     append_hex (d->out, *pos, (gsize) size);
   *pos += size * unit;
+  return TRUE;
+}
+
+/* A value of the shared decoder's types, written or walked over */
+static gboolean
+append_value (Decoder       *d,
+              gint32         type,
+              const guint8 **pos)
+{
+  gsize bound;
+
+  if (d->out != NULL)
+    return sps_ms_append_value (d->out, type, d->pointer_size, pos, d->end);
+  if (!sps_ms_skip_value (type, d->pointer_size, pos, d->end, &bound))
+    return FALSE;
+  d->bound += bound;
   return TRUE;
 }
 
@@ -488,21 +563,21 @@ append_element (Decoder       *d,
       {
         guint member = index + 1;
 
-        g_string_append_c (d->out, '{');
+        emit_c (d, '{');
         for (guint m = 0; m < field->n_members; m++)
           {
             const SpsEtlField *f = &g_array_index (d->layout->fields, SpsEtlField, member);
             guint64 ignored;
 
             if (m > 0)
-              g_string_append_c (d->out, ',');
-            sps_json_append_string (d->out, f->name, -1);
-            g_string_append_c (d->out, ':');
+              emit_c (d, ',');
+            emit_name (d, f->name);
+            emit_c (d, ':');
             if (!append_field (d, member, pos, &ignored))
               return FALSE;
             member += f->span;
           }
-        g_string_append_c (d->out, '}');
+        emit_c (d, '}');
         return TRUE;
       }
 
@@ -511,13 +586,16 @@ append_element (Decoder       *d,
       if (field->length_kind != SPS_ETL_SIZE_NONE)
         return append_sized (d, field, pos, field->length_kind, field->length);
       if (field->in_type == SPS_ETL_IN_UNICODE)
-        return sps_ms_append_value (d->out, SPS_MS_TYPE_STRING, d->pointer_size, pos, d->end);
+        return append_value (d, SPS_MS_TYPE_STRING, pos);
       {
         const guint8 *nul = memchr (p, 0, (gsize) (d->end - p));
 
         if (nul == NULL)
           return FALSE;
-        append_ansi (d->out, p, (gsize) (nul - p));
+        if (d->out != NULL)
+          append_ansi (d->out, p, (gsize) (nul - p));
+        else
+          d->bound += 6 * (gsize) (nul - p) + 2;
         *pos = nul + 1;
         return TRUE;
       }
@@ -536,19 +614,25 @@ append_element (Decoder       *d,
     case SPS_ETL_IN_FILETIME:
       if (d->end - p < 8)
         return FALSE;
-      append_filetime (d->out, sps_ms_read_u64 (p));
+      if (d->out != NULL)
+        append_filetime (d->out, sps_ms_read_u64 (p));
+      else
+        d->bound += 32;     /* "YYYY-MM-DDTHH:MM:SS.fffffffZ", quoted */
       *pos = p + 8;
       return TRUE;
 
     case SPS_ETL_IN_SYSTEMTIME:
       if (d->end - p < 16)
         return FALSE;
-      append_systemtime (d->out, p);
+      if (d->out != NULL)
+        append_systemtime (d->out, p);
+      else
+        d->bound += 2 + 2 * 16;   /* the hex of its 16 bytes, quoted */
       *pos = p + 16;
       return TRUE;
 
     case SPS_ETL_IN_SID:
-      return append_sid (d->out, pos, d->end);
+      return append_sid (d->out, &d->bound, pos, d->end);
 
     default:
       break;
@@ -567,12 +651,15 @@ append_element (Decoder       *d,
       /* TraceLogging's booleans are integers that say so */
       if (field->out_type == OUT_TYPE_BOOLEAN)
         {
-          g_string_append (d->out, *value != 0 ? "true" : "false");
+          if (d->out != NULL)
+            g_string_append (d->out, *value != 0 ? "true" : "false");
+          else
+            d->bound += 5;
           *pos = p + size;
           return TRUE;
         }
     }
-  return sps_ms_append_value (d->out, type, d->pointer_size, pos, d->end);
+  return append_value (d, type, pos);
 }
 
 /* The field at @index: its value, or its array of values */
@@ -587,22 +674,23 @@ append_field (Decoder       *d,
 
   *value = 0;
   if (field->count_kind == SPS_ETL_SIZE_NONE)
-    return append_element (d, index, pos, value) && d->out->len <= d->limit;
+    return append_element (d, index, pos, value) && !over_limit (d);
 
   if (!read_size (d, field->count_kind, field->count, pos, &count))
     return FALSE;
-  g_string_append_c (d->out, '[');
+  emit_c (d, '[');
   for (guint64 k = 0; k < count; k++)
     {
       guint64 ignored;
 
       if (k > 0)
-        g_string_append_c (d->out, ',');
-      /* Elements that take no bytes stop at the text's limit */
-      if (!append_element (d, index, pos, &ignored) || d->out->len > d->limit)
+        emit_c (d, ',');
+      /* Elements that take no bytes stop at the text's limit (a walk's
+       * bound grows by the comma at least) */
+      if (!append_element (d, index, pos, &ignored) || over_limit (d))
         return FALSE;
     }
-  g_string_append_c (d->out, ']');
+  emit_c (d, ']');
   return TRUE;
 }
 
@@ -693,6 +781,68 @@ sps_etl_layout_append (SpsEtlLayout *self,
     append_rest (out, first, payload, pos, d.end);
   g_string_append_c (out, '}');
   return status;
+}
+
+/* At most this many top-level fields are walked without an allocation */
+#define WALK_VALUES 64
+
+/**
+ * sps_etl_layout_check:
+ * @self: a valid layout (sps_etl_layout_is_valid())
+ * @pointer_size: the record's pointer size, 4 or 8
+ * @payload: the payload
+ * @len: its size
+ *
+ * What sps_etl_layout_append() would return for the payload, found by
+ * walking the fields' sizes: no text is written and no string converted
+ * (UTF-16 is only checked). Only when the text of the fields could reach
+ * the decoder's limit (far longer than the payload) is the payload
+ * decoded to know.
+ *
+ * Returns: whether every field fits
+ */
+SpsEtlFieldsStatus
+sps_etl_layout_check (SpsEtlLayout *self,
+                      guint         pointer_size,
+                      const guint8 *payload,
+                      gsize         len)
+{
+  guint64 stack_values[WALK_VALUES] = { 0, };
+  g_autofree guint64 *heap_values = NULL;
+  const guint8 *pos = payload;
+  Decoder d = { 0, };
+
+  g_return_val_if_fail (self != NULL && self->valid, SPS_ETL_FIELDS_PARTIAL);
+
+  if (self->fields->len > WALK_VALUES)
+    heap_values = g_new0 (guint64, self->fields->len);
+  d.layout = self;
+  d.pointer_size = pointer_size;
+  d.end = payload + len;
+  d.limit = MAX_TEXT_BASE + MAX_TEXT_PER_BYTE * len;
+  d.values = heap_values != NULL ? heap_values : stack_values;
+
+  /* The object's braces, and each top-level name as the decoder writes
+   * it (a hidden one too, until it is dropped) */
+  d.bound = 2;
+  for (guint i = 0; i < self->fields->len; i += g_array_index (self->fields, SpsEtlField, i).span)
+    {
+      emit_c (&d, ',');
+      emit_name (&d, g_array_index (self->fields, SpsEtlField, i).name);
+      emit_c (&d, ':');
+      if (append_field (&d, i, &pos, &d.values[i]))
+        continue;
+      /* A field that does not fit fails the decoding too, there or at
+       * the limit before it: its text is never longer than the bound */
+      if (!d.unsure)
+        return SPS_ETL_FIELDS_PARTIAL;
+      {
+        g_autoptr(GString) text = g_string_new (NULL);
+
+        return sps_etl_layout_append (self, text, pointer_size, payload, len);
+      }
+    }
+  return SPS_ETL_FIELDS_COMPLETE;
 }
 
 /* TraceLogging */

@@ -101,6 +101,10 @@ const guint8      *sps_etl_record_find_item      (const SpsEtlRecord *record,
                                                   gsize              *len);
 const guint8      *sps_etl_find_tracelogging_schema (const SpsEtlRecord *record,
                                                   gsize              *len);
+SpsEtlFieldsStatus sps_etl_layout_check          (SpsEtlLayout       *self,
+                                                  guint               pointer_size,
+                                                  const guint8       *payload,
+                                                  gsize               len);
 SpsEtlFieldsStatus sps_etl_layout_append         (SpsEtlLayout       *self,
                                                   GString            *out,
                                                   guint               pointer_size,

@@ -66,6 +66,8 @@ struct _SpsEtlImport
   gpointer              buffer_data;
   GHashTable           *processes;    /* pid → builder process */
   GHashTable           *builder_threads; /* (pid << 32 | tid) → builder thread + 1 */
+  guint64               last_thread_key; /* the last one asked for, and its thread: */
+  guint32               last_thread;     /* a buffer's events run in streaks of one */
   GHashTable           *process_samples; /* after finish: pid → samples */
 };
 
@@ -82,6 +84,7 @@ sps_etl_import_new (SpsTraceBuilder      *builder,
   self->clr = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) sps_clr_symbols_free);
   self->processes = g_hash_table_new (NULL, NULL);
   self->builder_threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->last_thread = SPS_NO_INDEX;
   self->pointer_size = 8;
   sps_etl_guid_parse ("{e13c0d23-ccbc-4e12-931b-d9cc2eee27e4}", self->runtime);
   sps_etl_guid_parse ("{a669021c-c450-4609-a035-5af59af4df18}", self->rundown);
@@ -285,16 +288,24 @@ builder_thread (SpsEtlImport *self,
                 guint32       tid)
 {
   guint64 key = (guint64) pid << 32 | tid;
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->builder_threads, &key));
+  guint index;
   guint32 thread;
   guint64 *stored;
 
+  if (key == self->last_thread_key && self->last_thread != SPS_NO_INDEX)
+    return self->last_thread;
+  index = GPOINTER_TO_UINT (g_hash_table_lookup (self->builder_threads, &key));
   if (index != 0)
-    return index - 1;
-  thread = sps_trace_builder_ensure_thread (self->builder, builder_process (self, pid), tid);
-  stored = g_new (guint64, 1);
-  *stored = key;
-  g_hash_table_insert (self->builder_threads, stored, GUINT_TO_POINTER (thread + 1));
+    thread = index - 1;
+  else
+    {
+      thread = sps_trace_builder_ensure_thread (self->builder, builder_process (self, pid), tid);
+      stored = g_new (guint64, 1);
+      *stored = key;
+      g_hash_table_insert (self->builder_threads, stored, GUINT_TO_POINTER (thread + 1));
+    }
+  self->last_thread_key = key;
+  self->last_thread = thread;
   return thread;
 }
 
@@ -688,30 +699,32 @@ stack_callsite (Build        *build,
                 const SpsEtlSample *sample)
 {
   guint32 callsite = SPS_NO_INDEX;
+  guint32 user_stack = sps_etl_sample_stack (build->self->kernel, sample, TRUE);
+  guint32 kernel_stack = sps_etl_sample_stack (build->self->kernel, sample, FALSE);
 
   /* The user part is the root side of the stack */
-  if (sample->user_stack != SPS_ETL_NO_ID)
+  if (user_stack != SPS_ETL_NO_ID)
     {
-      UserMemo *memo = &user_memo[sample->user_stack];
+      UserMemo *memo = &user_memo[user_stack];
 
       if (memo->callsite == SPS_NO_INDEX || memo->pid != pid)
         {
           memo->pid = pid;
-          memo->callsite = intern_part (build, pid, sample->user_stack, SPS_NO_INDEX);
+          memo->callsite = intern_part (build, pid, user_stack, SPS_NO_INDEX);
         }
       callsite = memo->callsite;
     }
-  if (sample->kernel_stack != SPS_ETL_NO_ID)
+  if (kernel_stack != SPS_ETL_NO_ID)
     {
-      KernelMemo *memo = &kernel_memo[(sample->kernel_stack * 0x9e3779b1u ^ callsite) % KERNEL_MEMO_SIZE];
+      KernelMemo *memo = &kernel_memo[(kernel_stack * 0x9e3779b1u ^ callsite) % KERNEL_MEMO_SIZE];
 
-      if (memo->callsite == SPS_NO_INDEX || memo->stack != sample->kernel_stack ||
+      if (memo->callsite == SPS_NO_INDEX || memo->stack != kernel_stack ||
           memo->below != callsite || memo->pid != pid)
         {
-          memo->stack = sample->kernel_stack;
+          memo->stack = kernel_stack;
           memo->below = callsite;
           memo->pid = pid;
-          memo->callsite = intern_part (build, pid, sample->kernel_stack, callsite);
+          memo->callsite = intern_part (build, pid, kernel_stack, callsite);
         }
       callsite = memo->callsite;
     }

@@ -27,6 +27,11 @@
 
 #include <string.h>
 
+#include <glib.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#endif
+
 #include "sps-etl-kernel.h"
 #include "sps-etl-private.h"
 
@@ -152,6 +157,35 @@ image_free (gpointer data)
   g_free (i);
 }
 
+#define SAMPLE_BLOCK_BYTES ((gsize) SPS_ETL_SAMPLE_BLOCK_SIZE * sizeof (SpsEtlSample))
+
+static SpsEtlSample *
+sample_block_new (void)
+{
+#ifdef G_OS_UNIX
+  gpointer block = mmap (NULL, SAMPLE_BLOCK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+  /* As g_malloc() does when memory runs out */
+  if (block == MAP_FAILED)
+    g_error ("%s: failed to map %" G_GSIZE_FORMAT " bytes", G_STRLOC, SAMPLE_BLOCK_BYTES);
+  return block;
+#else
+  return g_new (SpsEtlSample, SPS_ETL_SAMPLE_BLOCK_SIZE);
+#endif
+}
+
+static void
+sample_block_free (gpointer block)
+{
+  if (block == NULL)
+    return;
+#ifdef G_OS_UNIX
+  munmap (block, SAMPLE_BLOCK_BYTES);
+#else
+  g_free (block);
+#endif
+}
+
 SpsEtlKernel *
 sps_etl_kernel_new (void)
 {
@@ -160,7 +194,8 @@ sps_etl_kernel_new (void)
   self->processes = g_ptr_array_new_with_free_func (process_free);
   self->threads = g_ptr_array_new_with_free_func (thread_free);
   self->images = g_ptr_array_new_with_free_func (image_free);
-  self->samples.blocks = g_ptr_array_new_with_free_func (g_free);
+  self->samples.blocks = g_ptr_array_new_with_free_func (sample_block_free);
+  self->sample_stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlSampleStacks));
   self->stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlStack));
   self->ips = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->event_stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlEventStack));
@@ -199,6 +234,7 @@ sps_etl_kernel_free (SpsEtlKernel *self)
   g_ptr_array_unref (self->threads);
   g_ptr_array_unref (self->images);
   g_ptr_array_unref (self->samples.blocks);
+  g_array_unref (self->sample_stacks);
   g_array_unref (self->stacks);
   g_array_unref (self->ips);
   g_array_unref (self->event_stacks);
@@ -440,12 +476,15 @@ add_image (SpsEtlKernel       *self,
 
 /* Samples and stacks */
 
+G_STATIC_ASSERT (sizeof (SpsEtlSample) == 24);
+
 static void
 add_sample (SpsEtlKernel       *self,
             const SpsEtlRecord *r)
 {
   guint ptr = r->pointer_size;
   SpsEtlSample sample;
+  guint16 flags;
 
   if (r->payload_len < (gsize) ptr + 4)
     {
@@ -456,16 +495,16 @@ add_sample (SpsEtlKernel       *self,
   sample.ts = r->timestamp;
   sample.ip = sps_ms_read_ptr (r->payload, ptr);
   sample.tid = sps_ms_read_u32 (r->payload + ptr);
-  sample.kernel_stack = sample.user_stack = SPS_ETL_NO_ID;
-  sample.flags = r->payload_len >= (gsize) ptr + 8 ? sps_ms_read_u16 (r->payload + ptr + 6) : 0;
+  sample.stacks = SPS_ETL_NO_ID;
+  flags = r->payload_len >= (gsize) ptr + 8 ? sps_ms_read_u16 (r->payload + ptr + 6) : 0;
   if (sample.tid == 0)
     {
       self->n_idle_samples++;
-      if ((sample.flags & (SPS_ETL_SAMPLE_IN_DPC | SPS_ETL_SAMPLE_IN_ISR)) != 0)
+      if ((flags & (SPS_ETL_SAMPLE_IN_DPC | SPS_ETL_SAMPLE_IN_ISR)) != 0)
         self->n_idle_interrupts++;
     }
   if (self->samples.len % SPS_ETL_SAMPLE_BLOCK_SIZE == 0)
-    g_ptr_array_add (self->samples.blocks, g_new (SpsEtlSample, SPS_ETL_SAMPLE_BLOCK_SIZE));
+    g_ptr_array_add (self->samples.blocks, sample_block_new ());
   *sps_etl_samples_at (&self->samples, self->samples.len++) = sample;
   g_hash_table_insert (self->last_sample, GUINT_TO_POINTER (sample.tid),
                        GUINT_TO_POINTER (self->samples.len));
@@ -591,7 +630,18 @@ attach (SpsEtlKernel *self,
         guint32       stack,
         gboolean      user)
 {
-  fill_slot (user ? &sample->user_stack : &sample->kernel_stack, stack, &self->n_stacks_attached);
+  SpsEtlSampleStacks *parts;
+
+  /* A sample's first part gives it its entry */
+  if (sample->stacks == SPS_ETL_NO_ID)
+    {
+      SpsEtlSampleStacks none = { SPS_ETL_NO_ID, SPS_ETL_NO_ID };
+
+      g_array_append_val (self->sample_stacks, none);
+      sample->stacks = self->sample_stacks->len - 1;
+    }
+  parts = &g_array_index (self->sample_stacks, SpsEtlSampleStacks, sample->stacks);
+  fill_slot (user ? &parts->user : &parts->kernel, stack, &self->n_stacks_attached);
 }
 
 /* A reference waits for the next definition of its key */
@@ -989,5 +1039,5 @@ sps_etl_kernel_release_samples (SpsEtlKernel *self,
                                 guint         end)
 {
   for (guint b = 0; b < self->samples.blocks->len && (b + 1) * (guint64) SPS_ETL_SAMPLE_BLOCK_SIZE <= end; b++)
-    g_clear_pointer (&g_ptr_array_index (self->samples.blocks, b), g_free);
+    g_clear_pointer (&g_ptr_array_index (self->samples.blocks, b), sample_block_free);
 }

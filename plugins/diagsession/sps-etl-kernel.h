@@ -41,16 +41,23 @@ typedef struct
 } SpsEtlImage;
 
 /* A sampled IP with its stack: up to two parts (kernel, then user side),
- * each a run of IPs leaf first in the stack pool */
+ * each a run of IPs leaf first in the stack pool. Millions of them wait
+ * for the end of the file, so they are kept small (24 bytes): the parts
+ * of the few samples that have any are in a table of their own. */
 typedef struct
 {
   guint64  ts;
   guint64  ip;
   guint32  tid;
-  guint32  kernel_stack;    /* index into stacks, or SPS_ETL_NO_ID */
-  guint32  user_stack;
-  guint16  flags;           /* SPS_ETL_SAMPLE_IN_DPC, _IN_ISR; 0 when absent */
+  guint32  stacks;          /* into sample_stacks, or SPS_ETL_NO_ID: no part */
 } SpsEtlSample;
+
+/* A sample's stack parts: indexes into stacks, or SPS_ETL_NO_ID */
+typedef struct
+{
+  guint32  kernel;
+  guint32  user;
+} SpsEtlSampleStacks;
 
 /* The word after SampledProfile's Count: the processor was running a
  * deferred procedure call or an interrupt service routine (bits 3–6 are
@@ -60,13 +67,13 @@ typedef struct
 
 /* The samples, in blocks: the import turns them into the builder's rows
  * block by block and frees each block behind it, so that the two do not
- * both hold every sample at once. A block is 32 MiB: glibc's malloc maps
- * anything larger than its dynamic mmap threshold can grow to (32 MiB)
- * on its own, so a freed block goes back to the system at once; smaller
- * blocks came from the heap, which kept them while the builder's columns
- * grew elsewhere (the peak of the import). Pages of a block not reached
- * yet are not resident. */
-#define SPS_ETL_SAMPLE_BLOCK_BITS 20
+ * both hold every sample at once. A block (6 MiB) is a mapping of its
+ * own, not malloc's: glibc serves blocks below its dynamic mmap threshold
+ * (up to 32 MiB) from the heap, which kept them while the builder's
+ * columns grew elsewhere (the peak of the import), and bigger blocks go
+ * back only in big steps. Pages of a block not reached yet are not
+ * resident. */
+#define SPS_ETL_SAMPLE_BLOCK_BITS 18
 #define SPS_ETL_SAMPLE_BLOCK_SIZE (1u << SPS_ETL_SAMPLE_BLOCK_BITS)
 
 typedef struct
@@ -106,6 +113,7 @@ typedef struct
   GPtrArray *threads;       /* SpsEtlThread */
   GPtrArray *images;        /* SpsEtlImage */
   SpsEtlSamples samples;    /* in file order */
+  GArray    *sample_stacks; /* SpsEtlSampleStacks of the samples that have parts */
   GArray    *stacks;        /* SpsEtlStack */
   GArray    *ips;           /* guint64 */
   GArray    *event_stacks;  /* SpsEtlEventStack */
@@ -136,6 +144,21 @@ typedef struct
   GHashTable *key_waiting;     /* key → GArray of key_refs indexes not defined yet */
   GArray     *pending_parts;   /* stack parts read before their sample */
 } SpsEtlKernel;
+
+/* The kernel (@user FALSE) or user part of @sample's stack: an index into
+ * @kernel's stacks, or SPS_ETL_NO_ID */
+static inline guint32
+sps_etl_sample_stack (const SpsEtlKernel *kernel,
+                      const SpsEtlSample *sample,
+                      gboolean            user)
+{
+  const SpsEtlSampleStacks *parts;
+
+  if (sample->stacks == SPS_ETL_NO_ID)
+    return SPS_ETL_NO_ID;
+  parts = &g_array_index (kernel->sample_stacks, SpsEtlSampleStacks, sample->stacks);
+  return user ? parts->user : parts->kernel;
+}
 
 SpsEtlKernel *sps_etl_kernel_new    (void);
 void          sps_etl_kernel_free   (SpsEtlKernel       *self);

@@ -64,11 +64,30 @@ _sps_xca_copy_match (guint8 *dst,
     }
 }
 
-/* The same, at @op in the @out_len-byte @out: most matches reach back 8
+/* Copies [src, src + len) forward in pieces of @step bytes (a constant
+ * where it is inlined: each piece one move), at most step − 1 past it */
+static inline void
+_sps_xca_copy_steps (guint8       *dst,
+                     const guint8 *src,
+                     gsize         len,
+                     gsize         step)
+{
+  const guint8 *end = dst + len;
+
+  do
+    {
+      memcpy (dst, src, step);
+      dst += step;
+      src += step;
+    }
+  while (dst < end);
+}
+
+/* A match copied at @op in the @out_len-byte @out: most matches reach back 8
  * bytes or more, and where there are 8 bytes to spare behind them they
- * are copied 8 at a time (each piece reads only bytes written before it;
- * the at most 7 bytes written past the match are overwritten by what
- * follows). */
+ * are copied 8 at a time, or 16 when they reach back 16 (each piece reads
+ * only bytes written before it; the at most 15 bytes written past the
+ * match are overwritten by what follows). */
 static inline void
 _sps_xca_copy (guint8 *out,
                gsize   op,
@@ -78,21 +97,12 @@ _sps_xca_copy (guint8 *out,
 {
   guint8 *dst = out + op;
 
-  if (G_LIKELY (offset >= 8 && out_len - op >= len + 8))
-    {
-      const guint8 *src = dst - offset;
-      const guint8 *end = dst + len;
-
-      do
-        {
-          memcpy (dst, src, 8);
-          dst += 8;
-          src += 8;
-        }
-      while (dst < end);
-      return;
-    }
-  _sps_xca_copy_match (dst, offset, len);
+  if (G_LIKELY (offset >= 16 && out_len - op >= len + 16))
+    _sps_xca_copy_steps (dst, dst - offset, len, 16);
+  else if (G_LIKELY (offset >= 8 && out_len - op >= len + 8))
+    _sps_xca_copy_steps (dst, dst - offset, len, 8);
+  else
+    _sps_xca_copy_match (dst, offset, len);
 }
 
 G_END_DECLS

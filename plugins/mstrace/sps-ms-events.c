@@ -412,6 +412,139 @@ sps_ms_dup_utf16 (const guint8 *p,
   return g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
 }
 
+/**
+ * sps_ms_utf16_is_valid:
+ * @p: UTF-16LE units (unaligned)
+ * @n: how many
+ *
+ * Whether the units are valid UTF-16 (every surrogate in a pair), as
+ * g_utf16_to_utf8() wants them, without converting them.
+ *
+ * Returns: %TRUE when they are
+ */
+gboolean
+sps_ms_utf16_is_valid (const guint8 *p,
+                       gsize         n)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      guint16 unit = sps_ms_read_u16 (p + 2 * i);
+
+      if (unit >= 0xdc00 && unit < 0xe000)
+        return FALSE;
+      if (unit >= 0xd800 && unit < 0xdc00)
+        {
+          guint16 low;
+
+          if (i + 1 >= n)
+            return FALSE;
+          low = sps_ms_read_u16 (p + 2 * ++i);
+          if (low < 0xdc00 || low >= 0xe000)
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* The text at *@pos (one unit, or up to a NUL unit) when it fits before
+ * @end and is valid UTF-16: *@pos moves past it and *@n gets its units */
+static gboolean
+skip_utf16 (const guint8 **pos,
+            const guint8  *end,
+            gboolean       one_char,
+            gsize         *n)
+{
+  const guint8 *p = *pos;
+  const guint8 *q = p;
+
+  if (one_char)
+    {
+      if (end - p < 2)
+        return FALSE;
+      q = p + 2;
+    }
+  else
+    {
+      while (q + 1 < end && (q[0] != 0 || q[1] != 0))
+        q += 2;
+      if (end - q < 2)
+        return FALSE;
+    }
+  *n = (gsize) (q - p) / 2;
+  if (!sps_ms_utf16_is_valid (p, *n))
+    return FALSE;
+  *pos = one_char ? q : q + 2;
+  return TRUE;
+}
+
+static const guint8 value_sizes[] = {
+  [SPS_MS_TYPE_BOOLEAN] = 4, [SPS_MS_TYPE_INT8] = 1, [SPS_MS_TYPE_UINT8] = 1,
+  [SPS_MS_TYPE_INT16] = 2, [SPS_MS_TYPE_UINT16] = 2, [SPS_MS_TYPE_INT32] = 4,
+  [SPS_MS_TYPE_UINT32] = 4, [SPS_MS_TYPE_INT64] = 8, [SPS_MS_TYPE_UINT64] = 8,
+  [SPS_MS_TYPE_FLOAT] = 4, [SPS_MS_TYPE_DOUBLE] = 8, [SPS_MS_TYPE_DECIMAL] = 16,
+  [SPS_MS_TYPE_DATE] = 8, [SPS_MS_TYPE_GUID] = 16,
+};
+
+/* The bytes of a value of a fixed-size @type (*@type becomes an integer
+ * type for a pointer), 0 for a type that is not one */
+static gsize
+fixed_size (gint32 *type,
+            guint   pointer_size)
+{
+  if (*type == SPS_MS_TYPE_POINTER)
+    {
+      if (pointer_size != 4 && pointer_size != 8)
+        return 0;
+      *type = pointer_size == 4 ? SPS_MS_TYPE_UINT32 : SPS_MS_TYPE_UINT64;
+    }
+  if (*type < 0 || (guint) *type >= G_N_ELEMENTS (value_sizes))
+    return 0;
+  return value_sizes[*type];
+}
+
+/**
+ * sps_ms_skip_value:
+ * @type: a #SpsMsType
+ * @pointer_size: the trace's pointer size, 4 or 8
+ * @pos: (inout): the value's first byte; moved past it
+ * @end: the payload's end
+ * @text_bound: (out): at most how many bytes sps_ms_append_value() writes
+ *   for it
+ *
+ * What sps_ms_append_value() checks, without writing anything: whether
+ * the value fits before @end (and text is valid UTF-16).
+ *
+ * Returns: what sps_ms_append_value() returns for the same value
+ */
+gboolean
+sps_ms_skip_value (gint32         type,
+                   guint          pointer_size,
+                   const guint8 **pos,
+                   const guint8  *end,
+                   gsize         *text_bound)
+{
+  gsize size;
+
+  if (type == SPS_MS_TYPE_STRING || type == SPS_MS_TYPE_CHAR)
+    {
+      gsize n;
+
+      if (!skip_utf16 (pos, end, type == SPS_MS_TYPE_CHAR, &n))
+        return FALSE;
+      /* A unit is at most 3 bytes of UTF-8 or a 6-byte escape */
+      *text_bound = 6 * n + 2;
+      return TRUE;
+    }
+  if ((size = fixed_size (&type, pointer_size)) == 0 || (gsize) (end - *pos) < size)
+    return FALSE;
+  *pos += size;
+  /* Digits of a 64-bit integer with its sign; g_ascii_dtostr()'s
+   * longest; a GUID or 16 bytes of hex, quoted */
+  *text_bound = type == SPS_MS_TYPE_FLOAT || type == SPS_MS_TYPE_DOUBLE ? G_ASCII_DTOSTR_BUF_SIZE :
+                type == SPS_MS_TYPE_GUID || type == SPS_MS_TYPE_DECIMAL ? 2 + 2 * 16 + 4 : 20;
+  return TRUE;
+}
+
 static gboolean
 append_utf16 (GString       *out,
               const guint8 **pos,
@@ -461,13 +594,6 @@ sps_ms_append_value (GString       *out,
                      const guint8 **pos,
                      const guint8  *end)
 {
-  static const guint8 sizes[] = {
-    [SPS_MS_TYPE_BOOLEAN] = 4, [SPS_MS_TYPE_INT8] = 1, [SPS_MS_TYPE_UINT8] = 1,
-    [SPS_MS_TYPE_INT16] = 2, [SPS_MS_TYPE_UINT16] = 2, [SPS_MS_TYPE_INT32] = 4,
-    [SPS_MS_TYPE_UINT32] = 4, [SPS_MS_TYPE_INT64] = 8, [SPS_MS_TYPE_UINT64] = 8,
-    [SPS_MS_TYPE_FLOAT] = 4, [SPS_MS_TYPE_DOUBLE] = 8, [SPS_MS_TYPE_DECIMAL] = 16,
-    [SPS_MS_TYPE_DATE] = 8, [SPS_MS_TYPE_GUID] = 16,
-  };
   const guint8 *p = *pos;
   char number[G_ASCII_DTOSTR_BUF_SIZE];
   gsize size;
@@ -476,16 +602,7 @@ sps_ms_append_value (GString       *out,
 
   if (type == SPS_MS_TYPE_STRING || type == SPS_MS_TYPE_CHAR)
     return append_utf16 (out, pos, end, type == SPS_MS_TYPE_CHAR);
-  if (type == SPS_MS_TYPE_POINTER)
-    {
-      type = pointer_size == 4 ? SPS_MS_TYPE_UINT32 : SPS_MS_TYPE_UINT64;
-      if (pointer_size != 4 && pointer_size != 8)
-        return FALSE;
-    }
-  if (type < 0 || (guint) type >= G_N_ELEMENTS (sizes) || sizes[type] == 0)
-    return FALSE;
-  size = sizes[type];
-  if ((gsize) (end - p) < size)
+  if ((size = fixed_size (&type, pointer_size)) == 0 || (gsize) (end - p) < size)
     return FALSE;
 
   switch (type)

@@ -60,6 +60,13 @@ const SpsMsField *sps_ms_manifest_fields   (SpsMsProvider    provider,
                                               guint           *n_fields);
 char          *sps_ms_dup_utf16              (const guint8    *p,
                                               gsize            n);
+gboolean       sps_ms_utf16_is_valid         (const guint8    *p,
+                                              gsize            n);
+gboolean       sps_ms_skip_value             (gint32           type,
+                                              guint            pointer_size,
+                                              const guint8   **pos,
+                                              const guint8    *end,
+                                              gsize           *text_bound);
 gboolean       sps_ms_append_value           (GString         *out,
                                               gint32           type,
                                               guint            pointer_size,

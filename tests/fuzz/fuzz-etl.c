@@ -66,9 +66,11 @@ check_kernel (SpsEtlKernel *kernel)
   for (guint i = 0; i < kernel->samples.len; i++)
     {
       const SpsEtlSample *sample = sps_etl_samples_at (&kernel->samples, i);
+      guint32 kernel_part = sps_etl_sample_stack (kernel, sample, FALSE);
+      guint32 user_part = sps_etl_sample_stack (kernel, sample, TRUE);
 
-      g_assert_true (sample->kernel_stack == SPS_ETL_NO_ID || sample->kernel_stack < kernel->stacks->len);
-      g_assert_true (sample->user_stack == SPS_ETL_NO_ID || sample->user_stack < kernel->stacks->len);
+      g_assert_true (kernel_part == SPS_ETL_NO_ID || kernel_part < kernel->stacks->len);
+      g_assert_true (user_part == SPS_ETL_NO_ID || user_part < kernel->stacks->len);
     }
   for (guint i = 0; i < kernel->processes->len; i++)
     g_assert_nonnull (g_ptr_array_index (kernel->processes, i));
