@@ -95,6 +95,10 @@ static const GOptionEntry option_entries[] = {
     N_("Read timestamps and durations as nanoseconds instead of microseconds (also -ns)"), NULL },
   { "us", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Read timestamps and durations as microseconds, the default (also -us)"), NULL },
+  /* Handled in main() before GTK starts (sps-broadway.c); listed here for
+   * --help */
+  { "broadway", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Serve the window to a web browser at http://127.0.0.1:PORT/ (--broadway alone: port 8080)"), N_("PORT") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Print the version and quit"), NULL },
   { NULL }
