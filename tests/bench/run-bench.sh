@@ -33,6 +33,9 @@ echo
 
 "$bench" "$dir/bench-1000000.json"
 echo
+# What the self trace (--trace) costs an import: off, then on
+"$bench" --trace-cost 3 "$dir/bench-1000000.json"
+echo
 "$bench" --json-glib "$dir/bench-200000.json" "$dir/bench-5000000.json"
 echo
 if [ -n "$profile" ]; then
