@@ -4,13 +4,16 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Set SPS_TEST_DIAGNOSTICS_PNG to a file name to keep a screenshot of
- * the window with the panel open.
+ * the window with the panel open, SPS_TEST_DIAGNOSTICS_FILE to open
+ * another trace than the demo, SPS_TEST_DIAGNOSTICS_LANGUAGE to show it
+ * in another language (de).
  */
 
 #define G_LOG_DOMAIN "test-ui-diagnostics"
 
 #include "config.h"
 
+#include <locale.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -40,12 +43,15 @@ open_trace (const char *path)
   return window;
 }
 
+/* The demo, or SPS_TEST_DIAGNOSTICS_FILE (to look at the panel on a
+ * denser trace) */
 static SpsWindow *
 open_demo (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
+  const char *other = g_getenv ("SPS_TEST_DIAGNOSTICS_FILE");
 
-  return open_trace (path);
+  return open_trace (other != NULL ? other : path);
 }
 
 static void
@@ -65,6 +71,17 @@ find_panel (SpsWindow *window)
   return panel != NULL ? SPS_DIAGNOSTICS_PANEL (panel) : NULL;
 }
 
+/* One frame of the timeline, drawn by the window. (Not
+ * sps_test_redraw(): its render into a texture finds no node when the
+ * panel's timer queued a draw in between.) */
+static void
+redraw (SpsWindow   *window,
+        SpsTimeline *timeline)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (timeline));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+}
+
 /* Frames are counted as they are drawn: N redraws of the timeline, N
  * more frames in the panel; the measured split adds up; closing the
  * panel turns the measuring off again. */
@@ -77,8 +94,6 @@ test_diagnostics_frames (void)
   SpsTimelineStats stats;
   GtkWidget *notebook;
   guint64 before;
-  int width = gtk_widget_get_width (GTK_WIDGET (timeline));
-  int height = gtk_widget_get_height (GTK_WIDGET (timeline));
 
   /* Not there until asked for, and the timeline does not measure */
   g_assert_null (find_panel (window));
@@ -95,12 +110,15 @@ test_diagnostics_frames (void)
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (panel)));
   g_assert_true (sps_timeline_get_collect_stats (timeline));
 
+  /* A new scale: the rows are painted again, not taken from the cache */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-in", NULL));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+
   before = sps_diagnostics_panel_get_frames (panel);
   g_assert_cmpuint (before, >, 0);
   for (guint i = 0; i < 5; i++)
-    g_object_unref (sps_test_redraw (GTK_WIDGET (window), GTK_WIDGET (timeline), width, height));
-  /* sps_test_redraw() draws the window: one frame of the timeline (its
-   * render into a texture reuses the node GTK kept of that frame) */
+    redraw (window, timeline);
+  /* Five frames drawn, five counted */
   g_assert_cmpuint (sps_diagnostics_panel_get_frames (panel), ==, before + 5);
 
   sps_timeline_get_stats (timeline, &stats);
@@ -110,11 +128,16 @@ test_diagnostics_frames (void)
   g_assert_cmpint (stats.rows_ns, >, 0);
   g_assert_cmpint (stats.rows_ns + stats.overlays_ns + stats.ruler_ns, <=, stats.build_ns);
   g_assert_cmpuint (stats.render_nodes, >, 10);
-  /* The demo at its first zoom: its slices are drawn or merged */
+  /* The frame at the new scale painted the slices: drawn or merged */
   g_assert_cmpuint (stats.items_drawn + stats.items_merged, >, 0);
 
+  /* Two updates a tick apart: the frame rate of the redraws above */
+  sps_diagnostics_panel_update (panel);
+  redraw (window, timeline);
+  sps_test_spin (300);
   sps_diagnostics_panel_update (panel);
 
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
   if (g_getenv ("SPS_TEST_DIAGNOSTICS_PNG") != NULL)
     g_object_unref (sps_test_save_screenshot (GTK_WIDGET (window), g_getenv ("SPS_TEST_DIAGNOSTICS_PNG")));
 
@@ -128,7 +151,7 @@ test_diagnostics_frames (void)
   {
     SpsTimelineStats after;
 
-    g_object_unref (sps_test_redraw (GTK_WIDGET (window), GTK_WIDGET (timeline), width, height));
+    redraw (window, timeline);
     sps_timeline_get_stats (timeline, &after);
     g_assert_cmpuint (after.frames, ==, before + 1);
     g_assert_cmpint (after.build_ns, ==, stats.build_ns);
@@ -231,6 +254,14 @@ main (int   argc,
       char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
+  /* To look at the panel in another language, before anything is
+   * translated (GLib decides once whether to translate; glibc rereads
+   * LANGUAGE once setlocale() runs again) */
+  if (g_getenv ("SPS_TEST_DIAGNOSTICS_LANGUAGE") != NULL)
+    {
+      g_setenv ("LANGUAGE", g_getenv ("SPS_TEST_DIAGNOSTICS_LANGUAGE"), TRUE);
+      setlocale (LC_ALL, "");
+    }
 
   app = sps_test_register_app ();
 

@@ -526,8 +526,9 @@ _sps_timeline_draw (SpsTimeline *self,
   _sps_timeline_get_geometry (self, width, height, &g);
   self->frame++;
   self->stats.frames = self->frame;
-  self->stats.items_drawn = 0;
-  self->stats.items_merged = 0;
+  self->painted_items = 0;
+  self->merged_items = 0;
+  self->painted_lanes = 0;
   self->stats.tiles_reused = 0;
   self->stats.tiles_built = 0;
 
@@ -550,6 +551,13 @@ _sps_timeline_draw (SpsTimeline *self,
     t[3] = sps_self_trace_get_time ();
   draw_ruler (self, snapshot, &g, &scale);
   _sps_timeline_draw_flags (self, snapshot, &g);
+  /* A frame that only put cached rows together keeps the counts of the
+   * last one that painted */
+  if (self->painted_lanes > 0)
+    {
+      self->stats.items_drawn = self->painted_items;
+      self->stats.items_merged = self->merged_items;
+    }
   if (timed)
     {
       t[4] = sps_self_trace_get_time ();

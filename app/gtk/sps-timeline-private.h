@@ -245,6 +245,11 @@ struct _SpsTimeline
   double                last_ns_per_px;
   guint                 frame_tile_builds;
   SpsTimelineStats      stats;             /* sps-timeline-stats.c */
+  /* Slices the painters drew and merged since the frame began, and the
+   * lanes they painted: published to stats when a frame painted any */
+  guint                 painted_items;
+  guint                 merged_items;
+  guint                 painted_lanes;
   GHashTable           *labels;        /* name id << 16 | width step → Label */
   GHashTable           *gutter_labels; /* row key → Label */
   SpsTimeRulerCache    *ruler_cache;

@@ -424,8 +424,9 @@ paint_slice_lane (SpsTimeline               *self,
   flush_merged (&d);
 
 done:
-  self->stats.items_drawn += d.n_drawn;
-  self->stats.items_merged += d.n_merged;
+  self->painted_items += d.n_drawn;
+  self->merged_items += d.n_merged;
+  self->painted_lanes++;
   paint->canvas = d.strip;
   paint->drawn = d.drawn;
   paint->y = d.y;

@@ -72,10 +72,10 @@ GskRenderNode *sps_timeline_build_node      (SpsTimeline *self,
  * @overlays_ns: the flows, hover, selection and pointer line
  * @ruler_ns: the ruler, range badge and flags
  * @render_nodes: render nodes in the last frame (0 unless collecting)
- * @items_drawn: slices the last frame drew one by one (including those
- *   drawn into tiles it built)
- * @items_merged: slices it merged into runs narrower than a pixel
- *   would show apart (sub-pixel culling)
+ * @items_drawn: slices the last frame that painted slice lanes (rather
+ *   than reuse cached rows) drew one by one, tiles it built included
+ * @items_merged: slices that frame merged into runs, being too narrow
+ *   for a pixel of their own (sub-pixel culling)
  * @tiles_reused: tiles in view that the last frame took from its cache
  * @tiles_built: tiles in view it had to build
  *
