@@ -2,8 +2,10 @@
 # run-bench.sh GEN-TRACE BENCH-IMPORT DIR [BENCH-PROFILE]
 #
 # Generates the benchmark traces into DIR (once; again when gen-trace is
-# newer than a file) and runs bench-import on the 1e6 and 5e6 event files,
-# then bench-profile (save and reopen a profile) on the 5e6 file.
+# newer than a file) and runs bench-import on the 1e6 and 5e6 event files
+# (on the 1e6 file also with the self trace off, then on: what --trace
+# costs an import), then bench-profile (save and reopen a profile) on the
+# 5e6 file.
 # The json-glib baseline runs on the 2e5 event file: json-glib builds a
 # whole DOM (about 15× the file in RAM), which is the point of the
 # comparison but too slow and too large to repeat on the big files.
