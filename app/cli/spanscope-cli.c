@@ -58,7 +58,9 @@ sps_cli_get_usage (void)
   g_string_append_c (text, '\n');
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     g_string_append_printf (text, "  spanscope-cli %s %s\n", commands[i].name, _(commands[i].synopsis));
-  g_string_append (text, "  spanscope-cli --version\n\n");
+  g_string_append (text, "  spanscope-cli --version\n");
+  /* Translators: keep the option name; OUT.json and COMMAND may be translated */
+  g_string_append_printf (text, "  spanscope-cli --trace %s\n\n", _("OUT.json COMMAND …"));
   g_string_append (text, _("Commands:"));
   g_string_append_c (text, '\n');
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
@@ -79,6 +81,7 @@ main (int    argc,
 {
   const char *localedir;
   const char *command;
+  const char *trace_path = NULL;
 
   setlocale (LC_ALL, "");
 
@@ -103,6 +106,21 @@ main (int    argc,
       return SPS_CLI_EXIT_USAGE;
     }
 
+  /* --trace OUT.json before the command: a Chrome JSON trace of this
+   * run, written when the command is done */
+  if (g_str_equal (argv[1], "--trace"))
+    {
+      if (argc < 4)
+        {
+          sps_cli_print_usage_error (NULL, "%s", _("--trace needs a file name and a COMMAND"));
+          return SPS_CLI_EXIT_USAGE;
+        }
+      trace_path = argv[2];
+      sps_self_trace_enable ();
+      argv += 2;
+      argc -= 2;
+    }
+
   command = argv[1];
 
   if (g_str_equal (command, "--version") || g_str_equal (command, "-V"))
@@ -121,7 +139,17 @@ main (int    argc,
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
       if (g_str_equal (command, commands[i].name))
-        return commands[i].func (argv + 1);
+        {
+          int status = commands[i].func (argv + 1);
+          g_autoptr(GError) error = NULL;
+
+          if (trace_path != NULL && !sps_self_trace_write (trace_path, &error))
+            {
+              g_printerr ("spanscope-cli: %s\n", error->message);
+              status = status != SPS_CLI_EXIT_OK ? status : SPS_CLI_EXIT_BAD_INPUT;
+            }
+          return status;
+        }
     }
 
   sps_cli_print_usage_error (NULL, _("unknown command “%s”"), command);

@@ -34,6 +34,7 @@
 #include "sps-sql-text.h"
 #include "sps-csv.h"
 #include "sps-json.h"
+#include "sps-self-trace.h"
 #include "sps-file-read.h"
 #include "sps-view-filter.h"
 #include "sps-profile.h"

@@ -33,6 +33,7 @@
 #include "sps-file-read.h"
 #include "sps-file-read-private.h"
 #include "sps-importer.h"
+#include "sps-self-trace.h"
 
 /* Read per call, so that progress and cancellation are looked at often. */
 #define CHUNK (((gsize) 8) * 1024 * 1024)
@@ -202,6 +203,7 @@ sps_file_read (GFile            *file,
   gsize size;
   gsize done = 0;
   int fd;
+  SPS_SELF_TRACE_SCOPE ("read-file");
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
   g_return_val_if_fail (builder == NULL || SPS_IS_TRACE_BUILDER (builder), NULL);

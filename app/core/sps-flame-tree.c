@@ -29,6 +29,7 @@
 
 #include "sps-flame-tree-private.h"
 #include "sps-trace-private.h"
+#include "sps-self-trace.h"
 
 /* Rows between two cancellation checks. */
 #define CHECK_STRIDE 65536
@@ -601,6 +602,7 @@ sps_flame_tree_build (SpsTrace                  *trace,
   SpsFlameNode root = { 0 };
   guint64 n_expected;
   gboolean ok;
+  SPS_SELF_TRACE_SCOPE ("flame-tree/build");
 
   g_return_val_if_fail (SPS_IS_TRACE (trace), NULL);
   g_return_val_if_fail (params != NULL, NULL);

@@ -11,6 +11,7 @@
 
 #include "sps-importer.h"
 #include "sps-plugin-engine-private.h"
+#include "sps-self-trace.h"
 
 /**
  * SpsImporter:
@@ -141,6 +142,7 @@ sps_importer_load (SpsImporter      *self,
   g_autoptr(GError) local_error = NULL;
   g_autofree char *silent = NULL;
   gboolean ret;
+  SPS_SELF_TRACE_SCOPE ("import");
 
   g_return_val_if_fail (SPS_IS_IMPORTER (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);

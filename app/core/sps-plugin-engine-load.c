@@ -17,6 +17,7 @@
 
 #include "sps-plugin-engine-load-private.h"
 #include "sps-plugin-files-private.h"
+#include "sps-self-trace.h"
 
 /* The extension points a plugin may provide, by type name so that the
  * core need not link the GTK library that defines SpsView: a plugin that
@@ -264,6 +265,7 @@ _sps_plugin_engine_load_entry (SpsPluginEngine *self,
   PeasPluginInfo *info;
   SpsPluginLogCapture capture;
   gboolean loaded;
+  SPS_SELF_TRACE_SCOPE_ARG ("plugin/load", "plugin", entry->module_name);
 
   g_assert (SPS_IS_PLUGIN_ENGINE (self));
   g_assert (entry != NULL);

@@ -12,6 +12,7 @@
 
 #include "sps-sql-engine.h"
 #include "sps-sql-private.h"
+#include "sps-self-trace.h"
 
 /**
  * SpsSqlEngine:
@@ -577,6 +578,7 @@ run_locked (SpsSqlEngine  *self,
   const char *tail = sql;
   guint max_rows = sps_sql_engine_get_max_rows (self);
   gint64 start = g_get_monotonic_time ();
+  SPS_SELF_TRACE_SCOPE_ARG ("sql/query", "sql", sql);
 
   g_assert (SPS_IS_SQL_ENGINE (self));
 

@@ -14,6 +14,7 @@
 #include "sps-plugin-engine-private.h"
 #include "sps-trace-analyze-private.h"
 #include "sps-trace-append-private.h"
+#include "sps-self-trace.h"
 
 /* The metadata key under which a trace remembers that an analysis ran:
  * a saved profile keeps its metadata with the analysis' rows, so
@@ -76,6 +77,8 @@ _sps_trace_run_analyses (SpsTrace     *trace,
                          SpsProgress  *progress,
                          GError      **error)
 {
+  SPS_SELF_TRACE_SCOPE ("analyses");
+
   g_assert (SPS_IS_TRACE (trace));
   g_assert (analyses != NULL);
   g_assert (SPS_IS_PROGRESS (progress));

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "sps-trace-finish-private.h"
+#include "sps-self-trace.h"
 
 /* finish() turns the allocations into counters, one per process and heap
  * kind, so that the timeline, SQL, the CLI and anything saved see the
@@ -121,6 +122,7 @@ _sps_add_outstanding_counters (SpsTraceBuilder *b)
   SpsTime start;
   SpsTime end;
   guint n_groups;
+  SPS_SELF_TRACE_SCOPE ("finish/outstanding-counters");
 
   if (b->n_allocations == 0)
     return;

@@ -20,6 +20,7 @@
 
 #include "sps-trace-finish-private.h"
 #include "sps-args-merge-private.h"
+#include "sps-self-trace.h"
 
 /* A legacy S still open: its slice and its steps' are made when the F
  * (or the end of its events) shows whether the steps agree. */
@@ -62,6 +63,7 @@ merge_end_args (SpsTraceBuilder *b,
 void
 _sps_pair_begin_end (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/pair-begin-end");
   SpsTraceBuilder *b = f->builder;
   guint n = b->n_slice_records;
   guint nt = b->n_threads;
@@ -475,6 +477,7 @@ leave_key_open (Finish *f,
 void
 _sps_pair_async (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/pair-async");
   SpsTraceBuilder *b = f->builder;
   guint n = b->n_async;
   g_autofree guint32 *order = NULL;
@@ -554,6 +557,7 @@ lane_heap_pop (GArray *heap)
 void
 _sps_pack_async_lanes (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/pack-async-lanes");
   SpsTraceBuilder *b = f->builder;
   guint n = f->n_async_slices;
   const SpsTime *ts;

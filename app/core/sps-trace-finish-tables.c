@@ -18,6 +18,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-trace-finish-private.h"
+#include "sps-self-trace.h"
 
 /* The first row in [lo, hi) whose time is above @ts (or at or above it
  * when @inclusive is FALSE), searching forward from @lo by doubling steps:
@@ -138,6 +139,7 @@ bind_flow_points (Finish *f)
 void
 _sps_build_flows (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/flows");
   SpsTraceBuilder *b = f->builder;
   SpsFlowTable *flows = &f->trace->flows;
   guint n = b->n_flow_points;
@@ -270,6 +272,7 @@ place_on_tracks (Finish        *f,
 void
 _sps_build_instants (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/instants");
   SpsTraceBuilder *b = f->builder;
   SpsInstantTable *instants = &f->trace->instants;
   guint n = b->n_instants;
@@ -312,6 +315,7 @@ _sps_build_instants (Finish *f)
 void
 _sps_build_counters (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/counters");
   SpsTraceBuilder *b = f->builder;
   SpsCounterTable *counters = &f->trace->counters;
   guint n = b->n_counter_values;
@@ -389,6 +393,7 @@ scatter_samples (SpsTraceBuilder          *b,
 void
 _sps_build_samples (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/samples");
   SpsTraceBuilder *b = f->builder;
   SpsSampleTable *samples = &f->trace->samples;
   guint n = b->n_samples;
@@ -412,6 +417,7 @@ _sps_build_samples (Finish *f)
 void
 _sps_build_raw_samples (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/raw-samples");
   SpsTraceBuilder *b = f->builder;
   SpsSampleTable *raw = &f->trace->raw_samples;
   guint n = b->n_raw_samples;
@@ -438,6 +444,7 @@ _sps_build_raw_samples (Finish *f)
 void
 _sps_build_objects_and_stacks (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/objects-and-stacks");
   SpsTraceBuilder *b = f->builder;
   SpsTrace *trace = f->trace;
   guint n = b->n_objects;
@@ -476,6 +483,7 @@ _sps_build_objects_and_stacks (Finish *f)
 void
 _sps_build_allocations (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/allocations");
   SpsTraceBuilder *b = f->builder;
   SpsAllocationTable *a = &f->trace->allocations;
   SpsGcObservationTable *gc = &f->trace->gc_observations;

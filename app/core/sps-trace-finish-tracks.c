@@ -18,6 +18,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-trace-finish-private.h"
+#include "sps-self-trace.h"
 
 static guint32
 add_track (Finish       *f,
@@ -58,6 +59,7 @@ enum {
 void
 _sps_build_tracks (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/tracks");
   SpsTraceBuilder *b = f->builder;
   SpsTrace *trace = f->trace;
   const guint32 *thread_process = trace->threads.process;
@@ -293,6 +295,7 @@ nest_slices (Finish  *f,
 void
 _sps_build_slices (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/slices");
   SpsTraceBuilder *b = f->builder;
   SpsSliceTable *slices = &f->trace->slices;
   guint n = b->n_slice_records;
@@ -369,6 +372,7 @@ _sps_build_slices (Finish *f)
 void
 _sps_build_block_index (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/block-index");
   SpsTrace *trace = f->trace;
   const SpsTrackTable *tracks = &trace->tracks;
   const SpsTime *ts = trace->slices.ts;

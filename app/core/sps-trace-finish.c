@@ -20,6 +20,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-trace-finish-private.h"
+#include "sps-self-trace.h"
 
 /* finish() runs a fixed list of passes over the builder's columns, each
  * linear except where something is out of order. Tables are reordered by
@@ -103,12 +104,15 @@ _sps_builder_time_range (SpsTraceBuilder *b,
 static void
 time_range (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/time-range");
+
   _sps_builder_time_range (f->builder, &f->trace->start_time, &f->trace->end_time);
 }
 
 static void
 close_unfinished (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/close-unfinished");
   SpsTraceBuilder *b = f->builder;
   SpsTime end = f->trace->end_time;
 
@@ -129,6 +133,7 @@ close_unfinished (Finish *f)
 static void
 move_processes_and_threads (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/processes-and-threads");
   SpsTraceBuilder *b = f->builder;
   SpsTrace *trace = f->trace;
   guint np = b->n_processes;
@@ -151,6 +156,7 @@ move_processes_and_threads (Finish *f)
 static void
 move_tracks (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/move-tracks");
   SpsTrackTable *tracks = &f->trace->tracks;
   guint n = f->n_tracks;
 
@@ -180,6 +186,7 @@ compare_warning_names (gconstpointer a,
 static void
 move_metadata_and_warnings (Finish *f)
 {
+  SPS_SELF_TRACE_SCOPE ("finish/metadata-and-warnings");
   SpsTraceBuilder *b = f->builder;
   SpsTrace *trace = f->trace;
   guint n = b->warning_names->len;
@@ -294,6 +301,7 @@ sps_trace_builder_finish (SpsTraceBuilder  *self,
 {
   g_autoptr(SpsTrace) trace = NULL;
   Finish f = { 0, };
+  SPS_SELF_TRACE_SCOPE ("finish");
 
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), NULL);
   g_return_val_if_fail (!self->finished, NULL);

@@ -19,6 +19,7 @@
 #include "sps-trace-builder.h"
 #include "sps-trace-private.h"
 #include "sps-trace.h"
+#include "sps-self-trace.h"
 
 /* How much of the file every importer's probe sees. */
 #define PROBE_SIZE 4096
@@ -156,6 +157,7 @@ static SpsTrace *
 sps_trace_load_run (LoadData  *data,
                     GError   **error)
 {
+  SPS_SELF_TRACE_SCOPE ("load");
   GCancellable *cancellable = sps_progress_get_cancellable (data->progress);
   g_autoptr(SpsTraceBuilder) builder = NULL;
   g_autoptr(GError) import_error = NULL;

@@ -514,12 +514,23 @@ _sps_timeline_draw (SpsTimeline *self,
   SpsTimelineGeometry g;
   SpsTimeRulerScale scale;
   graphene_rect_t tracks_area;
+  /* Times of the split, only for the diagnostics panel or --trace */
+  gboolean timed = G_UNLIKELY (self->collect_stats || g_atomic_int_get (&sps_self_trace_on));
+  gint64 t[5] = { 0, };
 
   if (width <= 0 || height <= 0)
     return;
 
+  if (timed)
+    t[0] = sps_self_trace_get_time ();
   _sps_timeline_get_geometry (self, width, height, &g);
   self->frame++;
+  self->stats.frames = self->frame;
+  self->painted_items = 0;
+  self->merged_items = 0;
+  self->painted_lanes = 0;
+  self->stats.tiles_reused = 0;
+  self->stats.tiles_built = 0;
 
   tracks_area = GRAPHENE_RECT_INIT (g.gutter, g.ruler_height, g.track_width, MAX (height - g.ruler_height, 0));
   draw_background (self, snapshot, &g);
@@ -529,11 +540,37 @@ _sps_timeline_draw (SpsTimeline *self,
 
   _sps_time_ruler_scale_init (&scale, self->ruler_cache, self->text_layout, sps_trace_get_start_time (self->trace),
                               g.start, g.end, g.track_width);
+  if (timed)
+    t[1] = sps_self_trace_get_time ();
   draw_grid (self, snapshot, &g, &tracks_area, &scale);
   draw_rows (self, snapshot, &g, &tracks_area);
+  if (timed)
+    t[2] = sps_self_trace_get_time ();
   draw_overlays (self, snapshot, &g, &tracks_area);
+  if (timed)
+    t[3] = sps_self_trace_get_time ();
   draw_ruler (self, snapshot, &g, &scale);
   _sps_timeline_draw_flags (self, snapshot, &g);
+  /* A frame that only put cached rows together keeps the counts of the
+   * last one that painted */
+  if (self->painted_lanes > 0)
+    {
+      self->stats.items_drawn = self->painted_items;
+      self->stats.items_merged = self->merged_items;
+    }
+  if (timed)
+    {
+      t[4] = sps_self_trace_get_time ();
+      self->stats.build_ns = t[4] - t[0];
+      self->stats.rows_ns = t[2] - t[1];
+      self->stats.overlays_ns = t[3] - t[2];
+      self->stats.ruler_ns = t[4] - t[3];
+      /* Children strictly inside their frame, in the order drawn */
+      sps_self_trace_add_complete ("frame", t[0], t[4]);
+      sps_self_trace_add_complete ("frame/rows", t[1], t[2]);
+      sps_self_trace_add_complete ("frame/overlays", t[2], t[3]);
+      sps_self_trace_add_complete ("frame/ruler", t[3], t[4]);
+    }
 }
 
 /**

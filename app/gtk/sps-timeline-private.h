@@ -206,6 +206,7 @@ struct _SpsTimeline
   guint                 pointer_inside : 1;
   guint                 tiles_disabled : 1;  /* tests compare with and without */
   guint                 resting : 1;       /* not moved since it entered */
+  guint                 collect_stats : 1; /* the diagnostics panel is open */
 
   int                   gutter_width;
   int                   track_height;
@@ -243,6 +244,12 @@ struct _SpsTimeline
   gint64                last_origin_px;
   double                last_ns_per_px;
   guint                 frame_tile_builds;
+  SpsTimelineStats      stats;             /* sps-timeline-stats.c */
+  /* Slices the painters drew and merged since the frame began, and the
+   * lanes they painted: published to stats when a frame painted any */
+  guint                 painted_items;
+  guint                 merged_items;
+  guint                 painted_lanes;
   GHashTable           *labels;        /* name id << 16 | width step → Label */
   GHashTable           *gutter_labels; /* row key → Label */
   SpsTimeRulerCache    *ruler_cache;
@@ -385,6 +392,12 @@ void           _sps_timeline_flags_changed         (SpsTimeline               *s
                                                     guint                      removed,
                                                     guint                      added,
                                                     GListModel                *flags);
+
+/* sps-timeline-stats.c */
+void           _sps_timeline_snapshot_counted      (SpsTimeline               *self,
+                                                    GtkSnapshot               *snapshot,
+                                                    int                        width,
+                                                    int                        height);
 
 /* sps-timeline-draw.c */
 void           _sps_timeline_draw                  (SpsTimeline               *self,

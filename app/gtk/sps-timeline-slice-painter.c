@@ -45,6 +45,9 @@ typedef struct
   double                     px1;
   guint32                    dominant_name;
   SpsTime                    dominant_length;
+  /* For the diagnostics panel (SpsTimelineStats) */
+  guint                      n_drawn;
+  guint                      n_merged;
 } LaneDraw;
 
 /* Merged runs wider than this many px are drawn column by column */
@@ -278,6 +281,8 @@ paint_lane_records (LaneDraw           *d,
       x0 = _sps_time_distance (r->start, a->base) * px_per_ns - a->base_px;
       x1 = _sps_time_distance (r->end, a->base) * px_per_ns - a->base_px;
       single = r->last - r->first == 1 && x1 - x0 >= 1.0;
+      d->n_drawn += single;
+      d->n_merged += single ? 0 : r->last - r->first;
 
       if (single && (x1 - x0 >= label_width || r->end >= d->trace_end))
         {
@@ -386,8 +391,10 @@ paint_slice_lane (SpsTimeline               *self,
           {
             flush_merged (&d);
             draw_slice (&d, run, x0, x1);
+            d.n_drawn++;
             continue;
           }
+        d.n_merged += run->count;
 
         /* Narrower than a pixel, or merged already: join the pending run
          * when it touches it (within a pixel), else start a new one. The
@@ -417,6 +424,9 @@ paint_slice_lane (SpsTimeline               *self,
   flush_merged (&d);
 
 done:
+  self->painted_items += d.n_drawn;
+  self->merged_items += d.n_merged;
+  self->painted_lanes++;
   paint->canvas = d.strip;
   paint->drawn = d.drawn;
   paint->y = d.y;

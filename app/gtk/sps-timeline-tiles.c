@@ -282,6 +282,7 @@ draw_tiled_row (SpsTimeline               *self,
   float text_y = floorf ((row->height - self->text_height) / 2.f);
   guint32 last_labelled = SPS_NO_INDEX;
   guint i = 0;
+  guint built_before = self->stats.tiles_built;
 
   ensure_row_tiles (self, cache, g, row);
 
@@ -308,6 +309,7 @@ draw_tiled_row (SpsTimeline               *self,
           {
             get_row_tile (self, cache, g, row, index);
             self->frame_tile_builds++;
+            self->stats.tiles_built++;
           }
 
       for (gint64 index = first; index <= last; index++)
@@ -365,6 +367,8 @@ draw_tiled_row (SpsTimeline               *self,
       place_spot_labels (self, nodes, g, tile->crossing, text_y, whole_first * SPS_TIMELINE_TILE_WIDTH,
                          (whole_last + 1) * SPS_TIMELINE_TILE_WIDTH, &last_labelled);
     }
+
+  self->stats.tiles_reused += (guint) (last - first + 1) - (self->stats.tiles_built - built_before);
 }
 
 /* Builds the prefetched tiles of one row after another, for at most

@@ -182,7 +182,10 @@ sps_timeline_snapshot (GtkWidget   *widget,
 {
   SpsTimeline *self = SPS_TIMELINE (widget);
 
-  _sps_timeline_draw (self, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  if (G_UNLIKELY (self->collect_stats))
+    _sps_timeline_snapshot_counted (self, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  else
+    _sps_timeline_draw (self, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
 }
 
 /* Size and scrolling */

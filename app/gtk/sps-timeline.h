@@ -63,4 +63,49 @@ GskRenderNode *sps_timeline_build_node      (SpsTimeline *self,
                                              int          width,
                                              int          height);
 
+/**
+ * SpsTimelineStats:
+ * @frames: frames built since the timeline was made
+ * @build_ns: the last frame's build, whole, in ns (0 unless collecting)
+ * @rows_ns: of which the rows: background grid, cached row nodes,
+ *   tiles put together or built, the gutter
+ * @overlays_ns: the flows, hover, selection and pointer line
+ * @ruler_ns: the ruler, range badge and flags
+ * @render_nodes: render nodes in the last frame (0 unless collecting)
+ * @items_drawn: slices the last frame that painted slice lanes (rather
+ *   than reuse cached rows) drew one by one, tiles it built included
+ * @items_merged: slices that frame merged into runs, being too narrow
+ *   for a pixel of their own (sub-pixel culling)
+ * @tiles_reused: tiles in view that the last frame took from its cache
+ * @tiles_built: tiles in view it had to build
+ *
+ * What the timeline measures of its own frames, for the diagnostics
+ * panel: see sps_timeline_get_stats(). The counts are kept always (a few
+ * additions per frame); the times and the node count only while
+ * sps_timeline_set_collect_stats() is on, since they cost clock reads
+ * and a walk over the frame's nodes.
+ */
+typedef struct
+{
+  guint64 frames;
+  gint64  build_ns;
+  gint64  rows_ns;
+  gint64  overlays_ns;
+  gint64  ruler_ns;
+  guint   render_nodes;
+  guint   items_drawn;
+  guint   items_merged;
+  guint   tiles_reused;
+  guint   tiles_built;
+} SpsTimelineStats;
+
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_timeline_get_stats          (SpsTimeline      *self,
+                                             SpsTimelineStats *stats);
+SPS_GTK_AVAILABLE_IN_ALL
+void        sps_timeline_set_collect_stats  (SpsTimeline      *self,
+                                             gboolean          collect);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_timeline_get_collect_stats  (SpsTimeline      *self);
+
 G_END_DECLS

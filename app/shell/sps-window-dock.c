@@ -98,6 +98,56 @@ find_panel (GtkNotebook *notebook,
 }
 
 /**
+ * _sps_window_find_panel:
+ * @self: a window
+ * @id: a panel's id
+ *
+ * Returns: (transfer none) (nullable): the panel of that id, in either dock
+ */
+GtkWidget *
+_sps_window_find_panel (SpsWindow  *self,
+                        const char *id)
+{
+  GtkWidget *panel;
+
+  g_return_val_if_fail (SPS_IS_WINDOW (self), NULL);
+
+  if ((panel = find_panel (self->bottom_notebook, id)))
+    return panel;
+  return find_panel (self->side_notebook, id);
+}
+
+/**
+ * _sps_window_remove_panel:
+ * @self: a window
+ * @id: a panel's id
+ *
+ * Takes the panel of that id out of its dock (it is destroyed).
+ *
+ * Returns: %TRUE if there was one
+ */
+gboolean
+_sps_window_remove_panel (SpsWindow  *self,
+                          const char *id)
+{
+  GtkNotebook *notebooks[] = { self->bottom_notebook, self->side_notebook };
+
+  g_return_val_if_fail (SPS_IS_WINDOW (self), FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (notebooks); i++)
+    {
+      GtkWidget *panel = find_panel (notebooks[i], id);
+
+      if (panel != NULL)
+        {
+          gtk_notebook_remove_page (notebooks[i], gtk_notebook_page_num (notebooks[i], panel));
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/**
  * _sps_window_move_panel:
  * @self: a window
  * @id: a panel's id

@@ -59,6 +59,10 @@ struct _SpsWindow
   gboolean              dock_placed;
   gboolean              filling_docks;
 
+  /* Spanscope's memory in the header bar (sps-window-diagnostics.c) */
+  GtkLabel             *memory_label;
+  guint                 memory_tick_id;
+
   /* Template children */
   GtkLabel             *title_label;
   GtkLabel             *subtitle_label;
@@ -101,6 +105,13 @@ void            _sps_window_add_panel               (SpsWindow     *self,
                                                      gboolean       side);
 gboolean        _sps_window_move_panel              (SpsWindow     *self,
                                                      const char    *id);
+GtkWidget      *_sps_window_find_panel              (SpsWindow     *self,
+                                                     const char    *id);
+gboolean        _sps_window_remove_panel            (SpsWindow     *self,
+                                                     const char    *id);
+void            _sps_window_init_diagnostics        (SpsWindow     *self);
+void            _sps_window_show_diagnostics        (SpsWindow     *self);
+void            _sps_window_update_memory           (SpsWindow     *self);
 void            _sps_window_place_docks             (SpsWindow     *self);
 void            _sps_window_save_docks              (SpsWindow     *self);
 void            _sps_window_add_actions             (SpsWindow     *self);

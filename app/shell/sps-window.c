@@ -421,6 +421,7 @@ sps_window_show_trace (SpsWindow *self,
     sps_window_add_view (self, g_ptr_array_index (plugin_views, i));
 
   sps_go_to_time_set_session (self->go_to_time, self->session);
+  _sps_window_show_diagnostics (self);
 }
 
 /* Loading */
@@ -597,6 +598,7 @@ sps_window_dispose (GObject *object)
   /* A save in flight finishes (its task holds the window); its notice
    * has nowhere to show */
   g_clear_handle_id (&self->save_notice_id, g_source_remove);
+  g_clear_handle_id (&self->memory_tick_id, g_source_remove);
   g_clear_object (&self->save_progress);
 
   if (self->file_chooser != NULL)
@@ -724,6 +726,7 @@ sps_window_init (SpsWindow *self)
 
   _sps_window_add_actions (self);
   _sps_window_init_docks (self);
+  _sps_window_init_diagnostics (self);
 
   add_actions_with_twins (self, timeline_actions, G_N_ELEMENTS (timeline_actions),
                           G_CALLBACK (_sps_window_action_timeline));

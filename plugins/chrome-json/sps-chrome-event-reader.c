@@ -190,6 +190,7 @@ static void
 scan_claimed (Reader  *self,
               guint64  i)
 {
+  SPS_SELF_TRACE_SCOPE ("chrome/scan-chunk");
   Slot *slot = &self->slots[i % WINDOW];
 
   g_mutex_unlock (&self->mutex);
@@ -302,7 +303,7 @@ read_sequential (SpsChromeScanner   *scanner,
 {
   SpsChromeEvent ev;
   gsize next_tick = sps_chrome_scanner_get_offset (scanner) + CHUNK_SIZE;
-
+  SPS_SELF_TRACE_SCOPE ("chrome/scan");
   SpsChromeScanResult r;
 
   while ((r = sps_chrome_scanner_next_event (scanner, &ev)) == SPS_CHROME_SCAN_OK)

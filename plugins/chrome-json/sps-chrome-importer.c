@@ -277,6 +277,7 @@ loader_run (Loader  *self,
   const SpsChromeReadContext read_context = {
     self->builder, self->interner, self->base, self->ns, loader_warn_message, self,
   };
+  SPS_SELF_TRACE_SCOPE ("chrome/events");
 
   sps_chrome_scanner_init (&scanner, self->base, self->len, self->ns);
   self->profiles = sps_chrome_cpu_profiles_new (&read_context);

@@ -365,6 +365,8 @@ sps_chrome_loader_read_stack_frames (Loader           *self,
 void
 sps_chrome_loader_resolve_samples (Loader *self)
 {
+  SPS_SELF_TRACE_SCOPE ("chrome/resolve-samples");
+
   for (guint i = 0; i < self->pending_samples->len; i++)
     {
       guint32 sample = g_array_index (self->pending_samples, guint32, i);

@@ -110,6 +110,7 @@ sps_chrome_objects_finish (SpsChromeObjects *self,
                            SpsTraceBuilder  *builder)
 {
   g_autoptr(GHashTable) alive = NULL;
+  SPS_SELF_TRACE_SCOPE ("chrome/objects");
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (SPS_IS_TRACE_BUILDER (builder));
