@@ -82,11 +82,11 @@ main (int   argc,
 
   if (trace_path != NULL)
     {
-      g_autoptr(GError) error = NULL;
+      g_autoptr(GError) write_error = NULL;
 
-      if (!sps_self_trace_write (trace_path, &error))
+      if (!sps_self_trace_write (trace_path, &write_error))
         {
-          g_printerr ("spanscope: %s\n", error->message);
+          g_printerr ("spanscope: %s\n", write_error->message);
           ret = ret != 0 ? ret : 1;
         }
       g_clear_pointer (&trace_path, g_free);
