@@ -674,10 +674,11 @@ sps_flame_tree_build (SpsTrace                  *trace,
   g_atomic_ref_count_init (&self->ref_count);
   self->trace = g_object_ref (trace);
   self->kind = params->kind;
-  /* Room for a quarter of the rows as nodes from the start: growing by
-   * doubling copies the pool and rehashes the index several times, and
-   * reserved but untouched memory costs nothing */
-  n_expected = params->kind == SPS_FLAME_TREE_SAMPLES ? 1024 : rows_in_scope (trace, params) / 4 + 1;
+  /* Room for half the rows as nodes from the start (the generated traces
+   * make a node for nearly every other slice): growing by doubling copies
+   * the pool and rehashes the index, and reserved but untouched memory
+   * costs nothing */
+  n_expected = params->kind == SPS_FLAME_TREE_SAMPLES ? 1024 : rows_in_scope (trace, params) / 2 + 1;
   /* A range's share of them, as its share of the trace's time: a range
    * costs what its slices cost, not what the whole trace's would */
   if (params->kind != SPS_FLAME_TREE_SAMPLES && params->has_range)
