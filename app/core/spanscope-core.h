@@ -32,6 +32,7 @@
 #include "sps-sql-result.h"
 #include "sps-sql-engine.h"
 #include "sps-sql-text.h"
+#include "sps-statistics.h"
 #include "sps-csv.h"
 #include "sps-json.h"
 #include "sps-self-trace.h"

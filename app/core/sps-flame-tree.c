@@ -195,6 +195,96 @@ rows_in_scope (SpsTrace                 *trace,
   return n;
 }
 
+/* What build_spans() keeps while it reads the slices */
+typedef struct
+{
+  SpsFlameTree             *self;
+  const SpsFlameTreeParams *params;
+  const SpsSliceTable      *slices;
+  SpsProgress              *progress;
+  GError                  **error;
+  SpsTime                  *longest;   /* per node: its longest instance's value so far */
+  gsize                     n_longest;
+  guint64                   done;
+  gboolean                  failed;
+} SpanBuild;
+
+/* Adds slice @r, whose (clipped) length is @value, to the tree */
+static void
+add_span (SpanBuild *b,
+          guint32    r,
+          SpsTime    value)
+{
+  SpsFlameTree *self = b->self;
+  const SpsSliceTable *slices = b->slices;
+  guint32 parent_node = 0;
+  guint32 node;
+  SpsFlameNode *n;
+
+  if (b->params->slice_visible != NULL &&
+      !b->params->slice_visible (self->trace, r, b->params->user_data))
+    return;
+
+  /* The nearest ancestor in the tree: parents come before their
+   * children in the track's rows, so theirs is already known. */
+  for (guint32 p = slices->parent[r]; p != SPS_NO_INDEX; p = slices->parent[p])
+    {
+      if (p < self->n_slice_node && self->slice_node[p] != SPS_NO_INDEX)
+        {
+          parent_node = self->slice_node[p];
+          break;
+        }
+    }
+
+  node = child_node (self, parent_node, slices->name[r]);
+  self->slice_node[r] = node;
+
+  if (b->n_longest < self->nodes->len)
+    {
+      b->n_longest = MAX (self->nodes->len, b->n_longest * 2);
+      b->longest = g_renew (SpsTime, b->longest, b->n_longest);
+    }
+
+  n = &g_array_index (self->nodes, SpsFlameNode, node);
+  sat_add (&n->inclusive, value);
+  if (n->n_instances == 0 || value > b->longest[node])
+    {
+      b->longest[node] = value;
+      n->instance = r;
+    }
+  n->n_instances++;
+}
+
+static inline SpsTime
+span_end (const SpsSliceTable *slices,
+          guint32              r)
+{
+  SpsTime end = slices->ts[r];
+
+  sat_add (&end, MAX (slices->dur[r], 0));
+  return end;
+}
+
+/* A slice that overlaps the range, as sps_trace_foreach_slice_in_range()
+ * finds them (a zero-length one when its ts is inside): counted clipped */
+static gboolean
+add_span_in_range (SpsTrace *trace,
+                   guint     r,
+                   gpointer  user_data)
+{
+  SpanBuild *b = user_data;
+  SpsTime lo = MAX (b->slices->ts[r], b->params->range_start);
+  SpsTime hi = MIN (span_end (b->slices, r), b->params->range_end);
+
+  if ((++b->done % CHECK_STRIDE) == 0 && check_cancelled (b->progress, b->error))
+    {
+      b->failed = TRUE;
+      return FALSE;
+    }
+  add_span (b, r, MAX (hi - lo, 0));
+  return TRUE;
+}
+
 static gboolean
 build_spans (SpsFlameTree              *self,
              const SpsFlameTreeParams  *params,
@@ -204,16 +294,13 @@ build_spans (SpsFlameTree              *self,
   SpsTrace *trace = self->trace;
   const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
-  /* Per node: the longest instance's value so far */
-  g_autofree SpsTime *longest = NULL;
-  gsize n_longest = 0;
-  guint64 done = 0;
+  SpanBuild b = { self, params, slices, progress, error, NULL, 0, 0, FALSE };
 
   self->n_slice_node = slices->n_rows;
   self->slice_node = g_new (guint32, MAX (slices->n_rows, 1));
   memset (self->slice_node, 0xff, sizeof (guint32) * MAX (slices->n_rows, 1));
 
-  for (guint t = 0; t < tracks->n_rows; t++)
+  for (guint t = 0; t < tracks->n_rows && !b.failed; t++)
     {
       guint first;
       guint end;
@@ -221,74 +308,31 @@ build_spans (SpsFlameTree              *self,
       if (!track_in_scope (trace, t, params))
         continue;
 
+      /* A range reads only the slices that overlap it, through the block
+       * index (in row order, so parents still come first) */
+      if (params->has_range)
+        {
+          if (params->range_start < params->range_end)
+            sps_trace_foreach_slice_in_range (trace, t, params->range_start, params->range_end,
+                                              add_span_in_range, &b);
+          continue;
+        }
+
       first = tracks->first_row[t];
       end = first + tracks->n_rows_in_track[t];
-
       for (guint r = first; r < end; r++)
         {
-          SpsTime ts = slices->ts[r];
-          SpsTime slice_end = ts;
-          SpsTime value;
-          guint32 parent_node = 0;
-          guint32 node;
-          SpsFlameNode *n;
-
-          if ((++done % CHECK_STRIDE) == 0 && check_cancelled (progress, error))
-            return FALSE;
-
-          sat_add (&slice_end, MAX (slices->dur[r], 0));
-          if (params->has_range)
+          if ((++b.done % CHECK_STRIDE) == 0 && check_cancelled (progress, error))
             {
-              SpsTime lo;
-              SpsTime hi;
-
-              /* Rows are sorted by ts: nothing later can overlap */
-              if (ts >= params->range_end)
-                break;
-              lo = MAX (ts, params->range_start);
-              hi = MIN (slice_end, params->range_end);
-              /* A zero-length slice counts when ts is inside the range */
-              if (hi < lo || (hi == lo && (ts < params->range_start || slice_end > ts)))
-                continue;
-              value = hi - lo;
+              b.failed = TRUE;
+              break;
             }
-          else
-            value = slice_end - ts;
-
-          if (params->slice_visible != NULL &&
-              !params->slice_visible (trace, r, params->user_data))
-            continue;
-
-          /* The nearest ancestor in the tree: parents come before their
-           * children in the track's rows, so theirs is already known. */
-          for (guint32 p = slices->parent[r]; p != SPS_NO_INDEX; p = slices->parent[p])
-            {
-              if (p < self->n_slice_node && self->slice_node[p] != SPS_NO_INDEX)
-                {
-                  parent_node = self->slice_node[p];
-                  break;
-                }
-            }
-
-          node = child_node (self, parent_node, slices->name[r]);
-          self->slice_node[r] = node;
-
-          if (n_longest < self->nodes->len)
-            {
-              n_longest = MAX (self->nodes->len, n_longest * 2);
-              longest = g_renew (SpsTime, longest, n_longest);
-            }
-
-          n = &g_array_index (self->nodes, SpsFlameNode, node);
-          sat_add (&n->inclusive, value);
-          if (n->n_instances == 0 || value > longest[node])
-            {
-              longest[node] = value;
-              n->instance = r;
-            }
-          n->n_instances++;
+          add_span (&b, r, span_end (slices, r) - slices->ts[r]);
         }
     }
+  g_free (b.longest);
+  if (b.failed)
+    return FALSE;
 
   /* The root gets the sum of its children; exclusive = inclusive − the
    * children's inclusive (clipping keeps children inside their parents,
@@ -632,10 +676,21 @@ sps_flame_tree_build (SpsTrace                  *trace,
   g_atomic_ref_count_init (&self->ref_count);
   self->trace = g_object_ref (trace);
   self->kind = params->kind;
-  /* Room for a quarter of the rows as nodes from the start: growing by
-   * doubling copies the pool and rehashes the index several times, and
-   * reserved but untouched memory costs nothing */
-  n_expected = params->kind == SPS_FLAME_TREE_SAMPLES ? 1024 : rows_in_scope (trace, params) / 4 + 1;
+  /* Room for half the rows as nodes from the start (the generated traces
+   * make a node for nearly every other slice): growing by doubling copies
+   * the pool and rehashes the index, and reserved but untouched memory
+   * costs nothing */
+  n_expected = params->kind == SPS_FLAME_TREE_SAMPLES ? 1024 : rows_in_scope (trace, params) / 2 + 1;
+  /* A range's share of them, as its share of the trace's time: a range
+   * costs what its slices cost, not what the whole trace's would */
+  if (params->kind != SPS_FLAME_TREE_SAMPLES && params->has_range)
+    {
+      double whole = (double) sps_trace_get_end_time (trace) - (double) sps_trace_get_start_time (trace);
+      double part = (double) params->range_end - (double) params->range_start;
+
+      if (whole > 0 && part < whole)
+        n_expected = MIN (n_expected, (guint64) (n_expected * MAX (part, 0) / whole) + 1024);
+    }
   self->nodes = g_array_sized_new (FALSE, TRUE, sizeof (SpsFlameNode), n_expected);
 
   root.parent = SPS_NO_INDEX;

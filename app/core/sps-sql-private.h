@@ -26,6 +26,17 @@ void               _sps_sql_result_set_truncated    (SpsSqlResult      *self,
                                                      gboolean           truncated);
 void               _sps_sql_result_set_elapsed_ns   (SpsSqlResult      *self,
                                                      gint64             elapsed_ns);
+/* Results computed without SQL (the native statistics) */
+SpsSqlResult      *_sps_sql_result_new_columns      (const char * const *names);
+void               _sps_sql_result_push_int64       (SpsSqlResult      *self,
+                                                     gint64             value);
+void               _sps_sql_result_push_double      (SpsSqlResult      *self,
+                                                     double             value);
+void               _sps_sql_result_push_text        (SpsSqlResult      *self,
+                                                     const char        *text,
+                                                     gsize              len);
+void               _sps_sql_result_push_null        (SpsSqlResult      *self);
+void               _sps_sql_result_end_row          (SpsSqlResult      *self);
 
 /* Streaming: batches of rows posted to the caller's main context */
 SpsSqlStream      *_sps_sql_stream_new              (SpsSqlRowsFunc     func,

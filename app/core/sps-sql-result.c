@@ -139,6 +139,93 @@ merge_type (guint8 column,
   return SPS_SQL_TYPE_MIXED;
 }
 
+/* Appends one cell to the row being filled, keeping the column's type */
+static void
+push_cell (SpsSqlResult *self,
+           const Cell   *cell)
+{
+  guint column = self->cells->len % self->n_columns;
+
+  self->column_types[column] = merge_type (self->column_types[column], cell->type);
+  g_array_append_vals (self->cells, cell, 1);
+}
+
+/**
+ * _sps_sql_result_new_columns:
+ * @names: (array zero-terminated=1): the column names
+ *
+ * An empty result with these columns (no declared types), for rows
+ * computed without SQL and filled with _sps_sql_result_push_int64() and
+ * its siblings, then _sps_sql_result_end_row().
+ *
+ * Returns: (transfer full): the result
+ */
+SpsSqlResult *
+_sps_sql_result_new_columns (const char * const *names)
+{
+  SpsSqlResult *self = g_object_new (SPS_TYPE_SQL_RESULT, NULL);
+
+  self->n_columns = g_strv_length ((char **) names);
+  self->names = g_strdupv ((char **) names);
+  self->decltypes = g_new0 (char *, self->n_columns + 1);
+  self->column_types = g_new0 (guint8, self->n_columns + 1);
+  return self;
+}
+
+void
+_sps_sql_result_push_int64 (SpsSqlResult *self,
+                            gint64        value)
+{
+  Cell cell = { { 0 }, 0, SPS_SQL_TYPE_INTEGER };
+
+  cell.v.i = value;
+  push_cell (self, &cell);
+}
+
+void
+_sps_sql_result_push_double (SpsSqlResult *self,
+                             double        value)
+{
+  Cell cell = { { 0 }, 0, SPS_SQL_TYPE_REAL };
+
+  cell.v.d = value;
+  push_cell (self, &cell);
+}
+
+/* @text: (nullable): %NULL for a NULL cell */
+void
+_sps_sql_result_push_text (SpsSqlResult *self,
+                           const char   *text,
+                           gsize         len)
+{
+  Cell cell = { { 0 }, 0, SPS_SQL_TYPE_NULL };
+
+  if (text != NULL)
+    {
+      cell.type = SPS_SQL_TYPE_TEXT;
+      cell.v.offset = self->bytes->len;
+      cell.len = (guint32) len;
+      g_byte_array_append (self->bytes, (const guint8 *) text, (guint) len);
+      g_byte_array_append (self->bytes, (const guint8 *) "", 1);
+    }
+  push_cell (self, &cell);
+}
+
+void
+_sps_sql_result_push_null (SpsSqlResult *self)
+{
+  push_cell (self, &null_cell);
+}
+
+/* Closes the row whose cells were pushed, one per column */
+void
+_sps_sql_result_end_row (SpsSqlResult *self)
+{
+  g_assert (self->cells->len == (gsize) (self->n_rows + 1) * self->n_columns);
+
+  self->n_rows++;
+}
+
 void
 _sps_sql_result_append_row (SpsSqlResult *self,
                             sqlite3_stmt *stmt)
@@ -183,8 +270,7 @@ _sps_sql_result_append_row (SpsSqlResult *self,
           break;
         }
 
-      self->column_types[i] = merge_type (self->column_types[i], cell.type);
-      g_array_append_val (self->cells, cell);
+      push_cell (self, &cell);
     }
 
   self->n_rows++;

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "sps-string-pool.h"
+#include "sps-string-pool-private.h"
 #include "sps-types.h"
 
 /* Strings live in an arena of chunks that never move, so a pointer
@@ -44,6 +44,12 @@ struct _SpsStringPool
   gsize             chunk_left;
   gsize             next_chunk_size;
   gsize             chunk_bytes;
+
+  /* Ids the pool hands out, the empty string's included (see
+   * _sps_string_pool_set_max_strings()); new strings past it intern as
+   * the empty string and are counted */
+  guint             max_strings;
+  guint64           n_dropped;
 };
 
 G_DEFINE_BOXED_TYPE (SpsStringPool, sps_string_pool,
@@ -133,11 +139,9 @@ grow_columns (SpsStringPool *self)
   guint capacity;
 
   g_assert (self->n_strings == self->capacity);
+  g_assert (self->capacity < self->max_strings);
 
-  if (self->capacity >= G_MAXUINT32 / 2)
-    g_error ("String pool is full");
-
-  capacity = self->capacity * 2;
+  capacity = MIN (self->capacity * 2, self->max_strings);
   self->strings = g_renew (const char *, self->strings, capacity);
   self->lengths = g_renew (guint32, self->lengths, capacity);
   self->hashes = g_renew (guint32, self->hashes, capacity);
@@ -251,6 +255,7 @@ sps_string_pool_new (void)
   self->n_slots = MIN_SLOTS;
   self->slots = g_new0 (guint32, self->n_slots);
   self->next_chunk_size = MIN_CHUNK_SIZE;
+  self->max_strings = SPS_STRING_POOL_MAX_STRINGS;
 
   self->strings[0] = "";
   self->lengths[0] = 0;
@@ -336,6 +341,11 @@ sps_string_pool_intern (SpsStringPool *self,
   if (find (self, str, len, hash, &slot))
     return self->slots[slot];
 
+  if G_UNLIKELY (self->n_strings >= self->max_strings)
+    {
+      self->n_dropped++;
+      return 0;
+    }
   if (self->n_strings == self->capacity)
     grow_columns (self);
 
@@ -445,4 +455,38 @@ sps_string_pool_get_memory_size (SpsStringPool *self)
          (gsize) self->chunks_capacity * sizeof (char *) +
          (gsize) self->capacity * (sizeof (const char *) + 2 * sizeof (guint32)) +
          (gsize) self->n_slots * sizeof (guint32);
+}
+
+/**
+ * _sps_string_pool_set_max_strings:
+ * @self: a #SpsStringPool
+ * @max_strings: the ids it may hand out, the empty string's included:
+ *   at least the strings it holds, at most
+ *   %SPS_STRING_POOL_MAX_STRINGS
+ *
+ * Lowers the pool's limit, so that a test reaches it with a few strings.
+ */
+void
+_sps_string_pool_set_max_strings (SpsStringPool *self,
+                                  guint          max_strings)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (max_strings >= self->n_strings && max_strings <= SPS_STRING_POOL_MAX_STRINGS);
+
+  self->max_strings = max_strings;
+}
+
+/**
+ * _sps_string_pool_get_n_dropped:
+ * @self: a #SpsStringPool
+ *
+ * Returns: how many times a new string came after the pool was full (and
+ *   was given the empty string's id instead)
+ */
+guint64
+_sps_string_pool_get_n_dropped (SpsStringPool *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_dropped;
 }

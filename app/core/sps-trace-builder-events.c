@@ -35,6 +35,9 @@ counter_row_hash (SpsTraceBuilder *self,
                            self->counter_series[row]);
 }
 
+/* Async records become slice records in finish() (at most one each), so
+ * an importer's slices and async events share the row limit, and finish()
+ * (once self->finished is set) always finds room for its own. */
 static inline guint32
 append_slice_record (SpsTraceBuilder    *self,
                      SpsSliceRecordKind  kind,
@@ -48,7 +51,14 @@ append_slice_record (SpsTraceBuilder    *self,
 {
   guint32 row;
 
+  if G_UNLIKELY (self->n_slice_records + self->n_async >= self->max_rows && !self->finished)
+    {
+      _sps_trace_builder_table_full (self, &slice_record_table);
+      return SPS_NO_INDEX;
+    }
   row = append_row (self, &slice_record_table);
+  if G_UNLIKELY (self->full)
+    return SPS_NO_INDEX;
   self->slice_ts[row] = ts;
   self->slice_dur[row] = dur;
   self->slice_name[row] = name;
@@ -109,15 +119,17 @@ sps_trace_builder_add_complete (SpsTraceBuilder *self,
                                 SpsArgsRef       args,
                                 SpsSliceFlags    flags)
 {
+  gboolean open = FALSE;
+  guint32 row;
+
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  RETURN_IF_FULL (self, SPS_NO_INDEX);
   g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
 
   if G_UNLIKELY (dur == SPS_TIME_MAX && (flags & SPS_SLICE_UNFINISHED))
     {
-      guint32 row = self->n_slice_records;
-
-      g_array_append_val (self->open_complete, row);
+      open = TRUE;
       dur = 0;
     }
   if G_UNLIKELY (dur < 0)
@@ -132,9 +144,13 @@ sps_trace_builder_add_complete (SpsTraceBuilder *self,
   if G_UNLIKELY (ts > 0 && dur > G_MAXINT64 - ts)
     dur = G_MAXINT64 - ts;
 
-  return append_slice_record (self, SPS_SLICE_RECORD_COMPLETE, thread, ts, dur,
-                              name, category, args,
-                              flags & (SPS_SLICE_SAMPLED | SPS_SLICE_UNFINISHED));
+  row = append_slice_record (self, SPS_SLICE_RECORD_COMPLETE, thread, ts, dur,
+                             name, category, args,
+                             flags & (SPS_SLICE_SAMPLED | SPS_SLICE_UNFINISHED));
+  if G_UNLIKELY (open && row != SPS_NO_INDEX)
+    g_array_append_val (self->open_complete, row);
+
+  return row;
 }
 
 /**
@@ -164,6 +180,7 @@ sps_trace_builder_add_begin (SpsTraceBuilder *self,
 {
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  RETURN_IF_FULL (self, SPS_NO_INDEX);
   g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
 
   self->n_begin_end_records++;
@@ -226,6 +243,7 @@ sps_trace_builder_add_named_end (SpsTraceBuilder *self,
 {
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  RETURN_IF_FULL (self, SPS_NO_INDEX);
   g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
 
   self->n_begin_end_records++;
@@ -256,6 +274,7 @@ sps_trace_builder_set_slice_callsites (SpsTraceBuilder *self,
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (handle < self->n_slice_records);
   g_return_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites);
   g_return_if_fail (end_callsite == SPS_NO_INDEX || end_callsite < self->n_callsites);
@@ -297,9 +316,15 @@ sps_trace_builder_add_async (SpsTraceBuilder *self,
 
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  RETURN_IF_FULL (self, SPS_NO_INDEX);
   g_return_val_if_fail (process < self->n_processes, SPS_NO_INDEX);
   g_return_val_if_fail (phase <= SPS_ASYNC_LEGACY_FINISH, SPS_NO_INDEX);
 
+  if G_UNLIKELY (self->n_slice_records + self->n_async >= self->max_rows)
+    {
+      _sps_trace_builder_table_full (self, &async_table);
+      return SPS_NO_INDEX;
+    }
   row = append_row (self, &async_table);
   self->async_ts[row] = ts;
   self->async_key[row] = key;
@@ -340,6 +365,7 @@ sps_trace_builder_add_instant (SpsTraceBuilder *self,
 
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (kind <= SPS_INSTANT_KIND_EVENT);
 
   switch (scope)
@@ -362,6 +388,8 @@ sps_trace_builder_add_instant (SpsTraceBuilder *self,
     }
 
   row = append_row (self, &instant_table);
+  if G_UNLIKELY (self->full)
+    return;
   self->instant_ts[row] = ts;
   self->instant_name[row] = name;
   self->instant_category[row] = category;
@@ -400,9 +428,12 @@ sps_trace_builder_add_event (SpsTraceBuilder    *self,
 
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (thread < self->n_threads);
 
   row = append_row (self, &instant_table);
+  if G_UNLIKELY (self->full)
+    return;
   self->instant_ts[row] = ts;
   self->instant_name[row] = name;
   self->instant_category[row] = provider;
@@ -436,6 +467,7 @@ sps_trace_builder_ensure_counter_track (SpsTraceBuilder *self,
 
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  RETURN_IF_FULL (self, SPS_NO_INDEX);
   g_return_val_if_fail (process < self->n_processes, SPS_NO_INDEX);
 
   ROW_INDEX_PROBE (&self->counter_index, counter_key_hash (process, name, series), row,
@@ -447,6 +479,8 @@ sps_trace_builder_ensure_counter_track (SpsTraceBuilder *self,
     return row;
 
   row = append_row (self, &counter_table);
+  if G_UNLIKELY (self->full)
+    return SPS_NO_INDEX;
   self->counter_process[row] = process;
   self->counter_name[row] = name;
   self->counter_series[row] = series;
@@ -472,9 +506,12 @@ sps_trace_builder_add_counter_value (SpsTraceBuilder *self,
 
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (counter_track < self->n_counters);
 
   row = append_row (self, &counter_value_table);
+  if G_UNLIKELY (self->full)
+    return;
   self->value_counter[row] = counter_track;
   self->value_ts[row] = ts;
   self->value_value[row] = value;
@@ -512,11 +549,14 @@ sps_trace_builder_add_flow_point (SpsTraceBuilder *self,
 
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (phase <= SPS_FLOW_END);
   g_return_if_fail (bind <= SPS_FLOW_BIND_SLICE);
   g_return_if_fail (bind == SPS_FLOW_BIND_SLICE || thread < self->n_threads);
 
   row = append_row (self, &flow_point_table);
+  if G_UNLIKELY (self->full)
+    return;
   self->flow_key[row] = key;
   self->flow_ts[row] = ts;
   self->flow_thread[row] = thread;
@@ -550,10 +590,13 @@ sps_trace_builder_add_object_event (SpsTraceBuilder *self,
 
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (phase <= SPS_OBJECT_DESTROYED);
   g_return_if_fail (process < self->n_processes);
 
   row = append_row (self, &object_table);
+  if G_UNLIKELY (self->full)
+    return;
   self->object_ts[row] = ts;
   self->object_key[row] = key;
   self->object_process[row] = process;

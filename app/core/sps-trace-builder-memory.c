@@ -47,12 +47,15 @@ sps_trace_builder_add_allocation (SpsTraceBuilder        *self,
 
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  RETURN_IF_FULL (self, SPS_NO_INDEX);
   g_return_val_if_fail (process < self->n_processes, SPS_NO_INDEX);
   g_return_val_if_fail (thread == SPS_NO_INDEX || thread < self->n_threads, SPS_NO_INDEX);
   g_return_val_if_fail (heap <= SPS_HEAP_OBJECT, SPS_NO_INDEX);
   g_return_val_if_fail (certainty <= SPS_ALLOCATION_IN_GAP, SPS_NO_INDEX);
 
   row = append_row (self, &allocation_table);
+  if G_UNLIKELY (self->full)
+    return SPS_NO_INDEX;
   self->alloc_birth[row] = birth;
   self->alloc_death[row] = SPS_TIME_MAX;
   self->alloc_death_after[row] = SPS_TIME_MAX;
@@ -89,6 +92,7 @@ sps_trace_builder_set_allocation_death (SpsTraceBuilder *self,
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (allocation < self->n_allocations);
 
   if (death_after > death_by)
@@ -119,6 +123,7 @@ sps_trace_builder_set_allocation_size (SpsTraceBuilder *self,
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (allocation < self->n_allocations);
 
   self->alloc_size[allocation] = size;
@@ -140,6 +145,7 @@ sps_trace_builder_set_allocation_type (SpsTraceBuilder *self,
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (allocation < self->n_allocations);
   g_return_if_fail (type < sps_string_pool_get_size (self->strings));
 
@@ -162,6 +168,7 @@ sps_trace_builder_set_allocation_callsite (SpsTraceBuilder *self,
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (allocation < self->n_allocations);
   g_return_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites);
 
@@ -184,6 +191,7 @@ sps_trace_builder_set_allocation_certainty (SpsTraceBuilder        *self,
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (allocation < self->n_allocations);
   g_return_if_fail (certainty <= SPS_ALLOCATION_IN_GAP);
 
@@ -346,12 +354,15 @@ sps_trace_builder_add_gc_observation (SpsTraceBuilder *self,
 
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  RETURN_IF_FULL (self, SPS_NO_INDEX);
   g_return_val_if_fail (process < self->n_processes, SPS_NO_INDEX);
   g_return_val_if_fail (thread == SPS_NO_INDEX || thread < self->n_threads, SPS_NO_INDEX);
   g_return_val_if_fail (kind <= SPS_GC_RESTART, SPS_NO_INDEX);
   g_return_val_if_fail (reason < sps_string_pool_get_size (self->strings), SPS_NO_INDEX);
 
   row = append_row (self, &gc_observation_table);
+  if G_UNLIKELY (self->full)
+    return SPS_NO_INDEX;
   self->gc_ts[row] = ts;
   self->gc_process[row] = process;
   self->gc_thread[row] = thread;
@@ -384,6 +395,7 @@ sps_trace_builder_set_gc_observation_bytes (SpsTraceBuilder *self,
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (observation < self->n_gc_observations);
 
   self->gc_bytes[observation] = bytes;

@@ -191,19 +191,37 @@ static const SpsTableLayout raw_sample_table = {
 #undef COLUMN
 #undef BUILDER_TABLE
 
+/* sps-trace-builder-tables.c */
+guint32 _sps_trace_builder_append_row_slow (SpsTraceBuilder      *self,
+                                            const SpsTableLayout *layout);
+guint   _sps_trace_builder_reserve_rows    (SpsTraceBuilder      *self,
+                                            const SpsTableLayout *layout,
+                                            guint                 n);
+void    _sps_trace_builder_table_full      (SpsTraceBuilder      *self,
+                                            const SpsTableLayout *layout);
+
 /* The index of a new last row of @layout's table, whose columns are
- * grown first when they are full. */
+ * grown first when they are full. A table that already holds
+ * self->max_rows rows gets none: the builder becomes full, and the
+ * caller checks self->full before writing the row it was given. */
 static inline guint32
 append_row (SpsTraceBuilder      *self,
             const SpsTableLayout *layout)
 {
   guint *n_rows = table_count (self, layout->n_rows);
 
-  if G_UNLIKELY (*n_rows == *table_count (self, layout->capacity))
-    _sps_table_grow (self, layout);
+  if G_UNLIKELY (*n_rows == *table_count (self, layout->capacity) || *n_rows >= self->max_rows)
+    return _sps_trace_builder_append_row_slow (self, layout);
 
   return (*n_rows)++;
 }
+
+/* Every public function that adds to the builder, or changes a row of
+ * it, returns at once when the builder is full: the events after the
+ * first one that did not fit are dropped, and the ids an importer holds
+ * for them (%SPS_NO_INDEX) must not reach the checks that follow. */
+#define RETURN_IF_FULL(self, val) \
+  G_STMT_START { if G_UNLIKELY ((self)->full) return val; } G_STMT_END
 
 static inline guint32
 mix64 (guint64 x)

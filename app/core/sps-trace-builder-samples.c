@@ -33,6 +33,8 @@ append_sample_row (SpsTraceBuilder      *self,
   guint32 row = append_row (self, layout);
 
   g_assert (layout == &sample_table || layout == &raw_sample_table);
+  if G_UNLIKELY (self->full)
+    return SPS_NO_INDEX;
 
   ((SpsTime *) column_get (self, layout->columns[SAMPLE_COLUMN_TS].offset))[row] = ts;
   ((guint32 *) column_get (self, layout->columns[SAMPLE_COLUMN_THREAD].offset))[row] = thread;
@@ -130,6 +132,7 @@ sps_trace_builder_intern_source_frame (SpsTraceBuilder *self,
 
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  RETURN_IF_FULL (self, SPS_NO_INDEX);
 
   ROW_INDEX_PROBE (&self->frame_index,
                    frame_key_hash (name, category, module, address,
@@ -146,6 +149,8 @@ sps_trace_builder_intern_source_frame (SpsTraceBuilder *self,
     return row;
 
   row = append_row (self, &frame_table);
+  if G_UNLIKELY (self->full)
+    return SPS_NO_INDEX;
   self->frame_name[row] = name;
   self->frame_category[row] = category;
   self->frame_module[row] = module;
@@ -179,6 +184,7 @@ sps_trace_builder_intern_callsite (SpsTraceBuilder *self,
 
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  RETURN_IF_FULL (self, SPS_NO_INDEX);
   g_return_val_if_fail (parent == SPS_NO_INDEX || parent < self->n_callsites, SPS_NO_INDEX);
   g_return_val_if_fail (frame < self->n_frames, SPS_NO_INDEX);
 
@@ -190,6 +196,8 @@ sps_trace_builder_intern_callsite (SpsTraceBuilder *self,
     return row;
 
   row = append_row (self, &callsite_table);
+  if G_UNLIKELY (self->full)
+    return SPS_NO_INDEX;
   self->callsite_parent[row] = parent;
   self->callsite_frame[row] = frame;
   if (parent == SPS_NO_INDEX)
@@ -231,6 +239,7 @@ sps_trace_builder_add_sample (SpsTraceBuilder *self,
 {
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  RETURN_IF_FULL (self, SPS_NO_INDEX);
   g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
   g_return_val_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites, SPS_NO_INDEX);
   g_return_val_if_fail (weight_unit <= SPS_WEIGHT_UNIT_S, SPS_NO_INDEX);
@@ -254,6 +263,8 @@ sps_trace_builder_add_sample (SpsTraceBuilder *self,
  * Adds @n samples without weights in one call, for importers of sample
  * streams (V8 profiles write thousands per event).
  *
+ * When the builder becomes full, only the samples that fit are added.
+ *
  * Returns: the builder index of the first one; the others follow it
  */
 guint32
@@ -269,13 +280,13 @@ sps_trace_builder_add_samples (SpsTraceBuilder *self,
 
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  RETURN_IF_FULL (self, SPS_NO_INDEX);
   g_return_val_if_fail (thread < self->n_threads, SPS_NO_INDEX);
   g_return_val_if_fail (n == 0 || (ts != NULL && callsites != NULL), SPS_NO_INDEX);
   g_return_val_if_fail (n <= G_MAXUINT32 - self->n_samples, SPS_NO_INDEX);
 
   first = self->n_samples;
-  while (self->samples_capacity - self->n_samples < n)
-    _sps_table_grow (self, &sample_table);
+  n = _sps_trace_builder_reserve_rows (self, &sample_table, n);
 
   for (guint i = 0; i < n; i++)
     {
@@ -322,6 +333,7 @@ sps_trace_builder_set_sample_callsite (SpsTraceBuilder *self,
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (sample < self->n_samples);
   g_return_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites);
 
@@ -346,6 +358,7 @@ sps_trace_builder_set_sample_line (SpsTraceBuilder *self,
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (sample < self->n_samples);
 
   CONSTANT_COLUMN_WRITE (self, &sample_table, SAMPLE_COLUMN_LINE, sample, guint32, line);
@@ -417,6 +430,7 @@ sps_trace_builder_add_raw_sample (SpsTraceBuilder *self,
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
   g_return_if_fail (!self->finished);
+  RETURN_IF_FULL (self, );
   g_return_if_fail (thread < self->n_threads);
   g_return_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites);
   g_return_if_fail (weight_unit <= SPS_WEIGHT_UNIT_S);

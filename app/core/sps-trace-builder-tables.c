@@ -18,12 +18,16 @@
 #include <sys/mman.h>
 #endif
 
+#include <glib/gi18n-lib.h>
+
 #include "sps-trace-builder-private.h"
 
 #define MIN_ROWS 256
 
 /* Growth doubles: large columns are mmapped by malloc, so realloc moves
- * them with mremap and the untouched tail costs no resident memory. */
+ * them with mremap and the untouched tail costs no resident memory. The
+ * builder's tables stop at self->max_rows (below this) and finish()'s are
+ * no larger than those, so the abort is a broken invariant, not input. */
 static guint
 next_capacity (guint capacity)
 {
@@ -232,6 +236,174 @@ _sps_table_get_memory_size (gconstpointer         owner,
       row_size += column->element_size;
 
   return (gsize) n_rows * row_size;
+}
+
+/* What a user calls the rows of the builder's table whose row count
+ * lives at @n_rows, in the warning that says it is full */
+static const char *
+table_noun (gsize n_rows)
+{
+#define IS(field) (n_rows == G_STRUCT_OFFSET (SpsTraceBuilder, field))
+  if (IS (n_slice_records) || IS (n_async))
+    return _("slices");
+  if (IS (n_instants))
+    return _("instant events");
+  if (IS (n_counter_values))
+    return _("counter values");
+  if (IS (n_counters))
+    return _("counter series");
+  if (IS (n_flow_points))
+    return _("flow events");
+  if (IS (n_objects))
+    return _("object events");
+  if (IS (n_allocations))
+    return _("allocations");
+  if (IS (n_gc_observations))
+    return _("garbage collections");
+  if (IS (n_samples) || IS (n_raw_samples))
+    return _("samples");
+  if (IS (n_frames))
+    return _("stack frames");
+  if (IS (n_callsites))
+    return _("stacks");
+  if (IS (n_processes))
+    return _("processes");
+  if (IS (n_threads))
+    return _("threads");
+#undef IS
+  return _("rows");
+}
+
+/**
+ * _sps_trace_builder_table_full:
+ * @self: a #SpsTraceBuilder
+ * @layout: one of its tables, which holds self->max_rows rows
+ *
+ * Makes the builder full: the event that did not fit and every one after
+ * it are dropped (RETURN_IF_FULL), and the trace keeps what came before,
+ * with one warning "row_limit" that says which table and where it
+ * stopped. A table's rows are numbered with 32 bits and finish() numbers
+ * slices as signed ones, so 2^31 - 1 is where the model ends; dropping the
+ * rest rather than failing the import keeps the first part of a huge
+ * trace viewable, as the decompressed-size limit does.
+ */
+void
+_sps_trace_builder_table_full (SpsTraceBuilder      *self,
+                               const SpsTableLayout *layout)
+{
+  g_assert (SPS_IS_TRACE_BUILDER (self));
+  g_assert (layout != NULL);
+
+  if (self->full)
+    return;
+  self->full = TRUE;
+  sps_trace_builder_warn (self, "row_limit",
+                          /* Translators: the first and the third %u are the same count, %s is a
+                           * plural noun such as "slices" */
+                          N_("The trace has more than %u %s; Spanscope keeps the first %u and "
+                             "drops every event after them"),
+                          self->max_rows, table_noun (layout->n_rows), self->max_rows);
+}
+
+/* append_row() when the table is out of room or at the row limit */
+guint32
+_sps_trace_builder_append_row_slow (SpsTraceBuilder      *self,
+                                    const SpsTableLayout *layout)
+{
+  guint *n_rows = table_count (self, layout->n_rows);
+
+  g_assert (SPS_IS_TRACE_BUILDER (self));
+
+  if (*n_rows >= self->max_rows)
+    {
+      _sps_trace_builder_table_full (self, layout);
+      return SPS_NO_INDEX;
+    }
+  if (*n_rows == *table_count (self, layout->capacity))
+    _sps_table_grow (self, layout);
+
+  return (*n_rows)++;
+}
+
+/**
+ * _sps_trace_builder_reserve_rows:
+ * @self: a #SpsTraceBuilder
+ * @layout: one of its tables
+ * @n: rows the caller is about to append
+ *
+ * Grows the table for @n more rows, or for as many as the row limit
+ * leaves, in which case the builder becomes full.
+ *
+ * Returns: how many of the @n rows the caller may append
+ */
+guint
+_sps_trace_builder_reserve_rows (SpsTraceBuilder      *self,
+                                 const SpsTableLayout *layout,
+                                 guint                 n)
+{
+  guint *n_rows = table_count (self, layout->n_rows);
+  guint left;
+
+  g_assert (SPS_IS_TRACE_BUILDER (self));
+
+  left = *n_rows < self->max_rows ? self->max_rows - *n_rows : 0;
+  if (n > left)
+    {
+      _sps_trace_builder_table_full (self, layout);
+      n = left;
+    }
+  while (*table_count (self, layout->capacity) - *n_rows < n)
+    _sps_table_grow (self, layout);
+
+  return n;
+}
+
+/**
+ * _sps_trace_builder_set_max_rows:
+ * @self: a #SpsTraceBuilder with no rows yet
+ * @max_rows: the rows each table may keep, at most %G_MAXINT32
+ *
+ * Lowers the row limit, so that a test reaches it with a few events.
+ */
+void
+_sps_trace_builder_set_max_rows (SpsTraceBuilder *self,
+                                 guint            max_rows)
+{
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  g_return_if_fail (max_rows > 0 && max_rows <= G_MAXINT32);
+
+  self->max_rows = max_rows;
+}
+
+/**
+ * _sps_trace_builder_check_string_limit:
+ * @self: a #SpsTraceBuilder about to be finished
+ *
+ * Warns once ("string_limit") when the string pool was full: the names,
+ * categories and keys that came after it read as empty strings. The
+ * events themselves are kept, since their times are still right; the
+ * pool cannot tell the builder at the time, as importers intern through
+ * it directly.
+ */
+void
+_sps_trace_builder_check_string_limit (SpsTraceBuilder *self)
+{
+  g_autofree char *message = NULL;
+  guint kept;
+
+  g_assert (SPS_IS_TRACE_BUILDER (self));
+
+  if (_sps_string_pool_get_n_dropped (self->strings) == 0)
+    return;
+  /* Without the empty string, which every pool has */
+  kept = sps_string_pool_get_size (self->strings) - 1;
+  /* Translators: both %u are the same count of distinct strings */
+  message = g_strdup_printf (_("The trace has more than %u distinct names, categories and keys; "
+                               "the ones after the first %u are shown empty"),
+                             kept, kept);
+  /* Counted once for every string that came too late */
+  _sps_trace_builder_warn_count (self, "string_limit",
+                                 _sps_string_pool_get_n_dropped (self->strings), message);
 }
 
 /* Inserts @row in the empty slot @slot found by the caller's probe, then

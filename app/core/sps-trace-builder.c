@@ -121,6 +121,7 @@ static void
 sps_trace_builder_init (SpsTraceBuilder *self)
 {
   self->strings = sps_string_pool_new ();
+  self->max_rows = G_MAXINT32;
   self->arena = g_byte_array_new ();
   self->decoders = g_ptr_array_new_with_free_func (g_object_unref);
   self->warning_index = g_hash_table_new (g_str_hash, g_str_equal);
@@ -544,6 +545,7 @@ sps_trace_builder_ensure_process (SpsTraceBuilder *self,
 
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  RETURN_IF_FULL (self, SPS_NO_INDEX);
 
   ROW_INDEX_PROBE (&self->process_index, mix64 ((guint64) pid), row,
                    self->process_pid[row] == pid, slot);
@@ -551,6 +553,8 @@ sps_trace_builder_ensure_process (SpsTraceBuilder *self,
     return row;
 
   row = append_row (self, &process_table);
+  if G_UNLIKELY (self->full)
+    return SPS_NO_INDEX;
   self->process_pid[row] = pid;
   self->process_name[row] = 0;
   self->process_sort_index[row] = G_MAXINT32;
@@ -573,6 +577,7 @@ sps_trace_builder_set_process_name (SpsTraceBuilder *self,
                                     guint32          name)
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  RETURN_IF_FULL (self, );
   g_return_if_fail (process < self->n_processes);
 
   self->process_name[process] = name;
@@ -590,6 +595,7 @@ sps_trace_builder_set_process_sort_index (SpsTraceBuilder *self,
                                           gint32           sort_index)
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  RETURN_IF_FULL (self, );
   g_return_if_fail (process < self->n_processes);
 
   self->process_sort_index[process] = sort_index;
@@ -611,6 +617,7 @@ sps_trace_builder_set_process_display (SpsTraceBuilder   *self,
                                        SpsProcessDisplay  display)
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  RETURN_IF_FULL (self, );
   g_return_if_fail (process < self->n_processes);
 
   self->process_display[process] = (guint8) display;
@@ -636,6 +643,7 @@ sps_trace_builder_set_process_labels (SpsTraceBuilder *self,
   guint32 old;
 
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  RETURN_IF_FULL (self, );
   g_return_if_fail (process < self->n_processes);
 
   old = self->process_labels[process];
@@ -683,6 +691,7 @@ sps_trace_builder_ensure_thread (SpsTraceBuilder *self,
 
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (self), SPS_NO_INDEX);
   g_return_val_if_fail (!self->finished, SPS_NO_INDEX);
+  RETURN_IF_FULL (self, SPS_NO_INDEX);
   g_return_val_if_fail (process < self->n_processes, SPS_NO_INDEX);
 
   ROW_INDEX_PROBE (&self->thread_index, thread_key_hash (process, tid), row,
@@ -692,6 +701,8 @@ sps_trace_builder_ensure_thread (SpsTraceBuilder *self,
     return row;
 
   row = append_row (self, &thread_table);
+  if G_UNLIKELY (self->full)
+    return SPS_NO_INDEX;
   self->thread_process[row] = process;
   self->thread_tid[row] = tid;
   self->thread_name[row] = 0;
@@ -713,6 +724,7 @@ sps_trace_builder_set_thread_name (SpsTraceBuilder *self,
                                    guint32          name)
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  RETURN_IF_FULL (self, );
   g_return_if_fail (thread < self->n_threads);
 
   self->thread_name[thread] = name;
@@ -730,6 +742,7 @@ sps_trace_builder_set_thread_sort_index (SpsTraceBuilder *self,
                                          gint32           sort_index)
 {
   g_return_if_fail (SPS_IS_TRACE_BUILDER (self));
+  RETURN_IF_FULL (self, );
   g_return_if_fail (thread < self->n_threads);
 
   self->thread_sort_index[thread] = sort_index;

@@ -310,6 +310,7 @@ sps_trace_builder_finish (SpsTraceBuilder  *self,
 
   /* Derived rows go in while the builder still takes rows */
   _sps_add_outstanding_counters (self);
+  _sps_trace_builder_check_string_limit (self);
 
   self->finished = TRUE;
 

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "sps-string-pool-private.h"
 #include "sps-trace-builder.h"
 #include "sps-trace.h"
 
@@ -97,6 +98,10 @@ struct _SpsTraceBuilder
   guint64           events_read;
   guint64           metadata_events;
   gboolean          finished;
+  /* Rows a table keeps (G_MAXINT32 but in tests); once one is past it,
+   * full is set and every later event is dropped (warning "row_limit") */
+  guint             max_rows;
+  gboolean          full;
 
   /* Warnings: name → position + 1 in the arrays */
   GHashTable       *warning_index;
@@ -394,6 +399,12 @@ void     _sps_trace_builder_warn_count    (SpsTraceBuilder *self,
                                            guint64          count,
                                            const char      *message);
 void     _sps_trace_builder_free_records  (SpsTraceBuilder *self);
+/* Exported for the tests of the limits only */
+_SPS_EXTERN
+void     _sps_trace_builder_set_max_rows  (SpsTraceBuilder *self,
+                                           guint            max_rows);
+void     _sps_trace_builder_check_string_limit (SpsTraceBuilder *self);
+
 guint32  _sps_trace_builder_append_slice_record (SpsTraceBuilder    *self,
                                                  SpsSliceRecordKind  kind,
                                                  guint32             thread,

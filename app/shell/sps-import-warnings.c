@@ -117,6 +117,12 @@ static const struct
   { "stream_size_limit", NP_ ("the stream is over the size limit", "%s streams over the size limit"),
     N_("The FIFO sent more than Spanscope reads (the smaller of 16 GiB and half the memory): "
        "the events before the limit are shown.") },
+  { "row_limit", NP_ ("a table of the trace is full", "%s tables of the trace are full"),
+    N_("The trace has more rows of one kind than Spanscope keeps (2,147,483,647): "
+       "the events before that are shown, the ones after it are dropped.") },
+  { "string_limit", NP_ ("%s name past the string limit", "%s names past the string limit"),
+    N_("The trace has more distinct names, categories and keys than Spanscope keeps (1,073,741,823): "
+       "the ones after that are shown empty.") },
   /* Stacks of slices and V8 CPU profiles in Chrome traces */
   { "unresolved_slice_stack", NP_ ("%s slice stack that does not resolve", "%s slice stacks that do not resolve"),
     N_("Slices whose sf or esf names stack frames the file does not define; they are shown without that stack.") },

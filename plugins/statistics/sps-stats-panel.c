@@ -194,7 +194,7 @@ query_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   SpsStatsPanel *self = query->self;
 
-  sql_result = sps_sql_engine_query_finish (SPS_SQL_ENGINE (object), result, &error);
+  sql_result = sps_statistics_compute_finish (result, &error);
   if (self->cancellable != query->cancellable)
     return;
 
@@ -549,9 +549,8 @@ void
 sps_stats_panel_refresh (SpsStatsPanel *self)
 {
   g_autoptr(GCancellable) cancellable = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *sql = NULL;
-  SpsSqlEngine *engine;
+  g_autoptr(GBytes) mask = NULL;
+  SpsTrace *trace;
   SpsTime start = 0;
   SpsTime end = 0;
   gboolean has_range;
@@ -566,17 +565,10 @@ sps_stats_panel_refresh (SpsStatsPanel *self)
   update_scope (self);
   set_error (self, NULL);
 
-  if (!(engine = sps_session_get_sql_engine (self->session, &error)))
-    {
-      set_busy (self, NULL);
-      set_error (self, error->message);
-      return;
-    }
-
+  trace = sps_session_get_trace (self->session);
   has_range = sps_session_get_range (self->session, &start, &end);
   /* Hidden threads, processes and categories count nowhere */
-  sql = sps_sql_build_statistics (self->by_thread ? SPS_STATS_BY_THREAD : SPS_STATS_BY_NAME,
-                                  sps_session_has_filters (self->session), has_range, start, end);
+  mask = sps_session_dup_slice_mask (self->session);
 
   cancellable = g_cancellable_new ();
   set_busy (self, cancellable);
@@ -584,5 +576,8 @@ sps_stats_panel_refresh (SpsStatsPanel *self)
   query->self = g_object_ref (self);
   query->cancellable = g_object_ref (cancellable);
   query->by_thread = self->by_thread;
-  sps_sql_engine_query_async (engine, sql, NULL, cancellable, query_cb, query);
+  /* The rows of sps_sql_build_statistics()'s query, computed natively:
+   * a few times faster than SQL, and a range costs what its slices cost */
+  sps_statistics_compute_async (trace, self->by_thread ? SPS_STATS_BY_THREAD : SPS_STATS_BY_NAME,
+                                mask, has_range, start, end, cancellable, query_cb, query);
 }

@@ -12,7 +12,8 @@
  * in the same run, is the least any per-function view must do: one pass
  * over the same slices adding each duration into a GHashTable keyed by
  * name. Reported: median over N runs (default 5) and the ratio to the
- * baseline's median. The flame panel rebuilds a tree on a worker thread
+ * baseline's median (sps_bench_per_name_sum(); for the range, the
+ * slices that overlap it, through the block index). The flame panel rebuilds a tree on a worker thread
  * when its scope changes; the figure to watch is that it stays within a
  * small factor of the baseline.
  */
@@ -31,48 +32,6 @@
 
 #include "sps-bench-trace.h"
 #include "sps-bench-util.h"
-
-/* The baseline: sum of durations per name over the scope's slices. */
-static guint
-baseline (SpsTrace                 *trace,
-          const SpsFlameTreeParams *params)
-{
-  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
-  const SpsSliceTable *slices = sps_trace_get_slices (trace);
-  g_autoptr(GHashTable) sums = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-
-  for (guint t = 0; t < tracks->n_rows; t++)
-    {
-      if (tracks->kind[t] != SPS_TRACK_THREAD_SLICES ||
-          (params->thread != SPS_NO_INDEX && tracks->thread[t] != params->thread))
-        continue;
-
-      for (guint r = tracks->first_row[t]; r < tracks->first_row[t] + tracks->n_rows_in_track[t]; r++)
-        {
-          gpointer key = GUINT_TO_POINTER (slices->name[r] + 1);
-          gint64 *sum = g_hash_table_lookup (sums, key);
-          SpsTime value = slices->dur[r];
-
-          if (params->has_range)
-            {
-              SpsTime lo = MAX (slices->ts[r], params->range_start);
-              SpsTime hi = MIN (slices->ts[r] + slices->dur[r], params->range_end);
-
-              if (slices->ts[r] >= params->range_end)
-                break;
-              if (hi <= lo)
-                continue;
-              value = hi - lo;
-            }
-
-          if (sum == NULL)
-            g_hash_table_insert (sums, key, sum = g_new0 (gint64, 1));
-          *sum += value;
-        }
-    }
-
-  return g_hash_table_size (sums);
-}
 
 static guint32
 busiest_thread (SpsTrace *trace)
@@ -185,7 +144,8 @@ main (int   argc,
           t0 = sps_bench_now_ms ();
           c0 = sps_bench_cpu_ms ();
           if (cases[c].kind == SPS_FLAME_TREE_MEASURED)
-            baseline (trace, &cases[c]);
+            sps_bench_per_name_sum (trace, cases[c].thread, FALSE, cases[c].has_range,
+                                    cases[c].range_start, cases[c].range_end);
           base_cpu[r] = sps_bench_cpu_ms () - c0;
           base[r] = sps_bench_now_ms () - t0;
         }

@@ -102,3 +102,70 @@ sps_bench_pick_focus_seed (SpsTrace *trace)
       best = s;
   return best;
 }
+
+typedef struct
+{
+  const SpsSliceTable *slices;
+  GHashTable          *sums;
+  SpsTime              start;
+  SpsTime              end;
+  gboolean             clip;
+} PerNameSum;
+
+static gboolean
+add_to_sum (SpsTrace *trace,
+            guint     slice,
+            gpointer  user_data)
+{
+  PerNameSum *p = user_data;
+  gpointer key = GUINT_TO_POINTER (p->slices->name[slice] + 1);
+  gint64 *sum = g_hash_table_lookup (p->sums, key);
+  SpsTime value = p->slices->dur[slice];
+
+  if (p->clip)
+    value = MIN (p->slices->ts[slice] + value, p->end) - MAX (p->slices->ts[slice], p->start);
+  if (sum == NULL)
+    g_hash_table_insert (p->sums, key, sum = g_new0 (gint64, 1));
+  *sum += value;
+  return TRUE;
+}
+
+/* The baseline of the flame tree and statistics benchmarks, the least a
+ * per-function view must do: one pass over the slices in scope adding
+ * each (clipped) duration into a GHashTable keyed by name. The scope: the
+ * thread slice tracks of @thread (SPS_NO_INDEX: all threads), or with
+ * @all_kinds every slice track (sampled spans, async lanes); with
+ * @has_range the slices that overlap [@start, @end), found through the
+ * block index as the views find them. Returns the number of names. */
+guint
+sps_bench_per_name_sum (SpsTrace *trace,
+                        guint32   thread,
+                        gboolean  all_kinds,
+                        gboolean  has_range,
+                        SpsTime   start,
+                        SpsTime   end)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  g_autoptr(GHashTable) sums = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  PerNameSum p = { sps_trace_get_slices (trace), sums, start, end, has_range };
+
+  for (guint t = 0; t < tracks->n_rows; t++)
+    {
+      guint8 kind = tracks->kind[t];
+
+      if (all_kinds ? (kind != SPS_TRACK_THREAD_SLICES && kind != SPS_TRACK_THREAD_SAMPLED_SLICES &&
+                       kind != SPS_TRACK_ASYNC)
+                    : kind != SPS_TRACK_THREAD_SLICES)
+        continue;
+      if (thread != SPS_NO_INDEX && tracks->thread[t] != thread)
+        continue;
+
+      if (has_range)
+        sps_trace_foreach_slice_in_range (trace, t, start, end, add_to_sum, &p);
+      else
+        for (guint r = tracks->first_row[t]; r < tracks->first_row[t] + tracks->n_rows_in_track[t]; r++)
+          add_to_sum (trace, r, &p);
+    }
+
+  return g_hash_table_size (sums);
+}

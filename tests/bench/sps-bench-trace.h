@@ -24,4 +24,11 @@ SpsTrace *sps_bench_parse_and_load (int          *argc,
 
 guint32   sps_bench_pick_focus_seed (SpsTrace *trace);
 
+guint     sps_bench_per_name_sum    (SpsTrace *trace,
+                                     guint32   thread,
+                                     gboolean  all_kinds,
+                                     gboolean  has_range,
+                                     SpsTime   start,
+                                     SpsTime   end);
+
 G_END_DECLS
