@@ -201,6 +201,17 @@ test_one_window (void)
 
 /* The Appearance page's controls write the settings and every window
  * follows at once */
+/* @key of @settings, a string, is @expected */
+static void
+assert_setting (GSettings  *settings,
+                const char *key,
+                const char *expected)
+{
+  g_autofree char *value = g_settings_get_string (settings, key);
+
+  g_assert_cmpstr (value, ==, expected);
+}
+
 static void
 test_appearance (void)
 {
@@ -235,18 +246,18 @@ test_appearance (void)
 
   /* Theme: the drop-down, the setting, GTK's dark preference */
   gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "theme")), 2);
-  g_assert_cmpstr (g_settings_get_string (settings, "theme"), ==, "dark");
+  assert_setting (settings, "theme", "dark");
   g_object_get (gtk_settings, "gtk-application-prefer-dark-theme", &dark, NULL);
   g_assert_true (dark);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (prefs));
   sps_test_maybe_screenshot (GTK_WIDGET (prefs), "preferences-appearance-dark");
   gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "theme")), 1);
-  g_assert_cmpstr (g_settings_get_string (settings, "theme"), ==, "light");
+  assert_setting (settings, "theme", "light");
   g_object_get (gtk_settings, "gtk-application-prefer-dark-theme", &dark, NULL);
   g_assert_false (dark);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "theme")), 2);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "theme")), 0);
-  g_assert_cmpstr (g_settings_get_string (settings, "theme"), ==, "system");
+  assert_setting (settings, "theme", "system");
   /* Back to what the (absent) desktop says: no preference under Xvfb */
   g_object_get (gtk_settings, "gtk-application-prefer-dark-theme", &dark, NULL);
   g_assert_false (dark);
@@ -266,7 +277,7 @@ test_appearance (void)
 
   /* Chrome JSON timestamps */
   gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "timestamp-unit")), 1);
-  g_assert_cmpstr (g_settings_get_string (settings, "timestamp-unit"), ==, "ns");
+  assert_setting (settings, "timestamp-unit", "ns");
 
   /* Selection colour: the setting, then the timeline's accent */
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS
