@@ -394,6 +394,8 @@ void           _sps_timeline_flags_changed         (SpsTimeline               *s
                                                     GListModel                *flags);
 
 /* sps-timeline-stats.c */
+_SPS_GTK_EXTERN
+guint          _sps_render_node_count              (GskRenderNode             *node);
 void           _sps_timeline_snapshot_counted      (SpsTimeline               *self,
                                                     GtkSnapshot               *snapshot,
                                                     int                        width,

@@ -15,37 +15,45 @@
 #include <spanscope-core.h>
 #include "sps-timeline-private.h"
 
-/* Nodes in the tree under @node, @node included */
-static guint
-count_nodes (GskRenderNode *node)
+/* Nodes in the tree under @node, @node included (0 for none); also the
+ * frame benchmark's count */
+guint
+_sps_render_node_count (GskRenderNode *node)
 {
   guint n = 1;
+
+  if (node == NULL)
+    return 0;
 
   switch (gsk_render_node_get_node_type (node))
     {
     case GSK_CONTAINER_NODE:
       for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
-        n += count_nodes (gsk_container_node_get_child (node, i));
+        n += _sps_render_node_count (gsk_container_node_get_child (node, i));
       break;
 
     case GSK_TRANSFORM_NODE:
-      n += count_nodes (gsk_transform_node_get_child (node));
+      n += _sps_render_node_count (gsk_transform_node_get_child (node));
       break;
 
     case GSK_CLIP_NODE:
-      n += count_nodes (gsk_clip_node_get_child (node));
+      n += _sps_render_node_count (gsk_clip_node_get_child (node));
       break;
 
     case GSK_ROUNDED_CLIP_NODE:
-      n += count_nodes (gsk_rounded_clip_node_get_child (node));
+      n += _sps_render_node_count (gsk_rounded_clip_node_get_child (node));
       break;
 
     case GSK_OPACITY_NODE:
-      n += count_nodes (gsk_opacity_node_get_child (node));
+      n += _sps_render_node_count (gsk_opacity_node_get_child (node));
+      break;
+
+    case GSK_REPEAT_NODE:
+      n += _sps_render_node_count (gsk_repeat_node_get_child (node));
       break;
 
     case GSK_DEBUG_NODE:
-      n += count_nodes (gsk_debug_node_get_child (node));
+      n += _sps_render_node_count (gsk_debug_node_get_child (node));
       break;
 
     default:
@@ -71,7 +79,7 @@ _sps_timeline_snapshot_counted (SpsTimeline *self,
 
   _sps_timeline_draw (self, own, width, height);
   node = gtk_snapshot_free_to_node (own);
-  self->stats.render_nodes = node != NULL ? count_nodes (node) : 0;
+  self->stats.render_nodes = _sps_render_node_count (node);
   if (node != NULL)
     gtk_snapshot_append_node (snapshot, node);
 }

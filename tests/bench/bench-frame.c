@@ -82,36 +82,6 @@ static const Zoom zooms[] = {
   { "100 ns/px", 100 },
 };
 
-static guint
-count_nodes (GskRenderNode *node)
-{
-  guint n = 1;
-
-  if (node == NULL)
-    return 0;
-
-  switch (gsk_render_node_get_node_type (node))
-    {
-    case GSK_CONTAINER_NODE:
-      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
-        n += count_nodes (gsk_container_node_get_child (node, i));
-      break;
-    case GSK_TRANSFORM_NODE:
-      n += count_nodes (gsk_transform_node_get_child (node));
-      break;
-    case GSK_CLIP_NODE:
-      n += count_nodes (gsk_clip_node_get_child (node));
-      break;
-    case GSK_REPEAT_NODE:
-      n += count_nodes (gsk_repeat_node_get_child (node));
-      break;
-    default:
-      break;
-    }
-
-  return n;
-}
-
 /* What the slice lanes in view hold between @start and @end: items (a
  * slice of its own or a run of merged ones, as the timeline draws them)
  * and lanes with at least one. The rows in view are those of the first
@@ -265,7 +235,7 @@ measure_frame (Run *run,
   run->times[f] = sps_bench_now_ms () - t0;
 
   if (f == 0)
-    run->stats.nodes = count_nodes (node);
+    run->stats.nodes = _sps_render_node_count (node);
   g_clear_pointer (&node, gsk_render_node_unref);
 
   /* The time between two frames */
