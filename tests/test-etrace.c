@@ -387,6 +387,36 @@ test_cycles (void)
   g_assert_cmpint (embedded_int (trace, "deadline_misses"), ==, 1);
 }
 
+/* Near the decoder's end of time (2^62 - 1 ns, where it clamps): every
+ * time in the args is written exactly, where a double would round it (the
+ * times are past 2^53 ns, a double's step there is 512 ns). Checked by
+ * hand: the span starts at 2^62 - 1 - 10^6 + 1001 = 4611686018426388904 ns,
+ * its deadline is 10^9 ms = 10^15 ns later. */
+static void
+test_deadline_end_of_time (void)
+{
+  g_autoptr(GByteArray) s = g_byte_array_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  const SpsSliceTable *slices;
+  const char *args;
+  gsize len = 0;
+  guint slice;
+
+  etrace_stream_start (s, (G_GINT64_CONSTANT (1) << 62) - 1 - 1000000, 0, FALSE, 0);
+  etrace_stream_name (s, (G_GINT64_CONSTANT (1) << 62) - 1 - 1000000, 1, 1, "late", 2, 4, 1e9f);
+  etrace_stream_event (s, START, 1001, 2, 1, NONE);
+  etrace_stream_event (s, END, 5000, 3, 1, NONE);
+  trace = load_bytes (s);
+  slices = sps_trace_get_slices (trace);
+
+  slice = sps_test_find_slice (trace, "late", 0);
+  g_assert_cmpint (slices->dur[slice], ==, 5000);
+  args = sps_trace_get_args_json (trace, slices->args[slice], &len);
+  g_assert_nonnull (g_strstr_len (args, (gssize) len,
+                                  "\"deadline_us\":4612686018426388.904,\"deadline_missed\":false"));
+  g_assert_cmpint (embedded_int (trace, "deadline_misses"), ==, 0);
+}
+
 static void
 test_deadline_miss (void)
 {
@@ -974,6 +1004,7 @@ main (int   argc,
   g_test_add_func ("/etrace/health/desync", test_desync);
   g_test_add_func ("/etrace/health/truncated", test_truncated);
   g_test_add_func ("/etrace/analysis/deadline-miss", test_deadline_miss);
+  g_test_add_func ("/etrace/analysis/deadline-end-of-time", test_deadline_end_of_time);
   g_test_add_func ("/etrace/analysis/cpu-load", test_cpu_load);
   g_test_add_func ("/etrace/decoder/probe", test_probe);
   g_test_add_func ("/etrace/decoder/chunks", test_chunks);
