@@ -201,6 +201,32 @@ test_one_window (void)
 
 /* The Appearance page's controls write the settings and every window
  * follows at once */
+/* The colour the selection colour's button shows */
+static GdkRGBA
+shown_color (SpsPreferencesWindow *prefs)
+{
+  GdkRGBA rgba;
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (named (prefs, "selection-color")), &rgba);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  return rgba;
+}
+
+/* @shown is the accent colour of the theme in use */
+static void
+assert_theme_accent (SpsPreferencesWindow *prefs,
+                     const GdkRGBA        *shown)
+{
+  GdkRGBA accent;
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  g_assert_true (gtk_style_context_lookup_color (gtk_widget_get_style_context (named (prefs, "selection-color")),
+                                                 "theme_selected_bg_color", &accent));
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  g_assert_true (gdk_rgba_equal (shown, &accent));
+}
+
 /* @key of @settings, a string, is @expected */
 static void
 assert_setting (GSettings  *settings,
@@ -223,6 +249,7 @@ test_appearance (void)
   SpsTimeline *timeline2 = sps_window_get_timeline (second);
   GtkSettings *gtk_settings = gtk_settings_get_default ();
   GdkRGBA red = { 224 / 255.f, 27 / 255.f, 36 / 255.f, 1.f };
+  GdkRGBA light_accent, dark_accent;
   gboolean dark = TRUE;
   g_autofree char *color = NULL;
   int min_lane;
@@ -244,17 +271,24 @@ test_appearance (void)
   g_settings_reset (settings, "track-height");
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (named (prefs, "track-height"))), ==, 20);
 
-  /* Theme: the drop-down, the setting, GTK's dark preference */
+  /* Theme: the drop-down, the setting, GTK's dark preference; the
+   * selection colour's button shows the accent of the theme in use */
+  light_accent = shown_color (prefs);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "theme")), 2);
   assert_setting (settings, "theme", "dark");
   g_object_get (gtk_settings, "gtk-application-prefer-dark-theme", &dark, NULL);
   g_assert_true (dark);
+  dark_accent = shown_color (prefs);
+  g_assert_false (gdk_rgba_equal (&light_accent, &dark_accent));
+  assert_theme_accent (prefs, &dark_accent);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (prefs));
   sps_test_maybe_screenshot (GTK_WIDGET (prefs), "preferences-appearance-dark");
   gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "theme")), 1);
   assert_setting (settings, "theme", "light");
   g_object_get (gtk_settings, "gtk-application-prefer-dark-theme", &dark, NULL);
   g_assert_false (dark);
+  light_accent = shown_color (prefs);
+  assert_theme_accent (prefs, &light_accent);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "theme")), 2);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "theme")), 0);
   assert_setting (settings, "theme", "system");

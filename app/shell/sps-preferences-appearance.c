@@ -201,6 +201,16 @@ on_color_changed (GtkWidget  *box,
   update_color (box, settings);
 }
 
+/* The theme's accent changes with the theme (Adwaita's dark one is
+ * another blue): a button showing it follows */
+static void
+on_theme_changed (GtkSettings *gtk_settings,
+                  GParamSpec  *pspec,
+                  GtkWidget   *box)
+{
+  update_color (box, g_object_get_data (G_OBJECT (box), "sps-settings"));
+}
+
 static void
 on_color_set (GtkWidget *button,
               GParamSpec *pspec,
@@ -251,6 +261,11 @@ color_box_new (GSettings *settings)
   g_signal_connect_object (reset, "clicked", G_CALLBACK (on_color_reset), settings, 0);
   g_signal_connect_object (settings, "changed::selection-color", G_CALLBACK (on_color_changed), box,
                            G_CONNECT_SWAPPED);
+  g_object_set_data_full (G_OBJECT (box), "sps-settings", g_object_ref (settings), g_object_unref);
+  g_signal_connect_object (gtk_settings_get_default (), "notify::gtk-application-prefer-dark-theme",
+                           G_CALLBACK (on_theme_changed), box, 0);
+  g_signal_connect_object (gtk_settings_get_default (), "notify::gtk-theme-name",
+                           G_CALLBACK (on_theme_changed), box, 0);
 
   return box;
 }
