@@ -64,6 +64,23 @@ sps_test_wait_for_load (SpsWindow *window)
   sps_test_wait_until (not_loading, window);
 }
 
+/* Opens @path in a new window of @width × @height, waits until it is
+ * loaded (asserting it loaded) and drawn. */
+SpsWindow *
+sps_test_open_loaded (SpsApplication *app,
+                      const char     *path,
+                      int             width,
+                      int             height)
+{
+  SpsWindow *window = sps_test_open_file (app, path, width, height);
+
+  sps_test_wait_for_load (window);
+  g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+
+  return window;
+}
+
 /* Destroys @window and lets the main loop finish with it. */
 void
 sps_test_close_window (SpsWindow *window)

@@ -16,6 +16,10 @@ SpsWindow      *sps_test_open_file     (SpsApplication *app,
                                         int             width,
                                         int             height);
 void            sps_test_wait_for_load (SpsWindow      *window);
+SpsWindow      *sps_test_open_loaded   (SpsApplication *app,
+                                        const char     *path,
+                                        int             width,
+                                        int             height);
 void            sps_test_close_window  (SpsWindow      *window);
 char           *sps_test_plugin_row_text (GtkWidget    *row);
 void            sps_test_wait_for_banner_failures (GtkWidget *banner,

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "sps-test-ui.h"
 
 static gboolean
@@ -293,4 +295,17 @@ sps_test_redraw (GtkWidget *window,
   gtk_test_widget_wait_for_draw (window);
 
   return sps_test_render (widget, width, height);
+}
+
+/* Translations from the build's catalogues (SPANSCOPE_LOCALEDIR, as the
+ * application binds them), for the tests that look at another language */
+void
+sps_test_bind_locale (void)
+{
+  const char *localedir = g_getenv ("SPANSCOPE_LOCALEDIR");
+
+  if (localedir == NULL)
+    return;
+  bindtextdomain (GETTEXT_PACKAGE, localedir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
 }

@@ -53,4 +53,6 @@ GtkWidget  *sps_test_present_timeline (SpsSession     *session,
                                        int             height,
                                        GtkWidget     **timeline);
 
+void        sps_test_bind_locale      (void);
+
 G_END_DECLS

@@ -32,11 +32,8 @@ static SpsApplication *app;
 static SpsWindow *
 open_trace (const char *path)
 {
-  SpsWindow *window = sps_test_open_file (app, path, 1200, 800);
+  SpsWindow *window = sps_test_open_loaded (app, path, 1200, 800);
 
-  sps_test_wait_for_load (window);
-  g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
-  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
   /* Past the stack's crossfade from the loading page. */
   sps_test_spin (400);
 
@@ -254,6 +251,7 @@ main (int   argc,
       char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
+  sps_test_bind_locale ();
   /* To look at the panel in another language, before anything is
    * translated (GLib decides once whether to translate; glibc rereads
    * LANGUAGE once setlocale() runs again) */

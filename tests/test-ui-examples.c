@@ -40,13 +40,8 @@ open_example (const char *folder,
               const char *file)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "examples", "plugins", folder, file, NULL);
-  SpsWindow *window = sps_test_open_file (app, path, 1280, 800);
 
-  sps_test_wait_for_load (window);
-  g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
-  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
-
-  return window;
+  return sps_test_open_loaded (app, path, 1280, 800);
 }
 
 /* The timeline row of the counter "Slices" of @process with @series;

@@ -33,11 +33,8 @@ static SpsWindow *
 open_demo (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
-  SpsWindow *window = sps_test_open_file (app, path, 1200, 800);
+  SpsWindow *window = sps_test_open_loaded (app, path, 1200, 800);
 
-  sps_test_wait_for_load (window);
-  g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
-  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
   /* Past the stack's crossfade from the loading page. */
   sps_test_spin (400);
 

@@ -606,11 +606,7 @@ main (int   argc,
   int ret;
 
   gtk_test_init (&argc, &argv, NULL);
-  if (g_getenv ("SPANSCOPE_LOCALEDIR") != NULL)
-    {
-      bindtextdomain (GETTEXT_PACKAGE, g_getenv ("SPANSCOPE_LOCALEDIR"));
-      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-    }
+  sps_test_bind_locale ();
 
   app = sps_test_register_app ();
 

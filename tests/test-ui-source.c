@@ -289,11 +289,7 @@ main (int   argc,
    * environment's locale (gtk_test_init() set a fixed one), our catalogue,
    * and _() here reads it too */
   setlocale (LC_ALL, "");
-  if (g_getenv ("SPANSCOPE_LOCALEDIR") != NULL)
-    {
-      bindtextdomain (GETTEXT_PACKAGE, g_getenv ("SPANSCOPE_LOCALEDIR"));
-      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-    }
+  sps_test_bind_locale ();
   textdomain (GETTEXT_PACKAGE);
 
 #define TEST(path, func) \

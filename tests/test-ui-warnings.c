@@ -652,11 +652,7 @@ main (int   argc,
   int ret;
 
   gtk_test_init (&argc, &argv, NULL);
-  if (g_getenv ("SPANSCOPE_LOCALEDIR") != NULL)
-    {
-      bindtextdomain (GETTEXT_PACKAGE, g_getenv ("SPANSCOPE_LOCALEDIR"));
-      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-    }
+  sps_test_bind_locale ();
   scratch_dir = g_dir_make_tmp ("spanscope-warnings-XXXXXX", NULL);
   app = sps_test_register_app ();
 

@@ -182,14 +182,17 @@ snapshot (FileMap *map)
   map->fd = -1;
 }
 
+/* The lease thread's id, set once it runs (under start_lock) */
+static GMutex start_lock;
+static GCond  start_cond;
+
 static gpointer
 lease_thread (gpointer data)
 {
-  GMutex *started_lock = data;
-
-  g_mutex_lock (started_lock);
+  g_mutex_lock (&start_lock);
   lease_tid = gettid ();
-  g_mutex_unlock (started_lock);
+  g_cond_signal (&start_cond);
+  g_mutex_unlock (&start_lock);
 
   for (;;)
     {
@@ -218,16 +221,13 @@ lease_thread (gpointer data)
 static gpointer
 start (gpointer data)
 {
-  static GMutex started_lock;
   struct sigaction action = { 0 };
-  GThread *thread;
 
   if (pipe2 (wake_fds, O_CLOEXEC) != 0)
     return GINT_TO_POINTER (FALSE);
   fcntl (wake_fds[1], F_SETFL, O_NONBLOCK);
 
-  /* A real-time signal carries the lease's descriptor and queues; no
-   * library of ours uses this one */
+  /* A real-time signal queues; no library of ours uses this one */
   lease_signal = SIGRTMAX - 4;
   action.sa_sigaction = on_lease_break;
   action.sa_flags = SA_SIGINFO | SA_RESTART;
@@ -242,22 +242,12 @@ start (gpointer data)
     return GINT_TO_POINTER (FALSE);
 
   maps = g_ptr_array_new ();
-  g_mutex_lock (&started_lock);
-  thread = g_thread_new ("sps-file-lease", lease_thread, &started_lock);
-  g_mutex_unlock (&started_lock);
-  g_thread_unref (thread);
-  /* The thread's id is set before it reads the pipe: wait for it */
-  for (;;)
-    {
-      gboolean ready;
-
-      g_mutex_lock (&started_lock);
-      ready = lease_tid != 0;
-      g_mutex_unlock (&started_lock);
-      if (ready)
-        break;
-      g_usleep (100);
-    }
+  g_thread_unref (g_thread_new ("sps-file-lease", lease_thread, NULL));
+  /* Leases name the thread their signal goes to: wait for its id */
+  g_mutex_lock (&start_lock);
+  while (lease_tid == 0)
+    g_cond_wait (&start_cond, &start_lock);
+  g_mutex_unlock (&start_lock);
   return GINT_TO_POINTER (TRUE);
 }
 
@@ -317,16 +307,18 @@ _sps_file_map (int                fd,
   static GOnce once = G_ONCE_INIT;
   struct f_owner_ex owner;
   struct stat now;
-  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  gsize page;
   gsize size, length;
   FileMap *map;
   void *addr;
   int lease_fd;
 
-  if (st->st_size <= 0 || (guint64) st->st_size < min_mapped_size ||
-      (guint64) st->st_size >= G_MAXSIZE - 2 * page || !is_local (fd))
+  if (st->st_size <= 0 || (guint64) st->st_size < min_mapped_size || !is_local (fd))
     return NULL;
   if (!GPOINTER_TO_INT (g_once (&once, start, NULL)))
+    return NULL;
+  page = page_size;
+  if ((guint64) st->st_size >= G_MAXSIZE - 2 * page)
     return NULL;
 
   size = (gsize) st->st_size;
