@@ -25,7 +25,7 @@
 # include <sys/prctl.h>
 #endif
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 
 #include "sps-broadway.h"
 

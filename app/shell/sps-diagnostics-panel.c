@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 
 #include "sps-diagnostics-panel.h"
 #include "sps-sparkline.h"

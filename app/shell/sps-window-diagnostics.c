@@ -13,7 +13,7 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 
 #include "sps-diagnostics-panel.h"
 #include "sps-window-private.h"
