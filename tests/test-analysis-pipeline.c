@@ -400,6 +400,41 @@ test_profile (Fixture       *fixture,
   sps_test_find_slice (marked, "long idle", 0);
 }
 
+/* Slices whose stacks are stored once (all "main") keep them when an
+ * analysis appends slices without stacks, which the appended rows get */
+static void
+test_marks_stacks (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  static const char stacked_json[] =
+    "{\"stackFrames\":{\"1\":{\"name\":\"main\"}},\"traceEvents\":["
+    "{\"ph\":\"X\",\"name\":\"load\",\"pid\":1,\"tid\":1,\"ts\":1000,\"dur\":2000,\"sf\":1},"
+    "{\"ph\":\"X\",\"name\":\"short\",\"pid\":1,\"tid\":1,\"ts\":4000,\"dur\":10,\"sf\":1}"
+    "]}";
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = sps_test_write_file (fixture->dir, "stacked.json", stacked_json);
+  g_autoptr(SpsTrace) trace = load (fixture, path, NULL, &error);
+  const SpsSliceTable *slices;
+  guint load_row, short_row, mark_row;
+
+  g_assert_no_error (error);
+  slices = sps_trace_get_slices (trace);
+  /* load, short, and the mark of load (2 ms) */
+  g_assert_cmpuint (slices->n_rows, ==, 3);
+  load_row = sps_test_find_slice (trace, "load", 0);
+  short_row = sps_test_find_slice (trace, "short", 0);
+  mark_row = sps_test_find_slice (trace, "long load", 0);
+  g_assert_cmpuint (sps_slice_table_get_callsite (slices, load_row), !=, SPS_NO_INDEX);
+  g_assert_cmpuint (sps_slice_table_get_callsite (slices, short_row), ==,
+                    sps_slice_table_get_callsite (slices, load_row));
+  g_assert_cmpuint (sps_slice_table_get_callsite (slices, mark_row), ==, SPS_NO_INDEX);
+  for (guint r = 0; r < slices->n_rows; r++)
+    g_assert_cmpuint (sps_slice_table_get_end_callsite (slices, r), ==, SPS_NO_INDEX);
+  /* The start stacks differ now: stored per row; the end stacks do not */
+  g_assert_nonnull (slices->callsite);
+  g_assert_null (slices->end_callsite);
+}
+
 #define TEST(path, names, func) \
   g_test_add (path, Fixture, names, fixture_setup, func, fixture_teardown)
 
@@ -418,6 +453,7 @@ main (int   argc,
 
   TEST ("/core/analysis/rows", no_analyses, test_rows);
   TEST ("/core/analysis/marks", marks, test_marks);
+  TEST ("/core/analysis/marks-stacks", marks, test_marks_stacks);
   TEST ("/core/analysis/failure", fail_then_marks, test_failure);
   TEST ("/core/analysis/refused-rows", samples, test_refused_rows);
   TEST ("/core/analysis/cancel", cancel, test_cancel);

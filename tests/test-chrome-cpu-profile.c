@@ -299,10 +299,10 @@ test_slice_stacks (void)
       g_autofree char *end = NULL;
 
       g_assert_cmpstr (str (trace, slices->name[i]), ==, expected[i].name);
-      if (slices->callsite[i] != SPS_NO_INDEX)
-        start = dup_located_stack (trace, slices->callsite[i], FALSE);
-      if (slices->end_callsite[i] != SPS_NO_INDEX)
-        end = dup_located_stack (trace, slices->end_callsite[i], FALSE);
+      if (sps_slice_table_get_callsite (slices, i) != SPS_NO_INDEX)
+        start = dup_located_stack (trace, sps_slice_table_get_callsite (slices, i), FALSE);
+      if (sps_slice_table_get_end_callsite (slices, i) != SPS_NO_INDEX)
+        end = dup_located_stack (trace, sps_slice_table_get_end_callsite (slices, i), FALSE);
       g_assert_cmpstr (start, ==, expected[i].start);
       g_assert_cmpstr (end, ==, expected[i].end);
     }
@@ -556,8 +556,8 @@ test_convert_stacks (void)
   /* Whole stacks, with the locations, not only the leaf frames */
   slices = sps_trace_get_slices (again);
   {
-    g_autofree char *start = dup_located_stack (again, slices->callsite[0], TRUE);
-    g_autofree char *end = dup_located_stack (again, slices->end_callsite[0], TRUE);
+    g_autofree char *start = dup_located_stack (again, sps_slice_table_get_callsite (slices, 0), TRUE);
+    g_autofree char *end = dup_located_stack (again, sps_slice_table_get_end_callsite (slices, 0), TRUE);
 
     g_assert_cmpstr (start, ==, "main@file:///src/main.c:10:1;run@file:///src/run.c:42:0;step");
     g_assert_cmpstr (end, ==, "main@file:///src/main.c:10:1;run@file:///src/run.c:42:0");

@@ -1550,9 +1550,79 @@ test_memory_size (Fixture       *fixture,
   trace = finish (fixture);
   size = sps_trace_get_memory_size (trace);
 
-  /* 60 bytes of columns per slice, plus the pool and small fixed parts */
-  g_assert_cmpuint (size, >=, 10000 * 60);
-  g_assert_cmpuint (size, <=, 10000 * 60 + sps_string_pool_get_memory_size (sps_trace_get_strings (trace)) + 4096);
+  /* 52 bytes of columns per slice (ts, dur, self time, args 8 each; name,
+   * category, track, parent 4 each; depth, flags 2 each), plus the pool
+   * and small fixed parts: no slice has a stack, so the two callsite
+   * columns are stored once */
+  g_assert_null (sps_trace_get_slices (trace)->callsite);
+  g_assert_null (sps_trace_get_slices (trace)->end_callsite);
+  g_assert_cmpuint (size, >=, 10000 * 52);
+  g_assert_cmpuint (size, <=, 10000 * 52 + sps_string_pool_get_memory_size (sps_trace_get_strings (trace)) + 4096);
+}
+
+/* The callsite columns are stored per row only when slices differ, and
+ * read the same either way; an E's stack becomes its slice's end stack
+ * even when the builder stored no column per row. */
+static void
+test_slice_callsites_constant (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  g_autoptr(SpsTrace) trace = NULL;
+  const SpsSliceTable *slices;
+  guint32 frame = sps_trace_builder_intern_frame (fixture->builder, str_id (fixture, "f"), 0, 0, 0);
+  guint32 cs = sps_trace_builder_intern_callsite (fixture->builder, SPS_NO_INDEX, frame);
+  guint32 x;
+
+  /* Every X has the same start stack and none an end stack: both columns
+   * stay one value */
+  for (guint i = 0; i < 4; i++)
+    {
+      x = add_x (fixture, fixture->thread, i * 10, 5, "x");
+      sps_trace_builder_set_slice_callsites (fixture->builder, x, cs, SPS_NO_INDEX);
+    }
+  trace = finish (fixture);
+  slices = sps_trace_get_slices (trace);
+  g_assert_cmpuint (slices->n_rows, ==, 4);
+  g_assert_null (slices->callsite);
+  g_assert_null (slices->end_callsite);
+  g_assert_cmpuint (slices->constants.callsite, ==, cs);
+  g_assert_cmpuint (slices->constants.end_callsite, ==, SPS_NO_INDEX);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_assert_cmpuint (sps_slice_table_get_callsite (slices, i), ==, cs);
+      g_assert_cmpuint (sps_slice_table_get_end_callsite (slices, i), ==, SPS_NO_INDEX);
+    }
+}
+
+static void
+test_slice_callsites_from_end (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  g_autoptr(SpsTrace) trace = NULL;
+  const SpsSliceTable *slices;
+  guint32 frame = sps_trace_builder_intern_frame (fixture->builder, str_id (fixture, "f"), 0, 0, 0);
+  guint32 cs = sps_trace_builder_intern_callsite (fixture->builder, SPS_NO_INDEX, frame);
+  guint32 e;
+
+  /* B at 0 and 20 without stacks; only the first E carries one. The
+   * records' start column is materialised by the E; after pairing, the
+   * slices' start stacks are all none again (stored once), and the
+   * first slice's end stack is the E's. */
+  add_b (fixture, fixture->thread, 0, "a");
+  e = sps_trace_builder_add_end (fixture->builder, fixture->thread, 10, SPS_ARGS_REF_NONE, 0);
+  sps_trace_builder_set_slice_callsites (fixture->builder, e, cs, SPS_NO_INDEX);
+  add_b (fixture, fixture->thread, 20, "b");
+  add_e (fixture, fixture->thread, 30);
+
+  trace = finish (fixture);
+  slices = sps_trace_get_slices (trace);
+  g_assert_cmpuint (slices->n_rows, ==, 2);
+  g_assert_null (slices->callsite);
+  g_assert_cmpuint (slices->constants.callsite, ==, SPS_NO_INDEX);
+  g_assert_nonnull (slices->end_callsite);
+  g_assert_cmpuint (sps_slice_table_get_end_callsite (slices, 0), ==, cs);
+  g_assert_cmpuint (sps_slice_table_get_end_callsite (slices, 1), ==, SPS_NO_INDEX);
+  g_assert_cmpuint (sps_slice_table_get_callsite (slices, 0), ==, SPS_NO_INDEX);
 }
 
 #define TEST(path, func) \
@@ -1599,6 +1669,8 @@ main (int   argc,
   TEST ("/core/builder/warnings", test_warnings_and_counters);
   g_test_add_func ("/core/builder/processes-threads", test_processes_and_threads);
   TEST ("/core/builder/memory-size", test_memory_size);
+  TEST ("/core/builder/slice-callsites/constant", test_slice_callsites_constant);
+  TEST ("/core/builder/slice-callsites/from-end", test_slice_callsites_from_end);
 
   return g_test_run ();
 }

@@ -22,6 +22,10 @@
 #define SAMPLE_CONSTANT(table, field, kind, max) \
   { #field, G_STRUCT_OFFSET (SpsTrace, table.field), SPS_PROFILE_KIND_##kind, SPS_PROFILE_REF_NONE, 0, max, \
     G_STRUCT_OFFSET (SpsTrace, table.constants.field) }
+/* A nullable reference that may be stored once (SpsSliceConstants) */
+#define REF_CONSTANT(table, field, ref) \
+  { #field, G_STRUCT_OFFSET (SpsTrace, table.field), SPS_PROFILE_KIND_U32, SPS_PROFILE_REF_##ref, 1, 0, \
+    G_STRUCT_OFFSET (SpsTrace, table.constants.field) }
 #define SAMPLE_COLUMNS(t) \
   COL (t, ts, I64), REF (t, track, TRACK, 0), REF (t, thread, THREAD, 0), \
   COL (t, name, STRING), SAMPLE_CONSTANT (t, event_name, STRING, 0), REF (t, callsite, CALLSITE, 1), \
@@ -55,8 +59,8 @@ const SpsProfileTable _sps_profile_tables[] = {
     { COL (slices, ts, I64), COL (slices, dur, I64), COL (slices, self_time, I64),
       COL (slices, name, STRING), COL (slices, category, STRING), REF (slices, track, TRACK, 0),
       REF (slices, parent, SLICE, 1), COL (slices, depth, U16), COL (slices, flags, U16),
-      COL (slices, args, ARGS), REF (slices, callsite, CALLSITE, 1),
-      REF (slices, end_callsite, CALLSITE, 1) } },
+      COL (slices, args, ARGS), REF_CONSTANT (slices, callsite, CALLSITE),
+      REF_CONSTANT (slices, end_callsite, CALLSITE) } },
   { "instants", TABLE (instants), SPS_PROFILE_REF_NONE,
     { COL (instants, ts, I64), COL (instants, name, STRING), COL (instants, category, STRING),
       REF (instants, track, TRACK, 0), ENUM (instants, kind, SPS_INSTANT_KIND_EVENT),

@@ -219,8 +219,8 @@ column_slices (SpsSqlVtabContext *ctx,
       sqlite3_result_text (sctx, sampled ? "sampled_span" : "measured", -1, SQLITE_STATIC);
       break;
     case S_ARGS: result_args (sctx, ctx, t->args[row]); break;
-    case S_CALLSITE_ID: result_index (sctx, t->callsite[row]); break;
-    case S_END_CALLSITE_ID: result_index (sctx, t->end_callsite[row]); break;
+    case S_CALLSITE_ID: result_index (sctx, SPS_TABLE_VALUE (t, callsite, row)); break;
+    case S_END_CALLSITE_ID: result_index (sctx, SPS_TABLE_VALUE (t, end_callsite, row)); break;
     case S_ASYNC: sqlite3_result_int (sctx, (t->flags[row] & SPS_SLICE_ASYNC) != 0); break;
     case S_UNFINISHED: sqlite3_result_int (sctx, (t->flags[row] & SPS_SLICE_UNFINISHED) != 0); break;
     /* A converted span's interval is the CPU estimate; its original

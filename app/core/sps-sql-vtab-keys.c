@@ -85,8 +85,8 @@ _sps_sql_vtab_row_key (SpsTrace *trace,
         {
         case S_PROCESS_ID: return track_field (trace->tracks.process, trace, trace->slices.track[row]);
         case S_PARENT_ID: return trace->slices.parent[row];
-        case S_CALLSITE_ID: return trace->slices.callsite[row];
-        default: return trace->slices.end_callsite[row];
+        case S_CALLSITE_ID: return SPS_TABLE_VALUE (&trace->slices, callsite, row);
+        default: return SPS_TABLE_VALUE (&trace->slices, end_callsite, row);
         }
     case TABLE_INSTANTS:
       return track_field (trace->tracks.process, trace, trace->instants.track[row]);

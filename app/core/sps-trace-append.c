@@ -114,11 +114,33 @@ append_rows (SpsTrace             *dst,
     {
       gpointer *dst_column = (gpointer *) G_STRUCT_MEMBER_P (dst, c->offset);
       const guint8 *src_column = G_STRUCT_MEMBER (gpointer, src, c->offset);
+      gsize size = c->element_size;
 
-      *dst_column = g_realloc_n (*dst_column, (gsize) n_dst + n_new, c->element_size);
-      memcpy ((guint8 *) *dst_column + (gsize) n_dst * c->element_size,
-              src_column + (gsize) skip * c->element_size,
-              (gsize) n_new * c->element_size);
+      if (c->constant != 0 && src_column == NULL)
+        {
+          gconstpointer value = G_STRUCT_MEMBER_P (src, c->constant);
+
+          /* One value on both sides, or the destination had no rows */
+          if (*dst_column == NULL &&
+              (n_dst == 0 || memcmp (G_STRUCT_MEMBER_P (dst, c->constant), value, size) == 0))
+            {
+              memcpy (G_STRUCT_MEMBER_P (dst, c->constant), value, size);
+              continue;
+            }
+          if (*dst_column == NULL)
+            _sps_column_materialise (dst, layout, c);
+          *dst_column = g_realloc_n (*dst_column, (gsize) n_dst + n_new, size);
+          for (guint r = 0; r < n_new; r++)
+            memcpy ((guint8 *) *dst_column + ((gsize) n_dst + r) * size, value, size);
+          continue;
+        }
+
+      if (*dst_column == NULL && c->constant != 0 && n_dst > 0)
+        _sps_column_materialise (dst, layout, c);
+      *dst_column = g_realloc_n (*dst_column, (gsize) n_dst + n_new, size);
+      memcpy ((guint8 *) *dst_column + (gsize) n_dst * size,
+              src_column + (gsize) skip * size,
+              (gsize) n_new * size);
     }
 
   *rows_of (dst, layout) = n_dst + n_new;

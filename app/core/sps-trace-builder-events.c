@@ -67,8 +67,8 @@ append_slice_record (SpsTraceBuilder    *self,
   self->slice_args[row] = args;
   self->slice_flags[row] = flags;
   self->slice_kind[row] = kind;
-  self->slice_callsite[row] = SPS_NO_INDEX;
-  self->slice_end_callsite[row] = SPS_NO_INDEX;
+  CONSTANT_COLUMN_WRITE (self, &slice_record_table, SLICE_COLUMN_CALLSITE, row, guint32, SPS_NO_INDEX);
+  CONSTANT_COLUMN_WRITE (self, &slice_record_table, SLICE_COLUMN_END_CALLSITE, row, guint32, SPS_NO_INDEX);
 
   return row;
 }
@@ -279,9 +279,10 @@ sps_trace_builder_set_slice_callsites (SpsTraceBuilder *self,
   g_return_if_fail (callsite == SPS_NO_INDEX || callsite < self->n_callsites);
   g_return_if_fail (end_callsite == SPS_NO_INDEX || end_callsite < self->n_callsites);
 
-  self->slice_callsite[handle] = callsite;
+  CONSTANT_COLUMN_WRITE (self, &slice_record_table, SLICE_COLUMN_CALLSITE, handle, guint32, callsite);
   if (self->slice_kind[handle] == SPS_SLICE_RECORD_COMPLETE)
-    self->slice_end_callsite[handle] = end_callsite;
+    CONSTANT_COLUMN_WRITE (self, &slice_record_table, SLICE_COLUMN_END_CALLSITE, handle, guint32,
+                           end_callsite);
 }
 
 /**

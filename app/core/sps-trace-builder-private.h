@@ -77,11 +77,20 @@ static const SpsTableLayout thread_table = {
     COLUMN (thread_sort_index) },
 };
 
+/* Most traces give no slice a stack: the two callsite columns are stored
+ * once until a record differs (SLICE_COLUMN_*). */
+enum
+{
+  SLICE_COLUMN_CALLSITE = 8,
+  SLICE_COLUMN_END_CALLSITE,
+};
+
 static const SpsTableLayout slice_record_table = {
   BUILDER_TABLE (n_slice_records, slice_records_capacity),
   { COLUMN (slice_ts), COLUMN (slice_dur), COLUMN (slice_name), COLUMN (slice_category),
     COLUMN (slice_thread), COLUMN (slice_args), COLUMN (slice_flags), COLUMN (slice_kind),
-    COLUMN (slice_callsite), COLUMN (slice_end_callsite) },
+    SPS_CONSTANT_COLUMN (SpsTraceBuilder, slice_callsite, slice_constants.callsite),
+    SPS_CONSTANT_COLUMN (SpsTraceBuilder, slice_end_callsite, slice_constants.end_callsite) },
 };
 
 static const SpsTableLayout async_table = {

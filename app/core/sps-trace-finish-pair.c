@@ -19,6 +19,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-trace-finish-private.h"
+#include "sps-trace-builder-private.h"
 #include "sps-args-merge-private.h"
 #include "sps-self-trace.h"
 
@@ -131,7 +132,9 @@ _sps_pair_begin_end (Finish *f)
           guint32 open = *slot;
 
           /* The E's stack is where its slice ends */
-          b->slice_end_callsite[open] = b->slice_callsite[r];
+          CONSTANT_COLUMN_WRITE (b, &slice_record_table, SLICE_COLUMN_END_CALLSITE, open, guint32,
+                                 b->slice_callsite != NULL ? b->slice_callsite[r]
+                                                           : b->slice_constants.callsite);
           *slot = (guint32) b->slice_dur[open];
           b->slice_dur[open] = time_span (b->slice_ts[open], b->slice_ts[r]);
           merge_end_args (b, &b->slice_args[open], b->slice_args[r]);

@@ -338,8 +338,12 @@ _sps_build_slices (Finish *f)
   slices->category = SCATTER_COLUMN (b->slice_category, position, n, n_slices, identity);
   slices->args = SCATTER_COLUMN (b->slice_args, position, n, n_slices, identity);
   slices->flags = SCATTER_COLUMN (b->slice_flags, position, n, n_slices, identity);
-  slices->callsite = SCATTER_COLUMN (b->slice_callsite, position, n, n_slices, identity);
-  slices->end_callsite = SCATTER_COLUMN (b->slice_end_callsite, position, n, n_slices, identity);
+  /* Stored once in the builder: stored once in the trace */
+  if (b->slice_callsite != NULL)
+    slices->callsite = SCATTER_COLUMN (b->slice_callsite, position, n, n_slices, identity);
+  if (b->slice_end_callsite != NULL)
+    slices->end_callsite = SCATTER_COLUMN (b->slice_end_callsite, position, n, n_slices, identity);
+  slices->constants = b->slice_constants;
   slices->track = _sps_track_column (start, f->n_tracks, n_slices);
   b->n_slice_records = b->slice_records_capacity = 0;
 

@@ -358,6 +358,9 @@ sps_trace_builder_finish (SpsTraceBuilder  *self,
         sps_progress_set_fraction (progress, finish_passes[i].done);
     }
 
+  /* A column the builder had to store per row may hold one value after
+   * all (the ends paired away had the only stacks) */
+  _sps_trace_store_constants (trace);
   finish_clear (&f);
   _sps_trace_builder_free_records (self);
 #ifdef HAVE_MALLOC_TRIM

@@ -73,9 +73,11 @@ typedef struct
 #define SPS_SAMPLE_CONSTANT_flags         flags
 #define SPS_SAMPLE_CONSTANT_line          line
 
-/* A sample table's value at @row of a column that may be constant */
-#define SPS_SAMPLE_VALUE(table, column, row) \
+/* A table's value at @row of a column that may be constant (samples,
+ * slices: the tables with a constants member) */
+#define SPS_TABLE_VALUE(table, column, row) \
   ((table)->column != NULL ? (table)->column[row] : (table)->constants.column)
+#define SPS_SAMPLE_VALUE(table, column, row) SPS_TABLE_VALUE (table, column, row)
 
 /* Open-addressing index over the rows of a table: a slot holds row + 1,
  * 0 is empty. Each table compares its own key columns. */
@@ -150,8 +152,9 @@ struct _SpsTraceBuilder
   /* Reused by _sps_args_merge() */
   GArray           *merge_members[2];
   GString          *merge_text;
-  guint32          *slice_callsite;     /* sf/stack; an E's own stack */
-  guint32          *slice_end_callsite; /* esf of an X; the E's of a B */
+  guint32          *slice_callsite;     /* sf/stack; an E's own stack; may be constant */
+  guint32          *slice_end_callsite; /* esf of an X; the E's of a B; may be constant */
+  SpsSliceConstants slice_constants;    /* the two above while stored once */
 
   /* Async records */
   guint             n_async;

@@ -389,3 +389,35 @@ sps_sample_table_get_line (const SpsSampleTable *self,
 
   return SPS_SAMPLE_VALUE (self, line, row);
 }
+
+/**
+ * sps_slice_table_get_callsite:
+ * @self: a slice table
+ * @row: a row below @self's n_rows
+ *
+ * Returns: the callsite of the stack where @row starts, or %SPS_NO_INDEX
+ */
+guint32
+sps_slice_table_get_callsite (const SpsSliceTable *self,
+                              guint                row)
+{
+  g_return_val_if_fail (self != NULL && row < self->n_rows, SPS_NO_INDEX);
+
+  return SPS_TABLE_VALUE (self, callsite, row);
+}
+
+/**
+ * sps_slice_table_get_end_callsite:
+ * @self: a slice table
+ * @row: a row below @self's n_rows
+ *
+ * Returns: the callsite of the stack where @row ends, or %SPS_NO_INDEX
+ */
+guint32
+sps_slice_table_get_end_callsite (const SpsSliceTable *self,
+                                  guint                row)
+{
+  g_return_val_if_fail (self != NULL && row < self->n_rows, SPS_NO_INDEX);
+
+  return SPS_TABLE_VALUE (self, end_callsite, row);
+}

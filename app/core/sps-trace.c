@@ -27,7 +27,7 @@ G_DEFINE_FINAL_TYPE (SpsTrace, sps_trace, G_TYPE_OBJECT)
 
 #define TRACE_TABLE(table) G_STRUCT_OFFSET (SpsTrace, table.n_rows), 0
 #define COLUMN(table, field) SPS_COLUMN (SpsTrace, table.field)
-/* A sample column that may be stored once, in the table's constants */
+/* A column that may be stored once, in the table's constants */
 #define CONSTANT(table, field) SPS_CONSTANT_COLUMN (SpsTrace, table.field, table.constants.field)
 
 /* The tables own their columns; these lists free and measure them. */
@@ -53,7 +53,7 @@ static const SpsTableLayout trace_tables[] = {
     { COLUMN (slices, ts), COLUMN (slices, dur), COLUMN (slices, self_time),
       COLUMN (slices, name), COLUMN (slices, category), COLUMN (slices, track),
       COLUMN (slices, parent), COLUMN (slices, depth), COLUMN (slices, flags),
-      COLUMN (slices, args), COLUMN (slices, callsite), COLUMN (slices, end_callsite) },
+      COLUMN (slices, args), CONSTANT (slices, callsite), CONSTANT (slices, end_callsite) },
   },
   {
     TRACE_TABLE (instants),

@@ -59,8 +59,26 @@ typedef struct
   const guint16 *max_depth;      /* slice tracks: deepest depth + 1 */
 } SpsTrackTable;
 
+/**
+ * SpsSliceConstants:
+ * @callsite: the start stack of every slice, when the column is %NULL
+ * @end_callsite: the end stack of every slice, when the column is %NULL
+ *
+ * The values of an #SpsSliceTable's columns that hold one value for every
+ * row and are stored once (most traces give no slice a stack: then both
+ * are %SPS_NO_INDEX).
+ */
+typedef struct
+{
+  guint32 callsite;
+  guint32 end_callsite;
+} SpsSliceConstants;
+
 /* Slices are sorted by (track, ts) with ties in input order, so a track's
- * slices are the contiguous rows [first_row, first_row + n_rows_in_track). */
+ * slices are the contiguous rows [first_row, first_row + n_rows_in_track).
+ * The columns marked "may be constant" are %NULL when every row holds the
+ * same value, then in @constants: read them with
+ * sps_slice_table_get_callsite() and sps_slice_table_get_end_callsite(). */
 typedef struct
 {
   guint             n_rows;
@@ -74,9 +92,17 @@ typedef struct
   const guint16    *depth;
   const guint16    *flags;       /* SpsSliceFlags */
   const SpsArgsRef *args;
-  const guint32    *callsite;    /* stack at the start (sf, stack), or SPS_NO_INDEX */
-  const guint32    *end_callsite; /* stack at the end (esf, the E's sf), or SPS_NO_INDEX */
+  const guint32    *callsite;    /* stack at the start (sf, stack), or SPS_NO_INDEX; may be constant */
+  const guint32    *end_callsite; /* stack at the end (esf, the E's sf), or SPS_NO_INDEX; may be constant */
+  SpsSliceConstants constants;   /* the values of the columns that are NULL */
 } SpsSliceTable;
+
+SPS_AVAILABLE_IN_ALL
+guint32                 sps_slice_table_get_callsite       (const SpsSliceTable  *self,
+                                                            guint                 row);
+SPS_AVAILABLE_IN_ALL
+guint32                 sps_slice_table_get_end_callsite   (const SpsSliceTable  *self,
+                                                            guint                 row);
 
 /* Instants are sorted by (track, ts). */
 typedef struct

@@ -386,8 +386,8 @@ show_summary (SpsDetailPanel *self,
     gtk_label_set_text (self->process_value, text);
   }
 
-  show_stack (self->stack_value, self->stack_key, trace, slices->callsite[slice]);
-  show_stack (self->end_stack_value, self->end_stack_key, trace, slices->end_callsite[slice]);
+  show_stack (self->stack_value, self->stack_key, trace, sps_slice_table_get_callsite (slices, slice));
+  show_stack (self->end_stack_value, self->end_stack_key, trace, sps_slice_table_get_end_callsite (slices, slice));
 
   if (estimate)
     g_string_append (note, _("A sampled span: its times are estimated from stack samples."));

@@ -310,8 +310,8 @@ write_thread_slice (Writer  *w,
   sps_chrome_writer_ts (w, "ts", slices->ts[row]);
   if (!unfinished)
     sps_chrome_writer_ts (w, "dur", slices->dur[row]);
-  sps_chrome_writer_append_stack_ref (w, "sf", slices->callsite[row]);
-  sps_chrome_writer_append_stack_ref (w, "esf", slices->end_callsite[row]);
+  sps_chrome_writer_append_stack_ref (w, "sf", sps_slice_table_get_callsite (slices, row));
+  sps_chrome_writer_append_stack_ref (w, "esf", sps_slice_table_get_end_callsite (slices, row));
   sps_chrome_append_bind_id (w, row);
   sps_chrome_writer_append_args (w, slices->args[row]);
   return sps_chrome_writer_end_event (w, error);

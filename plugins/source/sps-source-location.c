@@ -358,7 +358,7 @@ sps_source_location_find (SpsTrace           *trace,
         if (row >= slices->n_rows)
           return NULL;
         return from_event (trace, slices->args[row], slices->name[row],
-                           slices->callsite != NULL ? slices->callsite[row] : SPS_NO_INDEX);
+                           sps_slice_table_get_callsite (slices, row));
       }
 
     case SPS_SELECTION_INSTANT:
