@@ -83,6 +83,8 @@ main (int    argc,
   const char *command;
   const char *trace_path = NULL;
 
+  /* Before any thread: large blocks in mappings of their own */
+  sps_setup_allocator ();
   setlocale (LC_ALL, "");
 
   /* An uninstalled build (and the test suite) points this at build/po. */

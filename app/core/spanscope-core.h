@@ -37,6 +37,7 @@
 #include "sps-json.h"
 #include "sps-self-trace.h"
 #include "sps-file-read.h"
+#include "sps-allocator.h"
 #include "sps-view-filter.h"
 #include "sps-profile.h"
 

@@ -46,6 +46,8 @@ main (int   argc,
   const char *localedir;
   int ret;
 
+  /* Before any thread: large blocks in mappings of their own */
+  sps_setup_allocator ();
   setlocale (LC_ALL, "");
 
   /* An uninstalled build (and the test suite) points this at build/po. */

@@ -237,7 +237,10 @@ main (int   argc,
   g_autoptr(SpsTrace) trace = NULL;
   SpsPluginEngine *engine;
   int cost_runs = 0;
+  gboolean default_allocator = FALSE;
   const GOptionEntry entries[] = {
+    { "default-allocator", 0, 0, G_OPTION_ARG_NONE, &default_allocator,
+      "Leave glibc's malloc as it is (the programs call sps_setup_allocator())", NULL },
     { "json-glib", 0, 0, G_OPTION_ARG_FILENAME, &json_glib_file,
       "Also time json-glib's DOM parser on this (smaller) file", "FILE" },
     { "simdjson", 0, 0, G_OPTION_ARG_FILENAME, &simdjson_program,
@@ -265,11 +268,14 @@ main (int   argc,
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2)
     {
-      g_printerr ("usage: bench-import [--json-glib SMALL-FILE] [--simdjson PROGRAM] FILE\n"
+      g_printerr ("usage: bench-import [--default-allocator] [--json-glib SMALL-FILE] [--simdjson PROGRAM] FILE\n"
                   "       bench-import --trace-cost N FILE\n");
       return 2;
     }
   path = argv[1];
+  /* As spanscope and spanscope-cli do, before any thread */
+  if (!default_allocator)
+    sps_setup_allocator ();
 
   file = g_file_new_for_path (path);
   info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE,
