@@ -45,7 +45,9 @@ G_DEFINE_BOXED_TYPE (SpsFlameTree, sps_flame_tree, sps_flame_tree_ref, sps_flame
 static const char * const kind_names[] = { "measured", "samples", "sampled" };
 
 /* Makes room for @n_nodes build nodes, and the index for them at a load
- * of one half at most */
+ * of three quarters at most: the slots keep the hash, eight to a cache
+ * line, so probing further stays in the line, and a smaller index stays
+ * in the cache (and costs fewer page faults) */
 void
 _sps_flame_tree_reserve (SpsFlameTree *self,
                          guint64       n_nodes)
@@ -65,7 +67,7 @@ _sps_flame_tree_reserve (SpsFlameTree *self,
       self->build_capacity = capacity;
     }
 
-  while ((guint64) size < n_nodes * 2 && size < (1u << 31))
+  while ((guint64) size * 3 < n_nodes * 4 && size < (1u << 31))
     size *= 2;
   if (size == old_size)
     return;
@@ -101,8 +103,8 @@ _sps_flame_tree_add_node (SpsFlameTree *self,
   guint mask;
   guint slot;
 
-  /* Keep the load of the index under one half */
-  if (id >= self->build_capacity || ((guint64) id + 1) * 2 > self->index_size)
+  /* Keep the load of the index under three quarters */
+  if (id >= self->build_capacity || ((guint64) id + 1) * 4 > (guint64) self->index_size * 3)
     _sps_flame_tree_reserve (self, (guint64) id + 1);
 
   node = &self->build[id];
