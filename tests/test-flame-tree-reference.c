@@ -562,6 +562,83 @@ test_generated (void)
   g_rmdir (dir);
 }
 
+/* Odd nesting, where the path kept per depth does not hold a slice's
+ * parent and the build walks the parent chain instead. Thread 10 (read
+ * first): d 100–200 at depth 0, e 102–108 below it. Thread 11: a 0–100,
+ * b 50–150 (starts in a, ends after it: finish() still makes a its
+ * parent, with a warning), c 60–140 inside b. Over [120, 200): d (80)
+ * overlaps, e does not; on thread 11 only b (120–150: 30) and c (120–140:
+ * 20) do, a does not, so b hangs at the root (not below d, which thread
+ * 10 left at depth 0 of the path) and c below b. */
+static void
+test_odd_nesting (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (builder, 1);
+  guint32 t10 = sps_trace_builder_ensure_thread (builder, process, 10);
+  guint32 t11 = sps_trace_builder_ensure_thread (builder, process, 11);
+  SpsFlameTreeParams params;
+
+  sps_test_add_complete (builder, t10, 100, 100, "d", "cat", NULL, 0);
+  sps_test_add_complete (builder, t10, 102, 6, "e", "cat", NULL, 0);
+  sps_test_add_complete (builder, t11, 0, 100, "a", "cat", NULL, 0);
+  sps_test_add_complete (builder, t11, 50, 100, "b", "cat", NULL, 0);
+  sps_test_add_complete (builder, t11, 60, 80, "c", "cat", NULL, 0);
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+
+  sps_flame_tree_params_init (&params, SPS_FLAME_TREE_MEASURED);
+  params.has_range = TRUE;
+  params.range_start = 120;
+  params.range_end = 200;
+  {
+    g_autoptr(SpsFlameTree) tree = sps_flame_tree_build (trace, &params, NULL, &error);
+    const SpsFlameNode *nodes;
+    guint n_nodes;
+
+    g_assert_no_error (error);
+    nodes = sps_flame_tree_get_nodes (tree, &n_nodes);
+    /* root, b, b;c, d */
+    g_assert_cmpuint (n_nodes, ==, 4);
+    g_assert_cmpint (nodes[0].inclusive, ==, 110);
+    g_assert_cmpstr (sps_trace_get_string (trace, nodes[1].name), ==, "b");
+    g_assert_cmpuint (nodes[1].parent, ==, 0);
+    g_assert_cmpint (nodes[1].inclusive, ==, 30);
+    g_assert_cmpint (nodes[1].exclusive, ==, 10);
+    g_assert_cmpstr (sps_trace_get_string (trace, nodes[2].name), ==, "c");
+    g_assert_cmpuint (nodes[2].parent, ==, 1);
+    g_assert_cmpint (nodes[2].inclusive, ==, 20);
+    g_assert_cmpstr (sps_trace_get_string (trace, nodes[3].name), ==, "d");
+    g_assert_cmpint (nodes[3].inclusive, ==, 80);
+    g_assert_cmpuint (nodes[3].first_child, ==, SPS_NO_INDEX);
+  }
+
+  /* The whole trace: a;b;c (a 100, b 100, c 80) and d;e (100, 6) */
+  sps_flame_tree_params_init (&params, SPS_FLAME_TREE_MEASURED);
+  {
+    g_autoptr(SpsFlameTree) tree = sps_flame_tree_build (trace, &params, NULL, &error);
+    const SpsFlameNode *nodes;
+    guint n_nodes;
+
+    g_assert_no_error (error);
+    nodes = sps_flame_tree_get_nodes (tree, &n_nodes);
+    g_assert_cmpuint (n_nodes, ==, 6);
+    g_assert_cmpint (nodes[0].inclusive, ==, 200);
+    /* Pre-order, names in byte order: a, a;b, a;b;c, d, d;e */
+    g_assert_cmpstr (sps_trace_get_string (trace, nodes[4].name), ==, "d");
+    g_assert_cmpstr (sps_trace_get_string (trace, nodes[5].name), ==, "e");
+    g_assert_cmpuint (nodes[5].parent, ==, 4);
+    g_assert_cmpint (nodes[5].inclusive, ==, 6);
+    /* b ends after a: a's self time is clamped at 0 (100 − 100) */
+    g_assert_cmpint (nodes[1].exclusive, ==, 0);
+  }
+
+  /* …and every other scope against the straightforward build */
+  g_assert_cmpuint (check_trace (trace), >, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -571,6 +648,7 @@ main (int   argc,
   g_test_add_func ("/flame/tree/reference/fixtures", test_fixtures);
   g_test_add_func ("/flame/tree/reference/shared-fixtures", test_shared_fixtures);
   g_test_add_func ("/flame/tree/reference/generated", test_generated);
+  g_test_add_func ("/flame/tree/reference/odd-nesting", test_odd_nesting);
 
   return g_test_run ();
 }

@@ -243,8 +243,12 @@ _sps_flame_tree_build_spans (SpsFlameTree              *self,
   self->slice_node = _sps_alloc_large (sizeof (guint32) * MAX (self->n_slice_node, 1));
   memset (self->slice_node, 0xff, sizeof (guint32) * MAX (self->n_slice_node, 1));
 
+  /* Not cleared between tracks: an entry is used only when its row is
+   * the slice's parent, and then it is that parent's, whichever track
+   * left it there (clearing would cost tracks × depth) */
   b.path_row = g_new (guint32, MAX (b.n_path, 1));
   b.path_node = g_new0 (guint32, MAX (b.n_path, 1));
+  memset (b.path_row, 0xff, sizeof (guint32) * MAX (b.n_path, 1));
 
   for (guint t = 0; t < tracks->n_rows && !b.failed; t++)
     {
@@ -253,10 +257,6 @@ _sps_flame_tree_build_spans (SpsFlameTree              *self,
 
       if (!track_in_scope (tracks, t, params))
         continue;
-
-      /* A new track starts with an empty path */
-      memset (b.path_row, 0xff, sizeof (guint32) * MAX (b.n_path, 1));
-      memset (b.path_node, 0, sizeof (guint32) * MAX (b.n_path, 1));
 
       /* A range reads only the slices that overlap it, through the block
        * index (in row order, so parents still come first) */
