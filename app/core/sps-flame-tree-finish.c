@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Once every node is made: the pool renumbered in depth-first pre-order
- * with each node's children linked in name order, and the per-function
+ * Once every node is made: the finished pool written in depth-first
+ * pre-order with each node's children linked in name order, and the per-function
  * sums (a function's inclusive time counted once per outermost call).
  */
 
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sps-flame-tree-private.h"
+#include "sps-trace-private.h"
 
 static int
 compare_keys (const void *a,
@@ -55,9 +56,9 @@ static guint32 *
 rank_nodes (SpsFlameTree *self)
 {
   SpsStringPool *strings = sps_trace_get_strings (self->trace);
-  const SpsFlameNode *nodes = (const SpsFlameNode *) (gpointer) self->nodes->data;
+  const SpsFlameBuildNode *nodes = self->build;
   guint n_strings = sps_string_pool_get_size (strings);
-  guint n = self->nodes->len;
+  guint n = self->n_build;
   g_autofree guint32 *rank_of = g_new (guint32, MAX (n_strings, 1));
   g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint32 *rank = g_new (guint32, MAX (n, 1));
@@ -114,73 +115,29 @@ sort_by_rank (guint32       *children,
     }
 }
 
-/* Renumbers the nodes in depth-first pre-order (siblings in name order),
- * so that walks over the tree read the pool front to back and a node's
- * subtree is the range that follows it. @order and @start hold the
- * children of each node, sorted, as _sps_flame_tree_link_children() made them. */
-static void
-renumber_pre_order (SpsFlameTree  *self,
-                    const guint32 *order,
-                    const guint32 *start)
-{
-  guint n = self->nodes->len;
-  g_autofree guint32 *new_of = g_new (guint32, MAX (n, 1));
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const SpsFlameNode *old = (const SpsFlameNode *) (gpointer) self->nodes->data;
-  GArray *nodes;
-  guint32 root = 0;
-  guint next = 0;
-
-  g_array_append_val (stack, root);
-  while (stack->len > 0)
-    {
-      guint32 id = g_array_index (stack, guint32, stack->len - 1);
-
-      g_array_set_size (stack, stack->len - 1);
-      new_of[id] = next++;
-      for (guint32 k = start[id + 1]; k-- > start[id];)
-        g_array_append_val (stack, order[k]);
-    }
-  g_assert (next == n);
-
-  /* Every element is written below: no clearing */
-  nodes = g_array_sized_new (FALSE, FALSE, sizeof (SpsFlameNode), n);
-  g_array_set_size (nodes, n);
-  for (guint i = 0; i < n; i++)
-    {
-      SpsFlameNode *to = &g_array_index (nodes, SpsFlameNode, new_of[i]);
-
-      *to = old[i];
-      if (to->parent != SPS_NO_INDEX)
-        to->parent = new_of[to->parent];
-      if (to->first_child != SPS_NO_INDEX)
-        to->first_child = new_of[to->first_child];
-      if (to->next_sibling != SPS_NO_INDEX)
-        to->next_sibling = new_of[to->next_sibling];
-    }
-  g_array_unref (self->nodes);
-  self->nodes = nodes;
-
-  for (guint r = 0; r < self->n_slice_node; r++)
-    {
-      if (self->slice_node[r] != SPS_NO_INDEX)
-        self->slice_node[r] = new_of[self->slice_node[r]];
-    }
-}
-
-/* Links every node's children, sorted by name bytes. */
+/* Writes the finished pool from the build nodes: in depth-first
+ * pre-order (siblings in name order), so that walks over the tree read
+ * the pool front to back and a node's subtree is the range that follows
+ * it. Every record is written once, front to back; a node's links are
+ * set when its first child or its next sibling is written. */
 void
-_sps_flame_tree_link_children (SpsFlameTree *self)
+_sps_flame_tree_finish_nodes (SpsFlameTree *self)
 {
+  const SpsFlameBuildNode *build = self->build;
+  guint n = self->n_build;
   g_autofree guint32 *rank = rank_nodes (self);
   g_autofree guint32 *order = NULL;
   g_autofree guint32 *start = NULL;
-  guint n = self->nodes->len;
+  g_autofree guint32 *new_of = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *stack = NULL;
+  guint n_stack = 0;
+  SpsFlameNode *nodes;
+  guint next = 0;
 
   /* Counting sort by parent, then a name sort inside each group */
   start = g_new0 (guint32, n + 1);
   for (guint i = 1; i < n; i++)
-    start[g_array_index (self->nodes, SpsFlameNode, i).parent + 1]++;
+    start[build[i].parent + 1]++;
   for (guint i = 0; i < n; i++)
     start[i + 1] += start[i];
 
@@ -189,27 +146,87 @@ _sps_flame_tree_link_children (SpsFlameTree *self)
     g_autofree guint32 *fill = g_memdup2 (start, sizeof (guint32) * (n + 1));
 
     for (guint i = 1; i < n; i++)
-      order[fill[g_array_index (self->nodes, SpsFlameNode, i).parent]++] = i;
+      order[fill[build[i].parent]++] = i;
   }
-
   for (guint p = 0; p < n; p++)
     {
-      SpsFlameNode *parent = &g_array_index (self->nodes, SpsFlameNode, p);
       guint32 count = start[p + 1] - start[p];
 
       if (count > 1)
         sort_by_rank (order + start[p], count, rank);
-
-      parent->first_child = count > 0 ? order[start[p]] : SPS_NO_INDEX;
-      for (guint32 k = 0; k < count; k++)
-        {
-          SpsFlameNode *child = &g_array_index (self->nodes, SpsFlameNode, order[start[p] + k]);
-
-          child->next_sibling = k + 1 < count ? order[start[p] + k + 1] : SPS_NO_INDEX;
-        }
     }
 
-  renumber_pre_order (self, order, start);
+  /* Every element is written below: no clearing */
+  nodes = _sps_alloc_large (sizeof (SpsFlameNode) * MAX (n, 1));
+
+  /* The stack holds positions in @order, G_MAXUINT32 for the root (which
+   * has none); every node is pushed once */
+  stack = g_new (guint32, n + 1);
+  stack[n_stack++] = G_MAXUINT32;
+  while (n_stack > 0)
+    {
+      guint32 k = stack[--n_stack];
+      guint32 id = k == G_MAXUINT32 ? 0 : order[k];
+      const SpsFlameBuildNode *from = &build[id];
+      SpsFlameNode *to = &nodes[next];
+
+      new_of[id] = next;
+
+      to->first_child = SPS_NO_INDEX;
+      to->next_sibling = SPS_NO_INDEX;
+      to->name = from->name;
+      to->inclusive = from->inclusive;
+      to->exclusive = from->exclusive;
+      to->n_instances = from->n_instances;
+      to->instance = from->instance;
+      if (self->extra != NULL)
+        {
+          to->cpu_inclusive = self->extra[id].cpu_inclusive;
+          to->cpu_exclusive = self->extra[id].cpu_exclusive;
+          to->n_estimated_inclusive = self->extra[id].n_estimated_inclusive;
+          to->n_estimated_exclusive = self->extra[id].n_estimated_exclusive;
+        }
+      else
+        {
+          to->cpu_inclusive = 0;
+          to->cpu_exclusive = 0;
+          to->n_estimated_inclusive = 0;
+          to->n_estimated_exclusive = 0;
+        }
+
+      if (id == 0)
+        {
+          to->parent = SPS_NO_INDEX;
+          to->depth = 0;
+        }
+      else
+        {
+          guint32 parent = new_of[from->parent];
+
+          to->parent = parent;
+          to->depth = nodes[parent].depth + 1;
+          /* The first child of its parent, or the next sibling of the
+           * child before it, which was written before it */
+          if (k == start[from->parent])
+            nodes[parent].first_child = next;
+          else
+            nodes[new_of[order[k - 1]]].next_sibling = next;
+        }
+      next++;
+
+      for (guint32 c = start[id + 1]; c-- > start[id];)
+        stack[n_stack++] = c;
+    }
+  g_assert (next == n);
+
+  self->nodes = nodes;
+  self->n_nodes = n;
+
+  for (guint r = 0; r < self->n_slice_node; r++)
+    {
+      if (self->slice_node[r] != SPS_NO_INDEX)
+        self->slice_node[r] = new_of[self->slice_node[r]];
+    }
 }
 
 int
@@ -234,12 +251,12 @@ _sps_flame_tree_build_functions (SpsFlameTree *self)
   g_autofree guint32 *function_of = g_new (guint32, MAX (n_strings, 1));
   g_autofree guint32 *on_path = g_new0 (guint32, MAX (n_strings, 1));
   g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const SpsFlameNode *nodes = (const SpsFlameNode *) (gpointer) self->nodes->data;
+  const SpsFlameNode *nodes = self->nodes;
 
   memset (function_of, 0xff, sizeof (guint32) * MAX (n_strings, 1));
   self->functions = g_array_new (FALSE, TRUE, sizeof (SpsFlameFunction));
 
-  for (guint i = 1; i < self->nodes->len; i++)
+  for (guint i = 1; i < self->n_nodes; i++)
     {
       const SpsFlameNode *n = &nodes[i];
       SpsFlameFunction *f;

@@ -3,15 +3,13 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * A tree is a flat pool of SpsFlameNode, node 0 being a synthetic root.
- * While building, a node is created after its parent, so a reverse walk
- * over the pool visits children before parents: that is how inclusive
- * sums are made. (parent, name) → child goes through a small
- * open-addressing index. Once built, the pool is renumbered in pre-order.
+ * While building, nodes are small SpsFlameBuildNode records, each created
+ * after its parent, so a reverse walk over them visits children before
+ * parents: that is how inclusive sums are made. (parent, name) → child
+ * goes through a small open-addressing index. Once built, the finished
+ * pool is written in pre-order (sps-flame-tree-finish.c).
  *
- * Span trees map each slice of the scope to a node: the child named like
- * the slice under the node of its nearest visible ancestor. The clipped
- * durations are added as inclusive values; exclusive = inclusive − the
- * children's inclusive, which is the self time when nothing is clipped.
+ * Span trees are built in sps-flame-tree-spans.c.
  *
  * The samples tree maps each callsite to a node once (a callsite is a
  * path of frames, so its node does not depend on the sample), then counts
@@ -31,9 +29,6 @@
 #include "sps-trace-private.h"
 #include "sps-self-trace.h"
 
-/* Rows between two cancellation checks. */
-#define CHECK_STRIDE 65536
-
 /**
  * SpsFlameTree:
  *
@@ -49,110 +44,92 @@ G_DEFINE_BOXED_TYPE (SpsFlameTree, sps_flame_tree, sps_flame_tree_ref, sps_flame
 
 static const char * const kind_names[] = { "measured", "samples", "sampled" };
 
-static inline guint
-index_hash (guint32 parent,
-            guint32 name)
-{
-  guint64 key = ((guint64) parent << 32) | name;
-
-  key ^= key >> 33;
-  key *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
-  key ^= key >> 33;
-
-  return (guint) key;
-}
-
-static void
-index_insert (SpsFlameIndexSlot *index,
-              guint              size,
-              guint32            parent,
-              guint32            name,
-              guint32            node)
-{
-  guint mask = size - 1;
-  guint slot = index_hash (parent, name) & mask;
-
-  while (index[slot].node_plus_one != 0)
-    slot = (slot + 1) & mask;
-  index[slot].parent = parent;
-  index[slot].name = name;
-  index[slot].node_plus_one = node + 1;
-}
-
-/* Makes room for @n_nodes at a load of one half at most */
-static void
-index_reserve (SpsFlameTree *self,
-               guint64       n_nodes)
+/* Makes room for @n_nodes build nodes, and the index for them at a load
+ * of three quarters at most: the slots keep the hash, eight to a cache
+ * line, so probing further stays in the line, and a smaller index stays
+ * in the cache (and costs fewer page faults) */
+void
+_sps_flame_tree_reserve (SpsFlameTree *self,
+                         guint64       n_nodes)
 {
   SpsFlameIndexSlot *old = self->index;
   guint old_size = self->index_size;
   guint size = MAX (old_size, 1024);
 
-  while ((guint64) size < n_nodes * 2 && size < (1u << 31))
+  if (n_nodes > self->build_capacity)
+    {
+      guint capacity = (guint) MIN (MAX (n_nodes, (guint64) self->build_capacity * 2), G_MAXUINT32);
+
+      self->build = g_realloc_n (self->build, capacity, sizeof (SpsFlameBuildNode));
+      _sps_advise_huge_pages (self->build, (gsize) capacity * sizeof (SpsFlameBuildNode));
+      if (self->kind == SPS_FLAME_TREE_SAMPLES)
+        self->extra = g_renew (SpsFlameSampleExtra, self->extra, capacity);
+      self->build_capacity = capacity;
+    }
+
+  while ((guint64) size * 3 < n_nodes * 4 && size < (1u << 31))
     size *= 2;
   if (size == old_size)
     return;
 
+  /* Calloc'd: fresh pages are zeroed as they are first touched, in huge
+   * pages where the system gives them (faults dominate the build) */
   self->index = g_new0 (SpsFlameIndexSlot, size);
+  _sps_advise_huge_pages (self->index, (gsize) size * sizeof (SpsFlameIndexSlot));
   self->index_size = size;
   for (guint i = 0; i < old_size; i++)
-    if (old[i].node_plus_one != 0)
-      index_insert (self->index, size, old[i].parent, old[i].name, old[i].node_plus_one - 1);
+    {
+      guint slot = old[i].hash & (size - 1);
+
+      if (old[i].node_plus_one == 0)
+        continue;
+      while (self->index[slot].node_plus_one != 0)
+        slot = (slot + 1) & (size - 1);
+      self->index[slot] = old[i];
+    }
   g_free (old);
 }
 
-static guint32
-index_lookup (SpsFlameTree *self,
-              guint32       parent,
-              guint32       name)
+/* Makes the child of @parent named @name, which _sps_flame_tree_child()
+ * did not find. Children are put in name order at the end. */
+guint32
+_sps_flame_tree_add_node (SpsFlameTree *self,
+                          guint32       parent,
+                          guint32       name,
+                          guint32       hash)
 {
-  guint mask = self->index_size - 1;
-  guint slot = index_hash (parent, name) & mask;
+  guint32 id = self->n_build;
+  SpsFlameBuildNode *node;
+  guint mask;
+  guint slot;
 
-  while (self->index[slot].node_plus_one != 0)
-    {
-      if (self->index[slot].parent == parent && self->index[slot].name == name)
-        return self->index[slot].node_plus_one - 1;
-      slot = (slot + 1) & mask;
-    }
+  /* Keep the load of the index under three quarters */
+  if (id >= self->build_capacity || ((guint64) id + 1) * 4 > (guint64) self->index_size * 3)
+    _sps_flame_tree_reserve (self, (guint64) id + 1);
 
-  return SPS_NO_INDEX;
-}
+  node = &self->build[id];
+  node->parent = parent;
+  node->name = name;
+  node->instance = SPS_NO_INDEX;
+  node->n_instances = 0;
+  node->inclusive = 0;
+  node->exclusive = 0;
+  if (self->extra != NULL)
+    memset (&self->extra[id], 0, sizeof self->extra[id]);
+  self->n_build++;
 
-/* The child of @parent named @name, created when missing. Children are
- * linked in creation order here and sorted by name at the end. */
-static guint32
-child_node (SpsFlameTree *self,
-            guint32       parent,
-            guint32       name)
-{
-  SpsFlameNode node = { 0 };
-  guint32 found = index_lookup (self, parent, name);
-  guint32 id;
-
-  if (found != SPS_NO_INDEX)
-    return found;
-
-  node.parent = parent;
-  node.first_child = SPS_NO_INDEX;
-  node.next_sibling = SPS_NO_INDEX;
-  node.name = name;
-  node.depth = g_array_index (self->nodes, SpsFlameNode, parent).depth + 1;
-  node.instance = SPS_NO_INDEX;
-  id = self->nodes->len;
-  g_array_append_val (self->nodes, node);
-
-  /* Keep the load under one half */
-  if ((guint64) self->nodes->len * 2 > self->index_size)
-    index_reserve (self, self->nodes->len);
-  index_insert (self->index, self->index_size, parent, name, id);
+  mask = self->index_size - 1;
+  for (slot = hash & mask; self->index[slot].node_plus_one != 0; slot = (slot + 1) & mask)
+    ;
+  self->index[slot].hash = hash;
+  self->index[slot].node_plus_one = id + 1;
 
   return id;
 }
 
-static gboolean
-check_cancelled (SpsProgress  *progress,
-                 GError      **error)
+gboolean
+_sps_flame_tree_check_cancelled (SpsProgress  *progress,
+                                 GError      **error)
 {
   if (progress != NULL && sps_progress_is_cancelled (progress))
     {
@@ -162,201 +139,6 @@ check_cancelled (SpsProgress  *progress,
     }
 
   return FALSE;
-}
-
-/* Span trees */
-
-static gboolean
-track_in_scope (SpsTrace                 *trace,
-                guint                     track,
-                const SpsFlameTreeParams *params)
-{
-  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
-  guint8 want = params->kind == SPS_FLAME_TREE_MEASURED ? SPS_TRACK_THREAD_SLICES
-                                                        : SPS_TRACK_THREAD_SAMPLED_SLICES;
-
-  if (tracks->kind[track] != want)
-    return FALSE;
-
-  return params->thread == SPS_NO_INDEX || tracks->thread[track] == params->thread;
-}
-
-/* The slice rows a span tree of @params reads at most */
-static guint64
-rows_in_scope (SpsTrace                 *trace,
-               const SpsFlameTreeParams *params)
-{
-  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
-  guint64 n = 0;
-
-  for (guint t = 0; t < tracks->n_rows; t++)
-    if (track_in_scope (trace, t, params))
-      n += tracks->n_rows_in_track[t];
-  return n;
-}
-
-/* What build_spans() keeps while it reads the slices */
-typedef struct
-{
-  SpsFlameTree             *self;
-  const SpsFlameTreeParams *params;
-  const SpsSliceTable      *slices;
-  SpsProgress              *progress;
-  GError                  **error;
-  SpsTime                  *longest;   /* per node: its longest instance's value so far */
-  gsize                     n_longest;
-  guint64                   done;
-  gboolean                  failed;
-} SpanBuild;
-
-/* Adds slice @r, whose (clipped) length is @value, to the tree */
-static void
-add_span (SpanBuild *b,
-          guint32    r,
-          SpsTime    value)
-{
-  SpsFlameTree *self = b->self;
-  const SpsSliceTable *slices = b->slices;
-  guint32 parent_node = 0;
-  guint32 node;
-  SpsFlameNode *n;
-
-  if (b->params->slice_visible != NULL &&
-      !b->params->slice_visible (self->trace, r, b->params->user_data))
-    return;
-
-  /* The nearest ancestor in the tree: parents come before their
-   * children in the track's rows, so theirs is already known. */
-  for (guint32 p = slices->parent[r]; p != SPS_NO_INDEX; p = slices->parent[p])
-    {
-      if (p < self->n_slice_node && self->slice_node[p] != SPS_NO_INDEX)
-        {
-          parent_node = self->slice_node[p];
-          break;
-        }
-    }
-
-  node = child_node (self, parent_node, slices->name[r]);
-  self->slice_node[r] = node;
-
-  if (b->n_longest < self->nodes->len)
-    {
-      b->n_longest = MAX (self->nodes->len, b->n_longest * 2);
-      b->longest = g_renew (SpsTime, b->longest, b->n_longest);
-    }
-
-  n = &g_array_index (self->nodes, SpsFlameNode, node);
-  sat_add (&n->inclusive, value);
-  if (n->n_instances == 0 || value > b->longest[node])
-    {
-      b->longest[node] = value;
-      n->instance = r;
-    }
-  n->n_instances++;
-}
-
-static inline SpsTime
-span_end (const SpsSliceTable *slices,
-          guint32              r)
-{
-  SpsTime end = slices->ts[r];
-
-  sat_add (&end, MAX (slices->dur[r], 0));
-  return end;
-}
-
-/* A slice that overlaps the range, as sps_trace_foreach_slice_in_range()
- * finds them (a zero-length one when its ts is inside): counted clipped */
-static gboolean
-add_span_in_range (SpsTrace *trace,
-                   guint     r,
-                   gpointer  user_data)
-{
-  SpanBuild *b = user_data;
-  SpsTime lo = MAX (b->slices->ts[r], b->params->range_start);
-  SpsTime hi = MIN (span_end (b->slices, r), b->params->range_end);
-
-  if ((++b->done % CHECK_STRIDE) == 0 && check_cancelled (b->progress, b->error))
-    {
-      b->failed = TRUE;
-      return FALSE;
-    }
-  add_span (b, r, MAX (hi - lo, 0));
-  return TRUE;
-}
-
-static gboolean
-build_spans (SpsFlameTree              *self,
-             const SpsFlameTreeParams  *params,
-             SpsProgress               *progress,
-             GError                   **error)
-{
-  SpsTrace *trace = self->trace;
-  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
-  const SpsSliceTable *slices = sps_trace_get_slices (trace);
-  SpanBuild b = { self, params, slices, progress, error, NULL, 0, 0, FALSE };
-
-  self->n_slice_node = slices->n_rows;
-  self->slice_node = g_new (guint32, MAX (slices->n_rows, 1));
-  memset (self->slice_node, 0xff, sizeof (guint32) * MAX (slices->n_rows, 1));
-
-  for (guint t = 0; t < tracks->n_rows && !b.failed; t++)
-    {
-      guint first;
-      guint end;
-
-      if (!track_in_scope (trace, t, params))
-        continue;
-
-      /* A range reads only the slices that overlap it, through the block
-       * index (in row order, so parents still come first) */
-      if (params->has_range)
-        {
-          if (params->range_start < params->range_end)
-            sps_trace_foreach_slice_in_range (trace, t, params->range_start, params->range_end,
-                                              add_span_in_range, &b);
-          continue;
-        }
-
-      first = tracks->first_row[t];
-      end = first + tracks->n_rows_in_track[t];
-      for (guint r = first; r < end; r++)
-        {
-          if ((++b.done % CHECK_STRIDE) == 0 && check_cancelled (progress, error))
-            {
-              b.failed = TRUE;
-              break;
-            }
-          add_span (&b, r, span_end (slices, r) - slices->ts[r]);
-        }
-    }
-  g_free (b.longest);
-  if (b.failed)
-    return FALSE;
-
-  /* The root gets the sum of its children; exclusive = inclusive − the
-   * children's inclusive (clipping keeps children inside their parents,
-   * but guard against producers that do not). */
-  for (guint i = self->nodes->len; i-- > 1;)
-    {
-      SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, i);
-      SpsFlameNode *parent = &g_array_index (self->nodes, SpsFlameNode, n->parent);
-
-      sat_add (&n->exclusive, n->inclusive);
-      if (n->parent == 0)
-        sat_add (&parent->inclusive, n->inclusive);
-      else
-        sat_sub (&parent->exclusive, n->inclusive);
-    }
-  for (guint i = 1; i < self->nodes->len; i++)
-    {
-      SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, i);
-
-      if (n->exclusive < 0)
-        n->exclusive = 0;
-    }
-
-  return TRUE;
 }
 
 /* Samples tree */
@@ -431,7 +213,7 @@ callsite_node (SpsFlameTree           *self,
       guint32 frame = callsites->frame[c];
       guint32 name = frame < frames->n_rows ? frames->name[frame] : 0;
 
-      node = child_node (self, node, name);
+      node = _sps_flame_tree_child (self, node, name);
       memo[c] = node;
     }
 
@@ -456,11 +238,11 @@ build_samples (SpsFlameTree              *self,
   for (guint r = 0; r < samples->n_rows; r++)
     {
       guint32 callsite = samples->callsite[r];
-      SpsFlameNode *n;
+      SpsFlameBuildNode *n;
       guint32 node;
       double estimate;
 
-      if (((r + 1) % CHECK_STRIDE) == 0 && check_cancelled (progress, error))
+      if (((r + 1) % SPS_FLAME_CHECK_STRIDE) == 0 && _sps_flame_tree_check_cancelled (progress, error))
         return FALSE;
 
       if (params->thread != SPS_NO_INDEX && samples->thread[r] != params->thread)
@@ -474,11 +256,11 @@ build_samples (SpsFlameTree              *self,
 
       /* An unresolved stack is one frame named after the event */
       if (callsite == SPS_NO_INDEX || callsite >= callsites->n_rows)
-        node = child_node (self, 0, samples->name[r]);
+        node = _sps_flame_tree_child (self, 0, samples->name[r]);
       else
         node = callsite_node (self, callsites, frames, memo, chain, callsite);
 
-      n = &g_array_index (self->nodes, SpsFlameNode, node);
+      n = &self->build[node];
       if (n->n_instances == 0)
         n->instance = r;
       n->n_instances++;
@@ -486,27 +268,25 @@ build_samples (SpsFlameTree              *self,
       estimate = sps_flame_tree_sample_estimate_ns (samples, r);
       if (!isnan (estimate))
         {
-          n->cpu_exclusive += estimate;
-          n->n_estimated_exclusive++;
+          self->extra[node].cpu_exclusive += estimate;
+          self->extra[node].n_estimated_exclusive++;
         }
     }
 
-  for (guint i = 0; i < self->nodes->len; i++)
+  /* Parents come before their children in the build pool */
+  for (guint i = 0; i < self->n_build; i++)
     {
-      SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, i);
-
-      n->inclusive += n->exclusive;
-      n->cpu_inclusive += n->cpu_exclusive;
-      n->n_estimated_inclusive += n->n_estimated_exclusive;
+      self->build[i].inclusive = self->build[i].exclusive;
+      self->extra[i].cpu_inclusive = self->extra[i].cpu_exclusive;
+      self->extra[i].n_estimated_inclusive = self->extra[i].n_estimated_exclusive;
     }
-  for (guint i = self->nodes->len; i-- > 1;)
+  for (guint i = self->n_build; i-- > 1;)
     {
-      SpsFlameNode *n = &g_array_index (self->nodes, SpsFlameNode, i);
-      SpsFlameNode *parent = &g_array_index (self->nodes, SpsFlameNode, n->parent);
+      guint32 parent = self->build[i].parent;
 
-      parent->inclusive += n->inclusive;
-      parent->cpu_inclusive += n->cpu_inclusive;
-      parent->n_estimated_inclusive += n->n_estimated_inclusive;
+      self->build[parent].inclusive += self->build[i].inclusive;
+      self->extra[parent].cpu_inclusive += self->extra[i].cpu_inclusive;
+      self->extra[parent].n_estimated_inclusive += self->extra[i].n_estimated_inclusive;
     }
 
   return TRUE;
@@ -643,8 +423,6 @@ sps_flame_tree_build (SpsTrace                  *trace,
                       GError                   **error)
 {
   g_autoptr(SpsFlameTree) self = NULL;
-  SpsFlameNode root = { 0 };
-  guint64 n_expected;
   gboolean ok;
   SPS_SELF_TRACE_SCOPE ("flame-tree/build");
 
@@ -676,34 +454,23 @@ sps_flame_tree_build (SpsTrace                  *trace,
   g_atomic_ref_count_init (&self->ref_count);
   self->trace = g_object_ref (trace);
   self->kind = params->kind;
-  /* Room for half the rows as nodes from the start (the generated traces
-   * make a node for nearly every other slice): growing by doubling copies
-   * the pool and rehashes the index, and reserved but untouched memory
-   * costs nothing */
-  n_expected = params->kind == SPS_FLAME_TREE_SAMPLES ? 1024 : rows_in_scope (trace, params) / 2 + 1;
-  /* A range's share of them, as its share of the trace's time: a range
-   * costs what its slices cost, not what the whole trace's would */
-  if (params->kind != SPS_FLAME_TREE_SAMPLES && params->has_range)
-    {
-      double whole = (double) sps_trace_get_end_time (trace) - (double) sps_trace_get_start_time (trace);
-      double part = (double) params->range_end - (double) params->range_start;
 
-      if (whole > 0 && part < whole)
-        n_expected = MIN (n_expected, (guint64) (n_expected * MAX (part, 0) / whole) + 1024);
-    }
-  self->nodes = g_array_sized_new (FALSE, TRUE, sizeof (SpsFlameNode), n_expected);
-
-  root.parent = SPS_NO_INDEX;
-  root.first_child = SPS_NO_INDEX;
-  root.next_sibling = SPS_NO_INDEX;
-  root.instance = SPS_NO_INDEX;
-  g_array_append_val (self->nodes, root);
-  index_reserve (self, n_expected);
+  /* The root; the span build reserves room for what its scope needs */
+  _sps_flame_tree_reserve (self, 1024);
+  self->build[0].parent = SPS_NO_INDEX;
+  self->build[0].name = 0;
+  self->build[0].instance = SPS_NO_INDEX;
+  self->build[0].n_instances = 0;
+  self->build[0].inclusive = 0;
+  self->build[0].exclusive = 0;
+  if (self->extra != NULL)
+    memset (&self->extra[0], 0, sizeof self->extra[0]);
+  self->n_build = 1;
 
   if (params->kind == SPS_FLAME_TREE_SAMPLES)
     ok = build_samples (self, params, progress, error);
   else
-    ok = build_spans (self, params, progress, error);
+    ok = _sps_flame_tree_build_spans (self, params, progress, error);
 
   if (!ok)
     return NULL;
@@ -712,10 +479,13 @@ sps_flame_tree_build (SpsTrace                  *trace,
   g_clear_pointer (&self->index, g_free);
   self->index_size = 0;
 
-  _sps_flame_tree_link_children (self);
+  _sps_flame_tree_finish_nodes (self);
+  g_clear_pointer (&self->build, g_free);
+  g_clear_pointer (&self->extra, g_free);
+  self->n_build = self->build_capacity = 0;
   _sps_flame_tree_build_functions (self);
 
-  if (check_cancelled (progress, error))
+  if (_sps_flame_tree_check_cancelled (progress, error))
     return NULL;
 
   return g_steal_pointer (&self);
@@ -827,8 +597,10 @@ sps_flame_tree_unref (SpsFlameTree *self)
     return;
 
   g_clear_object (&self->trace);
-  g_clear_pointer (&self->nodes, g_array_unref);
+  g_free (self->nodes);
   g_clear_pointer (&self->functions, g_array_unref);
+  g_free (self->build);
+  g_free (self->extra);
   g_free (self->index);
   g_free (self->slice_node);
   g_free (self);
@@ -892,9 +664,9 @@ sps_flame_tree_get_nodes (SpsFlameTree *self,
   g_return_val_if_fail (self != NULL, NULL);
 
   if (n_nodes != NULL)
-    *n_nodes = self->nodes->len;
+    *n_nodes = self->n_nodes;
 
-  return (const SpsFlameNode *) (gpointer) self->nodes->data;
+  return self->nodes;
 }
 
 /**
@@ -909,9 +681,9 @@ sps_flame_tree_get_node (SpsFlameTree *self,
                          guint         node)
 {
   g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (node < self->nodes->len, NULL);
+  g_return_val_if_fail (node < self->n_nodes, NULL);
 
-  return &g_array_index (self->nodes, SpsFlameNode, node);
+  return &self->nodes[node];
 }
 
 /**
@@ -930,12 +702,12 @@ sps_flame_tree_find_child (SpsFlameTree *self,
   const SpsFlameNode *n;
 
   g_return_val_if_fail (self != NULL, SPS_NO_INDEX);
-  g_return_val_if_fail (node < self->nodes->len, SPS_NO_INDEX);
+  g_return_val_if_fail (node < self->n_nodes, SPS_NO_INDEX);
 
-  n = &g_array_index (self->nodes, SpsFlameNode, node);
-  for (guint32 c = n->first_child; c != SPS_NO_INDEX; c = g_array_index (self->nodes, SpsFlameNode, c).next_sibling)
+  n = &self->nodes[node];
+  for (guint32 c = n->first_child; c != SPS_NO_INDEX; c = self->nodes[c].next_sibling)
     {
-      if (g_array_index (self->nodes, SpsFlameNode, c).name == name)
+      if (self->nodes[c].name == name)
         return c;
     }
 
@@ -956,10 +728,11 @@ sps_flame_tree_get_slice_node (SpsFlameTree *self,
 {
   g_return_val_if_fail (self != NULL, SPS_NO_INDEX);
 
-  if (self->slice_node == NULL || slice >= self->n_slice_node)
+  if (self->slice_node == NULL || slice < self->slice_node_first ||
+      slice - self->slice_node_first >= self->n_slice_node)
     return SPS_NO_INDEX;
 
-  return self->slice_node[slice];
+  return self->slice_node[slice - self->slice_node_first];
 }
 
 /**
@@ -1022,11 +795,11 @@ sps_flame_tree_dup_path (SpsFlameTree *self,
   GString *path = g_string_new (NULL);
 
   g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (node < self->nodes->len, NULL);
+  g_return_val_if_fail (node < self->n_nodes, NULL);
   g_return_val_if_fail (separator != NULL, NULL);
 
-  for (guint32 n = node; n != 0 && n != SPS_NO_INDEX; n = g_array_index (self->nodes, SpsFlameNode, n).parent)
-    g_ptr_array_add (names, (gpointer) sps_trace_get_string (self->trace, g_array_index (self->nodes, SpsFlameNode, n).name));
+  for (guint32 n = node; n != 0 && n != SPS_NO_INDEX; n = self->nodes[n].parent)
+    g_ptr_array_add (names, (gpointer) sps_trace_get_string (self->trace, self->nodes[n].name));
 
   for (guint i = names->len; i-- > 0;)
     {
