@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "sps-etl-events.h"
 #include "sps-etl-fields.h"
 #include "sps-etl-manifest.h"
 
@@ -51,6 +52,18 @@ static const char manifest_xml[] =
   "<template tid=\"D\"><data name=\"V\" inType=\"win:Int32\" count=\"Later\"/><data name=\"Later\" inType=\"win:UInt16\"/></template>"
   "</templates></provider></events></instrumentation></instrumentationManifest>";
 
+/* Payloads of the manifest's events 1 – 3:
+ * - 1: Count 2; Values -1, 300; Size 3; Blob ab cd ef; Name "ok"; Fixed
+ *   "xyz" (3 UTF-16 units, no terminator); When 116444736000000000 (the
+ *   Unix epoch as a FILETIME); Ok 1; Ptr 0x1234 (4-byte pointers)
+ * - 2: X 1.5, then two bytes no field describes
+ * - 3: S "ab", then 4 of the GUID's 16 bytes */
+static const guint8 event1[] = { 2, 0, 0xff, 0xff, 0xff, 0xff, 0x2c, 1, 0, 0, 3, 0, 0, 0, 0xab, 0xcd, 0xef,
+                            'o', 'k', 0, 'x', 0, 'y', 0, 'z', 0,
+                            0x00, 0x80, 0x3e, 0xd5, 0xde, 0xb1, 0x9d, 0x01, 1, 0, 0, 0, 0x34, 0x12, 0, 0 };
+static const guint8 event2[] = { 0, 0, 0, 0, 0, 0, 0xf8, 0x3f, 9, 8 };
+static const guint8 event3[] = { 'a', 0, 'b', 0, 0, 0, 1, 2, 3, 4 };
+
 /* Appends @layout's decoding of @payload to a new string; the walk over
  * the sizes alone (what the import checks) must say the same */
 static char *
@@ -89,16 +102,6 @@ test_manifest_templates (void)
   g_autoptr(SpsEtlManifest) manifest = sps_etl_manifest_new ();
   g_autoptr(GByteArray) chunk = manifest_payload (manifest_xml);
   g_autoptr(GHashTable) layouts = NULL;
-  /* Count 2; Values -1, 300; Size 3; Blob ab cd ef; Name "ok"; Fixed
-   * "xyz" (3 UTF-16 units, no terminator); When 116444736000000000 (the
-   * Unix epoch as a FILETIME); Ok 1; Ptr 0x1234 (4-byte pointers) */
-  static const guint8 a[] = { 2, 0, 0xff, 0xff, 0xff, 0xff, 0x2c, 1, 0, 0, 3, 0, 0, 0, 0xab, 0xcd, 0xef,
-                              'o', 'k', 0, 'x', 0, 'y', 0, 'z', 0,
-                              0x00, 0x80, 0x3e, 0xd5, 0xde, 0xb1, 0x9d, 0x01, 1, 0, 0, 0, 0x34, 0x12, 0, 0 };
-  /* X 1.5, then two bytes no field describes */
-  static const guint8 b[] = { 0, 0, 0, 0, 0, 0, 0xf8, 0x3f, 9, 8 };
-  /* S "ab", then 4 of the GUID's 16 bytes */
-  static const guint8 c[] = { 'a', 0, 'b', 0, 0, 0, 1, 2, 3, 4 };
   g_autofree char *text_a = NULL;
   g_autofree char *text_b = NULL;
   g_autofree char *text_c = NULL;
@@ -115,20 +118,94 @@ test_manifest_templates (void)
   g_assert_cmpuint (g_hash_table_size (layouts), ==, 4);
   g_assert_null (g_hash_table_lookup (layouts, GUINT_TO_POINTER (5)));
 
-  text_a = decode (g_hash_table_lookup (layouts, GUINT_TO_POINTER (1)), 4, a, sizeof a, SPS_ETL_FIELDS_COMPLETE);
+  text_a = decode (g_hash_table_lookup (layouts, GUINT_TO_POINTER (1)), 4, event1, sizeof event1, SPS_ETL_FIELDS_COMPLETE);
   /* Its last field, the pointer, takes the last 4 bytes: one short is a
    * cut, and so is each shorter prefix */
-  check_prefixes (g_hash_table_lookup (layouts, GUINT_TO_POINTER (1)), 4, a, sizeof a, sizeof a);
+  check_prefixes (g_hash_table_lookup (layouts, GUINT_TO_POINTER (1)), 4, event1, sizeof event1, sizeof event1);
   g_assert_cmpstr (text_a, ==, "{\"Count\":2,\"Values\":[-1,300],\"Blob\":\"abcdef\",\"Name\":\"ok\",\"Fixed\":\"xyz\","
                                "\"When\":\"1970-01-01T00:00:00.0000000Z\",\"Ok\":true,\"Ptr\":4660}");
   /* 09 08 in base64 is CQg= */
-  text_b = decode (g_hash_table_lookup (layouts, GUINT_TO_POINTER (2)), 8, b, sizeof b, SPS_ETL_FIELDS_COMPLETE);
+  text_b = decode (g_hash_table_lookup (layouts, GUINT_TO_POINTER (2)), 8, event2, sizeof event2, SPS_ETL_FIELDS_COMPLETE);
   g_assert_cmpstr (text_b, ==, "{\"X\":1.5,\"payload_rest_offset\":8,\"payload_rest_base64\":\"CQg=\"}");
   /* 01 02 03 04 is AQIDBA== */
-  text_c = decode (g_hash_table_lookup (layouts, GUINT_TO_POINTER (3)), 8, c, sizeof c, SPS_ETL_FIELDS_PARTIAL);
+  text_c = decode (g_hash_table_lookup (layouts, GUINT_TO_POINTER (3)), 8, event3, sizeof event3, SPS_ETL_FIELDS_PARTIAL);
   g_assert_cmpstr (text_c, ==, "{\"S\":\"ab\",\"payload_rest_offset\":6,\"payload_rest_base64\":\"AQIDBA==\"}");
-  text_d = decode (g_hash_table_lookup (layouts, GUINT_TO_POINTER (4)), 8, c, 3, SPS_ETL_FIELDS_COMPLETE);
+  text_d = decode (g_hash_table_lookup (layouts, GUINT_TO_POINTER (4)), 8, event3, 3, SPS_ETL_FIELDS_COMPLETE);
   g_assert_cmpstr (text_d, ==, "{\"payload_rest_offset\":0,\"payload_rest_base64\":\"YQBi\"}");
+}
+
+/* An EventHeader record of the manifest's provider {0badf00d-…} */
+static SpsEtlRecord
+manifest_record (guint16       id,
+                 guint         pointer_size,
+                 const guint8 *payload,
+                 gsize         len)
+{
+  static const guint8 guid[16] = { 0x0d, 0xf0, 0xad, 0x0b, 0x34, 0x12, 0x21, 0x43,
+                                   0x88, 0x88, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab };
+  SpsEtlRecord r = { 0, };
+
+  r.kind = SPS_ETL_RECORD_EVENT_HEADER;
+  r.pointer_size = pointer_size;
+  r.provider = guid;
+  r.id = id;
+  r.payload = payload;
+  r.payload_len = len;
+  return r;
+}
+
+/* What the import's check says of a record equals what its decoding
+ * returns, and is @expected */
+static void
+check_record (const SpsEtlRecord *r,
+              GHashTable         *layouts,
+              SpsEtlFieldsStatus  expected)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GString) scratch = g_string_new (NULL);
+
+  g_assert_cmpint (sps_etl_events_append_args (out, r, layouts), ==, expected);
+  g_assert_cmpint (sps_etl_events_check_args (r, layouts, scratch), ==, expected);
+  /* The walk writes nothing */
+  if (g_hash_table_lookup (layouts, GUINT_TO_POINTER ((guint) r->id)) != NULL)
+    g_assert_cmpuint (scratch->len, ==, 0);
+}
+
+/* The import checks whether each event of an EventSource's manifest fits
+ * its payload by walking the sizes of its fields: the same answer as
+ * decoding the event, for whole events, cut ones and ids the manifest
+ * does not describe. */
+static void
+test_manifest_event_check (void)
+{
+  g_autoptr(SpsEtlManifest) manifest = sps_etl_manifest_new ();
+  g_autoptr(GByteArray) chunk = manifest_payload (manifest_xml);
+  g_autoptr(GHashTable) layouts = NULL;
+  SpsEtlRecord r;
+
+  g_test_summary ("Manifest events: the size walk the import uses and the decoding agree, "
+                  "on whole payloads, every cut of one, and ids without a template");
+
+  g_assert_true (sps_etl_manifest_add_chunk (manifest, chunk->data, chunk->len));
+  layouts = sps_etl_manifest_ref_layouts (manifest);
+
+  /* Event 1 fits exactly in its 42 bytes; every shorter prefix is cut */
+  for (gsize n = 0; n <= sizeof event1; n++)
+    {
+      r = manifest_record (1, 4, event1, n);
+      check_record (&r, layouts, n == sizeof event1 ? SPS_ETL_FIELDS_COMPLETE : SPS_ETL_FIELDS_PARTIAL);
+    }
+  /* Event 2: bytes no field describes are not a cut */
+  r = manifest_record (2, 8, event2, sizeof event2);
+  check_record (&r, layouts, SPS_ETL_FIELDS_COMPLETE);
+  /* Event 3: the GUID has 4 of its 16 bytes */
+  r = manifest_record (3, 8, event3, sizeof event3);
+  check_record (&r, layouts, SPS_ETL_FIELDS_PARTIAL);
+  /* Event 5 has no template, 6 is not in the manifest: raw bytes, whole */
+  r = manifest_record (5, 8, event3, sizeof event3);
+  check_record (&r, layouts, SPS_ETL_FIELDS_COMPLETE);
+  r = manifest_record (6, 8, event3, sizeof event3);
+  check_record (&r, layouts, SPS_ETL_FIELDS_COMPLETE);
 }
 
 /* A TraceLogging schema: size, one tag byte 0, the name, then @fields */
@@ -275,6 +352,7 @@ main (int   argc,
   g_test_add_func ("/etl/fields/manifest-templates", test_manifest_templates);
   g_test_add_func ("/etl/fields/tracelogging-schema", test_tracelogging_schema);
   g_test_add_func ("/etl/fields/size-walk", test_size_walk);
+  g_test_add_func ("/etl/fields/manifest-event-check", test_manifest_event_check);
 
   return g_test_run ();
 }

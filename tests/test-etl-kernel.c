@@ -210,6 +210,7 @@ add_key_ref (SpsEtlKernel *kernel,
 
 static void
 add_key (SpsEtlKernel  *kernel,
+         guint64        ts,
          guint8         opcode,
          guint64        key,
          const guint64 *ips,
@@ -221,19 +222,24 @@ add_key (SpsEtlKernel  *kernel,
   put64 (p, key);
   for (guint i = 0; i < n; i++)
     put64 (p + 8 + 8 * i, ips[i]);
-  r = kernel_record (24, opcode, 0, p, 8 + 8 * n);
+  r = kernel_record (24, opcode, ts, p, 8 + 8 * n);
   g_assert_true (sps_etl_kernel_add (kernel, &r));
 }
 
+/* The IPs of @stack (at most 8), read back through the pool's accessor */
 static const guint64 *
 stack_ips (SpsEtlKernel *kernel,
            guint32       stack,
            guint        *n)
 {
+  static guint64 ips[8];
   const SpsEtlStack *s = &g_array_index (kernel->stacks, SpsEtlStack, stack);
 
+  g_assert_cmpuint (s->len, <=, G_N_ELEMENTS (ips));
   *n = s->len;
-  return &g_array_index (kernel->ips, guint64, s->start);
+  for (guint i = 0; i < s->len; i++)
+    ips[i] = sps_etl_stack_ip (kernel, s, i);
+  return ips;
 }
 
 static void
@@ -259,13 +265,13 @@ test_stacks (void)
   add_stack (kernel, 1000, 7, user_part, 3);
   /* Sample 1: a key defined before the reference; sample 2: a kernel key
    * defined only in the rundown, after its reference */
-  add_key (kernel, 34, 0xabc0, key_user, 2);
+  add_key (kernel, 900, 34, 0xabc0, key_user, 2);
   add_key_ref (kernel, 1000, 8, 0xabc0, TRUE);
   add_key_ref (kernel, 2000, 7, 0xdef0, FALSE);
   /* No sample at (3000, 7); a key never defined */
   add_stack (kernel, 3000, 7, user_part, 1);
   add_key_ref (kernel, 2000, 7, 0x1234, TRUE);
-  add_key (kernel, 36, 0xdef0, key_kernel, 1);
+  add_key (kernel, 5000, 36, 0xdef0, key_kernel, 1);
   sps_etl_kernel_finish (kernel);
 
   g_assert_cmpuint (kernel->samples.len, ==, 3);
@@ -321,10 +327,10 @@ test_key_reuse (void)
   add_sample (kernel, 3000, 9, 0x600000);
   add_key_ref (kernel, 1000, 7, 0xabc0, TRUE);
   /* Evicted: the first use's stack */
-  add_key (kernel, 35, 0xabc0, first, 1);
+  add_key (kernel, 1500, 35, 0xabc0, first, 1);
   /* The slot again, for another stack, defined by the rundown */
   add_key_ref (kernel, 2000, 8, 0xabc0, TRUE);
-  add_key (kernel, 36, 0xabc0, second, 2);
+  add_key (kernel, 2500, 36, 0xabc0, second, 2);
   /* After the last definition: nothing says which stack it was */
   add_key_ref (kernel, 3000, 9, 0xabc0, TRUE);
   sps_etl_kernel_finish (kernel);
@@ -338,6 +344,85 @@ test_key_reuse (void)
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[0], ==, 0x502000);
   g_assert_cmpuint (sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 2), TRUE), ==, SPS_ETL_NO_ID);
+}
+
+/* Each processor logs into its own buffers, so the file interleaves
+ * them: a reference takes its key's next definition in time, whether the
+ * file has it before or after the reference */
+static void
+test_key_time_order (void)
+{
+  g_autoptr(SpsEtlKernel) kernel = sps_etl_kernel_new ();
+  const guint64 evicted[] = { 0x401000 };
+  const guint64 earlier[] = { 0x501000 };
+  const guint64 later[] = { 0x601000, 0x602000 };
+  const guint64 *ips;
+  guint n;
+
+  g_test_summary ("Stack keys are matched in time order: a definition read before its reference "
+                  "but logged after it applies, one read after but logged before does not");
+
+  add_sample (kernel, 1000, 7, 0x401000);
+  add_sample (kernel, 2000, 8, 0x601000);
+  /* Sample 0's slot evicted at 1500, read first (another processor's
+   * buffer); then the reference at 1000 */
+  add_key (kernel, 1500, 35, 0xabc0, evicted, 1);
+  add_key_ref (kernel, 1000, 7, 0xabc0, TRUE);
+  /* Sample 1 at 2000: its slot's previous use was evicted at 1800, read
+   * after the reference; its own stack is the rundown's at 9000 */
+  add_key_ref (kernel, 2000, 8, 0xdef0, TRUE);
+  add_key (kernel, 1800, 35, 0xdef0, earlier, 1);
+  add_key (kernel, 9000, 36, 0xdef0, later, 2);
+  sps_etl_kernel_finish (kernel);
+
+  g_assert_cmpuint (kernel->n_stacks_attached, ==, 2);
+  g_assert_cmpuint (kernel->n_keys_unresolved, ==, 0);
+  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 0), TRUE), &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmphex (ips[0], ==, 0x401000);
+  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 1), TRUE), &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmphex (ips[0], ==, 0x601000);
+}
+
+/* Stacks whose IPs share their upper 32 bits are kept in 4 bytes an IP,
+ * with those bits once; the others in 8 */
+static void
+test_narrow_stacks (void)
+{
+  g_autoptr(SpsEtlKernel) kernel = sps_etl_kernel_new ();
+  const guint64 narrow[] = { 0x401000, 0xfffffff0 };
+  const guint64 high[] = { 0xfffff80001000010, 0xfffff800ffffff00 };
+  const guint64 mixed[] = { 0xfffff80001000010, 0xfffff88000200000 };
+  const guint64 *ips;
+  guint n;
+
+  g_test_summary ("Stack IPs that share their upper half are kept in 4 bytes each, "
+                  "the others in 8, and all read back unchanged");
+
+  add_sample (kernel, 1000, 7, 0x401000);
+  add_sample (kernel, 2000, 7, 0xfffff80001000000);
+  add_sample (kernel, 3000, 8, 0xfffff80001000000);
+  add_stack (kernel, 1000, 7, narrow, 2);
+  add_stack (kernel, 2000, 7, high, 2);
+  add_stack (kernel, 3000, 8, mixed, 2);
+  sps_etl_kernel_finish (kernel);
+
+  /* Two narrow stacks of 2 IPs, one wide */
+  g_assert_cmpuint (kernel->ips->len, ==, 4);
+  g_assert_cmpuint (kernel->wide_ips->len, ==, 2);
+  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 0), TRUE), &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmphex (ips[0], ==, 0x401000);
+  g_assert_cmphex (ips[1], ==, 0xfffffff0);
+  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 1), FALSE), &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmphex (ips[0], ==, 0xfffff80001000010);
+  g_assert_cmphex (ips[1], ==, 0xfffff800ffffff00);
+  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 2), FALSE), &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmphex (ips[0], ==, 0xfffff80001000010);
+  g_assert_cmphex (ips[1], ==, 0xfffff88000200000);
 }
 
 static void
@@ -383,6 +468,8 @@ main (int   argc,
   g_test_add_func ("/etl/kernel/diaghub-processes", test_diaghub_processes);
   g_test_add_func ("/etl/kernel/stacks", test_stacks);
   g_test_add_func ("/etl/kernel/key-reuse", test_key_reuse);
+  g_test_add_func ("/etl/kernel/key-time-order", test_key_time_order);
+  g_test_add_func ("/etl/kernel/narrow-stacks", test_narrow_stacks);
   g_test_add_func ("/etl/kernel/short-payloads", test_short_payloads);
 
   return g_test_run ();

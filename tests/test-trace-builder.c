@@ -1508,6 +1508,57 @@ check_sorting (guint    n,
     }
 }
 
+/* Random samples on one thread, checked against a comparison sort of
+ * (ts, input order); the weight carries the input position. Samples have
+ * no durations: finish() sorts them by keys that hold each row's
+ * position, sorted in place. */
+static void
+check_sample_sorting (guint   n,
+                      guint64 spread)
+{
+  g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autofree Expected *expected = g_new (Expected, n);
+  g_autoptr(GRand) rng = g_rand_new_with_seed (n ^ 0x5a5a);
+  guint32 process = sps_trace_builder_ensure_process (b, 1);
+  guint32 thread = sps_trace_builder_ensure_thread (b, process, 1);
+  guint32 name = sps_trace_builder_intern (b, "sample", -1);
+  const SpsSampleTable *samples;
+
+  for (guint i = 0; i < n; i++)
+    {
+      SpsTime ts = (SpsTime) (((guint64) g_rand_int (rng) << 32 | g_rand_int (rng)) % spread);
+
+      sps_trace_builder_add_sample (b, thread, ts, name, SPS_NO_INDEX, 0, i, SPS_WEIGHT_UNIT_NONE,
+                                    SPS_SAMPLE_HAS_WEIGHT);
+      expected[i].track = 0;
+      expected[i].ts = ts;
+      expected[i].dur = 0;
+      expected[i].input = i;
+    }
+  g_qsort_with_data (expected, n, sizeof (Expected), compare_expected, NULL);
+
+  trace = sps_trace_builder_finish (b, NULL, NULL);
+  samples = sps_trace_get_samples (trace);
+  g_assert_cmpuint (samples->n_rows, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpint (samples->ts[i], ==, expected[i].ts);
+      g_assert_cmpfloat (sps_sample_table_get_weight (samples, i), ==, expected[i].input);
+    }
+}
+
+static void
+test_sort_samples (void)
+{
+  g_test_summary ("Samples sorted by (ts, input order) on random input: 8-bit and 11-bit digits, "
+                  "many ties and none");
+
+  check_sample_sorting (1000, 200);
+  check_sample_sorting (70000, 5000);
+  check_sample_sorting (200000, G_GUINT64_CONSTANT (1) << 40);
+}
+
 static void
 test_sort_random (void)
 {
@@ -1642,6 +1693,7 @@ main (int   argc,
   TEST ("/core/builder/pairing/unsorted-input", test_begin_end_unsorted_input);
   TEST ("/core/builder/sort/ties", test_ties);
   g_test_add_func ("/core/builder/sort/random", test_sort_random);
+  g_test_add_func ("/core/builder/sort/samples", test_sort_samples);
   g_test_add_func ("/core/builder/sort/wide-range", test_sort_wide_range);
   g_test_add_func ("/core/builder/sort/nearly-sorted", test_sort_nearly_sorted);
   TEST ("/core/builder/nesting/overlap", test_overlap);

@@ -1,8 +1,8 @@
 /* sps-trace-finish-sort.c: finish()'s sorting primitives
  *
  * The stable sorts finish() builds its orders with: insertion sort for
- * short or nearly sorted runs, LSD radix sorts on packed 8-byte keys or
- * 16-byte (key, row) items, and the tie-break that puts longer slices
+ * short or nearly sorted runs, an in-place MSD radix sort of distinct
+ * packed 8-byte keys, an LSD radix sort of 16-byte (key, row) items, and the tie-break that puts longer slices
  * first among equal times. They only see arrays of rows and times, never
  * the builder or the trace, so they live apart from the passes that use
  * them.
@@ -175,50 +175,90 @@ bit_width (guint64 v)
   return v == 0 ? 0 : 64 - __builtin_clzll (v);
 }
 
-/* Stable LSD radix sort of @keys on bits [lo_bit, hi_bit); the bits below
- * lo_bit keep their order. Wide digits for big inputs mean fewer passes
- * (a span of 2^33 ns takes 3). */
 static void
-radix_sort_u64 (guint64 *keys,
-                guint64 *scratch,
-                gsize    n,
-                guint    lo_bit,
-                guint    hi_bit)
+insertion_sort_u64 (guint64 *keys,
+                    gsize    n)
 {
-  guint digit = n >= 65536 ? 11 : 8;
-  guint32 *counts = g_new (guint32, 1u << digit);
-  guint64 *src = keys;
-  guint64 *dst = scratch;
-
-  for (guint shift = lo_bit; shift < hi_bit; shift += digit)
+  for (gsize i = 1; i < n; i++)
     {
-      guint bits = MIN (digit, hi_bit - shift);
-      guint64 mask = (G_GUINT64_CONSTANT (1) << bits) - 1;
-      guint32 sum = 0;
-      guint64 *tmp;
+      guint64 key = keys[i];
+      gsize j = i;
 
-      memset (counts, 0, sizeof (guint32) << bits);
-      for (gsize i = 0; i < n; i++)
-        counts[(src[i] >> shift) & mask]++;
-      for (guint64 d = 0; d <= mask; d++)
-        {
-          guint32 count = counts[d];
+      for (; j > 0 && keys[j - 1] > key; j--)
+        keys[j] = keys[j - 1];
+      keys[j] = key;
+    }
+}
 
-          counts[d] = sum;
-          sum += count;
-        }
-      for (gsize i = 0; i < n; i++)
-        dst[counts[(src[i] >> shift) & mask]++] = src[i];
+/* Sorts @keys, all distinct and below 2^hi_bit, in place: an MSD radix
+ * sort that swaps each key into its digit's bucket (following the swaps'
+ * cycles) and recurses into the buckets. Distinct keys make stability
+ * moot, so no scratch half is needed: a shuffled table of millions of
+ * samples sorts in its keys' own 8 bytes per row, not 16. Wide digits at
+ * the top for big inputs mean fewer levels (4 M keys: 2,048 buckets of
+ * about 2,000, then one 8-bit level). */
+static void
+radix_sort_distinct_u64 (guint64 *keys,
+                         gsize    n,
+                         guint    hi_bit)
+{
+  guint32 small_head[256], small_tail[256];
+  g_autofree guint32 *big = NULL;
+  guint32 *head = small_head;
+  guint32 *tail = small_tail;
+  guint digit, shift;
+  guint64 mask;
+  guint32 sum = 0;
 
-      tmp = src;
-      src = dst;
-      dst = tmp;
+  if (n < 48 || hi_bit == 0)
+    {
+      insertion_sort_u64 (keys, n);
+      return;
     }
 
-  if (src != keys)
-    memcpy (keys, src, n * sizeof (guint64));
+  digit = MIN (hi_bit, n >= 65536 ? 11u : 8u);
+  shift = hi_bit - digit;
+  mask = (G_GUINT64_CONSTANT (1) << digit) - 1;
+  if (digit > 8)
+    {
+      big = g_new (guint32, 2u << digit);
+      head = big;
+      tail = big + (1u << digit);
+    }
 
-  g_free (counts);
+  memset (tail, 0, sizeof (guint32) << digit);
+  for (gsize i = 0; i < n; i++)
+    tail[(keys[i] >> shift) & mask]++;
+  for (guint64 d = 0; d <= mask; d++)
+    {
+      head[d] = sum;
+      sum += tail[d];
+      tail[d] = sum;
+    }
+
+  /* Each key taken out of a bucket's unsorted part is swapped into the
+   * bucket its digit names until one that belongs here comes back */
+  for (guint64 d = 0; d <= mask; d++)
+    while (head[d] < tail[d])
+      {
+        guint64 key = keys[head[d]];
+        guint64 kd;
+
+        while ((kd = (key >> shift) & mask) != d)
+          {
+            guint64 other = keys[head[kd]];
+
+            keys[head[kd]++] = key;
+            key = other;
+          }
+        keys[head[d]++] = key;
+      }
+
+  /* head[d] is now where bucket d ends */
+  if (shift > 0)
+    for (guint64 d = 0, begin = 0; d <= mask; begin = head[d], d++)
+      if (head[d] - begin > 1)
+        radix_sort_distinct_u64 (keys + begin, head[d] - begin, shift);
 }
 
 /* The time of the i-th row being sorted: @times[i] when the caller
@@ -268,11 +308,11 @@ insertion_sort_bounded (guint32       *rows,
  * reordered), or, with @times NULL, @ts[rows[i]] is. When the time span
  * and the row count fit in 64 bits together, each row becomes one 8-byte
  * key (time offset above position), half the traffic of (key, row)
- * items. The sorted keys still hold each time and where its row was, so
- * the rows are gathered through the sort's scratch half and the times
- * read back from the keys: no copy of either array (a shuffled table of
- * millions of samples would need 12 more bytes per row at finish()'s
- * peak). */
+ * items, and sorted in place. The sorted keys still hold each time and
+ * where its row was, so the rows are gathered into the keys' own memory
+ * and the times read back from the keys: no copy of either array and no
+ * scratch half (a shuffled table of millions of samples: 8 bytes per row
+ * at finish()'s peak instead of 32). */
 static void
 sort_by_time (guint32       *rows,
               SpsTime       *times,
@@ -303,22 +343,28 @@ sort_by_time (guint32       *rows,
 
   if (range_bits + index_bits <= 64)
     {
-      guint64 *keys = _sps_alloc_large (2 * n * sizeof (guint64));
-      guint32 *gathered = (guint32 *) (gpointer) (keys + n);
+      guint64 *keys = _sps_alloc_large (n * sizeof (guint64));
       guint64 index_mask = (G_GUINT64_CONSTANT (1) << index_bits) - 1;
 
       for (gsize i = 0; i < n; i++)
         keys[i] = (((guint64) ROW_TIME (rows, times, ts, i) - (guint64) min) << index_bits) | i;
 
-      radix_sort_u64 (keys, keys + n, n, index_bits, index_bits + range_bits);
+      /* A key holds its row's position, so no two are equal and the
+       * in-place sort gives the stable order */
+      radix_sort_distinct_u64 (keys, n, index_bits + range_bits);
 
-      /* The scratch half is free again */
+      /* The gathered rows are packed into the keys' own first half: the
+       * i-th row is written over bytes of key i / 2, already read */
       for (gsize i = 0; i < n; i++)
-        gathered[i] = rows[keys[i] & index_mask];
-      memcpy (rows, gathered, n * sizeof (guint32));
-      if (times != NULL)
-        for (gsize i = 0; i < n; i++)
-          times[i] = (SpsTime) ((guint64) min + (keys[i] >> index_bits));
+        {
+          guint64 key = keys[i];
+          guint32 row = rows[key & index_mask];
+
+          if (times != NULL)
+            times[i] = (SpsTime) ((guint64) min + (key >> index_bits));
+          memcpy ((char *) keys + i * sizeof (guint32), &row, sizeof row);
+        }
+      memcpy (rows, keys, n * sizeof (guint32));
 
       g_free (keys);
     }

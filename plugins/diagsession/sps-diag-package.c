@@ -23,9 +23,9 @@
 
 #include <glib/gi18n-lib.h>
 #include <spanscope-core.h>
-#include <zip.h>
 
 #include "sps-diag-package.h"
+#include "sps-diag-zip.h"
 #include "sps-etl-private.h"
 
 #define METADATA_MEMBER "metadata.xml"
@@ -42,6 +42,7 @@ struct _SpsDiagPackage
 {
   GBytes     *bytes;
   char       *display_name;
+  const SpsDiagZip *z;      /* libzip's functions */
   zip_t      *zip;
   GPtrArray  *resources;      /* SpsDiagResource */
   GHashTable *metadata;       /* Item Key → text */
@@ -189,7 +190,7 @@ sps_diag_package_free (SpsDiagPackage *self)
   if (self == NULL)
     return;
   if (self->zip != NULL)
-    zip_discard (self->zip);
+    self->z->zip_discard (self->zip);
   g_clear_pointer (&self->resources, g_ptr_array_unref);
   g_clear_pointer (&self->metadata, g_hash_table_unref);
   g_clear_pointer (&self->bytes, g_bytes_unref);
@@ -209,8 +210,8 @@ read_member (SpsDiagPackage *self,
   zip_int64_t got;
   guint64 done;
 
-  zip_stat_init (&st);
-  if (zip_stat (self->zip, member, 0, &st) != 0 || (st.valid & ZIP_STAT_SIZE) == 0)
+  self->z->zip_stat_init (&st);
+  if (self->z->zip_stat (self->zip, member, 0, &st) != 0 || (st.valid & ZIP_STAT_SIZE) == 0)
     {
       /* Translators: a file name, then the name of a member of it */
       g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED, _("%s: the package has no member “%s”"),
@@ -244,12 +245,12 @@ read_member (SpsDiagPackage *self,
       return NULL;
     }
 
-  file = zip_fopen_index (self->zip, st.index, 0);
+  file = self->z->zip_fopen_index (self->zip, st.index, 0);
   if (file == NULL)
     {
       /* Translators: a file name, a member of it, then what is wrong */
       g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED, _("%s: %s: %s"),
-                   self->display_name, member, zip_strerror (self->zip));
+                   self->display_name, member, self->z->zip_strerror (self->zip));
       return NULL;
     }
 
@@ -258,23 +259,23 @@ read_member (SpsDiagPackage *self,
    * member (libzip says what, not where) */
   for (done = 0, got = 0; done < st.size; done += (guint64) got)
     {
-      got = zip_fread (file, data + done, MIN (st.size - done, READ_CHUNK));
+      got = self->z->zip_fread (file, data + done, MIN (st.size - done, READ_CHUNK));
       if (got <= 0)
         break;
     }
   /* A damaged member: a short read or a bad CRC at its end */
   if (done != st.size || got < 0)
     {
-      g_autofree char *message = g_strdup (got < 0 ? zip_file_strerror (file)
+      g_autofree char *message = g_strdup (got < 0 ? self->z->zip_file_strerror (file)
                                                    : _("the member ends early"));
 
-      zip_fclose (file);
+      self->z->zip_fclose (file);
       /* Translators: a file name, a member, a byte offset in it, then what is wrong */
       g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_TRUNCATED, _("%s: %s (byte %zu): %s"),
                    self->display_name, member, (gsize) done, message);
       return NULL;
     }
-  zip_fclose (file);
+  self->z->zip_fclose (file);
 
   return g_bytes_new_take (g_steal_pointer (&data), st.size);
 }
@@ -291,12 +292,12 @@ compare_names (gconstpointer a,
 static gboolean
 list_etl_members (SpsDiagPackage *self)
 {
-  zip_int64_t n = zip_get_num_entries (self->zip, 0);
+  zip_int64_t n = self->z->zip_get_num_entries (self->zip, 0);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
 
   for (zip_int64_t i = 0; i < n; i++)
     {
-      const char *name = zip_get_name (self->zip, i, ZIP_FL_ENC_GUESS);
+      const char *name = self->z->zip_get_name (self->zip, i, ZIP_FL_ENC_GUESS);
       gsize len = name != NULL ? strlen (name) : 0;
 
       if (len > 4 && g_ascii_strcasecmp (name + len - 4, ".etl") == 0)
@@ -359,25 +360,30 @@ sps_diag_package_open (GBytes      *bytes,
       return NULL;
     }
 
-  zip_error_init (&zerror);
-  source = zip_source_buffer_create (len > 0 ? data : NULL, len, 0, &zerror);
+  if ((self->z = sps_diag_zip_get (error)) == NULL)
+    {
+      g_prefix_error (error, "%s: ", display_name);
+      return NULL;
+    }
+  self->z->zip_error_init (&zerror);
+  source = self->z->zip_source_buffer_create (len > 0 ? data : NULL, len, 0, &zerror);
   if (source != NULL)
     {
-      self->zip = zip_open_from_source (source, ZIP_RDONLY | ZIP_CHECKCONS, &zerror);
+      self->zip = self->z->zip_open_from_source (source, ZIP_RDONLY | ZIP_CHECKCONS, &zerror);
       if (self->zip == NULL)
-        zip_source_free (source);
+        self->z->zip_source_free (source);
     }
   if (self->zip == NULL)
     {
       /* Translators: a file name, then what is wrong with it as a ZIP */
       g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED, _("%s: damaged ZIP archive: %s"),
-                   display_name, zip_error_strerror (&zerror));
-      zip_error_fini (&zerror);
+                   display_name, self->z->zip_error_strerror (&zerror));
+      self->z->zip_error_fini (&zerror);
       return NULL;
     }
-  zip_error_fini (&zerror);
+  self->z->zip_error_fini (&zerror);
 
-  if (zip_name_locate (self->zip, METADATA_MEMBER, ZIP_FL_NOCASE) < 0)
+  if (self->z->zip_name_locate (self->zip, METADATA_MEMBER, ZIP_FL_NOCASE) < 0)
     {
       if (list_etl_members (self))
         return g_steal_pointer (&self);

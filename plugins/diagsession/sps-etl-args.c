@@ -301,17 +301,16 @@ sps_etl_args_set_layouts (SpsEtlArgs   *self,
 }
 
 /* Called with the lock held */
+/* The record of @cookie, read again from its buffer */
 static gboolean
-decode_locked (SpsEtlArgs          *self,
-               guint64              cookie,
-               GString             *json,
-               SpsEtlFieldsStatus  *status,
-               GError             **error)
+record_locked (SpsEtlArgs    *self,
+               guint64        cookie,
+               SpsEtlRecord  *record,
+               GError       **error)
 {
   guint64 key = cookie >> POS_BITS;
   gsize pos = (gsize) (cookie & ((G_GUINT64_CONSTANT (1) << POS_BITS) - 1)) << 3;
   const CachedBuffer *buffer;
-  SpsEtlRecord record;
 
   if ((key >> BUFFER_BITS) >= self->files->len)
     {
@@ -321,15 +320,33 @@ decode_locked (SpsEtlArgs          *self,
     }
   if (!(buffer = cached_buffer (self, key, error)))
     return FALSE;
-  if (!sps_etl_record_at (buffer->data, buffer->len, pos, &record))
+  if (!sps_etl_record_at (buffer->data, buffer->len, pos, record))
     {
       g_set_error_literal (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED,
                            _("The event cannot be read again"));
       return FALSE;
     }
-  *status = sps_etl_events_append_args (json, &record,
-                                        record.provider != NULL ? g_hash_table_lookup (self->layouts, record.provider)
-                                                                : NULL);
+  return TRUE;
+}
+
+static GHashTable *
+record_layouts (SpsEtlArgs         *self,
+                const SpsEtlRecord *record)
+{
+  return record->provider != NULL ? g_hash_table_lookup (self->layouts, record->provider) : NULL;
+}
+
+static gboolean
+decode_locked (SpsEtlArgs          *self,
+               guint64              cookie,
+               GString             *json,
+               GError             **error)
+{
+  SpsEtlRecord record;
+
+  if (!record_locked (self, cookie, &record, error))
+    return FALSE;
+  sps_etl_events_append_args (json, &record, record_layouts (self, &record));
   return TRUE;
 }
 
@@ -341,9 +358,8 @@ sps_etl_args_decode (SpsArgsDecoder *decoder,
 {
   SpsEtlArgs *self = SPS_ETL_ARGS (decoder);
   g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
-  SpsEtlFieldsStatus status;
 
-  return decode_locked (self, cookie, json, &status, error);
+  return decode_locked (self, cookie, json, error);
 }
 
 /**
@@ -351,6 +367,9 @@ sps_etl_args_decode (SpsArgsDecoder *decoder,
  * @self: a decoder
  * @cookie: an event's cookie
  * @scratch: a string to reuse
+ *
+ * Where a manifest's layout describes the event's payload, only the
+ * sizes of its fields are walked (sps_etl_events_check_args()).
  *
  * Returns: %FALSE when a field of the event's layout ran past its payload
  *   (or the event cannot be read again)
@@ -361,13 +380,13 @@ sps_etl_args_is_complete (SpsEtlArgs *self,
                           GString    *scratch)
 {
   g_autoptr(GMutexLocker) locker = NULL;
-  SpsEtlFieldsStatus status;
+  SpsEtlRecord record;
 
   g_return_val_if_fail (SPS_IS_ETL_ARGS (self), FALSE);
 
   locker = g_mutex_locker_new (&self->lock);
-  g_string_truncate (scratch, 0);
-  return decode_locked (self, cookie, scratch, &status, NULL) && status == SPS_ETL_FIELDS_COMPLETE;
+  return record_locked (self, cookie, &record, NULL) &&
+         sps_etl_events_check_args (&record, record_layouts (self, &record), scratch) == SPS_ETL_FIELDS_COMPLETE;
 }
 
 static void

@@ -623,6 +623,47 @@ sps_etl_events_append_args (GString            *out,
     return append_args (out, record, NULL, SPS_MS_PROVIDER_OTHER, -1, layouts);
 }
 
+/**
+ * sps_etl_events_check_args:
+ * @record: an event's record
+ * @layouts: (nullable): the payload layouts of its provider's manifest
+ * @scratch: a string to reuse
+ *
+ * Whether the args sps_etl_events_append_args() writes for @record would
+ * be complete, without writing them where a manifest's layout describes
+ * the payload: its sizes are walked (sps_etl_layout_check()). Other
+ * events are decoded into @scratch to know.
+ *
+ * Returns: what sps_etl_events_append_args() would return
+ */
+SpsEtlFieldsStatus
+sps_etl_events_check_args (const SpsEtlRecord *record,
+                           GHashTable         *layouts,
+                           GString            *scratch)
+{
+  gint known = record->provider != NULL ? known_provider (record->provider) : -1;
+  SpsEtlLayout *layout;
+  gsize len = 0;
+
+  g_return_val_if_fail (scratch != NULL, SPS_ETL_FIELDS_COMPLETE);
+
+  /* The cases append_args() takes before a manifest's layout: a kernel
+   * or runtime provider, the allocation provider's own reading, a
+   * TraceLogging schema, a record without an EventHeader */
+  if (record->provider == NULL || layouts == NULL || record->kind != SPS_ETL_RECORD_EVENT_HEADER ||
+      (known >= 0 && (known_providers[known].manifest != SPS_MS_PROVIDER_OTHER ||
+                      known_providers[known].kernel_group >= 0 ||
+                      sps_ms_memory_classify (known_providers[known].manifest, known_providers[known].name,
+                                              record->id) != SPS_MS_MEMORY_NONE)) ||
+      sps_etl_find_tracelogging_schema (record, &len) != NULL ||
+      (layout = g_hash_table_lookup (layouts, GUINT_TO_POINTER ((guint) record->id))) == NULL)
+    {
+      g_string_truncate (scratch, 0);
+      return sps_etl_events_append_args (scratch, record, layouts);
+    }
+  return sps_etl_layout_check (layout, record->pointer_size, record->payload, record->payload_len);
+}
+
 /* The args of an event: deferred (decoded when read) where the file's
  * bytes are kept, else their text now */
 static SpsArgsRef
@@ -845,7 +886,7 @@ sps_etl_events_finish_memory (SpsEtlEvents *self,
   sps_etl_memory_finish (self->memory, events_lost);
 }
 
-/* An event of a manifest's layout: its fields, decoded again from the
+/* An event of a manifest's layout: its fields, walked again in the
  * file's bytes to know whether they fit */
 static void
 check_manifest_fields (SpsEtlEvents      *self,

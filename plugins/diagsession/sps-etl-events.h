@@ -40,6 +40,9 @@ void               sps_etl_events_set_compression (SpsEtlEvents *self,
 SpsEtlFieldsStatus sps_etl_events_append_args (GString          *out,
                                             const SpsEtlRecord *record,
                                             GHashTable         *layouts);
+SpsEtlFieldsStatus sps_etl_events_check_args (const SpsEtlRecord *record,
+                                            GHashTable         *layouts,
+                                            GString            *scratch);
 const SpsEtlEvent *sps_etl_events_add      (SpsEtlEvents       *self,
                                             const SpsEtlRecord *record);
 const SpsEtlEvent *sps_etl_events_get      (SpsEtlEvents       *self,

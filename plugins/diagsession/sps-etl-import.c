@@ -591,11 +591,10 @@ intern_part (Build        *build,
 {
   SpsEtlKernel *kernel = build->self->kernel;
   const SpsEtlStack *s = &g_array_index (kernel->stacks, SpsEtlStack, stack);
-  const guint64 *ips = &g_array_index (kernel->ips, guint64, s->start);
 
   for (guint i = s->len; i > 0; i--)
     callsite = sps_trace_builder_intern_callsite (build->self->builder, callsite,
-                                                  frame_of (build, pid, ips[i - 1]));
+                                                  frame_of (build, pid, sps_etl_stack_ip (kernel, s, i - 1)));
   return callsite;
 }
 

@@ -72,16 +72,30 @@ typedef struct
   guint32 tid;
 } SampleKey;
 
-/* A reference to a stack key, waiting for the key's definition */
+/* A reference to a stack key, waiting for the key's definition. A trace
+ * holds one or two per sample, so they are kept in 16 bytes: the
+ * reference's (timestamp, thread) only matters when its sample was not
+ * found while reading (a relogged trace), and is then kept apart, in
+ * key_ref_places. */
 typedef struct
 {
-  guint64  ts;            /* of its sample */
-  guint32  tid;
-  guint32  sample;        /* SPS_ETL_NO_ID while not found */
   guint64  key;
-  guint32  stack;         /* SPS_ETL_NO_ID until defined */
+  guint32  sample;        /* its sample's index; with REF_PLACE, the index of
+                           * its (timestamp, thread) in key_ref_places */
   gboolean user;
 } KeyRef;
+
+#define REF_PLACE    0x80000000u
+
+/* A definition of a stack key: the stack the slot held when it was
+ * created, evicted (deleted) or listed by the rundown */
+typedef struct
+{
+  guint64  key;
+  guint64  ts;
+  guint32  stack;
+  guint32  opcode;        /* OP_KEY_CREATE, _DELETE or _RUNDOWN */
+} KeyDef;
 
 /* A stack part read before its sample (a relogged trace need not keep
  * the kernel's order): matched again at the end */
@@ -197,16 +211,17 @@ sps_etl_kernel_new (void)
   self->samples.blocks = g_ptr_array_new_with_free_func (sample_block_free);
   self->sample_stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlSampleStacks));
   self->stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlStack));
-  self->ips = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->ips = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->wide_ips = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->event_stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlEventStack));
   self->target_pid = SPS_ETL_NO_ID;
   self->open_processes = g_hash_table_new (NULL, NULL);
   self->open_threads = g_hash_table_new (NULL, NULL);
   self->open_images = g_hash_table_new (image_key_hash, image_key_equal);
   self->last_sample = g_hash_table_new (NULL, NULL);
-  self->key_stacks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->key_defs = g_array_new (FALSE, FALSE, sizeof (KeyDef));
   self->key_refs = g_array_new (FALSE, FALSE, sizeof (KeyRef));
-  self->key_waiting = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
+  self->key_ref_places = g_array_new (FALSE, FALSE, sizeof (SampleKey));
   self->pending_parts = g_array_new (FALSE, FALSE, sizeof (PendingPart));
   return self;
 }
@@ -218,9 +233,9 @@ clear_reading_state (SpsEtlKernel *self)
   g_clear_pointer (&self->open_threads, g_hash_table_unref);
   g_clear_pointer (&self->open_images, g_hash_table_unref);
   g_clear_pointer (&self->last_sample, g_hash_table_unref);
-  g_clear_pointer (&self->key_stacks, g_hash_table_unref);
+  g_clear_pointer (&self->key_defs, g_array_unref);
   g_clear_pointer (&self->key_refs, g_array_unref);
-  g_clear_pointer (&self->key_waiting, g_hash_table_unref);
+  g_clear_pointer (&self->key_ref_places, g_array_unref);
   g_clear_pointer (&self->pending_parts, g_array_unref);
 }
 
@@ -237,6 +252,7 @@ sps_etl_kernel_free (SpsEtlKernel *self)
   g_array_unref (self->sample_stacks);
   g_array_unref (self->stacks);
   g_array_unref (self->ips);
+  g_array_unref (self->wide_ips);
   g_array_unref (self->event_stacks);
   g_free (self);
 }
@@ -592,14 +608,34 @@ add_stack (SpsEtlKernel *self,
            gsize         n,
            guint         ptr)
 {
-  SpsEtlStack stack = { self->ips->len, (guint32) n };
-  guint64 *ips;
+  SpsEtlStack stack = { 0, (guint32) n, 0, FALSE };
+
+  stack.high = (guint32) (sps_ms_read_ptr (p, ptr) >> 32);
+  for (gsize i = 1; i < n && !stack.wide; i++)
+    stack.wide = (guint32) (sps_ms_read_ptr (p + i * ptr, ptr) >> 32) != stack.high;
 
   /* Grown once, not an append call per frame */
-  g_array_set_size (self->ips, self->ips->len + (guint) n);
-  ips = &g_array_index (self->ips, guint64, stack.start);
-  for (gsize i = 0; i < n; i++)
-    ips[i] = sps_ms_read_ptr (p + i * ptr, ptr);
+  if (stack.wide)
+    {
+      guint64 *ips;
+
+      stack.start = self->wide_ips->len;
+      stack.high = 0;
+      g_array_set_size (self->wide_ips, self->wide_ips->len + (guint) n);
+      ips = &g_array_index (self->wide_ips, guint64, stack.start);
+      for (gsize i = 0; i < n; i++)
+        ips[i] = sps_ms_read_ptr (p + i * ptr, ptr);
+    }
+  else
+    {
+      guint32 *ips;
+
+      stack.start = self->ips->len;
+      g_array_set_size (self->ips, self->ips->len + (guint) n);
+      ips = &g_array_index (self->ips, guint32, stack.start);
+      for (gsize i = 0; i < n; i++)
+        ips[i] = (guint32) sps_ms_read_ptr (p + i * ptr, ptr);
+    }
   g_array_append_val (self->stacks, stack);
   return self->stacks->len - 1;
 }
@@ -642,53 +678,6 @@ attach (SpsEtlKernel *self,
     }
   parts = &g_array_index (self->sample_stacks, SpsEtlSampleStacks, sample->stacks);
   fill_slot (user ? &parts->user : &parts->kernel, stack, &self->n_stacks_attached);
-}
-
-/* A reference waits for the next definition of its key */
-static void
-wait_for_key (SpsEtlKernel *self,
-              const KeyRef *ref)
-{
-  GArray *waiting = g_hash_table_lookup (self->key_waiting, &ref->key);
-  guint32 index = self->key_refs->len;
-
-  g_array_append_val (self->key_refs, *ref);
-  if (waiting == NULL)
-    {
-      guint64 *key = g_new (guint64, 1);
-
-      *key = ref->key;
-      waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
-      g_hash_table_insert (self->key_waiting, key, waiting);
-    }
-  g_array_append_val (waiting, index);
-}
-
-/* A key's stack: the references waiting for it get it; a created key
- * also stays defined for references no later event defines */
-static void
-define_key (SpsEtlKernel *self,
-            guint8        opcode,
-            guint64       key,
-            guint32       stack)
-{
-  GArray *waiting = g_hash_table_lookup (self->key_waiting, &key);
-
-  if (waiting != NULL)
-    {
-      for (guint i = 0; i < waiting->len; i++)
-        g_array_index (self->key_refs, KeyRef, g_array_index (waiting, guint32, i)).stack = stack;
-      g_hash_table_remove (self->key_waiting, &key);
-    }
-  if (opcode == OP_KEY_CREATE)
-    {
-      guint64 *stored = g_new (guint64, 1);
-
-      *stored = key;
-      g_hash_table_replace (self->key_stacks, stored, GUINT_TO_POINTER (stack + 1));
-    }
-  else
-    g_hash_table_remove (self->key_stacks, &key);
 }
 
 static void
@@ -742,13 +731,18 @@ add_stack_walk (SpsEtlKernel       *self,
           self->n_key_rundowns++;
         else
           self->n_key_definitions++;
-        define_key (self, r->opcode, sps_ms_read_ptr (p, ptr), add_stack (self, p + ptr, n, ptr));
+        {
+          KeyDef def = { sps_ms_read_ptr (p, ptr), r->timestamp, add_stack (self, p + ptr, n, ptr), r->opcode };
+
+          g_array_append_val (self->key_defs, def);
+        }
       }
       break;
 
     case OP_KEY_KERNEL:
     case OP_KEY_USER:
       {
+        SampleKey place;
         guint sample;
         KeyRef ref;
 
@@ -761,14 +755,25 @@ add_stack_walk (SpsEtlKernel       *self,
           self->n_key_refs_user++;
         else
           self->n_key_refs_kernel++;
-        ref.ts = sps_ms_read_u64 (p);
-        ref.tid = sps_ms_read_u32 (p + 12);
-        sample = find_sample (self, ref.ts, ref.tid);
-        ref.sample = sample != 0 ? sample - 1 : SPS_ETL_NO_ID;
+        place.ts = sps_ms_read_u64 (p);
+        place.tid = sps_ms_read_u32 (p + 12);
+        sample = find_sample (self, place.ts, place.tid);
+        if (sample != 0 && sample - 1 < REF_PLACE)
+          ref.sample = sample - 1;
+        else if (self->key_ref_places->len < REF_PLACE)
+          {
+            ref.sample = REF_PLACE | self->key_ref_places->len;
+            g_array_append_val (self->key_ref_places, place);
+          }
+        else
+          {
+            /* 2^31 references without a sample: no trace has them */
+            self->n_stacks_unmatched++;
+            return;
+          }
         ref.key = sps_ms_read_ptr (p + 16, ptr);
-        ref.stack = SPS_ETL_NO_ID;
         ref.user = r->opcode == OP_KEY_USER;
-        wait_for_key (self, &ref);
+        g_array_append_val (self->key_refs, ref);
       }
       break;
 
@@ -937,6 +942,54 @@ attach_to_event (SpsEtlKernel     *self,
   fill_slot (user ? &event->user_stack : &event->kernel_stack, stack, &self->n_event_stacks_attached);
 }
 
+static gint
+compare_key_defs (gconstpointer a,
+                  gconstpointer b)
+{
+  const KeyDef *da = a;
+  const KeyDef *db = b;
+
+  if (da->key != db->key)
+    return da->key < db->key ? -1 : 1;
+  if (da->ts != db->ts)
+    return da->ts < db->ts ? -1 : 1;
+  /* g_array_sort() is stable: equal times stay in file order */
+  return 0;
+}
+
+/* The stack of stack key @key at @ts: the slot's first definition at or
+ * after @ts in time (its eviction, or the rundown), else the creation
+ * before it that nothing evicted; SPS_ETL_NO_ID when none. Time, not
+ * file order: each processor logs into buffers of its own, so an
+ * eviction logged on one processor is often read before or after a
+ * reference logged on another, and a reused slot then gives the
+ * reference the stack of the slot's previous or next use. */
+static guint32
+key_stack (SpsEtlKernel *self,
+           guint64       key,
+           guint64       ts)
+{
+  const KeyDef *defs = (const KeyDef *) (gpointer) self->key_defs->data;
+  guint lo = 0;
+  guint hi = self->key_defs->len;
+
+  /* The first definition at or after (key, ts) */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (defs[mid].key < key || (defs[mid].key == key && defs[mid].ts < ts))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < self->key_defs->len && defs[lo].key == key)
+    return defs[lo].stack;
+  if (lo > 0 && defs[lo - 1].key == key && defs[lo - 1].opcode == OP_KEY_CREATE)
+    return defs[lo - 1].stack;
+  return SPS_ETL_NO_ID;
+}
+
 /**
  * sps_etl_kernel_finish:
  * @self: the kernel state of one import, after its last record
@@ -949,7 +1002,6 @@ void
 sps_etl_kernel_finish (SpsEtlKernel *self)
 {
   g_autoptr(GArray) wanted = NULL;
-  g_autoptr(GArray) wanted_ref = NULL;
   g_autoptr(GHashTable) events = NULL;
   g_autofree guint *found = NULL;
   guint n_parts;
@@ -960,7 +1012,6 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
   /* The samples not found while reading: the parts read before theirs,
    * then the key references without a sample */
   wanted = g_array_new (FALSE, FALSE, sizeof (SampleKey));
-  wanted_ref = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint i = 0; i < self->pending_parts->len; i++)
     {
       const PendingPart *part = &g_array_index (self->pending_parts, PendingPart, i);
@@ -969,20 +1020,8 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
       g_array_append_val (wanted, key);
     }
   n_parts = wanted->len;
-  for (guint i = 0; i < self->key_refs->len; i++)
-    {
-      const KeyRef *ref = &g_array_index (self->key_refs, KeyRef, i);
-      SampleKey key = { ref->ts, ref->tid };
-
-      if (ref->sample != SPS_ETL_NO_ID)
-        continue;
-      g_array_append_val (wanted, key);
-      g_array_append_val (wanted_ref, i);
-    }
+  g_array_append_vals (wanted, self->key_ref_places->data, self->key_ref_places->len);
   found = find_samples (self, (const SampleKey *) (gpointer) wanted->data, wanted->len);
-  for (guint i = 0; i < wanted_ref->len; i++)
-    g_array_index (self->key_refs, KeyRef, g_array_index (wanted_ref, guint, i)).sample =
-      found[n_parts + i] > 0 ? found[n_parts + i] - 1 : SPS_ETL_NO_ID;
 
   /* The events that want their stacks, by (timestamp, thread) */
   events = g_hash_table_new (sample_key_hash, sample_key_equal);
@@ -1002,18 +1041,30 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
         self->n_stacks_unmatched++;
     }
 
+  /* The definitions by key, then time (then file order) */
+  g_array_sort (self->key_defs, compare_key_defs);
+
   /* In file order, as the direct parts were attached */
   for (guint i = 0; i < self->key_refs->len; i++)
     {
       const KeyRef *ref = &g_array_index (self->key_refs, KeyRef, i);
-      guint32 stack = ref->stack;
+      guint32 sample = ref->sample;
+      const SampleKey *at = NULL;
+      guint32 stack;
       SpsEtlEventStack *event;
 
-      if (stack == SPS_ETL_NO_ID)
-        stack = GPOINTER_TO_UINT (g_hash_table_lookup (self->key_stacks, &ref->key)) - 1;
-      if (ref->sample == SPS_ETL_NO_ID)
+      if ((sample & REF_PLACE) != 0)
         {
-          if (stack != SPS_ETL_NO_ID && (event = find_event (self, events, ref->ts, ref->tid)) != NULL)
+          guint place = sample & ~REF_PLACE;
+
+          at = &g_array_index (self->key_ref_places, SampleKey, place);
+          sample = found[n_parts + place] > 0 ? found[n_parts + place] - 1 : SPS_ETL_NO_ID;
+        }
+      stack = key_stack (self, ref->key,
+                         at != NULL ? at->ts : sps_etl_samples_at (&self->samples, sample)->ts);
+      if (sample == SPS_ETL_NO_ID)
+        {
+          if (stack != SPS_ETL_NO_ID && (event = find_event (self, events, at->ts, at->tid)) != NULL)
             attach_to_event (self, event, stack, ref->user);
           else
             self->n_stacks_unmatched++;
@@ -1021,7 +1072,7 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
       else if (stack == SPS_ETL_NO_ID)
         self->n_keys_unresolved++;
       else
-        attach (self, sps_etl_samples_at (&self->samples, ref->sample), stack, ref->user);
+        attach (self, sps_etl_samples_at (&self->samples, sample), stack, ref->user);
     }
   clear_reading_state (self);
 }

@@ -91,10 +91,18 @@ sps_etl_samples_at (const SpsEtlSamples *samples,
   return &block[i & (SPS_ETL_SAMPLE_BLOCK_SIZE - 1)];
 }
 
+/* A run of IPs in the stack pool. Where every IP of a stack has the same
+ * upper 32 bits (a 32-bit process's user stack; a 64-bit one's runs in
+ * one module), they are kept once, here, and the IPs in 4 bytes each; the
+ * others are in 8 bytes each. A 64-bit kernel's stacks of a 32-bit
+ * process (PerfView's x86 trace) thus take half the memory, a third of
+ * what the reading holds besides the samples. */
 typedef struct
 {
-  guint32 start;            /* into ips */
-  guint32 len;
+  guint32  start;           /* into ips, or into wide_ips */
+  guint32  len;
+  guint32  high;            /* the IPs' upper 32 bits, unless wide */
+  gboolean wide;
 } SpsEtlStack;
 
 /* An event other than a sample that wants its stack (an allocation):
@@ -115,7 +123,8 @@ typedef struct
   SpsEtlSamples samples;    /* in file order */
   GArray    *sample_stacks; /* SpsEtlSampleStacks of the samples that have parts */
   GArray    *stacks;        /* SpsEtlStack */
-  GArray    *ips;           /* guint64 */
+  GArray    *ips;           /* guint32: read them with sps_etl_stack_ip() */
+  GArray    *wide_ips;      /* guint64 */
   GArray    *event_stacks;  /* SpsEtlEventStack */
   guint32    target_pid;    /* Diagnostics Hub's TargetProfilingStarted; SPS_ETL_NO_ID */
   guint32    sample_interval; /* the timer's sampling interval, 100 ns units; 0 unknown */
@@ -139,9 +148,10 @@ typedef struct
   GHashTable *open_threads;    /* tid → SpsEtlThread */
   GHashTable *open_images;     /* (pid, base) → SpsEtlImage not unloaded */
   GHashTable *last_sample;     /* tid → index + 1 of its latest sample */
-  GHashTable *key_stacks;      /* created stack key → stack index + 1 */
+  GArray     *key_defs;        /* stack key definitions, matched at the end */
   GArray     *key_refs;        /* key references, attached at the end */
-  GHashTable *key_waiting;     /* key → GArray of key_refs indexes not defined yet */
+  GArray     *key_ref_places;  /* (ts, tid) of those whose sample was not
+                                * found while reading */
   GArray     *pending_parts;   /* stack parts read before their sample */
 } SpsEtlKernel;
 
@@ -158,6 +168,17 @@ sps_etl_sample_stack (const SpsEtlKernel *kernel,
     return SPS_ETL_NO_ID;
   parts = &g_array_index (kernel->sample_stacks, SpsEtlSampleStacks, sample->stacks);
   return user ? parts->user : parts->kernel;
+}
+
+/* The @i-th IP of @stack, leaf first */
+static inline guint64
+sps_etl_stack_ip (const SpsEtlKernel *kernel,
+                  const SpsEtlStack  *stack,
+                  guint               i)
+{
+  if (stack->wide)
+    return g_array_index (kernel->wide_ips, guint64, stack->start + i);
+  return (guint64) stack->high << 32 | g_array_index (kernel->ips, guint32, stack->start + i);
 }
 
 SpsEtlKernel *sps_etl_kernel_new    (void);

@@ -45,7 +45,8 @@ sps_xca_lz77_decompress (const guint8  *in,
 {
   gsize ip = 0;
   gsize op = 0;
-  guint32 flags = 0;
+  /* The flag word's unread flags from the top bit down, zeros below */
+  guint32 pending = 0;
   guint n_flags = 0;
   /* Where the byte with an unused high nibble is (0: none; byte 0 is
    * always in a flag word, so it cannot be one) */
@@ -67,7 +68,7 @@ sps_xca_lz77_decompress (const guint8  *in,
           if (in_len - ip < 4)
             return FAIL (SPS_XCA_ERROR_TRUNCATED, ip,
                          _("the input ends inside a flag word (%zu of 4 bytes)"), in_len - ip);
-          flags = _sps_xca_u32 (in + ip);
+          pending = _sps_xca_u32 (in + ip);
           ip += 4;
           n_flags = 32;
         }
@@ -75,8 +76,9 @@ sps_xca_lz77_decompress (const guint8  *in,
       /* The clear flags before the next set one: a run of literals,
        * copied together. */
       {
-        guint32 pending = flags << (32 - n_flags);
-        gsize run = pending == 0 ? n_flags : MIN (n_flags, (guint) __builtin_clz (pending));
+        /* A set flag is one of the n_flags unread ones: the bits below
+         * them are zero */
+        gsize run = pending == 0 ? n_flags : (guint) __builtin_clz (pending);
 
         if (run > 0)
           {
@@ -94,18 +96,27 @@ sps_xca_lz77_decompress (const guint8  *in,
             ip += run;
             op += run;
             n_flags -= (guint) run;
-            continue;
+            /* A run of 32 is a whole word of clear flags: 0 stays 0 */
+            pending <<= run & 31;
+            /* A run ends at a match flag, unless the flag word or the
+             * output ends: then the loop's checks come first */
+            if (n_flags == 0 || op == out_len)
+              continue;
           }
       }
 
       n_flags--;
+      pending <<= 1;
 
-      if (ip == in_len)
-        break;
-
+      /* One compare for the usual case; a match flag with no input left
+       * ends the stream */
       match_at = ip;
-      if (in_len - ip < 2)
-        return FAIL (SPS_XCA_ERROR_TRUNCATED, ip, _("the input ends inside a match"));
+      if (G_UNLIKELY (in_len - ip < 2))
+        {
+          if (ip == in_len)
+            break;
+          return FAIL (SPS_XCA_ERROR_TRUNCATED, ip, _("the input ends inside a match"));
+        }
       word = _sps_xca_u16 (in + ip);
       ip += 2;
       length = word & 7;

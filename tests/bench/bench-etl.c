@@ -2,7 +2,10 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Usage: bench-etl PERFVIEW-ETL-ZIP DIR
+ * Usage: bench-etl PERFVIEW-ETL-ZIP DIR [MB]
+ *
+ * (MB, 200 unless given: a smaller input for callgrind or massif, whose
+ * instruction counts compare changes where wall times cannot.)
  *
  * The data: PerfView's 4.4 MB CPU trace (plain LZ77 buffers) grown to at
  * least 200 MB by keeping its first buffer (the trace header) and then
@@ -43,7 +46,7 @@
 #include "sps-etl-import.h"
 #include "sps-xca.h"
 
-#define TARGET_SIZE  ((gsize) 200 * 1000 * 1000)
+#define TARGET_MB    200
 #define HEADER_SIZE  72
 #define RUNS         3
 
@@ -67,12 +70,15 @@ buffer_size (const guint8 *d,
   return size >= HEADER_SIZE && size <= len - off ? size : 0;
 }
 
-/* DIR/bench-etl-200mb.etl, written when missing */
+/* DIR/bench-etl-{target_mb}mb.etl, written when missing */
 static char *
 ensure_input (const char *zip,
-              const char *dir)
+              const char *dir,
+              guint       target_mb)
 {
-  char *path = g_build_filename (dir, "bench-etl-200mb.etl", NULL);
+  g_autofree char *name = g_strdup_printf ("bench-etl-%umb.etl", target_mb);
+  char *path = g_build_filename (dir, name, NULL);
+  gsize target = (gsize) target_mb * 1000 * 1000;
   g_autoptr(GBytes) etl = NULL;
   g_autoptr(GByteArray) out = NULL;
   g_autoptr(GError) error = NULL;
@@ -92,9 +98,9 @@ ensure_input (const char *zip,
   if ((first = buffer_size (d, len, 0)) == 0)
     g_error ("%s: no first buffer", zip);
 
-  out = g_byte_array_sized_new (TARGET_SIZE + len);
+  out = g_byte_array_sized_new (target + len);
   g_byte_array_append (out, d, first);
-  while (out->len < TARGET_SIZE)
+  while (out->len < target)
     {
       guint32 size;
 
@@ -182,7 +188,29 @@ typedef struct
   guint64  phase_peak[3];   /* peak of each phase: read, samples, finish */
   guint64  kept_anon;
   guint64  trimmed_anon;    /* kept after malloc_trim() */
+  /* What the kernel reading holds at the end of reading, in bytes (the
+   * arrays' lengths, not their capacity) */
+  gsize    held_samples;
+  gsize    held_ips;
+  gsize    held_stacks;      /* the stacks' records and the samples' parts */
+  gsize    held_key_refs;
 } Import;
+
+static gsize
+array_bytes (GArray *array)
+{
+  return array != NULL ? (gsize) array->len * g_array_get_element_size (array) : 0;
+}
+
+static void
+measure_held (SpsEtlKernel *kernel,
+              Import       *result)
+{
+  result->held_samples = (gsize) kernel->samples.len * sizeof (SpsEtlSample);
+  result->held_ips = array_bytes (kernel->ips) + array_bytes (kernel->wide_ips);
+  result->held_stacks = array_bytes (kernel->stacks) + array_bytes (kernel->sample_stacks);
+  result->held_key_refs = array_bytes (kernel->key_refs) + array_bytes (kernel->key_ref_places);
+}
 
 static void
 import_once (GBytes       *input,
@@ -203,6 +231,7 @@ import_once (GBytes       *input,
     g_error ("import: %s", error->message);
   result->read_s = sps_bench_cpu_seconds () - cpu0;
   result->phase_peak[0] = poll_take_peak (&poll);
+  measure_held (sps_etl_import_get_kernel (import), result);
   sps_etl_import_finish (import);
   g_clear_pointer (&import, sps_etl_import_free);
   result->samples_s = sps_bench_cpu_seconds () - cpu0 - result->read_s;
@@ -251,12 +280,14 @@ main (int   argc,
   double mb, t_bare = INFINITY, t_import, per_sample_peak, per_sample_kept;
   gsize expanded = 0;
 
-  if (argc != 3)
+  guint target_mb = argc == 4 ? (guint) g_ascii_strtoull (argv[3], NULL, 10) : TARGET_MB;
+
+  if ((argc != 3 && argc != 4) || target_mb == 0 || target_mb > 10000)
     {
-      fprintf (stderr, "usage: bench-etl PERFVIEW-ETL-ZIP DIR\n");
+      fprintf (stderr, "usage: bench-etl PERFVIEW-ETL-ZIP DIR [MB]\n");
       return 2;
     }
-  if ((path = ensure_input (argv[1], argv[2])) == NULL)
+  if ((path = ensure_input (argv[1], argv[2], target_mb)) == NULL)
     {
       printf ("bench-etl: skipped, %s or unzip is missing\n", argv[1]);
       return 0;
@@ -309,6 +340,12 @@ main (int   argc,
           (double) runs[0].phase_peak[1] / MAX (runs[0].samples, 1),
           (double) runs[0].phase_peak[2] / MAX (runs[0].samples, 1), per_sample_kept,
           (double) runs[0].trimmed_anon / MAX (runs[0].samples, 1));
+  printf ("the kernel reading holds at the end of reading, per sample: samples %.1f, stack IPs %.1f, "
+          "stacks %.1f, stack key references %.1f bytes\n",
+          (double) runs[0].held_samples / MAX (runs[0].samples, 1),
+          (double) runs[0].held_ips / MAX (runs[0].samples, 1),
+          (double) runs[0].held_stacks / MAX (runs[0].samples, 1),
+          (double) runs[0].held_key_refs / MAX (runs[0].samples, 1));
   printf ("model size (sps_trace_get_memory_size): %.1f bytes per sample (string pool %.1f); "
           "%.2f events per sample\n", (double) runs[0].model / MAX (runs[0].samples, 1),
           (double) runs[0].strings / MAX (runs[0].samples, 1),

@@ -61,7 +61,7 @@ check_kernel (SpsEtlKernel *kernel)
     {
       const SpsEtlStack *stack = &g_array_index (kernel->stacks, SpsEtlStack, i);
 
-      g_assert_cmpuint ((guint64) stack->start + stack->len, <=, kernel->ips->len);
+      g_assert_cmpuint ((guint64) stack->start + stack->len, <=, stack->wide ? kernel->wide_ips->len : kernel->ips->len);
     }
   for (guint i = 0; i < kernel->samples.len; i++)
     {
