@@ -310,6 +310,31 @@ test_devtools_line (Fixture       *fixture,
   sps_test_maybe_screenshot (fixture->window, "source-viewer-devtools");
 }
 
+static const char *
+scheme_id (GtkSourceBuffer *buffer)
+{
+  GtkSourceStyleScheme *scheme = gtk_source_buffer_get_style_scheme (buffer);
+
+  return scheme != NULL ? gtk_source_style_scheme_get_id (scheme) : NULL;
+}
+
+/* The view's colours follow the app's light or dark theme (Preferences ▸
+ * Colour scheme sets the GtkSettings property), through
+ * sps_source_scheme_follow() */
+static void
+test_follows_theme (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GtkSourceBuffer *buffer = sps_source_panel_get_buffer (SPS_SOURCE_PANEL (fixture->panel));
+  GtkSettings *settings = gtk_widget_get_settings (fixture->panel);
+
+  g_assert_cmpstr (scheme_id (buffer), ==, "Adwaita");
+  g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
+  g_assert_cmpstr (scheme_id (buffer), ==, "Adwaita-dark");
+  g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+  g_assert_cmpstr (scheme_id (buffer), ==, "Adwaita");
+}
+
 static void
 test_no_location (Fixture       *fixture,
                   gconstpointer  data)
@@ -340,6 +365,7 @@ main (int   argc,
   TEST ("edit-rules", test_edit_rules);
   TEST ("no-location", test_no_location);
   TEST ("devtools-line", test_devtools_line);
+  TEST ("follows-theme", test_follows_theme);
 
 #undef TEST
 
