@@ -283,8 +283,8 @@ test_self_trace_cli_memory (void)
   slices = sps_trace_get_slices (trace);
   counters = sps_trace_get_counters (trace);
   tracks = sps_trace_get_tracks (trace);
-  rss = memory_track (trace, "rss");
-  anonymous = memory_track (trace, "anonymous");
+  rss = memory_track (trace, "rss_bytes");
+  anonymous = memory_track (trace, "anonymous_bytes");
   g_assert_cmpuint (tracks->n_rows_in_track[rss], ==, tracks->n_rows_in_track[anonymous]);
 
   load = sps_test_find_slice (trace, "load", 0);
@@ -431,11 +431,11 @@ test_self_trace_api (void)
    * 100 ms beat may add some */
   {
     const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
-    guint rss = memory_track (trace, "rss");
+    guint rss = memory_track (trace, "rss_bytes");
     guint64 now_rss = 0, now_anonymous = 0;
 
     g_assert_cmpuint (tracks->n_rows_in_track[rss], >=, 8);
-    g_assert_cmpuint (tracks->n_rows_in_track[memory_track (trace, "anonymous")], >=, 8);
+    g_assert_cmpuint (tracks->n_rows_in_track[memory_track (trace, "anonymous_bytes")], >=, 8);
     g_assert_true (sps_self_trace_read_memory (&now_rss, &now_anonymous));
     g_assert_cmpuint (now_rss, >, 0);
     g_assert_cmpuint (now_anonymous, >, 0);

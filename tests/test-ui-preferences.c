@@ -318,6 +318,8 @@ test_appearance (void)
   assert_setting (settings, "timestamp-unit", "ms");
   gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "timestamp-unit")), 3);
   assert_setting (settings, "timestamp-unit", "s");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (prefs));
+  sps_test_maybe_screenshot (GTK_WIDGET (prefs), "preferences-units");
   g_settings_set_string (settings, "timestamp-unit", "us");
   g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (named (prefs, "timestamp-unit"))), ==, 1);
 
@@ -579,7 +581,13 @@ test_german (void)
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (prefs)), ==, "Einstellungen");
   g_assert_nonnull (sps_test_find_label (GTK_WIDGET (prefs), "Auswahlfarbe"));
   g_assert_nonnull (sps_test_find_label (GTK_WIDGET (prefs), "Zeitstempel in Chrome-JSON"));
+  /* The units in German, milliseconds chosen */
+  g_settings_set_string (sps_application_get_settings (app), "timestamp-unit", "ms");
+  g_assert_cmpstr (gtk_string_object_get_string (GTK_STRING_OBJECT (gtk_drop_down_get_selected_item (
+                     GTK_DROP_DOWN (named (prefs, "timestamp-unit"))))), ==, "Millisekunden");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (prefs));
   sps_test_maybe_screenshot (GTK_WIDGET (prefs), "preferences-appearance-de");
+  g_settings_reset (sps_application_get_settings (app), "timestamp-unit");
 
   sps_preferences_window_set_page (prefs, "plugins");
   gtk_test_widget_wait_for_draw (GTK_WIDGET (prefs));

@@ -507,8 +507,8 @@ append_buffer (GString      *out,
  * Writes what was recorded as a Chrome JSON trace (`traceEvents`: a
  * complete event, `"ph":"X"`, per event, with the process id and the
  * thread's id, and each thread's name as `thread_name` metadata; and the
- * counter "Spanscope memory", `"ph":"C"`, with the series `rss` and
- * `anonymous` in bytes, sampled every 100 ms, at the start and end of
+ * counter "Spanscope memory", `"ph":"C"`, with the series `rss_bytes` and
+ * `anonymous_bytes`, sampled every 100 ms, at the start and end of
  * every event, and once more now). Events still open are not in it. Safe
  * while other threads record.
  *
@@ -551,7 +551,7 @@ sps_self_trace_write (const char  *path,
       g_string_append_printf (out, ",\n{\"ph\":\"C\",\"cat\":\"spanscope\",\"name\":\"Spanscope memory\","
                               "\"pid\":%" G_GINT64_FORMAT ",\"tid\":0,\"ts\":", pid);
       append_us (out, MAX (sample->time - origin, 0));
-      g_string_append_printf (out, ",\"args\":{\"rss\":%" G_GUINT64_FORMAT ",\"anonymous\":%" G_GUINT64_FORMAT "}}",
+      g_string_append_printf (out, ",\"args\":{\"rss_bytes\":%" G_GUINT64_FORMAT ",\"anonymous_bytes\":%" G_GUINT64_FORMAT "}}",
                               sample->rss, sample->anonymous);
     }
   g_mutex_unlock (&memory_mutex);
