@@ -2,7 +2,8 @@
  * the app serves tests/fixtures/broadway-two-slices.json on a free
  * loopback port, headless Chromium loads the page and takes a screenshot,
  * and the two slices are where the timeline draws them, in their palette
- * colours. Every child has a deadline and is killed with its process
+ * colours; and on a busy port the app refuses clearly and starts no
+ * daemon. Every child has a deadline and is killed with its process
  * group when the test ends.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -353,6 +354,121 @@ test_browser_screenshot (void)
   g_assert_cmpint (layout.x1 - paint.x0, >=, 600);
 }
 
+/* Whether a gtk4-broadwayd serving @port runs (on this machine, for any
+ * user whose processes are visible) */
+static gboolean
+daemon_runs_on (guint port)
+{
+  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+  g_autofree char *port_text = g_strdup_printf ("%u", port);
+  const char *entry;
+
+  g_assert_nonnull (proc);
+  while ((entry = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", entry, "cmdline", NULL);
+      g_autofree char *cmdline = NULL;
+      gsize len = 0;
+      gboolean daemon = FALSE;
+      gboolean on_port = FALSE;
+      const char *previous = NULL;
+
+      if (!g_ascii_isdigit (entry[0]) || !g_file_get_contents (path, &cmdline, &len, NULL))
+        continue;
+      /* NUL-separated arguments: the program, then "--port" "PORT" */
+      for (const char *arg = cmdline; arg < cmdline + len; arg += strlen (arg) + 1)
+        {
+          daemon |= g_str_has_suffix (arg, "gtk4-broadwayd") && previous == NULL;
+          on_port |= previous != NULL && strcmp (previous, "--port") == 0 && strcmp (arg, port_text) == 0;
+          previous = arg;
+        }
+      if (daemon && on_port)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* A port another program listens on: `spanscope --broadway=PORT FILE`
+ * exits with status 1 at once, saying which port is in use and which
+ * free one to take instead, and leaves no daemon behind */
+static void
+test_busy_port (void)
+{
+  g_autofree char *daemon = g_find_program_in_path ("gtk4-broadwayd");
+  g_autofree char *fixture = sps_test_fixture_path ("broadway-two-slices.json");
+  g_autoptr(GSocketListener) busy = g_socket_listener_new ();
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = NULL;
+  g_autofree char *port_arg = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *suggestion = NULL;
+  const char *exe = g_getenv ("SPANSCOPE_EXE");
+  Child app = { NULL, FALSE };
+  Reader reader = { NULL, FALSE };
+  const char *said;
+  guint port;
+  guint other;
+
+  if (daemon == NULL)
+    {
+      g_test_skip ("needs gtk4-broadwayd (build-aux/dev install-deps)");
+      return;
+    }
+  g_assert_nonnull (exe);
+
+  /* Listen on a free port, as another server would */
+  port = free_port ();
+  address = g_inet_socket_address_new (loopback, (guint16) port);
+  g_socket_listener_add_address (busy, address, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL, NULL, &error);
+  g_assert_no_error (error);
+  port_arg = g_strdup_printf ("--broadway=%u", port);
+
+  tmp = g_dir_make_tmp ("sps-broadway-busy-XXXXXX", &error);
+  g_assert_no_error (error);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE | G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", tmp, TRUE);
+  g_subprocess_launcher_setenv (launcher, "GTK_A11Y", "none", TRUE);
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  {
+    const char *argv[] = { exe, port_arg, fixture, NULL };
+
+    child_spawn (&app, launcher, argv);
+  }
+  reader.output = g_string_new (NULL);
+  g_input_stream_read_bytes_async (g_subprocess_get_stderr_pipe (app.process), 4096, G_PRIORITY_DEFAULT, NULL,
+                                   read_cb, &reader);
+  /* It refuses before starting anything: well within the deadline */
+  g_assert_true (child_wait (&app, APP_READY_TIMEOUT_S));
+  while (!reader.done)
+    g_main_context_iteration (NULL, TRUE);
+  said = reader.output->str;
+  g_test_message ("app said: %s", said);
+
+  g_assert_true (g_subprocess_get_if_exited (app.process));
+  g_assert_cmpint (g_subprocess_get_exit_status (app.process), ==, 1);
+  /* "spanscope: Cannot serve the app on port N: another program is using
+   * it. Choose another port, such as --broadway=M" with M free, above N */
+  expected = g_strdup_printf ("Cannot serve the app on port %u: another program is using it. "
+                              "Choose another port, such as --broadway=", port);
+  g_assert_nonnull (strstr (said, expected));
+  suggestion = g_strdup (strstr (said, expected) + strlen (expected));
+  other = (guint) g_ascii_strtoull (suggestion, NULL, 10);
+  g_assert_cmpuint (other, >, port);
+  g_assert_cmpuint (other, <=, port + 100);
+  g_assert_false (daemon_runs_on (port));
+  g_assert_false (daemon_runs_on (other));
+
+  child_kill (&app);
+  g_string_free (reader.output, TRUE);
+  g_socket_listener_close (busy);
+  sps_test_remove_tree (tmp);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -360,6 +476,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/broadway/browser-screenshot", test_browser_screenshot);
+  g_test_add_func ("/broadway/busy-port", test_busy_port);
 
   return g_test_run ();
 }

@@ -941,57 +941,81 @@ test_time_exact (void)
 {
   struct {
     const char            *text;
-    gboolean               ns;
+    guint                  time_exp;
     SpsChromeNumberResult  result;
     SpsTime                value;
   } cases[] = {
-    { "1712195495519689.047", FALSE, SPS_CHROME_NUMBER_OK, G_GINT64_CONSTANT (1712195495519689047) },
-    { "0.0005", FALSE, SPS_CHROME_NUMBER_OK, 1 },
-    { "0.00049999", FALSE, SPS_CHROME_NUMBER_OK, 0 },
-    { "-0.0005", FALSE, SPS_CHROME_NUMBER_OK, -1 },
-    { "-33000", FALSE, SPS_CHROME_NUMBER_OK, -33000000 },
-    { "1e3", FALSE, SPS_CHROME_NUMBER_OK, 1000000 },
-    { "1.5e3", FALSE, SPS_CHROME_NUMBER_OK, 1500000 },
-    { "1E-3", FALSE, SPS_CHROME_NUMBER_OK, 1 },
-    { "2.5e-4", FALSE, SPS_CHROME_NUMBER_OK, 0 },
-    { "5e-4", FALSE, SPS_CHROME_NUMBER_OK, 1 },
-    { "123.4565", FALSE, SPS_CHROME_NUMBER_OK, 123457 },
-    { "0", FALSE, SPS_CHROME_NUMBER_OK, 0 },
-    { "-0", FALSE, SPS_CHROME_NUMBER_OK, 0 },
-    { "0e400", FALSE, SPS_CHROME_NUMBER_OK, 0 },
-    { "1e-400", FALSE, SPS_CHROME_NUMBER_OK, 0 },
-    { "9223372036854775.807", FALSE, SPS_CHROME_NUMBER_OK, G_MAXINT64 },
-    { "9223372036854775.808", FALSE, SPS_CHROME_NUMBER_OVERFLOW, 0 },
-    { "9223372036854776", FALSE, SPS_CHROME_NUMBER_OVERFLOW, 0 },
-    { "1e400", FALSE, SPS_CHROME_NUMBER_OVERFLOW, 0 },
-    { "123", TRUE, SPS_CHROME_NUMBER_OK, 123 },
-    { "123.5", TRUE, SPS_CHROME_NUMBER_OK, 124 },
-    { "-123.5", TRUE, SPS_CHROME_NUMBER_OK, -124 },
-    { "1.5e3", TRUE, SPS_CHROME_NUMBER_OK, 1500 },
-    { "9223372036854775807", TRUE, SPS_CHROME_NUMBER_OK, G_MAXINT64 },
-    { "abc", FALSE, SPS_CHROME_NUMBER_INVALID, 0 },
-    { "", FALSE, SPS_CHROME_NUMBER_INVALID, 0 },
+    { "1712195495519689.047", 3, SPS_CHROME_NUMBER_OK, G_GINT64_CONSTANT (1712195495519689047) },
+    { "0.0005", 3, SPS_CHROME_NUMBER_OK, 1 },
+    { "0.00049999", 3, SPS_CHROME_NUMBER_OK, 0 },
+    { "-0.0005", 3, SPS_CHROME_NUMBER_OK, -1 },
+    { "-33000", 3, SPS_CHROME_NUMBER_OK, -33000000 },
+    { "1e3", 3, SPS_CHROME_NUMBER_OK, 1000000 },
+    { "1.5e3", 3, SPS_CHROME_NUMBER_OK, 1500000 },
+    { "1E-3", 3, SPS_CHROME_NUMBER_OK, 1 },
+    { "2.5e-4", 3, SPS_CHROME_NUMBER_OK, 0 },
+    { "5e-4", 3, SPS_CHROME_NUMBER_OK, 1 },
+    { "123.4565", 3, SPS_CHROME_NUMBER_OK, 123457 },
+    { "0", 3, SPS_CHROME_NUMBER_OK, 0 },
+    { "-0", 3, SPS_CHROME_NUMBER_OK, 0 },
+    { "0e400", 3, SPS_CHROME_NUMBER_OK, 0 },
+    { "1e-400", 3, SPS_CHROME_NUMBER_OK, 0 },
+    { "9223372036854775.807", 3, SPS_CHROME_NUMBER_OK, G_MAXINT64 },
+    { "9223372036854775.808", 3, SPS_CHROME_NUMBER_OVERFLOW, 0 },
+    { "9223372036854776", 3, SPS_CHROME_NUMBER_OVERFLOW, 0 },
+    { "1e400", 3, SPS_CHROME_NUMBER_OVERFLOW, 0 },
+    { "123", 0, SPS_CHROME_NUMBER_OK, 123 },
+    { "123.5", 0, SPS_CHROME_NUMBER_OK, 124 },
+    { "-123.5", 0, SPS_CHROME_NUMBER_OK, -124 },
+    { "1.5e3", 0, SPS_CHROME_NUMBER_OK, 1500 },
+    /* Milliseconds (10^6 ns) and seconds (10^9 ns), by hand: 1.5 ms is
+     * 1,500,000 ns; 123.4567894 ms is 123,456,789.4 ns, so 123,456,789;
+     * 0.0000015 ms is 1.5 ns, away from zero 2; G_MAXINT64 ns is
+     * 9,223,372,036,854.775807 ms and 9,223,372,036.854775807 s, and one
+     * more digit's worth overflows */
+    { "1.5", 6, SPS_CHROME_NUMBER_OK, 1500000 },
+    { "123.4567894", 6, SPS_CHROME_NUMBER_OK, 123456789 },
+    { "123.4567895", 6, SPS_CHROME_NUMBER_OK, 123456790 },
+    { "-0.0000015", 6, SPS_CHROME_NUMBER_OK, -2 },
+    { "9223372036854.775807", 6, SPS_CHROME_NUMBER_OK, G_MAXINT64 },
+    { "9223372036854.775808", 6, SPS_CHROME_NUMBER_OVERFLOW, 0 },
+    { "9223372036855", 6, SPS_CHROME_NUMBER_OVERFLOW, 0 },
+    { "1.5", 9, SPS_CHROME_NUMBER_OK, 1500000000 },
+    { "0.000000001", 9, SPS_CHROME_NUMBER_OK, 1 },
+    { "0.0000000005", 9, SPS_CHROME_NUMBER_OK, 1 },
+    { "0.00000000049", 9, SPS_CHROME_NUMBER_OK, 0 },
+    { "1e-9", 9, SPS_CHROME_NUMBER_OK, 1 },
+    { "2.5e-3", 9, SPS_CHROME_NUMBER_OK, 2500000 },
+    { "-86400", 9, SPS_CHROME_NUMBER_OK, G_GINT64_CONSTANT (-86400000000000) },
+    { "999999999", 9, SPS_CHROME_NUMBER_OK, G_GINT64_CONSTANT (999999999000000000) },
+    { "1000000000", 9, SPS_CHROME_NUMBER_OK, G_GINT64_CONSTANT (1000000000000000000) },
+    { "9223372036.854775807", 9, SPS_CHROME_NUMBER_OK, G_MAXINT64 },
+    { "9223372036.854775808", 9, SPS_CHROME_NUMBER_OVERFLOW, 0 },
+    { "9223372037", 9, SPS_CHROME_NUMBER_OVERFLOW, 0 },
+    { "9223372036854775807", 0, SPS_CHROME_NUMBER_OK, G_MAXINT64 },
+    { "abc", 3, SPS_CHROME_NUMBER_INVALID, 0 },
+    { "", 3, SPS_CHROME_NUMBER_INVALID, 0 },
     /* strtod's decimal forms, which numbers written as strings may take */
-    { "1.", FALSE, SPS_CHROME_NUMBER_OK, 1000 },
-    { ".5", FALSE, SPS_CHROME_NUMBER_OK, 500 },
-    { "+10.5", FALSE, SPS_CHROME_NUMBER_OK, 10500 },
-    { "-.25", FALSE, SPS_CHROME_NUMBER_OK, -250 },
-    { "01.23", FALSE, SPS_CHROME_NUMBER_OK, 1230 },
-    { ".", FALSE, SPS_CHROME_NUMBER_INVALID, 0 },
-    { "+", FALSE, SPS_CHROME_NUMBER_INVALID, 0 },
-    { "+-1", FALSE, SPS_CHROME_NUMBER_INVALID, 0 },
-    { "0x10", FALSE, SPS_CHROME_NUMBER_INVALID, 0 },
-    { "0.2e-1", FALSE, SPS_CHROME_NUMBER_OK, 20 },
-    { "1.692108548132154501e+15", FALSE, SPS_CHROME_NUMBER_OK, G_GINT64_CONSTANT (1692108548132154501) },
-    { "-1692108548132154.501", FALSE, SPS_CHROME_NUMBER_OK, G_GINT64_CONSTANT (-1692108548132154501) },
-    { "-1.692108548132154500E+15", FALSE, SPS_CHROME_NUMBER_OK, G_GINT64_CONSTANT (-1692108548132154500) },
-    { "123e4!", FALSE, SPS_CHROME_NUMBER_INVALID, 0 },
-    { "1234!", FALSE, SPS_CHROME_NUMBER_INVALID, 0 },
-    { "inf", FALSE, SPS_CHROME_NUMBER_INVALID, 0 },
-    { "--1", FALSE, SPS_CHROME_NUMBER_INVALID, 0 },
-    { "1e", FALSE, SPS_CHROME_NUMBER_INVALID, 0 },
-    { "12abc", FALSE, SPS_CHROME_NUMBER_INVALID, 0 },
-    { " 1", FALSE, SPS_CHROME_NUMBER_INVALID, 0 },
+    { "1.", 3, SPS_CHROME_NUMBER_OK, 1000 },
+    { ".5", 3, SPS_CHROME_NUMBER_OK, 500 },
+    { "+10.5", 3, SPS_CHROME_NUMBER_OK, 10500 },
+    { "-.25", 3, SPS_CHROME_NUMBER_OK, -250 },
+    { "01.23", 3, SPS_CHROME_NUMBER_OK, 1230 },
+    { ".", 3, SPS_CHROME_NUMBER_INVALID, 0 },
+    { "+", 3, SPS_CHROME_NUMBER_INVALID, 0 },
+    { "+-1", 3, SPS_CHROME_NUMBER_INVALID, 0 },
+    { "0x10", 3, SPS_CHROME_NUMBER_INVALID, 0 },
+    { "0.2e-1", 3, SPS_CHROME_NUMBER_OK, 20 },
+    { "1.692108548132154501e+15", 3, SPS_CHROME_NUMBER_OK, G_GINT64_CONSTANT (1692108548132154501) },
+    { "-1692108548132154.501", 3, SPS_CHROME_NUMBER_OK, G_GINT64_CONSTANT (-1692108548132154501) },
+    { "-1.692108548132154500E+15", 3, SPS_CHROME_NUMBER_OK, G_GINT64_CONSTANT (-1692108548132154500) },
+    { "123e4!", 3, SPS_CHROME_NUMBER_INVALID, 0 },
+    { "1234!", 3, SPS_CHROME_NUMBER_INVALID, 0 },
+    { "inf", 3, SPS_CHROME_NUMBER_INVALID, 0 },
+    { "--1", 3, SPS_CHROME_NUMBER_INVALID, 0 },
+    { "1e", 3, SPS_CHROME_NUMBER_INVALID, 0 },
+    { "12abc", 3, SPS_CHROME_NUMBER_INVALID, 0 },
+    { " 1", 3, SPS_CHROME_NUMBER_INVALID, 0 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -999,8 +1023,8 @@ test_time_exact (void)
       SpsTime value = 0;
       SpsChromeNumberResult r;
 
-      g_test_message ("%s (%s)", cases[i].text, cases[i].ns ? "ns" : "us");
-      r = sps_chrome_parse_time (cases[i].text, strlen (cases[i].text), cases[i].ns, &value);
+      g_test_message ("%s (10^%u ns)", cases[i].text, cases[i].time_exp);
+      r = sps_chrome_parse_time (cases[i].text, strlen (cases[i].text), cases[i].time_exp, &value);
       g_assert_cmpint (r, ==, cases[i].result);
       if (r == SPS_CHROME_NUMBER_OK)
         g_assert_cmpint (value, ==, cases[i].value);
@@ -1017,12 +1041,16 @@ test_time_fast_path (void)
     "99999999.999", "12345678.5", "12345678.05", "00000000123",
     "123456781234567", "1234567812345678", "123456781234567.125",
     "1.0005", "1e3", "-5", "18446744073709551616", "1712195495519689.047",
+    "1.5", "0.000000001", "999999999", "999999999.999999999", "1000000000",
+    "123456789012.345678", "9223372036.854775807", "9223372036.854775808",
   };
+  const guint time_exps[] = { 0, 3, 6, 9 };
 
   for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
     {
-      for (guint ns = 0; ns < 2; ns++)
+      for (guint u = 0; u < G_N_ELEMENTS (time_exps); u++)
         {
+          guint time_exp = time_exps[u];
           g_autofree char *text = g_strdup_printf ("[{\"ts\":%s,\"dur\":\"%s\"}]", numbers[i], numbers[i]);
           SpsChromeScanner scanner;
           SpsChromeEvent ev;
@@ -1030,9 +1058,9 @@ test_time_fast_path (void)
           SpsTime value = 0;
           char open_char;
 
-          g_test_message ("%s (%s)", numbers[i], ns ? "ns" : "us");
-          expected = sps_chrome_parse_time (numbers[i], strlen (numbers[i]), ns, &value);
-          sps_chrome_scanner_init (&scanner, text, strlen (text), ns);
+          g_test_message ("%s (10^%u ns)", numbers[i], time_exp);
+          expected = sps_chrome_parse_time (numbers[i], strlen (numbers[i]), time_exp, &value);
+          sps_chrome_scanner_init (&scanner, text, strlen (text), time_exp);
           g_assert_cmpint (sps_chrome_scanner_begin_document (&scanner, &open_char), ==, SPS_CHROME_SCAN_OK);
           if (expected == SPS_CHROME_NUMBER_OVERFLOW)
             g_assert_cmpint (sps_chrome_scanner_next_event (&scanner, &ev), ==, SPS_CHROME_SCAN_ERROR);
@@ -1063,6 +1091,44 @@ test_time_ns_option (void)
   assert_slice (trace, "leaf", 115, 5, 2, "inner");
   assert_slice (trace, "other", 0, 0, 0, NULL);
   assert_slice (trace, "neg", -33000, 1000, 0, NULL);
+}
+
+/* The same file in milliseconds and in seconds: every number times 10^6
+ * or 10^9 ns, exactly (by hand: 110.5 ms is 110,500,000 ns, 0.0005 s is
+ * 500,000 ns, 1e3 s is 10^12 ns) */
+static void
+test_time_ms_s_options (void)
+{
+  g_autoptr(GVariant) ms = options_new ("ms", 0);
+  g_autoptr(GVariant) s = options_new ("s", 0);
+  g_autoptr(SpsTrace) in_ms = load_fixture_with ("chrome-phase-x.json", ms);
+  g_autoptr(SpsTrace) in_s = load_fixture_with ("chrome-phase-x.json", s);
+
+  assert_slice (in_ms, "outer", 100000000, 50000000, 0, NULL);
+  assert_slice (in_ms, "inner", 110500000, 20250000, 1, "outer");
+  assert_slice (in_ms, "leaf", 115000000, 5000000, 2, "inner");
+  assert_slice (in_ms, "other", 500, 0, 0, NULL);
+  assert_slice (in_ms, "neg", G_GINT64_CONSTANT (-33000000000), 1000000000, 0, NULL);
+
+  assert_slice (in_s, "outer", G_GINT64_CONSTANT (100000000000), G_GINT64_CONSTANT (50000000000), 0, NULL);
+  assert_slice (in_s, "inner", G_GINT64_CONSTANT (110500000000), G_GINT64_CONSTANT (20250000000), 1, "outer");
+  assert_slice (in_s, "leaf", G_GINT64_CONSTANT (115000000000), G_GINT64_CONSTANT (5000000000), 2, "inner");
+  assert_slice (in_s, "other", 500000, 0, 0, NULL);
+  assert_slice (in_s, "neg", G_GINT64_CONSTANT (-33000000000000), G_GINT64_CONSTANT (1000000000000), 0, NULL);
+}
+
+/* A unit the importer does not know is refused, never read as µs */
+static void
+test_time_unknown_unit (void)
+{
+  g_autoptr(GVariant) options = options_new ("min", 0);
+  g_autofree char *path = sps_test_fixture_path ("chrome-phase-x.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) trace = load_path (path, options, SPS_LOAD_FLAGS_NONE, &error);
+
+  g_assert_null (trace);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "“min”"));
 }
 
 /* Messy but valid files */
@@ -1554,7 +1620,7 @@ read_all (const char  *text,
 
   c->offsets = g_array_new (FALSE, FALSE, sizeof (gsize));
   c->ts = g_array_new (FALSE, FALSE, sizeof (SpsTime));
-  sps_chrome_scanner_init (&scanner, text, strlen (text), FALSE);
+  sps_chrome_scanner_init (&scanner, text, strlen (text), 3);
   g_assert_cmpint (sps_chrome_scanner_begin_document (&scanner, &open_char), ==, SPS_CHROME_SCAN_OK);
   r = sps_chrome_read_events_full (&scanner, n_threads, chunk_size, collect_event, keep_going, c);
   *end_offset = sps_chrome_scanner_get_offset (&scanner);
@@ -1708,6 +1774,8 @@ main (int   argc,
   g_test_add_func ("/plugins/chrome-json/time/exact", test_time_exact);
   g_test_add_func ("/plugins/chrome-json/time/fast-path", test_time_fast_path);
   g_test_add_func ("/plugins/chrome-json/time/ns-option", test_time_ns_option);
+  g_test_add_func ("/plugins/chrome-json/time/ms-s-options", test_time_ms_s_options);
+  g_test_add_func ("/plugins/chrome-json/time/unknown-unit", test_time_unknown_unit);
   g_test_add_func ("/plugins/chrome-json/messy/missing-bracket", test_messy_missing_bracket);
   g_test_add_func ("/plugins/chrome-json/messy/trailing-comma-eof", test_messy_trailing_comma_eof);
   g_test_add_func ("/plugins/chrome-json/messy/trailing-commas", test_messy_trailing_commas);

@@ -237,6 +237,41 @@ test_cli_info_ns (void)
   g_assert_cmpint (json_object_get_int_member (info, "slices"), ==, 3);
 }
 
+/* --ms and --s: the same numbers (start 100, end 160 as written) in
+ * milliseconds and seconds; two units at once is a usage error */
+static void
+test_cli_info_units (void)
+{
+  g_autofree char *path = sps_test_fixture_path ("cli-small.json");
+  static const struct {
+    const char *option;
+    gint64      start_ns;
+    gint64      end_ns;
+  } cases[] = {
+    { "--us", 100000, 160000 },
+    { "--ms", 100000000, 160000000 },
+    { "--s", G_GINT64_CONSTANT (100000000000), G_GINT64_CONSTANT (160000000000) },
+  };
+  g_auto(SpsTestRun) both = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(SpsTestRun) run = { 0 };
+      g_autoptr(JsonObject) info = NULL;
+
+      sps_test_run_cli_va (&run, "info", "--json", cases[i].option, path, NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      info = parse_info (run.out);
+      g_assert_cmpint (json_object_get_int_member (info, "start_ns"), ==, cases[i].start_ns);
+      g_assert_cmpint (json_object_get_int_member (info, "end_ns"), ==, cases[i].end_ns);
+      g_assert_cmpint (json_object_get_int_member (info, "slices"), ==, 3);
+    }
+
+  sps_test_run_cli_va (&both, "info", "--s", "--ns", path, NULL);
+  g_assert_cmpint (both.status, ==, 2);
+  g_assert_nonnull (strstr (both.err, "--ns and --s cannot be used together"));
+}
+
 static void
 test_cli_info_table (void)
 {
@@ -615,6 +650,7 @@ main (int   argc,
   g_test_add_func ("/cli/help", test_cli_help);
   g_test_add_func ("/cli/info/json", test_cli_info_json);
   g_test_add_func ("/cli/info/ns", test_cli_info_ns);
+  g_test_add_func ("/cli/info/units", test_cli_info_units);
   g_test_add_func ("/cli/info/table", test_cli_info_table);
   g_test_add_func ("/cli/info/table-extreme-times", test_cli_info_table_extreme_times);
   g_test_add_func ("/cli/info/not-found", test_cli_info_not_found);

@@ -73,6 +73,42 @@ parent_name (SpsTrace *trace,
   return sps_trace_get_string (trace, slices->name[slices->parent[slice]]);
 }
 
+/* The track of the counter "Spanscope memory", series @series */
+static guint
+memory_track (SpsTrace   *trace,
+              const char *series)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+
+  for (guint i = 0; i < tracks->n_rows; i++)
+    if (tracks->kind[i] == SPS_TRACK_COUNTER &&
+        g_strcmp0 (sps_trace_get_string (trace, tracks->name[i]), "Spanscope memory") == 0 &&
+        g_strcmp0 (sps_trace_get_string (trace, tracks->series[i]), series) == 0)
+      return i;
+
+  g_assert_not_reached ();
+}
+
+/* Whether a thread of this process has the name @name */
+static gboolean
+has_thread_named (const char *name)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+
+  g_assert_nonnull (dir);
+  while ((tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc/self/task", tid, "comm", NULL);
+      g_autofree char *comm = NULL;
+
+      if (g_file_get_contents (path, &comm, NULL, NULL) && g_strcmp0 (g_strchomp (comm), name) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 static SpsTrace *
 run_traced_cli (const char  *out_name,
                 const char * const *command)
@@ -179,6 +215,114 @@ test_self_trace_cli_import (void)
     g_assert_cmpint (slices->dur[i], >=, 0);
 }
 
+/* The value of the series at @track at the first sample at or after
+ * @time (the sample that ends a phase is taken just after the phase's
+ * end), or at the last one at or before it with @before */
+static double
+sample_near (SpsTrace *trace,
+             guint     track,
+             SpsTime   time,
+             gboolean  before)
+{
+  const SpsCounterTable *counters = sps_trace_get_counters (trace);
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  double value = -1;
+
+  for (guint r = tracks->first_row[track]; r < tracks->first_row[track] + tracks->n_rows_in_track[track]; r++)
+    {
+      if (before && counters->ts[r] <= time)
+        value = counters->value[r];
+      else if (!before && counters->ts[r] >= time)
+        return counters->value[r];
+    }
+
+  return value;
+}
+
+static SpsTime
+slice_end (SpsTrace *trace,
+           guint     slice)
+{
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+
+  return slices->ts[slice] + slices->dur[slice];
+}
+
+/* The memory counter over the import of a generated trace of 200,000
+ * slices (16 MB): sampled at every phase's start and end, so the "load"
+ * slice holds at least two samples per slice nested in it on its thread;
+ * the resident memory at the end of "chrome/events" exceeds the one
+ * before the load by at least the file's size (every byte of the text
+ * was read into memory or mapped and touched, and the trace keeps it for
+ * its args); the anonymous memory at the end of "finish" exceeds the one
+ * before by at least 200,000 × 16 bytes (the slice table's ts and dur
+ * columns alone); every sample lies within the trace, and the resident
+ * memory is never below the anonymous one. */
+static void
+test_self_trace_cli_memory (void)
+{
+  g_autofree char *input = g_build_filename (scratch_dir, "memory-input.json", NULL);
+  g_autoptr(GString) text = g_string_new ("[");
+  const char *command[] = { "info", input, NULL };
+  g_autoptr(SpsTrace) trace = NULL;
+  const SpsSliceTable *slices;
+  const SpsCounterTable *counters;
+  const SpsTrackTable *tracks;
+  guint rss, anonymous, load;
+  SpsTime load_start, load_end;
+  double rss_before, rss_events, anonymous_before, anonymous_finish;
+  guint nested = 0, inside = 0;
+
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_printf (text, "%s{\"name\":\"s%u\",\"ph\":\"X\",\"ts\":%u,\"dur\":5,\"pid\":1,\"tid\":%u,"
+                            "\"args\":{\"n\":%u}}", i > 0 ? ",\n" : "", i % 100, i * 10, i % 4, i);
+  g_string_append (text, "]\n");
+  g_assert_true (g_file_set_contents (input, text->str, (gssize) text->len, NULL));
+
+  trace = run_traced_cli ("memory.json", command);
+  slices = sps_trace_get_slices (trace);
+  counters = sps_trace_get_counters (trace);
+  tracks = sps_trace_get_tracks (trace);
+  rss = memory_track (trace, "rss_bytes");
+  anonymous = memory_track (trace, "anonymous_bytes");
+  g_assert_cmpuint (tracks->n_rows_in_track[rss], ==, tracks->n_rows_in_track[anonymous]);
+
+  load = sps_test_find_slice (trace, "load", 0);
+  load_start = slices->ts[load];
+  load_end = slice_end (trace, load);
+  for (guint i = 0; i < slices->n_rows; i++)
+    nested += i != load && slices->ts[i] >= load_start && slice_end (trace, i) <= load_end &&
+              slice_tid (trace, i) == slice_tid (trace, load);
+
+  for (guint r = tracks->first_row[anonymous]; r < tracks->first_row[anonymous] + tracks->n_rows_in_track[anonymous]; r++)
+    {
+      g_assert_cmpint (counters->ts[r], >=, sps_trace_get_start_time (trace));
+      g_assert_cmpint (counters->ts[r], <=, sps_trace_get_end_time (trace));
+      g_assert_cmpfloat (counters->value[r], >, 0);
+      inside += counters->ts[r] >= load_start && counters->ts[r] <= load_end;
+    }
+
+  rss_before = sample_near (trace, rss, load_start, TRUE);
+  anonymous_before = sample_near (trace, anonymous, load_start, TRUE);
+  rss_events = sample_near (trace, rss, slice_end (trace, sps_test_find_slice (trace, "chrome/events", 0)), FALSE);
+  anonymous_finish = sample_near (trace, anonymous, slice_end (trace, sps_test_find_slice (trace, "finish", 0)), FALSE);
+  g_test_message ("%u slices in the load, %u samples; resident %.0f before, %.0f after the events of %"
+                  G_GSIZE_FORMAT " bytes; anonymous %.0f before, %.0f after finish()",
+                  nested, inside, rss_before, rss_events, text->len, anonymous_before, anonymous_finish);
+  g_assert_cmpuint (nested, >=, 25);
+  g_assert_cmpuint (inside, >=, 2 * nested);
+  g_assert_cmpfloat (rss_before, >, 0);
+  g_assert_cmpfloat (anonymous_before, >, 0);
+  g_assert_cmpfloat (rss_events - rss_before, >=, (double) text->len);
+  g_assert_cmpfloat (anonymous_finish - anonymous_before, >=, 200000.0 * 16);
+
+  for (guint k = 0; k < tracks->n_rows_in_track[rss]; k++)
+    g_assert_cmpfloat (counters->value[tracks->first_row[rss] + k], >=,
+                       counters->value[tracks->first_row[anonymous] + k]);
+
+  g_unlink (input);
+}
+
 /* `spanscope-cli --trace OUT.json query FILE SQL`: the statement's text
  * is the event's argument */
 static void
@@ -239,9 +383,15 @@ test_self_trace_api (void)
   }
   sps_self_trace_end (0, "test/off", NULL, NULL);
   g_assert_cmpuint (sps_self_trace_get_n_events (), ==, 0);
+  /* While off, nothing samples the memory */
+  g_assert_false (has_thread_named ("sps-memory"));
 
   sps_self_trace_enable ();
   g_assert_true (sps_self_trace_is_enabled ());
+  /* The thread names itself once it runs: give it up to 5 s */
+  for (guint i = 0; i < 500 && !has_thread_named ("sps-memory"); i++)
+    g_usleep (10000);
+  g_assert_true (has_thread_named ("sps-memory"));
 
   /* 199 ASCII bytes, then "é" (2 bytes) crossing the limit of 200 */
   for (guint i = 0; i < 199; i++)
@@ -275,6 +425,22 @@ test_self_trace_api (void)
   /* 199 a's, then the ellipsis instead of the "é" that would cross 200 */
   g_assert_true (g_str_has_suffix (args, "aaa…\"}"));
   g_assert_cmpuint (strlen (args), ==, strlen ("{\"text\":\"\"}") + 199 + strlen ("…"));
+
+  /* The memory counter: one sample at the enable, one at each begin and
+   * end of the three events, one at the write; the sampler thread's
+   * 100 ms beat may add some */
+  {
+    const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+    guint rss = memory_track (trace, "rss_bytes");
+    guint64 now_rss = 0, now_anonymous = 0;
+
+    g_assert_cmpuint (tracks->n_rows_in_track[rss], >=, 8);
+    g_assert_cmpuint (tracks->n_rows_in_track[memory_track (trace, "anonymous_bytes")], >=, 8);
+    g_assert_true (sps_self_trace_read_memory (&now_rss, &now_anonymous));
+    g_assert_cmpuint (now_rss, >, 0);
+    g_assert_cmpuint (now_anonymous, >, 0);
+    g_assert_cmpuint (now_anonymous, <=, now_rss);
+  }
 }
 
 int
@@ -294,6 +460,7 @@ main (int   argc,
     {
       g_test_add_func ("/self-trace/cli/import", test_self_trace_cli_import);
       g_test_add_func ("/self-trace/cli/sql", test_self_trace_cli_sql);
+      g_test_add_func ("/self-trace/cli/memory", test_self_trace_cli_memory);
       g_test_add_func ("/self-trace/cli/unwritable", test_self_trace_cli_unwritable);
     }
 

@@ -104,6 +104,31 @@ test_args_devtools (void)
                    "file:///Users/jlfwong/code/speedscope/sample/programs/javascript/simple.js", NULL, 0, 0);
   /* A call into native code: an empty url */
   g_assert_null (from_args ("{\"data\": {\"columnNumber\": 0, \"lineNumber\": 0, \"url\": \"\"}}"));
+
+  /* TimerInstall: no url of its own, the top frame of its stack (1-based,
+   * as the same recording shows) */
+  assert_location (from_args ("{\"data\": {\"frame\": \"F65B\", \"singleShot\": true, \"stackTrace\": "
+                              "[{\"columnNumber\": 3, \"functionName\": \"window.library.setTimeout\", "
+                              "\"lineNumber\": 12, \"scriptId\": \"9\", "
+                              "\"url\": \"http://localhost:10200/tricky-main-thread-library.js\"}, "
+                              "{\"columnNumber\": 1, \"functionName\": \"\", \"lineNumber\": 2, "
+                              "\"url\": \"http://localhost:10200/other.js\"}], \"timeout\": 0, \"timerId\": 1}}"),
+                   "http://localhost:10200/tricky-main-thread-library.js", "window.library.setTimeout", 12, 3);
+  /* XHRReadyStateChange: its url is the request's, without a line; the
+   * stack says where the script is */
+  assert_location (from_args ("{\"data\": {\"readyState\": 1, \"url\": \"http://localhost:10200/tricky-main-thread.html\", "
+                              "\"stackTrace\": [{\"columnNumber\": 10, \"functionName\": \"\", \"lineNumber\": 33, "
+                              "\"url\": \"http://localhost:10200/tricky-main-thread-library.js\"}]}}"),
+                   "http://localhost:10200/tricky-main-thread-library.js", NULL, 33, 10);
+  /* An empty or unusable stack: the url alone */
+  assert_location (from_args ("{\"data\": {\"url\": \"http://a/b.js\", \"stackTrace\": []}}"),
+                   "http://a/b.js", NULL, 0, 0);
+  assert_location (from_args ("{\"data\": {\"url\": \"http://a/b.js\", \"stackTrace\": [7]}}"),
+                   "http://a/b.js", NULL, 0, 0);
+  /* Its own line wins over a stack */
+  assert_location (from_args ("{\"data\": {\"url\": \"http://a/b.js\", \"lineNumber\": 4, \"stackTrace\": "
+                              "[{\"url\": \"http://a/c.js\", \"lineNumber\": 9}]}}"),
+                   "http://a/b.js", NULL, 4, 0);
 }
 
 static void
@@ -156,7 +181,8 @@ describe_slice (SpsTrace   *trace,
 }
 
 /* tests/fixtures/source-locations.json, written for the source viewer:
- * src_file/src_func/src_line, a name with "(file:line)", and none */
+ * src_file/src_func/src_line, a name with "(file:line)", none, and a
+ * DevTools FunctionCall (1-based 10:9) */
 static void
 test_find_fixture (void)
 {
@@ -165,12 +191,14 @@ test_find_fixture (void)
   g_autofree char *missing = describe_slice (trace, "Missing", 0);
   g_autofree char *plain = describe_slice (trace, "Plain", 0);
   g_autofree char *named = describe_slice (trace, "compute (/ci/builds/spanscope/tests/fixtures/source-sample.py:7)", 0);
+  g_autofree char *devtools = describe_slice (trace, "FunctionCall", 0);
   SpsSelection nothing = { .kind = SPS_SELECTION_NONE, .index = SPS_NO_INDEX };
 
   g_assert_cmpstr (run, ==, "compute @ /ci/builds/spanscope/tests/fixtures/source-sample.py:9");
   g_assert_cmpstr (missing, ==, "- @ /ci/builds/spanscope/src/missing.py:3");
   g_assert_cmpstr (plain, ==, "(none)");
   g_assert_cmpstr (named, ==, "compute @ /ci/builds/spanscope/tests/fixtures/source-sample.py:7");
+  g_assert_cmpstr (devtools, ==, "compute @ http://localhost:10200/tests/fixtures/source-sample.py:10:9");
   g_assert_null (sps_source_location_find (trace, &nothing));
 
   /* The trace knows where it came from: the rules are per folder */
@@ -261,6 +289,59 @@ test_find_cpu_profile (void)
     g_assert_cmpstr (second, ==, "(none)");
     g_assert_cmpstr (third, ==, "image.onload @ http://localhost:10200/tricky-main-thread-library.js:44:20");
     g_assert_cmpstr (evaluate, ==, "- @ http://localhost:10200/tricky-main-thread-consumer.js:1:1");
+  }
+
+  /* FunctionCall's 12:14 is 1-based: the profile of the same recording
+   * has that function (the anonymous arrow passed to setTimeout) at V8's
+   * 0-based lineNumber 11, columnNumber 13, stored + 1 as 12:14 */
+  {
+    guint arrow = 0;
+
+    for (guint32 i = 0; i < frames->n_rows; i++)
+      arrow += frames->source_line[i] == 12 && frames->source_column[i] == 14 &&
+               g_strcmp0 (sps_trace_get_string (trace, frames->source_file[i]),
+                          "http://localhost:10200/tricky-main-thread-library.js") == 0;
+    g_assert_cmpuint (arrow, ==, 1);
+  }
+
+  /* Stacks in DevTools events are 1-based as well. The library's source
+   * (lighthouse's cli/test/fixtures/tricky-main-thread-library.js, one
+   * line longer in this recording's version) has `setTimeout(() => {` at
+   * line 12, "setTimeout" at column 3 (the arrow at 14, as above);
+   * `fetch(...args)` at 21:10, `oReq.open(…)` at 33:10 and
+   * `oReq.send()` at 34:10 */
+  {
+    const SpsInstantTable *instants = sps_trace_get_instants (trace);
+    g_autofree char *xhr = describe_slice (trace, "XHRReadyStateChange", 0);
+    g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+
+    g_assert_cmpstr (xhr, ==, "- @ http://localhost:10200/tricky-main-thread-library.js:33:10");
+    for (guint row = 0; row < instants->n_rows; row++)
+      {
+        const char *name = sps_trace_get_string (trace, instants->name[row]);
+        SpsSelection instant = { .kind = SPS_SELECTION_INSTANT, .index = row };
+        g_autoptr(SpsSourceLocation) location = NULL;
+        g_autofree char *text = NULL;
+
+        if (g_strcmp0 (name, "TimerInstall") != 0 && g_strcmp0 (name, "ResourceSendRequest") != 0)
+          continue;
+        location = sps_source_location_find (trace, &instant);
+        text = describe (location);
+        g_ptr_array_add (seen, g_strdup_printf ("%s: %s", name, text));
+      }
+    g_ptr_array_add (seen, NULL);
+    {
+      g_autofree char *all = g_strjoinv ("; ", (char **) seen->pdata);
+
+      /* In time order; the page's and the image's requests have no
+       * stack (the browser made them): their own url, no line */
+      g_assert_cmpstr (all, ==,
+                       "ResourceSendRequest: - @ http://localhost:10200/tricky-main-thread.html?all&time=1000; "
+                       "TimerInstall: window.library.setTimeout @ http://localhost:10200/tricky-main-thread-library.js:12:3; "
+                       "ResourceSendRequest: window.library.fetch @ http://localhost:10200/tricky-main-thread-library.js:21:10; "
+                       "ResourceSendRequest: - @ http://localhost:10200/tricky-main-thread-library.js:34:10; "
+                       "ResourceSendRequest: - @ http://localhost:10200/byte-efficiency/lighthouse-480x320.jpg");
+    }
   }
 }
 

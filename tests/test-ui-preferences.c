@@ -309,9 +309,19 @@ test_appearance (void)
   gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "show-flows")), 0);
   g_assert_false (sps_session_get_show_flows (sps_window_get_session (second)));
 
-  /* Chrome JSON timestamps */
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "timestamp-unit")), 1);
+  /* Chrome JSON timestamps: the four units from the smallest; the
+   * default is µs */
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (named (prefs, "timestamp-unit"))), ==, 1);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "timestamp-unit")), 0);
   assert_setting (settings, "timestamp-unit", "ns");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "timestamp-unit")), 2);
+  assert_setting (settings, "timestamp-unit", "ms");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (named (prefs, "timestamp-unit")), 3);
+  assert_setting (settings, "timestamp-unit", "s");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (prefs));
+  sps_test_maybe_screenshot (GTK_WIDGET (prefs), "preferences-units");
+  g_settings_set_string (settings, "timestamp-unit", "us");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (named (prefs, "timestamp-unit"))), ==, 1);
 
   /* Selection colour: the setting, then the timeline's accent */
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS
@@ -340,7 +350,8 @@ test_appearance (void)
 }
 
 /* The unit of Chrome JSON timestamps applies to files opened afterwards:
- * ts 1000, dur 500 are 1 ms and 0.5 ms in µs, 1 µs and 0.5 µs in ns */
+ * ts 1000, dur 500 are 1 ms and 0.5 ms in µs, 1 µs and 0.5 µs in ns,
+ * 1 s and 0.5 s in ms, 1000 s and 500 s in s */
 static void
 test_timestamp_unit (void)
 {
@@ -348,9 +359,9 @@ test_timestamp_unit (void)
   g_autofree char *dir = g_dir_make_tmp ("spanscope-prefs-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "unit.json", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  const char *units[] = { "us", "ns" };
-  const SpsTime starts[] = { 1000000, 1000 };
-  const SpsTime durations[] = { 500000, 500 };
+  const char *units[] = { "us", "ns", "ms", "s" };
+  const SpsTime starts[] = { 1000000, 1000, 1000000000, G_GINT64_CONSTANT (1000000000000) };
+  const SpsTime durations[] = { 500000, 500, 500000000, G_GINT64_CONSTANT (500000000000) };
 
   g_assert_true (g_file_set_contents (path, "[{\"name\":\"a\",\"ph\":\"X\",\"ts\":1000,\"dur\":500,"
                                             "\"pid\":1,\"tid\":1}]", -1, NULL));
@@ -570,7 +581,13 @@ test_german (void)
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (prefs)), ==, "Einstellungen");
   g_assert_nonnull (sps_test_find_label (GTK_WIDGET (prefs), "Auswahlfarbe"));
   g_assert_nonnull (sps_test_find_label (GTK_WIDGET (prefs), "Zeitstempel in Chrome-JSON"));
+  /* The units in German, milliseconds chosen */
+  g_settings_set_string (sps_application_get_settings (app), "timestamp-unit", "ms");
+  g_assert_cmpstr (gtk_string_object_get_string (GTK_STRING_OBJECT (gtk_drop_down_get_selected_item (
+                     GTK_DROP_DOWN (named (prefs, "timestamp-unit"))))), ==, "Millisekunden");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (prefs));
   sps_test_maybe_screenshot (GTK_WIDGET (prefs), "preferences-appearance-de");
+  g_settings_reset (sps_application_get_settings (app), "timestamp-unit");
 
   sps_preferences_window_set_page (prefs, "plugins");
   gtk_test_widget_wait_for_draw (GTK_WIDGET (prefs));

@@ -110,6 +110,21 @@ line_text (GtkTextBuffer *buffer,
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
+/* The mark and the cursor are on the line of index @index */
+static void
+assert_marked (GtkSourceBuffer *buffer,
+               int              index)
+{
+  GSList *marks = gtk_source_buffer_get_source_marks_at_line (buffer, index, SPS_SOURCE_PANEL_LINE_MARK);
+  GtkTextIter cursor;
+
+  g_assert_cmpuint (g_slist_length (marks), ==, 1);
+  g_slist_free (marks);
+  gtk_text_buffer_get_iter_at_mark (GTK_TEXT_BUFFER (buffer), &cursor,
+                                    gtk_text_buffer_get_insert (GTK_TEXT_BUFFER (buffer)));
+  g_assert_cmpint (gtk_text_iter_get_line (&cursor), ==, index);
+}
+
 /* RunTask's args: src_file /ci/builds/spanscope/tests/fixtures/
  * source-sample.py, src_line 9. The second rule maps it into this tree;
  * line 9 of the file is "    for i in range(n):" (read with sed -n 9p). */
@@ -121,7 +136,6 @@ test_shows_marked_line (Fixture       *fixture,
   GtkSourceBuffer *buffer = sps_source_panel_get_buffer (SPS_SOURCE_PANEL (fixture->panel));
   g_autofree char *text = NULL;
   GSList *marks;
-  GtkTextIter cursor;
   GtkSourceLanguage *language;
 
   /* Nothing selected yet */
@@ -140,12 +154,7 @@ test_shows_marked_line (Fixture       *fixture,
   g_assert_cmpstr (text, ==, "    for i in range(n):");
 
   /* The mark and the cursor are on line 9 (index 8), and only there */
-  marks = gtk_source_buffer_get_source_marks_at_line (buffer, 8, SPS_SOURCE_PANEL_LINE_MARK);
-  g_assert_cmpuint (g_slist_length (marks), ==, 1);
-  g_slist_free (marks);
-  gtk_text_buffer_get_iter_at_mark (GTK_TEXT_BUFFER (buffer), &cursor,
-                                    gtk_text_buffer_get_insert (GTK_TEXT_BUFFER (buffer)));
-  g_assert_cmpint (gtk_text_iter_get_line (&cursor), ==, 8);
+  assert_marked (buffer, 8);
 
   /* Highlighted as Python (the language from the file name), read-only */
   language = gtk_source_buffer_get_language (buffer);
@@ -270,6 +279,62 @@ test_edit_rules (Fixture       *fixture,
   sps_test_maybe_screenshot (fixture->window, "source-viewer-rules");
 }
 
+/* DevTools' FunctionCall: data.url http://localhost:10200/tests/fixtures/
+ * source-sample.py, lineNumber 10, columnNumber 9, which Chrome writes
+ * 1-based (docs/source-viewer.md): line 10 is "        total += i * i"
+ * (sed -n 10p), its "total" at column 9. A rule maps the server onto the
+ * source tree. */
+static void
+test_devtools_line (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *expected = g_build_filename (fixture->folder, "source-sample.py", NULL);
+  g_autofree char *to = g_strconcat (fixture->root, "/", NULL);
+  GtkSourceBuffer *buffer = sps_source_panel_get_buffer (SPS_SOURCE_PANEL (fixture->panel));
+  SpsSourceRulesEditor *editor = SPS_SOURCE_RULES_EDITOR (sps_test_find_type_name (fixture->panel,
+                                                                                   "SpsSourceRulesEditor"));
+  g_autofree char *text = NULL;
+
+  sps_source_rules_editor_add_rule (editor, 0, "http://localhost:10200/", to);
+  sps_test_wait_until (panel_idle, fixture->panel);
+
+  select_slice (fixture, "FunctionCall");
+  g_assert_cmpstr (sps_source_panel_get_path (SPS_SOURCE_PANEL (fixture->panel)), ==, expected);
+  g_assert_cmpuint (sps_source_panel_get_line (SPS_SOURCE_PANEL (fixture->panel)), ==, 10);
+  g_assert_cmpstr (sps_test_label_text (fixture->panel, "source-location"), ==,
+                   "compute — http://localhost:10200/tests/fixtures/source-sample.py:10:9");
+  text = line_text (GTK_TEXT_BUFFER (buffer), 9);
+  g_assert_cmpstr (text, ==, "        total += i * i");
+  assert_marked (buffer, 9);
+
+  sps_test_maybe_screenshot (fixture->window, "source-viewer-devtools");
+}
+
+static const char *
+scheme_id (GtkSourceBuffer *buffer)
+{
+  GtkSourceStyleScheme *scheme = gtk_source_buffer_get_style_scheme (buffer);
+
+  return scheme != NULL ? gtk_source_style_scheme_get_id (scheme) : NULL;
+}
+
+/* The view's colours follow the app's light or dark theme (Preferences ▸
+ * Colour scheme sets the GtkSettings property), through
+ * sps_source_scheme_follow() */
+static void
+test_follows_theme (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GtkSourceBuffer *buffer = sps_source_panel_get_buffer (SPS_SOURCE_PANEL (fixture->panel));
+  GtkSettings *settings = gtk_widget_get_settings (fixture->panel);
+
+  g_assert_cmpstr (scheme_id (buffer), ==, "Adwaita");
+  g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
+  g_assert_cmpstr (scheme_id (buffer), ==, "Adwaita-dark");
+  g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+  g_assert_cmpstr (scheme_id (buffer), ==, "Adwaita");
+}
+
 static void
 test_no_location (Fixture       *fixture,
                   gconstpointer  data)
@@ -299,6 +364,8 @@ main (int   argc,
   TEST ("missing-file", test_missing_file);
   TEST ("edit-rules", test_edit_rules);
   TEST ("no-location", test_no_location);
+  TEST ("devtools-line", test_devtools_line);
+  TEST ("follows-theme", test_follows_theme);
 
 #undef TEST
 

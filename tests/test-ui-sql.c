@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
+#include <gtksourceview/gtksource.h>
 #include <spanscope-gtk.h>
 
 #include "sps-sql-panel.h"
@@ -464,6 +465,29 @@ static gboolean
 schema_loaded (gpointer data)
 {
   return sps_sql_schema_get_n_tables (data) > 0;
+}
+
+/* The editor's colours follow the app's light or dark theme, as the
+ * source viewer's do (sps_source_scheme_follow()) */
+static void
+test_follows_theme (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GtkSettings *settings;
+  GtkSourceBuffer *buffer;
+  const char *ids[2] = { NULL, NULL };
+
+  present (fixture, sps_sql_panel_new (fixture->session));
+  settings = gtk_widget_get_settings (fixture->panel);
+  buffer = GTK_SOURCE_BUFFER (sps_sql_tab_get_buffer (sps_sql_panel_get_current_tab (SPS_SQL_PANEL (fixture->panel))));
+
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (gtk_source_buffer_get_style_scheme (buffer)), ==, "Adwaita");
+  g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
+  ids[0] = gtk_source_style_scheme_get_id (gtk_source_buffer_get_style_scheme (buffer));
+  g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+  ids[1] = gtk_source_style_scheme_get_id (gtk_source_buffer_get_style_scheme (buffer));
+  g_assert_cmpstr (ids[0], ==, "Adwaita-dark");
+  g_assert_cmpstr (ids[1], ==, "Adwaita");
 }
 
 static void
@@ -964,6 +988,7 @@ main (int   argc,
   TEST ("/sql/panel/select-slice", test_select_slice);
   TEST ("/sql/panel/tabs-saved", test_tabs_saved);
   TEST ("/sql/panel/schema-builder", test_schema_and_builder);
+  TEST ("/sql/panel/follows-theme", test_follows_theme);
   TEST ("/sql/statistics/whole-trace", test_statistics);
   TEST ("/sql/statistics/range", test_statistics_range);
   TEST ("/sql/statistics/filters", test_statistics_filters);

@@ -523,7 +523,8 @@ run_with_option (const char *option,
   g_clear_handle_id (&result->check_id, g_source_remove);
 }
 
-/* One slice at ts 1000, dur 500: µs by default, ns with -ns */
+/* One slice at ts 1000, dur 500: µs by default, ns with -ns, ms with
+ * --ms (1000 ms is 10^9 ns) and s with --s (1000 s is 10^12 ns) */
 static void
 test_timestamp_unit (void)
 {
@@ -540,6 +541,8 @@ test_timestamp_unit (void)
     { "--ns", 1000, 1500 },
     { "-us", 1000000, 1500000 },
     { "--us", 1000000, 1500000 },
+    { "--ms", 1000000000, 1500000000 },
+    { "--s", G_GINT64_CONSTANT (1000000000000), G_GINT64_CONSTANT (1500000000000) },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -629,20 +632,32 @@ test_formats_named (void)
   sps_test_close_window (window);
 }
 
-/* Both units at once is a usage error (exit 2) */
+/* Two units at once is a usage error (exit 2) that names both */
 static void
 test_timestamp_unit_conflict (void)
 {
-  const char *argv[] = { g_getenv ("SPANSCOPE_EXE"), "-ns", "--us", "/nonexistent.json", NULL };
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  int status = 0;
+  static const struct {
+    const char *first;
+    const char *second;
+    const char *message;
+  } cases[] = {
+    { "-ns", "--us", "--ns and --us cannot be used together" },
+    { "--s", "--ms", "--ms and --s cannot be used together" },
+  };
 
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (status));
-  g_assert_cmpint (WEXITSTATUS (status), ==, 2);
-  g_assert_nonnull (strstr (err, "--ns and --us"));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *argv[] = { g_getenv ("SPANSCOPE_EXE"), cases[i].first, cases[i].second, "/nonexistent.json", NULL };
+      g_autofree char *err = NULL;
+      g_autoptr(GError) error = NULL;
+      int status = 0;
+
+      g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, &error);
+      g_assert_no_error (error);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+      g_assert_nonnull (strstr (err, cases[i].message));
+    }
 }
 
 int

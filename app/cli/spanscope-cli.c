@@ -26,13 +26,13 @@ static const struct
 } commands[] = {
   /* Translators: the arguments of a command in the usage text: keep the
    * option names (--json…); FILE, FORMAT, OUT may be translated. */
-  { "info", N_("[--json] [--ns] FILE"), N_("Print what a trace holds"), sps_cli_info },
-  { "convert", N_("FILE --format FORMAT [-o OUT] [--ns] [--first-span PATTERN] [--span-filter PATTERN] "
+  { "info", N_("[--json] [--ns|--us|--ms|--s] FILE"), N_("Print what a trace holds"), sps_cli_info },
+  { "convert", N_("FILE --format FORMAT [-o OUT] [--ns|--us|--ms|--s] [--first-span PATTERN] [--span-filter PATTERN] "
                   "[--keep-unrecoverable] [--no-repair]"), N_("Write a trace in another format"), sps_cli_convert },
-  { "save", N_("FILE -o OUT.spprofile [--ns]"), N_("Save a trace as a profile that reopens without the capture"), sps_cli_save },
+  { "save", N_("FILE -o OUT.spprofile [--ns|--us|--ms|--s]"), N_("Save a trace as a profile that reopens without the capture"), sps_cli_save },
   { "flame", N_("FILE [--thread TID] [--tree measured|samples|sampled] --format folded|speedscope -o OUT"), N_("Write a flame graph as folded stacks or speedscope JSON"), sps_cli_flame },
   { "capture", N_("DEVICE [--baud N] [--duration 10s] -o OUT | --list"), N_("Record a device's trace stream"), sps_cli_capture },
-  { "query", N_("FILE SQL [--format table|csv|tsv|json] [--ns]"), N_("Run SQL over a trace"), sps_cli_query },
+  { "query", N_("FILE SQL [--format table|csv|tsv|json] [--ns|--us|--ms|--s]"), N_("Run SQL over a trace"), sps_cli_query },
   { "plugins", N_("[--json]"), N_("List the plugins, what they provide, and why any failed"), sps_cli_plugins },
 };
 

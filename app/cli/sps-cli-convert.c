@@ -138,7 +138,8 @@ sps_cli_convert (char **argv)
   g_auto(GStrv) args = NULL;
   SpsPluginEngine *engine;
   GVariantDict dict;
-  gboolean ns = FALSE;
+  SpsCliTimeUnit time_unit = { { FALSE } };
+  const char *unit;
   gboolean keep_unrecoverable = FALSE;
   gboolean no_repair = FALSE;
   gboolean repaired;
@@ -148,8 +149,6 @@ sps_cli_convert (char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("The file to write; replaced only once complete (default: FILE with the format’s suffix "
          "instead of its extension)"), N_("OUT") },
-    { "ns", 0, 0, G_OPTION_ARG_NONE, &ns,
-      N_("Read timestamps and durations as nanoseconds instead of microseconds"), NULL },
     { "first-span", 0, 0, G_OPTION_ARG_STRING, &first_span,
       N_("Drop the frames of every stack from the root up to the first one matching PATTERN "
          "(wildcards * and ?, any case, name without module!); stacks without a match are dropped"),
@@ -166,7 +165,10 @@ sps_cli_convert (char **argv)
 
   context = sps_cli_new_file_command ("convert", N_("Write a trace in another format."), entries);
 
-  if (!(args = sps_cli_parse_file_command (context, argv)))
+  sps_cli_add_time_unit_options (context, &time_unit);
+
+  if (!(args = sps_cli_parse_file_command (context, argv)) ||
+      !sps_cli_get_time_unit (context, &time_unit, &unit))
     return SPS_CLI_EXIT_USAGE;
 
   if (format == NULL)
@@ -216,8 +218,8 @@ sps_cli_convert (char **argv)
     }
 
   g_variant_dict_init (&dict, NULL);
-  if (ns)
-    g_variant_dict_insert (&dict, "timestamp-unit", "s", "ns");
+  if (unit != NULL)
+    g_variant_dict_insert (&dict, "timestamp-unit", "s", unit);
   if (first_span != NULL)
     g_variant_dict_insert (&dict, "first-span", "s", first_span);
   if (span_filter != NULL)

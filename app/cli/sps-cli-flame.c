@@ -30,7 +30,8 @@ sps_cli_flame (char **argv)
   GVariantDict dict;
   SpsFlameTreeKind kind;
   gint64 tid = 0;
-  gboolean ns = FALSE;
+  SpsCliTimeUnit time_unit = { { FALSE } };
+  const char *unit;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
       /* Translators: keep “folded” and “speedscope” untranslated */
@@ -43,14 +44,15 @@ sps_cli_flame (char **argv)
       N_("TREE") },
     { "thread", 0, 0, G_OPTION_ARG_STRING, &thread,
       N_("Only the thread with this id (default: all threads merged)"), N_("TID") },
-    { "ns", 0, 0, G_OPTION_ARG_NONE, &ns,
-      N_("Read timestamps and durations as nanoseconds instead of microseconds"), NULL },
     { NULL }
   };
 
   context = sps_cli_new_file_command ("flame", N_("Write the flame graph of a trace as folded stacks or speedscope JSON."), entries);
 
-  if (!(args = sps_cli_parse_file_command (context, argv)))
+  sps_cli_add_time_unit_options (context, &time_unit);
+
+  if (!(args = sps_cli_parse_file_command (context, argv)) ||
+      !sps_cli_get_time_unit (context, &time_unit, &unit))
     return SPS_CLI_EXIT_USAGE;
 
   if (format == NULL)
@@ -92,7 +94,7 @@ sps_cli_flame (char **argv)
       return SPS_CLI_EXIT_USAGE;
     }
 
-  if (!(trace = sps_cli_load_trace (args[1], ns, SPS_LOAD_FLAGS_NONE, &error)))
+  if (!(trace = sps_cli_load_trace (args[1], unit, SPS_LOAD_FLAGS_NONE, &error)))
     return sps_cli_report_load_error (error);
 
   g_variant_dict_init (&dict, NULL);

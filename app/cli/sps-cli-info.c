@@ -512,7 +512,8 @@ sps_cli_info (char **argv)
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) args = NULL;
   gboolean json = FALSE;
-  gboolean ns = FALSE;
+  SpsCliTimeUnit time_unit = { { FALSE } };
+  const char *unit;
   gboolean keep_partial = FALSE;
   gboolean keep_unrecoverable = FALSE;
   g_autofree char *filter_path = NULL;
@@ -521,8 +522,6 @@ sps_cli_info (char **argv)
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
       N_("Print the counts as a JSON object"), NULL },
-    { "ns", 0, 0, G_OPTION_ARG_NONE, &ns,
-      N_("Read timestamps and durations as nanoseconds instead of microseconds"), NULL },
     { "keep-unrecoverable", 0, 0, G_OPTION_ARG_NONE, &keep_unrecoverable,
       N_("Keep samples whose stack was cut at 100 frames and cannot be repaired, instead of deleting them"),
       NULL },
@@ -535,7 +534,10 @@ sps_cli_info (char **argv)
 
   context = sps_cli_new_file_command ("info", N_("Print what a trace holds."), entries);
 
-  if (!(args = sps_cli_parse_file_command (context, argv)))
+  sps_cli_add_time_unit_options (context, &time_unit);
+
+  if (!(args = sps_cli_parse_file_command (context, argv)) ||
+      !sps_cli_get_time_unit (context, &time_unit, &unit))
     return SPS_CLI_EXIT_USAGE;
 
   if (keep_unrecoverable)
@@ -547,7 +549,7 @@ sps_cli_info (char **argv)
       extra = g_variant_dict_end (&dict);
     }
 
-  trace = sps_cli_load_trace_full (args[1], ns, extra,
+  trace = sps_cli_load_trace_full (args[1], unit, extra,
                       keep_partial ? SPS_LOAD_FLAGS_KEEP_PARTIAL : SPS_LOAD_FLAGS_NONE,
                       &error);
   if (trace == NULL)

@@ -252,15 +252,14 @@ sps_cli_query (char **argv)
   g_autofree char *filter_path = NULL;
   g_autofree char *prgname = g_strdup ("spanscope-cli query");
   g_auto(GStrv) args = g_strdupv (argv);
-  gboolean ns = FALSE;
+  SpsCliTimeUnit time_unit = { { FALSE } };
+  const char *unit;
   gboolean ok;
   Format format;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
       /* Translators: keep table, csv, tsv and json as they are */
       N_("How to print the result: table (default), csv, tsv or json"), N_("FORMAT") },
-    { "ns", 0, 0, G_OPTION_ARG_NONE, &ns,
-      N_("Read timestamps and durations as nanoseconds instead of microseconds"), NULL },
     { "filter", 0, 0, G_OPTION_ARG_FILENAME, &filter_path,
       /* Translators: keep visible_slices and slice_visible(id) as they are */
       N_("Apply a saved view filter (JSON): the table visible_slices and slice_visible(id) follow it"),
@@ -279,12 +278,15 @@ sps_cli_query (char **argv)
                                    "slices --filter shows; all without it). CSV and TSV are quoted as RFC 4180 "
                                    "asks."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  sps_cli_add_time_unit_options (context, &time_unit);
 
   if (!g_option_context_parse_strv (context, &args, &error))
     {
       sps_cli_print_usage_error (context, "%s", error->message);
       return SPS_CLI_EXIT_USAGE;
     }
+  if (!sps_cli_get_time_unit (context, &time_unit, &unit))
+    return SPS_CLI_EXIT_USAGE;
 
   if (g_strv_length (args) != 3)
     {
@@ -311,7 +313,7 @@ sps_cli_query (char **argv)
       return SPS_CLI_EXIT_USAGE;
     }
 
-  trace = sps_cli_load_trace (args[1], ns, SPS_LOAD_FLAGS_NONE, &error);
+  trace = sps_cli_load_trace (args[1], unit, SPS_LOAD_FLAGS_NONE, &error);
   if (trace == NULL)
     return sps_cli_report_load_error (error);
 

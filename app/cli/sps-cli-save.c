@@ -27,13 +27,12 @@ sps_cli_save (char **argv)
   g_autofree char *scratch = NULL;
   g_auto(GStrv) args = NULL;
   GVariantDict dict;
-  gboolean ns = FALSE;
+  SpsCliTimeUnit time_unit = { { FALSE } };
+  const char *unit;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("The profile to write (required, usually NAME.spprofile); replaced only once complete"),
       N_("OUT") },
-    { "ns", 0, 0, G_OPTION_ARG_NONE, &ns,
-      N_("Read timestamps and durations as nanoseconds instead of microseconds"), NULL },
     { NULL }
   };
 
@@ -41,7 +40,10 @@ sps_cli_save (char **argv)
                                       N_("Save a trace as a profile that reopens without the capture or its symbols."),
                                       entries);
 
-  if (!(args = sps_cli_parse_file_command (context, argv)))
+  sps_cli_add_time_unit_options (context, &time_unit);
+
+  if (!(args = sps_cli_parse_file_command (context, argv)) ||
+      !sps_cli_get_time_unit (context, &time_unit, &unit))
     return SPS_CLI_EXIT_USAGE;
 
   if (output == NULL)
@@ -67,11 +69,11 @@ sps_cli_save (char **argv)
     }
 
   g_variant_dict_init (&dict, NULL);
-  if (ns)
-    g_variant_dict_insert (&dict, "timestamp-unit", "s", "ns");
+  if (unit != NULL)
+    g_variant_dict_insert (&dict, "timestamp-unit", "s", unit);
   import_options = g_variant_ref_sink (g_variant_dict_end (&dict));
 
-  if (!(trace = sps_cli_load_trace (args[1], ns, SPS_LOAD_FLAGS_NONE, &error)))
+  if (!(trace = sps_cli_load_trace (args[1], unit, SPS_LOAD_FLAGS_NONE, &error)))
     return sps_cli_report_load_error (error);
 
   /* The database is built beside the output, on the same disk */

@@ -72,20 +72,70 @@ sps_cli_print_plugin_notes (SpsPluginEngine *engine)
     }
 }
 
+/* The unit of Chrome JSON timestamps, as `spanscope` takes it: one flag
+ * per unit, named by its symbol (the importer's "timestamp-unit") */
+static const char * const time_unit_names[] = { "ns", "us", "ms", "s" };
+
+void
+sps_cli_add_time_unit_options (GOptionContext *context,
+                               SpsCliTimeUnit *time_unit)
+{
+  const GOptionEntry entries[] = {
+    { time_unit_names[0], 0, 0, G_OPTION_ARG_NONE, &time_unit->given[0],
+      N_("Read timestamps and durations as nanoseconds instead of microseconds"), NULL },
+    { time_unit_names[1], 0, 0, G_OPTION_ARG_NONE, &time_unit->given[1],
+      N_("Read timestamps and durations as microseconds (the default)"), NULL },
+    { time_unit_names[2], 0, 0, G_OPTION_ARG_NONE, &time_unit->given[2],
+      N_("Read timestamps and durations as milliseconds instead of microseconds"), NULL },
+    { time_unit_names[3], 0, 0, G_OPTION_ARG_NONE, &time_unit->given[3],
+      N_("Read timestamps and durations as seconds instead of microseconds"), NULL },
+    { NULL }
+  };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (time_unit_names) == G_N_ELEMENTS (time_unit->given));
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+}
+
+/* The unit the flags give (NULL: none, the importer's default), or FALSE
+ * after printing a usage error when more than one was given */
+gboolean
+sps_cli_get_time_unit (GOptionContext       *context,
+                       const SpsCliTimeUnit *time_unit,
+                       const char          **unit)
+{
+  *unit = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (time_unit_names); i++)
+    {
+      if (!time_unit->given[i])
+        continue;
+      if (*unit != NULL)
+        {
+          /* Translators: two of --ns, --us, --ms and --s */
+          sps_cli_print_usage_error (context, _("--%s and --%s cannot be used together"),
+                                     *unit, time_unit_names[i]);
+          return FALSE;
+        }
+      *unit = time_unit_names[i];
+    }
+
+  return TRUE;
+}
+
 SpsTrace *
 sps_cli_load_trace (const char    *path,
-                    gboolean       ns,
+                    const char    *unit,
                     SpsLoadFlags   flags,
                     GError       **error)
 {
-  return sps_cli_load_trace_full (path, ns, NULL, flags, error);
+  return sps_cli_load_trace_full (path, unit, NULL, flags, error);
 }
 
 /* sps_cli_load_trace() with more importer options: @extra (an a{sv}
  * dictionary, may be NULL; a floating reference is sunk) */
 SpsTrace *
 sps_cli_load_trace_full (const char    *path,
-                         gboolean       ns,
+                         const char    *unit,
                          GVariant      *extra,
                          SpsLoadFlags   flags,
                          GError       **error)
@@ -97,8 +147,8 @@ sps_cli_load_trace_full (const char    *path,
   g_variant_dict_init (&dict, extra);
   if (extra != NULL)
     g_variant_unref (g_variant_ref_sink (extra));
-  if (ns)
-    g_variant_dict_insert (&dict, "timestamp-unit", "s", "ns");
+  if (unit != NULL)
+    g_variant_dict_insert (&dict, "timestamp-unit", "s", unit);
   options = g_variant_ref_sink (g_variant_dict_end (&dict));
 
   return sps_trace_load (file, sps_plugin_engine_get_default (), options, flags,

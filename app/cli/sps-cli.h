@@ -15,6 +15,12 @@ G_BEGIN_DECLS
 #define SPS_CLI_EXIT_BAD_INPUT  1
 #define SPS_CLI_EXIT_USAGE      2
 
+/* --ns, --us, --ms, --s: which were given */
+typedef struct
+{
+  gboolean given[4];
+} SpsCliTimeUnit;
+
 /* A command: @argv starts with the command's name. */
 typedef int (*SpsCliCommandFunc) (char **argv);
 
@@ -22,12 +28,17 @@ void            sps_cli_print_usage_error   (GOptionContext      *context,
                                              const char          *format,
                                              ...) G_GNUC_PRINTF (2, 3);
 void            sps_cli_print_plugin_notes  (SpsPluginEngine     *engine);
+void            sps_cli_add_time_unit_options (GOptionContext    *context,
+                                               SpsCliTimeUnit    *time_unit);
+gboolean        sps_cli_get_time_unit       (GOptionContext      *context,
+                                             const SpsCliTimeUnit *time_unit,
+                                             const char         **unit);
 SpsTrace       *sps_cli_load_trace          (const char          *path,
-                                             gboolean             ns,
+                                             const char          *unit,
                                              SpsLoadFlags         flags,
                                              GError             **error);
 SpsTrace       *sps_cli_load_trace_full     (const char          *path,
-                                             gboolean             ns,
+                                             const char          *unit,
                                              GVariant            *extra,
                                              SpsLoadFlags         flags,
                                              GError             **error);

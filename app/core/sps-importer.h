@@ -56,7 +56,7 @@ G_DECLARE_INTERFACE (SpsImporter, sps_importer, SPS, IMPORTER, GObject)
  * @load: reads the whole file into @builder. Runs on a worker thread. On
  *   error, what was added to @builder before the error stays valid.
  *   @options is an a{sv} dictionary or %NULL; known keys:
- *   "timestamp-unit" (s): "us" (default) or "ns".
+ *   "timestamp-unit" (s): "us" (default), "ns", "ms" or "s".
  */
 struct _SpsImporterInterface
 {

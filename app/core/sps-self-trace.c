@@ -9,12 +9,23 @@
  * pool's worker may still be running when the program writes at exit.
  * Uncontended, the lock costs about as much as reading the clock, and
  * only while tracing is on.
+ *
+ * The counter "Spanscope memory" samples the process's resident and
+ * anonymous memory from /proc/self/statm (three system calls, a few µs):
+ * on a thread of its own every 100 ms, and at the start and end of every
+ * event recorded through sps_self_trace_begin()/_end() (the import's
+ * phases, SQL statements, flame tree builds; not the frames, which would
+ * add a read per frame). The thread starts with tracing: while off there
+ * is neither a thread nor a read.
  */
 
 #define G_LOG_DOMAIN "sps-self-trace"
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +44,9 @@
 /* Events kept per thread: a window left open for days draws millions of
  * frames; past the cap, events are counted, not kept. */
 #define MAX_EVENTS_PER_THREAD (1u << 20)
+/* Memory samples kept: 100 ms apart, a day and more */
+#define MAX_MEMORY_SAMPLES (1u << 20)
+#define MEMORY_INTERVAL_NS (100 * G_GINT64_CONSTANT (1000000))
 
 typedef struct
 {
@@ -59,7 +73,19 @@ static GPtrArray *buffers;   /* ThreadBuffer, never freed: threads may outlive a
 static gint64   origin;      /* ns of sps_self_trace_enable() */
 static GPrivate thread_buffer;
 
+typedef struct
+{
+  gint64  time;       /* ns, CLOCK_MONOTONIC */
+  guint64 rss;        /* bytes */
+  guint64 anonymous;  /* bytes */
+} MemorySample;
+
+static GMutex  memory_mutex;
+static GArray *memory_samples;  /* MemorySample, from the enable on */
+
 static void append_event (Event *ev);
+static void sample_memory (void);
+static gpointer memory_sampler (gpointer data);
 
 static gint64
 now_ns (void)
@@ -130,13 +156,26 @@ get_thread_buffer (void)
 void
 sps_self_trace_enable (void)
 {
+  gboolean start_sampler = FALSE;
+
   g_mutex_lock (&buffers_mutex);
   if (!g_atomic_int_get (&sps_self_trace_on))
     {
       origin = now_ns ();
+      g_mutex_lock (&memory_mutex);
+      memory_samples = g_array_new (FALSE, FALSE, sizeof (MemorySample));
+      g_mutex_unlock (&memory_mutex);
       g_atomic_int_set (&sps_self_trace_on, TRUE);
+      start_sampler = TRUE;
     }
   g_mutex_unlock (&buffers_mutex);
+
+  if (start_sampler)
+    {
+      sample_memory ();
+      /* Runs until the process ends: tracing is never turned off */
+      g_thread_unref (g_thread_new ("sps-memory", memory_sampler, NULL));
+    }
 }
 
 /**
@@ -165,6 +204,7 @@ sps_self_trace_begin (void)
   if (!g_atomic_int_get (&sps_self_trace_on))
     return 0;
 
+  sample_memory ();
   return MAX (now_ns (), 1);
 }
 
@@ -235,6 +275,7 @@ sps_self_trace_end (gint64      start,
   ev.key = arg_key != NULL && arg_value != NULL ? g_intern_string (arg_key) : NULL;
   ev.value = ev.key != NULL ? dup_truncated (arg_value) : NULL;
   append_event (&ev);
+  sample_memory ();
 }
 
 /**
@@ -280,6 +321,101 @@ append_event (Event *ev)
       g_free (copy.value);
     }
   g_mutex_unlock (&buffer->mutex);
+}
+
+/**
+ * sps_self_trace_read_memory:
+ * @rss: (out) (optional): the resident memory, in bytes
+ * @anonymous: (out) (optional): the part of it that no file backs (the
+ *   heap, the stacks: what the process allocated), in bytes
+ *
+ * Reads the process's memory from `/proc/self/statm`: its resident pages
+ * and, of those, the ones not shared with a file (resident minus shared).
+ * What the self trace's "Spanscope memory" counter and the window's
+ * memory label show.
+ *
+ * Returns: %FALSE where there is no such file (both are then 0)
+ */
+gboolean
+sps_self_trace_read_memory (guint64 *rss,
+                            guint64 *anonymous)
+{
+  char text[128];
+  guint64 size = 0, resident = 0, shared = 0;
+  long page = sysconf (_SC_PAGESIZE);
+  ssize_t n;
+  int fd;
+
+  if (rss != NULL)
+    *rss = 0;
+  if (anonymous != NULL)
+    *anonymous = 0;
+
+  if (page <= 0 || (fd = open ("/proc/self/statm", O_RDONLY | O_CLOEXEC)) < 0)
+    return FALSE;
+  do
+    n = read (fd, text, sizeof text - 1);
+  while (n < 0 && errno == EINTR);
+  close (fd);
+  if (n <= 0)
+    return FALSE;
+  text[n] = '\0';
+
+  /* "size resident shared text lib data dt", in pages */
+  if (sscanf (text, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+              &size, &resident, &shared) != 3)
+    return FALSE;
+
+  /* Pages of a real process's memory never come near overflowing */
+  if (rss != NULL)
+    *rss = resident <= G_MAXUINT64 / (guint64) page ? resident * (guint64) page : G_MAXUINT64;
+  if (anonymous != NULL)
+    {
+      guint64 own = resident > shared ? resident - shared : 0;
+
+      *anonymous = own <= G_MAXUINT64 / (guint64) page ? own * (guint64) page : G_MAXUINT64;
+    }
+
+  return TRUE;
+}
+
+/* One sample of the memory counter, now */
+static void
+sample_memory (void)
+{
+  MemorySample sample;
+
+  if (!sps_self_trace_read_memory (&sample.rss, &sample.anonymous))
+    return;
+  sample.time = now_ns ();
+
+  g_mutex_lock (&memory_mutex);
+  if (memory_samples != NULL && memory_samples->len < MAX_MEMORY_SAMPLES)
+    g_array_append_val (memory_samples, sample);
+  g_mutex_unlock (&memory_mutex);
+}
+
+/* Every 100 ms, on a steady beat (a late wake-up does not shift the
+ * ones after it) */
+static gpointer
+memory_sampler (gpointer data)
+{
+  gint64 next = now_ns ();
+
+  for (;;)
+    {
+      gint64 wait;
+
+      next += MEMORY_INTERVAL_NS;
+      wait = next - now_ns ();
+      if (wait > 0)
+        g_usleep ((gulong) (wait / 1000));
+      else
+        next = now_ns ();
+      sample_memory ();
+    }
+
+  return NULL;
 }
 
 /**
@@ -370,8 +506,11 @@ append_buffer (GString      *out,
  *
  * Writes what was recorded as a Chrome JSON trace (`traceEvents`: a
  * complete event, `"ph":"X"`, per event, with the process id and the
- * thread's id, and each thread's name as `thread_name` metadata). Events
- * still open are not in it. Safe while other threads record.
+ * thread's id, and each thread's name as `thread_name` metadata; and the
+ * counter "Spanscope memory", `"ph":"C"`, with the series `rss_bytes` and
+ * `anonymous_bytes`, sampled every 100 ms, at the start and end of
+ * every event, and once more now). Events still open are not in it. Safe
+ * while other threads record.
  *
  * Returns: %TRUE on success
  */
@@ -401,6 +540,21 @@ sps_self_trace_write (const char  *path,
       g_mutex_unlock (&buffer->mutex);
     }
   g_mutex_unlock (&buffers_mutex);
+
+  /* The memory now, so that the counter reaches the end of the trace */
+  sample_memory ();
+  g_mutex_lock (&memory_mutex);
+  for (guint i = 0; memory_samples != NULL && i < memory_samples->len; i++)
+    {
+      const MemorySample *sample = &g_array_index (memory_samples, MemorySample, i);
+
+      g_string_append_printf (out, ",\n{\"ph\":\"C\",\"cat\":\"spanscope\",\"name\":\"Spanscope memory\","
+                              "\"pid\":%" G_GINT64_FORMAT ",\"tid\":0,\"ts\":", pid);
+      append_us (out, MAX (sample->time - origin, 0));
+      g_string_append_printf (out, ",\"args\":{\"rss_bytes\":%" G_GUINT64_FORMAT ",\"anonymous_bytes\":%" G_GUINT64_FORMAT "}}",
+                              sample->rss, sample->anonymous);
+    }
+  g_mutex_unlock (&memory_mutex);
 
   g_string_append (out, "\n]}\n");
 

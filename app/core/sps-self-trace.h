@@ -35,6 +35,9 @@ void     sps_self_trace_add_complete (const char *name,
 SPS_AVAILABLE_IN_ALL
 guint    sps_self_trace_get_n_events (void);
 SPS_AVAILABLE_IN_ALL
+gboolean sps_self_trace_read_memory (guint64     *rss,
+                                     guint64     *anonymous);
+SPS_AVAILABLE_IN_ALL
 gboolean sps_self_trace_write       (const char  *path,
                                      GError     **error);
 

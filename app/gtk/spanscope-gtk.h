@@ -14,6 +14,7 @@
 #include "sps-selection.h"
 #include "sps-flag.h"
 #include "sps-session.h"
+#include "sps-source-scheme.h"
 #include "sps-timeline.h"
 #include "sps-detail-panel.h"
 #include "sps-detail-view.h"

@@ -95,6 +95,10 @@ static const GOptionEntry option_entries[] = {
     N_("Read timestamps and durations as nanoseconds instead of microseconds (also -ns)"), NULL },
   { "us", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Read timestamps and durations as microseconds, the default (also -us)"), NULL },
+  { "ms", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Read timestamps and durations as milliseconds instead of microseconds"), NULL },
+  { "s", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Read timestamps and durations as seconds instead of microseconds"), NULL },
   /* Handled in main() before GTK starts (sps-broadway.c); listed here for
    * --help */
   { "broadway", 0, 0, G_OPTION_ARG_STRING, NULL,
@@ -531,9 +535,12 @@ sps_application_handle_local_options (GApplication *app,
                                       GVariantDict *options)
 {
   SpsApplication *self = SPS_APPLICATION (app);
+  /* The options that say the Chrome JSON time unit, named by its symbol */
+  static const char * const time_units[] = { "ns", "us", "ms", "s" };
   g_autoptr(GError) error = NULL;
   const char *size = NULL;
   const char *range = NULL;
+  const char *unit = NULL;
 
   if (g_variant_dict_contains (options, "version"))
     {
@@ -555,20 +562,26 @@ sps_application_handle_local_options (GApplication *app,
       self->screenshot_has_range = TRUE;
     }
 
-  if (g_variant_dict_contains (options, "ns") && g_variant_dict_contains (options, "us"))
+  for (guint i = 0; i < G_N_ELEMENTS (time_units); i++)
     {
-      g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                           _("--ns and --us cannot be used together"));
-      goto failed;
+      if (!g_variant_dict_contains (options, time_units[i]))
+        continue;
+      if (unit != NULL)
+        {
+          g_set_error (&error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                       /* Translators: two of --ns, --us, --ms and --s */
+                       _("--%s and --%s cannot be used together"), unit, time_units[i]);
+          goto failed;
+        }
+      unit = time_units[i];
     }
 
-  if (g_variant_dict_contains (options, "ns") || g_variant_dict_contains (options, "us"))
+  if (unit != NULL)
     {
       GVariantDict dict;
 
       g_variant_dict_init (&dict, NULL);
-      g_variant_dict_insert (&dict, "timestamp-unit", "s",
-                             g_variant_dict_contains (options, "ns") ? "ns" : "us");
+      g_variant_dict_insert (&dict, "timestamp-unit", "s", unit);
       self->import_options = g_variant_ref_sink (g_variant_dict_end (&dict));
       /* The unit applies to the files of this command line: a running
        * instance would open them with its own. */

@@ -33,6 +33,8 @@
 #define DAEMON "gtk4-broadwayd"
 #define READY_TIMEOUT_US (10 * G_USEC_PER_SEC)
 #define STOP_TIMEOUT_MS 2000
+/* How far above a busy port to look for a free one to suggest */
+#define SUGGEST_RANGE 100
 
 struct _SpsBroadway
 {
@@ -88,8 +90,9 @@ take_option (int     *argc,
   return TRUE;
 }
 
-/* Whether the loopback @port is free now (the daemon would fail on it,
- * and another server's answer would look like the daemon's) */
+/* Whether the loopback @port can be listened on now (the daemon would
+ * fail on a busy one, and another server's answer would look like the
+ * daemon's) */
 static gboolean
 port_is_free (guint    port,
               GError **error)
@@ -97,18 +100,41 @@ port_is_free (guint    port,
   g_autoptr(GSocketListener) listener = g_socket_listener_new ();
   g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, (guint16) port);
-  g_autoptr(GError) local_error = NULL;
 
   if (!g_socket_listener_add_address (listener, address, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
-                                      NULL, NULL, &local_error))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE,
-                   _("Cannot serve the app on port %u: %s"), port, local_error->message);
-      return FALSE;
-    }
+                                      NULL, NULL, error))
+    return FALSE;
 
   g_socket_listener_close (listener);
   return TRUE;
+}
+
+/* An error for the busy @port that suggests a free port above it */
+static void
+set_port_error (guint         port,
+                const GError *cause,
+                GError      **error)
+{
+  guint other = 0;
+
+  for (guint candidate = port + 1; candidate <= MIN (port + SUGGEST_RANGE, 65535u) && other == 0; candidate++)
+    if (port_is_free (candidate, NULL))
+      other = candidate;
+
+  if (!g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE))
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                 /* Translators: a port number, then why it cannot be used */
+                 _("Cannot serve the app on port %u: %s"), port, cause->message);
+  else if (other != 0)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE,
+                 /* Translators: two port numbers; keep --broadway= as it is */
+                 _("Cannot serve the app on port %u: another program is using it. "
+                   "Choose another port, such as --broadway=%u"), port, other);
+  else
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE,
+                 /* Translators: a port number; keep --broadway=PORT as it is */
+                 _("Cannot serve the app on port %u: another program is using it. "
+                   "Choose another port with --broadway=PORT"), port);
 }
 
 static void
@@ -218,8 +244,15 @@ sps_broadway_start (int          *argc,
                    _("--broadway needs %s, which is not installed (Debian: libgtk-4-bin)"), DAEMON);
       return FALSE;
     }
-  if (!port_is_free (port, error))
-    return FALSE;
+  {
+    g_autoptr(GError) cause = NULL;
+
+    if (!port_is_free (port, &cause))
+      {
+        set_port_error (port, cause, error);
+        return FALSE;
+      }
+  }
 
   self = g_new0 (SpsBroadway, 1);
   self->port = port;

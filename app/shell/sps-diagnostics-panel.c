@@ -16,9 +16,6 @@
 
 #include "config.h"
 
-#include <stdio.h>
-#include <unistd.h>
-
 #include <glib/gi18n-lib.h>
 
 #include "sps-diagnostics-panel.h"
@@ -63,17 +60,10 @@ G_DEFINE_FINAL_TYPE (SpsDiagnosticsPanel, sps_diagnostics_panel, GTK_TYPE_WIDGET
 guint64
 sps_diagnostics_read_rss (void)
 {
-  g_autofree char *text = NULL;
-  guint64 size = 0, resident = 0;
-  long page = sysconf (_SC_PAGESIZE);
+  guint64 rss;
 
-  if (page <= 0 || !g_file_get_contents ("/proc/self/statm", &text, NULL, NULL))
-    return 0;
-  if (sscanf (text, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &size, &resident) != 2)
-    return 0;
-
-  /* Pages of a real process's memory never come near overflowing */
-  return resident <= G_MAXUINT64 / (guint64) page ? resident * (guint64) page : G_MAXUINT64;
+  sps_self_trace_read_memory (&rss, NULL);
+  return rss;
 }
 
 /**

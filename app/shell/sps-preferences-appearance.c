@@ -18,7 +18,7 @@
 #include "sps-preferences-private.h"
 
 static const char * const theme_nicks[] = { "system", "light", "dark", NULL };
-static const char * const unit_nicks[] = { "us", "ns", NULL };
+static const char * const unit_nicks[] = { "ns", "us", "ms", "s", NULL };
 
 /* A drop-down's position ↔ a string key, the strings in @user_data */
 static gboolean
@@ -313,7 +313,8 @@ _sps_preferences_appearance_new (GSettings *settings)
 
   group = _sps_preferences_group_new (page, _("Traces"), NULL);
 
-  widget = drop_down_new ("timestamp-unit", _("Microseconds"), _("Nanoseconds"), NULL);
+  widget = drop_down_new ("timestamp-unit", _("Nanoseconds"), _("Microseconds"),
+                          _("Milliseconds"), _("Seconds"), NULL);
   g_settings_bind_with_mapping (settings, "timestamp-unit", widget, "selected", G_SETTINGS_BIND_DEFAULT,
                                 get_nick_index, set_nick_index, (gpointer) unit_nicks, NULL);
   _sps_preferences_row_new (group, "timestamp-unit-row", _("Chrome JSON timestamps"),

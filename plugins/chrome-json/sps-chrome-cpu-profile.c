@@ -438,10 +438,13 @@ profile_sample_callsite (SpsChromeCpuProfiles *self,
 static gboolean
 parse_plain_ints (const char  *p,
                   const char  *end,
-                  gint64       scale,
+                  guint        exp,
                   GArray      *out,
                   const char **after)
 {
+  /* 10^exp × (at most max_digits digits) fits 63 bits */
+  const gint64 scale = (gint64) sps_chrome_pow10[exp];
+  const long max_digits = MIN (15, 18 - (long) exp);
   /* Written in place: the array keeps its allocation from chunk to chunk */
   guint n = out->len;
   guint capacity = n;
@@ -495,7 +498,7 @@ parse_plain_ints (const char  *p,
       while ((guint) (*p - '0') < 10)
         v = v * 10 + (guint64) (*p++ - '0');
       /* Floats, exponents, long numbers, anything else: the slow path */
-      if (p == digits || p - digits > 15 ||
+      if (p == digits || p - digits > max_digits ||
           !(*p == ',' || *p == ']' || *p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
         break;
       value = (gint64) v * scale;
@@ -511,7 +514,7 @@ parse_plain_ints (const char  *p,
 }
 
 /* The integers of the array at the cursor, into @array; with @is_time,
- * numbers are times (µs, or ns with the importer's option) converted to
+ * numbers are times (µs, or the importer's time unit) converted to
  * ns. An element that is not such a number ends the array there. */
 static void
 read_int_array (SpsChromeCpuProfiles *self,
@@ -533,7 +536,7 @@ read_int_array (SpsChromeCpuProfiles *self,
   array->overflow = FALSE;
   g_array_set_size (array->values, 0);
   if (p < scanner->end && *p == '[' &&
-      parse_plain_ints (p, scanner->end, is_time && !self->ctx.ns ? 1000 : 1, array->values, &after))
+      parse_plain_ints (p, scanner->end, is_time ? self->ctx.time_exp : 0, array->values, &after))
     {
       /* As if read_value() had consumed the array */
       scanner->p = after;
@@ -555,7 +558,7 @@ read_int_array (SpsChromeCpuProfiles *self,
       SpsTime t;
 
       if (is_time && v.type == SPS_CHROME_VALUE_NUMBER)
-        parsed = sps_chrome_parse_time (v.ptr, v.len, self->ctx.ns, &t);
+        parsed = sps_chrome_parse_time (v.ptr, v.len, self->ctx.time_exp, &t);
       if (is_time ? parsed != SPS_CHROME_NUMBER_OK : !sps_chrome_value_to_int64 (&v, &n))
         {
           array->valid = FALSE;
@@ -746,7 +749,7 @@ read_start_time (SpsChromeCpuProfiles *self,
                  SpsTime              *out)
 {
   return value->type == SPS_CHROME_VALUE_NUMBER &&
-         sps_chrome_parse_time (value->ptr, value->len, self->ctx.ns, out) == SPS_CHROME_NUMBER_OK;
+         sps_chrome_parse_time (value->ptr, value->len, self->ctx.time_exp, out) == SPS_CHROME_NUMBER_OK;
 }
 
 /* What a Profile, ProfileChunk or CpuProfile event holds; the arrays of

@@ -74,7 +74,7 @@ typedef struct
   char                 *display_name;
   const char           *base;
   gsize                 len;
-  gboolean              ns;
+  guint                 time_exp;       /* the time unit: × 10^time_exp = ns */
   gboolean              gzip_truncated;
   gboolean              gzip_limited;   /* cut at the decompressed-size limit */
   guint                 n_threads;

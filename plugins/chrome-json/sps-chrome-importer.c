@@ -9,7 +9,8 @@
  * through a cache in front of the string pool, and process/thread lookups
  * through small direct-mapped caches in front of the builder's indexes.
  *
- * Options (a{sv}): "timestamp-unit" (s) "us" (default) or "ns"; "threads"
+ * Options (a{sv}): "timestamp-unit" (s) "us" (default), "ns", "ms" or
+ * "s": the unit of ts and dur, which the files do not state; "threads"
  * (u) how many threads may scan the event array (default: 2 when the
  * machine has two cores or more; 1 reads everything on the calling
  * thread, which tests use to compare both paths); "max-decompressed-size"
@@ -275,11 +276,11 @@ loader_run (Loader  *self,
   char open_char;
   gboolean ret = FALSE;
   const SpsChromeReadContext read_context = {
-    self->builder, self->interner, self->base, self->ns, loader_warn_message, self,
+    self->builder, self->interner, self->base, self->time_exp, loader_warn_message, self,
   };
   SPS_SELF_TRACE_SCOPE ("chrome/events");
 
-  sps_chrome_scanner_init (&scanner, self->base, self->len, self->ns);
+  sps_chrome_scanner_init (&scanner, self->base, self->len, self->time_exp);
   self->profiles = sps_chrome_cpu_profiles_new (&read_context);
   self->top_samples = sps_chrome_top_samples_new (&read_context);
 
@@ -411,7 +412,7 @@ loader_init (Loader          *self,
              GFile           *file,
              SpsTraceBuilder *builder,
              SpsProgress     *progress,
-             gboolean         ns)
+             guint            time_exp)
 {
   memset (self, 0, sizeof *self);
   self->builder = builder;
@@ -422,7 +423,7 @@ loader_init (Loader          *self,
   self->objects = sps_chrome_objects_new ();
   self->scratch = g_string_new (NULL);
   self->display_name = dup_display_name (file);
-  self->ns = ns;
+  self->time_exp = time_exp;
   /* This thread and one worker scan chunks, and this thread also feeds
    * the builder in order; more workers would only wait for it. */
   self->n_threads = MIN (g_get_num_processors (), 2);
@@ -561,6 +562,7 @@ sps_chrome_importer_load (SpsImporter      *importer,
   g_autoptr(GBytes) mapped = NULL;
   g_autoptr(GBytes) text = NULL;
   g_autofree char *unit = NULL;
+  guint time_exp;
   Loader loader;
   guint threads = 0;
   gboolean gzip_truncated = FALSE;
@@ -579,6 +581,16 @@ sps_chrome_importer_load (SpsImporter      *importer,
       g_variant_lookup (options, "timestamp-unit", "s", &unit);
       g_variant_lookup (options, "threads", "u", &threads);
       g_variant_lookup (options, "max-decompressed-size", "t", &gzip_limit);
+    }
+
+  if (unit == NULL)
+    time_exp = 3;
+  else if (!sps_chrome_time_unit_exponent (unit, &time_exp))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   /* Translators: %s is what was given; ns, us, ms and s are unit symbols */
+                   _("Unknown timestamp unit “%s” (ns, us, ms or s)"), unit);
+      return FALSE;
     }
 
   if (progress != NULL)
@@ -631,7 +643,7 @@ sps_chrome_importer_load (SpsImporter      *importer,
   sps_trace_builder_set_source (builder, text);
   sps_trace_builder_set_format (builder, "chrome-json");
 
-  loader_init (&loader, file, builder, progress, g_strcmp0 (unit, "ns") == 0);
+  loader_init (&loader, file, builder, progress, time_exp);
   if (threads > 0)
     loader.n_threads = threads;
   loader.base = g_bytes_get_data (text, &loader.len);

@@ -26,7 +26,7 @@ typedef struct
   SpsTraceBuilder   *builder;
   SpsChromeInterner *interner;
   const char        *base;
-  gboolean           ns;
+  guint              time_exp;  /* the file's time unit × 10^time_exp = ns */
   SpsChromeWarnFunc  warn;
   gpointer           user_data;
 } SpsChromeReadContext;

@@ -56,17 +56,17 @@ eight_digits (const char *p,
 #endif
 }
 
-/* The usual time value: up to 15 integer digits and up to 3 decimals of
- * a microsecond value, read in one pass. Anything else (signs, exponents,
- * more digits, ns input with decimals, the end of the input) is left to
- * the exact general path. */
+/* The usual time value: up to 15 integer digits (fewer in ms and s, so
+ * that the product fits) and no more decimals than the unit has below a
+ * nanosecond (3 for µs), read in one pass. Anything else (signs,
+ * exponents, more digits, ns input with decimals, the end of the input)
+ * is left to the exact general path. */
 G_ALWAYS_INLINE static inline const char *
 fast_time (const char *p,
            const char *end,
-           gboolean    ns,
+           guint       time_exp,
            SpsTime    *out)
 {
-  static const guint scale[] = { 1000, 100, 10, 1 };
   const char *q = p;
   const char *limit = end - p > 24 ? p + 24 : end;
   guint64 v = 0;
@@ -80,23 +80,23 @@ fast_time (const char *p,
     }
   while (q < limit && IS_DIGIT (*q))
     v = v * 10 + (guint64) (*q++ - '0');
-  if (q - p > 15 || q >= limit)
+  if (q - p > 15 || (guint) (q - p) + time_exp > 18 || q >= limit)
     return NULL;
   if (*q == '.')
     {
       const char *f = ++q;
       guint64 frac = 0;
 
-      if (ns)
+      if (time_exp == 0)
         return NULL;
-      while (q < limit && IS_DIGIT (*q) && q - f < 3)
+      while (q < limit && IS_DIGIT (*q) && (guint) (q - f) < time_exp)
         frac = frac * 10 + (guint64) (*q++ - '0');
       if (q == f || q >= limit)
         return NULL;
-      v = v * 1000 + frac * scale[q - f];
+      v = v * sps_chrome_pow10[time_exp] + frac * sps_chrome_pow10[time_exp - (guint) (q - f)];
     }
-  else if (!ns)
-    v *= 1000;
+  else
+    v *= sps_chrome_pow10[time_exp];
   if (!ends_number (*q))
     return NULL;
   *out = (SpsTime) v;
@@ -114,7 +114,7 @@ lex_time (SpsChromeScanner *self,
   SpsChromeValue value;
   const char *after;
 
-  if G_LIKELY (IS_DIGIT (*p) && (after = fast_time (p, self->end, self->ns_timestamps, out)) != NULL)
+  if G_LIKELY (IS_DIGIT (*p) && (after = fast_time (p, self->end, self->time_exp, out)) != NULL)
     {
       *state = SPS_CHROME_TIME_OK;
       return after;
@@ -130,7 +130,7 @@ lex_time (SpsChromeScanner *self,
   if (value.type == SPS_CHROME_VALUE_NUMBER ||
       (value.type == SPS_CHROME_VALUE_STRING && !value.escaped))
     {
-      switch (sps_chrome_parse_time (value.ptr, value.len, self->ns_timestamps, out))
+      switch (sps_chrome_parse_time (value.ptr, value.len, self->time_exp, out))
         {
         case SPS_CHROME_NUMBER_OK:
           *state = SPS_CHROME_TIME_OK;

@@ -100,11 +100,42 @@ nth_digit (const NumberParts *parts,
   return parts->frac_digits[i - parts->n_int] - '0';
 }
 
+const guint64 sps_chrome_pow10[SPS_CHROME_MAX_TIME_EXP + 1] = {
+  1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+};
+
+/**
+ * sps_chrome_time_unit_exponent:
+ * @unit: a unit symbol as the options and `weightUnit` spell it: "ns",
+ *   "us", "ms" or "s"
+ * @time_exp: (out): its power of ten of a nanosecond
+ *
+ * Returns: %FALSE for anything else
+ */
+gboolean
+sps_chrome_time_unit_exponent (const char *unit,
+                               guint      *time_exp)
+{
+  static const char * const symbols[] = { "ns", "us", "ms", "s" };
+
+  g_assert (time_exp != NULL);
+
+  for (guint i = 0; unit != NULL && i < G_N_ELEMENTS (symbols); i++)
+    if (strcmp (unit, symbols[i]) == 0)
+      {
+        *time_exp = 3 * i;
+        return TRUE;
+      }
+
+  return FALSE;
+}
+
 /**
  * sps_chrome_parse_time:
  * @text: the number as written (JSON number grammar, no surrounding space)
  * @len: its length
- * @ns: %TRUE when the value is already nanoseconds, %FALSE for microseconds
+ * @time_exp: the unit of the value: 10^@time_exp nanoseconds (0 ns, 3 µs,
+ *   6 ms, 9 s)
  * @out: (out): the value in nanoseconds
  *
  * Converts exactly, from the decimal text, without going through double:
@@ -115,7 +146,7 @@ nth_digit (const NumberParts *parts,
 SpsChromeNumberResult
 sps_chrome_parse_time (const char *text,
                        gsize       len,
-                       gboolean    ns,
+                       guint       time_exp,
                        SpsTime    *out)
 {
   NumberParts parts;
@@ -125,8 +156,11 @@ sps_chrome_parse_time (const char *text,
   guint64 acc = 0;
   const guint64 limit = G_MAXINT64;
 
-  /* The common case: a plain integer of at most 15 digits */
-  if (len > 0 && len <= 15)
+  g_assert (time_exp <= SPS_CHROME_MAX_TIME_EXP);
+
+  /* The common case: a plain integer of at most 15 digits (at most 9 in
+   * seconds: 10^9 s × 10^9 still fits) */
+  if (len > 0 && len <= 15 && len + time_exp <= 18)
     {
       gsize i = 0;
       guint64 v = 0;
@@ -135,7 +169,7 @@ sps_chrome_parse_time (const char *text,
         v = v * 10 + (guint64) (text[i] - '0');
       if (i == len)
         {
-          *out = (SpsTime) (ns ? v : v * 1000);
+          *out = (SpsTime) (v * sps_chrome_pow10[time_exp]);
           return SPS_CHROME_NUMBER_OK;
         }
     }
@@ -144,7 +178,7 @@ sps_chrome_parse_time (const char *text,
     return SPS_CHROME_NUMBER_INVALID;
 
   total = parts.n_int + parts.n_frac;
-  shift = parts.exponent + (ns ? 0 : 3) - (gint64) parts.n_frac;
+  shift = parts.exponent + (gint64) time_exp - (gint64) parts.n_frac;
   keep = (gint64) total + MIN (shift, 0);
 
   for (gint64 i = 0; i < keep; i++)

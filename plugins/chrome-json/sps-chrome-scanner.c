@@ -383,7 +383,7 @@ void
 sps_chrome_scanner_init (SpsChromeScanner *self,
                          const char       *base,
                          gsize             len,
-                         gboolean          ns_timestamps)
+                         guint             time_exp)
 {
   g_assert (self != NULL);
   g_assert (base != NULL || len == 0);
@@ -393,7 +393,9 @@ sps_chrome_scanner_init (SpsChromeScanner *self,
   self->p = base;
   self->end = base + len;
   self->limit = G_MAXSIZE;
-  self->ns_timestamps = ns_timestamps;
+  g_assert (time_exp <= SPS_CHROME_MAX_TIME_EXP);
+
+  self->time_exp = time_exp;
 }
 
 /* A scanner over a part of a buffer that was already scanned (the args of

@@ -14,6 +14,10 @@ G_BEGIN_DECLS
 /* Safety limits for hostile input. */
 #define SPS_CHROME_MAX_DEPTH   1000
 #define SPS_CHROME_MAX_STRING  (((gsize) 256) * 1024 * 1024)
+/* Time units are powers of ten of a nanosecond: ns 0, µs 3, ms 6, s 9 */
+#define SPS_CHROME_MAX_TIME_EXP 9
+
+extern const guint64 sps_chrome_pow10[SPS_CHROME_MAX_TIME_EXP + 1];
 
 typedef enum
 {
@@ -133,7 +137,7 @@ typedef struct
   const char *end;
   gsize       limit;          /* offset where next_element() stops */
   guint       depth;          /* open containers around the cursor */
-  gboolean    ns_timestamps;  /* ts/dur are already ns */
+  guint       time_exp;       /* ts/dur × 10^time_exp are ns */
   gboolean    eof_inside;     /* last EOF happened inside a value */
   SpsChromeScanResult failure; /* why the last helper returned NULL */
   guint64     after_value;    /* bit d: container at depth d has a value */
@@ -149,7 +153,7 @@ typedef struct
 void                sps_chrome_scanner_init           (SpsChromeScanner     *self,
                                                        const char           *base,
                                                        gsize                 len,
-                                                       gboolean              ns_timestamps);
+                                                       guint                 time_exp);
 void                sps_chrome_scanner_init_range     (SpsChromeScanner     *self,
                                                        const char           *base,
                                                        const char           *start,
@@ -182,8 +186,10 @@ typedef enum
 
 SpsChromeNumberResult sps_chrome_parse_time    (const char  *text,
                                                 gsize        len,
-                                                gboolean     ns,
+                                                guint        time_exp,
                                                 SpsTime     *out);
+gboolean              sps_chrome_time_unit_exponent (const char *unit,
+                                                     guint      *time_exp);
 SpsChromeNumberResult sps_chrome_parse_int64   (const char  *text,
                                                 gsize        len,
                                                 gint64      *out);

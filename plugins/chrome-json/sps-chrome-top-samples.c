@@ -85,7 +85,7 @@ read_top_sample (SpsChromeTopSamples *self,
     }
   if ((m[TS].type != SPS_CHROME_VALUE_NUMBER &&
        (m[TS].type != SPS_CHROME_VALUE_STRING || m[TS].escaped)) ||
-      sps_chrome_parse_time (m[TS].ptr, m[TS].len, self->ctx.ns, &sample.ts) != SPS_CHROME_NUMBER_OK)
+      sps_chrome_parse_time (m[TS].ptr, m[TS].len, self->ctx.time_exp, &sample.ts) != SPS_CHROME_NUMBER_OK)
     {
       sps_chrome_read_context_warn (&self->ctx, "invalid_sample", sample.offset,
             N_("a sample of the samples array has no usable ts; skipped"));

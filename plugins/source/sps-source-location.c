@@ -9,8 +9,10 @@
  * - Chrome args: `src_file`/`src_func`/`src_line` (Chrome's task posting
  *   locations), `file`/`line`(/`column`), and DevTools' `data.url`/
  *   `data.lineNumber`/`data.columnNumber`/`data.functionName`
- *   (FunctionCall, EvaluateScript; 1-based as Chrome writes them, 0 when
- *   unknown);
+ *   (FunctionCall, EvaluateScript, v8.compile, v8.produceCache; 1-based as
+ *   Chrome writes them, 0 when unknown), else the top frame of
+ *   `data.stackTrace` (TimerInstall, ResourceSendRequest,
+ *   XHRReadyStateChange…; 1-based too: V8's stack frame positions);
  * - names: `func (file:line)` (VizTracer), `file:line` and
  *   `file:line:column`.
  *
@@ -135,12 +137,35 @@ from_members (JsonObject *object,
                                   member_number (object, column_key));
 }
 
+/* DevTools' data: its own position (data.url with data.lineNumber), else
+ * where the JavaScript stood that caused the event (the top frame of
+ * data.stackTrace), else data.url alone (a script without a line) */
+static SpsSourceLocation *
+from_devtools_data (JsonObject *data)
+{
+  JsonNode *stack = json_object_get_member (data, "stackTrace");
+
+  if (!json_object_has_member (data, "lineNumber") &&
+      stack != NULL && JSON_NODE_HOLDS_ARRAY (stack) && json_array_get_length (json_node_get_array (stack)) > 0)
+    {
+      JsonNode *top = json_array_get_element (json_node_get_array (stack), 0);
+      SpsSourceLocation *location;
+
+      if (JSON_NODE_HOLDS_OBJECT (top) &&
+          (location = from_members (json_node_get_object (top), "url", "functionName", "lineNumber", "columnNumber")))
+        return location;
+    }
+
+  return from_members (data, "url", "functionName", "lineNumber", "columnNumber");
+}
+
 /**
  * sps_source_location_from_args:
  * @args: (nullable): an event's parsed args
  *
  * Returns: (transfer full) (nullable): the location the args name, by the
- *   first convention that has a file: `src_file`, `file`, then `data.url`
+ *   first convention that has a file: `src_file`, `file`, then DevTools'
+ *   `data` (its `url` and `lineNumber`, else the top of its `stackTrace`)
  */
 SpsSourceLocation *
 sps_source_location_from_args (JsonNode *args)
@@ -160,7 +185,7 @@ sps_source_location_from_args (JsonNode *args)
 
   data = json_object_get_member (object, "data");
   if (data != NULL && JSON_NODE_HOLDS_OBJECT (data))
-    return from_members (json_node_get_object (data), "url", "functionName", "lineNumber", "columnNumber");
+    return from_devtools_data (json_node_get_object (data));
 
   return NULL;
 }

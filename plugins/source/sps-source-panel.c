@@ -523,20 +523,15 @@ sps_source_panel_class_init (SpsSourcePanelClass *klass)
   gtk_widget_class_set_css_name (widget_class, "spssourcepanel");
 }
 
-/* The Adwaita scheme of the app's light or dark theme (Preferences ▸
- * Theme sets the GtkSettings property) */
+/* The scheme of the app's light or dark theme (NULL, GtkSourceView's
+ * default, where it is not installed) */
 static void
-follow_theme (GtkSourceBuffer *buffer)
+set_scheme (const char *scheme_id,
+            gpointer    buffer)
 {
   GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
-  GtkSettings *settings = gtk_settings_get_default ();
-  GtkSourceStyleScheme *scheme;
-  gboolean dark = FALSE;
 
-  if (settings != NULL)
-    g_object_get (settings, "gtk-application-prefer-dark-theme", &dark, NULL);
-  if ((scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "Adwaita-dark" : "Adwaita")))
-    gtk_source_buffer_set_style_scheme (buffer, scheme);
+  gtk_source_buffer_set_style_scheme (buffer, gtk_source_style_scheme_manager_get_scheme (schemes, scheme_id));
 }
 
 static GtkWidget *
@@ -546,7 +541,6 @@ new_view (void)
   g_autoptr(GtkSourceMarkAttributes) attributes = gtk_source_mark_attributes_new ();
   GdkRGBA background = { 0.96, 0.76, 0.07, 0.30 };
   GtkSourceBuffer *buffer;
-  GtkSettings *settings;
 
   gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
   gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), TRUE);
@@ -560,10 +554,8 @@ new_view (void)
   gtk_source_view_set_mark_attributes (GTK_SOURCE_VIEW (view), SPS_SOURCE_PANEL_LINE_MARK, attributes, 0);
 
   buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
-  follow_theme (buffer);
-  if ((settings = gtk_settings_get_default ()) != NULL)
-    g_signal_connect_object (settings, "notify::gtk-application-prefer-dark-theme",
-                             G_CALLBACK (follow_theme), buffer, G_CONNECT_SWAPPED);
+  /* The buffer lives as long as the view */
+  sps_source_scheme_follow (view, set_scheme, buffer, NULL);
 
   return view;
 }

@@ -366,19 +366,16 @@ sps_sql_tab_class_init (SpsSqlTabClass *klass)
   gtk_widget_class_set_css_name (widget_class, "sqltab");
 }
 
+/* The editor's colours follow the app's light or dark theme */
 static void
-update_scheme (SpsSqlTab *self)
+update_scheme (const char *scheme_id,
+               gpointer    user_data)
 {
-  GtkSourceStyleSchemeManager *manager = gtk_source_style_scheme_manager_get_default ();
-  GtkSettings *settings = gtk_settings_get_default ();
-  gboolean dark = FALSE;
-  GtkSourceStyleScheme *scheme;
+  SpsSqlTab *self = user_data;
+  GtkSourceStyleScheme *scheme =
+    gtk_source_style_scheme_manager_get_scheme (gtk_source_style_scheme_manager_get_default (), scheme_id);
 
-  if (settings != NULL)
-    g_object_get (settings, "gtk-application-prefer-dark-theme", &dark, NULL);
-  scheme = gtk_source_style_scheme_manager_get_scheme (manager, dark ? "Adwaita-dark" : "Adwaita");
-  if (scheme != NULL)
-    gtk_source_buffer_set_style_scheme (self->buffer, scheme);
+  gtk_source_buffer_set_style_scheme (self->buffer, scheme);
 }
 
 static void
@@ -388,15 +385,11 @@ sps_sql_tab_init (SpsSqlTab *self)
   GtkWidget *paned;
   GtkWidget *box;
   GtkWidget *scrolled;
-  GtkSettings *settings;
 
   self->buffer = gtk_source_buffer_new (NULL);
   gtk_source_buffer_set_language (self->buffer, gtk_source_language_manager_get_language (languages, "sql"));
   gtk_source_buffer_set_highlight_syntax (self->buffer, TRUE);
-  update_scheme (self);
-  if ((settings = gtk_settings_get_default ()) != NULL)
-    g_signal_connect_object (settings, "notify::gtk-application-prefer-dark-theme",
-                             G_CALLBACK (update_scheme), self, G_CONNECT_SWAPPED);
+  sps_source_scheme_follow (GTK_WIDGET (self), update_scheme, self, NULL);
 
   self->editor = gtk_source_view_new_with_buffer (self->buffer);
   gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->editor), TRUE);
