@@ -1063,7 +1063,12 @@ test_time_fast_path (void)
           sps_chrome_scanner_init (&scanner, text, strlen (text), time_exp);
           g_assert_cmpint (sps_chrome_scanner_begin_document (&scanner, &open_char), ==, SPS_CHROME_SCAN_OK);
           if (expected == SPS_CHROME_NUMBER_OVERFLOW)
-            g_assert_cmpint (sps_chrome_scanner_next_event (&scanner, &ev), ==, SPS_CHROME_SCAN_ERROR);
+            {
+              /* The event's error: the scan goes on */
+              g_assert_cmpint (sps_chrome_scanner_next_event (&scanner, &ev), ==, SPS_CHROME_SCAN_OK);
+              g_assert_cmpint (ev.ts_state, ==, SPS_CHROME_TIME_OUT_OF_RANGE);
+              g_assert_cmpint (ev.dur_state, ==, SPS_CHROME_TIME_OUT_OF_RANGE);
+            }
           else
             {
               g_assert_cmpint (expected, ==, SPS_CHROME_NUMBER_OK);
@@ -1415,14 +1420,40 @@ test_error_trailing_garbage (void)
   g_assert_cmpstr (message, ==, "FILE:2:1 (byte 55): unexpected data after the end of the trace");
 }
 
+/* A time whose ns do not fit 63 bits is its event's error: the event is
+ * dropped with a warning, the others are kept (issue 14) */
 static void
-test_error_ts_overflow (void)
+test_ts_overflow (void)
 {
-  g_autofree char *message = load_fixture_error ("chrome-ts-overflow.json",
-                                                 SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_MALFORMED);
+  g_autoptr(SpsTrace) trace = load_fixture ("chrome-ts-overflow.json");
+  static const char text[] =
+    "[{\"name\":\"a\",\"ph\":\"X\",\"ts\":1,\"dur\":2,\"pid\":1,\"tid\":1},"
+    "{\"name\":\"far\",\"ph\":\"X\",\"ts\":9223372036854776,\"dur\":1,\"pid\":1,\"tid\":1},"
+    "{\"name\":\"long\",\"ph\":\"X\",\"ts\":3,\"dur\":1e300,\"pid\":1,\"tid\":1},"
+    "{\"name\":\"i\",\"ph\":\"i\",\"ts\":\"-9223372036854776\",\"pid\":1,\"tid\":1},"
+    "{\"name\":\"b\",\"ph\":\"X\",\"ts\":5,\"dur\":2,\"pid\":1,\"tid\":1}]";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) mixed = NULL;
+  const SpsSliceTable *slices;
 
-  g_assert_cmpstr (message, ==,
-                   "FILE:1:28 (byte 27): time value out of range (does not fit 64-bit nanoseconds)");
+  /* The fixture's only event is 9,223,372,036,854,776 µs: one ns past
+   * the largest time */
+  g_assert_cmpuint (sps_trace_get_n_slices (trace), ==, 0);
+  g_assert_cmpuint (sps_trace_count_warning (trace, "time_out_of_range"), ==, 1);
+
+  /* far (ts), long (dur) and i (ts as a string) are dropped; a and b,
+   * before and after them, are kept exactly */
+  mixed = load_temp ("ts-overflow.json", text, sizeof text - 1, NULL, &error);
+  g_assert_no_error (error);
+  slices = sps_trace_get_slices (mixed);
+  g_assert_cmpuint (slices->n_rows, ==, 2);
+  g_assert_cmpstr (str (mixed, slices->name[0]), ==, "a");
+  g_assert_cmpint (slices->ts[0], ==, 1000);
+  g_assert_cmpint (slices->dur[0], ==, 2000);
+  g_assert_cmpstr (str (mixed, slices->name[1]), ==, "b");
+  g_assert_cmpint (slices->ts[1], ==, 5000);
+  g_assert_cmpuint (sps_trace_get_instants (mixed)->n_rows, ==, 0);
+  g_assert_cmpuint (sps_trace_count_warning (mixed, "time_out_of_range"), ==, 3);
 }
 
 static void
@@ -1792,7 +1823,7 @@ main (int   argc,
   g_test_add_func ("/plugins/chrome-json/error/infinity", test_error_infinity);
   g_test_add_func ("/plugins/chrome-json/error/garbage", test_error_garbage);
   g_test_add_func ("/plugins/chrome-json/error/trailing-garbage", test_error_trailing_garbage);
-  g_test_add_func ("/plugins/chrome-json/error/ts-overflow", test_error_ts_overflow);
+  g_test_add_func ("/plugins/chrome-json/ts-overflow", test_ts_overflow);
   g_test_add_func ("/plugins/chrome-json/error/huge-string", test_error_huge_string);
   g_test_add_func ("/plugins/chrome-json/cancel", test_cancel);
   g_test_add_func ("/plugins/chrome-json/probe", test_probe);

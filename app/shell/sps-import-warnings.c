@@ -63,6 +63,8 @@ static const struct
     N_("Events whose \"ts\" is not a usable number; they were skipped.") },
   { "bad_number", NP_ ("%s number that does not parse", "%s numbers that do not parse"),
     N_("Numbers written as text that is not a number; their events were dropped.") },
+  { "time_out_of_range", NP_ ("%s time out of range", "%s times out of range"),
+    N_("Times (\"ts\", \"dur\") of more than about 292 years, which do not fit 64-bit nanoseconds; their events were dropped.") },
   { "missing_duration", NP_ ("%s complete event without a duration", "%s complete events without a duration"),
     N_("Complete events without \"dur\": each lasts to the end of the trace, marked unfinished.") },
   { "invalid_duration", NP_ ("%s duration that is not a number", "%s durations that are not numbers"),

@@ -632,6 +632,9 @@ sps_chrome_loader_dispatch (Loader               *self,
       else if (ev->ts_state == SPS_CHROME_TIME_BAD_NUMBER)
         sps_chrome_loader_warn (self, "bad_number", ev->offset,
                                 N_("\"ts\" is a string that does not hold a number; event skipped"));
+      else if (ev->ts_state == SPS_CHROME_TIME_OUT_OF_RANGE)
+        sps_chrome_loader_warn (self, "time_out_of_range", ev->offset,
+                                N_("\"ts\" is out of range (its nanoseconds do not fit 64 bits); event skipped"));
       else
         sps_chrome_loader_warn (self, "invalid_timestamp", ev->offset, N_("\"ts\" is not a number; event skipped"));
       return;
@@ -667,6 +670,12 @@ sps_chrome_loader_dispatch (Loader               *self,
           {
             sps_chrome_loader_warn (self, "bad_number", ev->offset,
                                     N_("\"dur\" is a string that does not hold a number; event skipped"));
+            break;
+          }
+        else if (ev->dur_state == SPS_CHROME_TIME_OUT_OF_RANGE)
+          {
+            sps_chrome_loader_warn (self, "time_out_of_range", ev->offset,
+                                    N_("\"dur\" is out of range (its nanoseconds do not fit 64 bits); event skipped"));
             break;
           }
         else

@@ -137,8 +137,10 @@ lex_time (SpsChromeScanner *self,
           break;
 
         case SPS_CHROME_NUMBER_OVERFLOW:
-          return fail_error (self, SPS_IMPORT_ERROR_MALFORMED, p,
-                             _("time value out of range (does not fit 64-bit nanoseconds)"));
+          /* The event's error, not the file's: it is dropped with a
+           * warning and the events after it are read */
+          *state = SPS_CHROME_TIME_OUT_OF_RANGE;
+          break;
 
         case SPS_CHROME_NUMBER_INVALID:
         default:

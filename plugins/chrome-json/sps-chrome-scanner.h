@@ -61,6 +61,7 @@ typedef enum
   SPS_CHROME_TIME_OK,
   SPS_CHROME_TIME_INVALID,  /* present but neither a number nor a string */
   SPS_CHROME_TIME_BAD_NUMBER, /* a string that does not hold a number */
+  SPS_CHROME_TIME_OUT_OF_RANGE, /* a number whose ns do not fit 63 bits */
 } SpsChromeTimeState;
 
 /* Fields of SpsChromeEvent.fields: which of the values were present. */
