@@ -306,7 +306,7 @@ update (SpsLiveDecoder *decoder,
 {
   SpsTrace *trace = NULL;
 
-  sps_live_decoder_update_async (decoder, NULL, file, offset, end, NULL, update_cb, &trace);
+  sps_live_decoder_update_async (decoder, NULL, file, offset, end, NULL, NULL, NULL, NULL, update_cb, &trace);
   while (trace == NULL)
     g_main_context_iteration (NULL, TRUE);
 

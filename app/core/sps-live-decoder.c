@@ -101,6 +101,9 @@ typedef struct
   guint64         offset;
   guint64         end;
   GPtrArray      *analyses;
+  SpsLiveDecoderAddFunc add_func;
+  gpointer        add_data;
+  GDestroyNotify  add_destroy;
 } LoadData;
 
 static void
@@ -111,6 +114,8 @@ load_data_free (gpointer user_data)
   g_clear_object (&data->decoder);
   g_clear_object (&data->file);
   g_clear_pointer (&data->analyses, g_ptr_array_unref);
+  if (data->add_destroy != NULL)
+    data->add_destroy (data->add_data);
   g_free (data);
 }
 
@@ -144,6 +149,8 @@ build_trace (SpsLiveDecoder  *decoder,
 
   if (!sps_live_decoder_build (decoder, builder, progress, error))
     return NULL;
+  if (data->add_func != NULL)
+    data->add_func (builder, data->add_data);
   if (!(trace = sps_trace_builder_finish (builder, progress, error)))
     return NULL;
   if (data->file != NULL)
@@ -231,6 +238,10 @@ update_worker (GTask        *task,
  * @file: the file the capture is kept in
  * @offset: where the bytes @self has not seen begin
  * @end: how many bytes of @file to show
+ * @add_func: (nullable) (scope notified) (closure add_data): adds rows of
+ *   the viewer's own to the trace, or %NULL
+ * @add_data: (nullable): data for @add_func
+ * @add_destroy: (nullable) (destroy add_data): frees @add_data
  * @cancellable: (nullable): a #GCancellable
  * @callback: called on the thread-default main context when done
  * @user_data: data for @callback
@@ -238,7 +249,8 @@ update_worker (GTask        *task,
  * On a worker thread: feeds bytes @offset to @end of @file to @self
  * (whatever else happens, so the next update starts at @end), then
  * builds the trace of a copy of @self, which is the trace
- * sps_trace_load() gives for the first @end bytes. @self must not be used
+ * sps_trace_load() gives for the first @end bytes (with @add_func's rows,
+ * when given). @self must not be used
  * until @callback runs; the cost of decoding is that of the new bytes.
  */
 void
@@ -247,6 +259,9 @@ sps_live_decoder_update_async (SpsLiveDecoder      *self,
                                GFile               *file,
                                guint64              offset,
                                guint64              end,
+                               SpsLiveDecoderAddFunc add_func,
+                               gpointer             add_data,
+                               GDestroyNotify       add_destroy,
                                GCancellable        *cancellable,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
@@ -263,6 +278,9 @@ sps_live_decoder_update_async (SpsLiveDecoder      *self,
   data = load_data_new (self, engine, file);
   data->offset = offset;
   data->end = end;
+  data->add_func = add_func;
+  data->add_data = add_data;
+  data->add_destroy = add_destroy;
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, sps_live_decoder_update_async);

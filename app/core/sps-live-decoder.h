@@ -51,6 +51,18 @@ struct _SpsLiveDecoderInterface
                              GError          **error);
 };
 
+/**
+ * SpsLiveDecoderAddFunc:
+ * @builder: the builder of an update, holding the stream's rows
+ * @user_data: the data given with the function
+ *
+ * Adds rows of the viewer's own to an update's trace (such as its own
+ * memory as a counter), on the update's worker thread, before the trace
+ * is finished.
+ */
+typedef void (*SpsLiveDecoderAddFunc) (SpsTraceBuilder *builder,
+                                       gpointer         user_data);
+
 SPS_AVAILABLE_IN_ALL
 void            sps_live_decoder_feed        (SpsLiveDecoder       *self,
                                               const guint8         *data,
@@ -68,6 +80,9 @@ void            sps_live_decoder_update_async  (SpsLiveDecoder       *self,
                                                 GFile                *file,
                                                 guint64               offset,
                                                 guint64               end,
+                                                SpsLiveDecoderAddFunc add_func,
+                                                gpointer              add_data,
+                                                GDestroyNotify        add_destroy,
                                                 GCancellable         *cancellable,
                                                 GAsyncReadyCallback   callback,
                                                 gpointer              user_data);

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "sps-live-memory.h"
 #include "sps-live-window.h"
 
 /* Bytes without a frame for this long: probably not a frame stream */
@@ -58,6 +59,8 @@ struct _SpsLiveWindow
   gboolean              whole_loads;
   /* Waiting after an update so updates keep to UPDATE_BUDGET */
   guint                 budget_wait;
+  /* The "Spanscope memory" track (the menu's toggle) */
+  SpsLiveMemory        *memory;
   guint                 generation;
   gboolean              loading;
   gboolean              pending;
@@ -418,7 +421,11 @@ loaded (SpsLiveWindow *self,
 
   /* Not a trace yet (too few bytes to be recognised): wait for more */
   if (trace != NULL)
-    show_trace (self, trace);
+    {
+      /* The newest frame had arrived when the update started */
+      sps_live_memory_anchor (self->memory, self->load_started, sps_trace_get_end_time (trace));
+      show_trace (self, trace);
+    }
   else
     g_debug ("Live capture not readable yet: %s", error->message);
   note_load (self);
@@ -532,7 +539,12 @@ sps_live_window_reload (SpsLiveWindow *self)
     {
       /* A cancelled update still feeds its bytes (the decoder stays
        * whole), so they count as decoded from here on */
+      gboolean memory = sps_live_memory_get_n_samples (self->memory) > 0;
+
       sps_live_decoder_update_async (self->decoder, NULL, file, self->decoded, self->load_bytes,
+                                     memory ? sps_live_memory_add_rows : NULL,
+                                     memory ? sps_live_memory_dup_samples (self->memory) : NULL,
+                                     memory ? (GDestroyNotify) g_array_unref : NULL,
                                      self->cancellable, update_cb, g_object_ref (self));
       self->decoded = self->load_bytes;
     }
@@ -600,6 +612,20 @@ on_follow_toggled (SpsLiveWindow   *self,
 }
 
 static void
+on_memory_track (GSimpleAction *action,
+                 GVariant      *state,
+                 gpointer       user_data)
+{
+  SpsLiveWindow *self = user_data;
+
+  g_simple_action_set_state (action, state);
+  sps_live_memory_set_enabled (self->memory, g_variant_get_boolean (state));
+  /* Off: the track goes at once, not with the next bytes */
+  if (!g_variant_get_boolean (state))
+    sps_live_window_reload (self);
+}
+
+static void
 sps_live_window_dispose (GObject *object)
 {
   SpsLiveWindow *self = SPS_LIVE_WINDOW (object);
@@ -618,6 +644,7 @@ sps_live_window_dispose (GObject *object)
   g_clear_object (&self->capture);
   g_clear_object (&self->session);
   g_clear_object (&self->decoder);
+  g_clear_object (&self->memory);
   g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (sps_live_window_parent_class)->dispose (object);
@@ -682,6 +709,9 @@ sps_live_window_init (SpsLiveWindow *self)
   GtkWidget *header = gtk_header_bar_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *status_bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GSimpleAction) action = NULL;
+  GtkWidget *menu_button;
 
   self->follow = TRUE;
   self->cancellable = g_cancellable_new ();
@@ -706,6 +736,17 @@ sps_live_window_init (SpsLiveWindow *self)
   gtk_toggle_button_set_active (self->follow_button, TRUE);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->follow_button), _("Keep the newest data in view"));
   g_signal_connect_swapped (self->follow_button, "toggled", G_CALLBACK (on_follow_toggled), self);
+  self->memory = sps_live_memory_new ();
+  action = g_simple_action_new_stateful ("memory-track", NULL, g_variant_new_boolean (FALSE));
+  g_signal_connect_object (action, "change-state", G_CALLBACK (on_memory_track), self, 0);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+  g_menu_append (menu, _("Spanscope _Memory Track"), "win.memory-track");
+  menu_button = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (menu_button), "open-menu-symbolic");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (menu_button), G_MENU_MODEL (menu));
+  gtk_widget_set_tooltip_text (menu_button, _("Capture options"));
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), menu_button);
+
   gtk_header_bar_pack_end (GTK_HEADER_BAR (header), GTK_WIDGET (self->follow_button));
 
   gtk_window_set_titlebar (GTK_WINDOW (self), header);
