@@ -97,6 +97,43 @@ wait_for_no_memory (SpsLiveWindow *window)
   sps_test_wait_until (has_no_memory, window);
 }
 
+/* Burst 1: header, name, 10 spans from 0 µs (to 91 µs) */
+static void
+first_burst (GByteArray *s,
+             guint32    *seq)
+{
+  etrace_stream_start (s, 0, (*seq)++, FALSE, 0);
+  etrace_stream_name (s, 0, (*seq)++, 1, "task", 2, 3, NAN);
+  burst (s, seq, 0);
+}
+
+/* A live window capturing from a pseudo terminal whose master side (the
+ * "device") is returned in @master */
+static SpsLiveWindow *
+open_pty_window (int             *master,
+                 SpsLiveCapture **capture)
+{
+  g_autoptr(SpsSerialSource) source = NULL;
+  g_autoptr(GError) error = NULL;
+  SpsLiveWindow *window;
+  char name[256];
+  int slave;
+
+  g_assert_cmpint (openpty (master, &slave, name, NULL, NULL), ==, 0);
+  close (slave);
+
+  source = sps_serial_source_new (name, 115200);
+  *capture = sps_live_capture_new (SPS_LIVE_SOURCE (source));
+  g_assert_true (sps_live_capture_start (*capture, &error));
+  g_assert_no_error (error);
+
+  window = sps_live_window_new (NULL, *capture);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
+  gtk_window_present (GTK_WINDOW (window));
+
+  return window;
+}
+
 static void
 send_all (int         master,
           GByteArray *s,
@@ -134,7 +171,6 @@ static void
 test_live_window (void)
 {
   g_autoptr(GByteArray) stream = g_byte_array_new ();
-  g_autoptr(SpsSerialSource) source = NULL;
   g_autoptr(SpsLiveCapture) capture = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) saved = NULL;
@@ -147,27 +183,14 @@ test_live_window (void)
   SpsTime start, end;
   gsize sent = 0, len = 0;
   guint32 seq = 0;
-  char name[256];
-  int master, slave;
+  int master;
 
-  g_assert_cmpint (openpty (&master, &slave, name, NULL, NULL), ==, 0);
-  close (slave);
-
-  source = sps_serial_source_new (name, 115200);
-  capture = sps_live_capture_new (SPS_LIVE_SOURCE (source));
-  g_assert_true (sps_live_capture_start (capture, &error));
-  g_assert_no_error (error);
-
-  window = sps_live_window_new (NULL, capture);
-  gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
-  gtk_window_present (GTK_WINDOW (window));
+  window = open_pty_window (&master, &capture);
   g_assert_true (sps_live_window_get_follow (window));
   g_assert_null (sps_live_window_get_session (window));
 
   /* Burst 1: header, name, 10 spans from 0 µs */
-  etrace_stream_start (stream, 0, seq++, FALSE, 0);
-  etrace_stream_name (stream, 0, seq++, 1, "task", 2, 3, NAN);
-  burst (stream, &seq, 0);
+  first_burst (stream, &seq);
   send_all (master, stream, &sent);
   wait_for_slices (window, 10);
   g_assert_cmpuint (sps_live_window_get_generation (window), >=, 1);
@@ -338,9 +361,7 @@ static void
 test_memory_track (void)
 {
   g_autoptr(GByteArray) stream = g_byte_array_new ();
-  g_autoptr(SpsSerialSource) source = NULL;
   g_autoptr(SpsLiveCapture) capture = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(GVariant) state = NULL;
   SpsLiveWindow *window;
   SpsTrace *trace;
@@ -351,26 +372,16 @@ test_memory_track (void)
   gsize sent = 0;
   guint32 seq = 0;
   guint track;
-  char name[256];
-  int master, slave;
+  int master;
 
-  g_assert_cmpint (openpty (&master, &slave, name, NULL, NULL), ==, 0);
-  close (slave);
-  source = sps_serial_source_new (name, 115200);
-  capture = sps_live_capture_new (SPS_LIVE_SOURCE (source));
-  g_assert_true (sps_live_capture_start (capture, &error));
-  g_assert_no_error (error);
-  window = sps_live_window_new (NULL, capture);
-  gtk_window_present (GTK_WINDOW (window));
+  window = open_pty_window (&master, &capture);
 
   state = g_action_group_get_action_state (G_ACTION_GROUP (window), "memory-track");
   g_assert_false (g_variant_get_boolean (state));
   g_action_group_change_action_state (G_ACTION_GROUP (window), "memory-track", g_variant_new_boolean (TRUE));
 
   /* Burst 1 ends at 91 µs: the anchor */
-  etrace_stream_start (stream, 0, seq++, FALSE, 0);
-  etrace_stream_name (stream, 0, seq++, 1, "task", 2, 3, NAN);
-  burst (stream, &seq, 0);
+  first_burst (stream, &seq);
   send_all (master, stream, &sent);
   wait_for_slices (window, 10);
   g_assert_cmpuint (memory_track (sps_session_get_trace (sps_live_window_get_session (window))), ==, SPS_NO_INDEX);

@@ -25,8 +25,6 @@
 
 #include <unistd.h>
 
-#include <glib/gi18n-lib.h>
-
 #include "sps-diagnostics-panel.h"
 #include "sps-live-memory.h"
 
@@ -235,9 +233,11 @@ sps_live_memory_add_rows (SpsTraceBuilder *builder,
   process = sps_trace_builder_ensure_process (builder, getpid ());
   sps_trace_builder_set_process_name (builder, process, sps_trace_builder_intern (builder, "Spanscope", -1));
   sps_trace_builder_set_process_sort_index (builder, process, G_MAXINT32);
-  /* The series "bytes" gives the values their unit on the timeline */
+  /* Names are data (SQL reads them), so not translated, as in the self
+   * trace's counter; the series "bytes" gives the values their unit on
+   * the timeline */
   counter = sps_trace_builder_ensure_counter_track (builder, process,
-                                                    sps_trace_builder_intern (builder, _("Spanscope memory"), -1),
+                                                    sps_trace_builder_intern (builder, "Spanscope memory", -1),
                                                     sps_trace_builder_intern (builder, "bytes", -1));
   for (guint i = 0; i < array->len; i++)
     {
