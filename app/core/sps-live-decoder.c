@@ -238,10 +238,10 @@ update_worker (GTask        *task,
  * @file: the file the capture is kept in
  * @offset: where the bytes @self has not seen begin
  * @end: how many bytes of @file to show
- * @add_func: (nullable) (scope notified) (closure add_data): adds rows of
- *   the viewer's own to the trace, or %NULL
+ * @add_func: (nullable) (scope notified) (closure add_data) (destroy add_destroy):
+ *   adds rows of the viewer's own to the trace, or %NULL
  * @add_data: (nullable): data for @add_func
- * @add_destroy: (nullable) (destroy add_data): frees @add_data
+ * @add_destroy: (nullable): frees @add_data
  * @cancellable: (nullable): a #GCancellable
  * @callback: called on the thread-default main context when done
  * @user_data: data for @callback
