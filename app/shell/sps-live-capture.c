@@ -3,12 +3,12 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Every byte a live source delivers is appended, unchanged, to a
- * temporary .etrace file. That file is the capture: the live view loads
- * it again (on a worker thread, with the ordinary importers) to get each
- * new generation of the trace, and saving copies it, so a saved capture
+ * temporary .etrace file. That file is the capture: the live view decodes
+ * its new bytes at each update (on a worker thread) to get each new
+ * generation of the trace, and saving copies it, so a saved capture
  * reopens exactly as it was shown. "changed" is emitted at most every
  * UPDATE_INTERVAL_MS while data arrives, so a fast device does not make
- * the view reload for every read.
+ * the view update for every read.
  *
  * A serial device that is unplugged usually ends the read with EOF or
  * EIO, but not every driver hangs up the open file at once; the capture
