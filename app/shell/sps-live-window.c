@@ -7,8 +7,10 @@
  * the format (kept for the whole capture, so nothing is decoded twice)
  * and the trace built from what it holds (the trace a load of the same
  * bytes gives) replaces the shown one. A format whose importer has no
- * live decoder is loaded whole again (sps_trace_load_async()). With "Follow" on, the view keeps its width and slides to the
- * newest time; off, it stays where the user put it. Stop ends the capture
+ * live decoder is loaded whole again (sps_trace_load_async()). Updates
+ * keep to UPDATE_BUDGET of one core. With "Follow" on, the view keeps its
+ * width and slides to the newest time; off, it stays where the user put
+ * it. Stop ends the capture
  * and keeps everything; Save writes the raw stream as an .etrace file,
  * which reopens as the same trace.
  *
@@ -39,7 +41,7 @@
 #define STATE_TICK_MS 250
 /* Updates take at most this share of one core: an update's cost still
  * grows with the capture, so a long one refreshes the view less often
- * instead of taking the machine (docs/architecture.md, "Live capture") */
+ * instead of taking the machine (docs/architecture.md, "Live updates") */
 #define UPDATE_BUDGET 0.1
 
 struct _SpsLiveWindow
@@ -437,7 +439,7 @@ loaded (SpsLiveWindow *self,
       /* The update took `took` of one worker: wait 1 / UPDATE_BUDGET − 1
        * times as long before the next */
       gint64 took = g_get_monotonic_time () - self->load_started;
-      guint wait_ms = (guint) MIN (took * (1 / UPDATE_BUDGET - 1) / 1000, 60 * 1000);
+      guint wait_ms = (guint) MIN (took * (1 / UPDATE_BUDGET - 1) / 1000, G_MAXUINT);
 
       if (wait_ms == 0)
         sps_live_window_reload (self);
