@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "tracing.pb-c.h"
+#include "tracing_v1.pb-c.h"
 
 /* Appends one frame: varint length, then the packed message. */
 static inline void
@@ -101,4 +102,31 @@ etrace_stream_event (GByteArray *out,
       f.marker_value = (guint32) value;
     }
   etrace_stream_put (out, &f);
+}
+
+/* A v1 event: the name and its attributes travel with every event.
+ * @type: 1 start, 2 end, 3 marker; @source: 1 ISR, 2 task */
+static inline void
+etrace_stream_v1 (GByteArray *out,
+                  guint       type,
+                  guint64     ts,
+                  guint32     seq,
+                  const char *name,
+                  guint       source,
+                  guint32     priority)
+{
+  Tracing__V1__TraceEvent e = TRACING__V1__TRACE_EVENT__INIT;
+  guint8 buf[128];
+  gsize len;
+
+  e.event_type = (Tracing__V1__TraceEventType) type;
+  e.timestamp_ns = ts;
+  e.sequence = seq;
+  e.name = (char *) name;
+  e.source_type = (Tracing__V1__TraceEventSourceType) source;
+  e.priority = priority;
+  g_assert (tracing__v1__trace_event__get_packed_size (&e) < 128);
+  len = tracing__v1__trace_event__pack (&e, buf + 1);
+  buf[0] = (guint8) len;
+  g_byte_array_append (out, buf, len + 1);
 }

@@ -623,28 +623,15 @@ test_v1_reset (void)
 {
   g_autoptr(GByteArray) s = g_byte_array_new ();
   g_autoptr(SpsTrace) trace = NULL;
-  Tracing__V1__TraceEvent e = TRACING__V1__TRACE_EVENT__INIT;
-  guint8 buf[128];
   const struct { guint64 ts; guint type; guint32 seq; } frames[] = {
     { 1000, 1, 100000 }, { 2000, 2, 100001 }, { 3000, 1, 100002 },
     /* restarted: sequence 0, clock from 0 */
     { 500, 1, 0 }, { 700, 2, 1 },
   };
 
-  e.name = (char *) "job";
-  e.source_type = TRACING__V1__TRACE_EVENT_SOURCE_TYPE__TASK;
-  e.priority = 1;
   for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
-    {
-      gsize len;
-
-      e.timestamp_ns = frames[i].ts;
-      e.event_type = (Tracing__V1__TraceEventType) frames[i].type;
-      e.sequence = frames[i].seq;
-      len = tracing__v1__trace_event__pack (&e, buf + 1);
-      buf[0] = (guint8) len;
-      g_byte_array_append (s, buf, len + 1);
-    }
+    etrace_stream_v1 (s, frames[i].type, frames[i].ts, frames[i].seq, "job",
+                      TRACING__V1__TRACE_EVENT_SOURCE_TYPE__TASK, 1);
   trace = load_bytes (s);
 
   /* the start at 3000 ns is cut by the reset; one span in each boot */

@@ -22,6 +22,7 @@
 
 #include "etrace-stream.h"
 #include "sps-device-dialog.h"
+#include "sps-live-memory.h"
 #include "sps-live-window.h"
 #include "sps-screenshot.h"
 #include "sps-window.h"
@@ -68,6 +69,71 @@ burst (GByteArray *s,
     }
 }
 
+/* The counter "Spanscope memory" of @trace: its track, or SPS_NO_INDEX */
+static guint
+memory_track (SpsTrace *trace)
+{
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+
+  for (guint t = 0; t < tracks->n_rows; t++)
+    if (tracks->kind[t] == SPS_TRACK_COUNTER &&
+        g_strcmp0 (sps_trace_get_string (trace, tracks->name[t]), "Spanscope memory") == 0)
+      return t;
+
+  return SPS_NO_INDEX;
+}
+
+static gboolean
+has_no_memory (gpointer data)
+{
+  SpsSession *session = sps_live_window_get_session (data);
+
+  return memory_track (sps_session_get_trace (session)) == SPS_NO_INDEX;
+}
+
+static void
+wait_for_no_memory (SpsLiveWindow *window)
+{
+  sps_test_wait_until (has_no_memory, window);
+}
+
+/* Burst 1: header, name, 10 spans from 0 µs (to 91 µs) */
+static void
+first_burst (GByteArray *s,
+             guint32    *seq)
+{
+  etrace_stream_start (s, 0, (*seq)++, FALSE, 0);
+  etrace_stream_name (s, 0, (*seq)++, 1, "task", 2, 3, NAN);
+  burst (s, seq, 0);
+}
+
+/* A live window capturing from a pseudo terminal whose master side (the
+ * "device") is returned in @master */
+static SpsLiveWindow *
+open_pty_window (int             *master,
+                 SpsLiveCapture **capture)
+{
+  g_autoptr(SpsSerialSource) source = NULL;
+  g_autoptr(GError) error = NULL;
+  SpsLiveWindow *window;
+  char name[256];
+  int slave;
+
+  g_assert_cmpint (openpty (master, &slave, name, NULL, NULL), ==, 0);
+  close (slave);
+
+  source = sps_serial_source_new (name, 115200);
+  *capture = sps_live_capture_new (SPS_LIVE_SOURCE (source));
+  g_assert_true (sps_live_capture_start (*capture, &error));
+  g_assert_no_error (error);
+
+  window = sps_live_window_new (NULL, *capture);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
+  gtk_window_present (GTK_WINDOW (window));
+
+  return window;
+}
+
 static void
 send_all (int         master,
           GByteArray *s,
@@ -82,11 +148,29 @@ send_all (int         master,
     }
 }
 
+/* For a look at it: VARIABLE=out.png */
+static void
+maybe_screenshot (SpsLiveWindow *window,
+                  const char    *variable)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 until = g_get_monotonic_time () + 500000;
+
+  if (g_getenv (variable) == NULL)
+    return;
+
+  sps_live_window_set_follow (window, TRUE);
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  sps_screenshot_save (GTK_WIDGET (window), g_getenv (variable), &error);
+  g_assert_no_error (error);
+}
+
 static void
 test_live_window (void)
 {
   g_autoptr(GByteArray) stream = g_byte_array_new ();
-  g_autoptr(SpsSerialSource) source = NULL;
   g_autoptr(SpsLiveCapture) capture = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) saved = NULL;
@@ -99,27 +183,14 @@ test_live_window (void)
   SpsTime start, end;
   gsize sent = 0, len = 0;
   guint32 seq = 0;
-  char name[256];
-  int master, slave;
+  int master;
 
-  g_assert_cmpint (openpty (&master, &slave, name, NULL, NULL), ==, 0);
-  close (slave);
-
-  source = sps_serial_source_new (name, 115200);
-  capture = sps_live_capture_new (SPS_LIVE_SOURCE (source));
-  g_assert_true (sps_live_capture_start (capture, &error));
-  g_assert_no_error (error);
-
-  window = sps_live_window_new (NULL, capture);
-  gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
-  gtk_window_present (GTK_WINDOW (window));
+  window = open_pty_window (&master, &capture);
   g_assert_true (sps_live_window_get_follow (window));
   g_assert_null (sps_live_window_get_session (window));
 
   /* Burst 1: header, name, 10 spans from 0 µs */
-  etrace_stream_start (stream, 0, seq++, FALSE, 0);
-  etrace_stream_name (stream, 0, seq++, 1, "task", 2, 3, NAN);
-  burst (stream, &seq, 0);
+  first_burst (stream, &seq);
   send_all (master, stream, &sent);
   wait_for_slices (window, 10);
   g_assert_cmpuint (sps_live_window_get_generation (window), >=, 1);
@@ -148,19 +219,7 @@ test_live_window (void)
   g_assert_cmpint (sps_session_get_visible_start (session), ==, start);
   g_assert_cmpint (sps_session_get_visible_end (session), ==, 282000);
 
-  /* For a look at it: SPANSCOPE_LIVE_SCREENSHOT=out.png */
-  if (g_getenv ("SPANSCOPE_LIVE_SCREENSHOT") != NULL)
-    {
-      g_autoptr(GError) shot_error = NULL;
-      gint64 until = g_get_monotonic_time () + 500000;
-
-      sps_live_window_set_follow (window, TRUE);
-      while (g_get_monotonic_time () < until)
-        g_main_context_iteration (NULL, FALSE);
-      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
-      sps_screenshot_save (GTK_WIDGET (window), g_getenv ("SPANSCOPE_LIVE_SCREENSHOT"), &shot_error);
-      g_assert_no_error (shot_error);
-    }
+  maybe_screenshot (window, "SPANSCOPE_LIVE_SCREENSHOT");
 
   /* Stop keeps the capture; bytes sent afterwards are not read */
   sps_live_capture_stop (capture);
@@ -248,6 +307,120 @@ find_device_dialog (void)
   return NULL;
 }
 
+/* Host time to the capture's clock, by hand: anchored at host 1 s =
+ * capture 5000 ns, a sample at host 3 s is at 5000 + 2e9 ns; one before
+ * the anchor (none yet) is dropped; disabled, nothing is kept. */
+static void
+test_memory_clock (void)
+{
+  g_autoptr(SpsLiveMemory) memory = sps_live_memory_new ();
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GArray) samples = NULL;
+  g_autoptr(GError) error = NULL;
+  const SpsTrackTable *tracks;
+  const SpsCounterTable *counters;
+  guint track;
+
+  g_assert_false (sps_live_memory_sample (memory, 2000000, 1000));
+  sps_live_memory_set_enabled (memory, TRUE);
+  g_assert_false (sps_live_memory_sample (memory, 2000000, 1000));
+  sps_live_memory_anchor (memory, 1000000, 5000);
+  /* Only the first anchor counts */
+  sps_live_memory_anchor (memory, 1500000, 9999999);
+  g_assert_true (sps_live_memory_sample (memory, 3000000, 123456789));
+  g_assert_true (sps_live_memory_sample (memory, 4000000, 123460000));
+  g_assert_cmpuint (sps_live_memory_get_n_samples (memory), ==, 2);
+
+  samples = sps_live_memory_dup_samples (memory);
+  sps_live_memory_add_rows (builder, samples);
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+
+  track = memory_track (trace);
+  g_assert_cmpuint (track, !=, SPS_NO_INDEX);
+  tracks = sps_trace_get_tracks (trace);
+  counters = sps_trace_get_counters (trace);
+  g_assert_cmpstr (sps_trace_get_string (trace, sps_trace_get_processes (trace)->name[tracks->process[track]]), ==, "Spanscope");
+  g_assert_cmpuint (tracks->n_rows_in_track[track], ==, 2);
+  g_assert_cmpint (counters->ts[tracks->first_row[track]], ==, 2000005000);
+  g_assert_cmpfloat (counters->value[tracks->first_row[track]], ==, 123456789.0);
+  g_assert_cmpint (counters->ts[tracks->first_row[track] + 1], ==, 3000005000);
+
+  /* Off forgets everything; on again waits for a new anchor */
+  sps_live_memory_set_enabled (memory, FALSE);
+  g_assert_cmpuint (sps_live_memory_get_n_samples (memory), ==, 0);
+  sps_live_memory_set_enabled (memory, TRUE);
+  g_assert_false (sps_live_memory_sample (memory, 5000000, 1000));
+}
+
+/* The menu's "Spanscope Memory Track": off by default; on, the updates
+ * after a second carry the counter on the capture's clock; off, it
+ * goes. */
+static void
+test_memory_track (void)
+{
+  g_autoptr(GByteArray) stream = g_byte_array_new ();
+  g_autoptr(SpsLiveCapture) capture = NULL;
+  g_autoptr(GVariant) state = NULL;
+  SpsLiveWindow *window;
+  SpsTrace *trace = NULL;
+  const SpsTrackTable *tracks;
+  const SpsCounterTable *counters;
+  gint64 began = g_get_monotonic_time ();
+  gint64 until;
+  gsize sent = 0;
+  guint32 seq = 0;
+  guint track = SPS_NO_INDEX;
+  int master;
+
+  window = open_pty_window (&master, &capture);
+
+  state = g_action_group_get_action_state (G_ACTION_GROUP (window), "memory-track");
+  g_assert_false (g_variant_get_boolean (state));
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "memory-track", g_variant_new_boolean (TRUE));
+
+  /* Burst 1 (to 91 µs): its first update is the anchor */
+  first_burst (stream, &seq);
+  send_all (master, stream, &sent);
+  wait_for_slices (window, 10);
+
+  /* Samples come once a second after the anchor and show with the next
+   * update, which needs new bytes: a burst every second until one shows
+   * them (under load the first tick can be late) */
+  for (guint k = 2; k <= 6; k++)
+    {
+      until = g_get_monotonic_time () + G_USEC_PER_SEC;
+      while (g_get_monotonic_time () < until)
+        g_main_context_iteration (NULL, FALSE);
+      burst (stream, &seq, 100);
+      send_all (master, stream, &sent);
+      wait_for_slices (window, 10 * k);
+      trace = sps_session_get_trace (sps_live_window_get_session (window));
+      if ((track = memory_track (trace)) != SPS_NO_INDEX)
+        break;
+    }
+
+  g_assert_cmpuint (track, !=, SPS_NO_INDEX);
+  tracks = sps_trace_get_tracks (trace);
+  counters = sps_trace_get_counters (trace);
+  g_assert_cmpuint (tracks->n_rows_in_track[track], >=, 1);
+  /* A GTK process holds more than a megabyte */
+  g_assert_cmpfloat (counters->value[tracks->first_row[track]], >, 1e6);
+  /* On the capture's clock: after its start, and no later than its
+   * newest time at the anchor (at most 91 µs) plus the host time since */
+  g_assert_cmpint (counters->ts[tracks->first_row[track]], >, 0);
+  g_assert_cmpint (counters->ts[tracks->first_row[track]], <=, 91000 + (g_get_monotonic_time () - began) * 1000);
+  maybe_screenshot (window, "SPANSCOPE_LIVE_MEMORY_SCREENSHOT");
+
+  /* Off: the next generation has no such track */
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "memory-track", g_variant_new_boolean (FALSE));
+  wait_for_no_memory (window);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  close (master);
+}
+
 /* File ▸ Open Device… shows the dialog; choosing a port that does not
  * exist leaves the trace window as it was (the error is a message). */
 static void
@@ -284,6 +457,8 @@ main (int   argc,
   g_test_add_func ("/ui/live/window", test_live_window);
   g_test_add_func ("/ui/live/device-dialog", test_device_dialog);
   g_test_add_func ("/ui/live/open-device-action", test_open_device_action);
+  g_test_add_func ("/ui/live/memory-clock", test_memory_clock);
+  g_test_add_func ("/ui/live/memory-track", test_memory_track);
 
   return g_test_run ();
 }

@@ -26,6 +26,7 @@
 #include "sps-time-format.h"
 #include "sps-flame-tree.h"
 #include "sps-outstanding-tree.h"
+#include "sps-live-decoder.h"
 #include "sps-live-source.h"
 #include "sps-serial-source.h"
 #include "sps-core-enums.h"

@@ -180,3 +180,25 @@ sps_importer_load (SpsImporter      *self,
   return _sps_plugin_engine_check_result (self, "SpsImporter.load", ret,
                                           &local_error, error, silent);
 }
+
+/**
+ * sps_importer_new_live_decoder:
+ * @self: a #SpsImporter
+ * @source: (nullable): names the stream in messages (a load names the
+ *   file; a live capture passes its file's name, so both say the same)
+ *
+ * Returns: (transfer full) (nullable): a decoder that decodes a live
+ *   stream in this format as it arrives, or %NULL when the importer can
+ *   only load whole files
+ */
+SpsLiveDecoder *
+sps_importer_new_live_decoder (SpsImporter *self,
+                               const char  *source)
+{
+  SpsImporterInterface *iface;
+
+  g_return_val_if_fail (SPS_IS_IMPORTER (self), NULL);
+
+  iface = SPS_IMPORTER_GET_IFACE (self);
+  return iface->new_live_decoder != NULL ? iface->new_live_decoder (self, source) : NULL;
+}

@@ -11,6 +11,7 @@
 
 #include <gio/gio.h>
 
+#include "sps-live-decoder.h"
 #include "sps-progress.h"
 #include "sps-trace-builder.h"
 
@@ -57,6 +58,9 @@ G_DECLARE_INTERFACE (SpsImporter, sps_importer, SPS, IMPORTER, GObject)
  *   error, what was added to @builder before the error stays valid.
  *   @options is an a{sv} dictionary or %NULL; known keys:
  *   "timestamp-unit" (s): "us" (default), "ns", "ms" or "s".
+ * @new_live_decoder: optional: a decoder that keeps its state between
+ *   the reads of a live capture in this format (@source names the stream
+ *   in messages, as the file's name does in a load)
  */
 struct _SpsImporterInterface
 {
@@ -72,6 +76,8 @@ struct _SpsImporterInterface
                            SpsTraceBuilder *builder,
                            SpsProgress     *progress,
                            GError         **error);
+  SpsLiveDecoder *(*new_live_decoder) (SpsImporter *self,
+                                       const char  *source);
 };
 
 SPS_AVAILABLE_IN_ALL
@@ -87,5 +93,8 @@ gboolean    sps_importer_load     (SpsImporter     *self,
                                    SpsTraceBuilder *builder,
                                    SpsProgress     *progress,
                                    GError         **error);
+SPS_AVAILABLE_IN_ALL
+SpsLiveDecoder *sps_importer_new_live_decoder (SpsImporter *self,
+                                               const char  *source);
 
 G_END_DECLS

@@ -3,12 +3,12 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Every byte a live source delivers is appended, unchanged, to a
- * temporary .etrace file. That file is the capture: the live view loads
- * it again (on a worker thread, with the ordinary importers) to get each
- * new generation of the trace, and saving copies it, so a saved capture
+ * temporary .etrace file. That file is the capture: the live view decodes
+ * its new bytes at each update (on a worker thread) to get each new
+ * generation of the trace, and saving copies it, so a saved capture
  * reopens exactly as it was shown. "changed" is emitted at most every
  * UPDATE_INTERVAL_MS while data arrives, so a fast device does not make
- * the view reload for every read.
+ * the view update for every read.
  *
  * A serial device that is unplugged usually ends the read with EOF or
  * EIO, but not every driver hangs up the open file at once; the capture
@@ -30,6 +30,8 @@
 #include "sps-live-capture.h"
 
 #define UPDATE_INTERVAL_MS 250
+/* What importers' probes see of a file (sps-trace-load.c) */
+#define HEAD_SIZE          4096
 
 struct _SpsLiveCapture
 {
@@ -416,6 +418,32 @@ sps_live_capture_get_error (SpsLiveCapture *self)
   g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), NULL);
 
   return self->error;
+}
+
+/**
+ * sps_live_capture_read_head:
+ * @self: a #SpsLiveCapture
+ *
+ * Returns: (transfer full): the first bytes received (up to 4096, what
+ *   importers' probes see), empty before any
+ */
+GBytes *
+sps_live_capture_read_head (SpsLiveCapture *self)
+{
+  g_autofree guint8 *head = NULL;
+  gssize n = 0;
+
+  g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), NULL);
+
+  if (self->fd < 0)
+    return g_bytes_new (NULL, 0);
+
+  head = g_malloc (HEAD_SIZE);
+  do
+    n = pread (self->fd, head, HEAD_SIZE, 0);
+  while (n < 0 && errno == EINTR);
+
+  return g_bytes_new_take (g_steal_pointer (&head), (gsize) MAX (n, 0));
 }
 
 /* Writes the raw stream received so far to @file (atomically). */

@@ -22,6 +22,7 @@ gboolean        sps_live_capture_get_running      (SpsLiveCapture  *self);
 gboolean        sps_live_capture_get_stopped      (SpsLiveCapture  *self);
 guint64         sps_live_capture_get_n_bytes      (SpsLiveCapture  *self);
 GFile          *sps_live_capture_get_file         (SpsLiveCapture  *self);
+GBytes         *sps_live_capture_read_head        (SpsLiveCapture  *self);
 const GError   *sps_live_capture_get_error        (SpsLiveCapture  *self);
 gboolean        sps_live_capture_save             (SpsLiveCapture  *self,
                                                    GFile           *file,

@@ -2,11 +2,15 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Shows a running SpsLiveCapture: each time the capture changes, its file
- * is loaded again on a worker thread (sps_trace_load_async(), with the
- * ordinary importers) and the new generation of the trace replaces the
- * shown one. With "Follow" on, the view keeps its width and slides to the
- * newest time; off, it stays where the user put it. Stop ends the capture
+ * Shows a running SpsLiveCapture: each time the capture changes, the new
+ * bytes of its file are decoded on a worker thread by a live decoder of
+ * the format (kept for the whole capture, so nothing is decoded twice)
+ * and the trace built from what it holds (the trace a load of the same
+ * bytes gives) replaces the shown one. A format whose importer has no
+ * live decoder is loaded whole again (sps_trace_load_async()). Updates
+ * keep to UPDATE_BUDGET of one core. With "Follow" on, the view keeps its
+ * width and slides to the newest time; off, it stays where the user put
+ * it. Stop ends the capture
  * and keeps everything; Save writes the raw stream as an .etrace file,
  * which reopens as the same trace.
  *
@@ -27,6 +31,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "sps-live-memory.h"
 #include "sps-live-window.h"
 
 /* Bytes without a frame for this long: probably not a frame stream */
@@ -34,6 +39,10 @@
 /* A load still running after this long with newer data waiting */
 #define BEHIND_US (G_USEC_PER_SEC / 2)
 #define STATE_TICK_MS 250
+/* Updates take at most this share of one core: an update's cost still
+ * grows with the capture, so a long one refreshes the view less often
+ * instead of taking the machine (docs/architecture.md, "Live updates") */
+#define UPDATE_BUDGET 0.1
 
 struct _SpsLiveWindow
 {
@@ -44,6 +53,16 @@ struct _SpsLiveWindow
   GtkWidget            *timeline;
   GCancellable         *cancellable;
   GtkFileChooserNative *save_chooser;
+  /* The format's decoder once the first bytes were recognised, and how
+   * many bytes of the capture it has seen; whole_loads: the format has
+   * none */
+  SpsLiveDecoder       *decoder;
+  guint64               decoded;
+  gboolean              whole_loads;
+  /* Waiting after an update so updates keep to UPDATE_BUDGET */
+  guint                 budget_wait;
+  /* The "Spanscope memory" track (the menu's toggle) */
+  SpsLiveMemory        *memory;
   guint                 generation;
   gboolean              loading;
   gboolean              pending;
@@ -165,7 +184,7 @@ compute_state (SpsLiveWindow *self,
                                                           : SPS_LIVE_STATE_DISCONNECTED;
     }
 
-  if (self->loading && self->pending && now - self->load_started >= BEHIND_US)
+  if ((self->loading || self->budget_wait != 0) && self->pending && now - self->load_started >= BEHIND_US)
     return SPS_LIVE_STATE_BEHIND;
 
   if (self->unframed_since != 0 && now - self->unframed_since >= NO_FRAMES_US)
@@ -378,6 +397,57 @@ show_trace (SpsLiveWindow *self,
   self->generation++;
 }
 
+static gboolean
+on_budget_wait_over (gpointer user_data)
+{
+  SpsLiveWindow *self = user_data;
+
+  self->budget_wait = 0;
+  sps_live_window_reload (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* A load or update is done: @trace (nullable) is the newest generation */
+static void
+loaded (SpsLiveWindow *self,
+        SpsTrace      *trace,
+        const GError  *error)
+{
+  self->loading = FALSE;
+  g_debug ("Update to %" G_GUINT64_FORMAT " bytes took %.0f ms", self->load_bytes,
+           (g_get_monotonic_time () - self->load_started) / 1000.0);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  /* Not a trace yet (too few bytes to be recognised): wait for more */
+  if (trace != NULL)
+    {
+      /* The newest frame had arrived when the update started */
+      sps_live_memory_anchor (self->memory, self->load_started, sps_trace_get_end_time (trace));
+      show_trace (self, trace);
+    }
+  else
+    g_debug ("Live capture not readable yet: %s", error->message);
+  note_load (self);
+
+  update_status (self);
+
+  if (self->pending)
+    {
+      /* The update took `took` of one worker: wait 1 / UPDATE_BUDGET − 1
+       * times as long before the next */
+      gint64 took = g_get_monotonic_time () - self->load_started;
+      guint wait_ms = (guint) MIN (took * (1 / UPDATE_BUDGET - 1) / 1000, G_MAXUINT);
+
+      if (wait_ms == 0)
+        sps_live_window_reload (self);
+      else
+        self->budget_wait = g_timeout_add (wait_ms, on_budget_wait_over, self);
+    }
+}
+
 static void
 load_cb (GObject      *object,
          GAsyncResult *result,
@@ -388,24 +458,56 @@ load_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   trace = sps_trace_load_finish (result, &error);
-  self->loading = FALSE;
-  g_debug ("Reload of %" G_GUINT64_FORMAT " bytes took %.0f ms", self->load_bytes,
-           (g_get_monotonic_time () - self->load_started) / 1000.0);
+  loaded (self, trace, error);
+}
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+static void
+update_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(SpsLiveWindow) self = user_data;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+
+  trace = sps_live_decoder_update_finish (result, &error);
+  loaded (self, trace, error);
+}
+
+/* Picks the format from the first bytes, as a load does (the importer
+ * that recognises them best), and takes its live decoder; until some
+ * importer recognises them, updates load the file whole and fail. */
+static void
+start_decoder (SpsLiveWindow *self,
+               GFile         *file)
+{
+  g_autoptr(GPtrArray) importers = sps_plugin_engine_create_importers (sps_plugin_engine_get_default ());
+  g_autoptr(GBytes) head = sps_live_capture_read_head (self->capture);
+  g_autofree char *name = NULL;
+  SpsImporter *best = NULL;
+  guint best_score = 0;
+
+  for (guint i = 0; i < importers->len; i++)
+    {
+      SpsImporter *importer = g_ptr_array_index (importers, i);
+      guint score = sps_importer_probe (importer, file, head);
+
+      if (score > best_score)
+        {
+          best = importer;
+          best_score = score;
+        }
+    }
+
+  if (best == NULL)
     return;
 
-  /* Not a trace yet (too few bytes to be recognised): wait for more */
-  if (trace != NULL)
-    show_trace (self, trace);
-  else
-    g_debug ("Live capture not readable yet: %s", error->message);
-  note_load (self);
-
-  update_status (self);
-
-  if (self->pending)
-    sps_live_window_reload (self);
+  /* Messages name the stream as a load of the file would */
+  name = g_file_get_parse_name (file);
+  self->decoder = sps_importer_new_live_decoder (best, name);
+  self->whole_loads = self->decoder == NULL;
+  g_debug ("Live capture in %s format, %s", sps_importer_get_name (best),
+           self->decoder != NULL ? "decoded as it arrives" : "loaded whole at each update");
 }
 
 static void
@@ -421,7 +523,7 @@ sps_live_window_reload (SpsLiveWindow *self)
       return;
     }
 
-  if (self->loading)
+  if (self->loading || self->budget_wait != 0)
     {
       self->pending = TRUE;
       return;
@@ -431,8 +533,26 @@ sps_live_window_reload (SpsLiveWindow *self)
   self->pending = FALSE;
   self->load_started = g_get_monotonic_time ();
   self->load_bytes = sps_live_capture_get_n_bytes (self->capture);
-  sps_trace_load_async (file, NULL, NULL, SPS_LOAD_FLAGS_KEEP_PARTIAL, NULL, self->cancellable,
-                        load_cb, g_object_ref (self));
+
+  if (self->decoder == NULL && !self->whole_loads)
+    start_decoder (self, file);
+
+  if (self->decoder != NULL)
+    {
+      /* A cancelled update still feeds its bytes (the decoder stays
+       * whole), so they count as decoded from here on */
+      gboolean memory = sps_live_memory_get_n_samples (self->memory) > 0;
+
+      sps_live_decoder_update_async (self->decoder, NULL, file, self->decoded, self->load_bytes,
+                                     memory ? sps_live_memory_add_rows : NULL,
+                                     memory ? sps_live_memory_dup_samples (self->memory) : NULL,
+                                     memory ? (GDestroyNotify) g_array_unref : NULL,
+                                     self->cancellable, update_cb, g_object_ref (self));
+      self->decoded = self->load_bytes;
+    }
+  else
+    sps_trace_load_async (file, NULL, NULL, SPS_LOAD_FLAGS_KEEP_PARTIAL, NULL, self->cancellable,
+                          load_cb, g_object_ref (self));
 }
 
 static void
@@ -494,12 +614,27 @@ on_follow_toggled (SpsLiveWindow   *self,
 }
 
 static void
+on_memory_track (GSimpleAction *action,
+                 GVariant      *state,
+                 gpointer       user_data)
+{
+  SpsLiveWindow *self = user_data;
+
+  g_simple_action_set_state (action, state);
+  sps_live_memory_set_enabled (self->memory, g_variant_get_boolean (state));
+  /* Off: the track goes at once, not with the next bytes */
+  if (!g_variant_get_boolean (state))
+    sps_live_window_reload (self);
+}
+
+static void
 sps_live_window_dispose (GObject *object)
 {
   SpsLiveWindow *self = SPS_LIVE_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->state_tick, g_source_remove);
+  g_clear_handle_id (&self->budget_wait, g_source_remove);
   if (self->capture != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->capture, self);
@@ -510,6 +645,8 @@ sps_live_window_dispose (GObject *object)
   g_clear_object (&self->save_chooser);
   g_clear_object (&self->capture);
   g_clear_object (&self->session);
+  g_clear_object (&self->decoder);
+  g_clear_object (&self->memory);
   g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (sps_live_window_parent_class)->dispose (object);
@@ -574,6 +711,9 @@ sps_live_window_init (SpsLiveWindow *self)
   GtkWidget *header = gtk_header_bar_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *status_bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GSimpleAction) action = NULL;
+  GtkWidget *menu_button;
 
   self->follow = TRUE;
   self->cancellable = g_cancellable_new ();
@@ -598,6 +738,17 @@ sps_live_window_init (SpsLiveWindow *self)
   gtk_toggle_button_set_active (self->follow_button, TRUE);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->follow_button), _("Keep the newest data in view"));
   g_signal_connect_swapped (self->follow_button, "toggled", G_CALLBACK (on_follow_toggled), self);
+  self->memory = sps_live_memory_new ();
+  action = g_simple_action_new_stateful ("memory-track", NULL, g_variant_new_boolean (FALSE));
+  g_signal_connect_object (action, "change-state", G_CALLBACK (on_memory_track), self, 0);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+  g_menu_append (menu, _("Spanscope _Memory Track"), "win.memory-track");
+  menu_button = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (menu_button), "open-menu-symbolic");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (menu_button), G_MENU_MODEL (menu));
+  gtk_widget_set_tooltip_text (menu_button, _("Capture options"));
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), menu_button);
+
   gtk_header_bar_pack_end (GTK_HEADER_BAR (header), GTK_WIDGET (self->follow_button));
 
   gtk_window_set_titlebar (GTK_WINDOW (self), header);

@@ -818,3 +818,30 @@ out:
 
   return ret;
 }
+
+/**
+ * sps_etrace_build_stream:
+ * @decoder: a decoder that was fed the whole stream, not finished
+ * @builder: where the trace goes
+ * @progress: (nullable): progress and cancellation
+ * @error: return location for an error (cancellation only)
+ *
+ * Ends the stream and builds its trace: what a load of a file and an
+ * update of a live capture both do once the bytes are decoded.
+ */
+gboolean
+sps_etrace_build_stream (SpsEtraceDecoder *decoder,
+                         SpsTraceBuilder  *builder,
+                         SpsProgress      *progress,
+                         GError          **error)
+{
+  g_return_val_if_fail (decoder != NULL, FALSE);
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (builder), FALSE);
+
+  sps_trace_builder_set_format (builder, "etrace");
+  sps_trace_builder_set_display_time_unit (builder, "ns");
+  sps_etrace_decoder_finish (decoder);
+  sps_trace_builder_add_events_read (builder, sps_etrace_decoder_get_frames (decoder));
+
+  return sps_etrace_build (decoder, builder, progress, error);
+}

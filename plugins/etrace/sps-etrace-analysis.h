@@ -15,5 +15,9 @@ gboolean sps_etrace_build (SpsEtraceDecoder *decoder,
                            SpsTraceBuilder  *builder,
                            SpsProgress      *progress,
                            GError          **error);
+gboolean sps_etrace_build_stream (SpsEtraceDecoder *decoder,
+                                  SpsTraceBuilder  *builder,
+                                  SpsProgress      *progress,
+                                  GError          **error);
 
 G_END_DECLS

@@ -605,6 +605,77 @@ sps_etrace_decoder_new (void)
   return self;
 }
 
+static GHashTable *
+copy_dict (GHashTable *dict)
+{
+  GHashTable *copy = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, dict);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_insert (copy, key, value);
+
+  return copy;
+}
+
+/**
+ * sps_etrace_decoder_copy:
+ * @self: a decoder that is not finished
+ *
+ * A live capture shows what arrived so far while more keeps coming: the
+ * copy is finished and built (a worker thread may do it) while @self goes
+ * on decoding. Everything is copied, so the two share nothing; the events
+ * are one memcpy() of 16 bytes per frame.
+ *
+ * Returns: (transfer full): an independent decoder in the same state
+ */
+SpsEtraceDecoder *
+sps_etrace_decoder_copy (SpsEtraceDecoder *self)
+{
+  SpsEtraceDecoder *copy;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (!self->finished, NULL);
+
+  copy = g_new (SpsEtraceDecoder, 1);
+  *copy = *self;
+  copy->arena.base.allocator_data = &copy->arena;
+  arena_reset (&copy->arena);
+
+  copy->dict_small = g_array_copy (self->dict_small);
+  copy->dict = copy_dict (self->dict);
+  copy->events = g_array_copy (self->events);
+  copy->marks = g_array_copy (self->marks);
+  copy->source = g_strdup (self->source);
+  for (guint i = 0; i < SPS_ETRACE_N_HEALTH; i++)
+    copy->messages[i] = g_strdup (self->messages[i]);
+
+  copy->names = g_ptr_array_new_full (self->names->len, _sps_etrace_name_free);
+  for (guint i = 0; i < self->names->len; i++)
+    {
+      const SpsEtraceName *name = g_ptr_array_index (self->names, i);
+      SpsEtraceName *dup = g_memdup2 (name, sizeof *name);
+
+      dup->name = g_strdup (name->name);
+      g_ptr_array_add (copy->names, dup);
+    }
+
+  /* v1's keys are the names' own text: point them at the copies */
+  copy->by_text = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_iter_init (&iter, self->by_text);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const SpsEtraceName *name = g_ptr_array_index (copy->names, GPOINTER_TO_UINT (value) - 1);
+
+      g_hash_table_insert (copy->by_text, name->name, value);
+    }
+
+  return copy;
+}
+
 void
 sps_etrace_decoder_free (SpsEtraceDecoder *self)
 {

@@ -90,6 +90,7 @@ typedef struct _SpsEtraceDecoder SpsEtraceDecoder;
 
 SpsEtraceDecoder *sps_etrace_decoder_new            (void);
 void              sps_etrace_decoder_free           (SpsEtraceDecoder *self);
+SpsEtraceDecoder *sps_etrace_decoder_copy           (SpsEtraceDecoder *self);
 void              sps_etrace_decoder_set_keep_events (SpsEtraceDecoder *self,
                                                      gboolean          keep);
 void              sps_etrace_decoder_reserve        (SpsEtraceDecoder *self,

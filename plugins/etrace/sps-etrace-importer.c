@@ -16,6 +16,7 @@
 #include "sps-etrace-analysis.h"
 #include "sps-etrace-decoder.h"
 #include "sps-etrace-importer.h"
+#include "sps-etrace-live-decoder.h"
 
 /* Bytes decoded between two progress updates and cancellation checks */
 #define CHUNK_SIZE (1024 * 1024)
@@ -77,9 +78,6 @@ sps_etrace_importer_load (SpsImporter      *importer,
     return FALSE;
   data = g_bytes_get_data (mapped, &len);
 
-  sps_trace_builder_set_format (builder, "etrace");
-  sps_trace_builder_set_display_time_unit (builder, "ns");
-
   if (progress != NULL)
     sps_progress_set_phase (progress, SPS_PROGRESS_PHASE_PARSING, _("Decoding frames"));
 
@@ -100,11 +98,7 @@ sps_etrace_importer_load (SpsImporter      *importer,
         }
       sps_etrace_decoder_feed (decoder, data + pos, MIN (CHUNK_SIZE, len - pos));
     }
-  sps_etrace_decoder_finish (decoder);
-
-  sps_trace_builder_add_events_read (builder, sps_etrace_decoder_get_frames (decoder));
-
-  if (!sps_etrace_build (decoder, builder, progress, error))
+  if (!sps_etrace_build_stream (decoder, builder, progress, error))
     return FALSE;
 
   if (progress != NULL)
@@ -113,9 +107,19 @@ sps_etrace_importer_load (SpsImporter      *importer,
   return TRUE;
 }
 
+static SpsLiveDecoder *
+sps_etrace_importer_new_live_decoder (SpsImporter *importer,
+                                      const char  *source)
+{
+  g_assert (SPS_IS_ETRACE_IMPORTER (importer));
+
+  return sps_etrace_live_decoder_new (source);
+}
+
 static void
 sps_etrace_importer_iface_init (SpsImporterInterface *iface)
 {
+  iface->new_live_decoder = sps_etrace_importer_new_live_decoder;
   iface->get_name = sps_etrace_importer_get_name;
   iface->probe = sps_etrace_importer_probe;
   iface->load = sps_etrace_importer_load;

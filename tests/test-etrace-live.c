@@ -1,0 +1,455 @@
+/* test-etrace-live.c: a live capture's trace, built from a decoder kept
+ * between updates, is the trace a load of the same bytes gives
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <spanscope-core.h>
+
+#include "etrace-stream.h"
+#include "sps-etrace-live-decoder.h"
+#include "sps-test-util.h"
+#include "sps-trace-private.h"
+
+#define START  1
+#define END    2
+#define MARKER 3
+#define NONE   (-1)
+
+#define N_ROUNDS 40
+
+/* One element of a column, or the value every row holds while the column
+ * is stored once */
+static const guint8 *
+column_value (SpsTrace        *trace,
+              const SpsColumn *c,
+              guint            row)
+{
+  const guint8 *column = G_STRUCT_MEMBER (gpointer, trace, c->offset);
+
+  if (column == NULL)
+    {
+      g_assert_cmpuint (c->constant, !=, 0);
+      return G_STRUCT_MEMBER_P (trace, c->constant);
+    }
+  return column + (gsize) row * c->element_size;
+}
+
+/* Every table, row for row and column for column, and everything else a
+ * view reads: strings, warnings, metadata, times, the block index. */
+static void
+assert_same_trace (SpsTrace *a,
+                   SpsTrace *b)
+{
+  guint n_layouts;
+  const SpsTableLayout *layouts = _sps_trace_get_layouts (&n_layouts);
+  gsize arena_a, arena_b;
+  const guint8 *bytes_a = a->arena != NULL ? g_bytes_get_data (a->arena, &arena_a) : NULL;
+  const guint8 *bytes_b = b->arena != NULL ? g_bytes_get_data (b->arena, &arena_b) : NULL;
+
+  if (bytes_a == NULL)
+    arena_a = 0;
+  if (bytes_b == NULL)
+    arena_b = 0;
+
+  for (guint l = 0; l < n_layouts; l++)
+    {
+      guint n_rows = G_STRUCT_MEMBER (guint, a, layouts[l].n_rows);
+
+      g_assert_cmpuint (n_rows, ==, G_STRUCT_MEMBER (guint, b, layouts[l].n_rows));
+      for (const SpsColumn *c = layouts[l].columns; c < layouts[l].columns + SPS_MAX_COLUMNS && c->element_size != 0; c++)
+        for (guint r = 0; r < n_rows; r++)
+          g_assert_cmpmem (column_value (a, c, r), c->element_size, column_value (b, c, r), c->element_size);
+    }
+
+  g_assert_cmpuint (sps_string_pool_get_size (a->strings), ==, sps_string_pool_get_size (b->strings));
+  for (guint i = 0; i < sps_string_pool_get_size (a->strings); i++)
+    {
+      gsize len_a, len_b;
+      const char *str_a = sps_string_pool_get (a->strings, i, &len_a);
+      const char *str_b = sps_string_pool_get (b->strings, i, &len_b);
+
+      g_assert_cmpmem (str_a, len_a, str_b, len_b);
+    }
+
+  g_assert_cmpmem (bytes_a, arena_a, bytes_b, arena_b);
+
+  g_assert_cmpuint (a->n_warnings, ==, b->n_warnings);
+  for (guint i = 0; i < a->n_warnings; i++)
+    {
+      g_assert_cmpstr (a->warning_names[i], ==, b->warning_names[i]);
+      g_assert_cmpuint (a->warning_counts[i], ==, b->warning_counts[i]);
+      g_assert_cmpstr (a->warning_messages[i], ==, b->warning_messages[i]);
+    }
+
+  g_assert_cmpuint (a->n_metadata, ==, b->n_metadata);
+  g_assert_cmpmem (a->metadata_keys, a->n_metadata * sizeof (guint32), b->metadata_keys, b->n_metadata * sizeof (guint32));
+  g_assert_cmpmem (a->metadata_values, a->n_metadata * sizeof (SpsArgsRef), b->metadata_values, b->n_metadata * sizeof (SpsArgsRef));
+  g_assert_cmpuint (a->n_info_sections, ==, b->n_info_sections);
+  g_assert_cmpmem (a->info_names, a->n_info_sections * sizeof (guint32), b->info_names, b->n_info_sections * sizeof (guint32));
+  g_assert_cmpmem (a->info_values, a->n_info_sections * sizeof (SpsArgsRef), b->info_values, b->n_info_sections * sizeof (SpsArgsRef));
+
+  g_assert_cmpstr (sps_trace_get_format (a), ==, sps_trace_get_format (b));
+  g_assert_cmpint (a->start_time, ==, b->start_time);
+  g_assert_cmpint (a->end_time, ==, b->end_time);
+  g_assert_cmpuint (a->events_read, ==, b->events_read);
+  g_assert_cmpmem (a->slice_counts, sizeof a->slice_counts, b->slice_counts, sizeof b->slice_counts);
+
+  g_assert_cmpuint (a->n_block_leaves, ==, b->n_block_leaves);
+  g_assert_cmpmem (a->track_first_block, (a->tracks.n_rows + 1) * sizeof (guint32),
+                   b->track_first_block, (b->tracks.n_rows + 1) * sizeof (guint32));
+  g_assert_cmpmem (a->block_tree, 2 * (gsize) a->n_block_leaves * sizeof (SpsTime),
+                   b->block_tree, 2 * (gsize) b->n_block_leaves * sizeof (SpsTime));
+}
+
+/* A capture with everything that crosses an update: spans open across
+ * cuts (ctl_task runs over ten rounds), deadline misses (gyro_isr's
+ * deadline is 500 ns; every third round it runs 700), lost frames
+ * (round 15 skips three sequence numbers), garbage (round 25: bytes that
+ * are not frames), an end without a start (round 30) and a span still
+ * open at the end. @round_end: where each round's bytes end. */
+static GByteArray *
+make_capture (gsize *round_end)
+{
+  GByteArray *s = g_byte_array_new ();
+  guint32 seq = 0;
+  static const guint8 garbage[] = { 0xff, 0xff, 0x00, 0x7f, 0x13 };
+
+  etrace_stream_start (s, 1000, seq++, FALSE, 0);
+  etrace_stream_name (s, 1000, seq++, 1, "gyro_isr", 1, 8, 0.0005f);
+  etrace_stream_name (s, 1000, seq++, 2, "ctl_task", 2, 3, NAN);
+  etrace_stream_name (s, 1000, seq++, 3, "tick", 0, 0, NAN);
+
+  for (guint i = 0; i < N_ROUNDS; i++)
+    {
+      if (i == 15)
+        seq += 3;
+      if (i == 25)
+        g_byte_array_append (s, garbage, sizeof garbage);
+      if (i % 10 == 0)
+        etrace_stream_event (s, START, 10, seq++, 2, NONE);
+      etrace_stream_event (s, START, 100, seq++, 1, NONE);
+      etrace_stream_event (s, MARKER, 50, seq++, 3, i);
+      etrace_stream_event (s, END, i % 3 == 0 ? 700 : 200, seq++, 1, NONE);
+      if (i % 10 == 7)
+        etrace_stream_event (s, END, 10, seq++, 2, NONE);
+      if (i == 30)
+        etrace_stream_event (s, END, 10, seq++, 1, NONE);
+      round_end[i] = s->len;
+    }
+  /* Never ends */
+  etrace_stream_event (s, START, 10, seq++, 2, NONE);
+
+  return s;
+}
+
+/* A live decoder whose messages name @file, as a load of it does */
+static SpsLiveDecoder *
+decoder_for (GFile *file)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+
+  return sps_etrace_live_decoder_new (name);
+}
+
+static void
+remove_temp (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  sps_test_remove_tree (dir);
+}
+
+static void
+write_prefix (const char   *path,
+              GByteArray   *capture,
+              gsize         len)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, (const char *) capture->data, (gssize) len, &error);
+  g_assert_no_error (error);
+}
+
+static int
+compare_offsets (gconstpointer a,
+                 gconstpointer b)
+{
+  gsize oa = *(const gsize *) a;
+  gsize ob = *(const gsize *) b;
+
+  return oa < ob ? -1 : oa > ob;
+}
+
+/* Feeds @decoder the bytes from *@fed to @cut in reads of 1–17 bytes,
+ * builds a copy of it and compares that with a load of the first @cut
+ * bytes written to @file (whose name the messages hold). Returns the
+ * live trace, or %NULL with @error set when the load does not recognise
+ * the bytes. */
+static SpsTrace *
+feed_and_compare (SpsLiveDecoder  *decoder,
+                  GRand           *rand,
+                  gsize           *fed,
+                  GByteArray      *capture,
+                  gsize            cut,
+                  GFile           *file,
+                  GError         **error)
+{
+  g_autoptr(SpsLiveDecoder) copy = NULL;
+  g_autoptr(SpsTrace) live = NULL;
+  g_autoptr(SpsTrace) loaded = NULL;
+  g_autofree char *path = g_file_get_path (file);
+
+  while (*fed < cut)
+    {
+      gsize chunk = (gsize) g_rand_int_range (rand, 1, 18);
+      gsize n = MIN (chunk, cut - *fed);
+
+      sps_live_decoder_feed (decoder, capture->data + *fed, n);
+      *fed += n;
+    }
+
+  copy = sps_live_decoder_copy (decoder);
+  live = sps_live_decoder_load (copy, NULL, file, NULL);
+  g_assert_nonnull (live);
+
+  write_prefix (path, capture, cut);
+  if (!(loaded = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, error)))
+    return NULL;
+  assert_same_trace (live, loaded);
+
+  return g_steal_pointer (&live);
+}
+
+/* The decoder is fed the capture in chunks of 1–17 bytes (frames split
+ * across reads everywhere), and at each cut a copy of it is built and
+ * compared with a load of the bytes so far. The original goes on, so a
+ * copy must leave it as it was. */
+static void
+test_cuts (void)
+{
+  gsize round_end[N_ROUNDS];
+  g_autoptr(GByteArray) capture = make_capture (round_end);
+  g_autofree char *path = sps_test_write_temp ("test-etrace-live-XXXXXX", "capture.etrace", "", 0);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(SpsLiveDecoder) decoder = decoder_for (file);
+  g_autoptr(GArray) cuts = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autoptr(GRand) rand = g_rand_new_with_seed (19);
+  g_autoptr(GByteArray) header = g_byte_array_new ();
+  gsize fed = 0;
+  guint n_checked = 0;
+  guint n_unrecognised = 0;
+
+  etrace_stream_start (header, 1000, 0, FALSE, 0);
+
+  /* Between frames, inside a frame, inside the garbage, every 11 bytes,
+   * and the end */
+  for (guint i = 0; i < N_ROUNDS; i += 3)
+    {
+      gsize cut[] = { round_end[i], round_end[i] + 3 };
+
+      g_array_append_vals (cuts, cut, G_N_ELEMENTS (cut));
+    }
+  for (gsize c = 1; c < capture->len; c += 11)
+    g_array_append_val (cuts, c);
+  g_array_append_val (cuts, round_end[24]);
+  {
+    gsize in_garbage = round_end[24] + 2;
+
+    g_array_append_val (cuts, in_garbage);
+  }
+  g_array_append_val (cuts, capture->len);
+  g_array_sort (cuts, compare_offsets);
+
+  for (guint k = 0; k < cuts->len; k++)
+    {
+      gsize cut = MIN (g_array_index (cuts, gsize, k), capture->len);
+      g_autoptr(SpsTrace) live = NULL;
+      g_autoptr(GError) error = NULL;
+
+      live = feed_and_compare (decoder, rand, &fed, capture, cut, file, &error);
+      /* Before its stream header is whole no importer recognises the
+       * file (the live window waits for more then) */
+      if (cut < header->len)
+        {
+          g_assert_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNKNOWN_FORMAT);
+          n_unrecognised++;
+          continue;
+        }
+      g_assert_no_error (error);
+      n_checked++;
+
+      /* Rounds 0–9 by hand: ten gyro_isr spans, ten ticks, ctl_task
+       * started once and open (unfinished) until round 7 ends it */
+      if (cut == round_end[9])
+        {
+          g_assert_cmpuint (sps_trace_get_instants (live)->n_rows, ==, 10);
+          g_assert_cmpuint (sps_trace_get_slices (live)->n_rows, ==, 11);
+          g_assert_cmpuint (sps_trace_count_warning (live, "lost_frames"), ==, 0);
+          g_assert_cmpuint (sps_trace_get_events_read (live), ==, 4 + 10 * 3 + 2);
+        }
+    }
+
+  /* The whole capture, by hand: one stretch of garbage; the three
+   * sequence numbers skipped at round 15 are lost (and whatever frames
+   * the garbage swallowed: at least 3); round 30's second end of gyro_isr
+   * has no start (so at least 1); ctl_task's last start never ends */
+  {
+    g_autoptr(SpsTrace) last = NULL;
+    g_autoptr(SpsLiveDecoder) copy = sps_live_decoder_copy (decoder);
+
+    last = sps_live_decoder_load (copy, NULL, file, NULL);
+    g_assert_cmpuint (sps_trace_count_warning (last, "lost_frames"), >=, 3);
+    g_assert_cmpuint (sps_trace_count_warning (last, "desync"), ==, 1);
+    g_assert_cmpuint (sps_trace_count_warning (last, "unmatched_end"), >=, 1);
+    g_assert_cmpuint (sps_trace_count_warning (last, "open_at_end"), ==, 1);
+  }
+
+  /* Only the cut at byte 1 falls inside the header */
+  g_assert_cmpuint (n_unrecognised, ==, 1);
+  g_assert_cmpuint (n_checked, ==, cuts->len - 1);
+  remove_temp (path);
+}
+
+/* v1 keeps its dictionary by name text, which a copy must point at its
+ * own names: a v1 capture with two names, a lost frame (sequence 6 never
+ * comes), an end without a start (sequence 9) and a device reset
+ * (sequence back to 0), compared with a load at every byte from where
+ * the probe recognises it (four whole frames) and at the ends of the
+ * first three frames. */
+static void
+test_v1_cuts (void)
+{
+  g_autoptr(GByteArray) capture = g_byte_array_new ();
+  g_autofree char *path = sps_test_write_temp ("test-etrace-live-XXXXXX", "capture.etrace", "", 0);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(SpsLiveDecoder) decoder = decoder_for (file);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20);
+  const struct { guint type; guint64 ts; guint32 seq; const char *name; guint source; } events[] = {
+    { START, 1000, 0, "job", 2 }, { START, 1100, 1, "irq", 1 }, { END, 1150, 2, "irq", 1 },
+    { END, 1400, 3, "job", 2 }, { MARKER, 1500, 4, "tick", 2 }, { START, 1600, 5, "job", 2 },
+    { START, 1700, 7, "irq", 1 }, { END, 1750, 8, "irq", 1 }, { END, 1760, 9, "irq", 1 },
+    { START, 100, 0, "job", 2 }, { END, 300, 1, "job", 2 }, { START, 400, 2, "irq", 1 },
+  };
+  gsize frame_end[G_N_ELEMENTS (events)];
+  gsize fed = 0;
+  guint n_checked = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    {
+      etrace_stream_v1 (capture, events[i].type, events[i].ts, events[i].seq, events[i].name,
+                        events[i].source, events[i].source == 1 ? 5 : 1);
+      frame_end[i] = capture->len;
+    }
+
+  for (gsize cut = frame_end[0]; cut <= capture->len; cut++)
+    {
+      g_autoptr(SpsTrace) live = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (cut < frame_end[3] && cut != frame_end[0] && cut != frame_end[1] && cut != frame_end[2])
+        continue;
+      live = feed_and_compare (decoder, rand, &fed, capture, cut, file, &error);
+      g_assert_no_error (error);
+      n_checked++;
+    }
+  /* Every byte from the fourth frame's end, and three frame ends */
+  g_assert_cmpuint (n_checked, ==, capture->len - frame_end[3] + 1 + 3);
+
+  /* A copy outlives its original and decodes on: "irq" must still be
+   * known by its text (MALLOC_PERTURB_ scribbles over what was freed) */
+  {
+    g_autoptr(SpsLiveDecoder) copy = sps_live_decoder_copy (decoder);
+    g_autoptr(SpsTrace) live = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_clear_object (&decoder);
+    etrace_stream_v1 (capture, END, 450, 3, "irq", 1, 5);
+    live = feed_and_compare (copy, rand, &fed, capture, capture->len, file, &error);
+    g_assert_no_error (error);
+    /* By hand: the second boot's irq 400–450 */
+    g_assert_cmpint (sps_trace_get_slices (live)->dur[sps_test_find_slice (live, "irq", 2)], ==, 50);
+  }
+
+  remove_temp (path);
+}
+
+static void
+update_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  SpsTrace **out = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *out = sps_live_decoder_update_finish (result, &error);
+  g_assert_no_error (error);
+}
+
+static SpsTrace *
+update (SpsLiveDecoder *decoder,
+        GFile          *file,
+        guint64         offset,
+        guint64         end)
+{
+  SpsTrace *trace = NULL;
+
+  sps_live_decoder_update_async (decoder, NULL, file, offset, end, NULL, NULL, NULL, NULL, update_cb, &trace);
+  while (trace == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  return trace;
+}
+
+/* The window's path: each update reads only the new bytes of the file
+ * on a worker and gives the trace of everything so far. */
+static void
+test_update_reads_new_bytes (void)
+{
+  gsize round_end[N_ROUNDS];
+  g_autoptr(GByteArray) capture = make_capture (round_end);
+  g_autofree char *path = sps_test_write_temp ("test-etrace-live-XXXXXX", "capture.etrace", "", 0);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(SpsLiveDecoder) decoder = decoder_for (file);
+  gsize cuts[] = { round_end[0] - 1, round_end[3] + 1, round_end[20], capture->len };
+  gsize fed = 0;
+
+  /* The file holds everything from the start, as a capture file holds
+   * more than the update asks for while bytes keep arriving */
+  write_prefix (path, capture, capture->len);
+
+  for (guint k = 0; k < G_N_ELEMENTS (cuts); k++)
+    {
+      g_autoptr(SpsTrace) live = update (decoder, file, fed, cuts[k]);
+      g_autoptr(SpsTrace) loaded = NULL;
+
+      /* Compared with a load of the bytes so far from the same file (its
+       * name is in the messages), then the file holds everything again */
+      fed = cuts[k];
+      write_prefix (path, capture, fed);
+      loaded = sps_test_load_path (path);
+      assert_same_trace (live, loaded);
+      write_prefix (path, capture, capture->len);
+    }
+
+  remove_temp (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/etrace/live/cuts", test_cuts);
+  g_test_add_func ("/etrace/live/update-reads-new-bytes", test_update_reads_new_bytes);
+  g_test_add_func ("/etrace/live/v1-cuts", test_v1_cuts);
+
+  return g_test_run ();
+}
