@@ -213,7 +213,7 @@ sps_live_memory_dup_samples (SpsLiveMemory *self)
  * @samples: what sps_live_memory_dup_samples() returned
  *
  * An #SpsLiveDecoderAddFunc: the counter "Spanscope memory", series
- * "bytes", of a
+ * "rss_bytes", of a
  * process "Spanscope" with Spanscope's own process id, sorted after the
  * capture's processes.
  */
@@ -234,11 +234,11 @@ sps_live_memory_add_rows (SpsTraceBuilder *builder,
   sps_trace_builder_set_process_name (builder, process, sps_trace_builder_intern (builder, "Spanscope", -1));
   sps_trace_builder_set_process_sort_index (builder, process, G_MAXINT32);
   /* Names are data (SQL reads them), so not translated, as in the self
-   * trace's counter; the series "bytes" gives the values their unit on
-   * the timeline */
+   * trace's counter, whose series name this one shares: "rss_bytes"
+   * gives the values their unit on the timeline */
   counter = sps_trace_builder_ensure_counter_track (builder, process,
                                                     sps_trace_builder_intern (builder, "Spanscope memory", -1),
-                                                    sps_trace_builder_intern (builder, "bytes", -1));
+                                                    sps_trace_builder_intern (builder, "rss_bytes", -1));
   for (guint i = 0; i < array->len; i++)
     {
       const Sample *sample = &g_array_index (array, Sample, i);
