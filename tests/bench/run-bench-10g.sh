@@ -42,7 +42,11 @@ if [ ! -s "$file" ] && [ "$free_kb" -lt "$need_kb" ]; then
   echo "bench-10g: $dir has $((free_kb / 1024 / 1024)) GB free, $((need_kb / 1024 / 1024)) GB needed; skipped"
   exit 0
 fi
-[ -n "${SPANSCOPE_BENCH_KEEP:-}" ] || trap 'rm -f "$file" "$file.tmp"' EXIT
+if [ -z "${SPANSCOPE_BENCH_KEEP:-}" ]; then
+  # Stopped or done, the 10 GB go
+  trap 'rm -f "$file" "$file.tmp"' EXIT
+  trap 'exit 1' INT TERM
+fi
 
 # Runs a step with its wall time and peak RSS, output shown
 step() {
