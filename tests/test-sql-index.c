@@ -214,6 +214,21 @@ static const Case cases[] = {
   { "SELECT count(*) FROM threads", TRUE },
   { "SELECT count(*) FROM slices WHERE dur > 100", TRUE },
   { "SELECT count(*) FROM slices s JOIN threads t ON t.id = s.thread_id", TRUE },
+  /* The outer table's columns read for every inner row (xColumn through
+   * the table's reader), and the plain scans' xNext without row checks:
+   * whole tables, one track, one thread's tracks */
+  { "SELECT sum(s.dur), sum(t.tid) FROM slices s JOIN threads t ON t.id = s.thread_id", TRUE },
+  { "SELECT sum(s.dur), sum(t.tid), count(*) FROM threads t JOIN slices s ON s.thread_id = t.id", TRUE },
+  { "SELECT t.name, p.name, count(*), sum(s.dur), sum(t.tid + p.pid) FROM slices s"
+    " JOIN threads t ON t.id = s.thread_id JOIN processes p ON p.id = t.process_id"
+    " GROUP BY t.name, p.name ORDER BY 1, 2", TRUE },
+  { "SELECT k.name, k.kind, count(*), max(s.depth) FROM slices s JOIN tracks k ON k.id = s.track_id"
+    " GROUP BY k.id ORDER BY k.id", TRUE },
+  { "SELECT sum(dur), sum(thread_id), count(*) FROM slices", TRUE },
+  { "SELECT track_id, count(*), sum(dur) FROM slices GROUP BY track_id", TRUE },
+  { "SELECT count(*), sum(dur), min(id), max(id) FROM slices WHERE track_id = (SELECT track_id FROM slices WHERE id = 0)", TRUE },
+  { "SELECT count(*), sum(dur), min(id), max(id) FROM slices WHERE thread_id = (SELECT thread_id FROM slices WHERE id = 0)", TRUE },
+  { "SELECT count(*), sum(ts), min(id), max(id) FROM instants", TRUE },
   { "SELECT count(*) AS n FROM frames", TRUE },
 };
 

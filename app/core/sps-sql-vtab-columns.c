@@ -613,31 +613,26 @@ column_gc_observations (SpsSqlVtabContext *ctx,
     }
 }
 
-/* The value of column @col of row @row of @table */
-void
-_sps_sql_vtab_column (SpsSqlVtabContext *ctx,
-                      TableId            table,
-                      sqlite3_context   *sctx,
-                      guint32            row,
-                      int                col)
+/* The reader of @table's columns */
+SpsSqlVtabColumnFunc
+_sps_sql_vtab_get_column_func (TableId table)
 {
-  switch (table)
-    {
-    case TABLE_PROCESSES: column_processes (ctx, sctx, row, col); break;
-    case TABLE_THREADS: column_threads (ctx, sctx, row, col); break;
-    case TABLE_TRACKS: column_tracks (ctx, sctx, row, col); break;
-    case TABLE_SLICES: column_slices (ctx, sctx, row, col); break;
-    case TABLE_INSTANTS: column_instants (ctx, sctx, row, col); break;
-    case TABLE_COUNTERS: column_counters (ctx, sctx, row, col); break;
-    case TABLE_FLOWS: column_flows (ctx, sctx, row, col); break;
-    case TABLE_SAMPLES: column_samples (ctx, sctx, row, col); break;
-    case TABLE_CALLSITES: column_callsites (ctx, sctx, row, col); break;
-    case TABLE_FRAMES: column_frames (ctx, sctx, row, col); break;
-    case TABLE_OBJECTS: column_objects (ctx, sctx, row, col); break;
-    case TABLE_ALLOCATIONS: column_allocations (ctx, sctx, row, col); break;
-    case TABLE_GC_OBSERVATIONS: column_gc_observations (ctx, sctx, row, col); break;
-    case N_TABLES:
-    default:
-      break;
-    }
+  static const SpsSqlVtabColumnFunc funcs[N_TABLES] = {
+    [TABLE_PROCESSES] = column_processes,
+    [TABLE_THREADS] = column_threads,
+    [TABLE_TRACKS] = column_tracks,
+    [TABLE_SLICES] = column_slices,
+    [TABLE_INSTANTS] = column_instants,
+    [TABLE_COUNTERS] = column_counters,
+    [TABLE_FLOWS] = column_flows,
+    [TABLE_SAMPLES] = column_samples,
+    [TABLE_CALLSITES] = column_callsites,
+    [TABLE_FRAMES] = column_frames,
+    [TABLE_OBJECTS] = column_objects,
+    [TABLE_ALLOCATIONS] = column_allocations,
+    [TABLE_GC_OBSERVATIONS] = column_gc_observations,
+  };
+
+  g_assert (table < N_TABLES);
+  return funcs[table];
 }

@@ -148,11 +148,20 @@ typedef struct
 
 extern const TableInfo _sps_sql_tables[N_TABLES];
 
+/* Writes the value of column @col of row @row of one table */
+typedef void (*SpsSqlVtabColumnFunc) (SpsSqlVtabContext *ctx,
+                                      sqlite3_context   *sctx,
+                                      guint32            row,
+                                      int                col);
+
 typedef struct
 {
-  sqlite3_vtab       base;
-  SpsSqlVtabContext *ctx;
-  TableId            table;
+  sqlite3_vtab          base;
+  SpsSqlVtabContext    *ctx;
+  TableId               table;
+  /* The table's reader, chosen once: xColumn runs for every value a
+   * statement reads (a join's outer column once per inner row) */
+  SpsSqlVtabColumnFunc  column;
 } Vtab;
 
 enum
@@ -228,10 +237,6 @@ const KeyIndex *_sps_sql_vtab_get_key_index  (SpsSqlVtabContext *ctx,
                                               int                col);
 void            _sps_sql_vtab_key_index_free (KeyIndex          *index);
 
-void _sps_sql_vtab_column (SpsSqlVtabContext *ctx,
-                           TableId            table,
-                           sqlite3_context   *sctx,
-                           guint32            row,
-                           int                col);
+SpsSqlVtabColumnFunc _sps_sql_vtab_get_column_func (TableId table);
 
 G_END_DECLS

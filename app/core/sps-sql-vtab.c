@@ -70,6 +70,9 @@ typedef struct
 
   guint64             columns_read; /* bit per column xColumn was asked for */
 
+  /* Segments with nothing to check row by row: xNext only steps */
+  gboolean            plain;
+
   guint64             visited;
 } Cursor;
 
@@ -323,6 +326,7 @@ vtab_connect (sqlite3            *db,
   memset (vtab, 0, sizeof *vtab);
   vtab->ctx = ctx;
   vtab->table = table;
+  vtab->column = _sps_sql_vtab_get_column_func (table);
   *out_vtab = &vtab->base;
 
   return SQLITE_OK;
@@ -371,6 +375,7 @@ cursor_clear (Cursor *cursor)
   cursor->end_hi = SPS_TIME_MAX;
   cursor->check_ts = FALSE;
   cursor->check_end = FALSE;
+  cursor->plain = FALSE;
   cursor->visited = 0;
   cursor->eof = TRUE;
 }
@@ -928,6 +933,12 @@ vtab_filter (sqlite3_vtab_cursor  *base,
       ctx->lead_done = 0;
     }
 
+  /* What cursor_row_matches() and the block skipping would check */
+  cursor->plain = cursor->list == NULL &&
+                  !cursor->filter_track && !cursor->filter_thread && !cursor->filter_name &&
+                  !cursor->filter_key && !cursor->check_ts && !cursor->check_end &&
+                  !(table == TABLE_SLICES && cursor->end_lo != SPS_TIME_MIN);
+
   cursor_settle (cursor);
   return SQLITE_OK;
 }
@@ -937,11 +948,22 @@ vtab_next (sqlite3_vtab_cursor *base)
 {
   Cursor *cursor = (Cursor *) base;
 
-  if (cursor->list != NULL)
-    cursor->list_pos++;
+  /* Every row of a segment matches: the next one, as cursor_settle()
+   * would find it, without its checks (a scan's xNext runs once a row) */
+  if (cursor->plain && cursor->segment < cursor->n_segments &&
+      cursor->row + 1 < cursor->segments[cursor->segment].hi)
+    {
+      cursor->row++;
+      cursor->visited++;
+    }
   else
-    cursor->row++;
-  cursor_settle (cursor);
+    {
+      if (cursor->list != NULL)
+        cursor->list_pos++;
+      else
+        cursor->row++;
+      cursor_settle (cursor);
+    }
   report_progress (cursor);
 
   return SQLITE_OK;
@@ -961,7 +983,7 @@ vtab_column (sqlite3_vtab_cursor *base,
   Cursor *cursor = (Cursor *) base;
 
   cursor->columns_read |= G_GUINT64_CONSTANT (1) << (col & 63);
-  _sps_sql_vtab_column (cursor->vtab->ctx, cursor->vtab->table, sctx, cursor->row, col);
+  cursor->vtab->column (cursor->vtab->ctx, sctx, cursor->row, col);
 
   return SQLITE_OK;
 }

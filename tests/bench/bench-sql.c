@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Usage: bench-sql [--repeat N] [--gen-trace GEN-TRACE] TRACE.json
+ * Usage: bench-sql [--repeat N] [--gen-trace GEN-TRACE] [--joins TEXT | --quick] TRACE.json
  *
  * Loads TRACE.json (generating it first with GEN-TRACE when it is missing
  * or older than GEN-TRACE: the file name must then be bench-N.json), then
@@ -26,7 +26,13 @@
  * (SELECT sum(dur) FROM slices); GROUP BY name against the same query over
  * a native table keyed by an integer name id; count(*); and a ts range and
  * a track_id lookup returning about 1 % of the rows against the scan of all
- * of them (they must cost about 1 % of it).
+ * of them (they must cost about 1 % of it). A join that reads a column of
+ * the small table for every slice is also compared with its fair baseline,
+ * a query over slices alone that reads as many values a row.
+ *
+ * --joins TEXT runs only the joins whose SQL holds TEXT (and their
+ * baselines), for a profiler; --quick only a few queries, one after the
+ * other and with nothing copied (the 10 GB trace's benchmark).
  */
 
 #define G_LOG_DOMAIN "sps-bench-sql"
@@ -141,6 +147,9 @@ typedef struct
   const char *label;
   const char *sql;           /* {T} is the table, {A} and {B} the range */
   double      target_ms;     /* 0: none */
+  /* A join's fair baseline: as many values a row, read from slices alone
+   * (NULL: the plain scan is one) */
+  const char *fair;
 } Query;
 
 /* Wall and thread CPU time of a query, medians */
@@ -282,7 +291,8 @@ bench_stream (SpsSqlEngine *engine)
 static void
 bench_lookups (SpsSqlEngine *engine,
                SpsTrace     *trace,
-               guint         repeat)
+               guint         repeat,
+               const char   *match)
 {
   /* The same sum as the scan over the joined rows, so that the ratio is
    * the join's own cost; then with a column of the other table (one more
@@ -301,10 +311,16 @@ bench_lookups (SpsSqlEngine *engine,
       " JOIN frames f ON f.id = c.frame_id", 1.2 },
     { "join threads (other order)",
       "SELECT sum(s.dur) FROM threads t JOIN slices s ON s.thread_id = t.id", 1.2 },
+    /* Two values a row: the second aggregate costs what it costs over
+     * slices alone */
     { "join threads, + sum(t.tid)",
-      "SELECT sum(s.dur), sum(t.tid) FROM slices s JOIN threads t ON t.id = s.thread_id", 1.2 },
+      "SELECT sum(s.dur), sum(t.tid) FROM slices s JOIN threads t ON t.id = s.thread_id", 1.2,
+      "SELECT sum(dur), sum(thread_id) FROM slices" },
+    /* A group key compared every row: the same over a column the slices
+     * deliver in order */
     { "join threads, GROUP BY t.name",
-      "SELECT t.name, count(*) FROM slices s JOIN threads t ON s.thread_id = t.id GROUP BY t.name", 1.2 },
+      "SELECT t.name, count(*) FROM slices s JOIN threads t ON s.thread_id = t.id GROUP BY t.name", 1.2,
+      "SELECT track_id, count(*) FROM slices GROUP BY track_id" },
   };
   g_autofree char *check = NULL;
   g_autofree char *sql = NULL;
@@ -331,10 +347,13 @@ bench_lookups (SpsSqlEngine *engine,
   g_print ("  (each join runs in turns with the scan; ratios of the medians of those runs)\n");
   for (guint i = 0; i < G_N_ELEMENTS (joins); i++)
     {
-      g_autofree char *plan = plan_of (engine, joins[i].sql);
+      g_autofree char *plan = NULL;
       Times base;
       double cold;
 
+      if (match != NULL && strstr (joins[i].sql, match) == NULL)
+        continue;
+      plan = plan_of (engine, joins[i].sql);
       /* The first run builds the key index a join needs (once per engine) */
       t = median_of (engine, joins[i].sql, 1, &check, &rows);
       cold = t.wall;
@@ -343,7 +362,16 @@ bench_lookups (SpsSqlEngine *engine,
       print_ratio (joins[i].label, t, base, joins[i].target_ms, rows);
       g_print ("      first run %.2f ms wall; scan in turns %.2f ms wall, %.2f ms CPU; plan: %s\n",
                cold, base.wall, base.cpu, plan);
+      if (joins[i].fair != NULL)
+        {
+          median_paired (engine, joins[i].fair, joins[i].sql, repeat, &base, &t, &rows);
+          print_ratio ("  the same against its fair baseline", t, base, joins[i].target_ms, rows);
+          g_print ("      fair baseline in turns (%s): %.2f ms wall, %.2f ms CPU\n",
+                   joins[i].fair, base.wall, base.cpu);
+        }
     }
+  if (match != NULL)
+    return;
 
   /* Samples have the stacks: their joins with callsites and frames */
   scan3 = median_of (engine, "SELECT total(ts) FROM samples", repeat, &check, &rows);
@@ -400,6 +428,41 @@ bench_lookups (SpsSqlEngine *engine,
            100.0 * track_rows / MAX (n_slices, 1));
 
   bench_stream (engine);
+}
+
+/* The 10 GB trace's figures (--quick): what a user's first queries cost
+ * on it, one after the other, with nothing copied */
+static void
+bench_quick (SpsSqlEngine *engine,
+             SpsTrace     *trace,
+             guint         repeat)
+{
+  SpsTime start = sps_trace_get_start_time (trace);
+  SpsTime end = sps_trace_get_end_time (trace);
+  g_autofree char *range = g_strdup_printf ("SELECT count(*), sum(dur) FROM slices WHERE ts BETWEEN %"
+                                            G_GINT64_FORMAT " AND %" G_GINT64_FORMAT,
+                                            start + (end - start) / 2,
+                                            start + (end - start) / 2 + (end - start) / 100);
+  const Query queries[] = {
+    { "count(*)", "SELECT count(*) FROM slices" },
+    { "scan: sum(dur)", "SELECT sum(dur) FROM slices" },
+    { "GROUP BY name", "SELECT name, count(*), sum(dur) FROM slices GROUP BY name" },
+    { "join threads, sum(s.dur)", "SELECT sum(s.dur) FROM slices s JOIN threads t ON t.id = s.thread_id" },
+    { "join threads, GROUP BY t.name",
+      "SELECT t.name, count(*) FROM slices s JOIN threads t ON s.thread_id = t.id GROUP BY t.name" },
+    { "ts BETWEEN a AND b (1 % of the time)", range },
+  };
+
+  g_print ("quick: the first queries a user runs (median of %u)\n", repeat);
+  for (guint i = 0; i < G_N_ELEMENTS (queries); i++)
+    {
+      g_autofree char *check = NULL;
+      guint rows;
+      Times t = median_of (engine, queries[i].sql, repeat, &check, &rows);
+
+      g_print ("  %-44s %10.2f ms wall %10.2f ms CPU  (%u rows; first cell %s)\n",
+               queries[i].label, t.wall, t.cpu, rows, check);
+    }
 }
 
 /* GROUP BY name against the same query over a native table keyed by an
@@ -461,6 +524,8 @@ main (int   argc,
   g_autoptr(SpsSqlEngine) engine = NULL;
   g_autoptr(SpsSqlResult) result = NULL;
   int repeat = 5;
+  g_autofree char *joins_match = NULL;
+  gboolean quick = FALSE;
   double t0, load_ms, create_ms, first_ms, fill_ms, index_ms, q_ms;
   guint64 rss_before, rss_after;
   SpsTime start, end, a, b;
@@ -469,6 +534,9 @@ main (int   argc,
   const GOptionEntry entries[] = {
     { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeat, "Runs of each query (median reported)", "N" },
     { "gen-trace", 'g', 0, G_OPTION_ARG_FILENAME, &gen, "Generator of missing traces", "GEN-TRACE" },
+    { "joins", 'j', 0, G_OPTION_ARG_STRING, &joins_match,
+      "Only the joins whose SQL holds TEXT, nothing else (for profiling)", "TEXT" },
+    { "quick", 'q', 0, G_OPTION_ARG_NONE, &quick, "Only a few queries, nothing copied (the 10 GB trace)", NULL },
     { NULL }
   };
   const Query queries[] = {
@@ -529,6 +597,17 @@ main (int   argc,
   g_print ("import finished → first result: %.3f ms (engine %.3f ms + first query %.3f ms)\n\n",
            create_ms + first_ms, create_ms, first_ms);
 
+  if (joins_match != NULL)
+    {
+      bench_lookups (engine, trace, (guint) repeat, joins_match);
+      return 0;
+    }
+  if (quick)
+    {
+      bench_quick (engine, trace, (guint) repeat);
+      return 0;
+    }
+
   start = sps_trace_get_start_time (trace);
   end = sps_trace_get_end_time (trace);
   a = start + (end - start) / 2;
@@ -542,7 +621,7 @@ main (int   argc,
                                  &virtual_cpu[i]);
     }
 
-  bench_lookups (engine, trace, (guint) repeat);
+  bench_lookups (engine, trace, (guint) repeat, NULL);
 
   /* The copy-based approach: a plain table filled by INSERT */
   result = run_query (engine,
