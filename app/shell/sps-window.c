@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "sps-trace-settings.h"
@@ -449,10 +451,14 @@ phase_title (SpsProgressPhase phase)
     }
 }
 
+#define PROGRESS_STEPS 200.0
+
 static void
 on_progress_changed (SpsWindow   *self,
                      SpsProgress *progress)
 {
+  double fraction;
+
   g_assert (SPS_IS_WINDOW (self));
   g_assert (SPS_IS_PROGRESS (progress));
 
@@ -460,8 +466,13 @@ on_progress_changed (SpsWindow   *self,
     return;
 
   gtk_label_set_text (self->phase_label, phase_title (sps_progress_get_phase (progress)));
-  gtk_progress_bar_set_fraction (self->progress_bar,
-                                 CLAMP (sps_progress_get_fraction (progress), 0.0, 1.0));
+
+  /* In steps of 1/PROGRESS_STEPS: the import reports after every chunk,
+   * and each new fraction repainted the window, which under a software
+   * renderer took a core from the import */
+  fraction = floor (CLAMP (sps_progress_get_fraction (progress), 0.0, 1.0) * PROGRESS_STEPS) / PROGRESS_STEPS;
+  if (fraction != gtk_progress_bar_get_fraction (self->progress_bar))
+    gtk_progress_bar_set_fraction (self->progress_bar, fraction);
 }
 
 static void
