@@ -38,6 +38,22 @@ void               _sps_sql_result_push_text        (SpsSqlResult      *self,
 void               _sps_sql_result_push_null        (SpsSqlResult      *self);
 void               _sps_sql_result_end_row          (SpsSqlResult      *self);
 
+/* The engine's runner, shared with its schema description */
+SpsSqlResult      *_sps_sql_engine_run              (SpsSqlEngine      *self,
+                                                     const char        *sql,
+                                                     SpsProgress       *progress,
+                                                     GCancellable      *cancellable,
+                                                     SpsSqlStream      *stream,
+                                                     GError           **error);
+void               _sps_sql_engine_run_in_thread    (SpsSqlEngine        *self,
+                                                     const char          *sql,
+                                                     SpsProgress         *progress,
+                                                     GCancellable        *cancellable,
+                                                     SpsSqlStream        *stream,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data,
+                                                     gpointer             source_tag);
+
 /* Streaming: batches of rows posted to the caller's main context */
 SpsSqlStream      *_sps_sql_stream_new              (SpsSqlRowsFunc     func,
                                                      gpointer           data,

@@ -223,6 +223,29 @@ table_n_rows (SpsTrace *trace,
     }
 }
 
+static inline const guint32 *
+table_name (SpsTrace *trace,
+            TableId   table)
+{
+  switch (table)
+    {
+    case TABLE_SLICES: return trace->slices.name;
+    case TABLE_INSTANTS: return trace->instants.name;
+    case TABLE_SAMPLES: return trace->samples.name;
+    case TABLE_PROCESSES: return trace->processes.name;
+    case TABLE_THREADS: return trace->threads.name;
+    case TABLE_TRACKS: return trace->tracks.name;
+    case TABLE_FLOWS: return trace->flows.name;
+    case TABLE_FRAMES: return trace->frames.name;
+    default: return NULL;
+    }
+}
+
+const NameIndex *_sps_sql_vtab_get_name_index   (SpsSqlVtabContext *ctx,
+                                                TableId            table);
+const guint32   *_sps_sql_vtab_get_rows_by_text (SpsSqlVtabContext *ctx,
+                                                TableId            table);
+
 int  _sps_sql_vtab_best_index (sqlite3_vtab       *base,
                                sqlite3_index_info *info);
 
