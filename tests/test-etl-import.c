@@ -333,6 +333,21 @@ test_diaghub (void)
   g_assert_cmpint (count (engine, "provider = 'DiagnosticsHub'"), ==, 3);
   g_assert_cmpint (count (engine, "name = 'KernelTraceControl/ImageID'"), ==, 15423);
   g_assert_cmpint (count (engine, "name = 'KernelTraceControl/ImageID/DbgID_RSDS'"), ==, 15076);
+  /* The other image id events by their opcodes (0x20, 0x25, 0x26, 0x28,
+   * 0x40), as TraceEvent's symbol parser names them */
+  g_assert_cmpint (count (engine, "name = 'KernelTraceControl/ImageID/None'"), ==, 347);
+  g_assert_cmpint (count (engine, "name = 'KernelTraceControl/ImageID/DbgID_ILRSDS'"), ==, 1682);
+  g_assert_cmpint (count (engine, "name = 'KernelTraceControl/ImageID/DbgPPDB'"), ==, 14154);
+  g_assert_cmpint (count (engine, "name = 'KernelTraceControl/ImageID/DbgDeterm'"), ==, 13054);
+  g_assert_cmpint (count (engine, "name = 'KernelTraceControl/ImageID/FileVersion'"), ==, 2605);
+  g_assert_cmpint (count (engine, "name LIKE 'KernelTraceControl/Opcode(%'"), ==, 0);
+  /* Their headers name a process but no thread (0xFFFFFFFF): thread -1
+   * of that process, as TraceEvent reports the ThreadID; System (pid 4)
+   * has 13 of them */
+  g_assert_cmpint (count (engine, "thread IN (SELECT id FROM threads WHERE tid = -1)"), ==, 74856);
+  g_assert_cmpint (count (engine, "thread IN (SELECT t.id FROM threads t JOIN processes p ON p.id = t.process_id"
+                                  " WHERE t.tid = -1 AND p.pid = 4)"), ==, 13);
+  g_assert_cmpint (count (engine, "thread IN (SELECT id FROM threads WHERE tid = 4294967295)"), ==, 0);
   /* TPL's events, named by the manifest it logged (ManifestData) */
   g_assert_cmpint (count (engine, "name = 'System.Threading.Tasks.TplEventSource/TaskScheduled/Send'"), ==, 6);
   g_assert_cmpint (count (engine, "name = 'System.Threading.Tasks.TplEventSource/TaskStarted'"), ==, 6);

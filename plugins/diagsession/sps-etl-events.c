@@ -430,6 +430,25 @@ tracelogging_name (SpsEtlEvents       *self,
   return sps_trace_builder_intern (self->builder, text->str, (gssize) text->len);
 }
 
+/* The image id events the kernel's merge adds (their classic GUID is
+ * the ImageID task's), named by their opcodes as TraceEvent's symbol
+ * parser names them */
+static const char *
+image_id_name (guint8 opcode)
+{
+  switch (opcode)
+    {
+    case 0x00: return "ImageID";
+    case 0x20: return "ImageID/None";
+    case 0x24: return "ImageID/DbgID_RSDS";
+    case 0x25: return "ImageID/DbgID_ILRSDS";
+    case 0x26: return "ImageID/DbgPPDB";
+    case 0x28: return "ImageID/DbgDeterm";
+    case 0x40: return "ImageID/FileVersion";
+    default: return NULL;
+    }
+}
+
 /* A provider's event: the manifest's Task/Opcode for the runtime's,
  * KernelTraceControl's image ids, else the id (manifest events) or the
  * opcode (classic events) as a number */
@@ -469,8 +488,9 @@ provider_event_name (SpsEtlEvents       *self,
   g_string_append_c (text, '/');
   if (!classic && (known = sps_ms_manifest_event_name (provider->manifest, r->id)) != NULL)
     g_string_append (text, known);
-  else if (classic && g_str_equal (provider_name, "KernelTraceControl") && (r->opcode == 0 || r->opcode == 36))
-    g_string_append (text, r->opcode == 0 ? "ImageID" : "ImageID/DbgID_RSDS");
+  else if (classic && g_str_equal (provider_name, "KernelTraceControl") &&
+           (known = image_id_name (r->opcode)) != NULL)
+    g_string_append (text, known);
   else if (!classic && r->id == 0xfffe)
     g_string_append (text, "ManifestData");
   else if (!classic)

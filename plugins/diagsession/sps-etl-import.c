@@ -299,7 +299,10 @@ builder_thread (SpsEtlImport *self,
     thread = index - 1;
   else
     {
-      thread = sps_trace_builder_ensure_thread (self->builder, builder_process (self, pid), tid);
+      /* A header that names no thread says 0xFFFFFFFF: thread -1, as
+       * TraceEvent reports its ThreadID (and -1 for its process) */
+      thread = sps_trace_builder_ensure_thread (self->builder, builder_process (self, pid),
+                                                tid == SPS_ETL_NO_ID ? -1 : (gint64) tid);
       stored = g_new (guint64, 1);
       *stored = key;
       g_hash_table_insert (self->builder_threads, stored, GUINT_TO_POINTER (thread + 1));
