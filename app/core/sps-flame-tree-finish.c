@@ -51,9 +51,11 @@ compare_names (gconstpointer a,
 /* Each node's rank among the distinct names of the tree in byte order.
  * Trees have far fewer names than nodes (the generated 1e6-event trace:
  * 200 names, 290,339 nodes), so the strings are compared once per name
- * pair, not per sibling pair. */
+ * pair, not per sibling pair. On the same pass, @n_children (n + 1
+ * entries, zeroed) counts each node's children one entry further on. */
 static guint32 *
-rank_nodes (SpsFlameTree *self)
+rank_nodes (SpsFlameTree *self,
+            guint32      *n_children)
 {
   SpsStringPool *strings = sps_trace_get_strings (self->trace);
   const SpsFlameBuildNode *nodes = self->build;
@@ -81,7 +83,10 @@ rank_nodes (SpsFlameTree *self)
 
   rank[0] = 0;
   for (guint i = 1; i < n; i++)
-    rank[i] = rank_of[nodes[i].name];
+    {
+      rank[i] = rank_of[nodes[i].name];
+      n_children[nodes[i].parent + 1]++;
+    }
   return rank;
 }
 
@@ -115,29 +120,113 @@ sort_by_rank (guint32       *children,
     }
 }
 
+/* Per-function sums, made while the pool is written in pre-order. A
+ * node is "outermost" for its name when no ancestor has the same name:
+ * only those count inclusive values and observations, so recursion is
+ * counted once. @on_path counts each name on the current path, which
+ * @path_name holds per depth. */
+typedef struct
+{
+  GArray  *functions;    /* SpsFlameFunction, in order of first use */
+  guint32 *function_of;  /* per string id; SPS_NO_INDEX when unused */
+  guint32 *on_path;      /* per string id */
+  guint32 *path_name;    /* per depth, 1 up to path_len */
+  guint    path_len;
+  guint    n_strings;
+  gboolean samples;
+} FunctionSums;
+
+static void
+function_sums_init (FunctionSums *sums,
+                    SpsFlameTree *self,
+                    guint         n_nodes)
+{
+  sums->n_strings = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
+  sums->functions = g_array_new (FALSE, TRUE, sizeof (SpsFlameFunction));
+  sums->function_of = g_new (guint32, MAX (sums->n_strings, 1));
+  sums->on_path = g_new0 (guint32, MAX (sums->n_strings, 1));
+  /* Touched only up to the deepest depth */
+  sums->path_name = g_new (guint32, n_nodes + 1);
+  sums->path_len = 0;
+  sums->samples = self->kind == SPS_FLAME_TREE_SAMPLES;
+  memset (sums->function_of, 0xff, sizeof (guint32) * MAX (sums->n_strings, 1));
+}
+
+/* Counts @n, just written at @depth (at least 1), whose ancestors are
+ * the nodes counted last at depths 1 up to @depth − 1 */
+static inline void
+function_sums_add (FunctionSums       *sums,
+                   const SpsFlameNode *n,
+                   guint               depth)
+{
+  SpsFlameFunction *f;
+
+  /* Leave the subtrees that ended before this node */
+  for (; sums->path_len >= depth; sums->path_len--)
+    sums->on_path[sums->path_name[sums->path_len]]--;
+
+  g_assert (n->name < sums->n_strings);
+  if (sums->function_of[n->name] == SPS_NO_INDEX)
+    {
+      SpsFlameFunction fresh = { 0 };
+
+      fresh.name = n->name;
+      sums->function_of[n->name] = sums->functions->len;
+      g_array_append_val (sums->functions, fresh);
+    }
+  f = &g_array_index (sums->functions, SpsFlameFunction, sums->function_of[n->name]);
+  sat_add (&f->exclusive, n->exclusive);
+  f->cpu_exclusive += n->cpu_exclusive;
+  if (sums->on_path[n->name] == 0)
+    {
+      sat_add (&f->inclusive, n->inclusive);
+      f->cpu_inclusive += n->cpu_inclusive;
+      f->n_observations += sums->samples ? (guint64) n->inclusive : n->n_instances;
+    }
+
+  sums->on_path[n->name]++;
+  sums->path_name[depth] = n->name;
+  sums->path_len = depth;
+}
+
+/* The functions sorted by name id; frees the rest */
+static GArray *
+function_sums_finish (FunctionSums *sums)
+{
+  g_free (sums->function_of);
+  g_free (sums->on_path);
+  g_free (sums->path_name);
+  g_array_sort (sums->functions, _sps_flame_tree_compare_functions);
+
+  return sums->functions;
+}
+
+/* How many nodes ahead of the one written the DFS asks for a record */
+#define FINISH_PREFETCH_DISTANCE 4
+
 /* Writes the finished pool from the build nodes: in depth-first
  * pre-order (siblings in name order), so that walks over the tree read
  * the pool front to back and a node's subtree is the range that follows
  * it. Every record is written once, front to back; a node's links are
- * set when its first child or its next sibling is written. */
+ * set when its first child or its next sibling is written. The
+ * per-function sums are made on the way, in the same order. */
 void
 _sps_flame_tree_finish_nodes (SpsFlameTree *self)
 {
   const SpsFlameBuildNode *build = self->build;
   guint n = self->n_build;
-  g_autofree guint32 *rank = rank_nodes (self);
+  g_autofree guint32 *start = g_new0 (guint32, n + 1);
+  g_autofree guint32 *rank = rank_nodes (self, start);
   g_autofree guint32 *order = NULL;
-  g_autofree guint32 *start = NULL;
   g_autofree guint32 *new_of = g_new (guint32, MAX (n, 1));
   g_autofree guint32 *stack = NULL;
   guint n_stack = 0;
   SpsFlameNode *nodes;
   guint next = 0;
+  FunctionSums sums;
 
-  /* Counting sort by parent, then a name sort inside each group */
-  start = g_new0 (guint32, n + 1);
-  for (guint i = 1; i < n; i++)
-    start[build[i].parent + 1]++;
+  /* Counting sort by parent (counted by rank_nodes()), then a name sort
+   * inside each group */
   for (guint i = 0; i < n; i++)
     start[i + 1] += start[i];
 
@@ -158,6 +247,8 @@ _sps_flame_tree_finish_nodes (SpsFlameTree *self)
 
   /* Every element is written below: no clearing */
   nodes = _sps_alloc_large (sizeof (SpsFlameNode) * MAX (n, 1));
+
+  function_sums_init (&sums, self, n);
 
   /* The stack holds positions in @order, G_MAXUINT32 for the root (which
    * has none); every node is pushed once */
@@ -211,22 +302,28 @@ _sps_flame_tree_finish_nodes (SpsFlameTree *self)
             nodes[parent].first_child = next;
           else
             nodes[new_of[order[k - 1]]].next_sibling = next;
+          function_sums_add (&sums, to, to->depth);
         }
       next++;
 
       for (guint32 c = start[id + 1]; c-- > start[id];)
         stack[n_stack++] = c;
+
+      /* Pre-order reads the build records out of their creation order,
+       * a cache miss each: ask for the one a few nodes ahead. An entry
+       * moves towards the top one step per node written (pushes only
+       * move it away), so each passes this depth before it is read */
+      if (n_stack > FINISH_PREFETCH_DISTANCE)
+        __builtin_prefetch (&build[order[stack[n_stack - 1 - FINISH_PREFETCH_DISTANCE]]]);
     }
   g_assert (next == n);
 
   self->nodes = nodes;
   self->n_nodes = n;
-
-  for (guint r = 0; r < self->n_slice_node; r++)
-    {
-      if (self->slice_node[r] != SPS_NO_INDEX)
-        self->slice_node[r] = new_of[self->slice_node[r]];
-    }
+  self->functions = function_sums_finish (&sums);
+  /* The slice map keeps build ids: a query reads one more entry, where
+   * renumbering it here cost a pass with a random read per slice */
+  self->node_of_build = g_steal_pointer (&new_of);
 }
 
 int
@@ -237,59 +334,4 @@ _sps_flame_tree_compare_functions (gconstpointer a,
   guint32 nb = ((const SpsFlameFunction *) b)->name;
 
   return na < nb ? -1 : (na > nb ? 1 : 0);
-}
-
-/* Per-function sums. A node is "outermost" for its name when no ancestor
- * has the same name: only those count inclusive values and observations,
- * so recursion is counted once. The nodes are in pre-order, so one scan
- * with a stack of the current path visits them; `on_path` counts each
- * name on that path. */
-void
-_sps_flame_tree_build_functions (SpsFlameTree *self)
-{
-  guint n_strings = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
-  g_autofree guint32 *function_of = g_new (guint32, MAX (n_strings, 1));
-  g_autofree guint32 *on_path = g_new0 (guint32, MAX (n_strings, 1));
-  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const SpsFlameNode *nodes = self->nodes;
-
-  memset (function_of, 0xff, sizeof (guint32) * MAX (n_strings, 1));
-  self->functions = g_array_new (FALSE, TRUE, sizeof (SpsFlameFunction));
-
-  for (guint i = 1; i < self->n_nodes; i++)
-    {
-      const SpsFlameNode *n = &nodes[i];
-      SpsFlameFunction *f;
-
-      /* Leave the subtrees that ended before this node */
-      while (path->len > 0 && g_array_index (path, guint32, path->len - 1) != n->parent)
-        {
-          on_path[nodes[g_array_index (path, guint32, path->len - 1)].name]--;
-          g_array_set_size (path, path->len - 1);
-        }
-
-      g_assert (n->name < n_strings);
-      if (function_of[n->name] == SPS_NO_INDEX)
-        {
-          SpsFlameFunction fresh = { 0 };
-
-          fresh.name = n->name;
-          function_of[n->name] = self->functions->len;
-          g_array_append_val (self->functions, fresh);
-        }
-      f = &g_array_index (self->functions, SpsFlameFunction, function_of[n->name]);
-      sat_add (&f->exclusive, n->exclusive);
-      f->cpu_exclusive += n->cpu_exclusive;
-      if (on_path[n->name] == 0)
-        {
-          sat_add (&f->inclusive, n->inclusive);
-          f->cpu_inclusive += n->cpu_inclusive;
-          f->n_observations += self->kind == SPS_FLAME_TREE_SAMPLES ? (guint64) n->inclusive : n->n_instances;
-        }
-
-      on_path[n->name]++;
-      g_array_append_val (path, i);
-    }
-
-  g_array_sort (self->functions, _sps_flame_tree_compare_functions);
 }
