@@ -120,7 +120,7 @@ sort_by_rank (guint32       *children,
     }
 }
 
-/* Per-function sums, made while the pool is written in pre-order. A
+/* Per-function sums, over the pool in pre-order. A
  * node is "outermost" for its name when no ancestor has the same name:
  * only those count inclusive values and observations, so recursion is
  * counted once. @on_path counts each name on the current path, which
@@ -152,8 +152,8 @@ function_sums_init (FunctionSums *sums,
   memset (sums->function_of, 0xff, sizeof (guint32) * MAX (sums->n_strings, 1));
 }
 
-/* Counts @n, just written at @depth (at least 1), whose ancestors are
- * the nodes counted last at depths 1 up to @depth − 1 */
+/* Counts @n, at @depth (at least 1), whose ancestors are the nodes
+ * counted last at depths 1 up to @depth − 1 */
 static inline void
 function_sums_add (FunctionSums       *sums,
                    const SpsFlameNode *n,
@@ -201,15 +201,14 @@ function_sums_finish (FunctionSums *sums)
   return sums->functions;
 }
 
-/* How many nodes ahead of the one written the DFS asks for a record */
-#define FINISH_PREFETCH_DISTANCE 4
-
 /* Writes the finished pool from the build nodes: in depth-first
  * pre-order (siblings in name order), so that walks over the tree read
  * the pool front to back and a node's subtree is the range that follows
- * it. Every record is written once, front to back; a node's links are
- * set when its first child or its next sibling is written. The
- * per-function sums are made on the way, in the same order. */
+ * it. Each node's place is computed first from the subtree sizes, in
+ * small arrays, and then every record is written to its place in one pass
+ * over the build records in creation order: a walk in pre-order read the
+ * build records out of order, a cache miss each, one after the other. The
+ * per-function sums then read the pool front to back. */
 void
 _sps_flame_tree_finish_nodes (SpsFlameTree *self)
 {
@@ -219,10 +218,9 @@ _sps_flame_tree_finish_nodes (SpsFlameTree *self)
   g_autofree guint32 *rank = rank_nodes (self, start);
   g_autofree guint32 *order = NULL;
   g_autofree guint32 *new_of = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *stack = NULL;
-  guint n_stack = 0;
+  g_autofree guint32 *size = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *depth = g_new (guint32, MAX (n, 1));
   SpsFlameNode *nodes;
-  guint next = 0;
   FunctionSums sums;
 
   /* Counting sort by parent (counted by rank_nodes()), then a name sort
@@ -245,37 +243,55 @@ _sps_flame_tree_finish_nodes (SpsFlameTree *self)
         sort_by_rank (order + start[p], count, rank);
     }
 
+  /* Subtree sizes: children come after their parents in creation order */
+  for (guint i = 0; i < n; i++)
+    size[i] = 1;
+  for (guint i = n; i-- > 1;)
+    size[build[i].parent] += size[i];
+
+  /* Places, parents first: a node's first child follows it, and each
+   * next sibling follows the subtree before it. A child's size is read
+   * once, here, and then replaced by its next sibling's place */
+  new_of[0] = 0;
+  depth[0] = 0;
+  for (guint p = 0; p < n; p++)
+    {
+      guint32 at = new_of[p] + 1;
+
+      for (guint32 k = start[p]; k < start[p + 1]; k++)
+        {
+          guint32 c = order[k];
+          guint32 after = at + size[c];
+
+          new_of[c] = at;
+          depth[c] = depth[p] + 1;
+          size[c] = k + 1 < start[p + 1] ? after : SPS_NO_INDEX;
+          at = after;
+        }
+    }
+
   /* Every element is written below: no clearing */
   nodes = _sps_alloc_large (sizeof (SpsFlameNode) * MAX (n, 1));
-
-  function_sums_init (&sums, self, n);
-
-  /* The stack holds positions in @order, G_MAXUINT32 for the root (which
-   * has none); every node is pushed once */
-  stack = g_new (guint32, n + 1);
-  stack[n_stack++] = G_MAXUINT32;
-  while (n_stack > 0)
+  for (guint i = 0; i < n; i++)
     {
-      guint32 k = stack[--n_stack];
-      guint32 id = k == G_MAXUINT32 ? 0 : order[k];
-      const SpsFlameBuildNode *from = &build[id];
-      SpsFlameNode *to = &nodes[next];
+      const SpsFlameBuildNode *from = &build[i];
+      SpsFlameNode *to = &nodes[new_of[i]];
 
-      new_of[id] = next;
-
-      to->first_child = SPS_NO_INDEX;
-      to->next_sibling = SPS_NO_INDEX;
+      to->parent = i == 0 ? SPS_NO_INDEX : new_of[from->parent];
+      to->first_child = start[i + 1] > start[i] ? new_of[i] + 1 : SPS_NO_INDEX;
+      to->next_sibling = i == 0 ? SPS_NO_INDEX : size[i];
       to->name = from->name;
+      to->depth = depth[i];
       to->inclusive = from->inclusive;
       to->exclusive = from->exclusive;
       to->n_instances = from->n_instances;
       to->instance = from->instance;
       if (self->extra != NULL)
         {
-          to->cpu_inclusive = self->extra[id].cpu_inclusive;
-          to->cpu_exclusive = self->extra[id].cpu_exclusive;
-          to->n_estimated_inclusive = self->extra[id].n_estimated_inclusive;
-          to->n_estimated_exclusive = self->extra[id].n_estimated_exclusive;
+          to->cpu_inclusive = self->extra[i].cpu_inclusive;
+          to->cpu_exclusive = self->extra[i].cpu_exclusive;
+          to->n_estimated_inclusive = self->extra[i].n_estimated_inclusive;
+          to->n_estimated_exclusive = self->extra[i].n_estimated_exclusive;
         }
       else
         {
@@ -284,39 +300,11 @@ _sps_flame_tree_finish_nodes (SpsFlameTree *self)
           to->n_estimated_inclusive = 0;
           to->n_estimated_exclusive = 0;
         }
-
-      if (id == 0)
-        {
-          to->parent = SPS_NO_INDEX;
-          to->depth = 0;
-        }
-      else
-        {
-          guint32 parent = new_of[from->parent];
-
-          to->parent = parent;
-          to->depth = nodes[parent].depth + 1;
-          /* The first child of its parent, or the next sibling of the
-           * child before it, which was written before it */
-          if (k == start[from->parent])
-            nodes[parent].first_child = next;
-          else
-            nodes[new_of[order[k - 1]]].next_sibling = next;
-          function_sums_add (&sums, to, to->depth);
-        }
-      next++;
-
-      for (guint32 c = start[id + 1]; c-- > start[id];)
-        stack[n_stack++] = c;
-
-      /* Pre-order reads the build records out of their creation order,
-       * a cache miss each: ask for the one a few nodes ahead. An entry
-       * moves towards the top one step per node written (pushes only
-       * move it away), so each passes this depth before it is read */
-      if (n_stack > FINISH_PREFETCH_DISTANCE)
-        __builtin_prefetch (&build[order[stack[n_stack - 1 - FINISH_PREFETCH_DISTANCE]]]);
     }
-  g_assert (next == n);
+
+  function_sums_init (&sums, self, n);
+  for (guint i = 1; i < n; i++)
+    function_sums_add (&sums, &nodes[i], nodes[i].depth);
 
   self->nodes = nodes;
   self->n_nodes = n;
