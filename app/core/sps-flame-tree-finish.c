@@ -48,22 +48,23 @@ compare_names (gconstpointer a,
   return na < nb ? -1 : (na > nb ? 1 : 0);
 }
 
-/* Each node's rank among the distinct names of the tree in byte order.
- * Trees have far fewer names than nodes (the generated 1e6-event trace:
- * 200 names, 290,339 nodes), so the strings are compared once per name
- * pair, not per sibling pair. On the same pass, @n_children (n + 1
- * entries, zeroed) counts each node's children one entry further on. */
+/* The rank of each name of the tree among its distinct names in byte
+ * order, per string id (the array has one entry per string of the
+ * trace). Trees have far fewer names than nodes (the generated
+ * 1e6-event trace: 200 names, 290,339 nodes), so the strings are compared
+ * once per name pair, not per sibling pair. On the same pass,
+ * @n_children (n + 1 entries, zeroed) counts each node's children one
+ * entry further on. */
 static guint32 *
-rank_nodes (SpsFlameTree *self,
+rank_names (SpsFlameTree *self,
             guint32      *n_children)
 {
   SpsStringPool *strings = sps_trace_get_strings (self->trace);
   const SpsFlameBuildNode *nodes = self->build;
   guint n_strings = sps_string_pool_get_size (strings);
   guint n = self->n_build;
-  g_autofree guint32 *rank_of = g_new (guint32, MAX (n_strings, 1));
+  guint32 *rank_of = g_new (guint32, MAX (n_strings, 1));
   g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint32 *rank = g_new (guint32, MAX (n, 1));
 
   memset (rank_of, 0xff, sizeof (guint32) * MAX (n_strings, 1));
   for (guint i = 1; i < n; i++)
@@ -76,47 +77,36 @@ rank_nodes (SpsFlameTree *self,
           rank_of[name] = 0;
           g_array_append_val (names, name);
         }
+      n_children[nodes[i].parent + 1]++;
     }
   g_array_sort_with_data (names, compare_names, strings);
   for (guint k = 0; k < names->len; k++)
     rank_of[g_array_index (names, guint32, k)] = k;
 
-  rank[0] = 0;
-  for (guint i = 1; i < n; i++)
-    {
-      rank[i] = rank_of[nodes[i].name];
-      n_children[nodes[i].parent + 1]++;
-    }
-  return rank;
+  return rank_of;
 }
 
-/* Sorts @count children by their names' ranks; most groups are a few
- * nodes, for which insertion sort beats a library sort's overhead */
+/* Sorts @count keys (a name's rank above a node id); most groups are a
+ * few nodes, for which insertion sort beats a library sort's overhead.
+ * Siblings have distinct names, so their ranks differ */
 static void
-sort_by_rank (guint32       *children,
-              guint32        count,
-              const guint32 *rank)
+sort_keys (guint64 *keys,
+           guint32  count)
 {
   if (count > 32)
     {
-      g_autofree guint64 *keys = g_new (guint64, count);
-
-      for (guint32 k = 0; k < count; k++)
-        keys[k] = ((guint64) rank[children[k]] << 32) | children[k];
       qsort (keys, count, sizeof (guint64), compare_keys);
-      for (guint32 k = 0; k < count; k++)
-        children[k] = (guint32) keys[k];
       return;
     }
 
   for (guint32 k = 1; k < count; k++)
     {
-      guint32 child = children[k];
+      guint64 key = keys[k];
       guint32 j = k;
 
-      for (; j > 0 && rank[children[j - 1]] > rank[child]; j--)
-        children[j] = children[j - 1];
-      children[j] = child;
+      for (; j > 0 && keys[j - 1] > key; j--)
+        keys[j] = keys[j - 1];
+      keys[j] = key;
     }
 }
 
@@ -215,32 +205,33 @@ _sps_flame_tree_finish_nodes (SpsFlameTree *self)
   const SpsFlameBuildNode *build = self->build;
   guint n = self->n_build;
   g_autofree guint32 *start = g_new0 (guint32, n + 1);
-  g_autofree guint32 *rank = rank_nodes (self, start);
-  g_autofree guint32 *order = NULL;
+  g_autofree guint32 *rank_of = rank_names (self, start);
+  g_autofree guint64 *order = NULL;
   g_autofree guint32 *new_of = g_new (guint32, MAX (n, 1));
   g_autofree guint32 *size = g_new (guint32, MAX (n, 1));
   g_autofree guint32 *depth = g_new (guint32, MAX (n, 1));
   SpsFlameNode *nodes;
   FunctionSums sums;
 
-  /* Counting sort by parent (counted by rank_nodes()), then a name sort
-   * inside each group */
+  /* Counting sort by parent (counted by rank_names()), then a name sort
+   * inside each group. The keys carry the rank, so that sorting a group
+   * reads only the group */
   for (guint i = 0; i < n; i++)
     start[i + 1] += start[i];
 
-  order = g_new (guint32, MAX (n, 1));
+  order = g_new (guint64, MAX (n, 1));
   {
     g_autofree guint32 *fill = g_memdup2 (start, sizeof (guint32) * (n + 1));
 
     for (guint i = 1; i < n; i++)
-      order[fill[build[i].parent]++] = i;
+      order[fill[build[i].parent]++] = ((guint64) rank_of[build[i].name] << 32) | i;
   }
   for (guint p = 0; p < n; p++)
     {
       guint32 count = start[p + 1] - start[p];
 
       if (count > 1)
-        sort_by_rank (order + start[p], count, rank);
+        sort_keys (order + start[p], count);
     }
 
   /* Subtree sizes: children come after their parents in creation order */
@@ -260,7 +251,7 @@ _sps_flame_tree_finish_nodes (SpsFlameTree *self)
 
       for (guint32 k = start[p]; k < start[p + 1]; k++)
         {
-          guint32 c = order[k];
+          guint32 c = (guint32) order[k];
           guint32 after = at + size[c];
 
           new_of[c] = at;
