@@ -7,8 +7,8 @@
  * after its parent, so a reverse walk over them visits children before
  * parents: that is how inclusive sums are made. (parent, name) → child
  * walks the parent's list of children while it is short, and goes
- * through a small open-addressing index for crowded parents. Once built, the finished
- * pool is written in pre-order (sps-flame-tree-finish.c).
+ * through a small open-addressing index for crowded parents. Once built,
+ * the finished pool is written in pre-order (sps-flame-tree-finish.c).
  *
  * Span trees are built in sps-flame-tree-spans.c.
  *
@@ -55,7 +55,8 @@ _sps_flame_tree_reserve (SpsFlameTree *self,
   if (n_nodes <= self->build_capacity)
     return;
 
-  /* Node ids stop below the two markers of first_child */
+  /* Node ids stop below the two markers of first_child. Tables hold
+   * fewer than 2^31 rows, so no tree comes near */
   if (n_nodes >= SPS_FLAME_INDEXED)
     g_error ("A flame tree cannot hold %" G_GUINT64_FORMAT " nodes", n_nodes);
 
@@ -164,10 +165,10 @@ _sps_flame_tree_add_child (SpsFlameTree *self,
       return id;
     }
 
-  for (guint32 c = build[parent].first_child; c != SPS_NO_INDEX; c = self->build[c].next_sibling)
-    index_insert (self, c, _sps_flame_index_hash (parent, self->build[c].name));
+  for (guint32 c = build[parent].first_child; c != SPS_NO_INDEX; c = build[c].next_sibling)
+    index_insert (self, c, _sps_flame_index_hash (parent, build[c].name));
   index_insert (self, id, _sps_flame_index_hash (parent, name));
-  self->build[parent].first_child = SPS_FLAME_INDEXED;
+  build[parent].first_child = SPS_FLAME_INDEXED;
 
   return id;
 }
@@ -517,17 +518,7 @@ sps_flame_tree_build (SpsTrace                  *trace,
 
   /* The root; the span build reserves room for what its scope needs */
   _sps_flame_tree_reserve (self, 1024);
-  self->build[0].parent = SPS_NO_INDEX;
-  self->build[0].name = 0;
-  self->build[0].first_child = SPS_NO_INDEX;
-  self->build[0].next_sibling = SPS_NO_INDEX;
-  self->build[0].instance = SPS_NO_INDEX;
-  self->build[0].n_instances = 0;
-  self->build[0].inclusive = 0;
-  self->build[0].exclusive = 0;
-  if (self->extra != NULL)
-    memset (&self->extra[0], 0, sizeof self->extra[0]);
-  self->n_build = 1;
+  new_node (self, SPS_NO_INDEX, 0);
 
   if (params->kind == SPS_FLAME_TREE_SAMPLES)
     ok = build_samples (self, params, progress, error);
