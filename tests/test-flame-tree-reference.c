@@ -639,6 +639,92 @@ test_odd_nesting (void)
   g_assert_cmpuint (check_trace (trace), >, 0);
 }
 
+/* The child of @node named @name, which must exist */
+static guint
+child_named (SpsFlameTree *tree,
+             guint         node,
+             const char   *name)
+{
+  SpsTrace *trace = sps_flame_tree_get_trace (tree);
+  guint32 id = sps_string_pool_lookup (sps_trace_get_strings (trace), name, -1);
+  guint child = sps_flame_tree_find_child (tree, node, id);
+
+  g_assert_cmpuint (child, !=, SPS_NO_INDEX);
+
+  return child;
+}
+
+/* A crowded parent: the build walks a node's list of children while it
+ * has at most eight, then moves them to the (parent, name) index. Thread
+ * 10: p 0–1000 calls c00…c11 in turn (c<i> at 10 + 60 i, 30 long), so the
+ * ninth child moves the list; then c00 again (800, 40; listed before the
+ * move) and c09 (900, 50; indexed from the start). p 2000–2100 calls c03
+ * (2010, 10), which calls g (2012, 5). Thread 11: p 0–100 calls c00 (10,
+ * 10). Merged: p 1,100 + 100 = 1,200 in 3 calls; c00 30 + 40 + 10 = 80
+ * in 3, c03 30 + 10 = 40 in 2 (self 35), c09 30 + 50 = 80 in 2, the
+ * other nine 30 each; p's self time 1,200 − (80 + 40 + 80 + 9 × 30) =
+ * 730. */
+static void
+test_crowded (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsFlameTree) tree = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (builder, 1);
+  guint32 t10 = sps_trace_builder_ensure_thread (builder, process, 10);
+  guint32 t11 = sps_trace_builder_ensure_thread (builder, process, 11);
+  SpsFlameTreeParams params;
+  const SpsFlameNode *nodes;
+  guint n_nodes;
+  guint p;
+
+  sps_test_add_complete (builder, t10, 0, 1000, "p", "cat", NULL, 0);
+  for (guint i = 0; i < 12; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("c%02u", i);
+
+      sps_test_add_complete (builder, t10, 10 + 60 * i, 30, name, "cat", NULL, 0);
+    }
+  sps_test_add_complete (builder, t10, 800, 40, "c00", "cat", NULL, 0);
+  sps_test_add_complete (builder, t10, 900, 50, "c09", "cat", NULL, 0);
+  sps_test_add_complete (builder, t10, 2000, 100, "p", "cat", NULL, 0);
+  sps_test_add_complete (builder, t10, 2010, 10, "c03", "cat", NULL, 0);
+  sps_test_add_complete (builder, t10, 2012, 5, "g", "cat", NULL, 0);
+  sps_test_add_complete (builder, t11, 0, 100, "p", "cat", NULL, 0);
+  sps_test_add_complete (builder, t11, 10, 10, "c00", "cat", NULL, 0);
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+
+  sps_flame_tree_params_init (&params, SPS_FLAME_TREE_MEASURED);
+  tree = sps_flame_tree_build (trace, &params, NULL, &error);
+  g_assert_no_error (error);
+  nodes = sps_flame_tree_get_nodes (tree, &n_nodes);
+
+  /* root, p, twelve children, g */
+  g_assert_cmpuint (n_nodes, ==, 15);
+  g_assert_cmpint (nodes[0].inclusive, ==, 1200);
+  p = child_named (tree, 0, "p");
+  g_assert_cmpint (nodes[p].inclusive, ==, 1200);
+  g_assert_cmpint (nodes[p].exclusive, ==, 730);
+  g_assert_cmpuint (nodes[p].n_instances, ==, 3);
+  for (guint i = 0; i < 12; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("c%02u", i);
+      guint c = child_named (tree, p, name);
+      gint64 inclusive = i == 0 || i == 9 ? 80 : (i == 3 ? 40 : 30);
+      guint64 n = i == 0 ? 3 : (i == 3 || i == 9 ? 2 : 1);
+
+      g_assert_cmpint (nodes[c].inclusive, ==, inclusive);
+      g_assert_cmpint (nodes[c].exclusive, ==, i == 3 ? 35 : inclusive);
+      g_assert_cmpuint (nodes[c].n_instances, ==, n);
+    }
+  g_assert_cmpint (nodes[child_named (tree, child_named (tree, p, "c03"), "g")].inclusive, ==, 5);
+
+  /* …and every other scope against the straightforward build */
+  g_assert_cmpuint (check_trace (trace), >, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -649,6 +735,7 @@ main (int   argc,
   g_test_add_func ("/flame/tree/reference/shared-fixtures", test_shared_fixtures);
   g_test_add_func ("/flame/tree/reference/generated", test_generated);
   g_test_add_func ("/flame/tree/reference/odd-nesting", test_odd_nesting);
+  g_test_add_func ("/flame/tree/reference/crowded", test_crowded);
 
   return g_test_run ();
 }

@@ -48,20 +48,23 @@ compare_names (gconstpointer a,
   return na < nb ? -1 : (na > nb ? 1 : 0);
 }
 
-/* Each node's rank among the distinct names of the tree in byte order.
- * Trees have far fewer names than nodes (the generated 1e6-event trace:
- * 200 names, 290,339 nodes), so the strings are compared once per name
- * pair, not per sibling pair. */
+/* The rank of each name of the tree among its distinct names in byte
+ * order, per string id (the array has one entry per string of the
+ * trace). Trees have far fewer names than nodes (the generated
+ * 1e6-event trace: 200 names, 290,339 nodes), so the strings are compared
+ * once per name pair, not per sibling pair. On the same pass,
+ * @n_children (n + 1 entries, zeroed) counts each node's children one
+ * entry further on. */
 static guint32 *
-rank_nodes (SpsFlameTree *self)
+rank_names (SpsFlameTree *self,
+            guint32      *n_children)
 {
   SpsStringPool *strings = sps_trace_get_strings (self->trace);
   const SpsFlameBuildNode *nodes = self->build;
   guint n_strings = sps_string_pool_get_size (strings);
   guint n = self->n_build;
-  g_autofree guint32 *rank_of = g_new (guint32, MAX (n_strings, 1));
+  guint32 *rank_of = g_new (guint32, MAX (n_strings, 1));
   g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint32 *rank = g_new (guint32, MAX (n, 1));
 
   memset (rank_of, 0xff, sizeof (guint32) * MAX (n_strings, 1));
   for (guint i = 1; i < n; i++)
@@ -74,117 +77,212 @@ rank_nodes (SpsFlameTree *self)
           rank_of[name] = 0;
           g_array_append_val (names, name);
         }
+      n_children[nodes[i].parent + 1]++;
     }
   g_array_sort_with_data (names, compare_names, strings);
   for (guint k = 0; k < names->len; k++)
     rank_of[g_array_index (names, guint32, k)] = k;
 
-  rank[0] = 0;
-  for (guint i = 1; i < n; i++)
-    rank[i] = rank_of[nodes[i].name];
-  return rank;
+  return rank_of;
 }
 
-/* Sorts @count children by their names' ranks; most groups are a few
- * nodes, for which insertion sort beats a library sort's overhead */
+/* Sorts @count keys (a name's rank above a node id); most groups are a
+ * few nodes, for which insertion sort beats a library sort's overhead.
+ * Siblings have distinct names, so their ranks differ */
 static void
-sort_by_rank (guint32       *children,
-              guint32        count,
-              const guint32 *rank)
+sort_keys (guint64 *keys,
+           guint32  count)
 {
   if (count > 32)
     {
-      g_autofree guint64 *keys = g_new (guint64, count);
-
-      for (guint32 k = 0; k < count; k++)
-        keys[k] = ((guint64) rank[children[k]] << 32) | children[k];
       qsort (keys, count, sizeof (guint64), compare_keys);
-      for (guint32 k = 0; k < count; k++)
-        children[k] = (guint32) keys[k];
       return;
     }
 
   for (guint32 k = 1; k < count; k++)
     {
-      guint32 child = children[k];
+      guint64 key = keys[k];
       guint32 j = k;
 
-      for (; j > 0 && rank[children[j - 1]] > rank[child]; j--)
-        children[j] = children[j - 1];
-      children[j] = child;
+      for (; j > 0 && keys[j - 1] > key; j--)
+        keys[j] = keys[j - 1];
+      keys[j] = key;
     }
+}
+
+/* Per-function sums, over the pool in pre-order. A
+ * node is "outermost" for its name when no ancestor has the same name:
+ * only those count inclusive values and observations, so recursion is
+ * counted once. @on_path counts each name on the current path, which
+ * @path_name holds per depth. */
+typedef struct
+{
+  GArray  *functions;    /* SpsFlameFunction, in order of first use */
+  guint32 *function_of;  /* per string id; SPS_NO_INDEX when unused */
+  guint32 *on_path;      /* per string id */
+  guint32 *path_name;    /* per depth, 1 up to path_len */
+  guint    path_len;
+  guint    n_strings;
+  gboolean samples;
+} FunctionSums;
+
+static void
+function_sums_init (FunctionSums *sums,
+                    SpsFlameTree *self,
+                    guint         n_nodes)
+{
+  sums->n_strings = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
+  sums->functions = g_array_new (FALSE, TRUE, sizeof (SpsFlameFunction));
+  sums->function_of = g_new (guint32, MAX (sums->n_strings, 1));
+  sums->on_path = g_new0 (guint32, MAX (sums->n_strings, 1));
+  /* Touched only up to the deepest depth */
+  sums->path_name = g_new (guint32, n_nodes + 1);
+  sums->path_len = 0;
+  sums->samples = self->kind == SPS_FLAME_TREE_SAMPLES;
+  memset (sums->function_of, 0xff, sizeof (guint32) * MAX (sums->n_strings, 1));
+}
+
+/* Counts @n, at @depth (at least 1), whose ancestors are the nodes
+ * counted last at depths 1 up to @depth − 1 */
+static inline void
+function_sums_add (FunctionSums       *sums,
+                   const SpsFlameNode *n,
+                   guint               depth)
+{
+  SpsFlameFunction *f;
+
+  /* Leave the subtrees that ended before this node */
+  for (; sums->path_len >= depth; sums->path_len--)
+    sums->on_path[sums->path_name[sums->path_len]]--;
+
+  g_assert (n->name < sums->n_strings);
+  if (sums->function_of[n->name] == SPS_NO_INDEX)
+    {
+      SpsFlameFunction fresh = { 0 };
+
+      fresh.name = n->name;
+      sums->function_of[n->name] = sums->functions->len;
+      g_array_append_val (sums->functions, fresh);
+    }
+  f = &g_array_index (sums->functions, SpsFlameFunction, sums->function_of[n->name]);
+  sat_add (&f->exclusive, n->exclusive);
+  f->cpu_exclusive += n->cpu_exclusive;
+  if (sums->on_path[n->name] == 0)
+    {
+      sat_add (&f->inclusive, n->inclusive);
+      f->cpu_inclusive += n->cpu_inclusive;
+      f->n_observations += sums->samples ? (guint64) n->inclusive : n->n_instances;
+    }
+
+  sums->on_path[n->name]++;
+  sums->path_name[depth] = n->name;
+  sums->path_len = depth;
+}
+
+/* The functions sorted by name id; frees the rest */
+static GArray *
+function_sums_finish (FunctionSums *sums)
+{
+  g_free (sums->function_of);
+  g_free (sums->on_path);
+  g_free (sums->path_name);
+  g_array_sort (sums->functions, _sps_flame_tree_compare_functions);
+
+  return sums->functions;
 }
 
 /* Writes the finished pool from the build nodes: in depth-first
  * pre-order (siblings in name order), so that walks over the tree read
  * the pool front to back and a node's subtree is the range that follows
- * it. Every record is written once, front to back; a node's links are
- * set when its first child or its next sibling is written. */
+ * it. Each node's place is computed first from the subtree sizes, in
+ * small arrays, and then every record is written to its place in one pass
+ * over the build records in creation order: a walk in pre-order read the
+ * build records out of order, a cache miss each, one after the other. The
+ * per-function sums then read the pool front to back. */
 void
 _sps_flame_tree_finish_nodes (SpsFlameTree *self)
 {
   const SpsFlameBuildNode *build = self->build;
   guint n = self->n_build;
-  g_autofree guint32 *rank = rank_nodes (self);
-  g_autofree guint32 *order = NULL;
-  g_autofree guint32 *start = NULL;
+  g_autofree guint32 *start = g_new0 (guint32, n + 1);
+  g_autofree guint32 *rank_of = rank_names (self, start);
+  g_autofree guint64 *order = NULL;
   g_autofree guint32 *new_of = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *stack = NULL;
-  guint n_stack = 0;
+  g_autofree guint32 *size = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *depth = g_new (guint32, MAX (n, 1));
   SpsFlameNode *nodes;
-  guint next = 0;
+  FunctionSums sums;
 
-  /* Counting sort by parent, then a name sort inside each group */
-  start = g_new0 (guint32, n + 1);
-  for (guint i = 1; i < n; i++)
-    start[build[i].parent + 1]++;
+  /* Counting sort by parent (counted by rank_names()), then a name sort
+   * inside each group. The keys carry the rank, so that sorting a group
+   * reads only the group */
   for (guint i = 0; i < n; i++)
     start[i + 1] += start[i];
 
-  order = g_new (guint32, MAX (n, 1));
+  order = g_new (guint64, MAX (n, 1));
   {
     g_autofree guint32 *fill = g_memdup2 (start, sizeof (guint32) * (n + 1));
 
     for (guint i = 1; i < n; i++)
-      order[fill[build[i].parent]++] = i;
+      order[fill[build[i].parent]++] = ((guint64) rank_of[build[i].name] << 32) | i;
   }
   for (guint p = 0; p < n; p++)
     {
       guint32 count = start[p + 1] - start[p];
 
       if (count > 1)
-        sort_by_rank (order + start[p], count, rank);
+        sort_keys (order + start[p], count);
+    }
+
+  /* Subtree sizes: children come after their parents in creation order */
+  for (guint i = 0; i < n; i++)
+    size[i] = 1;
+  for (guint i = n; i-- > 1;)
+    size[build[i].parent] += size[i];
+
+  /* Places, parents first: a node's first child follows it, and each
+   * next sibling follows the subtree before it. A child's size is read
+   * once, here, and then replaced by its next sibling's place */
+  new_of[0] = 0;
+  depth[0] = 0;
+  for (guint p = 0; p < n; p++)
+    {
+      guint32 at = new_of[p] + 1;
+
+      for (guint32 k = start[p]; k < start[p + 1]; k++)
+        {
+          guint32 c = (guint32) order[k];
+          guint32 after = at + size[c];
+
+          new_of[c] = at;
+          depth[c] = depth[p] + 1;
+          size[c] = k + 1 < start[p + 1] ? after : SPS_NO_INDEX;
+          at = after;
+        }
     }
 
   /* Every element is written below: no clearing */
   nodes = _sps_alloc_large (sizeof (SpsFlameNode) * MAX (n, 1));
-
-  /* The stack holds positions in @order, G_MAXUINT32 for the root (which
-   * has none); every node is pushed once */
-  stack = g_new (guint32, n + 1);
-  stack[n_stack++] = G_MAXUINT32;
-  while (n_stack > 0)
+  for (guint i = 0; i < n; i++)
     {
-      guint32 k = stack[--n_stack];
-      guint32 id = k == G_MAXUINT32 ? 0 : order[k];
-      const SpsFlameBuildNode *from = &build[id];
-      SpsFlameNode *to = &nodes[next];
+      const SpsFlameBuildNode *from = &build[i];
+      SpsFlameNode *to = &nodes[new_of[i]];
 
-      new_of[id] = next;
-
-      to->first_child = SPS_NO_INDEX;
-      to->next_sibling = SPS_NO_INDEX;
+      to->parent = i == 0 ? SPS_NO_INDEX : new_of[from->parent];
+      to->first_child = start[i + 1] > start[i] ? new_of[i] + 1 : SPS_NO_INDEX;
+      to->next_sibling = i == 0 ? SPS_NO_INDEX : size[i];
       to->name = from->name;
+      to->depth = depth[i];
       to->inclusive = from->inclusive;
       to->exclusive = from->exclusive;
       to->n_instances = from->n_instances;
       to->instance = from->instance;
       if (self->extra != NULL)
         {
-          to->cpu_inclusive = self->extra[id].cpu_inclusive;
-          to->cpu_exclusive = self->extra[id].cpu_exclusive;
-          to->n_estimated_inclusive = self->extra[id].n_estimated_inclusive;
-          to->n_estimated_exclusive = self->extra[id].n_estimated_exclusive;
+          to->cpu_inclusive = self->extra[i].cpu_inclusive;
+          to->cpu_exclusive = self->extra[i].cpu_exclusive;
+          to->n_estimated_inclusive = self->extra[i].n_estimated_inclusive;
+          to->n_estimated_exclusive = self->extra[i].n_estimated_exclusive;
         }
       else
         {
@@ -193,40 +291,18 @@ _sps_flame_tree_finish_nodes (SpsFlameTree *self)
           to->n_estimated_inclusive = 0;
           to->n_estimated_exclusive = 0;
         }
-
-      if (id == 0)
-        {
-          to->parent = SPS_NO_INDEX;
-          to->depth = 0;
-        }
-      else
-        {
-          guint32 parent = new_of[from->parent];
-
-          to->parent = parent;
-          to->depth = nodes[parent].depth + 1;
-          /* The first child of its parent, or the next sibling of the
-           * child before it, which was written before it */
-          if (k == start[from->parent])
-            nodes[parent].first_child = next;
-          else
-            nodes[new_of[order[k - 1]]].next_sibling = next;
-        }
-      next++;
-
-      for (guint32 c = start[id + 1]; c-- > start[id];)
-        stack[n_stack++] = c;
     }
-  g_assert (next == n);
+
+  function_sums_init (&sums, self, n);
+  for (guint i = 1; i < n; i++)
+    function_sums_add (&sums, &nodes[i], nodes[i].depth);
 
   self->nodes = nodes;
   self->n_nodes = n;
-
-  for (guint r = 0; r < self->n_slice_node; r++)
-    {
-      if (self->slice_node[r] != SPS_NO_INDEX)
-        self->slice_node[r] = new_of[self->slice_node[r]];
-    }
+  self->functions = function_sums_finish (&sums);
+  /* The slice map keeps build ids: a query reads one more entry, where
+   * renumbering it here cost a pass with a random read per slice */
+  self->node_of_build = g_steal_pointer (&new_of);
 }
 
 int
@@ -237,59 +313,4 @@ _sps_flame_tree_compare_functions (gconstpointer a,
   guint32 nb = ((const SpsFlameFunction *) b)->name;
 
   return na < nb ? -1 : (na > nb ? 1 : 0);
-}
-
-/* Per-function sums. A node is "outermost" for its name when no ancestor
- * has the same name: only those count inclusive values and observations,
- * so recursion is counted once. The nodes are in pre-order, so one scan
- * with a stack of the current path visits them; `on_path` counts each
- * name on that path. */
-void
-_sps_flame_tree_build_functions (SpsFlameTree *self)
-{
-  guint n_strings = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
-  g_autofree guint32 *function_of = g_new (guint32, MAX (n_strings, 1));
-  g_autofree guint32 *on_path = g_new0 (guint32, MAX (n_strings, 1));
-  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const SpsFlameNode *nodes = self->nodes;
-
-  memset (function_of, 0xff, sizeof (guint32) * MAX (n_strings, 1));
-  self->functions = g_array_new (FALSE, TRUE, sizeof (SpsFlameFunction));
-
-  for (guint i = 1; i < self->n_nodes; i++)
-    {
-      const SpsFlameNode *n = &nodes[i];
-      SpsFlameFunction *f;
-
-      /* Leave the subtrees that ended before this node */
-      while (path->len > 0 && g_array_index (path, guint32, path->len - 1) != n->parent)
-        {
-          on_path[nodes[g_array_index (path, guint32, path->len - 1)].name]--;
-          g_array_set_size (path, path->len - 1);
-        }
-
-      g_assert (n->name < n_strings);
-      if (function_of[n->name] == SPS_NO_INDEX)
-        {
-          SpsFlameFunction fresh = { 0 };
-
-          fresh.name = n->name;
-          function_of[n->name] = self->functions->len;
-          g_array_append_val (self->functions, fresh);
-        }
-      f = &g_array_index (self->functions, SpsFlameFunction, function_of[n->name]);
-      sat_add (&f->exclusive, n->exclusive);
-      f->cpu_exclusive += n->cpu_exclusive;
-      if (on_path[n->name] == 0)
-        {
-          sat_add (&f->inclusive, n->inclusive);
-          f->cpu_inclusive += n->cpu_inclusive;
-          f->n_observations += self->kind == SPS_FLAME_TREE_SAMPLES ? (guint64) n->inclusive : n->n_instances;
-        }
-
-      on_path[n->name]++;
-      g_array_append_val (path, i);
-    }
-
-  g_array_sort (self->functions, _sps_flame_tree_compare_functions);
 }

@@ -12,14 +12,19 @@ G_BEGIN_DECLS
 /* Rows between two cancellation checks. */
 #define SPS_FLAME_CHECK_STRIDE 65536
 
-/* A node while the tree is built: only what every observation touches,
- * two to a cache line (an SpsFlameNode is 88 bytes). Nodes are numbered
- * in creation order, a parent before its children; the finished pool is
- * written from these in pre-order. */
+/* A node while the tree is built: only what every observation touches
+ * (an SpsFlameNode is 88 bytes). Nodes are numbered in creation order, a
+ * parent before its children; the finished pool is written from these in
+ * pre-order. */
 typedef struct
 {
   guint32 parent;
   guint32 name;
+  /* The children, newest first, through next_sibling; or
+   * SPS_FLAME_INDEXED once there are many: they are then found through
+   * the (parent, name) index */
+  guint32 first_child;
+  guint32 next_sibling;
   guint32 instance;
   guint32 n_instances;
   gint64  inclusive;
@@ -27,6 +32,15 @@ typedef struct
    * then the self time. Samples tree: the sample count ending here */
   gint64  exclusive;
 } SpsFlameBuildNode;
+
+/* first_child of a node whose children are in the index */
+#define SPS_FLAME_INDEXED (SPS_NO_INDEX - 1)
+
+/* Children a node keeps in its list before they move to the index: a
+ * short list is walked in the cache (its nodes were made or updated a
+ * moment ago, since a track's slices come in depth-first order), where the
+ * index costs a cache miss per lookup once it outgrows the cache */
+#define SPS_FLAME_LIST_MAX 8
 
 /* Samples tree only, per build node */
 typedef struct
@@ -61,13 +75,16 @@ struct _SpsFlameTree
   SpsFlameSampleExtra *extra;     /* samples tree only */
   guint                n_build;
   guint                build_capacity;
-  SpsFlameIndexSlot   *index;
+  SpsFlameIndexSlot   *index;      /* the children of crowded nodes */
   guint                index_size; /* a power of two */
+  guint                n_indexed;
 
-  /* Span trees: slice row slice_node_first + i → node slice_node[i],
-   * SPS_NO_INDEX when not in the tree; the rows of the tracks in scope,
-   * so that a thread's tree does not clear and remap a whole trace's */
+  /* Span trees: slice row slice_node_first + i → build node
+   * slice_node[i], SPS_NO_INDEX when not in the tree; the rows of the
+   * tracks in scope, so that a thread's tree does not clear a whole
+   * trace's. node_of_build maps a build node to its node in the pool */
   guint32          *slice_node;
+  guint32          *node_of_build;
   guint             slice_node_first;
   guint             n_slice_node;
 
@@ -107,32 +124,53 @@ _sps_flame_index_hash (guint32 parent,
 
 void     _sps_flame_tree_reserve          (SpsFlameTree             *self,
                                            guint64                   n_nodes);
-guint32  _sps_flame_tree_add_node         (SpsFlameTree             *self,
+guint32  _sps_flame_tree_add_child        (SpsFlameTree             *self,
+                                           guint32                   parent,
+                                           guint32                   name,
+                                           guint                     n_children);
+guint32  _sps_flame_tree_add_indexed      (SpsFlameTree             *self,
                                            guint32                   parent,
                                            guint32                   name,
                                            guint32                   hash);
 
-/* The child of @parent named @name, created when missing. */
+/* The child of @parent named @name, created when missing: from the
+ * parent's list while it is short, else through the index */
 static inline guint32
 _sps_flame_tree_child (SpsFlameTree *self,
                        guint32       parent,
                        guint32       name)
 {
-  guint32 hash = _sps_flame_index_hash (parent, name);
-  guint mask = self->index_size - 1;
+  const SpsFlameBuildNode *build = self->build;
+  guint32 c = build[parent].first_child;
+  guint32 hash;
+  guint mask;
+  guint n = 0;
 
+  if (c != SPS_FLAME_INDEXED)
+    {
+      for (; c != SPS_NO_INDEX; c = build[c].next_sibling, n++)
+        {
+          if (build[c].name == name)
+            return c;
+        }
+
+      return _sps_flame_tree_add_child (self, parent, name, n);
+    }
+
+  hash = _sps_flame_index_hash (parent, name);
+  mask = self->index_size - 1;
   for (guint slot = hash & mask; self->index[slot].node_plus_one != 0; slot = (slot + 1) & mask)
     {
       if (self->index[slot].hash == hash)
         {
           guint32 node = self->index[slot].node_plus_one - 1;
 
-          if (self->build[node].parent == parent && self->build[node].name == name)
+          if (build[node].parent == parent && build[node].name == name)
             return node;
         }
     }
 
-  return _sps_flame_tree_add_node (self, parent, name, hash);
+  return _sps_flame_tree_add_indexed (self, parent, name, hash);
 }
 
 gboolean _sps_flame_tree_check_cancelled  (SpsProgress              *progress,
@@ -142,7 +180,6 @@ gboolean _sps_flame_tree_build_spans      (SpsFlameTree             *self,
                                            SpsProgress              *progress,
                                            GError                  **error);
 void     _sps_flame_tree_finish_nodes     (SpsFlameTree             *self);
-void     _sps_flame_tree_build_functions  (SpsFlameTree             *self);
 int      _sps_flame_tree_compare_functions (gconstpointer            a,
                                             gconstpointer            b);
 

@@ -7,10 +7,10 @@
  * (track, ts), so they come in depth-first order of its call forest: a
  * slice's parent is the last slice read at the depth above it. The pass
  * keeps that path per depth (row and node) and takes the parent's node
- * from it, with no lookup; the (parent, name) index is consulted only for
- * the child. Whether
- * the path holds the slice's parent is checked against the slice table's
- * parent column, so a producer's odd nesting (ties, overlaps, a range that
+ * from it, with no lookup; only the child is looked up (in the parent's
+ * list of children, or the index for a crowded parent). Whether the path
+ * holds the slice's parent is checked against the slice table's parent
+ * column, so a producer's odd nesting (ties, overlaps, a range that
  * leaves an ancestor out) falls back to walking the parent chain: the
  * tree is the same either way.
  *

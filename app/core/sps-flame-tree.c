@@ -6,8 +6,9 @@
  * While building, nodes are small SpsFlameBuildNode records, each created
  * after its parent, so a reverse walk over them visits children before
  * parents: that is how inclusive sums are made. (parent, name) → child
- * goes through a small open-addressing index. Once built, the finished
- * pool is written in pre-order (sps-flame-tree-finish.c).
+ * walks the parent's list of children while it is short, and goes
+ * through a small open-addressing index for crowded parents. Once built,
+ * the finished pool is written in pre-order (sps-flame-tree-finish.c).
  *
  * Span trees are built in sps-flame-tree-spans.c.
  *
@@ -44,36 +45,45 @@ G_DEFINE_BOXED_TYPE (SpsFlameTree, sps_flame_tree, sps_flame_tree_ref, sps_flame
 
 static const char * const kind_names[] = { "measured", "samples", "sampled" };
 
-/* Makes room for @n_nodes build nodes, and the index for them at a load
- * of three quarters at most: the slots keep the hash, eight to a cache
- * line, so probing further stays in the line, and a smaller index stays
- * in the cache (and costs fewer page faults) */
+/* Makes room for @n_nodes build nodes */
 void
 _sps_flame_tree_reserve (SpsFlameTree *self,
                          guint64       n_nodes)
+{
+  guint capacity;
+
+  if (n_nodes <= self->build_capacity)
+    return;
+
+  /* Node ids stop below the two markers of first_child. Tables hold
+   * fewer than 2^31 rows, so no tree comes near */
+  if (n_nodes >= SPS_FLAME_INDEXED)
+    g_error ("A flame tree cannot hold %" G_GUINT64_FORMAT " nodes", n_nodes);
+
+  capacity = (guint) MIN (MAX (n_nodes, (guint64) self->build_capacity * 2), (guint64) SPS_FLAME_INDEXED - 1);
+  self->build = g_realloc_n (self->build, capacity, sizeof (SpsFlameBuildNode));
+  _sps_advise_huge_pages (self->build, (gsize) capacity * sizeof (SpsFlameBuildNode));
+  if (self->kind == SPS_FLAME_TREE_SAMPLES)
+    self->extra = g_renew (SpsFlameSampleExtra, self->extra, capacity);
+  self->build_capacity = capacity;
+}
+
+/* Grows the index so that one more entry keeps its load under three
+ * quarters: the slots keep the hash, eight to a cache line, so probing
+ * further stays in the line. It holds only the children of crowded
+ * nodes, so it starts small and stays in the cache longer */
+static void
+index_make_room (SpsFlameTree *self)
 {
   SpsFlameIndexSlot *old = self->index;
   guint old_size = self->index_size;
   guint size = MAX (old_size, 1024);
 
-  if (n_nodes > self->build_capacity)
-    {
-      guint capacity = (guint) MIN (MAX (n_nodes, (guint64) self->build_capacity * 2), G_MAXUINT32);
-
-      self->build = g_realloc_n (self->build, capacity, sizeof (SpsFlameBuildNode));
-      _sps_advise_huge_pages (self->build, (gsize) capacity * sizeof (SpsFlameBuildNode));
-      if (self->kind == SPS_FLAME_TREE_SAMPLES)
-        self->extra = g_renew (SpsFlameSampleExtra, self->extra, capacity);
-      self->build_capacity = capacity;
-    }
-
-  while ((guint64) size * 3 < n_nodes * 4 && size < (1u << 31))
+  while ((guint64) size * 3 < ((guint64) self->n_indexed + 1) * 4 && size < (1u << 31))
     size *= 2;
   if (size == old_size)
     return;
 
-  /* Calloc'd: fresh pages are zeroed as they are first touched, in huge
-   * pages where the system gives them (faults dominate the build) */
   self->index = g_new0 (SpsFlameIndexSlot, size);
   _sps_advise_huge_pages (self->index, (gsize) size * sizeof (SpsFlameIndexSlot));
   self->index_size = size;
@@ -90,26 +100,41 @@ _sps_flame_tree_reserve (SpsFlameTree *self,
   g_free (old);
 }
 
-/* Makes the child of @parent named @name, which _sps_flame_tree_child()
- * did not find. Children are put in name order at the end. */
-guint32
-_sps_flame_tree_add_node (SpsFlameTree *self,
-                          guint32       parent,
-                          guint32       name,
-                          guint32       hash)
+static void
+index_insert (SpsFlameTree *self,
+              guint32       node,
+              guint32       hash)
 {
-  guint32 id = self->n_build;
-  SpsFlameBuildNode *node;
   guint mask;
   guint slot;
 
-  /* Keep the load of the index under three quarters */
-  if (id >= self->build_capacity || ((guint64) id + 1) * 4 > (guint64) self->index_size * 3)
+  index_make_room (self);
+  mask = self->index_size - 1;
+  for (slot = hash & mask; self->index[slot].node_plus_one != 0; slot = (slot + 1) & mask)
+    ;
+  self->index[slot].hash = hash;
+  self->index[slot].node_plus_one = node + 1;
+  self->n_indexed++;
+}
+
+/* A new node, not linked anywhere yet. Children are put in name order at
+ * the end. */
+static guint32
+new_node (SpsFlameTree *self,
+          guint32       parent,
+          guint32       name)
+{
+  guint32 id = self->n_build;
+  SpsFlameBuildNode *node;
+
+  if (id >= self->build_capacity)
     _sps_flame_tree_reserve (self, (guint64) id + 1);
 
   node = &self->build[id];
   node->parent = parent;
   node->name = name;
+  node->first_child = SPS_NO_INDEX;
+  node->next_sibling = SPS_NO_INDEX;
   node->instance = SPS_NO_INDEX;
   node->n_instances = 0;
   node->inclusive = 0;
@@ -118,11 +143,47 @@ _sps_flame_tree_add_node (SpsFlameTree *self,
     memset (&self->extra[id], 0, sizeof self->extra[id]);
   self->n_build++;
 
-  mask = self->index_size - 1;
-  for (slot = hash & mask; self->index[slot].node_plus_one != 0; slot = (slot + 1) & mask)
-    ;
-  self->index[slot].hash = hash;
-  self->index[slot].node_plus_one = id + 1;
+  return id;
+}
+
+/* Makes the child of @parent named @name, which is not among its
+ * @n_children listed children; past SPS_FLAME_LIST_MAX the list moves
+ * to the index. */
+guint32
+_sps_flame_tree_add_child (SpsFlameTree *self,
+                           guint32       parent,
+                           guint32       name,
+                           guint         n_children)
+{
+  guint32 id = new_node (self, parent, name);
+  SpsFlameBuildNode *build = self->build;
+
+  if (n_children < SPS_FLAME_LIST_MAX)
+    {
+      build[id].next_sibling = build[parent].first_child;
+      build[parent].first_child = id;
+      return id;
+    }
+
+  for (guint32 c = build[parent].first_child; c != SPS_NO_INDEX; c = build[c].next_sibling)
+    index_insert (self, c, _sps_flame_index_hash (parent, build[c].name));
+  index_insert (self, id, _sps_flame_index_hash (parent, name));
+  build[parent].first_child = SPS_FLAME_INDEXED;
+
+  return id;
+}
+
+/* Makes the child of @parent, whose children are in the index, named
+ * @name, which the index does not hold; @hash is its key's */
+guint32
+_sps_flame_tree_add_indexed (SpsFlameTree *self,
+                             guint32       parent,
+                             guint32       name,
+                             guint32       hash)
+{
+  guint32 id = new_node (self, parent, name);
+
+  index_insert (self, id, hash);
 
   return id;
 }
@@ -457,15 +518,7 @@ sps_flame_tree_build (SpsTrace                  *trace,
 
   /* The root; the span build reserves room for what its scope needs */
   _sps_flame_tree_reserve (self, 1024);
-  self->build[0].parent = SPS_NO_INDEX;
-  self->build[0].name = 0;
-  self->build[0].instance = SPS_NO_INDEX;
-  self->build[0].n_instances = 0;
-  self->build[0].inclusive = 0;
-  self->build[0].exclusive = 0;
-  if (self->extra != NULL)
-    memset (&self->extra[0], 0, sizeof self->extra[0]);
-  self->n_build = 1;
+  new_node (self, SPS_NO_INDEX, 0);
 
   if (params->kind == SPS_FLAME_TREE_SAMPLES)
     ok = build_samples (self, params, progress, error);
@@ -478,12 +531,12 @@ sps_flame_tree_build (SpsTrace                  *trace,
   /* The lookup index is only needed while building */
   g_clear_pointer (&self->index, g_free);
   self->index_size = 0;
+  self->n_indexed = 0;
 
   _sps_flame_tree_finish_nodes (self);
   g_clear_pointer (&self->build, g_free);
   g_clear_pointer (&self->extra, g_free);
   self->n_build = self->build_capacity = 0;
-  _sps_flame_tree_build_functions (self);
 
   if (_sps_flame_tree_check_cancelled (progress, error))
     return NULL;
@@ -603,6 +656,7 @@ sps_flame_tree_unref (SpsFlameTree *self)
   g_free (self->extra);
   g_free (self->index);
   g_free (self->slice_node);
+  g_free (self->node_of_build);
   g_free (self);
 }
 
@@ -726,13 +780,17 @@ guint
 sps_flame_tree_get_slice_node (SpsFlameTree *self,
                                guint         slice)
 {
+  guint32 node;
+
   g_return_val_if_fail (self != NULL, SPS_NO_INDEX);
 
   if (self->slice_node == NULL || slice < self->slice_node_first ||
       slice - self->slice_node_first >= self->n_slice_node)
     return SPS_NO_INDEX;
 
-  return self->slice_node[slice - self->slice_node_first];
+  node = self->slice_node[slice - self->slice_node_first];
+
+  return node == SPS_NO_INDEX ? SPS_NO_INDEX : self->node_of_build[node];
 }
 
 /**
