@@ -113,7 +113,9 @@ _sps_timeline_painter_hit_test (const SpsTimelinePainter  *painter,
                                 double                     x,
                                 double                     y)
 {
-  if (painter == NULL || painter->hit_test == NULL)
+  /* Nothing is under the pointer while the summaries are prepared:
+   * nothing is drawn */
+  if (painter == NULL || painter->hit_test == NULL || source->lod == NULL)
     return SPS_NO_INDEX;
 
   return painter->hit_test (source, g, row, x, y);
@@ -131,7 +133,7 @@ _sps_timeline_painter_tooltip (const SpsTimelinePainter  *painter,
 {
   guint item = SPS_NO_INDEX;
 
-  if (painter == NULL || painter->tooltip == NULL)
+  if (painter == NULL || painter->tooltip == NULL || source->lod == NULL)
     return NULL;
 
   if (painter->hit_test != NULL &&

@@ -31,6 +31,11 @@ SPS_GTK_AVAILABLE_IN_ALL
 SpsTimelineLod    *_sps_timeline_get_lod    (SpsTimeline *self);
 SPS_GTK_AVAILABLE_IN_ALL
 SpsTimelineLayout *_sps_timeline_get_layout (SpsTimeline *self);
+/* Rows to summarise from which a trace's summaries are built ahead on
+ * worker threads (see _sps_timeline_set_prepare_threshold()) */
+#define SPS_TIMELINE_PREPARE_THRESHOLD 1000000
+SPS_GTK_AVAILABLE_IN_ALL
+void               _sps_timeline_set_prepare_threshold (guint64 rows);
 SPS_GTK_AVAILABLE_IN_ALL
 void               _sps_timeline_set_tiles_enabled (SpsTimeline *self,
                                                     gboolean     enabled);
@@ -193,7 +198,8 @@ struct _SpsTimeline
   SpsSession           *session;
   SpsTrace             *trace;
   SpsTimelineLayout    *layout;
-  SpsTimelineLod       *lod;
+  SpsTimelineLod       *lod;           /* NULL while being prepared */
+  GCancellable         *lod_cancellable; /* of the preparation running */
 
   GtkAdjustment        *hadjustment;
   GtkAdjustment        *vadjustment;

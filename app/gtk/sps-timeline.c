@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sps-timeline-private.h"
+#include "sps-time-math-private.h"
 
 #define DEFAULT_GUTTER_WIDTH 200
 #define MIN_GUTTER_WIDTH     80
@@ -50,6 +51,7 @@ enum {
   PROP_GUTTER_WIDTH,
   PROP_GUTTER_AUTO,
   PROP_TRACK_HEIGHT,
+  PROP_PREPARING,
   N_PROPS,
 
   PROP_HADJUSTMENT = N_PROPS,
@@ -409,10 +411,106 @@ layout_changed (SpsTimeline *self)
                          gtk_widget_get_height (GTK_WIDGET (self)));
 }
 
+/* Traces with at least this many rows to summarise (slices, counter
+ * values, instants, samples) get one level of their summaries built
+ * ahead on worker threads before the timeline draws them; a smaller one
+ * builds its levels when a frame first asks, in milliseconds. */
+static guint64 prepare_threshold = SPS_TIMELINE_PREPARE_THRESHOLD;
+
+static guint64
+count_summarised_rows (SpsTrace *trace)
+{
+  return (guint64) sps_trace_get_slices (trace)->n_rows +
+         sps_trace_get_counters (trace)->n_rows +
+         sps_trace_get_instants (trace)->n_rows +
+         sps_trace_get_samples (trace)->n_rows;
+}
+
+typedef struct
+{
+  SpsTimelineLod *lod;
+  guint           level;
+} PrepareData;
+
+static void
+prepare_data_free (PrepareData *data)
+{
+  g_clear_pointer (&data->lod, _sps_timeline_lod_free);
+  g_free (data);
+}
+
+static void
+prepare_worker (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  PrepareData *data = task_data;
+
+  g_assert (G_IS_TASK (task));
+  g_assert (data != NULL);
+
+  if (_sps_timeline_lod_prepare (data->lod, data->level, g_get_num_processors (), cancellable))
+    g_task_return_pointer (task, g_steal_pointer (&data->lod), (GDestroyNotify) _sps_timeline_lod_free);
+  else
+    g_task_return_error_if_cancelled (task);
+}
+
+/* The summaries are ready: the painters get them. */
+static void
+prepare_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  SpsTimeline *self = SPS_TIMELINE (object);
+  SpsTimelineLod *lod;
+
+  g_assert (g_task_is_valid (result, self));
+
+  /* NULL when cancelled: the timeline was disposed. */
+  if (!(lod = g_task_propagate_pointer (G_TASK (result), NULL)))
+    return;
+  if (self->session == NULL || self->lod != NULL)
+    {
+      _sps_timeline_lod_free (lod);
+      return;
+    }
+
+  self->lod = lod;
+  g_clear_object (&self->lod_cancellable);
+  _sps_timeline_invalidate_row_cache (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PREPARING]);
+}
+
+/* Builds the level a zoomed-out frame of the trace is made from on worker
+ * threads (_sps_timeline_lod_prepare()), so that the main thread never
+ * walks every slice for it; until then the painters have no summaries
+ * and the track area says that it is being prepared. */
+static void
+start_prepare (SpsTimeline    *self,
+               SpsTimelineLod *lod)
+{
+  g_autoptr(GTask) task = NULL;
+  PrepareData *data = g_new0 (PrepareData, 1);
+
+  data->lod = lod;
+  data->level = _sps_timeline_lod_level_ahead (_sps_time_sub (sps_trace_get_end_time (self->trace),
+                                                              sps_trace_get_start_time (self->trace)));
+  self->lod_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->lod_cancellable, prepare_cb, NULL);
+  g_task_set_source_tag (task, start_prepare);
+  g_task_set_name (task, "sps-timeline-prepare");
+  g_task_set_task_data (task, data, (GDestroyNotify) prepare_data_free);
+  g_task_run_in_thread (task, prepare_worker);
+}
+
 static void
 set_session (SpsTimeline *self,
              SpsSession  *session)
 {
+  SpsTimelineLod *lod;
+
   g_assert (SPS_IS_TIMELINE (self));
   g_assert (session == NULL || SPS_IS_SESSION (session));
 
@@ -422,7 +520,11 @@ set_session (SpsTimeline *self,
   self->session = g_object_ref (session);
   self->trace = g_object_ref (sps_session_get_trace (session));
   self->layout = _sps_timeline_layout_new (self->trace, sps_session_get_view_filter (session));
-  self->lod = _sps_timeline_lod_new (self->trace);
+  lod = _sps_timeline_lod_new (self->trace);
+  if (count_summarised_rows (self->trace) >= prepare_threshold)
+    start_prepare (self, lod);
+  else
+    self->lod = lod;
   stacks_changed (self);
   self->n_names = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
   self->name_color = g_malloc (MAX (self->n_names, 1));
@@ -495,6 +597,9 @@ sps_timeline_dispose (GObject *object)
   if (self->labels != NULL)
     _sps_timeline_invalidate_labels (self);
   g_clear_object (&self->text_layout);
+  if (self->lod_cancellable != NULL)
+    g_cancellable_cancel (self->lod_cancellable);
+  g_clear_object (&self->lod_cancellable);
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
@@ -551,6 +656,9 @@ sps_timeline_get_property (GObject    *object,
       break;
     case PROP_TRACK_HEIGHT:
       g_value_set_int (value, self->track_height);
+      break;
+    case PROP_PREPARING:
+      g_value_set_boolean (value, sps_timeline_get_preparing (self));
       break;
     case PROP_HADJUSTMENT:
       g_value_set_object (value, self->hadjustment);
@@ -679,6 +787,19 @@ sps_timeline_class_init (SpsTimelineClass *klass)
     g_param_spec_int ("track-height", NULL, NULL,
                       MIN_TRACK_HEIGHT, MAX_TRACK_HEIGHT, DEFAULT_TRACK_HEIGHT,
                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * SpsTimeline:preparing:
+   *
+   * Whether the timeline is still preparing to draw its trace: a large
+   * trace gets the summaries that zoomed-out frames are drawn from built
+   * on worker threads first, and until then the track area shows a line
+   * saying so instead of rows.
+   */
+  properties[PROP_PREPARING] =
+    g_param_spec_boolean ("preparing", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -861,11 +982,41 @@ sps_timeline_set_track_height (SpsTimeline *self,
 }
 
 /**
+ * sps_timeline_get_preparing:
+ * @self: a #SpsTimeline
+ *
+ * Returns: whether the timeline still prepares to draw its trace (see
+ *   #SpsTimeline:preparing); a frame drawn meanwhile shows no rows
+ */
+gboolean
+sps_timeline_get_preparing (SpsTimeline *self)
+{
+  g_return_val_if_fail (SPS_IS_TIMELINE (self), FALSE);
+
+  return self->session != NULL && self->lod == NULL;
+}
+
+/**
+ * _sps_timeline_set_prepare_threshold:
+ * @rows: a number of rows
+ *
+ * Sets, for the whole process, how many rows to summarise (slices,
+ * counter values, instants, samples) a trace needs for the timelines
+ * created after to build their summaries ahead on worker threads: tests
+ * lower it to take that path with a small trace.
+ */
+void
+_sps_timeline_set_prepare_threshold (guint64 rows)
+{
+  prepare_threshold = rows;
+}
+
+/**
  * _sps_timeline_get_lod:
  * @self: a #SpsTimeline
  *
  * Returns: (transfer none) (nullable): the level-of-detail summaries the
- *   timeline draws with
+ *   timeline draws with; %NULL while they are prepared
  */
 SpsTimelineLod *
 _sps_timeline_get_lod (SpsTimeline *self)
