@@ -445,6 +445,7 @@ prepare_worker (GTask        *task,
                 gpointer      task_data,
                 GCancellable *cancellable)
 {
+  SPS_SELF_TRACE_SCOPE ("timeline/prepare");
   PrepareData *data = task_data;
 
   g_assert (G_IS_TASK (task));

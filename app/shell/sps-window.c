@@ -380,6 +380,7 @@ static void
 sps_window_show_trace (SpsWindow *self,
                        SpsTrace  *trace)
 {
+  SPS_SELF_TRACE_SCOPE ("window/show-trace");
   g_autoptr(GPtrArray) plugin_views = NULL;
   g_autoptr(SpsView) detail_view = NULL;
 
