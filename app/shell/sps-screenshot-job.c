@@ -336,8 +336,12 @@ sps_screenshot_job_run (SpsScreenshotJob *self,
     g_signal_connect_object (window, "notify::state",
                              G_CALLBACK (on_screenshot_state),
                              self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (window));
+  /* The import's threads start before the window is shown, as when the
+   * application opens a file: realising the window (with GL, its context
+   * and shaders: 1 s of a loaded machine under Xvfb) then overlaps the
+   * import instead of delaying it */
   sps_window_load_with_options (window, file, options);
+  gtk_window_present (GTK_WINDOW (window));
 }
 
 static void
