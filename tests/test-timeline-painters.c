@@ -338,22 +338,6 @@ test_slice_tooltip (SliceFixture  *f,
   g_assert_null (none);
 }
 
-/* While the timeline's summaries are being prepared (the source has
- * none), nothing is drawn, so nothing is hit and no tooltip names
- * anything: a pointer over where A will be drawn gets neither */
-static void
-test_slice_preparing (SliceFixture  *f,
-                      gconstpointer  data)
-{
-  const SpsTimelineRow *top = slice_row (f, f->a);
-  SpsTimelineSource preparing = { f->trace, f->session, NULL, NULL };
-
-  g_assert_cmpuint (hit (f, top, 1500), ==, f->a);
-  g_assert_cmpuint (_sps_timeline_painter_hit_test (&_sps_timeline_slice_painter, &preparing, &f->g, top,
-                                                    250, 0), ==, SPS_NO_INDEX);
-  g_assert_null (_sps_timeline_painter_tooltip (&_sps_timeline_slice_painter, &preparing, &f->g, top, 250, 0));
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -373,8 +357,6 @@ main (int   argc,
               slice_fixture_set_up, test_no_hit_test, slice_fixture_tear_down);
   g_test_add ("/gtk/timeline/slice-painter/tooltip", SliceFixture, NULL,
               slice_fixture_set_up, test_slice_tooltip, slice_fixture_tear_down);
-  g_test_add ("/gtk/timeline/slice-painter/preparing", SliceFixture, NULL,
-              slice_fixture_set_up, test_slice_preparing, slice_fixture_tear_down);
 
   return g_test_run ();
 }

@@ -321,6 +321,18 @@ test_pan_flows (void)
   gtk_window_destroy (GTK_WINDOW (host));
 }
 
+/* Gives @widget WIDTH × HEIGHT without showing its window, as a frame of
+ * that size would */
+static void
+allocate (GtkWidget *widget)
+{
+  int min, natural;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, &natural, NULL, NULL);
+  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, WIDTH, &min, &natural, NULL, NULL);
+  gtk_widget_size_allocate (widget, &(GtkAllocation) { 0, 0, WIDTH, HEIGHT }, -1);
+}
+
 static void
 count_notify (gpointer  object,
               gpointer  pspec,
@@ -331,9 +343,9 @@ count_notify (gpointer  object,
 
 /* A timeline whose summaries are built ahead on worker threads (as a
  * large trace's are; the threshold lowered for the demo): a frame drawn
- * before they are ready draws no rows, and once they are, every zoom
- * shows exactly the pixels of a new timeline that builds its summaries
- * on demand. */
+ * before they are ready draws no rows, and the pointer finds nothing;
+ * once they are, every zoom shows exactly the pixels of a new timeline
+ * that builds its summaries on demand. */
 static void
 test_prepared_summaries (void)
 {
@@ -347,6 +359,12 @@ test_prepared_summaries (void)
   SpsTimelineStats stats;
   SpsTime start = sps_trace_get_start_time (trace);
   SpsTime span = sps_trace_get_end_time (trace) - start;
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  guint longest = SPS_NO_INDEX;
+  g_autofree char *tooltip = NULL;
+  SpsSelection selection;
+  graphene_rect_t area;
+  double x, y;
   guint notified = 0;
   gsize colored;
 
@@ -382,10 +400,29 @@ test_prepared_summaries (void)
     g_assert_cmpuint (differ, >, (gsize) WIDTH * HEIGHT / 20);
   }
 
+  /* Nor is anything under the pointer, where the longest slice will be */
+  allocate (prepared);
+  for (guint i = 0; i < slices->n_rows; i++)
+    if (longest == SPS_NO_INDEX || slices->dur[i] > slices->dur[longest])
+      longest = i;
+  g_assert_true (sps_timeline_get_slice_area (SPS_TIMELINE (prepared), longest, &area));
+  x = area.origin.x + area.size.width / 2;
+  y = area.origin.y + area.size.height / 2;
+  _sps_timeline_hit_item (SPS_TIMELINE (prepared), x, y, &selection);
+  g_assert_cmpint (selection.kind, ==, SPS_SELECTION_NONE);
+  g_assert_null (_sps_timeline_dup_tooltip_markup (SPS_TIMELINE (prepared), x, y));
+
   while (sps_timeline_get_preparing (SPS_TIMELINE (prepared)))
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (notified, ==, 1);
   g_assert_nonnull (_sps_timeline_get_lod (SPS_TIMELINE (prepared)));
+
+  /* Once ready, it is hit and named */
+  _sps_timeline_hit_item (SPS_TIMELINE (prepared), x, y, &selection);
+  g_assert_cmpint (selection.kind, ==, SPS_SELECTION_SLICE);
+  g_assert_cmpuint (selection.index, ==, longest);
+  tooltip = _sps_timeline_dup_tooltip_markup (SPS_TIMELINE (prepared), x, y);
+  g_assert_nonnull (tooltip);
 
   /* The whole trace, a fifth, a fiftieth and a thousandth of it */
   colored = 0;
@@ -406,6 +443,7 @@ test_prepared_summaries (void)
       windows[0] = gtk_window_new ();
       on_demand = sps_timeline_new (session);
       gtk_window_set_child (GTK_WINDOW (windows[0]), on_demand);
+      allocate (on_demand);
       node_a = sps_timeline_build_node (SPS_TIMELINE (on_demand), WIDTH, HEIGHT);
       node_b = sps_timeline_build_node (SPS_TIMELINE (prepared), WIDTH, HEIGHT);
       a = render_pixels (renderer, node_a, 1);

@@ -113,9 +113,7 @@ _sps_timeline_painter_hit_test (const SpsTimelinePainter  *painter,
                                 double                     x,
                                 double                     y)
 {
-  /* Nothing is under the pointer while the summaries are prepared:
-   * nothing is drawn */
-  if (painter == NULL || painter->hit_test == NULL || source->lod == NULL)
+  if (painter == NULL || painter->hit_test == NULL)
     return SPS_NO_INDEX;
 
   return painter->hit_test (source, g, row, x, y);
@@ -133,7 +131,7 @@ _sps_timeline_painter_tooltip (const SpsTimelinePainter  *painter,
 {
   guint item = SPS_NO_INDEX;
 
-  if (painter == NULL || painter->tooltip == NULL || source->lod == NULL)
+  if (painter == NULL || painter->tooltip == NULL)
     return NULL;
 
   if (painter->hit_test != NULL &&

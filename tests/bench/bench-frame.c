@@ -13,9 +13,13 @@
  * case): of CANDIDATES window positions spread over the trace, the one
  * whose visible lanes hold the most items to draw (slices of their own
  * plus merged runs, at the level the timeline draws with). A nearly empty
- * window would make a zoom look cheap for the wrong reason. The first
- * frame of each zoom, which also builds the level-of-detail summaries it
- * needs, is reported on its own; then two kinds of frames, N each
+ * window would make a zoom look cheap for the wrong reason. A timeline of
+ * a large trace first builds one level of its summaries on worker
+ * threads (SpsTimeline:preparing): each timeline here waits for that, and
+ * the first one's wait is reported. The first frame of each zoom, which
+ * also builds the level-of-detail summaries it needs (from that level
+ * when it is coarser), is reported on its own; then two kinds of frames,
+ * N each
  * (default 400), with the median and 95th percentile:
  *
  * - pan: the window moves 8 px further each frame, as a drag does, over
