@@ -173,6 +173,18 @@ typedef struct
   guint32 flow;
 } SpsTimelineFlowKey;
 
+/* Flows sorted by their earlier end, and the later ends sorted, so the
+ * flows crossing a window are counted with two binary searches; the
+ * running maximum of the later ends finds the first one to draw. Made
+ * from the trace alone, so any thread may build it. */
+typedef struct
+{
+  SpsTimelineFlowKey *by_min;      /* NULL until built */
+  SpsTime            *max_sorted;
+  SpsTime            *running_max;
+  guint               n;
+} SpsTimelineFlowIndex;
+
 /* The flows of a stretch of time wider than the window, so that panning
  * moves them instead of drawing them again: each costs a row lookup, two
  * visibility checks and a curve. */
@@ -266,13 +278,7 @@ struct _SpsTimeline
   guint8               *name_color;    /* palette entry per string id */
   guint                 n_names;
 
-  /* Flows sorted by their earlier end, and the later ends sorted, so the
-   * flows crossing a window are counted with two binary searches; the
-   * running maximum of the later ends finds the first one to draw. */
-  SpsTimelineFlowKey   *flows_by_min;
-  SpsTime              *flow_max_sorted;
-  SpsTime              *flow_running_max;
-  guint                 n_flow_keys;
+  SpsTimelineFlowIndex  flow_index;    /* built on first use, or ahead */
   GArray               *selected_flows;
   SpsTimelineFlowCache  flow_cache;
 
@@ -358,6 +364,9 @@ void           _sps_timeline_queue_prefetch        (SpsTimeline               *s
                                                     guint                      last);
 
 /* sps-timeline-flows.c */
+void           _sps_timeline_flow_index_build      (SpsTrace                  *trace,
+                                                    SpsTimelineFlowIndex      *index);
+void           _sps_timeline_flow_index_clear      (SpsTimelineFlowIndex      *index);
 void           _sps_timeline_invalidate_flow_cache (SpsTimeline               *self);
 void           _sps_timeline_update_selected_flows (SpsTimeline               *self);
 void           _sps_timeline_draw_flows            (SpsTimeline               *self,

@@ -428,14 +428,18 @@ count_summarised_rows (SpsTrace *trace)
 
 typedef struct
 {
-  SpsTimelineLod *lod;
-  guint           level;
+  SpsTimelineLod      *lod;
+  guint                level;
+  SpsTrace            *trace;
+  SpsTimelineFlowIndex flow_index;
 } PrepareData;
 
 static void
 prepare_data_free (PrepareData *data)
 {
   g_clear_pointer (&data->lod, _sps_timeline_lod_free);
+  _sps_timeline_flow_index_clear (&data->flow_index);
+  g_clear_object (&data->trace);
   g_free (data);
 }
 
@@ -451,10 +455,13 @@ prepare_worker (GTask        *task,
   g_assert (G_IS_TASK (task));
   g_assert (data != NULL);
 
-  if (_sps_timeline_lod_prepare (data->lod, data->level, g_get_num_processors (), cancellable))
-    g_task_return_pointer (task, g_steal_pointer (&data->lod), (GDestroyNotify) _sps_timeline_lod_free);
-  else
-    g_task_return_error_if_cancelled (task);
+  /* The flows' index too: the first frame draws the flows in view */
+  if (_sps_timeline_lod_prepare (data->lod, data->level, g_get_num_processors (), cancellable) &&
+      !g_cancellable_is_cancelled (cancellable))
+    _sps_timeline_flow_index_build (data->trace, &data->flow_index);
+
+  if (!g_task_return_error_if_cancelled (task))
+    g_task_return_boolean (task, TRUE);
 }
 
 /* The summaries are ready: the painters get them. */
@@ -464,20 +471,21 @@ prepare_cb (GObject      *object,
             gpointer      user_data)
 {
   SpsTimeline *self = SPS_TIMELINE (object);
-  SpsTimelineLod *lod;
+  PrepareData *data = g_task_get_task_data (G_TASK (result));
 
   g_assert (g_task_is_valid (result, self));
 
-  /* NULL when cancelled: the timeline was disposed. */
-  if (!(lod = g_task_propagate_pointer (G_TASK (result), NULL)))
+  /* FALSE when cancelled: the timeline was disposed. (What the task
+   * built goes with its data.) */
+  if (!g_task_propagate_boolean (G_TASK (result), NULL) || self->session == NULL || self->lod != NULL)
     return;
-  if (self->session == NULL || self->lod != NULL)
-    {
-      _sps_timeline_lod_free (lod);
-      return;
-    }
 
-  self->lod = lod;
+  self->lod = g_steal_pointer (&data->lod);
+  if (self->flow_index.by_min == NULL)
+    {
+      self->flow_index = data->flow_index;
+      memset (&data->flow_index, 0, sizeof data->flow_index);
+    }
   g_clear_object (&self->lod_cancellable);
   _sps_timeline_invalidate_row_cache (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -496,6 +504,7 @@ start_prepare (SpsTimeline    *self,
   PrepareData *data = g_new0 (PrepareData, 1);
 
   data->lod = lod;
+  data->trace = g_object_ref (self->trace);
   data->level = _sps_timeline_lod_level_ahead (_sps_time_sub (sps_trace_get_end_time (self->trace),
                                                               sps_trace_get_start_time (self->trace)));
   self->lod_cancellable = g_cancellable_new ();
@@ -625,9 +634,7 @@ sps_timeline_finalize (GObject *object)
   g_clear_pointer (&self->corner_text, g_free);
   g_clear_pointer (&self->corner_node, gsk_render_node_unref);
   g_free (self->name_color);
-  g_free (self->flows_by_min);
-  g_free (self->flow_max_sorted);
-  g_free (self->flow_running_max);
+  _sps_timeline_flow_index_clear (&self->flow_index);
   g_clear_pointer (&self->selected_flows, g_array_unref);
   _sps_timeline_invalidate_flow_cache (self);
   g_clear_pointer (&self->row_nodes, g_ptr_array_unref);

@@ -289,7 +289,7 @@ main (int   argc,
   int only = -1;
   int only_mode = -1;
   double load_ms;
-  double t0;
+  double t0, c0;
   SpsTime trace_start, trace_end;
   int track_width;
   const GOptionEntry entries[] = {
@@ -325,14 +325,34 @@ main (int   argc,
            sps_trace_get_slices (trace)->n_rows, sps_trace_get_tracks (trace)->n_rows, load_ms);
 
   session = sps_session_new (trace);
+
   t0 = sps_bench_now_ms ();
+  c0 = sps_bench_cpu_seconds () * 1000;
   timeline = g_object_ref_sink (sps_timeline_new (session));
   /* A large trace's timeline builds the level a zoomed-out frame is made
    * from on worker threads first: the first frames below come after */
   wait_prepared (SPS_TIMELINE (timeline));
-  g_print ("summaries built ahead (worker threads, %u cores): %.1f ms\n", g_get_num_processors (),
-           sps_bench_now_ms () - t0);
+  g_print ("summaries built ahead (worker threads, %u cores): %.1f ms wall, %.1f ms CPU\n",
+           g_get_num_processors (), sps_bench_now_ms () - t0, sps_bench_cpu_seconds () * 1000 - c0);
   track_width = WIDTH - sps_timeline_get_gutter_width (SPS_TIMELINE (timeline));
+
+  /* The baseline, in summaries of its own: what a zoomed-out first frame
+   * waited for when every level was built on demand, on the main thread:
+   * the level of the whole trace over the track width, for every track,
+   * from the slices (one thread does just that) */
+  {
+    g_autoptr(SpsTimelineLod) lod = _sps_timeline_lod_new (trace);
+    double span = (double) (sps_trace_get_end_time (trace) - sps_trace_get_start_time (trace));
+    /* As _sps_timeline_draw_level() picks it */
+    guint level = MIN (_sps_timeline_lod_level_for_resolution (span / track_width) + 1, SPS_LOD_N_LEVELS - 1);
+
+    c0 = sps_bench_cpu_seconds () * 1000;
+    t0 = sps_bench_now_ms ();
+    _sps_timeline_lod_prepare (lod, level, 1, NULL);
+    g_print ("summaries on demand, full zoom-out level %u, one thread (the first frame's wait before): "
+             "%.1f ms wall, %.1f ms CPU\n", level, sps_bench_now_ms () - t0, sps_bench_cpu_seconds () * 1000 - c0);
+  }
+
   trace_start = sps_trace_get_start_time (trace);
   trace_end = sps_trace_get_end_time (trace);
 
