@@ -394,6 +394,9 @@ test_prepared_summaries (void)
     g_assert_cmpuint (stats.frames, ==, 1);
     g_assert_cmpuint (stats.items_drawn, ==, 0);
     g_assert_cmpuint (stats.tiles_built, ==, 0);
+    /* Nor flows: their index comes with the summaries, not from the
+     * main thread */
+    g_assert_null (SPS_TIMELINE (prepared)->flow_index.by_min);
     for (gsize k = 0; k < (gsize) WIDTH * HEIGHT; k++)
       differ += a[k] != b[k];
     /* The rows are missing, not drawn otherwise */
@@ -416,6 +419,8 @@ test_prepared_summaries (void)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (notified, ==, 1);
   g_assert_nonnull (_sps_timeline_get_lod (SPS_TIMELINE (prepared)));
+  g_assert_nonnull (SPS_TIMELINE (prepared)->flow_index.by_min);
+  g_assert_cmpuint (SPS_TIMELINE (prepared)->flow_index.n, ==, sps_trace_get_flows (trace)->n_rows);
 
   /* Once ready, it is hit and named */
   _sps_timeline_hit_item (SPS_TIMELINE (prepared), x, y, &selection);

@@ -568,13 +568,16 @@ _sps_timeline_draw (SpsTimeline *self,
   if (timed)
     t[1] = sps_self_trace_get_time ();
   draw_grid (self, snapshot, &g, &tracks_area, &scale);
+  /* While the summaries are prepared, no rows and nothing over them
+   * (flows, hover, selection): only a line saying so */
   if (self->lod != NULL)
     draw_rows (self, snapshot, &g, &tracks_area);
   else
     draw_preparing (self, snapshot, &tracks_area);
   if (timed)
     t[2] = sps_self_trace_get_time ();
-  draw_overlays (self, snapshot, &g, &tracks_area);
+  if (self->lod != NULL)
+    draw_overlays (self, snapshot, &g, &tracks_area);
   if (timed)
     t[3] = sps_self_trace_get_time ();
   draw_ruler (self, snapshot, &g, &scale);
