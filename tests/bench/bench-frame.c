@@ -337,9 +337,10 @@ main (int   argc,
   track_width = WIDTH - sps_timeline_get_gutter_width (SPS_TIMELINE (timeline));
 
   /* The baseline, in summaries of its own: what a zoomed-out first frame
-   * waited for when every level was built on demand, on the main thread:
-   * the level of the whole trace over the track width, for every track,
-   * from the slices (one thread does just that) */
+   * built on the main thread when every level was built on demand (then
+   * only for the lanes in view): the level of the whole trace over the
+   * track width, here for every track, from the slices (one thread does
+   * just that) */
   {
     g_autoptr(SpsTimelineLod) lod = _sps_timeline_lod_new (trace);
     double span = (double) (sps_trace_get_end_time (trace) - sps_trace_get_start_time (trace));
@@ -349,7 +350,7 @@ main (int   argc,
     c0 = sps_bench_cpu_seconds () * 1000;
     t0 = sps_bench_now_ms ();
     _sps_timeline_lod_prepare (lod, level, 1, NULL);
-    g_print ("summaries on demand, full zoom-out level %u, one thread (the first frame's wait before): "
+    g_print ("summaries on demand, full zoom-out level %u, every track, one thread: "
              "%.1f ms wall, %.1f ms CPU\n", level, sps_bench_now_ms () - t0, sps_bench_cpu_seconds () * 1000 - c0);
   }
 
