@@ -373,6 +373,18 @@ test_prepared_summaries (void)
 
   _sps_timeline_set_prepare_threshold (0);
   prepared = sps_timeline_new (session);
+  /* Unless told not to, as the live window does */
+  {
+    GtkWidget *live = g_object_ref_sink (g_object_new (SPS_TYPE_TIMELINE, "session", session,
+                                                       "prepare-ahead", FALSE, NULL));
+    gboolean prepare_ahead = TRUE;
+
+    g_object_get (live, "prepare-ahead", &prepare_ahead, NULL);
+    g_assert_false (prepare_ahead);
+    g_assert_false (sps_timeline_get_preparing (SPS_TIMELINE (live)));
+    g_assert_nonnull (_sps_timeline_get_lod (SPS_TIMELINE (live)));
+    g_object_unref (live);
+  }
   _sps_timeline_set_prepare_threshold (SPS_TIMELINE_PREPARE_THRESHOLD);
   g_signal_connect (prepared, "notify::preparing", G_CALLBACK (count_notify), &notified);
   gtk_window_set_child (GTK_WINDOW (windows[0]), on_demand);

@@ -225,6 +225,7 @@ struct _SpsTimeline
   guint                 tiles_disabled : 1;  /* tests compare with and without */
   guint                 resting : 1;       /* not moved since it entered */
   guint                 collect_stats : 1; /* the diagnostics panel is open */
+  guint                 prepare_ahead : 1; /* SpsTimeline:prepare-ahead */
 
   int                   gutter_width;
   int                   track_height;

@@ -52,6 +52,7 @@ enum {
   PROP_GUTTER_AUTO,
   PROP_TRACK_HEIGHT,
   PROP_PREPARING,
+  PROP_PREPARE_AHEAD,
   N_PROPS,
 
   PROP_HADJUSTMENT = N_PROPS,
@@ -519,8 +520,6 @@ static void
 set_session (SpsTimeline *self,
              SpsSession  *session)
 {
-  SpsTimelineLod *lod;
-
   g_assert (SPS_IS_TIMELINE (self));
   g_assert (session == NULL || SPS_IS_SESSION (session));
 
@@ -530,11 +529,8 @@ set_session (SpsTimeline *self,
   self->session = g_object_ref (session);
   self->trace = g_object_ref (sps_session_get_trace (session));
   self->layout = _sps_timeline_layout_new (self->trace, sps_session_get_view_filter (session));
-  lod = _sps_timeline_lod_new (self->trace);
-  if (count_summarised_rows (self->trace) >= prepare_threshold)
-    start_prepare (self, lod);
-  else
-    self->lod = lod;
+  /* Built on demand, unless constructed() hands them to a preparation */
+  self->lod = _sps_timeline_lod_new (self->trace);
   stacks_changed (self);
   self->n_names = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
   self->name_color = g_malloc (MAX (self->n_names, 1));
@@ -566,6 +562,19 @@ set_session (SpsTimeline *self,
 }
 
 /* GObject */
+
+static void
+sps_timeline_constructed (GObject *object)
+{
+  SpsTimeline *self = SPS_TIMELINE (object);
+
+  G_OBJECT_CLASS (sps_timeline_parent_class)->constructed (object);
+
+  /* Every construct property is set now: "prepare-ahead" too */
+  if (self->session != NULL && self->prepare_ahead &&
+      count_summarised_rows (self->trace) >= prepare_threshold)
+    start_prepare (self, g_steal_pointer (&self->lod));
+}
 
 static void
 sps_timeline_css_changed (GtkWidget         *widget,
@@ -668,6 +677,9 @@ sps_timeline_get_property (GObject    *object,
     case PROP_PREPARING:
       g_value_set_boolean (value, sps_timeline_get_preparing (self));
       break;
+    case PROP_PREPARE_AHEAD:
+      g_value_set_boolean (value, self->prepare_ahead);
+      break;
     case PROP_HADJUSTMENT:
       g_value_set_object (value, self->hadjustment);
       break;
@@ -697,6 +709,9 @@ sps_timeline_set_property (GObject      *object,
     {
     case PROP_SESSION:
       set_session (self, g_value_get_object (value));
+      break;
+    case PROP_PREPARE_AHEAD:
+      self->prepare_ahead = g_value_get_boolean (value);
       break;
     case PROP_GUTTER_WIDTH:
       sps_timeline_set_gutter_width (self, g_value_get_int (value));
@@ -742,6 +757,7 @@ sps_timeline_class_init (SpsTimelineClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->constructed = sps_timeline_constructed;
   object_class->dispose = sps_timeline_dispose;
   object_class->finalize = sps_timeline_finalize;
   object_class->get_property = sps_timeline_get_property;
@@ -809,6 +825,21 @@ sps_timeline_class_init (SpsTimelineClass *klass)
                           FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * SpsTimeline:prepare-ahead:
+   *
+   * Whether a large trace's summaries are built on worker threads before
+   * the timeline draws (see #SpsTimeline:preparing). A view that puts a
+   * new timeline in place of the last one at every update of a growing
+   * trace turns it off, so that it never shows the placeholder instead
+   * of rows; its timelines then build what each frame needs when it is
+   * drawn, as a small trace's do.
+   */
+  properties[PROP_PREPARE_AHEAD] =
+    g_param_spec_boolean ("prepare-ahead", NULL, NULL,
+                          TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
@@ -830,6 +861,7 @@ sps_timeline_init (SpsTimeline *self)
   self->gutter_width = DEFAULT_GUTTER_WIDTH;
   self->gutter_auto = TRUE;
   self->track_height = DEFAULT_TRACK_HEIGHT;
+  self->prepare_ahead = TRUE;
   self->labels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, _sps_timeline_label_free);
   self->gutter_labels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, _sps_timeline_label_free);
   self->ruler_cache = _sps_time_ruler_cache_new ();
