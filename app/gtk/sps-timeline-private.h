@@ -364,6 +364,12 @@ void           _sps_timeline_queue_prefetch        (SpsTimeline               *s
                                                     guint                      first,
                                                     guint                      last);
 
+/* sps-timeline.c and sps-timeline-prepare.c */
+void           _sps_timeline_maybe_prepare         (SpsTimeline               *self);
+void           _sps_timeline_take_prepared         (SpsTimeline               *self,
+                                                    SpsTimelineLod            *lod,
+                                                    SpsTimelineFlowIndex      *flow_index);
+
 /* sps-timeline-flows.c */
 void           _sps_timeline_flow_index_build      (SpsTrace                  *trace,
                                                     SpsTimelineFlowIndex      *index);
