@@ -321,6 +321,190 @@ test_pan_flows (void)
   gtk_window_destroy (GTK_WINDOW (host));
 }
 
+/* Gives @widget WIDTH × HEIGHT without showing its window, as a frame of
+ * that size would */
+static void
+allocate (GtkWidget *widget)
+{
+  int min, natural;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, &natural, NULL, NULL);
+  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, WIDTH, &min, &natural, NULL, NULL);
+  gtk_widget_size_allocate (widget, &(GtkAllocation) { 0, 0, WIDTH, HEIGHT }, -1);
+}
+
+static void
+count_notify (gpointer  object,
+              gpointer  pspec,
+              guint    *count)
+{
+  (*count)++;
+}
+
+/* A timeline whose summaries are built ahead on worker threads (as a
+ * large trace's are; the threshold lowered for the demo): a frame drawn
+ * before they are ready draws no rows, and the pointer finds nothing;
+ * once they are, every zoom shows exactly the pixels of a new timeline
+ * that builds its summaries on demand. */
+static void
+test_prepared_summaries (void)
+{
+  g_autoptr(SpsTrace) trace = load_demo ();
+  GtkWidget *host = present_host ();
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (host));
+  g_autoptr(SpsSession) session = sps_session_new (trace);
+  GtkWidget *on_demand = sps_timeline_new (session);
+  GtkWidget *prepared;
+  GtkWidget *windows[2] = { gtk_window_new (), gtk_window_new () };
+  SpsTimelineStats stats;
+  SpsTime start = sps_trace_get_start_time (trace);
+  SpsTime span = sps_trace_get_end_time (trace) - start;
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  guint longest = SPS_NO_INDEX;
+  g_autofree char *tooltip = NULL;
+  SpsSelection selection;
+  graphene_rect_t area;
+  double x, y;
+  guint notified = 0;
+  gsize colored;
+
+  g_assert_false (sps_timeline_get_preparing (SPS_TIMELINE (on_demand)));
+  g_assert_nonnull (_sps_timeline_get_lod (SPS_TIMELINE (on_demand)));
+
+  _sps_timeline_set_prepare_threshold (0);
+  prepared = sps_timeline_new (session);
+  /* Unless told not to, as the live window does */
+  {
+    GtkWidget *live = g_object_ref_sink (g_object_new (SPS_TYPE_TIMELINE, "session", session,
+                                                       "prepare-ahead", FALSE, NULL));
+    gboolean prepare_ahead = TRUE;
+
+    g_object_get (live, "prepare-ahead", &prepare_ahead, NULL);
+    g_assert_false (prepare_ahead);
+    g_assert_false (sps_timeline_get_preparing (SPS_TIMELINE (live)));
+    g_assert_nonnull (_sps_timeline_get_lod (SPS_TIMELINE (live)));
+    g_object_unref (live);
+  }
+  _sps_timeline_set_prepare_threshold (SPS_TIMELINE_PREPARE_THRESHOLD);
+  g_signal_connect (prepared, "notify::preparing", G_CALLBACK (count_notify), &notified);
+  gtk_window_set_child (GTK_WINDOW (windows[0]), on_demand);
+  gtk_window_set_child (GTK_WINDOW (windows[1]), prepared);
+
+  /* The summaries come to the timeline through the main loop, which has
+   * not run since: this frame is drawn before they are ready. */
+  g_assert_true (sps_timeline_get_preparing (SPS_TIMELINE (prepared)));
+  g_assert_null (_sps_timeline_get_lod (SPS_TIMELINE (prepared)));
+  sps_session_fit_trace (session);
+  {
+    g_autoptr(GskRenderNode) node_a = sps_timeline_build_node (SPS_TIMELINE (on_demand), WIDTH, HEIGHT);
+    g_autoptr(GskRenderNode) node_b = sps_timeline_build_node (SPS_TIMELINE (prepared), WIDTH, HEIGHT);
+    g_autofree guint32 *a = render_pixels (renderer, node_a, 1);
+    g_autofree guint32 *b = render_pixels (renderer, node_b, 1);
+    gsize differ = 0;
+
+    sps_timeline_get_stats (SPS_TIMELINE (prepared), &stats);
+    g_assert_cmpuint (stats.frames, ==, 1);
+    g_assert_cmpuint (stats.items_drawn, ==, 0);
+    g_assert_cmpuint (stats.tiles_built, ==, 0);
+    /* Nor flows: their index comes with the summaries, not from the
+     * main thread */
+    g_assert_null (SPS_TIMELINE (prepared)->flow_index.by_min);
+    for (gsize k = 0; k < (gsize) WIDTH * HEIGHT; k++)
+      differ += a[k] != b[k];
+    /* The rows are missing, not drawn otherwise */
+    g_assert_cmpuint (differ, >, (gsize) WIDTH * HEIGHT / 20);
+  }
+
+  /* Nor is anything under the pointer, where the longest slice will be */
+  allocate (prepared);
+  for (guint i = 0; i < slices->n_rows; i++)
+    if (longest == SPS_NO_INDEX || slices->dur[i] > slices->dur[longest])
+      longest = i;
+  g_assert_true (sps_timeline_get_slice_area (SPS_TIMELINE (prepared), longest, &area));
+  x = area.origin.x + area.size.width / 2;
+  y = area.origin.y + area.size.height / 2;
+  _sps_timeline_hit_item (SPS_TIMELINE (prepared), x, y, &selection);
+  g_assert_cmpint (selection.kind, ==, SPS_SELECTION_NONE);
+  g_assert_null (_sps_timeline_dup_tooltip_markup (SPS_TIMELINE (prepared), x, y));
+
+  while (sps_timeline_get_preparing (SPS_TIMELINE (prepared)))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_nonnull (_sps_timeline_get_lod (SPS_TIMELINE (prepared)));
+  g_assert_nonnull (SPS_TIMELINE (prepared)->flow_index.by_min);
+  g_assert_cmpuint (SPS_TIMELINE (prepared)->flow_index.n, ==, sps_trace_get_flows (trace)->n_rows);
+
+  /* Once ready, it is hit and named */
+  _sps_timeline_hit_item (SPS_TIMELINE (prepared), x, y, &selection);
+  g_assert_cmpint (selection.kind, ==, SPS_SELECTION_SLICE);
+  g_assert_cmpuint (selection.index, ==, longest);
+  tooltip = _sps_timeline_dup_tooltip_markup (SPS_TIMELINE (prepared), x, y);
+  g_assert_nonnull (tooltip);
+
+  /* The whole trace, a fifth, a fiftieth and a thousandth of it */
+  colored = 0;
+  for (guint z = 0; z < 4; z++)
+    {
+      static const int parts[] = { 1, 5, 50, 1000 };
+      SpsTime part = span / parts[z];
+      g_autoptr(GskRenderNode) node_a = NULL;
+      g_autoptr(GskRenderNode) node_b = NULL;
+      g_autofree guint32 *a = NULL;
+      g_autofree guint32 *b = NULL;
+      gsize differ = 0;
+
+      sps_session_set_visible (session, start + part / 3, start + part / 3 + part);
+      /* Drawn afresh by both: the prepared timeline has drawn no tile
+       * at this scale either */
+      gtk_window_destroy (GTK_WINDOW (windows[0]));
+      windows[0] = gtk_window_new ();
+      on_demand = sps_timeline_new (session);
+      gtk_window_set_child (GTK_WINDOW (windows[0]), on_demand);
+      allocate (on_demand);
+      node_a = sps_timeline_build_node (SPS_TIMELINE (on_demand), WIDTH, HEIGHT);
+      node_b = sps_timeline_build_node (SPS_TIMELINE (prepared), WIDTH, HEIGHT);
+      a = render_pixels (renderer, node_a, 1);
+      b = render_pixels (renderer, node_b, 1);
+      for (gsize k = 0; k < (gsize) WIDTH * HEIGHT; k++)
+        {
+          differ += a[k] != b[k];
+          colored += (a[k] & 0xffffff) != (a[0] & 0xffffff);
+        }
+      g_assert_cmpuint (differ, ==, 0);
+    }
+  /* Something was compared */
+  g_assert_cmpuint (colored, >, (gsize) WIDTH * HEIGHT / 10);
+
+  gtk_window_destroy (GTK_WINDOW (windows[0]));
+  gtk_window_destroy (GTK_WINDOW (windows[1]));
+  gtk_window_destroy (GTK_WINDOW (host));
+}
+
+/* A timeline that goes away while its summaries are prepared stops the
+ * preparation and frees what it built (the leak checkers of the
+ * sanitizer build see the rest) */
+static void
+test_prepared_summaries_dropped (void)
+{
+  g_autoptr(SpsTrace) trace = load_demo ();
+  g_autoptr(SpsSession) session = sps_session_new (trace);
+  GtkWidget *timeline;
+
+  _sps_timeline_set_prepare_threshold (0);
+  timeline = g_object_ref_sink (sps_timeline_new (session));
+  _sps_timeline_set_prepare_threshold (SPS_TIMELINE_PREPARE_THRESHOLD);
+  g_assert_true (sps_timeline_get_preparing (SPS_TIMELINE (timeline)));
+  g_object_run_dispose (G_OBJECT (timeline));
+  g_object_unref (timeline);
+  /* The task's callback runs and drops the summaries */
+  run_idle ();
+  for (guint i = 0; i < 200; i++)
+    {
+      g_usleep (1000);
+      run_idle ();
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -330,6 +514,8 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/pan-tiles", test_pan_tiles);
   g_test_add_func ("/ui/timeline/pan-flows", test_pan_flows);
   g_test_add_func ("/ui/timeline/pan-prefetch", test_pan_prefetch);
+  g_test_add_func ("/ui/timeline/prepared-summaries", test_prepared_summaries);
+  g_test_add_func ("/ui/timeline/prepared-summaries-dropped", test_prepared_summaries_dropped);
 
   return g_test_run ();
 }

@@ -360,6 +360,9 @@ _sps_timeline_draw_counter_axes (SpsTimeline               *self,
                                  guint                      first,
                                  guint                      last)
 {
+  if (self->lod == NULL)
+    return;
+
   for (guint i = first; i < last; i++)
     {
       const SpsTimelineRow *row = _sps_timeline_layout_get_row (self->layout, i);

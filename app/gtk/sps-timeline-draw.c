@@ -9,6 +9,8 @@
 
 #include <math.h>
 
+#include <glib/gi18n-lib.h>
+
 #include <spanscope-core.h>
 #include "sps-timeline-private.h"
 
@@ -233,7 +235,8 @@ draw_counter_hover (SpsTimeline               *self,
   int text_width = 0, text_height = 0;
   float tx;
 
-  if (!self->pointer_inside || self->pointer_x < g->gutter || self->drag_mode != SPS_TIMELINE_DRAG_NONE)
+  if (!self->pointer_inside || self->pointer_x < g->gutter || self->drag_mode != SPS_TIMELINE_DRAG_NONE ||
+      self->lod == NULL)
     return;
 
   index = _sps_timeline_hit_row (self, g, self->pointer_y);
@@ -429,6 +432,28 @@ draw_rows (SpsTimeline               *self,
   _sps_timeline_queue_prefetch (self, g, n_pinned > 0 ? pinned_first : first, last);
 }
 
+/* What the track area shows while the summaries are built ahead on
+ * worker threads (sps-timeline.c, start_prepare()): a line saying so,
+ * never rows drawn from anything else */
+static void
+draw_preparing (SpsTimeline               *self,
+                GtkSnapshot               *snapshot,
+                const graphene_rect_t     *tracks_area)
+{
+  int width, height;
+
+  /* Translators: shown in the timeline while it prepares to draw a
+   * large trace, usually for a second or less */
+  pango_layout_set_text (self->text_layout, _("Preparing the timeline…"), -1);
+  pango_layout_get_pixel_size (self->text_layout, &width, &height);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot,
+                          &GRAPHENE_POINT_INIT (floorf (tracks_area->origin.x + (tracks_area->size.width - width) / 2),
+                                                tracks_area->origin.y + 2 * height));
+  gtk_snapshot_append_layout (snapshot, self->text_layout, &self->style.fg);
+  gtk_snapshot_restore (snapshot);
+}
+
 /* Flows, selection and hover on top of the cached rows */
 static void
 draw_overlays (SpsTimeline               *self,
@@ -543,10 +568,16 @@ _sps_timeline_draw (SpsTimeline *self,
   if (timed)
     t[1] = sps_self_trace_get_time ();
   draw_grid (self, snapshot, &g, &tracks_area, &scale);
-  draw_rows (self, snapshot, &g, &tracks_area);
+  /* While the summaries are prepared, no rows and nothing over them
+   * (flows, hover, selection): only a line saying so */
+  if (self->lod != NULL)
+    draw_rows (self, snapshot, &g, &tracks_area);
+  else
+    draw_preparing (self, snapshot, &tracks_area);
   if (timed)
     t[2] = sps_self_trace_get_time ();
-  draw_overlays (self, snapshot, &g, &tracks_area);
+  if (self->lod != NULL)
+    draw_overlays (self, snapshot, &g, &tracks_area);
   if (timed)
     t[3] = sps_self_trace_get_time ();
   draw_ruler (self, snapshot, &g, &scale);

@@ -50,13 +50,13 @@ compare_times (gconstpointer a,
 }
 
 static void
-flow_span (SpsTimeline *self,
-           guint        flow,
-           SpsTime     *from,
-           SpsTime     *to)
+flow_span (SpsTrace *trace,
+           guint     flow,
+           SpsTime  *from,
+           SpsTime  *to)
 {
-  const SpsFlowTable *flows = sps_trace_get_flows (self->trace);
-  const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
+  const SpsFlowTable *flows = sps_trace_get_flows (trace);
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
   guint32 a = flows->from_slice[flow];
   guint32 b = flows->to_slice[flow];
 
@@ -68,18 +68,22 @@ flow_span (SpsTimeline *self,
   *from = CLAMP (*to, slices->ts[a], slices->ts[a] + slices->dur[a]);
 }
 
-static void
-ensure_flow_index (SpsTimeline *self)
+/* Builds @index for @trace: reads only the trace, so that a large
+ * trace's is built on a worker thread with the summaries (sorting 2.7 M
+ * flows took seconds of the first frame) */
+void
+_sps_timeline_flow_index_build (SpsTrace             *trace,
+                                SpsTimelineFlowIndex *index)
 {
-  const SpsFlowTable *flows = sps_trace_get_flows (self->trace);
-  const SpsSliceTable *slices = sps_trace_get_slices (self->trace);
+  const SpsFlowTable *flows = sps_trace_get_flows (trace);
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
   guint n = 0;
 
-  if (self->flows_by_min != NULL)
-    return;
+  g_assert (SPS_IS_TRACE (trace));
+  g_assert (index != NULL && index->by_min == NULL);
 
-  self->flows_by_min = g_new (SpsTimelineFlowKey, MAX (flows->n_rows, 1));
-  self->flow_max_sorted = g_new (SpsTime, MAX (flows->n_rows, 1));
+  index->by_min = g_new (SpsTimelineFlowKey, MAX (flows->n_rows, 1));
+  index->max_sorted = g_new (SpsTime, MAX (flows->n_rows, 1));
 
   for (guint i = 0; i < flows->n_rows; i++)
     {
@@ -88,22 +92,37 @@ ensure_flow_index (SpsTimeline *self)
       if (flows->from_slice[i] >= slices->n_rows || flows->to_slice[i] >= slices->n_rows)
         continue;
 
-      flow_span (self, i, &from, &to);
-      self->flows_by_min[n].tmin = MIN (from, to);
-      self->flows_by_min[n].tmax = MAX (from, to);
-      self->flows_by_min[n].flow = i;
-      self->flow_max_sorted[n] = MAX (from, to);
+      flow_span (trace, i, &from, &to);
+      index->by_min[n].tmin = MIN (from, to);
+      index->by_min[n].tmax = MAX (from, to);
+      index->by_min[n].flow = i;
+      index->max_sorted[n] = MAX (from, to);
       n++;
     }
 
-  self->n_flow_keys = n;
-  qsort (self->flows_by_min, n, sizeof (SpsTimelineFlowKey), compare_flow_keys);
-  qsort (self->flow_max_sorted, n, sizeof (SpsTime), compare_times);
+  index->n = n;
+  qsort (index->by_min, n, sizeof (SpsTimelineFlowKey), compare_flow_keys);
+  qsort (index->max_sorted, n, sizeof (SpsTime), compare_times);
 
-  self->flow_running_max = g_new (SpsTime, MAX (n, 1));
+  index->running_max = g_new (SpsTime, MAX (n, 1));
   for (guint i = 0; i < n; i++)
-    self->flow_running_max[i] = MAX (i > 0 ? self->flow_running_max[i - 1] : SPS_TIME_MIN,
-                                     self->flows_by_min[i].tmax);
+    index->running_max[i] = MAX (i > 0 ? index->running_max[i - 1] : SPS_TIME_MIN, index->by_min[i].tmax);
+}
+
+void
+_sps_timeline_flow_index_clear (SpsTimelineFlowIndex *index)
+{
+  g_clear_pointer (&index->by_min, g_free);
+  g_clear_pointer (&index->max_sorted, g_free);
+  g_clear_pointer (&index->running_max, g_free);
+  index->n = 0;
+}
+
+static void
+ensure_flow_index (SpsTimeline *self)
+{
+  if (self->flow_index.by_min == NULL)
+    _sps_timeline_flow_index_build (self->trace, &self->flow_index);
 }
 
 /* The first flow (in order of earlier end) that may reach @start. */
@@ -112,13 +131,13 @@ first_flow_reaching (SpsTimeline *self,
                      SpsTime      start)
 {
   guint lo = 0;
-  guint hi = self->n_flow_keys;
+  guint hi = self->flow_index.n;
 
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (self->flow_running_max[mid] < start)
+      if (self->flow_index.running_max[mid] < start)
         lo = mid + 1;
       else
         hi = mid;
@@ -339,7 +358,7 @@ flow_path (SpsTimeline               *self,
       !sps_session_is_slice_visible (self->session, flows->to_slice[flow]))
     return;
 
-  flow_span (self, flow, &from, &to);
+  flow_span (self->trace, flow, &from, &to);
   if (!flow_point_y (self, g, flows->from_slice[flow], &y0) ||
       !flow_point_y (self, g, flows->to_slice[flow], &y1))
     return;
@@ -388,10 +407,10 @@ draw_flow_set (SpsTimeline               *self,
           SpsTime end = _sps_time_add (g->end, margin);
 
           for (guint i = first_flow_reaching (self, start);
-               i < self->n_flow_keys && self->flows_by_min[i].tmin < end;
+               i < self->flow_index.n && self->flow_index.by_min[i].tmin < end;
                i++)
-            if (self->flows_by_min[i].tmax >= start)
-              flow_path (self, cr, g, self->flows_by_min[i].flow, head);
+            if (self->flow_index.by_min[i].tmax >= start)
+              flow_path (self, cr, g, self->flow_index.by_min[i].flow, head);
         }
 
       if (head)
@@ -423,12 +442,12 @@ _sps_timeline_draw_flows (SpsTimeline               *self,
 
       /* Flows whose earlier end is before the window's end, minus those
        * whose later end is before its start (those come first). */
-      hi = self->n_flow_keys;
+      hi = self->flow_index.n;
       while (lo < hi)
         {
           guint mid = lo + (hi - lo) / 2;
 
-          if (self->flows_by_min[mid].tmin < g->end)
+          if (self->flow_index.by_min[mid].tmin < g->end)
             lo = mid + 1;
           else
             hi = mid;
@@ -436,12 +455,12 @@ _sps_timeline_draw_flows (SpsTimeline               *self,
       n_in_window = lo;
 
       lo = 0;
-      hi = self->n_flow_keys;
+      hi = self->flow_index.n;
       while (lo < hi)
         {
           guint mid = lo + (hi - lo) / 2;
 
-          if (self->flow_max_sorted[mid] < g->start)
+          if (self->flow_index.max_sorted[mid] < g->start)
             lo = mid + 1;
           else
             hi = mid;

@@ -50,7 +50,8 @@ hit_slice (SpsTimeline *self,
   const SpsTimelineRow *row;
   guint index;
 
-  if (self->layout == NULL)
+  /* While the summaries are prepared no row is drawn: nothing to hit */
+  if (self->layout == NULL || self->lod == NULL)
     return SPS_NO_INDEX;
 
   _sps_timeline_get_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)), &g);
@@ -97,7 +98,7 @@ _sps_timeline_hit_item (SpsTimeline  *self,
   g_return_if_fail (selection != NULL);
 
   sps_selection_init_none (selection);
-  if (self->layout == NULL)
+  if (self->layout == NULL || self->lod == NULL)
     return;
 
   _sps_timeline_get_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)), &g);
@@ -494,7 +495,7 @@ _sps_timeline_dup_tooltip_markup (SpsTimeline *self,
 
   g_return_val_if_fail (SPS_IS_TIMELINE (self), NULL);
 
-  if (self->trace == NULL || self->layout == NULL)
+  if (self->trace == NULL || self->layout == NULL || self->lod == NULL)
     return NULL;
 
   _sps_timeline_get_geometry (self, gtk_widget_get_width (widget), gtk_widget_get_height (widget), &g);

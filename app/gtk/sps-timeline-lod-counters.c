@@ -60,10 +60,10 @@ counter_level_get (const CounterLevel *level,
     }
 }
 
-static const CounterLevel *
-ensure_counter_level (SpsTimelineLod *self,
-                      guint           track,
-                      guint           k)
+const CounterLevel *
+_sps_timeline_lod_ensure_counter_level (SpsTimelineLod *self,
+                                        guint           track,
+                                        guint           k)
 {
   CounterTrack *ct = get_counter_track (self, track);
   const CounterLevel *source;
@@ -132,7 +132,7 @@ ensure_counter_level (SpsTimelineLod *self,
   level->buckets = (SpsLodBucket *) (gpointer) g_array_free (g_steal_pointer (&buckets), FALSE);
   ct->levels[k] = level;
   ct->owned |= G_GUINT64_CONSTANT (1) << k;
-  self->memory += sizeof (CounterLevel) + level->n * sizeof (SpsLodBucket);
+  lod_add_memory (self, sizeof (CounterLevel) + level->n * sizeof (SpsLodBucket));
 
   return level;
 }
@@ -322,7 +322,7 @@ _sps_timeline_lod_get_n_buckets (SpsTimelineLod *self,
   g_return_val_if_fail (track < self->tracks->n_rows, 0);
   g_return_val_if_fail (level < SPS_LOD_N_LEVELS, 0);
 
-  l = ensure_counter_level (self, track, level);
+  l = _sps_timeline_lod_ensure_counter_level (self, track, level);
 
   return l != NULL ? l->n : 0;
 }
@@ -363,7 +363,7 @@ _sps_timeline_lod_buckets_init (SpsTimelineLod *self,
   g_return_if_fail (track < self->tracks->n_rows);
   g_return_if_fail (level < SPS_LOD_N_LEVELS);
 
-  l = ensure_counter_level (self, track, level);
+  l = _sps_timeline_lod_ensure_counter_level (self, track, level);
   if (l == NULL || start >= end)
     return;
 

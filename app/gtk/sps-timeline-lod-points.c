@@ -45,10 +45,10 @@ point_level_get (const PointLevel *level,
   return level->first != NULL ? level->first[i] : i;
 }
 
-static const PointLevel *
-ensure_point_level (SpsTimelineLod *self,
-                    guint           track,
-                    guint           k)
+const PointLevel *
+_sps_timeline_lod_ensure_point_level (SpsTimelineLod *self,
+                                      guint           track,
+                                      guint           k)
 {
   PointTrack *pt;
   const PointLevel *source;
@@ -101,7 +101,7 @@ ensure_point_level (SpsTimelineLod *self,
   level->first = (guint32 *) (gpointer) g_array_free (g_steal_pointer (&first), FALSE);
   pt->levels[k] = level;
   pt->owned |= G_GUINT64_CONSTANT (1) << k;
-  self->memory += sizeof (PointLevel) + level->n * sizeof (guint32);
+  lod_add_memory (self, sizeof (PointLevel) + level->n * sizeof (guint32));
 
   return level;
 }
@@ -125,7 +125,7 @@ _sps_timeline_lod_get_n_points (SpsTimelineLod *self,
   g_return_val_if_fail (track < self->tracks->n_rows, 0);
   g_return_val_if_fail (level < SPS_LOD_N_LEVELS, 0);
 
-  l = ensure_point_level (self, track, level);
+  l = _sps_timeline_lod_ensure_point_level (self, track, level);
 
   return l != NULL ? l->n : 0;
 }
@@ -166,7 +166,7 @@ _sps_timeline_lod_points_init (SpsTimelineLod *self,
   g_return_if_fail (track < self->tracks->n_rows);
   g_return_if_fail (level < SPS_LOD_N_LEVELS);
 
-  l = ensure_point_level (self, track, level);
+  l = _sps_timeline_lod_ensure_point_level (self, track, level);
   if (l == NULL || start >= end)
     return;
 

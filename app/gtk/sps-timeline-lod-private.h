@@ -79,6 +79,13 @@ SPS_GTK_AVAILABLE_IN_ALL
 guint           _sps_timeline_lod_level_for_resolution (double         ns_per_pixel);
 SPS_GTK_AVAILABLE_IN_ALL
 gsize           _sps_timeline_lod_get_memory_size     (SpsTimelineLod *self);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean        _sps_timeline_lod_prepare             (SpsTimelineLod *self,
+                                                       guint           level,
+                                                       guint           n_threads,
+                                                       GCancellable   *cancellable);
+SPS_GTK_AVAILABLE_IN_ALL
+guint           _sps_timeline_lod_level_ahead         (SpsTime         span);
 
 SPS_GTK_AVAILABLE_IN_ALL
 guint           _sps_timeline_lod_get_n_runs          (SpsTimelineLod *self,

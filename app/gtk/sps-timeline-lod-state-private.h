@@ -127,6 +127,15 @@ is_point_track (guint8 kind)
          kind == SPS_TRACK_THREAD_SAMPLES;
 }
 
+/* Adds to the bytes built: atomically, since _sps_timeline_lod_prepare()
+ * builds tracks in several threads at once */
+static inline void
+lod_add_memory (SpsTimelineLod *self,
+                gsize           bytes)
+{
+  g_atomic_pointer_add (&self->memory, (gssize) bytes);
+}
+
 void              _sps_timeline_lod_counter_track_clear (CounterTrack     *ct);
 void              _sps_timeline_lod_point_track_clear   (PointTrack       *pt);
 /* sps-timeline-lod.c, for the lanes' windows (sps-timeline-lod-window.c) */
@@ -138,5 +147,13 @@ const SliceLevel *_sps_timeline_lod_ensure_slice_level  (SpsTimelineLod   *self,
 guint             _sps_timeline_lod_first_reaching      (const RunRecord  *records,
                                                          guint             n,
                                                          SpsTime           time);
+/* sps-timeline-lod-counters.c and -points.c, for
+ * _sps_timeline_lod_prepare() (sps-timeline-lod-prepare.c) */
+const CounterLevel *_sps_timeline_lod_ensure_counter_level (SpsTimelineLod *self,
+                                                          guint           track,
+                                                          guint           k);
+const PointLevel  *_sps_timeline_lod_ensure_point_level   (SpsTimelineLod *self,
+                                                          guint           track,
+                                                          guint           k);
 
 G_END_DECLS

@@ -29,7 +29,11 @@
  * nearest finer level already built (merging is transitive, so the result
  * is the same as from the slices); a level with as many items as its source
  * is its source, so unchanged levels cost nothing. Everything here is used
- * from the main thread only.
+ * by one thread at a time: the main thread, or before the timeline draws
+ * with them, the threads of _sps_timeline_lod_prepare(), which build one
+ * level of every track ahead (each track by one thread), so that a
+ * zoomed-out first frame builds its level from those few items instead of
+ * every slice.
  */
 
 /* At most this many candidates are looked at by a hit test. */
@@ -216,7 +220,7 @@ ensure_slice_track (SpsTimelineLod *self,
   for (guint i = 0; i < n; i++)
     st->slices[offset[depth[first + i]]++] = first + i;
 
-  self->memory += st->n_lanes * sizeof (SliceLane) + n * sizeof (guint32);
+  lod_add_memory (self, st->n_lanes * sizeof (SliceLane) + n * sizeof (guint32));
 
   /* Overlaps at one depth only happen in async lanes and beyond the
    * depth cap; there the running maximum keeps the search correct. */
@@ -244,7 +248,7 @@ ensure_slice_track (SpsTimelineLod *self,
           previous = MAX (previous, ts[lane->slices[i]] + dur[lane->slices[i]]);
           lane->max_end[i] = previous;
         }
-      self->memory += lane->n_slices * sizeof (SpsTime);
+      lod_add_memory (self, lane->n_slices * sizeof (SpsTime));
     }
 
   return st;
@@ -358,7 +362,7 @@ build_slice_level (SpsTimelineLod   *self,
   if (n_items > level->n_runs && (gsize) n_items * MATERIALIZE_RATIO <= lane->n_slices)
     materialize_level (self, lane, level);
 
-  self->memory += sizeof (SliceLevel) + level->n_runs * sizeof (RunRecord);
+  lod_add_memory (self, sizeof (SliceLevel) + level->n_runs * sizeof (RunRecord));
 
   return level;
 }

@@ -31,6 +31,11 @@ SPS_GTK_AVAILABLE_IN_ALL
 SpsTimelineLod    *_sps_timeline_get_lod    (SpsTimeline *self);
 SPS_GTK_AVAILABLE_IN_ALL
 SpsTimelineLayout *_sps_timeline_get_layout (SpsTimeline *self);
+/* Rows to summarise from which a trace's summaries are built ahead on
+ * worker threads (see _sps_timeline_set_prepare_threshold()) */
+#define SPS_TIMELINE_PREPARE_THRESHOLD 1000000
+SPS_GTK_AVAILABLE_IN_ALL
+void               _sps_timeline_set_prepare_threshold (guint64 rows);
 SPS_GTK_AVAILABLE_IN_ALL
 void               _sps_timeline_set_tiles_enabled (SpsTimeline *self,
                                                     gboolean     enabled);
@@ -168,6 +173,18 @@ typedef struct
   guint32 flow;
 } SpsTimelineFlowKey;
 
+/* Flows sorted by their earlier end, and the later ends sorted, so the
+ * flows crossing a window are counted with two binary searches; the
+ * running maximum of the later ends finds the first one to draw. Made
+ * from the trace alone, so any thread may build it. */
+typedef struct
+{
+  SpsTimelineFlowKey *by_min;      /* NULL until built */
+  SpsTime            *max_sorted;
+  SpsTime            *running_max;
+  guint               n;
+} SpsTimelineFlowIndex;
+
 /* The flows of a stretch of time wider than the window, so that panning
  * moves them instead of drawing them again: each costs a row lookup, two
  * visibility checks and a curve. */
@@ -193,7 +210,8 @@ struct _SpsTimeline
   SpsSession           *session;
   SpsTrace             *trace;
   SpsTimelineLayout    *layout;
-  SpsTimelineLod       *lod;
+  SpsTimelineLod       *lod;           /* NULL while being prepared */
+  GCancellable         *lod_cancellable; /* of the preparation running */
 
   GtkAdjustment        *hadjustment;
   GtkAdjustment        *vadjustment;
@@ -207,6 +225,7 @@ struct _SpsTimeline
   guint                 tiles_disabled : 1;  /* tests compare with and without */
   guint                 resting : 1;       /* not moved since it entered */
   guint                 collect_stats : 1; /* the diagnostics panel is open */
+  guint                 prepare_ahead : 1; /* SpsTimeline:prepare-ahead */
 
   int                   gutter_width;
   int                   track_height;
@@ -260,13 +279,7 @@ struct _SpsTimeline
   guint8               *name_color;    /* palette entry per string id */
   guint                 n_names;
 
-  /* Flows sorted by their earlier end, and the later ends sorted, so the
-   * flows crossing a window are counted with two binary searches; the
-   * running maximum of the later ends finds the first one to draw. */
-  SpsTimelineFlowKey   *flows_by_min;
-  SpsTime              *flow_max_sorted;
-  SpsTime              *flow_running_max;
-  guint                 n_flow_keys;
+  SpsTimelineFlowIndex  flow_index;    /* built on first use, or ahead */
   GArray               *selected_flows;
   SpsTimelineFlowCache  flow_cache;
 
@@ -351,7 +364,16 @@ void           _sps_timeline_queue_prefetch        (SpsTimeline               *s
                                                     guint                      first,
                                                     guint                      last);
 
+/* sps-timeline.c and sps-timeline-prepare.c */
+void           _sps_timeline_maybe_prepare         (SpsTimeline               *self);
+void           _sps_timeline_take_prepared         (SpsTimeline               *self,
+                                                    SpsTimelineLod            *lod,
+                                                    SpsTimelineFlowIndex      *flow_index);
+
 /* sps-timeline-flows.c */
+void           _sps_timeline_flow_index_build      (SpsTrace                  *trace,
+                                                    SpsTimelineFlowIndex      *index);
+void           _sps_timeline_flow_index_clear      (SpsTimelineFlowIndex      *index);
 void           _sps_timeline_invalidate_flow_cache (SpsTimeline               *self);
 void           _sps_timeline_update_selected_flows (SpsTimeline               *self);
 void           _sps_timeline_draw_flows            (SpsTimeline               *self,

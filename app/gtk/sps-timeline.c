@@ -50,6 +50,8 @@ enum {
   PROP_GUTTER_WIDTH,
   PROP_GUTTER_AUTO,
   PROP_TRACK_HEIGHT,
+  PROP_PREPARING,
+  PROP_PREPARE_AHEAD,
   N_PROPS,
 
   PROP_HADJUSTMENT = N_PROPS,
@@ -422,6 +424,7 @@ set_session (SpsTimeline *self,
   self->session = g_object_ref (session);
   self->trace = g_object_ref (sps_session_get_trace (session));
   self->layout = _sps_timeline_layout_new (self->trace, sps_session_get_view_filter (session));
+  /* Built on demand, unless constructed() hands them to a preparation */
   self->lod = _sps_timeline_lod_new (self->trace);
   stacks_changed (self);
   self->n_names = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
@@ -453,7 +456,41 @@ set_session (SpsTimeline *self,
   _sps_timeline_update_selected_flows (self);
 }
 
+/* The summaries prepared ahead (sps-timeline-prepare.c) are ready: the
+ * painters get them, with the flows' index built beside them */
+void
+_sps_timeline_take_prepared (SpsTimeline          *self,
+                             SpsTimelineLod       *lod,
+                             SpsTimelineFlowIndex *flow_index)
+{
+  g_assert (SPS_IS_TIMELINE (self));
+  g_assert (self->lod == NULL);
+
+  self->lod = lod;
+  if (self->flow_index.by_min == NULL)
+    {
+      self->flow_index = *flow_index;
+      memset (flow_index, 0, sizeof *flow_index);
+    }
+  g_clear_object (&self->lod_cancellable);
+  _sps_timeline_invalidate_row_cache (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PREPARING]);
+}
+
 /* GObject */
+
+static void
+sps_timeline_constructed (GObject *object)
+{
+  SpsTimeline *self = SPS_TIMELINE (object);
+
+  G_OBJECT_CLASS (sps_timeline_parent_class)->constructed (object);
+
+  /* Every construct property is set now: "prepare-ahead" too */
+  if (self->session != NULL && self->prepare_ahead)
+    _sps_timeline_maybe_prepare (self);
+}
 
 static void
 sps_timeline_css_changed (GtkWidget         *widget,
@@ -495,6 +532,9 @@ sps_timeline_dispose (GObject *object)
   if (self->labels != NULL)
     _sps_timeline_invalidate_labels (self);
   g_clear_object (&self->text_layout);
+  if (self->lod_cancellable != NULL)
+    g_cancellable_cancel (self->lod_cancellable);
+  g_clear_object (&self->lod_cancellable);
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
@@ -519,9 +559,7 @@ sps_timeline_finalize (GObject *object)
   g_clear_pointer (&self->corner_text, g_free);
   g_clear_pointer (&self->corner_node, gsk_render_node_unref);
   g_free (self->name_color);
-  g_free (self->flows_by_min);
-  g_free (self->flow_max_sorted);
-  g_free (self->flow_running_max);
+  _sps_timeline_flow_index_clear (&self->flow_index);
   g_clear_pointer (&self->selected_flows, g_array_unref);
   _sps_timeline_invalidate_flow_cache (self);
   g_clear_pointer (&self->row_nodes, g_ptr_array_unref);
@@ -552,6 +590,12 @@ sps_timeline_get_property (GObject    *object,
     case PROP_TRACK_HEIGHT:
       g_value_set_int (value, self->track_height);
       break;
+    case PROP_PREPARING:
+      g_value_set_boolean (value, sps_timeline_get_preparing (self));
+      break;
+    case PROP_PREPARE_AHEAD:
+      g_value_set_boolean (value, self->prepare_ahead);
+      break;
     case PROP_HADJUSTMENT:
       g_value_set_object (value, self->hadjustment);
       break;
@@ -581,6 +625,9 @@ sps_timeline_set_property (GObject      *object,
     {
     case PROP_SESSION:
       set_session (self, g_value_get_object (value));
+      break;
+    case PROP_PREPARE_AHEAD:
+      self->prepare_ahead = g_value_get_boolean (value);
       break;
     case PROP_GUTTER_WIDTH:
       sps_timeline_set_gutter_width (self, g_value_get_int (value));
@@ -626,6 +673,7 @@ sps_timeline_class_init (SpsTimelineClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->constructed = sps_timeline_constructed;
   object_class->dispose = sps_timeline_dispose;
   object_class->finalize = sps_timeline_finalize;
   object_class->get_property = sps_timeline_get_property;
@@ -680,6 +728,34 @@ sps_timeline_class_init (SpsTimelineClass *klass)
                       MIN_TRACK_HEIGHT, MAX_TRACK_HEIGHT, DEFAULT_TRACK_HEIGHT,
                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * SpsTimeline:preparing:
+   *
+   * Whether the timeline is still preparing to draw its trace: a large
+   * trace gets the summaries that zoomed-out frames are drawn from built
+   * on worker threads first, and until then the track area shows a line
+   * saying so instead of rows.
+   */
+  properties[PROP_PREPARING] =
+    g_param_spec_boolean ("preparing", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * SpsTimeline:prepare-ahead:
+   *
+   * Whether a large trace's summaries are built on worker threads before
+   * the timeline draws (see #SpsTimeline:preparing). A view that puts a
+   * new timeline in place of the last one at every update of a growing
+   * trace turns it off, so that it never shows the placeholder instead
+   * of rows; its timelines then build what each frame needs when it is
+   * drawn, as a small trace's do.
+   */
+  properties[PROP_PREPARE_AHEAD] =
+    g_param_spec_boolean ("prepare-ahead", NULL, NULL,
+                          TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
@@ -701,6 +777,7 @@ sps_timeline_init (SpsTimeline *self)
   self->gutter_width = DEFAULT_GUTTER_WIDTH;
   self->gutter_auto = TRUE;
   self->track_height = DEFAULT_TRACK_HEIGHT;
+  self->prepare_ahead = TRUE;
   self->labels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, _sps_timeline_label_free);
   self->gutter_labels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, _sps_timeline_label_free);
   self->ruler_cache = _sps_time_ruler_cache_new ();
@@ -865,7 +942,7 @@ sps_timeline_set_track_height (SpsTimeline *self,
  * @self: a #SpsTimeline
  *
  * Returns: (transfer none) (nullable): the level-of-detail summaries the
- *   timeline draws with
+ *   timeline draws with; %NULL while they are prepared
  */
 SpsTimelineLod *
 _sps_timeline_get_lod (SpsTimeline *self)

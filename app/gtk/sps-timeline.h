@@ -51,6 +51,8 @@ int         sps_timeline_get_track_height   (SpsTimeline *self);
 SPS_GTK_AVAILABLE_IN_ALL
 void        sps_timeline_set_track_height   (SpsTimeline *self,
                                              int          height);
+SPS_GTK_AVAILABLE_IN_ALL
+gboolean    sps_timeline_get_preparing      (SpsTimeline *self);
 /* Where a slice is drawn, in widget coordinates; FALSE when not visible. */
 SPS_GTK_AVAILABLE_IN_ALL
 gboolean    sps_timeline_get_slice_area     (SpsTimeline     *self,

@@ -375,7 +375,12 @@ show_trace (SpsLiveWindow *self,
   g_autoptr(SpsSession) previous = g_steal_pointer (&self->session);
 
   self->session = sps_session_new (trace);
-  self->timeline = sps_timeline_new (self->session);
+  /* A new timeline at every update: one that prepared its summaries
+   * first would show its placeholder at every update */
+  self->timeline = g_object_new (SPS_TYPE_TIMELINE,
+                                 "session", self->session,
+                                 "prepare-ahead", FALSE,
+                                 NULL);
   gtk_widget_set_focusable (self->timeline, TRUE);
   gtk_scrolled_window_set_child (self->scroller, self->timeline);
   gtk_stack_set_visible_child_name (self->stack, "trace");

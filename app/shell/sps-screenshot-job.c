@@ -157,12 +157,15 @@ on_screenshot_after_paint (SpsScreenshotJob *self,
   if (self->window == NULL)
     return;
 
-  /* A trace is complete once its timeline is laid out; an error page
-   * once the window is. */
+  /* A trace is complete once its timeline is laid out and draws its
+   * rows (a large trace's summaries are built on worker threads first;
+   * the timeline draws again when they are ready); an error page once
+   * the window is. */
   if (sps_window_get_state (self->window) == SPS_WINDOW_STATE_LOADED &&
       (!(timeline = sps_window_get_timeline (self->window)) ||
        !gtk_widget_get_mapped (GTK_WIDGET (timeline)) ||
-       gtk_widget_get_width (GTK_WIDGET (timeline)) <= 0))
+       gtk_widget_get_width (GTK_WIDGET (timeline)) <= 0 ||
+       sps_timeline_get_preparing (timeline)))
     return;
 
   /* The default size includes what the window manager side of the
@@ -333,8 +336,12 @@ sps_screenshot_job_run (SpsScreenshotJob *self,
     g_signal_connect_object (window, "notify::state",
                              G_CALLBACK (on_screenshot_state),
                              self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (window));
+  /* The import's threads start before the window is shown, as when the
+   * application opens a file: realising the window (with GL, its context
+   * and shaders: 1 s of a loaded machine under Xvfb) then overlaps the
+   * import instead of delaying it */
   sps_window_load_with_options (window, file, options);
+  gtk_window_present (GTK_WINDOW (window));
 }
 
 static void

@@ -42,6 +42,7 @@ struct _SpsWindow
   GCancellable         *cancellable;
   SpsProgress          *progress;
   gulong                progress_changed_id;
+  gint64                progress_shown_at; /* monotonic µs of the bar's last move */
   guint                 load_serial;
   SpsWindowState        previous_state;
 

@@ -13,9 +13,13 @@
  * case): of CANDIDATES window positions spread over the trace, the one
  * whose visible lanes hold the most items to draw (slices of their own
  * plus merged runs, at the level the timeline draws with). A nearly empty
- * window would make a zoom look cheap for the wrong reason. The first
- * frame of each zoom, which also builds the level-of-detail summaries it
- * needs, is reported on its own; then two kinds of frames, N each
+ * window would make a zoom look cheap for the wrong reason. A timeline of
+ * a large trace first builds one level of its summaries on worker
+ * threads (SpsTimeline:preparing): each timeline here waits for that, and
+ * the first one's wait is reported. The first frame of each zoom, which
+ * also builds the level-of-detail summaries it needs (from that level
+ * when it is coarser), is reported on its own; then two kinds of frames,
+ * N each
  * (default 400), with the median and 95th percentile:
  *
  * - pan: the window moves 8 px further each frame, as a drag does, over
@@ -81,6 +85,15 @@ static const Zoom zooms[] = {
   { "10 µs/px", 1e4 },
   { "100 ns/px", 100 },
 };
+
+/* Runs the main loop until @timeline has the summaries that it builds
+ * ahead on worker threads for a large trace (see SpsTimeline:preparing) */
+static void
+wait_prepared (SpsTimeline *timeline)
+{
+  while (sps_timeline_get_preparing (timeline))
+    g_main_context_iteration (NULL, TRUE);
+}
 
 /* What the slice lanes in view hold between @start and @end: items (a
  * slice of its own or a run of merged ones, as the timeline draws them)
@@ -276,7 +289,7 @@ main (int   argc,
   int only = -1;
   int only_mode = -1;
   double load_ms;
-  double t0;
+  double t0, c0;
   SpsTime trace_start, trace_end;
   int track_width;
   const GOptionEntry entries[] = {
@@ -312,8 +325,35 @@ main (int   argc,
            sps_trace_get_slices (trace)->n_rows, sps_trace_get_tracks (trace)->n_rows, load_ms);
 
   session = sps_session_new (trace);
+
+  t0 = sps_bench_now_ms ();
+  c0 = sps_bench_cpu_seconds () * 1000;
   timeline = g_object_ref_sink (sps_timeline_new (session));
+  /* A large trace's timeline builds the level a zoomed-out frame is made
+   * from on worker threads first: the first frames below come after */
+  wait_prepared (SPS_TIMELINE (timeline));
+  g_print ("summaries built ahead (worker threads, %u cores): %.1f ms wall, %.1f ms CPU\n",
+           g_get_num_processors (), sps_bench_now_ms () - t0, sps_bench_cpu_seconds () * 1000 - c0);
   track_width = WIDTH - sps_timeline_get_gutter_width (SPS_TIMELINE (timeline));
+
+  /* The baseline, in summaries of its own: what a zoomed-out first frame
+   * built on the main thread when every level was built on demand (then
+   * only for the lanes in view): the level of the whole trace over the
+   * track width, here for every track, from the slices (one thread does
+   * just that) */
+  {
+    g_autoptr(SpsTimelineLod) lod = _sps_timeline_lod_new (trace);
+    double span = (double) (sps_trace_get_end_time (trace) - sps_trace_get_start_time (trace));
+    /* As _sps_timeline_draw_level() picks it */
+    guint level = MIN (_sps_timeline_lod_level_for_resolution (span / track_width) + 1, SPS_LOD_N_LEVELS - 1);
+
+    c0 = sps_bench_cpu_seconds () * 1000;
+    t0 = sps_bench_now_ms ();
+    _sps_timeline_lod_prepare (lod, level, 1, NULL);
+    g_print ("summaries on demand, full zoom-out level %u, every track, one thread: "
+             "%.1f ms wall, %.1f ms CPU\n", level, sps_bench_now_ms () - t0, sps_bench_cpu_seconds () * 1000 - c0);
+  }
+
   trace_start = sps_trace_get_start_time (trace);
   trace_end = sps_trace_get_end_time (trace);
 
@@ -375,6 +415,7 @@ main (int   argc,
 
           run->session = sps_session_new (trace);
           run->timeline = g_object_ref_sink (sps_timeline_new (run->session));
+          wait_prepared (SPS_TIMELINE (run->timeline));
           run->mode = m;
           run->start = start;
           run->span = span;
