@@ -174,6 +174,10 @@ draw_slice (LaneDraw        *d,
   guint color = _sps_timeline_name_color (self, run->name);
   int left = _sps_timeline_round_px (CLAMP (x0, -2.0, width + 2.0));
   int right = _sps_timeline_round_px (CLAMP (x1, -2.0, width + 2.0));
+  /* The slice's whole width, whatever part the area shows: what is
+   * drawn on it (hatching, the notch) must not depend on where a tile
+   * or the window cuts it */
+  gint64 whole = MAX (_sps_timeline_round_any (x1) - _sps_timeline_round_any (x0), 1);
   int visible;
 
   if (d->sampled || run->end >= d->trace_end)
@@ -183,7 +187,10 @@ draw_slice (LaneDraw        *d,
     right = left + 1;
   /* A pixel of space between neighbours that are wide enough. */
   if (_sps_timeline_slice_keeps_gap (x0, x1))
-    right -= 1;
+    {
+      right -= 1;
+      whole -= 1;
+    }
 
   d->drawn = TRUE;
   visible = MIN (right, width) - MAX (left, 0);
@@ -192,14 +199,23 @@ draw_slice (LaneDraw        *d,
     {
       /* Estimates: paler, and hatched when there is room */
       _sps_timeline_canvas_fill_columns (&d->strip, left, right, self->style.sampled_pixel[color]);
-      if (visible >= 6)
-        g_ptr_array_add (d->overlay,
-                         gsk_repeat_node_new (&GRAPHENE_RECT_INIT (MAX (left, 0), d->y, visible, d->height),
-                                              get_hatch_tile (self, color),
-                                              /* In phase with the pixel grid, so
-                                               * the dots move with the slice */
-                                              &GRAPHENE_RECT_INIT (-(float) fmod (d->area->base_px, HATCH_TILE), 0,
-                                                                   HATCH_TILE, HATCH_TILE)));
+      if (visible > 0 && whole >= 6)
+        {
+          /* In phase with the trace's pixel grid, so that the dots move
+           * with the slice and tiles meet without a seam: the cells are
+           * the hatch tile whole (a repeat node's child bounds choose
+           * which part of the child is repeated, they do not shift it),
+           * and the pattern is moved to the grid by a translation */
+          float phase = (float) fmod (d->area->base_px, HATCH_TILE);
+          g_autoptr(GskRenderNode) hatch = NULL;
+
+          if (phase < 0)
+            phase += HATCH_TILE;
+          hatch = gsk_repeat_node_new (&GRAPHENE_RECT_INIT (MAX (left, 0) + phase, d->y, visible, d->height),
+                                       get_hatch_tile (self, color),
+                                       &GRAPHENE_RECT_INIT (0, 0, HATCH_TILE, HATCH_TILE));
+          _sps_timeline_add_translated (d->overlay, hatch, -phase, 0);
+        }
     }
   else
     {
@@ -208,9 +224,9 @@ draw_slice (LaneDraw        *d,
 
   /* An unfinished slice ends where the trace ends: a dark notch there
    * says it had not ended. */
-  if ((flags & SPS_SLICE_UNFINISHED) != 0 && right - left >= 6 && x1 <= width + 1)
+  if ((flags & SPS_SLICE_UNFINISHED) != 0 && whole >= 6 && x1 <= width + 1)
     {
-      float w = MIN (4.f, (right - left) / 3.f);
+      float w = MIN (4.f, whole / 3.f);
 
       g_ptr_array_add (d->overlay,
                        gsk_color_node_new (&self->style.shadow,

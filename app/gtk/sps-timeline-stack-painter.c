@@ -85,8 +85,12 @@ paint_stack (SpsTimeline               *self,
       if (run->n_boxes == 1 && x1 - x0 >= 1.0)
         {
           gint64 left = MAX (_sps_timeline_round_any (x0), x);
-          gint64 right = MIN (_sps_timeline_round_any (x1), a->width);
-          gint64 fill_right = _sps_timeline_slice_keeps_gap (x0, x1) ? right - 1 : right;
+          gint64 end = _sps_timeline_round_any (x1);
+          gint64 right = MIN (end, a->width);
+          /* The pixel of space is at the box's end, not where the area
+           * cuts it: a tile that ends inside the box fills its last
+           * column, as the window does */
+          gint64 fill_right = MIN (_sps_timeline_slice_keeps_gap (x0, x1) ? end - 1 : end, a->width);
 
           if (fill_right > left)
             {
