@@ -214,24 +214,99 @@ fill_slot (guint32 *slot,
     }
 }
 
+/* A stack part for sample @sample, kept in the order parts come: the
+ * first of each side wins when sps_etl_kernel_finish() sorts them */
 static void
 attach (SpsEtlKernel *self,
-        SpsEtlSample *sample,
+        guint         sample,
         guint32       stack,
         gboolean      user)
 {
-  SpsEtlSampleStacks *parts;
+  SpsEtlSamplePart part = { sample, stack | (user ? SPS_ETL_PART_USER : 0) };
 
-  /* A sample's first part gives it its entry */
-  if (sample->stacks == SPS_ETL_NO_ID)
+  /* 2^31 stacks would not fit in memory */
+  if (stack >= SPS_ETL_PART_USER)
     {
-      SpsEtlSampleStacks none = { SPS_ETL_NO_ID, SPS_ETL_NO_ID };
-
-      g_array_append_val (self->sample_stacks, none);
-      sample->stacks = self->sample_stacks->len - 1;
+      self->n_stacks_unmatched++;
+      return;
     }
-  parts = &g_array_index (self->sample_stacks, SpsEtlSampleStacks, sample->stacks);
-  fill_slot (user ? &parts->user : &parts->kernel, stack, &self->n_stacks_attached);
+  g_array_append_val (self->sample_parts, part);
+}
+
+static gint
+compare_parts (gconstpointer a,
+               gconstpointer b)
+{
+  guint32 sa = ((const SpsEtlSamplePart *) a)->sample;
+  guint32 sb = ((const SpsEtlSamplePart *) b)->sample;
+
+  /* g_array_sort() is stable: a sample's parts stay in the order read */
+  return sa < sb ? -1 : sa > sb;
+}
+
+/* The parts by sample, each side's first: sample_stacks */
+static void
+resolve_parts (SpsEtlKernel *self)
+{
+  GArray *parts = self->sample_parts;
+  gboolean sorted = TRUE;
+  SpsEtlSampleStacks *last = NULL;
+
+  /* Parts mostly come in the order of their samples */
+  for (guint i = 1; i < parts->len && sorted; i++)
+    sorted = g_array_index (parts, SpsEtlSamplePart, i - 1).sample <= g_array_index (parts, SpsEtlSamplePart, i).sample;
+  if (!sorted)
+    g_array_sort (parts, compare_parts);
+
+  g_array_set_size (self->sample_stacks, 0);
+  for (guint i = 0; i < parts->len; i++)
+    {
+      const SpsEtlSamplePart *part = &g_array_index (parts, SpsEtlSamplePart, i);
+      guint32 stack = part->stack & ~SPS_ETL_PART_USER;
+
+      if (last == NULL || last->sample != part->sample)
+        {
+          SpsEtlSampleStacks none = { part->sample, SPS_ETL_NO_ID, SPS_ETL_NO_ID };
+
+          g_array_append_val (self->sample_stacks, none);
+          last = &g_array_index (self->sample_stacks, SpsEtlSampleStacks, self->sample_stacks->len - 1);
+        }
+      fill_slot ((part->stack & SPS_ETL_PART_USER) != 0 ? &last->user : &last->kernel, stack,
+                 &self->n_stacks_attached);
+    }
+  g_clear_pointer (&self->sample_parts, g_array_unref);
+}
+
+/**
+ * sps_etl_kernel_sample_stack:
+ * @self: a finished kernel reading
+ * @sample: a sample's index
+ * @user: the user part, else the kernel part
+ *
+ * Returns: the part of @sample's stack, an index into @self's stacks, or
+ *   %SPS_ETL_NO_ID
+ */
+guint32
+sps_etl_kernel_sample_stack (const SpsEtlKernel *self,
+                             guint               sample,
+                             gboolean            user)
+{
+  const SpsEtlSampleStacks *stacks = (const SpsEtlSampleStacks *) (gpointer) self->sample_stacks->data;
+  guint lo = 0;
+  guint hi = self->sample_stacks->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (stacks[mid].sample < sample)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == self->sample_stacks->len || stacks[lo].sample != sample)
+    return SPS_ETL_NO_ID;
+  return user ? stacks[lo].user : stacks[lo].kernel;
 }
 
 void
@@ -261,7 +336,7 @@ _sps_etl_kernel_add_stack_walk (SpsEtlKernel       *self,
         stack = add_stack (self, p + 16, n, ptr);
         user = !is_kernel_address (sps_ms_read_ptr (p + 16, ptr), ptr);
         if (sample != 0)
-          attach (self, sps_etl_samples_at (&self->samples, sample - 1), stack, user);
+          attach (self, sample - 1, stack, user);
         else
           {
             PendingPart part = { sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12), stack, user };
@@ -528,7 +603,7 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
       SpsEtlEventStack *event;
 
       if (found[i] != 0)
-        attach (self, sps_etl_samples_at (&self->samples, found[i] - 1), part->stack, part->user);
+        attach (self, found[i] - 1, part->stack, part->user);
       else if ((event = find_event (self, events, part->ts, part->tid)) != NULL)
         attach_to_event (self, event, part->stack, part->user);
       else
@@ -566,7 +641,8 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
       else if (stack == SPS_ETL_NO_ID)
         self->n_keys_unresolved++;
       else
-        attach (self, sps_etl_samples_at (&self->samples, sample), stack, ref->user);
+        attach (self, sample, stack, ref->user);
     }
+  resolve_parts (self);
   _sps_etl_kernel_clear_reading_state (self);
 }

@@ -139,6 +139,8 @@ sps_etl_kernel_new (void)
   self->threads = g_ptr_array_new_with_free_func (thread_free);
   self->images = g_ptr_array_new_with_free_func (image_free);
   self->samples.blocks = g_ptr_array_new_with_free_func (sample_block_free);
+  self->sample_ips = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->sample_parts = g_array_new (FALSE, FALSE, sizeof (SpsEtlSamplePart));
   self->sample_stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlSampleStacks));
   self->stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlStack));
   self->ips = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -149,6 +151,9 @@ sps_etl_kernel_new (void)
   self->open_threads = g_hash_table_new (NULL, NULL);
   self->open_images = g_hash_table_new (image_key_hash, image_key_equal);
   self->last_sample = g_hash_table_new (NULL, NULL);
+  self->ip_mask = 1023;
+  self->ip_slots = g_new0 (guint32, self->ip_mask + 1);
+  self->last_ip_id = SPS_ETL_NO_ID;
   _sps_etl_kernel_init_stacks (self);
   return self;
 }
@@ -164,6 +169,8 @@ _sps_etl_kernel_clear_reading_state (SpsEtlKernel *self)
   g_clear_pointer (&self->key_refs, g_array_unref);
   g_clear_pointer (&self->key_ref_places, g_array_unref);
   g_clear_pointer (&self->pending_parts, g_array_unref);
+  g_clear_pointer (&self->sample_parts, g_array_unref);
+  g_clear_pointer (&self->ip_slots, g_free);
 }
 
 void
@@ -176,6 +183,7 @@ sps_etl_kernel_free (SpsEtlKernel *self)
   g_ptr_array_unref (self->threads);
   g_ptr_array_unref (self->images);
   g_ptr_array_unref (self->samples.blocks);
+  g_array_unref (self->sample_ips);
   g_array_unref (self->sample_stacks);
   g_array_unref (self->stacks);
   g_array_unref (self->ips);
@@ -419,7 +427,64 @@ add_image (SpsEtlKernel       *self,
 
 /* Samples and stacks */
 
-G_STATIC_ASSERT (sizeof (SpsEtlSample) == 24);
+G_STATIC_ASSERT (sizeof (SpsEtlSample) == 16);
+
+static guint
+ip_slot (guint64 ip,
+         guint   mask)
+{
+  return (guint) ((ip * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32) & mask;
+}
+
+/* The id of @ip among the samples' distinct IPs, added when new: an open
+ * addressing table of ids (4 bytes a slot, at most half full) over
+ * sample_ips, whose lookups cost a few instructions, not a GHashTable's
+ * call and hashing per sample */
+static guint32
+sample_ip_id (SpsEtlKernel *self,
+              guint64       ip)
+{
+  const guint64 *ips = (const guint64 *) (gpointer) self->sample_ips->data;
+  guint slot;
+  guint32 id;
+
+  /* Samples of one CPU in a row are often at one IP (the idle loop) */
+  if (self->last_ip_id != SPS_ETL_NO_ID && ip == self->last_ip)
+    return self->last_ip_id;
+
+  for (slot = ip_slot (ip, self->ip_mask); self->ip_slots[slot] != 0; slot = (slot + 1) & self->ip_mask)
+    if (ips[self->ip_slots[slot] - 1] == ip)
+      {
+        id = self->ip_slots[slot] - 1;
+        goto found;
+      }
+
+  id = self->sample_ips->len;
+  g_array_append_val (self->sample_ips, ip);
+  self->ip_slots[slot] = id + 1;
+  if (self->sample_ips->len > (self->ip_mask + 1) / 2)
+    {
+      /* Twice as many slots, the ids put in again */
+      guint mask = self->ip_mask * 2 + 1;
+      guint32 *slots = g_new0 (guint32, (gsize) mask + 1);
+
+      ips = (const guint64 *) (gpointer) self->sample_ips->data;
+      for (guint32 i = 0; i < self->sample_ips->len; i++)
+        {
+          for (slot = ip_slot (ips[i], mask); slots[slot] != 0; slot = (slot + 1) & mask)
+            ;
+          slots[slot] = i + 1;
+        }
+      g_free (self->ip_slots);
+      self->ip_slots = slots;
+      self->ip_mask = mask;
+    }
+
+found:
+  self->last_ip = ip;
+  self->last_ip_id = id;
+  return id;
+}
 
 static void
 add_sample (SpsEtlKernel       *self,
@@ -436,9 +501,8 @@ add_sample (SpsEtlKernel       *self,
     }
   self->n_samples++;
   sample.ts = r->timestamp;
-  sample.ip = sps_ms_read_ptr (r->payload, ptr);
+  sample.ip = sample_ip_id (self, sps_ms_read_ptr (r->payload, ptr));
   sample.tid = sps_ms_read_u32 (r->payload + ptr);
-  sample.stacks = SPS_ETL_NO_ID;
   flags = r->payload_len >= (gsize) ptr + 8 ? sps_ms_read_u16 (r->payload + ptr + 6) : 0;
   if (sample.tid == 0)
     {
@@ -468,7 +532,6 @@ read_interval (SpsEtlKernel       *self,
   interval = sps_ms_read_u32 (r->payload + (r->opcode == OP_COLLECTION_END ? 8 : 4));
   self->sample_interval = interval;
 }
-
 
 /**
  * sps_etl_kernel_add:
