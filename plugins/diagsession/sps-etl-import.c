@@ -847,13 +847,12 @@ static void
 add_events (Build *build)
 {
   SpsEtlImport *self = build->self;
-  guint n;
-  const SpsEtlEvent *events = sps_etl_events_get (self->events, &n);
+  guint n = sps_etl_events_prepare (self->events);
   guint32 allocation, event_stack, callsite;
 
   for (guint i = 0; i < n; i++)
     {
-      const SpsEtlEvent *e = &events[i];
+      const SpsEtlEvent *e = sps_etl_events_at (self->events, i);
       guint32 pid = e->pid;
 
       /* Headers without a process (PerfInfo's) go to the thread's */
@@ -870,6 +869,8 @@ add_events (Build *build)
       if (allocation != SPS_NO_INDEX && event_stack != SPS_ETL_NO_ID &&
           (callsite = event_callsite (build, pid, event_stack)) != SPS_NO_INDEX)
         sps_trace_builder_set_allocation_callsite (self->builder, allocation, callsite);
+      /* The waiting copy goes as the builder's rows grow */
+      sps_etl_events_release (self->events, i + 1);
     }
   sps_etl_events_finish_memory (self->events, self->stats.events_lost > 0);
 }

@@ -22,9 +22,6 @@
 #include <string.h>
 
 #include <glib.h>
-#ifdef G_OS_UNIX
-#include <sys/mman.h>
-#endif
 
 #include "sps-etl-kernel-private.h"
 #include "sps-etl-kernel.h"
@@ -106,28 +103,13 @@ image_free (gpointer data)
 static SpsEtlSample *
 sample_block_new (void)
 {
-#ifdef G_OS_UNIX
-  gpointer block = mmap (NULL, SAMPLE_BLOCK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-  /* As g_malloc() does when memory runs out */
-  if (block == MAP_FAILED)
-    g_error ("%s: failed to map %" G_GSIZE_FORMAT " bytes", G_STRLOC, SAMPLE_BLOCK_BYTES);
-  return block;
-#else
-  return g_new (SpsEtlSample, SPS_ETL_SAMPLE_BLOCK_SIZE);
-#endif
+  return sps_etl_block_new (SAMPLE_BLOCK_BYTES);
 }
 
 static void
 sample_block_free (gpointer block)
 {
-  if (block == NULL)
-    return;
-#ifdef G_OS_UNIX
-  munmap (block, SAMPLE_BLOCK_BYTES);
-#else
-  g_free (block);
-#endif
+  sps_etl_block_free (block, SAMPLE_BLOCK_BYTES);
 }
 
 SpsEtlKernel *

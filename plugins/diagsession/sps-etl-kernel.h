@@ -80,11 +80,8 @@ typedef struct
 /* The samples, in blocks: the import turns them into the builder's rows
  * block by block and frees each block behind it, so that the two do not
  * both hold every sample at once. A block (4 MiB) is a mapping of its
- * own, not malloc's: glibc serves blocks below its dynamic mmap threshold
- * (up to 32 MiB) from the heap, which kept them while the builder's
- * columns grew elsewhere (the peak of the import), and bigger blocks go
- * back only in big steps. Pages of a block not reached yet are not
- * resident. */
+ * own (sps_etl_block_new()); bigger blocks would go back only in big
+ * steps. */
 #define SPS_ETL_SAMPLE_BLOCK_BITS 18
 #define SPS_ETL_SAMPLE_BLOCK_SIZE (1u << SPS_ETL_SAMPLE_BLOCK_BITS)
 
