@@ -20,6 +20,9 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef HAVE_MALLOC_TRIM
+#include <malloc.h>
+#endif
 
 #include <glib/gi18n-lib.h>
 
@@ -928,6 +931,12 @@ sps_etl_import_finish (SpsEtlImport *self)
 
   sps_etl_events_want_stacks (self->events, self->kernel);
   sps_etl_kernel_finish (self->kernel);
+#ifdef HAVE_MALLOC_TRIM
+  /* The reading state the kernel just freed (stack key references and
+   * definitions, tables by thread: 4 bytes per sample) is heap glibc
+   * keeps, under the builder's sample and event rows that now grow */
+  malloc_trim (0);
+#endif
   g_hash_table_iter_init (&iter, self->clr);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     sps_clr_symbols_seal (value);

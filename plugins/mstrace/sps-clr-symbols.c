@@ -34,6 +34,8 @@ struct _SpsClrSymbols
   SpsTraceBuilder *builder;
   GArray          *methods;    /* Method; sorted once sealed */
   GHashTable      *modules;    /* module id (guint64 *) → string id */
+  GHashTable      *last_at;    /* start (guint64 *) → index + 1 of the
+                                * method added last at that address */
   guint32         *frames;     /* method index → frame, once sealed */
   GString         *name;       /* scratch: the name being built */
 };
@@ -153,6 +155,7 @@ sps_clr_symbols_new (SpsTraceBuilder *builder)
   self->builder = g_object_ref (builder);
   self->methods = g_array_new (FALSE, FALSE, sizeof (Method));
   self->modules = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->last_at = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->name = g_string_new (NULL);
   return self;
 }
@@ -165,6 +168,7 @@ sps_clr_symbols_free (SpsClrSymbols *self)
   g_object_unref (self->builder);
   g_array_unref (self->methods);
   g_hash_table_unref (self->modules);
+  g_clear_pointer (&self->last_at, g_hash_table_unref);
   g_free (self->frames);
   g_string_free (self->name, TRUE);
   g_free (self);
@@ -219,7 +223,23 @@ sps_clr_symbols_add_method (SpsClrSymbols *self,
     g_string_truncate (full, signature_at);
 
   method.name = sps_trace_builder_intern (self->builder, full->str, (gssize) full->len);
-  g_array_append_val (self->methods, method);
+
+  /* A method the process listed already, as the last one at its address
+   * (MethodLoad, then the rundown's DCStart and DCEnd; a trace grown by
+   * repeating its buffers, a copy per repetition) is not kept again: a
+   * lookup finds the last one of a start and size, which would be the
+   * same method */
+  {
+    guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->last_at, &method.start));
+    const Method *last = index != 0 ? &g_array_index (self->methods, Method, index - 1) : NULL;
+
+    if (last != NULL && last->size == method.size && last->module_id == method.module_id &&
+        last->name == method.name)
+      return TRUE;
+    g_array_append_val (self->methods, method);
+    g_hash_table_insert (self->last_at, g_memdup2 (&method.start, sizeof method.start),
+                         GUINT_TO_POINTER (self->methods->len));
+  }
   return TRUE;
 }
 
@@ -341,6 +361,7 @@ sps_clr_symbols_seal (SpsClrSymbols *self)
 {
   if (self->frames != NULL)
     return;
+  g_clear_pointer (&self->last_at, g_hash_table_unref);
   g_array_sort (self->methods, compare_methods);
   self->frames = g_new (guint32, MAX (self->methods->len, 1));
   for (guint i = 0; i < self->methods->len; i++)
