@@ -179,11 +179,11 @@ test_type_display_names (void)
 static GByteArray *
 method_payload (guint64     start,
                 guint32     size,
-                const char *ns,
-                const char *name)
+                const char *name,
+                const char *signature)
 {
   GByteArray *p = g_byte_array_new ();
-  const char *strings[] = { ns, name, "void  (int32)" };
+  const char *strings[] = { "N", name, signature };
   guint8 head[36] = { 0 };
 
   for (guint i = 0; i < 8; i++)
@@ -212,7 +212,7 @@ add_method (SpsClrSymbols *symbols,
             guint32        size,
             const char    *name)
 {
-  g_autoptr(GByteArray) p = method_payload (start, size, "N", name);
+  g_autoptr(GByteArray) p = method_payload (start, size, name, "void  (int32)");
 
   g_assert_true (sps_clr_symbols_add_method (symbols, p->data, p->len));
 }
@@ -247,6 +247,13 @@ test_repeated_methods (void)
   add_method (symbols, 0x1000, 0x100, "A");
   add_method (symbols, 0x2000, 0x100, "B");
   add_method (symbols, 0x2000, 0x100, "B");
+  /* Other bytes, the same name: the signature's return type is not in it */
+  {
+    g_autoptr(GByteArray) p = method_payload (0x2000, 0x100, "B", "int64  (int32)");
+
+    g_assert_true (sps_clr_symbols_add_method (symbols, p->data, p->len));
+  }
+  g_assert_cmpuint (sps_clr_symbols_get_n_methods (symbols), ==, 4);
   /* The same start with another size is another method */
   add_method (symbols, 0x1000, 0x80, "A");
   g_assert_cmpuint (sps_clr_symbols_get_n_methods (symbols), ==, 5);

@@ -34,11 +34,39 @@ struct _SpsClrSymbols
   SpsTraceBuilder *builder;
   GArray          *methods;    /* Method; sorted once sealed */
   GHashTable      *modules;    /* module id (guint64 *) → string id */
-  GHashTable      *last_at;    /* start (guint64 *) → index + 1 of the
-                                * method added last at that address */
+  GHashTable      *last_at;    /* start (guint64 *) → LastAt: the method
+                                * added last at that address */
   guint32         *frames;     /* method index → frame, once sealed */
   GString         *name;       /* scratch: the name being built */
 };
+
+/* The method added last at an address, with the bytes of its three
+ * strings as the event gave them: the same bytes again need no name
+ * built (a rundown repeats what MethodLoad said) */
+typedef struct
+{
+  guint  index;
+  gsize  len;
+  guint8 strings[];
+} LastAt;
+
+/* The size of the three UTF-16 strings at @p (each up to its
+ * terminator), 0 when the payload ends first */
+static gsize
+strings_size (const guint8 *p,
+              const guint8 *end)
+{
+  const guint8 *q = p;
+
+  for (guint n = 0; n < 3; q += 2)
+    {
+      if (q + 1 >= end)
+        return 0;
+      if (q[0] == 0 && q[1] == 0)
+        n++;
+    }
+  return (gsize) (q - p);
+}
 
 /**
  * sps_clr_read_utf16z:
@@ -155,7 +183,7 @@ sps_clr_symbols_new (SpsTraceBuilder *builder)
   self->builder = g_object_ref (builder);
   self->methods = g_array_new (FALSE, FALSE, sizeof (Method));
   self->modules = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  self->last_at = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->last_at = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->name = g_string_new (NULL);
   return self;
 }
@@ -192,6 +220,9 @@ sps_clr_symbols_add_method (SpsClrSymbols *self,
   GString *full = self->name;
   const char *params;
   gsize signature_at;
+  const guint8 *strings;
+  gsize raw_len;
+  LastAt *last;
   Method method;
 
   g_return_val_if_fail (self->frames == NULL, FALSE);
@@ -204,6 +235,22 @@ sps_clr_symbols_add_method (SpsClrSymbols *self,
   method.start = sps_ms_read_u64 (p + 16);
   method.size = sps_ms_read_u32 (p + 24);
   p += 36;
+
+  /* The same bytes as the method listed last at this address: the same
+   * method, listed again (MethodLoad, then the rundown's DCStart and
+   * DCEnd; a trace grown by repeating its buffers, once per repetition).
+   * Not kept again: a lookup finds the last method of a start and size,
+   * which would be the same one. */
+  strings = p;
+  raw_len = strings_size (p, end);
+  last = g_hash_table_lookup (self->last_at, &method.start);
+  if (last != NULL && raw_len > 0 && last->len == raw_len && memcmp (last->strings, p, raw_len) == 0)
+    {
+      const Method *m = &g_array_index (self->methods, Method, last->index);
+
+      if (m->size == method.size && m->module_id == method.module_id)
+        return TRUE;
+    }
 
   /* "Namespace.Name", then the signature as TraceEvent shows it: from
    * its parameter list on */
@@ -221,25 +268,23 @@ sps_clr_symbols_add_method (SpsClrSymbols *self,
     g_string_erase (full, (gssize) signature_at, params - (full->str + signature_at));
   else
     g_string_truncate (full, signature_at);
-
   method.name = sps_trace_builder_intern (self->builder, full->str, (gssize) full->len);
 
-  /* A method the process listed already, as the last one at its address
-   * (MethodLoad, then the rundown's DCStart and DCEnd; a trace grown by
-   * repeating its buffers, a copy per repetition) is not kept again: a
-   * lookup finds the last one of a start and size, which would be the
-   * same method */
-  {
-    guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->last_at, &method.start));
-    const Method *last = index != 0 ? &g_array_index (self->methods, Method, index - 1) : NULL;
+  /* Other bytes, the same name (a return type the name leaves out) */
+  if (last != NULL)
+    {
+      const Method *m = &g_array_index (self->methods, Method, last->index);
 
-    if (last != NULL && last->size == method.size && last->module_id == method.module_id &&
-        last->name == method.name)
-      return TRUE;
-    g_array_append_val (self->methods, method);
-    g_hash_table_insert (self->last_at, g_memdup2 (&method.start, sizeof method.start),
-                         GUINT_TO_POINTER (self->methods->len));
-  }
+      if (m->size == method.size && m->module_id == method.module_id && m->name == method.name)
+        return TRUE;
+    }
+
+  g_array_append_val (self->methods, method);
+  last = g_malloc (sizeof (LastAt) + raw_len);
+  last->index = self->methods->len - 1;
+  last->len = raw_len;
+  memcpy (last->strings, strings, raw_len);
+  g_hash_table_insert (self->last_at, g_memdup2 (&method.start, sizeof method.start), last);
   return TRUE;
 }
 
