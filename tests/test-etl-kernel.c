@@ -486,6 +486,34 @@ test_sample_ips_and_parts (void)
   g_assert_cmphex (sps_etl_sample_ip (kernel, sps_etl_samples_at (&kernel->samples, 3000)), ==, 0x401000);
 }
 
+/* The latest sample of each thread is kept in a table that grows with
+ * the threads: every one of 200 threads' stack parts finds its sample */
+static void
+test_many_threads (void)
+{
+  g_autoptr(SpsEtlKernel) kernel = sps_etl_kernel_new ();
+  const guint64 user_part[] = { 0x401000 };
+
+  g_test_summary ("Stack parts find the latest sample of their thread among 200 threads "
+                  "(thread 0 included), read while the threads' table grows");
+
+  for (guint32 tid = 0; tid < 200; tid++)
+    {
+      add_sample (kernel, 500, tid * 4, 0x400000);
+      add_sample (kernel, 1000 + tid, tid * 4, 0x400000);
+    }
+  for (guint32 tid = 0; tid < 200; tid++)
+    add_stack (kernel, 1000 + tid, tid * 4, user_part, 1);
+  /* Not the latest sample of its thread: waits, found at the end */
+  add_stack (kernel, 500, 8, user_part, 1);
+  sps_etl_kernel_finish (kernel);
+
+  g_assert_cmpuint (kernel->n_stacks_attached, ==, 201);
+  g_assert_cmpuint (kernel->n_stacks_unmatched, ==, 0);
+  for (guint i = 0; i < 400; i++)
+    g_assert_cmpuint (sps_etl_kernel_sample_stack (kernel, i, TRUE) != SPS_ETL_NO_ID, ==, i % 2 == 1 || i == 4);
+}
+
 static void
 test_short_payloads (void)
 {
@@ -530,6 +558,7 @@ main (int   argc,
   g_test_add_func ("/etl/kernel/stacks", test_stacks);
   g_test_add_func ("/etl/kernel/key-reuse", test_key_reuse);
   g_test_add_func ("/etl/kernel/sample-ips-and-parts", test_sample_ips_and_parts);
+  g_test_add_func ("/etl/kernel/many-threads", test_many_threads);
   g_test_add_func ("/etl/kernel/key-time-order", test_key_time_order);
   g_test_add_func ("/etl/kernel/narrow-stacks", test_narrow_stacks);
   g_test_add_func ("/etl/kernel/short-payloads", test_short_payloads);

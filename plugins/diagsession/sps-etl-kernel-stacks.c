@@ -107,7 +107,7 @@ find_sample (SpsEtlKernel *self,
              guint64       ts,
              guint32       tid)
 {
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->last_sample, GUINT_TO_POINTER (tid)));
+  guint index = _sps_etl_kernel_last_sample (self, tid);
   SpsEtlSample *sample;
 
   if (index == 0)

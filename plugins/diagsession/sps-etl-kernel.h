@@ -159,7 +159,10 @@ typedef struct
   GHashTable *open_processes;  /* pid → SpsEtlProcess */
   GHashTable *open_threads;    /* tid → SpsEtlThread */
   GHashTable *open_images;     /* (pid, base) → SpsEtlImage not unloaded */
-  GHashTable *last_sample;     /* tid → index + 1 of its latest sample */
+  guint32    *last_tids;       /* tid → index + 1 of its latest sample, */
+  guint32    *last_samples;    /* by the tid's hash (sps-etl-kernel.c) */
+  guint       last_mask;       /* slots - 1 */
+  guint       n_last;          /* threads in it */
   GArray     *key_defs;        /* stack key definitions, matched at the end */
   GArray     *key_refs;        /* key references, attached at the end */
   GArray     *key_ref_places;  /* (ts, tid) of those whose sample was not
