@@ -50,24 +50,6 @@ typedef struct
   guint8 strings[];
 } LastAt;
 
-/* The size of the three UTF-16 strings at @p (each up to its
- * terminator), 0 when the payload ends first */
-static gsize
-strings_size (const guint8 *p,
-              const guint8 *end)
-{
-  const guint8 *q = p;
-
-  for (guint n = 0; n < 3; q += 2)
-    {
-      if (q + 1 >= end)
-        return 0;
-      if (q[0] == 0 && q[1] == 0)
-        n++;
-    }
-  return (gsize) (q - p);
-}
-
 /**
  * sps_clr_read_utf16z:
  * @pos: (inout): where the string starts (unaligned); advanced past its
@@ -242,9 +224,10 @@ sps_clr_symbols_add_method (SpsClrSymbols *self,
    * Not kept again: a lookup finds the last method of a start and size,
    * which would be the same one. */
   strings = p;
-  raw_len = strings_size (p, end);
   last = g_hash_table_lookup (self->last_at, &method.start);
-  if (last != NULL && raw_len > 0 && last->len == raw_len && memcmp (last->strings, p, raw_len) == 0)
+  /* The kept bytes end with the third terminator: the same bytes here are
+   * the same three strings, whatever follows */
+  if (last != NULL && last->len <= (gsize) (end - p) && memcmp (last->strings, p, last->len) == 0)
     {
       const Method *m = &g_array_index (self->methods, Method, last->index);
 
@@ -280,6 +263,7 @@ sps_clr_symbols_add_method (SpsClrSymbols *self,
     }
 
   g_array_append_val (self->methods, method);
+  raw_len = (gsize) (p - strings);
   last = g_malloc (sizeof (LastAt) + raw_len);
   last->index = self->methods->len - 1;
   last->len = raw_len;
