@@ -83,7 +83,7 @@ sample_key_hash (gconstpointer key)
 {
   const SampleKey *k = key;
 
-  return g_int64_hash (&k->ts) ^ (k->tid * 0x9e3779b1u);
+  return (guint) (k->ts ^ k->ts >> 32) ^ (k->tid * 0x9e3779b1u);
 }
 
 static gboolean
@@ -127,11 +127,18 @@ find_samples (SpsEtlKernel    *self,
   g_autoptr(GHashTable) slots = g_hash_table_new (sample_key_hash, sample_key_equal);
   g_autofree guint *found = g_new0 (guint, MAX (n, 1));
   guint *slot_of = g_new (guint, MAX (n, 1));
+  /* A bit per hash of the wanted keys, 8 to 16 bits per key: most
+   * samples are not wanted, and one look at the bits says so without a
+   * hash table lookup */
+  guint bits = 1u << CLAMP (g_bit_storage (n) + 3, 6, 26);
+  g_autofree guint64 *filter = g_new0 (guint64, bits / 64);
 
   for (guint i = 0; i < n; i++)
     {
       gpointer slot;
+      guint bit = sample_key_hash (&wanted[i]) & (bits - 1);
 
+      filter[bit / 64] |= G_GUINT64_CONSTANT (1) << (bit % 64);
       if (!g_hash_table_lookup_extended (slots, &wanted[i], NULL, &slot))
         {
           slot = GUINT_TO_POINTER (i);
@@ -145,9 +152,11 @@ find_samples (SpsEtlKernel    *self,
       {
         const SpsEtlSample *sample = sps_etl_samples_at (&self->samples, s);
         SampleKey key = { sample->ts, sample->tid };
+        guint bit = sample_key_hash (&key) & (bits - 1);
         gpointer slot;
 
-        if (g_hash_table_lookup_extended (slots, &key, NULL, &slot))
+        if ((filter[bit / 64] & (G_GUINT64_CONSTANT (1) << (bit % 64))) != 0 &&
+            g_hash_table_lookup_extended (slots, &key, NULL, &slot))
           found[GPOINTER_TO_UINT (slot)] = s + 1;
       }
 
