@@ -461,14 +461,25 @@ test_sample_ips_and_parts (void)
   /* A: a user part read after B (so after its sample's turn), and a
    * kernel key reference */
   add_stack (kernel, 100000, 7, late_user, 3);
+  /* Samples 1 and 0 (threads 101 and 100), read after later samples of
+   * their threads and in reverse: the parts come in no order then */
+  add_stack (kernel, 11, 101, second_user, 1);
+  add_stack (kernel, 10, 100, first_user, 2);
   add_key_ref (kernel, 100000, 7, 0xabc0, FALSE);
   add_key (kernel, 300000, 36, 0xabc0, key_kernel, 1);
   sps_etl_kernel_finish (kernel);
 
-  g_assert_cmpuint (kernel->n_stack_events, ==, 3);
-  g_assert_cmpuint (kernel->n_stacks_attached, ==, 3);
+  g_assert_cmpuint (kernel->n_stack_events, ==, 5);
+  g_assert_cmpuint (kernel->n_stacks_attached, ==, 5);
   g_assert_cmpuint (kernel->n_stacks_unmatched, ==, 0);
-  g_assert_cmpuint (kernel->sample_stacks->len, ==, 2);
+  g_assert_cmpuint (kernel->sample_stacks->len, ==, 4);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 0, TRUE), &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmphex (ips[1], ==, 0x402000);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 1, TRUE), &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmphex (ips[0], ==, 0x501000);
+  g_assert_cmpuint (sps_etl_kernel_sample_stack (kernel, 2, TRUE), ==, SPS_ETL_NO_ID);
   g_assert_cmpuint (sps_etl_kernel_sample_stack (kernel, 2999, TRUE), ==, SPS_ETL_NO_ID);
   g_assert_cmpuint (sps_etl_kernel_sample_stack (kernel, 2999, FALSE), ==, SPS_ETL_NO_ID);
 

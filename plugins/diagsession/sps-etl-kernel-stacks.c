@@ -259,13 +259,34 @@ resolve_parts (SpsEtlKernel *self)
 {
   GArray *parts = self->sample_parts;
   gboolean sorted = TRUE;
+  guint split;
   SpsEtlSampleStacks *last = NULL;
 
-  /* Parts mostly come in the order of their samples */
-  for (guint i = 1; i < parts->len && sorted; i++)
+  /* The parts read with their samples come in the samples' order, and
+   * the key references' parts matched at the end mostly do too: two runs,
+   * merged (ties from the first, as a stable sort leaves them); other
+   * orders are sorted */
+  for (split = 1; split < parts->len; split++)
+    if (g_array_index (parts, SpsEtlSamplePart, split - 1).sample > g_array_index (parts, SpsEtlSamplePart, split).sample)
+      break;
+  for (guint i = split + 1; i < parts->len && sorted; i++)
     sorted = g_array_index (parts, SpsEtlSamplePart, i - 1).sample <= g_array_index (parts, SpsEtlSamplePart, i).sample;
   if (!sorted)
     g_array_sort (parts, compare_parts);
+  else if (split < parts->len)
+    {
+      const SpsEtlSamplePart *p = (const SpsEtlSamplePart *) (gpointer) parts->data;
+      GArray *merged = g_array_sized_new (FALSE, FALSE, sizeof (SpsEtlSamplePart), parts->len);
+      guint a = 0, b = split;
+
+      while (a < split || b < parts->len)
+        if (b == parts->len || (a < split && p[a].sample <= p[b].sample))
+          g_array_append_val (merged, p[a++]);
+        else
+          g_array_append_val (merged, p[b++]);
+      g_array_unref (parts);
+      self->sample_parts = parts = merged;
+    }
 
   g_array_set_size (self->sample_stacks, 0);
   for (guint i = 0; i < parts->len; i++)
