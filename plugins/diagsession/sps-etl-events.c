@@ -400,9 +400,11 @@ kernel_name (SpsEtlEvents *self,
 {
   guint64 key = (guint64) 1 << 48 | (guint64) group << 8 | opcode;
   g_autoptr(GString) text = NULL;
+  guint known_name;
 
-  if (g_hash_table_contains (self->names, &key))
-    return intern_name (self, key, NULL);
+  /* Named before: one lookup */
+  if ((known_name = GPOINTER_TO_UINT (g_hash_table_lookup (self->names, &key))) != 0)
+    return known_name - 1;
 
   text = g_string_new (KERNEL_PROVIDER "/");
   /* Image loads are in the process group, for history's sake */
@@ -462,6 +464,7 @@ provider_event_name (SpsEtlEvents       *self,
   g_autoptr(GString) text = NULL;
   g_autofree char *provider_name = NULL;
   const char *known;
+  guint known_name;
 
   if (provider->kernel_group >= 0)
     return kernel_name (self, (guint) provider->kernel_group, r->opcode);
@@ -477,8 +480,9 @@ provider_event_name (SpsEtlEvents       *self,
   /* Named by its id: what the manifests of the files may name */
   *by_id = !classic && r->id != ID_MANIFEST_DATA &&
            sps_ms_manifest_event_name (provider->manifest, r->id) == NULL;
-  if (g_hash_table_contains (self->names, &key))
-    return intern_name (self, key, NULL);
+  /* Named before: one lookup */
+  if ((known_name = GPOINTER_TO_UINT (g_hash_table_lookup (self->names, &key))) != 0)
+    return known_name - 1;
 
   provider_name = g_strdup (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
                                                  provider->name, NULL));
