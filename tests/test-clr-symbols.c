@@ -174,6 +174,101 @@ test_type_display_names (void)
     }
 }
 
+/* A MethodLoadVerbose payload: ids, start, size, token, flags, then
+ * namespace, name and signature in UTF-16LE */
+static GByteArray *
+method_payload (guint64     start,
+                guint32     size,
+                const char *name,
+                const char *signature)
+{
+  GByteArray *p = g_byte_array_new ();
+  const char *strings[] = { "N", name, signature };
+  guint8 head[36] = { 0 };
+
+  for (guint i = 0; i < 8; i++)
+    {
+      head[8 + i] = (guint8) (0x5000 >> (8 * i));
+      head[16 + i] = (guint8) (start >> (8 * i));
+    }
+  for (guint i = 0; i < 4; i++)
+    head[24 + i] = (guint8) (size >> (8 * i));
+  g_byte_array_append (p, head, sizeof head);
+  for (guint s = 0; s < G_N_ELEMENTS (strings); s++)
+    for (const char *c = strings[s]; ; c++)
+      {
+        guint8 unit[2] = { (guint8) *c, 0 };
+
+        g_byte_array_append (p, unit, 2);
+        if (*c == '\0')
+          break;
+      }
+  return p;
+}
+
+static void
+add_method (SpsClrSymbols *symbols,
+            guint64        start,
+            guint32        size,
+            const char    *name)
+{
+  g_autoptr(GByteArray) p = method_payload (start, size, name, "void  (int32)");
+
+  g_assert_true (sps_clr_symbols_add_method (symbols, p->data, p->len));
+}
+
+static const char *
+frame_name (SpsTrace *trace,
+            guint32   frame)
+{
+  return sps_trace_get_string (trace, sps_trace_get_frames (trace)->name[frame]);
+}
+
+/* A method listed again as the last one at its address is kept once; a
+ * lookup still finds the method listed last at an address */
+static void
+test_repeated_methods (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(SpsClrSymbols) symbols = sps_clr_symbols_new (builder);
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 at_a, at_b;
+
+  g_test_summary ("The same method listed again (load, rundown) is kept once; another "
+                  "method at its address in between keeps the last listed one found");
+
+  /* A at 0x1000, listed three times; B at 0x2000, then C replacing it
+   * there, then B again: B is the last one at 0x2000 */
+  add_method (symbols, 0x1000, 0x100, "A");
+  add_method (symbols, 0x2000, 0x100, "B");
+  add_method (symbols, 0x1000, 0x100, "A");
+  add_method (symbols, 0x2000, 0x100, "C");
+  add_method (symbols, 0x1000, 0x100, "A");
+  add_method (symbols, 0x2000, 0x100, "B");
+  add_method (symbols, 0x2000, 0x100, "B");
+  /* Other bytes, the same name: the signature's return type is not in it */
+  {
+    g_autoptr(GByteArray) p = method_payload (0x2000, 0x100, "B", "int64  (int32)");
+
+    g_assert_true (sps_clr_symbols_add_method (symbols, p->data, p->len));
+  }
+  g_assert_cmpuint (sps_clr_symbols_get_n_methods (symbols), ==, 4);
+  /* The same start with another size is another method */
+  add_method (symbols, 0x1000, 0x80, "A");
+  g_assert_cmpuint (sps_clr_symbols_get_n_methods (symbols), ==, 5);
+
+  sps_clr_symbols_seal (symbols);
+  at_a = sps_clr_symbols_frame (symbols, 0x10ff);
+  at_b = sps_clr_symbols_frame (symbols, 0x2010);
+  g_assert_cmpuint (sps_clr_symbols_frame (symbols, 0x1000), ==, at_a);
+  g_assert_cmpuint (sps_clr_symbols_frame (symbols, 0x2100), ==, SPS_NO_INDEX);
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (frame_name (trace, at_a), ==, "?!N.A(int32)");
+  g_assert_cmpstr (frame_name (trace, at_b), ==, "?!N.B(int32)");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -181,6 +276,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/mstrace/clr-symbols/rundown-names", test_rundown_names);
+  g_test_add_func ("/mstrace/clr-symbols/repeated-methods", test_repeated_methods);
   g_test_add_func ("/mstrace/events/append-values", test_append_values);
   g_test_add_func ("/mstrace/type-names/display", test_type_display_names);
 

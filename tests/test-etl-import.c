@@ -466,6 +466,26 @@ test_manifest_chunks (void)
   g_assert_null (sps_etl_manifest_lookup (manifest, 10));
   g_assert_null (sps_etl_manifest_lookup (manifest, 70000 & 0xffff));
 
+  /* The same manifest again (a session's end) is not read again: its
+   * names and layouts stay */
+  {
+    g_autoptr(GHashTable) layouts = sps_etl_manifest_ref_layouts (manifest);
+    g_autoptr(GHashTable) again = NULL;
+    g_autoptr(GByteArray) other = manifest_chunk (0x5b, 1, 0, "<instrumentationManifest><instrumentation>"
+                                                  "<events><provider name=\"P\"><events>"
+                                                  "<event value=\"7\" task=\"Other\"/></events></provider>"
+                                                  "</events></instrumentation></instrumentationManifest>");
+
+    g_assert_false (sps_etl_manifest_add_chunk (manifest, c0->data, c0->len));
+    g_assert_false (sps_etl_manifest_add_chunk (manifest, c1->data, c1->len));
+    again = sps_etl_manifest_ref_layouts (manifest);
+    g_assert_true (again == layouts);
+    g_assert_cmpstr (sps_etl_manifest_lookup (manifest, 8), ==, "Started");
+    /* Another one is */
+    g_assert_true (sps_etl_manifest_add_chunk (manifest, other->data, other->len));
+    g_assert_cmpstr (sps_etl_manifest_lookup (manifest, 7), ==, "Other");
+  }
+
   g_assert_false (sps_etl_manifest_add_chunk (disordered, c1->data, c1->len));
   g_assert_false (sps_etl_manifest_add_chunk (disordered, c1->data, c1->len));
   g_assert_null (sps_etl_manifest_lookup (disordered, 9));

@@ -287,23 +287,23 @@ test_stacks (void)
 
   s = sps_etl_samples_at (&kernel->samples, 0);
   g_assert_cmpuint (s->tid, ==, 7);
-  g_assert_cmphex (s->ip, ==, 0xfffff80001000000);
-  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, s, FALSE), &n);
+  g_assert_cmphex (sps_etl_sample_ip (kernel, s), ==, 0xfffff80001000000);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 0, FALSE), &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[1], ==, 0xfffff80001000020);
-  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, s, TRUE), &n);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 0, TRUE), &n);
   g_assert_cmpuint (n, ==, 3);
   g_assert_cmphex (ips[0], ==, 0x401000);
 
   s = sps_etl_samples_at (&kernel->samples, 1);
-  g_assert_cmpuint (sps_etl_sample_stack (kernel, s, FALSE), ==, SPS_ETL_NO_ID);
-  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, s, TRUE), &n);
+  g_assert_cmpuint (sps_etl_kernel_sample_stack (kernel, 1, FALSE), ==, SPS_ETL_NO_ID);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 1, TRUE), &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[1], ==, 0x7ff000002000);
 
   s = sps_etl_samples_at (&kernel->samples, 2);
-  g_assert_cmpuint (sps_etl_sample_stack (kernel, s, TRUE), ==, SPS_ETL_NO_ID);
-  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, s, FALSE), &n);
+  g_assert_cmpuint (sps_etl_kernel_sample_stack (kernel, 2, TRUE), ==, SPS_ETL_NO_ID);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 2, FALSE), &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmphex (ips[0], ==, 0xfffff80002000000);
 }
@@ -337,13 +337,13 @@ test_key_reuse (void)
 
   g_assert_cmpuint (kernel->n_stacks_attached, ==, 2);
   g_assert_cmpuint (kernel->n_keys_unresolved, ==, 1);
-  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 0), TRUE), &n);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 0, TRUE), &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmphex (ips[0], ==, 0x401000);
-  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 1), TRUE), &n);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 1, TRUE), &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[0], ==, 0x502000);
-  g_assert_cmpuint (sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 2), TRUE), ==, SPS_ETL_NO_ID);
+  g_assert_cmpuint (sps_etl_kernel_sample_stack (kernel, 2, TRUE), ==, SPS_ETL_NO_ID);
 }
 
 /* Each processor logs into its own buffers, so the file interleaves
@@ -377,10 +377,10 @@ test_key_time_order (void)
 
   g_assert_cmpuint (kernel->n_stacks_attached, ==, 2);
   g_assert_cmpuint (kernel->n_keys_unresolved, ==, 0);
-  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 0), TRUE), &n);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 0, TRUE), &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmphex (ips[0], ==, 0x401000);
-  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 1), TRUE), &n);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 1, TRUE), &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[0], ==, 0x601000);
 }
@@ -411,18 +411,118 @@ test_narrow_stacks (void)
   /* Two narrow stacks of 2 IPs, one wide */
   g_assert_cmpuint (kernel->ips->len, ==, 4);
   g_assert_cmpuint (kernel->wide_ips->len, ==, 2);
-  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 0), TRUE), &n);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 0, TRUE), &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[0], ==, 0x401000);
   g_assert_cmphex (ips[1], ==, 0xfffffff0);
-  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 1), FALSE), &n);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 1, FALSE), &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[0], ==, 0xfffff80001000010);
   g_assert_cmphex (ips[1], ==, 0xfffff800ffffff00);
-  ips = stack_ips (kernel, sps_etl_sample_stack (kernel, sps_etl_samples_at (&kernel->samples, 2), FALSE), &n);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 2, FALSE), &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[0], ==, 0xfffff80001000010);
   g_assert_cmphex (ips[1], ==, 0xfffff88000200000);
+}
+
+/* A sample keeps its IP as an id among the distinct IPs, and its stack
+ * parts in a table sorted by sample at the end, where each side's first
+ * part wins */
+static void
+test_sample_ips_and_parts (void)
+{
+  g_autoptr(SpsEtlKernel) kernel = sps_etl_kernel_new ();
+  const guint64 first_user[] = { 0x401000, 0x402000 };
+  const guint64 second_user[] = { 0x501000 };
+  const guint64 late_user[] = { 0x601000, 0x602000, 0x603000 };
+  const guint64 key_kernel[] = { 0xfffff80002000000 };
+  const guint64 *ips;
+  guint n;
+
+  g_test_summary ("Samples' IPs read back through their ids (the id table grown several "
+                  "times); stack parts read out of their samples' order are sorted, and "
+                  "each side's first part wins");
+
+  /* 3,000 samples over 700 distinct IPs, two in a row at each */
+  for (guint i = 0; i < 3000; i++)
+    add_sample (kernel, 10 + i, 100 + i % 3, 0x10000000 + (guint64) ((i / 2 * 3) % 700) * 0x10);
+  g_assert_cmpuint (kernel->sample_ips->len, ==, 700);
+  for (guint i = 0; i < 3000; i++)
+    g_assert_cmphex (sps_etl_sample_ip (kernel, sps_etl_samples_at (&kernel->samples, i)), ==,
+                     0x10000000 + (guint64) ((i / 2 * 3) % 700) * 0x10);
+
+  /* Samples 3000 (A) and 3001 (B) of thread 7 */
+  add_sample (kernel, 100000, 7, 0x401000);
+  add_sample (kernel, 200000, 7, 0x10000000);
+  g_assert_cmpuint (kernel->sample_ips->len, ==, 701);
+  /* B: a user part, then another one that loses */
+  add_stack (kernel, 200000, 7, first_user, 2);
+  add_stack (kernel, 200000, 7, second_user, 1);
+  /* A: a user part read after B (so after its sample's turn), and a
+   * kernel key reference */
+  add_stack (kernel, 100000, 7, late_user, 3);
+  /* Samples 1 and 0 (threads 101 and 100), read after later samples of
+   * their threads and in reverse: the parts come in no order then */
+  add_stack (kernel, 11, 101, second_user, 1);
+  add_stack (kernel, 10, 100, first_user, 2);
+  add_key_ref (kernel, 100000, 7, 0xabc0, FALSE);
+  add_key (kernel, 300000, 36, 0xabc0, key_kernel, 1);
+  sps_etl_kernel_finish (kernel);
+
+  g_assert_cmpuint (kernel->n_stack_events, ==, 5);
+  g_assert_cmpuint (kernel->n_stacks_attached, ==, 5);
+  g_assert_cmpuint (kernel->n_stacks_unmatched, ==, 0);
+  g_assert_cmpuint (kernel->sample_stacks->len, ==, 4);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 0, TRUE), &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmphex (ips[1], ==, 0x402000);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 1, TRUE), &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmphex (ips[0], ==, 0x501000);
+  g_assert_cmpuint (sps_etl_kernel_sample_stack (kernel, 2, TRUE), ==, SPS_ETL_NO_ID);
+  g_assert_cmpuint (sps_etl_kernel_sample_stack (kernel, 2999, TRUE), ==, SPS_ETL_NO_ID);
+  g_assert_cmpuint (sps_etl_kernel_sample_stack (kernel, 2999, FALSE), ==, SPS_ETL_NO_ID);
+
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 3000, TRUE), &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmphex (ips[2], ==, 0x603000);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 3000, FALSE), &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmphex (ips[0], ==, 0xfffff80002000000);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 3001, TRUE), &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmphex (ips[0], ==, 0x401000);
+  g_assert_cmpuint (sps_etl_kernel_sample_stack (kernel, 3001, FALSE), ==, SPS_ETL_NO_ID);
+  g_assert_cmpuint (sps_etl_kernel_sample_stack (kernel, 3002, TRUE), ==, SPS_ETL_NO_ID);
+  g_assert_cmphex (sps_etl_sample_ip (kernel, sps_etl_samples_at (&kernel->samples, 3000)), ==, 0x401000);
+}
+
+/* The latest sample of each thread is kept in a table that grows with
+ * the threads: every one of 200 threads' stack parts finds its sample */
+static void
+test_many_threads (void)
+{
+  g_autoptr(SpsEtlKernel) kernel = sps_etl_kernel_new ();
+  const guint64 user_part[] = { 0x401000 };
+
+  g_test_summary ("Stack parts find the latest sample of their thread among 200 threads "
+                  "(thread 0 included), read while the threads' table grows");
+
+  for (guint32 tid = 0; tid < 200; tid++)
+    {
+      add_sample (kernel, 500, tid * 4, 0x400000);
+      add_sample (kernel, 1000 + tid, tid * 4, 0x400000);
+    }
+  for (guint32 tid = 0; tid < 200; tid++)
+    add_stack (kernel, 1000 + tid, tid * 4, user_part, 1);
+  /* Not the latest sample of its thread: waits, found at the end */
+  add_stack (kernel, 500, 8, user_part, 1);
+  sps_etl_kernel_finish (kernel);
+
+  g_assert_cmpuint (kernel->n_stacks_attached, ==, 201);
+  g_assert_cmpuint (kernel->n_stacks_unmatched, ==, 0);
+  for (guint i = 0; i < 400; i++)
+    g_assert_cmpuint (sps_etl_kernel_sample_stack (kernel, i, TRUE) != SPS_ETL_NO_ID, ==, i % 2 == 1 || i == 4);
 }
 
 static void
@@ -468,6 +568,8 @@ main (int   argc,
   g_test_add_func ("/etl/kernel/diaghub-processes", test_diaghub_processes);
   g_test_add_func ("/etl/kernel/stacks", test_stacks);
   g_test_add_func ("/etl/kernel/key-reuse", test_key_reuse);
+  g_test_add_func ("/etl/kernel/sample-ips-and-parts", test_sample_ips_and_parts);
+  g_test_add_func ("/etl/kernel/many-threads", test_many_threads);
   g_test_add_func ("/etl/kernel/key-time-order", test_key_time_order);
   g_test_add_func ("/etl/kernel/narrow-stacks", test_narrow_stacks);
   g_test_add_func ("/etl/kernel/short-payloads", test_short_payloads);

@@ -49,10 +49,27 @@ enum
 
 #define OP_SAMPLE 46
 
+/* The events that wait are kept in blocks that the import frees behind it
+ * as it adds them to the builder (2.5 MiB each) */
+#define STAGED_BLOCK_BITS 16
+#define STAGED_BLOCK_SIZE (1u << STAGED_BLOCK_BITS)
+#define STAGED_BLOCK_BYTES ((gsize) STAGED_BLOCK_SIZE * sizeof (SpsEtlEvent))
+
+G_STATIC_ASSERT (sizeof (SpsEtlEvent) == 40);
+
+static void
+staged_block_free (gpointer block)
+{
+  sps_etl_block_free (block, STAGED_BLOCK_BYTES);
+}
+
 struct _SpsEtlEvents
 {
   SpsTraceBuilder *builder;
-  GArray          *events;        /* SpsEtlEvent */
+  GPtrArray       *staged;        /* blocks of STAGED_BLOCK_SIZE SpsEtlEvent
+                                   * that wait; NULL once released */
+  guint            n_staged;
+  guint            n_released;    /* blocks released */
   GHashTable      *providers;     /* GUID (16 bytes) → Provider */
   GPtrArray       *by_index;      /* Provider, index 0 unused */
   GHashTable      *names;         /* name key → string id + 1 */
@@ -202,7 +219,7 @@ sps_etl_events_new (SpsTraceBuilder      *builder,
   self->args = sps_etl_args_new (decompress);
   self->decoder = sps_trace_builder_add_args_decoder (builder, SPS_ARGS_DECODER (self->args));
   self->builder = g_object_ref (builder);
-  self->events = g_array_new (FALSE, FALSE, sizeof (SpsEtlEvent));
+  self->staged = g_ptr_array_new_with_free_func (staged_block_free);
   self->providers = g_hash_table_new_full (sps_etl_guid_hash, sps_etl_guid_equal, NULL, provider_free);
   self->by_index = g_ptr_array_new ();
   g_ptr_array_add (self->by_index, NULL);
@@ -222,7 +239,7 @@ sps_etl_events_free (SpsEtlEvents *self)
   if (self == NULL)
     return;
   g_object_unref (self->builder);
-  g_array_unref (self->events);
+  g_ptr_array_unref (self->staged);
   g_hash_table_unref (self->providers);
   g_ptr_array_unref (self->by_index);
   g_hash_table_unref (self->names);
@@ -383,9 +400,11 @@ kernel_name (SpsEtlEvents *self,
 {
   guint64 key = (guint64) 1 << 48 | (guint64) group << 8 | opcode;
   g_autoptr(GString) text = NULL;
+  guint known_name;
 
-  if (g_hash_table_contains (self->names, &key))
-    return intern_name (self, key, NULL);
+  /* Named before: one lookup */
+  if ((known_name = GPOINTER_TO_UINT (g_hash_table_lookup (self->names, &key))) != 0)
+    return known_name - 1;
 
   text = g_string_new (KERNEL_PROVIDER "/");
   /* Image loads are in the process group, for history's sake */
@@ -464,6 +483,7 @@ provider_event_name (SpsEtlEvents       *self,
   g_autoptr(GString) text = NULL;
   g_autofree char *provider_name = NULL;
   const char *known;
+  guint known_name;
 
   if (provider->kernel_group >= 0)
     return kernel_name (self, (guint) provider->kernel_group, r->opcode);
@@ -479,8 +499,9 @@ provider_event_name (SpsEtlEvents       *self,
   /* Named by its id: what the manifests of the files may name */
   *by_id = !classic && r->id != ID_MANIFEST_DATA &&
            sps_ms_manifest_event_name (provider->manifest, r->id) == NULL;
-  if (g_hash_table_contains (self->names, &key))
-    return intern_name (self, key, NULL);
+  /* Named before: one lookup */
+  if ((known_name = GPOINTER_TO_UINT (g_hash_table_lookup (self->names, &key))) != 0)
+    return known_name - 1;
 
   provider_name = g_strdup (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
                                                  provider->name, NULL));
@@ -767,6 +788,16 @@ check_tracelogging_fields (SpsEtlEvents       *self,
   warn_partial (self, name, where);
 }
 
+static SpsEtlEvent *
+staged_at (SpsEtlEvents *self,
+           guint         i)
+{
+  SpsEtlEvent *block = g_ptr_array_index (self->staged, i >> STAGED_BLOCK_BITS);
+
+  g_assert (block != NULL);
+  return &block[i & (STAGED_BLOCK_SIZE - 1)];
+}
+
 /**
  * sps_etl_events_add:
  * @self: the events of one import
@@ -777,7 +808,7 @@ check_tracelogging_fields (SpsEtlEvents       *self,
  * known (its header says it) and whose name cannot change is returned, to
  * be added to the builder now; the others wait here for the threads'
  * processes and the EventSource manifests of every file
- * (sps_etl_events_get()).
+ * (sps_etl_events_prepare()).
  *
  * Returns: (nullable): the event to add now, valid until the next call;
  *   %NULL when the record is not an event or waits here
@@ -821,8 +852,15 @@ sps_etl_events_add (SpsEtlEvents       *self,
   event.pid = record->pid;
   event.tid = record->tid;
   event.provider = provider != NULL ? provider->name : self->kernel;
-  event.name = provider != NULL ? provider_event_name (self, provider, record, &event.named_by_id)
-                                : kernel_name (self, record->group, record->opcode);
+  if (provider != NULL)
+    {
+      gboolean by_id = FALSE;
+
+      event.name = provider_event_name (self, provider, record, &by_id);
+      event.named_by_id = by_id ? 1 : 0;
+    }
+  else
+    event.name = kernel_name (self, record->group, record->opcode);
   event.descriptor = SPS_EVENT_DESCRIPTOR (record->id, record->version, record->opcode);
   event.args = record_args (self, record, provider, group);
   event.provider_index = provider != NULL ? provider->index : 0;
@@ -834,9 +872,11 @@ sps_etl_events_add (SpsEtlEvents       *self,
   if ((provider != NULL && provider->heap_events) || event.named_by_id ||
       (event.pid == SPS_ETL_NO_ID && event.tid != SPS_ETL_NO_ID))
     {
-      g_array_append_val (self->events, event);
+      if (self->n_staged % STAGED_BLOCK_SIZE == 0)
+        g_ptr_array_add (self->staged, sps_etl_block_new (STAGED_BLOCK_BYTES));
+      *staged_at (self, self->n_staged++) = event;
       if (provider != NULL && provider->heap_events)
-        sps_etl_memory_keep (self->memory, self->events->len - 1,
+        sps_etl_memory_keep (self->memory, self->n_staged - 1,
                              sps_ms_memory_classify (provider->manifest,
                                                      sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
                                                                           provider->name, NULL),
@@ -851,7 +891,7 @@ sps_etl_events_add (SpsEtlEvents       *self,
 /**
  * sps_etl_events_add_memory:
  * @self: the events of one import
- * @event: an event's index in what sps_etl_events_get() gave, in order
+ * @event: an event's index among those that waited, in order
  * @process: the process it was added to
  * @thread: the thread it was added to
  * @ts: its time on the session's clock
@@ -922,25 +962,23 @@ check_manifest_fields (SpsEtlEvents      *self,
 }
 
 /**
- * sps_etl_events_get:
- * @self: the events of one import
- * @n_events: (out): their number
+ * sps_etl_events_prepare:
+ * @self: the events of one import, every file read
  *
  * Names the events that EventSource manifests logged in the files name.
  *
- * Returns: (array length=n_events): the events that waited, in file order
+ * Returns: the number of events that waited, for sps_etl_events_at()
  */
-const SpsEtlEvent *
-sps_etl_events_get (SpsEtlEvents *self,
-                    guint        *n_events)
+guint
+sps_etl_events_prepare (SpsEtlEvents *self)
 {
-  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (self != NULL, 0);
 
   /* Events read before their EventSource's manifest get its names now,
    * and its layouts are checked against their payloads */
-  for (guint i = 0; i < self->events->len; i++)
+  for (guint i = 0; i < self->n_staged; i++)
     {
-      SpsEtlEvent *e = &g_array_index (self->events, SpsEtlEvent, i);
+      SpsEtlEvent *e = staged_at (self, i);
       const Provider *provider;
       guint id = SPS_EVENT_DESCRIPTOR_ID (e->descriptor);
       guint64 key = (guint64) 3 << 48 | (guint64) e->provider_index << 32 | id;
@@ -962,11 +1000,45 @@ sps_etl_events_get (SpsEtlEvents *self,
               g_string_append_printf (text, "/%s", name);
               e->name = intern_name (self, key, text);
             }
-          e->named_by_id = FALSE;
+          e->named_by_id = 0;
         }
       check_manifest_fields (self, provider, e);
     }
+  return self->n_staged;
+}
 
-  *n_events = self->events->len;
-  return (const SpsEtlEvent *) (gconstpointer) self->events->data;
+/**
+ * sps_etl_events_at:
+ * @self: the events of one import, prepared
+ * @event: an index below what sps_etl_events_prepare() returned, not
+ *   released
+ *
+ * Returns: (transfer none): the @event-th event that waited, in file order
+ */
+const SpsEtlEvent *
+sps_etl_events_at (SpsEtlEvents *self,
+                   guint         event)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (event < self->n_staged, NULL);
+
+  return staged_at (self, event);
+}
+
+/**
+ * sps_etl_events_release:
+ * @self: the events of one import
+ * @end: the events that waited below this index are not needed any more
+ *
+ * Frees the blocks of events that lie wholly below @end.
+ */
+void
+sps_etl_events_release (SpsEtlEvents *self,
+                        guint         end)
+{
+  g_return_if_fail (self != NULL);
+
+  for (; self->n_released < self->staged->len &&
+         (self->n_released + 1) * (guint64) STAGED_BLOCK_SIZE <= end; self->n_released++)
+    g_clear_pointer (&g_ptr_array_index (self->staged, self->n_released), staged_block_free);
 }

@@ -15,18 +15,19 @@ G_BEGIN_DECLS
 
 typedef struct _SpsEtlEvents SpsEtlEvents;
 
-/* One event as read, waiting for the session's clock and threads */
+/* One event as read, waiting for the session's clock and threads: in 40
+ * bytes (a benchmark's 200 MB file keeps 600,000 of them waiting) */
 typedef struct
 {
   guint64            ticks;
+  SpsArgsRef         args;
   guint32            pid;          /* SPS_ETL_NO_ID when the header has none */
   guint32            tid;
   guint32            provider;     /* string ids */
   guint32            name;
   SpsEventDescriptor descriptor;
-  SpsArgsRef         args;
   guint16            provider_index;  /* 0: a kernel system record */
-  gboolean           named_by_id;     /* "EventID(N)": a manifest may name it */
+  guint8             named_by_id;     /* "EventID(N)": a manifest may name it */
 } SpsEtlEvent;
 
 SpsEtlEvents      *sps_etl_events_new      (SpsTraceBuilder      *builder,
@@ -45,8 +46,11 @@ SpsEtlFieldsStatus sps_etl_events_check_args (const SpsEtlRecord *record,
                                             GString            *scratch);
 const SpsEtlEvent *sps_etl_events_add      (SpsEtlEvents       *self,
                                             const SpsEtlRecord *record);
-const SpsEtlEvent *sps_etl_events_get      (SpsEtlEvents       *self,
-                                            guint              *n_events);
+guint              sps_etl_events_prepare  (SpsEtlEvents       *self);
+const SpsEtlEvent *sps_etl_events_at       (SpsEtlEvents       *self,
+                                            guint               event);
+void               sps_etl_events_release  (SpsEtlEvents       *self,
+                                            guint               end);
 guint32            sps_etl_events_add_memory (SpsEtlEvents     *self,
                                             guint               event,
                                             guint32             process,

@@ -20,6 +20,9 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef HAVE_MALLOC_TRIM
+#include <malloc.h>
+#endif
 
 #include <glib/gi18n-lib.h>
 
@@ -643,29 +646,29 @@ thread_of_sample (Build              *build,
       }
 }
 
-/* The callsite of a sample without a stack, its IP alone: a small
- * direct-mapped memo in front of the frame cache (the idle loop and hot
- * functions are sampled at a few IPs) */
-#define LEAF_MEMO_SIZE 256
-
+/* The callsite of a sample without a stack, its IP alone, memoised by
+ * the IP's id (the idle loop and hot functions are sampled at a few IPs),
+ * with the process it was interned for: a kernel IP's frame is the same
+ * in every process, a user IP's is the process's */
 typedef struct
 {
-  guint64 ip;
   guint32 pid;
-  guint32 callsite;         /* SPS_NO_INDEX: empty */
+  guint32 callsite;         /* SPS_NO_INDEX: not yet */
 } LeafMemo;
 
 static guint32
 leaf_callsite (Build    *build,
                LeafMemo *memo,
                guint32   pid,
-               guint64   ip)
+               guint32   ip_id)
 {
-  LeafMemo *entry = &memo[(ip ^ (ip >> 12) ^ pid * 0x9e3779b1u) % LEAF_MEMO_SIZE];
+  LeafMemo *entry = &memo[ip_id];
+  guint64 ip = g_array_index (build->self->kernel->sample_ips, guint64, ip_id);
 
-  if (entry->callsite == SPS_NO_INDEX || entry->ip != ip || entry->pid != pid)
+  if (is_kernel_address (build, ip))
+    pid = PID_IDLE;
+  if (entry->callsite == SPS_NO_INDEX || entry->pid != pid)
     {
-      entry->ip = ip;
       entry->pid = pid;
       entry->callsite = sps_trace_builder_intern_callsite (build->self->builder, SPS_NO_INDEX,
                                                            frame_of (build, pid, ip));
@@ -694,15 +697,15 @@ typedef struct
 } KernelMemo;
 
 static guint32
-stack_callsite (Build        *build,
-                UserMemo     *user_memo,
-                KernelMemo   *kernel_memo,
-                guint32       pid,
-                const SpsEtlSample *sample)
+stack_callsite (Build                    *build,
+                UserMemo                 *user_memo,
+                KernelMemo               *kernel_memo,
+                guint32                   pid,
+                const SpsEtlSampleStacks *parts)
 {
   guint32 callsite = SPS_NO_INDEX;
-  guint32 user_stack = sps_etl_sample_stack (build->self->kernel, sample, TRUE);
-  guint32 kernel_stack = sps_etl_sample_stack (build->self->kernel, sample, FALSE);
+  guint32 user_stack = parts->user;
+  guint32 kernel_stack = parts->kernel;
 
   /* The user part is the root side of the stack */
   if (user_stack != SPS_ETL_NO_ID)
@@ -739,18 +742,22 @@ add_samples (Build *build)
   SpsEtlImport *self = build->self;
   SpsEtlKernel *kernel = self->kernel;
   ThreadMemo thread = { 0, 0, 0, 0, 0 };
-  LeafMemo leaves[LEAF_MEMO_SIZE];
   /* Each sample stands for one interval of CPU time, when the trace says
    * how long that is */
   double weight = kernel->sample_interval != 0 ? (double) kernel->sample_interval * 100 : NAN;
   SpsWeightUnit unit = kernel->sample_interval != 0 ? SPS_WEIGHT_UNIT_NS : SPS_WEIGHT_UNIT_NONE;
   SpsSampleFlags flags = kernel->sample_interval != 0 ? SPS_SAMPLE_HAS_WEIGHT : SPS_SAMPLE_NONE;
+  g_autofree LeafMemo *leaves = g_new (LeafMemo, MAX (kernel->sample_ips->len, 1));
   g_autofree UserMemo *user_memo = g_new (UserMemo, MAX (kernel->stacks->len, 1));
   g_autofree KernelMemo *kernel_memo = g_new (KernelMemo, KERNEL_MEMO_SIZE);
+  /* The samples' parts, by sample: walked beside the samples */
+  const SpsEtlSampleStacks *parts = (const SpsEtlSampleStacks *) (gpointer) kernel->sample_stacks->data;
+  guint n_parts = kernel->sample_stacks->len;
+  guint next_part = 0;
   GHashTableIter iter;
   gpointer key, value;
 
-  for (guint i = 0; i < LEAF_MEMO_SIZE; i++)
+  for (guint i = 0; i < kernel->sample_ips->len; i++)
     leaves[i].callsite = SPS_NO_INDEX;
   for (guint i = 0; i < kernel->stacks->len; i++)
     user_memo[i].callsite = SPS_NO_INDEX;
@@ -763,7 +770,8 @@ add_samples (Build *build)
       guint32 callsite = SPS_NO_INDEX;
 
       thread_of_sample (build, &thread, sample);
-      callsite = stack_callsite (build, user_memo, kernel_memo, thread.pid, sample);
+      if (next_part < n_parts && parts[next_part].sample == i)
+        callsite = stack_callsite (build, user_memo, kernel_memo, thread.pid, &parts[next_part++]);
       if (callsite == SPS_NO_INDEX)
         callsite = leaf_callsite (build, leaves, thread.pid, sample->ip);
       else
@@ -845,13 +853,12 @@ static void
 add_events (Build *build)
 {
   SpsEtlImport *self = build->self;
-  guint n;
-  const SpsEtlEvent *events = sps_etl_events_get (self->events, &n);
+  guint n = sps_etl_events_prepare (self->events);
   guint32 allocation, event_stack, callsite;
 
   for (guint i = 0; i < n; i++)
     {
-      const SpsEtlEvent *e = &events[i];
+      const SpsEtlEvent *e = sps_etl_events_at (self->events, i);
       guint32 pid = e->pid;
 
       /* Headers without a process (PerfInfo's) go to the thread's */
@@ -868,6 +875,8 @@ add_events (Build *build)
       if (allocation != SPS_NO_INDEX && event_stack != SPS_ETL_NO_ID &&
           (callsite = event_callsite (build, pid, event_stack)) != SPS_NO_INDEX)
         sps_trace_builder_set_allocation_callsite (self->builder, allocation, callsite);
+      /* The waiting copy goes as the builder's rows grow */
+      sps_etl_events_release (self->events, i + 1);
     }
   sps_etl_events_finish_memory (self->events, self->stats.events_lost > 0);
 }
@@ -925,6 +934,12 @@ sps_etl_import_finish (SpsEtlImport *self)
 
   sps_etl_events_want_stacks (self->events, self->kernel);
   sps_etl_kernel_finish (self->kernel);
+#ifdef HAVE_MALLOC_TRIM
+  /* The reading state the kernel just freed (stack key references and
+   * definitions, tables by thread: 4 bytes per sample) is heap glibc
+   * keeps, under the builder's sample and event rows that now grow */
+  malloc_trim (0);
+#endif
   g_hash_table_iter_init (&iter, self->clr);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     sps_clr_symbols_seal (value);

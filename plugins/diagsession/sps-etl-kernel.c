@@ -11,14 +11,8 @@
  * stack keys whose IPs are given by definition events. Every field is read
  * only when the payload holds it; an event too short for its fields is
  * counted and skipped.
- *
- * A stack key is a slot of the kernel's stack cache: references name it
- * while the stack is cached, and the stack itself is written when the slot
- * is evicted (KeyDelete) or when the trace stops (KeyRundown). A slot is
- * reused, so a reference belongs to the first definition of its key that
- * comes after it, never to an earlier one (which described the slot's
- * previous stack). A KeyCreate, where a trace has them, defines the key
- * for the references that no later event defines.
+ * counted and skipped. The stacks are matched to their samples in
+ * sps-etl-kernel-stacks.c.
  */
 
 #define G_LOG_DOMAIN "sps-etl"
@@ -28,10 +22,8 @@
 #include <string.h>
 
 #include <glib.h>
-#ifdef G_OS_UNIX
-#include <sys/mman.h>
-#endif
 
+#include "sps-etl-kernel-private.h"
 #include "sps-etl-kernel.h"
 #include "sps-etl-private.h"
 
@@ -53,77 +45,12 @@
 #define OP_SET_INTERVAL   72
 #define OP_COLLECTION_START 73
 #define OP_COLLECTION_END 74
-#define OP_STACK          32
-#define OP_KEY_CREATE     34
-#define OP_KEY_DELETE     35
-#define OP_KEY_RUNDOWN    36
-#define OP_KEY_KERNEL     37
-#define OP_KEY_USER       38
 
 /* Diagnostics Hub's provider {9e5f9046-43c6-4f62-ba13-7b19896253ff}, as
  * stored: TargetProfilingStarted names the target */
 static const guint8 diagnostics_hub[16] = {
   0x46, 0x90, 0x5f, 0x9e, 0xc6, 0x43, 0x62, 0x4f, 0xba, 0x13, 0x7b, 0x19, 0x89, 0x62, 0x53, 0xff
 };
-
-typedef struct
-{
-  guint64 ts;
-  guint32 tid;
-} SampleKey;
-
-/* A reference to a stack key, waiting for the key's definition. A trace
- * holds one or two per sample, so they are kept in 16 bytes: the
- * reference's (timestamp, thread) only matters when its sample was not
- * found while reading (a relogged trace), and is then kept apart, in
- * key_ref_places. */
-typedef struct
-{
-  guint64  key;
-  guint32  sample;        /* its sample's index; with REF_PLACE, the index of
-                           * its (timestamp, thread) in key_ref_places */
-  gboolean user;
-} KeyRef;
-
-#define REF_PLACE    0x80000000u
-
-/* A definition of a stack key: the stack the slot held when it was
- * created, evicted (deleted) or listed by the rundown */
-typedef struct
-{
-  guint64  key;
-  guint64  ts;
-  guint32  stack;
-  guint32  opcode;        /* OP_KEY_CREATE, _DELETE or _RUNDOWN */
-} KeyDef;
-
-/* A stack part read before its sample (a relogged trace need not keep
- * the kernel's order): matched again at the end */
-typedef struct
-{
-  guint64  ts;
-  guint32  tid;
-  guint32  stack;
-  gboolean user;
-} PendingPart;
-
-static guint
-sample_key_hash (gconstpointer key)
-{
-  const SampleKey *k = key;
-
-  return g_int64_hash (&k->ts) ^ (k->tid * 0x9e3779b1u);
-}
-
-static gboolean
-sample_key_equal (gconstpointer a,
-                  gconstpointer b)
-{
-  const SampleKey *ka = a;
-  const SampleKey *kb = b;
-
-  return ka->ts == kb->ts && ka->tid == kb->tid;
-}
 
 static guint
 image_key_hash (gconstpointer key)
@@ -176,28 +103,13 @@ image_free (gpointer data)
 static SpsEtlSample *
 sample_block_new (void)
 {
-#ifdef G_OS_UNIX
-  gpointer block = mmap (NULL, SAMPLE_BLOCK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-  /* As g_malloc() does when memory runs out */
-  if (block == MAP_FAILED)
-    g_error ("%s: failed to map %" G_GSIZE_FORMAT " bytes", G_STRLOC, SAMPLE_BLOCK_BYTES);
-  return block;
-#else
-  return g_new (SpsEtlSample, SPS_ETL_SAMPLE_BLOCK_SIZE);
-#endif
+  return sps_etl_block_new (SAMPLE_BLOCK_BYTES);
 }
 
 static void
 sample_block_free (gpointer block)
 {
-  if (block == NULL)
-    return;
-#ifdef G_OS_UNIX
-  munmap (block, SAMPLE_BLOCK_BYTES);
-#else
-  g_free (block);
-#endif
+  sps_etl_block_free (block, SAMPLE_BLOCK_BYTES);
 }
 
 SpsEtlKernel *
@@ -209,6 +121,8 @@ sps_etl_kernel_new (void)
   self->threads = g_ptr_array_new_with_free_func (thread_free);
   self->images = g_ptr_array_new_with_free_func (image_free);
   self->samples.blocks = g_ptr_array_new_with_free_func (sample_block_free);
+  self->sample_ips = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->sample_parts = g_array_new (FALSE, FALSE, sizeof (SpsEtlSamplePart));
   self->sample_stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlSampleStacks));
   self->stacks = g_array_new (FALSE, FALSE, sizeof (SpsEtlStack));
   self->ips = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -218,25 +132,30 @@ sps_etl_kernel_new (void)
   self->open_processes = g_hash_table_new (NULL, NULL);
   self->open_threads = g_hash_table_new (NULL, NULL);
   self->open_images = g_hash_table_new (image_key_hash, image_key_equal);
-  self->last_sample = g_hash_table_new (NULL, NULL);
-  self->key_defs = g_array_new (FALSE, FALSE, sizeof (KeyDef));
-  self->key_refs = g_array_new (FALSE, FALSE, sizeof (KeyRef));
-  self->key_ref_places = g_array_new (FALSE, FALSE, sizeof (SampleKey));
-  self->pending_parts = g_array_new (FALSE, FALSE, sizeof (PendingPart));
+  self->last_mask = 63;
+  self->last_tids = g_new (guint32, self->last_mask + 1);
+  self->last_samples = g_new0 (guint32, self->last_mask + 1);
+  self->ip_mask = 1023;
+  self->ip_slots = g_new0 (guint32, self->ip_mask + 1);
+  self->last_ip_id = SPS_ETL_NO_ID;
+  _sps_etl_kernel_init_stacks (self);
   return self;
 }
 
-static void
-clear_reading_state (SpsEtlKernel *self)
+void
+_sps_etl_kernel_clear_reading_state (SpsEtlKernel *self)
 {
   g_clear_pointer (&self->open_processes, g_hash_table_unref);
   g_clear_pointer (&self->open_threads, g_hash_table_unref);
   g_clear_pointer (&self->open_images, g_hash_table_unref);
-  g_clear_pointer (&self->last_sample, g_hash_table_unref);
+  g_clear_pointer (&self->last_tids, g_free);
+  g_clear_pointer (&self->last_samples, g_free);
   g_clear_pointer (&self->key_defs, g_array_unref);
   g_clear_pointer (&self->key_refs, g_array_unref);
   g_clear_pointer (&self->key_ref_places, g_array_unref);
   g_clear_pointer (&self->pending_parts, g_array_unref);
+  g_clear_pointer (&self->sample_parts, g_array_unref);
+  g_clear_pointer (&self->ip_slots, g_free);
 }
 
 void
@@ -244,11 +163,12 @@ sps_etl_kernel_free (SpsEtlKernel *self)
 {
   if (self == NULL)
     return;
-  clear_reading_state (self);
+  _sps_etl_kernel_clear_reading_state (self);
   g_ptr_array_unref (self->processes);
   g_ptr_array_unref (self->threads);
   g_ptr_array_unref (self->images);
   g_ptr_array_unref (self->samples.blocks);
+  g_array_unref (self->sample_ips);
   g_array_unref (self->sample_stacks);
   g_array_unref (self->stacks);
   g_array_unref (self->ips);
@@ -492,7 +412,124 @@ add_image (SpsEtlKernel       *self,
 
 /* Samples and stacks */
 
-G_STATIC_ASSERT (sizeof (SpsEtlSample) == 24);
+G_STATIC_ASSERT (sizeof (SpsEtlSample) == 16);
+
+static guint
+ip_slot (guint64 ip,
+         guint   mask)
+{
+  return (guint) ((ip * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32) & mask;
+}
+
+/* The id of @ip among the samples' distinct IPs, added when new: an open
+ * addressing table of ids (4 bytes a slot, at most half full) over
+ * sample_ips, whose lookups cost a few instructions, not a GHashTable's
+ * call and hashing per sample */
+static guint32
+sample_ip_id (SpsEtlKernel *self,
+              guint64       ip)
+{
+  const guint64 *ips = (const guint64 *) (gpointer) self->sample_ips->data;
+  guint slot;
+  guint32 id;
+
+  /* Samples of one CPU in a row are often at one IP (the idle loop) */
+  if (self->last_ip_id != SPS_ETL_NO_ID && ip == self->last_ip)
+    return self->last_ip_id;
+
+  for (slot = ip_slot (ip, self->ip_mask); self->ip_slots[slot] != 0; slot = (slot + 1) & self->ip_mask)
+    if (ips[self->ip_slots[slot] - 1] == ip)
+      {
+        id = self->ip_slots[slot] - 1;
+        goto found;
+      }
+
+  id = self->sample_ips->len;
+  g_array_append_val (self->sample_ips, ip);
+  self->ip_slots[slot] = id + 1;
+  if (self->sample_ips->len > (self->ip_mask + 1) / 2)
+    {
+      /* Twice as many slots, the ids put in again */
+      guint mask = self->ip_mask * 2 + 1;
+      guint32 *slots = g_new0 (guint32, (gsize) mask + 1);
+
+      ips = (const guint64 *) (gpointer) self->sample_ips->data;
+      for (guint32 i = 0; i < self->sample_ips->len; i++)
+        {
+          for (slot = ip_slot (ips[i], mask); slots[slot] != 0; slot = (slot + 1) & mask)
+            ;
+          slots[slot] = i + 1;
+        }
+      g_free (self->ip_slots);
+      self->ip_slots = slots;
+      self->ip_mask = mask;
+    }
+
+found:
+  self->last_ip = ip;
+  self->last_ip_id = id;
+  return id;
+}
+
+static guint
+tid_slot (guint32 tid,
+          guint   mask)
+{
+  return (tid * 0x9e3779b1u >> 8) & mask;
+}
+
+/* The index + 1 of @tid's latest sample, 0 when it has none. It is
+ * found once per stack part and replaced once per sample: an
+ * open-addressing table of its own (two arrays, at most half full), not
+ * a GHashTable's call and hashing. */
+guint
+_sps_etl_kernel_last_sample (const SpsEtlKernel *self,
+                             guint32             tid)
+{
+  for (guint slot = tid_slot (tid, self->last_mask); self->last_samples[slot] != 0;
+       slot = (slot + 1) & self->last_mask)
+    if (self->last_tids[slot] == tid)
+      return self->last_samples[slot];
+  return 0;
+}
+
+static void
+set_last_sample (SpsEtlKernel *self,
+                 guint32       tid,
+                 guint         index)
+{
+  guint slot;
+
+  for (slot = tid_slot (tid, self->last_mask); self->last_samples[slot] != 0; slot = (slot + 1) & self->last_mask)
+    if (self->last_tids[slot] == tid)
+      {
+        self->last_samples[slot] = index;
+        return;
+      }
+  self->last_tids[slot] = tid;
+  self->last_samples[slot] = index;
+  if (++self->n_last > (self->last_mask + 1) / 2)
+    {
+      /* Twice as many slots, the threads put in again */
+      guint mask = self->last_mask * 2 + 1;
+      guint32 *tids = g_new (guint32, (gsize) mask + 1);
+      guint32 *samples = g_new0 (guint32, (gsize) mask + 1);
+
+      for (guint i = 0; i <= self->last_mask; i++)
+        if (self->last_samples[i] != 0)
+          {
+            for (slot = tid_slot (self->last_tids[i], mask); samples[slot] != 0; slot = (slot + 1) & mask)
+              ;
+            tids[slot] = self->last_tids[i];
+            samples[slot] = self->last_samples[i];
+          }
+      g_free (self->last_tids);
+      g_free (self->last_samples);
+      self->last_tids = tids;
+      self->last_samples = samples;
+      self->last_mask = mask;
+    }
+}
 
 static void
 add_sample (SpsEtlKernel       *self,
@@ -509,9 +546,8 @@ add_sample (SpsEtlKernel       *self,
     }
   self->n_samples++;
   sample.ts = r->timestamp;
-  sample.ip = sps_ms_read_ptr (r->payload, ptr);
+  sample.ip = sample_ip_id (self, sps_ms_read_ptr (r->payload, ptr));
   sample.tid = sps_ms_read_u32 (r->payload + ptr);
-  sample.stacks = SPS_ETL_NO_ID;
   flags = r->payload_len >= (gsize) ptr + 8 ? sps_ms_read_u16 (r->payload + ptr + 6) : 0;
   if (sample.tid == 0)
     {
@@ -522,8 +558,7 @@ add_sample (SpsEtlKernel       *self,
   if (self->samples.len % SPS_ETL_SAMPLE_BLOCK_SIZE == 0)
     g_ptr_array_add (self->samples.blocks, sample_block_new ());
   *sps_etl_samples_at (&self->samples, self->samples.len++) = sample;
-  g_hash_table_insert (self->last_sample, GUINT_TO_POINTER (sample.tid),
-                       GUINT_TO_POINTER (self->samples.len));
+  set_last_sample (self, sample.tid, self->samples.len);
 }
 
 /* SampledProfileInterval: u32 source (0 the timer), u32 new and u32 old
@@ -540,246 +575,6 @@ read_interval (SpsEtlKernel       *self,
     return;
   interval = sps_ms_read_u32 (r->payload + (r->opcode == OP_COLLECTION_END ? 8 : 4));
   self->sample_interval = interval;
-}
-
-/* The sample a stack part read now belongs to. The kernel logs a
- * sample's stack right after it, in the same per-CPU buffer, so it is the
- * latest sample of the part's thread; a part found elsewhere (a buffer
- * written out of order, a relogged trace) waits for the end. One entry
- * per thread instead of one per sample: millions of samples cost no
- * hash table. */
-static guint
-find_sample (SpsEtlKernel *self,
-             guint64       ts,
-             guint32       tid)
-{
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->last_sample, GUINT_TO_POINTER (tid)));
-  SpsEtlSample *sample;
-
-  if (index == 0)
-    return 0;
-  sample = sps_etl_samples_at (&self->samples, index - 1);
-  return sample->ts == ts ? index : 0;
-}
-
-/* For each of the @n (timestamp, thread) of @wanted, the index + 1 of the
- * last sample of the file with it, 0 when none: one pass over the samples
- * with a table of the wanted keys. */
-static guint *
-find_samples (SpsEtlKernel    *self,
-              const SampleKey *wanted,
-              guint            n)
-{
-  g_autoptr(GHashTable) slots = g_hash_table_new (sample_key_hash, sample_key_equal);
-  g_autofree guint *found = g_new0 (guint, MAX (n, 1));
-  guint *slot_of = g_new (guint, MAX (n, 1));
-
-  for (guint i = 0; i < n; i++)
-    {
-      gpointer slot;
-
-      if (!g_hash_table_lookup_extended (slots, &wanted[i], NULL, &slot))
-        {
-          slot = GUINT_TO_POINTER (i);
-          g_hash_table_insert (slots, (gpointer) &wanted[i], slot);
-        }
-      slot_of[i] = GPOINTER_TO_UINT (slot);
-    }
-
-  if (n > 0)
-    for (guint s = 0; s < self->samples.len; s++)
-      {
-        const SpsEtlSample *sample = sps_etl_samples_at (&self->samples, s);
-        SampleKey key = { sample->ts, sample->tid };
-        gpointer slot;
-
-        if (g_hash_table_lookup_extended (slots, &key, NULL, &slot))
-          found[GPOINTER_TO_UINT (slot)] = s + 1;
-      }
-
-  for (guint i = 0; i < n; i++)
-    slot_of[i] = found[slot_of[i]];
-  return slot_of;
-}
-
-static guint32
-add_stack (SpsEtlKernel *self,
-           const guint8 *p,
-           gsize         n,
-           guint         ptr)
-{
-  SpsEtlStack stack = { 0, (guint32) n, 0, FALSE };
-
-  stack.high = (guint32) (sps_ms_read_ptr (p, ptr) >> 32);
-  for (gsize i = 1; i < n && !stack.wide; i++)
-    stack.wide = (guint32) (sps_ms_read_ptr (p + i * ptr, ptr) >> 32) != stack.high;
-
-  /* Grown once, not an append call per frame */
-  if (stack.wide)
-    {
-      guint64 *ips;
-
-      stack.start = self->wide_ips->len;
-      stack.high = 0;
-      g_array_set_size (self->wide_ips, self->wide_ips->len + (guint) n);
-      ips = &g_array_index (self->wide_ips, guint64, stack.start);
-      for (gsize i = 0; i < n; i++)
-        ips[i] = sps_ms_read_ptr (p + i * ptr, ptr);
-    }
-  else
-    {
-      guint32 *ips;
-
-      stack.start = self->ips->len;
-      g_array_set_size (self->ips, self->ips->len + (guint) n);
-      ips = &g_array_index (self->ips, guint32, stack.start);
-      for (gsize i = 0; i < n; i++)
-        ips[i] = (guint32) sps_ms_read_ptr (p + i * ptr, ptr);
-    }
-  g_array_append_val (self->stacks, stack);
-  return self->stacks->len - 1;
-}
-
-static gboolean
-is_kernel_address (guint64 ip,
-                   guint   ptr)
-{
-  return ptr == 8 ? ip >= G_GUINT64_CONSTANT (0xffff800000000000) : ip >= 0x80000000u;
-}
-
-/* A stack part into an empty slot (the first part of a side wins) */
-static void
-fill_slot (guint32 *slot,
-           guint32  stack,
-           guint64 *count)
-{
-  if (*slot == SPS_ETL_NO_ID)
-    {
-      *slot = stack;
-      (*count)++;
-    }
-}
-
-static void
-attach (SpsEtlKernel *self,
-        SpsEtlSample *sample,
-        guint32       stack,
-        gboolean      user)
-{
-  SpsEtlSampleStacks *parts;
-
-  /* A sample's first part gives it its entry */
-  if (sample->stacks == SPS_ETL_NO_ID)
-    {
-      SpsEtlSampleStacks none = { SPS_ETL_NO_ID, SPS_ETL_NO_ID };
-
-      g_array_append_val (self->sample_stacks, none);
-      sample->stacks = self->sample_stacks->len - 1;
-    }
-  parts = &g_array_index (self->sample_stacks, SpsEtlSampleStacks, sample->stacks);
-  fill_slot (user ? &parts->user : &parts->kernel, stack, &self->n_stacks_attached);
-}
-
-static void
-add_stack_walk (SpsEtlKernel       *self,
-                const SpsEtlRecord *r)
-{
-  const guint8 *p = r->payload;
-  gsize len = r->payload_len;
-  guint ptr = r->pointer_size;
-
-  switch (r->opcode)
-    {
-    case OP_STACK:
-      {
-        gsize n = len >= 16 ? (len - 16) / ptr : 0;
-        guint sample;
-        guint32 stack;
-        gboolean user;
-
-        if (n == 0)
-          {
-            self->n_bad_payloads++;
-            return;
-          }
-        self->n_stack_events++;
-        sample = find_sample (self, sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12));
-        stack = add_stack (self, p + 16, n, ptr);
-        user = !is_kernel_address (sps_ms_read_ptr (p + 16, ptr), ptr);
-        if (sample != 0)
-          attach (self, sps_etl_samples_at (&self->samples, sample - 1), stack, user);
-        else
-          {
-            PendingPart part = { sps_ms_read_u64 (p), sps_ms_read_u32 (p + 12), stack, user };
-
-            g_array_append_val (self->pending_parts, part);
-          }
-      }
-      break;
-
-    case OP_KEY_CREATE:
-    case OP_KEY_DELETE:
-    case OP_KEY_RUNDOWN:
-      {
-        gsize n = len >= ptr ? (len - ptr) / ptr : 0;
-        if (n == 0)
-          {
-            self->n_bad_payloads++;
-            return;
-          }
-        if (r->opcode == OP_KEY_RUNDOWN)
-          self->n_key_rundowns++;
-        else
-          self->n_key_definitions++;
-        {
-          KeyDef def = { sps_ms_read_ptr (p, ptr), r->timestamp, add_stack (self, p + ptr, n, ptr), r->opcode };
-
-          g_array_append_val (self->key_defs, def);
-        }
-      }
-      break;
-
-    case OP_KEY_KERNEL:
-    case OP_KEY_USER:
-      {
-        SampleKey place;
-        guint sample;
-        KeyRef ref;
-
-        if (len < 16 + (gsize) ptr)
-          {
-            self->n_bad_payloads++;
-            return;
-          }
-        if (r->opcode == OP_KEY_USER)
-          self->n_key_refs_user++;
-        else
-          self->n_key_refs_kernel++;
-        place.ts = sps_ms_read_u64 (p);
-        place.tid = sps_ms_read_u32 (p + 12);
-        sample = find_sample (self, place.ts, place.tid);
-        if (sample != 0 && sample - 1 < REF_PLACE)
-          ref.sample = sample - 1;
-        else if (self->key_ref_places->len < REF_PLACE)
-          {
-            ref.sample = REF_PLACE | self->key_ref_places->len;
-            g_array_append_val (self->key_ref_places, place);
-          }
-        else
-          {
-            /* 2^31 references without a sample: no trace has them */
-            self->n_stacks_unmatched++;
-            return;
-          }
-        ref.key = sps_ms_read_ptr (p + 16, ptr);
-        ref.user = r->opcode == OP_KEY_USER;
-        g_array_append_val (self->key_refs, ref);
-      }
-      break;
-
-    default:
-      break;
-    }
 }
 
 /**
@@ -845,236 +640,12 @@ sps_etl_kernel_add (SpsEtlKernel       *self,
       return TRUE;
 
     case GROUP_STACKWALK:
-      add_stack_walk (self, record);
+      _sps_etl_kernel_add_stack_walk (self, record);
       return TRUE;
 
     default:
       return FALSE;
     }
-}
-
-/**
- * sps_etl_kernel_want_stack:
- * @self: the kernel state of one import, before sps_etl_kernel_finish()
- * @ts: an event's timestamp
- * @tid: its thread
- *
- * Asks for the stack of an event that is not a CPU sample (an
- * allocation): the stack walk the kernel logged for its timestamp and
- * thread, which sps_etl_kernel_finish() attaches to
- * `event_stacks[index]` (stack parts that a sample takes are not).
- *
- * Returns: the event's index in @self->event_stacks
- */
-guint
-sps_etl_kernel_want_stack (SpsEtlKernel *self,
-                           guint64       ts,
-                           guint32       tid)
-{
-  SpsEtlEventStack wanted = { ts, tid, SPS_ETL_NO_ID, SPS_ETL_NO_ID };
-
-  g_return_val_if_fail (self != NULL, 0);
-
-  g_array_append_val (self->event_stacks, wanted);
-  return self->event_stacks->len - 1;
-}
-
-/**
- * sps_etl_kernel_add_event_stack:
- * @self: the kernel state of one import
- * @ts: an event's timestamp
- * @tid: its thread
- * @ips: its stack as the event's extended data gives it (leaf first)
- * @n: the number of addresses
- * @pointer_size: their size, 4 or 8
- *
- * Keeps the stack an event carries itself (ETW's stack trace items, for
- * providers enabled with stacks), as an event's stack.
- *
- * Returns: the event's index in @self->event_stacks
- */
-guint
-sps_etl_kernel_add_event_stack (SpsEtlKernel *self,
-                                guint64       ts,
-                                guint32       tid,
-                                const guint8 *ips,
-                                gsize         n,
-                                guint         pointer_size)
-{
-  guint index;
-
-  g_return_val_if_fail (self != NULL, 0);
-  g_return_val_if_fail (pointer_size == 4 || pointer_size == 8, 0);
-
-  index = sps_etl_kernel_want_stack (self, ts, tid);
-  if (n > 0 && n <= G_MAXUINT32)
-    {
-      g_array_index (self->event_stacks, SpsEtlEventStack, index).user_stack = add_stack (self, ips, n, pointer_size);
-      self->n_event_stacks_attached++;
-    }
-  return index;
-}
-
-/* The events that want their stacks are found by (timestamp, thread):
- * an event starts as a SampleKey does */
-G_STATIC_ASSERT (G_STRUCT_OFFSET (SpsEtlEventStack, ts) == G_STRUCT_OFFSET (SampleKey, ts));
-G_STATIC_ASSERT (G_STRUCT_OFFSET (SpsEtlEventStack, tid) == G_STRUCT_OFFSET (SampleKey, tid));
-
-/* The event of (@ts, @tid) among those that want their stacks, or NULL */
-static SpsEtlEventStack *
-find_event (SpsEtlKernel *self,
-            GHashTable   *events,
-            guint64       ts,
-            guint32       tid)
-{
-  SampleKey key = { ts, tid };
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (events, &key));
-
-  return index != 0 ? &g_array_index (self->event_stacks, SpsEtlEventStack, index - 1) : NULL;
-}
-
-static void
-attach_to_event (SpsEtlKernel     *self,
-                 SpsEtlEventStack *event,
-                 guint32           stack,
-                 gboolean          user)
-{
-  fill_slot (user ? &event->user_stack : &event->kernel_stack, stack, &self->n_event_stacks_attached);
-}
-
-static gint
-compare_key_defs (gconstpointer a,
-                  gconstpointer b)
-{
-  const KeyDef *da = a;
-  const KeyDef *db = b;
-
-  if (da->key != db->key)
-    return da->key < db->key ? -1 : 1;
-  if (da->ts != db->ts)
-    return da->ts < db->ts ? -1 : 1;
-  /* g_array_sort() is stable: equal times stay in file order */
-  return 0;
-}
-
-/* The stack of stack key @key at @ts: the slot's first definition at or
- * after @ts in time (its eviction, or the rundown), else the creation
- * before it that nothing evicted; SPS_ETL_NO_ID when none. Time, not
- * file order: each processor logs into buffers of its own, so an
- * eviction logged on one processor is often read before or after a
- * reference logged on another, and a reused slot then gives the
- * reference the stack of the slot's previous or next use. */
-static guint32
-key_stack (SpsEtlKernel *self,
-           guint64       key,
-           guint64       ts)
-{
-  const KeyDef *defs = (const KeyDef *) (gpointer) self->key_defs->data;
-  guint lo = 0;
-  guint hi = self->key_defs->len;
-
-  /* The first definition at or after (key, ts) */
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (defs[mid].key < key || (defs[mid].key == key && defs[mid].ts < ts))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo < self->key_defs->len && defs[lo].key == key)
-    return defs[lo].stack;
-  if (lo > 0 && defs[lo - 1].key == key && defs[lo - 1].opcode == OP_KEY_CREATE)
-    return defs[lo - 1].stack;
-  return SPS_ETL_NO_ID;
-}
-
-/**
- * sps_etl_kernel_finish:
- * @self: the kernel state of one import, after its last record
- *
- * Gives the samples the stacks of their stack key references, the events
- * that want theirs (sps_etl_kernel_want_stack()) the stack parts no sample
- * took, and drops what was only needed while reading.
- */
-void
-sps_etl_kernel_finish (SpsEtlKernel *self)
-{
-  g_autoptr(GArray) wanted = NULL;
-  g_autoptr(GHashTable) events = NULL;
-  g_autofree guint *found = NULL;
-  guint n_parts;
-
-  if (self->key_refs == NULL)
-    return;
-
-  /* The samples not found while reading: the parts read before theirs,
-   * then the key references without a sample */
-  wanted = g_array_new (FALSE, FALSE, sizeof (SampleKey));
-  for (guint i = 0; i < self->pending_parts->len; i++)
-    {
-      const PendingPart *part = &g_array_index (self->pending_parts, PendingPart, i);
-      SampleKey key = { part->ts, part->tid };
-
-      g_array_append_val (wanted, key);
-    }
-  n_parts = wanted->len;
-  g_array_append_vals (wanted, self->key_ref_places->data, self->key_ref_places->len);
-  found = find_samples (self, (const SampleKey *) (gpointer) wanted->data, wanted->len);
-
-  /* The events that want their stacks, by (timestamp, thread) */
-  events = g_hash_table_new (sample_key_hash, sample_key_equal);
-  for (guint i = 0; i < self->event_stacks->len; i++)
-    g_hash_table_insert (events, &g_array_index (self->event_stacks, SpsEtlEventStack, i), GUINT_TO_POINTER (i + 1));
-
-  for (guint i = 0; i < n_parts; i++)
-    {
-      const PendingPart *part = &g_array_index (self->pending_parts, PendingPart, i);
-      SpsEtlEventStack *event;
-
-      if (found[i] != 0)
-        attach (self, sps_etl_samples_at (&self->samples, found[i] - 1), part->stack, part->user);
-      else if ((event = find_event (self, events, part->ts, part->tid)) != NULL)
-        attach_to_event (self, event, part->stack, part->user);
-      else
-        self->n_stacks_unmatched++;
-    }
-
-  /* The definitions by key, then time (then file order) */
-  g_array_sort (self->key_defs, compare_key_defs);
-
-  /* In file order, as the direct parts were attached */
-  for (guint i = 0; i < self->key_refs->len; i++)
-    {
-      const KeyRef *ref = &g_array_index (self->key_refs, KeyRef, i);
-      guint32 sample = ref->sample;
-      const SampleKey *at = NULL;
-      guint32 stack;
-      SpsEtlEventStack *event;
-
-      if ((sample & REF_PLACE) != 0)
-        {
-          guint place = sample & ~REF_PLACE;
-
-          at = &g_array_index (self->key_ref_places, SampleKey, place);
-          sample = found[n_parts + place] > 0 ? found[n_parts + place] - 1 : SPS_ETL_NO_ID;
-        }
-      stack = key_stack (self, ref->key,
-                         at != NULL ? at->ts : sps_etl_samples_at (&self->samples, sample)->ts);
-      if (sample == SPS_ETL_NO_ID)
-        {
-          if (stack != SPS_ETL_NO_ID && (event = find_event (self, events, at->ts, at->tid)) != NULL)
-            attach_to_event (self, event, stack, ref->user);
-          else
-            self->n_stacks_unmatched++;
-        }
-      else if (stack == SPS_ETL_NO_ID)
-        self->n_keys_unresolved++;
-      else
-        attach (self, sps_etl_samples_at (&self->samples, sample), stack, ref->user);
-    }
-  clear_reading_state (self);
 }
 
 /**

@@ -40,21 +40,33 @@ typedef struct
   guint64  unload;
 } SpsEtlImage;
 
-/* A sampled IP with its stack: up to two parts (kernel, then user side),
- * each a run of IPs leaf first in the stack pool. Millions of them wait
- * for the end of the file, so they are kept small (24 bytes): the parts
- * of the few samples that have any are in a table of their own. */
+/* A sampled IP. Millions of them wait for the end of the file, so they
+ * are kept in 16 bytes: the IP as an id into the distinct IPs (a trace
+ * samples far fewer distinct IPs than it has samples), and the stack
+ * parts of the few samples that have any in a table of their own. */
 typedef struct
 {
   guint64  ts;
-  guint64  ip;
   guint32  tid;
-  guint32  stacks;          /* into sample_stacks, or SPS_ETL_NO_ID: no part */
+  guint32  ip;              /* into sample_ips */
 } SpsEtlSample;
 
-/* A sample's stack parts: indexes into stacks, or SPS_ETL_NO_ID */
+/* A stack part given to a sample, in the order the parts were read:
+ * sps_etl_kernel_finish() sorts them by sample into sample_stacks, where
+ * the first part of each side wins */
 typedef struct
 {
+  guint32  sample;
+  guint32  stack;           /* into stacks, with SPS_ETL_PART_USER for a user part */
+} SpsEtlSamplePart;
+
+#define SPS_ETL_PART_USER 0x80000000u
+
+/* A sample's stack parts, once matched: indexes into stacks, or
+ * SPS_ETL_NO_ID */
+typedef struct
+{
+  guint32  sample;
   guint32  kernel;
   guint32  user;
 } SpsEtlSampleStacks;
@@ -67,12 +79,9 @@ typedef struct
 
 /* The samples, in blocks: the import turns them into the builder's rows
  * block by block and frees each block behind it, so that the two do not
- * both hold every sample at once. A block (6 MiB) is a mapping of its
- * own, not malloc's: glibc serves blocks below its dynamic mmap threshold
- * (up to 32 MiB) from the heap, which kept them while the builder's
- * columns grew elsewhere (the peak of the import), and bigger blocks go
- * back only in big steps. Pages of a block not reached yet are not
- * resident. */
+ * both hold every sample at once. A block (4 MiB) is a mapping of its
+ * own (sps_etl_block_new()); bigger blocks would go back only in big
+ * steps. */
 #define SPS_ETL_SAMPLE_BLOCK_BITS 18
 #define SPS_ETL_SAMPLE_BLOCK_SIZE (1u << SPS_ETL_SAMPLE_BLOCK_BITS)
 
@@ -121,7 +130,10 @@ typedef struct
   GPtrArray *threads;       /* SpsEtlThread */
   GPtrArray *images;        /* SpsEtlImage */
   SpsEtlSamples samples;    /* in file order */
-  GArray    *sample_stacks; /* SpsEtlSampleStacks of the samples that have parts */
+  GArray    *sample_ips;    /* guint64: the distinct IPs of samples */
+  GArray    *sample_parts;  /* SpsEtlSamplePart, while reading */
+  GArray    *sample_stacks; /* SpsEtlSampleStacks of the samples that have
+                             * parts, by sample, once finished */
   GArray    *stacks;        /* SpsEtlStack */
   GArray    *ips;           /* guint32: read them with sps_etl_stack_ip() */
   GArray    *wide_ips;      /* guint64 */
@@ -147,27 +159,27 @@ typedef struct
   GHashTable *open_processes;  /* pid → SpsEtlProcess */
   GHashTable *open_threads;    /* tid → SpsEtlThread */
   GHashTable *open_images;     /* (pid, base) → SpsEtlImage not unloaded */
-  GHashTable *last_sample;     /* tid → index + 1 of its latest sample */
+  guint32    *last_tids;       /* tid → index + 1 of its latest sample, */
+  guint32    *last_samples;    /* by the tid's hash (sps-etl-kernel.c) */
+  guint       last_mask;       /* slots - 1 */
+  guint       n_last;          /* threads in it */
   GArray     *key_defs;        /* stack key definitions, matched at the end */
   GArray     *key_refs;        /* key references, attached at the end */
   GArray     *key_ref_places;  /* (ts, tid) of those whose sample was not
                                 * found while reading */
   GArray     *pending_parts;   /* stack parts read before their sample */
+  guint32    *ip_slots;        /* sample_ips' ids + 1 by the IP's hash, 0 empty */
+  guint       ip_mask;         /* slots - 1 */
+  guint64     last_ip;         /* the IP of the sample before, and its id */
+  guint32     last_ip_id;
 } SpsEtlKernel;
 
-/* The kernel (@user FALSE) or user part of @sample's stack: an index into
- * @kernel's stacks, or SPS_ETL_NO_ID */
-static inline guint32
-sps_etl_sample_stack (const SpsEtlKernel *kernel,
-                      const SpsEtlSample *sample,
-                      gboolean            user)
+/* The IP of @sample */
+static inline guint64
+sps_etl_sample_ip (const SpsEtlKernel *kernel,
+                   const SpsEtlSample *sample)
 {
-  const SpsEtlSampleStacks *parts;
-
-  if (sample->stacks == SPS_ETL_NO_ID)
-    return SPS_ETL_NO_ID;
-  parts = &g_array_index (kernel->sample_stacks, SpsEtlSampleStacks, sample->stacks);
-  return user ? parts->user : parts->kernel;
+  return g_array_index (kernel->sample_ips, guint64, sample->ip);
 }
 
 /* The @i-th IP of @stack, leaf first */
@@ -197,6 +209,9 @@ guint         sps_etl_kernel_add_event_stack (SpsEtlKernel *self,
                                      guint               pointer_size);
 void          sps_etl_kernel_release_samples (SpsEtlKernel *self,
                                               guint         end);
+guint32       sps_etl_kernel_sample_stack (const SpsEtlKernel *self,
+                                           guint               sample,
+                                           gboolean            user);
 gboolean      sps_etl_process_names (const SpsEtlRecord *record,
                                      char              **image,
                                      char              **command_line);

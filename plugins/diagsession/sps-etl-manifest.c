@@ -45,6 +45,7 @@ struct _SpsEtlManifest
   guint       next_chunk;
   GHashTable *names;          /* id → "Task[/Opcode]" */
   GHashTable *layouts;        /* id → SpsEtlLayout, of the last manifest read */
+  GBytes     *parsed;         /* the XML of the last manifest read */
 };
 
 /* What a parse collects before the layouts are made */
@@ -96,6 +97,7 @@ sps_etl_manifest_free (SpsEtlManifest *self)
   g_byte_array_unref (self->xml);
   g_hash_table_unref (self->names);
   g_hash_table_unref (self->layouts);
+  g_clear_pointer (&self->parsed, g_bytes_unref);
   g_free (self);
 }
 
@@ -302,8 +304,9 @@ parse (SpsEtlManifest *self)
  * @payload: a ManifestData event's payload
  * @len: its size
  *
- * Returns: %TRUE when the chunk completed the manifest (its names are
- *   known from then on)
+ * Returns: %TRUE when the chunk completed a manifest other than the last
+ *   one read (its names are known from then on); the same manifest again
+ *   (written at the start of a session and at its end) is not read again
  */
 gboolean
 sps_etl_manifest_add_chunk (SpsEtlManifest *self,
@@ -338,7 +341,16 @@ sps_etl_manifest_add_chunk (SpsEtlManifest *self,
   if (self->next_chunk < total)
     return FALSE;
 
+  if (self->parsed != NULL && g_bytes_get_size (self->parsed) == self->xml->len &&
+      memcmp (g_bytes_get_data (self->parsed, NULL), self->xml->data, self->xml->len) == 0)
+    {
+      g_byte_array_set_size (self->xml, 0);
+      self->next_chunk = G_MAXUINT;
+      return FALSE;
+    }
   parse (self);
+  g_clear_pointer (&self->parsed, g_bytes_unref);
+  self->parsed = g_bytes_new (self->xml->data, self->xml->len);
   g_byte_array_set_size (self->xml, 0);
   self->next_chunk = G_MAXUINT;
   return TRUE;

@@ -13,8 +13,11 @@
 
 G_BEGIN_DECLS
 
-char *sps_etl_utf16_string (const guint8 *p,
-                            gsize         len);
+char     *sps_etl_utf16_string (const guint8 *p,
+                                gsize         len);
+gpointer  sps_etl_block_new    (gsize         size);
+void      sps_etl_block_free   (gpointer      block,
+                                gsize         size);
 
 /* The value of an XML element's attribute @name (ASCII case ignored), as
  * GMarkup hands them over; NULL when it has none */

@@ -20,6 +20,9 @@
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#endif
 #include <spanscope-core.h>
 
 #include "sps-etl-private.h"
@@ -99,6 +102,52 @@ sps_etl_utf16_string (const guint8 *p,
   units[n] = 0;
   text = g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
   return text != NULL ? text : g_strdup ("");
+}
+
+/**
+ * sps_etl_block_new:
+ * @size: bytes
+ *
+ * A block of what waits for the end of the files (samples, events), that
+ * the import frees block by block as it hands them to the builder. A
+ * mapping of its own, not malloc's: glibc serves blocks below its dynamic
+ * mmap threshold (which grows to 32 MiB) from the heap, which kept them
+ * while the builder's columns grew elsewhere. Its pages are not resident
+ * until written.
+ *
+ * Returns: (transfer full): the block, for sps_etl_block_free()
+ */
+gpointer
+sps_etl_block_new (gsize size)
+{
+#ifdef G_OS_UNIX
+  gpointer block = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+  /* As g_malloc() does when memory runs out */
+  if (block == MAP_FAILED)
+    g_error ("%s: failed to map %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
+  return block;
+#else
+  return g_malloc (size);
+#endif
+}
+
+/**
+ * sps_etl_block_free:
+ * @block: (nullable): from sps_etl_block_new()
+ * @size: its size
+ */
+void
+sps_etl_block_free (gpointer block,
+                    gsize    size)
+{
+  if (block == NULL)
+    return;
+#ifdef G_OS_UNIX
+  munmap (block, size);
+#else
+  g_free (block);
+#endif
 }
 
 /* The log file header from the first record (a system record of group 0,

@@ -34,9 +34,21 @@ struct _SpsClrSymbols
   SpsTraceBuilder *builder;
   GArray          *methods;    /* Method; sorted once sealed */
   GHashTable      *modules;    /* module id (guint64 *) → string id */
+  GHashTable      *last_at;    /* start (guint64 *) → LastAt: the method
+                                * added last at that address */
   guint32         *frames;     /* method index → frame, once sealed */
   GString         *name;       /* scratch: the name being built */
 };
+
+/* The method added last at an address, with the bytes of its three
+ * strings as the event gave them: the same bytes again need no name
+ * built (a rundown repeats what MethodLoad said) */
+typedef struct
+{
+  guint  index;
+  gsize  len;
+  guint8 strings[];
+} LastAt;
 
 /**
  * sps_clr_read_utf16z:
@@ -153,6 +165,7 @@ sps_clr_symbols_new (SpsTraceBuilder *builder)
   self->builder = g_object_ref (builder);
   self->methods = g_array_new (FALSE, FALSE, sizeof (Method));
   self->modules = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->last_at = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->name = g_string_new (NULL);
   return self;
 }
@@ -165,6 +178,7 @@ sps_clr_symbols_free (SpsClrSymbols *self)
   g_object_unref (self->builder);
   g_array_unref (self->methods);
   g_hash_table_unref (self->modules);
+  g_clear_pointer (&self->last_at, g_hash_table_unref);
   g_free (self->frames);
   g_string_free (self->name, TRUE);
   g_free (self);
@@ -188,6 +202,9 @@ sps_clr_symbols_add_method (SpsClrSymbols *self,
   GString *full = self->name;
   const char *params;
   gsize signature_at;
+  const guint8 *strings;
+  gsize raw_len;
+  LastAt *last;
   Method method;
 
   g_return_val_if_fail (self->frames == NULL, FALSE);
@@ -200,6 +217,23 @@ sps_clr_symbols_add_method (SpsClrSymbols *self,
   method.start = sps_ms_read_u64 (p + 16);
   method.size = sps_ms_read_u32 (p + 24);
   p += 36;
+
+  /* The same bytes as the method listed last at this address: the same
+   * method, listed again (MethodLoad, then the rundown's DCStart and
+   * DCEnd; a trace grown by repeating its buffers, once per repetition).
+   * Not kept again: a lookup finds the last method of a start and size,
+   * which would be the same one. */
+  strings = p;
+  last = g_hash_table_lookup (self->last_at, &method.start);
+  /* The kept bytes end with the third terminator: the same bytes here are
+   * the same three strings, whatever follows */
+  if (last != NULL && last->len <= (gsize) (end - p) && memcmp (last->strings, p, last->len) == 0)
+    {
+      const Method *m = &g_array_index (self->methods, Method, last->index);
+
+      if (m->size == method.size && m->module_id == method.module_id)
+        return TRUE;
+    }
 
   /* "Namespace.Name", then the signature as TraceEvent shows it: from
    * its parameter list on */
@@ -217,9 +251,24 @@ sps_clr_symbols_add_method (SpsClrSymbols *self,
     g_string_erase (full, (gssize) signature_at, params - (full->str + signature_at));
   else
     g_string_truncate (full, signature_at);
-
   method.name = sps_trace_builder_intern (self->builder, full->str, (gssize) full->len);
+
+  /* Other bytes, the same name (a return type the name leaves out) */
+  if (last != NULL)
+    {
+      const Method *m = &g_array_index (self->methods, Method, last->index);
+
+      if (m->size == method.size && m->module_id == method.module_id && m->name == method.name)
+        return TRUE;
+    }
+
   g_array_append_val (self->methods, method);
+  raw_len = (gsize) (p - strings);
+  last = g_malloc (sizeof (LastAt) + raw_len);
+  last->index = self->methods->len - 1;
+  last->len = raw_len;
+  memcpy (last->strings, strings, raw_len);
+  g_hash_table_insert (self->last_at, g_memdup2 (&method.start, sizeof method.start), last);
   return TRUE;
 }
 
@@ -341,6 +390,7 @@ sps_clr_symbols_seal (SpsClrSymbols *self)
 {
   if (self->frames != NULL)
     return;
+  g_clear_pointer (&self->last_at, g_hash_table_unref);
   g_array_sort (self->methods, compare_methods);
   self->frames = g_new (guint32, MAX (self->methods->len, 1));
   for (guint i = 0; i < self->methods->len; i++)

@@ -207,8 +207,8 @@ measure_held (SpsEtlKernel *kernel,
               Import       *result)
 {
   result->held_samples = (gsize) kernel->samples.len * sizeof (SpsEtlSample);
-  result->held_ips = array_bytes (kernel->ips) + array_bytes (kernel->wide_ips);
-  result->held_stacks = array_bytes (kernel->stacks) + array_bytes (kernel->sample_stacks);
+  result->held_ips = array_bytes (kernel->ips) + array_bytes (kernel->wide_ips) + array_bytes (kernel->sample_ips);
+  result->held_stacks = array_bytes (kernel->stacks) + array_bytes (kernel->sample_parts);
   result->held_key_refs = array_bytes (kernel->key_refs) + array_bytes (kernel->key_ref_places);
 }
 

@@ -66,12 +66,16 @@ check_kernel (SpsEtlKernel *kernel)
   for (guint i = 0; i < kernel->samples.len; i++)
     {
       const SpsEtlSample *sample = sps_etl_samples_at (&kernel->samples, i);
-      guint32 kernel_part = sps_etl_sample_stack (kernel, sample, FALSE);
-      guint32 user_part = sps_etl_sample_stack (kernel, sample, TRUE);
+      guint32 kernel_part = sps_etl_kernel_sample_stack (kernel, i, FALSE);
+      guint32 user_part = sps_etl_kernel_sample_stack (kernel, i, TRUE);
 
       g_assert_true (kernel_part == SPS_ETL_NO_ID || kernel_part < kernel->stacks->len);
       g_assert_true (user_part == SPS_ETL_NO_ID || user_part < kernel->stacks->len);
+      g_assert_cmpuint (sample->ip, <, kernel->sample_ips->len);
     }
+  for (guint i = 1; i < kernel->sample_stacks->len; i++)
+    g_assert_cmpuint (g_array_index (kernel->sample_stacks, SpsEtlSampleStacks, i - 1).sample, <,
+                      g_array_index (kernel->sample_stacks, SpsEtlSampleStacks, i).sample);
   for (guint i = 0; i < kernel->processes->len; i++)
     g_assert_nonnull (g_ptr_array_index (kernel->processes, i));
   for (guint i = 0; i < kernel->images->len; i++)
