@@ -2,30 +2,40 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Usage: bench-live [SECONDS]   (seconds of capture, default 600; 3600 is
+ * Usage: bench-live [SECONDS]   (seconds of capture, default 240; 3600 is
  *                                the hour of issue 19)
  *
  * Simulates a device sending 10,000 frames/s faster than real time: a v2
  * stream of SECONDS × 10,000 frames (per millisecond: starts and ends of
  * two ISRs and two tasks, and two markers, so spans are always open
- * across an update), generated in memory. Then, at a quarter, half,
- * three quarters and all of it, in the same run:
+ * across an update), generated in memory. Then, at 1/24, 10/24 and all
+ * of it (0.1 M, 1 M and 2.4 M frames by default), in the same run:
  *
  * - reload (the live window before issue 19): sps_trace_load() of a file
  *   holding the capture so far, i.e. read + decode + build + finish +
  *   analyses of everything, at every update;
- * - live: the bytes since the previous point are fed to one live decoder
- *   (counted apart, per second of capture), then one update: copy of the
- *   decoder, build, finish and analyses (sps_live_decoder_load()).
+ * - the bytes are fed to one live decoder as they arrive (counted apart,
+ *   per second of capture); an update one second of capture (10,000
+ *   frames) before the point, then at the point:
+ * - full: an update that pairs every event again (the live decoder of
+ *   the previous sitting: a copy, sort and pairing of all events, then
+ *   build, finish and analyses; sps_live_decoder_load() of a copy made
+ *   not incremental);
+ * - kept: the update as the window does it now, pairing only the 10,000
+ *   new frames with the pairing the decoder keeps;
+ * - rest: the same update again with no new frame (what every update
+ *   costs whatever arrived: emitting the rows, finish, analyses).
+ *   kept − rest is the pairing of the new frames, full − rest the pairing
+ *   of all of them.
  *
- * It reports the CPU time of one update (all threads of the process:
- * getrusage), the share of one core that updates every 250 ms would
- * take, the refresh interval that keeps updates at 10 % of one core
- * (the live window's budget), and the anonymous resident memory per
- * frame with the decoder and the newest trace held (as the live window
- * holds them), beyond what the process held with the stream generated. Numbers at SECONDS < 3600 are also
- * extrapolated linearly (per frame) to the hour; an update's cost still
- * grows with the capture (see docs/architecture.md, "Live capture").
+ * It reports CPU times (all threads of the process: getrusage), the
+ * refresh interval that keeps updates at 10 % of one core (the live
+ * window's budget), and the anonymous resident memory per frame with the
+ * decoder, its pairing and the newest trace held (as the live window
+ * holds them), beyond what the process held with the stream generated.
+ * Numbers at SECONDS < 3600 are also extrapolated linearly (per frame)
+ * to the hour: the rest still grows with the capture (see
+ * docs/architecture.md, "Live updates").
  */
 
 #define G_LOG_DOMAIN "sps-bench-live"
@@ -46,7 +56,9 @@
 #define FRAMES_PER_MS 10
 #define UPDATE_MS     250.0
 #define BUDGET        0.10
-#define N_POINTS      4
+#define N_POINTS      3
+/* Frames an update pairs at each point: one second of capture */
+#define NEW_SECONDS   1
 
 #define START  1
 #define END    2
@@ -87,11 +99,50 @@ generate (guint    seconds,
   return s;
 }
 
+/* CPU milliseconds of one update: a copy of @decoder built, finished and
+ * analysed (its trace held in *@trace until the next) */
+static double
+update_ms (SpsLiveDecoder *decoder,
+           GFile          *file,
+           gboolean        incremental,
+           SpsTrace      **trace)
+{
+  g_autoptr(SpsLiveDecoder) copy = NULL;
+  g_autoptr(GError) error = NULL;
+  double cpu;
+
+  g_clear_object (trace);
+  cpu = sps_bench_cpu_seconds ();
+  copy = sps_live_decoder_copy (decoder);
+  sps_etrace_live_decoder_set_incremental (copy, incremental);
+  *trace = sps_live_decoder_load (copy, NULL, file, &error);
+  g_assert_no_error (error);
+
+  return (sps_bench_cpu_seconds () - cpu) * 1000;
+}
+
+/* Feeds the stream up to @end, in reads of 4 KiB like a tty's; adds the
+ * CPU seconds to *@feed_s */
+static void
+feed_to (SpsLiveDecoder *decoder,
+         GByteArray     *stream,
+         guint64        *fed,
+         guint64         end,
+         double         *feed_s)
+{
+  double cpu = sps_bench_cpu_seconds ();
+
+  for (; *fed < end; *fed += MIN (4096, end - *fed))
+    sps_live_decoder_feed (decoder, stream->data + *fed, (gsize) MIN (4096, end - *fed));
+  *feed_s += sps_bench_cpu_seconds () - cpu;
+}
+
 int
 main (int   argc,
       char *argv[])
 {
-  guint seconds = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10) : 600;
+  guint seconds = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10) : 240;
+  static const guint point_24ths[N_POINTS] = { 1, 10, 24 };
   g_autofree guint64 *second_end = NULL;
   g_autoptr(GByteArray) stream = NULL;
   g_autoptr(GError) error = NULL;
@@ -100,15 +151,18 @@ main (int   argc,
   g_autoptr(GFile) file = NULL;
   g_autofree char *name = NULL;
   g_autoptr(SpsLiveDecoder) decoder = NULL;
+  g_autoptr(SpsTrace) live = NULL;
+  SpsEtraceLiveCounts counts;
   guint64 fed = 0;
   double feed_s = 0;
-  double old_ms = 0, new_ms = 0;
+  double reload_ms = 0, full_ms = 0, kept_ms = 0, rest_ms = 0;
   guint64 frames = 0;
   guint64 anon_before;
+  double load_avg[3] = { 0 };
 
-  if (seconds < N_POINTS || seconds > 3600)
+  if (seconds < 24 || seconds > 3600)
     {
-      fprintf (stderr, "usage: bench-live [SECONDS], %d to 3600\n", N_POINTS);
+      fprintf (stderr, "usage: bench-live [SECONDS], 24 to 3600\n");
       return 2;
     }
 
@@ -123,19 +177,23 @@ main (int   argc,
   name = g_file_get_parse_name (file);
   decoder = sps_etrace_live_decoder_new (name);
 
-  printf ("live capture: %u s at %d frames/s simulated, %.1f MB (%.2f bytes/frame)\n",
+  if (getloadavg (load_avg, 3) < 0)
+    load_avg[0] = load_avg[1] = load_avg[2] = -1;
+  printf ("live capture: %u s at %d frames/s simulated, %.1f MB (%.2f bytes/frame); load average %.2f %.2f %.2f\n",
           seconds, FRAMES_PER_MS * 1000, stream->len / 1e6,
-          (double) stream->len / ((double) seconds * FRAMES_PER_MS * 1000));
-  printf ("%8s %10s | %12s %12s %7s | %9s %9s | %11s %11s\n", "capture", "frames",
-          "reload ms", "live ms", "ratio", "reload %", "live %", "live every", "anon B/frame");
+          (double) stream->len / ((double) seconds * FRAMES_PER_MS * 1000),
+          load_avg[0], load_avg[1], load_avg[2]);
+  printf ("CPU ms per update; an update pairs the %d new frames of the last second\n", NEW_SECONDS * FRAMES_PER_MS * 1000);
+  printf ("%8s %10s | %9s %9s %9s %9s | %10s %10s %9s | %8s | %11s %11s\n", "capture", "frames",
+          "reload", "full", "kept", "rest", "pair all", "pair new", "ns/new", "full/kept",
+          "kept every", "anon B/frame");
 
-  for (guint p = 1; p <= N_POINTS; p++)
+  for (guint p = 0; p < N_POINTS; p++)
     {
-      guint at = seconds * p / N_POINTS;
+      guint at = seconds * point_24ths[p] / 24;
       guint64 end = second_end[at - 1];
       g_autoptr(SpsTrace) reloaded = NULL;
-      g_autoptr(SpsTrace) live = NULL;
-      g_autoptr(SpsLiveDecoder) copy = NULL;
+      g_autoptr(SpsTrace) full = NULL;
       double cpu;
       guint64 rss;
 
@@ -147,29 +205,34 @@ main (int   argc,
       cpu = sps_bench_cpu_seconds ();
       reloaded = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_KEEP_PARTIAL, NULL, NULL, &error);
       g_assert_no_error (error);
-      old_ms = (sps_bench_cpu_seconds () - cpu) * 1000;
+      reload_ms = (sps_bench_cpu_seconds () - cpu) * 1000;
       g_clear_object (&reloaded);
 
-      /* The bytes arrive: decoded once, in reads of 4 KiB like a tty's */
-      cpu = sps_bench_cpu_seconds ();
-      for (; fed < end; fed += MIN (4096, end - fed))
-        sps_live_decoder_feed (decoder, stream->data + fed, (gsize) MIN (4096, end - fed));
-      feed_s += sps_bench_cpu_seconds () - cpu;
+      /* The window's updates: one a second before the point, then the
+       * one measured, with the last second's frames new */
+      feed_to (decoder, stream, &fed, second_end[at - 1 - NEW_SECONDS], &feed_s);
+      update_ms (decoder, file, TRUE, &live);
+      feed_to (decoder, stream, &fed, end, &feed_s);
 
-      /* The new update */
-      cpu = sps_bench_cpu_seconds ();
-      copy = sps_live_decoder_copy (decoder);
-      live = sps_live_decoder_load (copy, NULL, file, &error);
-      g_assert_no_error (error);
-      new_ms = (sps_bench_cpu_seconds () - cpu) * 1000;
+      full_ms = update_ms (decoder, file, FALSE, &full);
+      g_assert_cmpuint (sps_trace_get_events_read (full), ==, frames);
+      g_clear_object (&full);
+      kept_ms = update_ms (decoder, file, TRUE, &live);
       g_assert_cmpuint (sps_trace_get_events_read (live), ==, frames);
+      rest_ms = update_ms (decoder, file, TRUE, &live);
 
       rss = sps_bench_proc_status_bytes ("RssAnon") - anon_before;
-      printf ("%7us %10" G_GUINT64_FORMAT " | %12.1f %12.1f %6.2fx | %8.1f%% %8.1f%% | %9.2fs %11.1f\n",
-              at, frames, old_ms, new_ms, old_ms / new_ms,
-              100 * old_ms / UPDATE_MS, 100 * new_ms / UPDATE_MS,
-              MAX (UPDATE_MS, new_ms / BUDGET) / 1000, (double) rss / (double) frames);
+      printf ("%7us %10" G_GUINT64_FORMAT " | %9.1f %9.1f %9.1f %9.1f | %10.1f %10.1f %9.0f | %7.2fx | %10.2fs %11.1f\n",
+              at, frames, reload_ms, full_ms, kept_ms, rest_ms,
+              full_ms - rest_ms, kept_ms - rest_ms,
+              (kept_ms - rest_ms) * 1e6 / (NEW_SECONDS * FRAMES_PER_MS * 1000),
+              full_ms / kept_ms, MAX (UPDATE_MS, kept_ms / BUDGET) / 1000, (double) rss / (double) frames);
     }
+
+  sps_etrace_live_decoder_get_counts (decoder, &counts);
+  /* Every kept update paired on from the last: none started over */
+  g_assert_cmpuint (counts.restarted, ==, 0);
+  g_assert_cmpuint (counts.kept, ==, 3 * N_POINTS);
 
   printf ("decoding as the bytes arrive: %.2f ms of CPU per second of capture (%.3f %% of one core)\n",
           feed_s * 1000 / seconds, feed_s * 100 / seconds);
@@ -177,10 +240,14 @@ main (int   argc,
   if (seconds < 3600)
     {
       double scale = 3600.0 / seconds;
+      double kept_hour = (kept_ms - rest_ms) + rest_ms * scale;
 
-      printf ("extrapolated to 3600 s (%.0f frames, linear per frame): reload %.0f ms, live %.0f ms per update; "
-              "with updates held to 10 %% of one core the view refreshes every %.1f s\n",
-              (double) frames * scale, old_ms * scale, new_ms * scale, new_ms * scale / BUDGET / 1000);
+      printf ("extrapolated to 3600 s (%.0f frames, the rest linear per frame): reload %.0f ms, full %.0f ms, "
+              "kept %.0f ms per update; held to 10 %% of one core the view refreshes every %.1f s "
+              "(%.1f s before), and the app takes %.1f %% of one core with decoding\n",
+              (double) frames * scale, reload_ms * scale, full_ms * scale, kept_hour,
+              MAX (UPDATE_MS, kept_hour / BUDGET) / 1000, MAX (UPDATE_MS, full_ms * scale / BUDGET) / 1000,
+              100 * MIN (BUDGET, kept_hour / UPDATE_MS) + feed_s * 100 / seconds);
     }
 
   g_unlink (path);
