@@ -25,8 +25,12 @@
  *   new frames with the pairing the decoder keeps;
  * - rest: the same update again with no new frame (what every update
  *   costs whatever arrived: emitting the rows, finish, analyses).
- *   kept − rest is the pairing of the new frames, full − rest the pairing
- *   of all of them.
+ *
+ * Then, apart (after the memory was read; best of 3 each): the pairing
+ * of all the events at each point (what every update did before),
+ * against the pairing of the last second's 10,000 when the ones before
+ * were paired (what an update does now), beside the rest of an update
+ * (best of 3 updates with nothing new).
  *
  * It reports CPU times (all threads of the process: getrusage), the
  * refresh interval that keeps updates at 10 % of one core (the live
@@ -51,6 +55,7 @@
 
 #include "../etrace-stream.h"
 #include "sps-bench-util.h"
+#include "sps-etrace-analysis.h"
 #include "sps-etrace-live-decoder.h"
 
 #define FRAMES_PER_MS 10
@@ -121,6 +126,35 @@ update_ms (SpsLiveDecoder *decoder,
   return (sps_bench_cpu_seconds () - cpu) * 1000;
 }
 
+/* Best of 3: CPU milliseconds of pairing events @from to @to of
+ * @decoder's after the ones before were paired */
+static double
+pair_ms (SpsEtraceDecoder *decoder,
+         guint             from,
+         guint             to)
+{
+  GArray *events = sps_etrace_decoder_get_events (decoder);
+  GPtrArray *names = sps_etrace_decoder_get_names (decoder);
+  double best = G_MAXDOUBLE;
+
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autoptr(SpsEtracePairing) pairing = sps_etrace_pairing_new ();
+      double cpu;
+      gboolean paired;
+
+      paired = sps_etrace_pairing_advance (pairing, events, names, from, FALSE);
+      g_assert_true (paired);
+      cpu = sps_bench_cpu_seconds ();
+      paired = sps_etrace_pairing_advance (pairing, events, names, to, FALSE);
+      cpu = (sps_bench_cpu_seconds () - cpu) * 1000;
+      best = MIN (best, cpu);
+      g_assert_true (paired);
+    }
+
+  return best;
+}
+
 /* Feeds the stream up to @end, in reads of 4 KiB like a tty's; adds the
  * CPU seconds to *@feed_s */
 static void
@@ -156,13 +190,14 @@ main (int   argc,
   guint64 fed = 0;
   double feed_s = 0;
   double reload_ms = 0, full_ms = 0, kept_ms = 0, rest_ms = 0;
+  double point_rest_ms[N_POINTS];
   guint64 frames = 0;
   guint64 anon_before;
   double load_avg[3] = { 0 };
 
-  if (seconds < 24 || seconds > 3600)
+  if (seconds < 48 || seconds > 3600)
     {
-      fprintf (stderr, "usage: bench-live [SECONDS], 24 to 3600\n");
+      fprintf (stderr, "usage: bench-live [SECONDS], 48 to 3600\n");
       return 2;
     }
 
@@ -184,9 +219,8 @@ main (int   argc,
           (double) stream->len / ((double) seconds * FRAMES_PER_MS * 1000),
           load_avg[0], load_avg[1], load_avg[2]);
   printf ("CPU ms per update; an update pairs the %d new frames of the last second\n", NEW_SECONDS * FRAMES_PER_MS * 1000);
-  printf ("%8s %10s | %9s %9s %9s %9s | %10s %10s %9s | %8s | %11s %11s\n", "capture", "frames",
-          "reload", "full", "kept", "rest", "pair all", "pair new", "ns/new", "full/kept",
-          "kept every", "anon B/frame");
+  printf ("%8s %10s | %9s %9s %9s %9s | %9s | %11s %12s\n", "capture", "frames",
+          "reload", "full", "kept", "rest", "full/kept", "kept every", "anon B/frame");
 
   for (guint p = 0; p < N_POINTS; p++)
     {
@@ -220,19 +254,52 @@ main (int   argc,
       kept_ms = update_ms (decoder, file, TRUE, &live);
       g_assert_cmpuint (sps_trace_get_events_read (live), ==, frames);
       rest_ms = update_ms (decoder, file, TRUE, &live);
+      point_rest_ms[p] = rest_ms;
+      for (guint k = 0; k < 2; k++)
+        {
+          /* (MIN() evaluates its arguments twice) */
+          double again = update_ms (decoder, file, TRUE, &live);
+
+          point_rest_ms[p] = MIN (point_rest_ms[p], again);
+        }
 
       rss = sps_bench_proc_status_bytes ("RssAnon") - anon_before;
-      printf ("%7us %10" G_GUINT64_FORMAT " | %9.1f %9.1f %9.1f %9.1f | %10.1f %10.1f %9.0f | %7.2fx | %10.2fs %11.1f\n",
+      printf ("%7us %10" G_GUINT64_FORMAT " | %9.1f %9.1f %9.1f %9.1f | %8.2fx | %10.2fs %12.1f\n",
               at, frames, reload_ms, full_ms, kept_ms, rest_ms,
-              full_ms - rest_ms, kept_ms - rest_ms,
-              (kept_ms - rest_ms) * 1e6 / (NEW_SECONDS * FRAMES_PER_MS * 1000),
               full_ms / kept_ms, MAX (UPDATE_MS, kept_ms / BUDGET) / 1000, (double) rss / (double) frames);
     }
 
   sps_etrace_live_decoder_get_counts (decoder, &counts);
   /* Every kept update paired on from the last: none started over */
   g_assert_cmpuint (counts.restarted, ==, 0);
-  g_assert_cmpuint (counts.kept, ==, 3 * N_POINTS);
+  g_assert_cmpuint (counts.kept, ==, 5 * N_POINTS);
+  g_assert_cmpuint (counts.apart, ==, N_POINTS);
+
+  /* The stages, on a decoder of their own fed the whole stream */
+  {
+    g_autoptr(SpsEtraceDecoder) whole = sps_etrace_decoder_new ();
+    GArray *events;
+
+    sps_etrace_decoder_feed (whole, stream->data, stream->len);
+    events = sps_etrace_decoder_get_events (whole);
+    printf ("stages, CPU ms (best of 3):\n%8s %10s | %10s %10s %9s %8s | %9s %9s\n", "capture", "frames",
+            "pair all", "pair new", "ns/new", "all/new", "rest", "ns/event");
+    for (guint p = 0; p < N_POINTS; p++)
+      {
+        guint at = seconds * point_24ths[p] / 24;
+        /* Events (frames less names and the start) at the point and a
+         * second before: 10 frames a millisecond, all events */
+        guint to = at * 1000 * FRAMES_PER_MS;
+        guint from = (at - NEW_SECONDS) * 1000 * FRAMES_PER_MS;
+        double all = pair_ms (whole, 0, to);
+        double added = pair_ms (whole, from, to);
+
+        g_assert_cmpuint (to, <=, events->len);
+        printf ("%7us %10u | %10.2f %10.2f %9.0f %7.0fx | %9.1f %9.0f\n", at, to, all, added,
+                added * 1e6 / (to - from), all / added,
+                point_rest_ms[p], point_rest_ms[p] * 1e6 / (double) to);
+      }
+  }
 
   printf ("decoding as the bytes arrive: %.2f ms of CPU per second of capture (%.3f %% of one core)\n",
           feed_s * 1000 / seconds, feed_s * 100 / seconds);
