@@ -232,6 +232,7 @@ emit_pairing (Build *b)
 {
   const SpsEtracePairing *p = b->pairing;
   guint32 category_marker = sps_trace_builder_intern (b->builder, "marker", -1);
+  g_autoptr(GString) value = g_string_new (NULL);
 
   /* Problems and markers go to different tables (and only problems add
    * strings), so each list replayed in its own order builds what the
@@ -256,14 +257,17 @@ emit_pairing (Build *b)
     {
       const SpsEtraceEvent *e = &g_array_index (p->markers, SpsEtraceEvent, i);
       const Track *track = g_ptr_array_index (b->track_list, b->marker_of_name[e->name]);
-      g_autofree char *args = NULL;
 
       if (e->has_value)
-        args = g_strdup_printf ("{\"value\":%u}", e->value);
+        {
+          g_string_assign (value, "{\"value\":");
+          sps_json_append_uint64 (value, e->value);
+          g_string_append_c (value, '}');
+        }
       sps_trace_builder_add_instant (b->builder, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD,
                                      track->process, track->thread, e->time_ns,
                                      track->text_id, category_marker,
-                                     args != NULL ? sps_trace_builder_add_args_text (b->builder, args, -1)
+                                     e->has_value ? sps_trace_builder_add_args_text (b->builder, value->str, (gssize) value->len)
                                                   : SPS_ARGS_REF_NONE);
     }
 
@@ -356,10 +360,46 @@ make_tracks (Build *b)
 
 /* Spans, deadlines, response times */
 
+/* What every span of a name starts its args with, up to the deadline's
+ * time when it has one (written once per name: printf per span was most
+ * of the analysis' time) */
+typedef struct
+{
+  char   *prefix;
+  gsize   len;
+  gint64  deadline_ns;
+} NameArgs;
+
+static const NameArgs *
+name_args (NameArgs            *cache,
+           const SpsEtraceName *name)
+{
+  g_autoptr(GString) text = NULL;
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (cache->prefix != NULL)
+    return cache;
+
+  text = g_string_new (NULL);
+  g_string_printf (text, "{\"type\":\"%s\",\"priority\":%u",
+                   name->source == SPS_ETRACE_SOURCE_ISR ? "isr" : "task", name->priority);
+  if (name->has_deadline)
+    {
+      g_string_append_printf (text, ",\"deadline_ms\":%s,\"deadline_us\":",
+                              g_ascii_formatd (number, sizeof number, "%.9g", name->deadline_ms));
+      cache->deadline_ns = (gint64) llround ((double) name->deadline_ms * 1e6);
+    }
+  cache->len = text->len;
+  cache->prefix = g_string_free (g_steal_pointer (&text), FALSE);
+
+  return cache;
+}
+
 static void
 emit_spans (Build *b)
 {
   g_autoptr(GString) args = g_string_new (NULL);
+  NameArgs *cache = g_new0 (NameArgs, MAX (b->names->len, 1));
   guint32 category[2];
 
   category[0] = sps_trace_builder_intern (b->builder, "task", -1);
@@ -373,7 +413,7 @@ emit_spans (Build *b)
       Track *track = g_ptr_array_index (b->track_list, b->track_of_name[span->name]);
       gboolean isr = name->source == SPS_ETRACE_SOURCE_ISR;
       gint64 dur = span->end - span->start;
-      char number[G_ASCII_DTOSTR_BUF_SIZE];
+      const NameArgs *prefix = name_args (&cache[span->name], name);
 
       track->n_spans++;
       track->min_ns = MIN (track->min_ns, dur);
@@ -382,21 +422,20 @@ emit_spans (Build *b)
       if (__builtin_add_overflow (track->sum_ns, dur, &track->sum_ns))
         track->sum_ns = G_MAXINT64;
 
-      g_string_printf (args, "{\"type\":\"%s\",\"priority\":%u", isr ? "isr" : "task", name->priority);
+      g_string_truncate (args, 0);
+      g_string_append_len (args, prefix->prefix, (gssize) prefix->len);
       if (name->has_deadline)
         {
           gint64 deadline;
           gboolean missed;
 
           /* Saturating: a span near the end of time has no deadline after it */
-          if (__builtin_add_overflow (span->start, (gint64) llround ((double) name->deadline_ms * 1e6), &deadline))
+          if (__builtin_add_overflow (span->start, prefix->deadline_ns, &deadline))
             deadline = G_MAXINT64;
           missed = span->end > deadline;
 
-          g_string_append_printf (args, ",\"deadline_ms\":%s,\"deadline_us\":",
-                                  g_ascii_formatd (number, sizeof number, "%.9g", name->deadline_ms));
           sps_json_append_time_us (args, deadline);
-          g_string_append_printf (args, ",\"deadline_missed\":%s", missed ? "true" : "false");
+          g_string_append (args, missed ? ",\"deadline_missed\":true" : ",\"deadline_missed\":false");
           if (missed)
             {
               gint pid = track->pid;
@@ -442,6 +481,10 @@ emit_spans (Build *b)
                                       category[isr], sps_trace_builder_add_args_text (b->builder, args->str, args->len),
                                       SPS_SLICE_NONE);
     }
+
+  for (guint i = 0; i < b->names->len; i++)
+    g_free (cache[i].prefix);
+  g_free (cache);
 }
 
 /* @start + @windows × @window, saturated: a capture whose times reach the
