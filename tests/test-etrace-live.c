@@ -360,6 +360,34 @@ test_cuts (void)
   remove_temp (path);
 }
 
+/* A v1 frame: ISRs (source 1) have priority 5, tasks 1 */
+typedef struct
+{
+  guint       type;
+  guint64     ts;
+  guint32     seq;
+  const char *name;
+  guint       source;
+} V1Event;
+
+/* Writes @events as v1 frames; @frame_end: where each one ends */
+static GByteArray *
+write_v1 (const V1Event *events,
+          guint          n_events,
+          gsize         *frame_end)
+{
+  GByteArray *capture = g_byte_array_new ();
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      etrace_stream_v1 (capture, events[i].type, events[i].ts, events[i].seq, events[i].name,
+                        events[i].source, events[i].source == 1 ? 5 : 1);
+      frame_end[i] = capture->len;
+    }
+
+  return capture;
+}
+
 /* v1 keeps its dictionary by name text, which a copy must point at its
  * own names: a v1 capture with two names, a lost frame (sequence 6 never
  * comes), an end without a start (sequence 9) and a device reset
@@ -369,27 +397,20 @@ test_cuts (void)
 static void
 test_v1_cuts (void)
 {
-  g_autoptr(GByteArray) capture = g_byte_array_new ();
-  g_autofree char *path = sps_test_write_temp ("test-etrace-live-XXXXXX", "capture.etrace", "", 0);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(SpsLiveDecoder) decoder = decoder_for (file);
-  g_autoptr(GRand) rand = g_rand_new_with_seed (20);
-  const struct { guint type; guint64 ts; guint32 seq; const char *name; guint source; } events[] = {
+  static const V1Event events[] = {
     { START, 1000, 0, "job", 2 }, { START, 1100, 1, "irq", 1 }, { END, 1150, 2, "irq", 1 },
     { END, 1400, 3, "job", 2 }, { MARKER, 1500, 4, "tick", 2 }, { START, 1600, 5, "job", 2 },
     { START, 1700, 7, "irq", 1 }, { END, 1750, 8, "irq", 1 }, { END, 1760, 9, "irq", 1 },
     { START, 100, 0, "job", 2 }, { END, 300, 1, "job", 2 }, { START, 400, 2, "irq", 1 },
   };
   gsize frame_end[G_N_ELEMENTS (events)];
+  g_autoptr(GByteArray) capture = write_v1 (events, G_N_ELEMENTS (events), frame_end);
+  g_autofree char *path = sps_test_write_temp ("test-etrace-live-XXXXXX", "capture.etrace", "", 0);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(SpsLiveDecoder) decoder = decoder_for (file);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20);
   gsize fed = 0;
   guint n_checked = 0;
-
-  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
-    {
-      etrace_stream_v1 (capture, events[i].type, events[i].ts, events[i].seq, events[i].name,
-                        events[i].source, events[i].source == 1 ? 5 : 1);
-      frame_end[i] = capture->len;
-    }
 
   for (gsize cut = frame_end[0]; cut <= capture->len; cut++)
     {
@@ -443,28 +464,21 @@ test_v1_cuts (void)
 static void
 test_stragglers (void)
 {
-  g_autoptr(GByteArray) capture = g_byte_array_new ();
+  static const V1Event events[] = {
+    { START, 1000, 0, "job", 2 }, { START, 1100, 1, "irq", 1 }, { END, 1150, 2, "irq", 1 },
+    { END, 1400, 3, "job", 2 }, { START, 1300, 4, "irq", 1 }, { END, 1350, 5, "irq", 1 },
+    { MARKER, 1500, 6, "tick", 2 }, { START, 1600, 7, "job", 2 }, { END, 1450, 8, "job", 2 },
+    { MARKER, 1700, 9, "tick", 2 },
+  };
+  gsize frame_end[G_N_ELEMENTS (events)];
+  g_autoptr(GByteArray) capture = write_v1 (events, G_N_ELEMENTS (events), frame_end);
   g_autofree char *path = sps_test_write_temp ("test-etrace-live-XXXXXX", "capture.etrace", "", 0);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(SpsLiveDecoder) decoder = decoder_for (file);
   g_autoptr(GRand) rand = g_rand_new_with_seed (21);
   g_autoptr(SpsTrace) last = NULL;
-  const struct { guint type; guint64 ts; const char *name; guint source; } events[] = {
-    { START, 1000, "job", 2 }, { START, 1100, "irq", 1 }, { END, 1150, "irq", 1 },
-    { END, 1400, "job", 2 }, { START, 1300, "irq", 1 }, { END, 1350, "irq", 1 },
-    { MARKER, 1500, "tick", 2 }, { START, 1600, "job", 2 }, { END, 1450, "job", 2 },
-    { MARKER, 1700, "tick", 2 },
-  };
-  gsize frame_end[G_N_ELEMENTS (events)];
   SpsEtraceLiveCounts counts;
   gsize fed = 0;
-
-  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
-    {
-      etrace_stream_v1 (capture, events[i].type, events[i].ts, i, events[i].name,
-                        events[i].source, events[i].source == 1 ? 5 : 1);
-      frame_end[i] = capture->len;
-    }
 
   for (gsize cut = frame_end[3]; cut <= capture->len; cut++)
     {
