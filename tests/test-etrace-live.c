@@ -187,6 +187,22 @@ compare_offsets (gconstpointer a,
   return oa < ob ? -1 : oa > ob;
 }
 
+/* What the builds of @decoder's pairing did: kept it, started it over,
+ * paired apart */
+static void
+assert_counts (SpsLiveDecoder *decoder,
+               guint           kept,
+               guint           restarted,
+               guint           apart)
+{
+  SpsEtraceLiveCounts counts;
+
+  sps_etrace_live_decoder_get_counts (decoder, &counts);
+  g_assert_cmpuint (counts.kept, ==, kept);
+  g_assert_cmpuint (counts.restarted, ==, restarted);
+  g_assert_cmpuint (counts.apart, ==, apart);
+}
+
 /* Builds @copy and compares its trace with a load of the first @cut
  * bytes written to @file (whose name the messages hold). Returns the
  * live trace, or %NULL with @error set when the load does not recognise
@@ -442,14 +458,7 @@ test_v1_cuts (void)
 
     /* Fed, the copy paired its events apart from its original's: from
      * the first, once */
-    {
-      SpsEtraceLiveCounts counts;
-
-      sps_etrace_live_decoder_get_counts (copy, &counts);
-      g_assert_cmpuint (counts.kept, ==, 1);
-      g_assert_cmpuint (counts.restarted, ==, 0);
-      g_assert_cmpuint (counts.apart, ==, 0);
-    }
+    assert_counts (copy, 1, 0, 0);
   }
 
   remove_temp (path);
@@ -534,7 +543,6 @@ test_copies_out_of_order (void)
   g_autoptr(SpsLiveDecoder) newest = NULL;
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
-  SpsEtraceLiveCounts counts;
 
   sps_live_decoder_feed (decoder, capture->data, round_end[10]);
   older = sps_live_decoder_copy (decoder);
@@ -552,10 +560,7 @@ test_copies_out_of_order (void)
   trace = build_and_compare (newest, capture, round_end[24], file, &error);
   g_assert_no_error (error);
 
-  sps_etrace_live_decoder_get_counts (decoder, &counts);
-  g_assert_cmpuint (counts.kept, ==, 2);
-  g_assert_cmpuint (counts.apart, ==, 1);
-  g_assert_cmpuint (counts.restarted, ==, 0);
+  assert_counts (decoder, 2, 0, 1);
 
   remove_temp (path);
 }
