@@ -41,8 +41,41 @@ column_value (SpsTrace        *trace,
   return column + (gsize) row * c->element_size;
 }
 
-/* Every table, row for row and column for column, and everything else a
- * view reads: strings, warnings, metadata, times, the block index. */
+/* An args column: its references may differ where the text they stand
+ * for does not (a span's deferred args name its place in the store of
+ * the pairing that built it, which a live capture fills in the order
+ * the spans arrived) */
+static gboolean
+is_args_column (const SpsColumn *c)
+{
+  return c->offset == G_STRUCT_OFFSET (SpsTrace, slices.args) ||
+         c->offset == G_STRUCT_OFFSET (SpsTrace, instants.args) ||
+         c->offset == G_STRUCT_OFFSET (SpsTrace, objects.args);
+}
+
+static void
+assert_same_args (SpsTrace   *a,
+                  SpsArgsRef  ref_a,
+                  SpsTrace   *b,
+                  SpsArgsRef  ref_b)
+{
+  g_autoptr(GString) text_a = g_string_new (NULL);
+  g_autoptr(GString) text_b = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  /* Deferred in both or in neither: the same text otherwise would be
+   * written one way by one build and the other way by the other */
+  g_assert_cmpint (sps_args_ref_is_deferred (ref_a), ==, sps_args_ref_is_deferred (ref_b));
+  g_assert_true (sps_trace_append_args_json (a, ref_a, text_a, &error));
+  g_assert_no_error (error);
+  g_assert_true (sps_trace_append_args_json (b, ref_b, text_b, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (text_a->str, ==, text_b->str);
+}
+
+/* Every table, row for row and column for column (args by their text),
+ * and everything else a view reads: strings, warnings, metadata, times,
+ * the block index. */
 static void
 assert_same_trace (SpsTrace *a,
                    SpsTrace *b)
@@ -65,7 +98,13 @@ assert_same_trace (SpsTrace *a,
       g_assert_cmpuint (n_rows, ==, G_STRUCT_MEMBER (guint, b, layouts[l].n_rows));
       for (const SpsColumn *c = layouts[l].columns; c < layouts[l].columns + SPS_MAX_COLUMNS && c->element_size != 0; c++)
         for (guint r = 0; r < n_rows; r++)
-          g_assert_cmpmem (column_value (a, c, r), c->element_size, column_value (b, c, r), c->element_size);
+          {
+            if (is_args_column (c))
+              assert_same_args (a, *(const SpsArgsRef *) column_value (a, c, r),
+                                b, *(const SpsArgsRef *) column_value (b, c, r));
+            else
+              g_assert_cmpmem (column_value (a, c, r), c->element_size, column_value (b, c, r), c->element_size);
+          }
     }
 
   g_assert_cmpuint (sps_string_pool_get_size (a->strings), ==, sps_string_pool_get_size (b->strings));
@@ -203,6 +242,30 @@ assert_counts (SpsLiveDecoder *decoder,
   g_assert_cmpuint (counts.apart, ==, apart);
 }
 
+/* Every generation @kept (built at @kept_cuts) still reads as a load of
+ * its bytes after the later builds: they add their spans to the args
+ * store the generations share, or start a new one over */
+static void
+assert_kept (GPtrArray  *kept,
+             GArray     *kept_cuts,
+             GByteArray *capture,
+             GFile      *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+
+  g_assert_cmpuint (kept->len, >, 0);
+  for (guint k = 0; k < kept->len; k++)
+    {
+      g_autoptr(SpsTrace) loaded = NULL;
+      g_autoptr(GError) error = NULL;
+
+      write_prefix (path, capture, g_array_index (kept_cuts, gsize, k));
+      loaded = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+      g_assert_no_error (error);
+      assert_same_trace (g_ptr_array_index (kept, k), loaded);
+    }
+}
+
 /* Builds @copy and compares its trace with a load of the first @cut
  * bytes written to @file (whose name the messages hold). Returns the
  * live trace, or %NULL with @error set when the load does not recognise
@@ -272,6 +335,8 @@ test_cuts (void)
   g_autoptr(GArray) cuts = g_array_new (FALSE, FALSE, sizeof (gsize));
   g_autoptr(GRand) rand = g_rand_new_with_seed (19);
   g_autoptr(GByteArray) header = g_byte_array_new ();
+  g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GArray) kept_cuts = g_array_new (FALSE, FALSE, sizeof (gsize));
   gsize fed = 0;
   guint n_checked = 0;
   guint n_unrecognised = 0;
@@ -328,6 +393,8 @@ test_cuts (void)
         }
       g_assert_no_error (error);
       n_checked++;
+      g_ptr_array_add (kept, g_object_ref (live));
+      g_array_append_val (kept_cuts, cut);
 
       /* Rounds 0–9 by hand: ten gyro_isr spans, ten ticks, ctl_task
        * started once and open (unfinished) until round 7 ends it */
@@ -354,6 +421,8 @@ test_cuts (void)
     g_assert_cmpuint (sps_trace_count_warning (last, "unmatched_end"), >=, 1);
     g_assert_cmpuint (sps_trace_count_warning (last, "open_at_end"), ==, 1);
   }
+
+  assert_kept (kept, kept_cuts, capture, file);
 
   /* Only the cut at byte 1 falls inside the header */
   g_assert_cmpuint (n_unrecognised, ==, 1);
@@ -425,6 +494,8 @@ test_v1_cuts (void)
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(SpsLiveDecoder) decoder = decoder_for (file);
   g_autoptr(GRand) rand = g_rand_new_with_seed (20);
+  g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GArray) kept_cuts = g_array_new (FALSE, FALSE, sizeof (gsize));
   gsize fed = 0;
   guint n_checked = 0;
 
@@ -438,9 +509,12 @@ test_v1_cuts (void)
       live = feed_and_compare (decoder, rand, &fed, capture, cut, file, &error);
       g_assert_no_error (error);
       n_checked++;
+      g_ptr_array_add (kept, g_object_ref (live));
+      g_array_append_val (kept_cuts, cut);
     }
   /* Every byte from the fourth frame's end, and three frame ends */
   g_assert_cmpuint (n_checked, ==, capture->len - frame_end[3] + 1 + 3);
+  assert_kept (kept, kept_cuts, capture, file);
 
   /* A copy outlives its original and decodes on: "irq" must still be
    * known by its text (MALLOC_PERTURB_ scribbles over what was freed) */
@@ -486,6 +560,8 @@ test_stragglers (void)
   g_autoptr(SpsLiveDecoder) decoder = decoder_for (file);
   g_autoptr(GRand) rand = g_rand_new_with_seed (21);
   g_autoptr(SpsTrace) last = NULL;
+  g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GArray) kept_cuts = g_array_new (FALSE, FALSE, sizeof (gsize));
   SpsEtraceLiveCounts counts;
   gsize fed = 0;
 
@@ -496,7 +572,11 @@ test_stragglers (void)
 
       live = feed_and_compare (decoder, rand, &fed, capture, cut, file, &error);
       g_assert_no_error (error);
+      g_ptr_array_add (kept, g_object_ref (live));
+      g_array_append_val (kept_cuts, cut);
     }
+  /* Across the restarts too: each started a new store */
+  assert_kept (kept, kept_cuts, capture, file);
 
   /* Started over where each of the three older frames arrived (1300
    * and 1350 after 1400, 1450 after 1600), and only there */

@@ -28,6 +28,7 @@
 
 #include "sps-etrace-analysis.h"
 #include "sps-etrace-pairing.h"
+#include "sps-etrace-span-args.h"
 
 enum
 {
@@ -67,6 +68,8 @@ typedef struct
   SpsTraceBuilder  *builder;
   GPtrArray        *names;
   SpsEtracePairing *pairing;
+  SpsEtraceSpanArgs *args;          /* the spans' and markers' args */
+  guint             args_decoder;   /* its number in the builder, 0: text */
   GHashTable       *tracks;         /* "pid/text" → Track */
   GPtrArray        *track_list;
   guint32          *track_of_name;  /* decoder name → Track index, spans */
@@ -258,17 +261,22 @@ emit_pairing (Build *b)
       const SpsEtraceEvent *e = &g_array_index (p->markers, SpsEtraceEvent, i);
       const Track *track = g_ptr_array_index (b->track_list, b->marker_of_name[e->name]);
 
-      if (e->has_value)
+      SpsArgsRef ref = SPS_ARGS_REF_NONE;
+
+      /* Deferred as a span's are; as text only in a builder that holds
+       * the most decoders already */
+      if (e->has_value && b->args_decoder != 0)
+        ref = sps_etrace_span_args_marker (b->args_decoder, e->value);
+      else if (e->has_value)
         {
           g_string_assign (value, "{\"value\":");
           sps_json_append_uint64 (value, e->value);
           g_string_append_c (value, '}');
+          ref = sps_trace_builder_add_args_text (b->builder, value->str, (gssize) value->len);
         }
       sps_trace_builder_add_instant (b->builder, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD,
                                      track->process, track->thread, e->time_ns,
-                                     track->text_id, category_marker,
-                                     e->has_value ? sps_trace_builder_add_args_text (b->builder, value->str, (gssize) value->len)
-                                                  : SPS_ARGS_REF_NONE);
+                                     track->text_id, category_marker, ref);
     }
 
   for (guint i = 0; i < MIN (b->names->len, p->open->len); i++)
@@ -360,46 +368,10 @@ make_tracks (Build *b)
 
 /* Spans, deadlines, response times */
 
-/* What every span of a name starts its args with, up to the deadline's
- * time when it has one (written once per name: printf per span was most
- * of the analysis' time) */
-typedef struct
-{
-  char   *prefix;
-  gsize   len;
-  gint64  deadline_ns;
-} NameArgs;
-
-static const NameArgs *
-name_args (NameArgs            *cache,
-           const SpsEtraceName *name)
-{
-  g_autoptr(GString) text = NULL;
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (cache->prefix != NULL)
-    return cache;
-
-  text = g_string_new (NULL);
-  g_string_printf (text, "{\"type\":\"%s\",\"priority\":%u",
-                   name->source == SPS_ETRACE_SOURCE_ISR ? "isr" : "task", name->priority);
-  if (name->has_deadline)
-    {
-      g_string_append_printf (text, ",\"deadline_ms\":%s,\"deadline_us\":",
-                              g_ascii_formatd (number, sizeof number, "%.9g", name->deadline_ms));
-      cache->deadline_ns = (gint64) llround ((double) name->deadline_ms * 1e6);
-    }
-  cache->len = text->len;
-  cache->prefix = g_string_free (g_steal_pointer (&text), FALSE);
-
-  return cache;
-}
-
 static void
 emit_spans (Build *b)
 {
   g_autoptr(GString) args = g_string_new (NULL);
-  NameArgs *cache = g_new0 (NameArgs, MAX (b->names->len, 1));
   guint32 category[2];
 
   category[0] = sps_trace_builder_intern (b->builder, "task", -1);
@@ -408,12 +380,14 @@ emit_spans (Build *b)
   /* The pairing keeps them in this order: (start, end, name) */
   for (guint i = 0; i < b->pairing->spans->len; i++)
     {
-      const SpsEtraceSpan *span = &g_array_index (b->pairing->spans, SpsEtraceSpan, i);
+      SpsEtraceSpan *span = &g_array_index (b->pairing->spans, SpsEtraceSpan, i);
       const SpsEtraceName *name = g_ptr_array_index (b->names, span->name);
       Track *track = g_ptr_array_index (b->track_list, b->track_of_name[span->name]);
       gboolean isr = name->source == SPS_ETRACE_SOURCE_ISR;
       gint64 dur = span->end - span->start;
-      const NameArgs *prefix = name_args (&cache[span->name], name);
+      const SpsEtraceNameArgs *prefix = sps_etrace_span_args_get_name (b->args, span->name);
+      SpsArgsRef ref = SPS_ARGS_REF_NONE;
+      gint64 deadline;
 
       track->n_spans++;
       track->min_ns = MIN (track->min_ns, dur);
@@ -422,69 +396,63 @@ emit_spans (Build *b)
       if (__builtin_add_overflow (track->sum_ns, dur, &track->sum_ns))
         track->sum_ns = G_MAXINT64;
 
-      g_string_truncate (args, 0);
-      g_string_append_len (args, prefix->prefix, (gssize) prefix->len);
-      if (name->has_deadline)
+      if (sps_etrace_span_missed (prefix, span->start, span->end, &deadline))
         {
-          gint64 deadline;
-          gboolean missed;
+          gint pid = track->pid;
 
-          /* Saturating: a span near the end of time has no deadline after it */
-          if (__builtin_add_overflow (span->start, prefix->deadline_ns, &deadline))
-            deadline = G_MAXINT64;
-          missed = span->end > deadline;
+          track->n_misses++;
+          b->n_misses++;
 
-          sps_json_append_time_us (args, deadline);
-          g_string_append (args, missed ? ",\"deadline_missed\":true" : ",\"deadline_missed\":false");
-          if (missed)
+          if (b->n_misses <= MAX_LISTED_MISSES)
             {
-              gint pid = track->pid;
-
-              /* end > deadline >= start: no overflow below the span's own */
-              g_string_append (args, ",\"lateness_us\":");
-              sps_json_append_time_us (args, (gint64) ((guint64) span->end - (guint64) deadline));
-              track->n_misses++;
-              b->n_misses++;
-
-              if (b->n_misses <= MAX_LISTED_MISSES)
-                {
-                  if (b->miss_list->len > 1)
-                    g_string_append_c (b->miss_list, ',');
-                  g_string_append (b->miss_list, "{\"name\":");
-                  sps_json_append_string (b->miss_list, name->name, -1);
-                  g_string_append (b->miss_list, ",\"start_us\":");
-                  sps_json_append_time_us (b->miss_list, span->start);
-                  g_string_append (b->miss_list, ",\"end_us\":");
-                  sps_json_append_time_us (b->miss_list, span->end);
-                  g_string_append (b->miss_list, ",\"deadline_us\":");
-                  sps_json_append_time_us (b->miss_list, deadline);
-                  g_string_append (b->miss_list, "}");
-                }
-
-              /* The visible mark: a step of the process's running count of
-               * misses at the moment the span overran. */
-              if (b->misses_track[pid] == SPS_NO_INDEX)
-                {
-                  b->misses_track[pid] =
-                    sps_trace_builder_ensure_counter_track (b->builder, track->process,
-                                                            sps_trace_builder_intern (b->builder, _("Deadline misses"), -1),
-                                                            0);
-                  sps_trace_builder_add_counter_value (b->builder, b->misses_track[pid], b->start, 0);
-                }
-              b->misses[pid]++;
-              sps_trace_builder_add_counter_value (b->builder, b->misses_track[pid], deadline, b->misses[pid]);
+              if (b->miss_list->len > 1)
+                g_string_append_c (b->miss_list, ',');
+              g_string_append (b->miss_list, "{\"name\":");
+              sps_json_append_string (b->miss_list, name->name, -1);
+              g_string_append (b->miss_list, ",\"start_us\":");
+              sps_json_append_time_us (b->miss_list, span->start);
+              g_string_append (b->miss_list, ",\"end_us\":");
+              sps_json_append_time_us (b->miss_list, span->end);
+              g_string_append (b->miss_list, ",\"deadline_us\":");
+              sps_json_append_time_us (b->miss_list, deadline);
+              g_string_append (b->miss_list, "}");
             }
+
+          /* The visible mark: a step of the process's running count of
+           * misses at the moment the span overran. */
+          if (b->misses_track[pid] == SPS_NO_INDEX)
+            {
+              b->misses_track[pid] =
+                sps_trace_builder_ensure_counter_track (b->builder, track->process,
+                                                        sps_trace_builder_intern (b->builder, _("Deadline misses"), -1),
+                                                        0);
+              sps_trace_builder_add_counter_value (b->builder, b->misses_track[pid], b->start, 0);
+            }
+          b->misses[pid]++;
+          sps_trace_builder_add_counter_value (b->builder, b->misses_track[pid], deadline, b->misses[pid]);
         }
-      g_string_append_c (args, '}');
+
+      /* Deferred: a span's args are stored once, when a build first
+       * hands them out, and made into text only when read */
+      if (b->args_decoder != 0)
+        {
+          if (span->args == SPS_ETRACE_NO_ARGS)
+            span->args = sps_etrace_span_store_add (b->pairing->store, span->start, span->end, span->name);
+          if (span->args != SPS_ETRACE_NO_ARGS)
+            ref = sps_etrace_span_args_span (b->args, b->args_decoder, span->args);
+        }
+      if (ref == SPS_ARGS_REF_NONE)
+        {
+          g_string_truncate (args, 0);
+          sps_etrace_append_span_args (args, prefix, span->start, span->end);
+          ref = sps_trace_builder_add_args_text (b->builder, args->str, (gssize) args->len);
+        }
 
       sps_trace_builder_add_complete (b->builder, track->thread, span->start, dur, track->text_id,
-                                      category[isr], sps_trace_builder_add_args_text (b->builder, args->str, args->len),
-                                      SPS_SLICE_NONE);
+                                      category[isr], ref, SPS_SLICE_NONE);
     }
 
-  for (guint i = 0; i < b->names->len; i++)
-    g_free (cache[i].prefix);
-  g_free (cache);
+  sps_etrace_span_args_seal (b->args);
 }
 
 /* @start + @windows × @window, saturated: a capture whose times reach the
@@ -757,6 +725,8 @@ sps_etrace_build_paired (SpsEtraceDecoder *decoder,
               sps_etrace_decoder_get_first_message (decoder, mark->health));
     }
 
+  b.args = sps_etrace_span_args_new (pairing->store, b.names);
+  b.args_decoder = sps_trace_builder_add_args_decoder (builder, SPS_ARGS_DECODER (b.args));
   make_tracks (&b);
   emit_pairing (&b);
   emit_spans (&b);
@@ -766,6 +736,7 @@ sps_etrace_build_paired (SpsEtraceDecoder *decoder,
   ret = TRUE;
 
 out:
+  g_clear_object (&b.args);
   g_hash_table_unref (b.tracks);
   g_ptr_array_unref (b.track_list);
   g_string_free (b.miss_list, TRUE);

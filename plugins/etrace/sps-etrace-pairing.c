@@ -65,6 +65,7 @@ sps_etrace_pairing_new (void)
   self->notes = g_array_new (FALSE, FALSE, sizeof (SpsEtracePairNote));
   self->markers = g_array_new (FALSE, FALSE, sizeof (SpsEtraceEvent));
   self->spans = g_array_new (FALSE, FALSE, sizeof (SpsEtraceSpan));
+  self->store = sps_etrace_span_store_new ();
 
   return self;
 }
@@ -82,6 +83,7 @@ sps_etrace_pairing_free (SpsEtracePairing *self)
   g_array_unref (self->notes);
   g_array_unref (self->markers);
   g_array_unref (self->spans);
+  sps_etrace_span_store_unref (self->store);
   g_free (self);
 }
 
@@ -100,6 +102,9 @@ sps_etrace_pairing_reset (SpsEtracePairing *self)
   g_array_set_size (self->notes, 0);
   g_array_set_size (self->markers, 0);
   g_array_set_size (self->spans, 0);
+  /* The traces built so far keep the old store: the spans begin again */
+  sps_etrace_span_store_unref (self->store);
+  self->store = sps_etrace_span_store_new ();
 }
 
 static gboolean
@@ -298,7 +303,7 @@ sps_etrace_pairing_advance (SpsEtracePairing *self,
             note (self, SPS_ETRACE_HEALTH_UNMATCHED_END, event);
           else
             {
-              SpsEtraceSpan span = { *open, event->time_ns, event->name };
+              SpsEtraceSpan span = { *open, event->time_ns, event->name, SPS_ETRACE_NO_ARGS };
 
               g_array_append_val (added, span);
               *open = -1;

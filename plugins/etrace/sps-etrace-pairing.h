@@ -9,6 +9,7 @@
 #include <glib.h>
 
 #include "sps-etrace-decoder.h"
+#include "sps-etrace-span-args.h"
 
 G_BEGIN_DECLS
 
@@ -18,6 +19,8 @@ typedef struct
   gint64  start;
   gint64  end;
   guint32 name;             /* decoder names index */
+  guint32 args;             /* place in the pairing's store, or
+                             * SPS_ETRACE_NO_ARGS before a build put it there */
 } SpsEtraceSpan;
 
 /* A start that discarded an open one, or an end without a start */
@@ -45,6 +48,7 @@ typedef struct
   GArray  *notes;           /* SpsEtracePairNote */
   GArray  *markers;         /* SpsEtraceEvent */
   GArray  *spans;           /* SpsEtraceSpan by (start, end, name) */
+  SpsEtraceSpanStore *store;  /* the args of the spans built so far */
 } SpsEtracePairing;
 
 SpsEtracePairing *sps_etrace_pairing_new     (void);
