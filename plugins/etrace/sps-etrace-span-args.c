@@ -204,7 +204,10 @@ sps_etrace_span_args_decode (SpsArgsDecoder  *decoder,
       return TRUE;
     }
 
-  if (cookie >= self->n)
+  span = cookie < self->n ? &self->chunks[cookie >> CHUNK_SHIFT][cookie & (CHUNK_ROWS - 1)] : NULL;
+  /* A stored span's name is known to every later build (names are only
+   * added); checked all the same, as a reference is only a number */
+  if (span == NULL || span->name >= self->n_names)
     {
       char number[32];
 
@@ -216,9 +219,6 @@ sps_etrace_span_args_decode (SpsArgsDecoder  *decoder,
       return FALSE;
     }
 
-  span = &self->chunks[cookie >> CHUNK_SHIFT][cookie & (CHUNK_ROWS - 1)];
-  /* Names are added, never removed: every stored span's name is known */
-  g_assert (span->name < self->n_names);
   sps_etrace_append_span_args (json, &self->names[span->name], span->start, span->end);
 
   return TRUE;
