@@ -5,7 +5,8 @@
  * result is compared with the decoder fed the whole input at once.
  * Then the live decoder's path: copies built at two cuts pair on from
  * the pairing the decoder keeps, and the last one's trace must hold the
- * rows of a build that pairs everything at once.
+ * rows of a build that pairs everything at once, with the same args text
+ * (deferred: read through each trace's decoder).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -86,6 +87,30 @@ build_copy (SpsLiveDecoder *decoder)
   return sps_trace_builder_finish (builder, NULL, NULL);
 }
 
+/* The same text, however each build keeps it (a span's deferred args
+ * name its place in the store of the pairing that built it) */
+static void
+assert_same_args (SpsTrace   *a,
+                  SpsArgsRef  ref_a,
+                  SpsTrace   *b,
+                  SpsArgsRef  ref_b)
+{
+  g_autofree char *text_a = NULL;
+  g_autofree char *text_b = NULL;
+  gsize len_a = 0, len_b = 0;
+
+  if (ref_a == SPS_ARGS_REF_NONE || ref_b == SPS_ARGS_REF_NONE)
+    {
+      g_assert_cmpuint (ref_a, ==, ref_b);
+      return;
+    }
+  text_a = sps_trace_dup_args_json (a, ref_a, &len_a);
+  text_b = sps_trace_dup_args_json (b, ref_b, &len_b);
+  g_assert_nonnull (text_a);
+  g_assert_nonnull (text_b);
+  g_assert_cmpmem (text_a, len_a, text_b, len_b);
+}
+
 static void
 assert_same_rows (SpsTrace *a,
                   SpsTrace *b)
@@ -104,10 +129,14 @@ assert_same_rows (SpsTrace *a,
       g_assert_cmpint (sa->dur[i], ==, sb->dur[i]);
       g_assert_cmpuint (sa->name[i], ==, sb->name[i]);
       g_assert_cmpuint (sa->track[i], ==, sb->track[i]);
+      assert_same_args (a, sa->args[i], b, sb->args[i]);
     }
   g_assert_cmpuint (ia->n_rows, ==, ib->n_rows);
   for (guint i = 0; i < ia->n_rows; i++)
-    g_assert_cmpint (ia->ts[i], ==, ib->ts[i]);
+    {
+      g_assert_cmpint (ia->ts[i], ==, ib->ts[i]);
+      assert_same_args (a, ia->args[i], b, ib->args[i]);
+    }
   g_assert_cmpuint (ca->n_rows, ==, cb->n_rows);
   for (guint i = 0; i < ca->n_rows; i++)
     {
