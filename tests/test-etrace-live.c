@@ -41,8 +41,41 @@ column_value (SpsTrace        *trace,
   return column + (gsize) row * c->element_size;
 }
 
-/* Every table, row for row and column for column, and everything else a
- * view reads: strings, warnings, metadata, times, the block index. */
+/* An args column: its references may differ where the text they stand
+ * for does not (a span's deferred args name its place in the store of
+ * the pairing that built it, which a live capture fills in the order
+ * the spans arrived) */
+static gboolean
+is_args_column (const SpsColumn *c)
+{
+  return c->offset == G_STRUCT_OFFSET (SpsTrace, slices.args) ||
+         c->offset == G_STRUCT_OFFSET (SpsTrace, instants.args) ||
+         c->offset == G_STRUCT_OFFSET (SpsTrace, objects.args);
+}
+
+static void
+assert_same_args (SpsTrace   *a,
+                  SpsArgsRef  ref_a,
+                  SpsTrace   *b,
+                  SpsArgsRef  ref_b)
+{
+  g_autoptr(GString) text_a = g_string_new (NULL);
+  g_autoptr(GString) text_b = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  /* Deferred in both or in neither: the same text otherwise would be
+   * written one way by one build and the other way by the other */
+  g_assert_cmpint (sps_args_ref_is_deferred (ref_a), ==, sps_args_ref_is_deferred (ref_b));
+  g_assert_true (sps_trace_append_args_json (a, ref_a, text_a, &error));
+  g_assert_no_error (error);
+  g_assert_true (sps_trace_append_args_json (b, ref_b, text_b, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (text_a->str, ==, text_b->str);
+}
+
+/* Every table, row for row and column for column (args by their text),
+ * and everything else a view reads: strings, warnings, metadata, times,
+ * the block index. */
 static void
 assert_same_trace (SpsTrace *a,
                    SpsTrace *b)
@@ -65,7 +98,13 @@ assert_same_trace (SpsTrace *a,
       g_assert_cmpuint (n_rows, ==, G_STRUCT_MEMBER (guint, b, layouts[l].n_rows));
       for (const SpsColumn *c = layouts[l].columns; c < layouts[l].columns + SPS_MAX_COLUMNS && c->element_size != 0; c++)
         for (guint r = 0; r < n_rows; r++)
-          g_assert_cmpmem (column_value (a, c, r), c->element_size, column_value (b, c, r), c->element_size);
+          {
+            if (is_args_column (c))
+              assert_same_args (a, *(const SpsArgsRef *) column_value (a, c, r),
+                                b, *(const SpsArgsRef *) column_value (b, c, r));
+            else
+              g_assert_cmpmem (column_value (a, c, r), c->element_size, column_value (b, c, r), c->element_size);
+          }
     }
 
   g_assert_cmpuint (sps_string_pool_get_size (a->strings), ==, sps_string_pool_get_size (b->strings));
@@ -187,11 +226,75 @@ compare_offsets (gconstpointer a,
   return oa < ob ? -1 : oa > ob;
 }
 
-/* Feeds @decoder the bytes from *@fed to @cut in reads of 1–17 bytes,
- * builds a copy of it and compares that with a load of the first @cut
+/* What the builds of @decoder's pairing did: kept it, started it over,
+ * paired apart */
+static void
+assert_counts (SpsLiveDecoder *decoder,
+               guint           kept,
+               guint           restarted,
+               guint           apart)
+{
+  SpsEtraceLiveCounts counts;
+
+  sps_etrace_live_decoder_get_counts (decoder, &counts);
+  g_assert_cmpuint (counts.kept, ==, kept);
+  g_assert_cmpuint (counts.restarted, ==, restarted);
+  g_assert_cmpuint (counts.apart, ==, apart);
+}
+
+/* Every generation @kept (built at @kept_cuts) still reads as a load of
+ * its bytes after the later builds: they add their spans to the args
+ * store the generations share, or start a new one over */
+static void
+assert_kept (GPtrArray  *kept,
+             GArray     *kept_cuts,
+             GByteArray *capture,
+             GFile      *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+
+  g_assert_cmpuint (kept->len, >, 0);
+  for (guint k = 0; k < kept->len; k++)
+    {
+      g_autoptr(SpsTrace) loaded = NULL;
+      g_autoptr(GError) error = NULL;
+
+      write_prefix (path, capture, g_array_index (kept_cuts, gsize, k));
+      loaded = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+      g_assert_no_error (error);
+      assert_same_trace (g_ptr_array_index (kept, k), loaded);
+    }
+}
+
+/* Builds @copy and compares its trace with a load of the first @cut
  * bytes written to @file (whose name the messages hold). Returns the
  * live trace, or %NULL with @error set when the load does not recognise
  * the bytes. */
+static SpsTrace *
+build_and_compare (SpsLiveDecoder  *copy,
+                   GByteArray      *capture,
+                   gsize            cut,
+                   GFile           *file,
+                   GError         **error)
+{
+  g_autoptr(SpsTrace) live = NULL;
+  g_autoptr(SpsTrace) loaded = NULL;
+  g_autofree char *path = g_file_get_path (file);
+
+  live = sps_live_decoder_load (copy, NULL, file, NULL);
+  g_assert_nonnull (live);
+
+  write_prefix (path, capture, cut);
+  if (!(loaded = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, error)))
+    return NULL;
+  assert_same_trace (live, loaded);
+
+  return g_steal_pointer (&live);
+}
+
+/* Feeds @decoder the bytes from *@fed to @cut in reads of 1–17 bytes,
+ * then builds a copy of it and compares it with a load of the same
+ * bytes (build_and_compare()). */
 static SpsTrace *
 feed_and_compare (SpsLiveDecoder  *decoder,
                   GRand           *rand,
@@ -202,9 +305,6 @@ feed_and_compare (SpsLiveDecoder  *decoder,
                   GError         **error)
 {
   g_autoptr(SpsLiveDecoder) copy = NULL;
-  g_autoptr(SpsTrace) live = NULL;
-  g_autoptr(SpsTrace) loaded = NULL;
-  g_autofree char *path = g_file_get_path (file);
 
   while (*fed < cut)
     {
@@ -216,15 +316,8 @@ feed_and_compare (SpsLiveDecoder  *decoder,
     }
 
   copy = sps_live_decoder_copy (decoder);
-  live = sps_live_decoder_load (copy, NULL, file, NULL);
-  g_assert_nonnull (live);
 
-  write_prefix (path, capture, cut);
-  if (!(loaded = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, error)))
-    return NULL;
-  assert_same_trace (live, loaded);
-
-  return g_steal_pointer (&live);
+  return build_and_compare (copy, capture, cut, file, error);
 }
 
 /* The decoder is fed the capture in chunks of 1–17 bytes (frames split
@@ -242,6 +335,8 @@ test_cuts (void)
   g_autoptr(GArray) cuts = g_array_new (FALSE, FALSE, sizeof (gsize));
   g_autoptr(GRand) rand = g_rand_new_with_seed (19);
   g_autoptr(GByteArray) header = g_byte_array_new ();
+  g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GArray) kept_cuts = g_array_new (FALSE, FALSE, sizeof (gsize));
   gsize fed = 0;
   guint n_checked = 0;
   guint n_unrecognised = 0;
@@ -272,8 +367,22 @@ test_cuts (void)
       gsize cut = MIN (g_array_index (cuts, gsize, k), capture->len);
       g_autoptr(SpsTrace) live = NULL;
       g_autoptr(GError) error = NULL;
+      SpsEtraceLiveCounts before, after;
 
+      sps_etrace_live_decoder_get_counts (decoder, &before);
       live = feed_and_compare (decoder, rand, &fed, capture, cut, file, &error);
+      sps_etrace_live_decoder_get_counts (decoder, &after);
+      /* Every build pairs on from the last, but while frames after the
+       * garbage wait to be confirmed (the end of the stream decodes
+       * them, which the original has not), and none starts over: v2's
+       * times only grow */
+      g_assert_cmpuint (after.kept + after.apart, ==, before.kept + before.apart + 1);
+      g_assert_cmpuint (after.restarted, ==, 0);
+      if (after.apart > before.apart)
+        {
+          g_assert_cmpuint (cut, >, round_end[24]);
+          g_assert_cmpuint (cut, <, round_end[28]);
+        }
       /* Before its stream header is whole no importer recognises the
        * file (the live window waits for more then) */
       if (cut < header->len)
@@ -284,6 +393,8 @@ test_cuts (void)
         }
       g_assert_no_error (error);
       n_checked++;
+      g_ptr_array_add (kept, g_object_ref (live));
+      g_array_append_val (kept_cuts, cut);
 
       /* Rounds 0–9 by hand: ten gyro_isr spans, ten ticks, ctl_task
        * started once and open (unfinished) until round 7 ends it */
@@ -311,10 +422,55 @@ test_cuts (void)
     g_assert_cmpuint (sps_trace_count_warning (last, "open_at_end"), ==, 1);
   }
 
+  assert_kept (kept, kept_cuts, capture, file);
+
   /* Only the cut at byte 1 falls inside the header */
   g_assert_cmpuint (n_unrecognised, ==, 1);
   g_assert_cmpuint (n_checked, ==, cuts->len - 1);
+
+  /* One build per cut and the last one: paired apart only in the stretch
+   * after the garbage */
+  {
+    SpsEtraceLiveCounts counts;
+    guint n_waiting = 0;
+
+    for (guint k = 0; k < cuts->len; k++)
+      if (g_array_index (cuts, gsize, k) > round_end[24] && g_array_index (cuts, gsize, k) < round_end[28])
+        n_waiting++;
+    sps_etrace_live_decoder_get_counts (decoder, &counts);
+    g_assert_cmpuint (counts.kept + counts.apart, ==, cuts->len + 1);
+    g_assert_cmpuint (counts.apart, <=, n_waiting);
+    g_assert_cmpuint (counts.restarted, ==, 0);
+  }
   remove_temp (path);
+}
+
+/* A v1 frame: ISRs (source 1) have priority 5, tasks 1 */
+typedef struct
+{
+  guint       type;
+  guint64     ts;
+  guint32     seq;
+  const char *name;
+  guint       source;
+} V1Event;
+
+/* Writes @events as v1 frames; @frame_end: where each one ends */
+static GByteArray *
+write_v1 (const V1Event *events,
+          guint          n_events,
+          gsize         *frame_end)
+{
+  GByteArray *capture = g_byte_array_new ();
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      etrace_stream_v1 (capture, events[i].type, events[i].ts, events[i].seq, events[i].name,
+                        events[i].source, events[i].source == 1 ? 5 : 1);
+      frame_end[i] = capture->len;
+    }
+
+  return capture;
 }
 
 /* v1 keeps its dictionary by name text, which a copy must point at its
@@ -326,27 +482,22 @@ test_cuts (void)
 static void
 test_v1_cuts (void)
 {
-  g_autoptr(GByteArray) capture = g_byte_array_new ();
-  g_autofree char *path = sps_test_write_temp ("test-etrace-live-XXXXXX", "capture.etrace", "", 0);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(SpsLiveDecoder) decoder = decoder_for (file);
-  g_autoptr(GRand) rand = g_rand_new_with_seed (20);
-  const struct { guint type; guint64 ts; guint32 seq; const char *name; guint source; } events[] = {
+  static const V1Event events[] = {
     { START, 1000, 0, "job", 2 }, { START, 1100, 1, "irq", 1 }, { END, 1150, 2, "irq", 1 },
     { END, 1400, 3, "job", 2 }, { MARKER, 1500, 4, "tick", 2 }, { START, 1600, 5, "job", 2 },
     { START, 1700, 7, "irq", 1 }, { END, 1750, 8, "irq", 1 }, { END, 1760, 9, "irq", 1 },
     { START, 100, 0, "job", 2 }, { END, 300, 1, "job", 2 }, { START, 400, 2, "irq", 1 },
   };
   gsize frame_end[G_N_ELEMENTS (events)];
+  g_autoptr(GByteArray) capture = write_v1 (events, G_N_ELEMENTS (events), frame_end);
+  g_autofree char *path = sps_test_write_temp ("test-etrace-live-XXXXXX", "capture.etrace", "", 0);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(SpsLiveDecoder) decoder = decoder_for (file);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20);
+  g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GArray) kept_cuts = g_array_new (FALSE, FALSE, sizeof (gsize));
   gsize fed = 0;
   guint n_checked = 0;
-
-  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
-    {
-      etrace_stream_v1 (capture, events[i].type, events[i].ts, events[i].seq, events[i].name,
-                        events[i].source, events[i].source == 1 ? 5 : 1);
-      frame_end[i] = capture->len;
-    }
 
   for (gsize cut = frame_end[0]; cut <= capture->len; cut++)
     {
@@ -358,9 +509,12 @@ test_v1_cuts (void)
       live = feed_and_compare (decoder, rand, &fed, capture, cut, file, &error);
       g_assert_no_error (error);
       n_checked++;
+      g_ptr_array_add (kept, g_object_ref (live));
+      g_array_append_val (kept_cuts, cut);
     }
   /* Every byte from the fourth frame's end, and three frame ends */
   g_assert_cmpuint (n_checked, ==, capture->len - frame_end[3] + 1 + 3);
+  assert_kept (kept, kept_cuts, capture, file);
 
   /* A copy outlives its original and decodes on: "irq" must still be
    * known by its text (MALLOC_PERTURB_ scribbles over what was freed) */
@@ -375,7 +529,118 @@ test_v1_cuts (void)
     g_assert_no_error (error);
     /* By hand: the second boot's irq 400–450 */
     g_assert_cmpint (sps_trace_get_slices (live)->dur[sps_test_find_slice (live, "irq", 2)], ==, 50);
+
+    /* Fed, the copy paired its events apart from its original's: from
+     * the first, once */
+    assert_counts (copy, 1, 0, 0);
   }
+
+  remove_temp (path);
+}
+
+/* v1 carries absolute times, so a frame can come after a later one: the
+ * pairing kept so far cannot take it and pairs everything again. A
+ * capture where frames 4 and 5 (irq 1300–1350) come after job's end at
+ * 1400, and job's end at 1450 after its start at 1600 (so that end has
+ * no start in time order and the start stays open), compared with a
+ * load at every byte from the fourth frame's end. */
+static void
+test_stragglers (void)
+{
+  static const V1Event events[] = {
+    { START, 1000, 0, "job", 2 }, { START, 1100, 1, "irq", 1 }, { END, 1150, 2, "irq", 1 },
+    { END, 1400, 3, "job", 2 }, { START, 1300, 4, "irq", 1 }, { END, 1350, 5, "irq", 1 },
+    { MARKER, 1500, 6, "tick", 2 }, { START, 1600, 7, "job", 2 }, { END, 1450, 8, "job", 2 },
+    { MARKER, 1700, 9, "tick", 2 },
+  };
+  gsize frame_end[G_N_ELEMENTS (events)];
+  g_autoptr(GByteArray) capture = write_v1 (events, G_N_ELEMENTS (events), frame_end);
+  g_autofree char *path = sps_test_write_temp ("test-etrace-live-XXXXXX", "capture.etrace", "", 0);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(SpsLiveDecoder) decoder = decoder_for (file);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (21);
+  g_autoptr(SpsTrace) last = NULL;
+  g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GArray) kept_cuts = g_array_new (FALSE, FALSE, sizeof (gsize));
+  SpsEtraceLiveCounts counts;
+  gsize fed = 0;
+
+  for (gsize cut = frame_end[3]; cut <= capture->len; cut++)
+    {
+      g_autoptr(SpsTrace) live = NULL;
+      g_autoptr(GError) error = NULL;
+
+      live = feed_and_compare (decoder, rand, &fed, capture, cut, file, &error);
+      g_assert_no_error (error);
+      g_ptr_array_add (kept, g_object_ref (live));
+      g_array_append_val (kept_cuts, cut);
+    }
+  /* Across the restarts too: each started a new store */
+  assert_kept (kept, kept_cuts, capture, file);
+
+  /* Started over where each of the three older frames arrived (1300
+   * and 1350 after 1400, 1450 after 1600), and only there */
+  sps_etrace_live_decoder_get_counts (decoder, &counts);
+  g_assert_cmpuint (counts.kept + counts.apart, ==, capture->len - frame_end[3] + 1);
+  g_assert_cmpuint (counts.restarted, ==, 3);
+
+  /* By hand: irq 1100–1150 and 1300–1350, job 1000–1400; job's end at
+   * 1450 has no start, its start at 1600 is open to the last event */
+  {
+    g_autoptr(SpsLiveDecoder) copy = sps_live_decoder_copy (decoder);
+    g_autoptr(GError) error = NULL;
+    const SpsSliceTable *slices;
+
+    last = build_and_compare (copy, capture, capture->len, file, &error);
+    g_assert_no_error (error);
+    slices = sps_trace_get_slices (last);
+    g_assert_cmpuint (slices->n_rows, ==, 4);
+    g_assert_cmpint (slices->dur[sps_test_find_slice (last, "irq", 0)], ==, 50);
+    g_assert_cmpint (slices->ts[sps_test_find_slice (last, "irq", 1)], ==, 1300);
+    g_assert_cmpint (slices->dur[sps_test_find_slice (last, "job", 0)], ==, 400);
+    g_assert_cmpint (slices->ts[sps_test_find_slice (last, "job", 1)], ==, 1600);
+    g_assert_cmpint (slices->dur[sps_test_find_slice (last, "job", 1)], ==, 100);
+    g_assert_cmpuint (sps_trace_count_warning (last, "unmatched_end"), ==, 1);
+    g_assert_cmpuint (sps_trace_count_warning (last, "open_at_end"), ==, 1);
+  }
+
+  remove_temp (path);
+}
+
+/* Copies built out of order: the pairing has moved past an older copy's
+ * events, which that copy then pairs on its own; a newer copy goes on
+ * from the pairing. Each equals a load of its bytes. */
+static void
+test_copies_out_of_order (void)
+{
+  gsize round_end[N_ROUNDS];
+  g_autoptr(GByteArray) capture = make_capture (round_end);
+  g_autofree char *path = sps_test_write_temp ("test-etrace-live-XXXXXX", "capture.etrace", "", 0);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(SpsLiveDecoder) decoder = decoder_for (file);
+  g_autoptr(SpsLiveDecoder) older = NULL;
+  g_autoptr(SpsLiveDecoder) newer = NULL;
+  g_autoptr(SpsLiveDecoder) newest = NULL;
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+
+  sps_live_decoder_feed (decoder, capture->data, round_end[10]);
+  older = sps_live_decoder_copy (decoder);
+  sps_live_decoder_feed (decoder, capture->data + round_end[10], round_end[20] - round_end[10]);
+  newer = sps_live_decoder_copy (decoder);
+  sps_live_decoder_feed (decoder, capture->data + round_end[20], round_end[24] - round_end[20]);
+  newest = sps_live_decoder_copy (decoder);
+
+  trace = build_and_compare (newer, capture, round_end[20], file, &error);
+  g_assert_no_error (error);
+  g_clear_object (&trace);
+  trace = build_and_compare (older, capture, round_end[10], file, &error);
+  g_assert_no_error (error);
+  g_clear_object (&trace);
+  trace = build_and_compare (newest, capture, round_end[24], file, &error);
+  g_assert_no_error (error);
+
+  assert_counts (decoder, 2, 0, 1);
 
   remove_temp (path);
 }
@@ -450,6 +715,8 @@ main (int   argc,
   g_test_add_func ("/etrace/live/cuts", test_cuts);
   g_test_add_func ("/etrace/live/update-reads-new-bytes", test_update_reads_new_bytes);
   g_test_add_func ("/etrace/live/v1-cuts", test_v1_cuts);
+  g_test_add_func ("/etrace/live/stragglers", test_stragglers);
+  g_test_add_func ("/etrace/live/copies-out-of-order", test_copies_out_of_order);
 
   return g_test_run ();
 }

@@ -398,7 +398,7 @@ test_deadline_end_of_time (void)
   g_autoptr(GByteArray) s = g_byte_array_new ();
   g_autoptr(SpsTrace) trace = NULL;
   const SpsSliceTable *slices;
-  const char *args;
+  g_autofree char *args = NULL;
   gsize len = 0;
   guint slice;
 
@@ -411,10 +411,77 @@ test_deadline_end_of_time (void)
 
   slice = sps_test_find_slice (trace, "late", 0);
   g_assert_cmpint (slices->dur[slice], ==, 5000);
-  args = sps_trace_get_args_json (trace, slices->args[slice], &len);
+  /* Deferred: made into text when read */
+  g_assert_true (sps_args_ref_is_deferred (slices->args[slice]));
+  args = sps_trace_dup_args_json (trace, slices->args[slice], &len);
   g_assert_nonnull (g_strstr_len (args, (gssize) len,
                                   "\"deadline_us\":4612686018426388.904,\"deadline_missed\":false"));
   g_assert_cmpint (embedded_int (trace, "deadline_misses"), ==, 0);
+}
+
+/* Span and marker args are deferred (made into text when read, from the
+ * span's name, start and end or the marker's value): the text, exactly,
+ * and a reference to a span the trace never had */
+static void
+test_args_deferred (void)
+{
+  g_autoptr(GByteArray) s = g_byte_array_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  const SpsSliceTable *slices;
+  const SpsInstantTable *instants;
+  guint first, second;
+
+  /* Deadline 0.01 ms: the first run 1–6 µs (met), the second 106–121 µs
+   * (missed by 5 µs); markers with 7 and the largest value */
+  etrace_stream_start (s, 0, 0, FALSE, 0);
+  etrace_stream_name (s, 0, 1, 1, "ctl", 2, 4, 0.01f);
+  etrace_stream_name (s, 0, 2, 2, "tick", 0, 0, NAN);
+  etrace_stream_event (s, START, 1000, 3, 1, NONE);
+  etrace_stream_event (s, MARKER, 500, 4, 2, 7);
+  etrace_stream_event (s, END, 4500, 5, 1, NONE);
+  etrace_stream_event (s, START, 100000, 6, 1, NONE);
+  etrace_stream_event (s, MARKER, 1, 7, 2, G_MAXUINT32);
+  etrace_stream_event (s, END, 14999, 8, 1, NONE);
+  trace = load_bytes (s);
+  slices = sps_trace_get_slices (trace);
+  instants = sps_trace_get_instants (trace);
+
+  first = sps_test_find_slice (trace, "ctl", 0);
+  second = sps_test_find_slice (trace, "ctl", 1);
+  g_assert_true (sps_args_ref_is_deferred (slices->args[first]));
+  g_assert_true (sps_args_ref_is_deferred (slices->args[second]));
+  /* 0.01f is 0.00999999978 as a float; its deadline rounds to 10,000 ns */
+  g_assert_true (sps_trace_append_args_json (trace, slices->args[first], text, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (text->str, ==,
+                   "{\"type\":\"task\",\"priority\":4,\"deadline_ms\":0.00999999978,"
+                   "\"deadline_us\":11,\"deadline_missed\":false}");
+  g_string_truncate (text, 0);
+  g_assert_true (sps_trace_append_args_json (trace, slices->args[second], text, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (text->str, ==,
+                   "{\"type\":\"task\",\"priority\":4,\"deadline_ms\":0.00999999978,"
+                   "\"deadline_us\":116,\"deadline_missed\":true,\"lateness_us\":5}");
+
+  g_assert_cmpuint (instants->n_rows, ==, 2);
+  g_assert_cmpint (instants->ts[0], ==, 1500);
+  g_assert_true (sps_args_ref_is_deferred (instants->args[0]));
+  g_string_truncate (text, 0);
+  g_assert_true (sps_trace_append_args_json (trace, instants->args[0], text, &error));
+  g_assert_cmpstr (text->str, ==, "{\"value\":7}");
+  g_assert_cmpint (instants->ts[1], ==, 106001);
+  g_string_truncate (text, 0);
+  g_assert_true (sps_trace_append_args_json (trace, instants->args[1], text, &error));
+  g_assert_cmpstr (text->str, ==, "{\"value\":4294967295}");
+
+  /* Two spans: a third is no span of this trace */
+  g_string_truncate (text, 0);
+  g_assert_false (sps_trace_append_args_json (trace, (slices->args[first] & ~SPS_ARGS_REF_COOKIE_MASK) | 2,
+                                              text, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_cmpuint (text->len, ==, 0);
 }
 
 static void
@@ -992,6 +1059,7 @@ main (int   argc,
   g_test_add_func ("/etrace/health/truncated", test_truncated);
   g_test_add_func ("/etrace/analysis/deadline-miss", test_deadline_miss);
   g_test_add_func ("/etrace/analysis/deadline-end-of-time", test_deadline_end_of_time);
+  g_test_add_func ("/etrace/analysis/args-deferred", test_args_deferred);
   g_test_add_func ("/etrace/analysis/cpu-load", test_cpu_load);
   g_test_add_func ("/etrace/decoder/probe", test_probe);
   g_test_add_func ("/etrace/decoder/chunks", test_chunks);

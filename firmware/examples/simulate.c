@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Usage: etrace-simulate [OUTPUT]   (default trace.bin)
+ *        etrace-simulate --help
  *
  * Runs on the host with a simulated clock, so the output is the same byte
  * for byte on every run. Timebase nanoseconds, source mask 0x1F. Each
@@ -26,6 +27,7 @@
 #include "etrace.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define US 1000u
 #define MS 1000000u
@@ -80,6 +82,19 @@ control_loop_iteration (etrace_t   *trace,
   etrace_span_end (trace, "control_task");
 }
 
+static void
+usage (FILE *out)
+{
+  fputs ("Usage: etrace-simulate [OUTPUT]\n"
+         "Writes two iterations of a simulated control loop as an embedded\n"
+         "trace stream to OUTPUT (default trace.bin), byte for byte the same\n"
+         "on every run.\n"
+         "\n"
+         "  -h, --help  show this help and exit\n"
+         "\n"
+         "An OUTPUT whose name starts with '-' is given as ./-NAME.\n", out);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -91,6 +106,20 @@ main (int   argc,
   };
   etrace_t trace;
   unsigned k;
+
+  /* An option is never taken for the output's name */
+  if (argc > 1 && (strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "--help") == 0))
+    {
+      usage (stdout);
+      return 0;
+    }
+  if (argc > 2 || (argc > 1 && argv[1][0] == '-'))
+    {
+      fprintf (stderr, "etrace-simulate: %s: %s\n", argc > 2 ? argv[2] : argv[1],
+               argc > 2 ? "one output at most" : "unknown option");
+      usage (stderr);
+      return 2;
+    }
 
   sim.file = fopen (path, "wb");
   if (sim.file == NULL)

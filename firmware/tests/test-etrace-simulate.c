@@ -11,6 +11,9 @@
 
 #include "config.h"
 
+#include <string.h>
+#include <sys/wait.h>
+
 #include <glib/gstdio.h>
 
 #include "etrace-test-util.h"
@@ -185,6 +188,97 @@ test_simulate_disabled (void)
   g_assert_cmpuint (g_bytes_get_size (bytes), ==, 0);
 }
 
+/* Runs the example with @args in an empty directory: its exit status
+ * and output, and the files it left there (sorted, comma-separated) */
+static int
+run_in_dir (const char  *const *args,
+            char              **out,
+            char              **err,
+            char              **files)
+{
+  const char *exe = g_getenv ("ETRACE_SIMULATE");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *dir = g_dir_make_tmp ("etrace-simulate-XXXXXX", &error);
+  GDir *listing;
+  const char *name;
+  int status;
+
+  g_assert_no_error (error);
+  g_ptr_array_add (argv, (gpointer) exe);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (dir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, &error);
+  g_assert_no_error (error);
+
+  listing = g_dir_open (dir, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_ptr_array_add (names, g_strdup (name));
+      g_unlink (path);
+    }
+  g_dir_close (listing);
+  g_rmdir (dir);
+  g_ptr_array_sort (names, (GCompareFunc) (void (*) (void)) g_strcmp0);
+  g_ptr_array_add (names, NULL);
+  *files = g_strjoinv (",", (char **) names->pdata);
+
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+/* Options are never taken for the output's name (--help once wrote a
+ * file named "--help"): each case's exit status, the start of its
+ * output and errors, and the files it left */
+static void
+test_simulate_usage (void)
+{
+  static const struct
+  {
+    const char *args[3];
+    int         status;
+    const char *out;
+    const char *err;
+    const char *files;
+  } cases[] = {
+    { { "--help" }, 0, "Usage: etrace-simulate [OUTPUT]\n", "", "" },
+    { { "-h" }, 0, "Usage: etrace-simulate [OUTPUT]\n", "", "" },
+    { { "--out" }, 2, "", "etrace-simulate: --out: unknown option\nUsage: etrace-simulate [OUTPUT]\n", "" },
+    { { "a.bin", "b.bin" }, 2, "", "etrace-simulate: b.bin: one output at most\nUsage: etrace-simulate [OUTPUT]\n", "" },
+    { { "./-x.bin" }, 0, "", "", "-x.bin" },
+    { { NULL }, 0, "", "", "trace.bin" },
+  };
+
+  if (g_getenv ("ETRACE_SIMULATE") == NULL)
+    {
+      g_test_skip ("ETRACE_SIMULATE is not set");
+      return;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      g_autofree char *files = NULL;
+
+      g_test_message ("case %u", i);
+      g_assert_cmpint (run_in_dir (cases[i].args, &out, &err, &files), ==, cases[i].status);
+      g_assert_true (g_str_has_prefix (out, cases[i].out));
+      g_assert_true (g_str_has_prefix (err, cases[i].err));
+      /* Nothing more than the prefix where it is empty */
+      if (cases[i].out[0] == '\0')
+        g_assert_cmpstr (out, ==, "");
+      if (cases[i].err[0] == '\0')
+        g_assert_cmpstr (err, ==, "");
+      g_assert_cmpstr (files, ==, cases[i].files);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -193,6 +287,7 @@ main (int   argc,
 
   g_test_add_func ("/firmware/simulate/end-to-end", test_simulate);
   g_test_add_func ("/firmware/simulate/disabled", test_simulate_disabled);
+  g_test_add_func ("/firmware/simulate/usage", test_simulate_usage);
 
   return g_test_run ();
 }

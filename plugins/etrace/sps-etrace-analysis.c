@@ -3,11 +3,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Spans are paired by name in timestamp order (formats/embedded-trace.md
- * §2.5): the events are stably sorted by absolute time first, because
- * wire order is not time order. One open span per name: a second start
- * discards the first, an end without a start is dropped, starts still
- * open at the end stay unfinished. Everything dropped is counted and
- * marked on the "Capture health" track.
+ * §2.5; sps-etrace-pairing.c, which a live capture keeps between its
+ * updates). One open span per name: a second start discards the first,
+ * an end without a start is dropped, starts still open at the end stay
+ * unfinished. Everything dropped is counted and marked on the "Capture
+ * health" track.
  *
  * The model: a process "ISRs" and a process "Tasks" with one thread per
  * name, highest priority first; a process "Markers" with one thread per
@@ -27,6 +27,8 @@
 #include <json-glib/json-glib.h>
 
 #include "sps-etrace-analysis.h"
+#include "sps-etrace-pairing.h"
+#include "sps-etrace-span-args.h"
 
 enum
 {
@@ -40,13 +42,6 @@ enum
 #define LOAD_WINDOWS 400
 /* The metadata lists the first misses only; all are counted and flagged */
 #define MAX_LISTED_MISSES 10000
-
-typedef struct
-{
-  gint64  start;
-  gint64  end;
-  guint32 name;             /* decoder names index */
-} Span;
 
 /* One track: a name string in a process */
 typedef struct
@@ -72,8 +67,9 @@ typedef struct
   SpsEtraceDecoder *decoder;
   SpsTraceBuilder  *builder;
   GPtrArray        *names;
-  GArray           *events;         /* sorted copy */
-  GArray           *spans;          /* Span */
+  SpsEtracePairing *pairing;
+  SpsEtraceSpanArgs *args;          /* the spans' and markers' args */
+  guint             args_decoder;   /* its number in the builder, 0: text */
   GHashTable       *tracks;         /* "pid/text" → Track */
   GPtrArray        *track_list;
   guint32          *track_of_name;  /* decoder name → Track index, spans */
@@ -91,19 +87,6 @@ typedef struct
   gint64            start;
   gint64            end;
 } Build;
-
-static int
-compare_events (gconstpointer a,
-                gconstpointer b)
-{
-  const SpsEtraceEvent *ea = a;
-  const SpsEtraceEvent *eb = b;
-
-  /* Equal times keep their stream order: g_array_sort() is stable */
-  if (ea->time_ns != eb->time_ns)
-    return ea->time_ns < eb->time_ns ? -1 : 1;
-  return 0;
-}
 
 static void
 track_free (gpointer data)
@@ -245,113 +228,79 @@ health (Build           *b,
   sps_trace_builder_add_counter_value (b->builder, b->health_tracks[what], time, (double) b->health[what]);
 }
 
-/* Pairing */
+/* What the pairing found, in the order it found it */
 
 static void
-pair_spans (Build *b)
+emit_pairing (Build *b)
 {
-  guint n_names = b->names->len;
-  guint n_segments = sps_etrace_decoder_get_n_segments (b->decoder);
-  g_autofree gint64 *open = g_new (gint64, MAX (n_names, 1));
-  g_autofree gint64 *segment_end = g_new (gint64, n_segments);
+  const SpsEtracePairing *p = b->pairing;
   guint32 category_marker = sps_trace_builder_intern (b->builder, "marker", -1);
+  g_autoptr(GString) value = g_string_new (NULL);
 
-  for (guint i = 0; i < n_names; i++)
-    open[i] = -1;
-
-  /* A span still open when the device reset ends with its boot's last
-   * event, not with the trace. */
-  for (guint i = 0; i < n_segments; i++)
-    segment_end[i] = G_MININT64;
-  for (guint i = 0; i < b->events->len; i++)
+  /* Problems and markers go to different tables (and only problems add
+   * strings), so each list replayed in its own order builds what the
+   * events in time order would. */
+  for (guint i = 0; i < p->notes->len; i++)
     {
-      const SpsEtraceEvent *e = &g_array_index (b->events, SpsEtraceEvent, i);
+      const SpsEtracePairNote *n = &g_array_index (p->notes, SpsEtracePairNote, i);
+      const SpsEtraceName *name = g_ptr_array_index (b->names, n->name);
+      g_autofree char *message = NULL;
 
-      guint segment = ((const SpsEtraceName *) g_ptr_array_index (b->names, e->name))->segment;
-
-      segment_end[segment] = MAX (segment_end[segment], e->time_ns);
+      if (n->health == SPS_ETRACE_HEALTH_DISCARDED_RESTARTS)
+        /* Translators: %s is a span name */
+        message = with_source (b, g_strdup_printf (_("“%s” started again before it ended; the earlier start was discarded"),
+                                                   name->name));
+      else
+        /* Translators: %s is a span name */
+        message = with_source (b, g_strdup_printf (_("“%s” ended without a start; the end was dropped"), name->name));
+      health (b, n->health, n->time_ns, 1, message);
     }
 
-  for (guint i = 0; i < b->events->len; i++)
+  for (guint i = 0; i < p->markers->len; i++)
     {
-      const SpsEtraceEvent *e = &g_array_index (b->events, SpsEtraceEvent, i);
-      const SpsEtraceName *name = g_ptr_array_index (b->names, e->name);
+      const SpsEtraceEvent *e = &g_array_index (p->markers, SpsEtraceEvent, i);
+      const Track *track = g_ptr_array_index (b->track_list, b->marker_of_name[e->name]);
 
-      switch (e->kind)
+      SpsArgsRef ref = SPS_ARGS_REF_NONE;
+
+      /* Deferred as a span's are; as text only in a builder that holds
+       * the most decoders already */
+      if (e->has_value && b->args_decoder != 0)
+        ref = sps_etrace_span_args_marker (b->args_decoder, e->value);
+      else if (e->has_value)
         {
-        case SPS_ETRACE_SPAN_START:
-          if (open[e->name] >= 0)
-            {
-              g_autofree char *message =
-                /* Translators: %s is a span name */
-                with_source (b, g_strdup_printf (_("“%s” started again before it ended; the earlier start was discarded"),
-                                                 name->name));
-
-              health (b, SPS_ETRACE_HEALTH_DISCARDED_RESTARTS, e->time_ns, 1, message);
-            }
-          open[e->name] = e->time_ns;
-          break;
-
-        case SPS_ETRACE_SPAN_END:
-          if (open[e->name] < 0)
-            {
-              g_autofree char *message =
-                /* Translators: %s is a span name */
-                with_source (b, g_strdup_printf (_("“%s” ended without a start; the end was dropped"), name->name));
-
-              health (b, SPS_ETRACE_HEALTH_UNMATCHED_END, e->time_ns, 1, message);
-            }
-          else
-            {
-              Span span = { open[e->name], e->time_ns, e->name };
-
-              g_array_append_val (b->spans, span);
-              open[e->name] = -1;
-            }
-          break;
-
-        case SPS_ETRACE_MARKER:
-          {
-            guint32 t = b->marker_of_name[e->name];
-            const Track *track = g_ptr_array_index (b->track_list, t);
-            g_autofree char *args = NULL;
-
-            if (e->has_value)
-              args = g_strdup_printf ("{\"value\":%u}", e->value);
-            sps_trace_builder_add_instant (b->builder, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD,
-                                           track->process, track->thread, e->time_ns,
-                                           track->text_id, category_marker,
-                                           args != NULL ? sps_trace_builder_add_args_text (b->builder, args, -1)
-                                                        : SPS_ARGS_REF_NONE);
-          }
-          break;
-
-        default:
-          g_assert_not_reached ();
+          g_string_assign (value, "{\"value\":");
+          sps_json_append_uint64 (value, e->value);
+          g_string_append_c (value, '}');
+          ref = sps_trace_builder_add_args_text (b->builder, value->str, (gssize) value->len);
         }
+      sps_trace_builder_add_instant (b->builder, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD,
+                                     track->process, track->thread, e->time_ns,
+                                     track->text_id, category_marker, ref);
     }
 
-  for (guint i = 0; i < n_names; i++)
+  for (guint i = 0; i < MIN (b->names->len, p->open->len); i++)
     {
       const SpsEtraceName *name = g_ptr_array_index (b->names, i);
+      gint64 open = g_array_index (p->open, gint64, i);
       const Track *track;
       g_autofree char *message = NULL;
       g_autofree char *args = NULL;
 
-      if (open[i] < 0)
+      if (open < 0)
         continue;
 
       track = g_ptr_array_index (b->track_list, b->track_of_name[i]);
       /* Translators: %s is a span name */
       message = with_source (b, g_strdup_printf (_("“%s” was still running when the capture ended"), name->name));
-      health (b, SPS_ETRACE_HEALTH_OPEN_AT_END, open[i], 1, message);
+      health (b, SPS_ETRACE_HEALTH_OPEN_AT_END, open, 1, message);
       args = g_strdup_printf ("{\"type\":\"%s\",\"priority\":%u}",
                               name->source == SPS_ETRACE_SOURCE_ISR ? "isr" : "task", name->priority);
       /* Unfinished up to the end of its boot (of the capture, mostly),
        * as an unmatched begin would be, but without the core's own "unmatched_begin" warning
        * for the same fact. */
-      sps_trace_builder_add_complete (b->builder, track->thread, open[i],
-                                      segment_end[name->segment] - open[i], track->text_id,
+      sps_trace_builder_add_complete (b->builder, track->thread, open,
+                                      g_array_index (p->segment_end, gint64, name->segment) - open, track->text_id,
                                       sps_trace_builder_intern (b->builder,
                                                                 name->source == SPS_ETRACE_SOURCE_ISR ? "isr" : "task", -1),
                                       sps_trace_builder_add_args_text (b->builder, args, -1),
@@ -386,19 +335,17 @@ make_tracks (Build *b)
   for (guint i = 0; i < n_names; i++)
     b->track_of_name[i] = b->marker_of_name[i] = SPS_NO_INDEX;
 
-  /* Only names that occur get a track */
-  for (guint i = 0; i < b->events->len; i++)
+  /* Only names that occur get a track, in the order they first occur */
+  for (guint i = 0; i < b->pairing->occurrences->len; i++)
     {
-      const SpsEtraceEvent *e = &g_array_index (b->events, SpsEtraceEvent, i);
-      const SpsEtraceName *name = g_ptr_array_index (b->names, e->name);
+      guint32 occurrence = g_array_index (b->pairing->occurrences, guint32, i);
+      guint32 index = occurrence >> 1;
+      const SpsEtraceName *name = g_ptr_array_index (b->names, index);
 
-      if (e->kind == SPS_ETRACE_MARKER)
-        {
-          if (b->marker_of_name[e->name] == SPS_NO_INDEX)
-            b->marker_of_name[e->name] = ensure_track (b, PID_MARKERS, name);
-        }
-      else if (b->track_of_name[e->name] == SPS_NO_INDEX)
-        b->track_of_name[e->name] = ensure_track (b, pid_of_name (name), name);
+      if (occurrence & 1)
+        b->marker_of_name[index] = ensure_track (b, PID_MARKERS, name);
+      else
+        b->track_of_name[index] = ensure_track (b, pid_of_name (name), name);
     }
 
   sorted = copy_tracks (b);
@@ -421,20 +368,6 @@ make_tracks (Build *b)
 
 /* Spans, deadlines, response times */
 
-static int
-compare_spans (gconstpointer a,
-               gconstpointer b)
-{
-  const Span *sa = a;
-  const Span *sb = b;
-
-  if (sa->start != sb->start)
-    return sa->start < sb->start ? -1 : 1;
-  if (sa->end != sb->end)
-    return sa->end < sb->end ? -1 : 1;
-  return sa->name < sb->name ? -1 : sa->name > sb->name;
-}
-
 static void
 emit_spans (Build *b)
 {
@@ -444,16 +377,17 @@ emit_spans (Build *b)
   category[0] = sps_trace_builder_intern (b->builder, "task", -1);
   category[1] = sps_trace_builder_intern (b->builder, "isr", -1);
 
-  g_array_sort (b->spans, compare_spans);
-
-  for (guint i = 0; i < b->spans->len; i++)
+  /* The pairing keeps them in this order: (start, end, name) */
+  for (guint i = 0; i < b->pairing->spans->len; i++)
     {
-      const Span *span = &g_array_index (b->spans, Span, i);
+      SpsEtraceSpan *span = &g_array_index (b->pairing->spans, SpsEtraceSpan, i);
       const SpsEtraceName *name = g_ptr_array_index (b->names, span->name);
       Track *track = g_ptr_array_index (b->track_list, b->track_of_name[span->name]);
       gboolean isr = name->source == SPS_ETRACE_SOURCE_ISR;
       gint64 dur = span->end - span->start;
-      char number[G_ASCII_DTOSTR_BUF_SIZE];
+      const SpsEtraceNameArgs *prefix = sps_etrace_span_args_get_name (b->args, span->name);
+      SpsArgsRef ref = SPS_ARGS_REF_NONE;
+      gint64 deadline;
 
       track->n_spans++;
       track->min_ns = MIN (track->min_ns, dur);
@@ -462,66 +396,63 @@ emit_spans (Build *b)
       if (__builtin_add_overflow (track->sum_ns, dur, &track->sum_ns))
         track->sum_ns = G_MAXINT64;
 
-      g_string_printf (args, "{\"type\":\"%s\",\"priority\":%u", isr ? "isr" : "task", name->priority);
-      if (name->has_deadline)
+      if (sps_etrace_span_missed (prefix, span->start, span->end, &deadline))
         {
-          gint64 deadline;
-          gboolean missed;
+          gint pid = track->pid;
 
-          /* Saturating: a span near the end of time has no deadline after it */
-          if (__builtin_add_overflow (span->start, (gint64) llround ((double) name->deadline_ms * 1e6), &deadline))
-            deadline = G_MAXINT64;
-          missed = span->end > deadline;
+          track->n_misses++;
+          b->n_misses++;
 
-          g_string_append_printf (args, ",\"deadline_ms\":%s,\"deadline_us\":",
-                                  g_ascii_formatd (number, sizeof number, "%.9g", name->deadline_ms));
-          sps_json_append_time_us (args, deadline);
-          g_string_append_printf (args, ",\"deadline_missed\":%s", missed ? "true" : "false");
-          if (missed)
+          if (b->n_misses <= MAX_LISTED_MISSES)
             {
-              gint pid = track->pid;
-
-              /* end > deadline >= start: no overflow below the span's own */
-              g_string_append (args, ",\"lateness_us\":");
-              sps_json_append_time_us (args, (gint64) ((guint64) span->end - (guint64) deadline));
-              track->n_misses++;
-              b->n_misses++;
-
-              if (b->n_misses <= MAX_LISTED_MISSES)
-                {
-                  if (b->miss_list->len > 1)
-                    g_string_append_c (b->miss_list, ',');
-                  g_string_append (b->miss_list, "{\"name\":");
-                  sps_json_append_string (b->miss_list, name->name, -1);
-                  g_string_append (b->miss_list, ",\"start_us\":");
-                  sps_json_append_time_us (b->miss_list, span->start);
-                  g_string_append (b->miss_list, ",\"end_us\":");
-                  sps_json_append_time_us (b->miss_list, span->end);
-                  g_string_append (b->miss_list, ",\"deadline_us\":");
-                  sps_json_append_time_us (b->miss_list, deadline);
-                  g_string_append (b->miss_list, "}");
-                }
-
-              /* The visible mark: a step of the process's running count of
-               * misses at the moment the span overran. */
-              if (b->misses_track[pid] == SPS_NO_INDEX)
-                {
-                  b->misses_track[pid] =
-                    sps_trace_builder_ensure_counter_track (b->builder, track->process,
-                                                            sps_trace_builder_intern (b->builder, _("Deadline misses"), -1),
-                                                            0);
-                  sps_trace_builder_add_counter_value (b->builder, b->misses_track[pid], b->start, 0);
-                }
-              b->misses[pid]++;
-              sps_trace_builder_add_counter_value (b->builder, b->misses_track[pid], deadline, b->misses[pid]);
+              if (b->miss_list->len > 1)
+                g_string_append_c (b->miss_list, ',');
+              g_string_append (b->miss_list, "{\"name\":");
+              sps_json_append_string (b->miss_list, name->name, -1);
+              g_string_append (b->miss_list, ",\"start_us\":");
+              sps_json_append_time_us (b->miss_list, span->start);
+              g_string_append (b->miss_list, ",\"end_us\":");
+              sps_json_append_time_us (b->miss_list, span->end);
+              g_string_append (b->miss_list, ",\"deadline_us\":");
+              sps_json_append_time_us (b->miss_list, deadline);
+              g_string_append (b->miss_list, "}");
             }
+
+          /* The visible mark: a step of the process's running count of
+           * misses at the moment the span overran. */
+          if (b->misses_track[pid] == SPS_NO_INDEX)
+            {
+              b->misses_track[pid] =
+                sps_trace_builder_ensure_counter_track (b->builder, track->process,
+                                                        sps_trace_builder_intern (b->builder, _("Deadline misses"), -1),
+                                                        0);
+              sps_trace_builder_add_counter_value (b->builder, b->misses_track[pid], b->start, 0);
+            }
+          b->misses[pid]++;
+          sps_trace_builder_add_counter_value (b->builder, b->misses_track[pid], deadline, b->misses[pid]);
         }
-      g_string_append_c (args, '}');
+
+      /* Deferred: a span's args are stored once, when a build first
+       * hands them out, and made into text only when read */
+      if (b->args_decoder != 0)
+        {
+          if (span->args == SPS_ETRACE_NO_ARGS)
+            span->args = sps_etrace_span_store_add (b->pairing->store, span->start, span->end, span->name);
+          if (span->args != SPS_ETRACE_NO_ARGS)
+            ref = sps_etrace_span_args_span (b->args, b->args_decoder, span->args);
+        }
+      if (ref == SPS_ARGS_REF_NONE)
+        {
+          g_string_truncate (args, 0);
+          sps_etrace_append_span_args (args, prefix, span->start, span->end);
+          ref = sps_trace_builder_add_args_text (b->builder, args->str, (gssize) args->len);
+        }
 
       sps_trace_builder_add_complete (b->builder, track->thread, span->start, dur, track->text_id,
-                                      category[isr], sps_trace_builder_add_args_text (b->builder, args->str, args->len),
-                                      SPS_SLICE_NONE);
+                                      category[isr], ref, SPS_SLICE_NONE);
     }
+
+  sps_etrace_span_args_seal (b->args);
 }
 
 /* @start + @windows × @window, saturated: a capture whose times reach the
@@ -553,7 +484,7 @@ emit_load (Build *b)
 
   if (__builtin_sub_overflow (b->end, b->start, &range))
     range = G_MAXINT64;
-  if (b->spans->len == 0 || range <= 0)
+  if (b->pairing->spans->len == 0 || range <= 0)
     return;
 
   /* A 1-2-5 window of at least 1 µs giving at most LOAD_WINDOWS values */
@@ -575,9 +506,9 @@ emit_load (Build *b)
     }
   n_windows = (guint) (range / window) + 1;
 
-  for (guint i = 0; i < b->spans->len; i++)
+  for (guint i = 0; i < b->pairing->spans->len; i++)
     {
-      const Span *span = &g_array_index (b->spans, Span, i);
+      const SpsEtraceSpan *span = &g_array_index (b->pairing->spans, SpsEtraceSpan, i);
       Track *track = g_ptr_array_index (b->track_list, b->track_of_name[span->name]);
       gint64 t = span->start;
 
@@ -731,38 +662,40 @@ emit_warnings (Build *b)
 }
 
 /**
- * sps_etrace_build:
+ * sps_etrace_build_paired:
  * @decoder: a finished decoder
+ * @pairing: the pairing of all of @decoder's events
  * @builder: where the trace goes
  * @progress: (nullable): progress and cancellation
  * @error: return location for an error (cancellation only)
  *
- * Pairs, analyses and adds everything @decoder read to @builder. The
- * decoder's events are sorted by time in place.
+ * Analyses and adds everything @decoder read to @builder, with the spans
+ * @pairing found (a live capture keeps its pairing between updates).
  */
 gboolean
-sps_etrace_build (SpsEtraceDecoder *decoder,
-                  SpsTraceBuilder  *builder,
-                  SpsProgress      *progress,
-                  GError          **error)
+sps_etrace_build_paired (SpsEtraceDecoder *decoder,
+                         SpsEtracePairing *pairing,
+                         SpsTraceBuilder  *builder,
+                         SpsProgress      *progress,
+                         GError          **error)
 {
   Build b = { 0 };
   GArray *marks;
-  GArray *events;
   gboolean ret = FALSE;
 
   g_return_val_if_fail (decoder != NULL, FALSE);
+  g_return_val_if_fail (pairing != NULL, FALSE);
+  g_return_val_if_fail (pairing->n_events == sps_etrace_decoder_get_events (decoder)->len, FALSE);
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (builder), FALSE);
 
   marks = sps_etrace_decoder_get_marks (decoder);
-  events = sps_etrace_decoder_get_events (decoder);
   b.decoder = decoder;
   b.source = sps_etrace_decoder_get_source (decoder);
   b.builder = builder;
   b.names = sps_etrace_decoder_get_names (decoder);
+  b.pairing = pairing;
   b.tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   b.track_list = g_ptr_array_new_with_free_func (track_free);
-  b.spans = g_array_new (FALSE, FALSE, sizeof (Span));
   b.miss_list = g_string_new ("[");
   b.health_process = SPS_NO_INDEX;
   for (guint i = 0; i < G_N_ELEMENTS (b.health_tracks); i++)
@@ -772,15 +705,10 @@ sps_etrace_build (SpsEtraceDecoder *decoder,
   for (guint i = 0; i < G_N_ELEMENTS (b.misses_track); i++)
     b.misses_track[i] = SPS_NO_INDEX;
 
-  /* In place (the decoder is done): stable, so equal times keep their
-   * stream order */
-  b.events = g_array_ref (events);
-  g_array_sort (b.events, compare_events);
-
-  if (b.events->len > 0)
+  if (pairing->n_events > 0)
     {
-      b.start = g_array_index (b.events, SpsEtraceEvent, 0).time_ns;
-      b.end = g_array_index (b.events, SpsEtraceEvent, b.events->len - 1).time_ns;
+      b.start = pairing->start;
+      b.end = pairing->end;
     }
 
   if (progress != NULL && sps_progress_is_cancelled (progress))
@@ -797,8 +725,10 @@ sps_etrace_build (SpsEtraceDecoder *decoder,
               sps_etrace_decoder_get_first_message (decoder, mark->health));
     }
 
+  b.args = sps_etrace_span_args_new (pairing->store, b.names);
+  b.args_decoder = sps_trace_builder_add_args_decoder (builder, SPS_ARGS_DECODER (b.args));
   make_tracks (&b);
-  pair_spans (&b);
+  emit_pairing (&b);
   emit_spans (&b);
   emit_load (&b);
   emit_summary (&b);
@@ -806,8 +736,7 @@ sps_etrace_build (SpsEtraceDecoder *decoder,
   ret = TRUE;
 
 out:
-  g_array_unref (b.events);
-  g_array_unref (b.spans);
+  g_clear_object (&b.args);
   g_hash_table_unref (b.tracks);
   g_ptr_array_unref (b.track_list);
   g_string_free (b.miss_list, TRUE);
@@ -820,14 +749,66 @@ out:
 }
 
 /**
+ * sps_etrace_build:
+ * @decoder: a finished decoder
+ * @builder: where the trace goes
+ * @progress: (nullable): progress and cancellation
+ * @error: return location for an error (cancellation only)
+ *
+ * Pairs, analyses and adds everything @decoder read to @builder. The
+ * decoder's events may be sorted by time in place.
+ */
+gboolean
+sps_etrace_build (SpsEtraceDecoder *decoder,
+                  SpsTraceBuilder  *builder,
+                  SpsProgress      *progress,
+                  GError          **error)
+{
+  g_autoptr(SpsEtracePairing) pairing = sps_etrace_pairing_new ();
+  GArray *events;
+
+  g_return_val_if_fail (decoder != NULL, FALSE);
+  g_return_val_if_fail (SPS_IS_TRACE_BUILDER (builder), FALSE);
+
+  events = sps_etrace_decoder_get_events (decoder);
+  /* From the first event nothing is older than what was paired */
+  if (!sps_etrace_pairing_advance (pairing, events, sps_etrace_decoder_get_names (decoder), events->len, TRUE))
+    g_return_val_if_reached (FALSE);
+
+  return sps_etrace_build_paired (decoder, pairing, builder, progress, error);
+}
+
+/**
+ * sps_etrace_end_stream:
+ * @decoder: a decoder that was fed the whole stream, not finished
+ * @builder: where the trace goes
+ *
+ * Ends the stream and writes what the builder of every etrace trace
+ * holds before the analysis: the format, its unit, the frames read.
+ */
+void
+sps_etrace_end_stream (SpsEtraceDecoder *decoder,
+                       SpsTraceBuilder  *builder)
+{
+  g_return_if_fail (decoder != NULL);
+  g_return_if_fail (SPS_IS_TRACE_BUILDER (builder));
+
+  sps_trace_builder_set_format (builder, "etrace");
+  sps_trace_builder_set_display_time_unit (builder, "ns");
+  sps_etrace_decoder_finish (decoder);
+  sps_trace_builder_add_events_read (builder, sps_etrace_decoder_get_frames (decoder));
+}
+
+/**
  * sps_etrace_build_stream:
  * @decoder: a decoder that was fed the whole stream, not finished
  * @builder: where the trace goes
  * @progress: (nullable): progress and cancellation
  * @error: return location for an error (cancellation only)
  *
- * Ends the stream and builds its trace: what a load of a file and an
- * update of a live capture both do once the bytes are decoded.
+ * Ends the stream and builds its trace: what a load of a file does once
+ * the bytes are decoded (a live capture's update the same, with the
+ * pairing it keeps).
  */
 gboolean
 sps_etrace_build_stream (SpsEtraceDecoder *decoder,
@@ -838,10 +819,7 @@ sps_etrace_build_stream (SpsEtraceDecoder *decoder,
   g_return_val_if_fail (decoder != NULL, FALSE);
   g_return_val_if_fail (SPS_IS_TRACE_BUILDER (builder), FALSE);
 
-  sps_trace_builder_set_format (builder, "etrace");
-  sps_trace_builder_set_display_time_unit (builder, "ns");
-  sps_etrace_decoder_finish (decoder);
-  sps_trace_builder_add_events_read (builder, sps_etrace_decoder_get_frames (decoder));
+  sps_etrace_end_stream (decoder, builder);
 
   return sps_etrace_build (decoder, builder, progress, error);
 }

@@ -8,6 +8,7 @@
 #include <spanscope-core.h>
 
 #include "sps-etrace-decoder.h"
+#include "sps-etrace-pairing.h"
 
 G_BEGIN_DECLS
 
@@ -15,6 +16,13 @@ gboolean sps_etrace_build (SpsEtraceDecoder *decoder,
                            SpsTraceBuilder  *builder,
                            SpsProgress      *progress,
                            GError          **error);
+gboolean sps_etrace_build_paired (SpsEtraceDecoder *decoder,
+                                  SpsEtracePairing *pairing,
+                                  SpsTraceBuilder  *builder,
+                                  SpsProgress      *progress,
+                                  GError          **error);
+void     sps_etrace_end_stream   (SpsEtraceDecoder *decoder,
+                                  SpsTraceBuilder  *builder);
 gboolean sps_etrace_build_stream (SpsEtraceDecoder *decoder,
                                   SpsTraceBuilder  *builder,
                                   SpsProgress      *progress,

@@ -9,6 +9,14 @@
  * frame, frames still missing), so the trace of the copy is the one a
  * load of the same bytes gives, while the original goes on decoding as
  * if the update had not happened.
+ *
+ * The decoder and its copies also share the pairing of the events
+ * (sps-etrace-pairing.c): each build of a copy pairs only the events
+ * that arrived since the pairing last moved, then analyses from it, so
+ * the sort and pairing of a whole capture are not done again at every
+ * update. A build that cannot use it (a copy older than the pairing,
+ * events that only the end of the stream gave) pairs everything on its
+ * own as a load does; the trace is the same either way.
  */
 
 #define G_LOG_DOMAIN "sps-etrace"
@@ -18,14 +26,52 @@
 #include "sps-etrace-analysis.h"
 #include "sps-etrace-decoder.h"
 #include "sps-etrace-live-decoder.h"
+#include "sps-etrace-pairing.h"
+
+/* The pairing a decoder and its copies share (reference counted) */
+typedef struct
+{
+  GMutex               lock;
+  SpsEtracePairing    *pairing;
+  SpsEtraceLiveCounts  counts;
+} Shared;
 
 struct _SpsEtraceLiveDecoder
 {
   GObject           parent_instance;
 
   SpsEtraceDecoder *decoder;
+  Shared           *shared;
   gboolean          built;
+  gboolean          is_copy;
+  gboolean          incremental;
 };
+
+static Shared *
+shared_new (void)
+{
+  Shared *shared = g_atomic_rc_box_new0 (Shared);
+
+  g_mutex_init (&shared->lock);
+  shared->pairing = sps_etrace_pairing_new ();
+
+  return shared;
+}
+
+static void
+shared_clear (gpointer data)
+{
+  Shared *shared = data;
+
+  g_mutex_clear (&shared->lock);
+  sps_etrace_pairing_free (shared->pairing);
+}
+
+static void
+shared_unref (Shared *shared)
+{
+  g_atomic_rc_box_release_full (shared, shared_clear);
+}
 
 static void sps_etrace_live_decoder_iface_init (SpsLiveDecoderInterface *iface);
 
@@ -41,6 +87,15 @@ sps_etrace_live_decoder_feed (SpsLiveDecoder *decoder,
 
   g_return_if_fail (!self->built);
 
+  /* A copy that goes on decodes other bytes than its original: its
+   * events are paired apart from the original's from now on */
+  if (self->is_copy)
+    {
+      g_clear_pointer (&self->shared, shared_unref);
+      self->shared = shared_new ();
+      self->is_copy = FALSE;
+    }
+
   sps_etrace_decoder_feed (self->decoder, data, len);
 }
 
@@ -54,6 +109,9 @@ sps_etrace_live_decoder_copy (SpsLiveDecoder *decoder)
 
   copy = g_object_new (SPS_TYPE_ETRACE_LIVE_DECODER, NULL);
   copy->decoder = sps_etrace_decoder_copy (self->decoder);
+  copy->shared = g_atomic_rc_box_acquire (self->shared);
+  copy->is_copy = TRUE;
+  copy->incremental = self->incremental;
 
   return SPS_LIVE_DECODER (copy);
 }
@@ -65,12 +123,43 @@ sps_etrace_live_decoder_build (SpsLiveDecoder   *decoder,
                                GError          **error)
 {
   SpsEtraceLiveDecoder *self = SPS_ETRACE_LIVE_DECODER (decoder);
+  GArray *events = sps_etrace_decoder_get_events (self->decoder);
+  GPtrArray *names = sps_etrace_decoder_get_names (self->decoder);
+  Shared *shared = self->shared;
+  guint n = events->len;
 
   g_return_val_if_fail (!self->built, FALSE);
 
   self->built = TRUE;
+  sps_etrace_end_stream (self->decoder, builder);
 
-  return sps_etrace_build_stream (self->decoder, builder, progress, error);
+  /* The pairing holds a prefix of these events (a copy shares it with its
+   * original only while it is not fed) */
+  if (self->incremental && events->len == n)
+    {
+      g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&shared->lock);
+      SpsEtracePairing *pairing = shared->pairing;
+
+      if (pairing->n_events <= n)
+        {
+          shared->counts.kept++;
+          /* This decoder is built: its events may be sorted in place */
+          if (!sps_etrace_pairing_advance (pairing, events, names, n, TRUE))
+            {
+              shared->counts.restarted++;
+              sps_etrace_pairing_reset (pairing);
+              if (!sps_etrace_pairing_advance (pairing, events, names, n, TRUE))
+                g_return_val_if_reached (FALSE);
+            }
+          return sps_etrace_build_paired (self->decoder, pairing, builder, progress, error);
+        }
+    }
+
+  g_mutex_lock (&shared->lock);
+  shared->counts.apart++;
+  g_mutex_unlock (&shared->lock);
+
+  return sps_etrace_build (self->decoder, builder, progress, error);
 }
 
 static void
@@ -87,6 +176,7 @@ sps_etrace_live_decoder_finalize (GObject *object)
   SpsEtraceLiveDecoder *self = SPS_ETRACE_LIVE_DECODER (object);
 
   g_clear_pointer (&self->decoder, sps_etrace_decoder_free);
+  g_clear_pointer (&self->shared, shared_unref);
 
   G_OBJECT_CLASS (sps_etrace_live_decoder_parent_class)->finalize (object);
 }
@@ -100,6 +190,7 @@ sps_etrace_live_decoder_class_init (SpsEtraceLiveDecoderClass *klass)
 static void
 sps_etrace_live_decoder_init (SpsEtraceLiveDecoder *self)
 {
+  self->incremental = TRUE;
 }
 
 /* @source: (nullable): names the stream in messages */
@@ -110,6 +201,34 @@ sps_etrace_live_decoder_new (const char *source)
 
   self->decoder = sps_etrace_decoder_new ();
   sps_etrace_decoder_set_source (self->decoder, source);
+  self->shared = shared_new ();
 
   return SPS_LIVE_DECODER (self);
+}
+
+/* FALSE: builds pair every event again, as before the pairing was kept
+ * (the benchmark's baseline); copies made afterwards inherit it */
+void
+sps_etrace_live_decoder_set_incremental (SpsLiveDecoder *decoder,
+                                         gboolean        incremental)
+{
+  g_return_if_fail (SPS_IS_ETRACE_LIVE_DECODER (decoder));
+
+  SPS_ETRACE_LIVE_DECODER (decoder)->incremental = incremental != FALSE;
+}
+
+/* Of @decoder and every copy sharing its pairing */
+void
+sps_etrace_live_decoder_get_counts (SpsLiveDecoder      *decoder,
+                                    SpsEtraceLiveCounts *counts)
+{
+  SpsEtraceLiveDecoder *self;
+
+  g_return_if_fail (SPS_IS_ETRACE_LIVE_DECODER (decoder));
+  g_return_if_fail (counts != NULL);
+
+  self = SPS_ETRACE_LIVE_DECODER (decoder);
+  g_mutex_lock (&self->shared->lock);
+  *counts = self->shared->counts;
+  g_mutex_unlock (&self->shared->lock);
 }

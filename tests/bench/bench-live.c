@@ -2,30 +2,44 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Usage: bench-live [SECONDS]   (seconds of capture, default 600; 3600 is
+ * Usage: bench-live [SECONDS]   (seconds of capture, default 240; 3600 is
  *                                the hour of issue 19)
  *
  * Simulates a device sending 10,000 frames/s faster than real time: a v2
  * stream of SECONDS × 10,000 frames (per millisecond: starts and ends of
  * two ISRs and two tasks, and two markers, so spans are always open
- * across an update), generated in memory. Then, at a quarter, half,
- * three quarters and all of it, in the same run:
+ * across an update), generated in memory. Then, at 1/24, 10/24 and all
+ * of it (0.1 M, 1 M and 2.4 M frames by default), in the same run:
  *
  * - reload (the live window before issue 19): sps_trace_load() of a file
  *   holding the capture so far, i.e. read + decode + build + finish +
  *   analyses of everything, at every update;
- * - live: the bytes since the previous point are fed to one live decoder
- *   (counted apart, per second of capture), then one update: copy of the
- *   decoder, build, finish and analyses (sps_live_decoder_load()).
+ * - the bytes are fed to one live decoder as they arrive (counted apart,
+ *   per second of capture); an update one second of capture (10,000
+ *   frames) before the point, then at the point:
+ * - full: an update that pairs every event again (the live decoder of
+ *   the previous sitting: a copy, sort and pairing of all events, then
+ *   build, finish and analyses; sps_live_decoder_load() of a copy made
+ *   not incremental);
+ * - kept: the update as the window does it now, pairing only the 10,000
+ *   new frames with the pairing the decoder keeps;
+ * - rest: the same update again with no new frame (what every update
+ *   costs whatever arrived: emitting the rows, finish, analyses).
  *
- * It reports the CPU time of one update (all threads of the process:
- * getrusage), the share of one core that updates every 250 ms would
- * take, the refresh interval that keeps updates at 10 % of one core
- * (the live window's budget), and the anonymous resident memory per
- * frame with the decoder and the newest trace held (as the live window
- * holds them), beyond what the process held with the stream generated. Numbers at SECONDS < 3600 are also
- * extrapolated linearly (per frame) to the hour; an update's cost still
- * grows with the capture (see docs/architecture.md, "Live capture").
+ * Then, apart (after the memory was read; best of 3 each): the pairing
+ * of all the events at each point (what every update did before),
+ * against the pairing of the last second's 10,000 when the ones before
+ * were paired (what an update does now), beside the rest of an update
+ * (best of 3 updates with nothing new).
+ *
+ * It reports CPU times (all threads of the process: getrusage), the
+ * refresh interval that keeps updates at 10 % of one core (the live
+ * window's budget), and the anonymous resident memory per frame with the
+ * decoder, its pairing and the newest trace held (as the live window
+ * holds them), beyond what the process held with the stream generated.
+ * Numbers at SECONDS < 3600 are also extrapolated linearly (per frame)
+ * to the hour: the rest still grows with the capture (see
+ * docs/architecture.md, "Live updates").
  */
 
 #define G_LOG_DOMAIN "sps-bench-live"
@@ -41,12 +55,16 @@
 
 #include "../etrace-stream.h"
 #include "sps-bench-util.h"
+#include "sps-etrace-analysis.h"
 #include "sps-etrace-live-decoder.h"
 
 #define FRAMES_PER_MS 10
 #define UPDATE_MS     250.0
 #define BUDGET        0.10
-#define N_POINTS      4
+#define N_POINTS      3
+/* Frames an update pairs at each point: one second of capture */
+#define NEW_SECONDS   1
+#define MAX_RELOAD_FRAMES 10000000
 
 #define START  1
 #define END    2
@@ -87,11 +105,79 @@ generate (guint    seconds,
   return s;
 }
 
+/* CPU milliseconds of one update: a copy of @decoder built, finished and
+ * analysed (its trace held in *@trace until the next) */
+static double
+update_ms (SpsLiveDecoder *decoder,
+           GFile          *file,
+           gboolean        incremental,
+           SpsTrace      **trace)
+{
+  g_autoptr(SpsLiveDecoder) copy = NULL;
+  g_autoptr(GError) error = NULL;
+  double cpu;
+
+  g_clear_object (trace);
+  cpu = sps_bench_cpu_seconds ();
+  copy = sps_live_decoder_copy (decoder);
+  sps_etrace_live_decoder_set_incremental (copy, incremental);
+  *trace = sps_live_decoder_load (copy, NULL, file, &error);
+  g_assert_no_error (error);
+
+  return (sps_bench_cpu_seconds () - cpu) * 1000;
+}
+
+/* Best of 3: CPU milliseconds of pairing events @from to @to of
+ * @decoder's after the ones before were paired */
+static double
+pair_ms (SpsEtraceDecoder *decoder,
+         guint             from,
+         guint             to)
+{
+  GArray *events = sps_etrace_decoder_get_events (decoder);
+  GPtrArray *names = sps_etrace_decoder_get_names (decoder);
+  double best = G_MAXDOUBLE;
+
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autoptr(SpsEtracePairing) pairing = sps_etrace_pairing_new ();
+      double cpu;
+      gboolean paired;
+
+      paired = sps_etrace_pairing_advance (pairing, events, names, from, FALSE);
+      g_assert_true (paired);
+      cpu = sps_bench_cpu_seconds ();
+      paired = sps_etrace_pairing_advance (pairing, events, names, to, FALSE);
+      cpu = (sps_bench_cpu_seconds () - cpu) * 1000;
+      best = MIN (best, cpu);
+      g_assert_true (paired);
+    }
+
+  return best;
+}
+
+/* Feeds the stream up to @end, in reads of 4 KiB like a tty's; adds the
+ * CPU seconds to *@feed_s */
+static void
+feed_to (SpsLiveDecoder *decoder,
+         GByteArray     *stream,
+         guint64        *fed,
+         guint64         end,
+         double         *feed_s)
+{
+  double cpu = sps_bench_cpu_seconds ();
+
+  for (; *fed < end; *fed += MIN (4096, end - *fed))
+    sps_live_decoder_feed (decoder, stream->data + *fed, (gsize) MIN (4096, end - *fed));
+  *feed_s += sps_bench_cpu_seconds () - cpu;
+}
+
 int
 main (int   argc,
       char *argv[])
 {
-  guint seconds = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10) : 600;
+  guint seconds = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10) : 240;
+  static const guint point_24ths[N_POINTS] = { 1, 10, 24 };
   g_autofree guint64 *second_end = NULL;
   g_autoptr(GByteArray) stream = NULL;
   g_autoptr(GError) error = NULL;
@@ -100,15 +186,20 @@ main (int   argc,
   g_autoptr(GFile) file = NULL;
   g_autofree char *name = NULL;
   g_autoptr(SpsLiveDecoder) decoder = NULL;
+  g_autoptr(SpsTrace) live = NULL;
+  SpsEtraceLiveCounts counts;
   guint64 fed = 0;
   double feed_s = 0;
-  double old_ms = 0, new_ms = 0;
+  double reload_ms = 0, full_ms = 0, kept_ms = 0, rest_ms = 0;
+  double point_rest_ms[N_POINTS];
   guint64 frames = 0;
   guint64 anon_before;
+  double last_anon = 0;
+  double load_avg[3] = { 0 };
 
-  if (seconds < N_POINTS || seconds > 3600)
+  if (seconds < 48 || seconds > 3600)
     {
-      fprintf (stderr, "usage: bench-live [SECONDS], %d to 3600\n", N_POINTS);
+      fprintf (stderr, "usage: bench-live [SECONDS], 48 to 3600\n");
       return 2;
     }
 
@@ -123,64 +214,126 @@ main (int   argc,
   name = g_file_get_parse_name (file);
   decoder = sps_etrace_live_decoder_new (name);
 
-  printf ("live capture: %u s at %d frames/s simulated, %.1f MB (%.2f bytes/frame)\n",
+  if (getloadavg (load_avg, 3) < 0)
+    load_avg[0] = load_avg[1] = load_avg[2] = -1;
+  printf ("live capture: %u s at %d frames/s simulated, %.1f MB (%.2f bytes/frame); load average %.2f %.2f %.2f\n",
           seconds, FRAMES_PER_MS * 1000, stream->len / 1e6,
-          (double) stream->len / ((double) seconds * FRAMES_PER_MS * 1000));
-  printf ("%8s %10s | %12s %12s %7s | %9s %9s | %11s %11s\n", "capture", "frames",
-          "reload ms", "live ms", "ratio", "reload %", "live %", "live every", "anon B/frame");
+          (double) stream->len / ((double) seconds * FRAMES_PER_MS * 1000),
+          load_avg[0], load_avg[1], load_avg[2]);
+  printf ("CPU ms per update; an update pairs the %d new frames of the last second\n", NEW_SECONDS * FRAMES_PER_MS * 1000);
+  printf ("%8s %10s | %9s %9s %9s %9s | %9s | %11s %12s\n", "capture", "frames",
+          "reload", "full", "kept", "rest", "full/kept", "kept every", "anon B/frame");
 
-  for (guint p = 1; p <= N_POINTS; p++)
+  for (guint p = 0; p < N_POINTS; p++)
     {
-      guint at = seconds * p / N_POINTS;
+      guint at = seconds * point_24ths[p] / 24;
       guint64 end = second_end[at - 1];
       g_autoptr(SpsTrace) reloaded = NULL;
-      g_autoptr(SpsTrace) live = NULL;
-      g_autoptr(SpsLiveDecoder) copy = NULL;
+      g_autoptr(SpsTrace) full = NULL;
       double cpu;
       guint64 rss;
 
       frames = (guint64) at * 1000 * FRAMES_PER_MS + 6;
 
-      /* The old update: everything again from the file */
-      g_file_set_contents (path, (const char *) stream->data, (gssize) end, &error);
-      g_assert_no_error (error);
-      cpu = sps_bench_cpu_seconds ();
-      reloaded = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_KEEP_PARTIAL, NULL, NULL, &error);
-      g_assert_no_error (error);
-      old_ms = (sps_bench_cpu_seconds () - cpu) * 1000;
-      g_clear_object (&reloaded);
+      /* The old update: everything again from the file (not past
+       * MAX_RELOAD_FRAMES: at the hour a second trace would double the
+       * memory, and the full update is the baseline there) */
+      reload_ms = NAN;
+      if (frames <= MAX_RELOAD_FRAMES)
+        {
+          g_clear_object (&live);
+          g_file_set_contents (path, (const char *) stream->data, (gssize) end, &error);
+          g_assert_no_error (error);
+          cpu = sps_bench_cpu_seconds ();
+          reloaded = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_KEEP_PARTIAL, NULL, NULL, &error);
+          g_assert_no_error (error);
+          reload_ms = (sps_bench_cpu_seconds () - cpu) * 1000;
+          g_clear_object (&reloaded);
+        }
 
-      /* The bytes arrive: decoded once, in reads of 4 KiB like a tty's */
-      cpu = sps_bench_cpu_seconds ();
-      for (; fed < end; fed += MIN (4096, end - fed))
-        sps_live_decoder_feed (decoder, stream->data + fed, (gsize) MIN (4096, end - fed));
-      feed_s += sps_bench_cpu_seconds () - cpu;
+      /* The window's updates: one a second before the point, then the
+       * one measured, with the last second's frames new */
+      feed_to (decoder, stream, &fed, second_end[at - 1 - NEW_SECONDS], &feed_s);
+      update_ms (decoder, file, TRUE, &live);
+      feed_to (decoder, stream, &fed, end, &feed_s);
 
-      /* The new update */
-      cpu = sps_bench_cpu_seconds ();
-      copy = sps_live_decoder_copy (decoder);
-      live = sps_live_decoder_load (copy, NULL, file, &error);
-      g_assert_no_error (error);
-      new_ms = (sps_bench_cpu_seconds () - cpu) * 1000;
+      /* One trace held at a time, as in the window */
+      g_clear_object (&live);
+      full_ms = update_ms (decoder, file, FALSE, &full);
+      g_assert_cmpuint (sps_trace_get_events_read (full), ==, frames);
+      g_clear_object (&full);
+      kept_ms = update_ms (decoder, file, TRUE, &live);
       g_assert_cmpuint (sps_trace_get_events_read (live), ==, frames);
+      rest_ms = update_ms (decoder, file, TRUE, &live);
+      point_rest_ms[p] = rest_ms;
+      for (guint k = 0; k < 2; k++)
+        {
+          /* (MIN() evaluates its arguments twice) */
+          double again = update_ms (decoder, file, TRUE, &live);
+
+          point_rest_ms[p] = MIN (point_rest_ms[p], again);
+        }
 
       rss = sps_bench_proc_status_bytes ("RssAnon") - anon_before;
-      printf ("%7us %10" G_GUINT64_FORMAT " | %12.1f %12.1f %6.2fx | %8.1f%% %8.1f%% | %9.2fs %11.1f\n",
-              at, frames, old_ms, new_ms, old_ms / new_ms,
-              100 * old_ms / UPDATE_MS, 100 * new_ms / UPDATE_MS,
-              MAX (UPDATE_MS, new_ms / BUDGET) / 1000, (double) rss / (double) frames);
+      last_anon = (double) rss / (double) frames;
+      printf ("%7us %10" G_GUINT64_FORMAT " | %9.1f %9.1f %9.1f %9.1f | %8.2fx | %10.2fs %12.1f\n",
+              at, frames, reload_ms, full_ms, kept_ms, rest_ms,
+              full_ms / kept_ms, MAX (UPDATE_MS, kept_ms / BUDGET) / 1000, (double) rss / (double) frames);
     }
+
+  sps_etrace_live_decoder_get_counts (decoder, &counts);
+  /* Every kept update paired on from the last: none started over */
+  g_assert_cmpuint (counts.restarted, ==, 0);
+  g_assert_cmpuint (counts.kept, ==, 5 * N_POINTS);
+  g_assert_cmpuint (counts.apart, ==, N_POINTS);
+
+  /* The stages, on a decoder of their own fed the whole stream */
+  g_clear_object (&live);
+  {
+    g_autoptr(SpsEtraceDecoder) whole = sps_etrace_decoder_new ();
+    GArray *events;
+
+    sps_etrace_decoder_feed (whole, stream->data, stream->len);
+    events = sps_etrace_decoder_get_events (whole);
+    printf ("stages, CPU ms (best of 3):\n%8s %10s | %10s %10s %9s %8s | %9s %9s\n", "capture", "frames",
+            "pair all", "pair new", "ns/new", "all/new", "rest", "ns/event");
+    for (guint p = 0; p < N_POINTS; p++)
+      {
+        guint at = seconds * point_24ths[p] / 24;
+        /* Events (frames less names and the start) at the point and a
+         * second before: 10 frames a millisecond, all events */
+        guint to = at * 1000 * FRAMES_PER_MS;
+        guint from = (at - NEW_SECONDS) * 1000 * FRAMES_PER_MS;
+        double all = pair_ms (whole, 0, to);
+        double added = pair_ms (whole, from, to);
+
+        g_assert_cmpuint (to, <=, events->len);
+        printf ("%7us %10u | %10.2f %10.2f %9.0f %7.0fx | %9.1f %9.0f\n", at, to, all, added,
+                added * 1e6 / (to - from), all / added,
+                point_rest_ms[p], point_rest_ms[p] * 1e6 / (double) to);
+      }
+  }
 
   printf ("decoding as the bytes arrive: %.2f ms of CPU per second of capture (%.3f %% of one core)\n",
           feed_s * 1000 / seconds, feed_s * 100 / seconds);
+  printf ("at %u s (%" G_GUINT64_FORMAT " frames): a kept update %.0f ms; held to 10 %% of one core the view "
+          "refreshes every %.1f s (%.1f s with full updates), and the app takes %.1f %% of one core with decoding; "
+          "anonymous memory %.1f bytes per frame, peak RSS %.0f MB\n",
+          seconds, frames, kept_ms, MAX (UPDATE_MS, kept_ms / BUDGET) / 1000, MAX (UPDATE_MS, full_ms / BUDGET) / 1000,
+          100 * MIN (BUDGET, kept_ms / UPDATE_MS) + feed_s * 100 / seconds, last_anon,
+          sps_bench_peak_rss_bytes () / 1e6);
 
   if (seconds < 3600)
     {
       double scale = 3600.0 / seconds;
+      double kept_hour = (kept_ms - rest_ms) + rest_ms * scale;
 
-      printf ("extrapolated to 3600 s (%.0f frames, linear per frame): reload %.0f ms, live %.0f ms per update; "
-              "with updates held to 10 %% of one core the view refreshes every %.1f s\n",
-              (double) frames * scale, old_ms * scale, new_ms * scale, new_ms * scale / BUDGET / 1000);
+      printf ("extrapolated to 3600 s (%.0f frames, the rest linear per frame): reload %.0f ms, full %.0f ms, "
+              "kept %.0f ms per update; held to 10 %% of one core the view refreshes every %.1f s "
+              "(%.1f s before), and the app takes %.1f %% of one core with decoding\n",
+              (double) frames * scale, reload_ms * scale, full_ms * scale, kept_hour,
+              MAX (UPDATE_MS, kept_hour / BUDGET) / 1000, MAX (UPDATE_MS, full_ms * scale / BUDGET) / 1000,
+              100 * MIN (BUDGET, kept_hour / UPDATE_MS) + feed_s * 100 / seconds);
     }
 
   g_unlink (path);
