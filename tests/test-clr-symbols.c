@@ -188,7 +188,7 @@ method_payload (guint64     start,
 
   for (guint i = 0; i < 8; i++)
     {
-      head[8 + i] = (guint8) (0x5000 >> (8 * i));
+      head[8 + i] = (guint8) ((guint64) 0x5000 >> (8 * i));
       head[16 + i] = (guint8) (start >> (8 * i));
     }
   for (guint i = 0; i < 4; i++)
