@@ -341,6 +341,13 @@ test_diaghub (void)
   g_assert_cmpint (count (engine, "name = 'KernelTraceControl/ImageID/DbgDeterm'"), ==, 13054);
   g_assert_cmpint (count (engine, "name = 'KernelTraceControl/ImageID/FileVersion'"), ==, 2605);
   g_assert_cmpint (count (engine, "name LIKE 'KernelTraceControl/Opcode(%'"), ==, 0);
+  /* Each of the four files' own EventTrace events, and the system
+   * configuration's IDE channels, by TraceEvent's names */
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/EventTrace/Header'"), ==, 4);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/EventTrace/Extension'"), ==, 4);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/EventTrace/EndExtension'"), ==, 4);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/EventTrace/RundownComplete'"), ==, 4);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/SystemConfig/IDEChannel'"), ==, 2);
   /* Their headers name a process but no thread (0xFFFFFFFF): thread -1
    * of that process, as TraceEvent reports the ThreadID; System (pid 4)
    * has 13 of them */

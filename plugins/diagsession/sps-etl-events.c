@@ -342,6 +342,8 @@ append_kernel_opcode (GString *out,
                       guint    opcode)
 {
   static const struct { guint8 group, opcode; const char *name; } specific[] = {
+    { GROUP_EVENT_TRACE, 0, "Header" }, { GROUP_EVENT_TRACE, 5, "Extension" },
+    { GROUP_EVENT_TRACE, 8, "RundownComplete" }, { GROUP_EVENT_TRACE, 32, "EndExtension" },
     { GROUP_PROCESS, 11, "Terminate" }, { GROUP_PROCESS, 32, "PerfCtr" },
     { GROUP_PROCESS, 33, "PerfCtrRundown" }, { GROUP_PROCESS, 39, "Defunct" },
     { 1, 10, "Read" }, { 1, 11, "Write" }, { 1, 12, "ReadInit" }, { 1, 13, "WriteInit" },
@@ -357,7 +359,8 @@ append_kernel_opcode (GString *out,
     { GROUP_PERFINFO, 73, "CollectionStart" }, { GROUP_PERFINFO, 74, "CollectionEnd" },
     { GROUP_CONFIG, 10, "CPU" }, { GROUP_CONFIG, 11, "PhyDisk" }, { GROUP_CONFIG, 12, "LogDisk" },
     { GROUP_CONFIG, 13, "NIC" }, { GROUP_CONFIG, 14, "Video" }, { GROUP_CONFIG, 15, "Services" },
-    { GROUP_CONFIG, 16, "Power" }, { GROUP_CONFIG, 21, "IRQ" }, { GROUP_CONFIG, 22, "PnP" },
+    { GROUP_CONFIG, 16, "Power" }, { GROUP_CONFIG, 17, "Network" }, { GROUP_CONFIG, 21, "IRQ" },
+    { GROUP_CONFIG, 22, "PnP" }, { GROUP_CONFIG, 23, "IDEChannel" },
     { GROUP_STACKWALK, 32, "Stack" },
   };
   static const char * const generic[] = { NULL, "Start", "Stop", "DCStart", "DCStop" };
