@@ -7,11 +7,9 @@
 
 #include "config.h"
 
-#include <string.h>
-
 #include <glib/gi18n-lib.h>
 
-#include "sps-application.h"
+#include "sps-application-private.h"
 #include "sps-preferences-window.h"
 #include "sps-screenshot-job.h"
 #include "sps-shortcuts.h"
@@ -25,40 +23,6 @@
  * the recent files, and the headless `--screenshot` mode used by tests and
  * documentation.
  */
-
-typedef enum
-{
-  THEME_SYSTEM,
-  THEME_LIGHT,
-  THEME_DARK,
-} Theme;
-
-struct _SpsApplication
-{
-  GtkApplication  parent_instance;
-
-  GSettings      *settings;
-  GSettings      *keybindings;
-  /* Font scale and selection colour, from the settings */
-  GtkCssProvider *settings_provider;
-  /* The Preferences window while it is open (one per application) */
-  GtkWindow      *preferences;
-
-  /* Importer options from the command line (--ns, --us), for the files
-   * named there; NULL when none was given. */
-  GVariant       *import_options;
-
-  /* --screenshot mode */
-  char           *screenshot_path;
-  int             screenshot_width;
-  int             screenshot_height;
-  gboolean        screenshot_has_range;
-  SpsTime         screenshot_range_start;
-  SpsTime         screenshot_range_end;
-  SpsScreenshotJob *screenshot_job;
-
-  int             exit_status;
-};
 
 G_DEFINE_FINAL_TYPE (SpsApplication, sps_application, GTK_TYPE_APPLICATION)
 
@@ -84,29 +48,6 @@ is_navigation_key (guint           keyval,
 }
 
 
-static const GOptionEntry option_entries[] = {
-  { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-    N_("Render the window showing FILE to a PNG image and quit"), N_("OUT.png") },
-  { "size", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("Size of the screenshot (default 1280x800)"), N_("WIDTHxHEIGHT") },
-  { "range", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("Time range of the screenshot, from the start of the trace (e.g. 10ms..20ms)"), N_("START..END") },
-  { "ns", 0, 0, G_OPTION_ARG_NONE, NULL,
-    N_("Read timestamps and durations as nanoseconds instead of microseconds (also -ns)"), NULL },
-  { "us", 0, 0, G_OPTION_ARG_NONE, NULL,
-    N_("Read timestamps and durations as microseconds, the default (also -us)"), NULL },
-  { "ms", 0, 0, G_OPTION_ARG_NONE, NULL,
-    N_("Read timestamps and durations as milliseconds instead of microseconds"), NULL },
-  { "s", 0, 0, G_OPTION_ARG_NONE, NULL,
-    N_("Read timestamps and durations as seconds instead of microseconds"), NULL },
-  /* Handled in main() before GTK starts (sps-broadway.c); listed here for
-   * --help */
-  { "broadway", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("Serve the window to a web browser at http://127.0.0.1:PORT/ (--broadway alone: port 8080)"), N_("PORT") },
-  { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
-    N_("Print the version and quit"), NULL },
-  { NULL }
-};
 
 static SpsWindow *
 sps_application_find_window (SpsApplication *self,
@@ -416,95 +357,6 @@ static const GActionEntry app_actions[] = {
   { "no-recent", NULL },
 };
 
-/* --screenshot */
-
-static void
-on_screenshot_finished (SpsApplication   *self,
-                        int               status,
-                        SpsScreenshotJob *job)
-{
-  self->exit_status = status;
-  g_application_quit (G_APPLICATION (self));
-}
-
-static void
-sps_application_screenshot (SpsApplication *self,
-                            GFile          *file)
-{
-  g_autoptr(SpsScreenshotJob) job = sps_screenshot_job_new (self->screenshot_path,
-                                                            self->screenshot_width,
-                                                            self->screenshot_height);
-  g_autoptr(GVariant) options = sps_application_dup_import_options (self, self->import_options);
-
-  if (self->screenshot_has_range)
-    sps_screenshot_job_set_range (job, self->screenshot_range_start, self->screenshot_range_end);
-  g_signal_connect_object (job, "finished", G_CALLBACK (on_screenshot_finished), self, G_CONNECT_SWAPPED);
-  g_set_object (&self->screenshot_job, job);
-  sps_screenshot_job_run (job, sps_window_new (self), file, options);
-}
-
-static gboolean
-parse_size (const char  *text,
-            int         *width,
-            int         *height,
-            GError     **error)
-{
-  guint64 w;
-  guint64 h;
-  g_auto(GStrv) parts = g_strsplit (text, "x", 0);
-
-  if (g_strv_length (parts) != 2 ||
-      !g_ascii_string_to_unsigned (parts[0], 10, 16, 16384, &w, NULL) ||
-      !g_ascii_string_to_unsigned (parts[1], 10, 16, 16384, &h, NULL))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("“%s” is not a size like 1280x800 (16 to 16384 pixels each way)"), text);
-      return FALSE;
-    }
-
-  *width = (int) w;
-  *height = (int) h;
-
-  return TRUE;
-}
-
-static gboolean
-parse_range (const char  *text,
-             SpsTime     *start,
-             SpsTime     *end,
-             GError     **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *first = NULL;
-  const char *dots;
-
-  if (!(dots = strstr (text, "..")))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("“%s” is not a range like 10ms..20ms"), text);
-      return FALSE;
-    }
-
-  first = g_strndup (text, dots - text);
-
-  if (!sps_time_parse (first, start, &local_error) ||
-      !sps_time_parse (dots + 2, end, &local_error))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("“%s” is not a range like 10ms..20ms: %s"), text, local_error->message);
-      return FALSE;
-    }
-
-  if (*end <= *start)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("The range “%s” ends before it starts"), text);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
 /* GApplication */
 
 static gboolean
@@ -512,20 +364,7 @@ sps_application_local_command_line (GApplication   *app,
                                     char         ***arguments,
                                     int            *exit_status)
 {
-  char **argv = *arguments;
-
-  /* -ns and -us, the spellings other trace tools take for --ns and --us:
-   * GOption would read them as groups of one-letter options. */
-  for (int i = 1; argv[i] != NULL && strcmp (argv[i], "--") != 0; i++)
-    {
-      if (strcmp (argv[i], "-ns") == 0 || strcmp (argv[i], "-us") == 0)
-        {
-          char *longer = g_strconcat ("-", argv[i], NULL);
-
-          g_free (argv[i]);
-          argv[i] = longer;
-        }
-    }
+  _sps_application_rewrite_arguments (*arguments);
 
   return G_APPLICATION_CLASS (sps_application_parent_class)->local_command_line (app, arguments, exit_status);
 }
@@ -534,77 +373,12 @@ static int
 sps_application_handle_local_options (GApplication *app,
                                       GVariantDict *options)
 {
-  SpsApplication *self = SPS_APPLICATION (app);
-  /* The options that say the Chrome JSON time unit, named by its symbol */
-  static const char * const time_units[] = { "ns", "us", "ms", "s" };
-  g_autoptr(GError) error = NULL;
-  const char *size = NULL;
-  const char *range = NULL;
-  const char *unit = NULL;
+  int status = _sps_application_read_options (SPS_APPLICATION (app), options);
 
-  if (g_variant_dict_contains (options, "version"))
-    {
-      g_print ("spanscope %s\n", PACKAGE_VERSION);
-      return 0;
-    }
-
-  g_variant_dict_lookup (options, "screenshot", "^&ay", &self->screenshot_path);
-  self->screenshot_path = g_strdup (self->screenshot_path);
-
-  if (g_variant_dict_lookup (options, "size", "&s", &size) &&
-      !parse_size (size, &self->screenshot_width, &self->screenshot_height, &error))
-    goto failed;
-
-  if (g_variant_dict_lookup (options, "range", "&s", &range))
-    {
-      if (!parse_range (range, &self->screenshot_range_start, &self->screenshot_range_end, &error))
-        goto failed;
-      self->screenshot_has_range = TRUE;
-    }
-
-  for (guint i = 0; i < G_N_ELEMENTS (time_units); i++)
-    {
-      if (!g_variant_dict_contains (options, time_units[i]))
-        continue;
-      if (unit != NULL)
-        {
-          g_set_error (&error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                       /* Translators: two of --ns, --us, --ms and --s */
-                       _("--%s and --%s cannot be used together"), unit, time_units[i]);
-          goto failed;
-        }
-      unit = time_units[i];
-    }
-
-  if (unit != NULL)
-    {
-      GVariantDict dict;
-
-      g_variant_dict_init (&dict, NULL);
-      g_variant_dict_insert (&dict, "timestamp-unit", "s", unit);
-      self->import_options = g_variant_ref_sink (g_variant_dict_end (&dict));
-      /* The unit applies to the files of this command line: a running
-       * instance would open them with its own. */
-      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
-    }
-
-  if ((size != NULL || range != NULL) && self->screenshot_path == NULL)
-    {
-      g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                           _("--size and --range only apply to --screenshot"));
-      goto failed;
-    }
-
-  /* A screenshot is a one-off process: never hand the file to a running
-   * instance, which would open a window there instead. */
-  if (self->screenshot_path != NULL)
-    g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+  if (status >= 0)
+    return status;
 
   return G_APPLICATION_CLASS (sps_application_parent_class)->handle_local_options (app, options);
-
-failed:
-  g_printerr ("spanscope: %s\n", error->message);
-  return 2;
 }
 
 static void
@@ -708,7 +482,7 @@ sps_application_open (GApplication  *app,
           return;
         }
 
-      sps_application_screenshot (self, files[0]);
+      _sps_application_screenshot (self, files[0]);
       return;
     }
 
@@ -785,7 +559,7 @@ sps_application_init (SpsApplication *self)
   self->screenshot_width = 1280;
   self->screenshot_height = 800;
 
-  g_application_add_main_option_entries (G_APPLICATION (self), option_entries);
+  _sps_application_add_options (self);
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
   g_application_set_option_context_summary (G_APPLICATION (self),
                                             _("Open traces and explore them on a timeline."));
