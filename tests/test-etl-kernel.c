@@ -190,12 +190,15 @@ add_stack (SpsEtlKernel  *kernel,
   g_assert_true (sps_etl_kernel_add (kernel, &r));
 }
 
+/* A reference to stack key @key for the sample at (@ts, @tid), logged at
+ * @logged */
 static void
-add_key_ref (SpsEtlKernel *kernel,
-             guint64       ts,
-             guint32       tid,
-             guint64       key,
-             gboolean      user)
+add_key_ref_logged (SpsEtlKernel *kernel,
+                    guint64       ts,
+                    guint64       logged,
+                    guint32       tid,
+                    guint64       key,
+                    gboolean      user)
 {
   guint8 p[24] = { 0 };
   SpsEtlRecord r;
@@ -204,8 +207,18 @@ add_key_ref (SpsEtlKernel *kernel,
   put32 (p + 8, 1);
   put32 (p + 12, tid);
   put64 (p + 16, key);
-  r = kernel_record (24, user ? 38 : 37, ts + 2, p, sizeof p);
+  r = kernel_record (24, user ? 38 : 37, logged, p, sizeof p);
   g_assert_true (sps_etl_kernel_add (kernel, &r));
+}
+
+static void
+add_key_ref (SpsEtlKernel *kernel,
+             guint64       ts,
+             guint32       tid,
+             guint64       key,
+             gboolean      user)
+{
+  add_key_ref_logged (kernel, ts, ts + 2, tid, key, user);
 }
 
 static void
@@ -383,6 +396,52 @@ test_key_time_order (void)
   ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 1, TRUE), &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmphex (ips[0], ==, 0x601000);
+}
+
+static void
+test_key_when_logged (void)
+{
+  g_autoptr(SpsEtlKernel) kernel = sps_etl_kernel_new ();
+  const guint64 previous_use[] = { 0x7776ac3c };
+  const guint64 own[] = { 0x7ff600001000, 0x7ffd00002000 };
+  const guint64 user_before[] = { 0x401000 };
+  const guint64 kernel_stack[] = { 0xfffff80001000010, 0xfffff80001000020 };
+  const guint64 user_after[] = { 0x402000 };
+  const guint64 *ips;
+  guint n;
+
+  g_test_summary ("A stack key reference takes the key's first definition after the reference "
+                  "was logged (not after its sample), among definitions of its own mode "
+                  "(kernel or user, by the stack's root), as TraceEvent matches them");
+
+  /* Sample 0 at 1000; its user key is logged at 1600, when the thread
+   * returns to user mode. The slot's previous use is evicted at 1300, in
+   * between: not this sample's stack. Its own is the rundown's. */
+  add_sample (kernel, 1000, 7, 0x7ff600001000);
+  add_key_ref_logged (kernel, 1000, 1600, 7, 0xabc0, TRUE);
+  add_key (kernel, 1300, 35, 0xabc0, previous_use, 1);
+  add_key (kernel, 9000, 36, 0xabc0, own, 2);
+  /* Sample 1 at 2000: a kernel and a user stack under the same key. The
+   * user definition at 2050 comes before the user reference (2100): it is
+   * another use's, and not the kernel reference's either. */
+  add_sample (kernel, 2000, 8, 0xfffff80001000010);
+  add_key_ref_logged (kernel, 2000, 2002, 8, 0xdef0, FALSE);
+  add_key_ref_logged (kernel, 2000, 2100, 8, 0xdef0, TRUE);
+  add_key (kernel, 2050, 35, 0xdef0, user_before, 1);
+  add_key (kernel, 3000, 35, 0xdef0, kernel_stack, 2);
+  add_key (kernel, 4000, 35, 0xdef0, user_after, 1);
+  sps_etl_kernel_finish (kernel);
+
+  g_assert_cmpuint (kernel->n_keys_unresolved, ==, 0);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 0, TRUE), &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmphex (ips[0], ==, 0x7ff600001000);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 1, FALSE), &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmphex (ips[0], ==, 0xfffff80001000010);
+  ips = stack_ips (kernel, sps_etl_kernel_sample_stack (kernel, 1, TRUE), &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmphex (ips[0], ==, 0x402000);
 }
 
 /* Stacks whose IPs share their upper 32 bits are kept in 4 bytes an IP,
@@ -571,6 +630,7 @@ main (int   argc,
   g_test_add_func ("/etl/kernel/sample-ips-and-parts", test_sample_ips_and_parts);
   g_test_add_func ("/etl/kernel/many-threads", test_many_threads);
   g_test_add_func ("/etl/kernel/key-time-order", test_key_time_order);
+  g_test_add_func ("/etl/kernel/key-when-logged", test_key_when_logged);
   g_test_add_func ("/etl/kernel/narrow-stacks", test_narrow_stacks);
   g_test_add_func ("/etl/kernel/short-payloads", test_short_payloads);
 

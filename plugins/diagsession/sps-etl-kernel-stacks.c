@@ -53,10 +53,14 @@ typedef struct
   guint64  key;
   guint32  sample;        /* its sample's index; with REF_PLACE, the index of
                            * its (timestamp, thread) in key_ref_places */
-  gboolean user;
+  guint32  when;          /* REF_USER for a user-mode key, and how long after
+                           * its sample the reference was logged (ticks,
+                           * REF_LATER at most) */
 } KeyRef;
 
 #define REF_PLACE    0x80000000u
+#define REF_USER     0x80000000u
+#define REF_LATER    0x7fffffffu
 
 /* A definition of a stack key: the stack the slot held when it was
  * created, evicted (deleted) or listed by the rundown */
@@ -65,7 +69,8 @@ typedef struct
   guint64  key;
   guint64  ts;
   guint32  stack;
-  guint32  opcode;        /* OP_KEY_CREATE, _DELETE or _RUNDOWN */
+  guint16  opcode;        /* OP_KEY_CREATE, _DELETE or _RUNDOWN */
+  guint16  user;          /* the stack ends (at its root) in user mode */
 } KeyDef;
 
 /* A stack part read before its sample (a relogged trace need not keep
@@ -391,7 +396,8 @@ _sps_etl_kernel_add_stack_walk (SpsEtlKernel       *self,
         else
           self->n_key_definitions++;
         {
-          KeyDef def = { sps_ms_read_ptr (p, ptr), r->timestamp, add_stack (self, p + ptr, n, ptr), r->opcode };
+          KeyDef def = { sps_ms_read_ptr (p, ptr), r->timestamp, add_stack (self, p + ptr, n, ptr), r->opcode,
+                         !is_kernel_address (sps_ms_read_ptr (p + n * ptr, ptr), ptr) };
 
           g_array_append_val (self->key_defs, def);
         }
@@ -431,7 +437,11 @@ _sps_etl_kernel_add_stack_walk (SpsEtlKernel       *self,
             return;
           }
         ref.key = sps_ms_read_ptr (p + 16, ptr);
-        ref.user = r->opcode == OP_KEY_USER;
+        /* A user key is logged when the thread goes back to user mode,
+         * which may be long after its sample */
+        ref.when = r->timestamp <= place.ts ? 0 : (guint32) MIN (r->timestamp - place.ts, REF_LATER);
+        if (r->opcode == OP_KEY_USER)
+          ref.when |= REF_USER;
         g_array_append_val (self->key_refs, ref);
       }
       break;
@@ -548,6 +558,8 @@ compare_key_defs (gconstpointer a,
   const KeyDef *da = a;
   const KeyDef *db = b;
 
+  if (da->user != db->user)
+    return da->user < db->user ? -1 : 1;
   if (da->key != db->key)
     return da->key < db->key ? -1 : 1;
   if (da->ts != db->ts)
@@ -556,35 +568,44 @@ compare_key_defs (gconstpointer a,
   return 0;
 }
 
-/* The stack of stack key @key at @ts: the slot's first definition at or
- * after @ts in time (its eviction, or the rundown), else the creation
- * before it that nothing evicted; SPS_ETL_NO_ID when none. Time, not
- * file order: each processor logs into buffers of its own, so an
- * eviction logged on one processor is often read before or after a
- * reference logged on another, and a reused slot then gives the
- * reference the stack of the slot's previous or next use. */
+/* The stack of stack key @key referenced at @ts: the slot's first
+ * definition at or after @ts in time (its eviction, or the rundown),
+ * else the creation before it that nothing evicted; SPS_ETL_NO_ID when
+ * none. Time, not file order: each processor logs into buffers of its
+ * own, so an eviction logged on one processor is often read before or
+ * after a reference logged on another, and a reused slot then gives the
+ * reference the stack of the slot's previous or next use. @ts is when the
+ * reference was logged, not its sample's time: a user key is logged when
+ * the thread returns to user mode, and the slot's previous use may be
+ * evicted in between. Kernel and user stacks are matched apart (by the
+ * mode of a definition's root), as TraceEvent does: a kernel and a user
+ * stack can hold the same key at once. */
 static guint32
 key_stack (SpsEtlKernel *self,
            guint64       key,
+           gboolean      user,
            guint64       ts)
 {
   const KeyDef *defs = (const KeyDef *) (gpointer) self->key_defs->data;
   guint lo = 0;
   guint hi = self->key_defs->len;
 
-  /* The first definition at or after (key, ts) */
+  /* The first definition at or after (user, key, ts) */
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
+      const KeyDef *d = &defs[mid];
 
-      if (defs[mid].key < key || (defs[mid].key == key && defs[mid].ts < ts))
+      if ((gboolean) d->user != user ? (gboolean) d->user < user :
+          d->key != key ? d->key < key : d->ts < ts)
         lo = mid + 1;
       else
         hi = mid;
     }
-  if (lo < self->key_defs->len && defs[lo].key == key)
+  if (lo < self->key_defs->len && defs[lo].key == key && (gboolean) defs[lo].user == user)
     return defs[lo].stack;
-  if (lo > 0 && defs[lo - 1].key == key && defs[lo - 1].opcode == OP_KEY_CREATE)
+  if (lo > 0 && defs[lo - 1].key == key && (gboolean) defs[lo - 1].user == user &&
+      defs[lo - 1].opcode == OP_KEY_CREATE)
     return defs[lo - 1].stack;
   return SPS_ETL_NO_ID;
 }
@@ -650,6 +671,7 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
       guint32 sample = ref->sample;
       const SampleKey *at = NULL;
       guint32 stack;
+      gboolean user;
       SpsEtlEventStack *event;
 
       if ((sample & REF_PLACE) != 0)
@@ -659,19 +681,21 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
           at = &g_array_index (self->key_ref_places, SampleKey, place);
           sample = found[n_parts + place] > 0 ? found[n_parts + place] - 1 : SPS_ETL_NO_ID;
         }
-      stack = key_stack (self, ref->key,
-                         at != NULL ? at->ts : sps_etl_samples_at (&self->samples, sample)->ts);
+      user = (ref->when & REF_USER) != 0;
+      stack = key_stack (self, ref->key, user,
+                         (at != NULL ? at->ts : sps_etl_samples_at (&self->samples, sample)->ts) +
+                         (ref->when & REF_LATER));
       if (sample == SPS_ETL_NO_ID)
         {
           if (stack != SPS_ETL_NO_ID && (event = find_event (self, events, at->ts, at->tid)) != NULL)
-            attach_to_event (self, event, stack, ref->user);
+            attach_to_event (self, event, stack, user);
           else
             self->n_stacks_unmatched++;
         }
       else if (stack == SPS_ETL_NO_ID)
         self->n_keys_unresolved++;
       else
-        attach (self, sample, stack, ref->user);
+        attach (self, sample, stack, user);
     }
   resolve_parts (self);
   _sps_etl_kernel_clear_reading_state (self);
