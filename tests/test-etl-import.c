@@ -245,6 +245,14 @@ test_net452 (void)
   g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntime/Method/UnloadVerbose'"), ==, 271);
   g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntimeRundown/Method/DCStopVerbose'"
                                   " AND id = 144 AND version = 1"), ==, 13783);
+  /* The network's events by TraceEvent's opcode names (IPv4 and IPv6) */
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/TcpIp/RecvIPV6'"), ==, 241);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/TcpIp/SendIPV6'"), ==, 232);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/TcpIp/Accept'"), ==, 1);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/UdpIp/Send'"), ==, 16);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/UdpIp/RecvIPV6'"), ==, 6);
+  g_assert_cmpint (count (engine, "(name LIKE 'Windows Kernel/TcpIp/%' OR name LIKE 'Windows Kernel/UdpIp/%')"
+                                  " AND name LIKE '%Opcode(%'"), ==, 0);
   /* Samples and stack walks are the sample table, not events */
   g_assert_cmpint (count (engine, "name LIKE 'Windows Kernel/PerfInfo/Sample%' OR name LIKE 'Windows Kernel/StackWalk/%'"), ==, 0);
   g_assert_cmpuint (sps_trace_get_samples (trace)->n_rows, ==, 88809);
@@ -348,6 +356,17 @@ test_diaghub (void)
   g_assert_cmpint (count (engine, "name = 'Windows Kernel/EventTrace/EndExtension'"), ==, 4);
   g_assert_cmpint (count (engine, "name = 'Windows Kernel/EventTrace/RundownComplete'"), ==, 4);
   g_assert_cmpint (count (engine, "name = 'Windows Kernel/SystemConfig/IDEChannel'"), ==, 2);
+  /* The SysConfig and MetaData tasks' events, under GUIDs of their own:
+   * by TraceEvent's names (its kernel and symbol parsers); opcode 37 of
+   * SysConfig is one it does not name either */
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/SysConfig/BuildInfo'"), ==, 1);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/SysConfig/SystemPaths'"), ==, 1);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/SysConfig/UnknownVolume'"), ==, 1);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/SysConfig/VolumeMapping'"), ==, 9);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/SysConfig/Opcode(37)'"), ==, 1);
+  g_assert_cmpint (count (engine, "name = 'KernelTraceControl/MetaData/EventInfo'"), ==, 17);
+  g_assert_cmpint (count (engine, "name = 'KernelTraceControl/MetaData/EventMapInfo'"), ==, 7);
+  g_assert_cmpint (count (engine, "provider LIKE '{9b79ee91%' OR provider LIKE '{bbccf6c1%'"), ==, 0);
   /* Their headers name a process but no thread (0xFFFFFFFF): thread -1
    * of that process, as TraceEvent reports the ThreadID; System (pid 4)
    * has 13 of them */

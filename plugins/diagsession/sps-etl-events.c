@@ -45,6 +45,9 @@ enum
   GROUP_PERFINFO    = 15,
   GROUP_IMAGE       = 20,
   GROUP_STACKWALK   = 24,
+  /* Not a system group: the SysConfig task's events, logged under a
+   * GUID of their own by the kernel's merge */
+  GROUP_SYSCONFIG   = 64,
 };
 
 #define OP_SAMPLE 46
@@ -102,6 +105,7 @@ typedef struct _Provider
   SpsEtlManifest *event_source;  /* an EventSource's names, once logged */
   GHashTable     *layouts;       /* its payload layouts, once logged */
   gboolean       heap_events;   /* the runtime's or the allocation tool's */
+  guint8         symbol_task;   /* KernelTraceControl's, by opcode */
 } Provider;
 
 #define ID_MANIFEST_DATA 0xfffe
@@ -112,7 +116,16 @@ static const char * const group_tasks[] = {
   [9] = "Registry", [10] = "DbgPrint", [11] = "SystemConfig", [14] = "Pool",
   [15] = "PerfInfo", [16] = "Heap", [17] = "Object", [18] = "Power",
   [20] = "Image", [22] = "CC", [24] = "StackWalk", [26] = "ALPC",
-  [27] = "SplitIo", [28] = "ThreadPool",
+  [27] = "SplitIo", [28] = "ThreadPool", [GROUP_SYSCONFIG] = "SysConfig",
+};
+
+/* The tasks of KernelTraceControl, each a classic GUID of its own, whose
+ * events are named by their opcodes */
+enum
+{
+  SYMBOL_TASK_NONE,
+  SYMBOL_TASK_IMAGE_ID,
+  SYMBOL_TASK_META_DATA,
 };
 
 /* Providers known by GUID (as text); kernel classic GUIDs name their group */
@@ -122,6 +135,7 @@ static const struct
   const char    *name;
   SpsMsProvider  manifest;
   gint           kernel_group;
+  guint8         symbol_task;
 } known_providers[] = {
   { "9e814aad-3204-11d2-9a82-006008a86939", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, -1 },
   { "68fdd900-4a3e-11d1-84f4-0000f80464e3", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, GROUP_EVENT_TRACE },
@@ -141,7 +155,9 @@ static const struct
   { "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", "Microsoft-Windows-DotNETRuntime", SPS_MS_PROVIDER_CLR_RUNTIME, -1 },
   { "a669021c-c450-4609-a035-5af59af4df18", "Microsoft-Windows-DotNETRuntimeRundown", SPS_MS_PROVIDER_CLR_RUNDOWN, -1 },
   { "763fd754-7086-4dfe-95eb-c01a46faf4ca", "Microsoft-Windows-DotNETRuntimePrivate", SPS_MS_PROVIDER_CLR_PRIVATE, -1 },
-  { "b3e675d7-2554-4f18-830b-2762732560de", "KernelTraceControl", SPS_MS_PROVIDER_OTHER, -1 },
+  { "9b79ee91-b5fd-41c0-a243-4248e266e9d0", KERNEL_PROVIDER, SPS_MS_PROVIDER_OTHER, GROUP_SYSCONFIG },
+  { "b3e675d7-2554-4f18-830b-2762732560de", "KernelTraceControl", SPS_MS_PROVIDER_OTHER, -1, SYMBOL_TASK_IMAGE_ID },
+  { "bbccf6c1-6cd1-48c4-80ff-839482e37671", "KernelTraceControl", SPS_MS_PROVIDER_OTHER, -1, SYMBOL_TASK_META_DATA },
   { "9e5f9046-43c6-4f62-ba13-7b19896253ff", "DiagnosticsHub", SPS_MS_PROVIDER_OTHER, -1 },
   { "adb401e1-5296-51f8-c125-5fda75826144", "Microsoft-Diagnostics-DiagnosticSource", SPS_MS_PROVIDER_OTHER, -1 },
   { "2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5", "System.Threading.Tasks.TplEventSource", SPS_MS_PROVIDER_OTHER, -1 },
@@ -318,6 +334,7 @@ provider_of (SpsEtlEvents       *self,
       provider->name = sps_trace_builder_intern (self->builder, known_providers[known].name, -1);
       provider->manifest = known_providers[known].manifest;
       provider->kernel_group = known_providers[known].kernel_group;
+      provider->symbol_task = known_providers[known].symbol_task;
       provider->heap_events = provider->manifest == SPS_MS_PROVIDER_CLR_RUNTIME ||
                               g_strcmp0 (known_providers[known].name, SPS_MS_PROFILER_PROVIDER) == 0;
     }
@@ -361,6 +378,16 @@ append_kernel_opcode (GString *out,
     { GROUP_CONFIG, 13, "NIC" }, { GROUP_CONFIG, 14, "Video" }, { GROUP_CONFIG, 15, "Services" },
     { GROUP_CONFIG, 16, "Power" }, { GROUP_CONFIG, 17, "Network" }, { GROUP_CONFIG, 21, "IRQ" },
     { GROUP_CONFIG, 22, "PnP" }, { GROUP_CONFIG, 23, "IDEChannel" },
+    { GROUP_SYSCONFIG, 32, "BuildInfo" }, { GROUP_SYSCONFIG, 33, "SystemPaths" },
+    { GROUP_SYSCONFIG, 34, "UnknownVolume" }, { GROUP_SYSCONFIG, 35, "VolumeMapping" },
+    { 6, 10, "Send" }, { 6, 11, "Recv" }, { 6, 12, "Connect" }, { 6, 13, "Disconnect" },
+    { 6, 14, "Retransmit" }, { 6, 15, "Accept" }, { 6, 16, "Reconnect" }, { 6, 17, "Fail" },
+    { 6, 18, "TCPCopy" }, { 6, 19, "ARPCopy" }, { 6, 20, "FullACK" }, { 6, 21, "PartACK" },
+    { 6, 22, "DupACK" }, { 6, 26, "SendIPV6" }, { 6, 27, "RecvIPV6" }, { 6, 28, "ConnectIPV6" },
+    { 6, 29, "DisconnectIPV6" }, { 6, 30, "RetransmitIPV6" }, { 6, 31, "AcceptIPV6" },
+    { 6, 32, "ReconnectIPV6" }, { 6, 34, "TCPCopyIPV6" },
+    { 8, 10, "Send" }, { 8, 11, "Recv" }, { 8, 17, "Fail" }, { 8, 26, "SendIPV6" },
+    { 8, 27, "RecvIPV6" },
     { GROUP_STACKWALK, 32, "Stack" },
   };
   static const char * const generic[] = { NULL, "Start", "Stop", "DCStart", "DCStop" };
@@ -452,12 +479,17 @@ tracelogging_name (SpsEtlEvents       *self,
   return sps_trace_builder_intern (self->builder, text->str, (gssize) text->len);
 }
 
-/* The image id events the kernel's merge adds (their classic GUID is
- * the ImageID task's), named by their opcodes as TraceEvent's symbol
- * parser names them */
+/* The image id and metadata events the kernel's merge adds (their
+ * classic GUIDs are the ImageID and MetaData tasks'), named by their
+ * opcodes as TraceEvent's symbol parser names them */
 static const char *
-image_id_name (guint8 opcode)
+symbol_task_name (guint  task,
+                  guint8 opcode)
 {
+  if (task == SYMBOL_TASK_META_DATA)
+    return opcode == 32 ? "MetaData/EventInfo" : opcode == 33 ? "MetaData/EventMapInfo" : NULL;
+  if (task != SYMBOL_TASK_IMAGE_ID)
+    return NULL;
   switch (opcode)
     {
     case 0x00: return "ImageID";
@@ -512,8 +544,7 @@ provider_event_name (SpsEtlEvents       *self,
   g_string_append_c (text, '/');
   if (!classic && (known = sps_ms_manifest_event_name (provider->manifest, r->id)) != NULL)
     g_string_append (text, known);
-  else if (classic && g_str_equal (provider_name, "KernelTraceControl") &&
-           (known = image_id_name (r->opcode)) != NULL)
+  else if (classic && (known = symbol_task_name (provider->symbol_task, r->opcode)) != NULL)
     g_string_append (text, known);
   else if (!classic && r->id == 0xfffe)
     g_string_append (text, "ManifestData");
