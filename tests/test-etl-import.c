@@ -245,6 +245,14 @@ test_net452 (void)
   g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntime/Method/UnloadVerbose'"), ==, 271);
   g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntimeRundown/Method/DCStopVerbose'"
                                   " AND id = 144 AND version = 1"), ==, 13783);
+  /* EventSources known only by their GUID are named by the manifests
+   * they log, as PerfView names them: PerfView's own (108 events, its
+   * manifest's chunks included) and the framework's */
+  g_assert_cmpint (count (engine, "provider = 'PerfView'"), ==, 108);
+  g_assert_cmpint (count (engine, "name = 'PerfView/PerfViewLog'"), ==, 53);
+  g_assert_cmpint (count (engine, "name = 'PerfView/ManifestData'"), ==, 2);
+  g_assert_cmpint (count (engine, "name = 'System.Diagnostics.Eventing.FrameworkEventSource/ThreadPoolEnqueueWork'"), ==, 3);
+  g_assert_cmpint (count (engine, "provider LIKE '{a8a71ac1%' OR provider LIKE '{8e9f5090%'"), ==, 0);
   /* The network's events by TraceEvent's opcode names (IPv4 and IPv6) */
   g_assert_cmpint (count (engine, "name = 'Windows Kernel/TcpIp/RecvIPV6'"), ==, 241);
   g_assert_cmpint (count (engine, "name = 'Windows Kernel/TcpIp/SendIPV6'"), ==, 232);
@@ -485,7 +493,9 @@ test_manifest_chunks (void)
 
   g_assert_false (sps_etl_manifest_add_chunk (manifest, c0->data, c0->len));
   g_assert_null (sps_etl_manifest_lookup (manifest, 7));
+  g_assert_null (sps_etl_manifest_get_provider_name (manifest));
   g_assert_true (sps_etl_manifest_add_chunk (manifest, c1->data, c1->len));
+  g_assert_cmpstr (sps_etl_manifest_get_provider_name (manifest), ==, "P");
   g_assert_cmpstr (sps_etl_manifest_lookup (manifest, 7), ==, "Sched/Send");
   g_assert_cmpstr (sps_etl_manifest_lookup (manifest, 8), ==, "Started");
   g_assert_cmpstr (sps_etl_manifest_lookup (manifest, 9), ==, "Custom/Twirl");

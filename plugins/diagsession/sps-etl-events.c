@@ -106,6 +106,7 @@ typedef struct _Provider
   GHashTable     *layouts;       /* its payload layouts, once logged */
   gboolean       heap_events;   /* the runtime's or the allocation tool's */
   guint8         symbol_task;   /* KernelTraceControl's, by opcode */
+  gboolean       named_by_guid; /* until a manifest names it */
 } Provider;
 
 #define ID_MANIFEST_DATA 0xfffe
@@ -345,11 +346,40 @@ provider_of (SpsEtlEvents       *self,
       g_autofree char *text = record->kind == SPS_ETL_RECORD_EVENT_HEADER ? sps_etl_dup_provider_name (record) : NULL;
 
       if (text == NULL)
-        text = sps_etl_guid_to_string (guid);
+        {
+          text = sps_etl_guid_to_string (guid);
+          provider->named_by_guid = TRUE;
+        }
       provider->name = sps_trace_builder_intern (self->builder, text, -1);
     }
   g_hash_table_insert (self->providers, provider->guid, provider);
   return self->last_provider = provider;
+}
+
+/* An EventSource known by its GUID until its manifest names it, as
+ * PerfView names it from then on: the names made with the GUID are
+ * forgotten, and the events that wait are named again when prepared */
+static void
+name_provider_by_manifest (SpsEtlEvents *self,
+                           Provider     *provider)
+{
+  const char *name = sps_etl_manifest_get_provider_name (provider->event_source);
+  GHashTableIter iter;
+  gpointer key;
+
+  if (!provider->named_by_guid || name == NULL)
+    return;
+  provider->name = sps_trace_builder_intern (self->builder, name, -1);
+  provider->named_by_guid = FALSE;
+  /* Keys 2 and 3 << 48 hold the provider's index in bits 32–47 */
+  g_hash_table_iter_init (&iter, self->names);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      guint64 k = *(const guint64 *) key;
+
+      if ((k >> 48 == 2 || k >> 48 == 3) && (guint16) (k >> 32) == provider->index)
+        g_hash_table_iter_remove (&iter);
+    }
 }
 
 /* PerfView's opcode names of the kernel's events, else the number */
@@ -879,6 +909,7 @@ sps_etl_events_add (SpsEtlEvents       *self,
           g_clear_pointer (&provider->layouts, g_hash_table_unref);
           provider->layouts = sps_etl_manifest_ref_layouts (provider->event_source);
           sps_etl_args_set_layouts (self->args, provider->guid, provider->layouts);
+          name_provider_by_manifest (self, provider);
         }
     }
 
@@ -1034,6 +1065,7 @@ sps_etl_events_prepare (SpsEtlEvents *self)
               g_string_append_printf (text, "/%s", name);
               e->name = intern_name (self, key, text);
             }
+          e->provider = provider->name;
           e->named_by_id = 0;
         }
       check_manifest_fields (self, provider, e);

@@ -46,6 +46,7 @@ struct _SpsEtlManifest
   GHashTable *names;          /* id → "Task[/Opcode]" */
   GHashTable *layouts;        /* id → SpsEtlLayout, of the last manifest read */
   GBytes     *parsed;         /* the XML of the last manifest read */
+  char       *provider_name;  /* its <provider>'s name, or NULL */
 };
 
 /* What a parse collects before the layouts are made */
@@ -98,6 +99,7 @@ sps_etl_manifest_free (SpsEtlManifest *self)
   g_hash_table_unref (self->names);
   g_hash_table_unref (self->layouts);
   g_clear_pointer (&self->parsed, g_bytes_unref);
+  g_free (self->provider_name);
   g_free (self);
 }
 
@@ -115,6 +117,17 @@ start_element (GMarkupParseContext  *context,
   guint64 id;
   char *end = NULL;
 
+  if (g_str_equal (element, "provider"))
+    {
+      const char *name = sps_etl_xml_attribute (names, values, "name");
+
+      if (name != NULL && name[0] != '\0')
+        {
+          g_free (self->provider_name);
+          self->provider_name = g_strdup (name);
+        }
+      return;
+    }
   if (g_str_equal (element, "template"))
     {
       const char *tid = sps_etl_xml_attribute (names, values, "tid");
@@ -370,6 +383,21 @@ sps_etl_manifest_lookup (SpsEtlManifest *self,
   g_return_val_if_fail (self != NULL, NULL);
 
   return g_hash_table_lookup (self->names, GUINT_TO_POINTER (id));
+}
+
+/**
+ * sps_etl_manifest_get_provider_name:
+ * @self: a provider's manifest
+ *
+ * Returns: (nullable): the name the manifest gives its provider (an
+ *   EventSource's name), or %NULL before a manifest that names it
+ */
+const char *
+sps_etl_manifest_get_provider_name (SpsEtlManifest *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->provider_name;
 }
 
 /**

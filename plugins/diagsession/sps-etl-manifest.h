@@ -17,6 +17,7 @@ void            sps_etl_manifest_free       (SpsEtlManifest *self);
 gboolean        sps_etl_manifest_add_chunk  (SpsEtlManifest *self,
                                              const guint8   *payload,
                                              gsize           len);
+const char     *sps_etl_manifest_get_provider_name (SpsEtlManifest *self);
 const char     *sps_etl_manifest_lookup     (SpsEtlManifest *self,
                                              guint           id);
 GHashTable     *sps_etl_manifest_ref_layouts (SpsEtlManifest *self);
