@@ -12,8 +12,10 @@
 
 #include <string.h>
 
+#include "sps-etl-event-info.h"
 #include "sps-etl-import.h"
 #include "sps-etl-manifest.h"
+#include "sps-ms-events.h"
 #include "sps-test-util.h"
 #include "sps-test-zip.h"
 #include "sps-xca.h"
@@ -221,6 +223,103 @@ test_gcevents (void)
   g_assert_cmpint (count (engine, "1"), ==, 71);
 }
 
+/* A TRACE_EVENT_INFO as KernelTraceControl's MetaData/EventInfo writes
+ * it: the fixed part, then the provider's, task's and opcode's names */
+static GByteArray *
+event_info_payload (guint16     id,
+                    guint8      opcode,
+                    const char *provider,
+                    const char *task,
+                    const char *opcode_name)
+{
+  GByteArray *out = g_byte_array_new ();
+  const char *names[] = { provider, task, opcode_name };
+  const guint at[] = { 52, 68, 72 };
+
+  g_byte_array_set_size (out, 112);
+  memset (out->data, 0, 112);
+  for (guint i = 0; i < 16; i++)
+    out->data[i] = (guint8) (0xa0 + i);
+  out->data[32] = id & 0xff;
+  out->data[33] = id >> 8;
+  out->data[37] = opcode;
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      guint32 offset = out->len;
+
+      if (names[i] == NULL)
+        continue;
+      memcpy (out->data + at[i], &offset, 4);
+      for (const char *c = names[i]; ; c++)
+        {
+          guint8 unit[2] = { (guint8) *c, 0 };
+
+          g_byte_array_append (out, unit, 2);
+          if (*c == '\0')
+            break;
+        }
+    }
+  return out;
+}
+
+static void
+test_event_info (void)
+{
+  g_autoptr(GByteArray) start = event_info_payload (1, 1, "Microsoft-Windows-Kernel-Process", "ProcessStart", "win:Start");
+  g_autoptr(GByteArray) info_op = event_info_payload (12, 0, "Microsoft-Windows-Kernel-File", "Create", "win:Info");
+  g_autoptr(GByteArray) custom = event_info_payload (14, 18, "P", "ETW_TASK_PROVIDER", "ETW_OPCODE_ENABLE");
+  g_autoptr(GByteArray) no_task = event_info_payload (3, 0, "P", NULL, NULL);
+  g_autoptr(GByteArray) outside = event_info_payload (3, 0, "P", "T", NULL);
+  g_auto(SpsEtlEventInfo) info = { 0 };
+
+  g_test_summary ("MetaData/EventInfo descriptions: provider and Task[/Opcode] names as TraceEvent builds "
+                  "them (win: dropped, Info left out); short payloads, names outside the payload or no "
+                  "task name describe nothing");
+
+  g_assert_true (sps_etl_event_info_parse (start->data, start->len, &info));
+  g_assert_cmpuint (info.id, ==, 1);
+  g_assert_cmpuint (info.provider[0], ==, 0xa0);
+  g_assert_cmpstr (info.provider_name, ==, "Microsoft-Windows-Kernel-Process");
+  g_assert_cmpstr (info.event_name, ==, "ProcessStart/Start");
+  sps_etl_event_info_clear (&info);
+  g_assert_true (sps_etl_event_info_parse (info_op->data, info_op->len, &info));
+  g_assert_cmpstr (info.event_name, ==, "Create");
+  sps_etl_event_info_clear (&info);
+  g_assert_true (sps_etl_event_info_parse (custom->data, custom->len, &info));
+  g_assert_cmpstr (info.event_name, ==, "ETW_TASK_PROVIDER/ETW_OPCODE_ENABLE");
+  sps_etl_event_info_clear (&info);
+
+  g_assert_false (sps_etl_event_info_parse (no_task->data, no_task->len, &info));
+  g_assert_null (info.provider_name);
+  g_assert_false (sps_etl_event_info_parse (start->data, 111, &info));
+  /* The task's name points past the end: its offset as the payload's size */
+  {
+    guint32 past = outside->len;
+
+    memcpy (outside->data + 68, &past, 4);
+    g_assert_false (sps_etl_event_info_parse (outside->data, outside->len, &info));
+  }
+}
+
+/* The runtime's tables are searched by halves: every id must be found,
+ * including those once out of order (82 before 81) */
+static void
+test_manifest_tables (void)
+{
+  g_test_summary ("The runtime's and its private provider's event names by id, as TraceEvent names them");
+
+  g_assert_cmpstr (sps_ms_manifest_event_name (SPS_MS_PROVIDER_CLR_RUNTIME, 80), ==, "Exception/Start");
+  g_assert_cmpstr (sps_ms_manifest_event_name (SPS_MS_PROVIDER_CLR_RUNTIME, 81), ==, "Contention/Start");
+  g_assert_cmpstr (sps_ms_manifest_event_name (SPS_MS_PROVIDER_CLR_RUNTIME, 82), ==, "ClrStack/Walk");
+  g_assert_cmpstr (sps_ms_manifest_event_name (SPS_MS_PROVIDER_CLR_PRIVATE, 2), ==, "GC/Settings");
+  g_assert_cmpstr (sps_ms_manifest_event_name (SPS_MS_PROVIDER_CLR_PRIVATE, 10), ==, "GC/MarkCards");
+  g_assert_cmpstr (sps_ms_manifest_event_name (SPS_MS_PROVIDER_CLR_PRIVATE, 188), ==, "NgenBinder/NgenBind");
+  g_assert_cmpstr (sps_ms_manifest_event_name (SPS_MS_PROVIDER_CLR_PRIVATE, 191), ==, "FailFast");
+  g_assert_cmpstr (sps_ms_manifest_event_name (SPS_MS_PROVIDER_CLR_PRIVATE, 413), ==,
+                   "ClrDynamicTypeUsage/ObjectVariantMarshallingToManaged");
+  g_assert_null (sps_ms_manifest_event_name (SPS_MS_PROVIDER_CLR_PRIVATE, 414));
+}
+
 static void
 test_net452 (void)
 {
@@ -261,6 +360,29 @@ test_net452 (void)
   g_assert_cmpint (count (engine, "name = 'Windows Kernel/UdpIp/RecvIPV6'"), ==, 6);
   g_assert_cmpint (count (engine, "(name LIKE 'Windows Kernel/TcpIp/%' OR name LIKE 'Windows Kernel/UdpIp/%')"
                                   " AND name LIKE '%Opcode(%'"), ==, 0);
+  /* Providers known by GUID only, named by the descriptions of their
+   * events the merge wrote (MetaData/EventInfo), as PerfView's baseline
+   * names them */
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-Kernel-File/Create'"), ==, 968);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-Kernel-EventTracing/ETW_TASK_PROVIDER/ETW_OPCODE_REGISTER'"),
+                   ==, 38);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-Kernel-Process/ProcessStart/Start'"), ==, 1);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-Immersive-Shell/ImmersiveShellAppManagerSetActiveProcess/Stop'"),
+                   ==, 3);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DNS-Client/DnsServerForInterface'"), ==, 4);
+  g_assert_cmpint (count (engine, "provider LIKE '{%'"), ==, 0);
+  /* The private provider's events by TraceEvent's names, as PerfView's
+   * baseline counts them */
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntimePrivate/GC/PerHeapHistory'"), ==, 80);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntimePrivate/Binding/FusionMessage'"), ==, 20);
+  g_assert_cmpint (count (engine, "name = 'Microsoft-Windows-DotNETRuntimePrivate/NgenBinder/NgenBind'"), ==, 2);
+  g_assert_cmpint (count (engine, "name LIKE 'Microsoft-Windows-DotNETRuntimePrivate/EventID(%'"), ==, 0);
+  /* Kernel events by TraceEvent's task and opcode names; the trace's
+   * header (opcode Info) by its task alone */
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/DiskIO/Read'"), ==, 2339);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/Memory/HardFault'"), ==, 394);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/FileIO/FileRundown'"), ==, 2917);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/EventTrace'"), ==, 1);
   /* Samples and stack walks are the sample table, not events */
   g_assert_cmpint (count (engine, "name LIKE 'Windows Kernel/PerfInfo/Sample%' OR name LIKE 'Windows Kernel/StackWalk/%'"), ==, 0);
   g_assert_cmpuint (sps_trace_get_samples (trace)->n_rows, ==, 88809);
@@ -297,7 +419,7 @@ test_net452 (void)
                    "\"SessionId\":1,\"ExitStatus\":259,\"DirectoryTableBase\":45404160,\"Flags\":2,"
                    "\"ImageFileName\":\"Test.x86.exe\",\"CommandLine\":\"Test.x86.exe\"}");
   /* A payload of unknown layout: its bytes */
-  g_assert_cmpint (count (engine, "name = 'Windows Kernel/DiskIo/Read' AND args LIKE '{\"payload_size\":%'"),
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/DiskIO/Read' AND args LIKE '{\"payload_size\":%'"),
                    ==, 2339);
 
   /* The args are decoded from the file's buffers when read: every
@@ -359,7 +481,7 @@ test_diaghub (void)
   g_assert_cmpint (count (engine, "name LIKE 'KernelTraceControl/Opcode(%'"), ==, 0);
   /* Each of the four files' own EventTrace events, and the system
    * configuration's IDE channels, by TraceEvent's names */
-  g_assert_cmpint (count (engine, "name = 'Windows Kernel/EventTrace/Header'"), ==, 4);
+  g_assert_cmpint (count (engine, "name = 'Windows Kernel/EventTrace'"), ==, 4);
   g_assert_cmpint (count (engine, "name = 'Windows Kernel/EventTrace/Extension'"), ==, 4);
   g_assert_cmpint (count (engine, "name = 'Windows Kernel/EventTrace/EndExtension'"), ==, 4);
   g_assert_cmpint (count (engine, "name = 'Windows Kernel/EventTrace/RundownComplete'"), ==, 4);
@@ -540,6 +662,8 @@ main (int   argc,
   g_test_add_func ("/etl/import/perfview-cpu", test_perfview_cpu);
   g_test_add_func ("/etl/import/events/gcevents", test_gcevents);
   g_test_add_func ("/etl/import/events/net452", test_net452);
+  g_test_add_func ("/etl/import/events/manifest-tables", test_manifest_tables);
+  g_test_add_func ("/etl/import/events/event-info", test_event_info);
   g_test_add_func ("/etl/import/events/diaghub-merged", test_diaghub);
   g_test_add_func ("/etl/import/events/manifest-chunks", test_manifest_chunks);
   g_test_add_func ("/etl/import/events/tracelogging-primitive-types", test_primitive_types);

@@ -23,6 +23,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "sps-etl-args.h"
+#include "sps-etl-event-info.h"
 #include "sps-etl-events.h"
 #include "sps-etl-fields.h"
 #include "sps-etl-kernel.h"
@@ -90,6 +91,8 @@ struct _SpsEtlEvents
                                    * SpsEtlLayout, or NULL when malformed */
   struct _Provider *last_provider; /* of the record before: a buffer's
                                     * records run in streaks of one */
+  GHashTable      *event_infos;   /* (provider GUID, id) as GBytes →
+                                   * SpsEtlEventInfo, from MetaData/EventInfo */
 };
 
 /* Distinct TraceLogging schemas kept parsed; a file with more starts over */
@@ -111,13 +114,14 @@ typedef struct _Provider
 
 #define ID_MANIFEST_DATA 0xfffe
 
+/* The groups' tasks, as TraceEvent's kernel parser names them */
 static const char * const group_tasks[] = {
-  [0] = "EventTrace", [1] = "DiskIo", [2] = "PageFault", [3] = "Process",
-  [4] = "FileIo", [5] = "Thread", [6] = "TcpIp", [7] = "Job", [8] = "UdpIp",
+  [0] = "EventTrace", [1] = "DiskIO", [2] = "Memory", [3] = "Process",
+  [4] = "FileIO", [5] = "Thread", [6] = "TcpIp", [7] = "Job", [8] = "UdpIp",
   [9] = "Registry", [10] = "DbgPrint", [11] = "SystemConfig", [14] = "Pool",
-  [15] = "PerfInfo", [16] = "Heap", [17] = "Object", [18] = "Power",
-  [20] = "Image", [22] = "CC", [24] = "StackWalk", [26] = "ALPC",
-  [27] = "SplitIo", [28] = "ThreadPool", [GROUP_SYSCONFIG] = "SysConfig",
+  [15] = "PerfInfo", [16] = "HeapTrace", [17] = "Object", [18] = "Power",
+  [20] = "Image", [22] = "CC", [23] = "CritSecTrace", [24] = "StackWalk",
+  [26] = "ALPC", [27] = "SplitIo", [28] = "ThreadPoolTrace", [GROUP_SYSCONFIG] = "SysConfig",
 };
 
 /* The tasks of KernelTraceControl, each a classic GUID of its own, whose
@@ -241,6 +245,8 @@ sps_etl_events_new (SpsTraceBuilder      *builder,
   self->by_index = g_ptr_array_new ();
   g_ptr_array_add (self->by_index, NULL);
   self->names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->event_infos = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
+                                             (GDestroyNotify) sps_etl_event_info_free);
   self->scratch = g_string_new (NULL);
   self->kernel = sps_trace_builder_intern (builder, KERNEL_PROVIDER, -1);
   self->memory = sps_etl_memory_new (builder);
@@ -260,6 +266,7 @@ sps_etl_events_free (SpsEtlEvents *self)
   g_hash_table_unref (self->providers);
   g_ptr_array_unref (self->by_index);
   g_hash_table_unref (self->names);
+  g_hash_table_unref (self->event_infos);
   g_string_free (self->scratch, TRUE);
   g_clear_object (&self->args);
   g_clear_pointer (&self->memory, sps_etl_memory_free);
@@ -306,6 +313,35 @@ sps_etl_events_set_compression (SpsEtlEvents *self,
 
   if (self->deferred)
     sps_etl_args_set_compression (self->args, compression);
+}
+
+/* The key of an event type in event_infos: its provider's GUID and id */
+static GBytes *
+event_info_key (const guint8 *provider,
+                guint16       id)
+{
+  guint8 key[18];
+
+  memcpy (key, provider, 16);
+  key[16] = id & 0xff;
+  key[17] = id >> 8;
+  return g_bytes_new (key, sizeof key);
+}
+
+/* A MetaData/EventInfo event's description of an event type, kept for
+ * sps_etl_events_prepare() (the first of each type) */
+static void
+keep_event_info (SpsEtlEvents       *self,
+                 const SpsEtlRecord *record)
+{
+  g_autoptr(SpsEtlEventInfo) info = g_new0 (SpsEtlEventInfo, 1);
+  g_autoptr(GBytes) key = NULL;
+
+  if (!sps_etl_event_info_parse (record->payload, record->payload_len, info))
+    return;
+  key = event_info_key (info->provider, info->id);
+  if (!g_hash_table_contains (self->event_infos, key))
+    g_hash_table_insert (self->event_infos, g_steal_pointer (&key), g_steal_pointer (&info));
 }
 
 static Provider *
@@ -382,53 +418,128 @@ name_provider_by_manifest (SpsEtlEvents *self,
     }
 }
 
-/* PerfView's opcode names of the kernel's events, else the number */
-static void
-append_kernel_opcode (GString *out,
-                      guint    group,
-                      guint    opcode)
+/* TraceEvent's names of the kernel's events (its kernel parser's
+ * templates): the opcode's, and the task's where it is not the group's */
+static const struct
 {
-  static const struct { guint8 group, opcode; const char *name; } specific[] = {
-    { GROUP_EVENT_TRACE, 0, "Header" }, { GROUP_EVENT_TRACE, 5, "Extension" },
-    { GROUP_EVENT_TRACE, 8, "RundownComplete" }, { GROUP_EVENT_TRACE, 32, "EndExtension" },
-    { GROUP_PROCESS, 11, "Terminate" }, { GROUP_PROCESS, 32, "PerfCtr" },
-    { GROUP_PROCESS, 33, "PerfCtrRundown" }, { GROUP_PROCESS, 39, "Defunct" },
-    { 1, 10, "Read" }, { 1, 11, "Write" }, { 1, 12, "ReadInit" }, { 1, 13, "WriteInit" },
-    { 1, 14, "FlushBuffers" }, { 1, 15, "FlushInit" },
-    { 2, 32, "HardFault" },
-    { 4, 0, "Name" }, { 4, 32, "FileCreate" }, { 4, 35, "FileDelete" }, { 4, 36, "FileRundown" },
-    { GROUP_THREAD, 36, "CSwitch" }, { GROUP_THREAD, 50, "ReadyThread" },
-    { GROUP_THREAD, 72, "SetName" },
-    { GROUP_IMAGE, 2, "Unload" }, { GROUP_IMAGE, 10, "Load" }, { GROUP_IMAGE, 33, "KernelBase" },
-    { GROUP_PERFINFO, 46, "Sample" }, { GROUP_PERFINFO, 51, "SysClEnter" },
-    { GROUP_PERFINFO, 52, "SysClExit" }, { GROUP_PERFINFO, 66, "ThreadedDPC" },
-    { GROUP_PERFINFO, 67, "ISR" }, { GROUP_PERFINFO, 68, "DPC" }, { GROUP_PERFINFO, 69, "TimerDPC" },
-    { GROUP_PERFINFO, 73, "CollectionStart" }, { GROUP_PERFINFO, 74, "CollectionEnd" },
-    { GROUP_CONFIG, 10, "CPU" }, { GROUP_CONFIG, 11, "PhyDisk" }, { GROUP_CONFIG, 12, "LogDisk" },
-    { GROUP_CONFIG, 13, "NIC" }, { GROUP_CONFIG, 14, "Video" }, { GROUP_CONFIG, 15, "Services" },
-    { GROUP_CONFIG, 16, "Power" }, { GROUP_CONFIG, 17, "Network" }, { GROUP_CONFIG, 21, "IRQ" },
-    { GROUP_CONFIG, 22, "PnP" }, { GROUP_CONFIG, 23, "IDEChannel" },
-    { GROUP_SYSCONFIG, 32, "BuildInfo" }, { GROUP_SYSCONFIG, 33, "SystemPaths" },
-    { GROUP_SYSCONFIG, 34, "UnknownVolume" }, { GROUP_SYSCONFIG, 35, "VolumeMapping" },
-    { 6, 10, "Send" }, { 6, 11, "Recv" }, { 6, 12, "Connect" }, { 6, 13, "Disconnect" },
-    { 6, 14, "Retransmit" }, { 6, 15, "Accept" }, { 6, 16, "Reconnect" }, { 6, 17, "Fail" },
-    { 6, 18, "TCPCopy" }, { 6, 19, "ARPCopy" }, { 6, 20, "FullACK" }, { 6, 21, "PartACK" },
-    { 6, 22, "DupACK" }, { 6, 26, "SendIPV6" }, { 6, 27, "RecvIPV6" }, { 6, 28, "ConnectIPV6" },
-    { 6, 29, "DisconnectIPV6" }, { 6, 30, "RetransmitIPV6" }, { 6, 31, "AcceptIPV6" },
-    { 6, 32, "ReconnectIPV6" }, { 6, 34, "TCPCopyIPV6" },
-    { 8, 10, "Send" }, { 8, 11, "Recv" }, { 8, 17, "Fail" }, { 8, 26, "SendIPV6" },
-    { 8, 27, "RecvIPV6" },
-    { GROUP_STACKWALK, 32, "Stack" },
-  };
-  static const char * const generic[] = { NULL, "Start", "Stop", "DCStart", "DCStop" };
+  guint8      group;
+  guint8      opcode;
+  const char *task;
+  const char *name;
+} kernel_opcodes[] = {
+  { GROUP_EVENT_TRACE, 5, NULL, "Extension" }, { GROUP_EVENT_TRACE, 8, NULL, "RundownComplete" },
+  { GROUP_EVENT_TRACE, 32, NULL, "EndExtension" },
+  { 1, 10, NULL, "Read" }, { 1, 11, NULL, "Write" }, { 1, 12, NULL, "ReadInit" },
+  { 1, 13, NULL, "WriteInit" }, { 1, 14, NULL, "FlushBuffers" }, { 1, 15, NULL, "FlushInit" },
+  { 1, 34, NULL, "DriverMajorFunctionCall" }, { 1, 35, NULL, "DriverMajorFunctionReturn" },
+  { 1, 37, NULL, "DriverCompletionRoutine" }, { 1, 52, NULL, "DriverCompleteRequest" },
+  { 1, 53, NULL, "DriverCompleteRequestReturn" },
+  { 2, 10, NULL, "TransitionFault" }, { 2, 11, NULL, "DemandZeroFault" }, { 2, 12, NULL, "CopyOnWrite" },
+  { 2, 13, NULL, "GuardMemory" }, { 2, 14, NULL, "HardMemory" }, { 2, 15, NULL, "AccessViolation" },
+  { 2, 32, NULL, "HardFault" }, { 2, 35, NULL, "InMemory" }, { 2, 73, NULL, "PFMappedSectionCreate" },
+  { 2, 76, NULL, "SessionDCStop" }, { 2, 79, NULL, "PFMappedSectionDelete" },
+  { 2, 98, "VirtualMem", "Alloc" }, { 2, 99, "VirtualMem", "Free" },
+  { 2, 100, NULL, "HeapRangeRundown" }, { 2, 101, NULL, "HeapRangeCreate" },
+  { 2, 102, NULL, "HeapRangeReserve" }, { 2, 103, NULL, "HeapRangeRelease" },
+  { 2, 104, NULL, "HeapRangeDestroy" }, { 2, 105, NULL, "ImageLoadBacked" },
+  { 2, 112, NULL, "SystemMemInfo" }, { 2, 115, NULL, "InMemoryStoreFault" },
+  { 2, 117, NULL, "InMemoryActive" }, { 2, 118, NULL, "PageAccess" }, { 2, 119, NULL, "PageRelease" },
+  { 2, 120, NULL, "RangeAccess" }, { 2, 121, NULL, "RangeRelease" }, { 2, 122, NULL, "Combine" },
+  { 2, 123, NULL, "KernelMemUsage" }, { 2, 124, NULL, "MMStats" }, { 2, 125, NULL, "ProcessMemInfo" },
+  { 2, 126, NULL, "MemInfoSessionWS" }, { 2, 127, NULL, "VirtualRotate" },
+  { 2, 128, NULL, "VirtualAllocDCStart" }, { 2, 129, NULL, "VirtualAllocDCStop" },
+  { 2, 130, NULL, "PageAccess" }, { 2, 131, NULL, "RemoveFromWS" },
+  { 2, 132, NULL, "WSSharableRundown" }, { 2, 133, NULL, "InMemoryActiveRundown" },
+  { GROUP_PROCESS, 11, NULL, "Terminate" }, { GROUP_PROCESS, 32, NULL, "PerfCtr" },
+  { GROUP_PROCESS, 33, NULL, "PerfCtrRundown" }, { GROUP_PROCESS, 39, NULL, "Defunct" },
+  { 4, 32, NULL, "FileCreate" }, { 4, 35, NULL, "FileDelete" }, { 4, 36, NULL, "FileRundown" },
+  { 4, 37, NULL, "MapFile" }, { 4, 38, NULL, "UnmapFile" }, { 4, 39, NULL, "MapFileDCStart" },
+  { 4, 40, NULL, "MapFileDCStop" }, { 4, 64, NULL, "Create" }, { 4, 65, NULL, "Cleanup" },
+  { 4, 66, NULL, "Close" }, { 4, 67, NULL, "Read" }, { 4, 68, NULL, "Write" }, { 4, 69, NULL, "SetInfo" },
+  { 4, 70, NULL, "Delete" }, { 4, 71, NULL, "Rename" }, { 4, 72, NULL, "DirEnum" }, { 4, 73, NULL, "Flush" },
+  { 4, 74, NULL, "QueryInfo" }, { 4, 75, NULL, "FSControl" }, { 4, 76, NULL, "OperationEnd" },
+  { 4, 77, NULL, "DirNotify" },
+  { GROUP_THREAD, 36, NULL, "CSwitch" }, { GROUP_THREAD, 37, NULL, "CompCS" },
+  { GROUP_THREAD, 50, "Dispatcher", "ReadyThread" }, { GROUP_THREAD, 62, NULL, "Enqueue" },
+  { GROUP_THREAD, 63, NULL, "Dequeue" }, { GROUP_THREAD, 72, NULL, "SetName" },
+  { 6, 10, NULL, "Send" }, { 6, 11, NULL, "Recv" }, { 6, 12, NULL, "Connect" },
+  { 6, 13, NULL, "Disconnect" }, { 6, 14, NULL, "Retransmit" }, { 6, 15, NULL, "Accept" },
+  { 6, 16, NULL, "Reconnect" }, { 6, 17, NULL, "Fail" }, { 6, 18, NULL, "TCPCopy" },
+  { 6, 19, NULL, "ARPCopy" }, { 6, 20, NULL, "FullACK" }, { 6, 21, NULL, "PartACK" },
+  { 6, 22, NULL, "DupACK" }, { 6, 26, NULL, "SendIPV6" }, { 6, 27, NULL, "RecvIPV6" },
+  { 6, 28, NULL, "ConnectIPV6" }, { 6, 29, NULL, "DisconnectIPV6" }, { 6, 30, NULL, "RetransmitIPV6" },
+  { 6, 31, NULL, "AcceptIPV6" }, { 6, 32, NULL, "ReconnectIPV6" }, { 6, 34, NULL, "TCPCopyIPV6" },
+  { 8, 10, NULL, "Send" }, { 8, 11, NULL, "Recv" }, { 8, 17, NULL, "Fail" }, { 8, 26, NULL, "SendIPV6" },
+  { 8, 27, NULL, "RecvIPV6" },
+  { 9, 10, NULL, "Create" }, { 9, 11, NULL, "Open" }, { 9, 12, NULL, "Delete" }, { 9, 13, NULL, "Query" },
+  { 9, 14, NULL, "SetValue" }, { 9, 15, NULL, "DeleteValue" }, { 9, 16, NULL, "QueryValue" },
+  { 9, 17, NULL, "EnumerateKey" }, { 9, 18, NULL, "EnumerateValueKey" },
+  { 9, 19, NULL, "QueryMultipleValue" }, { 9, 20, NULL, "SetInformation" }, { 9, 21, NULL, "Flush" },
+  { 9, 22, NULL, "KCBCreate" }, { 9, 23, NULL, "KCBDelete" }, { 9, 24, NULL, "KCBRundownBegin" },
+  { 9, 25, NULL, "KCBRundownEnd" }, { 9, 26, NULL, "Virtualize" }, { 9, 27, NULL, "Close" },
+  { GROUP_CONFIG, 10, NULL, "CPU" }, { GROUP_CONFIG, 11, NULL, "PhyDisk" }, { GROUP_CONFIG, 12, NULL, "LogDisk" },
+  { GROUP_CONFIG, 13, NULL, "NIC" }, { GROUP_CONFIG, 14, NULL, "Video" }, { GROUP_CONFIG, 15, NULL, "Services" },
+  { GROUP_CONFIG, 16, NULL, "Power" }, { GROUP_CONFIG, 17, NULL, "Network" }, { GROUP_CONFIG, 21, NULL, "IRQ" },
+  { GROUP_CONFIG, 22, NULL, "PnP" }, { GROUP_CONFIG, 23, NULL, "IDEChannel" },
+  { GROUP_PERFINFO, 34, NULL, "Mark" }, { GROUP_PERFINFO, 46, NULL, "Sample" },
+  { GROUP_PERFINFO, 47, NULL, "PMCSample" }, { GROUP_PERFINFO, 50, NULL, "ISR" },
+  { GROUP_PERFINFO, 51, NULL, "SysClEnter" }, { GROUP_PERFINFO, 52, NULL, "SysClExit" },
+  { GROUP_PERFINFO, 55, NULL, "BatchedSample" }, { GROUP_PERFINFO, 58, NULL, "DebuggerEnabled" },
+  { GROUP_PERFINFO, 66, NULL, "ThreadedDPC" }, { GROUP_PERFINFO, 67, NULL, "ISR" },
+  { GROUP_PERFINFO, 68, NULL, "DPC" }, { GROUP_PERFINFO, 69, NULL, "TimerDPC" },
+  { GROUP_PERFINFO, 72, NULL, "SetInterval" }, { GROUP_PERFINFO, 73, NULL, "CollectionStart" },
+  { GROUP_PERFINFO, 74, NULL, "CollectionEnd" },
+  { 16, 32, NULL, "Create" }, { 16, 33, NULL, "Alloc" }, { 16, 34, NULL, "ReAlloc" },
+  { 16, 35, NULL, "Destroy" }, { 16, 36, NULL, "Free" }, { 16, 37, NULL, "Expand" },
+  { 16, 38, NULL, "SnapShot" }, { 16, 42, NULL, "Contract" }, { 16, 43, NULL, "Lock" },
+  { 16, 44, NULL, "Unlock" }, { 16, 45, NULL, "Validate" }, { 16, 46, NULL, "Walk" },
+  { 17, 32, NULL, "CreateHandle" }, { 17, 33, NULL, "CloseHandle" }, { 17, 34, NULL, "DuplicateHandle" },
+  { 17, 37, NULL, "TypeDCEnd" }, { 17, 39, NULL, "HandleDCEnd" },
+  { GROUP_IMAGE, 2, NULL, "Unload" }, { GROUP_IMAGE, 10, NULL, "Load" }, { GROUP_IMAGE, 33, NULL, "KernelBase" },
+  { 23, 34, NULL, "Collision" }, { 23, 35, NULL, "Initialize" },
+  { GROUP_STACKWALK, 32, NULL, "Stack" }, { GROUP_STACKWALK, 35, NULL, "KeyDelete" },
+  { GROUP_STACKWALK, 36, NULL, "KeyRundown" }, { GROUP_STACKWALK, 37, NULL, "StackKeyKernel" },
+  { GROUP_STACKWALK, 38, NULL, "StackKeyUser" },
+  { 26, 33, NULL, "SendMessage" }, { 26, 34, NULL, "ReceiveMessage" }, { 26, 35, NULL, "WaitForReply" },
+  { 26, 36, NULL, "WaitForNewMessage" }, { 26, 37, NULL, "Unwait" },
+  { 27, 32, NULL, "VolMgr" },
+  { 28, 32, NULL, "CBEnqueue" }, { 28, 33, NULL, "CBDequeue" }, { 28, 34, NULL, "CBStart" },
+  { 28, 35, NULL, "CBStop" }, { 28, 36, NULL, "CBCancel" }, { 28, 37, NULL, "PoolCreate" },
+  { 28, 38, NULL, "PoolClose" }, { 28, 39, NULL, "ThreadMinSet" }, { 28, 40, NULL, "ThreadMaxSet" },
+  { GROUP_SYSCONFIG, 32, NULL, "BuildInfo" }, { GROUP_SYSCONFIG, 33, NULL, "SystemPaths" },
+  { GROUP_SYSCONFIG, 34, NULL, "UnknownVolume" }, { GROUP_SYSCONFIG, 35, NULL, "VolumeMapping" },
+};
 
-  for (guint i = 0; i < G_N_ELEMENTS (specific); i++)
-    if (specific[i].group == group && specific[i].opcode == opcode)
+/* "Task/Opcode" of a kernel event as TraceEvent names it: the task alone
+ * for opcode 0 (Info, e.g. EventTrace's header), the opcode's name, or
+ * the generic Start/Stop/DCStart/DCStop, else Opcode(N) */
+static void
+append_kernel_event (GString *out,
+                     guint    group,
+                     guint    opcode)
+{
+  static const char * const generic[] = { NULL, "Start", "Stop", "DCStart", "DCStop" };
+  const char *task = group < G_N_ELEMENTS (group_tasks) ? group_tasks[group] : NULL;
+  const char *name = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (kernel_opcodes); i++)
+    if (kernel_opcodes[i].group == group && kernel_opcodes[i].opcode == opcode)
       {
-        g_string_append (out, specific[i].name);
-        return;
+        name = kernel_opcodes[i].name;
+        if (kernel_opcodes[i].task != NULL)
+          task = kernel_opcodes[i].task;
+        break;
       }
-  if (opcode > 0 && opcode < G_N_ELEMENTS (generic))
+  if (task != NULL)
+    g_string_append (out, task);
+  else
+    g_string_append_printf (out, "Group(%u)", group);
+  if (opcode == 0)
+    return;
+  g_string_append_c (out, '/');
+  if (name != NULL)
+    g_string_append (out, name);
+  else if (opcode < G_N_ELEMENTS (generic))
     g_string_append (out, generic[opcode]);
   else
     g_string_append_printf (out, "Opcode(%u)", opcode);
@@ -470,12 +581,7 @@ kernel_name (SpsEtlEvents *self,
   /* Image loads are in the process group, for history's sake */
   if (group == GROUP_PROCESS && opcode == 10)
     group = GROUP_IMAGE;
-  if (group < G_N_ELEMENTS (group_tasks) && group_tasks[group] != NULL)
-    g_string_append (text, group_tasks[group]);
-  else
-    g_string_append_printf (text, "Group(%u)", group);
-  g_string_append_c (text, '/');
-  append_kernel_opcode (text, group, opcode);
+  append_kernel_event (text, group, opcode);
   return intern_name (self, key, text);
 }
 
@@ -913,6 +1019,9 @@ sps_etl_events_add (SpsEtlEvents       *self,
         }
     }
 
+  if (provider != NULL && provider->symbol_task == SYMBOL_TASK_META_DATA && record->opcode == 32)
+    keep_event_info (self, record);
+
   event.ticks = record->timestamp;
   event.pid = record->pid;
   event.tid = record->tid;
@@ -1026,6 +1135,32 @@ check_manifest_fields (SpsEtlEvents      *self,
     warn_partial (self, e->name, _("in the ETL files"));
 }
 
+/* Names staged event @e "Provider/@suffix", under its provider's name
+ * now; @kind tells the names apart in the cache (with the provider and
+ * the event's id) */
+static void
+rename_staged (SpsEtlEvents   *self,
+               const Provider *provider,
+               SpsEtlEvent    *e,
+               guint64         kind,
+               const char     *suffix)
+{
+  guint64 key = kind | (guint64) e->provider_index << 32 | SPS_EVENT_DESCRIPTOR_ID (e->descriptor);
+
+  if (g_hash_table_contains (self->names, &key))
+    e->name = intern_name (self, key, NULL);
+  else
+    {
+      g_autoptr(GString) text = g_string_new (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
+                                                                   provider->name, NULL));
+
+      g_string_append_printf (text, "/%s", suffix);
+      e->name = intern_name (self, key, text);
+    }
+  e->provider = provider->name;
+  e->named_by_id = 0;
+}
+
 /**
  * sps_etl_events_prepare:
  * @self: the events of one import, every file read
@@ -1037,16 +1172,34 @@ check_manifest_fields (SpsEtlEvents      *self,
 guint
 sps_etl_events_prepare (SpsEtlEvents *self)
 {
+  GHashTableIter iter;
+  gpointer value;
+
   g_return_val_if_fail (self != NULL, 0);
 
+  /* Providers known by their GUID only take the name the merge's event
+   * descriptions give them */
+  g_hash_table_iter_init (&iter, self->event_infos);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const SpsEtlEventInfo *info = value;
+      Provider *provider = g_hash_table_lookup (self->providers, info->provider);
+
+      if (provider != NULL && provider->named_by_guid)
+        {
+          provider->name = sps_trace_builder_intern (self->builder, info->provider_name, -1);
+          provider->named_by_guid = FALSE;
+        }
+    }
+
   /* Events read before their EventSource's manifest get its names now,
-   * and its layouts are checked against their payloads */
+   * and its layouts are checked against their payloads; the others named
+   * by id, their type's description when the merge wrote one */
   for (guint i = 0; i < self->n_staged; i++)
     {
       SpsEtlEvent *e = staged_at (self, i);
       const Provider *provider;
       guint id = SPS_EVENT_DESCRIPTOR_ID (e->descriptor);
-      guint64 key = (guint64) 3 << 48 | (guint64) e->provider_index << 32 | id;
       const char *name;
 
       if (e->provider_index == 0 || e->provider_index >= self->by_index->len)
@@ -1054,19 +1207,22 @@ sps_etl_events_prepare (SpsEtlEvents *self)
       provider = g_ptr_array_index (self->by_index, e->provider_index);
       if (e->named_by_id && provider->event_source != NULL &&
           (name = sps_etl_manifest_lookup (provider->event_source, id)) != NULL)
+        rename_staged (self, provider, e, (guint64) 3 << 48, name);
+      else if (e->named_by_id)
         {
-          if (g_hash_table_contains (self->names, &key))
-            e->name = intern_name (self, key, NULL);
-          else
-            {
-              g_autoptr(GString) text = g_string_new (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
-                                                                           provider->name, NULL));
+          g_autoptr(GBytes) key = event_info_key (provider->guid, (guint16) id);
+          const SpsEtlEventInfo *info = g_hash_table_lookup (self->event_infos, key);
+          g_autofree char *by_id = NULL;
 
-              g_string_append_printf (text, "/%s", name);
-              e->name = intern_name (self, key, text);
+          if (info != NULL)
+            rename_staged (self, provider, e, (guint64) 4 << 48, info->event_name);
+          else if (e->provider != provider->name)
+            {
+              /* Still by id, under the provider's new name */
+              by_id = g_strdup_printf ("EventID(%u)", id);
+              rename_staged (self, provider, e, (guint64) 5 << 48, by_id);
+              e->named_by_id = 1;
             }
-          e->provider = provider->name;
-          e->named_by_id = 0;
         }
       check_manifest_fields (self, provider, e);
     }
