@@ -27,10 +27,10 @@ compare_keys (const void *a,
   return ka < kb ? -1 : (ka > kb ? 1 : 0);
 }
 
-static int
-compare_names (gconstpointer a,
-               gconstpointer b,
-               gpointer      user_data)
+int
+_sps_flame_tree_compare_names (gconstpointer a,
+                               gconstpointer b,
+                               gpointer      user_data)
 {
   SpsStringPool *strings = user_data;
   guint32 na = *(const guint32 *) a;
@@ -79,7 +79,7 @@ rank_names (SpsFlameTree *self,
         }
       n_children[nodes[i].parent + 1]++;
     }
-  g_array_sort_with_data (names, compare_names, strings);
+  g_array_sort_with_data (names, _sps_flame_tree_compare_names, strings);
   for (guint k = 0; k < names->len; k++)
     rank_of[g_array_index (names, guint32, k)] = k;
 
@@ -211,7 +211,6 @@ _sps_flame_tree_finish_nodes (SpsFlameTree *self)
   g_autofree guint32 *size = g_new (guint32, MAX (n, 1));
   g_autofree guint32 *depth = g_new (guint32, MAX (n, 1));
   SpsFlameNode *nodes;
-  FunctionSums sums;
 
   /* Counting sort by parent (counted by rank_names()), then a name sort
    * inside each group. The keys carry the rank, so that sorting a group
@@ -293,16 +292,24 @@ _sps_flame_tree_finish_nodes (SpsFlameTree *self)
         }
     }
 
-  function_sums_init (&sums, self, n);
-  for (guint i = 1; i < n; i++)
-    function_sums_add (&sums, &nodes[i], nodes[i].depth);
-
   self->nodes = nodes;
   self->n_nodes = n;
-  self->functions = function_sums_finish (&sums);
+  _sps_flame_tree_sum_functions (self);
   /* The slice map keeps build ids: a query reads one more entry, where
    * renumbering it here cost a pass with a random read per slice */
   self->node_of_build = g_steal_pointer (&new_of);
+}
+
+/* The per-function sums of the finished pool, which is in pre-order */
+void
+_sps_flame_tree_sum_functions (SpsFlameTree *self)
+{
+  FunctionSums sums;
+
+  function_sums_init (&sums, self, self->n_nodes);
+  for (guint i = 1; i < self->n_nodes; i++)
+    function_sums_add (&sums, &self->nodes[i], self->nodes[i].depth);
+  self->functions = function_sums_finish (&sums);
 }
 
 int

@@ -12,10 +12,10 @@ G_BEGIN_DECLS
 /* Rows between two cancellation checks. */
 #define SPS_FLAME_CHECK_STRIDE 65536
 
-/* A node while the tree is built: only what every observation touches
- * (an SpsFlameNode is 88 bytes). Nodes are numbered in creation order, a
- * parent before its children; the finished pool is written from these in
- * pre-order. */
+/* A node while the samples tree is built: only what every observation
+ * touches (an SpsFlameNode is 88 bytes). Nodes are numbered in creation
+ * order, a parent before its children; the finished pool is written from
+ * these in pre-order. */
 typedef struct
 {
   guint32 parent;
@@ -79,10 +79,11 @@ struct _SpsFlameTree
   guint                index_size; /* a power of two */
   guint                n_indexed;
 
-  /* Span trees: slice row slice_node_first + i → build node
-   * slice_node[i], SPS_NO_INDEX when not in the tree; the rows of the
+  /* Span trees: slice row slice_node_first + i → node slice_node[i] in
+   * level order, SPS_NO_INDEX when not in the tree; the rows of the
    * tracks in scope, so that a thread's tree does not clear a whole
-   * trace's. node_of_build maps a build node to its node in the pool */
+   * trace's. node_of_build maps a node in level order to its node in the
+   * pool (the samples tree: a build node) */
   guint32          *slice_node;
   guint32          *node_of_build;
   guint             slice_node_first;
@@ -180,6 +181,10 @@ gboolean _sps_flame_tree_build_spans      (SpsFlameTree             *self,
                                            SpsProgress              *progress,
                                            GError                  **error);
 void     _sps_flame_tree_finish_nodes     (SpsFlameTree             *self);
+void     _sps_flame_tree_sum_functions    (SpsFlameTree             *self);
+int      _sps_flame_tree_compare_names    (gconstpointer            a,
+                                           gconstpointer            b,
+                                           gpointer                 user_data);
 int      _sps_flame_tree_compare_functions (gconstpointer            a,
                                             gconstpointer            b);
 

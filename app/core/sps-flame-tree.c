@@ -3,18 +3,19 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * A tree is a flat pool of SpsFlameNode, node 0 being a synthetic root.
- * While building, nodes are small SpsFlameBuildNode records, each created
- * after its parent, so a reverse walk over them visits children before
- * parents: that is how inclusive sums are made. (parent, name) → child
- * walks the parent's list of children while it is short, and goes
- * through a small open-addressing index for crowded parents. Once built,
- * the finished pool is written in pre-order (sps-flame-tree-finish.c).
  *
- * Span trees are built in sps-flame-tree-spans.c.
+ * Span trees are built level by level, in passes that read memory in
+ * order, in sps-flame-tree-spans.c.
  *
  * The samples tree maps each callsite to a node once (a callsite is a
  * path of frames, so its node does not depend on the sample), then counts
- * each sample at its leaf and sums upwards.
+ * each sample at its leaf and sums upwards. Its nodes are small
+ * SpsFlameBuildNode records while it is built, each created after its
+ * parent, so a reverse walk over them visits children before parents:
+ * that is how inclusive sums are made. (parent, name) → child walks the
+ * parent's list of children while it is short, and goes through a small
+ * open-addressing index for crowded parents. Once built, the finished
+ * pool is written in pre-order (sps-flame-tree-finish.c).
  */
 
 #define G_LOG_DOMAIN "sps-flame-tree"
@@ -520,6 +521,8 @@ sps_flame_tree_build (SpsTrace                  *trace,
   _sps_flame_tree_reserve (self, 1024);
   new_node (self, SPS_NO_INDEX, 0);
 
+  /* The samples tree is finished here; span trees finish their pool
+   * themselves, from nodes made in another order */
   if (params->kind == SPS_FLAME_TREE_SAMPLES)
     ok = build_samples (self, params, progress, error);
   else
@@ -533,7 +536,8 @@ sps_flame_tree_build (SpsTrace                  *trace,
   self->index_size = 0;
   self->n_indexed = 0;
 
-  _sps_flame_tree_finish_nodes (self);
+  if (params->kind == SPS_FLAME_TREE_SAMPLES)
+    _sps_flame_tree_finish_nodes (self);
   g_clear_pointer (&self->build, g_free);
   g_clear_pointer (&self->extra, g_free);
   self->n_build = self->build_capacity = 0;
