@@ -21,9 +21,10 @@
  *    run of equal keys is one node. The nodes of a level are thus numbered
  *    by parent, then by name: the tree in level order with siblings in
  *    name order, which is what the pre-order pool needs.
- * 3. Self times, subtree sizes and pre-order places are sums over that
- *    order, backwards and forwards; then every node is written to its
- *    place.
+ * 3. Self times are sums over that order, backwards; then a depth-first
+ *    walk writes the pool in pre-order, reading each level front to back
+ *    (a node's children are the next nodes of the level below whose
+ *    parent it is).
  *
  * exclusive = inclusive − the children's inclusive, which is the self time
  * when nothing is clipped.
@@ -57,14 +58,14 @@ track_in_scope (const SpsTrackTable      *tracks,
 }
 
 /* A visit's key within its level, above its number */
-/* A visit while its level is sorted: its key (parent's node, name's
- * rank), its value and its row */
+/* A visit, with its level's other visits: its key (first its parent's
+ * row + 1, then (parent's node, name's rank)), value, row and name */
 typedef struct
 {
   guint64 key;
   SpsTime value;
   guint32 row;
-  guint32 unused;
+  guint32 name;
 } LevelItem;
 
 /* A node in level order, before it is written to the pool */
@@ -357,24 +358,23 @@ sort_items (LevelItem *items,
   return items;
 }
 
-/* Pass 2: the nodes, level by level, in level order. @order holds the
- * visits by level (stable); @level_first (n_levels + 1 entries) receives
- * the first node of each level and the end; slice_node each visited
- * row's node. Returns the nodes, or NULL when cancelled */
+/* Pass 2: the nodes, level by level, in level order. @items holds the
+ * visits by level (stably), those of level l from @level_start[l];
+ * @level_first (n_levels + 1 entries) receives the first node of each
+ * level and the end; slice_node each visited row's node. Returns the
+ * nodes, or NULL when cancelled */
 static LevelNode *
 make_nodes (SpanBuild     *b,
-            const guint32 *order,
+            LevelItem     *all_items,
             const guint32 *level_start,
             guint32       *level_first)
 {
   SpsFlameTree *self = b->self;
-  const SpsSliceTable *slices = b->slices;
   guint32 *slice_node = self->slice_node;
   guint32 first_row = self->slice_node_first;
   guint rank_bits = bits_for (b->names->len > 0 ? b->names->len - 1 : 0);
   guint64 rank_mask = (G_GUINT64_CONSTANT (1) << rank_bits) - 1;
   guint32 max_level_size = 0;
-  g_autofree LevelItem *items = NULL;
   g_autofree LevelItem *tmp = NULL;
   g_autofree LevelNode *nodes = NULL;
   guint32 n_nodes = 1;
@@ -383,7 +383,6 @@ make_nodes (SpanBuild     *b,
 
   for (guint l = 1; l < b->n_levels; l++)
     max_level_size = MAX (max_level_size, b->level_count[l]);
-  items = _sps_alloc_large (sizeof (LevelItem) * MAX (max_level_size, 1));
   tmp = _sps_alloc_large (sizeof (LevelItem) * MAX (max_level_size, 1));
   /* At most one node per visit, and the root */
   nodes = _sps_alloc_large (sizeof (LevelNode) * ((gsize) b->n_visits + 1));
@@ -398,7 +397,7 @@ make_nodes (SpanBuild     *b,
 
   for (guint l = 1; l < b->n_levels; l++)
     {
-      const guint32 *visits = order + level_start[l];
+      LevelItem *items = all_items + level_start[l];
       guint32 n = b->level_count[l];
       guint key_bits = bits_for (n_above - 1) + rank_bits;
       const LevelItem *sorted;
@@ -410,18 +409,13 @@ make_nodes (SpanBuild     *b,
       if (_sps_flame_tree_check_cancelled (b->progress, b->error))
         return NULL;
 
-      /* In visit order, rows and parents go forwards: the columns are
-       * read nearly in order */
+      /* In visit order, the parents go forwards */
       for (guint32 i = 0; i < n; i++)
         {
-          guint32 v = visits[i];
-          guint32 row = b->visit_row[v];
-          guint32 parent = b->visit_parent[v];
+          guint32 parent = (guint32) items[i].key;
           guint32 above = parent == 0 ? 0 : slice_node[parent - 1 - first_row] - level_base;
 
-          items[i].key = ((guint64) above << rank_bits) | b->rank_of[slices->name[row]];
-          items[i].value = span_value (b, row);
-          items[i].row = row;
+          items[i].key = ((guint64) above << rank_bits) | b->rank_of[items[i].name];
         }
       sorted = n > 1 ? sort_items (items, tmp, n, key_bits) : items;
 
@@ -486,7 +480,9 @@ sum_spans (LevelNode *nodes,
 
 /* Pass 3: the pool in pre-order from the @n nodes in level order, where
  * a node's children are consecutive and in name order. @level_first
- * holds the first node of each of the @n_levels levels, and the end */
+ * holds the first node of each of the @n_levels levels, and the end. A
+ * depth-first walk meets each level's nodes in level order, so it reads
+ * every level front to back and writes the pool front to back */
 static void
 write_pool (SpsFlameTree    *self,
             const LevelNode *from,
@@ -494,48 +490,64 @@ write_pool (SpsFlameTree    *self,
             const guint32   *level_first,
             guint            n_levels)
 {
-  g_autofree guint32 *size = _sps_alloc_large (sizeof (guint32) * n);
   guint32 *place = _sps_alloc_large (sizeof (guint32) * n);
-  SpsFlameNode *nodes;
-  guint32 at = 0;
+  g_autofree guint32 *next = g_memdup2 (level_first, sizeof (guint32) * (n_levels + 1));
+  /* Per depth on the walk: the node (level order) and its place, and the
+   * place of the last child written below it */
+  g_autofree guint32 *open = g_new (guint32, n_levels);
+  g_autofree guint32 *open_place = g_new (guint32, n_levels);
+  g_autofree guint32 *last_child = g_new (guint32, n_levels + 1);
+  SpsFlameNode *nodes = _sps_alloc_large (sizeof (SpsFlameNode) * n);
+  guint32 at = 1;
+  guint d = 0;
 
-  for (guint32 i = 0; i < n; i++)
-    size[i] = 1;
-  for (guint32 i = n; i-- > 1;)
-    size[from[i].parent] += size[i];
-
-  /* A node's first child follows it; each next sibling follows the
-   * subtree before it */
+  /* Span trees have no CPU estimates: those stay 0 */
+  nodes[0] = (SpsFlameNode) {
+    .parent = SPS_NO_INDEX, .first_child = SPS_NO_INDEX, .next_sibling = SPS_NO_INDEX,
+    .inclusive = from[0].inclusive, .exclusive = from[0].exclusive, .instance = SPS_NO_INDEX,
+  };
   place[0] = 0;
-  for (guint32 i = 1; i < n; i++)
-    {
-      if (from[i].parent != from[i - 1].parent)
-        at = place[from[i].parent] + 1;
-      place[i] = at;
-      at += size[i];
-    }
+  next[0] = 1;
+  open[0] = 0;
+  open_place[0] = 0;
+  last_child[1] = SPS_NO_INDEX;
 
-  /* Every element is written below: no clearing */
-  nodes = _sps_alloc_large (sizeof (SpsFlameNode) * n);
-  for (guint l = 0; l < n_levels; l++)
+  for (;;)
     {
-      for (guint32 i = level_first[l]; i < level_first[l + 1]; i++)
+      guint32 c = d + 1 < n_levels ? next[d + 1] : SPS_NO_INDEX;
+
+      /* The open node's subtree is done: back to its parent */
+      if (c == SPS_NO_INDEX || c >= level_first[d + 2] || from[c].parent != open[d])
         {
-          /* Span trees have no CPU estimates: those stay 0 */
-          nodes[place[i]] = (SpsFlameNode) {
-            .parent = i == 0 ? SPS_NO_INDEX : place[from[i].parent],
-            .first_child = size[i] > 1 ? place[i] + 1 : SPS_NO_INDEX,
-            .next_sibling = i > 0 && i + 1 < n && from[i + 1].parent == from[i].parent ? place[i + 1] : SPS_NO_INDEX,
-            .name = from[i].name,
-            .depth = l,
-            .inclusive = from[i].inclusive,
-            .exclusive = from[i].exclusive,
-            .n_instances = from[i].n_instances,
-            .instance = from[i].instance,
-          };
+          if (d == 0)
+            break;
+          d--;
+          continue;
         }
+
+      next[d + 1]++;
+      if (last_child[d + 1] == SPS_NO_INDEX)
+        nodes[open_place[d]].first_child = at;
+      else
+        nodes[last_child[d + 1]].next_sibling = at;
+      last_child[d + 1] = at;
+      nodes[at] = (SpsFlameNode) {
+        .parent = open_place[d], .first_child = SPS_NO_INDEX, .next_sibling = SPS_NO_INDEX,
+        .name = from[c].name, .depth = d + 1,
+        .inclusive = from[c].inclusive, .exclusive = from[c].exclusive,
+        .n_instances = from[c].n_instances, .instance = from[c].instance,
+      };
+      place[c] = at;
+
+      d++;
+      open[d] = c;
+      open_place[d] = at;
+      if (d + 1 <= n_levels)
+        last_child[d + 1] = SPS_NO_INDEX;
+      at++;
     }
 
+  g_assert (at == n);
   self->nodes = nodes;
   self->n_nodes = n;
   self->node_of_build = place;
@@ -565,7 +577,7 @@ _sps_flame_tree_build_spans (SpsFlameTree              *self,
   SpsStringPool *strings = sps_trace_get_strings (trace);
   SpanBuild b = { 0 };
   g_autofree guint32 *level_start = NULL;
-  g_autofree guint32 *order = NULL;
+  g_autofree LevelItem *items = NULL;
   g_autofree guint32 *level_first = NULL;
   g_autofree LevelNode *nodes = NULL;
   guint64 n_rows = 0;
@@ -628,21 +640,34 @@ _sps_flame_tree_build_spans (SpsFlameTree              *self,
   for (guint k = 0; k < b.names->len; k++)
     b.rank_of[g_array_index (b.names, guint32, k)] = k;
 
-  /* The visits by level, stably; the levels are in slice_node */
+  /* The visits by level, stably (the levels are in slice_node), with
+   * what the level pass needs: read here in row order, rather than
+   * level after level across the columns */
   n_levels = MAX (b.n_levels, 1);
   level_start = g_new0 (guint32, n_levels + 1);
   for (guint l = 1; l < b.n_levels; l++)
     level_start[l + 1] = level_start[l] + b.level_count[l];
-  order = _sps_alloc_large (sizeof (guint32) * MAX (b.n_visits, 1));
+  items = _sps_alloc_large (sizeof (LevelItem) * MAX (b.n_visits, 1));
   {
     g_autofree guint32 *fill = g_memdup2 (level_start, sizeof (guint32) * (n_levels + 1));
 
     for (guint v = 0; v < b.n_visits; v++)
-      order[fill[self->slice_node[b.visit_row[v] - self->slice_node_first]]++] = v;
+      {
+        guint32 row = b.visit_row[v];
+        LevelItem *item = &items[fill[self->slice_node[row - self->slice_node_first]]++];
+
+        item->key = b.visit_parent[v];
+        item->value = span_value (&b, row);
+        item->row = row;
+        item->name = b.slices->name[row];
+      }
   }
+  g_clear_pointer (&b.visit_row, g_free);
+  g_clear_pointer (&b.visit_parent, g_free);
 
   level_first = g_new (guint32, n_levels + 1);
-  nodes = make_nodes (&b, order, level_start, level_first);
+  nodes = make_nodes (&b, items, level_start, level_first);
+  g_clear_pointer (&items, g_free);
   span_build_clear (&b);
   if (nodes == NULL)
     return FALSE;
