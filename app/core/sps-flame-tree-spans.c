@@ -359,10 +359,11 @@ sort_items (LevelItem *items,
 }
 
 /* Pass 2: the nodes, level by level, in level order. @items holds the
- * visits by level (stably), those of level l from @level_start[l];
- * @level_first (n_levels + 1 entries) receives the first node of each
- * level and the end; slice_node each visited row's node. Returns the
- * nodes, or NULL when cancelled */
+ * visits by level (stably), those of level l from @level_start[l], and
+ * then room for the largest level, where it is sorted; @level_first
+ * (n_levels + 1 entries) receives the first node of each level and the
+ * end; slice_node each visited row's node. Returns the nodes, or NULL
+ * when cancelled */
 static LevelNode *
 make_nodes (SpanBuild     *b,
             LevelItem     *all_items,
@@ -374,16 +375,12 @@ make_nodes (SpanBuild     *b,
   guint32 first_row = self->slice_node_first;
   guint rank_bits = bits_for (b->names->len > 0 ? b->names->len - 1 : 0);
   guint64 rank_mask = (G_GUINT64_CONSTANT (1) << rank_bits) - 1;
-  guint32 max_level_size = 0;
-  g_autofree LevelItem *tmp = NULL;
+  LevelItem *tmp = all_items + b->n_visits;
   g_autofree LevelNode *nodes = NULL;
   guint32 n_nodes = 1;
   guint32 level_base = 0;   /* the first node of the level above */
   guint32 n_above = 1;      /* its nodes; level 0 is the root */
 
-  for (guint l = 1; l < b->n_levels; l++)
-    max_level_size = MAX (max_level_size, b->level_count[l]);
-  tmp = _sps_alloc_large (sizeof (LevelItem) * MAX (max_level_size, 1));
   /* At most one node per visit, and the root */
   nodes = _sps_alloc_large (sizeof (LevelNode) * ((gsize) b->n_visits + 1));
   nodes[0].parent = SPS_NO_INDEX;
@@ -479,16 +476,18 @@ sum_spans (LevelNode *nodes,
 }
 
 /* Pass 3: the pool in pre-order from the @n nodes in level order, where
- * a node's children are consecutive and in name order. @level_first
- * holds the first node of each of the @n_levels levels, and the end. A
- * depth-first walk meets each level's nodes in level order, so it reads
- * every level front to back and writes the pool front to back */
+ * a node's children are consecutive and in name order, into @nodes.
+ * @level_first holds the first node of each of the @n_levels levels, and
+ * the end. A depth-first walk meets each level's nodes in level order,
+ * so it reads every level front to back and writes the pool front to
+ * back */
 static void
 write_pool (SpsFlameTree    *self,
             const LevelNode *from,
             guint32          n,
             const guint32   *level_first,
-            guint            n_levels)
+            guint            n_levels,
+            SpsFlameNode    *nodes)
 {
   guint32 *place = _sps_alloc_large (sizeof (guint32) * n);
   g_autofree guint32 *next = g_memdup2 (level_first, sizeof (guint32) * (n_levels + 1));
@@ -497,7 +496,6 @@ write_pool (SpsFlameTree    *self,
   g_autofree guint32 *open = g_new (guint32, n_levels);
   g_autofree guint32 *open_place = g_new (guint32, n_levels);
   g_autofree guint32 *last_child = g_new (guint32, n_levels + 1);
-  SpsFlameNode *nodes = _sps_alloc_large (sizeof (SpsFlameNode) * n);
   guint32 at = 1;
   guint d = 0;
 
@@ -548,7 +546,8 @@ write_pool (SpsFlameTree    *self,
     }
 
   g_assert (at == n);
-  self->nodes = nodes;
+  /* Shrinking keeps the pool where it is */
+  self->nodes = g_realloc (nodes, sizeof (SpsFlameNode) * n);
   self->n_nodes = n;
   self->node_of_build = place;
 }
@@ -577,7 +576,8 @@ _sps_flame_tree_build_spans (SpsFlameTree              *self,
   SpsStringPool *strings = sps_trace_get_strings (trace);
   SpanBuild b = { 0 };
   g_autofree guint32 *level_start = NULL;
-  g_autofree LevelItem *items = NULL;
+  gpointer block;
+  LevelItem *items;
   g_autofree guint32 *level_first = NULL;
   g_autofree LevelNode *nodes = NULL;
   guint64 n_rows = 0;
@@ -647,7 +647,12 @@ _sps_flame_tree_build_spans (SpsFlameTree              *self,
   level_start = g_new0 (guint32, n_levels + 1);
   for (guint l = 1; l < b.n_levels; l++)
     level_start[l + 1] = level_start[l] + b.level_count[l];
-  items = _sps_alloc_large (sizeof (LevelItem) * MAX (b.n_visits, 1));
+  /* The items, then room to sort the largest level; then, once they are
+   * done with, the pool: its pages are zeroed by the kernel once, not
+   * once for each. No level holds more than every visit */
+  block = _sps_alloc_large (MAX (sizeof (LevelItem) * 2 * ((gsize) b.n_visits + 1),
+                                 sizeof (SpsFlameNode) * ((gsize) b.n_visits + 1)));
+  items = block;
   {
     g_autofree guint32 *fill = g_memdup2 (level_start, sizeof (guint32) * (n_levels + 1));
 
@@ -667,13 +672,15 @@ _sps_flame_tree_build_spans (SpsFlameTree              *self,
 
   level_first = g_new (guint32, n_levels + 1);
   nodes = make_nodes (&b, items, level_start, level_first);
-  g_clear_pointer (&items, g_free);
   span_build_clear (&b);
   if (nodes == NULL)
-    return FALSE;
+    {
+      g_free (block);
+      return FALSE;
+    }
 
   sum_spans (nodes, level_first[n_levels]);
-  write_pool (self, nodes, level_first[n_levels], level_first, n_levels);
+  write_pool (self, nodes, level_first[n_levels], level_first, n_levels, block);
   _sps_flame_tree_sum_functions (self);
 
   return TRUE;
