@@ -174,6 +174,64 @@ _sps_flame_tree_child (SpsFlameTree *self,
   return _sps_flame_tree_add_indexed (self, parent, name, hash);
 }
 
+/* Per-function sums, over the pool in pre-order. A
+ * node is "outermost" for its name when no ancestor has the same name:
+ * only those count inclusive values and observations, so recursion is
+ * counted once. @on_path counts each name on the current path, which
+ * @path_name holds per depth. */
+typedef struct
+{
+  GArray  *functions;    /* SpsFlameFunction, in order of first use */
+  guint32 *function_of;  /* per string id; SPS_NO_INDEX when unused */
+  guint32 *on_path;      /* per string id */
+  guint32 *path_name;    /* per depth, 1 up to path_len */
+  guint    path_len;
+  guint    n_strings;
+  gboolean samples;
+} SpsFlameFunctionSums;
+
+void     _sps_flame_function_sums_init    (SpsFlameFunctionSums     *sums,
+                                           SpsFlameTree             *self,
+                                           guint                     n_nodes);
+GArray  *_sps_flame_function_sums_finish  (SpsFlameFunctionSums     *sums);
+
+/* Counts @n, at @depth (at least 1), whose ancestors are the nodes
+ * counted last at depths 1 up to @depth − 1 */
+static inline void
+_sps_flame_function_sums_add (SpsFlameFunctionSums *sums,
+                              const SpsFlameNode   *n,
+                              guint                 depth)
+{
+  SpsFlameFunction *f;
+
+  /* Leave the subtrees that ended before this node */
+  for (; sums->path_len >= depth; sums->path_len--)
+    sums->on_path[sums->path_name[sums->path_len]]--;
+
+  g_assert (n->name < sums->n_strings);
+  if (sums->function_of[n->name] == SPS_NO_INDEX)
+    {
+      SpsFlameFunction fresh = { 0 };
+
+      fresh.name = n->name;
+      sums->function_of[n->name] = sums->functions->len;
+      g_array_append_val (sums->functions, fresh);
+    }
+  f = &g_array_index (sums->functions, SpsFlameFunction, sums->function_of[n->name]);
+  sat_add (&f->exclusive, n->exclusive);
+  f->cpu_exclusive += n->cpu_exclusive;
+  if (sums->on_path[n->name] == 0)
+    {
+      sat_add (&f->inclusive, n->inclusive);
+      f->cpu_inclusive += n->cpu_inclusive;
+      f->n_observations += sums->samples ? (guint64) n->inclusive : n->n_instances;
+    }
+
+  sums->on_path[n->name]++;
+  sums->path_name[depth] = n->name;
+  sums->path_len = depth;
+}
+
 gboolean _sps_flame_tree_check_cancelled  (SpsProgress              *progress,
                                            GError                  **error);
 gboolean _sps_flame_tree_build_spans      (SpsFlameTree             *self,

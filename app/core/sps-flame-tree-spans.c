@@ -39,9 +39,9 @@
 #include "sps-flame-tree-private.h"
 #include "sps-trace-private.h"
 
-/* Radix digits of the level sort: 2^11 counters stay in the L1 cache */
-#define DIGIT_BITS 11
-#define N_DIGITS   (1u << DIGIT_BITS)
+/* The widest radix digit of the level sort: 2^12 buckets keep the lines
+ * being written in the L2 cache */
+#define MAX_DIGIT_BITS 12
 
 static gboolean
 track_in_scope (const SpsTrackTable      *tracks,
@@ -315,41 +315,45 @@ bits_for (guint64 max_value)
 }
 
 /* Sorts @n items on the low @bits of their keys, stably (least
- * significant digit first, all digits counted in one read); @tmp has
- * room for @n. Returns the array that holds the result */
+ * significant digit first, in as few passes of digits as wide as each
+ * other as MAX_DIGIT_BITS allows, all digits counted in one read); @tmp
+ * has room for @n. Returns the array that holds the result */
 static LevelItem *
 sort_items (LevelItem *items,
             LevelItem *tmp,
             gsize      n,
             guint      bits)
 {
-  guint n_passes = (bits + DIGIT_BITS - 1) / DIGIT_BITS;
-  g_autofree gsize *counts = g_new0 (gsize, (gsize) MAX (n_passes, 1) * N_DIGITS);
+  guint n_passes = MAX ((bits + MAX_DIGIT_BITS - 1) / MAX_DIGIT_BITS, 1);
+  guint digit_bits = (bits + n_passes - 1) / n_passes;
+  guint32 n_digits = 1u << digit_bits;
+  guint64 mask = n_digits - 1;
+  g_autofree guint32 *counts = g_new0 (guint32, (gsize) n_passes * n_digits);
 
   for (gsize i = 0; i < n; i++)
     for (guint d = 0; d < n_passes; d++)
-      counts[d * N_DIGITS + ((items[i].key >> (d * DIGIT_BITS)) & (N_DIGITS - 1))]++;
+      counts[d * n_digits + ((items[i].key >> (d * digit_bits)) & mask)]++;
 
   for (guint d = 0; d < n_passes; d++)
     {
-      gsize *count = counts + d * N_DIGITS;
-      guint shift = d * DIGIT_BITS;
-      gsize at = 0;
+      guint32 *count = counts + d * n_digits;
+      guint shift = d * digit_bits;
+      guint32 at = 0;
       LevelItem *swap;
 
       /* A digit that every key shares orders nothing */
-      if (count[(items[0].key >> shift) & (N_DIGITS - 1)] == n)
+      if (count[(items[0].key >> shift) & mask] == n)
         continue;
 
-      for (guint k = 0; k < N_DIGITS; k++)
+      for (guint32 k = 0; k < n_digits; k++)
         {
-          gsize c = count[k];
+          guint32 c = count[k];
 
           count[k] = at;
           at += c;
         }
       for (gsize i = 0; i < n; i++)
-        tmp[count[(items[i].key >> shift) & (N_DIGITS - 1)]++] = items[i];
+        tmp[count[(items[i].key >> shift) & mask]++] = items[i];
       swap = items;
       items = tmp;
       tmp = swap;
@@ -496,8 +500,13 @@ write_pool (SpsFlameTree    *self,
   g_autofree guint32 *open = g_new (guint32, n_levels);
   g_autofree guint32 *open_place = g_new (guint32, n_levels);
   g_autofree guint32 *last_child = g_new (guint32, n_levels + 1);
+  SpsFlameFunctionSums sums;
   guint32 at = 1;
   guint d = 0;
+
+  /* The function sums are made on the walk too, while each node is at
+   * hand, instead of reading the pool again */
+  _sps_flame_function_sums_init (&sums, self, n);
 
   /* Span trees have no CPU estimates: those stay 0 */
   nodes[0] = (SpsFlameNode) {
@@ -536,6 +545,7 @@ write_pool (SpsFlameTree    *self,
         .n_instances = from[c].n_instances, .instance = from[c].instance,
       };
       place[c] = at;
+      _sps_flame_function_sums_add (&sums, &nodes[at], d + 1);
 
       d++;
       open[d] = c;
@@ -550,6 +560,7 @@ write_pool (SpsFlameTree    *self,
   self->nodes = g_realloc (nodes, sizeof (SpsFlameNode) * n);
   self->n_nodes = n;
   self->node_of_build = place;
+  self->functions = _sps_flame_function_sums_finish (&sums);
 }
 
 static void
@@ -681,7 +692,6 @@ _sps_flame_tree_build_spans (SpsFlameTree              *self,
 
   sum_spans (nodes, level_first[n_levels]);
   write_pool (self, nodes, level_first[n_levels], level_first, n_levels, block);
-  _sps_flame_tree_sum_functions (self);
 
   return TRUE;
 }
