@@ -43,6 +43,9 @@
  * being written in the L2 cache */
 #define MAX_DIGIT_BITS 12
 
+/* Levels with fewer visits are sorted by insertion */
+#define SMALL_LEVEL 64
+
 static gboolean
 track_in_scope (const SpsTrackTable      *tracks,
                 guint                     track,
@@ -328,7 +331,26 @@ sort_items (LevelItem *items,
   guint digit_bits = (bits + n_passes - 1) / n_passes;
   guint32 n_digits = 1u << digit_bits;
   guint64 mask = n_digits - 1;
-  g_autofree guint32 *counts = g_new0 (guint32, (gsize) n_passes * n_digits);
+  g_autofree guint32 *counts = NULL;
+
+  /* A small level (deep recursion makes thousands of them) would cost
+   * more in clearing counters than in sorting: insertion sort, stable
+   * too */
+  if (n < SMALL_LEVEL)
+    {
+      for (gsize i = 1; i < n; i++)
+        {
+          LevelItem item = items[i];
+          gsize j = i;
+
+          for (; j > 0 && items[j - 1].key > item.key; j--)
+            items[j] = items[j - 1];
+          items[j] = item;
+        }
+      return items;
+    }
+
+  counts = g_new0 (guint32, (gsize) n_passes * n_digits);
 
   for (gsize i = 0; i < n; i++)
     for (guint d = 0; d < n_passes; d++)
