@@ -37,9 +37,8 @@ typedef struct
 #define SPS_FLAME_INDEXED (SPS_NO_INDEX - 1)
 
 /* Children a node keeps in its list before they move to the index: a
- * short list is walked in the cache (its nodes were made or updated a
- * moment ago, since a track's slices come in depth-first order), where the
- * index costs a cache miss per lookup once it outgrows the cache */
+ * short list costs a few reads, where the index costs a cache miss per
+ * lookup once it outgrows the cache */
 #define SPS_FLAME_LIST_MAX 8
 
 /* Samples tree only, per build node */
@@ -123,8 +122,6 @@ _sps_flame_index_hash (guint32 parent,
   return (guint32) key;
 }
 
-void     _sps_flame_tree_reserve          (SpsFlameTree             *self,
-                                           guint64                   n_nodes);
 guint32  _sps_flame_tree_add_child        (SpsFlameTree             *self,
                                            guint32                   parent,
                                            guint32                   name,

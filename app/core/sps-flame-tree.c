@@ -47,9 +47,9 @@ G_DEFINE_BOXED_TYPE (SpsFlameTree, sps_flame_tree, sps_flame_tree_ref, sps_flame
 static const char * const kind_names[] = { "measured", "samples", "sampled" };
 
 /* Makes room for @n_nodes build nodes */
-void
-_sps_flame_tree_reserve (SpsFlameTree *self,
-                         guint64       n_nodes)
+static void
+reserve_build (SpsFlameTree *self,
+               guint64       n_nodes)
 {
   guint capacity;
 
@@ -129,7 +129,7 @@ new_node (SpsFlameTree *self,
   SpsFlameBuildNode *node;
 
   if (id >= self->build_capacity)
-    _sps_flame_tree_reserve (self, (guint64) id + 1);
+    reserve_build (self, (guint64) id + 1);
 
   node = &self->build[id];
   node->parent = parent;
@@ -517,16 +517,19 @@ sps_flame_tree_build (SpsTrace                  *trace,
   self->trace = g_object_ref (trace);
   self->kind = params->kind;
 
-  /* The root; the span build reserves room for what its scope needs */
-  _sps_flame_tree_reserve (self, 1024);
-  new_node (self, SPS_NO_INDEX, 0);
-
-  /* The samples tree is finished here; span trees finish their pool
-   * themselves, from nodes made in another order */
+  /* The samples tree is finished here, from build nodes that start with
+   * the root; span trees make their pool themselves, from nodes made in
+   * another order */
   if (params->kind == SPS_FLAME_TREE_SAMPLES)
-    ok = build_samples (self, params, progress, error);
+    {
+      reserve_build (self, 1024);
+      new_node (self, SPS_NO_INDEX, 0);
+      ok = build_samples (self, params, progress, error);
+    }
   else
-    ok = _sps_flame_tree_build_spans (self, params, progress, error);
+    {
+      ok = _sps_flame_tree_build_spans (self, params, progress, error);
+    }
 
   if (!ok)
     return NULL;
