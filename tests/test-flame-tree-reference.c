@@ -3,8 +3,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * sps_flame_tree_build() keeps the current path per track, builds in
- * small records and writes the pool in pre-order in one pass. The
+ * sps_flame_tree_build() makes span trees level by level from sorted
+ * keys, and the samples tree through per-node child lists. The
  * reference here does the obvious thing instead: for every observation
  * (a slice in scope, a sample) it walks to the nearest ancestor already
  * counted (or up the callsite chain) and finds the child in a GHashTable
@@ -654,8 +654,9 @@ child_named (SpsFlameTree *tree,
   return child;
 }
 
-/* A crowded parent: the build walks a node's list of children while it
- * has at most eight, then moves them to the (parent, name) index. Thread
+/* A crowded parent (the samples tree walks a node's list of children
+ * while it has at most eight, then moves them to the (parent, name)
+ * index; span trees sort each level's keys instead). Thread
  * 10: p 0–1000 calls c00…c11 in turn (c<i> at 10 + 60 i, 30 long), so the
  * ninth child moves the list; then c00 again (800, 40; listed before the
  * move) and c09 (900, 50; indexed from the start). p 2000–2100 calls c03
@@ -725,6 +726,88 @@ test_crowded (void)
   g_assert_cmpuint (check_trace (trace), >, 0);
 }
 
+/* Wide levels: 90 top frames t00…t89 (t<i> at 100,000 i, 90,000 long)
+ * each call c00…c89 (c<j> at +1,000 j, 900 long), and each c<j> calls
+ * g<(90 i + j) mod 3000> (at +100, 500 long), twice when 90 i + j is a
+ * multiple of 7 (again at +700, 100 long). 3,180 names (a rank of 12
+ * bits) and 8,100 nodes at depth 2 (13 bits) make the depth-3 level's
+ * keys 25 bits long: three radix passes, where the generated trace needs
+ * at most two. t00/c07/g0007: 500 + 100 = 600 in 2; c07 above it: 900,
+ * self 300; t00: 90,000, self 90,000 − 90 × 900 = 9,000. */
+static SpsTrace *
+make_wide_trace (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 t10 = sps_trace_builder_ensure_thread (builder, sps_trace_builder_ensure_process (builder, 1), 10);
+  SpsTrace *trace;
+
+  for (guint i = 0; i < 90; i++)
+    {
+      g_autofree char *top = g_strdup_printf ("t%02u", i);
+      SpsTime ts = 100000 * (SpsTime) i;
+
+      sps_test_add_complete (builder, t10, ts, 90000, top, "cat", NULL, 0);
+      for (guint j = 0; j < 90; j++)
+        {
+          g_autofree char *call = g_strdup_printf ("c%02u", j);
+          g_autofree char *leaf = g_strdup_printf ("g%04u", (90 * i + j) % 3000);
+          SpsTime at = ts + 1000 * (SpsTime) j;
+
+          sps_test_add_complete (builder, t10, at, 900, call, "cat", NULL, 0);
+          sps_test_add_complete (builder, t10, at + 100, 500, leaf, "cat", NULL, 0);
+          if ((90 * i + j) % 7 == 0)
+            sps_test_add_complete (builder, t10, at + 700, 100, leaf, "cat", NULL, 0);
+        }
+    }
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+
+  return trace;
+}
+
+/* The measured tree of all threads; NULL when it fails to build */
+static SpsFlameTree *
+build_measured (SpsTrace *trace)
+{
+  SpsFlameTreeParams params;
+
+  sps_flame_tree_params_init (&params, SPS_FLAME_TREE_MEASURED);
+  return sps_flame_tree_build (trace, &params, NULL, NULL);
+}
+
+static void
+test_wide (void)
+{
+  g_autoptr(SpsTrace) trace = make_wide_trace ();
+  g_autoptr(SpsFlameTree) tree = build_measured (trace);
+  const SpsFlameNode *nodes;
+  guint n_nodes;
+  guint top;
+  guint call;
+  guint leaf;
+
+  /* root, 90 top frames, 8,100 calls, a leaf below each */
+  g_assert_nonnull (tree);
+  nodes = sps_flame_tree_get_nodes (tree, &n_nodes);
+  g_assert_cmpuint (n_nodes, ==, 1 + 90 + 8100 + 8100);
+  g_assert_cmpint (nodes[0].inclusive, ==, 90 * 90000);
+  top = child_named (tree, 0, "t00");
+  call = child_named (tree, top, "c07");
+  leaf = child_named (tree, call, "g0007");
+  g_assert_cmpint (nodes[top].inclusive, ==, 90000);
+  g_assert_cmpint (nodes[top].exclusive, ==, 9000);
+  g_assert_cmpint (nodes[call].inclusive, ==, 900);
+  g_assert_cmpint (nodes[call].exclusive, ==, 300);
+  g_assert_cmpint (nodes[leaf].inclusive, ==, 600);
+  g_assert_cmpint (nodes[leaf].exclusive, ==, 600);
+  g_assert_cmpuint (nodes[leaf].n_instances, ==, 2);
+  g_assert_cmpuint (nodes[leaf].depth, ==, 3);
+
+  /* …and every other scope against the straightforward build */
+  g_assert_cmpuint (check_trace (trace), >, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -736,6 +819,7 @@ main (int   argc,
   g_test_add_func ("/flame/tree/reference/generated", test_generated);
   g_test_add_func ("/flame/tree/reference/odd-nesting", test_odd_nesting);
   g_test_add_func ("/flame/tree/reference/crowded", test_crowded);
+  g_test_add_func ("/flame/tree/reference/wide", test_wide);
 
   return g_test_run ();
 }

@@ -27,10 +27,10 @@ compare_keys (const void *a,
   return ka < kb ? -1 : (ka > kb ? 1 : 0);
 }
 
-static int
-compare_names (gconstpointer a,
-               gconstpointer b,
-               gpointer      user_data)
+int
+_sps_flame_tree_compare_names (gconstpointer a,
+                               gconstpointer b,
+                               gpointer      user_data)
 {
   SpsStringPool *strings = user_data;
   guint32 na = *(const guint32 *) a;
@@ -79,7 +79,7 @@ rank_names (SpsFlameTree *self,
         }
       n_children[nodes[i].parent + 1]++;
     }
-  g_array_sort_with_data (names, compare_names, strings);
+  g_array_sort_with_data (names, _sps_flame_tree_compare_names, strings);
   for (guint k = 0; k < names->len; k++)
     rank_of[g_array_index (names, guint32, k)] = k;
 
@@ -110,26 +110,10 @@ sort_keys (guint64 *keys,
     }
 }
 
-/* Per-function sums, over the pool in pre-order. A
- * node is "outermost" for its name when no ancestor has the same name:
- * only those count inclusive values and observations, so recursion is
- * counted once. @on_path counts each name on the current path, which
- * @path_name holds per depth. */
-typedef struct
-{
-  GArray  *functions;    /* SpsFlameFunction, in order of first use */
-  guint32 *function_of;  /* per string id; SPS_NO_INDEX when unused */
-  guint32 *on_path;      /* per string id */
-  guint32 *path_name;    /* per depth, 1 up to path_len */
-  guint    path_len;
-  guint    n_strings;
-  gboolean samples;
-} FunctionSums;
-
-static void
-function_sums_init (FunctionSums *sums,
-                    SpsFlameTree *self,
-                    guint         n_nodes)
+void
+_sps_flame_function_sums_init (SpsFlameFunctionSums *sums,
+                               SpsFlameTree         *self,
+                               guint                 n_nodes)
 {
   sums->n_strings = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
   sums->functions = g_array_new (FALSE, TRUE, sizeof (SpsFlameFunction));
@@ -142,46 +126,9 @@ function_sums_init (FunctionSums *sums,
   memset (sums->function_of, 0xff, sizeof (guint32) * MAX (sums->n_strings, 1));
 }
 
-/* Counts @n, at @depth (at least 1), whose ancestors are the nodes
- * counted last at depths 1 up to @depth − 1 */
-static inline void
-function_sums_add (FunctionSums       *sums,
-                   const SpsFlameNode *n,
-                   guint               depth)
-{
-  SpsFlameFunction *f;
-
-  /* Leave the subtrees that ended before this node */
-  for (; sums->path_len >= depth; sums->path_len--)
-    sums->on_path[sums->path_name[sums->path_len]]--;
-
-  g_assert (n->name < sums->n_strings);
-  if (sums->function_of[n->name] == SPS_NO_INDEX)
-    {
-      SpsFlameFunction fresh = { 0 };
-
-      fresh.name = n->name;
-      sums->function_of[n->name] = sums->functions->len;
-      g_array_append_val (sums->functions, fresh);
-    }
-  f = &g_array_index (sums->functions, SpsFlameFunction, sums->function_of[n->name]);
-  sat_add (&f->exclusive, n->exclusive);
-  f->cpu_exclusive += n->cpu_exclusive;
-  if (sums->on_path[n->name] == 0)
-    {
-      sat_add (&f->inclusive, n->inclusive);
-      f->cpu_inclusive += n->cpu_inclusive;
-      f->n_observations += sums->samples ? (guint64) n->inclusive : n->n_instances;
-    }
-
-  sums->on_path[n->name]++;
-  sums->path_name[depth] = n->name;
-  sums->path_len = depth;
-}
-
 /* The functions sorted by name id; frees the rest */
-static GArray *
-function_sums_finish (FunctionSums *sums)
+GArray *
+_sps_flame_function_sums_finish (SpsFlameFunctionSums *sums)
 {
   g_free (sums->function_of);
   g_free (sums->on_path);
@@ -211,7 +158,6 @@ _sps_flame_tree_finish_nodes (SpsFlameTree *self)
   g_autofree guint32 *size = g_new (guint32, MAX (n, 1));
   g_autofree guint32 *depth = g_new (guint32, MAX (n, 1));
   SpsFlameNode *nodes;
-  FunctionSums sums;
 
   /* Counting sort by parent (counted by rank_names()), then a name sort
    * inside each group. The keys carry the rank, so that sorting a group
@@ -293,16 +239,24 @@ _sps_flame_tree_finish_nodes (SpsFlameTree *self)
         }
     }
 
-  function_sums_init (&sums, self, n);
-  for (guint i = 1; i < n; i++)
-    function_sums_add (&sums, &nodes[i], nodes[i].depth);
-
   self->nodes = nodes;
   self->n_nodes = n;
-  self->functions = function_sums_finish (&sums);
+  _sps_flame_tree_sum_functions (self);
   /* The slice map keeps build ids: a query reads one more entry, where
    * renumbering it here cost a pass with a random read per slice */
   self->node_of_build = g_steal_pointer (&new_of);
+}
+
+/* The per-function sums of the finished pool, which is in pre-order */
+void
+_sps_flame_tree_sum_functions (SpsFlameTree *self)
+{
+  SpsFlameFunctionSums sums;
+
+  _sps_flame_function_sums_init (&sums, self, self->n_nodes);
+  for (guint i = 1; i < self->n_nodes; i++)
+    _sps_flame_function_sums_add (&sums, &self->nodes[i], self->nodes[i].depth);
+  self->functions = _sps_flame_function_sums_finish (&sums);
 }
 
 int

@@ -12,10 +12,10 @@ G_BEGIN_DECLS
 /* Rows between two cancellation checks. */
 #define SPS_FLAME_CHECK_STRIDE 65536
 
-/* A node while the tree is built: only what every observation touches
- * (an SpsFlameNode is 88 bytes). Nodes are numbered in creation order, a
- * parent before its children; the finished pool is written from these in
- * pre-order. */
+/* A node while the samples tree is built: only what every observation
+ * touches (an SpsFlameNode is 88 bytes). Nodes are numbered in creation
+ * order, a parent before its children; the finished pool is written from
+ * these in pre-order. */
 typedef struct
 {
   guint32 parent;
@@ -37,9 +37,8 @@ typedef struct
 #define SPS_FLAME_INDEXED (SPS_NO_INDEX - 1)
 
 /* Children a node keeps in its list before they move to the index: a
- * short list is walked in the cache (its nodes were made or updated a
- * moment ago, since a track's slices come in depth-first order), where the
- * index costs a cache miss per lookup once it outgrows the cache */
+ * short list costs a few reads, where the index costs a cache miss per
+ * lookup once it outgrows the cache */
 #define SPS_FLAME_LIST_MAX 8
 
 /* Samples tree only, per build node */
@@ -79,10 +78,11 @@ struct _SpsFlameTree
   guint                index_size; /* a power of two */
   guint                n_indexed;
 
-  /* Span trees: slice row slice_node_first + i → build node
-   * slice_node[i], SPS_NO_INDEX when not in the tree; the rows of the
+  /* Span trees: slice row slice_node_first + i → node slice_node[i] in
+   * level order, SPS_NO_INDEX when not in the tree; the rows of the
    * tracks in scope, so that a thread's tree does not clear a whole
-   * trace's. node_of_build maps a build node to its node in the pool */
+   * trace's. node_of_build maps a node in level order to its node in the
+   * pool (the samples tree: a build node) */
   guint32          *slice_node;
   guint32          *node_of_build;
   guint             slice_node_first;
@@ -122,8 +122,6 @@ _sps_flame_index_hash (guint32 parent,
   return (guint32) key;
 }
 
-void     _sps_flame_tree_reserve          (SpsFlameTree             *self,
-                                           guint64                   n_nodes);
 guint32  _sps_flame_tree_add_child        (SpsFlameTree             *self,
                                            guint32                   parent,
                                            guint32                   name,
@@ -173,6 +171,64 @@ _sps_flame_tree_child (SpsFlameTree *self,
   return _sps_flame_tree_add_indexed (self, parent, name, hash);
 }
 
+/* Per-function sums, over the pool in pre-order. A
+ * node is "outermost" for its name when no ancestor has the same name:
+ * only those count inclusive values and observations, so recursion is
+ * counted once. @on_path counts each name on the current path, which
+ * @path_name holds per depth. */
+typedef struct
+{
+  GArray  *functions;    /* SpsFlameFunction, in order of first use */
+  guint32 *function_of;  /* per string id; SPS_NO_INDEX when unused */
+  guint32 *on_path;      /* per string id */
+  guint32 *path_name;    /* per depth, 1 up to path_len */
+  guint    path_len;
+  guint    n_strings;
+  gboolean samples;
+} SpsFlameFunctionSums;
+
+void     _sps_flame_function_sums_init    (SpsFlameFunctionSums     *sums,
+                                           SpsFlameTree             *self,
+                                           guint                     n_nodes);
+GArray  *_sps_flame_function_sums_finish  (SpsFlameFunctionSums     *sums);
+
+/* Counts @n, at @depth (at least 1), whose ancestors are the nodes
+ * counted last at depths 1 up to @depth − 1 */
+static inline void
+_sps_flame_function_sums_add (SpsFlameFunctionSums *sums,
+                              const SpsFlameNode   *n,
+                              guint                 depth)
+{
+  SpsFlameFunction *f;
+
+  /* Leave the subtrees that ended before this node */
+  for (; sums->path_len >= depth; sums->path_len--)
+    sums->on_path[sums->path_name[sums->path_len]]--;
+
+  g_assert (n->name < sums->n_strings);
+  if (sums->function_of[n->name] == SPS_NO_INDEX)
+    {
+      SpsFlameFunction fresh = { 0 };
+
+      fresh.name = n->name;
+      sums->function_of[n->name] = sums->functions->len;
+      g_array_append_val (sums->functions, fresh);
+    }
+  f = &g_array_index (sums->functions, SpsFlameFunction, sums->function_of[n->name]);
+  sat_add (&f->exclusive, n->exclusive);
+  f->cpu_exclusive += n->cpu_exclusive;
+  if (sums->on_path[n->name] == 0)
+    {
+      sat_add (&f->inclusive, n->inclusive);
+      f->cpu_inclusive += n->cpu_inclusive;
+      f->n_observations += sums->samples ? (guint64) n->inclusive : n->n_instances;
+    }
+
+  sums->on_path[n->name]++;
+  sums->path_name[depth] = n->name;
+  sums->path_len = depth;
+}
+
 gboolean _sps_flame_tree_check_cancelled  (SpsProgress              *progress,
                                            GError                  **error);
 gboolean _sps_flame_tree_build_spans      (SpsFlameTree             *self,
@@ -180,6 +236,10 @@ gboolean _sps_flame_tree_build_spans      (SpsFlameTree             *self,
                                            SpsProgress              *progress,
                                            GError                  **error);
 void     _sps_flame_tree_finish_nodes     (SpsFlameTree             *self);
+void     _sps_flame_tree_sum_functions    (SpsFlameTree             *self);
+int      _sps_flame_tree_compare_names    (gconstpointer            a,
+                                           gconstpointer            b,
+                                           gpointer                 user_data);
 int      _sps_flame_tree_compare_functions (gconstpointer            a,
                                             gconstpointer            b);
 

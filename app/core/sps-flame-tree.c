@@ -3,18 +3,19 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * A tree is a flat pool of SpsFlameNode, node 0 being a synthetic root.
- * While building, nodes are small SpsFlameBuildNode records, each created
- * after its parent, so a reverse walk over them visits children before
- * parents: that is how inclusive sums are made. (parent, name) → child
- * walks the parent's list of children while it is short, and goes
- * through a small open-addressing index for crowded parents. Once built,
- * the finished pool is written in pre-order (sps-flame-tree-finish.c).
  *
- * Span trees are built in sps-flame-tree-spans.c.
+ * Span trees are built level by level, in passes that read memory in
+ * order, in sps-flame-tree-spans.c.
  *
  * The samples tree maps each callsite to a node once (a callsite is a
  * path of frames, so its node does not depend on the sample), then counts
- * each sample at its leaf and sums upwards.
+ * each sample at its leaf and sums upwards. Its nodes are small
+ * SpsFlameBuildNode records while it is built, each created after its
+ * parent, so a reverse walk over them visits children before parents:
+ * that is how inclusive sums are made. (parent, name) → child walks the
+ * parent's list of children while it is short, and goes through a small
+ * open-addressing index for crowded parents. Once built, the finished
+ * pool is written in pre-order (sps-flame-tree-finish.c).
  */
 
 #define G_LOG_DOMAIN "sps-flame-tree"
@@ -46,9 +47,9 @@ G_DEFINE_BOXED_TYPE (SpsFlameTree, sps_flame_tree, sps_flame_tree_ref, sps_flame
 static const char * const kind_names[] = { "measured", "samples", "sampled" };
 
 /* Makes room for @n_nodes build nodes */
-void
-_sps_flame_tree_reserve (SpsFlameTree *self,
-                         guint64       n_nodes)
+static void
+reserve_build (SpsFlameTree *self,
+               guint64       n_nodes)
 {
   guint capacity;
 
@@ -128,7 +129,7 @@ new_node (SpsFlameTree *self,
   SpsFlameBuildNode *node;
 
   if (id >= self->build_capacity)
-    _sps_flame_tree_reserve (self, (guint64) id + 1);
+    reserve_build (self, (guint64) id + 1);
 
   node = &self->build[id];
   node->parent = parent;
@@ -516,14 +517,19 @@ sps_flame_tree_build (SpsTrace                  *trace,
   self->trace = g_object_ref (trace);
   self->kind = params->kind;
 
-  /* The root; the span build reserves room for what its scope needs */
-  _sps_flame_tree_reserve (self, 1024);
-  new_node (self, SPS_NO_INDEX, 0);
-
+  /* The samples tree is finished here, from build nodes that start with
+   * the root; span trees make their pool themselves, from nodes made in
+   * another order */
   if (params->kind == SPS_FLAME_TREE_SAMPLES)
-    ok = build_samples (self, params, progress, error);
+    {
+      reserve_build (self, 1024);
+      new_node (self, SPS_NO_INDEX, 0);
+      ok = build_samples (self, params, progress, error);
+    }
   else
-    ok = _sps_flame_tree_build_spans (self, params, progress, error);
+    {
+      ok = _sps_flame_tree_build_spans (self, params, progress, error);
+    }
 
   if (!ok)
     return NULL;
@@ -533,7 +539,8 @@ sps_flame_tree_build (SpsTrace                  *trace,
   self->index_size = 0;
   self->n_indexed = 0;
 
-  _sps_flame_tree_finish_nodes (self);
+  if (params->kind == SPS_FLAME_TREE_SAMPLES)
+    _sps_flame_tree_finish_nodes (self);
   g_clear_pointer (&self->build, g_free);
   g_clear_pointer (&self->extra, g_free);
   self->n_build = self->build_capacity = 0;
