@@ -61,6 +61,53 @@ assert_same_args (SpsTrace   *a,
   g_assert_cmpstr (text_a->str, ==, text_b->str);
 }
 
+/* A column of string ids */
+static gboolean
+is_string_column (const SpsColumn *c)
+{
+  static const gsize offsets[] = {
+    G_STRUCT_OFFSET (SpsTrace, processes.name),
+    G_STRUCT_OFFSET (SpsTrace, processes.labels),
+    G_STRUCT_OFFSET (SpsTrace, threads.name),
+    G_STRUCT_OFFSET (SpsTrace, tracks.name),
+    G_STRUCT_OFFSET (SpsTrace, tracks.series),
+    G_STRUCT_OFFSET (SpsTrace, slices.name),
+    G_STRUCT_OFFSET (SpsTrace, slices.category),
+    G_STRUCT_OFFSET (SpsTrace, instants.name),
+    G_STRUCT_OFFSET (SpsTrace, instants.category),
+    G_STRUCT_OFFSET (SpsTrace, flows.name),
+    G_STRUCT_OFFSET (SpsTrace, flows.category),
+    G_STRUCT_OFFSET (SpsTrace, samples.name),
+    G_STRUCT_OFFSET (SpsTrace, samples.event_name),
+    G_STRUCT_OFFSET (SpsTrace, samples.raw_stack_ref),
+    G_STRUCT_OFFSET (SpsTrace, frames.name),
+    G_STRUCT_OFFSET (SpsTrace, frames.category),
+    G_STRUCT_OFFSET (SpsTrace, frames.module),
+    G_STRUCT_OFFSET (SpsTrace, frames.source_file),
+    G_STRUCT_OFFSET (SpsTrace, objects.name),
+    G_STRUCT_OFFSET (SpsTrace, allocations.type),
+    G_STRUCT_OFFSET (SpsTrace, gc_observations.reason),
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (offsets); i++)
+    if (c->offset == offsets[i])
+      return TRUE;
+  return FALSE;
+}
+
+static void
+assert_same_string (SpsTrace *a,
+                    guint32   id_a,
+                    SpsTrace *b,
+                    guint32   id_b)
+{
+  gsize len_a, len_b;
+  const char *str_a = sps_string_pool_get (a->strings, id_a, &len_a);
+  const char *str_b = sps_string_pool_get (b->strings, id_b, &len_b);
+
+  g_assert_cmpmem (str_a, len_a, str_b, len_b);
+}
+
 /* Every table, row for row and column for column (args by their text),
  * and everything else a view reads: strings, warnings, metadata, times,
  * the block index. */
@@ -71,10 +118,11 @@ sps_test_assert_same_trace (SpsTrace *a,
   sps_test_assert_same_trace_args (a, b, TRUE);
 }
 
-/* @same_arena: the arenas are byte for byte the same, and metadata and
- * info sections refer to the same places (a load and an update); else
- * the text each reference stands for is (a grown trace keeps the text of
- * the rows it kept where it was) */
+/* @same_arena: the arenas are byte for byte the same, metadata and info
+ * sections refer to the same places, and strings have the same ids (a
+ * load and an update); else strings and args are compared by their text
+ * (a grown trace keeps the text of the rows it kept where it was, and its
+ * strings under the ids they first had) */
 void
 sps_test_assert_same_trace_args (SpsTrace *a,
                                  SpsTrace *b,
@@ -102,19 +150,19 @@ sps_test_assert_same_trace_args (SpsTrace *a,
             if (is_args_column (c))
               assert_same_args (a, *(const SpsArgsRef *) column_value (a, c, r),
                                 b, *(const SpsArgsRef *) column_value (b, c, r));
+            else if (!same_arena && is_string_column (c))
+              assert_same_string (a, *(const guint32 *) column_value (a, c, r),
+                                  b, *(const guint32 *) column_value (b, c, r));
             else
               g_assert_cmpmem (column_value (a, c, r), c->element_size, column_value (b, c, r), c->element_size);
           }
     }
 
-  g_assert_cmpuint (sps_string_pool_get_size (a->strings), ==, sps_string_pool_get_size (b->strings));
-  for (guint i = 0; i < sps_string_pool_get_size (a->strings); i++)
+  if (same_arena)
     {
-      gsize len_a, len_b;
-      const char *str_a = sps_string_pool_get (a->strings, i, &len_a);
-      const char *str_b = sps_string_pool_get (b->strings, i, &len_b);
-
-      g_assert_cmpmem (str_a, len_a, str_b, len_b);
+      g_assert_cmpuint (sps_string_pool_get_size (a->strings), ==, sps_string_pool_get_size (b->strings));
+      for (guint i = 0; i < sps_string_pool_get_size (a->strings); i++)
+        assert_same_string (a, i, b, i);
     }
 
   if (same_arena)
@@ -129,17 +177,27 @@ sps_test_assert_same_trace_args (SpsTrace *a,
     }
 
   g_assert_cmpuint (a->n_metadata, ==, b->n_metadata);
-  g_assert_cmpmem (a->metadata_keys, a->n_metadata * sizeof (guint32), b->metadata_keys, b->n_metadata * sizeof (guint32));
   for (guint i = 0; i < a->n_metadata && !same_arena; i++)
-    assert_same_args (a, a->metadata_values[i], b, b->metadata_values[i]);
+    {
+      assert_same_string (a, a->metadata_keys[i], b, b->metadata_keys[i]);
+      assert_same_args (a, a->metadata_values[i], b, b->metadata_values[i]);
+    }
   if (same_arena)
-    g_assert_cmpmem (a->metadata_values, a->n_metadata * sizeof (SpsArgsRef), b->metadata_values, b->n_metadata * sizeof (SpsArgsRef));
+    {
+      g_assert_cmpmem (a->metadata_keys, a->n_metadata * sizeof (guint32), b->metadata_keys, b->n_metadata * sizeof (guint32));
+      g_assert_cmpmem (a->metadata_values, a->n_metadata * sizeof (SpsArgsRef), b->metadata_values, b->n_metadata * sizeof (SpsArgsRef));
+    }
   g_assert_cmpuint (a->n_info_sections, ==, b->n_info_sections);
-  g_assert_cmpmem (a->info_names, a->n_info_sections * sizeof (guint32), b->info_names, b->n_info_sections * sizeof (guint32));
   for (guint i = 0; i < a->n_info_sections && !same_arena; i++)
-    assert_same_args (a, a->info_values[i], b, b->info_values[i]);
+    {
+      assert_same_string (a, a->info_names[i], b, b->info_names[i]);
+      assert_same_args (a, a->info_values[i], b, b->info_values[i]);
+    }
   if (same_arena)
-    g_assert_cmpmem (a->info_values, a->n_info_sections * sizeof (SpsArgsRef), b->info_values, b->n_info_sections * sizeof (SpsArgsRef));
+    {
+      g_assert_cmpmem (a->info_names, a->n_info_sections * sizeof (guint32), b->info_names, b->n_info_sections * sizeof (guint32));
+      g_assert_cmpmem (a->info_values, a->n_info_sections * sizeof (SpsArgsRef), b->info_values, b->n_info_sections * sizeof (SpsArgsRef));
+    }
 
   g_assert_cmpstr (sps_trace_get_format (a), ==, sps_trace_get_format (b));
   g_assert_cmpint (a->start_time, ==, b->start_time);
