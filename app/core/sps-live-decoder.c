@@ -266,17 +266,6 @@ feed_file (LoadData  *data,
   return TRUE;
 }
 
-/* The trace of a decoder's last update, which the next one grows */
-static GQuark
-last_trace_quark (void)
-{
-  static gsize quark;
-
-  if (g_once_init_enter (&quark))
-    g_once_init_leave (&quark, g_quark_from_static_string ("sps-live-decoder-last-trace"));
-  return (GQuark) quark;
-}
-
 static void
 update_worker (GTask        *task,
                gpointer      source_object,
@@ -289,25 +278,17 @@ update_worker (GTask        *task,
   g_autoptr(GError) error = NULL;
   SpsTrace *trace = NULL;
 
+  /* Built whole from the kept pairing, not grown (sps_live_decoder_grow()):
+   * growing copies every kept row once, which measured no cheaper than
+   * finishing them again (docs/architecture.md, "Live updates") */
   if (feed_file (data, &error))
     {
-      SpsTrace *base = g_object_get_qdata (G_OBJECT (data->decoder), last_trace_quark ());
-
-      trace = grow_trace (data->decoder, base, data, progress, &error);
-      if (trace == NULL && error == NULL)
-        {
-          copy = sps_live_decoder_copy (data->decoder);
-          trace = build_trace (copy, data, progress, &error);
-        }
+      copy = sps_live_decoder_copy (data->decoder);
+      trace = build_trace (copy, data, progress, &error);
     }
 
   if (trace != NULL)
-    {
-      /* The next update grows it (the window holds it meanwhile) */
-      g_object_set_qdata_full (G_OBJECT (data->decoder), last_trace_quark (),
-                               g_object_ref (trace), g_object_unref);
-      g_task_return_pointer (task, trace, g_object_unref);
-    }
+    g_task_return_pointer (task, trace, g_object_unref);
   else
     g_task_return_error (task, g_steal_pointer (&error));
 }
@@ -438,8 +419,8 @@ sps_live_decoder_load (SpsLiveDecoder   *self,
  * build_part) the trace is @base grown by the rows @base lacks: the new
  * spans and markers are written and finished, and the columns of @base
  * copied once, instead of writing, sorting, pairing and indexing every
- * row of the capture again. sps_live_decoder_update_async() does the same
- * with the trace of its last update.
+ * row of the capture again (sps_live_decoder_update_async() builds whole: see
+ * docs/architecture.md, "Live updates", for why).
  *
  * Returns: (transfer full): the trace, or %NULL with @error set
  */

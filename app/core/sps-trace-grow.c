@@ -443,6 +443,9 @@ copy_table (Grow     *g,
         {
           gpointer column = G_STRUCT_MEMBER (gpointer, g->out, c->offset);
 
+          if (column == NULL)
+            continue;
+
           if (is_column (c, G_STRUCT_OFFSET (SpsTrace, slices.track)) ||
               is_column (c, G_STRUCT_OFFSET (SpsTrace, instants.track)) ||
               is_column (c, G_STRUCT_OFFSET (SpsTrace, counters.track)))
@@ -564,12 +567,19 @@ lay_out (Grow *g)
 
       for (const SpsColumn *c = layout->columns; c < layout->columns + SPS_MAX_COLUMNS && c->element_size != 0; c++)
         {
-          /* No rows: a column that may be stored once is, as finish()
-           * leaves it */
-          if (*kind_rows[i] == 0 && c->constant != 0)
+          /* Stored once on both sides with one value (or no rows): stored
+           * once, as finish() leaves it */
+          if (c->constant != 0 && G_STRUCT_MEMBER (gpointer, g->part, c->offset) == NULL &&
+              G_STRUCT_MEMBER (gpointer, g->base, c->offset) == NULL &&
+              memcmp (G_STRUCT_MEMBER_P (g->part, c->constant), G_STRUCT_MEMBER_P (g->base, c->constant),
+                      c->element_size) == 0)
+            memcpy (G_STRUCT_MEMBER_P (out, c->constant), G_STRUCT_MEMBER_P (g->part, c->constant), c->element_size);
+          else if (*kind_rows[i] == 0 && c->constant != 0)
             memcpy (G_STRUCT_MEMBER_P (out, c->constant), G_STRUCT_MEMBER_P (g->part, c->constant), c->element_size);
           else
-            G_STRUCT_MEMBER (gpointer, out, c->offset) = g_malloc_n (MAX (*kind_rows[i], 1), c->element_size);
+            /* Huge pages: faulting a fresh column in 4 KiB pages costs
+             * about what copying it does */
+            G_STRUCT_MEMBER (gpointer, out, c->offset) = _sps_alloc_large (MAX ((gsize) *kind_rows[i], 1) * c->element_size);
         }
     }
 }
