@@ -223,6 +223,68 @@ finish (SpsTraceBuilder *b)
   return trace;
 }
 
+/* What a query over the SQL tables gives, cell for cell */
+static void
+assert_same_query (SpsTrace   *a,
+                   SpsTrace   *b,
+                   const char *sql)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsSqlEngine) engine_a = sps_sql_engine_new (a, &error);
+  g_autoptr(SpsSqlEngine) engine_b = sps_sql_engine_new (b, &error);
+  g_autoptr(SpsSqlResult) ra = NULL;
+  g_autoptr(SpsSqlResult) rb = NULL;
+
+  g_assert_no_error (error);
+  ra = sps_sql_engine_query (engine_a, sql, NULL, NULL, &error);
+  g_assert_no_error (error);
+  rb = sps_sql_engine_query (engine_b, sql, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sps_sql_result_get_n_rows (ra), ==, sps_sql_result_get_n_rows (rb));
+  g_assert_cmpuint (sps_sql_result_get_n_columns (ra), ==, sps_sql_result_get_n_columns (rb));
+  g_assert_cmpuint (sps_sql_result_get_n_rows (ra), >, 0);
+  for (guint r = 0; r < sps_sql_result_get_n_rows (ra); r++)
+    for (guint c = 0; c < sps_sql_result_get_n_columns (ra); c++)
+      {
+        g_assert_cmpint (sps_sql_result_get_value_type (ra, r, c), ==, sps_sql_result_get_value_type (rb, r, c));
+        g_assert_cmpstr (sps_sql_result_get_text (ra, r, c), ==, sps_sql_result_get_text (rb, r, c));
+      }
+}
+
+/* The flame tree of the measured slices of every thread merged, node
+ * for node */
+static void
+assert_same_flame_tree (SpsTrace *a,
+                        SpsTrace *b)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsFlameTree) ta = NULL;
+  g_autoptr(SpsFlameTree) tb = NULL;
+  SpsFlameTreeParams params;
+  const SpsFlameNode *na, *nb;
+  guint n_a, n_b;
+
+  sps_flame_tree_params_init (&params, SPS_FLAME_TREE_MEASURED);
+  ta = sps_flame_tree_build (a, &params, NULL, &error);
+  g_assert_no_error (error);
+  tb = sps_flame_tree_build (b, &params, NULL, &error);
+  g_assert_no_error (error);
+  na = sps_flame_tree_get_nodes (ta, &n_a);
+  nb = sps_flame_tree_get_nodes (tb, &n_b);
+  g_assert_cmpuint (n_a, ==, n_b);
+  g_assert_cmpuint (n_a, >, 1);
+  for (guint i = 0; i < n_a; i++)
+    {
+      g_assert_cmpuint (na[i].parent, ==, nb[i].parent);
+      g_assert_cmpuint (na[i].first_child, ==, nb[i].first_child);
+      g_assert_cmpuint (na[i].next_sibling, ==, nb[i].next_sibling);
+      g_assert_cmpstr (sps_trace_get_string (a, na[i].name), ==, sps_trace_get_string (b, nb[i].name));
+      g_assert_cmpint (na[i].inclusive, ==, nb[i].inclusive);
+      g_assert_cmpint (na[i].exclusive, ==, nb[i].exclusive);
+      g_assert_cmpuint (na[i].n_instances, ==, nb[i].n_instances);
+    }
+}
+
 /* Updates at random cuts: each grown trace (or, refused, the whole one)
  * against a finish of everything up to its cut */
 static void
@@ -262,6 +324,17 @@ test_updates (void)
             {
               g_assert_null (why);
               sps_test_assert_same_trace_args (next, all, FALSE);
+              /* And what reads the tables: SQL and the flame tree, every
+               * few updates */
+              if (update % 8 == 0)
+                {
+                  assert_same_query (next, all, "SELECT * FROM slices");
+                  assert_same_query (next, all, "SELECT * FROM instants");
+                  assert_same_query (next, all, "SELECT * FROM counters");
+                  assert_same_query (next, all, "SELECT t.name, count(*), sum(s.dur) FROM slices s "
+                                                "JOIN threads t ON s.thread_id = t.id GROUP BY t.name");
+                  assert_same_flame_tree (next, all);
+                }
               grown++;
             }
           else
