@@ -14,6 +14,7 @@
 
 #include "etrace-stream.h"
 #include "sps-etrace-live-decoder.h"
+#include "sps-test-trace.h"
 #include "sps-test-util.h"
 #include "sps-trace-private.h"
 
@@ -23,129 +24,6 @@
 #define NONE   (-1)
 
 #define N_ROUNDS 40
-
-/* One element of a column, or the value every row holds while the column
- * is stored once */
-static const guint8 *
-column_value (SpsTrace        *trace,
-              const SpsColumn *c,
-              guint            row)
-{
-  const guint8 *column = G_STRUCT_MEMBER (gpointer, trace, c->offset);
-
-  if (column == NULL)
-    {
-      g_assert_cmpuint (c->constant, !=, 0);
-      return G_STRUCT_MEMBER_P (trace, c->constant);
-    }
-  return column + (gsize) row * c->element_size;
-}
-
-/* An args column: its references may differ where the text they stand
- * for does not (a span's deferred args name its place in the store of
- * the pairing that built it, which a live capture fills in the order
- * the spans arrived) */
-static gboolean
-is_args_column (const SpsColumn *c)
-{
-  return c->offset == G_STRUCT_OFFSET (SpsTrace, slices.args) ||
-         c->offset == G_STRUCT_OFFSET (SpsTrace, instants.args) ||
-         c->offset == G_STRUCT_OFFSET (SpsTrace, objects.args);
-}
-
-static void
-assert_same_args (SpsTrace   *a,
-                  SpsArgsRef  ref_a,
-                  SpsTrace   *b,
-                  SpsArgsRef  ref_b)
-{
-  g_autoptr(GString) text_a = g_string_new (NULL);
-  g_autoptr(GString) text_b = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
-
-  /* Deferred in both or in neither: the same text otherwise would be
-   * written one way by one build and the other way by the other */
-  g_assert_cmpint (sps_args_ref_is_deferred (ref_a), ==, sps_args_ref_is_deferred (ref_b));
-  g_assert_true (sps_trace_append_args_json (a, ref_a, text_a, &error));
-  g_assert_no_error (error);
-  g_assert_true (sps_trace_append_args_json (b, ref_b, text_b, &error));
-  g_assert_no_error (error);
-  g_assert_cmpstr (text_a->str, ==, text_b->str);
-}
-
-/* Every table, row for row and column for column (args by their text),
- * and everything else a view reads: strings, warnings, metadata, times,
- * the block index. */
-static void
-assert_same_trace (SpsTrace *a,
-                   SpsTrace *b)
-{
-  guint n_layouts;
-  const SpsTableLayout *layouts = _sps_trace_get_layouts (&n_layouts);
-  gsize arena_a, arena_b;
-  const guint8 *bytes_a = a->arena != NULL ? g_bytes_get_data (a->arena, &arena_a) : NULL;
-  const guint8 *bytes_b = b->arena != NULL ? g_bytes_get_data (b->arena, &arena_b) : NULL;
-
-  if (bytes_a == NULL)
-    arena_a = 0;
-  if (bytes_b == NULL)
-    arena_b = 0;
-
-  for (guint l = 0; l < n_layouts; l++)
-    {
-      guint n_rows = G_STRUCT_MEMBER (guint, a, layouts[l].n_rows);
-
-      g_assert_cmpuint (n_rows, ==, G_STRUCT_MEMBER (guint, b, layouts[l].n_rows));
-      for (const SpsColumn *c = layouts[l].columns; c < layouts[l].columns + SPS_MAX_COLUMNS && c->element_size != 0; c++)
-        for (guint r = 0; r < n_rows; r++)
-          {
-            if (is_args_column (c))
-              assert_same_args (a, *(const SpsArgsRef *) column_value (a, c, r),
-                                b, *(const SpsArgsRef *) column_value (b, c, r));
-            else
-              g_assert_cmpmem (column_value (a, c, r), c->element_size, column_value (b, c, r), c->element_size);
-          }
-    }
-
-  g_assert_cmpuint (sps_string_pool_get_size (a->strings), ==, sps_string_pool_get_size (b->strings));
-  for (guint i = 0; i < sps_string_pool_get_size (a->strings); i++)
-    {
-      gsize len_a, len_b;
-      const char *str_a = sps_string_pool_get (a->strings, i, &len_a);
-      const char *str_b = sps_string_pool_get (b->strings, i, &len_b);
-
-      g_assert_cmpmem (str_a, len_a, str_b, len_b);
-    }
-
-  g_assert_cmpmem (bytes_a, arena_a, bytes_b, arena_b);
-
-  g_assert_cmpuint (a->n_warnings, ==, b->n_warnings);
-  for (guint i = 0; i < a->n_warnings; i++)
-    {
-      g_assert_cmpstr (a->warning_names[i], ==, b->warning_names[i]);
-      g_assert_cmpuint (a->warning_counts[i], ==, b->warning_counts[i]);
-      g_assert_cmpstr (a->warning_messages[i], ==, b->warning_messages[i]);
-    }
-
-  g_assert_cmpuint (a->n_metadata, ==, b->n_metadata);
-  g_assert_cmpmem (a->metadata_keys, a->n_metadata * sizeof (guint32), b->metadata_keys, b->n_metadata * sizeof (guint32));
-  g_assert_cmpmem (a->metadata_values, a->n_metadata * sizeof (SpsArgsRef), b->metadata_values, b->n_metadata * sizeof (SpsArgsRef));
-  g_assert_cmpuint (a->n_info_sections, ==, b->n_info_sections);
-  g_assert_cmpmem (a->info_names, a->n_info_sections * sizeof (guint32), b->info_names, b->n_info_sections * sizeof (guint32));
-  g_assert_cmpmem (a->info_values, a->n_info_sections * sizeof (SpsArgsRef), b->info_values, b->n_info_sections * sizeof (SpsArgsRef));
-
-  g_assert_cmpstr (sps_trace_get_format (a), ==, sps_trace_get_format (b));
-  g_assert_cmpint (a->start_time, ==, b->start_time);
-  g_assert_cmpint (a->end_time, ==, b->end_time);
-  g_assert_cmpuint (a->events_read, ==, b->events_read);
-  g_assert_cmpmem (a->slice_counts, sizeof a->slice_counts, b->slice_counts, sizeof b->slice_counts);
-
-  g_assert_cmpuint (a->n_block_leaves, ==, b->n_block_leaves);
-  g_assert_cmpmem (a->track_first_block, (a->tracks.n_rows + 1) * sizeof (guint32),
-                   b->track_first_block, (b->tracks.n_rows + 1) * sizeof (guint32));
-  g_assert_cmpmem (a->block_tree, 2 * (gsize) a->n_block_leaves * sizeof (SpsTime),
-                   b->block_tree, 2 * (gsize) b->n_block_leaves * sizeof (SpsTime));
-}
 
 /* A capture with everything that crosses an update: spans open across
  * cuts (ctl_task runs over ten rounds), deadline misses (gyro_isr's
@@ -262,7 +140,7 @@ assert_kept (GPtrArray  *kept,
       write_prefix (path, capture, g_array_index (kept_cuts, gsize, k));
       loaded = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
       g_assert_no_error (error);
-      assert_same_trace (g_ptr_array_index (kept, k), loaded);
+      sps_test_assert_same_trace (g_ptr_array_index (kept, k), loaded);
     }
 }
 
@@ -287,7 +165,7 @@ build_and_compare (SpsLiveDecoder  *copy,
   write_prefix (path, capture, cut);
   if (!(loaded = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, error)))
     return NULL;
-  assert_same_trace (live, loaded);
+  sps_test_assert_same_trace (live, loaded);
 
   return g_steal_pointer (&live);
 }
@@ -442,6 +320,63 @@ test_cuts (void)
     g_assert_cmpuint (counts.apart, <=, n_waiting);
     g_assert_cmpuint (counts.restarted, ==, 0);
   }
+  remove_temp (path);
+}
+
+/* Each update grows the trace of the one before (sps_live_decoder_grow())
+ * and is a load of the same bytes, row for row: cuts at random places
+ * (1 byte to a few rounds apart; some with no new frame), so spans are
+ * open across updates, and the lost frames, the garbage and the end
+ * without a start fall inside updates. Updates that cannot grow (the
+ * first, and those the end of the stream decodes more frames for: after
+ * the garbage) build whole. */
+static void
+test_grown (void)
+{
+  gsize round_end[N_ROUNDS];
+  g_autoptr(GByteArray) capture = make_capture (round_end);
+  g_autofree char *path = sps_test_write_temp ("test-etrace-live-XXXXXX", "capture.etrace", "", 0);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(SpsTrace) shown = NULL;
+  g_autoptr(GByteArray) header = g_byte_array_new ();
+  guint n_grown = 0, n_whole = 0;
+
+  etrace_stream_start (header, 1000, 0, FALSE, 0);
+
+  for (guint32 seed = 1; seed <= 3; seed++)
+    {
+      g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+      g_autoptr(SpsLiveDecoder) line = decoder_for (file);
+      gsize fed = 0;
+
+      g_clear_object (&shown);
+      while (fed < capture->len)
+        {
+          gsize cut = MIN (capture->len, fed + (g_rand_int_range (rand, 0, 6) == 0 ? 0 : g_rand_int_range (rand, 1, 120)));
+          g_autoptr(SpsTrace) next = NULL;
+          g_autoptr(SpsTrace) loaded = NULL;
+          g_autoptr(GError) error = NULL;
+          gboolean grown = FALSE;
+
+          cut = MAX (cut, header->len);
+          sps_live_decoder_feed (line, capture->data + fed, cut - fed);
+          fed = cut;
+          next = sps_live_decoder_grow (line, NULL, file, shown, &grown, &error);
+          g_assert_no_error (error);
+          write_prefix (path, capture, cut);
+          loaded = sps_trace_load (file, NULL, NULL, SPS_LOAD_FLAGS_NONE, NULL, NULL, &error);
+          g_assert_no_error (error);
+          sps_test_assert_same_trace_args (next, loaded, FALSE);
+          if (grown)
+            n_grown++;
+          else
+            n_whole++;
+          g_set_object (&shown, next);
+        }
+    }
+
+  g_test_message ("%u updates grown, %u built whole", n_grown, n_whole);
+  g_assert_cmpuint (n_grown, >, 4 * n_whole);
   remove_temp (path);
 }
 
@@ -699,7 +634,7 @@ test_update_reads_new_bytes (void)
       fed = cuts[k];
       write_prefix (path, capture, fed);
       loaded = sps_test_load_path (path);
-      assert_same_trace (live, loaded);
+      sps_test_assert_same_trace (live, loaded);
       write_prefix (path, capture, capture->len);
     }
 
@@ -717,6 +652,7 @@ main (int   argc,
   g_test_add_func ("/etrace/live/v1-cuts", test_v1_cuts);
   g_test_add_func ("/etrace/live/stragglers", test_stragglers);
   g_test_add_func ("/etrace/live/copies-out-of-order", test_copies_out_of_order);
+  g_test_add_func ("/etrace/live/grown", test_grown);
 
   return g_test_run ();
 }

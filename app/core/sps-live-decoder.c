@@ -24,6 +24,7 @@
 #include "sps-live-decoder.h"
 #include "sps-plugin-engine.h"
 #include "sps-trace-analyze-private.h"
+#include "sps-trace-grow-private.h"
 #include "sps-trace-private.h"
 
 G_DEFINE_INTERFACE (SpsLiveDecoder, sps_live_decoder, G_TYPE_OBJECT)
@@ -164,6 +165,65 @@ build_trace (SpsLiveDecoder  *decoder,
   return trace;
 }
 
+/* Whether an analysis plugin added rows to @trace: growing would keep
+ * them and the analysis add them again */
+static gboolean
+was_analysed (SpsTrace *trace)
+{
+  for (guint i = 0; i < sps_trace_get_n_metadata (trace); i++)
+    if (g_str_has_prefix (sps_trace_get_metadata (trace, i, NULL), "analysis:"))
+      return TRUE;
+  return FALSE;
+}
+
+/* The trace of a copy of @original grown from @base: the copy writes only
+ * what @base lacks (build_part), _sps_trace_grow() adds it to what @base
+ * keeps. NULL without an error when it cannot be grown: the caller
+ * builds another copy whole (the same trace, at the cost of the whole
+ * capture). */
+static SpsTrace *
+grow_trace (SpsLiveDecoder  *original,
+            SpsTrace        *base,
+            LoadData        *data,
+            SpsProgress     *progress,
+            GError         **error)
+{
+  SpsLiveDecoderInterface *iface = SPS_LIVE_DECODER_GET_IFACE (original);
+  g_autoptr(SpsLiveDecoder) copy = NULL;
+  g_autoptr(SpsTraceBuilder) builder = NULL;
+  g_autoptr(SpsTrace) part = NULL;
+  g_autoptr(SpsTrace) grown = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *refused = NULL;
+
+  if (base == NULL || iface->build_part == NULL || was_analysed (base))
+    return NULL;
+
+  copy = sps_live_decoder_copy (original);
+  builder = _sps_trace_builder_new_for_growth (base);
+  if (!iface->build_part (copy, base, builder, progress, &local_error))
+    {
+      if (local_error != NULL)
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  if (data->add_func != NULL)
+    data->add_func (builder, data->add_data);
+  if (!(part = sps_trace_builder_finish (builder, progress, error)))
+    return NULL;
+  if (!(grown = _sps_trace_grow (base, part, &refused)))
+    {
+      g_debug ("Live update built whole: %s", refused);
+      return NULL;
+    }
+  if (data->file != NULL)
+    _sps_trace_set_file (grown, data->file);
+  if (!_sps_trace_run_analyses (grown, data->analyses, progress, error))
+    return NULL;
+
+  return g_steal_pointer (&grown);
+}
+
 /* Feeds bytes offset…end of the file. Not cancellable: the decoder must
  * have seen every byte up to @end whatever happens to this update. */
 static gboolean
@@ -218,6 +278,9 @@ update_worker (GTask        *task,
   g_autoptr(GError) error = NULL;
   SpsTrace *trace = NULL;
 
+  /* Built whole from the kept pairing, not grown (sps_live_decoder_grow()):
+   * growing copies every kept row once, which measured no cheaper than
+   * finishing them again (docs/architecture.md, "Live updates") */
   if (feed_file (data, &error))
     {
       copy = sps_live_decoder_copy (data->decoder);
@@ -338,6 +401,60 @@ sps_live_decoder_load (SpsLiveDecoder   *self,
   data = load_data_new (self, engine, file);
   trace = build_trace (self, data, progress, error);
   load_data_free (data);
+
+  return trace;
+}
+
+/**
+ * sps_live_decoder_grow:
+ * @self: a #SpsLiveDecoder that goes on decoding (copies of it are built)
+ * @engine: (nullable): where the analysis plugins come from, or %NULL
+ * @file: (nullable): the file the stream is kept in
+ * @base: (nullable): the trace of an earlier build of @self's copies
+ * @grown: (out) (optional): whether @base was grown
+ * @error: return location for a #GError
+ *
+ * The trace sps_live_decoder_load() gives for a copy of @self, on the
+ * calling thread. When @self's format can (#SpsLiveDecoderInterface's
+ * build_part) the trace is @base grown by the rows @base lacks: the new
+ * spans and markers are written and finished, and the columns of @base
+ * copied once, instead of writing, sorting, pairing and indexing every
+ * row of the capture again (sps_live_decoder_update_async() builds whole: see
+ * docs/architecture.md, "Live updates", for why).
+ *
+ * Returns: (transfer full): the trace, or %NULL with @error set
+ */
+SpsTrace *
+sps_live_decoder_grow (SpsLiveDecoder   *self,
+                       SpsPluginEngine  *engine,
+                       GFile            *file,
+                       SpsTrace         *base,
+                       gboolean         *grown,
+                       GError          **error)
+{
+  g_autoptr(SpsProgress) progress = sps_progress_new (NULL);
+  g_autoptr(GError) local_error = NULL;
+  LoadData *data;
+  SpsTrace *trace;
+
+  g_return_val_if_fail (SPS_IS_LIVE_DECODER (self), NULL);
+  g_return_val_if_fail (engine == NULL || SPS_IS_PLUGIN_ENGINE (engine), NULL);
+  g_return_val_if_fail (file == NULL || G_IS_FILE (file), NULL);
+  g_return_val_if_fail (base == NULL || SPS_IS_TRACE (base), NULL);
+
+  data = load_data_new (self, engine, file);
+  trace = grow_trace (self, base, data, progress, &local_error);
+  if (grown != NULL)
+    *grown = trace != NULL;
+  if (trace == NULL && local_error == NULL)
+    {
+      g_autoptr(SpsLiveDecoder) copy = sps_live_decoder_copy (self);
+
+      trace = build_trace (copy, data, progress, &local_error);
+    }
+  load_data_free (data);
+  if (local_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
 
   return trace;
 }

@@ -32,6 +32,13 @@ G_DECLARE_INTERFACE (SpsLiveDecoder, sps_live_decoder, SPS, LIVE_DECODER, GObjec
  * @build: ends the stream as if it stopped here and writes everything
  *   decoded into @builder, exactly as the format's importer would for the
  *   same bytes; called once, on any thread
+ * @build_part: (nullable): as @build, but writes only the rows that @base
+ *   (the trace of an earlier build of this decoder or of a copy of it)
+ *   does not hold: the completed slices and thread instants that @base
+ *   holds are left out, everything else is written as @build would.
+ *   Returns %FALSE without an error when it cannot (the decoder may then
+ *   have been built: the caller builds another copy whole). See
+ *   sps_live_decoder_grow().
  *
  * The state of a format's decoder kept between the reads of a live
  * capture (see sps_importer_new_live_decoder()), so that each update
@@ -46,6 +53,11 @@ struct _SpsLiveDecoderInterface
                              gsize             len);
   SpsLiveDecoder  *(*copy)  (SpsLiveDecoder   *self);
   gboolean         (*build) (SpsLiveDecoder   *self,
+                             SpsTraceBuilder  *builder,
+                             SpsProgress      *progress,
+                             GError          **error);
+  gboolean    (*build_part) (SpsLiveDecoder   *self,
+                             SpsTrace         *base,
                              SpsTraceBuilder  *builder,
                              SpsProgress      *progress,
                              GError          **error);
@@ -93,6 +105,13 @@ SPS_AVAILABLE_IN_ALL
 SpsTrace       *sps_live_decoder_load        (SpsLiveDecoder       *self,
                                               SpsPluginEngine      *engine,
                                               GFile                *file,
+                                              GError              **error);
+SPS_AVAILABLE_IN_ALL
+SpsTrace       *sps_live_decoder_grow        (SpsLiveDecoder       *self,
+                                              SpsPluginEngine      *engine,
+                                              GFile                *file,
+                                              SpsTrace             *base,
+                                              gboolean             *grown,
                                               GError              **error);
 
 G_END_DECLS

@@ -163,6 +163,7 @@ guint32 *_sps_track_column      (const guint32 *start,
                                  guint          n_rows);
 void     _sps_build_slices      (Finish *f);
 void     _sps_build_block_index (Finish *f);
+SpsTime *_sps_block_index_new   (SpsTrace *trace);
 
 /* sps-trace-finish-tables.c */
 void _sps_build_flows              (Finish *f);

@@ -373,14 +373,20 @@ _sps_build_slices (Finish *f)
   g_clear_pointer (&f->async_slice_process, g_free);
 }
 
-void
-_sps_build_block_index (Finish *f)
+/**
+ * _sps_block_index_new:
+ * @trace: a trace whose tracks and slices are in place
+ *
+ * Sets @trace's track_first_block and n_block_leaves and gives it a block
+ * tree of SPS_TIME_MIN for the caller to fill (finish, and a live trace's
+ * growth in sps-trace-grow.c).
+ *
+ * Returns: the tree (@trace's block_tree)
+ */
+SpsTime *
+_sps_block_index_new (SpsTrace *trace)
 {
-  SPS_SELF_TRACE_SCOPE ("finish/block-index");
-  SpsTrace *trace = f->trace;
   const SpsTrackTable *tracks = &trace->tracks;
-  const SpsTime *ts = trace->slices.ts;
-  const SpsTime *dur = trace->slices.dur;
   guint32 n_blocks = 0;
   guint leaves = 1;
   SpsTime *tree;
@@ -400,6 +406,22 @@ _sps_build_block_index (Finish *f)
   tree = g_new (SpsTime, 2 * (gsize) leaves);
   for (guint i = 0; i < 2 * leaves; i++)
     tree[i] = SPS_TIME_MIN;
+  trace->block_tree = tree;
+  trace->n_block_leaves = leaves;
+
+  return tree;
+}
+
+void
+_sps_build_block_index (Finish *f)
+{
+  SPS_SELF_TRACE_SCOPE ("finish/block-index");
+  SpsTrace *trace = f->trace;
+  const SpsTrackTable *tracks = &trace->tracks;
+  const SpsTime *ts = trace->slices.ts;
+  const SpsTime *dur = trace->slices.dur;
+  SpsTime *tree = _sps_block_index_new (trace);
+  guint leaves = trace->n_block_leaves;
 
   for (guint t = 0; t < tracks->n_rows; t++)
     {
@@ -423,7 +445,4 @@ _sps_build_block_index (Finish *f)
 
   for (guint i = leaves - 1; i > 0; i--)
     tree[i] = MAX (tree[2 * i], tree[2 * i + 1]);
-
-  trace->block_tree = tree;
-  trace->n_block_leaves = leaves;
 }

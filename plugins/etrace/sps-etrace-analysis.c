@@ -86,6 +86,10 @@ typedef struct
   guint             n_misses;
   gint64            start;
   gint64            end;
+  /* Rows a live trace keeps from its last build: spans stored below
+   * kept_spans and the first kept_markers markers are not written */
+  guint32           kept_spans;
+  guint             kept_markers;
 } Build;
 
 static void
@@ -256,7 +260,7 @@ emit_pairing (Build *b)
       health (b, n->health, n->time_ns, 1, message);
     }
 
-  for (guint i = 0; i < p->markers->len; i++)
+  for (guint i = b->kept_markers; i < p->markers->len; i++)
     {
       const SpsEtraceEvent *e = &g_array_index (p->markers, SpsEtraceEvent, i);
       const Track *track = g_ptr_array_index (b->track_list, b->marker_of_name[e->name]);
@@ -387,6 +391,7 @@ emit_spans (Build *b)
       gint64 dur = span->end - span->start;
       const SpsEtraceNameArgs *prefix = sps_etrace_span_args_get_name (b->args, span->name);
       SpsArgsRef ref = SPS_ARGS_REF_NONE;
+      gboolean kept = span->args != SPS_ETRACE_NO_ARGS && span->args < b->kept_spans;
       gint64 deadline;
 
       track->n_spans++;
@@ -431,6 +436,11 @@ emit_spans (Build *b)
           b->misses[pid]++;
           sps_trace_builder_add_counter_value (b->builder, b->misses_track[pid], deadline, b->misses[pid]);
         }
+
+      /* The live trace this part grows holds it: its counts and misses
+       * above are the trace's, its row is there already */
+      if (kept)
+        continue;
 
       /* Deferred: a span's args are stored once, when a build first
        * hands them out, and made into text only when read */
@@ -679,6 +689,33 @@ sps_etrace_build_paired (SpsEtraceDecoder *decoder,
                          SpsProgress      *progress,
                          GError          **error)
 {
+  return sps_etrace_build_part (decoder, pairing, 0, 0, builder, progress, error);
+}
+
+/**
+ * sps_etrace_build_part:
+ * @decoder: a finished decoder
+ * @pairing: the pairing of all of @decoder's events
+ * @kept_spans: the spans stored in @pairing's store below this place are
+ *   not written (a live trace keeps them), nor are
+ * @kept_markers: the first markers
+ * @builder: where the rows go
+ * @progress: (nullable): progress and cancellation
+ * @error: return location for an error (cancellation only)
+ *
+ * sps_etrace_build_paired() without the rows of the spans and markers a
+ * live trace built before holds (see _sps_trace_grow()): everything else
+ * (open spans, counters, the summary) is derived from all of them.
+ */
+gboolean
+sps_etrace_build_part (SpsEtraceDecoder *decoder,
+                       SpsEtracePairing *pairing,
+                       guint32           kept_spans,
+                       guint             kept_markers,
+                       SpsTraceBuilder  *builder,
+                       SpsProgress      *progress,
+                       GError          **error)
+{
   Build b = { 0 };
   GArray *marks;
   gboolean ret = FALSE;
@@ -694,6 +731,8 @@ sps_etrace_build_paired (SpsEtraceDecoder *decoder,
   b.builder = builder;
   b.names = sps_etrace_decoder_get_names (decoder);
   b.pairing = pairing;
+  b.kept_spans = kept_spans;
+  b.kept_markers = MIN (kept_markers, pairing->markers->len);
   b.tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   b.track_list = g_ptr_array_new_with_free_func (track_free);
   b.miss_list = g_string_new ("[");

@@ -21,6 +21,13 @@ gboolean sps_etrace_build_paired (SpsEtraceDecoder *decoder,
                                   SpsTraceBuilder  *builder,
                                   SpsProgress      *progress,
                                   GError          **error);
+gboolean sps_etrace_build_part   (SpsEtraceDecoder *decoder,
+                                  SpsEtracePairing *pairing,
+                                  guint32           kept_spans,
+                                  guint             kept_markers,
+                                  SpsTraceBuilder  *builder,
+                                  SpsProgress      *progress,
+                                  GError          **error);
 void     sps_etrace_end_stream   (SpsEtraceDecoder *decoder,
                                   SpsTraceBuilder  *builder);
 gboolean sps_etrace_build_stream (SpsEtraceDecoder *decoder,

@@ -28,12 +28,27 @@
 #include "sps-etrace-live-decoder.h"
 #include "sps-etrace-pairing.h"
 
+/* A build from the shared pairing: what its trace holds, so that a later
+ * build can write only the rows that trace does not (build_part) */
+typedef struct
+{
+  guint64             frames;     /* the trace's events read */
+  SpsEtraceSpanStore *store;      /* the pairing's store then (not a ref:
+                                   * compared only) */
+  guint32             stored;     /* spans stored: places below it */
+  guint               markers;
+} BuildRecord;
+
+/* Builds remembered: a live window grows the trace of the last one */
+#define MAX_RECORDS 8
+
 /* The pairing a decoder and its copies share (reference counted) */
 typedef struct
 {
   GMutex               lock;
   SpsEtracePairing    *pairing;
   SpsEtraceLiveCounts  counts;
+  GArray              *records;   /* BuildRecord, oldest first */
 } Shared;
 
 struct _SpsEtraceLiveDecoder
@@ -54,6 +69,7 @@ shared_new (void)
 
   g_mutex_init (&shared->lock);
   shared->pairing = sps_etrace_pairing_new ();
+  shared->records = g_array_new (FALSE, FALSE, sizeof (BuildRecord));
 
   return shared;
 }
@@ -65,6 +81,49 @@ shared_clear (gpointer data)
 
   g_mutex_clear (&shared->lock);
   sps_etrace_pairing_free (shared->pairing);
+  g_array_unref (shared->records);
+}
+
+/* Called with the lock held, after a build from the pairing */
+static void
+remember_build (Shared           *shared,
+                SpsEtraceDecoder *decoder)
+{
+  BuildRecord record = {
+    sps_etrace_decoder_get_frames (decoder),
+    shared->pairing->store,
+    sps_etrace_span_store_get_count (shared->pairing->store),
+    shared->pairing->markers->len,
+  };
+
+  if (shared->records->len == MAX_RECORDS)
+    g_array_remove_index (shared->records, 0);
+  g_array_append_val (shared->records, record);
+}
+
+/* Advances the shared pairing to @n events of @self's (built): FALSE when
+ * it had to start over (its store is new: no earlier trace's spans are
+ * in it). Called with the lock held. */
+static gboolean
+advance_shared (SpsEtraceLiveDecoder *self,
+                guint                 n)
+{
+  Shared *shared = self->shared;
+  GArray *events = sps_etrace_decoder_get_events (self->decoder);
+  GPtrArray *names = sps_etrace_decoder_get_names (self->decoder);
+
+  shared->counts.kept++;
+  /* This decoder is built: its events may be sorted in place */
+  if (sps_etrace_pairing_advance (shared->pairing, events, names, n, TRUE))
+    return TRUE;
+
+  shared->counts.restarted++;
+  sps_etrace_pairing_reset (shared->pairing);
+  g_array_set_size (shared->records, 0);
+  if (!sps_etrace_pairing_advance (shared->pairing, events, names, n, TRUE))
+    g_return_val_if_reached (FALSE);
+
+  return FALSE;
 }
 
 static void
@@ -124,7 +183,6 @@ sps_etrace_live_decoder_build (SpsLiveDecoder   *decoder,
 {
   SpsEtraceLiveDecoder *self = SPS_ETRACE_LIVE_DECODER (decoder);
   GArray *events = sps_etrace_decoder_get_events (self->decoder);
-  GPtrArray *names = sps_etrace_decoder_get_names (self->decoder);
   Shared *shared = self->shared;
   guint n = events->len;
 
@@ -138,20 +196,14 @@ sps_etrace_live_decoder_build (SpsLiveDecoder   *decoder,
   if (self->incremental && events->len == n)
     {
       g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&shared->lock);
-      SpsEtracePairing *pairing = shared->pairing;
 
-      if (pairing->n_events <= n)
+      if (shared->pairing->n_events <= n)
         {
-          shared->counts.kept++;
-          /* This decoder is built: its events may be sorted in place */
-          if (!sps_etrace_pairing_advance (pairing, events, names, n, TRUE))
-            {
-              shared->counts.restarted++;
-              sps_etrace_pairing_reset (pairing);
-              if (!sps_etrace_pairing_advance (pairing, events, names, n, TRUE))
-                g_return_val_if_reached (FALSE);
-            }
-          return sps_etrace_build_paired (self->decoder, pairing, builder, progress, error);
+          advance_shared (self, n);
+          if (!sps_etrace_build_paired (self->decoder, shared->pairing, builder, progress, error))
+            return FALSE;
+          remember_build (shared, self->decoder);
+          return TRUE;
         }
     }
 
@@ -162,12 +214,62 @@ sps_etrace_live_decoder_build (SpsLiveDecoder   *decoder,
   return sps_etrace_build (self->decoder, builder, progress, error);
 }
 
+/* Only the rows @base lacks, when @base is the trace of a build from the
+ * shared pairing that is still remembered (same store: the pairing did
+ * not start over since) */
+static gboolean
+sps_etrace_live_decoder_build_part (SpsLiveDecoder   *decoder,
+                                    SpsTrace         *base,
+                                    SpsTraceBuilder  *builder,
+                                    SpsProgress      *progress,
+                                    GError          **error)
+{
+  SpsEtraceLiveDecoder *self = SPS_ETRACE_LIVE_DECODER (decoder);
+  GArray *events = sps_etrace_decoder_get_events (self->decoder);
+  Shared *shared = self->shared;
+  g_autoptr(GMutexLocker) locker = NULL;
+  const BuildRecord *record = NULL;
+  BuildRecord kept;
+  guint n = events->len;
+
+  g_return_val_if_fail (!self->built, FALSE);
+
+  if (!self->incremental || g_strcmp0 (sps_trace_get_format (base), "etrace") != 0)
+    return FALSE;
+
+  locker = g_mutex_locker_new (&shared->lock);
+  for (guint i = 0; i < shared->records->len && record == NULL; i++)
+    {
+      const BuildRecord *r = &g_array_index (shared->records, BuildRecord, i);
+
+      if (r->frames == sps_trace_get_events_read (base) && r->store == shared->pairing->store)
+        record = r;
+    }
+  if (record == NULL || shared->pairing->n_events > n)
+    return FALSE;
+  kept = *record;
+
+  self->built = TRUE;
+  sps_etrace_end_stream (self->decoder, builder);
+  /* Frames only the end of the stream gave: the whole build pairs apart */
+  if (events->len != n)
+    return FALSE;
+  if (!advance_shared (self, n))
+    return FALSE;
+  if (!sps_etrace_build_part (self->decoder, shared->pairing, kept.stored, kept.markers, builder, progress, error))
+    return FALSE;
+  remember_build (shared, self->decoder);
+
+  return TRUE;
+}
+
 static void
 sps_etrace_live_decoder_iface_init (SpsLiveDecoderInterface *iface)
 {
   iface->feed = sps_etrace_live_decoder_feed;
   iface->copy = sps_etrace_live_decoder_copy;
   iface->build = sps_etrace_live_decoder_build;
+  iface->build_part = sps_etrace_live_decoder_build_part;
 }
 
 static void

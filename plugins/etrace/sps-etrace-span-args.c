@@ -147,6 +147,15 @@ sps_etrace_span_store_add (SpsEtraceSpanStore *self,
   return id;
 }
 
+/* Spans stored so far: the places below it are taken */
+guint32
+sps_etrace_span_store_get_count (SpsEtraceSpanStore *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n;
+}
+
 /* The deadline, saturated (a span near the end of time has none after
  * it), and whether @end overran it */
 gboolean

@@ -35,6 +35,7 @@ guint32             sps_etrace_span_store_add   (SpsEtraceSpanStore *self,
                                                  gint64              start,
                                                  gint64              end,
                                                  guint32             name);
+guint32             sps_etrace_span_store_get_count (SpsEtraceSpanStore *self);
 
 #define SPS_TYPE_ETRACE_SPAN_ARGS (sps_etrace_span_args_get_type ())
 

@@ -24,7 +24,15 @@
  * - kept: the update as the window does it now, pairing only the 10,000
  *   new frames with the pairing the decoder keeps;
  * - rest: the same update again with no new frame (what every update
- *   costs whatever arrived: emitting the rows, finish, analyses).
+ *   costs whatever arrived: emitting the rows, finish, analyses);
+ * - grown: the update that grows the trace of the update a second
+ *   before (sps_live_decoder_grow()): only the new spans and markers are
+ *   written and finished, with what is derived from all of them (open
+ *   spans, counters, the summary), and the kept rows' columns copied
+ *   once. Measured before kept, so it pairs the new frames (kept then
+ *   pairs none: its figure is a little lower than the window's was);
+ * - grown rest: a grown update with no new frame (its base the grown
+ *   trace).
  *
  * Then, apart (after the memory was read; best of 3 each): the pairing
  * of all the events at each point (what every update did before),
@@ -38,8 +46,9 @@
  * decoder, its pairing and the newest trace held (as the live window
  * holds them), beyond what the process held with the stream generated.
  * Numbers at SECONDS < 3600 are also extrapolated linearly (per frame)
- * to the hour: the rest still grows with the capture (see
- * docs/architecture.md, "Live updates").
+ * to the hour: the rest still grows with the capture, and so does a grown
+ * update's (a copy of the columns, the derived rows' pass over the spans;
+ * see docs/architecture.md, "Live updates").
  */
 
 #define G_LOG_DOMAIN "sps-bench-live"
@@ -127,6 +136,29 @@ update_ms (SpsLiveDecoder *decoder,
   return (sps_bench_cpu_seconds () - cpu) * 1000;
 }
 
+/* CPU milliseconds of an update that grows @base (then held in *@trace,
+ * which may be @base) */
+static double
+grow_ms (SpsLiveDecoder *decoder,
+         GFile          *file,
+         SpsTrace       *base,
+         SpsTrace      **trace)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SpsTrace) grown = NULL;
+  gboolean was_grown = FALSE;
+  double cpu;
+
+  cpu = sps_bench_cpu_seconds ();
+  grown = sps_live_decoder_grow (decoder, NULL, file, base, &was_grown, &error);
+  cpu = (sps_bench_cpu_seconds () - cpu) * 1000;
+  g_assert_no_error (error);
+  g_assert_true (was_grown);
+  g_set_object (trace, grown);
+
+  return cpu;
+}
+
 /* Best of 3: CPU milliseconds of pairing events @from to @to of
  * @decoder's after the ones before were paired */
 static double
@@ -190,8 +222,9 @@ main (int   argc,
   SpsEtraceLiveCounts counts;
   guint64 fed = 0;
   double feed_s = 0;
-  double reload_ms = 0, full_ms = 0, kept_ms = 0, rest_ms = 0;
+  double reload_ms = 0, full_ms = 0, kept_ms = 0, rest_ms = 0, grown_ms = 0, grown_rest_ms = 0;
   double point_rest_ms[N_POINTS];
+  double point_grown_rest_ms[N_POINTS];
   guint64 frames = 0;
   guint64 anon_before;
   double last_anon = 0;
@@ -221,8 +254,9 @@ main (int   argc,
           (double) stream->len / ((double) seconds * FRAMES_PER_MS * 1000),
           load_avg[0], load_avg[1], load_avg[2]);
   printf ("CPU ms per update; an update pairs the %d new frames of the last second\n", NEW_SECONDS * FRAMES_PER_MS * 1000);
-  printf ("%8s %10s | %9s %9s %9s %9s | %9s | %11s %12s\n", "capture", "frames",
-          "reload", "full", "kept", "rest", "full/kept", "kept every", "anon B/frame");
+  printf ("%8s %10s | %9s %9s %9s %9s %9s %9s | %9s %10s | %11s %11s %12s\n", "capture", "frames",
+          "reload", "full", "kept", "rest", "grown", "grown rest", "full/kept", "kept/grown",
+          "kept every", "grown every", "anon B/frame");
 
   for (guint p = 0; p < N_POINTS; p++)
     {
@@ -230,6 +264,8 @@ main (int   argc,
       guint64 end = second_end[at - 1];
       g_autoptr(SpsTrace) reloaded = NULL;
       g_autoptr(SpsTrace) full = NULL;
+      g_autoptr(SpsTrace) before = NULL;
+      g_autoptr(SpsTrace) grown = NULL;
       double cpu;
       guint64 rss;
 
@@ -257,11 +293,25 @@ main (int   argc,
       update_ms (decoder, file, TRUE, &live);
       feed_to (decoder, stream, &fed, end, &feed_s);
 
-      /* One trace held at a time, as in the window */
-      g_clear_object (&live);
+      /* One trace held at a time, as in the window (the grown update
+       * holds the one it grows meanwhile, as the window does) */
+      before = g_steal_pointer (&live);
       full_ms = update_ms (decoder, file, FALSE, &full);
       g_assert_cmpuint (sps_trace_get_events_read (full), ==, frames);
       g_clear_object (&full);
+      grown_ms = grow_ms (decoder, file, before, &grown);
+      g_assert_cmpuint (sps_trace_get_events_read (grown), ==, frames);
+      g_assert_cmpuint (sps_trace_get_slices (grown)->n_rows, ==, (guint64) at * 1000 * 4);
+      g_clear_object (&before);
+      grown_rest_ms = grow_ms (decoder, file, grown, &grown);
+      point_grown_rest_ms[p] = grown_rest_ms;
+      for (guint k = 0; k < 2; k++)
+        {
+          double again = grow_ms (decoder, file, grown, &grown);
+
+          point_grown_rest_ms[p] = MIN (point_grown_rest_ms[p], again);
+        }
+      g_clear_object (&grown);
       kept_ms = update_ms (decoder, file, TRUE, &live);
       g_assert_cmpuint (sps_trace_get_events_read (live), ==, frames);
       rest_ms = update_ms (decoder, file, TRUE, &live);
@@ -276,15 +326,17 @@ main (int   argc,
 
       rss = sps_bench_proc_status_bytes ("RssAnon") - anon_before;
       last_anon = (double) rss / (double) frames;
-      printf ("%7us %10" G_GUINT64_FORMAT " | %9.1f %9.1f %9.1f %9.1f | %8.2fx | %10.2fs %12.1f\n",
-              at, frames, reload_ms, full_ms, kept_ms, rest_ms,
-              full_ms / kept_ms, MAX (UPDATE_MS, kept_ms / BUDGET) / 1000, (double) rss / (double) frames);
+      printf ("%7us %10" G_GUINT64_FORMAT " | %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f | %8.2fx %9.2fx | %10.2fs %10.2fs %12.1f\n",
+              at, frames, reload_ms, full_ms, kept_ms, rest_ms, grown_ms, grown_rest_ms,
+              full_ms / kept_ms, kept_ms / grown_ms, MAX (UPDATE_MS, kept_ms / BUDGET) / 1000,
+              MAX (UPDATE_MS, grown_ms / BUDGET) / 1000, (double) rss / (double) frames);
     }
 
   sps_etrace_live_decoder_get_counts (decoder, &counts);
   /* Every kept update paired on from the last: none started over */
   g_assert_cmpuint (counts.restarted, ==, 0);
-  g_assert_cmpuint (counts.kept, ==, 5 * N_POINTS);
+  /* 5 kept updates and 4 grown ones a point */
+  g_assert_cmpuint (counts.kept, ==, 9 * N_POINTS);
   g_assert_cmpuint (counts.apart, ==, N_POINTS);
 
   /* The stages, on a decoder of their own fed the whole stream */
@@ -295,8 +347,8 @@ main (int   argc,
 
     sps_etrace_decoder_feed (whole, stream->data, stream->len);
     events = sps_etrace_decoder_get_events (whole);
-    printf ("stages, CPU ms (best of 3):\n%8s %10s | %10s %10s %9s %8s | %9s %9s\n", "capture", "frames",
-            "pair all", "pair new", "ns/new", "all/new", "rest", "ns/event");
+    printf ("stages, CPU ms (best of 3):\n%8s %10s | %10s %10s %9s %8s | %9s %9s | %10s %9s\n", "capture", "frames",
+            "pair all", "pair new", "ns/new", "all/new", "rest", "ns/event", "grown rest", "ns/event");
     for (guint p = 0; p < N_POINTS; p++)
       {
         guint at = seconds * point_24ths[p] / 24;
@@ -308,9 +360,10 @@ main (int   argc,
         double added = pair_ms (whole, from, to);
 
         g_assert_cmpuint (to, <=, events->len);
-        printf ("%7us %10u | %10.2f %10.2f %9.0f %7.0fx | %9.1f %9.0f\n", at, to, all, added,
+        printf ("%7us %10u | %10.2f %10.2f %9.0f %7.0fx | %9.1f %9.0f | %10.1f %9.1f\n", at, to, all, added,
                 added * 1e6 / (to - from), all / added,
-                point_rest_ms[p], point_rest_ms[p] * 1e6 / (double) to);
+                point_rest_ms[p], point_rest_ms[p] * 1e6 / (double) to,
+                point_grown_rest_ms[p], point_grown_rest_ms[p] * 1e6 / (double) to);
       }
   }
 
@@ -323,10 +376,22 @@ main (int   argc,
           100 * MIN (BUDGET, kept_ms / UPDATE_MS) + feed_s * 100 / seconds, last_anon,
           sps_bench_peak_rss_bytes () / 1e6);
 
+  printf ("at %u s: a grown update %.0f ms (kept/grown %.2fx); held to 10 %% of one core the view "
+          "refreshes every %.2f s, and the app takes %.1f %% of one core with decoding\n",
+          seconds, grown_ms, kept_ms / grown_ms, MAX (UPDATE_MS, grown_ms / BUDGET) / 1000,
+          100 * MIN (BUDGET, grown_ms / UPDATE_MS) + feed_s * 100 / seconds);
+
   if (seconds < 3600)
     {
       double scale = 3600.0 / seconds;
       double kept_hour = (kept_ms - rest_ms) + rest_ms * scale;
+      /* The rest's best of 3: a single grown update without new frames
+       * varies by 2x on a shared machine */
+      double grown_hour = (grown_ms - point_grown_rest_ms[N_POINTS - 1]) + point_grown_rest_ms[N_POINTS - 1] * scale;
+
+      printf ("extrapolated to 3600 s, grown: %.0f ms per update; held to 10 %% of one core the view refreshes "
+              "every %.2f s (kept: %.1f s)\n", grown_hour, MAX (UPDATE_MS, grown_hour / BUDGET) / 1000,
+              MAX (UPDATE_MS, kept_hour / BUDGET) / 1000);
 
       printf ("extrapolated to 3600 s (%.0f frames, the rest linear per frame): reload %.0f ms, full %.0f ms, "
               "kept %.0f ms per update; held to 10 %% of one core the view refreshes every %.1f s "
