@@ -9,7 +9,9 @@
  * in order, a few rows swapped, shuffled, times spread over 2^62 ns) and
  * checks every row against the straightforward answer: a comparison sort
  * of (track, ts, input index), where each row carries its input index in
- * a column of its own (the weight, the args, the value).
+ * a column of its own (the weight, the args, the value). Events also
+ * check the instants' kind and scope, which the builder stores once until
+ * a row differs.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -362,6 +364,76 @@ test_instants (void)
     check_instants (patterns[p], 4000);
 }
 
+/* Events on 2 threads (kind and scope stored once in the builder), in
+ * shuffled time order; with @other_at < @n, the row @other_at is a mark
+ * of the process instead, which stores both columns per row from there */
+static void
+check_events (guint n,
+              guint other_at)
+{
+  Case c;
+  g_autoptr(SpsTrace) trace = NULL;
+  guint32 threads[2];
+  guint32 name;
+  guint32 owner_track[3];
+  const SpsTrackTable *tracks;
+  const SpsInstantTable *instants;
+
+  case_init (&c, n, n * 17 + other_at);
+  threads[0] = sps_trace_builder_ensure_thread (c.b, c.process, 10);
+  threads[1] = sps_trace_builder_ensure_thread (c.b, c.process, 11);
+  name = sps_trace_builder_intern (c.b, "Provider/Task/Opcode", -1);
+  for (guint i = 0; i < n; i++)
+    {
+      SpsTime ts;
+
+      input_row (PATTERN_SHUFFLED, i, n, 2, c.rng, &c.owners[i], &ts);
+      if (i == other_at)
+        {
+          c.owners[i] = 2;
+          sps_trace_builder_add_instant (c.b, SPS_INSTANT_KIND_MARK, SPS_INSTANT_SCOPE_PROCESS, c.process,
+                                         SPS_NO_INDEX, ts, name, 0, (SpsArgsRef) i);
+        }
+      else
+        sps_trace_builder_add_event (c.b, threads[c.owners[i]], ts, 0, name, 0, (SpsArgsRef) i);
+      c.expected[i].ts = ts;
+      c.expected[i].input = i;
+    }
+
+  trace = sps_trace_builder_finish (c.b, NULL, NULL);
+  tracks = sps_trace_get_tracks (trace);
+  owner_track[0] = find_track (tracks, SPS_TRACK_THREAD_INSTANTS, c.process, threads[0], 0);
+  owner_track[1] = find_track (tracks, SPS_TRACK_THREAD_INSTANTS, c.process, threads[1], 0);
+  owner_track[2] = find_track (tracks, SPS_TRACK_PROCESS_INSTANTS, c.process, SPS_NO_INDEX, 0);
+  case_sort (&c, owner_track);
+
+  instants = sps_trace_get_instants (trace);
+  g_assert_cmpuint (instants->n_rows, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      guint input = c.expected[i].input;
+
+      g_assert_cmpint (instants->ts[i], ==, c.expected[i].ts);
+      g_assert_cmpuint (instants->args[i], ==, input);
+      g_assert_cmpuint (instants->kind[i], ==, input == other_at ? SPS_INSTANT_KIND_MARK : SPS_INSTANT_KIND_EVENT);
+      g_assert_cmpuint (instants->track[i], ==, c.expected[i].track);
+    }
+  case_clear (&c);
+}
+
+static void
+test_events (void)
+{
+  g_test_summary ("Events of one kind and scope (both stored once in the builder), then one "
+                  "process mark first, in the middle and last: every row keeps its kind and track");
+
+  check_events (3000, G_MAXUINT);
+  check_events (3000, 0);
+  check_events (3000, 1);
+  check_events (3000, 1500);
+  check_events (3000, 2999);
+}
+
 /* Values of 3 counter series, each value its input index */
 static void
 check_counters (Pattern pattern,
@@ -447,6 +519,7 @@ main (int   argc,
   g_test_add_func ("/core/finish/order/samples", test_samples);
   g_test_add_func ("/core/finish/order/raw-samples", test_raw_samples);
   g_test_add_func ("/core/finish/order/instants", test_instants);
+  g_test_add_func ("/core/finish/order/events", test_events);
   g_test_add_func ("/core/finish/order/counters", test_counters);
   g_test_add_func ("/core/finish/order/empty", test_empty);
 

@@ -105,6 +105,14 @@ time_span (SpsTime a,
   ((__typeof__ (column)) _sps_scatter_column (g_steal_pointer (&(column)), (position), (n_rows), \
                                               (n_placed), sizeof *(column), (identity)))
 
+/* A builder instant's scope, stored per row or once */
+static inline SpsInstantScope
+instant_scope (const SpsTraceBuilder *b,
+               guint                  r)
+{
+  return b->instant_scope != NULL ? b->instant_scope[r] : b->instant_constants.scope;
+}
+
 static inline guint32
 async_row (Finish  *f,
            guint32  a)

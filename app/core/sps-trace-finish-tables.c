@@ -282,7 +282,7 @@ _sps_build_instants (Finish *f)
     {
       guint32 owner = b->instant_owner[r];
 
-      switch (b->instant_scope[r])
+      switch (instant_scope (b, r))
         {
         case SPS_INSTANT_SCOPE_THREAD:
           b->instant_owner[r] = f->thread_instants_track[owner];
@@ -306,7 +306,11 @@ _sps_build_instants (Finish *f)
   instants->ts = GATHER_COLUMN (b->instant_ts, order, n);
   instants->name = GATHER_COLUMN (b->instant_name, order, n);
   instants->category = GATHER_COLUMN (b->instant_category, order, n);
-  instants->kind = GATHER_COLUMN (b->instant_kind, order, n);
+  /* A kind stored once holds in any order */
+  if (b->instant_kind != NULL)
+    instants->kind = GATHER_COLUMN (b->instant_kind, order, n);
+  else if (n > 0)
+    instants->kind = memset (g_malloc (n), b->instant_constants.kind, n);
   instants->args = GATHER_COLUMN (b->instant_args, order, n);
   instants->event = GATHER_COLUMN (b->instant_event, order, n);
   g_clear_pointer (&order, g_free);
