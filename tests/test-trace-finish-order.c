@@ -288,6 +288,24 @@ test_raw_samples (void)
     check_samples (patterns[p], 3000, TRUE);
 }
 
+/* Finishes @c's instants, owned by 2 threads (owners 0 and 1), their
+ * process (owner 2) or no one (owner 3), and sorts the expected rows */
+static SpsTrace *
+finish_instants (Case          *c,
+                 const guint32 *threads)
+{
+  SpsTrace *trace = sps_trace_builder_finish (c->b, NULL, NULL);
+  const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
+  guint32 owner_track[4];
+
+  owner_track[0] = find_track (tracks, SPS_TRACK_THREAD_INSTANTS, c->process, threads[0], 0);
+  owner_track[1] = find_track (tracks, SPS_TRACK_THREAD_INSTANTS, c->process, threads[1], 0);
+  owner_track[2] = find_track (tracks, SPS_TRACK_PROCESS_INSTANTS, c->process, SPS_NO_INDEX, 0);
+  owner_track[3] = find_track (tracks, SPS_TRACK_GLOBAL_INSTANTS, SPS_NO_INDEX, SPS_NO_INDEX, 0);
+  case_sort (c, owner_track);
+  return trace;
+}
+
 /* Instants of each scope: 2 threads' (owners 0 and 1), their process's
  * (owner 2) and global ones (owner 3); the args hold the input index */
 static void
@@ -298,7 +316,6 @@ check_instants (Pattern pattern,
   g_autoptr(SpsTrace) trace = NULL;
   guint32 threads[2];
   guint32 names[4];
-  guint32 owner_track[4];
   const SpsTrackTable *tracks;
   const SpsInstantTable *instants;
 
@@ -329,13 +346,8 @@ check_instants (Pattern pattern,
       c.expected[i].input = i;
     }
 
-  trace = sps_trace_builder_finish (c.b, NULL, NULL);
+  trace = finish_instants (&c, threads);
   tracks = sps_trace_get_tracks (trace);
-  owner_track[0] = find_track (tracks, SPS_TRACK_THREAD_INSTANTS, c.process, threads[0], 0);
-  owner_track[1] = find_track (tracks, SPS_TRACK_THREAD_INSTANTS, c.process, threads[1], 0);
-  owner_track[2] = find_track (tracks, SPS_TRACK_PROCESS_INSTANTS, c.process, SPS_NO_INDEX, 0);
-  owner_track[3] = find_track (tracks, SPS_TRACK_GLOBAL_INSTANTS, SPS_NO_INDEX, SPS_NO_INDEX, 0);
-  case_sort (&c, owner_track);
 
   instants = sps_trace_get_instants (trace);
   g_assert_cmpuint (instants->n_rows, ==, n);
@@ -375,8 +387,6 @@ check_events (guint n,
   g_autoptr(SpsTrace) trace = NULL;
   guint32 threads[2];
   guint32 name;
-  guint32 owner_track[3];
-  const SpsTrackTable *tracks;
   const SpsInstantTable *instants;
 
   case_init (&c, n, n * 17 + other_at);
@@ -400,12 +410,7 @@ check_events (guint n,
       c.expected[i].input = i;
     }
 
-  trace = sps_trace_builder_finish (c.b, NULL, NULL);
-  tracks = sps_trace_get_tracks (trace);
-  owner_track[0] = find_track (tracks, SPS_TRACK_THREAD_INSTANTS, c.process, threads[0], 0);
-  owner_track[1] = find_track (tracks, SPS_TRACK_THREAD_INSTANTS, c.process, threads[1], 0);
-  owner_track[2] = find_track (tracks, SPS_TRACK_PROCESS_INSTANTS, c.process, SPS_NO_INDEX, 0);
-  case_sort (&c, owner_track);
+  trace = finish_instants (&c, threads);
 
   instants = sps_trace_get_instants (trace);
   g_assert_cmpuint (instants->n_rows, ==, n);
