@@ -396,8 +396,8 @@ sps_trace_builder_add_instant (SpsTraceBuilder *self,
   self->instant_category[row] = category;
   self->instant_owner[row] = owner;
   self->instant_args[row] = args;
-  self->instant_kind[row] = kind;
-  self->instant_scope[row] = scope;
+  CONSTANT_COLUMN_WRITE (self, &instant_table, INSTANT_COLUMN_KIND, row, guint8, kind);
+  CONSTANT_COLUMN_WRITE (self, &instant_table, INSTANT_COLUMN_SCOPE, row, guint8, scope);
   self->instant_event[row] = 0;
 }
 
@@ -440,8 +440,8 @@ sps_trace_builder_add_event (SpsTraceBuilder    *self,
   self->instant_category[row] = provider;
   self->instant_owner[row] = thread;
   self->instant_args[row] = args;
-  self->instant_kind[row] = SPS_INSTANT_KIND_EVENT;
-  self->instant_scope[row] = SPS_INSTANT_SCOPE_THREAD;
+  CONSTANT_COLUMN_WRITE (self, &instant_table, INSTANT_COLUMN_KIND, row, guint8, SPS_INSTANT_KIND_EVENT);
+  CONSTANT_COLUMN_WRITE (self, &instant_table, INSTANT_COLUMN_SCOPE, row, guint8, SPS_INSTANT_SCOPE_THREAD);
   self->instant_event[row] = descriptor;
 }
 

@@ -99,11 +99,22 @@ static const SpsTableLayout async_table = {
     COLUMN (async_category), COLUMN (async_args), COLUMN (async_phase) },
 };
 
+/* An importer's events are mostly of one kind and scope (ETL's and
+ * EventPipe's: events on threads): those two columns are stored once
+ * until a row differs (INSTANT_COLUMN_*). */
+enum
+{
+  INSTANT_COLUMN_KIND = 5,
+  INSTANT_COLUMN_SCOPE,
+};
+
 static const SpsTableLayout instant_table = {
   BUILDER_TABLE (n_instants, instants_capacity),
   { COLUMN (instant_ts), COLUMN (instant_name), COLUMN (instant_category),
-    COLUMN (instant_owner), COLUMN (instant_args), COLUMN (instant_kind),
-    COLUMN (instant_scope), COLUMN (instant_event) },
+    COLUMN (instant_owner), COLUMN (instant_args),
+    SPS_CONSTANT_COLUMN (SpsTraceBuilder, instant_kind, instant_constants.kind),
+    SPS_CONSTANT_COLUMN (SpsTraceBuilder, instant_scope, instant_constants.scope),
+    COLUMN (instant_event) },
 };
 
 static const SpsTableLayout counter_table = {

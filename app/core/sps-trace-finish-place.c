@@ -198,6 +198,83 @@ _sps_place_rows (const guint32 *track,
   return total;
 }
 
+/* The track of row @r: @map[@key[r]], or @key[r] without a map */
+static inline guint32
+track_of (const guint32 *key,
+          const guint32 *map,
+          guint          r)
+{
+  return map != NULL ? map[key[r]] : key[r];
+}
+
+/**
+ * _sps_order_on_tracks:
+ * @key: per row, its track, or an index into @map
+ * @map: (nullable): the track of each value of @key
+ * @ts: the rows' times
+ * @n_rows: rows in the table, each on a track below @n_tracks
+ * @n_tracks: the tracks
+ * @start: (out): n_tracks + 1 entries: where each track's rows begin
+ *
+ * The order of a table without durations sorted by (track, ts), ties in
+ * row order: the row that goes to each index. Unlike _sps_place_rows()
+ * it needs neither a track column nor a position per row: one pass
+ * counts the tracks' rows and finds the tracks out of time order, one
+ * deals the rows to their tracks, and only the tracks found out of order
+ * are sorted (8 bytes a row of the track, one track at a time). Columns
+ * then follow with _sps_gather_column().
+ *
+ * Returns: (nullable): the order (@n_rows entries), or %NULL when every
+ *   row stays where it is
+ */
+guint32 *
+_sps_order_on_tracks (const guint32 *key,
+                      const guint32 *map,
+                      const SpsTime *ts,
+                      guint          n_rows,
+                      guint          n_tracks,
+                      guint32       *start)
+{
+  g_autofree SpsTime *last_ts = g_new (SpsTime, MAX (n_tracks, 1));
+  g_autofree guint8 *unsorted = g_new0 (guint8, MAX (n_tracks, 1));
+  g_autofree guint32 *cursor = NULL;
+  gboolean identity = TRUE;
+  guint32 previous = 0;
+  guint32 *order;
+
+  memset (start, 0, (n_tracks + 1) * sizeof (guint32));
+  for (guint r = 0; r < n_rows; r++)
+    {
+      guint32 t = track_of (key, map, r);
+
+      g_assert (t < n_tracks);
+      /* start[t + 1] counts the track's rows so far */
+      if (start[t + 1]++ > 0 && ts[r] < last_ts[t])
+        unsorted[t] = TRUE;
+      last_ts[t] = ts[r];
+      /* Rows stay where they are when the tracks come one after the
+       * other, each in time order */
+      if (t < previous || unsorted[t])
+        identity = FALSE;
+      previous = t;
+    }
+  for (guint t = 0; t < n_tracks; t++)
+    start[t + 1] += start[t];
+  if (identity)
+    return NULL;
+
+  order = _sps_alloc_large ((gsize) n_rows * sizeof (guint32));
+  cursor = g_memdup2 (start, MAX (n_tracks, 1) * sizeof (guint32));
+  for (guint r = 0; r < n_rows; r++)
+    order[cursor[track_of (key, map, r)]++] = r;
+
+  for (guint t = 0; t < n_tracks; t++)
+    if (unsorted[t])
+      _sps_sort_rows_by_time (order + start[t], ts, start[t + 1] - start[t]);
+
+  return order;
+}
+
 gboolean
 _sps_is_identity (const guint32 *position,
                   guint          n_rows,
@@ -345,6 +422,114 @@ _sps_scatter_column (gpointer        column,
       for (guint r = 0; r < n_rows; r++)
         if (position[r] != SPS_NO_INDEX)
           memcpy (dst + (gsize) position[r] * 8, src + (gsize) r * 8, 8);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  g_free (column);
+
+  return dst;
+}
+
+/* Takes each row of a column from where @order says, in place, following
+ * the cycles of the order (@order holds every index once) */
+#define GATHER_IN_PLACE(type, column, order, n, done) \
+  G_STMT_START { \
+    type *col_ = (type *) (column); \
+    for (guint i_ = 0; i_ < (n); i_++) \
+      { \
+        type first_; \
+        guint32 j_ = i_; \
+        if ((order)[i_] == i_ || ((done)[i_ / 64] >> (i_ % 64) & 1) != 0) \
+          continue; \
+        first_ = col_[i_]; \
+        while ((order)[j_] != i_) \
+          { \
+            col_[j_] = col_[(order)[j_]]; \
+            (done)[j_ / 64] |= G_GUINT64_CONSTANT (1) << (j_ % 64); \
+            j_ = (order)[j_]; \
+          } \
+        col_[j_] = first_; \
+        (done)[j_ / 64] |= G_GUINT64_CONSTANT (1) << (j_ % 64); \
+      } \
+  } G_STMT_END
+
+/**
+ * _sps_gather_column:
+ * @column: (transfer full): a builder column of @n_rows rows
+ * @order: (nullable): the row each index takes, from
+ *   _sps_order_on_tracks(); %NULL when no row moves
+ * @n_rows: its rows
+ * @element_size: 1, 2, 4 or 8
+ *
+ * Reorders a column (new[i] = old[order[i]]) and frees the old one. The
+ * writes are sequential and the reads independent of each other; when at
+ * most one row in 16 moves, the rows are moved in place along the
+ * order's cycles instead (no second column).
+ *
+ * Returns: (transfer full): the column in its new order, sized exactly
+ */
+gpointer
+_sps_gather_column (gpointer       column,
+                    const guint32 *order,
+                    guint          n_rows,
+                    gsize          element_size)
+{
+  const char *src = column;
+  char *dst;
+
+  if (order == NULL || n_rows == 0)
+    return _sps_shrink_column (column, n_rows, element_size);
+
+  if (few_rows_move (order, n_rows))
+    {
+      g_autofree guint64 *done = g_new0 (guint64, n_rows / 64 + 1);
+
+      switch (element_size)
+        {
+        case 1:
+          GATHER_IN_PLACE (guint8, column, order, n_rows, done);
+          break;
+        case 2:
+          GATHER_IN_PLACE (guint16, column, order, n_rows, done);
+          break;
+        case 4:
+          GATHER_IN_PLACE (guint32, column, order, n_rows, done);
+          break;
+        case 8:
+          GATHER_IN_PLACE (guint64, column, order, n_rows, done);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+      return _sps_shrink_column (column, n_rows, element_size);
+    }
+
+  dst = _sps_alloc_large ((gsize) n_rows * element_size);
+
+  /* memcpy with a constant size compiles to one load and store */
+  switch (element_size)
+    {
+    case 1:
+      for (guint i = 0; i < n_rows; i++)
+        dst[i] = src[order[i]];
+      break;
+
+    case 2:
+      for (guint i = 0; i < n_rows; i++)
+        memcpy (dst + (gsize) i * 2, src + (gsize) order[i] * 2, 2);
+      break;
+
+    case 4:
+      for (guint i = 0; i < n_rows; i++)
+        memcpy (dst + (gsize) i * 4, src + (gsize) order[i] * 4, 4);
+      break;
+
+    case 8:
+      for (guint i = 0; i < n_rows; i++)
+        memcpy (dst + (gsize) i * 8, src + (gsize) order[i] * 8, 8);
       break;
 
     default:

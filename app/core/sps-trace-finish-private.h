@@ -97,9 +97,21 @@ time_span (SpsTime a,
 #define STEAL_COLUMN(column, n) \
   ((__typeof__ (column)) _sps_shrink_column (g_steal_pointer (&(column)), (n), sizeof *(column)))
 
+/* Moves a builder column to the trace in the order @order gives */
+#define GATHER_COLUMN(column, order, n) \
+  ((__typeof__ (column)) _sps_gather_column (g_steal_pointer (&(column)), (order), (n), sizeof *(column)))
+
 #define SCATTER_COLUMN(column, position, n_rows, n_placed, identity) \
   ((__typeof__ (column)) _sps_scatter_column (g_steal_pointer (&(column)), (position), (n_rows), \
                                               (n_placed), sizeof *(column), (identity)))
+
+/* A builder instant's scope, stored per row or once */
+static inline SpsInstantScope
+instant_scope (const SpsTraceBuilder *b,
+               guint                  r)
+{
+  return b->instant_scope != NULL ? b->instant_scope[r] : b->instant_constants.scope;
+}
 
 static inline guint32
 async_row (Finish  *f,
@@ -137,6 +149,16 @@ guint    _sps_place_rows      (const guint32 *track,
                                guint          n_tracks,
                                guint32       *start,
                                guint32       *position);
+guint32 *_sps_order_on_tracks (const guint32 *key,
+                               const guint32 *map,
+                               const SpsTime *ts,
+                               guint          n_rows,
+                               guint          n_tracks,
+                               guint32       *start);
+gpointer _sps_gather_column   (gpointer       column,
+                               const guint32 *order,
+                               guint          n_rows,
+                               gsize          element_size);
 gboolean _sps_is_identity     (const guint32 *position,
                                guint          n_rows,
                                guint          n_placed);

@@ -244,31 +244,29 @@ _sps_build_flows (Finish *f)
   g_clear_pointer (&f->async_record_slice, g_free);
 }
 
-/* Orders a table whose every row has a track (@row_track, freed here) by
- * (track, ts): fills @position, records the rows of the tracks of
- * @kinds, tells through @identity whether no row moves, and returns the
- * table's new track column. */
+/* Orders a table whose every row has a track (@map[@key[r]], or @key[r])
+ * by (track, ts): fills @start, records the rows of the tracks of @kinds,
+ * and returns the order for GATHER_COLUMN(). */
 static guint32 *
-place_on_tracks (Finish        *f,
-                 guint32       *row_track,
+order_on_tracks (Finish        *f,
+                 const guint32 *key,
+                 const guint32 *map,
                  const SpsTime *ts,
                  guint          n,
                  guint          kinds,
-                 guint32       *position,
-                 gboolean      *identity)
+                 guint32       *start)
 {
-  g_autofree guint32 *start = g_new (guint32, f->n_tracks + 1);
-  guint n_placed;
+  guint32 *order = _sps_order_on_tracks (key, map, ts, n, f->n_tracks, start);
 
-  n_placed = _sps_place_rows (row_track, ts, NULL, n, f->n_tracks, start, position);
-  g_free (row_track);
-  g_assert (n_placed == n);
-  *identity = _sps_is_identity (position, n, n);
-  _sps_set_track_rows (f, start, kinds);
-
-  return _sps_track_column (start, f->n_tracks, n);
+  if (kinds != 0)
+    _sps_set_track_rows (f, start, kinds);
+  return order;
 }
 
+/* Each table is placed, gathered and its builder columns freed before the
+ * next one starts: finish()'s peak is one table's work (its order, 4
+ * bytes a row, and one column being gathered) over the rest, not the
+ * sum. */
 void
 _sps_build_instants (Finish *f)
 {
@@ -276,40 +274,47 @@ _sps_build_instants (Finish *f)
   SpsTraceBuilder *b = f->builder;
   SpsInstantTable *instants = &f->trace->instants;
   guint n = b->n_instants;
-  guint32 *track = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
-  gboolean identity;
+  g_autofree guint32 *start = g_new (guint32, f->n_tracks + 1);
+  g_autofree guint32 *order = NULL;
 
+  /* The owner column becomes the track column: no other is allocated */
   for (guint r = 0; r < n; r++)
     {
       guint32 owner = b->instant_owner[r];
 
-      switch (b->instant_scope[r])
+      switch (instant_scope (b, r))
         {
         case SPS_INSTANT_SCOPE_THREAD:
-          track[r] = f->thread_instants_track[owner];
+          b->instant_owner[r] = f->thread_instants_track[owner];
           break;
         case SPS_INSTANT_SCOPE_PROCESS:
-          track[r] = f->process_instants_track[owner];
+          b->instant_owner[r] = f->process_instants_track[owner];
           break;
         default:
-          track[r] = f->global_instants_track;
+          b->instant_owner[r] = f->global_instants_track;
           break;
         }
     }
+  g_clear_pointer (&b->instant_scope, g_free);
 
-  instants->track = place_on_tracks (f, track, b->instant_ts, n,
-                                     (1u << SPS_TRACK_THREAD_INSTANTS) |
-                                     (1u << SPS_TRACK_PROCESS_INSTANTS) |
-                                     (1u << SPS_TRACK_GLOBAL_INSTANTS),
-                                     position, &identity);
+  order = order_on_tracks (f, b->instant_owner, NULL, b->instant_ts, n,
+                           (1u << SPS_TRACK_THREAD_INSTANTS) |
+                           (1u << SPS_TRACK_PROCESS_INSTANTS) |
+                           (1u << SPS_TRACK_GLOBAL_INSTANTS), start);
+  g_clear_pointer (&b->instant_owner, g_free);
   instants->n_rows = n;
-  instants->ts = SCATTER_COLUMN (b->instant_ts, position, n, n, identity);
-  instants->name = SCATTER_COLUMN (b->instant_name, position, n, n, identity);
-  instants->category = SCATTER_COLUMN (b->instant_category, position, n, n, identity);
-  instants->kind = SCATTER_COLUMN (b->instant_kind, position, n, n, identity);
-  instants->args = SCATTER_COLUMN (b->instant_args, position, n, n, identity);
-  instants->event = SCATTER_COLUMN (b->instant_event, position, n, n, identity);
+  instants->ts = GATHER_COLUMN (b->instant_ts, order, n);
+  instants->name = GATHER_COLUMN (b->instant_name, order, n);
+  instants->category = GATHER_COLUMN (b->instant_category, order, n);
+  /* A kind stored once holds in any order */
+  if (b->instant_kind != NULL)
+    instants->kind = GATHER_COLUMN (b->instant_kind, order, n);
+  else if (n > 0)
+    instants->kind = memset (g_malloc (n), b->instant_constants.kind, n);
+  instants->args = GATHER_COLUMN (b->instant_args, order, n);
+  instants->event = GATHER_COLUMN (b->instant_event, order, n);
+  g_clear_pointer (&order, g_free);
+  instants->track = _sps_track_column (start, f->n_tracks, n);
 }
 
 void
@@ -319,60 +324,72 @@ _sps_build_counters (Finish *f)
   SpsTraceBuilder *b = f->builder;
   SpsCounterTable *counters = &f->trace->counters;
   guint n = b->n_counter_values;
-  guint32 *track = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
-  gboolean identity;
+  g_autofree guint32 *start = g_new (guint32, f->n_tracks + 1);
+  g_autofree guint32 *order = NULL;
 
-  for (guint r = 0; r < n; r++)
-    track[r] = f->counter_track[b->value_counter[r]];
-
-  counters->track = place_on_tracks (f, track, b->value_ts, n, 1u << SPS_TRACK_COUNTER,
-                                     position, &identity);
+  order = order_on_tracks (f, b->value_counter, f->counter_track, b->value_ts, n,
+                           1u << SPS_TRACK_COUNTER, start);
   counters->n_rows = n;
-  counters->ts = SCATTER_COLUMN (b->value_ts, position, n, n, identity);
-  counters->value = SCATTER_COLUMN (b->value_value, position, n, n, identity);
+  counters->ts = GATHER_COLUMN (b->value_ts, order, n);
+  counters->value = GATHER_COLUMN (b->value_value, order, n);
+  g_clear_pointer (&order, g_free);
+  counters->track = _sps_track_column (start, f->n_tracks, n);
 }
 
-/* A sample column that may be stored once: scattered when stored per
+/* A sample column that may be stored once: gathered when stored per
  * row, else NULL with its constant */
-#define SCATTER_SAMPLE_COLUMN(out, field, column, constants, position, n, identity) \
+#define GATHER_SAMPLE_COLUMN(out, field, column, stored_once, order, n) \
   G_STMT_START { \
     if ((column) != NULL) \
-      (out)->field = SCATTER_COLUMN ((column), (position), (n), (n), (identity)); \
-    (out)->constants.field = (constants)->field; \
+      (out)->field = GATHER_COLUMN ((column), (order), (n)); \
+    (out)->constants.field = (stored_once)->field; \
   } G_STMT_END
 
-/* Moves a builder's sample columns (those of its samples or of its raw
- * samples: the same columns) into @out, in the order @position gives. */
-static void
-scatter_samples (SpsTraceBuilder          *b,
-                 SpsSampleTable           *out,
-                 SpsTime                 **ts,
-                 guint32                 **thread,
-                 guint32                 **name,
-                 guint32                 **callsite,
-                 guint32                 **raw_stack_ref,
-                 double                  **weight,
-                 guint8                  **weight_unit,
-                 guint8                  **flags,
-                 guint32                 **line,
-                 const SpsSampleConstants *constants,
-                 const guint32            *position,
-                 guint                     n,
-                 gboolean                  identity)
+/* The columns of a builder's sample table (those of its samples or of its
+ * raw samples: the same columns), with its constants */
+typedef struct
 {
+  SpsTime                  **ts;
+  guint32                  **thread;
+  guint32                  **name;
+  guint32                  **callsite;
+  guint32                  **raw_stack_ref;
+  double                   **weight;
+  guint8                   **weight_unit;
+  guint8                   **flags;
+  guint32                  **line;
+  const SpsSampleConstants  *constants;
+  const guint32             *track_of_thread;
+} SampleColumns;
+
+/* Moves a builder's sample table into @out, on the sample tracks in time
+ * order (recording the tracks' rows when @kinds says so): its columns one
+ * at a time, each builder column freed as its copy is made. */
+static void
+build_sample_table (Finish              *f,
+                    const SampleColumns *in,
+                    SpsSampleTable      *out,
+                    guint                n,
+                    guint                kinds)
+{
+  SpsTraceBuilder *b = f->builder;
+  g_autofree guint32 *start = g_new (guint32, f->n_tracks + 1);
+  g_autofree guint32 *order = NULL;
   guint32 *leaf_name;
 
+  order = order_on_tracks (f, *in->thread, in->track_of_thread, *in->ts, n, kinds, start);
   out->n_rows = n;
-  out->ts = SCATTER_COLUMN (*ts, position, n, n, identity);
-  out->thread = SCATTER_COLUMN (*thread, position, n, n, identity);
-  out->callsite = SCATTER_COLUMN (*callsite, position, n, n, identity);
-  SCATTER_SAMPLE_COLUMN (out, event_name, *name, constants, position, n, identity);
-  SCATTER_SAMPLE_COLUMN (out, raw_stack_ref, *raw_stack_ref, constants, position, n, identity);
-  SCATTER_SAMPLE_COLUMN (out, weight, *weight, constants, position, n, identity);
-  SCATTER_SAMPLE_COLUMN (out, weight_unit, *weight_unit, constants, position, n, identity);
-  SCATTER_SAMPLE_COLUMN (out, flags, *flags, constants, position, n, identity);
-  SCATTER_SAMPLE_COLUMN (out, line, *line, constants, position, n, identity);
+  out->ts = GATHER_COLUMN (*in->ts, order, n);
+  out->thread = GATHER_COLUMN (*in->thread, order, n);
+  out->callsite = GATHER_COLUMN (*in->callsite, order, n);
+  GATHER_SAMPLE_COLUMN (out, event_name, *in->name, in->constants, order, n);
+  GATHER_SAMPLE_COLUMN (out, raw_stack_ref, *in->raw_stack_ref, in->constants, order, n);
+  GATHER_SAMPLE_COLUMN (out, weight, *in->weight, in->constants, order, n);
+  GATHER_SAMPLE_COLUMN (out, weight_unit, *in->weight_unit, in->constants, order, n);
+  GATHER_SAMPLE_COLUMN (out, flags, *in->flags, in->constants, order, n);
+  GATHER_SAMPLE_COLUMN (out, line, *in->line, in->constants, order, n);
+  g_clear_pointer (&order, g_free);
+  out->track = _sps_track_column (start, f->n_tracks, n);
 
   /* A sample is named by its leaf frame for navigation; an unresolved
    * stack's single frame carries the event's name, so nothing is lost.
@@ -395,21 +412,13 @@ _sps_build_samples (Finish *f)
 {
   SPS_SELF_TRACE_SCOPE ("finish/samples");
   SpsTraceBuilder *b = f->builder;
-  SpsSampleTable *samples = &f->trace->samples;
-  guint n = b->n_samples;
-  guint32 *track = _sps_alloc_large (MAX (n, 1) * sizeof (guint32));
-  g_autofree guint32 *position = _sps_alloc_large (MAX (n, 1) * sizeof (guint32));
-  gboolean identity;
+  const SampleColumns in = {
+    &b->sample_ts, &b->sample_thread, &b->sample_name, &b->sample_callsite,
+    &b->sample_raw_stack_ref, &b->sample_weight, &b->sample_weight_unit, &b->sample_flags,
+    &b->sample_line, &b->sample_constants, f->thread_samples_track,
+  };
 
-  for (guint r = 0; r < n; r++)
-    track[r] = f->thread_samples_track[b->sample_thread[r]];
-
-  samples->track = place_on_tracks (f, track, b->sample_ts, n, 1u << SPS_TRACK_THREAD_SAMPLES,
-                                    position, &identity);
-  scatter_samples (b, samples, &b->sample_ts, &b->sample_thread, &b->sample_name,
-                   &b->sample_callsite, &b->sample_raw_stack_ref, &b->sample_weight,
-                   &b->sample_weight_unit, &b->sample_flags, &b->sample_line,
-                   &b->sample_constants, position, n, identity);
+  build_sample_table (f, &in, &f->trace->samples, b->n_samples, 1u << SPS_TRACK_THREAD_SAMPLES);
 }
 
 /* Raw samples go on the same tracks as samples without changing the
@@ -419,26 +428,13 @@ _sps_build_raw_samples (Finish *f)
 {
   SPS_SELF_TRACE_SCOPE ("finish/raw-samples");
   SpsTraceBuilder *b = f->builder;
-  SpsSampleTable *raw = &f->trace->raw_samples;
-  guint n = b->n_raw_samples;
-  g_autofree guint32 *track = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *position = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *start = g_new (guint32, f->n_tracks + 1);
-  gboolean identity;
-  guint n_placed;
+  const SampleColumns in = {
+    &b->raw_sample_ts, &b->raw_sample_thread, &b->raw_sample_name, &b->raw_sample_callsite,
+    &b->raw_sample_raw_stack_ref, &b->raw_sample_weight, &b->raw_sample_weight_unit,
+    &b->raw_sample_flags, &b->raw_sample_line, &b->raw_sample_constants, f->thread_samples_track,
+  };
 
-  for (guint r = 0; r < n; r++)
-    track[r] = f->thread_samples_track[b->raw_sample_thread[r]];
-
-  n_placed = _sps_place_rows (track, b->raw_sample_ts, NULL, n, f->n_tracks, start, position);
-  g_assert (n_placed == n);
-  identity = _sps_is_identity (position, n, n);
-
-  raw->track = _sps_track_column (start, f->n_tracks, n);
-  scatter_samples (b, raw, &b->raw_sample_ts, &b->raw_sample_thread, &b->raw_sample_name,
-                   &b->raw_sample_callsite, &b->raw_sample_raw_stack_ref, &b->raw_sample_weight,
-                   &b->raw_sample_weight_unit, &b->raw_sample_flags, &b->raw_sample_line,
-                   &b->raw_sample_constants, position, n, identity);
+  build_sample_table (f, &in, &f->trace->raw_samples, b->n_raw_samples, 0);
 }
 
 void

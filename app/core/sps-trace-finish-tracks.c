@@ -79,7 +79,7 @@ _sps_build_tracks (Finish *f)
       thread_has[b->slice_thread[r]] |= (b->slice_flags[r] & SPS_SLICE_SAMPLED) ? HAS_SAMPLED : HAS_SLICES;
 
   for (guint r = 0; r < b->n_instants; r++)
-    switch (b->instant_scope[r])
+    switch (instant_scope (b, r))
       {
       case SPS_INSTANT_SCOPE_THREAD:
         thread_has[b->instant_owner[r]] |= HAS_INSTANTS;

@@ -175,9 +175,14 @@ struct _SpsTraceBuilder
   guint32          *instant_category;
   guint32          *instant_owner;
   SpsArgsRef       *instant_args;
-  guint8           *instant_kind;       /* SpsInstantKind */
-  guint8           *instant_scope;      /* SpsInstantScope */
+  guint8           *instant_kind;       /* SpsInstantKind; NULL while stored once */
+  guint8           *instant_scope;      /* SpsInstantScope; NULL while stored once */
   guint32          *instant_event;      /* SpsEventDescriptor */
+  struct
+  {
+    guint8          kind;
+    guint8          scope;
+  } instant_constants;                  /* the two above while stored once */
 
   /* Counter series */
   guint             n_counters;

@@ -642,6 +642,9 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
   n_parts = wanted->len;
   g_array_append_vals (wanted, self->key_ref_places->data, self->key_ref_places->len);
   found = find_samples (self, (const SampleKey *) (gpointer) wanted->data, wanted->len);
+  /* Each work array goes as soon as it has served: this function is the
+   * peak of an import's memory, over everything read */
+  g_clear_pointer (&wanted, g_array_unref);
 
   /* The events that want their stacks, by (timestamp, thread) */
   events = g_hash_table_new (sample_key_hash, sample_key_equal);
@@ -697,6 +700,8 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
       else
         attach (self, sample, stack, user);
     }
+  g_clear_pointer (&events, g_hash_table_unref);
+  g_clear_pointer (&found, g_free);
   resolve_parts (self);
   _sps_etl_kernel_clear_reading_state (self);
 }

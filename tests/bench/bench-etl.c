@@ -2,10 +2,12 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Usage: bench-etl PERFVIEW-ETL-ZIP DIR [MB]
+ * Usage: bench-etl [--default-allocator] PERFVIEW-ETL-ZIP DIR [MB]
  *
  * (MB, 200 unless given: a smaller input for callgrind or massif, whose
- * instruction counts compare changes where wall times cannot.)
+ * instruction counts compare changes where wall times cannot.
+ * --default-allocator leaves glibc's malloc as it is; Spanscope's programs
+ * call sps_setup_allocator(), and so does the benchmark unless told.)
  *
  * The data: PerfView's 4.4 MB CPU trace (plain LZ77 buffers) grown to at
  * least 200 MB by keeping its first buffer (the trace header) and then
@@ -19,12 +21,21 @@
  *   samples and stacks into a builder, stacks and managed names resolved,
  *   and the trace finished (sorted, indexed), as the importer does.
  *
+ * Each import runs in a fresh process (this program again, with
+ * --import-child), so that none starts on the heap another left, and
+ * memory is read exactly rather than polled: the kernel's high-water mark
+ * of the resident set (VmHWM) is reset at the start of each phase
+ * (/proc/self/clear_refs) and read at its end; with every page of the
+ * input faulted in first, the file's pages do not change during the
+ * phases, so the peak of anonymous memory is VmHWM less the file-backed
+ * and shared pages.
+ *
  * Reported: MB/s of the file (compressed input), samples/s, the peak of
- * anonymous memory above what the process held before (polled every
- * 2 ms) and what the finished trace keeps, per sample, and the peak RSS.
- * Targets: at least 100 MB/s; at most 64 bytes of anonymous memory per
- * sample. Times are the median of three imports, in CPU time of the
- * process (the machine may be busy), wall time beside it.
+ * anonymous memory above what the process held before the import and
+ * what the finished trace keeps, per sample, and the peak RSS. Targets:
+ * at least 100 MB/s; at most 64 bytes of anonymous memory per sample.
+ * Times and memory are the median of three imports, times in CPU time of
+ * the process (the machine may be busy), wall time beside them.
  */
 
 #define G_LOG_DOMAIN "sps-bench-etl"
@@ -41,6 +52,7 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <spanscope-core.h>
 
 #include "sps-bench-util.h"
 #include "sps-etl-import.h"
@@ -141,36 +153,44 @@ bare_pass (const guint8 *d,
   return expanded;
 }
 
-/* The peak of RssAnon while an import runs, polled by a thread */
-typedef struct
+/* The anonymous memory at the peak of the resident set since the last
+ * reset_peak(): the file's pages are all resident before the import
+ * starts (fault_in()), so only anonymous memory moves the peak. */
+static guint64
+peak_anon (void)
 {
-  gint     stop;
-  guint64  peak;
-} Poll;
+  guint64 hwm = sps_bench_proc_status_bytes ("VmHWM");
+  guint64 other = sps_bench_proc_status_bytes ("RssFile") + sps_bench_proc_status_bytes ("RssShmem");
 
-static gpointer
-poll_anon (gpointer data)
-{
-  Poll *poll = data;
-
-  while (!g_atomic_int_get (&poll->stop))
-    {
-      poll->peak = MAX (poll->peak, sps_bench_proc_status_bytes ("RssAnon"));
-      g_usleep (2000);
-    }
-  return NULL;
+  return hwm > other ? hwm - other : 0;
 }
 
-/* The peak since the last call, polled once more now; the next phase
- * starts from zero */
-static guint64
-poll_take_peak (Poll *poll)
+static gboolean
+reset_peak (void)
 {
-  guint64 now = sps_bench_proc_status_bytes ("RssAnon");
-  guint64 peak = MAX (poll->peak, now);
+  FILE *clear_refs = fopen ("/proc/self/clear_refs", "w");
+  gboolean ok;
 
-  poll->peak = 0;
-  return peak;
+  if (clear_refs == NULL)
+    return FALSE;
+  /* "5" resets the high-water mark of the resident set (Linux 4.0) */
+  ok = fputs ("5", clear_refs) >= 0;
+  return fclose (clear_refs) == 0 && ok;
+}
+
+/* Brings every page of the input in, so that reading it adds none (the
+ * sum goes to a volatile, so the reads are not optimised away) */
+static volatile guint8 fault_sum;
+
+static void
+fault_in (const guint8 *d,
+          gsize         len)
+{
+  guint8 x = 0;
+
+  for (gsize off = 0; off < len; off += 4096)
+    x ^= d[off];
+  fault_sum = x;
 }
 
 typedef struct
@@ -188,6 +208,7 @@ typedef struct
   guint64  phase_peak[3];   /* peak of each phase: read, samples, finish */
   guint64  kept_anon;
   guint64  trimmed_anon;    /* kept after malloc_trim() */
+  guint64  peak_rss;
   /* What the kernel reading holds at the end of reading, in bytes (the
    * arrays' lengths, not their capacity) */
   gsize    held_samples;
@@ -212,57 +233,145 @@ measure_held (SpsEtlKernel *kernel,
   result->held_key_refs = array_bytes (kernel->key_refs) + array_bytes (kernel->key_ref_places);
 }
 
+/* The peak of the phase that ends now, above @before; the next phase
+ * starts from what is resident now */
+static guint64
+take_phase_peak (guint64 before)
+{
+  guint64 peak = peak_anon ();
+
+  reset_peak ();
+  return peak > before ? peak - before : 0;
+}
+
 static void
 import_once (GBytes       *input,
              Import       *result)
 {
-  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
-  g_autoptr(SpsEtlImport) import = sps_etl_import_new (builder, sps_xca_decompress_buffer);
+  g_autoptr(SpsTraceBuilder) builder = NULL;
+  g_autoptr(SpsEtlImport) import = NULL;
   g_autoptr(SpsTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
-  Poll poll = { 0, 0 };
-  GThread *poller;
   guint64 before = sps_bench_proc_status_bytes ("RssAnon");
-  double cpu0 = sps_bench_cpu_seconds ();
-  double wall0 = sps_bench_now_ms ();
+  double cpu0, wall0;
 
-  poller = g_thread_new ("poll-anon", poll_anon, &poll);
+  if (!reset_peak ())
+    g_error ("/proc/self/clear_refs cannot be written: no exact peak");
+  cpu0 = sps_bench_cpu_seconds ();
+  wall0 = sps_bench_now_ms ();
+  builder = sps_trace_builder_new ();
+  import = sps_etl_import_new (builder, sps_xca_decompress_buffer);
   if (!sps_etl_import_read (import, input, "bench-etl-200mb.etl", &error))
     g_error ("import: %s", error->message);
   result->read_s = sps_bench_cpu_seconds () - cpu0;
-  result->phase_peak[0] = poll_take_peak (&poll);
+  result->phase_peak[0] = take_phase_peak (before);
   measure_held (sps_etl_import_get_kernel (import), result);
   sps_etl_import_finish (import);
   g_clear_pointer (&import, sps_etl_import_free);
   result->samples_s = sps_bench_cpu_seconds () - cpu0 - result->read_s;
-  result->phase_peak[1] = poll_take_peak (&poll);
+  result->phase_peak[1] = take_phase_peak (before);
   if ((trace = sps_trace_builder_finish (builder, NULL, &error)) == NULL)
     g_error ("finish: %s", error->message);
-  result->phase_peak[2] = poll_take_peak (&poll);
   result->cpu_s = sps_bench_cpu_seconds () - cpu0;
   result->finish_s = result->cpu_s - result->read_s - result->samples_s;
   result->wall_s = (sps_bench_now_ms () - wall0) / 1000.0;
   g_clear_object (&builder);
-  g_atomic_int_set (&poll.stop, 1);
-  g_thread_join (poller);
+  result->phase_peak[2] = take_phase_peak (before);
 
   result->samples = sps_trace_get_samples (trace)->n_rows;
   result->instants = sps_trace_get_instants (trace)->n_rows;
   result->model = sps_trace_get_memory_size (trace);
   result->strings = sps_string_pool_get_memory_size (sps_trace_get_strings (trace));
   result->kept_anon = sps_bench_proc_status_bytes ("RssAnon") - before;
-  result->peak_anon = MAX (poll.peak, before + result->kept_anon) - before;
+  result->peak_anon = 0;
   for (guint i = 0; i < G_N_ELEMENTS (result->phase_peak); i++)
-    {
-      result->phase_peak[i] = result->phase_peak[i] > before ? result->phase_peak[i] - before : 0;
-      result->peak_anon = MAX (result->peak_anon, result->phase_peak[i]);
-    }
+    result->peak_anon = MAX (result->peak_anon, result->phase_peak[i]);
 #ifdef __GLIBC__
   /* Freed heap pages glibc keeps are not the trace's */
   malloc_trim (0);
 #endif
   result->trimmed_anon = sps_bench_proc_status_bytes ("RssAnon") - before;
+  result->peak_rss = sps_bench_peak_rss_bytes ();
 }
+
+static GMappedFile *
+map_input (const char    *path,
+           GBytes       **input)
+{
+  g_autoptr(GError) error = NULL;
+  GMappedFile *mapped;
+
+  if ((mapped = g_mapped_file_new (path, FALSE, &error)) == NULL)
+    g_error ("%s", error->message);
+  *input = g_mapped_file_get_bytes (mapped);
+  return mapped;
+}
+
+/* The child: one import of @path, its Import written to stdout as hex
+ * (the parent is the same program, so it reads the same layout) */
+static int
+import_child (const char *path,
+              gboolean    default_allocator)
+{
+  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GBytes) input = NULL;
+  Import result = { 0, };
+  const guint8 *bytes = (const guint8 *) &result;
+
+  if (!default_allocator)
+    sps_setup_allocator ();
+  mapped = map_input (path, &input);
+  fault_in (g_bytes_get_data (input, NULL), g_bytes_get_size (input));
+  import_once (input, &result);
+  for (gsize i = 0; i < sizeof result; i++)
+    printf ("%02x", bytes[i]);
+  printf ("\n");
+  return 0;
+}
+
+/* One import in a fresh process */
+static void
+run_child (const char *self_exe,
+           const char *path,
+           gboolean    default_allocator,
+           Import     *result)
+{
+  const char *argv[] = { self_exe, "--import-child", path,
+                         default_allocator ? "--default-allocator" : NULL, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL,
+                     &out, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    g_error ("import in a child process: %s", error->message);
+  g_strchomp (out);
+  if (strlen (out) != 2 * sizeof *result)
+    g_error ("the child printed %zu characters, not %zu", strlen (out), 2 * sizeof *result);
+  for (gsize i = 0; i < sizeof *result; i++)
+    ((guint8 *) result)[i] = (guint8) (g_ascii_xdigit_value (out[2 * i]) << 4 |
+                                       g_ascii_xdigit_value (out[2 * i + 1]));
+}
+
+static double
+median_of (const Import *runs,
+           gsize         offset,
+           gboolean      is_u64)
+{
+  double values[RUNS];
+
+  for (guint i = 0; i < RUNS; i++)
+    {
+      const char *field = (const char *) &runs[i] + offset;
+
+      values[i] = is_u64 ? (double) *(const guint64 *) field : *(const double *) field;
+    }
+  return sps_bench_median (values, RUNS);
+}
+
+#define MEDIAN_U64(runs, field) median_of ((runs), G_STRUCT_OFFSET (Import, field), TRUE)
+#define MEDIAN_S(runs, field)   median_of ((runs), G_STRUCT_OFFSET (Import, field), FALSE)
 
 int
 main (int   argc,
@@ -270,21 +379,30 @@ main (int   argc,
 {
   g_autofree char *path = NULL;
   g_autofree char *loadavg = NULL;
+  g_autofree char *self_exe = NULL;
   g_autoptr(GMappedFile) mapped = NULL;
   g_autoptr(GBytes) input = NULL;
-  g_autoptr(GError) error = NULL;
+  gboolean default_allocator = FALSE;
   Import runs[RUNS];
-  double cpu[RUNS], wall[RUNS];
   const guint8 *d;
   gsize len;
-  double mb, t_bare = INFINITY, t_import, per_sample_peak, per_sample_kept;
+  double mb, t_bare = INFINITY, t_import, n_samples;
   gsize expanded = 0;
+  guint target_mb;
 
-  guint target_mb = argc == 4 ? (guint) g_ascii_strtoull (argv[3], NULL, 10) : TARGET_MB;
+  if (argc >= 2 && strcmp (argv[1], "--default-allocator") == 0)
+    {
+      default_allocator = TRUE;
+      argv++;
+      argc--;
+    }
+  if (argc >= 3 && strcmp (argv[1], "--import-child") == 0)
+    return import_child (argv[2], argc == 4 && strcmp (argv[3], "--default-allocator") == 0);
 
+  target_mb = argc == 4 ? (guint) g_ascii_strtoull (argv[3], NULL, 10) : TARGET_MB;
   if ((argc != 3 && argc != 4) || target_mb == 0 || target_mb > 10000)
     {
-      fprintf (stderr, "usage: bench-etl PERFVIEW-ETL-ZIP DIR [MB]\n");
+      fprintf (stderr, "usage: bench-etl [--default-allocator] PERFVIEW-ETL-ZIP DIR [MB]\n");
       return 2;
     }
   if ((path = ensure_input (argv[1], argv[2], target_mb)) == NULL)
@@ -292,16 +410,16 @@ main (int   argc,
       printf ("bench-etl: skipped, %s or unzip is missing\n", argv[1]);
       return 0;
     }
-  if ((mapped = g_mapped_file_new (path, FALSE, &error)) == NULL)
-    g_error ("%s", error->message);
-  d = (const guint8 *) g_mapped_file_get_contents (mapped);
-  len = g_mapped_file_get_length (mapped);
-  input = g_mapped_file_get_bytes (mapped);
+  if ((self_exe = g_file_read_link ("/proc/self/exe", NULL)) == NULL)
+    g_error ("/proc/self/exe: this benchmark runs its imports in fresh processes of itself");
+  mapped = map_input (path, &input);
+  d = g_bytes_get_data (input, &len);
   mb = (double) len / 1e6;
 
   if (g_file_get_contents ("/proc/loadavg", &loadavg, NULL, NULL))
     printf ("load average before: %s", loadavg);
   printf ("data: %s, %.1f MB (PerfView's CPU trace, its buffers repeated)\n", path, mb);
+  printf ("allocator: %s\n", default_allocator ? "glibc's default" : "sps_setup_allocator()");
 
   /* Best of three bare passes; the first also brings the file's pages in */
   for (guint run = 0; run <= RUNS; run++)
@@ -317,42 +435,42 @@ main (int   argc,
 
   for (guint run = 0; run < RUNS; run++)
     {
-      import_once (input, &runs[run]);
-      cpu[run] = runs[run].cpu_s;
-      wall[run] = runs[run].wall_s;
-      printf ("import %u: %.0f ms CPU (read %.0f, samples %.0f, finish %.0f), %.0f ms wall, %u samples, "
-              "anonymous memory: peak %.1f MB, kept %.1f MB\n", run + 1, runs[run].cpu_s * 1000,
-              runs[run].read_s * 1000, runs[run].samples_s * 1000, runs[run].finish_s * 1000,
-              runs[run].wall_s * 1000, runs[run].samples, (double) runs[run].peak_anon / 1e6,
-              (double) runs[run].kept_anon / 1e6);
+      Import *r = &runs[run];
+      double n;
+
+      run_child (self_exe, path, default_allocator, r);
+      n = MAX (r->samples, 1);
+      printf ("import %u (own process): %.0f ms CPU (read %.0f, samples %.0f, finish %.0f), %.0f ms wall, "
+              "%u samples, anonymous memory per sample: peak %.1f (reading %.1f, samples %.1f, "
+              "finish %.1f), kept %.1f\n", run + 1, r->cpu_s * 1000, r->read_s * 1000,
+              r->samples_s * 1000, r->finish_s * 1000, r->wall_s * 1000, r->samples,
+              (double) r->peak_anon / n, (double) r->phase_peak[0] / n,
+              (double) r->phase_peak[1] / n, (double) r->phase_peak[2] / n,
+              (double) r->kept_anon / n);
     }
-  t_import = sps_bench_median (cpu, RUNS);
-  /* The first import's memory: later ones reuse what the allocator kept */
-  per_sample_peak = (double) runs[0].peak_anon / MAX (runs[0].samples, 1);
-  per_sample_kept = (double) runs[0].kept_anon / MAX (runs[0].samples, 1);
+  /* The imports read the same input: one sample count */
+  n_samples = MAX (runs[0].samples, 1);
+  t_import = MEDIAN_S (runs, cpu_s);
 
   printf ("import (median of %u):       %7.1f MB/s of input  (%.0f ms CPU, %.0f ms wall; %.1fx the bare pass)\n",
-          RUNS, mb / t_import, t_import * 1000, sps_bench_median (wall, RUNS) * 1000, t_import / t_bare);
+          RUNS, mb / t_import, t_import * 1000, MEDIAN_S (runs, wall_s) * 1000, t_import / t_bare);
   printf ("samples/s:                   %7.2f M\n", runs[0].samples / t_import / 1e6);
-  printf ("anonymous memory per sample: %.1f bytes at the peak (reading %.1f, samples %.1f, finish %.1f), "
-          "%.1f bytes kept by the trace (%.1f after malloc_trim)\n", per_sample_peak,
-          (double) runs[0].phase_peak[0] / MAX (runs[0].samples, 1),
-          (double) runs[0].phase_peak[1] / MAX (runs[0].samples, 1),
-          (double) runs[0].phase_peak[2] / MAX (runs[0].samples, 1), per_sample_kept,
-          (double) runs[0].trimmed_anon / MAX (runs[0].samples, 1));
+  printf ("anonymous memory per sample (median of %u): %.1f bytes at the peak (reading %.1f, samples %.1f, "
+          "finish %.1f), %.1f bytes kept by the trace (%.1f after malloc_trim)\n", RUNS,
+          MEDIAN_U64 (runs, peak_anon) / n_samples, MEDIAN_U64 (runs, phase_peak[0]) / n_samples,
+          MEDIAN_U64 (runs, phase_peak[1]) / n_samples, MEDIAN_U64 (runs, phase_peak[2]) / n_samples,
+          MEDIAN_U64 (runs, kept_anon) / n_samples, MEDIAN_U64 (runs, trimmed_anon) / n_samples);
   printf ("the kernel reading holds at the end of reading, per sample: samples %.1f, stack IPs %.1f, "
           "stacks %.1f, stack key references %.1f bytes\n",
-          (double) runs[0].held_samples / MAX (runs[0].samples, 1),
-          (double) runs[0].held_ips / MAX (runs[0].samples, 1),
-          (double) runs[0].held_stacks / MAX (runs[0].samples, 1),
-          (double) runs[0].held_key_refs / MAX (runs[0].samples, 1));
+          (double) runs[0].held_samples / n_samples, (double) runs[0].held_ips / n_samples,
+          (double) runs[0].held_stacks / n_samples, (double) runs[0].held_key_refs / n_samples);
   printf ("model size (sps_trace_get_memory_size): %.1f bytes per sample (string pool %.1f); "
-          "%.2f events per sample\n", (double) runs[0].model / MAX (runs[0].samples, 1),
-          (double) runs[0].strings / MAX (runs[0].samples, 1),
-          (double) runs[0].instants / MAX (runs[0].samples, 1));
-  printf ("peak RSS: %.1f MB (the mapped input's pages included)\n",
-          (double) sps_bench_peak_rss_bytes () / 1e6);
+          "%.2f events per sample\n", (double) runs[0].model / n_samples,
+          (double) runs[0].strings / n_samples, (double) runs[0].instants / n_samples);
+  printf ("peak RSS of an import's process: %.1f MB (the mapped input's pages included)\n",
+          MEDIAN_U64 (runs, peak_rss) / 1e6);
   printf ("targets: >= 100 MB/s: %s; <= 64 bytes per sample: %s\n",
-          mb / t_import >= 100 ? "met" : "NOT met", per_sample_peak <= 64 ? "met" : "NOT met");
+          mb / t_import >= 100 ? "met" : "NOT met",
+          MEDIAN_U64 (runs, peak_anon) / n_samples <= 64 ? "met" : "NOT met");
   return 0;
 }
