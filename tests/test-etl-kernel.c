@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sps-etl-kernel.h"
+#include "sps-etl-map.h"
 #include "sps-test-util.h"
 #include "sps-test-zip.h"
 
@@ -559,6 +560,69 @@ test_short_payloads (void)
   g_assert_cmpuint (kernel->threads->len, ==, 0);
 }
 
+/* The table of the import's hot lookups against a GHashTable given the
+ * same keys: pids and tids shifted together, IPs, keys that differ only
+ * in their upper bits, values replaced, and enough keys to grow it
+ * several times */
+static void
+test_map (void)
+{
+  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  GRand *rand = g_rand_new_with_seed (15);
+  SpsEtlMap map;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint n_slots = 0;
+  guint64 seven = 7;
+  guint32 found = 0;
+
+  sps_etl_map_init (&map);
+  g_assert_false (sps_etl_map_lookup (&map, 0, &found));
+  for (guint i = 0; i < 20000; i++)
+    {
+      guint64 k;
+      guint32 v = g_rand_int_range (rand, 0, G_MAXINT32);
+
+      switch (i % 4)
+        {
+        case 0: k = (guint64) (4 * g_rand_int_range (rand, 0, 2000)) << 32 | (guint64) (4 * g_rand_int_range (rand, 0, 4000)); break;
+        case 1: k = G_GUINT64_CONSTANT (0xfffff80000000000) + (guint64) g_rand_int (rand); break;
+        case 2: k = (guint64) g_rand_int_range (rand, 0, 64) << 48; break;
+        default: k = (guint64) g_rand_int_range (rand, 0, 1000); break;
+        }
+      sps_etl_map_insert (&map, k, v);
+      g_hash_table_insert (expected, g_memdup2 (&k, sizeof k), GUINT_TO_POINTER (v));
+    }
+  /* The value G_MAXUINT32 − 1, the largest a slot holds */
+  sps_etl_map_insert (&map, seven, G_MAXUINT32 - 1);
+  g_hash_table_insert (expected, g_memdup2 (&seven, sizeof seven), GUINT_TO_POINTER (G_MAXUINT32 - 1));
+
+  g_assert_cmpuint (map.len, ==, g_hash_table_size (expected));
+  g_assert_cmpuint (map.len, <=, (map.mask + 1) / 2);
+  g_hash_table_iter_init (&iter, expected);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_assert_true (sps_etl_map_lookup (&map, *(const guint64 *) key, &found));
+      g_assert_cmpuint (found, ==, GPOINTER_TO_UINT (value));
+    }
+  for (guint i = 0; i <= map.mask; i++)
+    if (map.values[i] != 0)
+      {
+        n_slots++;
+        g_assert_true (g_hash_table_contains (expected, &map.keys[i]));
+      }
+  g_assert_cmpuint (n_slots, ==, map.len);
+  /* Keys never given */
+  for (guint i = 0; i < 1000; i++)
+    {
+      guint64 k = G_GUINT64_CONSTANT (0x7000000000000000) + i;
+
+      g_assert_false (sps_etl_map_lookup (&map, k, &found));
+    }
+  sps_etl_map_clear (&map);
+  g_rand_free (rand);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -573,6 +637,7 @@ main (int   argc,
   g_test_add_func ("/etl/kernel/key-time-order", test_key_time_order);
   g_test_add_func ("/etl/kernel/narrow-stacks", test_narrow_stacks);
   g_test_add_func ("/etl/kernel/short-payloads", test_short_payloads);
+  g_test_add_func ("/etl/map/against-ghashtable", test_map);
 
   return g_test_run ();
 }

@@ -27,6 +27,7 @@
 #include "sps-etl-fields.h"
 #include "sps-etl-kernel.h"
 #include "sps-etl-manifest.h"
+#include "sps-etl-map.h"
 #include "sps-etl-memory.h"
 #include "sps-etl-private.h"
 #include "sps-ms-events.h"
@@ -72,7 +73,7 @@ struct _SpsEtlEvents
   guint            n_released;    /* blocks released */
   GHashTable      *providers;     /* GUID (16 bytes) → Provider */
   GPtrArray       *by_index;      /* Provider, index 0 unused */
-  GHashTable      *names;         /* name key → string id + 1 */
+  SpsEtlMap        names;         /* name key → string id */
   GString         *scratch;
   guint32          kernel;        /* string id of KERNEL_PROVIDER */
   SpsEtlEvent      current;       /* what sps_etl_events_add() returns */
@@ -105,6 +106,12 @@ typedef struct _Provider
 } Provider;
 
 #define ID_MANIFEST_DATA 0xfffe
+
+/* The names' keys: 1 << 48 and a kernel group and opcode; 2 << 48 and a
+ * provider's index, whether classic, id and opcode (bits 0–24), and with
+ * this bit the mark that such an event is named by its id; 3 << 48 and a
+ * provider's index and id, named by an EventSource's manifest */
+#define NAME_KEY_BY_ID ((guint64) 1 << 25)
 
 static const char * const group_tasks[] = {
   [0] = "EventTrace", [1] = "DiskIo", [2] = "PageFault", [3] = "Process",
@@ -223,7 +230,7 @@ sps_etl_events_new (SpsTraceBuilder      *builder,
   self->providers = g_hash_table_new_full (sps_etl_guid_hash, sps_etl_guid_equal, NULL, provider_free);
   self->by_index = g_ptr_array_new ();
   g_ptr_array_add (self->by_index, NULL);
-  self->names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  sps_etl_map_init (&self->names);
   self->scratch = g_string_new (NULL);
   self->kernel = sps_trace_builder_intern (builder, KERNEL_PROVIDER, -1);
   self->memory = sps_etl_memory_new (builder);
@@ -242,7 +249,7 @@ sps_etl_events_free (SpsEtlEvents *self)
   g_ptr_array_unref (self->staged);
   g_hash_table_unref (self->providers);
   g_ptr_array_unref (self->by_index);
-  g_hash_table_unref (self->names);
+  sps_etl_map_clear (&self->names);
   g_string_free (self->scratch, TRUE);
   g_clear_object (&self->args);
   g_clear_pointer (&self->memory, sps_etl_memory_free);
@@ -382,16 +389,12 @@ intern_name (SpsEtlEvents *self,
              guint64       key,
              GString      *text)
 {
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->names, &key));
-  guint64 *stored;
   guint32 name;
 
-  if (index != 0)
-    return index - 1;
+  if (sps_etl_map_lookup (&self->names, key, &name))
+    return name;
   name = sps_trace_builder_intern (self->builder, text->str, (gssize) text->len);
-  stored = g_new (guint64, 1);
-  *stored = key;
-  g_hash_table_insert (self->names, stored, GUINT_TO_POINTER (name + 1));
+  sps_etl_map_insert (&self->names, key, name);
   return name;
 }
 
@@ -403,11 +406,11 @@ kernel_name (SpsEtlEvents *self,
 {
   guint64 key = (guint64) 1 << 48 | (guint64) group << 8 | opcode;
   g_autoptr(GString) text = NULL;
-  guint known_name;
+  guint32 known_name;
 
   /* Named before: one lookup */
-  if ((known_name = GPOINTER_TO_UINT (g_hash_table_lookup (self->names, &key))) != 0)
-    return known_name - 1;
+  if (sps_etl_map_lookup (&self->names, key, &known_name))
+    return known_name;
 
   text = g_string_new (KERNEL_PROVIDER "/");
   /* Image loads are in the process group, for history's sake */
@@ -486,7 +489,8 @@ provider_event_name (SpsEtlEvents       *self,
   g_autoptr(GString) text = NULL;
   g_autofree char *provider_name = NULL;
   const char *known;
-  guint known_name;
+  guint32 known_name;
+  guint32 name;
 
   if (provider->kernel_group >= 0)
     return kernel_name (self, (guint) provider->kernel_group, r->opcode);
@@ -499,12 +503,18 @@ provider_event_name (SpsEtlEvents       *self,
       if (event_name != NULL)
         return tracelogging_name (self, provider, r, event_name);
     }
+  /* Named before: one lookup, and one more for whether it is named by
+   * its id (the runtime's events are mostly not) */
+  if (sps_etl_map_lookup (&self->names, key, &known_name))
+    {
+      *by_id = sps_etl_map_lookup (&self->names, key | NAME_KEY_BY_ID, &name);
+      return known_name;
+    }
   /* Named by its id: what the manifests of the files may name */
   *by_id = !classic && r->id != ID_MANIFEST_DATA &&
            sps_ms_manifest_event_name (provider->manifest, r->id) == NULL;
-  /* Named before: one lookup */
-  if ((known_name = GPOINTER_TO_UINT (g_hash_table_lookup (self->names, &key))) != 0)
-    return known_name - 1;
+  if (*by_id)
+    sps_etl_map_insert (&self->names, key | NAME_KEY_BY_ID, 0);
 
   provider_name = g_strdup (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
                                                  provider->name, NULL));
@@ -993,8 +1003,10 @@ sps_etl_events_prepare (SpsEtlEvents *self)
       if (e->named_by_id && provider->event_source != NULL &&
           (name = sps_etl_manifest_lookup (provider->event_source, id)) != NULL)
         {
-          if (g_hash_table_contains (self->names, &key))
-            e->name = intern_name (self, key, NULL);
+          guint32 known_name;
+
+          if (sps_etl_map_lookup (&self->names, key, &known_name))
+            e->name = known_name;
           else
             {
               g_autoptr(GString) text = g_string_new (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
