@@ -48,8 +48,6 @@ enum
   GROUP_STACKWALK   = 24,
 };
 
-#define OP_SAMPLE 46
-
 /* The events that wait are kept in blocks that the import frees behind it
  * as it adds them to the builder (2.5 MiB each) */
 #define STAGED_BLOCK_BITS 16
@@ -845,7 +843,7 @@ sps_etl_events_add (SpsEtlEvents       *self,
   else
     group = record->group;
 
-  if (group == GROUP_STACKWALK || (group == GROUP_PERFINFO && record->opcode == OP_SAMPLE))
+  if (sps_etl_events_is_sample_data (group, record->opcode))
     return NULL;
 
   if (provider != NULL && record->kind == SPS_ETL_RECORD_EVENT_HEADER && record->id == ID_MANIFEST_DATA &&

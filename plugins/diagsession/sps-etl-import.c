@@ -32,10 +32,6 @@
 #include "sps-etl-map.h"
 #include "sps-etl-private.h"
 
-/* Times of the model stay within ±2^62 ns, so that any difference of two
- * is representable */
-#define TIME_LIMIT (G_GINT64_CONSTANT (1) << 62)
-
 /* The kernel's own processes */
 #define PID_IDLE 0
 
@@ -59,10 +55,7 @@ struct _SpsEtlImport
 
   gboolean              have_clock;
   guint                 n_headers;    /* files whose header was read */
-  guint64               start_ticks;  /* the earliest file's start */
-  guint64               frequency;
-  guint64               ns_per_tick;  /* when a tick is a whole number of
-                                       * ns (10 MHz QPC: 100), else 0 */
+  SpsEtlClock           clock;        /* from the earliest file's start */
   guint                 pointer_size;
 
   SpsEtlImportStats     stats;
@@ -71,6 +64,10 @@ struct _SpsEtlImport
   SpsEtlBufferFunc      buffer_func;
   gpointer              buffer_data;
   GHashTable           *processes;    /* pid → builder process */
+  guint32               last_pid;     /* the last one asked for, and its */
+  guint32               last_process; /* process (SPS_NO_INDEX: none yet) */
+  SpsClrSymbols        *last_clr;     /* the last process's symbols asked */
+  guint32               last_clr_pid; /* for, and its pid */
   SpsEtlMap             builder_threads; /* (pid << 32 | tid) → builder thread */
   guint64               last_thread_key; /* the last one asked for, and its thread: */
   guint32               last_thread;     /* a buffer's events run in streaks of one */
@@ -91,6 +88,7 @@ sps_etl_import_new (SpsTraceBuilder      *builder,
   self->processes = g_hash_table_new (NULL, NULL);
   sps_etl_map_init (&self->builder_threads);
   self->last_thread = SPS_NO_INDEX;
+  self->last_process = SPS_NO_INDEX;
   self->pointer_size = 8;
   sps_etl_guid_parse ("{e13c0d23-ccbc-4e12-931b-d9cc2eee27e4}", self->runtime);
   sps_etl_guid_parse ("{a669021c-c450-4609-a035-5af59af4df18}", self->rundown);
@@ -137,8 +135,8 @@ sps_etl_import_get_clock (SpsEtlImport *self,
                           guint64      *start_ticks,
                           guint64      *frequency)
 {
-  *start_ticks = self->start_ticks;
-  *frequency = self->frequency;
+  *start_ticks = self->clock.start_ticks;
+  *frequency = self->clock.frequency;
   return self->have_clock;
 }
 
@@ -198,9 +196,7 @@ set_clock (SpsEtlImport *self,
            guint64       frequency)
 {
   self->have_clock = TRUE;
-  self->start_ticks = start_ticks;
-  self->frequency = frequency;
-  self->ns_per_tick = 1000000000 % frequency == 0 ? 1000000000 / frequency : 0;
+  sps_etl_clock_init (&self->clock, start_ticks, frequency);
 }
 
 /**
@@ -227,8 +223,8 @@ sps_etl_import_add_clock (SpsEtlImport *self,
     return;
   if (!self->have_clock)
     set_clock (self, header.start_ticks, header.perf_freq);
-  else if (header.perf_freq == self->frequency)
-    self->start_ticks = MIN (self->start_ticks, header.start_ticks);
+  else if (header.perf_freq == self->clock.frequency)
+    self->clock.start_ticks = MIN (self->clock.start_ticks, header.start_ticks);
   g_free (header.session_name);
 }
 
@@ -249,7 +245,7 @@ on_header (const SpsEtlHeader *header,
       set_clock (self, header->start_ticks, header->perf_freq);
       return;
     }
-  if (header->perf_freq != self->frequency)
+  if (header->perf_freq != self->clock.frequency)
     {
       /* Translators: a file name, then what is wrong with it */
       sps_trace_builder_warn (self->builder, "etl-clock-mismatch", _("%s: %s"), self->display_name,
@@ -261,22 +257,12 @@ on_header (const SpsEtlHeader *header,
    * gives times before 0 */
 }
 
-/* Ticks as ns since the start, saturated to the model's range. A clock
- * whose tick is a whole number of ns (10 MHz QPC: 100 ns) needs no
- * division per sample: not even the test for it, which was two 64-bit
- * divisions per call. */
-static SpsTime
+/* Ticks as ns since the session's start (sps_etl_clock_to_ns()) */
+static inline SpsTime
 ticks_to_ns (SpsEtlImport *self,
              guint64       ticks)
 {
-  __int128 delta = (__int128) ticks - (__int128) self->start_ticks;
-  __int128 t;
-
-  if (self->ns_per_tick != 0)
-    t = delta * self->ns_per_tick;
-  else
-    t = delta * 1000000000 / self->frequency;
-  return (SpsTime) CLAMP (t, -TIME_LIMIT, TIME_LIMIT);
+  return sps_etl_clock_to_ns (&self->clock, ticks);
 }
 
 static guint32
@@ -286,8 +272,14 @@ builder_process (SpsEtlImport *self,
   gpointer value;
   guint32 process;
 
+  if (pid == self->last_pid && self->last_process != SPS_NO_INDEX)
+    return self->last_process;
   if (g_hash_table_lookup_extended (self->processes, GUINT_TO_POINTER (pid), NULL, &value))
-    return GPOINTER_TO_UINT (value);
+    {
+      self->last_pid = pid;
+      self->last_process = GPOINTER_TO_UINT (value);
+      return self->last_process;
+    }
   process = sps_trace_builder_ensure_process (self->builder, pid == SPS_ETL_NO_ID ? -1 : (gint64) pid);
   if (pid == PID_IDLE)
     sps_trace_builder_set_process_name (self->builder, process,
@@ -323,13 +315,17 @@ static SpsClrSymbols *
 clr_of (SpsEtlImport *self,
         guint32       pid)
 {
-  SpsClrSymbols *symbols = g_hash_table_lookup (self->clr, GUINT_TO_POINTER (pid));
+  SpsClrSymbols *symbols;
 
-  if (symbols == NULL)
+  if (self->last_clr != NULL && pid == self->last_clr_pid)
+    return self->last_clr;
+  if ((symbols = g_hash_table_lookup (self->clr, GUINT_TO_POINTER (pid))) == NULL)
     {
       symbols = sps_clr_symbols_new (self->builder);
       g_hash_table_insert (self->clr, GUINT_TO_POINTER (pid), symbols);
     }
+  self->last_clr = symbols;
+  self->last_clr_pid = pid;
   return symbols;
 }
 
@@ -341,6 +337,14 @@ on_record (const SpsEtlRecord *record,
   const SpsEtlEvent *event;
   SpsClrProvider provider;
   SpsClrEvent kind;
+
+  /* Samples and stack walks, most records, are the kernel reading's
+   * alone (a classic kernel GUID's are told apart by the events) */
+  if (record->provider == NULL && sps_etl_events_is_sample_data (record->group, record->opcode))
+    {
+      sps_etl_kernel_add (self->kernel, record);
+      return;
+    }
 
   /* Straight to the builder, unless it waits for a name or a process */
   if ((event = sps_etl_events_add (self->events, record)) != NULL)
