@@ -269,6 +269,64 @@ test_repeated_methods (void)
   g_assert_cmpstr (frame_name (trace, at_b), ==, "?!N.B(int32)");
 }
 
+/* The UTF-16 strings of payloads: the ASCII ones narrowed directly, the
+ * others converted by GLib, each against g_utf16_to_utf8() of the same
+ * units (which stops at a NUL unit and refuses a lone surrogate) */
+static void
+test_utf16 (void)
+{
+  static const gunichar2 cases[][8] = {
+    { 'S', 'y', 's', 't', 'e', 'm', '.', 'X' },    /* ASCII, no NUL */
+    { 'a', 'b', 0, 'c', 0xe9, 'd', 0, 0 },          /* NUL before non-ASCII */
+    { 'n', 0xe9, 'e', 0, 0, 0, 0, 0 },              /* Latin-1 */
+    { 0x7f, 0x80, 0x20ac, 0x4e2d, 0, 0, 0, 0 },     /* the boundary, €, 中 */
+    { 'x', 0xd83d, 0xde00, 'y', 0, 0, 0, 0 },       /* a surrogate pair */
+    { 'x', 0xd83d, 'y', 0, 0, 0, 0, 0 },            /* a lone high surrogate */
+    { 0xdc00, 'a', 0, 0, 0, 0, 0, 0 },              /* a lone low surrogate */
+    { 0, 'a', 'b', 0, 0, 0, 0, 0 },                 /* empty */
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      guint8 bytes[16];
+      const guint8 *pos = bytes;
+      gsize nul = 0;
+      g_autofree char *read = NULL;
+      g_autofree char *before_nul = NULL;
+
+      for (gsize i = 0; i < 8; i++)
+        {
+          bytes[2 * i] = cases[c][i] & 0xff;
+          bytes[2 * i + 1] = cases[c][i] >> 8;
+        }
+      for (gsize n = 0; n <= 8; n++)
+        {
+          g_autofree char *expected = g_utf16_to_utf8 (cases[c], (glong) n, NULL, NULL, NULL);
+          g_autofree char *got = sps_ms_dup_utf16 (bytes, n);
+
+          g_assert_cmpstr (got, ==, expected);
+        }
+
+      /* Up to the terminator */
+      while (nul < 8 && cases[c][nul] != 0)
+        nul++;
+      if (nul == 8)
+        continue;
+      before_nul = g_utf16_to_utf8 (cases[c], (glong) nul, NULL, NULL, NULL);
+      read = sps_clr_read_utf16z (&pos, bytes + sizeof bytes);
+      g_assert_cmpstr (read, ==, before_nul);
+      g_assert_true (pos == bytes + 2 * nul + 2);
+    }
+  /* No terminator before the end */
+  {
+    static const guint8 unterminated[] = { 'a', 0, 'b', 0, 'c' };
+    const guint8 *pos = unterminated;
+
+    g_assert_null (sps_clr_read_utf16z (&pos, unterminated + sizeof unterminated));
+    g_assert_true (pos == unterminated);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -279,6 +337,7 @@ main (int   argc,
   g_test_add_func ("/mstrace/clr-symbols/repeated-methods", test_repeated_methods);
   g_test_add_func ("/mstrace/events/append-values", test_append_values);
   g_test_add_func ("/mstrace/type-names/display", test_type_display_names);
+  g_test_add_func ("/mstrace/utf16/against-glib", test_utf16);
 
   return g_test_run ();
 }

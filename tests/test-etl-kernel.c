@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "sps-etl-kernel.h"
+#include "sps-etl-map.h"
+#include "sps-etl-private.h"
 #include "sps-test-util.h"
 #include "sps-test-zip.h"
 
@@ -618,6 +620,212 @@ test_short_payloads (void)
   g_assert_cmpuint (kernel->threads->len, ==, 0);
 }
 
+/* The table of the import's hot lookups against a GHashTable given the
+ * same keys: pids and tids shifted together, IPs, keys that differ only
+ * in their upper bits, values replaced, and enough keys to grow it
+ * several times */
+static void
+test_map (void)
+{
+  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  GRand *rand = g_rand_new_with_seed (15);
+  SpsEtlMap map;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint n_slots = 0;
+  guint64 seven = 7;
+  guint32 found = 0;
+
+  sps_etl_map_init (&map);
+  g_assert_false (sps_etl_map_lookup (&map, 0, &found));
+  for (guint i = 0; i < 20000; i++)
+    {
+      guint64 k;
+      guint32 v = g_rand_int_range (rand, 0, G_MAXINT32);
+
+      switch (i % 4)
+        {
+        case 0: k = (guint64) (4 * g_rand_int_range (rand, 0, 2000)) << 32 | (guint64) (4 * g_rand_int_range (rand, 0, 4000)); break;
+        case 1: k = G_GUINT64_CONSTANT (0xfffff80000000000) + (guint64) g_rand_int (rand); break;
+        case 2: k = (guint64) g_rand_int_range (rand, 0, 64) << 48; break;
+        default: k = (guint64) g_rand_int_range (rand, 0, 1000); break;
+        }
+      sps_etl_map_insert (&map, k, v);
+      g_hash_table_insert (expected, g_memdup2 (&k, sizeof k), GUINT_TO_POINTER (v));
+    }
+  /* The value G_MAXUINT32 − 1, the largest a slot holds */
+  sps_etl_map_insert (&map, seven, G_MAXUINT32 - 1);
+  g_hash_table_insert (expected, g_memdup2 (&seven, sizeof seven), GUINT_TO_POINTER (G_MAXUINT32 - 1));
+
+  g_assert_cmpuint (map.len, ==, g_hash_table_size (expected));
+  g_assert_cmpuint (map.len, <=, (map.mask + 1) / 2);
+  g_hash_table_iter_init (&iter, expected);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_assert_true (sps_etl_map_lookup (&map, *(const guint64 *) key, &found));
+      g_assert_cmpuint (found, ==, GPOINTER_TO_UINT (value));
+    }
+  for (guint i = 0; i <= map.mask; i++)
+    if (map.values[i] != 0)
+      {
+        n_slots++;
+        g_assert_true (g_hash_table_contains (expected, &map.keys[i]));
+      }
+  g_assert_cmpuint (n_slots, ==, map.len);
+  /* Keys never given */
+  for (guint i = 0; i < 1000; i++)
+    {
+      guint64 k = G_GUINT64_CONSTANT (0x7000000000000000) + i;
+
+      g_assert_false (sps_etl_map_lookup (&map, k, &found));
+    }
+  sps_etl_map_clear (&map);
+  g_rand_free (rand);
+}
+
+/* Ticks to ns on a session's clock against the 128-bit formula, for
+ * clocks whose tick is a whole number of ns and others, times before the
+ * start, at the edge of the fast path and past the model's range */
+static void
+test_clock (void)
+{
+  static const guint64 frequencies[] = { 10000000, 1000000000, 2500000, 1, 3579545, 2000000000,
+                                         G_MAXUINT64 };
+  static const guint64 starts[] = { 0, 1000, G_MAXUINT64 / 2, G_MAXUINT64 - 5 };
+  GRand *rand = g_rand_new_with_seed (62);
+
+  for (guint f = 0; f < G_N_ELEMENTS (frequencies); f++)
+    for (guint s = 0; s < G_N_ELEMENTS (starts); s++)
+      {
+        SpsEtlClock clock;
+        guint64 ticks[16];
+
+        sps_etl_clock_init (&clock, starts[s], frequencies[f]);
+        ticks[0] = starts[s];
+        ticks[1] = starts[s] + 1;
+        ticks[2] = starts[s] - 1;
+        ticks[3] = starts[s] + clock.max_delta;
+        ticks[4] = starts[s] + clock.max_delta + 1;
+        ticks[5] = 0;
+        ticks[6] = G_MAXUINT64;
+        ticks[7] = starts[s] + frequencies[f];
+        for (guint i = 8; i < G_N_ELEMENTS (ticks); i++)
+          ticks[i] = starts[s] + ((guint64) g_rand_int (rand) << 20 | g_rand_int (rand));
+        for (guint i = 0; i < G_N_ELEMENTS (ticks); i++)
+          {
+            __int128 t = ((__int128) ticks[i] - (__int128) starts[s]) * 1000000000 / frequencies[f];
+            gint64 expected = (gint64) CLAMP (t, -SPS_ETL_TIME_LIMIT, SPS_ETL_TIME_LIMIT);
+
+            g_assert_cmpint (sps_etl_clock_to_ns (&clock, ticks[i]), ==, expected);
+          }
+      }
+  /* By hand: 10 MHz, 100 ns a tick */
+  {
+    SpsEtlClock clock;
+
+    sps_etl_clock_init (&clock, 5000, 10000000);
+    g_assert_cmpint (sps_etl_clock_to_ns (&clock, 5123), ==, 12300);
+    g_assert_cmpint (sps_etl_clock_to_ns (&clock, 4000), ==, -100000);
+    g_assert_cmpint (sps_etl_clock_to_ns (&clock, G_MAXUINT64), ==, SPS_ETL_TIME_LIMIT);
+  }
+  g_rand_free (rand);
+}
+
+typedef struct
+{
+  guint64 key;
+  guint64 ts;
+  guint32 order;            /* the element's place before sorting */
+  guint32 pad;
+} SortItem;
+
+static gint
+compare_items (gconstpointer a,
+               gconstpointer b)
+{
+  const SortItem *ia = a;
+  const SortItem *ib = b;
+  gint by_key = (ia->key > ib->key) - (ia->key < ib->key);
+
+  return by_key != 0 ? by_key : (ia->ts > ib->ts) - (ia->ts < ib->ts);
+}
+
+/* As a stack part: a 4-byte key first */
+typedef struct
+{
+  guint32 key;
+  guint32 order;
+} SortPair;
+
+static gint
+compare_pairs (gconstpointer a,
+               gconstpointer b)
+{
+  guint32 ka = ((const SortPair *) a)->key;
+  guint32 kb = ((const SortPair *) b)->key;
+
+  return (ka > kb) - (ka < kb);
+}
+
+/* The radix sort of the stack parts and key definitions against GLib's
+ * stable sort: keys with many repeats, equal high bytes, every byte
+ * different, 4- and 8-byte keys, two keys in turn */
+static void
+test_radix_sort (void)
+{
+  GRand *rand = g_rand_new_with_seed (24);
+  static const guint sizes[] = { 0, 1, 2, 3, 255, 256, 1000, 30000 };
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint spread = 0; spread < 3; spread++)
+      {
+        guint n = sizes[s];
+        g_autoptr(GArray) expected = g_array_sized_new (FALSE, FALSE, sizeof (SortItem), n);
+        g_autoptr(GArray) got = NULL;
+        g_autoptr(GArray) pairs = g_array_sized_new (FALSE, FALSE, sizeof (SortPair), n);
+        g_autoptr(GArray) sorted_pairs = NULL;
+
+        for (guint i = 0; i < n; i++)
+          {
+            SortItem item = { 0, 0, i, 0 };
+            SortPair pair = { 0, i };
+
+            switch (spread)
+              {
+              case 0:   /* a few keys, times of one second */
+                item.key = G_GUINT64_CONSTANT (0xfffff80012340000) + 8 * g_rand_int_range (rand, 0, 16);
+                item.ts = G_GUINT64_CONSTANT (0x1d0000000) + g_rand_int_range (rand, 0, 10000000);
+                break;
+              case 1:   /* every byte may differ */
+                item.key = (guint64) g_rand_int (rand) << 32 | g_rand_int (rand);
+                item.ts = (guint64) g_rand_int (rand) << 32 | g_rand_int (rand);
+                break;
+              default:  /* equal keys and times: the order alone */
+                item.key = 7;
+                item.ts = g_rand_int_range (rand, 0, 2);
+                break;
+              }
+            g_array_append_val (expected, item);
+            pair.key = spread == 1 ? g_rand_int (rand) : (guint32) g_rand_int_range (rand, 0, 300);
+            g_array_append_val (pairs, pair);
+          }
+        got = g_array_copy (expected);
+        sorted_pairs = g_array_copy (pairs);
+
+        g_array_sort (expected, compare_items);
+        sps_etl_radix_sort (got->data, got->len, sizeof (SortItem), G_STRUCT_OFFSET (SortItem, ts), 8);
+        sps_etl_radix_sort (got->data, got->len, sizeof (SortItem), G_STRUCT_OFFSET (SortItem, key), 8);
+        g_assert_cmpmem (got->data, got->len * sizeof (SortItem), expected->data, expected->len * sizeof (SortItem));
+
+        g_array_sort (pairs, compare_pairs);
+        sps_etl_radix_sort (sorted_pairs->data, sorted_pairs->len, sizeof (SortPair),
+                            G_STRUCT_OFFSET (SortPair, key), sizeof (guint32));
+        g_assert_cmpmem (sorted_pairs->data, sorted_pairs->len * sizeof (SortPair),
+                         pairs->data, pairs->len * sizeof (SortPair));
+      }
+  g_rand_free (rand);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -633,6 +841,9 @@ main (int   argc,
   g_test_add_func ("/etl/kernel/key-when-logged", test_key_when_logged);
   g_test_add_func ("/etl/kernel/narrow-stacks", test_narrow_stacks);
   g_test_add_func ("/etl/kernel/short-payloads", test_short_payloads);
+  g_test_add_func ("/etl/map/against-ghashtable", test_map);
+  g_test_add_func ("/etl/clock/against-128-bit", test_clock);
+  g_test_add_func ("/etl/radix-sort/against-g-array-sort", test_radix_sort);
 
   return g_test_run ();
 }

@@ -28,6 +28,7 @@
 #include "sps-etl-fields.h"
 #include "sps-etl-kernel.h"
 #include "sps-etl-manifest.h"
+#include "sps-etl-map.h"
 #include "sps-etl-memory.h"
 #include "sps-etl-private.h"
 #include "sps-ms-events.h"
@@ -50,8 +51,6 @@ enum
    * GUID of their own by the kernel's merge */
   GROUP_SYSCONFIG   = 64,
 };
-
-#define OP_SAMPLE 46
 
 /* The events that wait are kept in blocks that the import frees behind it
  * as it adds them to the builder (2.5 MiB each) */
@@ -76,7 +75,7 @@ struct _SpsEtlEvents
   guint            n_released;    /* blocks released */
   GHashTable      *providers;     /* GUID (16 bytes) → Provider */
   GPtrArray       *by_index;      /* Provider, index 0 unused */
-  GHashTable      *names;         /* name key → string id + 1 */
+  SpsEtlMap        names;         /* name key → string id */
   GString         *scratch;
   guint32          kernel;        /* string id of KERNEL_PROVIDER */
   SpsEtlEvent      current;       /* what sps_etl_events_add() returns */
@@ -110,9 +109,19 @@ typedef struct _Provider
   gboolean       heap_events;   /* the runtime's or the allocation tool's */
   guint8         symbol_task;   /* KernelTraceControl's, by opcode */
   gboolean       named_by_guid; /* until a manifest names it */
+  guint64        name_kind;     /* its events' names' keys: 2 << 48, 6
+                                 * << 48 once a manifest renamed it */
 } Provider;
 
 #define ID_MANIFEST_DATA 0xfffe
+
+/* The names' keys: 1 << 48 and a kernel group and opcode; 2 << 48 (6 <<
+ * 48 once a manifest renamed the provider) and a provider's index,
+ * whether classic, id and opcode (bits 0–24), and with this bit the mark
+ * that such an event is named by its id; 3, 4 and 5 << 48 and a
+ * provider's index and id, named when prepared: by an EventSource's
+ * manifest, by the merge's description, by id under a new name */
+#define NAME_KEY_BY_ID ((guint64) 1 << 25)
 
 /* The groups' tasks, as TraceEvent's kernel parser names them */
 static const char * const group_tasks[] = {
@@ -244,7 +253,7 @@ sps_etl_events_new (SpsTraceBuilder      *builder,
   self->providers = g_hash_table_new_full (sps_etl_guid_hash, sps_etl_guid_equal, NULL, provider_free);
   self->by_index = g_ptr_array_new ();
   g_ptr_array_add (self->by_index, NULL);
-  self->names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  sps_etl_map_init (&self->names);
   self->event_infos = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
                                              (GDestroyNotify) sps_etl_event_info_free);
   self->scratch = g_string_new (NULL);
@@ -265,7 +274,7 @@ sps_etl_events_free (SpsEtlEvents *self)
   g_ptr_array_unref (self->staged);
   g_hash_table_unref (self->providers);
   g_ptr_array_unref (self->by_index);
-  g_hash_table_unref (self->names);
+  sps_etl_map_clear (&self->names);
   g_hash_table_unref (self->event_infos);
   g_string_free (self->scratch, TRUE);
   g_clear_object (&self->args);
@@ -360,6 +369,7 @@ provider_of (SpsEtlEvents       *self,
   provider = g_new0 (Provider, 1);
   memcpy (provider->guid, guid, 16);
   provider->kernel_group = -1;
+  provider->name_kind = (guint64) 2 << 48;
   /* Past 65,535 providers the last index is shared: only the names of
    * manifests it has are then unknown */
   provider->index = (guint16) MIN (self->by_index->len, G_MAXUINT16);
@@ -400,22 +410,13 @@ name_provider_by_manifest (SpsEtlEvents *self,
                            Provider     *provider)
 {
   const char *name = sps_etl_manifest_get_provider_name (provider->event_source);
-  GHashTableIter iter;
-  gpointer key;
 
   if (!provider->named_by_guid || name == NULL)
     return;
   provider->name = sps_trace_builder_intern (self->builder, name, -1);
   provider->named_by_guid = FALSE;
-  /* Keys 2 and 3 << 48 hold the provider's index in bits 32–47 */
-  g_hash_table_iter_init (&iter, self->names);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      guint64 k = *(const guint64 *) key;
-
-      if ((k >> 48 == 2 || k >> 48 == 3) && (guint16) (k >> 32) == provider->index)
-        g_hash_table_iter_remove (&iter);
-    }
+  /* The names made with the GUID stay under their keys, apart */
+  provider->name_kind = (guint64) 6 << 48;
 }
 
 /* TraceEvent's names of the kernel's events (its kernel parser's
@@ -550,16 +551,12 @@ intern_name (SpsEtlEvents *self,
              guint64       key,
              GString      *text)
 {
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->names, &key));
-  guint64 *stored;
   guint32 name;
 
-  if (index != 0)
-    return index - 1;
+  if (sps_etl_map_lookup (&self->names, key, &name))
+    return name;
   name = sps_trace_builder_intern (self->builder, text->str, (gssize) text->len);
-  stored = g_new (guint64, 1);
-  *stored = key;
-  g_hash_table_insert (self->names, stored, GUINT_TO_POINTER (name + 1));
+  sps_etl_map_insert (&self->names, key, name);
   return name;
 }
 
@@ -571,11 +568,11 @@ kernel_name (SpsEtlEvents *self,
 {
   guint64 key = (guint64) 1 << 48 | (guint64) group << 8 | opcode;
   g_autoptr(GString) text = NULL;
-  guint known_name;
+  guint32 known_name;
 
   /* Named before: one lookup */
-  if ((known_name = GPOINTER_TO_UINT (g_hash_table_lookup (self->names, &key))) != 0)
-    return known_name - 1;
+  if (sps_etl_map_lookup (&self->names, key, &known_name))
+    return known_name;
 
   text = g_string_new (KERNEL_PROVIDER "/");
   /* Image loads are in the process group, for history's sake */
@@ -649,12 +646,13 @@ provider_event_name (SpsEtlEvents       *self,
                      gboolean           *by_id)
 {
   gboolean classic = r->kind != SPS_ETL_RECORD_EVENT_HEADER;
-  guint64 key = (guint64) 2 << 48 | (guint64) provider->index << 32 | (guint64) classic << 24 |
+  guint64 key = provider->name_kind | (guint64) provider->index << 32 | (guint64) classic << 24 |
                 (guint64) r->id << 8 | r->opcode;
   g_autoptr(GString) text = NULL;
   g_autofree char *provider_name = NULL;
   const char *known;
-  guint known_name;
+  guint32 known_name;
+  guint32 name;
 
   if (provider->kernel_group >= 0)
     return kernel_name (self, (guint) provider->kernel_group, r->opcode);
@@ -667,12 +665,18 @@ provider_event_name (SpsEtlEvents       *self,
       if (event_name != NULL)
         return tracelogging_name (self, provider, r, event_name);
     }
+  /* Named before: one lookup, and one more for whether it is named by
+   * its id (the runtime's events are mostly not) */
+  if (sps_etl_map_lookup (&self->names, key, &known_name))
+    {
+      *by_id = sps_etl_map_lookup (&self->names, key | NAME_KEY_BY_ID, &name);
+      return known_name;
+    }
   /* Named by its id: what the manifests of the files may name */
   *by_id = !classic && r->id != ID_MANIFEST_DATA &&
            sps_ms_manifest_event_name (provider->manifest, r->id) == NULL;
-  /* Named before: one lookup */
-  if ((known_name = GPOINTER_TO_UINT (g_hash_table_lookup (self->names, &key))) != 0)
-    return known_name - 1;
+  if (*by_id)
+    sps_etl_map_insert (&self->names, key | NAME_KEY_BY_ID, 0);
 
   provider_name = g_strdup (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),
                                                  provider->name, NULL));
@@ -1002,7 +1006,7 @@ sps_etl_events_add (SpsEtlEvents       *self,
   else
     group = record->group;
 
-  if (group == GROUP_STACKWALK || (group == GROUP_PERFINFO && record->opcode == OP_SAMPLE))
+  if (sps_etl_events_is_sample_data (group, record->opcode))
     return NULL;
 
   if (provider != NULL && record->kind == SPS_ETL_RECORD_EVENT_HEADER && record->id == ID_MANIFEST_DATA &&
@@ -1146,9 +1150,10 @@ rename_staged (SpsEtlEvents   *self,
                const char     *suffix)
 {
   guint64 key = kind | (guint64) e->provider_index << 32 | SPS_EVENT_DESCRIPTOR_ID (e->descriptor);
+  guint32 known_name;
 
-  if (g_hash_table_contains (self->names, &key))
-    e->name = intern_name (self, key, NULL);
+  if (sps_etl_map_lookup (&self->names, key, &known_name))
+    e->name = known_name;
   else
     {
       g_autoptr(GString) text = g_string_new (sps_string_pool_get (sps_trace_builder_get_strings (self->builder),

@@ -30,6 +30,16 @@ typedef struct
   guint8             named_by_id;     /* "EventID(N)": a manifest may name it */
 } SpsEtlEvent;
 
+/* Whether a record of the kernel's @group (-1: none) and @opcode is a
+ * CPU sample or a stack walk: the samples' and their stacks', not an
+ * event (15: PerfInfo, 46: SampledProfile; 24: StackWalk) */
+static inline gboolean
+sps_etl_events_is_sample_data (gint  group,
+                               guint opcode)
+{
+  return group == 24 || (group == 15 && opcode == 46);
+}
+
 SpsEtlEvents      *sps_etl_events_new      (SpsTraceBuilder      *builder,
                                             SpsEtlDecompressFunc  decompress);
 void               sps_etl_events_free     (SpsEtlEvents       *self);

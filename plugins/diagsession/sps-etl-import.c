@@ -29,11 +29,8 @@
 #include "sps-clr-symbols.h"
 #include "sps-etl-events.h"
 #include "sps-etl-import.h"
+#include "sps-etl-map.h"
 #include "sps-etl-private.h"
-
-/* Times of the model stay within ±2^62 ns, so that any difference of two
- * is representable */
-#define TIME_LIMIT (G_GINT64_CONSTANT (1) << 62)
 
 /* The kernel's own processes */
 #define PID_IDLE 0
@@ -58,8 +55,7 @@ struct _SpsEtlImport
 
   gboolean              have_clock;
   guint                 n_headers;    /* files whose header was read */
-  guint64               start_ticks;  /* the earliest file's start */
-  guint64               frequency;
+  SpsEtlClock           clock;        /* from the earliest file's start */
   guint                 pointer_size;
 
   SpsEtlImportStats     stats;
@@ -68,7 +64,11 @@ struct _SpsEtlImport
   SpsEtlBufferFunc      buffer_func;
   gpointer              buffer_data;
   GHashTable           *processes;    /* pid → builder process */
-  GHashTable           *builder_threads; /* (pid << 32 | tid) → builder thread + 1 */
+  guint32               last_pid;     /* the last one asked for, and its */
+  guint32               last_process; /* process (SPS_NO_INDEX: none yet) */
+  SpsClrSymbols        *last_clr;     /* the last process's symbols asked */
+  guint32               last_clr_pid; /* for, and its pid */
+  SpsEtlMap             builder_threads; /* (pid << 32 | tid) → builder thread */
   guint64               last_thread_key; /* the last one asked for, and its thread: */
   guint32               last_thread;     /* a buffer's events run in streaks of one */
   GHashTable           *process_samples; /* after finish: pid → samples */
@@ -86,8 +86,9 @@ sps_etl_import_new (SpsTraceBuilder      *builder,
   self->events = sps_etl_events_new (builder, decompress);
   self->clr = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) sps_clr_symbols_free);
   self->processes = g_hash_table_new (NULL, NULL);
-  self->builder_threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  sps_etl_map_init (&self->builder_threads);
   self->last_thread = SPS_NO_INDEX;
+  self->last_process = SPS_NO_INDEX;
   self->pointer_size = 8;
   sps_etl_guid_parse ("{e13c0d23-ccbc-4e12-931b-d9cc2eee27e4}", self->runtime);
   sps_etl_guid_parse ("{a669021c-c450-4609-a035-5af59af4df18}", self->rundown);
@@ -104,7 +105,7 @@ sps_etl_import_free (SpsEtlImport *self)
   sps_etl_events_free (self->events);
   g_hash_table_unref (self->clr);
   g_clear_pointer (&self->processes, g_hash_table_unref);
-  g_clear_pointer (&self->builder_threads, g_hash_table_unref);
+  sps_etl_map_clear (&self->builder_threads);
   g_clear_pointer (&self->process_samples, g_hash_table_unref);
   g_free (self);
 }
@@ -134,8 +135,8 @@ sps_etl_import_get_clock (SpsEtlImport *self,
                           guint64      *start_ticks,
                           guint64      *frequency)
 {
-  *start_ticks = self->start_ticks;
-  *frequency = self->frequency;
+  *start_ticks = self->clock.start_ticks;
+  *frequency = self->clock.frequency;
   return self->have_clock;
 }
 
@@ -187,6 +188,17 @@ sps_etl_import_get_processes (SpsEtlImport *self)
   return self->finished && self->have_clock ? self->processes : NULL;
 }
 
+/* The session's clock: its start and frequency (not 0: the reader
+ * refuses a header that says 0) */
+static void
+set_clock (SpsEtlImport *self,
+           guint64       start_ticks,
+           guint64       frequency)
+{
+  self->have_clock = TRUE;
+  sps_etl_clock_init (&self->clock, start_ticks, frequency);
+}
+
 /**
  * sps_etl_import_add_clock:
  * @self: an import that has read nothing yet
@@ -210,13 +222,9 @@ sps_etl_import_add_clock (SpsEtlImport *self,
   if (!sps_etl_read_header (g_bytes_get_data (etl, NULL), g_bytes_get_size (etl), &header))
     return;
   if (!self->have_clock)
-    {
-      self->have_clock = TRUE;
-      self->start_ticks = header.start_ticks;
-      self->frequency = header.perf_freq;
-    }
-  else if (header.perf_freq == self->frequency)
-    self->start_ticks = MIN (self->start_ticks, header.start_ticks);
+    set_clock (self, header.start_ticks, header.perf_freq);
+  else if (header.perf_freq == self->clock.frequency)
+    self->clock.start_ticks = MIN (self->clock.start_ticks, header.start_ticks);
   g_free (header.session_name);
 }
 
@@ -234,12 +242,10 @@ on_header (const SpsEtlHeader *header,
     self->pointer_size = header->pointer_size;
   if (!self->have_clock)
     {
-      self->have_clock = TRUE;
-      self->start_ticks = header->start_ticks;
-      self->frequency = header->perf_freq;
+      set_clock (self, header->start_ticks, header->perf_freq);
       return;
     }
-  if (header->perf_freq != self->frequency)
+  if (header->perf_freq != self->clock.frequency)
     {
       /* Translators: a file name, then what is wrong with it */
       sps_trace_builder_warn (self->builder, "etl-clock-mismatch", _("%s: %s"), self->display_name,
@@ -251,21 +257,12 @@ on_header (const SpsEtlHeader *header,
    * gives times before 0 */
 }
 
-/* Ticks as ns since the start, saturated to the model's range. A clock
- * whose tick is a whole number of ns (10 MHz QPC: 100 ns) needs no
- * 128-bit division per sample. */
-static SpsTime
+/* Ticks as ns since the session's start (sps_etl_clock_to_ns()) */
+static inline SpsTime
 ticks_to_ns (SpsEtlImport *self,
              guint64       ticks)
 {
-  __int128 delta = (__int128) ticks - (__int128) self->start_ticks;
-  __int128 t;
-
-  if (1000000000 % self->frequency == 0)
-    t = delta * (1000000000 / self->frequency);
-  else
-    t = delta * 1000000000 / self->frequency;
-  return (SpsTime) CLAMP (t, -TIME_LIMIT, TIME_LIMIT);
+  return sps_etl_clock_to_ns (&self->clock, ticks);
 }
 
 static guint32
@@ -275,8 +272,14 @@ builder_process (SpsEtlImport *self,
   gpointer value;
   guint32 process;
 
+  if (pid == self->last_pid && self->last_process != SPS_NO_INDEX)
+    return self->last_process;
   if (g_hash_table_lookup_extended (self->processes, GUINT_TO_POINTER (pid), NULL, &value))
-    return GPOINTER_TO_UINT (value);
+    {
+      self->last_pid = pid;
+      self->last_process = GPOINTER_TO_UINT (value);
+      return self->last_process;
+    }
   process = sps_trace_builder_ensure_process (self->builder, pid == SPS_ETL_NO_ID ? -1 : (gint64) pid);
   if (pid == PID_IDLE)
     sps_trace_builder_set_process_name (self->builder, process,
@@ -291,24 +294,17 @@ builder_thread (SpsEtlImport *self,
                 guint32       tid)
 {
   guint64 key = (guint64) pid << 32 | tid;
-  guint index;
   guint32 thread;
-  guint64 *stored;
 
   if (key == self->last_thread_key && self->last_thread != SPS_NO_INDEX)
     return self->last_thread;
-  index = GPOINTER_TO_UINT (g_hash_table_lookup (self->builder_threads, &key));
-  if (index != 0)
-    thread = index - 1;
-  else
+  if (!sps_etl_map_lookup (&self->builder_threads, key, &thread))
     {
       /* A header that names no thread says 0xFFFFFFFF: thread -1, as
        * TraceEvent reports its ThreadID (and -1 for its process) */
       thread = sps_trace_builder_ensure_thread (self->builder, builder_process (self, pid),
                                                 tid == SPS_ETL_NO_ID ? -1 : (gint64) tid);
-      stored = g_new (guint64, 1);
-      *stored = key;
-      g_hash_table_insert (self->builder_threads, stored, GUINT_TO_POINTER (thread + 1));
+      sps_etl_map_insert (&self->builder_threads, key, thread);
     }
   self->last_thread_key = key;
   self->last_thread = thread;
@@ -319,13 +315,17 @@ static SpsClrSymbols *
 clr_of (SpsEtlImport *self,
         guint32       pid)
 {
-  SpsClrSymbols *symbols = g_hash_table_lookup (self->clr, GUINT_TO_POINTER (pid));
+  SpsClrSymbols *symbols;
 
-  if (symbols == NULL)
+  if (self->last_clr != NULL && pid == self->last_clr_pid)
+    return self->last_clr;
+  if ((symbols = g_hash_table_lookup (self->clr, GUINT_TO_POINTER (pid))) == NULL)
     {
       symbols = sps_clr_symbols_new (self->builder);
       g_hash_table_insert (self->clr, GUINT_TO_POINTER (pid), symbols);
     }
+  self->last_clr = symbols;
+  self->last_clr_pid = pid;
   return symbols;
 }
 
@@ -337,6 +337,14 @@ on_record (const SpsEtlRecord *record,
   const SpsEtlEvent *event;
   SpsClrProvider provider;
   SpsClrEvent kind;
+
+  /* Samples and stack walks, most records, are the kernel reading's
+   * alone (a classic kernel GUID's are told apart by the events) */
+  if (record->provider == NULL && sps_etl_events_is_sample_data (record->group, record->opcode))
+    {
+      sps_etl_kernel_add (self->kernel, record);
+      return;
+    }
 
   /* Straight to the builder, unless it waits for a name or a process */
   if ((event = sps_etl_events_add (self->events, record)) != NULL)
@@ -430,10 +438,28 @@ typedef struct
   SpsEtlImport *self;
   GHashTable   *images;        /* pid → GArray of ImageRange, by base */
   GHashTable   *threads;       /* tid → GPtrArray of SpsEtlThread (borrowed) */
-  GHashTable   *frames;        /* pid → GHashTable ip → frame + 1 */
+  GHashTable   *frames;        /* pid → FrameCache */
+  struct _FrameCache *last_frames; /* the one asked for last: a stack's
+                                    * part is of one process */
   GArray       *thread_samples; /* builder thread → its samples (guint) */
   guint32       sample_name;
 } Build;
+
+/* The frames of one process's addresses (0: the kernel's) */
+typedef struct _FrameCache
+{
+  guint32   space;
+  SpsEtlMap frames;          /* ip → frame */
+} FrameCache;
+
+static void
+frame_cache_free (gpointer data)
+{
+  FrameCache *cache = data;
+
+  sps_etl_map_clear (&cache->frames);
+  g_free (cache);
+}
 
 static int
 compare_ranges (gconstpointer a,
@@ -521,20 +547,25 @@ frame_of (Build   *build,
   SpsTraceBuilder *b = build->self->builder;
   gboolean kernel = is_kernel_address (build, ip);
   guint32 space = kernel ? PID_IDLE : pid;
-  GHashTable *cache = g_hash_table_lookup (build->frames, GUINT_TO_POINTER (space));
+  FrameCache *cache = build->last_frames;
   SpsClrSymbols *symbols;
   const ImageRange *image;
   guint32 frame = SPS_NO_INDEX;
-  guint cached;
   char name[64];
 
-  if (cache == NULL)
+  if (cache == NULL || cache->space != space)
     {
-      cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-      g_hash_table_insert (build->frames, GUINT_TO_POINTER (space), cache);
+      if ((cache = g_hash_table_lookup (build->frames, GUINT_TO_POINTER (space))) == NULL)
+        {
+          cache = g_new (FrameCache, 1);
+          cache->space = space;
+          sps_etl_map_init (&cache->frames);
+          g_hash_table_insert (build->frames, GUINT_TO_POINTER (space), cache);
+        }
+      build->last_frames = cache;
     }
-  else if ((cached = GPOINTER_TO_UINT (g_hash_table_lookup (cache, &ip))) != 0)
-    return cached - 1;
+  if (sps_etl_map_lookup (&cache->frames, ip, &frame))
+    return frame;
 
   /* Kernel code is in the images of process 0, the same in every process */
   if (!kernel && (symbols = g_hash_table_lookup (build->self->clr, GUINT_TO_POINTER (pid))) != NULL)
@@ -556,12 +587,7 @@ frame_of (Build   *build,
       frame = sps_trace_builder_intern_frame (b, sps_trace_builder_intern (b, name, -1), 0, 0, ip);
     }
 
-  {
-    guint64 *key = g_new (guint64, 1);
-
-    *key = ip;
-    g_hash_table_insert (cache, key, GUINT_TO_POINTER (frame + 1));
-  }
+  sps_etl_map_insert (&cache->frames, ip, frame);
   return frame;
 }
 
@@ -754,8 +780,7 @@ add_samples (Build *build)
   const SpsEtlSampleStacks *parts = (const SpsEtlSampleStacks *) (gpointer) kernel->sample_stacks->data;
   guint n_parts = kernel->sample_stacks->len;
   guint next_part = 0;
-  GHashTableIter iter;
-  gpointer key, value;
+  const SpsEtlMap *threads = &self->builder_threads;
 
   for (guint i = 0; i < kernel->sample_ips->len; i++)
     leaves[i].callsite = SPS_NO_INDEX;
@@ -789,14 +814,15 @@ add_samples (Build *build)
   sps_etl_kernel_release_samples (kernel, G_MAXUINT);
 
   /* A process's samples: those of its threads */
-  g_hash_table_iter_init (&iter, build->self->builder_threads);
-  while (g_hash_table_iter_next (&iter, &key, &value))
+  for (guint slot = 0; slot <= threads->mask; slot++)
     {
-      gpointer pid = GUINT_TO_POINTER ((guint32) (*(const guint64 *) key >> 32));
-      guint thread_index = GPOINTER_TO_UINT (value) - 1;
-      guint n = thread_index < build->thread_samples->len ?
-        g_array_index (build->thread_samples, guint, thread_index) : 0;
+      gpointer pid = GUINT_TO_POINTER ((guint32) (threads->keys[slot] >> 32));
+      guint thread_index = threads->values[slot] - 1;
+      guint n;
 
+      if (threads->values[slot] == 0)
+        continue;
+      n = thread_index < build->thread_samples->len ? g_array_index (build->thread_samples, guint, thread_index) : 0;
       g_hash_table_insert (self->process_samples, pid,
                            GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (self->process_samples, pid)) + n));
     }
@@ -905,11 +931,11 @@ name_processes_and_threads (Build *build)
   for (guint i = 0; i < kernel->threads->len; i++)
     {
       const SpsEtlThread *t = g_ptr_array_index (kernel->threads, i);
-      guint64 key = (guint64) t->pid << 32 | t->tid;
-      guint thread = GPOINTER_TO_UINT (g_hash_table_lookup (build->self->builder_threads, &key));
+      guint32 thread;
 
-      if (thread != 0 && t->name != NULL && t->name[0] != '\0')
-        sps_trace_builder_set_thread_name (self->builder, thread - 1,
+      if (sps_etl_map_lookup (&build->self->builder_threads, (guint64) t->pid << 32 | t->tid, &thread) &&
+          t->name != NULL && t->name[0] != '\0')
+        sps_trace_builder_set_thread_name (self->builder, thread,
                                            sps_trace_builder_intern (self->builder, t->name, -1));
     }
 }
@@ -923,7 +949,7 @@ name_processes_and_threads (Build *build)
 void
 sps_etl_import_finish (SpsEtlImport *self)
 {
-  Build build = { self, NULL, NULL, NULL, NULL, 0 };
+  Build build = { self, NULL, NULL, NULL, NULL, NULL, 0 };
   GHashTableIter iter;
   gpointer value;
 
@@ -946,7 +972,7 @@ sps_etl_import_finish (SpsEtlImport *self)
 
   build.images = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   build.threads = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
-  build.frames = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_hash_table_unref);
+  build.frames = g_hash_table_new_full (NULL, NULL, NULL, frame_cache_free);
   build.sample_name = sps_trace_builder_intern (self->builder, "PerfInfo/Sample", -1);
   self->process_samples = g_hash_table_new (NULL, NULL);
 

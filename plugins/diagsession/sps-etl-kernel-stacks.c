@@ -69,8 +69,8 @@ typedef struct
   guint64  key;
   guint64  ts;
   guint32  stack;
-  guint16  opcode;        /* OP_KEY_CREATE, _DELETE or _RUNDOWN */
-  guint16  user;          /* the stack ends (at its root) in user mode */
+  guint32  opcode;        /* OP_KEY_CREATE, _DELETE or _RUNDOWN */
+  guint32  user;          /* the stack ends (at its root) in user mode */
 } KeyDef;
 
 /* A stack part read before its sample (a relogged trace need not keep
@@ -247,17 +247,6 @@ attach (SpsEtlKernel *self,
   g_array_append_val (self->sample_parts, part);
 }
 
-static gint
-compare_parts (gconstpointer a,
-               gconstpointer b)
-{
-  guint32 sa = ((const SpsEtlSamplePart *) a)->sample;
-  guint32 sb = ((const SpsEtlSamplePart *) b)->sample;
-
-  /* g_array_sort() is stable: a sample's parts stay in the order read */
-  return sa < sb ? -1 : sa > sb;
-}
-
 /* The parts by sample, each side's first: sample_stacks */
 static void
 resolve_parts (SpsEtlKernel *self)
@@ -276,8 +265,10 @@ resolve_parts (SpsEtlKernel *self)
       break;
   for (guint i = split + 1; i < parts->len && sorted; i++)
     sorted = g_array_index (parts, SpsEtlSamplePart, i - 1).sample <= g_array_index (parts, SpsEtlSamplePart, i).sample;
+  /* Stable: a sample's parts stay in the order read */
   if (!sorted)
-    g_array_sort (parts, compare_parts);
+    sps_etl_radix_sort (parts->data, parts->len, sizeof (SpsEtlSamplePart),
+                        G_STRUCT_OFFSET (SpsEtlSamplePart, sample), sizeof (guint32));
   else if (split < parts->len)
     {
       const SpsEtlSamplePart *p = (const SpsEtlSamplePart *) (gpointer) parts->data;
@@ -551,23 +542,6 @@ attach_to_event (SpsEtlKernel     *self,
   fill_slot (user ? &event->user_stack : &event->kernel_stack, stack, &self->n_event_stacks_attached);
 }
 
-static gint
-compare_key_defs (gconstpointer a,
-                  gconstpointer b)
-{
-  const KeyDef *da = a;
-  const KeyDef *db = b;
-
-  if (da->user != db->user)
-    return da->user < db->user ? -1 : 1;
-  if (da->key != db->key)
-    return da->key < db->key ? -1 : 1;
-  if (da->ts != db->ts)
-    return da->ts < db->ts ? -1 : 1;
-  /* g_array_sort() is stable: equal times stay in file order */
-  return 0;
-}
-
 /* The stack of stack key @key referenced at @ts: the slot's first
  * definition at or after @ts in time (its eviction, or the rundown),
  * else the creation before it that nothing evicted; SPS_ETL_NO_ID when
@@ -664,8 +638,14 @@ sps_etl_kernel_finish (SpsEtlKernel *self)
         self->n_stacks_unmatched++;
     }
 
-  /* The definitions by key, then time (then file order) */
-  g_array_sort (self->key_defs, compare_key_defs);
+  /* The definitions by mode, key, then time (then file order): stable
+   * sorts by the time, the key, then the mode */
+  sps_etl_radix_sort (self->key_defs->data, self->key_defs->len, sizeof (KeyDef),
+                      G_STRUCT_OFFSET (KeyDef, ts), sizeof (guint64));
+  sps_etl_radix_sort (self->key_defs->data, self->key_defs->len, sizeof (KeyDef),
+                      G_STRUCT_OFFSET (KeyDef, key), sizeof (guint64));
+  sps_etl_radix_sort (self->key_defs->data, self->key_defs->len, sizeof (KeyDef),
+                      G_STRUCT_OFFSET (KeyDef, user), sizeof (guint32));
 
   /* In file order, as the direct parts were attached */
   for (guint i = 0; i < self->key_refs->len; i++)

@@ -132,9 +132,7 @@ sps_etl_kernel_new (void)
   self->open_processes = g_hash_table_new (NULL, NULL);
   self->open_threads = g_hash_table_new (NULL, NULL);
   self->open_images = g_hash_table_new (image_key_hash, image_key_equal);
-  self->last_mask = 63;
-  self->last_tids = g_new (guint32, self->last_mask + 1);
-  self->last_samples = g_new0 (guint32, self->last_mask + 1);
+  sps_etl_map_init (&self->last_samples);
   self->ip_mask = 1023;
   self->ip_slots = g_new0 (guint32, self->ip_mask + 1);
   self->last_ip_id = SPS_ETL_NO_ID;
@@ -148,8 +146,7 @@ _sps_etl_kernel_clear_reading_state (SpsEtlKernel *self)
   g_clear_pointer (&self->open_processes, g_hash_table_unref);
   g_clear_pointer (&self->open_threads, g_hash_table_unref);
   g_clear_pointer (&self->open_images, g_hash_table_unref);
-  g_clear_pointer (&self->last_tids, g_free);
-  g_clear_pointer (&self->last_samples, g_free);
+  sps_etl_map_clear (&self->last_samples);
   g_clear_pointer (&self->key_defs, g_array_unref);
   g_clear_pointer (&self->key_refs, g_array_unref);
   g_clear_pointer (&self->key_ref_places, g_array_unref);
@@ -471,64 +468,16 @@ found:
   return id;
 }
 
-static guint
-tid_slot (guint32 tid,
-          guint   mask)
-{
-  return (tid * 0x9e3779b1u >> 8) & mask;
-}
-
 /* The index + 1 of @tid's latest sample, 0 when it has none. It is
- * found once per stack part and replaced once per sample: an
- * open-addressing table of its own (two arrays, at most half full), not
- * a GHashTable's call and hashing. */
+ * found once per stack part and replaced once per sample: a table of its
+ * own, not a GHashTable's call and hashing. */
 guint
 _sps_etl_kernel_last_sample (const SpsEtlKernel *self,
                              guint32             tid)
 {
-  for (guint slot = tid_slot (tid, self->last_mask); self->last_samples[slot] != 0;
-       slot = (slot + 1) & self->last_mask)
-    if (self->last_tids[slot] == tid)
-      return self->last_samples[slot];
-  return 0;
-}
+  guint32 index;
 
-static void
-set_last_sample (SpsEtlKernel *self,
-                 guint32       tid,
-                 guint         index)
-{
-  guint slot;
-
-  for (slot = tid_slot (tid, self->last_mask); self->last_samples[slot] != 0; slot = (slot + 1) & self->last_mask)
-    if (self->last_tids[slot] == tid)
-      {
-        self->last_samples[slot] = index;
-        return;
-      }
-  self->last_tids[slot] = tid;
-  self->last_samples[slot] = index;
-  if (++self->n_last > (self->last_mask + 1) / 2)
-    {
-      /* Twice as many slots, the threads put in again */
-      guint mask = self->last_mask * 2 + 1;
-      guint32 *tids = g_new (guint32, (gsize) mask + 1);
-      guint32 *samples = g_new0 (guint32, (gsize) mask + 1);
-
-      for (guint i = 0; i <= self->last_mask; i++)
-        if (self->last_samples[i] != 0)
-          {
-            for (slot = tid_slot (self->last_tids[i], mask); samples[slot] != 0; slot = (slot + 1) & mask)
-              ;
-            tids[slot] = self->last_tids[i];
-            samples[slot] = self->last_samples[i];
-          }
-      g_free (self->last_tids);
-      g_free (self->last_samples);
-      self->last_tids = tids;
-      self->last_samples = samples;
-      self->last_mask = mask;
-    }
+  return sps_etl_map_lookup (&self->last_samples, tid, &index) ? index : 0;
 }
 
 static void
@@ -558,7 +507,7 @@ add_sample (SpsEtlKernel       *self,
   if (self->samples.len % SPS_ETL_SAMPLE_BLOCK_SIZE == 0)
     g_ptr_array_add (self->samples.blocks, sample_block_new ());
   *sps_etl_samples_at (&self->samples, self->samples.len++) = sample;
-  set_last_sample (self, sample.tid, self->samples.len);
+  sps_etl_map_insert (&self->last_samples, sample.tid, self->samples.len);
 }
 
 /* SampledProfileInterval: u32 source (0 the timer), u32 new and u32 old

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "sps-etl-map.h"
 #include "sps-etl-reader.h"
 
 G_BEGIN_DECLS
@@ -159,10 +160,7 @@ typedef struct
   GHashTable *open_processes;  /* pid → SpsEtlProcess */
   GHashTable *open_threads;    /* tid → SpsEtlThread */
   GHashTable *open_images;     /* (pid, base) → SpsEtlImage not unloaded */
-  guint32    *last_tids;       /* tid → index + 1 of its latest sample, */
-  guint32    *last_samples;    /* by the tid's hash (sps-etl-kernel.c) */
-  guint       last_mask;       /* slots - 1 */
-  guint       n_last;          /* threads in it */
+  SpsEtlMap   last_samples;    /* tid → index + 1 of its latest sample */
   GArray     *key_defs;        /* stack key definitions, matched at the end */
   GArray     *key_refs;        /* key references, attached at the end */
   GArray     *key_ref_places;  /* (ts, tid) of those whose sample was not

@@ -27,6 +27,7 @@
 
 #include "sps-etl-private.h"
 #include "sps-etl-reader.h"
+#include "sps-ms-events.h"
 
 #define BUFFER_HEADER_SIZE    72
 #define BUFFER_FLAG_COMPRESSED 0x0040
@@ -90,17 +91,8 @@ char *
 sps_etl_utf16_string (const guint8 *p,
                       gsize         len)
 {
-  gsize n = 0;
-  g_autofree gunichar2 *units = NULL;
-  char *text;
+  char *text = sps_ms_dup_utf16 (p, len / 2);
 
-  while (2 * n + 1 < len && sps_ms_read_u16 (p + 2 * n) != 0)
-    n++;
-  units = g_new (gunichar2, n + 1);
-  for (gsize i = 0; i < n; i++)
-    units[i] = sps_ms_read_u16 (p + 2 * i);
-  units[n] = 0;
-  text = g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
   return text != NULL ? text : g_strdup ("");
 }
 

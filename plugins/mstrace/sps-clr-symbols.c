@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sps-clr-symbols.h"
+#include "sps-ms-events.h"
 #include "sps-mstrace-bytes.h"
 
 typedef struct
@@ -65,22 +66,14 @@ sps_clr_read_utf16z (const guint8 **pos,
 {
   const guint8 *p = *pos;
   const guint8 *q = p;
-  g_autofree gunichar2 *units = NULL;
-  gsize n;
 
   while (q + 1 < end && (q[0] != 0 || q[1] != 0))
     q += 2;
   if (q + 1 >= end)
     return NULL;
 
-  n = (gsize) (q - p) / 2;
-  units = g_new (gunichar2, n + 1);
-  for (gsize i = 0; i < n; i++)
-    units[i] = sps_ms_read_u16 (p + 2 * i);
-  units[n] = 0;
   *pos = q + 2;
-
-  return g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
+  return sps_ms_dup_utf16 (p, (gsize) (q - p) / 2);
 }
 
 /* Appends the UTF-16LE string at *@pos (up to its terminator) to @out as

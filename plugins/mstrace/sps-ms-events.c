@@ -473,8 +473,27 @@ char *
 sps_ms_dup_utf16 (const guint8 *p,
                   gsize         n)
 {
-  g_autofree gunichar2 *units = g_new (gunichar2, MAX (n, 1));
+  g_autofree gunichar2 *units = NULL;
+  gsize ascii = 0;
+  guint16 unit = 0;
 
+  /* Names and paths are ASCII but for rare exceptions: narrowed here,
+   * without the conversion's copy of the units (a CLR rundown and the
+   * allocation events convert tens of thousands). The conversion, too,
+   * ends at a NUL unit. */
+  while (ascii < n && (unit = sps_ms_read_u16 (p + 2 * ascii)) != 0 && unit < 0x80)
+    ascii++;
+  if (ascii == n || unit == 0)
+    {
+      char *text = g_malloc (ascii + 1);
+
+      for (gsize i = 0; i < ascii; i++)
+        text[i] = (char) p[2 * i];
+      text[ascii] = '\0';
+      return text;
+    }
+
+  units = g_new (gunichar2, n);
   for (gsize i = 0; i < n; i++)
     units[i] = sps_ms_read_u16 (p + 2 * i);
   return g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
