@@ -25,16 +25,13 @@
 #endif
 #include <spanscope-core.h>
 
+#include "sps-etl-buffer-private.h"
+#include "sps-etl-expander.h"
 #include "sps-etl-private.h"
 #include "sps-etl-reader.h"
 #include "sps-ms-events.h"
 
-#define BUFFER_HEADER_SIZE    72
-#define BUFFER_FLAG_COMPRESSED 0x0040
-
-/* Far above the buffers ETW writes (at most a few MiB): what a crafted
- * SavedOffset may make the reader allocate */
-#define MAX_EXPANDED_SIZE     ((gsize) 64 << 20)
+#define BUFFER_HEADER_SIZE    SPS_ETL_BUFFER_HEADER_SIZE
 
 /* The first record's payload: the log file header, up to its session
  * name, for pointers of @p bytes */
@@ -458,8 +455,7 @@ sps_etl_read (const guint8            *data,
               GError                 **error)
 {
   Reader self = { display_name, funcs, user_data, stats, { 0, }, FALSE, FALSE };
-  g_autofree guint8 *expanded = NULL;
-  gsize expanded_size = 0;
+  g_autoptr(SpsEtlExpander) expander = NULL;
   gsize offset = 0;
   gboolean ok = TRUE;
 
@@ -476,16 +472,19 @@ sps_etl_read (const guint8            *data,
     {
       const guint8 *b = data + offset;
       gsize left = len - offset;
-      guint32 size = sps_ms_read_u32 (b);
-      guint32 saved = sps_ms_read_u32 (b + 4);
       guint16 processor = sps_ms_read_u16 (b + 40);
       guint32 state = sps_ms_read_u32 (b + 44);
-      guint16 flags = sps_ms_read_u16 (b + 52);
       gboolean first = offset == 0;
+      guint32 size;
+      gsize out_len;
+      /* The first buffer is read as it is, its compression flag or not:
+       * the header it holds says whether the file is compressed */
+      SpsEtlBufferKind kind = sps_etl_buffer_classify (b, left, self.have_header && self.header.compression != 0,
+                                                       &size, &out_len);
 
       if (funcs->buffer != NULL && !funcs->buffer (offset, len, user_data))
         break;
-      if (size < BUFFER_HEADER_SIZE)
+      if (kind == SPS_ETL_BUFFER_BAD_SIZE)
         {
           if (first)
             return fail (&self, error, SPS_IMPORT_ERROR_MALFORMED, offset,
@@ -496,65 +495,9 @@ sps_etl_read (const guint8            *data,
         }
       stats->n_buffers++;
 
-      if ((flags & BUFFER_FLAG_COMPRESSED) != 0 && self.have_header && self.header.compression != 0)
+      if (kind == SPS_ETL_BUFFER_PLAIN)
         {
-          g_autoptr(GError) local_error = NULL;
-          gsize out_len = saved >= BUFFER_HEADER_SIZE ? saved - BUFFER_HEADER_SIZE : 0;
-
-          stats->n_compressed_buffers++;
-          if (size > left)
-            {
-              warn (&self, "etl-truncated", offset,
-                    _("the file ends inside a compressed buffer; the buffer is skipped"));
-              stats->n_skipped_buffers++;
-              break;
-            }
-          if (saved < BUFFER_HEADER_SIZE || out_len > MAX_EXPANDED_SIZE)
-            {
-              warn (&self, "etl-bad-buffer", offset + 4,
-                    _("a compressed buffer's expanded size is invalid; the buffer is skipped"));
-              stats->n_skipped_buffers++;
-            }
-          else if (funcs->decompress == NULL)
-            {
-              warn (&self, "etl-compressed-buffer", offset,
-                    _("a compressed buffer cannot be expanded; the buffer is skipped"));
-              stats->n_skipped_buffers++;
-            }
-          else
-            {
-              gssize got;
-
-              if (out_len > expanded_size)
-                {
-                  g_free (expanded);
-                  expanded = g_malloc (out_len);
-                  expanded_size = out_len;
-                }
-              got = funcs->decompress (self.header.compression, b + BUFFER_HEADER_SIZE,
-                                       size - BUFFER_HEADER_SIZE, expanded, out_len, &local_error);
-
-              if (got < 0)
-                {
-                  g_autofree char *message =
-                    /* Translators: %s is what is wrong with the compressed data */
-                    g_strdup_printf (_("a compressed buffer cannot be expanded (%s); the buffer is skipped"),
-                                     local_error->message);
-
-                  warn (&self, "etl-corrupt-buffer", offset, message);
-                  stats->n_skipped_buffers++;
-                }
-              else
-                {
-                  self.expanded = TRUE;
-                  ok = read_records (&self, expanded, MIN ((gsize) got, out_len), BUFFER_HEADER_SIZE,
-                                     offset, processor, first, state, error);
-                }
-            }
-        }
-      else
-        {
-          gsize end = MIN (saved, size);
+          gsize end = MIN (sps_ms_read_u32 (b + 4), size);
 
           if (end > left)
             {
@@ -563,8 +506,6 @@ sps_etl_read (const guint8            *data,
                     _("the file ends inside a buffer; its records up to there are kept"));
               end = left;
             }
-          /* The first buffer is read as it is, its compression flag or
-           * not: the header it holds says whether the file is compressed */
           self.expanded = FALSE;
           if (end > BUFFER_HEADER_SIZE)
             ok = read_records (&self, b + BUFFER_HEADER_SIZE, end - BUFFER_HEADER_SIZE,
@@ -574,8 +515,59 @@ sps_etl_read (const guint8            *data,
                        _("the first buffer holds no trace header"));
           if (size > left)
             break;
+          offset += size;
+          continue;
         }
 
+      stats->n_compressed_buffers++;
+      if (kind == SPS_ETL_BUFFER_CUT)
+        {
+          warn (&self, "etl-truncated", offset,
+                _("the file ends inside a compressed buffer; the buffer is skipped"));
+          stats->n_skipped_buffers++;
+          break;
+        }
+      if (kind == SPS_ETL_BUFFER_BAD_EXPANDED)
+        {
+          warn (&self, "etl-bad-buffer", offset + 4,
+                _("a compressed buffer's expanded size is invalid; the buffer is skipped"));
+          stats->n_skipped_buffers++;
+        }
+      else if (funcs->decompress == NULL)
+        {
+          warn (&self, "etl-compressed-buffer", offset,
+                _("a compressed buffer cannot be expanded; the buffer is skipped"));
+          stats->n_skipped_buffers++;
+        }
+      else
+        {
+          g_autoptr(GError) local_error = NULL;
+          const guint8 *expanded;
+          gssize got;
+
+          /* From the first compressed buffer on, the next ones are
+           * expanded ahead while this one's records are read */
+          if (expander == NULL)
+            expander = sps_etl_expander_new (data, len, offset, self.header.compression,
+                                             funcs->decompress, TRUE);
+          got = sps_etl_expander_take (expander, offset, &expanded, &local_error);
+          if (got < 0)
+            {
+              g_autofree char *message =
+                /* Translators: %s is what is wrong with the compressed data */
+                g_strdup_printf (_("a compressed buffer cannot be expanded (%s); the buffer is skipped"),
+                                 local_error->message);
+
+              warn (&self, "etl-corrupt-buffer", offset, message);
+              stats->n_skipped_buffers++;
+            }
+          else
+            {
+              self.expanded = TRUE;
+              ok = read_records (&self, expanded, MIN ((gsize) got, out_len), BUFFER_HEADER_SIZE,
+                                 offset, processor, first, state, error);
+            }
+        }
       offset += size;
     }
 
@@ -684,7 +676,7 @@ sps_etl_buffer_data (const guint8          *data,
       gsize out_len = saved >= BUFFER_HEADER_SIZE ? saved - BUFFER_HEADER_SIZE : 0;
       gssize got;
 
-      if (size > len - offset || out_len == 0 || out_len > MAX_EXPANDED_SIZE || decompress == NULL)
+      if (size > len - offset || out_len == 0 || out_len > SPS_ETL_MAX_EXPANDED_SIZE || decompress == NULL)
         goto bad;
       *expanded = g_malloc (out_len);
       got = decompress (compression, b + BUFFER_HEADER_SIZE, size - BUFFER_HEADER_SIZE,
