@@ -21,124 +21,166 @@
 #include "sps-etl-expander.h"
 #include "sps-etl-private.h"
 
-/* How far ahead the thread may run: in buffers, and in bytes held (a
- * crafted file's buffers may each claim SPS_ETL_MAX_EXPANDED_SIZE; one
- * such buffer at a time is then held, as without the thread) */
+/* How far ahead of the reader buffers may be expanded: in buffers, and in
+ * bytes (a crafted file's buffers may each claim
+ * SPS_ETL_MAX_EXPANDED_SIZE; one such buffer at a time is then expanded,
+ * as without the thread) */
 #define N_SLOTS      8
 #define AHEAD_BYTES  ((gsize) 8 << 20)
 
 /* A slot's memory above this is given back once a smaller buffer reuses it */
 #define KEEP_BYTES   ((gsize) 1 << 20)
 
+typedef enum
+{
+  SLOT_FREE,
+  SLOT_WORKING,     /* claimed, being expanded */
+  SLOT_READY,
+} SlotState;
+
 typedef struct
 {
-  gsize   offset;     /* of the buffer in the file */
-  guint8 *data;
-  gsize   capacity;
-  gssize  got;        /* bytes expanded, or -1 with @error */
-  GError *error;
+  SlotState state;
+  guint64   seq;        /* the claim's number: the reader takes them in order */
+  gsize     offset;     /* of the buffer in the file */
+  guint32   size;
+  gsize     out_len;
+  gsize     charged;    /* what it counts against AHEAD_BYTES */
+  gboolean  by_thread;
+  guint8   *data;
+  gsize     capacity;
+  gssize    got;        /* bytes expanded, or -1 with @error */
+  GError   *error;
 } Slot;
 
 struct _SpsEtlExpander
 {
   const guint8         *data;
   gsize                 len;
-  gsize                 start;
   guint32               compression;
   SpsEtlDecompressFunc  decompress;
 
   GThread              *thread;
   GMutex                lock;
   GCond                 cond;
+  /* The walk over the buffers, shared by the thread and the reader: the
+   * next buffer to claim is looked for from @cursor */
+  gsize                 cursor;
+  gboolean              walked;      /* the walk reached its end */
+  guint64               next_seq;    /* of the next claim */
+  guint64               want_seq;    /* of the next buffer the reader takes */
+  gboolean              holding;     /* the reader holds want_seq − 1's slot */
+  gsize                 charged;     /* of the slots in use */
+  gboolean              stop;        /* the thread is asked to stop */
+  gboolean              parted;      /* a buffer taken was not the next claimed */
   Slot                  slots[N_SLOTS];
-  guint                 head;        /* the oldest filled slot */
-  guint                 n_filled;    /* the one the reader holds included */
-  gsize                 held_bytes;  /* the filled slots' capacity */
-  gboolean              holding;     /* the reader holds slots[head] */
-  gboolean              done;        /* the thread has stopped */
-  gboolean              stop;        /* asked to stop */
-  guint64               n_ahead;     /* buffers the reader took from the thread */
+  guint64               n_ahead;     /* buffers taken that the thread expanded */
 
-  /* For a buffer the thread did not expand */
+  /* For a buffer taken out of the walk's order */
   Slot                  own;
 };
 
-static gssize
+static void
 expand_into (SpsEtlExpander *self,
-             Slot           *slot,
-             gsize           offset,
-             guint32         size,
-             gsize           out_len)
+             Slot           *slot)
 {
   /* Reused as it is unless too small, or large enough to be worth giving
-   * back for a smaller buffer. Mapped, not from the allocator: this
+   * back for a smaller buffer. Mapped, not from the allocator: the
    * thread's malloc arena would keep what it freed resident after the
    * import. */
-  if (slot->capacity < out_len || (slot->capacity > KEEP_BYTES && slot->capacity > out_len))
+  if (slot->capacity < slot->out_len || (slot->capacity > KEEP_BYTES && slot->capacity > slot->out_len))
     {
       sps_etl_block_free (slot->data, slot->capacity);
-      slot->data = out_len > 0 ? sps_etl_block_new (out_len) : NULL;
-      slot->capacity = out_len;
+      slot->data = slot->out_len > 0 ? sps_etl_block_new (slot->out_len) : NULL;
+      slot->capacity = slot->out_len;
     }
   g_clear_error (&slot->error);
-  slot->offset = offset;
-  slot->got = self->decompress (self->compression, self->data + offset + SPS_ETL_BUFFER_HEADER_SIZE,
-                                size - SPS_ETL_BUFFER_HEADER_SIZE, slot->data, out_len, &slot->error);
-  return slot->got;
+  slot->got = self->decompress (self->compression, self->data + slot->offset + SPS_ETL_BUFFER_HEADER_SIZE,
+                                slot->size - SPS_ETL_BUFFER_HEADER_SIZE, slot->data, slot->out_len,
+                                &slot->error);
+}
+
+/* Called with the lock held: claims the next compressed buffer of the walk
+ * for expanding, or returns NULL when the walk has ended or the buffer
+ * would be too far ahead of the reader */
+static Slot *
+claim (SpsEtlExpander *self)
+{
+  while (!self->walked)
+    {
+      const guint8 *b = self->data + self->cursor;
+      gsize left = self->len - self->cursor;
+      guint64 first_in_use = self->holding ? self->want_seq - 1 : self->want_seq;
+      guint64 in_use = self->next_seq - first_in_use;
+      SpsEtlBufferKind kind;
+      guint32 size;
+      gsize out_len;
+      Slot *slot;
+
+      if (left < SPS_ETL_BUFFER_HEADER_SIZE)
+        break;
+      kind = sps_etl_buffer_classify (b, left, TRUE, &size, &out_len);
+      if (kind == SPS_ETL_BUFFER_BAD_SIZE || kind == SPS_ETL_BUFFER_CUT)
+        break;
+      if (kind != SPS_ETL_BUFFER_COMPRESSED)
+        {
+          /* A plain buffer cut by the end of the file ends the walk */
+          if (size > left)
+            break;
+          self->cursor += size;
+          continue;
+        }
+
+      if (in_use == N_SLOTS || (in_use > 0 && self->charged + MAX (out_len, KEEP_BYTES) > AHEAD_BYTES))
+        return NULL;
+
+      slot = &self->slots[self->next_seq % N_SLOTS];
+      g_assert (slot->state == SLOT_FREE);
+      slot->state = SLOT_WORKING;
+      slot->seq = self->next_seq++;
+      slot->offset = self->cursor;
+      slot->size = size;
+      slot->out_len = out_len;
+      slot->charged = MAX (out_len, KEEP_BYTES);
+      self->charged += slot->charged;
+      self->cursor += size;
+      return slot;
+    }
+  self->walked = TRUE;
+  return NULL;
+}
+
+/* Called with the lock held: expands @slot with the lock released */
+static void
+expand_unlocked (SpsEtlExpander *self,
+                 Slot           *slot,
+                 gboolean        by_thread)
+{
+  g_mutex_unlock (&self->lock);
+  expand_into (self, slot);
+  g_mutex_lock (&self->lock);
+  slot->by_thread = by_thread;
+  slot->state = SLOT_READY;
+  g_cond_broadcast (&self->cond);
 }
 
 static gpointer
 expand_ahead (gpointer user_data)
 {
   SpsEtlExpander *self = user_data;
-  gsize offset = self->start;
-
-  while (self->len - offset >= SPS_ETL_BUFFER_HEADER_SIZE)
-    {
-      const guint8 *b = self->data + offset;
-      guint32 size;
-      gsize out_len;
-      SpsEtlBufferKind kind = sps_etl_buffer_classify (b, self->len - offset, TRUE, &size, &out_len);
-
-      if (kind == SPS_ETL_BUFFER_BAD_SIZE || kind == SPS_ETL_BUFFER_CUT)
-        break;
-
-      if (kind == SPS_ETL_BUFFER_COMPRESSED)
-        {
-          Slot *slot;
-
-          g_mutex_lock (&self->lock);
-          while (!self->stop &&
-                 (self->n_filled == N_SLOTS ||
-                  (self->n_filled > 0 && self->held_bytes + MAX (out_len, KEEP_BYTES) > AHEAD_BYTES)))
-            g_cond_wait (&self->cond, &self->lock);
-          if (self->stop)
-            {
-              g_mutex_unlock (&self->lock);
-              break;
-            }
-          /* Not filled, so the reader does not look at it */
-          slot = &self->slots[(self->head + self->n_filled) % N_SLOTS];
-          g_mutex_unlock (&self->lock);
-
-          expand_into (self, slot, offset, size, out_len);
-
-          g_mutex_lock (&self->lock);
-          self->n_filled++;
-          self->held_bytes += slot->capacity;
-          g_cond_broadcast (&self->cond);
-          g_mutex_unlock (&self->lock);
-        }
-
-      /* A plain buffer cut by the end of the file ends the walk */
-      if (size > self->len - offset)
-        break;
-      offset += size;
-    }
 
   g_mutex_lock (&self->lock);
-  self->done = TRUE;
-  g_cond_broadcast (&self->cond);
+  while (!self->stop)
+    {
+      Slot *slot = claim (self);
+
+      if (slot != NULL)
+        expand_unlocked (self, slot, TRUE);
+      else if (self->walked)
+        break;
+      else
+        g_cond_wait (&self->cond, &self->lock);
+    }
   g_mutex_unlock (&self->lock);
   return NULL;
 }
@@ -173,29 +215,58 @@ sps_etl_expander_new (const guint8         *data,
   self = g_new0 (SpsEtlExpander, 1);
   self->data = data;
   self->len = len;
-  self->start = start;
+  self->cursor = start;
   self->compression = compression;
   self->decompress = decompress;
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   if (threaded)
     self->thread = g_thread_try_new ("etl-expand", expand_ahead, self, NULL);
-  if (self->thread == NULL)
-    self->done = TRUE;
   return self;
 }
 
-/* Called with the lock held */
+/* Called with the lock held: the slot the reader held goes back */
 static void
-release_head (SpsEtlExpander *self)
+release_held (SpsEtlExpander *self)
 {
-  Slot *slot = &self->slots[self->head];
+  Slot *slot = &self->slots[(self->want_seq - 1) % N_SLOTS];
 
   g_clear_error (&slot->error);
-  self->held_bytes -= slot->capacity;
-  self->head = (self->head + 1) % N_SLOTS;
-  self->n_filled--;
+  self->charged -= slot->charged;
+  slot->state = SLOT_FREE;
+  self->holding = FALSE;
   g_cond_broadcast (&self->cond);
+}
+
+/* Called with the lock held: the slot of the next buffer in the walk's
+ * order, expanded; NULL when the walk has no more */
+static Slot *
+next_expanded (SpsEtlExpander *self)
+{
+  for (;;)
+    {
+      Slot *slot;
+
+      if (self->want_seq == self->next_seq)
+        {
+          /* Not claimed yet (the thread is behind, or there is none) */
+          if ((slot = claim (self)) == NULL)
+            return NULL;
+          expand_unlocked (self, slot, FALSE);
+          return slot;
+        }
+
+      slot = &self->slots[self->want_seq % N_SLOTS];
+      if (slot->state == SLOT_READY)
+        return slot;
+
+      /* The thread is expanding it: rather than wait, expand a buffer
+       * after it, if one may be expanded that far ahead */
+      if ((slot = claim (self)) != NULL)
+        expand_unlocked (self, slot, FALSE);
+      else
+        g_cond_wait (&self->cond, &self->lock);
+    }
 }
 
 /**
@@ -216,45 +287,45 @@ sps_etl_expander_take (SpsEtlExpander  *self,
                        GError         **error)
 {
   Slot *slot = NULL;
-  guint32 size;
-  gsize out_len;
 
   g_return_val_if_fail (self != NULL, -1);
   g_return_val_if_fail (offset < self->len && self->len - offset >= SPS_ETL_BUFFER_HEADER_SIZE, -1);
 
   g_mutex_lock (&self->lock);
   if (self->holding)
+    release_held (self);
+  if (!self->parted)
     {
-      release_head (self);
-      self->holding = FALSE;
-    }
-  for (;;)
-    {
-      while (self->n_filled == 0 && !self->done)
-        g_cond_wait (&self->cond, &self->lock);
-      /* Buffers the reader went past, had the walks parted */
-      if (self->n_filled > 0 && self->slots[self->head].offset < offset)
+      slot = next_expanded (self);
+      if (slot != NULL && slot->offset == offset)
         {
-          release_head (self);
-          continue;
+          self->holding = TRUE;
+          self->want_seq++;
+          if (slot->by_thread)
+            self->n_ahead++;
         }
-      break;
-    }
-  if (self->n_filled > 0 && self->slots[self->head].offset == offset)
-    {
-      slot = &self->slots[self->head];
-      self->holding = TRUE;
-      self->n_ahead++;
+      else
+        {
+          /* The reader's walk and the expander's parted (they classify
+           * buffers alike, so this is a bug): from here on the reader
+           * expands what it takes */
+          g_critical ("%s: the buffer at %zu is not the next to expand", G_STRFUNC, offset);
+          self->parted = TRUE;
+          self->stop = TRUE;
+          g_cond_broadcast (&self->cond);
+          slot = NULL;
+        }
     }
   g_mutex_unlock (&self->lock);
 
   if (slot == NULL)
     {
-      if (sps_etl_buffer_classify (self->data + offset, self->len - offset, TRUE,
-                                   &size, &out_len) != SPS_ETL_BUFFER_COMPRESSED)
-        g_return_val_if_reached (-1);
       slot = &self->own;
-      expand_into (self, slot, offset, size, out_len);
+      slot->offset = offset;
+      if (sps_etl_buffer_classify (self->data + offset, self->len - offset, TRUE,
+                                   &slot->size, &slot->out_len) != SPS_ETL_BUFFER_COMPRESSED)
+        g_return_val_if_reached (-1);
+      expand_into (self, slot);
     }
 
   *out = slot->data;
