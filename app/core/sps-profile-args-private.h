@@ -5,6 +5,8 @@
 
 #pragma once
 
+#include <sqlite3.h>
+
 #include "sps-args-decoder.h"
 
 G_BEGIN_DECLS
@@ -13,8 +15,9 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SpsProfileArgs, sps_profile_args, SPS, PROFILE_ARGS, GObject)
 
-SpsProfileArgs *sps_profile_args_new (const char  *path,
-                                      const char  *display_name,
-                                      GError     **error);
+SpsProfileArgs *sps_profile_args_new     (const char      *path,
+                                          const char      *display_name,
+                                          GError         **error);
+sqlite3        *_sps_profile_args_get_db (SpsProfileArgs  *self);
 
 G_END_DECLS

@@ -173,3 +173,13 @@ sps_profile_args_new (const char  *path,
     return NULL;
   return g_steal_pointer (&self);
 }
+
+/* The connection, for the reader of the same file while the decoder is
+ * its alone (before the trace that holds it is made) */
+sqlite3 *
+_sps_profile_args_get_db (SpsProfileArgs *self)
+{
+  g_return_val_if_fail (SPS_IS_PROFILE_ARGS (self), NULL);
+
+  return self->db;
+}

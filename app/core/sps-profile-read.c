@@ -90,6 +90,25 @@ pragma_int (sqlite3    *db,
   return sqlite3_column_int64 (stmt, 0);
 }
 
+/* A statement outside a transaction takes the file's shared lock and
+ * checks for a hot journal and a changed file (a lock, a stat, a read of
+ * the header) before it reads, and drops the lock after: for every
+ * statement and every column image. Reads inside one read transaction
+ * do that once, and all see the same file. */
+static void
+read_begin (sqlite3 *db)
+{
+  sqlite3_exec (db, "BEGIN", NULL, NULL, NULL);
+}
+
+/* A read-only transaction: ending it only lets go of the lock */
+static void
+read_end (sqlite3 *db)
+{
+  if (!sqlite3_get_autocommit (db))
+    sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
+}
+
 static const char * const extra_tables[] = {
   "meta", "strings", "warnings", "row_counts", "column_images",
 };
@@ -159,6 +178,8 @@ _sps_profile_open (const char  *path,
   sqlite3_db_config (db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
   sqlite3_exec (db, "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 2147418112;", NULL, NULL, NULL);
 
+  /* The checks read under one lock (see read_begin()) */
+  read_begin (db);
   application_id = pragma_int (db, "PRAGMA application_id", &ok);
   version = pragma_int (db, "PRAGMA user_version", &ok);
   if (!ok)
@@ -184,6 +205,7 @@ _sps_profile_open (const char  *path,
       sqlite3_close (db);
       return NULL;
     }
+  read_end (db);
   return db;
 }
 
@@ -567,7 +589,9 @@ sps_trace_builder_load_profile (SpsTraceBuilder  *builder,
       return FALSE;
     }
 
-  /* The decoder's connection opens and checks the file first */
+  /* The decoder's connection opens and checks the file, then reads the
+   * tables too (nothing else has the decoder yet): one open and one
+   * check of the schema, not two */
   if (!(args = sps_profile_args_new (path, display_name, error)))
     return FALSE;
 
@@ -575,16 +599,15 @@ sps_trace_builder_load_profile (SpsTraceBuilder  *builder,
   r.display_name = display_name;
   r.trace = trace;
   r.progress = progress;
-  if (!(r.db = _sps_profile_open (path, display_name, error)))
-    return FALSE;
+  r.db = _sps_profile_args_get_db (args);
 
+  read_begin (r.db);
   ok = read_meta (&r, error) &&
        read_strings (&r, error) &&
        read_warnings (&r, error) &&
-       read_tables (&r, error) &&
-       _sps_profile_check (trace, display_name, error);
-  sqlite3_close (r.db);
-  if (!ok)
+       read_tables (&r, error);
+  read_end (r.db);
+  if (!ok || !_sps_profile_check (trace, display_name, error))
     return FALSE;
 
   _sps_trace_store_constants (trace);

@@ -26,8 +26,17 @@
 
 #include "sps-etrace-span-args.h"
 
+/* Chunks never move, so the store grows by adding them: the first holds
+ * FIRST_ROWS spans and each next one as many as all before it, up to
+ * CHUNK_ROWS, then every chunk holds CHUNK_ROWS. A capture of a few spans
+ * takes a few KiB instead of a whole CHUNK_ROWS chunk (1.5 MiB), and a
+ * large one still wastes at most one chunk. */
+#define FIRST_SHIFT 8
+#define FIRST_ROWS  (1u << FIRST_SHIFT)
 #define CHUNK_SHIFT 16
 #define CHUNK_ROWS  (1u << CHUNK_SHIFT)
+/* The chunks that double: 256, 256, 512, … 32768 rows (65536 in all) */
+#define N_GROWING   (CHUNK_SHIFT - FIRST_SHIFT + 1)
 
 /* Cookies: a marker's value (32 bits on the wire) with this bit, a
  * span's place in the store without */
@@ -94,6 +103,38 @@ sps_etrace_span_args_get_type (void)
   return type_id;
 }
 
+/* Where span @id is: its chunk and its row in that chunk */
+static inline guint
+chunk_of (guint32  id,
+          guint32 *row)
+{
+  guint bits;
+
+  if (id < FIRST_ROWS)
+    {
+      *row = id;
+      return 0;
+    }
+  if (id >= CHUNK_ROWS)
+    {
+      *row = id & (CHUNK_ROWS - 1);
+      return N_GROWING + (id >> CHUNK_SHIFT) - 1;
+    }
+  /* Chunk k of the growing ones (1 ≤ k < N_GROWING) starts at
+   * FIRST_ROWS << (k - 1): the place of the highest bit of @id */
+  bits = g_bit_storage (id);
+  *row = id - (1u << (bits - 1));
+  return bits - FIRST_SHIFT;
+}
+
+static inline guint32
+chunk_rows (guint chunk)
+{
+  if (chunk == 0)
+    return FIRST_ROWS;
+  return chunk < N_GROWING ? FIRST_ROWS << (chunk - 1) : CHUNK_ROWS;
+}
+
 static void
 store_clear (gpointer data)
 {
@@ -135,13 +176,16 @@ sps_etrace_span_store_add (SpsEtraceSpanStore *self,
 {
   StoredSpan *chunk;
   guint32 id = self->n;
+  guint32 row;
+  guint k;
 
   if (id == SPS_ETRACE_NO_ARGS)
     return SPS_ETRACE_NO_ARGS;
-  if ((id & (CHUNK_ROWS - 1)) == 0)
-    g_ptr_array_add (self->chunks, g_new (StoredSpan, CHUNK_ROWS));
-  chunk = g_ptr_array_index (self->chunks, id >> CHUNK_SHIFT);
-  chunk[id & (CHUNK_ROWS - 1)] = (StoredSpan) { start, end, name };
+  k = chunk_of (id, &row);
+  if (row == 0)
+    g_ptr_array_add (self->chunks, g_new (StoredSpan, chunk_rows (k)));
+  chunk = g_ptr_array_index (self->chunks, k);
+  chunk[row] = (StoredSpan) { start, end, name };
   self->n++;
 
   return id;
@@ -203,7 +247,7 @@ sps_etrace_span_args_decode (SpsArgsDecoder  *decoder,
                              GError         **error)
 {
   SpsEtraceSpanArgs *self = SPS_ETRACE_SPAN_ARGS (decoder);
-  const StoredSpan *span;
+  const StoredSpan *span = NULL;
 
   if (cookie & MARKER_BIT)
     {
@@ -213,7 +257,13 @@ sps_etrace_span_args_decode (SpsArgsDecoder  *decoder,
       return TRUE;
     }
 
-  span = cookie < self->n ? &self->chunks[cookie >> CHUNK_SHIFT][cookie & (CHUNK_ROWS - 1)] : NULL;
+  if (cookie < self->n)
+    {
+      guint32 row;
+      guint k = chunk_of ((guint32) cookie, &row);
+
+      span = &self->chunks[k][row];
+    }
   /* A stored span's name is known to every later build (names are only
    * added); checked all the same, as a reference is only a number */
   if (span == NULL || span->name >= self->n_names)
