@@ -56,6 +56,7 @@ simdjson_baseline (const char   *program,
   g_autofree char *out = NULL;
   g_auto(GStrv) lines = NULL;
   double load_wall = -1, walk_wall = -1, load_cpu = -1, walk_cpu = -1;
+  const char *kernel = "unknown";
   int status = 0;
 
   if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, error) ||
@@ -71,6 +72,8 @@ simdjson_baseline (const char   *program,
         sscanf (lines[i] + 4, "%lf %lf", &load_cpu, &walk_cpu);
       else if (g_str_has_prefix (lines[i], "events "))
         run->events = g_ascii_strtoull (lines[i] + 7, NULL, 10);
+      else if (g_str_has_prefix (lines[i], "kernel "))
+        kernel = lines[i] + 7;
     }
   if (load_wall < 0 || walk_wall < 0 || load_cpu < 0 || walk_cpu < 0)
     {
@@ -81,8 +84,8 @@ simdjson_baseline (const char   *program,
   run->walk_wall = walk_wall;
   run->walk_cpu = walk_cpu;
   run->cpu = load_cpu + walk_cpu;
-  g_print ("simdjson       %.3f s wall (read %.3f + walk %.3f), %.3f s CPU, %" G_GUINT64_FORMAT " events\n",
-           run->wall, load_wall, walk_wall, run->cpu, run->events);
+  g_print ("simdjson       %.3f s wall (read %.3f + walk %.3f), %.3f s CPU, %" G_GUINT64_FORMAT " events, "
+           "kernel %s\n", run->wall, load_wall, walk_wall, run->cpu, run->events, kernel);
   return TRUE;
 }
 
