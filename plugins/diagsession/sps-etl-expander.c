@@ -5,12 +5,14 @@
  *
  * Expanding a compressed buffer is about a third of an import's work and
  * needs nothing the reading of the records learns, so a second core can
- * do it while the records of the buffers before are read. The thread
- * walks the buffers as the reader does (sps_etl_buffer_classify() takes
- * the same decisions for both) and fills a ring of slots in file order;
- * the reader takes them in the same order. A buffer the thread did not
- * expand (it stopped, or could not start) is expanded by the reader
- * itself, so what the reader gets never depends on the thread's timing.
+ * do it while the records of the buffers before are read. The thread and
+ * the reader share one walk over the buffers (sps_etl_buffer_classify()
+ * takes the reader's decisions): whoever claims the next compressed
+ * buffer expands it into a slot of a ring, and the reader takes the slots
+ * in file order. The reader expands a buffer itself when it is not
+ * claimed yet (the thread is behind, or could not start), and a later
+ * one rather than wait for the thread, so what it gets never depends on
+ * the thread's timing.
  */
 
 #define G_LOG_DOMAIN "sps-etl"
@@ -41,7 +43,6 @@ typedef enum
 typedef struct
 {
   SlotState state;
-  guint64   seq;        /* the claim's number: the reader takes them in order */
   gsize     offset;     /* of the buffer in the file */
   guint32   size;
   gsize     out_len;
@@ -137,7 +138,7 @@ claim (SpsEtlExpander *self)
       slot = &self->slots[self->next_seq % N_SLOTS];
       g_assert (slot->state == SLOT_FREE);
       slot->state = SLOT_WORKING;
-      slot->seq = self->next_seq++;
+      self->next_seq++;
       slot->offset = self->cursor;
       slot->size = size;
       slot->out_len = out_len;
@@ -193,6 +194,7 @@ expand_ahead (gpointer user_data)
  *   trace header's)
  * @compression: the file's compression (its header's)
  * @decompress: what expands a buffer; called on the expander's thread
+ *   and on the reader's
  * @threaded: whether to expand ahead on a thread (else each buffer is
  *   expanded when taken)
  *

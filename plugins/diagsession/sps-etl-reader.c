@@ -673,10 +673,12 @@ sps_etl_buffer_data (const guint8          *data,
 
   if (expanded_by_reader)
     {
-      gsize out_len = saved >= BUFFER_HEADER_SIZE ? saved - BUFFER_HEADER_SIZE : 0;
+      gsize out_len;
       gssize got;
 
-      if (size > len - offset || out_len == 0 || out_len > SPS_ETL_MAX_EXPANDED_SIZE || decompress == NULL)
+      /* The reader expanded it: its header says so again */
+      if (sps_etl_buffer_classify (b, len - offset, TRUE, &size, &out_len) != SPS_ETL_BUFFER_COMPRESSED ||
+          out_len == 0 || decompress == NULL)
         goto bad;
       *expanded = g_malloc (out_len);
       got = decompress (compression, b + BUFFER_HEADER_SIZE, size - BUFFER_HEADER_SIZE,
