@@ -25,6 +25,7 @@
 # include <sys/prctl.h>
 #endif
 
+#include <gio/gunixsocketaddress.h>
 #include <glib/gi18n-lib.h>
 
 #include "sps-broadway.h"
@@ -39,6 +40,7 @@
 struct _SpsBroadway
 {
   GSubprocess *daemon;
+  char        *socket_path;
   guint        port;
   gboolean     exited;
 };
@@ -160,15 +162,30 @@ daemon_exited_cb (GObject      *object,
 }
 
 static gboolean
-accepts_connections (guint port)
+accepts_connections (GSocketConnectable *address)
 {
   g_autoptr(GSocketClient) client = g_socket_client_new ();
   g_autoptr(GSocketConnection) connection = NULL;
 
   g_socket_client_set_timeout (client, 1);
-  connection = g_socket_client_connect_to_host (client, "127.0.0.1", (guint16) port, NULL, NULL);
+  connection = g_socket_client_connect (client, address, NULL, NULL);
 
   return connection != NULL;
+}
+
+/* Whether the daemon takes both kinds of connection: the browser's on the
+ * port and GTK's on the display's socket. It listens on the port first
+ * and on the socket after, so an app started when the port answered
+ * could find no socket yet ("cannot open display"). */
+static gboolean
+is_ready (SpsBroadway *self)
+{
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) http = g_inet_socket_address_new (loopback, (guint16) self->port);
+  g_autoptr(GSocketAddress) display = g_unix_socket_address_new (self->socket_path);
+
+  return accepts_connections (G_SOCKET_CONNECTABLE (http)) &&
+         accepts_connections (G_SOCKET_CONNECTABLE (display));
 }
 
 /* Waits until the daemon takes connections (the port was free before, so
@@ -190,7 +207,7 @@ wait_until_ready (SpsBroadway  *self,
                        _("%s stopped before serving port %u"), DAEMON, self->port);
           return FALSE;
         }
-      if (accepts_connections (self->port))
+      if (is_ready (self))
         return TRUE;
       if (g_get_monotonic_time () >= deadline)
         {
@@ -257,6 +274,12 @@ sps_broadway_start (int          *argc,
   self = g_new0 (SpsBroadway, 1);
   self->port = port;
   display = g_strdup_printf (":%u", sps_broadway_display_for_port (port));
+  /* Where GTK and the daemon put display :N's socket */
+  {
+    g_autofree char *name = g_strdup_printf ("broadway%u.socket", sps_broadway_display_for_port (port) + 1);
+
+    self->socket_path = g_build_filename (g_get_user_runtime_dir (), name, NULL);
+  }
   port_text = g_strdup_printf ("%u", port);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
@@ -339,5 +362,6 @@ sps_broadway_stop (SpsBroadway *self)
     }
 
   g_clear_object (&self->daemon);
+  g_free (self->socket_path);
   g_free (self);
 }
