@@ -2,8 +2,9 @@
  * the app serves tests/fixtures/broadway-two-slices.json on a free
  * loopback port, headless Chromium loads the page and takes a screenshot,
  * and the two slices are where the timeline draws them, in their palette
- * colours; and on a busy port the app refuses clearly and starts no
- * daemon. Every child has a deadline and is killed with its process
+ * colours; on a busy port the app refuses clearly and starts no
+ * daemon; and the app starts only once the daemon takes GTK's
+ * connections, not only the browser's. Every child has a deadline and is killed with its process
  * group when the test ends.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -17,9 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gio/gunixsocketaddress.h>
 #include <glib/gstdio.h>
 #include <spanscope-gtk.h>
 
+#include "sps-broadway.h"
 #include "sps-test-util.h"
 
 #define APP_READY_TIMEOUT_S 60
@@ -478,14 +481,119 @@ test_busy_port (void)
   sps_test_remove_tree (tmp);
 }
 
+/* A stand-in for gtk4-broadwayd that, as the real one does, listens on
+ * the port first and on the display's socket after; here a second later,
+ * so that an app started when the port answered could not open the
+ * display yet. */
+static const char fake_daemon[] =
+  "#!/usr/bin/python3\n"
+  "import os, socket, sys, threading, time\n"
+  "def serve(listener):\n"
+  "    while True:\n"
+  "        listener.accept()[0].close()\n"
+  "def listen(family, address):\n"
+  "    listener = socket.socket(family)\n"
+  "    listener.bind(address)\n"
+  "    listener.listen(8)\n"
+  "    threading.Thread(target=serve, args=(listener,), daemon=True).start()\n"
+  "port = int(sys.argv[sys.argv.index('--port') + 1])\n"
+  "display = int(sys.argv[-1][1:])\n"
+  "listen(socket.AF_INET, ('127.0.0.1', port))\n"
+  "time.sleep(1)\n"
+  "listen(socket.AF_UNIX, os.path.join(os.environ['XDG_RUNTIME_DIR'], 'broadway%d.socket' % (display + 1)))\n"
+  "time.sleep(60)\n";
+
+static void
+test_ready_for_gtk (void)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *bin = NULL;
+  g_autofree char *daemon = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *port_arg = NULL;
+  g_autofree char *display = NULL;
+  g_autofree char *socket_name = NULL;
+  g_autofree char *socket_path = NULL;
+  g_autoptr(SpsBroadway) broadway = NULL;
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketAddress) address = NULL;
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GError) error = NULL;
+  char *args[3];
+  int n_args = 2;
+  guint port;
+  gint64 started;
+
+  g_test_summary ("--broadway returns (and the app goes on to open the display) only once the "
+                  "daemon listens on the display's socket, which gtk4-broadwayd opens after "
+                  "its port: a stand-in daemon opens the socket a second after the port, and "
+                  "the socket takes a connection as soon as the start returns");
+  if (!g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("needs /usr/bin/python3 for the stand-in daemon");
+      return;
+    }
+
+  /* XDG_RUNTIME_DIR was set in main(), before GLib read it */
+  tmp = g_dir_make_tmp ("sps-broadway-ready-XXXXXX", &error);
+  g_assert_no_error (error);
+  bin = g_build_filename (tmp, "bin", NULL);
+  g_assert_cmpint (g_mkdir (bin, 0700), ==, 0);
+  daemon = g_build_filename (bin, "gtk4-broadwayd", NULL);
+  g_file_set_contents (daemon, fake_daemon, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (daemon, 0755), ==, 0);
+  path = g_strconcat (bin, ":", g_getenv ("PATH"), NULL);
+  g_setenv ("PATH", path, TRUE);
+
+  port = free_port ();
+  port_arg = g_strdup_printf ("--broadway=%u", port);
+  args[0] = (char *) "spanscope";
+  args[1] = port_arg;
+  args[2] = NULL;
+  display = g_strdup_printf (":%u", sps_broadway_display_for_port (port));
+  socket_name = g_strdup_printf ("broadway%u.socket", sps_broadway_display_for_port (port) + 1);
+  socket_path = g_build_filename (g_get_user_runtime_dir (), socket_name, NULL);
+
+  started = g_get_monotonic_time ();
+  g_assert_true (sps_broadway_start (&n_args, args, &broadway, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (broadway);
+  g_assert_cmpint (n_args, ==, 1);
+  g_assert_cmpint (g_get_monotonic_time () - started, >=, G_USEC_PER_SEC);
+  g_assert_cmpstr (g_getenv ("BROADWAY_DISPLAY"), ==, display);
+
+  address = g_unix_socket_address_new (socket_path);
+  connection = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (connection);
+
+  g_clear_object (&connection);
+  g_clear_pointer (&broadway, sps_broadway_stop);
+  g_unsetenv ("GDK_BACKEND");
+  g_unsetenv ("BROADWAY_DISPLAY");
+  g_unlink (socket_path);
+  g_unlink (daemon);
+  g_rmdir (bin);
+  g_rmdir (tmp);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  g_autofree char *runtime = g_dir_make_tmp ("sps-broadway-runtime-XXXXXX", NULL);
+  int ret;
+
+  /* GLib reads it once; the app's children get their own */
+  g_setenv ("XDG_RUNTIME_DIR", runtime, TRUE);
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/broadway/browser-screenshot", test_browser_screenshot);
   g_test_add_func ("/broadway/busy-port", test_busy_port);
+  g_test_add_func ("/broadway/ready-for-gtk", test_ready_for_gtk);
 
-  return g_test_run ();
+  ret = g_test_run ();
+  g_rmdir (runtime);
+  return ret;
 }
