@@ -503,6 +503,15 @@ static const char fake_daemon[] =
   "listen(socket.AF_UNIX, os.path.join(os.environ['XDG_RUNTIME_DIR'], 'broadway%d.socket' % (display + 1)))\n"
   "time.sleep(60)\n";
 
+static GString *printed;
+
+/* What the start prints for the user, kept out of the test's TAP output */
+static void
+keep_print (const char *text)
+{
+  g_string_append (printed, text);
+}
+
 static void
 test_ready_for_gtk (void)
 {
@@ -519,6 +528,9 @@ test_ready_for_gtk (void)
   g_autoptr(GSocketAddress) address = NULL;
   g_autoptr(GSocketConnection) connection = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  GPrintFunc print_handler;
+  gboolean ok;
   char *args[3];
   int n_args = 2;
   guint port;
@@ -555,9 +567,16 @@ test_ready_for_gtk (void)
   socket_name = g_strdup_printf ("broadway%u.socket", sps_broadway_display_for_port (port) + 1);
   socket_path = g_build_filename (g_get_user_runtime_dir (), socket_name, NULL);
 
+  printed = g_string_new (NULL);
+  print_handler = g_set_print_handler (keep_print);
   started = g_get_monotonic_time ();
-  g_assert_true (sps_broadway_start (&n_args, args, &broadway, &error));
+  ok = sps_broadway_start (&n_args, args, &broadway, &error);
+  g_set_print_handler (print_handler);
   g_assert_no_error (error);
+  g_assert_true (ok);
+  url = g_strdup_printf ("http://127.0.0.1:%u/", port);
+  g_assert_nonnull (strstr (printed->str, url));
+  g_string_free (g_steal_pointer (&printed), TRUE);
   g_assert_nonnull (broadway);
   g_assert_cmpint (n_args, ==, 1);
   g_assert_cmpint (g_get_monotonic_time () - started, >=, G_USEC_PER_SEC);
