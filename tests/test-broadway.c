@@ -4,8 +4,8 @@
  * and the two slices are where the timeline draws them, in their palette
  * colours; on a busy port the app refuses clearly and starts no
  * daemon; and the app starts only once the daemon takes GTK's
- * connections, not only the browser's. Every child has a deadline and is killed with its process
- * group when the test ends.
+ * connections, not only the browser's. Every child has a deadline and is
+ * killed with its process group when the test ends.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -519,9 +519,9 @@ test_ready_for_gtk (void)
   g_autofree char *bin = NULL;
   g_autofree char *daemon = NULL;
   g_autofree char *path = NULL;
+  g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
   g_autofree char *port_arg = NULL;
   g_autofree char *display = NULL;
-  g_autofree char *socket_name = NULL;
   g_autofree char *socket_path = NULL;
   g_autoptr(SpsBroadway) broadway = NULL;
   g_autoptr(GSocketClient) client = g_socket_client_new ();
@@ -555,7 +555,7 @@ test_ready_for_gtk (void)
   g_file_set_contents (daemon, fake_daemon, -1, &error);
   g_assert_no_error (error);
   g_assert_cmpint (g_chmod (daemon, 0755), ==, 0);
-  path = g_strconcat (bin, ":", g_getenv ("PATH"), NULL);
+  path = g_strconcat (bin, ":", old_path, NULL);
   g_setenv ("PATH", path, TRUE);
 
   port = free_port ();
@@ -564,8 +564,7 @@ test_ready_for_gtk (void)
   args[1] = port_arg;
   args[2] = NULL;
   display = g_strdup_printf (":%u", sps_broadway_display_for_port (port));
-  socket_name = g_strdup_printf ("broadway%u.socket", sps_broadway_display_for_port (port) + 1);
-  socket_path = g_build_filename (g_get_user_runtime_dir (), socket_name, NULL);
+  socket_path = sps_broadway_socket_for_port (port);
 
   printed = g_string_new (NULL);
   print_handler = g_set_print_handler (keep_print);
@@ -591,10 +590,9 @@ test_ready_for_gtk (void)
   g_clear_pointer (&broadway, sps_broadway_stop);
   g_unsetenv ("GDK_BACKEND");
   g_unsetenv ("BROADWAY_DISPLAY");
+  g_setenv ("PATH", old_path, TRUE);
   g_unlink (socket_path);
-  g_unlink (daemon);
-  g_rmdir (bin);
-  g_rmdir (tmp);
+  sps_test_remove_tree (tmp);
 }
 
 int
@@ -613,6 +611,6 @@ main (int   argc,
   g_test_add_func ("/broadway/ready-for-gtk", test_ready_for_gtk);
 
   ret = g_test_run ();
-  g_rmdir (runtime);
+  sps_test_remove_tree (runtime);
   return ret;
 }

@@ -51,6 +51,16 @@ sps_broadway_display_for_port (guint port)
   return (port + 65536 - SPS_BROADWAY_DEFAULT_PORT) % 65536;
 }
 
+/* Where GTK and the daemon put the socket of @port's display (:N's is
+ * broadway(N+1).socket in the user's runtime folder); free with g_free() */
+char *
+sps_broadway_socket_for_port (guint port)
+{
+  g_autofree char *name = g_strdup_printf ("broadway%u.socket", sps_broadway_display_for_port (port) + 1);
+
+  return g_build_filename (g_get_user_runtime_dir (), name, NULL);
+}
+
 /* Finds and removes --broadway or --broadway=PORT from @argv; FALSE with
  * @error for a bad port. */
 static gboolean
@@ -274,12 +284,7 @@ sps_broadway_start (int          *argc,
   self = g_new0 (SpsBroadway, 1);
   self->port = port;
   display = g_strdup_printf (":%u", sps_broadway_display_for_port (port));
-  /* Where GTK and the daemon put display :N's socket */
-  {
-    g_autofree char *name = g_strdup_printf ("broadway%u.socket", sps_broadway_display_for_port (port) + 1);
-
-    self->socket_path = g_build_filename (g_get_user_runtime_dir (), name, NULL);
-  }
+  self->socket_path = sps_broadway_socket_for_port (port);
   port_text = g_strdup_printf ("%u", port);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);

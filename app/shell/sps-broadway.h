@@ -21,6 +21,7 @@ gboolean sps_broadway_start         (int           *argc,
 void     sps_broadway_prepare_app   (SpsBroadway   *self,
                                      GApplication  *app);
 guint    sps_broadway_display_for_port (guint        port);
+char    *sps_broadway_socket_for_port  (guint        port);
 void     sps_broadway_stop          (SpsBroadway   *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpsBroadway, sps_broadway_stop)
