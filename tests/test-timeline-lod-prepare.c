@@ -7,11 +7,14 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <spanscope-core.h>
 
+#include "sps-test-util.h"
 #include "sps-timeline-lod-private.h"
+#include "sps-timeline-private.h"
 
 /* Fixed seed: every run checks the same random traces. */
 static GRand *rng;
@@ -311,6 +314,132 @@ test_level_ahead (void)
   g_assert_cmpuint (_sps_timeline_lod_level_ahead (SPS_TIME_MAX), ==, 51);
 }
 
+/* The flows' index by time (built ahead with the summaries) against one
+ * made the plain way: every flow's span as the timeline draws it, sorted
+ * by earlier end with ties in flow order, the later ends sorted, and the
+ * running maximum. Times far apart (every radix pass) and many equal. */
+typedef struct
+{
+  SpsTime tmin;
+  SpsTime tmax;
+  guint   flow;
+} FlowSpan;
+
+static int
+compare_spans (gconstpointer a,
+               gconstpointer b)
+{
+  const FlowSpan *x = a;
+  const FlowSpan *y = b;
+
+  if (x->tmin != y->tmin)
+    return x->tmin < y->tmin ? -1 : 1;
+  return x->flow < y->flow ? -1 : x->flow > y->flow;
+}
+
+static int
+compare_times (gconstpointer a,
+               gconstpointer b)
+{
+  SpsTime x = *(const SpsTime *) a;
+  SpsTime y = *(const SpsTime *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+check_flow_index (guint   n_slices,
+                  guint   n_flows,
+                  SpsTime spread)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree guint32 *handles = g_new (guint32, n_slices);
+  g_autofree SpsTime *starts = g_new (SpsTime, n_slices);
+  g_autofree FlowSpan *spans = NULL;
+  g_autofree SpsTime *ends = NULL;
+  SpsTimelineFlowIndex index = { 0 };
+  guint32 process = sps_trace_builder_ensure_process (builder, 1);
+  guint32 threads[3];
+  const SpsFlowTable *flows;
+  const SpsSliceTable *slices;
+  guint32 name = sps_trace_builder_intern (builder, "s", -1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = sps_trace_builder_ensure_thread (builder, process, i + 1);
+  for (guint i = 0; i < n_slices; i++)
+    {
+      /* A few distinct starts, so that many flows share a time */
+      starts[i] = g_rand_boolean (rng) ? (SpsTime) g_rand_int_range (rng, 0, 8) * (spread / 8)
+                  : (SpsTime) (g_rand_double_range (rng, -1, 1) * spread);
+      handles[i] = sps_trace_builder_add_complete (builder, threads[i % 3], starts[i],
+                                                   g_rand_int_range (rng, 0, 1000),
+                                                   name, 0, SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+    }
+  for (guint f = 0; f < n_flows; f++)
+    {
+      guint a = g_rand_int_range (rng, 0, n_slices);
+      guint b = g_rand_int_range (rng, 0, n_slices);
+
+      /* A flow's end may not come before its start (it would be dropped) */
+      if (starts[b] < starts[a])
+        {
+          guint swap = a;
+
+          a = b;
+          b = swap;
+        }
+
+      sps_test_add_flow (builder, f + 1, threads[a % 3], starts[a], handles[a],
+                         threads[b % 3], starts[b], handles[b]);
+    }
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+  flows = sps_trace_get_flows (trace);
+  slices = sps_trace_get_slices (trace);
+  g_assert_cmpuint (flows->n_rows, ==, n_flows);
+
+  spans = g_new (FlowSpan, MAX (n_flows, 1));
+  ends = g_new (SpsTime, MAX (n_flows, 1));
+  for (guint f = 0; f < n_flows; f++)
+    {
+      guint32 a = flows->from_slice[f];
+      SpsTime to = slices->ts[flows->to_slice[f]];
+      SpsTime from = CLAMP (to, slices->ts[a], slices->ts[a] + slices->dur[a]);
+
+      spans[f].tmin = MIN (from, to);
+      spans[f].tmax = ends[f] = MAX (from, to);
+      spans[f].flow = f;
+    }
+  qsort (spans, n_flows, sizeof *spans, compare_spans);
+  qsort (ends, n_flows, sizeof *ends, compare_times);
+
+  _sps_timeline_flow_index_build (trace, &index);
+  g_assert_cmpuint (index.n, ==, n_flows);
+  for (guint i = 0; i < n_flows; i++)
+    {
+      g_assert_cmpint (index.by_min[i].tmin, ==, spans[i].tmin);
+      g_assert_cmpint (index.by_min[i].tmax, ==, spans[i].tmax);
+      g_assert_cmpuint (index.by_min[i].flow, ==, spans[i].flow);
+      g_assert_cmpint (index.max_sorted[i], ==, ends[i]);
+      g_assert_cmpint (index.running_max[i], ==, MAX (i > 0 ? index.running_max[i - 1] : SPS_TIME_MIN, spans[i].tmax));
+    }
+  _sps_timeline_flow_index_clear (&index);
+}
+
+static void
+test_flow_index (void)
+{
+  check_flow_index (1, 0, 1000);
+  check_flow_index (2, 1, 1000);
+  /* Equal times only */
+  check_flow_index (20, 30, 0);
+  check_flow_index (500, 2000, 100000);
+  /* 2^60 ns each side of 0: six radix passes */
+  check_flow_index (3000, 20000, G_GINT64_CONSTANT (1) << 60);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -324,6 +453,7 @@ main (int   argc,
   g_test_add_func ("/gtk/timeline-lod/prepare/memory", test_prepare_memory);
   g_test_add_func ("/gtk/timeline-lod/prepare/cancelled", test_prepare_cancelled);
   g_test_add_func ("/gtk/timeline-lod/prepare/level-ahead", test_level_ahead);
+  g_test_add_func ("/gtk/timeline-lod/prepare/flow-index", test_flow_index);
 
   ret = g_test_run ();
   g_rand_free (rng);

@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdlib.h>
+#include <string.h>
 
 #include "sps-timeline-private.h"
 
@@ -19,6 +19,8 @@
 /* How far a flow's curve leaves its ends horizontally, at least, px: a
  * curve bulges past its ends by less than that. */
 #define FLOW_MIN_BEND        24.0
+/* Flows ahead whose slices are asked for while building the index */
+#define PREFETCH_DISTANCE    16
 
 void
 _sps_timeline_invalidate_flow_cache (SpsTimeline *self)
@@ -27,26 +29,81 @@ _sps_timeline_invalidate_flow_cache (SpsTimeline *self)
   self->flow_cache.valid = FALSE;
 }
 
-static int
-compare_flow_keys (gconstpointer a,
-                   gconstpointer b)
+/* Sorts @times ascending, stably, moving @rows (may be NULL) with them:
+ * an LSD radix sort, 11 bits a pass over the bits in which the times
+ * differ. qsort() of the 2.7 M flows of a 10 GB trace was most of what
+ * the summaries built ahead cost. */
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+
+static void
+sort_times (SpsTime *times,
+            guint32 *rows,
+            gsize    n)
 {
-  const SpsTimelineFlowKey *x = a;
-  const SpsTimelineFlowKey *y = b;
+  g_autofree SpsTime *time_buf = NULL;
+  g_autofree guint32 *row_buf = NULL;
+  g_autofree guint32 *counts = NULL;
+  SpsTime *src_t = times, *dst_t;
+  guint32 *src_r = rows, *dst_r = NULL;
+  SpsTime lo = SPS_TIME_MAX;
+  guint64 span = 0;
+  guint n_passes = 0;
 
-  if (x->tmin != y->tmin)
-    return x->tmin < y->tmin ? -1 : 1;
-  return x->flow < y->flow ? -1 : x->flow > y->flow;
-}
+  for (gsize i = 0; i < n; i++)
+    lo = MIN (lo, times[i]);
+  for (gsize i = 0; i < n; i++)
+    span |= (guint64) times[i] - (guint64) lo;
+  while (n_passes * RADIX_BITS < 64 && (span >> (n_passes * RADIX_BITS)) != 0)
+    n_passes++;
+  if (n_passes == 0)
+    return;
 
-static int
-compare_times (gconstpointer a,
-               gconstpointer b)
-{
-  SpsTime x = *(const SpsTime *) a;
-  SpsTime y = *(const SpsTime *) b;
+  dst_t = time_buf = g_new (SpsTime, n);
+  if (rows != NULL)
+    dst_r = row_buf = g_new (guint32, n);
+  counts = g_new0 (guint32, (gsize) n_passes * RADIX_SIZE);
 
-  return x < y ? -1 : x > y;
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 key = (guint64) times[i] - (guint64) lo;
+
+      for (guint p = 0; p < n_passes; p++)
+        counts[p * RADIX_SIZE + ((key >> (p * RADIX_BITS)) & (RADIX_SIZE - 1))]++;
+    }
+
+  for (guint p = 0; p < n_passes; p++)
+    {
+      guint32 *slot = counts + p * RADIX_SIZE;
+      guint32 sum = 0;
+      gpointer swap;
+
+      for (guint d = 0; d < RADIX_SIZE; d++)
+        {
+          guint32 count = slot[d];
+
+          slot[d] = sum;
+          sum += count;
+        }
+      for (gsize i = 0; i < n; i++)
+        {
+          guint32 at = slot[(((guint64) src_t[i] - (guint64) lo) >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++;
+
+          dst_t[at] = src_t[i];
+          if (rows != NULL)
+            dst_r[at] = src_r[i];
+        }
+      swap = src_t, src_t = dst_t, dst_t = swap;
+      swap = src_r, src_r = dst_r, dst_r = swap;
+    }
+
+  /* An odd number of passes ends in the buffers */
+  if (src_t != times)
+    {
+      memcpy (times, src_t, n * sizeof *times);
+      if (rows != NULL)
+        memcpy (rows, src_r, n * sizeof *rows);
+    }
 }
 
 static void
@@ -77,32 +134,53 @@ _sps_timeline_flow_index_build (SpsTrace             *trace,
 {
   const SpsFlowTable *flows = sps_trace_get_flows (trace);
   const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  g_autofree SpsTimelineFlowKey *keys = NULL;
+  g_autofree SpsTime *tmin = NULL;
+  g_autofree guint32 *order = NULL;
   guint n = 0;
 
   g_assert (SPS_IS_TRACE (trace));
   g_assert (index != NULL && index->by_min == NULL);
 
-  index->by_min = g_new (SpsTimelineFlowKey, MAX (flows->n_rows, 1));
+  keys = g_new (SpsTimelineFlowKey, MAX (flows->n_rows, 1));
+  tmin = g_new (SpsTime, MAX (flows->n_rows, 1));
+  order = g_new (guint32, MAX (flows->n_rows, 1));
   index->max_sorted = g_new (SpsTime, MAX (flows->n_rows, 1));
 
   for (guint i = 0; i < flows->n_rows; i++)
     {
       SpsTime from, to;
 
+      /* A flow's slices are anywhere in the table: asked for ahead, the
+       * three reads of each miss the cache together instead of in turn */
+      if (i + PREFETCH_DISTANCE < flows->n_rows)
+        {
+          guint32 a = MIN (flows->from_slice[i + PREFETCH_DISTANCE], slices->n_rows - 1);
+          guint32 b = MIN (flows->to_slice[i + PREFETCH_DISTANCE], slices->n_rows - 1);
+
+          __builtin_prefetch (&slices->ts[a]);
+          __builtin_prefetch (&slices->dur[a]);
+          __builtin_prefetch (&slices->ts[b]);
+        }
+
       if (flows->from_slice[i] >= slices->n_rows || flows->to_slice[i] >= slices->n_rows)
         continue;
 
       flow_span (trace, i, &from, &to);
-      index->by_min[n].tmin = MIN (from, to);
-      index->by_min[n].tmax = MAX (from, to);
-      index->by_min[n].flow = i;
-      index->max_sorted[n] = MAX (from, to);
+      keys[n].tmin = tmin[n] = MIN (from, to);
+      keys[n].tmax = index->max_sorted[n] = MAX (from, to);
+      keys[n].flow = i;
+      order[n] = n;
       n++;
     }
 
   index->n = n;
-  qsort (index->by_min, n, sizeof (SpsTimelineFlowKey), compare_flow_keys);
-  qsort (index->max_sorted, n, sizeof (SpsTime), compare_times);
+  /* Stable, and the keys are in flow order: equal times stay in it */
+  sort_times (tmin, order, n);
+  sort_times (index->max_sorted, NULL, n);
+  index->by_min = g_new (SpsTimelineFlowKey, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    index->by_min[i] = keys[order[i]];
 
   index->running_max = g_new (SpsTime, MAX (n, 1));
   for (guint i = 0; i < n; i++)
@@ -167,18 +245,22 @@ flow_ends_free (gpointer data)
   g_free (ends);
 }
 
-static int
-compare_by_key (gconstpointer a,
-                gconstpointer b,
-                gpointer      user_data)
+/* The flow indices in order of @key (a slice of each flow), ties in flow
+ * order: where a slice's flows are, found by a binary search */
+static guint32 *
+flows_by_key (const guint32 *key,
+              guint          n)
 {
-  const guint32 *key = user_data;
-  guint32 x = *(const guint32 *) a;
-  guint32 y = *(const guint32 *) b;
+  guint32 *sorted = g_new (guint32, MAX (n, 1));
+  g_autofree SpsTime *times = g_new (SpsTime, MAX (n, 1));
 
-  if (key[x] != key[y])
-    return key[x] < key[y] ? -1 : 1;
-  return x < y ? -1 : x > y;
+  for (guint i = 0; i < n; i++)
+    {
+      sorted[i] = i;
+      times[i] = key[i];
+    }
+  sort_times (times, sorted, n);
+  return sorted;
 }
 
 static FlowEnds *
@@ -192,12 +274,8 @@ ensure_flow_ends (SpsTimeline *self)
 
   ends = g_new0 (FlowEnds, 1);
   ends->n = flows->n_rows;
-  ends->by_from = g_new (guint32, MAX (ends->n, 1));
-  ends->by_to = g_new (guint32, MAX (ends->n, 1));
-  for (guint i = 0; i < ends->n; i++)
-    ends->by_from[i] = ends->by_to[i] = i;
-  g_qsort_with_data (ends->by_from, ends->n, sizeof (guint32), compare_by_key, (gpointer) flows->from_slice);
-  g_qsort_with_data (ends->by_to, ends->n, sizeof (guint32), compare_by_key, (gpointer) flows->to_slice);
+  ends->by_from = flows_by_key (flows->from_slice, ends->n);
+  ends->by_to = flows_by_key (flows->to_slice, ends->n);
   g_object_set_data_full (G_OBJECT (self), "sps-flow-ends", ends, flow_ends_free);
   return ends;
 }

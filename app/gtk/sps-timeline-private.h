@@ -371,8 +371,10 @@ void           _sps_timeline_take_prepared         (SpsTimeline               *s
                                                     SpsTimelineFlowIndex      *flow_index);
 
 /* sps-timeline-flows.c */
+SPS_GTK_AVAILABLE_IN_ALL
 void           _sps_timeline_flow_index_build      (SpsTrace                  *trace,
                                                     SpsTimelineFlowIndex      *index);
+SPS_GTK_AVAILABLE_IN_ALL
 void           _sps_timeline_flow_index_clear      (SpsTimelineFlowIndex      *index);
 void           _sps_timeline_invalidate_flow_cache (SpsTimeline               *self);
 void           _sps_timeline_update_selected_flows (SpsTimeline               *self);
