@@ -392,6 +392,7 @@ test_counters (void)
 static GArray *
 reference_runs (SpsTrace *trace,
                 guint     track,
+                guint     depth,
                 guint     level)
 {
   const SpsTrackTable *tracks = sps_trace_get_tracks (trace);
@@ -407,7 +408,8 @@ reference_runs (SpsTrace *trace,
       SpsLodRun run = { slices->ts[i], slices->ts[i] + slices->dur[i], i, 1 };
       gboolean small = slices->dur[i] < threshold;
 
-      g_assert_cmpuint (slices->depth[i], ==, 0);
+      if (slices->depth[i] != depth)
+        continue;
 
       if (small && last_is_small && run.start - last->end < threshold)
         {
@@ -429,6 +431,7 @@ reference_runs (SpsTrace *trace,
 static void
 check_random_window (SpsTimelineLod *lod,
                      guint           track,
+                     guint           depth,
                      guint           level,
                      GArray         *reference,
                      SpsTime         start,
@@ -438,7 +441,7 @@ check_random_window (SpsTimelineLod *lod,
   SpsLodRun run;
   guint j = 0;
 
-  _sps_timeline_lod_runs_init (lod, &iter, track, 0, level, start, end);
+  _sps_timeline_lod_runs_init (lod, &iter, track, depth, level, start, end);
   for (guint i = 0; i < reference->len; i++)
     {
       const SpsLodRun *r = &g_array_index (reference, SpsLodRun, i);
@@ -465,13 +468,14 @@ check_random_window (SpsTimelineLod *lod,
 static const SpsLodRecord *
 check_window_records (SpsTimelineLod *lod,
                       guint           track,
+                      guint           depth,
                       guint           level,
                       GArray         *reference,
                       SpsTime         start,
                       SpsTime         end)
 {
   guint n_records = 0;
-  const SpsLodRecord *records = _sps_timeline_lod_runs_window (lod, track, 0, level, start, end, &n_records);
+  const SpsLodRecord *records = _sps_timeline_lod_runs_window (lod, track, depth, level, start, end, &n_records);
   guint k = 0;
 
   for (guint i = 0; i < reference->len; i++)
@@ -492,14 +496,48 @@ check_window_records (SpsTimelineLod *lod,
       g_assert_cmpuint (records[k].last - records[k].first, ==, r->count);
       k++;
     }
+  /* Where ends go back, items that ended before @start may follow */
+  while (k < n_records && records[k].start < end && records[k].end <= start &&
+         !(records[k].end == records[k].start && records[k].start >= start))
+    k++;
   g_assert_true (k == n_records || records[k].start >= end);
 
   return records != NULL ? records + n_records : NULL;
 }
 
-/* Random lanes with slices from 0 to 5000 ns and gaps from 0 to 3000 ns:
- * every level and a hundred windows agree with the definition, whatever
- * order the levels are built in. */
+/* A flat lane of @n slices from 0 to 5000 ns long with gaps from 0 to
+ * 3000 ns, on a thread of its own */
+static void
+add_random_lane (SpsTraceBuilder *builder,
+                 guint            n)
+{
+  guint32 process = sps_trace_builder_ensure_process (builder, 1);
+  guint32 thread = sps_trace_builder_ensure_thread (builder, process, 1);
+  guint32 name = sps_trace_builder_intern (builder, "x", -1);
+  SpsTime t = g_rand_int_range (rng, -10000, 10000);
+  SpsTime previous_start = 0;
+  SpsTime previous_end = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      SpsTime dur = g_rand_boolean (rng) ? g_rand_int_range (rng, 0, 8) : g_rand_int_range (rng, 0, 5000);
+      SpsTime gap = g_rand_boolean (rng) ? g_rand_int_range (rng, 0, 4) : g_rand_int_range (rng, 0, 3000);
+
+      /* A zero-length slice touching another one would nest in it:
+       * keep the lane flat. */
+      if (i > 0 && t == previous_end && (dur == 0 || previous_end == previous_start))
+        t++;
+
+      sps_trace_builder_add_complete (builder, thread, t, dur, name, 0,
+                                      SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+      previous_start = t;
+      previous_end = t + dur;
+      t = previous_end + gap;
+    }
+}
+
+/* Random lanes: every level and a hundred windows agree with the
+ * definition, whatever order the levels are built in. */
 static void
 test_random_lanes (void)
 {
@@ -509,33 +547,10 @@ test_random_lanes (void)
       g_autoptr(SpsTrace) trace = NULL;
       g_autoptr(SpsTimelineLod) lod = NULL;
       g_autoptr(GError) error = NULL;
-      guint32 process = sps_trace_builder_ensure_process (builder, 1);
-      guint32 thread = sps_trace_builder_ensure_thread (builder, process, 1);
-      guint32 name = sps_trace_builder_intern (builder, "x", -1);
-      SpsTime t = g_rand_int_range (rng, -10000, 10000);
-      SpsTime previous_start = 0;
-      SpsTime previous_end = 0;
-      guint n = g_rand_int_range (rng, 1, 3000);
       guint levels[16];
       guint track;
 
-      for (guint i = 0; i < n; i++)
-        {
-          SpsTime dur = g_rand_boolean (rng) ? g_rand_int_range (rng, 0, 8) : g_rand_int_range (rng, 0, 5000);
-          SpsTime gap = g_rand_boolean (rng) ? g_rand_int_range (rng, 0, 4) : g_rand_int_range (rng, 0, 3000);
-
-          /* A zero-length slice touching another one would nest in it:
-           * keep the lane flat. */
-          if (i > 0 && t == previous_end && (dur == 0 || previous_end == previous_start))
-            t++;
-
-          sps_trace_builder_add_complete (builder, thread, t, dur, name, 0,
-                                          SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
-          previous_start = t;
-          previous_end = t + dur;
-          t = previous_end + gap;
-        }
-
+      add_random_lane (builder, g_rand_int_range (rng, 1, 3000));
       trace = sps_trace_builder_finish (builder, NULL, &error);
       g_assert_no_error (error);
       lod = _sps_timeline_lod_new (trace);
@@ -546,19 +561,19 @@ test_random_lanes (void)
 
       for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
         {
-          g_autoptr(GArray) reference = reference_runs (trace, track, levels[i]);
+          g_autoptr(GArray) reference = reference_runs (trace, track, 0, levels[i]);
           SpsTime lo = sps_trace_get_start_time (trace) - 100;
           SpsTime hi = sps_trace_get_end_time (trace) + 100;
 
           g_assert_cmpuint (_sps_timeline_lod_get_n_runs (lod, track, 0, levels[i]), ==, reference->len);
-          check_random_window (lod, track, levels[i], reference, SPS_TIME_MIN, SPS_TIME_MAX);
+          check_random_window (lod, track, 0, levels[i], reference, SPS_TIME_MIN, SPS_TIME_MAX);
 
           for (guint w = 0; w < 100; w++)
             {
               SpsTime a = lo + (SpsTime) (g_rand_double (rng) * (double) (hi - lo));
               SpsTime b = a + (SpsTime) (g_rand_double (rng) * (double) (hi - lo) / 8);
 
-              check_random_window (lod, track, levels[i], reference, a, b);
+              check_random_window (lod, track, 0, levels[i], reference, a, b);
 
               /* A window moved or zoomed by less than half its width is
                * answered from the same kept items */
@@ -570,15 +585,15 @@ test_random_lanes (void)
 
                   /* Another level first, so that [a, b) is taken anew */
                   _sps_timeline_lod_runs_window (lod, track, 0, (levels[i] + 1) % 20, a, b, &n_other);
-                  kept = check_window_records (lod, track, levels[i], reference, a, b);
+                  kept = check_window_records (lod, track, 0, levels[i], reference, a, b);
 
                   if (kept != NULL)
                     {
-                      g_assert_true (check_window_records (lod, track, levels[i], reference,
+                      g_assert_true (check_window_records (lod, track, 0, levels[i], reference,
                                                            a + quarter, b + quarter) == kept);
-                      g_assert_true (check_window_records (lod, track, levels[i], reference,
+                      g_assert_true (check_window_records (lod, track, 0, levels[i], reference,
                                                            a - quarter, b + quarter) == kept);
-                      g_assert_true (check_window_records (lod, track, levels[i], reference,
+                      g_assert_true (check_window_records (lod, track, 0, levels[i], reference,
                                                            a + quarter, b - quarter) == kept);
                     }
                 }
@@ -587,6 +602,165 @@ test_random_lanes (void)
 
       g_assert_cmpuint (_sps_timeline_lod_get_memory_size (lod), >, 0);
     }
+}
+
+/* Levels not built yet, merged on the fly from the slices around the
+ * range (every lane long enough for it here): the same items as the
+ * definition's, through the iterator and through the lane's window, for
+ * a flat thread lane and an async lane whose slices overlap (its ends go
+ * back and forth), at every level in turn from the finest, as a zoom out
+ * asks for them, and at random ones. */
+static void
+check_lazy_lane (SpsTrace       *trace,
+                 SpsTimelineLod *lod,
+                 guint           track,
+                 guint           level)
+{
+  g_autoptr(GArray) reference = reference_runs (trace, track, 0, level);
+  SpsTime lo = sps_trace_get_start_time (trace) - 100;
+  SpsTime hi = sps_trace_get_end_time (trace) + 100;
+
+  for (guint w = 0; w < 60; w++)
+    {
+      SpsTime a = lo + (SpsTime) (g_rand_double (rng) * (double) (hi - lo));
+      SpsTime b = a + 1 + (SpsTime) (g_rand_double (rng) * (double) (hi - lo) / (w < 30 ? 64 : 4));
+
+      check_random_window (lod, track, 0, level, reference, a, b);
+      check_window_records (lod, track, 0, level, reference, a, b);
+    }
+  check_random_window (lod, track, 0, level, reference, SPS_TIME_MIN, SPS_TIME_MAX);
+}
+
+static void
+test_lazy (void)
+{
+  guint n_lazy = 0;
+
+  for (guint round = 0; round < 6; round++)
+    {
+      g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+      g_autoptr(SpsTrace) trace = NULL;
+      g_autoptr(SpsTimelineLod) lod = NULL;
+      g_autoptr(GError) error = NULL;
+      guint32 process = sps_trace_builder_ensure_process (builder, 1);
+      guint32 name = sps_trace_builder_intern (builder, "y", -1);
+      guint tracks[2];
+
+      add_random_lane (builder, g_rand_int_range (rng, 1000, 6000));
+      /* Async slices of distinct ids overlap at depth 0 */
+      for (guint i = 0; i < 800; i++)
+        {
+          SpsTime ts = g_rand_int_range (rng, 0, 2000000);
+          SpsTime dur = g_rand_boolean (rng) ? g_rand_int_range (rng, 0, 50) : g_rand_int_range (rng, 0, 60000);
+
+          sps_trace_builder_add_async (builder, SPS_ASYNC_BEGIN, process, i, ts, name, 0, SPS_ARGS_REF_NONE);
+          sps_trace_builder_add_async (builder, SPS_ASYNC_END, process, i, ts + dur, name, 0, SPS_ARGS_REF_NONE);
+        }
+      trace = sps_trace_builder_finish (builder, NULL, &error);
+      g_assert_no_error (error);
+      tracks[0] = find_track (trace, SPS_TRACK_THREAD_SLICES, 0);
+      tracks[1] = find_track (trace, SPS_TRACK_ASYNC, 0);
+
+      for (guint t = 0; t < G_N_ELEMENTS (tracks); t++)
+        {
+          lod = _sps_timeline_lod_new (trace);
+          _sps_timeline_lod_set_lazy_min_slices (lod, 0);
+          if (round % 2 == 0)
+            for (guint level = 0; level < 22; level++)
+              check_lazy_lane (trace, lod, tracks[t], level);
+          else
+            for (guint i = 0; i < 12; i++)
+              check_lazy_lane (trace, lod, tracks[t], g_rand_int_range (rng, 0, 22));
+          n_lazy += _sps_timeline_lod_get_n_lazy (lod);
+          g_clear_pointer (&lod, _sps_timeline_lod_free);
+        }
+    }
+
+  /* Most ranges were merged on the fly (some built their level: a run
+   * longer than the walk allowed, or one past the budget) */
+  g_assert_cmpuint (n_lazy, >, 5000);
+}
+
+/* A lane whose slices overlap, so that its ends go back and forth (the
+ * lane past the depth cap, where deeper slices are kept): where an item
+ * may start depends on the greatest end so far, not the last one */
+#define DEPTH_CAP (G_MAXUINT16 - 1)
+
+static void
+test_lazy_overlapping (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsTimelineLod) lod = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (builder, 1);
+  guint32 thread = sps_trace_builder_ensure_thread (builder, process, 1);
+  guint32 name = sps_trace_builder_intern (builder, "z", -1);
+  const SpsSliceTable *slices;
+  SpsTime end = G_GINT64_CONSTANT (1000000000);
+  guint track, n_capped = 0;
+  gboolean back = FALSE;
+  SpsTime previous = SPS_TIME_MIN;
+
+  for (guint i = 0; i < DEPTH_CAP; i++)
+    sps_trace_builder_add_complete (builder, thread, i, end - 2 * (SpsTime) i, name, 0,
+                                    SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+  for (guint i = 0; i < 3000; i++)
+    {
+      /* Dense: short slices nest in short slices */
+      SpsTime ts = 100000 + g_rand_int_range (rng, 0, 300000);
+      SpsTime dur = g_rand_boolean (rng) ? g_rand_int_range (rng, 0, 200) : g_rand_int_range (rng, 0, 6000);
+
+      sps_trace_builder_add_complete (builder, thread, ts, dur, name, 0, SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+    }
+  /* And, further on, a short slice holding a shorter one, then one that
+   * starts 2^k ns or more after the inner one ends but less after the
+   * outer one does: merged at level k (at 2^7 to 2^11 ns here), as only
+   * the greatest end so far tells */
+  for (guint i = 0; i < 400; i++)
+    {
+      SpsTime scale = (SpsTime) 1 << (i % 5);
+      SpsTime base = 500000 + (SpsTime) i * 40000;
+
+      sps_trace_builder_add_complete (builder, thread, base, 90 * scale, name, 0, SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+      sps_trace_builder_add_complete (builder, thread, base + 10 * scale, 10 * scale, name, 0, SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+      sps_trace_builder_add_complete (builder, thread, base + 150 * scale, 5 * scale, name, 0, SPS_ARGS_REF_NONE, SPS_SLICE_NONE);
+    }
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+  track = find_track (trace, SPS_TRACK_THREAD_SLICES, 0);
+
+  /* The lane past the chain holds the 4200 slices, and its ends do go
+   * back */
+  slices = sps_trace_get_slices (trace);
+  for (guint i = 0; i < slices->n_rows; i++)
+    if (slices->depth[i] == DEPTH_CAP)
+      {
+        SpsTime e = slices->ts[i] + slices->dur[i];
+
+        back |= e < previous;
+        previous = e;
+        n_capped++;
+      }
+  g_assert_cmpuint (n_capped, ==, 4200);
+  g_assert_true (back);
+
+  lod = _sps_timeline_lod_new (trace);
+  _sps_timeline_lod_set_lazy_min_slices (lod, 0);
+  for (guint level = 0; level < 22; level++)
+    {
+      g_autoptr(GArray) reference = reference_runs (trace, track, DEPTH_CAP, level);
+
+      for (guint w = 0; w < 60; w++)
+        {
+          SpsTime a = g_rand_int_range (rng, 90000, w % 2 == 0 ? 420000 : 16600000);
+          SpsTime b = a + 1 + g_rand_int_range (rng, 0, w < 30 ? 3000 : 100000);
+
+          check_random_window (lod, track, DEPTH_CAP, level, reference, a, b);
+          check_window_records (lod, track, DEPTH_CAP, level, reference, a, b);
+        }
+    }
+  g_assert_cmpuint (_sps_timeline_lod_get_n_lazy (lod), >, 1000);
 }
 
 /* Instants of thread 1 at 0, 1, 2, 9 and 16 ns (and a slice, which is no
@@ -729,6 +903,8 @@ main (int   argc,
   g_test_add_func ("/gtk/timeline-lod/slices/windows", test_windows);
   g_test_add_func ("/gtk/timeline-lod/slices/hit", test_slice_at);
   g_test_add_func ("/gtk/timeline-lod/slices/random", test_random_lanes);
+  g_test_add_func ("/gtk/timeline-lod/slices/lazy", test_lazy);
+  g_test_add_func ("/gtk/timeline-lod/slices/lazy-overlapping", test_lazy_overlapping);
   g_test_add_func ("/gtk/timeline-lod/counters", test_counters);
   g_test_add_func ("/gtk/timeline-lod/points", test_points);
   g_test_add_func ("/gtk/timeline-lod/search", test_search);

@@ -65,9 +65,11 @@ typedef struct
   const double  *value;
   guint          pos;
   guint          run;
-  guint          end_pos;
+  guint          end_pos;   /* slices merged on the fly: where to stop */
   SpsTime        start;
   SpsTime        end;
+  SpsTime        merge;     /* not 0: merging slices on the fly at this
+                             * threshold (a level not built yet) */
 } SpsLodIter;
 
 /* Exported (but not installed) for the tests and the frame benchmark. */
@@ -87,6 +89,11 @@ gboolean        _sps_timeline_lod_prepare             (SpsTimelineLod *self,
 SPS_GTK_AVAILABLE_IN_ALL
 guint           _sps_timeline_lod_level_ahead         (SpsTime         span);
 
+SPS_GTK_AVAILABLE_IN_ALL
+void            _sps_timeline_lod_set_lazy_min_slices (SpsTimelineLod *self,
+                                                       guint           n_slices);
+SPS_GTK_AVAILABLE_IN_ALL
+guint           _sps_timeline_lod_get_n_lazy          (SpsTimelineLod *self);
 SPS_GTK_AVAILABLE_IN_ALL
 guint           _sps_timeline_lod_get_n_runs          (SpsTimelineLod *self,
                                                        guint           track,

@@ -15,6 +15,11 @@ G_BEGIN_DECLS
 
 typedef SpsLodRecord RunRecord;
 
+/* Lanes of fewer slices build every level they draw (about 0.1 ms
+ * each); longer ones merge a level not built yet on the fly
+ * (sps-timeline-lod-lazy.c) */
+#define SPS_LOD_LAZY_MIN_SLICES 16384
+
 typedef struct
 {
   guint      n_items;       /* runs plus slices on their own */
@@ -46,6 +51,8 @@ typedef struct
   SliceLevel    *levels[SPS_LOD_N_LEVELS];
   guint64        owned;     /* bit k: levels[k] was allocated for k */
   LaneWindow     window;
+  guint64        lazy_work; /* slices merged on the fly so far (see
+                             * sps-timeline-lod-lazy.c) */
 } SliceLane;
 
 typedef struct
@@ -97,6 +104,9 @@ struct _SpsTimelineLod
   CounterTrack         *counter_tracks;
   PointTrack           *point_tracks;
   gsize                 memory;
+  guint                 lazy_min_slices; /* lanes this long and longer
+                                          * merge unbuilt levels on the fly */
+  guint                 n_lazy;          /* ranges merged on the fly */
 };
 
 static inline SpsTime
@@ -127,6 +137,45 @@ is_point_track (guint8 kind)
          kind == SPS_TRACK_THREAD_SAMPLES;
 }
 
+static inline SpsTime
+lane_search_key (const SliceLane *lane,
+                 const SpsTime   *ts,
+                 const SpsTime   *dur,
+                 guint            i)
+{
+  guint32 slice;
+
+  if (lane->max_end != NULL)
+    return lane->max_end[i];
+
+  slice = lane->slices[i];
+  return ts[slice] + dur[slice];
+}
+
+/* The first position whose slice ends (or whose slices so far end) at or
+ * after @time. */
+static inline guint
+lane_search (const SliceLane *lane,
+             const SpsTime   *ts,
+             const SpsTime   *dur,
+             SpsTime          time)
+{
+  guint lo = 0;
+  guint hi = lane->n_slices;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (lane_search_key (lane, ts, dur, mid) < time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
 /* Adds to the bytes built: atomically, since _sps_timeline_lod_prepare()
  * builds tracks in several threads at once */
 static inline void
@@ -139,6 +188,8 @@ lod_add_memory (SpsTimelineLod *self,
 void              _sps_timeline_lod_counter_track_clear (CounterTrack     *ct);
 void              _sps_timeline_lod_point_track_clear   (PointTrack       *pt);
 /* sps-timeline-lod.c, for the lanes' windows (sps-timeline-lod-window.c) */
+SliceTrack       *_sps_timeline_lod_ensure_slice_track  (SpsTimelineLod   *self,
+                                                         guint             track);
 const SliceLevel *_sps_timeline_lod_ensure_slice_level  (SpsTimelineLod   *self,
                                                          guint             track,
                                                          guint             depth,
@@ -147,6 +198,24 @@ const SliceLevel *_sps_timeline_lod_ensure_slice_level  (SpsTimelineLod   *self,
 guint             _sps_timeline_lod_first_reaching      (const RunRecord  *records,
                                                          guint             n,
                                                          SpsTime           time);
+/* sps-timeline-lod-lazy.c, for _sps_timeline_lod_runs_init() */
+gboolean          _sps_timeline_lod_lazy_range          (SpsTimelineLod   *self,
+                                                         SliceLane        *lane,
+                                                         guint             k,
+                                                         SpsTime           start,
+                                                         SpsTime           end,
+                                                         guint            *from,
+                                                         guint            *to);
+gboolean          _sps_timeline_lod_merge_next          (const SliceLane  *lane,
+                                                         const SpsTime    *ts,
+                                                         const SpsTime    *dur,
+                                                         const guint32    *name,
+                                                         SpsTime           threshold,
+                                                         guint             limit,
+                                                         guint            *pos,
+                                                         SpsLodRun        *out,
+                                                         guint            *first,
+                                                         guint            *last);
 /* sps-timeline-lod-counters.c and -points.c, for
  * _sps_timeline_lod_prepare() (sps-timeline-lod-prepare.c) */
 const CounterLevel *_sps_timeline_lod_ensure_counter_level (SpsTimelineLod *self,

@@ -113,7 +113,7 @@ _sps_timeline_lod_runs_window (SpsTimelineLod *self,
                                SpsTime         end,
                                guint          *n_records)
 {
-  const SliceLane *found = NULL;
+  SliceTrack *st;
   SliceLane *lane;
   LaneWindow *w;
   guint lo = 0;
@@ -126,11 +126,15 @@ _sps_timeline_lod_runs_window (SpsTimelineLod *self,
   g_return_val_if_fail (track < self->tracks->n_rows, NULL);
   g_return_val_if_fail (level < SPS_LOD_N_LEVELS, NULL);
 
-  if (!is_slice_track (self->tracks->kind[track]) || start >= end ||
-      _sps_timeline_lod_ensure_slice_level (self, track, depth, level, &found) == NULL)
+  if (!is_slice_track (self->tracks->kind[track]) || start >= end)
+    return NULL;
+  /* The level itself is built, or merged on the fly, when the window is
+   * filled from it */
+  st = _sps_timeline_lod_ensure_slice_track (self, track);
+  if (depth >= st->n_lanes)
     return NULL;
 
-  lane = &self->slice_tracks[track].lanes[depth];
+  lane = &st->lanes[depth];
   w = &lane->window;
 
   if (!w->filled || w->level != level || start < w->start || end > w->end)

@@ -28,7 +28,10 @@
  * Levels are built lazily, on the first query at that level, from the
  * nearest finer level already built (merging is transitive, so the result
  * is the same as from the slices); a level with as many items as its source
- * is its source, so unchanged levels cost nothing. Everything here is used
+ * is its source, so unchanged levels cost nothing. Where no finer level
+ * is built, a long lane answers a query for a range from its slices there
+ * instead, merged on the fly (sps-timeline-lod-lazy.c), until that has
+ * cost as much as building the level. Everything here is used
  * by one thread at a time: the main thread, or before the timeline draws
  * with them, the threads of _sps_timeline_lod_prepare(), which build one
  * level of every track ahead (each track by one thread), so that a
@@ -60,6 +63,9 @@ typedef struct
   const guint32    *name;
   guint             pos;
   guint             run;
+  SpsTime           merge;  /* not 0: @level is the lane's slices, merged
+                             * on the fly at this threshold up to @limit */
+  guint             limit;
 } Walker;
 
 static inline gboolean
@@ -68,6 +74,10 @@ walker_next (Walker    *w,
              guint     *first,
              guint     *last)
 {
+  if (G_UNLIKELY (w->merge != 0))
+    return _sps_timeline_lod_merge_next (w->lane, w->ts, w->dur, w->name, w->merge, w->limit,
+                                         &w->pos, out, first, last);
+
   if (w->pos >= w->lane->n_slices)
     return FALSE;
 
@@ -101,45 +111,6 @@ walker_next (Walker    *w,
   return TRUE;
 }
 
-static inline SpsTime
-lane_search_key (const SliceLane *lane,
-                 const SpsTime   *ts,
-                 const SpsTime   *dur,
-                 guint            i)
-{
-  guint32 slice;
-
-  if (lane->max_end != NULL)
-    return lane->max_end[i];
-
-  slice = lane->slices[i];
-  return ts[slice] + dur[slice];
-}
-
-/* The first position whose slice ends (or whose slices so far end) at or
- * after @time. */
-static guint
-lane_search (const SliceLane *lane,
-             const SpsTime   *ts,
-             const SpsTime   *dur,
-             SpsTime          time)
-{
-  guint lo = 0;
-  guint hi = lane->n_slices;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (lane_search_key (lane, ts, dur, mid) < time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-
-  return lo;
-}
-
 static void
 walker_init (SpsTimelineLod   *self,
              Walker           *w,
@@ -155,6 +126,8 @@ walker_init (SpsTimelineLod   *self,
   w->ts = self->slices->ts;
   w->dur = self->slices->dur;
   w->name = self->slices->name;
+  w->merge = 0;
+  w->limit = 0;
 
   /* The first run that ends after @pos; start at it if it holds @pos. */
   while (lo < hi)
@@ -178,9 +151,10 @@ level_free (SliceLevel *level)
   g_free (level);
 }
 
-static SliceTrack *
-ensure_slice_track (SpsTimelineLod *self,
-                    guint           track)
+/* The track's lanes, made on first use */
+SliceTrack *
+_sps_timeline_lod_ensure_slice_track (SpsTimelineLod *self,
+                                      guint           track)
 {
   SliceTrack *st = &self->slice_tracks[track];
   const SpsTime *ts = self->slices->ts;
@@ -374,7 +348,7 @@ _sps_timeline_lod_ensure_slice_level (SpsTimelineLod   *self,
                                       guint             k,
                                       const SliceLane **lane_out)
 {
-  SliceTrack *st = ensure_slice_track (self, track);
+  SliceTrack *st = _sps_timeline_lod_ensure_slice_track (self, track);
   SliceLane *lane;
   const SliceLevel *source;
   SliceLevel *level;
@@ -457,6 +431,7 @@ _sps_timeline_lod_new (SpsTrace *trace)
   self->slice_tracks = g_new0 (SliceTrack, MAX (n_tracks, 1));
   self->counter_tracks = g_new0 (CounterTrack, MAX (n_tracks, 1));
   self->point_tracks = g_new0 (PointTrack, MAX (n_tracks, 1));
+  self->lazy_min_slices = SPS_LOD_LAZY_MIN_SLICES;
 
   for (guint t = 0; t < n_tracks; t++)
     {
@@ -614,6 +589,8 @@ _sps_timeline_lod_runs_init (SpsTimelineLod *self,
 {
   const SliceLevel *l = NULL;
   const SliceLane *lane = NULL;
+  SliceTrack *st;
+  guint from, to;
   Walker w;
 
   g_return_if_fail (self != NULL);
@@ -624,10 +601,32 @@ _sps_timeline_lod_runs_init (SpsTimelineLod *self,
   g_return_if_fail (track < self->tracks->n_rows);
   g_return_if_fail (level < SPS_LOD_N_LEVELS);
 
-  if (is_slice_track (self->tracks->kind[track]))
-    l = _sps_timeline_lod_ensure_slice_level (self, track, depth, level, &lane);
+  if (!is_slice_track (self->tracks->kind[track]) || start >= end)
+    return;
 
-  if (l == NULL || start >= end)
+  st = _sps_timeline_lod_ensure_slice_track (self, track);
+  if (depth >= st->n_lanes)
+    return;
+
+  /* A level not built yet, merged from the slices around the range */
+  if (st->lanes[depth].levels[level] == NULL &&
+      _sps_timeline_lod_lazy_range (self, &st->lanes[depth], level, start, end, &from, &to))
+    {
+      iter->lane = &st->lanes[depth];
+      iter->level = &st->lanes[depth].base;
+      iter->ts = self->slices->ts;
+      iter->dur = self->slices->dur;
+      iter->name = self->slices->name;
+      iter->pos = from;
+      iter->end_pos = to;
+      iter->merge = (SpsTime) 1 << level;
+      iter->start = start;
+      iter->end = end;
+      return;
+    }
+
+  l = _sps_timeline_lod_ensure_slice_level (self, track, depth, level, &lane);
+  if (l == NULL)
     return;
 
   /* Items before the first slice that reaches @start end before it:
@@ -692,6 +691,8 @@ _sps_timeline_lod_runs_next (SpsLodIter *iter,
   w.name = iter->name;
   w.pos = iter->pos;
   w.run = iter->run;
+  w.merge = iter->merge;
+  w.limit = iter->end_pos;
 
   while (walker_next (&w, run, &first, &last))
     {
@@ -744,6 +745,8 @@ _sps_timeline_lod_runs_next_n (SpsLodIter *iter,
   w.name = iter->name;
   w.pos = iter->pos;
   w.run = iter->run;
+  w.merge = iter->merge;
+  w.limit = iter->end_pos;
 
   while (n < n_runs && walker_next (&w, &runs[n], &first, &last))
     {
@@ -835,7 +838,7 @@ _sps_timeline_lod_slice_at (SpsTimelineLod *self,
   if (!is_slice_track (self->tracks->kind[track]))
     return SPS_NO_INDEX;
 
-  st = ensure_slice_track (self, track);
+  st = _sps_timeline_lod_ensure_slice_track (self, track);
   if (depth >= st->n_lanes)
     return SPS_NO_INDEX;
 
