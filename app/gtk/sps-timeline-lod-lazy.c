@@ -24,6 +24,7 @@
 #include "config.h"
 
 #include "sps-timeline-lod-state-private.h"
+#include "sps-time-math-private.h"
 
 /* A range of at most this many slices is always merged on the fly: a
  * few tens of microseconds a frame */
@@ -55,8 +56,7 @@ starts_item (const SliceLane *lane,
   if (dur[slice] >= threshold || dur[before] >= threshold)
     return TRUE;
 
-  /* As the builder compares, start − end (see build_slice_level()) */
-  return ts[slice] - lane_search_key (lane, ts, dur, p - 1) >= threshold;
+  return _sps_time_sub (ts[slice], lane_search_key (lane, ts, dur, p - 1)) >= threshold;
 }
 
 /* The first position whose slice starts at or after @time */
@@ -193,7 +193,7 @@ _sps_timeline_lod_merge_next (const SliceLane *lane,
       {
         guint32 next = lane->slices[p];
 
-        if (dur[next] >= threshold || ts[next] - out->end >= threshold)
+        if (dur[next] >= threshold || _sps_time_sub (ts[next], out->end) >= threshold)
           break;
 
         out->end = MAX (out->end, ts[next] + dur[next]);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sps-timeline-lod-state-private.h"
+#include "sps-time-math-private.h"
 
 /*
  * Why: a frame must cost time in proportion to the pixels on screen, not to
@@ -298,7 +299,7 @@ build_slice_level (SpsTimelineLod   *self,
           continue;
         }
 
-      if (has_pending && item.start - pending.end < threshold)
+      if (has_pending && _sps_time_sub (item.start, pending.end) < threshold)
         {
           pending.end = MAX (pending.end, item.end);
           pending.last = last;
@@ -576,7 +577,8 @@ _sps_timeline_lod_first_reaching (const RunRecord *records,
  * Prepares @iter to return, in time order, the items of the lane at
  * @level that intersect [@start, @end): those with start < @end and
  * end > @start, plus zero-length ones at a time in the window. Builds
- * the level first if needed.
+ * the level first if needed, or merges its items there on the fly
+ * (_sps_timeline_lod_lazy_range()).
  */
 void
 _sps_timeline_lod_runs_init (SpsTimelineLod *self,
