@@ -763,6 +763,117 @@ test_lazy_overlapping (void)
   g_assert_cmpuint (_sps_timeline_lod_get_n_lazy (lod), >, 1000);
 }
 
+/* Counters' buckets and point tracks' points of levels not built yet,
+ * merged or walked on the fly (every track long enough for it in one
+ * summary, none in the other): the same as the built levels', for every
+ * level from the finest and random windows, NaN values, negative and
+ * equal times included */
+static void
+assert_same_buckets (SpsTimelineLod *lazy,
+                     SpsTimelineLod *built,
+                     guint           track,
+                     guint           level,
+                     SpsTime         start,
+                     SpsTime         end)
+{
+  SpsLodIter a, b;
+  SpsLodBucket x, y;
+
+  _sps_timeline_lod_buckets_init (lazy, &a, track, level, start, end);
+  _sps_timeline_lod_buckets_init (built, &b, track, level, start, end);
+  while (_sps_timeline_lod_buckets_next (&b, &y))
+    {
+      g_assert_true (_sps_timeline_lod_buckets_next (&a, &x));
+      g_assert_cmpint (x.ts, ==, y.ts);
+      g_assert_cmpuint (x.count, ==, y.count);
+      /* Bit for bit: NaN included */
+      g_assert_cmpmem (&x.min, sizeof x.min, &y.min, sizeof y.min);
+      g_assert_cmpmem (&x.max, sizeof x.max, &y.max, sizeof y.max);
+      g_assert_cmpmem (&x.last, sizeof x.last, &y.last, sizeof y.last);
+    }
+  g_assert_false (_sps_timeline_lod_buckets_next (&a, &x));
+}
+
+static void
+assert_same_points (SpsTimelineLod *lazy,
+                    SpsTimelineLod *built,
+                    guint           track,
+                    guint           level,
+                    SpsTime         start,
+                    SpsTime         end)
+{
+  SpsLodIter a, b;
+  guint32 pa[7], pb[7];
+  guint na, nb;
+
+  _sps_timeline_lod_points_init (lazy, &a, track, level, start, end);
+  _sps_timeline_lod_points_init (built, &b, track, level, start, end);
+  do
+    {
+      /* Different batch sizes, so that a batch's end falls anywhere */
+      na = _sps_timeline_lod_points_next_n (&a, pa, 7);
+      nb = _sps_timeline_lod_points_next_n (&b, pb, 7);
+      g_assert_cmpmem (pa, na * sizeof (guint32), pb, nb * sizeof (guint32));
+    }
+  while (nb > 0);
+}
+
+static void
+test_lazy_buckets_points (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(SpsTrace) trace = NULL;
+  g_autoptr(SpsTimelineLod) lazy = NULL;
+  g_autoptr(SpsTimelineLod) built = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (builder, 1);
+  guint32 thread = sps_trace_builder_ensure_thread (builder, process, 1);
+  guint32 name = sps_trace_builder_intern (builder, "c", -1);
+  guint32 counter = sps_trace_builder_ensure_counter_track (builder, process, name, 0);
+  guint tracks[3];
+  SpsTime ts = -200000;
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      double value = i % 37 == 3 ? NAN : g_rand_double_range (rng, -100, 100);
+
+      /* Equal times too, dense and sparse stretches */
+      ts += g_rand_int_range (rng, 0, 4) == 0 ? 0 : g_rand_boolean (rng) ? g_rand_int_range (rng, 1, 8) : g_rand_int_range (rng, 1, 5000);
+      sps_trace_builder_add_counter_value (builder, counter, ts, value);
+      sps_trace_builder_add_instant (builder, SPS_INSTANT_KIND_INSTANT, SPS_INSTANT_SCOPE_THREAD, process, thread,
+                                     ts - g_rand_int_range (rng, 0, 3), name, 0, SPS_ARGS_REF_NONE);
+      if (i % 2 == 0)
+        sps_trace_builder_add_sample (builder, thread, ts + g_rand_int_range (rng, 0, 100), 0, SPS_NO_INDEX,
+                                      0, NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
+    }
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+  tracks[0] = find_track (trace, SPS_TRACK_COUNTER, 0);
+  tracks[1] = find_track (trace, SPS_TRACK_THREAD_INSTANTS, 0);
+  tracks[2] = find_track (trace, SPS_TRACK_THREAD_SAMPLES, 0);
+
+  lazy = _sps_timeline_lod_new (trace);
+  _sps_timeline_lod_set_lazy_min_slices (lazy, 0);
+  built = _sps_timeline_lod_new (trace);
+  _sps_timeline_lod_set_lazy_min_slices (built, G_MAXUINT);
+
+  for (guint level = 0; level < 26; level++)
+    for (guint w = 0; w < 40; w++)
+      {
+        SpsTime a = g_rand_int_range (rng, -300000, (gint32) ts + 1000);
+        SpsTime b = a + 1 + g_rand_int_range (rng, 0, w < 20 ? 20000 : 2000000);
+
+        if (w == 0)
+          a = SPS_TIME_MIN, b = SPS_TIME_MAX;
+        assert_same_buckets (lazy, built, tracks[0], level, a, b);
+        assert_same_points (lazy, built, tracks[1], level, a, b);
+        assert_same_points (lazy, built, tracks[2], level, a, b);
+      }
+
+  g_assert_cmpuint (_sps_timeline_lod_get_n_lazy (lazy), >, 2000);
+  g_assert_cmpuint (_sps_timeline_lod_get_n_lazy (built), ==, 0);
+}
+
 /* Instants of thread 1 at 0, 1, 2, 9 and 16 ns (and a slice, which is no
  * point); samples of thread 2 at -5, -3, -1 and 4 ns. */
 static SpsTrace *
@@ -905,6 +1016,7 @@ main (int   argc,
   g_test_add_func ("/gtk/timeline-lod/slices/random", test_random_lanes);
   g_test_add_func ("/gtk/timeline-lod/slices/lazy", test_lazy);
   g_test_add_func ("/gtk/timeline-lod/slices/lazy-overlapping", test_lazy_overlapping);
+  g_test_add_func ("/gtk/timeline-lod/lazy-buckets-points", test_lazy_buckets_points);
   g_test_add_func ("/gtk/timeline-lod/counters", test_counters);
   g_test_add_func ("/gtk/timeline-lod/points", test_points);
   g_test_add_func ("/gtk/timeline-lod/search", test_search);

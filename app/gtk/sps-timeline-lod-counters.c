@@ -60,6 +60,49 @@ counter_level_get (const CounterLevel *level,
     }
 }
 
+/* Adds @b, a later bucket or value of the same bucket, to @bucket */
+static inline void
+bucket_add (SpsLodBucket       *bucket,
+            const SpsLodBucket *b)
+{
+  /* NaN never wins a comparison, so it only shows if alone. */
+  if (b->min < bucket->min || isnan (bucket->min))
+    bucket->min = b->min;
+  if (b->max > bucket->max || isnan (bucket->max))
+    bucket->max = b->max;
+  bucket->last = b->last;
+  bucket->count += b->count;
+}
+
+/* Whether a counter track's level @k, not built yet, is better merged on
+ * the fly from the values of [@start, @end) (see sps-timeline-lod-lazy.c):
+ * the track is long, no finer level is built, and the range's values
+ * are few or what was merged so far stays under the build's cost */
+static gboolean
+counter_lazy (SpsTimelineLod *self,
+              CounterTrack   *ct,
+              guint           first,
+              guint           k,
+              SpsTime         bucket_start,
+              SpsTime         end,
+              guint          *from)
+{
+  const SpsTime *ts = self->counters->ts;
+  guint to;
+
+  if (ct->levels[k] != NULL || ct->base.n < self->lazy_min_slices)
+    return FALSE;
+  for (guint j = k; j > 0; j--)
+    if (ct->levels[j - 1] != NULL)
+      return FALSE;
+
+  *from = _sps_timeline_lod_lower_bound (ts, first, ct->base.n, bucket_start);
+  to = _sps_timeline_lod_lower_bound (ts, *from, first + ct->base.n - *from, end);
+  *from -= first;
+
+  return _sps_timeline_lod_lazy_affordable (self, &ct->lazy_work, ct->base.n, to - first - *from);
+}
+
 const CounterLevel *
 _sps_timeline_lod_ensure_counter_level (SpsTimelineLod *self,
                                         guint           track,
@@ -100,15 +143,7 @@ _sps_timeline_lod_ensure_counter_level (SpsTimelineLod *self,
       id = floor_shift (b.ts, k);
 
       if (has_pending && id == pending_id)
-        {
-          /* NaN never wins a comparison, so it only shows if alone. */
-          if (b.min < pending.min || isnan (pending.min))
-            pending.min = b.min;
-          if (b.max > pending.max || isnan (pending.max))
-            pending.max = b.max;
-          pending.last = b.last;
-          pending.count += b.count;
-        }
+        bucket_add (&pending, &b);
       else
         {
           if (has_pending)
@@ -349,6 +384,7 @@ _sps_timeline_lod_buckets_init (SpsTimelineLod *self,
                                 SpsTime         start,
                                 SpsTime         end)
 {
+  CounterTrack *ct;
   const CounterLevel *l;
   SpsTime bucket_start;
   guint first;
@@ -363,12 +399,28 @@ _sps_timeline_lod_buckets_init (SpsTimelineLod *self,
   g_return_if_fail (track < self->tracks->n_rows);
   g_return_if_fail (level < SPS_LOD_N_LEVELS);
 
-  l = _sps_timeline_lod_ensure_counter_level (self, track, level);
-  if (l == NULL || start >= end)
+  ct = get_counter_track (self, track);
+  if (ct == NULL || start >= end)
     return;
 
   first = self->tracks->first_row[track];
   bucket_start = floor_shift (start, level) * ((SpsTime) 1 << level);
+
+  if (counter_lazy (self, ct, first, level, bucket_start, end, &lo))
+    {
+      iter->level = &ct->base;
+      iter->ts = self->counters->ts + first;
+      iter->value = self->counters->value + first;
+      iter->pos = lo;
+      iter->end_pos = ct->base.n;
+      iter->start = start;
+      iter->end = end;
+      iter->merge = (SpsTime) 1 << level;
+      iter->shift = level;
+      return;
+    }
+
+  l = _sps_timeline_lod_ensure_counter_level (self, track, level);
 
   lo = 0;
   hi = l->n;
@@ -417,6 +469,20 @@ _sps_timeline_lod_buckets_next (SpsLodIter   *iter,
     }
 
   iter->pos++;
+
+  /* A level not built yet: the values of the bucket, merged */
+  if (iter->merge != 0)
+    {
+      SpsTime id = floor_shift (bucket->ts, iter->shift);
+
+      for (; iter->pos < iter->end_pos && floor_shift (iter->ts[iter->pos], iter->shift) == id; iter->pos++)
+        {
+          SpsLodBucket b;
+
+          counter_level_get (iter->level, iter->ts, iter->value, 0, iter->pos, &b);
+          bucket_add (bucket, &b);
+        }
+    }
 
   return TRUE;
 }

@@ -17,6 +17,13 @@
  * when its slices are few (SMALL_RANGE), or while what it merged on the
  * fly stays below what building the level costs (its slices); past that
  * the level is built, and from then on read.
+ *
+ * Counters' and point tracks' levels are buckets of 2^k ns, which start
+ * at multiples of 2^k whatever came before, so their on-the-fly merging
+ * (in sps-timeline-lod-counters.c and -points.c) needs no search for a
+ * start; a counter track merges the values of the range, as a lane does
+ * its slices, and a point track steps from the first point of a bucket
+ * to that of the next by an exponential search, a few reads a bucket.
  */
 
 #define G_LOG_DOMAIN "sps-timeline-lod"
@@ -134,13 +141,38 @@ _sps_timeline_lod_lazy_range (SpsTimelineLod *self,
     if (walked == MAX_WALK)
       return FALSE;
 
-  if (q - p > SMALL_RANGE && lane->lazy_work + (q - p) > lane->n_slices)
+  if (!_sps_timeline_lod_lazy_affordable (self, &lane->lazy_work, lane->n_slices, q - p))
     return FALSE;
 
-  lane->lazy_work += q - p;
-  self->n_lazy++;
   *from = p;
   *to = q;
+  return TRUE;
+}
+
+/**
+ * _sps_timeline_lod_lazy_affordable:
+ * @self: summaries
+ * @work: (inout): what a lane or track merged on the fly so far
+ * @n: its number of slices or values (what building a level costs)
+ * @span: how many a query would merge
+ *
+ * Whether to merge @span on the fly rather than build the level: always
+ * for a small range, else while what was merged so far and @span stay
+ * within @n. Counts @span into @work when so.
+ *
+ * Returns: %TRUE to merge on the fly
+ */
+gboolean
+_sps_timeline_lod_lazy_affordable (SpsTimelineLod *self,
+                                   guint64        *work,
+                                   guint           n,
+                                   guint           span)
+{
+  if (span > SMALL_RANGE && *work + span > n)
+    return FALSE;
+
+  *work += span;
+  self->n_lazy++;
   return TRUE;
 }
 

@@ -45,6 +45,42 @@ point_level_get (const PointLevel *level,
   return level->first != NULL ? level->first[i] : i;
 }
 
+/* Whether a point track's level @k, not built yet, is walked on the fly
+ * instead (see sps-timeline-lod-lazy.c): the track is long and no finer
+ * level is built. A walk costs a few reads a bucket, about what reading
+ * the built level does, so it never needs building. */
+static gboolean
+point_lazy (SpsTimelineLod   *self,
+            const PointTrack *pt,
+            guint             k)
+{
+  if (pt->levels[k] != NULL || pt->base.n < self->lazy_min_slices)
+    return FALSE;
+  for (guint j = k; j > 0; j--)
+    if (pt->levels[j - 1] != NULL)
+      return FALSE;
+
+  self->n_lazy++;
+  return TRUE;
+}
+
+/* The first point of @n after @pos in a later bucket of 2^@k ns than
+ * @pos's, or @n */
+static guint
+next_bucket (const SpsTime *ts,
+             guint          pos,
+             guint          n,
+             guint          k)
+{
+  SpsTime id = floor_shift (ts[pos], k);
+
+  /* The last bucket that a time can fall in: none after it */
+  if (id >= floor_shift (SPS_TIME_MAX, k))
+    return n;
+
+  return _sps_timeline_lod_gallop (ts, pos + 1, n, (id + 1) * ((SpsTime) 1 << k));
+}
+
 const PointLevel *
 _sps_timeline_lod_ensure_point_level (SpsTimelineLod *self,
                                       guint           track,
@@ -166,12 +202,35 @@ _sps_timeline_lod_points_init (SpsTimelineLod *self,
   g_return_if_fail (track < self->tracks->n_rows);
   g_return_if_fail (level < SPS_LOD_N_LEVELS);
 
-  l = _sps_timeline_lod_ensure_point_level (self, track, level);
-  if (l == NULL || start >= end)
+  if (!is_point_track (self->tracks->kind[track]) || start >= end)
     return;
 
   ts = point_track_ts (self, track);
   n = self->tracks->n_rows_in_track[track];
+
+  /* A level not built yet, for a long track: from the first point in
+   * the window, the first point of each bucket after it, each found by
+   * an exponential search (see sps-timeline-lod-lazy.c) */
+  if (point_lazy (self, &self->point_tracks[track], level))
+    {
+      raw = _sps_timeline_lod_lower_bound (ts, 0, n, start);
+      if (raw >= n)
+        return;
+      iter->level = &self->point_tracks[track].base;
+      iter->ts = ts;
+      iter->run = raw;
+      iter->pos = next_bucket (ts, raw, n, level);
+      iter->end_pos = n;
+      iter->start = start;
+      iter->end = end;
+      iter->merge = (SpsTime) 1 << level;
+      iter->shift = level;
+      return;
+    }
+
+  l = _sps_timeline_lod_ensure_point_level (self, track, level);
+  if (l == NULL)
+    return;
 
   /* The first point in the window, and the first bucket after the one
    * that holds it: the walk returns that point for its bucket (the
@@ -236,6 +295,11 @@ _sps_timeline_lod_points_next_n (SpsLodIter *iter,
         {
           pos = iter->run;
           iter->run = G_MAXUINT;
+        }
+      else if (iter->pos < iter->end_pos && iter->merge != 0)
+        {
+          pos = iter->pos;
+          iter->pos = next_bucket (iter->ts, pos, iter->end_pos, iter->shift);
         }
       else if (iter->pos < iter->end_pos)
         {

@@ -68,8 +68,10 @@ typedef struct
   guint          end_pos;   /* slices merged on the fly: where to stop */
   SpsTime        start;
   SpsTime        end;
-  SpsTime        merge;     /* not 0: merging slices on the fly at this
-                             * threshold (a level not built yet) */
+  SpsTime        merge;     /* not 0: merging slices, values or points on
+                             * the fly at this threshold, 2^shift (a level
+                             * not built yet) */
+  guint          shift;
 } SpsLodIter;
 
 /* Exported (but not installed) for the tests and the frame benchmark. */

@@ -77,6 +77,7 @@ typedef struct
   CounterLevel  base;
   CounterLevel *levels[SPS_LOD_N_LEVELS];
   guint64       owned;
+  guint64       lazy_work;  /* values merged on the fly so far */
 } CounterTrack;
 
 /* A level of a point track: the position in the track of the first
@@ -198,7 +199,12 @@ const SliceLevel *_sps_timeline_lod_ensure_slice_level  (SpsTimelineLod   *self,
 guint             _sps_timeline_lod_first_reaching      (const RunRecord  *records,
                                                          guint             n,
                                                          SpsTime           time);
-/* sps-timeline-lod-lazy.c, for _sps_timeline_lod_runs_init() */
+/* sps-timeline-lod-lazy.c, for _sps_timeline_lod_runs_init(),
+ * _sps_timeline_lod_buckets_init() and _sps_timeline_lod_points_init() */
+gboolean          _sps_timeline_lod_lazy_affordable     (SpsTimelineLod   *self,
+                                                         guint64          *work,
+                                                         guint             n,
+                                                         guint             span);
 gboolean          _sps_timeline_lod_lazy_range          (SpsTimelineLod   *self,
                                                          SliceLane        *lane,
                                                          guint             k,
