@@ -178,9 +178,11 @@ test_live_window (void)
   g_autofree char *dir = NULL;
   g_autofree char *saved_path = NULL;
   g_autofree char *contents = NULL;
+  g_autofree char *selected_name = NULL;
   SpsLiveWindow *window;
   SpsSession *session;
-  SpsTime start, end;
+  const SpsSliceTable *slices;
+  SpsTime start, end, selected_ts, range_start, range_end;
   gsize sent = 0, len = 0;
   guint32 seq = 0;
   int master;
@@ -209,15 +211,35 @@ test_live_window (void)
   g_assert_cmpint (sps_session_get_visible_end (session), ==, end);
   g_assert_cmpint (sps_session_get_visible_end (session) - sps_session_get_visible_start (session), ==, 20000);
 
+  /* What the user sets stays from update to update: a slice selected,
+   * a range, a flag */
+  slices = sps_trace_get_slices (sps_session_get_trace (session));
+  selected_ts = slices->ts[3];
+  selected_name = g_strdup (sps_trace_get_string (sps_session_get_trace (session), slices->name[3]));
+  sps_session_set_selected_slice (session, 3);
+  sps_session_set_range (session, 10000, 15000);
+  sps_session_add_flag (session, 12000, "seen");
+
   /* Not following: burst 3 (582–673 µs) leaves the view where it is */
   sps_live_window_set_follow (window, FALSE);
   start = sps_session_get_visible_start (session);
+  end = sps_session_get_visible_end (session);
   burst (stream, &seq, 300);
   send_all (master, stream, &sent);
   wait_for_slices (window, 30);
   session = sps_live_window_get_session (window);
   g_assert_cmpint (sps_session_get_visible_start (session), ==, start);
-  g_assert_cmpint (sps_session_get_visible_end (session), ==, 282000);
+  g_assert_cmpint (sps_session_get_visible_end (session), ==, end);
+
+  slices = sps_trace_get_slices (sps_session_get_trace (session));
+  g_assert_cmpuint (sps_session_get_selected_slice (session), !=, SPS_NO_INDEX);
+  g_assert_cmpint (slices->ts[sps_session_get_selected_slice (session)], ==, selected_ts);
+  g_assert_cmpstr (sps_trace_get_string (sps_session_get_trace (session),
+                                         slices->name[sps_session_get_selected_slice (session)]), ==, selected_name);
+  g_assert_true (sps_session_get_range (session, &range_start, &range_end));
+  g_assert_cmpint (range_start, ==, 10000);
+  g_assert_cmpint (range_end, ==, 15000);
+  g_assert_cmpuint (g_list_model_get_n_items (sps_session_get_flags (session)), ==, 1);
 
   maybe_screenshot (window, "SPANSCOPE_LIVE_SCREENSHOT");
 

@@ -286,6 +286,9 @@ SPS_GTK_AVAILABLE_IN_ALL
 const guint32 *sps_session_get_pinned_threads (SpsSession *self,
                                               guint      *n_threads);
 SPS_GTK_AVAILABLE_IN_ALL
+void        sps_session_carry_over           (SpsSession *self,
+                                              SpsSession *from);
+SPS_GTK_AVAILABLE_IN_ALL
 GListModel *sps_session_get_flags            (SpsSession *self);
 SPS_GTK_AVAILABLE_IN_ALL
 SpsFlag    *sps_session_add_flag             (SpsSession *self,

@@ -385,6 +385,10 @@ show_trace (SpsLiveWindow *self,
   gtk_scrolled_window_set_child (self->scroller, self->timeline);
   gtk_stack_set_visible_child_name (self->stack, "trace");
 
+  /* The selection, range, flags and filters stay from update to update */
+  if (previous != NULL)
+    sps_session_carry_over (self->session, previous);
+
   if (previous != NULL && !self->follow)
     sps_session_set_visible (self->session,
                              sps_session_get_visible_start (previous),
