@@ -321,6 +321,30 @@ test_filters (void)
   g_assert_cmpstr (rows, ==, "0:2");
 }
 
+/* The runs that reach into [@start, @end) */
+static char *
+runs_text_in (SpsTimelineStacks *stacks,
+              guint32            track,
+              guint              depth,
+              guint              level,
+              SpsTime            start,
+              SpsTime            end)
+{
+  guint n;
+  const SpsTimelineStackRun *runs = _sps_timeline_stacks_get_runs (stacks, track, depth, level, start, end, &n);
+  GString *out = g_string_new (NULL);
+  gboolean first = TRUE;
+
+  for (guint i = 0; i < n; i++)
+    if (runs[i].end > start && runs[i].start < end)
+      {
+        g_string_append_printf (out, "%s[%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ") box %u ×%u", first ? "" : " ",
+                                runs[i].start, runs[i].end, runs[i].box, runs[i].n_boxes);
+        first = FALSE;
+      }
+  return g_string_free (out, FALSE);
+}
+
 static char *
 runs_text (SpsTimelineStacks *stacks,
            guint32            track,
@@ -328,7 +352,8 @@ runs_text (SpsTimelineStacks *stacks,
            guint              level)
 {
   guint n;
-  const SpsTimelineStackRun *runs = _sps_timeline_stacks_get_runs (stacks, track, depth, level, &n);
+  const SpsTimelineStackRun *runs = _sps_timeline_stacks_get_runs (stacks, track, depth, level,
+                                                                   SPS_TIME_MIN, SPS_TIME_MAX, &n);
   GString *out = g_string_new (NULL);
 
   for (guint i = 0; i < n; i++)
@@ -362,6 +387,78 @@ test_runs (StackFixture  *f,
   g_assert_cmpstr (l9_fresh, ==, l9);
 }
 
+/* Levels not built, merged around the range drawn (every lane long
+ * enough for it here): the hand-made runs above, the run that reaches
+ * into the range whole although it starts before it, and then random
+ * lanes against their built levels in random windows */
+static void
+test_runs_lazy (StackFixture  *f,
+                gconstpointer  data)
+{
+  g_autoptr(SpsTimelineStacks) lazy = _sps_timeline_stacks_new (f->trace, sps_trace_get_samples (f->trace));
+  g_autoptr(GRand) rng = g_rand_new_with_seed (20261207);
+
+  _sps_timeline_stacks_set_lazy_min_boxes (lazy, 0);
+  {
+    g_autofree char *l9 = runs_text_in (lazy, f->track, 2, 9, 550, 560);
+    g_autofree char *l8 = runs_text_in (lazy, f->track, 2, 8, 350, 360);
+    g_autofree char *l7 = runs_text_in (lazy, f->track, 2, 7, 0, 1000);
+
+    g_assert_cmpstr (l9, ==, "[100,600) box 0 ×3");
+    g_assert_cmpstr (l8, ==, "[300,600) box 1 ×2");
+    g_assert_cmpstr (l7, ==, "[100,300) box 0 ×1 [300,400) box 1 ×1 [500,600) box 2 ×1");
+  }
+
+  for (guint round = 0; round < 4; round++)
+    {
+      g_autoptr(SpsTraceBuilder) b = sps_trace_builder_new ();
+      g_autoptr(SpsTrace) trace = NULL;
+      g_autoptr(SpsTimelineStacks) built = NULL;
+      g_autoptr(SpsTimelineStacks) merged = NULL;
+      g_autoptr(GError) error = NULL;
+      guint32 thread = sps_trace_builder_ensure_thread (b, sps_trace_builder_ensure_process (b, 1), 1);
+      guint32 callsites[12];
+      guint32 track = 0;
+      SpsTime ts = 0;
+
+      /* Six frames in a tree of callsites two and three deep, with names
+       * shared between branches so that runs go on across buckets */
+      for (guint c = 0; c < G_N_ELEMENTS (callsites); c++)
+        {
+          g_autofree char *name = g_strdup_printf ("f%u", c % 6);
+          guint32 frame = sps_trace_builder_intern_frame (b, sps_trace_builder_intern (b, name, -1), 0, 0, c + 1);
+
+          callsites[c] = sps_trace_builder_intern_callsite (b, c < 3 ? SPS_NO_INDEX : callsites[c % 3], frame);
+        }
+      for (guint i = 0; i < 6000; i++)
+        {
+          ts += g_rand_boolean (rng) ? g_rand_int_range (rng, 1, 8) : g_rand_int_range (rng, 1, 3000);
+          sps_trace_builder_add_sample (b, thread, ts, 0, callsites[g_rand_int_range (rng, 0, G_N_ELEMENTS (callsites))],
+                                        0, NAN, SPS_WEIGHT_UNIT_NONE, SPS_SAMPLE_NONE);
+        }
+      trace = sps_trace_builder_finish (b, NULL, &error);
+      g_assert_no_error (error);
+      for (guint t = 0; t < sps_trace_get_tracks (trace)->n_rows; t++)
+        if (sps_trace_get_tracks (trace)->kind[t] == SPS_TRACK_THREAD_SAMPLES)
+          track = t;
+
+      built = _sps_timeline_stacks_new (trace, sps_trace_get_samples (trace));
+      merged = _sps_timeline_stacks_new (trace, sps_trace_get_samples (trace));
+      _sps_timeline_stacks_set_lazy_min_boxes (merged, 0);
+      for (guint depth = 0; depth < 2; depth++)
+        for (guint level = 0; level < 20; level++)
+          for (guint w = 0; w < 30; w++)
+            {
+              SpsTime a = g_rand_int_range (rng, -1000, (gint32) ts + 1000);
+              SpsTime z = a + 1 + g_rand_int_range (rng, 0, w < 15 ? 5000 : 500000);
+              g_autofree char *expected = runs_text_in (built, track, depth, level, a, z);
+              g_autofree char *got = runs_text_in (merged, track, depth, level, a, z);
+
+              g_assert_cmpstr (got, ==, expected);
+            }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -374,6 +471,8 @@ main (int   argc,
   g_test_add_func ("/gtk/timeline/stacks/filters", test_filters);
   g_test_add ("/gtk/timeline/stacks/runs", StackFixture, NULL,
               stack_fixture_set_up, test_runs, stack_fixture_tear_down);
+  g_test_add ("/gtk/timeline/stacks/runs-lazy", StackFixture, NULL,
+              stack_fixture_set_up, test_runs_lazy, stack_fixture_tear_down);
   g_test_add ("/gtk/timeline/stacks/rows", StackFixture, NULL,
               stack_fixture_set_up, test_rows, stack_fixture_tear_down);
   g_test_add ("/gtk/timeline/stacks/hit-test", StackFixture, NULL,

@@ -58,7 +58,8 @@ paint_stack (SpsTimeline               *self,
   guint n;
   const SpsTimelineStackRun *runs = _sps_timeline_stacks_get_runs (self->stacks, row->track, row->depth,
                                                                    _sps_timeline_lod_level_for_resolution (g->ns_per_px),
-                                                                   &n);
+                                                                   _sps_timeline_area_start (a, g),
+                                                                   _sps_timeline_area_end (a, g), &n);
   double px_per_ns = 1.0 / g->ns_per_px;
   gboolean labels = self->text_height <= row->height - 2;
   float text_y = floorf ((row->height - self->text_height) / 2.f);

@@ -65,7 +65,12 @@ const SpsTimelineStackRun *_sps_timeline_stacks_get_runs  (SpsTimelineStacks    
                                                            guint32               track,
                                                            guint                 depth,
                                                            guint                 level,
+                                                           SpsTime               start,
+                                                           SpsTime               end,
                                                            guint                *n_runs);
+SPS_GTK_AVAILABLE_IN_ALL
+void                       _sps_timeline_stacks_set_lazy_min_boxes (SpsTimelineStacks *self,
+                                                           guint                 n_boxes);
 SPS_GTK_AVAILABLE_IN_ALL
 guint32                    _sps_timeline_stacks_box_name  (SpsTrace             *trace,
                                                            const SpsTimelineStackBox *box);

@@ -30,9 +30,24 @@
  * change of colour, instead of searching its boxes column by column. */
 #define N_LEVELS 63
 
+/* A lane of this many boxes and more, asked for a level it has not
+ * built, merges the boxes around the range drawn instead (as slice lanes
+ * do, see sps-timeline-lod-lazy.c): a range of at most SMALL_RANGE boxes
+ * always, larger ones until what it merged so costs as much as building
+ * the level; a run's start is looked for at most MAX_WALK boxes away. */
+#define LAZY_MIN_BOXES 16384
+#define SMALL_RANGE 4096
+#define MAX_WALK 1024
+
 typedef struct
 {
   GArray *levels[N_LEVELS];  /* SpsTimelineStackRun; NULL until needed */
+  GArray *window;            /* the runs around the range last drawn at a
+                              * level not built, or NULL */
+  guint   window_level;
+  SpsTime window_start;
+  SpsTime window_end;
+  guint64 lazy_work;         /* boxes merged into windows so far */
 } LaneLod;
 
 typedef struct
@@ -48,6 +63,7 @@ struct _SpsTimelineStacks
   const SpsSampleTable *samples;
   guint                 n_tracks;
   TrackStacks          *tracks;
+  guint                 lazy_min_boxes;
 };
 
 /* The chain of @callsite from its root, at most SPS_TIMELINE_STACK_MAX_DEPTH
@@ -177,6 +193,7 @@ _sps_timeline_stacks_new (SpsTrace             *trace,
   self->samples = samples;
   self->n_tracks = tracks->n_rows;
   self->tracks = g_new0 (TrackStacks, MAX (tracks->n_rows, 1));
+  self->lazy_min_boxes = LAZY_MIN_BOXES;
 
   if (samples->n_rows == 0)
     return self;
@@ -213,6 +230,7 @@ _sps_timeline_stacks_free (SpsTimelineStacks *self)
             {
               for (guint l = 0; l < N_LEVELS; l++)
                 g_clear_pointer (&self->tracks[t].lods[d]->levels[l], g_array_unref);
+              g_clear_pointer (&self->tracks[t].lods[d]->window, g_array_unref);
               g_free (self->tracks[t].lods[d]);
             }
         }
@@ -314,20 +332,21 @@ _sps_timeline_stacks_box_name (SpsTrace                  *trace,
  * follows closer than the resolution. A box as wide as the resolution
  * stays a box of its own. So a lane costs one item per change of colour
  * at the scale drawn, not one per box or per pixel. */
-static GArray *
-build_level (SpsTrace                  *trace,
-             const SpsTimelineStackBox *boxes,
-             guint                      n,
-             guint                      level)
+static void
+merge_runs (SpsTrace                  *trace,
+            const SpsTimelineStackBox *boxes,
+            guint                      from,
+            guint                      to,
+            guint                      level,
+            GArray                    *out)
 {
   guint64 resolution = (guint64) 1 << level;
-  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (SpsTimelineStackRun), MAX (n / 16, 1));
   SpsTimelineStackRun cur = { 0, };
   SpsTime cur_bucket = 0;
   gboolean have = FALSE;
   gboolean cur_merges = FALSE;
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = from; i < to; i++)
     {
       SpsTimelineStackRun item = { boxes[i].start, boxes[i].end, i, 1, _sps_timeline_stacks_box_name (trace, &boxes[i]) };
       SpsTime bucket = item.start >> level;
@@ -351,8 +370,110 @@ build_level (SpsTrace                  *trace,
     }
   if (have)
     g_array_append_val (out, cur);
+}
 
+static GArray *
+build_level (SpsTrace                  *trace,
+             const SpsTimelineStackBox *boxes,
+             guint                      n,
+             guint                      level)
+{
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (SpsTimelineStackRun), MAX (n / 16, 1));
+
+  merge_runs (trace, boxes, 0, n, level, out);
   return out;
+}
+
+/* Whether box @i of @n starts a run at @level whatever came before: the
+ * first, one as wide as the resolution or after one (they stand alone),
+ * or one in another bucket than the box before and a resolution or more
+ * after its end (the boxes of a depth do not overlap, so that end is the
+ * run's) */
+static gboolean
+starts_run (const SpsTimelineStackBox *boxes,
+            guint                      n,
+            guint                      i,
+            guint                      level)
+{
+  guint64 resolution = (guint64) 1 << level;
+  const SpsTimelineStackBox *a, *b;
+
+  if (i == 0 || i >= n)
+    return TRUE;
+  a = &boxes[i - 1];
+  b = &boxes[i];
+  if (_sps_time_span (a->start, MAX (a->start, a->end)) >= resolution ||
+      _sps_time_span (b->start, MAX (b->start, b->end)) >= resolution)
+    return TRUE;
+  return (a->start >> level) != (b->start >> level) &&
+         _sps_time_span (a->end, MAX (a->end, b->start)) >= resolution;
+}
+
+/* The runs of @lod's lane around [@start, @end) at @level, not built,
+ * merged into the lane's window; %NULL where building the level costs
+ * less (see LAZY_MIN_BOXES) */
+static GArray *
+lazy_window (SpsTimelineStacks         *self,
+             LaneLod                   *lod,
+             const SpsTimelineStackBox *boxes,
+             guint                      n,
+             guint                      level,
+             SpsTime                    start,
+             SpsTime                    end)
+{
+  SpsTime margin, lo_time, hi_time;
+  guint lo = 0, hi = n, p, q, walked;
+
+  if (n < self->lazy_min_boxes)
+    return NULL;
+  if (lod->window != NULL && lod->window_level == level && start >= lod->window_start && end <= lod->window_end)
+    return lod->window;
+
+  /* Half the range more each side: a pan or zoom by less reads no box */
+  margin = (SpsTime) (_sps_time_span (start, MAX (start, end)) / 2);
+  lo_time = _sps_time_sub (start, margin);
+  hi_time = _sps_time_add (end, margin);
+
+  /* The first box that ends after @lo_time (ends are sorted) */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (boxes[mid].end <= lo_time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (p = lo, walked = 0; !starts_run (boxes, n, p, level); p--, walked++)
+    if (walked == MAX_WALK)
+      return NULL;
+
+  /* The first box that starts at or after @hi_time */
+  for (lo = p, hi = n; lo < hi;)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (boxes[mid].start < hi_time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (q = lo, walked = 0; !starts_run (boxes, n, q, level); q++, walked++)
+    if (walked == MAX_WALK)
+      return NULL;
+
+  if (q - p > SMALL_RANGE && lod->lazy_work + (q - p) > n)
+    return NULL;
+  lod->lazy_work += q - p;
+
+  if (lod->window == NULL)
+    lod->window = g_array_new (FALSE, FALSE, sizeof (SpsTimelineStackRun));
+  g_array_set_size (lod->window, 0);
+  merge_runs (self->trace, boxes, p, q, level, lod->window);
+  lod->window_level = level;
+  lod->window_start = lo_time;
+  lod->window_end = hi_time;
+  return lod->window;
 }
 
 /**
@@ -361,6 +482,8 @@ build_level (SpsTrace                  *trace,
  * @track: a track index
  * @depth: a depth
  * @level: a level of detail: resolution 2^@level ns
+ * @start: the start of the range drawn
+ * @end: its end
  * @n_runs: (out): the number of runs
  *
  * The lane's boxes at a resolution: boxes of their own and runs of
@@ -369,19 +492,26 @@ build_level (SpsTrace                  *trace,
  * for, and kept until the charts are freed. At most one run per
  * 2^@level ns of the lane and its boxes as wide as that, fewer where
  * neighbouring buckets have one colour, so drawing costs what the
- * pixels show.
+ * pixels show. A long lane may instead answer with the runs of a window
+ * around [@start, @end) only, merged from its boxes there (see
+ * LAZY_MIN_BOXES): the same runs as the level's in that window, valid
+ * until the next call.
  *
- * Returns: (nullable) (array length=n_runs): the runs
+ * Returns: (nullable) (array length=n_runs): the runs, at least those
+ *   that reach into [@start, @end)
  */
 const SpsTimelineStackRun *
 _sps_timeline_stacks_get_runs (SpsTimelineStacks *self,
                                guint32            track,
                                guint              depth,
                                guint              level,
+                               SpsTime            start,
+                               SpsTime            end,
                                guint             *n_runs)
 {
   TrackStacks *ts;
   LaneLod *lod;
+  GArray *window;
   const SpsTimelineStackBox *boxes;
   guint n_boxes;
 
@@ -400,6 +530,13 @@ _sps_timeline_stacks_get_runs (SpsTimelineStacks *self,
   if (ts->lods[depth] == NULL)
     ts->lods[depth] = g_new0 (LaneLod, 1);
   lod = ts->lods[depth];
+
+  if (lod->levels[level] == NULL &&
+      (window = lazy_window (self, lod, boxes, n_boxes, level, start, end)) != NULL)
+    {
+      *n_runs = window->len;
+      return (const SpsTimelineStackRun *) (gpointer) window->data;
+    }
 
   if (lod->levels[level] == NULL)
     lod->levels[level] = build_level (self->trace, boxes, n_boxes, level);
@@ -570,4 +707,20 @@ _sps_timeline_stacks_box_selection (SpsTimelineStacks *self,
   selection->raw = self->samples == sps_trace_get_raw_samples (trace) && self->samples != sps_trace_get_samples (trace);
   selection->start = boxes[box].start;
   selection->end = boxes[box].end;
+}
+
+/**
+ * _sps_timeline_stacks_set_lazy_min_boxes:
+ * @self: stack charts
+ * @n_boxes: the least number of boxes of a lane that merges levels not
+ *   built yet around the range drawn (%LAZY_MIN_BOXES by default; the
+ *   tests make short lanes do it too)
+ */
+void
+_sps_timeline_stacks_set_lazy_min_boxes (SpsTimelineStacks *self,
+                                         guint              n_boxes)
+{
+  g_return_if_fail (self != NULL);
+
+  self->lazy_min_boxes = n_boxes;
 }
