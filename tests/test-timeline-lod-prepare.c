@@ -12,6 +12,7 @@
 
 #include <spanscope-core.h>
 
+#include "sps-test-lod.h"
 #include "sps-test-util.h"
 #include "sps-timeline-lod-private.h"
 #include "sps-timeline-private.h"
@@ -150,8 +151,6 @@ assert_same_counter (SpsTimelineLod *a,
                      guint           track,
                      guint           level)
 {
-  SpsLodIter ia, ib;
-  SpsLodBucket ba, bb;
   double min_a = 0, max_a = 0, min_b = 0, max_b = 0;
 
   g_assert_cmpint (_sps_timeline_lod_get_counter_range (a, track, &min_a, &max_a), ==,
@@ -161,19 +160,7 @@ assert_same_counter (SpsTimelineLod *a,
   g_assert_cmpuint (_sps_timeline_lod_get_n_buckets (a, track, level), ==,
                     _sps_timeline_lod_get_n_buckets (b, track, level));
 
-  _sps_timeline_lod_buckets_init (a, &ia, track, level, SPS_TIME_MIN, SPS_TIME_MAX);
-  _sps_timeline_lod_buckets_init (b, &ib, track, level, SPS_TIME_MIN, SPS_TIME_MAX);
-  while (_sps_timeline_lod_buckets_next (&ia, &ba))
-    {
-      g_assert_true (_sps_timeline_lod_buckets_next (&ib, &bb));
-      g_assert_cmpint (ba.ts, ==, bb.ts);
-      g_assert_cmpuint (ba.count, ==, bb.count);
-      /* Bit for bit: NaN included */
-      g_assert_cmpmem (&ba.min, sizeof ba.min, &bb.min, sizeof bb.min);
-      g_assert_cmpmem (&ba.max, sizeof ba.max, &bb.max, sizeof bb.max);
-      g_assert_cmpmem (&ba.last, sizeof ba.last, &bb.last, sizeof bb.last);
-    }
-  g_assert_false (_sps_timeline_lod_buckets_next (&ib, &bb));
+  sps_test_lod_assert_same_buckets (a, b, track, level, SPS_TIME_MIN, SPS_TIME_MAX);
 }
 
 static void
@@ -182,22 +169,10 @@ assert_same_points (SpsTimelineLod *a,
                     guint           track,
                     guint           level)
 {
-  SpsLodIter ia, ib;
-  guint32 pa[64], pb[64];
-  guint na, nb;
-
   g_assert_cmpuint (_sps_timeline_lod_get_n_points (a, track, level), ==,
                     _sps_timeline_lod_get_n_points (b, track, level));
 
-  _sps_timeline_lod_points_init (a, &ia, track, level, SPS_TIME_MIN, SPS_TIME_MAX);
-  _sps_timeline_lod_points_init (b, &ib, track, level, SPS_TIME_MIN, SPS_TIME_MAX);
-  do
-    {
-      na = _sps_timeline_lod_points_next_n (&ia, pa, G_N_ELEMENTS (pa));
-      nb = _sps_timeline_lod_points_next_n (&ib, pb, G_N_ELEMENTS (pb));
-      g_assert_cmpmem (pa, na * sizeof (guint32), pb, nb * sizeof (guint32));
-    }
-  while (na > 0);
+  sps_test_lod_assert_same_points (a, b, track, level, SPS_TIME_MIN, SPS_TIME_MAX);
 }
 
 /* Every level of every track of @prepared against the same level built

@@ -11,6 +11,7 @@
 
 #include "sps-timeline-lod-private.h"
 
+#include "sps-test-lod.h"
 #include "sps-test-util.h"
 
 /* Fixed seed: every run checks the same random lanes. */
@@ -769,56 +770,6 @@ test_lazy_overlapping (void)
  * level from the finest and random windows, NaN values, negative and
  * equal times included */
 static void
-assert_same_buckets (SpsTimelineLod *lazy,
-                     SpsTimelineLod *built,
-                     guint           track,
-                     guint           level,
-                     SpsTime         start,
-                     SpsTime         end)
-{
-  SpsLodIter a, b;
-  SpsLodBucket x, y;
-
-  _sps_timeline_lod_buckets_init (lazy, &a, track, level, start, end);
-  _sps_timeline_lod_buckets_init (built, &b, track, level, start, end);
-  while (_sps_timeline_lod_buckets_next (&b, &y))
-    {
-      g_assert_true (_sps_timeline_lod_buckets_next (&a, &x));
-      g_assert_cmpint (x.ts, ==, y.ts);
-      g_assert_cmpuint (x.count, ==, y.count);
-      /* Bit for bit: NaN included */
-      g_assert_cmpmem (&x.min, sizeof x.min, &y.min, sizeof y.min);
-      g_assert_cmpmem (&x.max, sizeof x.max, &y.max, sizeof y.max);
-      g_assert_cmpmem (&x.last, sizeof x.last, &y.last, sizeof y.last);
-    }
-  g_assert_false (_sps_timeline_lod_buckets_next (&a, &x));
-}
-
-static void
-assert_same_points (SpsTimelineLod *lazy,
-                    SpsTimelineLod *built,
-                    guint           track,
-                    guint           level,
-                    SpsTime         start,
-                    SpsTime         end)
-{
-  SpsLodIter a, b;
-  guint32 pa[7], pb[7];
-  guint na, nb;
-
-  _sps_timeline_lod_points_init (lazy, &a, track, level, start, end);
-  _sps_timeline_lod_points_init (built, &b, track, level, start, end);
-  do
-    {
-      /* Different batch sizes, so that a batch's end falls anywhere */
-      na = _sps_timeline_lod_points_next_n (&a, pa, 7);
-      nb = _sps_timeline_lod_points_next_n (&b, pb, 7);
-      g_assert_cmpmem (pa, na * sizeof (guint32), pb, nb * sizeof (guint32));
-    }
-  while (nb > 0);
-}
-
-static void
 test_lazy_buckets_points (void)
 {
   g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
@@ -865,9 +816,9 @@ test_lazy_buckets_points (void)
 
         if (w == 0)
           a = SPS_TIME_MIN, b = SPS_TIME_MAX;
-        assert_same_buckets (lazy, built, tracks[0], level, a, b);
-        assert_same_points (lazy, built, tracks[1], level, a, b);
-        assert_same_points (lazy, built, tracks[2], level, a, b);
+        sps_test_lod_assert_same_buckets (lazy, built, tracks[0], level, a, b);
+        sps_test_lod_assert_same_points (lazy, built, tracks[1], level, a, b);
+        sps_test_lod_assert_same_points (lazy, built, tracks[2], level, a, b);
       }
 
   g_assert_cmpuint (_sps_timeline_lod_get_n_lazy (lazy), >, 2000);

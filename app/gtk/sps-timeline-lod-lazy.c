@@ -66,28 +66,6 @@ starts_item (const SliceLane *lane,
   return _sps_time_sub (ts[slice], lane_search_key (lane, ts, dur, p - 1)) >= threshold;
 }
 
-/* The first position whose slice starts at or after @time */
-static guint
-first_starting (const SliceLane *lane,
-                const SpsTime   *ts,
-                SpsTime          time)
-{
-  guint lo = 0;
-  guint hi = lane->n_slices;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (ts[lane->slices[mid]] < time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-
-  return lo;
-}
-
 /**
  * _sps_timeline_lod_lazy_range:
  * @self: summaries
@@ -136,7 +114,7 @@ _sps_timeline_lod_lazy_range (SpsTimelineLod *self,
     if (walked == MAX_WALK)
       return FALSE;
 
-  q = MAX (first_starting (lane, ts, end), p);
+  q = MAX (lane_lower_bound (lane, ts, dur, end, TRUE), p);
   for (walked = 0; !starts_item (lane, ts, dur, q, threshold); walked++, q++)
     if (walked == MAX_WALK)
       return FALSE;

@@ -153,6 +153,32 @@ lane_search_key (const SliceLane *lane,
   return ts[slice] + dur[slice];
 }
 
+/* The first position whose slice starts (@by_start) or ends (or whose
+ * slices so far end) at or after @time */
+static inline guint
+lane_lower_bound (const SliceLane *lane,
+                  const SpsTime   *ts,
+                  const SpsTime   *dur,
+                  SpsTime          time,
+                  gboolean         by_start)
+{
+  guint lo = 0;
+  guint hi = lane->n_slices;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      SpsTime key = by_start ? ts[lane->slices[mid]] : lane_search_key (lane, ts, dur, mid);
+
+      if (key < time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
 /* The first position whose slice ends (or whose slices so far end) at or
  * after @time. */
 static inline guint
@@ -161,20 +187,7 @@ lane_search (const SliceLane *lane,
              const SpsTime   *dur,
              SpsTime          time)
 {
-  guint lo = 0;
-  guint hi = lane->n_slices;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (lane_search_key (lane, ts, dur, mid) < time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-
-  return lo;
+  return lane_lower_bound (lane, ts, dur, time, FALSE);
 }
 
 /* Adds to the bytes built: atomically, since _sps_timeline_lod_prepare()
