@@ -18,6 +18,8 @@
 #include <spanscope-gtk.h>
 
 #include "sps-application.h"
+#include "sps-application-private.h"
+#include "sps-window-private.h"
 #include "sps-go-to-time.h"
 #include "sps-instance-browser.h"
 #include "sps-search-panel.h"
@@ -1190,6 +1192,118 @@ test_german_command_line (void)
   g_assert_null (strstr (out, english));
 }
 
+/* The trace named on the command line: found there exactly as GApplication
+ * would take it as the file to open (options' values passed over), and
+ * not when the command line names more than one or asks for other
+ * importer options or a self trace */
+static void
+test_preload_path (void)
+{
+  g_autofree char *demo = demo_path ();
+  g_autofree char *dash = NULL;
+  g_autofree char *dir = NULL;
+  g_autoptr(GError) error = NULL;
+  struct
+  {
+    const char *args[6];
+    gboolean    expected;
+  } cases[] = {
+    { { "DEMO" }, TRUE },
+    { { "--screenshot", "out.png", "DEMO" }, TRUE },
+    { { "--screenshot=out.png", "--size", "800x600", "--range=1ms..2ms", "DEMO" }, TRUE },
+    { { "DEMO", "--broadway", "8085" }, TRUE },
+    { { "--version", "DEMO" }, TRUE },
+    { { "--ns", "DEMO" }, FALSE },
+    { { "--us=1", "DEMO" }, FALSE },
+    { { "--trace", "self.json", "DEMO" }, FALSE },
+    { { "DEMO", "DEMO" }, FALSE },
+    { { "-x", "DEMO" }, FALSE },
+    { { "--unknown", "DEMO" }, FALSE },
+    { { "--screenshot", "DEMO" }, FALSE },
+    { { "missing.json" }, FALSE },
+    { { }, FALSE },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+      g_autofree char *path = NULL;
+
+      g_ptr_array_add (argv, (gpointer) "spanscope");
+      for (guint i = 0; cases[c].args[i] != NULL; i++)
+        g_ptr_array_add (argv, g_str_equal (cases[c].args[i], "DEMO") ? demo : (char *) cases[c].args[i]);
+      g_ptr_array_add (argv, NULL);
+
+      path = _sps_application_preload_path ((char **) argv->pdata);
+      if (cases[c].expected)
+        g_assert_cmpstr (path, ==, demo);
+      else
+        g_assert_null (path);
+    }
+
+  /* After "--", a file whose name starts with a dash */
+  dir = g_dir_make_tmp ("test-ui-window-XXXXXX", &error);
+  g_assert_no_error (error);
+  dash = g_build_filename (dir, "-trace.json", NULL);
+  g_assert_true (g_file_set_contents (dash, "[]", -1, NULL));
+  {
+    const char *argv[] = { "spanscope", "--", dash, NULL };
+    g_autofree char *path = _sps_application_preload_path ((char **) argv);
+
+    g_assert_cmpstr (path, ==, dash);
+  }
+  sps_test_remove_tree (dir);
+}
+
+/* A load started before the application ran is taken over by the window
+ * that opens that file (and by no other: another file drops it) */
+static void
+test_preload_taken (void)
+{
+  g_autofree char *demo = demo_path ();
+  g_autofree char *other = sps_test_fixture_path ("chrome-phase-x.json");
+  g_autoptr(GFile) file = g_file_new_for_path (demo);
+  g_autoptr(GFile) other_file = g_file_new_for_path (other);
+  SpsApplication *self = app;
+  SpsProgress *progress;
+  SpsWindow *window;
+
+  _sps_application_preload (self, file);
+  progress = _sps_application_get_preload_progress (self);
+  g_assert_nonnull (progress);
+  sps_application_open_file (self, file, NULL);
+  g_assert_null (self->preload);
+  window = SPS_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (self)));
+  /* The window shows the running load's progress: it started none */
+  g_assert_true (window->progress == progress);
+  sps_test_wait_for_load (window);
+  g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
+  g_assert_cmpuint (sps_trace_get_slices (sps_session_get_trace (sps_window_get_session (window)))->n_rows, >, 0);
+  sps_test_close_window (window);
+
+  /* The preload has finished before the window asks */
+  _sps_application_preload (self, file);
+  while (!_sps_application_preload_finished (self))
+    g_main_context_iteration (NULL, TRUE);
+  sps_application_open_file (self, file, NULL);
+  window = SPS_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (self)));
+  sps_test_wait_for_load (window);
+  g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
+  sps_test_close_window (window);
+
+  /* Another file: the preload is dropped, the window loads its own */
+  _sps_application_preload (self, file);
+  progress = _sps_application_get_preload_progress (self);
+  sps_application_open_file (self, other_file, NULL);
+  g_assert_null (self->preload);
+  window = SPS_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (self)));
+  g_assert_true (window->progress != progress);
+  sps_test_wait_for_load (window);
+  g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
+  g_assert_true (g_file_equal (sps_window_get_file (window), other_file));
+  sps_test_close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1215,6 +1329,8 @@ main (int   argc,
   g_test_add_func ("/ui/window/load/cancel", test_window_cancel);
   g_test_add_func ("/ui/window/load/drop", test_window_drop);
   g_test_add_func ("/ui/window/load/recent", test_window_recent);
+  g_test_add_func ("/ui/window/load/preload-path", test_preload_path);
+  g_test_add_func ("/ui/window/load/preload-taken", test_preload_taken);
   g_test_add_func ("/ui/window/actions/zoom-pan-fit", test_window_actions);
   g_test_add_func ("/ui/window/actions/keyboard-navigation", test_window_keyboard_navigation);
   g_test_add_func ("/ui/window/actions/go-to-time", test_window_go_to_time);

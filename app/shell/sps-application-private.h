@@ -17,6 +17,8 @@ typedef enum
   THEME_DARK,
 } Theme;
 
+typedef struct _SpsPreload SpsPreload;
+
 struct _SpsApplication
 {
   GtkApplication  parent_instance;
@@ -42,6 +44,10 @@ struct _SpsApplication
   SpsScreenshotJob *screenshot_job;
 
   int             exit_status;
+
+  /* The load of the trace named on the command line, started before the
+   * application ran, until a window takes it over */
+  SpsPreload     *preload;
 };
 
 /* sps-application-options.c: the command line and --screenshot */
@@ -51,5 +57,24 @@ int      _sps_application_read_options      (SpsApplication  *self,
                                              GVariantDict    *options);
 void     _sps_application_screenshot        (SpsApplication  *self,
                                              GFile           *file);
+
+/* sps-application.c */
+GVariant *_sps_application_unit_options    (const char      *unit);
+
+/* sps-application-preload.c: the trace named on the command line, loading
+ * while GTK starts */
+char    *_sps_application_preload_path      (char           **argv);
+void     _sps_application_preload           (SpsApplication  *self,
+                                             GFile           *file);
+gboolean _sps_application_take_preload      (SpsApplication  *self,
+                                             GFile           *file,
+                                             GVariant        *options,
+                                             SpsProgress    **progress,
+                                             GCancellable   **cancellable,
+                                             GAsyncReadyCallback callback,
+                                             gpointer         user_data);
+gboolean _sps_application_preload_finished (SpsApplication  *self);
+SpsProgress *_sps_application_get_preload_progress (SpsApplication *self);
+void     _sps_preload_drop                  (SpsPreload      *preload);
 
 G_END_DECLS

@@ -364,7 +364,17 @@ sps_application_local_command_line (GApplication   *app,
                                     char         ***arguments,
                                     int            *exit_status)
 {
+  g_autofree char *preload = NULL;
+
   _sps_application_rewrite_arguments (*arguments);
+
+  /* The trace named here starts loading now, while GTK starts */
+  if ((preload = _sps_application_preload_path (*arguments)) != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (preload);
+
+      _sps_application_preload (SPS_APPLICATION (app), file);
+    }
 
   return G_APPLICATION_CLASS (sps_application_parent_class)->local_command_line (app, arguments, exit_status);
 }
@@ -496,6 +506,7 @@ sps_application_dispose (GObject *object)
   SpsApplication *self = SPS_APPLICATION (object);
 
   g_clear_object (&self->screenshot_job);
+  g_clear_pointer (&self->preload, _sps_preload_drop);
   if (self->preferences != NULL)
     gtk_window_destroy (self->preferences);
 
@@ -737,7 +748,6 @@ sps_application_dup_import_options (SpsApplication *self,
                                     GVariant       *options)
 {
   g_autofree char *unit = NULL;
-  GVariantDict dict;
 
   g_return_val_if_fail (SPS_IS_APPLICATION (self), NULL);
 
@@ -747,6 +757,16 @@ sps_application_dup_import_options (SpsApplication *self,
     return NULL;
 
   unit = g_settings_get_string (self->settings, "timestamp-unit");
+  return _sps_application_unit_options (unit);
+}
+
+/* The importer options that say @unit, the settings' timestamp unit:
+ * none for microseconds, the importers' own default */
+GVariant *
+_sps_application_unit_options (const char *unit)
+{
+  GVariantDict dict;
+
   if (g_str_equal (unit, "us"))
     return NULL;
 

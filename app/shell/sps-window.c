@@ -11,6 +11,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-application-private.h"
 #include "sps-trace-settings.h"
 #include "sps-window-private.h"
 
@@ -829,6 +830,7 @@ sps_window_load_with_options (SpsWindow *self,
   g_autofree char *display = NULL;
   g_autofree char *title = NULL;
   SpsApplication *app;
+  gboolean adopted;
   LoadOp *op;
 
   g_return_if_fail (SPS_IS_WINDOW (self));
@@ -852,8 +854,22 @@ sps_window_load_with_options (SpsWindow *self,
 
   self->load_serial++;
   self->loading_file = g_object_ref (file);
-  self->cancellable = g_cancellable_new ();
-  self->progress = sps_progress_new (self->cancellable);
+
+  op = g_new0 (LoadOp, 1);
+  op->self = g_object_ref (self);
+  op->file = g_object_ref (file);
+  op->serial = self->load_serial;
+
+  app = _sps_window_get_application (self);
+  /* The trace the application was started with may be loading already */
+  adopted = app != NULL &&
+            _sps_application_take_preload (app, file, self->load_options, &self->progress,
+                                           &self->cancellable, sps_window_load_cb, op);
+  if (!adopted)
+    {
+      self->cancellable = g_cancellable_new ();
+      self->progress = sps_progress_new (self->cancellable);
+    }
   self->progress_changed_id =
     g_signal_connect_object (self->progress, "changed",
                              G_CALLBACK (on_progress_changed),
@@ -868,17 +884,13 @@ sps_window_load_with_options (SpsWindow *self,
   gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
   self->progress_shown_at = 0;
 
-  op = g_new0 (LoadOp, 1);
-  op->self = g_object_ref (self);
-  op->file = g_object_ref (file);
-  op->serial = self->load_serial;
-
-  if ((app = _sps_window_get_application (self)))
+  if (app != NULL)
     g_application_hold (G_APPLICATION (app));
 
-  sps_trace_load_async (file, NULL, self->load_options, SPS_LOAD_FLAGS_NONE,
-                        self->progress, self->cancellable,
-                        sps_window_load_cb, op);
+  if (!adopted)
+    sps_trace_load_async (file, NULL, self->load_options, SPS_LOAD_FLAGS_NONE,
+                          self->progress, self->cancellable,
+                          sps_window_load_cb, op);
 
   sps_window_set_state (self, SPS_WINDOW_STATE_LOADING);
   gtk_widget_grab_focus (GTK_WIDGET (self->cancel_button));
