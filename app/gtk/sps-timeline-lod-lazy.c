@@ -14,7 +14,7 @@
  * items are those merged from the last such position before the range to
  * the first one after it: the same items as the built level's, found from
  * the slices of the range and a few around it. A lane merges a range so
- * when its slices are few (SMALL_RANGE), or while what it merged on the
+ * when its slices are few (SPS_LOD_LAZY_SMALL_RANGE), or while what it merged on the
  * fly stays below what building the level costs (its slices); past that
  * the level is built, and from then on read.
  *
@@ -33,13 +33,6 @@
 #include "sps-timeline-lod-state-private.h"
 #include "sps-time-math-private.h"
 
-/* A range of at most this many slices is always merged on the fly: a
- * few tens of microseconds a frame */
-#define SMALL_RANGE 4096
-/* How far from the range to look for the positions its first and last
- * items start at; beyond it (a run of thousands of slices closer than
- * the level's threshold), the level is built */
-#define MAX_WALK 1024
 
 /* Whether position @p of the lane starts an item of the level at
  * @threshold: the first slice, a long slice (it stands alone), the slice
@@ -111,12 +104,12 @@ _sps_timeline_lod_lazy_range (SpsTimelineLod *self,
 
   p = lane_search (lane, ts, dur, start);
   for (walked = 0; !starts_item (lane, ts, dur, p, threshold); walked++, p--)
-    if (walked == MAX_WALK)
+    if (walked == SPS_LOD_LAZY_MAX_WALK)
       return FALSE;
 
   q = MAX (lane_lower_bound (lane, ts, dur, end, TRUE), p);
   for (walked = 0; !starts_item (lane, ts, dur, q, threshold); walked++, q++)
-    if (walked == MAX_WALK)
+    if (walked == SPS_LOD_LAZY_MAX_WALK)
       return FALSE;
 
   if (!_sps_timeline_lod_lazy_affordable (self, &lane->lazy_work, lane->n_slices, q - p))
@@ -146,10 +139,9 @@ _sps_timeline_lod_lazy_affordable (SpsTimelineLod *self,
                                    guint           n,
                                    guint           span)
 {
-  if (span > SMALL_RANGE && *work + span > n)
+  if (!sps_lod_lazy_affordable (work, n, span))
     return FALSE;
 
-  *work += span;
   self->n_lazy++;
   return TRUE;
 }
@@ -224,7 +216,7 @@ _sps_timeline_lod_merge_next (const SliceLane *lane,
  * _sps_timeline_lod_set_lazy_min_slices:
  * @self: summaries
  * @n_slices: the least number of slices of a lane that merges levels not
- *   built yet on the fly (%SPS_LOD_LAZY_MIN_SLICES by default; the
+ *   built yet on the fly (%SPS_LOD_LAZY_MIN_ITEMS by default; the
  *   tests make short lanes do it too)
  */
 void

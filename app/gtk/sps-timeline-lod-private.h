@@ -74,6 +74,34 @@ typedef struct
   guint          shift;
 } SpsLodIter;
 
+/* Levels not built yet, merged on the fly around the range drawn (slice
+ * lanes, counter and point tracks: sps-timeline-lod-lazy.c; stack chart
+ * lanes: sps-timeline-stacks.c). Lanes and tracks of fewer items build
+ * every level they draw (about 0.1 ms each); a range of at most
+ * SPS_LOD_LAZY_SMALL_RANGE items is always merged on the fly (a few tens
+ * of microseconds a frame), larger ones while what was merged so far
+ * stays under what building the level costs; an item's start is looked
+ * for at most SPS_LOD_LAZY_MAX_WALK items from the range, beyond which
+ * the level is built. */
+#define SPS_LOD_LAZY_MIN_ITEMS   16384
+#define SPS_LOD_LAZY_SMALL_RANGE 4096
+#define SPS_LOD_LAZY_MAX_WALK    1024
+
+/* Whether to merge @span of @n items on the fly rather than build the
+ * level, @work being what was merged so far; counts @span into it when
+ * so */
+static inline gboolean
+sps_lod_lazy_affordable (guint64 *work,
+                         guint    n,
+                         guint    span)
+{
+  if (span > SPS_LOD_LAZY_SMALL_RANGE && *work + span > n)
+    return FALSE;
+
+  *work += span;
+  return TRUE;
+}
+
 /* Exported (but not installed) for the tests and the frame benchmark. */
 SPS_GTK_AVAILABLE_IN_ALL
 SpsTimelineLod *_sps_timeline_lod_new                 (SpsTrace       *trace);

@@ -15,11 +15,6 @@ G_BEGIN_DECLS
 
 typedef SpsLodRecord RunRecord;
 
-/* Lanes of fewer slices build every level they draw (about 0.1 ms
- * each); longer ones merge a level not built yet on the fly
- * (sps-timeline-lod-lazy.c) */
-#define SPS_LOD_LAZY_MIN_SLICES 16384
-
 typedef struct
 {
   guint      n_items;       /* runs plus slices on their own */

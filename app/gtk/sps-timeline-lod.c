@@ -432,7 +432,7 @@ _sps_timeline_lod_new (SpsTrace *trace)
   self->slice_tracks = g_new0 (SliceTrack, MAX (n_tracks, 1));
   self->counter_tracks = g_new0 (CounterTrack, MAX (n_tracks, 1));
   self->point_tracks = g_new0 (PointTrack, MAX (n_tracks, 1));
-  self->lazy_min_slices = SPS_LOD_LAZY_MIN_SLICES;
+  self->lazy_min_slices = SPS_LOD_LAZY_MIN_ITEMS;
 
   for (guint t = 0; t < n_tracks; t++)
     {

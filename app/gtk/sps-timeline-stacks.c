@@ -9,6 +9,7 @@
 
 #include <math.h>
 
+#include "sps-timeline-lod-private.h"
 #include "sps-timeline-stacks-private.h"
 #include "sps-time-math-private.h"
 
@@ -30,14 +31,6 @@
  * change of colour, instead of searching its boxes column by column. */
 #define N_LEVELS 63
 
-/* A lane of this many boxes and more, asked for a level it has not
- * built, merges the boxes around the range drawn instead (as slice lanes
- * do, see sps-timeline-lod-lazy.c): a range of at most SMALL_RANGE boxes
- * always, larger ones until what it merged so costs as much as building
- * the level; a run's start is looked for at most MAX_WALK boxes away. */
-#define LAZY_MIN_BOXES 16384
-#define SMALL_RANGE 4096
-#define MAX_WALK 1024
 
 typedef struct
 {
@@ -193,7 +186,7 @@ _sps_timeline_stacks_new (SpsTrace             *trace,
   self->samples = samples;
   self->n_tracks = tracks->n_rows;
   self->tracks = g_new0 (TrackStacks, MAX (tracks->n_rows, 1));
-  self->lazy_min_boxes = LAZY_MIN_BOXES;
+  self->lazy_min_boxes = SPS_LOD_LAZY_MIN_ITEMS;
 
   if (samples->n_rows == 0)
     return self;
@@ -411,7 +404,7 @@ starts_run (const SpsTimelineStackBox *boxes,
 
 /* The runs of @lod's lane around [@start, @end) at @level, not built,
  * merged into the lane's window; %NULL where building the level costs
- * less (see LAZY_MIN_BOXES) */
+ * less (see SPS_LOD_LAZY_MIN_ITEMS) */
 static GArray *
 lazy_window (SpsTimelineStacks         *self,
              LaneLod                   *lod,
@@ -445,7 +438,7 @@ lazy_window (SpsTimelineStacks         *self,
         hi = mid;
     }
   for (p = lo, walked = 0; !starts_run (boxes, n, p, level); p--, walked++)
-    if (walked == MAX_WALK)
+    if (walked == SPS_LOD_LAZY_MAX_WALK)
       return NULL;
 
   /* The first box that starts at or after @hi_time */
@@ -459,12 +452,11 @@ lazy_window (SpsTimelineStacks         *self,
         hi = mid;
     }
   for (q = lo, walked = 0; !starts_run (boxes, n, q, level); q++, walked++)
-    if (walked == MAX_WALK)
+    if (walked == SPS_LOD_LAZY_MAX_WALK)
       return NULL;
 
-  if (q - p > SMALL_RANGE && lod->lazy_work + (q - p) > n)
+  if (!sps_lod_lazy_affordable (&lod->lazy_work, n, q - p))
     return NULL;
-  lod->lazy_work += q - p;
 
   if (lod->window == NULL)
     lod->window = g_array_new (FALSE, FALSE, sizeof (SpsTimelineStackRun));
@@ -494,7 +486,7 @@ lazy_window (SpsTimelineStacks         *self,
  * neighbouring buckets have one colour, so drawing costs what the
  * pixels show. A long lane may instead answer with the runs of a window
  * around [@start, @end) only, merged from its boxes there (see
- * LAZY_MIN_BOXES): the same runs as the level's in that window, valid
+ * SPS_LOD_LAZY_MIN_ITEMS): the same runs as the level's in that window, valid
  * until the next call.
  *
  * Returns: (nullable) (array length=n_runs): the runs, at least those
@@ -713,7 +705,7 @@ _sps_timeline_stacks_box_selection (SpsTimelineStacks *self,
  * _sps_timeline_stacks_set_lazy_min_boxes:
  * @self: stack charts
  * @n_boxes: the least number of boxes of a lane that merges levels not
- *   built yet around the range drawn (%LAZY_MIN_BOXES by default; the
+ *   built yet around the range drawn (%SPS_LOD_LAZY_MIN_ITEMS by default; the
  *   tests make short lanes do it too)
  */
 void

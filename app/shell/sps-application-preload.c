@@ -122,12 +122,14 @@ preload_cb (GObject      *source,
       preload_free (preload);
       return;
     }
-  /* Nobody took it: kept for a window, or dropped with the application
-   * (whose reference the preload then is the last of) */
+  if (preload->dropped)
+    {
+      preload_free (preload);
+      return;
+    }
+  /* Nobody took it yet: kept for the window that will */
   g_set_object (&preload->source, source);
   g_set_object (&preload->result, result);
-  if (preload->dropped)
-    preload_free (preload);
 }
 
 /**
@@ -203,8 +205,8 @@ _sps_application_take_preload (SpsApplication      *self,
     return FALSE;
 
   if (!g_file_equal (file, preload->file) ||
-      !((options == NULL && preload->options == NULL) ||
-        (options != NULL && preload->options != NULL && g_variant_equal (options, preload->options))))
+      (options == NULL || preload->options == NULL ? options != preload->options
+                                                   : !g_variant_equal (options, preload->options)))
     {
       _sps_preload_drop (preload);
       return FALSE;
