@@ -509,6 +509,34 @@ open_trace_window (Fixture    *fixture,
   wait_until_built (fixture);
 }
 
+/* A hidden panel builds nothing when the scope changes (the window's
+ * other tabs hide it, and a tree of a large trace costs a core for a
+ * while); it builds the tree of the scope of the moment when shown. */
+static void
+test_hidden (Fixture       *fixture,
+             gconstpointer  data)
+{
+  GtkWidget *status = sps_test_find_named (fixture->panel, "flame-status");
+  gboolean building = FALSE;
+
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (status)), ==, "22.07 ms");
+  gtk_widget_set_visible (fixture->panel, FALSE);
+  g_assert_false (gtk_widget_get_mapped (fixture->panel));
+
+  /* Two changes while hidden, then half a second: still waiting */
+  sps_session_set_range (fixture->session, 2000000, 5000000);
+  sps_session_set_range (fixture->session, 11000000, 14000000);
+  sps_test_spin (500);
+  g_object_get (fixture->panel, "building", &building, NULL);
+  g_assert_true (building);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (status)), !=, "3 ms");
+
+  /* Shown: the last range's tree, frame (with script, gc) for 3 ms */
+  gtk_widget_set_visible (fixture->panel, TRUE);
+  wait_until_built (fixture);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (status)), ==, "3 ms");
+}
+
 /* The demo trace has all three trees; samples come first. The picture
  * is for a person to look at (flamegraph-samples.png). */
 static void
@@ -583,6 +611,7 @@ main (int   argc,
               fixture_tear_down);
   g_test_add ("/ui/flamegraph/scope", Fixture, NULL, fixture_set_up, test_scope, fixture_tear_down);
   g_test_add ("/ui/flamegraph/search", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
+  g_test_add ("/ui/flamegraph/hidden", Fixture, NULL, fixture_set_up, test_hidden, fixture_tear_down);
   g_test_add_func ("/ui/flamegraph/demo-samples", test_demo_samples);
   g_test_add_func ("/ui/flamegraph/etl-samples", test_etl_samples);
 

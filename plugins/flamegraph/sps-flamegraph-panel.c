@@ -44,6 +44,8 @@ struct _SpsFlamegraphPanel
   GCancellable       *cancellable;
   guint               rebuild_id;
   gboolean            building;
+  /* The scope changed while the panel was hidden: it builds when shown */
+  gboolean            stale;
 
   /* The span filters the last build used: an entry reports the same text
    * on Enter and again when its typing delay ends */
@@ -299,6 +301,7 @@ rebuild_now (SpsFlamegraphPanel *self)
   SpsTime start;
   SpsTime end;
 
+  self->stale = FALSE;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
@@ -368,13 +371,33 @@ rebuild_idle (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* Several changes in one main loop turn (a range drag) make one build */
+/* Several changes in one main loop turn (a range drag) make one build.
+ * A hidden panel builds nothing until it is shown: a tree of the whole
+ * trace costs a core for a while, which the first frame and every range
+ * drag would otherwise share with a graph nobody sees. */
 static void
 queue_rebuild (SpsFlamegraphPanel *self)
 {
+  set_building (self, TRUE);
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      self->stale = TRUE;
+      g_clear_handle_id (&self->rebuild_id, g_source_remove);
+      g_cancellable_cancel (self->cancellable);
+      return;
+    }
   if (self->rebuild_id == 0)
     self->rebuild_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, rebuild_idle, self, NULL);
-  set_building (self, TRUE);
+}
+
+static void
+sps_flamegraph_panel_map (GtkWidget *widget)
+{
+  SpsFlamegraphPanel *self = SPS_FLAMEGRAPH_PANEL (widget);
+
+  GTK_WIDGET_CLASS (sps_flamegraph_panel_parent_class)->map (widget);
+  if (self->stale)
+    queue_rebuild (self);
 }
 
 /* Outlines the frame of the session's selected slice */
@@ -748,8 +771,10 @@ sps_flamegraph_panel_class_init (SpsFlamegraphPanelClass *klass)
   object_class->dispose = sps_flamegraph_panel_dispose;
   object_class->finalize = sps_flamegraph_panel_finalize;
   object_class->get_property = sps_flamegraph_panel_get_property;
+  widget_class->map = sps_flamegraph_panel_map;
 
-  /* Whether a tree is being built (or about to be) for a new scope */
+  /* Whether a tree is being built, or waits (for the panel to be shown,
+   * or for the end of a main loop turn), for a new scope */
   properties[PROP_BUILDING] =
     g_param_spec_boolean ("building", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -894,7 +919,7 @@ sps_flamegraph_panel_new (SpsSession *session)
   g_signal_connect_swapped (session, "notify::search-in-category", G_CALLBACK (on_search_changed), self);
   g_signal_connect_swapped (session, "notify::selected-slice", G_CALLBACK (on_selected_slice_changed), self);
 
-  rebuild_now (self);
+  queue_rebuild (self);
 
   return GTK_WIDGET (self);
 }
