@@ -54,10 +54,11 @@ sps_test_open_file (SpsApplication *app,
 static gboolean
 not_loading (gpointer data)
 {
-  return sps_window_get_state (data) != SPS_WINDOW_STATE_LOADING;
+  return sps_window_get_state (data) != SPS_WINDOW_STATE_LOADING && !sps_window_get_panels_pending (data);
 }
 
-/* Runs the main loop until @window has loaded or failed to. */
+/* Runs the main loop until @window has loaded or failed to, and has made
+ * its panels. */
 void
 sps_test_wait_for_load (SpsWindow *window)
 {
@@ -79,6 +80,24 @@ sps_test_open_loaded (SpsApplication *app,
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
 
   return window;
+}
+
+/* Brings the page of the dock that holds @widget to the front (a panel
+ * sits in a page of its own) and lets it draw. */
+void
+sps_test_show_dock_page (GtkWidget *widget)
+{
+  GtkWidget *notebook = gtk_widget_get_ancestor (widget, GTK_TYPE_NOTEBOOK);
+  GtkWidget *page = widget;
+
+  g_assert_nonnull (notebook);
+  while (gtk_widget_get_parent (page) != NULL &&
+         gtk_notebook_page_num (GTK_NOTEBOOK (notebook), page) < 0)
+    page = gtk_widget_get_parent (page);
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), gtk_notebook_page_num (GTK_NOTEBOOK (notebook), page));
+  gtk_test_widget_wait_for_draw (widget);
+  g_assert_true (gtk_widget_get_mapped (widget));
+  sps_test_spin (50);
 }
 
 /* Destroys @window and lets the main loop finish with it. */

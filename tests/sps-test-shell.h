@@ -21,6 +21,7 @@ SpsWindow      *sps_test_open_loaded   (SpsApplication *app,
                                         int             width,
                                         int             height);
 void            sps_test_close_window  (SpsWindow      *window);
+void            sps_test_show_dock_page (GtkWidget     *widget);
 char           *sps_test_plugin_row_text (GtkWidget    *row);
 void            sps_test_wait_for_banner_failures (GtkWidget *banner,
                                                    guint      n_failures);

@@ -68,22 +68,6 @@ counter_row (SpsWindow  *window,
   return SPS_NO_INDEX;
 }
 
-/* Brings the page of the dock that holds @widget to the front */
-static void
-show_page (GtkWidget *widget)
-{
-  GtkWidget *notebook = gtk_widget_get_ancestor (widget, GTK_TYPE_NOTEBOOK);
-  GtkWidget *page = widget;
-
-  g_assert_nonnull (notebook);
-  while (gtk_widget_get_parent (page) != NULL &&
-         gtk_notebook_page_num (GTK_NOTEBOOK (notebook), page) < 0)
-    page = gtk_widget_get_parent (page);
-  gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), gtk_notebook_page_num (GTK_NOTEBOOK (notebook), page));
-  gtk_test_widget_wait_for_draw (widget);
-  sps_test_spin (50);
-}
-
 /* Selects the slice @name, then asserts that the panel's heading is
  * @title and that its rows are exactly @args: key, value, key, value…,
  * NULL-terminated */
@@ -137,7 +121,7 @@ test_examples_window (void)
   /* The view's panel, docked in the window, follows the selection */
   title = sps_test_find_named (GTK_WIDGET (window), "args-title");
   g_assert_nonnull (title);
-  show_page (title);
+  sps_test_show_dock_page (title);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (title)), ==, "No slice selected");
 
   select_and_check (window, "parse", "parse: 2 args",

@@ -21,7 +21,7 @@
 #include "sps-search-panel.h"
 #include "sps-timeline-layout-private.h"
 #include "sps-timeline-private.h"
-#include "sps-window.h"
+#include "sps-window-private.h"
 
 #include "sps-test-shell.h"
 #include "sps-test-ui.h"
@@ -39,19 +39,6 @@ open_demo (void)
   sps_test_spin (400);
 
   return window;
-}
-
-/* Brings @panel's page of the bottom dock to the front. */
-static void
-show_page (GtkWidget *panel)
-{
-  GtkWidget *notebook = gtk_widget_get_ancestor (panel, GTK_TYPE_NOTEBOOK);
-
-  g_assert_nonnull (notebook);
-  gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook),
-                                 gtk_notebook_page_num (GTK_NOTEBOOK (notebook), panel));
-  gtk_test_widget_wait_for_draw (panel);
-  sps_test_spin (50);
 }
 
 static void
@@ -285,7 +272,7 @@ test_filter_category_pixels (void)
   GtkWidget *check;
   int x, y, empty_x;
 
-  show_page (panel);
+  sps_test_show_dock_page (panel);
   g_assert_true (sps_timeline_get_slice_area (SPS_TIMELINE (timeline), huffman, &area));
   x = (int) (area.origin.x + area.size.width * 0.75);
   y = (int) (area.origin.y + area.size.height / 2);
@@ -328,7 +315,7 @@ test_filter_panel (void)
   GtkWidget *only;
 
   g_assert_nonnull (panel);
-  show_page (panel);
+  sps_test_show_dock_page (panel);
 
   g_assert_true (layout_has_thread (window, encoder));
   label = g_strdup_printf ("%s (4107)",
@@ -410,7 +397,7 @@ test_instance_browser (void)
   g_autofree char *duration = NULL;
 
   g_assert_nonnull (browser);
-  show_page (browser);
+  sps_test_show_dock_page (browser);
   g_assert_nonnull (sps_test_find_label (browser, "No slice selected"));
 
   sps_session_set_selected_slice (session, slice_named_at (trace, "Huffman::encode", 1154000000));
@@ -531,6 +518,70 @@ test_search_events (void)
   sps_test_close_window (window);
 }
 
+static gboolean
+loaded (gpointer data)
+{
+  return sps_window_get_state (data) != SPS_WINDOW_STATE_LOADING;
+}
+
+/* The page of the bottom dock whose tab says @title, if any */
+static GtkWidget *
+bottom_page (SpsWindow  *window,
+             const char *title)
+{
+  GtkNotebook *notebook = window->bottom_notebook;
+
+  for (int i = 0; i < gtk_notebook_get_n_pages (notebook); i++)
+    {
+      GtkWidget *page = gtk_notebook_get_nth_page (notebook, i);
+
+      if (sps_test_find_label (gtk_notebook_get_tab_label (notebook, page), title) != NULL)
+        return page;
+    }
+  return NULL;
+}
+
+/* Panels behind tabs are made after the timeline's first complete frame,
+ * one a main loop turn, or at once when their tab is chosen first. */
+static void
+test_lazy_panels (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
+  SpsWindow *window = sps_test_open_file (app, path, 1200, 800);
+  GtkWidget *instances;
+  GtkWidget *filters;
+
+  /* Loaded: the current pages' panels are made, the others not yet */
+  sps_test_wait_until (loaded, window);
+  g_assert_cmpint (sps_window_get_state (window), ==, SPS_WINDOW_STATE_LOADED);
+  g_assert_true (sps_window_get_panels_pending (window));
+  g_assert_nonnull (sps_test_find_type_name (GTK_WIDGET (window), "SpsDetailPanel"));
+  g_assert_null (sps_test_find_type_name (GTK_WIDGET (window), "SpsFilterPanel"));
+  g_assert_null (sps_test_find_type_name (GTK_WIDGET (window), "SpsInstanceBrowser"));
+  g_assert_null (sps_test_find_type_name (GTK_WIDGET (window), "SpsSqlPanel"));
+
+  /* A tab chosen first shows its panel at once */
+  instances = bottom_page (window, "Instances");
+  g_assert_false (sps_dock_page_get_filled (SPS_DOCK_PAGE (instances)));
+  gtk_notebook_set_current_page (window->bottom_notebook,
+                                 gtk_notebook_page_num (window->bottom_notebook, instances));
+  g_assert_true (sps_dock_page_get_filled (SPS_DOCK_PAGE (instances)));
+  g_assert_nonnull (sps_test_find_type_name (instances, "SpsInstanceBrowser"));
+  g_assert_null (sps_test_find_type_name (GTK_WIDGET (window), "SpsFilterPanel"));
+  g_assert_true (sps_window_get_panels_pending (window));
+
+  /* The rest come once the timeline has drawn */
+  sps_test_wait_for_load (window);
+  g_assert_false (sps_window_get_panels_pending (window));
+  filters = bottom_page (window, "Filters");
+  g_assert_true (sps_dock_page_get_filled (SPS_DOCK_PAGE (filters)));
+  g_assert_nonnull (sps_test_find_type_name (filters, "SpsFilterPanel"));
+  if (bottom_page (window, "SQL") != NULL)
+    g_assert_nonnull (sps_test_find_type_name (bottom_page (window, "SQL"), "SpsSqlPanel"));
+
+  sps_test_close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -540,6 +591,7 @@ main (int   argc,
   app = sps_test_register_app ();
 
   g_test_add_func ("/ui/panels/search", test_search_panel);
+  g_test_add_func ("/ui/panels/lazy", test_lazy_panels);
   g_test_add_func ("/ui/panels/search/events", test_search_events);
   g_test_add_func ("/ui/panels/filters", test_filter_panel);
   g_test_add_func ("/ui/panels/filters/category-pixels", test_filter_category_pixels);

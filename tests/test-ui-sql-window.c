@@ -38,25 +38,10 @@ show_panel (SpsWindow  *window,
             const char *type_name)
 {
   GtkWidget *panel = sps_test_find_type_name (GTK_WIDGET (window), type_name);
-  GtkWidget *notebook;
 
   g_assert_nonnull (panel);
-  notebook = gtk_widget_get_ancestor (panel, GTK_TYPE_NOTEBOOK);
-  g_assert_nonnull (notebook);
-  /* The page holding the panel (a panel may sit in a box of its page) */
-  for (int i = 0; i < gtk_notebook_get_n_pages (GTK_NOTEBOOK (notebook)); i++)
-    {
-      GtkWidget *page = gtk_notebook_get_nth_page (GTK_NOTEBOOK (notebook), i);
-
-      if (page == panel || gtk_widget_is_ancestor (panel, page))
-        {
-          gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), i);
-          gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
-          g_assert_true (gtk_widget_get_mapped (panel));
-          return panel;
-        }
-    }
-  g_assert_not_reached ();
+  sps_test_show_dock_page (panel);
+  return panel;
 }
 
 static SpsWindow *

@@ -21,8 +21,10 @@
  * `peas_object_module_register_extension_type (module, SPS_TYPE_VIEW, …)`;
  * the window creates one instance per window, asks for its title, icon and
  * preferred dock area, and calls [method@View.create_panel] once with the
- * window's [class@Session]. The panel follows the session by itself
- * (notify::selected-slice, notify::visible-start, …).
+ * window's [class@Session], when the panel's tab is first shown or once
+ * the timeline has drawn the trace. The panel shows the session as it is
+ * then and follows it by itself (notify::selected-slice,
+ * notify::visible-start, …).
  *
  * get_title() and create_panel() are required; get_icon_name() defaults to
  * %NULL and get_area() to %SPS_VIEW_AREA_BOTTOM.

@@ -388,6 +388,256 @@ _sps_window_save_docks (SpsWindow *self)
                         width - gtk_paned_get_position (self->side_paned));
 }
 
+/* Trace panels: each in a page of its own, made when first shown or
+ * once the timeline has drawn the trace (sps-dock-page.c), so that
+ * their widgets and first passes over the trace do not delay the first
+ * frame */
+
+/* How long after the trace is shown the panels are made even if the
+ * timeline has not drawn it complete (ms) */
+#define FILL_FALLBACK_MS 2000
+
+typedef struct
+{
+  SpsView    *view;     /* nullable: a built-in panel */
+  SpsSession *session;
+  GtkWidget *(*make) (SpsSession *session);
+} PanelMaker;
+
+static void
+panel_maker_free (PanelMaker *maker)
+{
+  g_clear_object (&maker->view);
+  g_clear_object (&maker->session);
+  g_free (maker);
+}
+
+static gboolean
+remove_empty_page (gpointer user_data)
+{
+  g_autoptr(GtkWidget) page = user_data;
+  GtkWidget *notebook = gtk_widget_get_parent (page);
+
+  /* A notebook's pages sit in a stack of its own */
+  while (notebook != NULL && !GTK_IS_NOTEBOOK (notebook))
+    notebook = gtk_widget_get_parent (notebook);
+  if (notebook != NULL)
+    gtk_notebook_remove_page (GTK_NOTEBOOK (notebook),
+                              gtk_notebook_page_num (GTK_NOTEBOOK (notebook), page));
+  return G_SOURCE_REMOVE;
+}
+
+static GtkWidget *
+make_panel (SpsDockPage *page,
+            gpointer     user_data)
+{
+  PanelMaker *maker = user_data;
+  GtkWidget *panel;
+
+  if (maker->view == NULL)
+    return maker->make (maker->session);
+
+  /* A view that makes no panel was reported (sps_view_create_panel());
+   * its tab goes, outside of the map or the idle that asked */
+  if (!(panel = sps_view_create_panel (maker->view, maker->session)))
+    {
+      g_debug ("%s made no panel", G_OBJECT_TYPE_NAME (maker->view));
+      g_idle_add_full (G_PRIORITY_DEFAULT, remove_empty_page, g_object_ref (page), NULL);
+    }
+  return panel;
+}
+
+static void
+add_lazy_panel (SpsWindow  *self,
+                const char *id,
+                const char *title,
+                const char *icon_name,
+                gboolean    side,
+                PanelMaker *maker)
+{
+  GtkWidget *page;
+
+  maker->session = g_object_ref (self->session);
+  page = sps_dock_page_new (make_panel, maker, (GDestroyNotify) panel_maker_free);
+  /* A dock's current page is made as it is added (it maps) */
+  _sps_window_add_panel (self, id, page, title, icon_name, side);
+  if (!sps_dock_page_get_filled (SPS_DOCK_PAGE (page)))
+    g_ptr_array_add (self->pending_pages, g_object_ref (page));
+}
+
+static void
+add_view (SpsWindow *self,
+          SpsView   *view)
+{
+  PanelMaker *maker = g_new0 (PanelMaker, 1);
+
+  maker->view = g_object_ref (view);
+  add_lazy_panel (self, G_OBJECT_TYPE_NAME (view), sps_view_get_title (view), sps_view_get_icon_name (view),
+                  sps_view_get_area (view) == SPS_VIEW_AREA_SIDE, maker);
+  g_ptr_array_add (self->views, g_object_ref (view));
+}
+
+static void
+add_builtin (SpsWindow  *self,
+             const char *id,
+             const char *title,
+             const char *icon_name,
+             GtkWidget *(*make) (SpsSession *session))
+{
+  PanelMaker *maker = g_new0 (PanelMaker, 1);
+
+  maker->make = make;
+  add_lazy_panel (self, id, title, icon_name, FALSE, maker);
+}
+
+/* One panel a main loop turn, so that the window goes on answering */
+static gboolean
+fill_next_page (gpointer user_data)
+{
+  SpsWindow *self = user_data;
+
+  while (self->pending_pages->len > 0)
+    {
+      g_autoptr(SpsDockPage) page = g_ptr_array_steal_index (self->pending_pages, 0);
+
+      if (sps_dock_page_get_filled (page) || gtk_widget_get_parent (GTK_WIDGET (page)) == NULL)
+        continue;
+      sps_dock_page_fill (page);
+      return G_SOURCE_CONTINUE;
+    }
+
+  self->fill_id = 0;
+  g_object_notify (G_OBJECT (self), "panels-pending");
+  return G_SOURCE_REMOVE;
+}
+
+static void
+stop_waiting_to_fill (SpsWindow *self)
+{
+  g_clear_handle_id (&self->fill_timeout_id, g_source_remove);
+  /* A clock disposed with the window's surface has dropped its handlers */
+  if (self->fill_clock != NULL && g_signal_handler_is_connected (self->fill_clock, self->fill_paint_id))
+    g_signal_handler_disconnect (self->fill_clock, self->fill_paint_id);
+  self->fill_paint_id = 0;
+  g_clear_object (&self->fill_clock);
+}
+
+static void
+start_filling (SpsWindow *self)
+{
+  stop_waiting_to_fill (self);
+  if (self->fill_id == 0)
+    self->fill_id = g_idle_add_full (G_PRIORITY_LOW, fill_next_page, self, NULL);
+}
+
+static gboolean
+on_fill_timeout (gpointer user_data)
+{
+  SpsWindow *self = user_data;
+
+  self->fill_timeout_id = 0;
+  start_filling (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* After a frame that drew the timeline complete (as `--screenshot` waits
+ * for it) */
+static void
+on_fill_after_paint (SpsWindow     *self,
+                     GdkFrameClock *clock)
+{
+  if (self->timeline != NULL &&
+      (!gtk_widget_get_mapped (self->timeline) ||
+       sps_timeline_get_preparing (SPS_TIMELINE (self->timeline))))
+    return;
+  start_filling (self);
+}
+
+/**
+ * _sps_window_add_trace_panels:
+ * @self: a window showing a trace
+ *
+ * Adds the panels of the trace to the docks: the details (the built-in
+ * view) first, then search, filters and instances, then the plugins'
+ * views in plugin precedence. The docks' current pages are made at once,
+ * the others when first shown or after the timeline's first complete
+ * frame, one a main loop turn.
+ */
+void
+_sps_window_add_trace_panels (SpsWindow *self)
+{
+  g_autoptr(GPtrArray) plugin_views = NULL;
+  g_autoptr(SpsView) detail_view = NULL;
+  GdkFrameClock *clock;
+
+  g_return_if_fail (SPS_IS_WINDOW (self));
+  g_return_if_fail (self->session != NULL);
+
+  self->pending_pages = g_ptr_array_new_with_free_func (g_object_unref);
+
+  detail_view = sps_detail_view_new ();
+  add_view (self, detail_view);
+
+  /* Search stays made: its actions reach into it */
+  self->search_panel = sps_search_panel_new (self->session);
+  _sps_window_add_panel (self, "search", self->search_panel,
+                         _("Search"), "system-search-symbolic", FALSE);
+  add_builtin (self, "filters", _("Filters"), "view-list-symbolic", sps_filter_panel_new);
+  add_builtin (self, "instances", _("Instances"), "view-continuous-symbolic", sps_instance_browser_new);
+
+  plugin_views = sps_plugin_engine_create_extensions (sps_plugin_engine_get_default (), SPS_TYPE_VIEW);
+  for (guint i = 0; i < plugin_views->len; i++)
+    add_view (self, g_ptr_array_index (plugin_views, i));
+
+  if (self->pending_pages->len == 0)
+    return;
+  g_object_notify (G_OBJECT (self), "panels-pending");
+  if ((clock = gtk_widget_get_frame_clock (GTK_WIDGET (self))) == NULL)
+    {
+      start_filling (self);
+      return;
+    }
+  self->fill_clock = g_object_ref (clock);
+  self->fill_paint_id = g_signal_connect_object (clock, "after-paint", G_CALLBACK (on_fill_after_paint),
+                                                 self, G_CONNECT_SWAPPED);
+  self->fill_timeout_id = g_timeout_add (FILL_FALLBACK_MS, on_fill_timeout, self);
+}
+
+/**
+ * _sps_window_clear_trace_panels:
+ * @self: a window
+ *
+ * Forgets the panels still to be made (their pages are gone or going).
+ */
+void
+_sps_window_clear_trace_panels (SpsWindow *self)
+{
+  gboolean pending;
+
+  g_return_if_fail (SPS_IS_WINDOW (self));
+
+  pending = self->pending_pages != NULL;
+  stop_waiting_to_fill (self);
+  g_clear_handle_id (&self->fill_id, g_source_remove);
+  g_clear_pointer (&self->pending_pages, g_ptr_array_unref);
+  if (pending && !self->disposed)
+    g_object_notify (G_OBJECT (self), "panels-pending");
+}
+
+/**
+ * sps_window_get_panels_pending:
+ * @self: a #SpsWindow
+ *
+ * Returns: whether panels of the shown trace are still to be made
+ */
+gboolean
+sps_window_get_panels_pending (SpsWindow *self)
+{
+  g_return_val_if_fail (SPS_IS_WINDOW (self), FALSE);
+
+  return self->pending_pages != NULL && (self->pending_pages->len > 0 || self->fill_id != 0);
+}
+
 static void
 action_move_panel (GSimpleAction *action,
                    GVariant      *param,

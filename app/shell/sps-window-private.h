@@ -7,6 +7,7 @@
 #pragma once
 
 #include "sps-device-dialog.h"
+#include "sps-dock-page.h"
 #include "sps-go-to-time.h"
 #include "sps-search-panel.h"
 #include "sps-filter-bar.h"
@@ -50,6 +51,13 @@ struct _SpsWindow
 
   /* Docked panels of the shown trace (owned by the notebooks) */
   GtkWidget            *search_panel;
+  /* Their pages whose panels are still to be made, once the timeline has
+   * drawn (sps-window-dock.c) */
+  GPtrArray            *pending_pages;
+  guint                 fill_id;
+  guint                 fill_timeout_id;
+  gulong                fill_paint_id;
+  GdkFrameClock        *fill_clock;
 
   gboolean              saving_profile;
   SpsProgress          *save_progress;       /* of the save in flight */
@@ -104,6 +112,8 @@ void            _sps_window_add_panel               (SpsWindow     *self,
                                                      const char    *title,
                                                      const char    *icon_name,
                                                      gboolean       side);
+void            _sps_window_add_trace_panels        (SpsWindow     *self);
+void            _sps_window_clear_trace_panels      (SpsWindow     *self);
 gboolean        _sps_window_move_panel              (SpsWindow     *self,
                                                      const char    *id);
 GtkWidget      *_sps_window_find_panel              (SpsWindow     *self,

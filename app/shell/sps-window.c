@@ -44,6 +44,7 @@ G_DEFINE_FINAL_TYPE (SpsWindow, sps_window, GTK_TYPE_APPLICATION_WINDOW)
 enum {
   PROP_0,
   PROP_STATE,
+  PROP_PANELS_PENDING,
   N_PROPS
 };
 
@@ -350,6 +351,7 @@ sps_window_clear_trace (SpsWindow *self)
   if (self->filter_bar != NULL)
     sps_filter_bar_set_session (self->filter_bar, NULL);
 
+  _sps_window_clear_trace_panels (self);
   self->timeline = NULL;
   g_clear_pointer (&self->views, g_ptr_array_unref);
   g_clear_object (&self->session);
@@ -357,34 +359,10 @@ sps_window_clear_trace (SpsWindow *self)
 }
 
 static void
-sps_window_add_view (SpsWindow *self,
-                     SpsView   *view)
-{
-  GtkWidget *panel;
-
-  g_assert (SPS_IS_WINDOW (self));
-  g_assert (SPS_IS_VIEW (view));
-
-  if (!(panel = sps_view_create_panel (view, self->session)))
-    {
-      g_debug ("%s made no panel", G_OBJECT_TYPE_NAME (view));
-      return;
-    }
-
-  _sps_window_add_panel (self, G_OBJECT_TYPE_NAME (view), panel,
-                         sps_view_get_title (view), sps_view_get_icon_name (view),
-                         sps_view_get_area (view) == SPS_VIEW_AREA_SIDE);
-  g_ptr_array_add (self->views, g_object_ref (view));
-}
-
-static void
 sps_window_show_trace (SpsWindow *self,
                        SpsTrace  *trace)
 {
   SPS_SELF_TRACE_SCOPE ("window/show-trace");
-  g_autoptr(GPtrArray) plugin_views = NULL;
-  g_autoptr(SpsView) detail_view = NULL;
-
   g_assert (SPS_IS_WINDOW (self));
   g_assert (SPS_IS_TRACE (trace));
 
@@ -408,21 +386,7 @@ sps_window_show_trace (SpsWindow *self,
   g_settings_bind (self->settings, "gutter-width", self->timeline, "gutter-width", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "gutter-auto", self->timeline, "gutter-auto", G_SETTINGS_BIND_DEFAULT);
 
-  /* The built-in view first, then the plugins' in plugin precedence. */
-  detail_view = sps_detail_view_new ();
-  sps_window_add_view (self, detail_view);
-
-  self->search_panel = sps_search_panel_new (self->session);
-  _sps_window_add_panel (self, "search", self->search_panel,
-                         _("Search"), "system-search-symbolic", FALSE);
-  _sps_window_add_panel (self, "filters", sps_filter_panel_new (self->session),
-                         _("Filters"), "view-list-symbolic", FALSE);
-  _sps_window_add_panel (self, "instances", sps_instance_browser_new (self->session),
-                         _("Instances"), "view-continuous-symbolic", FALSE);
-
-  plugin_views = sps_plugin_engine_create_extensions (sps_plugin_engine_get_default (), SPS_TYPE_VIEW);
-  for (guint i = 0; i < plugin_views->len; i++)
-    sps_window_add_view (self, g_ptr_array_index (plugin_views, i));
+  _sps_window_add_trace_panels (self);
 
   sps_go_to_time_set_session (self->go_to_time, self->session);
   _sps_window_show_diagnostics (self);
@@ -664,6 +628,10 @@ sps_window_get_property (GObject    *object,
       g_value_set_enum (value, self->state);
       break;
 
+    case PROP_PANELS_PENDING:
+      g_value_set_boolean (value, sps_window_get_panels_pending (self));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -692,6 +660,17 @@ sps_window_class_init (SpsWindowClass *klass)
                        SPS_TYPE_WINDOW_STATE,
                        SPS_WINDOW_STATE_EMPTY,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * SpsWindow:panels-pending:
+   *
+   * Whether panels of the shown trace are still to be made: those behind
+   * tabs are made after the timeline's first complete frame, or when
+   * first shown.
+   */
+  properties[PROP_PANELS_PENDING] =
+    g_param_spec_boolean ("panels-pending", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 

@@ -50,5 +50,6 @@ GFile          *sps_window_get_file          (SpsWindow      *self);
 SpsSession     *sps_window_get_session       (SpsWindow      *self);
 SpsTimeline    *sps_window_get_timeline      (SpsWindow      *self);
 const char     *sps_window_get_error_message (SpsWindow      *self);
+gboolean        sps_window_get_panels_pending (SpsWindow     *self);
 
 G_END_DECLS
