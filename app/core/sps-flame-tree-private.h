@@ -78,10 +78,10 @@ struct _SpsFlameTree
   guint                index_size; /* a power of two */
   guint                n_indexed;
 
-  /* Span trees: slice row slice_node_first + i → node slice_node[i] in
-   * level order, SPS_NO_INDEX when not in the tree; the rows of the
-   * tracks in scope, so that a thread's tree does not clear a whole
-   * trace's. node_of_build maps a node in level order to its node in the
+  /* Span trees: slice row slice_node_first + i → node slice_node[i] - 1
+   * in level order, 0 when not in the tree; the rows of the tracks in
+   * scope, in pages the kernel zeroes when first touched, so that a
+   * thread's or a range's tree does not clear a whole trace's. node_of_build maps a node in level order to its node in the
    * pool (the samples tree: a build node) */
   guint32          *slice_node;
   guint32          *node_of_build;

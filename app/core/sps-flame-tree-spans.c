@@ -151,7 +151,7 @@ walk_to_parent (SpanBuild *b,
     {
       guint32 i = p - self->slice_node_first;
 
-      if (p >= self->slice_node_first && i < self->n_slice_node && self->slice_node[i] != SPS_NO_INDEX)
+      if (p >= self->slice_node_first && i < self->n_slice_node && self->slice_node[i] != 0)
         return p + 1;
       /* A cycle cannot come from finish(), but stay finite */
       if (++steps > slices->n_rows)
@@ -196,10 +196,11 @@ add_span (SpanBuild *b,
   if (b->n_visits >= b->visits_capacity)
     reserve_visits (b, (guint64) b->n_visits + 1);
   v = b->n_visits++;
-  level = parent == 0 ? 1 : self->slice_node[parent - 1 - self->slice_node_first] + 1;
+  /* The parent's entry is its level + 1: the child's level */
+  level = parent == 0 ? 1 : self->slice_node[parent - 1 - self->slice_node_first];
   b->visit_row[v] = r;
   b->visit_parent[v] = parent;
-  self->slice_node[r - self->slice_node_first] = level;
+  self->slice_node[r - self->slice_node_first] = level + 1;
   if (d < b->n_path)
     {
       b->path_row[d] = r;
@@ -436,7 +437,7 @@ make_nodes (SpanBuild     *b,
       for (guint32 i = 0; i < n; i++)
         {
           guint32 parent = (guint32) items[i].key;
-          guint32 above = parent == 0 ? 0 : slice_node[parent - 1 - first_row] - level_base;
+          guint32 above = parent == 0 ? 0 : slice_node[parent - 1 - first_row] - 1 - level_base;
 
           items[i].key = ((guint64) above << rank_bits) | b->rank_of[items[i].name];
         }
@@ -466,7 +467,7 @@ make_nodes (SpanBuild     *b,
             }
           sat_add (&node->inclusive, item->value);
           node->n_instances++;
-          slice_node[item->row - first_row] = n_nodes - 1;
+          slice_node[item->row - first_row] = n_nodes;
         }
 
       level_base = first;
@@ -637,14 +638,18 @@ _sps_flame_tree_build_spans (SpsFlameTree              *self,
   if (row_lo > row_hi)
     row_lo = row_hi = 0;
 
-  /* Slice row slice_node_first + i → its level while reading, its node
-   * in level order after; SPS_NO_INDEX when not in the tree. The rows of
-   * the tracks in scope, so that a thread's tree does not clear a whole
-   * trace's */
+  /* Slice row slice_node_first + i → its level + 1 while reading, its
+   * node in level order + 1 after; 0 when not in the tree. The rows of
+   * the tracks in scope, zeroed as the allocator gives a large block: in
+   * a mapping of its own (sps_setup_allocator()), whose pages the kernel
+   * zeroes when first touched, so that a range's tree touches the pages
+   * of its slices' rows only, not every row of the tracks in scope. A
+   * tree without a range touches every page: huge ones, fewer faults */
   self->slice_node_first = row_lo;
   self->n_slice_node = row_hi - row_lo;
-  self->slice_node = _sps_alloc_large (sizeof (guint32) * MAX (self->n_slice_node, 1));
-  memset (self->slice_node, 0xff, sizeof (guint32) * MAX (self->n_slice_node, 1));
+  self->slice_node = g_new0 (guint32, MAX (self->n_slice_node, 1));
+  if (!params->has_range)
+    _sps_advise_huge_pages (self->slice_node, sizeof (guint32) * MAX (self->n_slice_node, 1));
 
   /* Not cleared between tracks: an entry is used only when its row is
    * the slice's parent, and then it is that parent's, whichever track
@@ -692,7 +697,7 @@ _sps_flame_tree_build_spans (SpsFlameTree              *self,
     for (guint v = 0; v < b.n_visits; v++)
       {
         guint32 row = b.visit_row[v];
-        LevelItem *item = &items[fill[self->slice_node[row - self->slice_node_first]]++];
+        LevelItem *item = &items[fill[self->slice_node[row - self->slice_node_first] - 1]++];
 
         item->key = b.visit_parent[v];
         item->value = span_value (&b, row);

@@ -797,7 +797,8 @@ sps_flame_tree_get_slice_node (SpsFlameTree *self,
 
   node = self->slice_node[slice - self->slice_node_first];
 
-  return node == SPS_NO_INDEX ? SPS_NO_INDEX : self->node_of_build[node];
+  /* The node + 1 in build order; 0 when not in the tree */
+  return node == 0 ? SPS_NO_INDEX : self->node_of_build[node - 1];
 }
 
 /**
