@@ -424,9 +424,9 @@ set_session (SpsTimeline *self,
   self->session = g_object_ref (session);
   self->trace = g_object_ref (sps_session_get_trace (session));
   self->layout = _sps_timeline_layout_new (self->trace, sps_session_get_view_filter (session));
-  /* Built on demand, unless constructed() hands them to a preparation */
+  /* Built on demand, unless constructed() hands them to a preparation;
+   * the stack charts there too, once it has started */
   self->lod = _sps_timeline_lod_new (self->trace);
-  stacks_changed (self);
   self->n_names = sps_string_pool_get_size (sps_trace_get_strings (self->trace));
   self->name_color = g_malloc (MAX (self->n_names, 1));
   memset (self->name_color, 0xff, MAX (self->n_names, 1));
@@ -487,9 +487,13 @@ sps_timeline_constructed (GObject *object)
 
   G_OBJECT_CLASS (sps_timeline_parent_class)->constructed (object);
 
-  /* Every construct property is set now: "prepare-ahead" too */
+  /* Every construct property is set now: "prepare-ahead" too. The
+   * preparation first, so that its workers start while the stack
+   * charts are computed here */
   if (self->session != NULL && self->prepare_ahead)
     _sps_timeline_maybe_prepare (self);
+  if (self->session != NULL)
+    stacks_changed (self);
 }
 
 static void

@@ -396,6 +396,8 @@ _sps_window_save_docks (SpsWindow *self)
 /* How long after the trace is shown the panels are made even if the
  * timeline has not drawn it complete (ms) */
 #define FILL_FALLBACK_MS 2000
+/* How long after that frame (ms) */
+#define FILL_SETTLE_MS 250
 
 typedef struct
 {
@@ -540,8 +542,10 @@ on_fill_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* After a frame that drew the timeline complete (as `--screenshot` waits
- * for it) */
+/* A while after a frame that drew the timeline complete (as
+ * `--screenshot` waits for it): the frames right after it (a window that
+ * settles its size, the user's first moves) go first, as a panel can
+ * take a few tens of milliseconds to make */
 static void
 on_fill_after_paint (SpsWindow     *self,
                      GdkFrameClock *clock)
@@ -550,7 +554,8 @@ on_fill_after_paint (SpsWindow     *self,
       (!gtk_widget_get_mapped (self->timeline) ||
        sps_timeline_get_preparing (SPS_TIMELINE (self->timeline))))
     return;
-  start_filling (self);
+  stop_waiting_to_fill (self);
+  self->fill_timeout_id = g_timeout_add (FILL_SETTLE_MS, on_fill_timeout, self);
 }
 
 /**
