@@ -547,6 +547,7 @@ static void
 test_lazy_panels (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
   SpsWindow *window = sps_test_open_file (app, path, 1200, 800);
   GtkWidget *instances;
   GtkWidget *filters;
@@ -578,8 +579,18 @@ test_lazy_panels (void)
   g_assert_nonnull (sps_test_find_type_name (filters, "SpsFilterPanel"));
   if (bottom_page (window, "SQL") != NULL)
     g_assert_nonnull (sps_test_find_type_name (bottom_page (window, "SQL"), "SpsSqlPanel"));
-
   sps_test_close_window (window);
+
+  /* A window closed, or given another trace, before its panels are made
+   * leaves nothing behind that fires later (G_DEBUG=fatal-criticals) */
+  window = sps_test_open_file (app, path, 1200, 800);
+  sps_test_wait_until (loaded, window);
+  g_assert_true (sps_window_get_panels_pending (window));
+  sps_window_load (window, file);
+  sps_test_wait_until (loaded, window);
+  g_assert_true (sps_window_get_panels_pending (window));
+  sps_test_close_window (window);
+  sps_test_spin (2500);
 }
 
 int
