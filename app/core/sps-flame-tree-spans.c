@@ -20,7 +20,10 @@
  *    are radix-sorted (stably, so a node's visits stay in row order); each
  *    run of equal keys is one node. The nodes of a level are thus numbered
  *    by parent, then by name: the tree in level order with siblings in
- *    name order, which is what the pre-order pool needs.
+ *    name order, which is what the pre-order pool needs. A level whose
+ *    keys can take few values (stacks that repeat, as real ones do) is
+ *    counted in a table indexed by key instead, which numbers its nodes
+ *    the same way without moving its visits.
  * 3. Self times are sums over that order, backwards; then a depth-first
  *    walk writes the pool in pre-order, reading each level front to back
  *    (a node's children are the next nodes of the level below whose
@@ -45,6 +48,12 @@
 
 /* Levels with fewer visits are sorted by insertion */
 #define SMALL_LEVEL 64
+
+/* A level whose keys (parent's node in the level above, name's rank) can
+ * take at most this many values, and no more than it has visits, counts
+ * its visits in a table indexed by key instead of sorting them: the
+ * stacks of real traces repeat, so their levels have few distinct keys */
+#define DIRECT_MAX_KEYS (1u << 16)
 
 static gboolean
 track_in_scope (const SpsTrackTable      *tracks,
@@ -385,6 +394,70 @@ sort_items (LevelItem *items,
   return items;
 }
 
+/* A level's nodes from a table indexed by key (@slot, @key_space zeros
+ * or more, left zeroed): the keys present, in order, are the level's nodes
+ * from @n_nodes on, as the sort would number them; each visit, in row
+ * order, then adds to its node, so that the longest is the first in row
+ * order on ties, as a run of the stable sort gives. Returns the new
+ * count of nodes */
+static guint32
+make_level_direct (SpanBuild       *b,
+                   const LevelItem *items,
+                   guint32          n,
+                   guint32          key_space,
+                   guint            rank_bits,
+                   guint32          level_base,
+                   LevelNode       *nodes,
+                   guint32          n_nodes,
+                   guint32         *slot)
+{
+  SpsFlameTree *self = b->self;
+  guint32 *slice_node = self->slice_node;
+  guint32 first_row = self->slice_node_first;
+  guint32 rank_mask = (1u << rank_bits) - 1;
+  guint32 first = n_nodes;
+
+  for (guint32 i = 0; i < n; i++)
+    slot[items[i].key] = 1;
+
+  for (guint32 k = 0; k < key_space; k++)
+    if (slot[k] != 0)
+      {
+        LevelNode *node = &nodes[n_nodes];
+
+        node->parent = level_base + (k >> rank_bits);
+        node->name = g_array_index (b->names, guint32, k & rank_mask);
+        node->instance = SPS_NO_INDEX;
+        node->n_instances = 0;
+        node->inclusive = 0;
+        node->exclusive = 0;
+        slot[k] = n_nodes++;
+      }
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      const LevelItem *item = &items[i];
+      guint32 id = slot[item->key];
+      LevelNode *node = &nodes[id];
+
+      /* exclusive holds the longest value until the level is done */
+      if (node->n_instances == 0 || item->value > node->exclusive)
+        {
+          node->exclusive = item->value;
+          node->instance = item->row;
+        }
+      sat_add (&node->inclusive, item->value);
+      node->n_instances++;
+      slice_node[item->row - first_row] = id + 1;
+    }
+
+  for (guint32 id = first; id < n_nodes; id++)
+    nodes[id].exclusive = 0;
+  memset (slot, 0, sizeof (guint32) * key_space);
+
+  return n_nodes;
+}
+
 /* Pass 2: the nodes, level by level, in level order. @items holds the
  * visits by level (stably), those of level l from @level_start[l], and
  * then room for the largest level, where it is sorted; @level_first
@@ -404,6 +477,9 @@ make_nodes (SpanBuild     *b,
   guint64 rank_mask = (G_GUINT64_CONSTANT (1) << rank_bits) - 1;
   LevelItem *tmp = all_items + b->n_visits;
   g_autofree LevelNode *nodes = NULL;
+  g_autofree guint32 *slot = NULL;
+  guint32 n_slots = 0;
+  guint64 key_space;
   guint32 n_nodes = 1;
   guint32 level_base = 0;   /* the first node of the level above */
   guint32 n_above = 1;      /* its nodes; level 0 is the root */
@@ -441,6 +517,26 @@ make_nodes (SpanBuild     *b,
 
           items[i].key = ((guint64) above << rank_bits) | b->rank_of[items[i].name];
         }
+
+      key_space = (guint64) n_above << rank_bits;
+      if (n >= SMALL_LEVEL && key_space <= MIN ((guint64) n, DIRECT_MAX_KEYS))
+        {
+          /* As large as the largest level needs: a small range's tree
+           * clears little */
+          if (key_space > n_slots)
+            {
+              g_free (slot);
+              n_slots = (guint32) key_space;
+              slot = g_new0 (guint32, n_slots);
+            }
+          n_nodes = make_level_direct (b, items, n, (guint32) key_space, rank_bits, level_base,
+                                       nodes, n_nodes, slot);
+          level_base = first;
+          n_above = n_nodes - first;
+          level_first[l + 1] = n_nodes;
+          continue;
+        }
+
       sorted = n > 1 ? sort_items (items, tmp, n, key_bits) : items;
 
       /* Each run of equal keys is a node; its visits are in row order */
