@@ -808,6 +808,84 @@ test_wide (void)
   g_assert_cmpuint (check_trace (trace), >, 0);
 }
 
+/* Stacks that repeat, as a real producer's do: two threads, each 40
+ * times main → one of 3 steps → one of 2 leaves, with durations that tie
+ * (the longest instance is then the first in row order). Every level has
+ * 80 visits or more and few distinct keys, so it is counted in a table
+ * rather than sorted: main 2 × 40 = 80 visits; the steps 80 × 2 = 160,
+ * keys 1 parent × 3 names; the leaves 160 × 2 = 320, keys 3 parents × 2
+ * names. main: 40 × 1000 per thread. Step s0 is (k + j + t) % 3 == 0:
+ * on thread 10, 14 rounds for j = 0 (k = 0, 3 … 39) and 13 for j = 1
+ * (k = 2, 5 … 38); on thread 11, 13 and 13 (k = 2 … 38, k = 1 … 37):
+ * 53 instances of 300. */
+static SpsTrace *
+make_repeated_trace (void)
+{
+  g_autoptr(SpsTraceBuilder) builder = sps_trace_builder_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 process = sps_trace_builder_ensure_process (builder, 1);
+  SpsTrace *trace;
+
+  for (guint t = 0; t < 2; t++)
+    {
+      guint32 thread = sps_trace_builder_ensure_thread (builder, process, 10 + t);
+
+      for (guint k = 0; k < 40; k++)
+        {
+          SpsTime ts = 1000 * (SpsTime) k;
+
+          sps_test_add_complete (builder, thread, ts, 1000, "main", "cat", NULL, 0);
+          for (guint j = 0; j < 2; j++)
+            {
+              g_autofree char *step = g_strdup_printf ("s%u", (k + j + t) % 3);
+              SpsTime at = ts + 10 + 400 * (SpsTime) j;
+
+              sps_test_add_complete (builder, thread, at, 300, step, "cat", NULL, 0);
+              /* Equal durations every other round: ties */
+              sps_test_add_complete (builder, thread, at + 10, k % 2 == 0 ? 100 : 100 + k, "leaf-a", "cat", NULL, 0);
+              sps_test_add_complete (builder, thread, at + 150, 100, "leaf-b", "cat", NULL, 0);
+            }
+        }
+    }
+  trace = sps_trace_builder_finish (builder, NULL, &error);
+  g_assert_no_error (error);
+
+  return trace;
+}
+
+static void
+test_repeated (void)
+{
+  g_autoptr(SpsTrace) trace = make_repeated_trace ();
+  g_autoptr(SpsFlameTree) tree = build_measured (trace);
+  const SpsSliceTable *slices = sps_trace_get_slices (trace);
+  const SpsFlameNode *nodes;
+  guint n_nodes;
+  guint main_node;
+  guint step;
+  guint leaf;
+
+  /* root, main, 3 steps, 2 leaves under each */
+  g_assert_nonnull (tree);
+  nodes = sps_flame_tree_get_nodes (tree, &n_nodes);
+  g_assert_cmpuint (n_nodes, ==, 1 + 1 + 3 + 6);
+  main_node = child_named (tree, 0, "main");
+  g_assert_cmpint (nodes[main_node].inclusive, ==, 2 * 40 * 1000);
+  g_assert_cmpuint (nodes[main_node].n_instances, ==, 80);
+  step = child_named (tree, main_node, "s0");
+  g_assert_cmpuint (nodes[step].n_instances, ==, 53);
+  g_assert_cmpint (nodes[step].inclusive, ==, 53 * 300);
+  leaf = child_named (tree, step, "leaf-b");
+  /* leaf-b is 100 everywhere: its instance is its first slice in row
+   * order, on thread 10 in round 0 */
+  g_assert_cmpuint (slices->ts[nodes[leaf].instance], ==, 10 + 150);
+  g_assert_cmpint (slices->dur[nodes[leaf].instance], ==, 100);
+
+  /* …and every scope against the straightforward build, instances and
+   * the slice map included */
+  g_assert_cmpuint (check_trace (trace), >, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -820,6 +898,7 @@ main (int   argc,
   g_test_add_func ("/flame/tree/reference/odd-nesting", test_odd_nesting);
   g_test_add_func ("/flame/tree/reference/crowded", test_crowded);
   g_test_add_func ("/flame/tree/reference/wide", test_wide);
+  g_test_add_func ("/flame/tree/reference/repeated", test_repeated);
 
   return g_test_run ();
 }

@@ -125,10 +125,11 @@ sps_dock_page_fill (SpsDockPage *self)
 
   g_return_val_if_fail (SPS_IS_DOCK_PAGE (self), NULL);
 
-  if (self->filled)
+  if (self->filled || self->func == NULL)
     return self->panel;
 
-  /* The function may take the page out of its dock */
+  /* The function must not take the page out of its dock (this may run in
+   * the page's map); it may drop the last other reference to it */
   hold = g_object_ref (self);
   self->filled = TRUE;
   panel = self->func (self, self->user_data);
@@ -141,6 +142,20 @@ sps_dock_page_fill (SpsDockPage *self)
     }
 
   return self->panel;
+}
+
+/**
+ * sps_dock_page_cancel:
+ * @self: a #SpsDockPage
+ *
+ * Lets the page make no panel any more, for a page about to go.
+ */
+void
+sps_dock_page_cancel (SpsDockPage *self)
+{
+  g_return_if_fail (SPS_IS_DOCK_PAGE (self));
+
+  sps_dock_page_forget_func (self);
 }
 
 /**

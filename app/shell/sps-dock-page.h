@@ -30,6 +30,7 @@ GtkWidget *sps_dock_page_new        (SpsDockPageFunc  func,
                                      gpointer         user_data,
                                      GDestroyNotify   destroy);
 GtkWidget *sps_dock_page_fill       (SpsDockPage     *self);
+void       sps_dock_page_cancel     (SpsDockPage     *self);
 gboolean   sps_dock_page_get_filled (SpsDockPage     *self);
 GtkWidget *sps_dock_page_get_panel  (SpsDockPage     *self);
 

@@ -163,13 +163,17 @@ action_go_to_time (GSimpleAction *action,
 void
 _sps_window_show_search (SpsWindow *self)
 {
+  GtkWidget *notebook;
+
   g_assert (SPS_IS_WINDOW (self));
 
-  if (self->search_panel == NULL)
+  if (self->search_panel == NULL ||
+      !(notebook = gtk_widget_get_ancestor (self->search_panel, GTK_TYPE_NOTEBOOK)))
     return;
 
-  gtk_notebook_set_current_page (self->bottom_notebook,
-                                 gtk_notebook_page_num (self->bottom_notebook, self->search_panel));
+  /* In whichever dock the user put it */
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook),
+                                 gtk_notebook_page_num (GTK_NOTEBOOK (notebook), self->search_panel));
   sps_search_panel_focus (SPS_SEARCH_PANEL (self->search_panel));
 }
 

@@ -492,11 +492,22 @@ add_builtin (SpsWindow  *self,
   add_lazy_panel (self, id, title, icon_name, FALSE, maker);
 }
 
+static gboolean on_fill_timeout (gpointer user_data);
+
 /* One panel a main loop turn, so that the window goes on answering */
 static gboolean
 fill_next_page (gpointer user_data)
 {
   SpsWindow *self = user_data;
+
+  /* Another file is loading: these panels may never be seen. Look again
+   * later (a cancelled load shows this trace again) */
+  if (self->state == SPS_WINDOW_STATE_LOADING)
+    {
+      self->fill_id = 0;
+      self->fill_timeout_id = g_timeout_add (FILL_FALLBACK_MS, on_fill_timeout, self);
+      return G_SOURCE_REMOVE;
+    }
 
   while (self->pending_pages->len > 0)
     {
@@ -612,7 +623,8 @@ _sps_window_add_trace_panels (SpsWindow *self)
  * _sps_window_clear_trace_panels:
  * @self: a window
  *
- * Forgets the panels still to be made (their pages are gone or going).
+ * Forgets the panels still to be made: their pages make none from now
+ * on (they are about to go).
  */
 void
 _sps_window_clear_trace_panels (SpsWindow *self)
@@ -621,9 +633,13 @@ _sps_window_clear_trace_panels (SpsWindow *self)
 
   g_return_if_fail (SPS_IS_WINDOW (self));
 
-  pending = self->pending_pages != NULL;
+  pending = sps_window_get_panels_pending (self);
   stop_waiting_to_fill (self);
   g_clear_handle_id (&self->fill_id, g_source_remove);
+  /* A page that becomes current as the pages before it go makes nothing */
+  if (self->pending_pages != NULL)
+    for (guint i = 0; i < self->pending_pages->len; i++)
+      sps_dock_page_cancel (g_ptr_array_index (self->pending_pages, i));
   g_clear_pointer (&self->pending_pages, g_ptr_array_unref);
   if (pending && !self->disposed)
     g_object_notify (G_OBJECT (self), "panels-pending");

@@ -339,6 +339,7 @@ sps_window_clear_trace (SpsWindow *self)
       g_settings_unbind (self->timeline, "gutter-auto");
     }
 
+  _sps_window_clear_trace_panels (self);
   if (self->bottom_notebook != NULL)
     sps_window_remove_pages (self->bottom_notebook);
   if (self->side_notebook != NULL)
@@ -351,7 +352,6 @@ sps_window_clear_trace (SpsWindow *self)
   if (self->filter_bar != NULL)
     sps_filter_bar_set_session (self->filter_bar, NULL);
 
-  _sps_window_clear_trace_panels (self);
   self->timeline = NULL;
   g_clear_pointer (&self->views, g_ptr_array_unref);
   g_clear_object (&self->session);

@@ -366,6 +366,12 @@ rebuild_idle (gpointer user_data)
   SpsFlamegraphPanel *self = user_data;
 
   self->rebuild_id = 0;
+  /* Hidden since the change: built when shown */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      self->stale = TRUE;
+      return G_SOURCE_REMOVE;
+    }
   rebuild_now (self);
 
   return G_SOURCE_REMOVE;
@@ -379,6 +385,8 @@ static void
 queue_rebuild (SpsFlamegraphPanel *self)
 {
   set_building (self, TRUE);
+  /* Says so at once, when shown again too: the old graph is not the scope's */
+  update_status (self);
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
       self->stale = TRUE;
