@@ -373,6 +373,14 @@ sps_application_local_command_line (GApplication   *app,
     {
       g_autoptr(GFile) file = g_file_new_for_commandline_arg (preload);
 
+      /* GLib makes the C locale of g_ascii_strto*() once, on first use.
+       * An import thread making it while the main thread parses --size
+       * makes the main thread wait for it, which can leave errno set,
+       * and g_ascii_string_to_unsigned() then refuses a valid number
+       * (seen once in the sanitizer build: "“900x560” is not a size").
+       * Made here, before the import's threads start. */
+      (void) g_ascii_strtoull ("0", NULL, 10);
+
       _sps_application_preload (SPS_APPLICATION (app), file);
     }
 
