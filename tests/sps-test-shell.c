@@ -52,7 +52,7 @@ sps_test_open_file (SpsApplication *app,
 }
 
 static gboolean
-not_loading (gpointer data)
+load_done (gpointer data)
 {
   return sps_window_get_state (data) != SPS_WINDOW_STATE_LOADING && !sps_window_get_panels_pending (data);
 }
@@ -62,7 +62,7 @@ not_loading (gpointer data)
 void
 sps_test_wait_for_load (SpsWindow *window)
 {
-  sps_test_wait_until (not_loading, window);
+  sps_test_wait_until (load_done, window);
 }
 
 /* Opens @path in a new window of @width × @height, waits until it is

@@ -81,8 +81,9 @@ struct _SpsFlameTree
   /* Span trees: slice row slice_node_first + i → node slice_node[i] - 1
    * in level order, 0 when not in the tree; the rows of the tracks in
    * scope, in pages the kernel zeroes when first touched, so that a
-   * thread's or a range's tree does not clear a whole trace's. node_of_build maps a node in level order to its node in the
-   * pool (the samples tree: a build node) */
+   * thread's or a range's tree does not clear a whole trace's.
+   * node_of_build maps a node in level order to its node in the pool
+   * (the samples tree: a build node) */
   guint32          *slice_node;
   guint32          *node_of_build;
   guint             slice_node_first;

@@ -394,6 +394,59 @@ sort_items (LevelItem *items,
   return items;
 }
 
+/* A level's nodes by a stable sort of its @n visits on their keys
+ * (@key_bits wide; @tmp has room for @n): each run of equal keys is a
+ * node, from @n_nodes on, whose visits are in row order. Returns the new
+ * count of nodes */
+static guint32
+make_level_sorted (SpanBuild *b,
+                   LevelItem *items,
+                   LevelItem *tmp,
+                   guint32    n,
+                   guint      key_bits,
+                   guint      rank_bits,
+                   guint32    level_base,
+                   LevelNode *nodes,
+                   guint32    n_nodes)
+{
+  SpsFlameTree *self = b->self;
+  guint32 *slice_node = self->slice_node;
+  guint32 first_row = self->slice_node_first;
+  guint64 rank_mask = (G_GUINT64_CONSTANT (1) << rank_bits) - 1;
+  const LevelItem *sorted = n > 1 ? sort_items (items, tmp, n, key_bits) : items;
+  guint64 prev_key = G_MAXUINT64;
+  LevelNode *node = NULL;
+  SpsTime longest = 0;
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      const LevelItem *item = &sorted[i];
+
+      if (item->key != prev_key)
+        {
+          prev_key = item->key;
+          node = &nodes[n_nodes++];
+          node->parent = level_base + (guint32) (prev_key >> rank_bits);
+          node->name = g_array_index (b->names, guint32, prev_key & rank_mask);
+          node->instance = item->row;
+          node->n_instances = 0;
+          node->inclusive = 0;
+          node->exclusive = 0;
+          longest = item->value;
+        }
+      else if (item->value > longest)
+        {
+          longest = item->value;
+          node->instance = item->row;
+        }
+      sat_add (&node->inclusive, item->value);
+      node->n_instances++;
+      slice_node[item->row - first_row] = n_nodes;
+    }
+
+  return n_nodes;
+}
+
 /* A level's nodes from a table indexed by key (@slot, @key_space zeros
  * or more, left zeroed): the keys present, in order, are the level's nodes
  * from @n_nodes on, as the sort would number them; each visit, in row
@@ -474,12 +527,10 @@ make_nodes (SpanBuild     *b,
   guint32 *slice_node = self->slice_node;
   guint32 first_row = self->slice_node_first;
   guint rank_bits = bits_for (b->names->len > 0 ? b->names->len - 1 : 0);
-  guint64 rank_mask = (G_GUINT64_CONSTANT (1) << rank_bits) - 1;
   LevelItem *tmp = all_items + b->n_visits;
   g_autofree LevelNode *nodes = NULL;
   g_autofree guint32 *slot = NULL;
   guint32 n_slots = 0;
-  guint64 key_space;
   guint32 n_nodes = 1;
   guint32 level_base = 0;   /* the first node of the level above */
   guint32 n_above = 1;      /* its nodes; level 0 is the root */
@@ -500,11 +551,8 @@ make_nodes (SpanBuild     *b,
       LevelItem *items = all_items + level_start[l];
       guint32 n = b->level_count[l];
       guint key_bits = bits_for (n_above - 1) + rank_bits;
-      const LevelItem *sorted;
       guint32 first = n_nodes;
-      guint64 prev_key = G_MAXUINT64;
-      LevelNode *node = NULL;
-      SpsTime longest = 0;
+      guint64 key_space = (guint64) n_above << rank_bits;
 
       if (_sps_flame_tree_check_cancelled (b->progress, b->error))
         return NULL;
@@ -518,7 +566,6 @@ make_nodes (SpanBuild     *b,
           items[i].key = ((guint64) above << rank_bits) | b->rank_of[items[i].name];
         }
 
-      key_space = (guint64) n_above << rank_bits;
       if (n >= SMALL_LEVEL && key_space <= MIN ((guint64) n, DIRECT_MAX_KEYS))
         {
           /* As large as the largest level needs: a small range's tree
@@ -531,40 +578,9 @@ make_nodes (SpanBuild     *b,
             }
           n_nodes = make_level_direct (b, items, n, (guint32) key_space, rank_bits, level_base,
                                        nodes, n_nodes, slot);
-          level_base = first;
-          n_above = n_nodes - first;
-          level_first[l + 1] = n_nodes;
-          continue;
         }
-
-      sorted = n > 1 ? sort_items (items, tmp, n, key_bits) : items;
-
-      /* Each run of equal keys is a node; its visits are in row order */
-      for (guint32 i = 0; i < n; i++)
-        {
-          const LevelItem *item = &sorted[i];
-
-          if (item->key != prev_key)
-            {
-              prev_key = item->key;
-              node = &nodes[n_nodes++];
-              node->parent = level_base + (guint32) (prev_key >> rank_bits);
-              node->name = g_array_index (b->names, guint32, prev_key & rank_mask);
-              node->instance = item->row;
-              node->n_instances = 0;
-              node->inclusive = 0;
-              node->exclusive = 0;
-              longest = item->value;
-            }
-          else if (item->value > longest)
-            {
-              longest = item->value;
-              node->instance = item->row;
-            }
-          sat_add (&node->inclusive, item->value);
-          node->n_instances++;
-          slice_node[item->row - first_row] = n_nodes;
-        }
+      else
+        n_nodes = make_level_sorted (b, items, tmp, n, key_bits, rank_bits, level_base, nodes, n_nodes);
 
       level_base = first;
       n_above = n_nodes - first;

@@ -33,7 +33,6 @@
 #include "sps-timeline-lod-state-private.h"
 #include "sps-time-math-private.h"
 
-
 /* Whether position @p of the lane starts an item of the level at
  * @threshold: the first slice, a long slice (it stands alone), the slice
  * after a long one (which ended the run before it), and a short slice

@@ -31,7 +31,6 @@
  * change of colour, instead of searching its boxes column by column. */
 #define N_LEVELS 63
 
-
 typedef struct
 {
   GArray *levels[N_LEVELS];  /* SpsTimelineStackRun; NULL until needed */

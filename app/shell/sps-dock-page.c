@@ -171,17 +171,3 @@ sps_dock_page_get_filled (SpsDockPage *self)
 
   return self->filled;
 }
-
-/**
- * sps_dock_page_get_panel:
- * @self: a #SpsDockPage
- *
- * Returns: (transfer none) (nullable): the panel, %NULL until it is made
- */
-GtkWidget *
-sps_dock_page_get_panel (SpsDockPage *self)
-{
-  g_return_val_if_fail (SPS_IS_DOCK_PAGE (self), NULL);
-
-  return self->panel;
-}

@@ -32,6 +32,5 @@ GtkWidget *sps_dock_page_new        (SpsDockPageFunc  func,
 GtkWidget *sps_dock_page_fill       (SpsDockPage     *self);
 void       sps_dock_page_cancel     (SpsDockPage     *self);
 gboolean   sps_dock_page_get_filled (SpsDockPage     *self);
-GtkWidget *sps_dock_page_get_panel  (SpsDockPage     *self);
 
 G_END_DECLS

@@ -418,11 +418,8 @@ static gboolean
 remove_empty_page (gpointer user_data)
 {
   g_autoptr(GtkWidget) page = user_data;
-  GtkWidget *notebook = gtk_widget_get_parent (page);
+  GtkWidget *notebook = gtk_widget_get_ancestor (page, GTK_TYPE_NOTEBOOK);
 
-  /* A notebook's pages sit in a stack of its own */
-  while (notebook != NULL && !GTK_IS_NOTEBOOK (notebook))
-    notebook = gtk_widget_get_parent (notebook);
   if (notebook != NULL)
     gtk_notebook_remove_page (GTK_NOTEBOOK (notebook),
                               gtk_notebook_page_num (GTK_NOTEBOOK (notebook), page));
