@@ -117,6 +117,7 @@ open_pty_window (int             *master,
   g_autoptr(GError) error = NULL;
   SpsLiveWindow *window;
   char name[256];
+  GStatBuf st;
   int slave;
 
   g_assert_cmpint (openpty (master, &slave, name, NULL, NULL), ==, 0);
@@ -126,6 +127,11 @@ open_pty_window (int             *master,
   *capture = sps_live_capture_new (SPS_LIVE_SOURCE (source));
   g_assert_true (sps_live_capture_start (*capture, &error));
   g_assert_no_error (error);
+
+  /* The capture file has no name left, so it cannot outlive the process
+   * (the window may still hold it when the program ends) */
+  g_assert_cmpint (g_stat (g_file_peek_path (sps_live_capture_get_file (*capture)), &st), ==, 0);
+  g_assert_cmpuint (st.st_nlink, ==, 0);
 
   window = sps_live_window_new (NULL, *capture);
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);

@@ -182,7 +182,7 @@ run_shots (GPtrArray  *shots,
     }
 
   g_test_message ("%u files loaded, %u refused", loaded, refused);
-  g_rmdir (dir);
+  sps_test_remove_tree (dir);
 }
 
 static void

@@ -197,6 +197,7 @@ static void
 test_event (void)
 {
   g_autofree char *path = write_events ();
+  g_autofree char *dir = g_path_get_dirname (path);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GError) error = NULL;
   g_autoptr(SpsTrace) trace = NULL;
@@ -263,6 +264,7 @@ test_event (void)
                    ==, "empty");
 
   gtk_window_destroy (GTK_WINDOW (ui.window));
+  sps_test_remove_tree (dir);
 }
 
 /* One thread sampled every µs, each sample weighing 1 µs: Main>Work at 0,

@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gi18n-lib.h>
@@ -40,6 +41,8 @@ struct _SpsLiveCapture
   SpsLiveSource *source;
   GFile         *file;
   int            fd;
+  /* The file still has its name, to delete at finalize (open_unlinked()) */
+  gboolean       named;
   guint64        n_bytes;
   GError        *error;
   guint          update_id;
@@ -249,7 +252,7 @@ sps_live_capture_finalize (GObject *object)
 
   if (self->fd >= 0)
     close (self->fd);
-  if (self->file != NULL)
+  if (self->file != NULL && self->named)
     g_file_delete (self->file, NULL, NULL);
   g_clear_object (&self->file);
   g_clear_error (&self->error);
@@ -333,6 +336,31 @@ sps_live_capture_get_source (SpsLiveCapture *self)
   return self->source;
 }
 
+/* The capture file is unlinked as soon as it is made and read through
+ * the descriptor's /proc link, so that it goes with the process however
+ * that ends: quitting while an update still holds the capture (its
+ * finalize never runs), or a crash. Without /proc it keeps its name and
+ * is deleted at finalize. */
+static GFile *
+open_unlinked (int         fd,
+               const char *path,
+               gboolean   *named)
+{
+  g_autofree char *link = g_strdup_printf ("/proc/self/fd/%d", fd);
+  struct stat by_name, by_link;
+
+  if (g_stat (path, &by_name) == 0 && g_stat (link, &by_link) == 0 &&
+      by_name.st_dev == by_link.st_dev && by_name.st_ino == by_link.st_ino &&
+      g_unlink (path) == 0)
+    {
+      *named = FALSE;
+      return g_file_new_for_path (link);
+    }
+
+  *named = TRUE;
+  return g_file_new_for_path (path);
+}
+
 /* Creates the capture file and starts the source. */
 gboolean
 sps_live_capture_start (SpsLiveCapture  *self,
@@ -346,7 +374,7 @@ sps_live_capture_start (SpsLiveCapture  *self,
   self->fd = g_file_open_tmp ("spanscope-live-XXXXXX.etrace", &path, error);
   if (self->fd < 0)
     return FALSE;
-  self->file = g_file_new_for_path (path);
+  self->file = open_unlinked (self->fd, path, &self->named);
 
   if (!sps_live_source_start (self->source, error))
     return FALSE;
@@ -446,14 +474,16 @@ sps_live_capture_read_head (SpsLiveCapture *self)
   return g_bytes_new_take (g_steal_pointer (&head), (gsize) MAX (n, 0));
 }
 
-/* Writes the raw stream received so far to @file (atomically). */
+/* Writes the raw stream received so far to @file (atomically: the
+ * target is replaced only once everything is written), streamed rather
+ * than held in memory, as an hour's capture is hundreds of megabytes. */
 gboolean
 sps_live_capture_save (SpsLiveCapture  *self,
                        GFile           *file,
                        GError         **error)
 {
-  g_autofree char *contents = NULL;
-  gsize len = 0;
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GFileOutputStream) out = NULL;
 
   g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
@@ -461,8 +491,23 @@ sps_live_capture_save (SpsLiveCapture  *self,
   if (self->file == NULL)
     return g_file_replace_contents (file, "", 0, NULL, FALSE, G_FILE_CREATE_NONE, NULL, NULL, error);
 
-  if (!g_file_load_contents (self->file, NULL, &contents, &len, NULL, error))
+  in = g_file_read (self->file, NULL, error);
+  if (in == NULL)
+    return FALSE;
+  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
+  if (out == NULL)
     return FALSE;
 
-  return g_file_replace_contents (file, contents, len, NULL, FALSE, G_FILE_CREATE_NONE, NULL, NULL, error);
+  if (g_output_stream_splice (G_OUTPUT_STREAM (out), G_INPUT_STREAM (in),
+                              G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE, NULL, error) < 0)
+    {
+      /* Cancelling the close drops the temporary file, keeping the old one */
+      g_autoptr(GCancellable) abort = g_cancellable_new ();
+
+      g_cancellable_cancel (abort);
+      g_output_stream_close (G_OUTPUT_STREAM (out), abort, NULL);
+      return FALSE;
+    }
+
+  return g_output_stream_close (G_OUTPUT_STREAM (out), NULL, error);
 }
