@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <pty.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -173,6 +174,47 @@ maybe_screenshot (SpsLiveWindow *window,
   g_assert_no_error (error);
 }
 
+static gboolean
+save_done (gpointer data)
+{
+  return !sps_live_window_get_saving (data);
+}
+
+/* The window's Save: on a worker, saying in the status line how it went;
+ * a failed one says why and writes nothing */
+static void
+check_window_save (SpsLiveWindow    *window,
+                   const char       *dir,
+                   const GByteArray *stream)
+{
+  g_autofree char *path = g_build_filename (dir, "capture-2.etrace", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing", "capture-3.etrace", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) bad = g_file_new_for_path (missing);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+
+  sps_live_window_save (window, file);
+  g_assert_true (sps_live_window_get_saving (window));
+  g_assert_true (g_str_has_suffix (sps_test_label_text (GTK_WIDGET (window), "live-status"),
+                                   " · saving as capture-2.etrace…"));
+  sps_test_wait_until (save_done, window);
+  g_assert_true (g_str_has_suffix (sps_test_label_text (GTK_WIDGET (window), "live-status"),
+                                   " · saved as capture-2.etrace"));
+  g_file_get_contents (path, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (contents, len, stream->data, stream->len);
+
+  sps_live_window_save (window, bad);
+  sps_test_wait_until (save_done, window);
+  g_assert_nonnull (strstr (sps_test_label_text (GTK_WIDGET (window), "live-status"),
+                            " · could not save capture-3.etrace: "));
+  g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
+
+  g_unlink (path);
+}
+
 static void
 test_live_window (void)
 {
@@ -268,6 +310,8 @@ test_live_window (void)
   g_assert_no_error (error);
   g_assert_cmpuint (sps_trace_count_slices (reopened, SPS_TRACK_THREAD_SLICES), ==, 30);
   g_assert_cmpint (sps_trace_get_end_time (reopened), ==, 673000);
+
+  check_window_save (window, dir, stream);
 
   gtk_window_destroy (GTK_WINDOW (window));
   close (master);

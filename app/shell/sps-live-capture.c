@@ -430,7 +430,8 @@ sps_live_capture_get_n_bytes (SpsLiveCapture *self)
   return self->n_bytes;
 }
 
-/* (nullable) (transfer none): the capture file, once started */
+/* (nullable) (transfer none): the capture file, once started; it can
+ * be read only while the capture lives (open_unlinked()) */
 GFile *
 sps_live_capture_get_file (SpsLiveCapture *self)
 {
@@ -474,32 +475,30 @@ sps_live_capture_read_head (SpsLiveCapture *self)
   return g_bytes_new_take (g_steal_pointer (&head), (gsize) MAX (n, 0));
 }
 
-/* Writes the raw stream received so far to @file (atomically: the
- * target is replaced only once everything is written), streamed rather
+/* Copies the capture to @to, replacing it only once everything is
+ * written (a failure or a cancel keeps the old file), streamed rather
  * than held in memory, as an hour's capture is hundreds of megabytes. */
-gboolean
-sps_live_capture_save (SpsLiveCapture  *self,
-                       GFile           *file,
-                       GError         **error)
+static gboolean
+save_to (SpsLiveCapture  *self,
+         GFile           *to,
+         GCancellable    *cancellable,
+         GError         **error)
 {
   g_autoptr(GFileInputStream) in = NULL;
   g_autoptr(GFileOutputStream) out = NULL;
 
-  g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
   if (self->file == NULL)
-    return g_file_replace_contents (file, "", 0, NULL, FALSE, G_FILE_CREATE_NONE, NULL, NULL, error);
+    return g_file_replace_contents (to, "", 0, NULL, FALSE, G_FILE_CREATE_NONE, NULL, cancellable, error);
 
-  in = g_file_read (self->file, NULL, error);
+  in = g_file_read (self->file, cancellable, error);
   if (in == NULL)
     return FALSE;
-  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
+  out = g_file_replace (to, NULL, FALSE, G_FILE_CREATE_NONE, cancellable, error);
   if (out == NULL)
     return FALSE;
 
   if (g_output_stream_splice (G_OUTPUT_STREAM (out), G_INPUT_STREAM (in),
-                              G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE, NULL, error) < 0)
+                              G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE, cancellable, error) < 0)
     {
       /* Cancelling the close drops the temporary file, keeping the old one */
       g_autoptr(GCancellable) abort = g_cancellable_new ();
@@ -509,5 +508,62 @@ sps_live_capture_save (SpsLiveCapture  *self,
       return FALSE;
     }
 
-  return g_output_stream_close (G_OUTPUT_STREAM (out), NULL, error);
+  return g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, error);
+}
+
+/* Writes the raw stream received so far to @file (atomically). */
+gboolean
+sps_live_capture_save (SpsLiveCapture  *self,
+                       GFile           *file,
+                       GError         **error)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_CAPTURE (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  return save_to (self, file, NULL, error);
+}
+
+static void
+save_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  GError *error = NULL;
+
+  if (save_to (source_object, task_data, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/* sps_live_capture_save() on a worker thread: the window stays
+ * responsive while hundreds of megabytes are written. The task holds the
+ * capture, so its file stays open until the copy is done. */
+void
+sps_live_capture_save_async (SpsLiveCapture      *self,
+                             GFile               *file,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (SPS_IS_LIVE_CAPTURE (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sps_live_capture_save_async);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, save_thread);
+}
+
+gboolean
+sps_live_capture_save_finish (SpsLiveCapture  *self,
+                              GAsyncResult    *result,
+                              GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

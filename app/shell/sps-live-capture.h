@@ -27,5 +27,13 @@ const GError   *sps_live_capture_get_error        (SpsLiveCapture  *self);
 gboolean        sps_live_capture_save             (SpsLiveCapture  *self,
                                                    GFile           *file,
                                                    GError         **error);
+void            sps_live_capture_save_async       (SpsLiveCapture      *self,
+                                                   GFile               *file,
+                                                   GCancellable        *cancellable,
+                                                   GAsyncReadyCallback  callback,
+                                                   gpointer             user_data);
+gboolean        sps_live_capture_save_finish      (SpsLiveCapture  *self,
+                                                   GAsyncResult    *result,
+                                                   GError         **error);
 
 G_END_DECLS

@@ -53,6 +53,9 @@ struct _SpsLiveWindow
   GtkWidget            *timeline;
   GCancellable         *cancellable;
   GtkFileChooserNative *save_chooser;
+  /* A save under way, and what the status line says of the last one */
+  gboolean              saving;
+  char                 *save_note;
   /* The format's decoder once the first bytes were recognised, and how
    * many bytes of the capture it has seen; whole_loads: the format has
    * none */
@@ -351,6 +354,12 @@ update_status (SpsLiveWindow *self)
       g_string_append (status, error->message);
     }
 
+  if (self->save_note != NULL)
+    {
+      g_string_append (status, " · ");
+      g_string_append (status, self->save_note);
+    }
+
   /* Bytes came, but nothing could be read from them yet */
   if (self->session == NULL && n_bytes > 0)
     {
@@ -363,7 +372,7 @@ update_status (SpsLiveWindow *self)
 
   gtk_label_set_text (self->status_label, status->str);
   gtk_widget_set_sensitive (GTK_WIDGET (self->stop_button), running);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), n_bytes > 0);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), n_bytes > 0 && !self->saving);
 
   update_state (self);
 }
@@ -571,18 +580,86 @@ on_stop_clicked (SpsLiveWindow *self)
 }
 
 static void
+save_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(SpsLiveWindow) self = user_data;
+  g_autoptr(GFile) file = g_object_ref (g_task_get_task_data (G_TASK (result)));
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *shown = g_filename_display_name (name);
+  g_autoptr(GError) error = NULL;
+
+  self->saving = FALSE;
+  /* Closed meanwhile: the save went on, there is nothing to show it in */
+  if (self->capture == NULL)
+    {
+      sps_live_capture_save_finish (SPS_LIVE_CAPTURE (object), result, NULL);
+      return;
+    }
+
+  g_free (self->save_note);
+  if (sps_live_capture_save_finish (SPS_LIVE_CAPTURE (object), result, &error))
+    /* Translators: %s is a file name */
+    self->save_note = g_strdup_printf (_("saved as %s"), shown);
+  else
+    /* Translators: %s is a file name, then a system error message */
+    self->save_note = g_strdup_printf (_("could not save %s: %s"), shown, error->message);
+
+  update_status (self);
+}
+
+/**
+ * sps_live_window_save:
+ * @self: a #SpsLiveWindow
+ * @file: where to write the capture
+ *
+ * Writes what was received so far to @file on a worker thread, saying so
+ * in the status line, and how it ended. The save completes even if the
+ * window is closed meanwhile.
+ */
+void
+sps_live_window_save (SpsLiveWindow *self,
+                      GFile         *file)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *shown = NULL;
+
+  g_return_if_fail (SPS_IS_LIVE_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (!self->saving);
+
+  name = g_file_get_basename (file);
+  shown = g_filename_display_name (name);
+  self->saving = TRUE;
+  g_free (self->save_note);
+  /* Translators: %s is a file name */
+  self->save_note = g_strdup_printf (_("saving as %s…"), shown);
+  update_status (self);
+
+  sps_live_capture_save_async (self->capture, file, NULL, save_cb, g_object_ref (self));
+}
+
+gboolean
+sps_live_window_get_saving (SpsLiveWindow *self)
+{
+  g_return_val_if_fail (SPS_IS_LIVE_WINDOW (self), FALSE);
+
+  return self->saving;
+}
+
+static void
 on_save_response (SpsLiveWindow        *self,
                   int                   response,
                   GtkFileChooserNative *native)
 {
   g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
       file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      if (file != NULL && !sps_live_capture_save (self->capture, file, &error))
-        gtk_label_set_text (self->status_label, error->message);
+      if (file != NULL && !self->saving)
+        sps_live_window_save (self, file);
     }
 
   gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (native));
@@ -657,6 +734,7 @@ sps_live_window_dispose (GObject *object)
   g_clear_object (&self->decoder);
   g_clear_object (&self->memory);
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->save_note, g_free);
 
   G_OBJECT_CLASS (sps_live_window_parent_class)->dispose (object);
 }
@@ -782,6 +860,7 @@ sps_live_window_init (SpsLiveWindow *self)
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->stack));
 
   self->status_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_set_name (GTK_WIDGET (self->status_label), "live-status");
   gtk_label_set_xalign (self->status_label, 0);
   gtk_label_set_ellipsize (self->status_label, PANGO_ELLIPSIZE_END);
   gtk_widget_set_hexpand (GTK_WIDGET (self->status_label), TRUE);

@@ -37,5 +37,8 @@ SpsLiveState    sps_live_window_get_state      (SpsLiveWindow  *self);
 const char     *sps_live_window_get_state_text (SpsLiveWindow  *self);
 void            sps_live_window_set_follow     (SpsLiveWindow  *self,
                                                 gboolean        follow);
+void            sps_live_window_save           (SpsLiveWindow  *self,
+                                                GFile          *file);
+gboolean        sps_live_window_get_saving     (SpsLiveWindow  *self);
 
 G_END_DECLS
