@@ -13,6 +13,7 @@
 
 #include <spanscope-gtk.h>
 
+#include "sps-label-tooltip-private.h"
 #include "sps-test-ui.h"
 
 #include "sps-test-util.h"
@@ -747,6 +748,37 @@ test_detail_view (void)
   g_object_unref (panel);
 }
 
+/* A cell gives its whole text as a tooltip only when it cuts it short,
+ * and sets no tooltip when bound (sps-label-tooltip-private.h) */
+static void
+test_cut_text_tooltips (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  static const char long_text[] = "a name far too long for the sixty pixels it is given";
+  GtkWidget *cell;
+  GtkWidget *window;
+  GtkWidget *label;
+  g_autofree char *cut = NULL;
+
+  select_slice (fixture, FRAME);
+  cell = sps_test_find_label (sps_test_find_named (fixture->panel, "arguments-view"), "1280");
+  g_assert_nonnull (cell);
+  g_assert_true (gtk_widget_get_has_tooltip (cell));
+  g_assert_null (gtk_widget_get_tooltip_text (cell));
+  g_assert_null (_sps_label_dup_cut_text (GTK_LABEL (cell)));
+
+  window = gtk_window_new ();
+  label = gtk_label_new (long_text);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_window_set_default_size (GTK_WINDOW (window), 60, 20);
+  gtk_window_set_child (GTK_WINDOW (window), label);
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_test_widget_wait_for_draw (window);
+  cut = _sps_label_dup_cut_text (GTK_LABEL (label));
+  g_assert_cmpstr (cut, ==, long_text);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 #define TEST(path, func) \
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
@@ -763,6 +795,7 @@ main (int   argc,
   TEST ("/ui/detail-panel/children", test_children);
   TEST ("/ui/detail-panel/arguments", test_arguments);
   TEST ("/ui/detail-panel/heat-bars", test_heat_bars);
+  TEST ("/ui/detail-panel/cut-text-tooltips", test_cut_text_tooltips);
   g_test_add_func ("/ui/detail-panel/many-children", test_many_children);
   g_test_add_func ("/ui/detail-panel/chrome-file", test_chrome_file);
   g_test_add_func ("/ui/detail-panel/slice-stacks", test_slice_stacks);

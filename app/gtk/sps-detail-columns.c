@@ -14,6 +14,7 @@
 
 #include "sps-detail-columns-private.h"
 #include "sps-detail-item-private.h"
+#include "sps-label-tooltip-private.h"
 #include <spanscope-core.h>
 
 static SpsDetailItem *
@@ -37,6 +38,7 @@ cell_label_new (float xalign)
   gtk_label_set_xalign (GTK_LABEL (label), xalign);
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  _sps_label_show_cut_text (label);
 
   return label;
 }
@@ -64,7 +66,6 @@ bind_tree_name (GtkSignalListItemFactory *factory,
 
   gtk_tree_expander_set_list_row (expander, row);
   gtk_label_set_text (GTK_LABEL (label), _sps_detail_item_get_name (item));
-  gtk_widget_set_tooltip_text (label, _sps_detail_item_get_name (item));
 }
 
 static void
@@ -94,7 +95,6 @@ bind_name (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_list_item_get_child (list_item);
 
   gtk_label_set_text (GTK_LABEL (label), _sps_detail_item_get_name (item));
-  gtk_widget_set_tooltip_text (label, _sps_detail_item_get_name (item));
 }
 
 static void
@@ -107,7 +107,6 @@ bind_value (GtkSignalListItemFactory *factory,
   const char *value = _sps_detail_item_get_value (item);
 
   gtk_label_set_text (GTK_LABEL (label), value);
-  gtk_widget_set_tooltip_text (label, value);
 
   /* Object and array summaries are not values: show them dimmed. */
   if (_sps_detail_item_get_node (item) != NULL)

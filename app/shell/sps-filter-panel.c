@@ -11,6 +11,7 @@
 
 #include "sps-filter-item.h"
 #include "sps-filter-panel.h"
+#include "sps-label-tooltip-private.h"
 #include "sps-panel-util.h"
 
 /**
@@ -283,6 +284,7 @@ make_row_box (SpsFilterPanel *self)
   gtk_widget_set_name (only, "filter-only");
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  _sps_label_show_cut_text (label);
   gtk_widget_set_hexpand (label, TRUE);
   gtk_widget_add_css_class (only, "flat");
   gtk_widget_add_css_class (only, "sps-filter-only");
@@ -318,7 +320,6 @@ bind_row_box (GtkWidget     *box,
   g_assert (SPS_IS_FILTER_ITEM (item));
 
   gtk_label_set_text (GTK_LABEL (label), sps_filter_item_get_label (item));
-  gtk_widget_set_tooltip_text (label, sps_filter_item_get_label (item));
   gtk_accessible_update_property (GTK_ACCESSIBLE (check),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, sps_filter_item_get_label (item),
                                   -1);
