@@ -41,10 +41,12 @@
  *
  * Makes the C library's allocator give every block of 2 MiB and more a
  * mapping of its own, so that the memory of a closed trace and of an
- * import's work goes back to the system when it is freed. It changes the
- * allocator of the whole process: Spanscope's programs call it first in
- * main(), before any thread starts; a program that embeds the library may
- * leave it out (the library works either way, holding more memory).
+ * import's work goes back to the system when it is freed, and keep up to
+ * 4 MiB freed at the top of a heap for the next smaller blocks. It
+ * changes the allocator of the whole process: Spanscope's programs call
+ * it first in main(), before any thread starts; a program that embeds
+ * the library may leave it out (the library works either way, holding
+ * more memory).
  * Where the allocator offers no such setting, it does nothing.
  */
 void
