@@ -53,8 +53,9 @@ struct _SpsLiveWindow
   GtkWidget            *timeline;
   GCancellable         *cancellable;
   GtkFileChooserNative *save_chooser;
-  /* A save under way, and what the status line says of the last one */
-  gboolean              saving;
+  /* Where a save under way writes, and what the status line says of
+   * the last one */
+  GFile                *save_file;
   char                 *save_note;
   /* The format's decoder once the first bytes were recognised, and how
    * many bytes of the capture it has seen; whole_loads: the format has
@@ -372,7 +373,7 @@ update_status (SpsLiveWindow *self)
 
   gtk_label_set_text (self->status_label, status->str);
   gtk_widget_set_sensitive (GTK_WIDGET (self->stop_button), running);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), n_bytes > 0 && !self->saving);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), n_bytes > 0 && self->save_file == NULL);
 
   update_state (self);
 }
@@ -579,18 +580,24 @@ on_stop_clicked (SpsLiveWindow *self)
   sps_live_capture_stop (self->capture);
 }
 
+static char *
+dup_display_basename (GFile *file)
+{
+  g_autofree char *name = g_file_get_basename (file);
+
+  return g_filename_display_name (name);
+}
+
 static void
 save_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
   g_autoptr(SpsLiveWindow) self = user_data;
-  g_autoptr(GFile) file = g_object_ref (g_task_get_task_data (G_TASK (result)));
-  g_autofree char *name = g_file_get_basename (file);
-  g_autofree char *shown = g_filename_display_name (name);
+  g_autoptr(GFile) file = g_steal_pointer (&self->save_file);
+  g_autofree char *shown = NULL;
   g_autoptr(GError) error = NULL;
 
-  self->saving = FALSE;
   /* Closed meanwhile: the save went on, there is nothing to show it in */
   if (self->capture == NULL)
     {
@@ -598,6 +605,7 @@ save_cb (GObject      *object,
       return;
     }
 
+  shown = dup_display_basename (file);
   g_free (self->save_note);
   if (sps_live_capture_save_finish (SPS_LIVE_CAPTURE (object), result, &error))
     /* Translators: %s is a file name */
@@ -622,16 +630,14 @@ void
 sps_live_window_save (SpsLiveWindow *self,
                       GFile         *file)
 {
-  g_autofree char *name = NULL;
   g_autofree char *shown = NULL;
 
   g_return_if_fail (SPS_IS_LIVE_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
-  g_return_if_fail (!self->saving);
+  g_return_if_fail (self->save_file == NULL);
 
-  name = g_file_get_basename (file);
-  shown = g_filename_display_name (name);
-  self->saving = TRUE;
+  self->save_file = g_object_ref (file);
+  shown = dup_display_basename (file);
   g_free (self->save_note);
   /* Translators: %s is a file name */
   self->save_note = g_strdup_printf (_("saving as %s…"), shown);
@@ -645,7 +651,7 @@ sps_live_window_get_saving (SpsLiveWindow *self)
 {
   g_return_val_if_fail (SPS_IS_LIVE_WINDOW (self), FALSE);
 
-  return self->saving;
+  return self->save_file != NULL;
 }
 
 static void
@@ -658,7 +664,7 @@ on_save_response (SpsLiveWindow        *self,
   if (response == GTK_RESPONSE_ACCEPT)
     {
       file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      if (file != NULL && !self->saving)
+      if (file != NULL && self->save_file == NULL)
         sps_live_window_save (self, file);
     }
 
@@ -735,6 +741,7 @@ sps_live_window_dispose (GObject *object)
   g_clear_object (&self->memory);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->save_note, g_free);
+  g_clear_object (&self->save_file);
 
   G_OBJECT_CLASS (sps_live_window_parent_class)->dispose (object);
 }
