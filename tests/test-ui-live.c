@@ -16,6 +16,7 @@
 #include <math.h>
 #include <pty.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -191,6 +192,8 @@ check_window_save (SpsLiveWindow    *window,
   g_autofree char *missing = g_build_filename (dir, "missing", "capture-3.etrace", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFile) bad = g_file_new_for_path (missing);
+  g_autofree char *fifo = g_build_filename (dir, "capture.fifo", NULL);
+  g_autoptr(GFile) fifo_file = g_file_new_for_path (fifo);
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
   gsize len = 0;
@@ -212,6 +215,15 @@ check_window_save (SpsLiveWindow    *window,
                             " · could not save capture-3.etrace: "));
   g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
 
+  /* A FIFO is refused, not opened (that would wait for a reader) */
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  sps_live_window_save (window, fifo_file);
+  sps_test_wait_until (save_done, window);
+  g_assert_nonnull (strstr (sps_test_label_text (GTK_WIDGET (window), "live-status"), " · could not save capture.fifo: "));
+  g_assert_true (g_str_has_suffix (sps_test_label_text (GTK_WIDGET (window), "live-status"),
+                                   "capture.fifo: not a regular file (a FIFO); it is not replaced"));
+
+  g_unlink (fifo);
   g_unlink (path);
 }
 

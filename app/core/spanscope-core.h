@@ -38,6 +38,7 @@
 #include "sps-json.h"
 #include "sps-self-trace.h"
 #include "sps-file-read.h"
+#include "sps-file-write.h"
 #include "sps-allocator.h"
 #include "sps-view-filter.h"
 #include "sps-profile.h"

@@ -5,6 +5,8 @@
 
 #pragma once
 
+#include <sys/types.h>
+
 #include <gio/gio.h>
 
 #include "sps-progress.h"
@@ -20,5 +22,7 @@ gboolean  _sps_file_spool       (GFile        *file,
                                  GError      **error);
 GBytes   *_sps_file_get_spooled (GFile        *file);
 void      _sps_file_unspool     (GFile        *file);
+
+const char *_sps_file_describe_type (mode_t mode);
 
 G_END_DECLS

@@ -89,8 +89,9 @@ sps_file_get_expanded_limit (void)
   return MIN (STREAM_MAX_SIZE, (guint64) pages * (guint64) page_size / 2);
 }
 
-static const char *
-describe_type (mode_t mode)
+/* What a file that is not a regular one is, for messages */
+const char *
+_sps_file_describe_type (mode_t mode)
 {
   if (S_ISFIFO (mode))
     return _("a FIFO");
@@ -114,7 +115,7 @@ set_not_regular (GError     **error,
                /* Translators: a file name, then what it is ("a FIFO",
                 * "a character device"…) */
                _("%s: not a regular file (%s); traces are read from files"),
-               name, describe_type (mode));
+               name, _sps_file_describe_type (mode));
   return FALSE;
 }
 

@@ -91,8 +91,5 @@ sps_result_table_export_to_file (SpsResultTable   *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   bytes = sps_result_table_export_bytes (self, format);
-  return g_file_replace_contents (file,
-                                  g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                                  NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                  NULL, NULL, error);
+  return sps_file_replace_contents (file, bytes, NULL, error);
 }

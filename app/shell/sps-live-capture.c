@@ -476,7 +476,8 @@ sps_live_capture_read_head (SpsLiveCapture *self)
 }
 
 /* Copies the capture to @to, replacing it only once everything is
- * written (a failure or a cancel keeps the old file), streamed rather
+ * written (a failure or a cancel keeps the old file; a target that is
+ * not a file is refused: sps_file_replace()), streamed rather
  * than held in memory, as an hour's capture is hundreds of megabytes. */
 static gboolean
 save_to (SpsLiveCapture  *self,
@@ -488,23 +489,23 @@ save_to (SpsLiveCapture  *self,
   g_autoptr(GFileOutputStream) out = NULL;
 
   if (self->file == NULL)
-    return g_file_replace_contents (to, "", 0, NULL, FALSE, G_FILE_CREATE_NONE, NULL, cancellable, error);
+    {
+      g_autoptr(GBytes) empty = g_bytes_new_static ("", 0);
+
+      return sps_file_replace_contents (to, empty, cancellable, error);
+    }
 
   in = g_file_read (self->file, cancellable, error);
   if (in == NULL)
     return FALSE;
-  out = g_file_replace (to, NULL, FALSE, G_FILE_CREATE_NONE, cancellable, error);
+  out = sps_file_replace (to, cancellable, error);
   if (out == NULL)
     return FALSE;
 
   if (g_output_stream_splice (G_OUTPUT_STREAM (out), G_INPUT_STREAM (in),
                               G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE, cancellable, error) < 0)
     {
-      /* Cancelling the close drops the temporary file, keeping the old one */
-      g_autoptr(GCancellable) abort = g_cancellable_new ();
-
-      g_cancellable_cancel (abort);
-      g_output_stream_close (G_OUTPUT_STREAM (out), abort, NULL);
+      sps_file_replace_abandon (G_OUTPUT_STREAM (out));
       return FALSE;
     }
 

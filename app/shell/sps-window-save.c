@@ -39,8 +39,9 @@ save_data_free (gpointer user_data)
 }
 
 /* On a worker thread: the exporter plugin writes the database, through
- * g_file_replace(), which writes a temporary file and renames it only
- * when the stream closes without an error. */
+ * sps_file_replace(), which writes a temporary file and renames it only
+ * when the stream closes without an error, and refuses a target that is
+ * not a file. */
 static void
 save_profile_worker (GTask        *task,
                      gpointer      source_object,
@@ -60,18 +61,12 @@ save_profile_worker (GTask        *task,
       return;
     }
 
-  if (!(stream = g_file_replace (data->output, NULL, FALSE, G_FILE_CREATE_NONE, cancellable, &error)) ||
+  if (!(stream = sps_file_replace (data->output, cancellable, &error)) ||
       !sps_exporter_write (exporter, data->trace, data->options, G_OUTPUT_STREAM (stream),
                            data->progress, &error))
     {
       if (stream != NULL)
-        {
-          /* Cancelling the close drops the temporary file, keeping the old one */
-          g_autoptr(GCancellable) abort = g_cancellable_new ();
-
-          g_cancellable_cancel (abort);
-          g_output_stream_close (G_OUTPUT_STREAM (stream), abort, NULL);
-        }
+        sps_file_replace_abandon (G_OUTPUT_STREAM (stream));
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }

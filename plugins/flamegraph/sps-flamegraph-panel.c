@@ -521,7 +521,7 @@ export_thread (GTask        *task,
       return;
     }
 
-  if (!(out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, cancellable, &error)))
+  if (!(out = sps_file_replace (file, cancellable, &error)))
     {
       g_task_return_error (task, error);
       return;
@@ -530,11 +530,7 @@ export_thread (GTask        *task,
 
   if (!sps_exporter_write (exporter, self->trace, options, buffered, progress, &error))
     {
-      g_autoptr(GCancellable) cancelled = g_cancellable_new ();
-
-      /* Closing with a cancelled cancellable keeps the old file */
-      g_cancellable_cancel (cancelled);
-      g_output_stream_close (buffered, cancelled, NULL);
+      sps_file_replace_abandon (buffered);
       g_task_return_error (task, error);
       return;
     }
