@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -250,6 +251,37 @@ test_own_fixtures (void)
   g_assert_cmpuint (n_spans, ==, 8);
 
   run_shots (shots, "900x560");
+}
+
+/* The image is written as every save is: a FIFO in its place is refused
+ * (opening it would wait for a reader), with its name, and left alone */
+static void
+test_output_fifo (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spanscope-shots-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "shot.png", NULL);
+  g_autofree char *demo = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "demo.trace.json", NULL);
+  g_autofree char *err = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  GStatBuf st;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                              g_getenv ("SPANSCOPE_EXE"), "--screenshot", fifo, demo, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 1);
+  expected = g_strdup_printf ("spanscope: %s: not a regular file (a FIFO); it is not replaced\n", fifo);
+  g_assert_true (g_str_has_suffix (err, expected));
+  g_assert_cmpint (g_stat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+
+  sps_test_remove_tree (dir);
 }
 
 /* Where its name says what it holds: a trace format we read must load
@@ -500,6 +532,7 @@ main (int   argc,
   g_test_add_func ("/ui/screenshots/larger-than-screen", test_larger_than_screen);
   g_test_add_func ("/ui/screenshots/smaller-than-window", test_smaller_than_window);
   g_test_add_func ("/ui/screenshots/large-trace", test_large_trace);
+  g_test_add_func ("/ui/screenshots/output-fifo", test_output_fifo);
 
   return g_test_run ();
 }

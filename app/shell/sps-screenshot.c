@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <spanscope-core.h>
 
 #include "sps-screenshot.h"
 
@@ -135,6 +136,8 @@ sps_screenshot_save_area (GtkWidget   *widget,
                           GError     **error)
 {
   g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GBytes) png = NULL;
+  g_autoptr(GFile) file = NULL;
 
   g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -142,16 +145,10 @@ sps_screenshot_save_area (GtkWidget   *widget,
   if (!(texture = sps_screenshot_render_area (widget, area_width, area_height, error)))
     return FALSE;
 
-  /* gdk_texture_save_to_png() gives no reason; the usual one is a path
-   * that cannot be written. */
-  if (!gdk_texture_save_to_png (texture, path))
-    {
-      g_autofree char *display = g_filename_display_name (path);
+  /* Written as every save is (sps_file_replace()): whole or not at all,
+   * never into a FIFO or a device, and with the reason when it fails */
+  png = gdk_texture_save_to_png_bytes (texture);
+  file = g_file_new_for_path (path);
 
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   _("Could not write the image “%s”"), display);
-      return FALSE;
-    }
-
-  return TRUE;
+  return sps_file_replace_contents (file, png, NULL, error);
 }
