@@ -36,6 +36,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "sps-file-write.h"
 #include "sps-json.h"
 #include "sps-self-trace.h"
 
@@ -519,6 +520,8 @@ sps_self_trace_write (const char  *path,
                       GError     **error)
 {
   g_autoptr(GString) out = g_string_new ("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GBytes) bytes = NULL;
   gint64 pid = getpid ();
   g_autofree char *process = g_strdup (g_get_prgname () != NULL ? g_get_prgname () : "spanscope");
 
@@ -558,7 +561,9 @@ sps_self_trace_write (const char  *path,
 
   g_string_append (out, "\n]}\n");
 
-  if (!g_file_set_contents (path, out->str, (gssize) out->len, error))
+  file = g_file_new_for_path (path);
+  bytes = g_string_free_to_bytes (g_steal_pointer (&out));
+  if (!sps_file_replace_contents (file, bytes, NULL, error))
     {
       g_prefix_error (error, "%s: ", _("Cannot write the self trace"));
       return FALSE;
