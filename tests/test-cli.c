@@ -342,6 +342,20 @@ test_cli_info_not_found (void)
   g_assert_nonnull (strstr (run.err, path));
 }
 
+/* An empty file says so, rather than that its format is unknown */
+static void
+test_cli_info_empty (void)
+{
+  g_autofree char *path = sps_test_write_file (scratch_dir, "empty.json", "");
+  g_autofree char *expected = g_strdup_printf ("%s: the file is empty", path);
+  g_auto(SpsTestRun) run = { 0 };
+
+  sps_test_run_cli_va (&run, "info", path, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.out, ==, "");
+  g_assert_nonnull (strstr (run.err, expected));
+}
+
 static void
 test_cli_info_unknown_format (void)
 {
@@ -655,6 +669,7 @@ main (int   argc,
   g_test_add_func ("/cli/info/table-extreme-times", test_cli_info_table_extreme_times);
   g_test_add_func ("/cli/info/not-found", test_cli_info_not_found);
   g_test_add_func ("/cli/info/unknown-format", test_cli_info_unknown_format);
+  g_test_add_func ("/cli/info/empty", test_cli_info_empty);
   g_test_add_func ("/cli/info/malformed", test_cli_info_malformed);
   g_test_add_func ("/cli/info/keep-partial", test_cli_info_keep_partial);
   g_test_add_func ("/cli/info/truncated", test_cli_info_truncated);

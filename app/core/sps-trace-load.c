@@ -219,8 +219,12 @@ sps_trace_load_run (LoadData  *data,
   if (builder == NULL)
     {
       display_name = g_file_get_parse_name (data->file);
+      /* An empty file (or a FIFO that sent nothing) is no format at all:
+       * saying so tells the user what is wrong with it */
       g_set_error (error, SPS_IMPORT_ERROR, SPS_IMPORT_ERROR_UNKNOWN_FORMAT,
-                   "%s: %s", display_name, _("not a trace format Spanscope can read"));
+                   "%s: %s", display_name,
+                   g_bytes_get_size (head) == 0 ? _("the file is empty")
+                                                : _("not a trace format Spanscope can read"));
       return NULL;
     }
 
