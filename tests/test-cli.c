@@ -342,12 +342,15 @@ test_cli_info_not_found (void)
   g_assert_nonnull (strstr (run.err, path));
 }
 
-/* An empty file says so, rather than that its format is unknown */
+/* `info` on a file it cannot read: exit 1, nothing on standard output,
+ * and "PATH: @reason" on standard error */
 static void
-test_cli_info_empty (void)
+assert_info_refused (const char *name,
+                     const char *contents,
+                     const char *reason)
 {
-  g_autofree char *path = sps_test_write_file (scratch_dir, "empty.json", "");
-  g_autofree char *expected = g_strdup_printf ("%s: the file is empty", path);
+  g_autofree char *path = sps_test_write_file (scratch_dir, name, contents);
+  g_autofree char *expected = g_strdup_printf ("%s: %s", path, reason);
   g_auto(SpsTestRun) run = { 0 };
 
   sps_test_run_cli_va (&run, "info", path, NULL);
@@ -356,17 +359,17 @@ test_cli_info_empty (void)
   g_assert_nonnull (strstr (run.err, expected));
 }
 
+/* An empty file says so, rather than that its format is unknown */
+static void
+test_cli_info_empty (void)
+{
+  assert_info_refused ("empty.json", "", "the file is empty");
+}
+
 static void
 test_cli_info_unknown_format (void)
 {
-  g_autofree char *path = sps_test_write_file (scratch_dir, "notes.txt", "Just some notes, not a trace.\n");
-  g_autofree char *expected = g_strdup_printf ("%s: not a trace format Spanscope can read", path);
-  g_auto(SpsTestRun) run = { 0 };
-
-  sps_test_run_cli_va (&run, "info", path, NULL);
-  g_assert_cmpint (run.status, ==, 1);
-  g_assert_cmpstr (run.out, ==, "");
-  g_assert_nonnull (strstr (run.err, expected));
+  assert_info_refused ("notes.txt", "Just some notes, not a trace.\n", "not a trace format Spanscope can read");
 }
 
 /* A missing comma between two members of an event, on line 3 */

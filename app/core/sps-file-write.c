@@ -15,7 +15,6 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <sys/stat.h>
 
 #include <glib/gi18n-lib.h>
